@@ -1,0 +1,21 @@
+// Copies the non-TypeScript files the built package needs (plugin manifests) into dist/.
+import { cpSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+const ROOTS = ['engines', 'plugins'];
+const ASSET = /^(plugin\.json|traits\.json)$/;
+
+function walk(dir) {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) {
+      if (name !== 'fixtures' && name !== 'node_modules') walk(path);
+    } else if (ASSET.test(name)) {
+      const target = join('dist', path);
+      mkdirSync(dirname(target), { recursive: true });
+      cpSync(path, target);
+    }
+  }
+}
+
+for (const root of ROOTS) if (existsSync(root)) walk(root);
