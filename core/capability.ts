@@ -1,0 +1,59 @@
+/**
+ * A capability is declared once and served by every host: as an MCP tool and
+ * as an /api/v1 route. The core validates input against `input` (zod, no
+ * coercion) before the handler runs, identically for both hosts.
+ */
+import type { z } from 'zod';
+import type { Logger } from './logger.js';
+
+export interface Progress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+export interface CallContext {
+  /** Aborted when the caller cancels (MCP cancel, HTTP client disconnect) or the server shuts down. */
+  signal: AbortSignal;
+  logger: Logger;
+  /** Reports progress of long work (MCP progress notifications, job status). */
+  progress(update: Progress): void;
+  /** Which host the call came through. */
+  host: 'http' | 'mcp' | 'cli' | 'job';
+  /** Base URL the HTTP host is reachable at, when known (for status URLs). */
+  baseUrl?: string;
+}
+
+export type HttpMethod = 'GET' | 'POST' | 'DELETE';
+
+export interface CapabilityDefinition<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
+  /** "<area>.<action>", e.g. "search.web". */
+  id: string;
+  title: string;
+  /** What it does, written for an agent choosing a tool. */
+  description: string;
+  input: I;
+  output: O;
+  http: {
+    method: HttpMethod;
+    /** Full path, e.g. "/api/v1/search/"; path parameters as ":name". */
+    path: string;
+    /** Status of a successful answer; default 200. */
+    status?: number;
+  };
+  /** MCP tool name, snake_case "<area>_<action>", within ^[a-z][a-z0-9_]{0,63}$. */
+  mcpTool: string;
+  /** Read-only capabilities are safe to retry (MCP annotation). */
+  readOnly?: boolean;
+  /** Renders the output as markdown for agents; a JSON dump is used when absent. */
+  toMarkdown?(output: z.infer<O>): string;
+  handler(input: z.infer<I>, ctx: CallContext): Promise<z.infer<O>>;
+}
+
+export type AnyCapability = CapabilityDefinition<z.ZodType, z.ZodType>;
+
+export function defineCapability<I extends z.ZodType, O extends z.ZodType>(
+  definition: CapabilityDefinition<I, O>,
+): CapabilityDefinition<I, O> {
+  return definition;
+}

@@ -1,0 +1,82 @@
+/**
+ * One catalogue of typed errors. Each code maps once to an HTTP status and to
+ * an MCP error result; nothing outside this file matches on error messages.
+ */
+
+export const ERROR_CATALOGUE = {
+  INVALID_INPUT: { status: 400, title: 'Invalid input' },
+  MALFORMED_JSON: { status: 400, title: 'Malformed JSON body' },
+  UNKNOWN_ENGINE: { status: 400, title: 'Unknown engine' },
+  UNAUTHORIZED: { status: 401, title: 'Missing or invalid API key' },
+  FORBIDDEN_ADDRESS: { status: 403, title: 'Address refused by the outbound policy' },
+  ROBOTS_DISALLOWED: { status: 403, title: 'Disallowed by robots.txt' },
+  NOT_FOUND: { status: 404, title: 'Not found' },
+  PAYLOAD_TOO_LARGE: { status: 413, title: 'Request body too large' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Unsupported media type' },
+  RATE_LIMITED: { status: 429, title: 'Rate limit exceeded' },
+  CANCELLED: { status: 499, title: 'Request cancelled' },
+  INTERNAL: { status: 500, title: 'Internal error' },
+  UPSTREAM_FAILED: { status: 502, title: 'Upstream request failed' },
+  RESPONSE_TOO_LARGE: { status: 502, title: 'Upstream response too large' },
+  OVERLOADED: { status: 503, title: 'Service overloaded' },
+  UNAVAILABLE: { status: 503, title: 'Feature unavailable on this installation' },
+  TIMEOUT: { status: 504, title: 'Timed out' },
+  ENGINE_CAPTCHA: { status: 502, title: 'Engine answered with a CAPTCHA' },
+  ENGINE_RATE_LIMITED: { status: 502, title: 'Engine rate limited the request' },
+  ENGINE_ACCESS_DENIED: { status: 502, title: 'Engine denied access' },
+  ENGINE_PARSE_ERROR: { status: 502, title: 'Engine response could not be parsed' },
+  ENGINE_DISABLED: { status: 503, title: 'Engine disabled' },
+  ENGINE_SUSPENDED: { status: 503, title: 'Engine suspended' },
+} as const satisfies Record<string, { status: number; title: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+export interface ErrorBody {
+  error: { code: ErrorCode; message: string; details?: unknown };
+}
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly details: unknown;
+  /** Seconds a client should wait before retrying (429, 503). */
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { details?: unknown; cause?: unknown; retryAfterSeconds?: number } = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.name = 'AppError';
+    this.code = code;
+    this.details = options.details;
+    this.retryAfterSeconds = options.retryAfterSeconds;
+  }
+
+  get status(): number {
+    return ERROR_CATALOGUE[this.code].status;
+  }
+
+  toBody(): ErrorBody {
+    const body: ErrorBody = { error: { code: this.code, message: this.message } };
+    if (this.details !== undefined) body.error.details = this.details;
+    return body;
+  }
+}
+
+export function isAppError(value: unknown): value is AppError {
+  return value instanceof AppError;
+}
+
+/** Turns anything thrown into an AppError, keeping the original as the cause. */
+export function toAppError(value: unknown): AppError {
+  if (value instanceof AppError) return value;
+  if (value instanceof Error && (value.name === 'AbortError' || (value as { code?: string }).code === 'ABORT_ERR')) {
+    return new AppError('CANCELLED', 'The operation was cancelled', { cause: value });
+  }
+  if (value instanceof Error && value.name === 'TimeoutError') {
+    return new AppError('TIMEOUT', value.message || 'The operation timed out', { cause: value });
+  }
+  const message = value instanceof Error ? value.message : String(value);
+  return new AppError('INTERNAL', message || 'Internal error', { cause: value });
+}

@@ -1,0 +1,119 @@
+/**
+ * Plain text of a DOM subtree with its layout kept: block elements become
+ * paragraphs separated by blank lines, list items, table rows and <br> become
+ * single line breaks, table cells are joined by " | ", and <pre> keeps its
+ * whitespace. Invisible elements (scripts, styles, hidden nodes) are skipped.
+ */
+
+export interface BlockText {
+  /** Paragraphs separated by blank lines. */
+  text: string;
+  /** Characters of text inside links (whitespace collapsed), for link density. */
+  linkChars: number;
+}
+
+const SKIPPED = new Set([
+  'script', 'style', 'noscript', 'template', 'head', 'title', 'svg', 'math', 'iframe', 'object',
+  'embed', 'canvas', 'select', 'option', 'button', 'textarea', 'input', 'link', 'meta',
+]);
+const PARAGRAPH_BLOCKS = new Set([
+  'p', 'div', 'section', 'article', 'main', 'header', 'footer', 'nav', 'aside', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6',
+  'blockquote', 'ul', 'ol', 'dl', 'menu', 'figure', 'figcaption', 'table', 'caption', 'form', 'fieldset', 'address',
+  'details', 'summary', 'hr', 'center', 'hgroup', 'legend', 'body', 'html', 'dialog',
+]);
+const LINE_BLOCKS = new Set(['li', 'tr', 'dt', 'dd']);
+const CELLS = new Set(['td', 'th']);
+
+const enum Break {
+  None = 0,
+  Line = 1,
+  Paragraph = 2,
+}
+
+const SEPARATOR = ['', '\n', '\n\n'] as const;
+const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
+
+export function isHidden(element: Element): boolean {
+  if (element.hasAttribute('hidden') || element.getAttribute('aria-hidden') === 'true') return true;
+  const style = element.getAttribute('style');
+  return style !== null && HIDDEN_STYLE.test(style);
+}
+
+class TextCollector {
+  private out = '';
+  private line = '';
+  private pending: Break = Break.None;
+  linkChars = 0;
+
+  text(value: string, insideLink: boolean): void {
+    this.line += value;
+    if (insideLink) this.linkChars += value.replace(/\s+/g, ' ').trim().length;
+  }
+
+  cell(): void {
+    if (this.line.trim()) this.line += ' | ';
+  }
+
+  breakWith(kind: Break): void {
+    this.flushLine();
+    if (kind > this.pending) this.pending = kind;
+  }
+
+  preformatted(value: string): void {
+    this.breakWith(Break.Paragraph);
+    const kept = value.replace(/^\n+|\s+$/g, '');
+    if (kept) this.append(kept);
+    this.pending = Break.Paragraph;
+  }
+
+  finish(): string {
+    this.flushLine();
+    return this.out;
+  }
+
+  private flushLine(): void {
+    const collapsed = this.line.replace(/\s+/g, ' ').trim().replace(/(\s*\|\s*)+$/, '');
+    this.line = '';
+    if (collapsed) this.append(collapsed);
+  }
+
+  private append(value: string): void {
+    this.out += (this.out ? SEPARATOR[Math.max(this.pending, Break.Line)] : '') + value;
+    this.pending = Break.None;
+  }
+}
+
+function walk(node: Node, collector: TextCollector, insideLink: boolean): void {
+  for (let child = node.firstChild; child; child = child.nextSibling) {
+    if (child.nodeType === 3) {
+      collector.text((child as Text).data, insideLink);
+      continue;
+    }
+    if (child.nodeType !== 1) continue;
+    const element = child as Element;
+    const name = element.localName;
+    if (SKIPPED.has(name) || isHidden(element)) continue;
+    if (name === 'br') {
+      collector.breakWith(Break.Line);
+    } else if (name === 'pre') {
+      collector.preformatted(element.textContent ?? '');
+    } else if (PARAGRAPH_BLOCKS.has(name)) {
+      collector.breakWith(Break.Paragraph);
+      walk(element, collector, insideLink);
+      collector.breakWith(Break.Paragraph);
+    } else if (LINE_BLOCKS.has(name)) {
+      collector.breakWith(Break.Line);
+      walk(element, collector, insideLink);
+      collector.breakWith(Break.Line);
+    } else {
+      if (CELLS.has(name)) collector.cell();
+      walk(element, collector, insideLink || name === 'a');
+    }
+  }
+}
+
+export function readBlockText(root: Node): BlockText {
+  const collector = new TextCollector();
+  walk(root, collector, false);
+  return { text: collector.finish(), linkChars: collector.linkChars };
+}

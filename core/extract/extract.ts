@@ -1,0 +1,86 @@
+/**
+ * extract(html, url, options): the page's main content as text and markdown,
+ * with metadata, images, links, a word count and a quality score. Runs in the
+ * extraction worker pool; synchronous and never throws.
+ *
+ * The HTML is parsed once. Everything that needs the untouched page (metadata,
+ * title, the page's visible text) is read first, then Readability
+ * rewrites that same document in place, so no clone of the DOM is made.
+ */
+import { detectNonContent, readBlockSignals } from './blocked.js';
+import { readBlockText } from './block-text.js';
+import { collectImages, collectLinks } from './content-urls.js';
+import { findMainContent } from './main-content.js';
+import { toMarkdown } from './markdown.js';
+import { authorFromByline, readMetadata } from './metadata.js';
+import { baseUrlOf, contentRoot, parseDocument, safeUrl } from './parse-document.js';
+import { contentQualityScore } from './quality.js';
+import { pickTitle } from './title.js';
+import type { ExtractionResult, ExtractOptions, PageMetadata } from './types.js';
+
+function collapsedLength(text: string): number {
+  return text.replace(/\s+/g, ' ').trim().length;
+}
+
+function failed(url: string, title: string, metadata: PageMetadata, failureReason: string): ExtractionResult {
+  return { url, title, text: '', markdown: '', metadata, images: [], links: [], wordCount: 0, contentQualityScore: 0, success: false, failureReason };
+}
+
+function emptyMetadata(): PageMetadata {
+  return { title: null, description: null, author: null, publishedDate: null, keywords: [], siteName: null, language: null, canonicalUrl: null, openGraph: {} };
+}
+
+export function extract(html: string, url: string, options: ExtractOptions = {}): ExtractionResult {
+  try {
+    return extractOrThrow(typeof html === 'string' ? html : '', url, options);
+  } catch {
+    // A worker must answer every task; a page that breaks the parser is a failed extraction, not a crash.
+    return failed(url, '', emptyMetadata(), 'extraction_error');
+  }
+}
+
+function extractOrThrow(html: string, url: string, options: ExtractOptions): ExtractionResult {
+  const { includeImages = true, includeLinks = true, markdown: wantMarkdown = true } = options;
+  const doc = parseDocument(html);
+  const pageUrl = safeUrl(url);
+  const base = baseUrlOf(doc, url);
+
+  // Read everything that needs the untouched page before Readability rewrites it.
+  const metadata = readMetadata(doc, pageUrl);
+  const title = pickTitle(doc, metadata.title, metadata.siteName, pageUrl);
+  const documentTitle = (doc.querySelector('title')?.textContent ?? '').replace(/\s+/g, ' ').trim();
+  const pageText = readBlockText(contentRoot(doc)).text;
+  const signals = readBlockSignals(html);
+
+  const main = findMainContent(doc, html);
+  if (!metadata.author) metadata.author = authorFromByline(main.byline);
+
+  const failureReason = detectNonContent({ title: documentTitle, pageText, mainWords: main.wordCount, signals });
+  if (failureReason) return failed(url, title, metadata, failureReason);
+
+  const text = main.blockText.text;
+  const mainChars = collapsedLength(text);
+  return {
+    url,
+    title,
+    text,
+    markdown: wantMarkdown ? toMarkdown(main.element, base, pageUrl) : '',
+    metadata,
+    images: includeImages ? collectImages(main.element, base) : [],
+    links: includeLinks ? collectLinks(main.element, base, pageUrl) : [],
+    wordCount: main.wordCount,
+    contentQualityScore: contentQualityScore({
+      success: true,
+      mainWords: main.wordCount,
+      mainChars,
+      pageChars: Math.max(mainChars, collapsedLength(pageText)),
+      linkChars: main.blockText.linkChars,
+      paragraphs: text.split('\n\n').length,
+      hasTitle: title.length > 0,
+      hasDescription: metadata.description !== null,
+      hasAuthor: metadata.author !== null,
+      hasDate: metadata.publishedDate !== null,
+    }),
+    success: true,
+  };
+}

@@ -1,0 +1,52 @@
+/**
+ * The extraction interface: extract(html, url, options) runs in the worker
+ * pool and returns the page's main content. Later work raises its quality
+ * without changing this shape.
+ */
+
+export interface ExtractOptions {
+  /** Collect <img> sources of the main content (absolute URLs). Default true. */
+  includeImages?: boolean;
+  /** Collect links of the main content (absolute URLs). Default true. */
+  includeLinks?: boolean;
+  /** Also produce markdown. Default true. */
+  markdown?: boolean;
+}
+
+export interface PageMetadata {
+  title: string | null;
+  description: string | null;
+  author: string | null;
+  /** ISO 8601 when a date could be read. */
+  publishedDate: string | null;
+  keywords: string[];
+  siteName: string | null;
+  language: string | null;
+  canonicalUrl: string | null;
+  /** Raw OpenGraph properties (og:*), lower-cased keys without the prefix. */
+  openGraph: Record<string, string>;
+}
+
+export interface ExtractedLink {
+  url: string;
+  text: string;
+}
+
+export interface ExtractionResult {
+  url: string;
+  title: string;
+  /** Main text, paragraphs separated by blank lines. */
+  text: string;
+  /** Main content as markdown (links kept as references). Empty when options.markdown is false. */
+  markdown: string;
+  metadata: PageMetadata;
+  images: string[];
+  links: ExtractedLink[];
+  wordCount: number;
+  /** 0..1, see docs/extraction.md for how it is computed. */
+  contentQualityScore: number;
+  /** False for block, CAPTCHA, consent-wall and empty pages. */
+  success: boolean;
+  /** Why success is false (e.g. "captcha", "empty", "consent_wall", "blocked"). */
+  failureReason?: string;
+}

@@ -1,0 +1,71 @@
+/**
+ * An undici connector that applies the address guard at connect time, after
+ * DNS resolution: every connection (first request, each redirect hop, each
+ * retry) is checked against the addresses it will actually reach, so a
+ * public name that resolves to a private address is refused too.
+ */
+import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions } from 'node:dns';
+import { isIP } from 'node:net';
+import { buildConnector } from 'undici';
+import type { AddressGuard } from './address-guard.js';
+
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+export function createGuardedConnector(guard: AddressGuard, options: { connectTimeoutMs?: number } = {}): buildConnector.connector {
+  // net.connect's lookup does not know the port, and allowHosts entries can name
+  // one, so keep one base connector per port (few in practice: 80, 443, tests).
+  const byPort = new Map<string, buildConnector.connector>();
+  const connectorFor = (port: string): buildConnector.connector => {
+    let connector = byPort.get(port);
+    if (!connector) {
+      connector = buildConnector({
+        lookup: guardedLookup(guard, port) as never,
+        ...(options.connectTimeoutMs ? { timeout: options.connectTimeoutMs } : {}),
+      });
+      byPort.set(port, connector);
+    }
+    return connector;
+  };
+  return (connectOptions, callback) => {
+    const port = connectOptions.port || (connectOptions.protocol === 'https:' ? '443' : '80');
+    // net.connect skips lookup for literal IPs, so check those here.
+    if (isIP(connectOptions.hostname)) {
+      try {
+        guard.assertAllowed(connectOptions.hostname, port, connectOptions.hostname);
+      } catch (refusal) {
+        callback(refusal as Error, null);
+        return;
+      }
+    }
+    connectorFor(port)(connectOptions, callback);
+  };
+}
+
+/** dns.lookup that resolves every address and refuses the connection if any of them is blocked. */
+export function guardedLookup(guard: AddressGuard, port: string) {
+  return (hostname: string, options: { all?: boolean; family?: number | string }, callback: LookupCallback): void => {
+    const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : Number(options.family ?? 0) || 0;
+    const lookupOptions: LookupAllOptions = { all: true, family };
+    dnsLookup(hostname, lookupOptions, (error, addresses) => {
+      if (error) return callback(error, []);
+      try {
+        // All, not just the first: a name answering with one public and one
+        // private address must not be a way in.
+        for (const { address } of addresses) guard.assertAllowed(hostname, port, address);
+      } catch (refusal) {
+        return callback(refusal as NodeJS.ErrnoException, []);
+      }
+      if (options.all) return callback(null, addresses);
+      const first = addresses[0];
+      if (!first) return callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), []);
+      return callback(null, first.address, first.family);
+    });
+  };
+}
+
+/** Resolves a host name to all its addresses (for checks outside a connection). */
+export function resolveAll(hostname: string): Promise<LookupAddress[]> {
+  return new Promise((resolve, reject) => {
+    dnsLookup(hostname, { all: true }, (error, addresses) => (error ? reject(error) : resolve(addresses)));
+  });
+}

@@ -1,0 +1,99 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { silentLogger } from '../logger.js';
+import { startLocalServer, testPolicy, type LocalServer } from './fixtures/local-server.js';
+import { OutboundClient } from './outbound-client.js';
+import { RobotsCache } from './robots-cache.js';
+
+const servers: LocalServer[] = [];
+const clients: OutboundClient[] = [];
+
+async function siteWithRobots(robots: { status: number; body: string }): Promise<{ server: LocalServer; outbound: OutboundClient }> {
+  const server = await startLocalServer((request, response) => {
+    if (request.url === '/robots.txt') {
+      response.statusCode = robots.status;
+      response.end(robots.body);
+      return;
+    }
+    response.end(`page ${request.url}`);
+  });
+  servers.push(server);
+  const outbound = new OutboundClient(testPolicy({ respectRobots: true, allowHosts: [`127.0.0.1:${server.port}`] }), silentLogger());
+  clients.push(outbound);
+  return { server, outbound };
+}
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close()));
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+const RULES = 'User-agent: *\nDisallow: /private\n\nUser-agent: Quarry\nDisallow: /no-quarry\nDisallow: /private\n';
+
+describe('robots.txt in OutboundClient', () => {
+  it('refuses disallowed pages for purpose "page" and fetches robots.txt once per origin', async () => {
+    const { server, outbound } = await siteWithRobots({ status: 200, body: RULES });
+    await expect(outbound.fetch({ url: `${server.origin}/private/a`, purpose: 'page' })).rejects.toMatchObject({ code: 'ROBOTS_DISALLOWED' });
+    await expect(outbound.fetch({ url: `${server.origin}/no-quarry`, purpose: 'page' })).rejects.toMatchObject({ code: 'ROBOTS_DISALLOWED' });
+    const allowed = await outbound.fetch({ url: `${server.origin}/public`, purpose: 'page' });
+    expect(allowed.body).toBe('page /public');
+    expect(server.requests.filter((path) => path === '/robots.txt')).toHaveLength(1);
+    expect(server.requests).not.toContain('/private/a');
+  });
+
+  it('ignores robots.txt for purpose "engine"', async () => {
+    const { server, outbound } = await siteWithRobots({ status: 200, body: RULES });
+    const response = await outbound.fetch({ url: `${server.origin}/private/a`, purpose: 'engine' });
+    expect(response.body).toBe('page /private/a');
+    expect(server.requests).not.toContain('/robots.txt');
+  });
+
+  it('shares one robots.txt fetch between concurrent page fetches', async () => {
+    const { server, outbound } = await siteWithRobots({ status: 200, body: RULES });
+    await Promise.all([1, 2, 3].map((n) => outbound.fetch({ url: `${server.origin}/p${n}`, purpose: 'page' })));
+    expect(server.requests.filter((path) => path === '/robots.txt')).toHaveLength(1);
+  });
+
+  it.each([404, 401, 403, 500, 503])('allows everything when robots.txt answers %i', async (status) => {
+    const { server, outbound } = await siteWithRobots({ status, body: 'User-agent: *\nDisallow: /' });
+    const response = await outbound.fetch({ url: `${server.origin}/private/a`, purpose: 'page' });
+    expect(response.status).toBe(200);
+  });
+});
+
+describe('RobotsCache', () => {
+  it('remembers a 5xx only briefly, and a success for the full ttl', async () => {
+    let status = 503;
+    let fetches = 0;
+    const cache = new RobotsCache(
+      async () => {
+        fetches++;
+        return { status, body: 'User-agent: *\nDisallow: /x' };
+      },
+      { failureTtlMs: 0, ttlMs: 60_000 },
+    );
+    expect(await cache.isAllowed('http://a.example/x')).toBe(true);
+    status = 200;
+    expect(await cache.isAllowed('http://a.example/x')).toBe(false);
+    expect(await cache.isAllowed('http://a.example/y')).toBe(true);
+    expect(fetches).toBe(2);
+  });
+
+  it('allows everything when robots.txt cannot be fetched', async () => {
+    const cache = new RobotsCache(async () => {
+      throw new Error('connection refused');
+    });
+    expect(await cache.isAllowed('http://down.example/anything')).toBe(true);
+  });
+
+  it('lets a waiting caller give up without spoiling the shared fetch', async () => {
+    let finish: (value: { status: number; body: string }) => void = () => undefined;
+    const cache = new RobotsCache(() => new Promise((resolve) => (finish = resolve)));
+    const controller = new AbortController();
+    const impatient = cache.isAllowed('http://slow.example/x', controller.signal);
+    const patient = cache.isAllowed('http://slow.example/x');
+    controller.abort(new Error('gave up'));
+    await expect(impatient).rejects.toThrow('gave up');
+    finish({ status: 200, body: 'User-agent: *\nDisallow: /x' });
+    expect(await patient).toBe(false);
+  });
+});

@@ -1,0 +1,77 @@
+/**
+ * One small wrapper over tinypool: a bounded queue, typed overload and
+ * cancellation errors, and workers loaded as built JavaScript. Callers see
+ * only run() and close(), never tinypool's bare error messages.
+ */
+import { existsSync } from 'node:fs';
+import { Tinypool } from 'tinypool';
+import { AppError } from '../errors.js';
+
+export interface WorkerPoolOptions {
+  /** Absolute path of the built worker module (its default export is the task function). */
+  filename: string;
+  name: string;
+  threads: number;
+  maxQueue: number;
+  idleTimeoutMs?: number;
+}
+
+export interface WorkerPoolStats {
+  name: string;
+  threads: number;
+  queued: number;
+  running: number;
+  completed: number;
+  maxQueue: number;
+}
+
+export class WorkerPool<Task, Result> {
+  private readonly pool: Tinypool;
+  private running = 0;
+
+  constructor(private readonly options: WorkerPoolOptions) {
+    if (!existsSync(options.filename)) {
+      throw new AppError('UNAVAILABLE', `worker ${options.name} is not built: ${options.filename} is missing (run "npm run build")`);
+    }
+    this.pool = new Tinypool({
+      filename: options.filename,
+      minThreads: 1,
+      maxThreads: options.threads,
+      maxQueue: options.maxQueue,
+      idleTimeout: options.idleTimeoutMs ?? 60_000,
+    });
+  }
+
+  async run(task: Task, signal?: AbortSignal): Promise<Result> {
+    if (signal?.aborted) throw new AppError('CANCELLED', `${this.options.name} task cancelled before it started`);
+    if (this.pool.queueSize >= this.options.maxQueue) {
+      throw new AppError('OVERLOADED', `the ${this.options.name} pool is busy (${this.pool.queueSize} tasks queued); try again shortly`, {
+        retryAfterSeconds: 1,
+      });
+    }
+    this.running++;
+    try {
+      return (await this.pool.run(task, signal ? { signal } : {})) as Result;
+    } catch (error) {
+      if (signal?.aborted) throw new AppError('CANCELLED', `${this.options.name} task cancelled`, { cause: error });
+      throw new AppError('INTERNAL', `${this.options.name} worker failed: ${(error as Error).message}`, { cause: error });
+    } finally {
+      this.running--;
+    }
+  }
+
+  stats(): WorkerPoolStats {
+    return {
+      name: this.options.name,
+      threads: this.pool.threads.length,
+      queued: this.pool.queueSize,
+      running: this.running,
+      completed: this.pool.completed,
+      maxQueue: this.options.maxQueue,
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.pool.destroy();
+  }
+}

@@ -1,0 +1,33 @@
+/**
+ * Secrets generated on first start and kept in the data directory with file
+ * mode 0600: the API key (when none is configured) and the webhook signing
+ * secret.
+ */
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface StoredSecret {
+  value: string;
+  /** True when this call created it (so it can be shown once). */
+  created: boolean;
+  path: string;
+}
+
+export function loadOrCreateSecret(dataDir: string, fileName: string, prefix = ''): StoredSecret {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const path = join(dataDir, fileName);
+  if (existsSync(path)) {
+    const value = readFileSync(path, 'utf8').trim();
+    if (value.length >= 16) return { value, created: false, path };
+  }
+  const value = `${prefix}${randomBytes(24).toString('base64url')}`;
+  // 'wx' never overwrites a key another process wrote a moment ago.
+  try {
+    writeFileSync(path, `${value}\n`, { mode: 0o600, flag: 'wx' });
+  } catch {
+    writeFileSync(path, `${value}\n`, { mode: 0o600 });
+  }
+  chmodSync(path, 0o600);
+  return { value: readFileSync(path, 'utf8').trim(), created: true, path };
+}
