@@ -1,0 +1,70 @@
+#!/usr/bin/env node
+/**
+ * The quarry command: serve (HTTP), mcp (stdio), engines, engine parse.
+ * Output meant for people or pipes goes to stdout; logs go to stderr.
+ */
+import { parseArgs } from 'node:util';
+import { runEngineNew, runEngineParse, runEngineTry, runEnginesList } from './engine-commands.js';
+import { runMcp, runServe } from './serve-commands.js';
+
+const USAGE = `Usage: quarry <command>
+
+Commands:
+  serve                              start the HTTP API (QUARRY_HOST, QUARRY_PORT)
+  mcp                                serve the MCP protocol over stdio
+  engines [--json]                   list the engine catalogue
+  engine parse <id> <file> [--query Q]
+                                     run an engine's parser on a saved response, print results as JSON
+  engine new <id> [--dir DIR]        scaffold an engine folder (manifest, code, fixture, test)
+  engine try <id> <query>            query one engine live (needs internet) and print its results
+
+Configuration: quarry.config.json in the working directory (or QUARRY_CONFIG), QUARRY_* variables; see README.md.
+`;
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      json: { type: 'boolean', default: false },
+      query: { type: 'string' },
+      dir: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  const [command, ...rest] = positionals;
+  if (values.help || !command) {
+    process.stdout.write(USAGE);
+    return command || values.help ? 0 : 2;
+  }
+  switch (command) {
+    case 'serve':
+      return runServe();
+    case 'mcp':
+      return runMcp();
+    case 'engines':
+      return runEnginesList({ json: values.json });
+    case 'engine': {
+      const [sub, id, arg] = rest;
+      if (sub === 'parse' && id && arg) return runEngineParse(id, arg, values.query);
+      if (sub === 'new' && id) return runEngineNew(id, values.dir);
+      if (sub === 'try' && id && arg) return runEngineTry(id, arg);
+      process.stderr.write('quarry engine: expected "engine parse <id> <file>", "engine new <id>" or "engine try <id> <query>"\n');
+      return 2;
+    }
+    default:
+      process.stderr.write(`quarry: unknown command "${command}"\n\n${USAGE}`);
+      return 2;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code !== -1) process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`quarry: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

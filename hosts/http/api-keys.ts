@@ -1,0 +1,46 @@
+/**
+ * API keys for the HTTP host: from QUARRY_API_KEYS or the config; when none
+ * is configured, one is generated on first start, stored in the data
+ * directory (mode 0600) and printed once to stderr. Never open by default.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import type { QuarryConfig } from '../../core/config.js';
+import type { Logger } from '../../core/logger.js';
+import { loadOrCreateSecret } from '../../core/secrets.js';
+
+export function resolveApiKeys(config: QuarryConfig, logger: Logger): string[] {
+  if (config.apiKeys.length > 0) return config.apiKeys;
+  const secret = loadOrCreateSecret(config.dataDir, 'api-key', 'qk_');
+  if (secret.created) {
+    process.stderr.write(
+      `\nQuarry generated an API key (stored in ${secret.path}, shown only once):\n\n    ${secret.value}\n\n` +
+        'Send it as the X-API-Key header (or Authorization: Bearer <key>).\n\n',
+    );
+  } else {
+    logger.info({ path: secret.path }, 'using the API key stored in the data directory');
+  }
+  return [secret.value];
+}
+
+/** Reads the key from X-API-Key or Authorization: Bearer. */
+export function presentedKey(headers: Record<string, string | string[] | undefined>): string | null {
+  const direct = headers['x-api-key'];
+  if (typeof direct === 'string' && direct.length > 0) return direct;
+  const auth = headers.authorization;
+  if (typeof auth === 'string') {
+    const match = /^Bearer\s+(.+)$/i.exec(auth.trim());
+    if (match) return match[1]!.trim();
+  }
+  return null;
+}
+
+export function keyMatches(presented: string, keys: string[]): boolean {
+  const given = Buffer.from(presented);
+  let found = false;
+  for (const key of keys) {
+    const expected = Buffer.from(key);
+    // Compare every key in constant time per key, without stopping early.
+    if (expected.length === given.length && timingSafeEqual(expected, given)) found = true;
+  }
+  return found;
+}

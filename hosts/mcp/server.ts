@@ -1,0 +1,95 @@
+/**
+ * The MCP host: every registered capability as a tool over stdio. It only
+ * translates — tools/list from the declarations, tools/call to
+ * registry.invoke — so input is validated in the core exactly as for HTTP.
+ * Results carry structuredContent plus a readable markdown text block;
+ * failures are error results an agent can act on.
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { QuarryApp } from '../../core/bootstrap.js';
+import type { AnyCapability, CallContext } from '../../core/capability.js';
+import { ERROR_CATALOGUE, toAppError } from '../../core/errors.js';
+import { toObjectRootSchema } from '../../core/json-schema.js';
+import { packageVersion } from '../../core/paths.js';
+
+/** What the agent should do about each kind of failure. */
+function hintFor(code: string): string {
+  if (code === 'INVALID_INPUT' || code === 'UNKNOWN_ENGINE' || code === 'MALFORMED_JSON') return 'Fix the arguments named above and call again.';
+  if (code === 'RATE_LIMITED' || code === 'OVERLOADED') return 'Wait a little and retry.';
+  if (code === 'NOT_FOUND') return 'Check the identifier.';
+  if (code === 'UNAVAILABLE') return 'This installation lacks the feature; see the enhanced_features tool.';
+  if (code === 'TIMEOUT') return 'Retry with a larger timeout or fewer results.';
+  return 'The failure is on the server side; retrying later may help.';
+}
+
+export function exposedCapabilities(app: QuarryApp): AnyCapability[] {
+  const allow = app.config.mcp.tools;
+  const all = app.registry.list();
+  if (!allow) return all;
+  const unknown = allow.filter((name) => !all.some((c) => c.mcpTool === name));
+  if (unknown.length > 0) app.logger.warn({ unknown }, 'mcp.tools names tools that do not exist');
+  return all.filter((c) => allow.includes(c.mcpTool));
+}
+
+function toolOf(capability: AnyCapability): Tool {
+  return {
+    name: capability.mcpTool,
+    title: capability.title,
+    description: capability.description,
+    inputSchema: toObjectRootSchema(capability.input, 'input') as Tool['inputSchema'],
+    outputSchema: toObjectRootSchema(capability.output, 'output') as Tool['outputSchema'],
+    annotations: { title: capability.title, readOnlyHint: capability.readOnly ?? false, openWorldHint: true },
+  };
+}
+
+export function buildMcpServer(app: QuarryApp): Server {
+  const server = new Server({ name: 'quarry', version: packageVersion() }, { capabilities: { tools: {}, logging: {} } });
+  const capabilities = exposedCapabilities(app);
+  const byTool = new Map(capabilities.map((c) => [c.mcpTool, c]));
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: capabilities.map(toolOf) }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const capability = byTool.get(request.params.name);
+    if (!capability) {
+      return {
+        isError: true,
+        content: [{ type: 'text', text: `Unknown tool "${request.params.name}". Available: ${[...byTool.keys()].join(', ')}` }],
+      };
+    }
+    const progressToken = request.params._meta?.progressToken ?? extra._meta?.progressToken;
+    const ctx: CallContext = {
+      signal: extra.signal,
+      logger: app.logger.child({ tool: capability.mcpTool }),
+      host: 'mcp',
+      progress: (update) => {
+        if (progressToken === undefined) return;
+        void extra
+          .sendNotification({ method: 'notifications/progress', params: { progressToken, ...update } })
+          .catch(() => undefined);
+      },
+    };
+    try {
+      const output = (await app.registry.invoke(capability.id, request.params.arguments ?? {}, ctx)) as Record<string, unknown>;
+      const text = capability.toMarkdown ? capability.toMarkdown(output) : '```json\n' + JSON.stringify(output, null, 2) + '\n```';
+      return { content: [{ type: 'text', text }], structuredContent: output };
+    } catch (error) {
+      const appError = toAppError(error);
+      const title = ERROR_CATALOGUE[appError.code].title;
+      return {
+        isError: true,
+        content: [{ type: 'text', text: `${title} (${appError.code}): ${appError.message}\n${hintFor(appError.code)}` }],
+        _meta: { code: appError.code, details: appError.details ?? null },
+      };
+    }
+  });
+  return server;
+}
+
+export async function serveMcpOverStdio(app: QuarryApp): Promise<Server> {
+  const server = buildMcpServer(app);
+  await server.connect(new StdioServerTransport());
+  return server;
+}

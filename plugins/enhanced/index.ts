@@ -1,0 +1,47 @@
+/** The enhanced area (issue 2 part): what this installation offers and how it performs. */
+import { z } from 'zod';
+import { defineCapability } from '../../core/capability.js';
+import { packageVersion } from '../../core/paths.js';
+import { definePlugin } from '../../core/plugin.js';
+
+const featureSchema = z.object({ available: z.boolean(), detail: z.string(), info: z.record(z.string(), z.unknown()).optional() });
+
+export default definePlugin({
+  setup(services) {
+    const features = defineCapability({
+      id: 'enhanced.features',
+      title: 'Installation features',
+      description: 'What this Quarry installation offers: browser rendering, models, LLM, storage, engines — each with whether it is available and why not.',
+      input: z.strictObject({}),
+      output: z.object({ features: z.record(z.string(), featureSchema), version: z.string() }),
+      http: { method: 'GET', path: '/api/v1/enhanced/features' },
+      mcpTool: 'enhanced_features',
+      readOnly: true,
+      toMarkdown: (out) =>
+        Object.entries(out.features)
+          .map(([name, f]) => `- **${name}**: ${f.available ? 'available' : 'unavailable'} — ${f.detail}`)
+          .join('\n'),
+      async handler() {
+        return { features: services.features.list(), version: packageVersion() };
+      },
+    });
+
+    const performance = defineCapability({
+      id: 'enhanced.performance',
+      title: 'Performance figures',
+      description: 'Request counts, latency percentiles per capability, cache hit rate, engine error rates, and worker-pool and browser state.',
+      input: z.strictObject({}),
+      output: z.object({ metrics: z.record(z.string(), z.unknown()), runtime: z.record(z.string(), z.unknown()) }),
+      http: { method: 'GET', path: '/api/v1/enhanced/performance' },
+      mcpTool: 'enhanced_performance',
+      readOnly: true,
+      async handler() {
+        const snapshot = (await services.metrics.snapshot()) as unknown as Record<string, unknown>;
+        return { metrics: snapshot, runtime: services.runtimeStats() };
+      },
+    });
+
+    return [features, performance];
+  },
+});
+

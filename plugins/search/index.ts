@@ -1,0 +1,211 @@
+/** The search area: web search, batch search, the engine catalogue and async job status. */
+import { randomBytes } from 'node:crypto';
+import { defineCapability } from '../../core/capability.js';
+import { AppError, toAppError } from '../../core/errors.js';
+import { definePlugin, type PluginServices } from '../../core/plugin.js';
+import { renderSearchMarkdown } from './render-markdown.js';
+import {
+  batchInputSchema,
+  batchOutputSchema,
+  enginesInputSchema,
+  enginesOutputSchema,
+  jobStatusInputSchema,
+  jobStatusOutputSchema,
+  searchInputSchema,
+  searchOutputSchema,
+  type SearchAnswer,
+  type SearchInput,
+} from './schemas.js';
+import { assertKnownEngines, runSearch, type SearchDeps } from './search-runner.js';
+
+const SEARCH_JOB = 'search.web';
+
+function searchDeps(services: PluginServices): SearchDeps {
+  return {
+    engines: services.engines,
+    scraper: services.scraper,
+    cache: services.stores.cache,
+    defaultEngines: services.config.search.defaultEngines,
+    onCacheLookup: (hit) => services.metrics.cacheLookup('search', hit),
+  };
+}
+
+export default definePlugin({
+  jobHandlers(services) {
+    const deps = searchDeps(services);
+    return {
+      [SEARCH_JOB]: (input, job) =>
+        runSearch(deps, input as SearchInput, {
+          signal: job.signal,
+          logger: services.logger,
+          progress: job.progress,
+          host: 'job',
+        }),
+    };
+  },
+
+  setup(services) {
+    const deps = searchDeps(services);
+
+    const web = defineCapability({
+      id: 'search.web',
+      title: 'Web search',
+      description:
+        'Search the web through several engines at once. Results are merged across engines (duplicates combined, every engine kept), ' +
+        'filtered for relevance, and optionally scraped for their full text. Reports which engines failed and why.',
+      input: searchInputSchema,
+      output: searchOutputSchema,
+      http: { method: 'POST', path: '/api/v1/search/' },
+      mcpTool: 'search_web',
+      readOnly: true,
+      toMarkdown: (out) => ('markdown' in out && out.markdown ? out.markdown : 'results' in out ? renderSearchMarkdown({ ...out, query: out.search_metadata.query }) : `Search accepted: ${out.request_id} (poll ${out.status_url})`),
+      async handler(input, ctx) {
+        if (input.engines) assertKnownEngines(services.engines, input.engines);
+        if (input.webhook_url && !input.async_mode) throw new AppError('INVALID_INPUT', 'webhook_url: only used with async_mode true');
+        if (!input.async_mode) return runSearch(deps, input, ctx);
+        const job = await services.jobs.submit(SEARCH_JOB, { ...input, async_mode: false, webhook_url: undefined }, {
+          idPrefix: 'req_',
+          ...(input.webhook_url ? { webhookUrl: input.webhook_url } : {}),
+        });
+        const statusPath = `/api/v1/search/jobs/${job.id}`;
+        return {
+          request_id: job.id,
+          status: 'processing' as const,
+          status_url: ctx.baseUrl ? `${ctx.baseUrl}${statusPath}` : statusPath,
+          ...(input.webhook_url ? { webhook_url: input.webhook_url } : {}),
+        };
+      },
+    });
+
+    const batch = defineCapability({
+      id: 'search.batch',
+      title: 'Batch web search',
+      description: 'Run up to 100 searches in one call, a bounded number in parallel. Per-query failures are reported in errors and queries_failed.',
+      input: batchInputSchema,
+      output: batchOutputSchema,
+      http: { method: 'POST', path: '/api/v1/search/batch' },
+      mcpTool: 'search_batch',
+      readOnly: true,
+      async handler(input, ctx) {
+        const started = performance.now();
+        const engines = input.engines ?? [services.config.search.defaultSingleEngine];
+        assertKnownEngines(services.engines, engines);
+        const queries = [...new Set(input.queries)];
+        const results: Record<string, Array<{ title: string; url: string; snippet: string }>> = {};
+        const errors: Record<string, string> = {};
+        let next = 0;
+        let done = 0;
+        const deadline = performance.now() + input.timeout * 1000;
+        const worker = async (): Promise<void> => {
+          while (next < queries.length && !ctx.signal.aborted) {
+            const query = queries[next++]!;
+            try {
+              const remaining = Math.max(1, Math.min(120, (deadline - performance.now()) / 1000));
+              const answer = (await runSearch(
+                deps,
+                searchInputSchema.parse({
+                  query,
+                  engines,
+                  max_results: input.max_results_per_query,
+                  scrape_content: input.scrape_content,
+                  language: input.language,
+                  safe_search: input.safe_search,
+                  timeout: remaining,
+                  relevance_filter: false,
+                }),
+                { ...ctx, progress: () => undefined },
+              )) as SearchAnswer;
+              if (answer.search_metadata.engines_succeeded.length === 0) {
+                const reasons = Object.entries(answer.search_metadata.engine_errors).map(([e, err]) => `${e}: ${err.message}`);
+                errors[query] = `every engine failed (${reasons.join('; ')})`;
+              } else {
+                results[query] = answer.results.map((r) => ({ title: r.title, url: r.url, snippet: r.snippet }));
+              }
+            } catch (error) {
+              errors[query] = toAppError(error).message;
+            }
+            done++;
+            ctx.progress({ progress: done, total: queries.length, message: `query ${done} of ${queries.length}` });
+          }
+        };
+        await Promise.all(Array.from({ length: Math.min(input.parallel_requests, queries.length) }, worker));
+        if (ctx.signal.aborted) throw new AppError('CANCELLED', 'the batch was cancelled');
+        return {
+          batch_id: `batch_${randomBytes(12).toString('hex')}`,
+          queries_processed: Object.keys(results).length,
+          queries_failed: Object.keys(errors).length,
+          results,
+          processing_time_ms: Math.round(performance.now() - started),
+          errors,
+        };
+      },
+    });
+
+    const engines = defineCapability({
+      id: 'search.engines',
+      title: 'Engine catalogue',
+      description: 'List every search engine with its categories, languages, support flags, and run-time state (suspension, recent error rate).',
+      input: enginesInputSchema,
+      output: enginesOutputSchema,
+      http: { method: 'GET', path: '/api/v1/search/engines' },
+      mcpTool: 'search_engines',
+      readOnly: true,
+      toMarkdown: (out) =>
+        [`# ${out.total_engines} engines (${out.enabled_engines} enabled)`, '']
+          .concat(
+            Object.values(out.engines).map(
+              (e) => `- **${e.name}** (${e.categories.join(', ')})${e.enabled ? '' : ' — disabled'}${(e as { suspended_until?: string | null }).suspended_until ? ' — suspended' : ''}`,
+            ),
+          )
+          .join('\n'),
+      async handler() {
+        const ids = services.engines.ids();
+        const entries = Object.fromEntries(ids.map((id) => [id, services.engines.runtimeEntry(id)]));
+        return { engines: entries as Record<string, (typeof entries)[string] & Record<string, unknown>>, total_engines: ids.length, enabled_engines: ids.filter((id) => entries[id]!.enabled).length };
+      },
+    });
+
+    const jobStatus = defineCapability({
+      id: 'search.job_status',
+      title: 'Async search status',
+      description: 'Status and, once finished, the answer of a search started with async_mode.',
+      input: jobStatusInputSchema,
+      output: jobStatusOutputSchema,
+      http: { method: 'GET', path: '/api/v1/search/jobs/:request_id' },
+      mcpTool: 'search_job_status',
+      readOnly: true,
+      async handler(input) {
+        const job = await services.jobStore.get(input.request_id);
+        if (!job || job.kind !== SEARCH_JOB) throw new AppError('NOT_FOUND', `no search job ${input.request_id}`);
+        return publicJob(job);
+      },
+    });
+
+    return [web, batch, engines, jobStatus];
+  },
+});
+
+type JobRecordLike = Awaited<ReturnType<PluginServices['jobStore']['get']>> & object;
+
+export function publicJob(job: JobRecordLike) {
+  const view: {
+    request_id: string;
+    status: 'queued' | 'processing' | 'completed' | 'failed';
+    created_at: string;
+    updated_at: string;
+    progress?: { progress: number; total?: number; message?: string };
+    result?: SearchAnswer;
+    error?: { code: string; message: string };
+    webhook?: { status: string; attempts: number; last_error?: string; delivered_at?: string };
+  } = { request_id: job.id, status: job.status, created_at: job.createdAt, updated_at: job.updatedAt };
+  if (job.progress) view.progress = job.progress;
+  if (job.result !== undefined) view.result = job.result as SearchAnswer;
+  if (job.error) view.error = job.error;
+  if (job.webhook) {
+    view.webhook = { status: job.webhook.status, attempts: job.webhook.attempts };
+    if (job.webhook.lastError) view.webhook.last_error = job.webhook.lastError;
+    if (job.webhook.deliveredAt) view.webhook.delivered_at = job.webhook.deliveredAt;
+  }
+  return view;
+}
+
