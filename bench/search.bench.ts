@@ -1,0 +1,127 @@
+/**
+ * npm run bench:search — the service's own overhead over the slowest engine.
+ *
+ * Three engines are played from real captures by the sandbox web at fixed
+ * latencies (50, 120 and 300 ms). The floor is the same three requests
+ * fetched in parallel with nothing else done; the service figure is a full
+ * POST /api/v1/search/ (scrape off, cache off, parsing and merging
+ * included). Overhead = service latency − floor latency, per round. Then
+ * cached searches are driven by concurrent clients for a few seconds,
+ * beside GET /healthz on the same server as the baseline.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createQuarry } from '../core/bootstrap.js';
+import { buildHttpServer } from '../hosts/http/server.js';
+import { startSandboxWeb } from '../test/sandbox/sandbox-web.js';
+import { BENCH_ENGINES, playRecording } from '../test/recordings.js';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 60);
+const WARMUP = 5;
+const CACHED_SECONDS = Number(process.env.BENCH_CACHED_SECONDS ?? 5);
+const CONCURRENCY = 16;
+const KEY = 'bench-key-0123456789';
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function drive(url: string, init: RequestInit, seconds: number): Promise<number> {
+  const until = performance.now() + seconds * 1000;
+  let count = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (performance.now() < until) {
+        const res = await fetch(url, init);
+        await res.arrayBuffer();
+        if (res.status !== 200) throw new Error(`status ${res.status}`);
+        count++;
+      }
+    }),
+  );
+  return count / seconds;
+}
+
+async function main(): Promise<void> {
+  const web = await startSandboxWeb();
+  const latencies = [50, 120, 300];
+  BENCH_ENGINES.forEach((engine, i) => playRecording(web, engine, { delayMs: latencies[i]! }));
+  const dataDir = mkdtempSync(join(tmpdir(), 'quarry-bench-'));
+  const app = await createQuarry({
+    env: {},
+    overrides: {
+      dataDir,
+      apiKeys: [KEY],
+      logLevel: 'silent',
+      rateLimitPerMinute: 10_000_000,
+      outbound: { allowHosts: [`127.0.0.1:${web.port}`], retries: 0, perHostConcurrency: 64 },
+      engines: Object.fromEntries(BENCH_ENGINES.map((id) => [id, { baseUrl: web.engineBaseUrl(id) }])),
+    },
+  });
+  const server = await buildHttpServer(app, { apiKeys: [KEY] });
+  const base = await server.listen({ host: '127.0.0.1', port: 0 });
+  const headers = { 'content-type': 'application/json', 'x-api-key': KEY };
+  const body = (cache: number) =>
+    JSON.stringify({ query: 'hello', engines: BENCH_ENGINES, scrape_content: false, cache_ttl: cache, max_results: 10, relevance_filter: false });
+
+  // The floor: the engines' own URLs, fetched in parallel, bodies read, nothing else.
+  const engineUrls = BENCH_ENGINES.map((id) => app.engines.get(id).definition.buildRequest({
+    query: { query: 'hello', page: 1, language: 'en', safeSearch: 1 },
+    settings: app.engines.settings(id),
+    manifest: app.engines.get(id).manifest,
+  }));
+  const floor: number[] = [];
+  const service: number[] = [];
+  for (let round = 0; round < ROUNDS + WARMUP; round++) {
+    const f0 = performance.now();
+    await Promise.all(
+      engineUrls.map(async (r) => {
+        const res = await fetch(r.url, { method: r.method, headers: r.headers ?? {}, ...(r.body ? { body: r.body } : {}) });
+        await res.text();
+      }),
+    );
+    const f1 = performance.now();
+    const res = await fetch(`${base}/api/v1/search/`, { method: 'POST', headers, body: body(0) });
+    const answer = (await res.json()) as { search_metadata?: { engines_succeeded: string[] } };
+    const s1 = performance.now();
+    if (res.status !== 200 || answer.search_metadata?.engines_succeeded.length !== BENCH_ENGINES.length) {
+      throw new Error(`search failed: ${res.status} ${JSON.stringify(answer).slice(0, 300)}`);
+    }
+    if (round >= WARMUP) {
+      floor.push(f1 - f0);
+      service.push(s1 - f1);
+    }
+  }
+  const overhead = service.map((s, i) => s - floor[i]!);
+
+  await fetch(`${base}/api/v1/search/`, { method: 'POST', headers, body: body(3600) });
+  const cachedRps = await drive(`${base}/api/v1/search/`, { method: 'POST', headers, body: body(3600) }, CACHED_SECONDS);
+  const healthRps = await drive(`${base}/healthz`, {}, CACHED_SECONDS);
+
+  const fmt = (n: number) => n.toFixed(1).padStart(8);
+  process.stdout.write(
+    [
+      `bench:search — engines ${BENCH_ENGINES.join(', ')} at ${latencies.join('/')} ms; ${ROUNDS} rounds; scrape off`,
+      '',
+      '                          p50 ms    p95 ms',
+      `floor (parallel fetch) ${fmt(percentile(floor, 50))}  ${fmt(percentile(floor, 95))}`,
+      `quarry search          ${fmt(percentile(service, 50))}  ${fmt(percentile(service, 95))}`,
+      `overhead over floor    ${fmt(percentile(overhead, 50))}  ${fmt(percentile(overhead, 95))}   (target p50 < 30 ms; SearXNG ≈ 90 ms)`,
+      `ratio quarry/floor     ${fmt(percentile(service, 50) / percentile(floor, 50))}`,
+      '',
+      `cached searches: ${cachedRps.toFixed(0)} req/s vs GET /healthz ${healthRps.toFixed(0)} req/s on the same server (ratio ${(cachedRps / healthRps).toFixed(2)}), ${CONCURRENCY} concurrent clients`,
+      '',
+    ].join('\n'),
+  );
+  await server.close();
+  await app.close();
+  await web.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench:search failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

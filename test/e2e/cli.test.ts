@@ -1,0 +1,48 @@
+/** The quarry command from the built package: the engine catalogue and the parser runner. */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT } from '../../core/paths.js';
+
+const CLI = join(PACKAGE_ROOT, 'dist/hosts/cli/main.js');
+const run = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: '/tmp' } });
+
+describe('quarry CLI', () => {
+  it('prints the catalogue as JSON with the engine entries of GET /api/v1/search/engines', () => {
+    const out = JSON.parse(execFileSync(process.execPath, [CLI, 'engines', '--json'], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: '/tmp' } }));
+    expect(out.total_engines).toBe(Object.keys(out.engines).length);
+    for (const id of ['duckduckgo', 'bing', 'google', 'brave', 'wikipedia', 'arxiv', 'github', 'crossref', 'searxng']) {
+      const entry = out.engines[id];
+      expect(entry, id).toBeDefined();
+      expect(entry.name).toBe(id);
+      expect(Array.isArray(entry.categories)).toBe(true);
+      expect(typeof entry.paging_support).toBe('boolean');
+    }
+    expect(out.engines.brave.enabled).toBe(false);
+    expect(out.engines.brave.disabled_reason).toContain('API key');
+    expect(out.engines.duckduckgo.enabled).toBe(true);
+  });
+
+  it('prints a readable table without --json', () => {
+    const result = run('engines');
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/duckduckgo\s+general/);
+  });
+
+  it('runs an engine parser on a saved response', () => {
+    const fixture = join(PACKAGE_ROOT, 'engines/wikipedia/fixtures/full_text_search_results.json');
+    const result = run('engine', 'parse', 'wikipedia', fixture, '--query', 'test');
+    expect(result.status, result.stderr).toBe(0);
+    const parsed = JSON.parse(result.stdout);
+    expect(Array.isArray(parsed)).toBe(true);
+    expect(parsed.length).toBeGreaterThan(0);
+    expect(parsed[0].url).toMatch(/^https:\/\/en\.wikipedia\.org\/wiki\//);
+  });
+
+  it('names the known engines for an unknown one, and fails on usage errors', () => {
+    const unknown = run('engine', 'parse', 'nosuch', '/dev/null');
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toContain('duckduckgo');
+    expect(run('frobnicate').status).toBe(2);
+  });
+});

@@ -1,0 +1,77 @@
+/**
+ * Starts Quarry in-process against the sandbox web: every engine's base URL
+ * points at the sandbox, only the sandbox's own port is allowed through the
+ * private-address guard, state lives in a temporary data directory.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { createQuarry, loadBuiltinEngines, type QuarryApp } from '../../core/bootstrap.js';
+import { mergeLayers, type ConfigInput } from '../../core/config.js';
+import { buildHttpServer } from '../../hosts/http/server.js';
+import type { SandboxWeb } from '../sandbox/sandbox-web.js';
+
+export const TEST_KEY = 'test-key-0123456789';
+export const WEBHOOK_SECRET = 'test-webhook-secret-0123456789';
+
+export interface RunningQuarry {
+  app: QuarryApp;
+  server: FastifyInstance;
+  url: string;
+  dataDir: string;
+  post(path: string, body: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
+  get(path: string, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
+  close(): Promise<void>;
+}
+
+export async function sandboxConfig(web: SandboxWeb, dataDir: string): Promise<ConfigInput> {
+  const engines = await loadBuiltinEngines();
+  return {
+    dataDir,
+    apiKeys: [TEST_KEY],
+    logLevel: 'silent',
+    outbound: { allowHosts: [`127.0.0.1:${web.port}`], retries: 0 },
+    engines: Object.fromEntries(engines.map((e) => [e.manifest.id, { baseUrl: web.engineBaseUrl(e.manifest.id) }])),
+    jobs: { webhookSecret: WEBHOOK_SECRET },
+  };
+}
+
+async function call(url: string, init: RequestInit): Promise<{ status: number; body: any; headers: Headers }> {
+  const response = await fetch(url, init);
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON (metrics)
+  }
+  return { status: response.status, body, headers: response.headers };
+}
+
+export async function startQuarry(web: SandboxWeb, overrides: ConfigInput = {}): Promise<RunningQuarry> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'quarry-test-'));
+  const config = mergeLayers((await sandboxConfig(web, dataDir)) as Record<string, unknown>, overrides as Record<string, unknown>);
+  const app = await createQuarry({ overrides: config as ConfigInput, env: {} });
+  const server = await buildHttpServer(app, { apiKeys: [TEST_KEY] });
+  const url = await server.listen({ host: '127.0.0.1', port: 0 });
+  const auth = { 'x-api-key': TEST_KEY };
+  return {
+    app,
+    server,
+    url,
+    dataDir,
+    post: (path, body, headers = {}) =>
+      call(url + path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...auth, ...headers },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      }),
+    get: (path, headers = {}) => call(url + path, { headers: { ...auth, ...headers } }),
+    async close() {
+      await server.close();
+      await app.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
