@@ -5,7 +5,7 @@
  * JSON, OpenAPI, health and Prometheus metrics.
  */
 import rateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { QuarryApp } from '../../core/bootstrap.js';
 import type { AnyCapability, CallContext } from '../../core/capability.js';
 import { AppError, toAppError } from '../../core/errors.js';
@@ -55,7 +55,8 @@ export async function buildHttpServer(app: QuarryApp, options: HttpServerOptions
   const keys = options.apiKeys ?? resolveApiKeys(config, logger);
   const server = Fastify({
     loggerInstance: logger.child({ component: 'http' }),
-    disableRequestLogging: true,
+    // One concise line per request is logged in onResponse below instead of fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimitBytes,
     return503OnClosing: true,
     forceCloseConnections: true,
@@ -72,6 +73,10 @@ export async function buildHttpServer(app: QuarryApp, options: HttpServerOptions
   server.setNotFoundHandler((request, reply) =>
     sendError(reply, new AppError('NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}; see /api/v1/openapi.json`)),
   );
+
+  server.addHook('onResponse', async (request, reply) => {
+    request.log.info({ method: request.method, url: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+  });
 
   server.addHook('onRequest', async (request) => {
     const path = request.url.split('?')[0]!;

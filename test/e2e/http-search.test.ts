@@ -65,6 +65,18 @@ describe('merging and scoring', () => {
   });
 });
 
+describe('paging', () => {
+  it('asks engines that page for further pages when max_results needs more', async () => {
+    const before = web.engineRequests('duckduckgo').length;
+    const res = await quarry.post('/api/v1/search/', { query: 'hello', engines: ['duckduckgo', 'wikipedia'], max_results: 60, relevance_filter: false, ...quick });
+    expect(res.status).toBe(200);
+    // The sandbox serves the same page again: the second page adds nothing new, so paging stops there.
+    expect(web.engineRequests('duckduckgo').length - before).toBe(2);
+    const second = web.engineRequests('duckduckgo').at(-1)!;
+    expect(second.body + second.url).toMatch(/s=\d+/);
+  });
+});
+
 describe('deadlines and failures', () => {
   it('does not let a hanging engine hold the answer past the timeout', async () => {
     web.setEngineMode('bing', { kind: 'hang' });

@@ -1,0 +1,45 @@
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AppError } from '../errors.js';
+import { WorkerPool } from './worker-pool.js';
+
+const worker = fileURLToPath(new URL('./fixtures/sleep-worker.mjs', import.meta.url));
+let pool: WorkerPool<{ ms: number; value: string }, string> | null = null;
+
+afterEach(async () => {
+  await pool?.close();
+  pool = null;
+});
+
+describe('WorkerPool', () => {
+  it('runs tasks in worker threads', async () => {
+    pool = new WorkerPool({ filename: worker, name: 'sleep', threads: 2, maxQueue: 4 });
+    await expect(Promise.all([pool.run({ ms: 10, value: 'a' }), pool.run({ ms: 10, value: 'b' })])).resolves.toEqual(['a', 'b']);
+    expect(pool.stats().completed).toBe(2);
+  });
+
+  it('refuses work with OVERLOADED when the queue is full', async () => {
+    pool = new WorkerPool({ filename: worker, name: 'sleep', threads: 1, maxQueue: 1 });
+    const running = [pool.run({ ms: 300, value: '1' }), pool.run({ ms: 300, value: '2' })];
+    await new Promise((r) => setTimeout(r, 50));
+    const error = await pool.run({ ms: 1, value: '3' }).catch((e: AppError) => e);
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).code).toBe('OVERLOADED');
+    expect((error as AppError).retryAfterSeconds).toBeGreaterThan(0);
+    await Promise.all(running);
+  });
+
+  it('cancels a queued task with CANCELLED', async () => {
+    pool = new WorkerPool({ filename: worker, name: 'sleep', threads: 1, maxQueue: 4 });
+    const first = pool.run({ ms: 200, value: '1' });
+    const controller = new AbortController();
+    const second = pool.run({ ms: 10, value: '2' }, controller.signal).catch((e: AppError) => e);
+    controller.abort();
+    expect(((await second) as AppError).code).toBe('CANCELLED');
+    await expect(first).resolves.toBe('1');
+  });
+
+  it('says clearly when the worker file is not built', () => {
+    expect(() => new WorkerPool({ filename: '/nonexistent/x.worker.js', name: 'x', threads: 1, maxQueue: 1 })).toThrow(/npm run build/);
+  });
+});
