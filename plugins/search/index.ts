@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { defineCapability } from '../../core/capability.js';
 import { AppError, toAppError } from '../../core/errors.js';
 import { definePlugin, type PluginServices } from '../../core/plugin.js';
+import { autocompleteCapability } from './autocomplete.js';
 import { renderSearchMarkdown } from './render-markdown.js';
 import {
   batchInputSchema,
@@ -181,7 +182,7 @@ export default definePlugin({
       },
     });
 
-    return [web, batch, engines, jobStatus];
+    return [web, batch, engines, jobStatus, autocompleteCapability(services.engines)];
   },
 });
 
