@@ -13,12 +13,17 @@ export function absoluteWebUrl(raw: string | null | undefined, base: URL | null)
   return url && WEB_PROTOCOLS.has(url.protocol) ? url.href : null;
 }
 
-/** True when `href` only points somewhere inside the page itself (#section, footnotes). */
-export function isInPageAnchor(href: string, pageUrl: URL | null): boolean {
+/** True when `href` only points inside the page itself (#section, footnotes), written relative or absolute. */
+export function isInPageAnchor(href: string, pageUrl: URL | null, base: URL | null): boolean {
   if (href.startsWith('#')) return true;
-  if (!pageUrl) return false;
-  const url = safeUrl(href, pageUrl);
-  return url !== null && url.hash !== '' && url.href.split('#')[0] === pageUrl.href.split('#')[0];
+  const url = safeUrl(href, base ?? pageUrl ?? undefined);
+  if (!url || url.hash === '') return false;
+  const target = withoutHash(url);
+  return [pageUrl, base].some((candidate) => candidate !== null && withoutHash(candidate) === target);
+}
+
+function withoutHash(url: URL): string {
+  return url.href.split('#')[0] ?? url.href;
 }
 
 function firstSrcsetUrl(srcset: string | null): string | null {
@@ -49,7 +54,7 @@ export function collectLinks(root: Element, base: URL | null, pageUrl: URL | nul
   const byUrl = new Map<string, ExtractedLink>();
   for (const anchor of Array.from(root.querySelectorAll('a[href]'))) {
     const href = anchor.getAttribute('href') ?? '';
-    if (isInPageAnchor(href, pageUrl)) continue;
+    if (isInPageAnchor(href, pageUrl, base)) continue;
     const url = absoluteWebUrl(href, base);
     if (!url) continue;
     const text = (anchor.textContent ?? '').replace(/\s+/g, ' ').trim();

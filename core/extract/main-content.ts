@@ -26,9 +26,10 @@ function measure(element: Element): { blockText: BlockText; wordCount: number } 
   return { blockText, wordCount: countWords(blockText.text) };
 }
 
+// keepClasses: code blocks keep "language-*" for the markdown fence; the classes are never output.
 function runReadability(doc: Document): { element: Element; byline: string | null } | null {
   try {
-    const article = new Readability<Element>(doc, { serializer: (node) => node as Element }).parse();
+    const article = new Readability<Element>(doc, { serializer: (node) => node as Element, keepClasses: true }).parse();
     if (!article?.content) return null;
     return { element: article.content, byline: article.byline?.trim() || null };
   } catch {

@@ -43,7 +43,7 @@ function createService(base: URL | null, pageUrl: URL | null, references: Refere
     replacement: (content, node) => {
       const href = node.getAttribute('href') ?? '';
       const text = content.trim();
-      const url = isInPageAnchor(href, pageUrl) ? null : absoluteWebUrl(href, base);
+      const url = isInPageAnchor(href, pageUrl, base) ? null : absoluteWebUrl(href, base);
       if (!url || !text) return text;
       return `[${text}][${references.numberOf(url)}]`;
     },

@@ -56,9 +56,7 @@ function dedupe(values: string[]): string[] {
 }
 
 function articleTags(doc: Document): string[] {
-  return Array.from(doc.querySelectorAll('meta[property="article:tag"]'))
-    .map((meta) => (meta.getAttribute('content') ?? '').trim())
-    .filter(Boolean);
+  return Array.from(doc.querySelectorAll('meta[property="article:tag"]')).flatMap((meta) => splitKeywords(meta.getAttribute('content')));
 }
 
 /** A date printed in the page markup (<time datetime>), preferring ones marked as the publication date. */
