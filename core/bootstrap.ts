@@ -4,14 +4,11 @@
  * area plugins, and hands plugins their dependencies as plain arguments.
  */
 import 'reflect-metadata';
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { container as rootContainer, instanceCachingFactory, type DependencyContainer } from 'tsyringe';
 import { BrowserPool } from './browser/browser-pool.js';
 import type { AnyCapability } from './capability.js';
 import { loadConfig, type ConfigInput, type QuarryConfig } from './config.js';
-import { loadConfigEngine } from './engines/config-engines.js';
 import { EngineHealth } from './engines/engine-health.js';
 import { EngineService, type LoadedEngine } from './engines/engine-service.js';
 import { createEventBus } from './events.js';
@@ -22,7 +19,8 @@ import { JobStore } from './jobs/job-store.js';
 import { createLogger, type Logger } from './logger.js';
 import { Metrics } from './metrics/metrics.js';
 import type { JobHandler, PluginServices } from './plugin.js';
-import { loadAreaFolder, loadEngineFolder, pluginFolders, type LoadedArea } from './plugins/plugin-loader.js';
+import { loadAllEngines } from './plugins/engine-sources.js';
+import { loadAreaFolder, pluginFolders, type LoadedArea } from './plugins/plugin-loader.js';
 import { CODE_ROOT } from './paths.js';
 import { ExtractionPool } from './pools/extraction-pool.js';
 import { CapabilityRegistry } from './registry.js';
@@ -49,28 +47,6 @@ export interface CreateQuarryOptions {
   logger?: Logger;
   /** Extra engine folders (third-party engines). */
   engineDirs?: string[];
-}
-
-export function loadBuiltinEngines(): Promise<LoadedEngine[]> {
-  return Promise.all(pluginFolders(join(CODE_ROOT, 'engines')).map((dir) => loadEngineFolder(dir, 'builtin')));
-}
-
-/** A folder holding one engine (plugin.json) or several engine folders. */
-async function loadEngineDirectory(dir: string, source: LoadedEngine['source']): Promise<LoadedEngine[]> {
-  if (existsSync(join(dir, 'plugin.json'))) return [await loadEngineFolder(dir, source)];
-  const nested = existsSync(join(dir, 'engines')) ? join(dir, 'engines') : dir;
-  return Promise.all(pluginFolders(nested).map((folder) => loadEngineFolder(folder, source)));
-}
-
-/** Built-in engines, then third-party folders and packages, then engines declared in config. */
-export async function loadAllEngines(config: QuarryConfig, cwd = process.cwd(), extraDirs: string[] = []): Promise<LoadedEngine[]> {
-  const requireFromCwd = createRequire(join(resolve(cwd), 'noop.js'));
-  const groups = await Promise.all([
-    loadBuiltinEngines(),
-    ...[...config.engineDirs, ...extraDirs].map((dir) => loadEngineDirectory(resolve(cwd, dir), 'directory')),
-    ...config.enginePackages.map((name) => loadEngineDirectory(dirname(requireFromCwd.resolve(`${name}/package.json`)), 'package')),
-  ]);
-  return [...groups.flat(), ...config.customEngines.map(loadConfigEngine)];
 }
 
 function registerCore(c: DependencyContainer, config: QuarryConfig, logger: Logger, stores: Stores, engines: LoadedEngine[]): void {

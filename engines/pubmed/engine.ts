@@ -96,7 +96,8 @@ export default defineEngine({
 
   parseResponse(response, ctx) {
     const root = parseXml(response);
-    if (response.request.meta?.step === 'esummary') {
+    // The summary step is recognised by its content too, so a saved summary parses on its own (quarry engine parse).
+    if (response.request.meta?.step === 'esummary' || root.querySelector('DocSum')) {
       const results = [...root.querySelectorAll('DocSum')].map(summaryToResult).filter((result) => result !== undefined);
       return { results };
     }

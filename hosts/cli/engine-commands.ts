@@ -3,19 +3,24 @@ import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { createQuarry, loadAllEngines } from '../../core/bootstrap.js';
+import { loadAllEngines } from '../../core/plugins/engine-sources.js';
 import { loadConfig } from '../../core/config.js';
 import type { EngineContext, EngineResponse } from '../../core/engine.js';
 import { EngineHealth } from '../../core/engines/engine-health.js';
 import { EngineService } from '../../core/engines/engine-service.js';
 import { toAppError } from '../../core/errors.js';
 import { silentLogger } from '../../core/logger.js';
-import { PACKAGE_ROOT } from '../../core/paths.js';
+import { CODE_ROOT, PACKAGE_ROOT } from '../../core/paths.js';
+import { loadEngineFolder } from '../../core/plugins/plugin-loader.js';
 import { scaffoldEngine } from './engine-scaffold.js';
 
-async function offlineEngineService(): Promise<EngineService> {
+/** Engines without network access; `only` loads just that built-in engine when it exists (faster). */
+async function offlineEngineService(only?: string): Promise<EngineService> {
   const { config } = loadConfig();
-  const engines = await loadAllEngines(config);
+  const builtinDir = only ? join(CODE_ROOT, 'engines', only) : null;
+  const engines = builtinDir && /^[a-z][a-z0-9_]*$/.test(only!) && existsSync(join(builtinDir, 'plugin.json'))
+    ? [await loadEngineFolder(builtinDir, 'builtin')]
+    : await loadAllEngines(config);
   const noNetwork = {
     fetch: () => Promise.reject(new Error('the CLI catalogue does not fetch')),
   };
@@ -53,7 +58,7 @@ function guessContentType(file: string, body: string): string {
 }
 
 export async function runEngineParse(id: string, file: string, query = 'test'): Promise<number> {
-  const service = await offlineEngineService();
+  const service = await offlineEngineService(id);
   if (!service.has(id)) {
     process.stderr.write(`quarry engine parse: unknown engine "${id}". Known: ${service.ids().join(', ')}\n`);
     return 2;
@@ -98,6 +103,7 @@ export async function runEngineNew(id: string, dir?: string): Promise<number> {
 }
 
 export async function runEngineTry(id: string, query: string): Promise<number> {
+  const { createQuarry } = await import('../../core/bootstrap.js');
   const app = await createQuarry({ overrides: { logLevel: 'warn' } });
   try {
     if (!app.engines.has(id)) {

@@ -4,8 +4,6 @@
  * Output meant for people or pipes goes to stdout; logs go to stderr.
  */
 import { parseArgs } from 'node:util';
-import { runEngineNew, runEngineParse, runEngineTry, runEnginesList } from './engine-commands.js';
-import { runMcp, runServe } from './serve-commands.js';
 
 const USAGE = `Usage: quarry <command>
 
@@ -38,18 +36,21 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(USAGE);
     return command || values.help ? 0 : 2;
   }
+  // Commands load only what they need: the catalogue and parser need no server, pools or stores.
+  const engineCommands = (): Promise<typeof import('./engine-commands.js')> => import('./engine-commands.js');
+  const serveCommands = (): Promise<typeof import('./serve-commands.js')> => import('./serve-commands.js');
   switch (command) {
     case 'serve':
-      return runServe();
+      return (await serveCommands()).runServe();
     case 'mcp':
-      return runMcp();
+      return (await serveCommands()).runMcp();
     case 'engines':
-      return runEnginesList({ json: values.json });
+      return (await engineCommands()).runEnginesList({ json: values.json });
     case 'engine': {
       const [sub, id, arg] = rest;
-      if (sub === 'parse' && id && arg) return runEngineParse(id, arg, values.query);
-      if (sub === 'new' && id) return runEngineNew(id, values.dir);
-      if (sub === 'try' && id && arg) return runEngineTry(id, arg);
+      if (sub === 'parse' && id && arg) return (await engineCommands()).runEngineParse(id, arg, values.query);
+      if (sub === 'new' && id) return (await engineCommands()).runEngineNew(id, values.dir);
+      if (sub === 'try' && id && arg) return (await engineCommands()).runEngineTry(id, arg);
       process.stderr.write('quarry engine: expected "engine parse <id> <file>", "engine new <id>" or "engine try <id> <query>"\n');
       return 2;
     }

@@ -89,3 +89,30 @@ describe('quarry serve from the built package', () => {
     }
   });
 });
+
+describe('quarry engine parse on every engine', () => {
+  it('prints a JSON array of results for each engine fixture that holds results', async () => {
+    const { readdirSync, existsSync } = await import('node:fs');
+    const engineDirs = readdirSync(join(PACKAGE_ROOT, 'engines')).filter((d) => !d.startsWith('_') && existsSync(join(PACKAGE_ROOT, 'engines', d, 'plugin.json')));
+    const failures: string[] = [];
+    let parsedEngines = 0;
+    for (const id of engineDirs) {
+      const fixtures = join(PACKAGE_ROOT, 'engines', id, 'fixtures');
+      const files = readdirSync(fixtures).filter((f) => !/PROVENANCE|\.meta\.json$/.test(f));
+      let ok = false;
+      for (const file of files) {
+        const result = run('engine', 'parse', id, join(fixtures, file), '--query', 'test');
+        if (result.status !== 0) continue;
+        const parsed = JSON.parse(result.stdout);
+        if (Array.isArray(parsed) && parsed.length > 0 && typeof parsed[0].url === 'string' && typeof parsed[0].title === 'string') {
+          ok = true;
+          break;
+        }
+      }
+      if (ok) parsedEngines++;
+      else failures.push(id);
+    }
+    expect(failures).toEqual([]);
+    expect(parsedEngines).toBe(engineDirs.length);
+  }, 300_000);
+});
