@@ -116,3 +116,27 @@ describe('quarry engine parse on every engine', () => {
     expect(parsedEngines).toBe(engineDirs.length);
   }, 300_000);
 });
+
+describe('quarry engine new', () => {
+  it('scaffolds an engine whose manifest validates and whose parser reads its fixture', async () => {
+    const { mkdtempSync, rmSync, readFileSync, existsSync } = await import('node:fs');
+    const { loadEngineFolder } = await import('../../core/plugins/plugin-loader.js');
+    const parent = mkdtempSync(join(PACKAGE_ROOT, '.scaffold-'));
+    try {
+      const result = run('engine', 'new', 'my_search', '--dir', parent);
+      expect(result.status, result.stderr).toBe(0);
+      const dir = join(parent, 'my_search');
+      for (const file of ['plugin.json', 'engine.ts', 'engine.test.ts', 'fixtures/search.json', 'fixtures/PROVENANCE.md']) expect(existsSync(join(dir, file)), file).toBe(true);
+      const engine = await loadEngineFolder(dir, 'directory');
+      expect(engine.manifest.id).toBe('my_search');
+      const ctx = { query: { query: 'x', page: 1, language: 'en', safeSearch: 1 as const }, settings: { baseUrl: engine.manifest.baseUrl, options: {} }, manifest: engine.manifest };
+      const request = engine.definition.buildRequest(ctx);
+      const step = engine.definition.parseResponse({ status: 200, headers: {}, body: readFileSync(join(dir, 'fixtures/search.json'), 'utf8'), url: request.url, request }, ctx);
+      expect('results' in step && step.results.map((r) => r.title)).toEqual(['First result', 'Second result']);
+      expect(run('engine', 'new', 'my_search', '--dir', parent).status).toBe(2);
+      expect(run('engine', 'new', 'Bad-Name', '--dir', parent).status).toBe(2);
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
+    }
+  });
+});
