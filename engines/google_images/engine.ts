@@ -1,0 +1,117 @@
+/**
+ * Google's basic-HTML image tab (www.google.com/search?tbm=isch), the page
+ * served to browsers without JavaScript: a table of thumbnails (on Google's
+ * gstatic host), each linked to the page it is on through /url?q=, with the
+ * title and domain below. Older variants link /imgres?imgurl=&imgrefurl=&w=&h=,
+ * which also gives the original image and its size.
+ */
+import { defineEngine, EngineCaptchaError, EngineParseError, type EngineResult, type SafeSearch, type TimeRange } from '../../core/engine.js';
+import { endpointUrl } from '../_lib/endpoint-url.js';
+import { absoluteHttpUrl, parseHtmlDocument, textOf } from '../_lib/html-document.js';
+
+const PAGE_SIZE = 20;
+const TIME_RANGE: Record<TimeRange, string> = { day: 'qdr:d', week: 'qdr:w', month: 'qdr:m', year: 'qdr:y' };
+/** Google knows only on (active) and off; moderate counts as on. */
+const SAFE_SEARCH: Record<SafeSearch, string> = { 0: 'off', 1: 'active', 2: 'active' };
+const GOOGLE = 'https://www.google.com';
+
+interface Target {
+  page: string;
+  imageUrl?: string;
+  width?: number;
+  height?: number;
+}
+
+/** The page (and, for /imgres links, the image) a thumbnail link leads to. */
+export function imageLinkTarget(href: string | null): Target | undefined {
+  if (!href) return undefined;
+  if (href.startsWith('/url?')) {
+    const params = new URL(href, GOOGLE).searchParams;
+    const page = absoluteHttpUrl(params.get('q') ?? params.get('url'));
+    return page ? { page } : undefined;
+  }
+  if (href.startsWith('/imgres?')) {
+    const params = new URL(href, GOOGLE).searchParams;
+    const imageUrl = absoluteHttpUrl(params.get('imgurl'));
+    const page = absoluteHttpUrl(params.get('imgrefurl')) ?? imageUrl;
+    if (!page) return undefined;
+    const width = Number(params.get('w'));
+    const height = Number(params.get('h'));
+    return { page, imageUrl, width: width > 0 ? width : undefined, height: height > 0 ? height : undefined };
+  }
+  const page = absoluteHttpUrl(href);
+  return page && !new URL(page).hostname.endsWith('google.com') ? { page } : undefined;
+}
+
+function isThumbnail(image: Element): boolean {
+  const src = absoluteHttpUrl(image.getAttribute('src'));
+  const href = image.closest('a')?.getAttribute('href') ?? '';
+  return src !== undefined && (href.startsWith('/url?') || href.startsWith('/imgres?'));
+}
+
+/** The largest ancestor of a thumbnail that holds no other thumbnail. */
+function tileOf(image: Element): Element {
+  let tile = image;
+  while (tile.parentElement && [...tile.parentElement.querySelectorAll('img')].filter(isThumbnail).length <= 1) tile = tile.parentElement;
+  return tile;
+}
+
+function isBlockPage(html: string): boolean {
+  return /id="captcha-form"|g-recaptcha|unusual traffic from your computer|captcha/i.test(html);
+}
+
+function parseResults(html: string): EngineResult[] {
+  const document = parseHtmlDocument(html);
+  const results: EngineResult[] = [];
+  const seen = new Set<string>();
+  for (const image of document.querySelectorAll('img')) {
+    if (!isThumbnail(image)) continue;
+    const target = imageLinkTarget(image.closest('a')!.getAttribute('href'));
+    const thumbnail = absoluteHttpUrl(image.getAttribute('src'))!;
+    if (!target || seen.has(target.page + thumbnail)) continue;
+    seen.add(target.page + thumbnail);
+    const tile = tileOf(image);
+    // Caption lines: the title, then the site's domain.
+    const lines = [...tile.querySelectorAll('span')].map((span) => textOf(span)).filter(Boolean);
+    const domain = new URL(target.page).hostname.replace(/^www\./, '');
+    const title = lines.find((line) => line.replace(/^www\./, '') !== domain) ?? (textOf(tile) || image.getAttribute('alt')?.trim() || domain);
+    const result: EngineResult = {
+      url: target.page,
+      title,
+      snippet: '',
+      // The basic page links the page only; its thumbnail is then the only image known.
+      imageUrl: target.imageUrl ?? thumbnail,
+      thumbnail,
+      sourceUrl: target.page,
+    };
+    if (target.width && target.height) Object.assign(result, { width: target.width, height: target.height });
+    result.extra = { source: domain };
+    results.push(result);
+  }
+  return results;
+}
+
+export default defineEngine({
+  buildRequest({ query, settings }) {
+    const params: Record<string, string | number | undefined> = { q: query.query, tbm: 'isch' };
+    if (query.page > 1) params.start = (query.page - 1) * PAGE_SIZE;
+    if (query.timeRange) params.tbs = TIME_RANGE[query.timeRange];
+    params.safe = SAFE_SEARCH[query.safeSearch];
+    if (query.language !== 'all') {
+      params.hl = query.language;
+      params.lr = `lang_${query.language}`;
+    }
+    params.gl = query.region?.split('-')[1]?.toLowerCase();
+    params.ie = 'utf8';
+    params.oe = 'utf8';
+    return { method: 'GET', url: endpointUrl(settings.baseUrl, '/search', params) };
+  },
+
+  parseResponse(response) {
+    if (response.body.trim() === '') throw new EngineParseError('google_images answered with an empty page');
+    if (/\/sorry\//.test(response.url)) throw new EngineCaptchaError('google redirected to its /sorry/ CAPTCHA page');
+    const results = parseResults(response.body);
+    if (results.length === 0 && isBlockPage(response.body)) throw new EngineCaptchaError('google_images answered with a reCAPTCHA page');
+    return { results };
+  },
+});

@@ -1,0 +1,7 @@
+/**
+ * Wikisource full-text search through the MediaWiki action API
+ * (<baseUrl>/w/api.php?action=query&list=search); see engines/_mediawiki/.
+ */
+import { mediaWikiEngine } from '../_mediawiki/mediawiki.js';
+
+export default mediaWikiEngine({ id: 'wikisource', domain: 'wikisource.org' });
