@@ -50,3 +50,16 @@ describe('brave', () => {
     expect(Object.fromEntries(url.searchParams)).toMatchObject({ q: 'rust', offset: '9', freshness: 'pm', safesearch: 'strict', search_lang: 'fr' });
   });
 });
+
+describe('brave autocomplete', () => {
+  it('asks the suggest endpoint with the key and reads the suggestions', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { manifest, engine } = await loadEngine(engineDir);
+    const auto = engine.autocomplete!;
+    const request = auto.buildRequest('sourd', { settings: { baseUrl: manifest.baseUrl, apiKey: 'k-123', options: {} }, manifest, language: 'en' });
+    expect(request.url).toBe('https://api.search.brave.com/res/v1/suggest/search?q=sourd&count=10&lang=en');
+    expect(request.headers?.['x-subscription-token']).toBe('k-123');
+    const body = readFileSync(new URL('fixtures/suggest-hand-made.json', import.meta.url), 'utf8');
+    expect(auto.parseResponse({ status: 200, headers: {}, body, url: request.url, request })).toEqual(['sourdough starter', 'sourdough bread recipe', 'sourdough discard recipes']);
+  });
+});

@@ -74,4 +74,23 @@ export default defineEngine({
     const items = asArray(asRecord(data.web)?.results);
     return { results: items.map(toResult).filter((result): result is EngineResult => result !== undefined) };
   },
+
+  autocomplete: {
+    // Brave's suggest endpoint (same key): {"type":"suggest","results":[{"query":"…"}]}.
+    buildRequest(text, { settings, language }) {
+      return {
+        method: 'GET',
+        url: endpointUrl(settings.baseUrl, '/res/v1/suggest/search', { q: text, count: 10, lang: language === 'all' ? undefined : language }),
+        headers: { accept: 'application/json', 'x-subscription-token': settings.apiKey ?? '' },
+      };
+    },
+    parseResponse(response) {
+      const data = asRecord(parseJsonBody(response.body, 'brave suggest'));
+      if (!data) throw new EngineParseError('brave suggest answered with JSON that is not an object');
+      raiseApiError(data);
+      return asArray(data.results)
+        .map((item) => asString(asRecord(item)?.query))
+        .filter((query): query is string => Boolean(query));
+    },
+  },
 });

@@ -82,7 +82,7 @@ runEngineConformance(dir, { fixtures: [{ file: 'search.json', query: 'result', c
 
 describe('${id}', () => {
   it('parses the fixture', async () => {
-    const { manifest, definition } = await loadEngine(dir);
+    const { manifest, engine: definition } = await loadEngine(dir);
     const ctx = { query: { query: 'result', page: 1, language: 'en', safeSearch: 1 as const }, settings: { baseUrl: manifest.baseUrl, options: {} }, manifest };
     const request = definition.buildRequest(ctx);
     const step = definition.parseResponse({ status: 200, headers: {}, body: readFileSync(new URL('fixtures/search.json', import.meta.url), 'utf8'), url: request.url, request }, ctx);

@@ -133,10 +133,14 @@ describe('quarry engine new', () => {
       const request = engine.definition.buildRequest(ctx);
       const step = engine.definition.parseResponse({ status: 200, headers: {}, body: readFileSync(join(dir, 'fixtures/search.json'), 'utf8'), url: request.url, request }, ctx);
       expect('results' in step && step.results.map((r) => r.title)).toEqual(['First result', 'Second result']);
+      // The scaffold's own test (conformance suite + fixture) passes as generated.
+      const vitest = spawnSync(process.execPath, [join(PACKAGE_ROOT, 'node_modules/vitest/vitest.mjs'), 'run', dir], { cwd: PACKAGE_ROOT, encoding: 'utf8' });
+      expect(vitest.status, vitest.stdout + vitest.stderr).toBe(0);
+      expect(vitest.stdout).toMatch(/passed/);
       expect(run('engine', 'new', 'my_search', '--dir', parent).status).toBe(2);
       expect(run('engine', 'new', 'Bad-Name', '--dir', parent).status).toBe(2);
     } finally {
       rmSync(parent, { recursive: true, force: true });
     }
-  });
+  }, 120_000);
 });
