@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defineCapability } from '../../core/capability.js';
 import { packageVersion } from '../../core/paths.js';
 import { definePlugin } from '../../core/plugin.js';
+import { discoverUrlsCapability } from './discover-urls.js';
 
 const featureSchema = z.object({ available: z.boolean(), detail: z.string(), info: z.record(z.string(), z.unknown()).optional() });
 
@@ -41,7 +42,7 @@ export default definePlugin({
       },
     });
 
-    return [features, performance];
+    return [features, performance, discoverUrlsCapability(services)];
   },
 });
 

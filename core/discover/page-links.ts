@@ -1,0 +1,20 @@
+/** The links of one HTML page, resolved against its <base href> or its own URL. */
+import { baseUrlOf, parseDocument } from '../extract/parse-document.js';
+import { normaliseUrl } from './site-urls.js';
+
+export function linksOf(html: string, pageUrl: string): URL[] {
+  const document = parseDocument(html);
+  const base = baseUrlOf(document, pageUrl);
+  if (!base) return [];
+  const links: URL[] = [];
+  for (const anchor of document.querySelectorAll('a[href], area[href]')) {
+    const url = normaliseUrl(anchor.getAttribute('href') ?? '', base);
+    if (url) links.push(url);
+  }
+  return links;
+}
+
+export function isHtml(contentType: string | undefined): boolean {
+  // No Content-Type at all: sniffing is what browsers do, and parsing non-HTML just finds no links.
+  return contentType === undefined || /html/i.test(contentType);
+}
