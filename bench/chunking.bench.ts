@@ -1,0 +1,122 @@
+/**
+ * npm run bench:chunking — every chunking strategy on Chroma's chunking
+ * evaluation (5 corpora, 472 questions with gold excerpt offsets), without
+ * embeddings: per question, recall = share of its excerpts inside a single
+ * chunk, IoU = excerpt tokens / tokens of the fewest chunks covering them.
+ * The semantic strategy uses a bag-of-words hashing embedding, a stand-in
+ * for the real model until the embedding layer exists.
+ *
+ * Dataset: ../shared/fixtures/datasets/chunking/chroma-chunking-evaluation
+ * (or CHUNKING_DATASET_DIR). Exits 0 with a message when it is absent.
+ * BENCH_MAX_TOKENS / BENCH_OVERLAP_TOKENS change the budget (default 256 / 32).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { chunkText } from '../core/chunking/chunk-text.js';
+import { scoreQuestion, type GoldExcerpt } from '../core/chunking/evaluation.js';
+import { hashingEmbedding } from '../core/chunking/hashing-embedding.js';
+import { countTokens, TOKENIZER_NAME } from '../core/chunking/tokenizer.js';
+import { CHUNK_STRATEGIES, type Chunk } from '../core/chunking/types.js';
+
+const DATASET_DIR = resolve(process.env.CHUNKING_DATASET_DIR ?? '../shared/fixtures/datasets/chunking/chroma-chunking-evaluation');
+const MAX_TOKENS = Number(process.env.BENCH_MAX_TOKENS ?? 256);
+const OVERLAP_TOKENS = Number(process.env.BENCH_OVERLAP_TOKENS ?? 32);
+
+interface Question {
+  corpusId: string;
+  excerpts: GoldExcerpt[];
+}
+
+/** RFC 4180 rows: quoted fields may hold commas, newlines and doubled quotes. */
+function parseCsv(source: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < source.length; i++) {
+    const char = source[i]!;
+    if (quoted) {
+      if (char === '"' && source[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (char === '"') {
+        quoted = false;
+      } else {
+        field += char;
+      }
+    } else if (char === '"') {
+      quoted = true;
+    } else if (char === ',') {
+      row.push(field);
+      field = '';
+    } else if (char === '\n' || char === '\r') {
+      if (char === '\r' && source[i + 1] === '\n') i++;
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+    } else {
+      field += char;
+    }
+  }
+  if (field !== '' || row.length > 0) rows.push([...row, field]);
+  return rows;
+}
+
+function readQuestions(): Question[] {
+  const [header, ...rows] = parseCsv(readFileSync(join(DATASET_DIR, 'questions_df.csv'), 'utf8'));
+  const referencesColumn = header!.indexOf('references');
+  const corpusColumn = header!.indexOf('corpus_id');
+  return rows.map((row) => ({
+    corpusId: row[corpusColumn]!,
+    excerpts: (JSON.parse(row[referencesColumn]!) as { content: string; start_index: number; end_index: number }[]).map((reference) => ({
+      start: reference.start_index,
+      end: reference.end_index,
+      tokens: countTokens(reference.content),
+    })),
+  }));
+}
+
+const mean = (values: number[]): number => (values.length === 0 ? 0 : values.reduce((a, b) => a + b, 0) / values.length);
+
+async function main(): Promise<void> {
+  if (!existsSync(join(DATASET_DIR, 'questions_df.csv'))) {
+    console.log(`Chunking dataset not found at ${DATASET_DIR}; nothing to benchmark (set CHUNKING_DATASET_DIR to point at it).`);
+    return;
+  }
+  const questions = readQuestions();
+  const corpusIds = [...new Set(questions.map((question) => question.corpusId))];
+  const corpora = new Map(corpusIds.map((id) => [id, readFileSync(join(DATASET_DIR, `${id}.md`), 'utf8')]));
+  const totalChars = [...corpora.values()].reduce((sum, text) => sum + text.length, 0);
+  console.log(`Chroma chunking evaluation: ${questions.length} questions, ${corpusIds.length} corpora (${(totalChars / 1e6).toFixed(2)} M chars)`);
+  console.log(`Budget: maxTokens ${MAX_TOKENS}, overlapTokens ${OVERLAP_TOKENS} (fixed, recursive); tokenizer ${TOKENIZER_NAME}; semantic uses the hashing embedding\n`);
+
+  const embed = hashingEmbedding();
+  const table: string[][] = [['strategy', 'recall', 'IoU', 'chunks', 'mean tokens', 'max tokens', 'time ms']];
+  for (const strategy of CHUNK_STRATEGIES) {
+    const chunksByCorpus = new Map<string, Chunk[]>();
+    const started = performance.now();
+    for (const [id, text] of corpora) {
+      chunksByCorpus.set(id, await chunkText(text, { strategy, maxTokens: MAX_TOKENS, overlapTokens: OVERLAP_TOKENS, embed }));
+    }
+    const elapsed = performance.now() - started;
+    const scores = questions.map((question) => scoreQuestion(chunksByCorpus.get(question.corpusId)!, question.excerpts));
+    const allChunks = [...chunksByCorpus.values()].flat();
+    table.push([
+      strategy,
+      mean(scores.map((score) => score.recall)).toFixed(3),
+      mean(scores.map((score) => score.iou)).toFixed(3),
+      String(allChunks.length),
+      mean(allChunks.map((chunk) => chunk.tokens)).toFixed(1),
+      String(Math.max(...allChunks.map((chunk) => chunk.tokens))),
+      elapsed.toFixed(0),
+    ]);
+  }
+  const widths = table[0]!.map((_, column) => Math.max(...table.map((row) => row[column]!.length)));
+  for (const row of table) console.log(row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  '));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
