@@ -44,7 +44,19 @@ function installSystemPackages() {
   }
 }
 
+// The offline embedding model is generated from an npm package's word vectors (not shipped in git:
+// models/ is ignored), so a fresh clone builds it here; the script skips work when it is current.
+function buildEmbeddedModel() {
+  // The script returns at once when the model is current (its version stamp matches).
+  try {
+    run('node scripts/build-embedded-model.mjs');
+  } catch {
+    log('could not build the embedded embedding model; semantic features will report themselves unavailable');
+  }
+}
+
 installNpmPackages();
 installSystemPackages();
+buildEmbeddedModel();
 log('building');
 run('npm run build --silent');

@@ -41,6 +41,8 @@ export interface SandboxWeb {
   sitePages(): string[];
   /** Serves body at path (exact path+query match first, then path alone); returns the full URL. */
   addPage(path: string, body: string, opts?: AddPageOptions): string;
+  /** Serves binary content at path (same matching as addPage), e.g. model files in the hub layout; returns the full URL. */
+  addFile(path: string, body: Buffer, contentType?: string): string;
   /** Body of /robots.txt; null (the default) answers 404. */
   setRobots(body: string | null): void;
   /** Webhook receiver at /hooks/<name>: records every delivery, answers 200 unless told otherwise. */
@@ -60,7 +62,7 @@ export interface SandboxWeb {
 }
 
 interface AddedPage {
-  body: string;
+  body: string | Buffer;
   contentType: string;
   status: number;
   delayMs: number;
@@ -187,6 +189,11 @@ export async function startSandboxWeb(): Promise<SandboxWeb> {
         delayMs: opts.delayMs ?? 0,
         headers: opts.headers ?? {},
       });
+      return url + normalized;
+    },
+    addFile(path, body, contentType = 'application/octet-stream') {
+      const normalized = path.startsWith('/') ? path : `/${path}`;
+      addedPages.set(normalized, { body, contentType, status: 200, delayMs: 0, headers: {} });
       return url + normalized;
     },
     setRobots(body) {
