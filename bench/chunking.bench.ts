@@ -3,8 +3,9 @@
  * evaluation (5 corpora, 472 questions with gold excerpt offsets), without
  * embeddings: per question, recall = share of its excerpts inside a single
  * chunk, IoU = excerpt tokens / tokens of the fewest chunks covering them.
- * The semantic strategy uses a bag-of-words hashing embedding, a stand-in
- * for the real model until the embedding layer exists.
+ * The semantic strategy runs twice: with the embedding model Quarry uses
+ * (the embedded offline model unless QUARRY_EMBEDDING_MODEL names another)
+ * and, as a baseline, with a bag-of-words hashing embedding.
  *
  * Dataset: ../shared/fixtures/datasets/chunking/chroma-chunking-evaluation
  * (or CHUNKING_DATASET_DIR). Exits 0 with a message when it is absent.
@@ -14,9 +15,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { chunkText } from '../core/chunking/chunk-text.js';
 import { scoreQuestion, type GoldExcerpt } from '../core/chunking/evaluation.js';
+import { tmpdir } from 'node:os';
 import { hashingEmbedding } from '../core/chunking/hashing-embedding.js';
+import { embedTextsAdapter } from '../core/embeddings/adapter.js';
+import { createEmbedder } from '../core/embeddings/embedding-service.js';
 import { countTokens, TOKENIZER_NAME } from '../core/chunking/tokenizer.js';
-import { CHUNK_STRATEGIES, type Chunk } from '../core/chunking/types.js';
+import { CHUNK_STRATEGIES, type Chunk, type EmbedTexts } from '../core/chunking/types.js';
 
 const DATASET_DIR = resolve(process.env.CHUNKING_DATASET_DIR ?? '../shared/fixtures/datasets/chunking/chroma-chunking-evaluation');
 const MAX_TOKENS = Number(process.env.BENCH_MAX_TOKENS ?? 256);
@@ -89,11 +93,18 @@ async function main(): Promise<void> {
   const corpora = new Map(corpusIds.map((id) => [id, readFileSync(join(DATASET_DIR, `${id}.md`), 'utf8')]));
   const totalChars = [...corpora.values()].reduce((sum, text) => sum + text.length, 0);
   console.log(`Chroma chunking evaluation: ${questions.length} questions, ${corpusIds.length} corpora (${(totalChars / 1e6).toFixed(2)} M chars)`);
-  console.log(`Budget: maxTokens ${MAX_TOKENS}, overlapTokens ${OVERLAP_TOKENS} (fixed, recursive); tokenizer ${TOKENIZER_NAME}; semantic uses the hashing embedding\n`);
+  const embedder = await createEmbedder(
+    { dataDir: join(tmpdir(), 'quarry-bench-chunking'), model: process.env.QUARRY_EMBEDDING_MODEL ?? null, allowRemote: false },
+    { info: () => undefined, warn: (...args: unknown[]) => console.error(...args) } as never,
+  );
+  console.log(`Budget: maxTokens ${MAX_TOKENS}, overlapTokens ${OVERLAP_TOKENS} (fixed, recursive); tokenizer ${TOKENIZER_NAME}; semantic embeds with ${embedder.info().id}\n`);
 
-  const embed = hashingEmbedding();
+  const runs: Array<{ label: string; strategy: (typeof CHUNK_STRATEGIES)[number]; embed: EmbedTexts }> = [
+    ...CHUNK_STRATEGIES.map((strategy) => ({ label: strategy, strategy, embed: embedTextsAdapter(embedder) })),
+    { label: 'semantic (hashing baseline)', strategy: 'semantic', embed: hashingEmbedding() },
+  ];
   const table: string[][] = [['strategy', 'recall', 'IoU', 'chunks', 'mean tokens', 'max tokens', 'time ms']];
-  for (const strategy of CHUNK_STRATEGIES) {
+  for (const { label, strategy, embed } of runs) {
     const chunksByCorpus = new Map<string, Chunk[]>();
     const started = performance.now();
     for (const [id, text] of corpora) {
@@ -103,7 +114,7 @@ async function main(): Promise<void> {
     const scores = questions.map((question) => scoreQuestion(chunksByCorpus.get(question.corpusId)!, question.excerpts));
     const allChunks = [...chunksByCorpus.values()].flat();
     table.push([
-      strategy,
+      label,
       mean(scores.map((score) => score.recall)).toFixed(3),
       mean(scores.map((score) => score.iou)).toFixed(3),
       String(allChunks.length),
@@ -114,6 +125,7 @@ async function main(): Promise<void> {
   }
   const widths = table[0]!.map((_, column) => Math.max(...table.map((row) => row[column]!.length)));
   for (const row of table) console.log(row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  '));
+  await embedder.close();
 }
 
 main().catch((error: unknown) => {

@@ -16,6 +16,7 @@ import { FeatureRegistry } from './features.js';
 import { OutboundClient } from './http/outbound-client.js';
 import { JobRunner } from './jobs/job-runner.js';
 import { JobStore } from './jobs/job-store.js';
+import { createLlmTiers, type LlmTiers } from './llm/registry.js';
 import { createLogger, type Logger } from './logger.js';
 import { Metrics } from './metrics/metrics.js';
 import type { JobHandler, PluginServices } from './plugin.js';
@@ -24,7 +25,9 @@ import { loadAreaFolder, pluginFolders, type LoadedArea } from './plugins/plugin
 import { CODE_ROOT } from './paths.js';
 import { ExtractionPool } from './pools/extraction-pool.js';
 import { CapabilityRegistry } from './registry.js';
-import { Scraper } from './scrape/scraper.js';
+import { Scraper, type ExtractFn } from './scrape/scraper.js';
+import { PageIndexer } from './semantic/page-indexer.js';
+import { SemanticServices } from './semantic/semantic-services.js';
 import { loadOrCreateSecret } from './secrets.js';
 import { createStores, type Stores } from './stores/stores.js';
 import { TOKENS } from './tokens.js';
@@ -86,17 +89,34 @@ function registerCore(c: DependencyContainer, config: QuarryConfig, logger: Logg
     }),
   );
   c.register(
-    TOKENS.Scraper,
-    cached((r) => {
+    TOKENS.Extract,
+    cached((r): ExtractFn => {
       const pool = r.resolve<ExtractionPool>(TOKENS.ExtractionPool);
-      return new Scraper(
-        r.resolve(TOKENS.Outbound),
-        (html, url, options, signal) => pool.extract(html, url, options, signal),
-        r.resolve(TOKENS.BrowserPool),
-        logger.child({ component: 'scraper' }),
-        { concurrency: config.search.maxScrapeConcurrency },
-      );
+      const events = r.resolve<ReturnType<typeof createEventBus>>(TOKENS.Events);
+      // Every successful extraction also feeds the local page index (through the event bus).
+      return async (html, url, options, signal) => {
+        const result = await pool.extract(html, url, options, signal);
+        if (result.success) {
+          events.emit('page.extracted', { url: result.url, title: result.title, text: result.text, publishedDate: result.metadata.publishedDate, author: result.metadata.author });
+        }
+        return result;
+      };
     }),
+  );
+  c.register(
+    TOKENS.Scraper,
+    cached(
+      (r) =>
+        new Scraper(r.resolve(TOKENS.Outbound), r.resolve(TOKENS.Extract), r.resolve(TOKENS.BrowserPool), logger.child({ component: 'scraper' }), {
+          concurrency: config.search.maxScrapeConcurrency,
+        }),
+    ),
+  );
+  c.register(TOKENS.Llm, cached(() => createLlmTiers(config.llm, logger)));
+  c.register(TOKENS.Semantic, cached(() => new SemanticServices(config, logger)));
+  c.register(
+    TOKENS.PageIndexer,
+    cached((r) => new PageIndexer(r.resolve(TOKENS.Events), r.resolve(TOKENS.Semantic), logger.child({ component: 'page-indexer' }))),
   );
   c.register(TOKENS.JobStore, cached((r) => new JobStore(stores.records, r.resolve(TOKENS.Events), logger.child({ component: 'jobs' }))));
   c.register(
@@ -109,7 +129,11 @@ function registerCore(c: DependencyContainer, config: QuarryConfig, logger: Logg
   );
 }
 
-function describeFeatures(features: FeatureRegistry, config: QuarryConfig, services: { browser: BrowserPool; engines: EngineService; stores: Stores }): void {
+function describeFeatures(
+  features: FeatureRegistry,
+  config: QuarryConfig,
+  services: { browser: BrowserPool; engines: EngineService; stores: Stores; llm: LlmTiers; semantic: SemanticServices; indexer: PageIndexer },
+): void {
   features.set('browser', () => {
     const path = BrowserPool.findChromium(config.browser.executablePath ?? undefined);
     return path
@@ -126,8 +150,27 @@ function describeFeatures(features: FeatureRegistry, config: QuarryConfig, servi
     detail: services.stores.backend === 'redis' ? 'shared state on Redis' : `cache in memory, durable records in SQLite under ${config.dataDir}`,
     info: { backend: services.stores.backend },
   });
-  features.set('llm', { available: false, detail: 'no LLM provider configured: LLM-backed features use their extractive paths' });
-  features.set('embeddings', { available: false, detail: 'no embedding model loaded yet (semantic layer not installed)' });
+  const llm = services.llm.describe();
+  features.set(
+    'llm',
+    llm.configured
+      ? {
+          available: true,
+          detail: `fast: ${llm.fast?.provider} ${llm.fast?.model}; quality: ${llm.quality?.provider} ${llm.quality?.model}`,
+          info: { ...llm },
+        }
+      : { available: false, detail: 'no LLM provider configured: LLM-backed features use their extractive paths (model_used "extractive")' },
+  );
+  features.set('embeddings', () => services.semantic.describeEmbeddings());
+  features.set('page_index', () =>
+    config.vectorIndex.enabled
+      ? {
+          available: true,
+          detail: `LanceDB under ${join(config.dataDir, 'page-index')}, retention ${config.vectorIndex.retentionDays || 'unlimited'} days`,
+          info: { ...services.indexer.stats(), maxChunks: config.vectorIndex.maxChunks },
+        }
+      : { available: false, detail: 'disabled in the config (vectorIndex.enabled)' },
+  );
   features.set('scraping', { available: true, detail: 'static pages through crawlee and the outbound policy; extraction in the worker pool' });
   features.set('javascript_rendering', () => ({
     available: services.browser.available(),
@@ -160,7 +203,11 @@ export async function createQuarry(options: CreateQuarryOptions = {}): Promise<Q
     events.emit('capability.called', call);
   });
   engines.onCall((engine, outcome, durationMs) => metrics.engineRequest(engine, outcome, durationMs));
-  describeFeatures(features, config, { browser, engines, stores });
+  const llm = c.resolve<LlmTiers>(TOKENS.Llm);
+  const semantic = c.resolve<SemanticServices>(TOKENS.Semantic);
+  const indexer = c.resolve<PageIndexer>(TOKENS.PageIndexer);
+  if (config.vectorIndex.enabled) indexer.start();
+  describeFeatures(features, config, { browser, engines, stores, llm, semantic, indexer });
 
   const services: PluginServices = {
     config,
@@ -174,7 +221,11 @@ export async function createQuarry(options: CreateQuarryOptions = {}): Promise<Q
     jobStore,
     metrics,
     events,
-    runtimeStats: () => ({ extraction_pool: extraction.stats(), browser: browser.stats() }),
+    llm,
+    semantic,
+    browser,
+    extract: c.resolve(TOKENS.Extract),
+    runtimeStats: () => ({ extraction_pool: extraction.stats(), browser: browser.stats(), page_indexer: indexer.stats() }),
   };
 
   const areas: LoadedArea[] = await Promise.all(pluginFolders(join(CODE_ROOT, 'plugins')).map((dir) => loadAreaFolder(dir)));
@@ -206,6 +257,8 @@ export async function createQuarry(options: CreateQuarryOptions = {}): Promise<Q
       if (closed) return;
       closed = true;
       await jobs.close();
+      await indexer.stop();
+      await semantic.close();
       await Promise.allSettled([extraction.close(), browser.close(), c.resolve<OutboundClient>(TOKENS.Outbound).close()]);
       await stores.close();
       c.clearInstances();

@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { configEngineSchema } from './engines/config-engines.js';
 import { AppError } from './errors.js';
+import { llmConfigSchema, llmEnvOverrides } from './llm/config.js';
 
 const engineConfigSchema = z
   .object({
@@ -88,6 +89,37 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
+    /** Language models per tier; absent means every LLM-backed feature answers extractively. */
+    llm: llmConfigSchema,
+    embeddings: z
+      .object({
+        /**
+         * The sentence-embedding model: a Hugging Face hub id (e.g. "Xenova/all-MiniLM-L6-v2") or a local
+         * folder holding an ONNX model. Null uses the embedded offline model built at install time.
+         */
+        model: z.string().min(1).nullable().default(null),
+        /** Download models the cache does not hold (needs internet, or a mirror in remoteHost). */
+        allowRemote: z.boolean().default(true),
+        /** The hub to download from (a mirror, or the tests' sandbox web). */
+        remoteHost: z.url({ protocol: /^https?$/ }).default('https://huggingface.co/'),
+        /** Where downloaded models are cached; default <dataDir>/models. */
+        cacheDir: z.string().min(1).nullable().default(null),
+        threads: z.number().int().min(1).max(32).default(1),
+        batchSize: z.number().int().min(1).max(1024).default(64),
+        maxQueue: z.number().int().min(1).default(256),
+      })
+      .strict()
+      .prefault({}),
+    vectorIndex: z
+      .object({
+        enabled: z.boolean().default(true),
+        /** Chunks of pages fetched longer ago than this are purged (0 keeps everything). */
+        retentionDays: z.number().int().min(0).default(30),
+        /** Upper bound on indexed chunks; the oldest pages go first beyond it (0: no bound). */
+        maxChunks: z.number().int().min(0).default(1_000_000),
+      })
+      .strict()
+      .prefault({}),
     jobs: z
       .object({
         concurrency: z.number().int().min(1).max(64).default(4),
@@ -143,6 +175,15 @@ function envOverrides(env: Env): Record<string, unknown> {
   if (env.QUARRY_CHROMIUM_PATH) out.browser = { executablePath: env.QUARRY_CHROMIUM_PATH };
   if (list('QUARRY_MCP_TOOLS')) out.mcp = { tools: list('QUARRY_MCP_TOOLS') };
   if (env.QUARRY_WEBHOOK_SECRET) out.jobs = { webhookSecret: env.QUARRY_WEBHOOK_SECRET };
+  const llm = llmEnvOverrides(env);
+  if (Object.keys(llm).length > 0) out.llm = llm;
+  const embeddings: Record<string, unknown> = {};
+  if (env.QUARRY_EMBEDDING_MODEL) embeddings.model = env.QUARRY_EMBEDDING_MODEL;
+  if (bool('QUARRY_EMBEDDING_ALLOW_REMOTE') !== undefined) embeddings.allowRemote = bool('QUARRY_EMBEDDING_ALLOW_REMOTE');
+  if (env.QUARRY_EMBEDDING_REMOTE_HOST) embeddings.remoteHost = env.QUARRY_EMBEDDING_REMOTE_HOST;
+  if (num('QUARRY_EMBEDDING_THREADS') !== undefined) embeddings.threads = num('QUARRY_EMBEDDING_THREADS');
+  if (Object.keys(embeddings).length > 0) out.embeddings = embeddings;
+  if (num('QUARRY_INDEX_RETENTION_DAYS') !== undefined) out.vectorIndex = { retentionDays: num('QUARRY_INDEX_RETENTION_DAYS') };
   return out;
 }
 

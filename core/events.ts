@@ -25,7 +25,17 @@ export interface CapabilityCalledEvent {
   status: string;
 }
 
+/** A page fetched and extracted successfully (feeds the local page index). */
+export interface PageExtractedEvent {
+  url: string;
+  title: string;
+  text: string;
+  publishedDate: string | null;
+  author: string | null;
+}
+
 export type QuarryEvents = {
+  'page.extracted': (event: PageExtractedEvent) => void;
   /** After every durable state change of a job. */
   'job.updated': (job: JobRecord) => void;
   'engine.failed': (event: EngineFailedEvent) => void;

@@ -25,6 +25,14 @@ export interface PluginServices {
   jobStore: import('./jobs/job-store.js').JobStore;
   metrics: import('./metrics/metrics.js').Metrics;
   events: ReturnType<typeof import('./events.js').createEventBus>;
+  /** Language model tiers; both null when none is configured (features answer extractively). */
+  llm: import('./llm/registry.js').LlmTiers;
+  /** Embedding model and local page index, created on first use. */
+  semantic: import('./semantic/semantic-services.js').SemanticServices;
+  /** The shared headless browser (render, virtual scrolling); check available() before use. */
+  browser: import('./browser/browser-pool.js').BrowserPool;
+  /** Extraction in the worker pool (what the scraper uses; successful pages also feed the page index). */
+  extract: import('./scrape/scraper.js').ExtractFn;
   /** Live performance state (pools, browser) for the performance endpoint. */
   runtimeStats(): Record<string, unknown>;
 }

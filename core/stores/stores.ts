@@ -23,6 +23,7 @@ import { join } from 'node:path';
 import KeyvRedis, { defaultReconnectStrategy } from '@keyv/redis';
 import KeyvSqlite from '@keyv/sqlite';
 import { Keyv } from 'keyv';
+import { BoundedMap } from './bounded-map.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 
@@ -42,6 +43,9 @@ export interface StoresOptions {
 export const SQLITE_FILE_NAME = 'quarry.sqlite';
 const REDIS_CONNECT_TIMEOUT_MS = 5000;
 const SQLITE_BUSY_TIMEOUT_MS = 10_000;
+/** Bounds of the in-memory cache (Redis, when configured, applies its own maxmemory policy). */
+const MEMORY_CACHE_ENTRIES = 10_000;
+const MEMORY_CACHE_BYTES = 256 * 1024 * 1024;
 
 export async function createStores(options: StoresOptions): Promise<Stores> {
   return options.redisUrl ? createRedisStores(options.redisUrl, options.logger) : createLocalStores(options.dataDir, options.logger);
@@ -63,7 +67,7 @@ async function createLocalStores(dataDir: string, logger: Logger): Promise<Store
     throw new AppError('UNAVAILABLE', `cannot open the record store at ${path}`, { cause: error });
   }
   const records = logErrors(new Keyv({ store: sqlite, namespace: 'records', throwOnErrors: true }), 'records', logger);
-  const cache = logErrors(new Keyv({ namespace: 'cache', throwOnErrors: true }), 'cache', logger);
+  const cache = logErrors(new Keyv({ store: new BoundedMap<string, unknown>(MEMORY_CACHE_ENTRIES, MEMORY_CACHE_BYTES), namespace: 'cache', throwOnErrors: true }), 'cache', logger);
   let closed = false;
   return {
     cache,

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The quarry command: serve (HTTP), mcp (stdio), engines, engine parse.
+ * The quarry command: serve (HTTP), mcp (stdio), engines, engine parse/new/try, index stats/purge.
  * Output meant for people or pipes goes to stdout; logs go to stderr.
  */
 import { parseArgs } from 'node:util';
@@ -15,6 +15,9 @@ Commands:
                                      run an engine's parser on a saved response, print results as JSON
   engine new <id> [--dir DIR]        scaffold an engine folder (manifest, code, fixture, test)
   engine try <id> <query>            query one engine live (needs internet) and print its results
+  index stats [--json]               size of the local page index
+  index purge [--all] [--domain D] [--url U] [--older-than-days N]
+                                     remove pages from the local page index
 
 Configuration: quarry.config.json in the working directory (or QUARRY_CONFIG), QUARRY_* variables; see README.md.
 `;
@@ -28,6 +31,10 @@ async function main(argv: string[]): Promise<number> {
       json: { type: 'boolean', default: false },
       query: { type: 'string' },
       dir: { type: 'string' },
+      all: { type: 'boolean', default: false },
+      domain: { type: 'string' },
+      url: { type: 'string' },
+      'older-than-days': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -52,6 +59,20 @@ async function main(argv: string[]): Promise<number> {
       if (sub === 'new' && id) return (await engineCommands()).runEngineNew(id, values.dir);
       if (sub === 'try' && id && arg) return (await engineCommands()).runEngineTry(id, arg);
       process.stderr.write('quarry engine: expected "engine parse <id> <file>", "engine new <id>" or "engine try <id> <query>"\n');
+      return 2;
+    }
+    case 'index': {
+      const indexCommands = await import('./index-commands.js');
+      if (rest[0] === 'stats') return indexCommands.runIndexStats(values.json);
+      if (rest[0] === 'purge') {
+        return indexCommands.runIndexPurge({
+          all: values.all,
+          ...(values.domain !== undefined ? { domain: values.domain } : {}),
+          ...(values.url !== undefined ? { url: values.url } : {}),
+          ...(values['older-than-days'] !== undefined ? { olderThanDays: values['older-than-days'] } : {}),
+        });
+      }
+      process.stderr.write('quarry index: expected "index stats" or "index purge"\n');
       return 2;
     }
     default:

@@ -1,8 +1,13 @@
 /** The quarry command from the built package: the engine catalogue and the parser runner. */
 import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../core/paths.js';
+import { hashingEmbedding } from '../../core/chunking/hashing-embedding.js';
+import { silentLogger } from '../../core/logger.js';
+import { openPageIndex } from '../../core/vectors/lance-page-index.js';
 
 const CLI = join(PACKAGE_ROOT, 'dist/hosts/cli/main.js');
 const run = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: '/tmp' } });
@@ -143,4 +148,36 @@ describe('quarry engine new', () => {
       rmSync(parent, { recursive: true, force: true });
     }
   }, 120_000);
+});
+
+describe('quarry index', () => {
+  it('reports the page index and purges pages by domain, then everything', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'quarry-cli-index-'));
+    try {
+      const embed = hashingEmbedding(100);
+      const index = await openPageIndex({ dir: join(dataDir, 'page-index'), dimensions: 100, retentionDays: 0, maxChunks: 0, logger: silentLogger() });
+      for (const url of ['https://a.example/1', 'https://a.example/2', 'https://b.example/1']) {
+        const texts = [`first part of ${url}`, `second part of ${url}`];
+        const vectors = (await embed(texts)).map((v) => Float32Array.from(v));
+        await index.addPage({ url, title: url, chunks: texts.map((text, i) => ({ text, vector: vectors[i]! })) });
+      }
+      await index.close();
+      const env = { PATH: process.env.PATH ?? '', HOME: dataDir, QUARRY_DATA_DIR: dataDir };
+      const cli = (...args: string[]) => spawnSync(process.execPath, [CLI, 'index', ...args], { encoding: 'utf8', env });
+      const before = cli('stats', '--json');
+      expect(before.status, before.stderr).toBe(0);
+      expect(JSON.parse(before.stdout)).toMatchObject({ pages: 3, chunks: 6, dimensions: 100 });
+      const nothing = cli('purge');
+      expect(nothing.status).toBe(2);
+      expect(nothing.stderr).toMatch(/--all, --domain/);
+      const domain = cli('purge', '--domain', 'a.example');
+      expect(domain.status, domain.stderr).toBe(0);
+      expect(domain.stdout).toBe('removed 4 chunks\n');
+      expect(JSON.parse(cli('stats', '--json').stdout)).toMatchObject({ pages: 1, chunks: 2 });
+      expect(cli('purge', '--all').stdout).toBe('removed 2 chunks\n');
+      expect(cli('stats').stdout).toMatch(/^0 pages, 0 chunks/);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
