@@ -1,0 +1,120 @@
+/** The neural area (/api/v1/neural): search by meaning, similar pages, highlights, next searches, categories. */
+import { z } from 'zod';
+import { defineCapability } from '../../core/capability.js';
+import { definePlugin } from '../../core/plugin.js';
+import { planEngines } from './categories.js';
+import { findHighlights } from './highlights.js';
+import { neuralSearch } from './neural-search.js';
+import { predictNext } from './predictive.js';
+import {
+  highlightsInputSchema,
+  highlightsOutputSchema,
+  NEURAL_CATEGORIES,
+  neuralSearchInputSchema,
+  neuralSearchOutputSchema,
+  predictiveInputSchema,
+  predictiveOutputSchema,
+  similarInputSchema,
+  similarOutputSchema,
+} from './schemas.js';
+import { similarSearch } from './similar.js';
+
+export default definePlugin({
+  setup(services) {
+    const search = defineCapability({
+      id: 'neural.search',
+      title: 'Search by meaning',
+      description:
+        'Search the web by meaning: the query is expanded (use_autoprompt), sent to the engines of the category, the pages are read, and results ' +
+        '(plus pages from the local index of everything Quarry has read) are ranked by embedding similarity blended with a lexical score. ' +
+        'Filters: include/exclude domains, published-date window. Optional highlights per result.',
+      input: neuralSearchInputSchema,
+      output: neuralSearchOutputSchema,
+      http: { method: 'POST', path: '/api/v1/neural/search' },
+      mcpTool: 'neural_search',
+      readOnly: true,
+      toMarkdown: (out) =>
+        [
+          `# Neural search: ${out.query}`,
+          out.expanded_queries.length ? `Expanded: ${out.expanded_queries.join('; ')}` : '',
+          ...out.results.map(
+            (r, i) =>
+              `\n## ${i + 1}. ${r.title}\n${r.url} — score ${r.score}${r.published_date ? `, ${r.published_date}` : ''}\n\n${(r.highlights ?? []).map((h) => `> ${h}`).join('\n') || r.content.slice(0, 500)}`,
+          ),
+          out.engines_failed.length ? `\nEngines failed: ${out.engines_failed.join(', ')}` : '',
+        ]
+          .filter(Boolean)
+          .join('\n'),
+      handler: (input, ctx) => neuralSearch(services, input, ctx),
+    });
+
+    const similar = defineCapability({
+      id: 'neural.similar',
+      title: 'Find similar content',
+      description: 'Find pages similar to a source URL or a text (exactly one of them): candidates from the engines and the local index, ranked by embedding similarity to the source.',
+      input: similarInputSchema,
+      output: similarOutputSchema,
+      http: { method: 'POST', path: '/api/v1/neural/similar' },
+      mcpTool: 'neural_similar',
+      readOnly: true,
+      toMarkdown: (out) => [`# Similar to ${out.source}`, ...out.similar.map((r, i) => `${i + 1}. [${r.title}](${r.url}) — ${r.score}`)].join('\n'),
+      handler: (input, ctx) => similarSearch(services, input, ctx),
+    });
+
+    const highlights = defineCapability({
+      id: 'neural.highlights',
+      title: 'Extract highlights',
+      description:
+        'The sentences (or passages) of the given content that best answer the query, scored by meaning and words; start_index is the offset of each in the content, in Unicode code points.',
+      input: highlightsInputSchema,
+      output: highlightsOutputSchema,
+      http: { method: 'POST', path: '/api/v1/neural/highlights' },
+      mcpTool: 'neural_highlights',
+      readOnly: true,
+      toMarkdown: (out) => out.highlights.map((h) => `- (${h.relevance}, @${h.start_index}) ${h.text}`).join('\n') || 'No highlights.',
+      async handler(input, ctx) {
+        const embedder = await services.semantic.embedder();
+        const found = await findHighlights(input.query, input.content, input.num_highlights, input.unit, embedder, ctx.signal);
+        return { query: input.query, highlights: found, embedding_model: embedder.info().id };
+      },
+    });
+
+    const predictive = defineCapability({
+      id: 'neural.predictive',
+      title: 'Predict next searches',
+      description:
+        'Likely next searches from the current topic and recent searches: engines\' autocomplete, key phrases from the context and from indexed pages, and a language model when configured. Each with a confidence and a reason.',
+      input: predictiveInputSchema,
+      output: predictiveOutputSchema,
+      http: { method: 'POST', path: '/api/v1/neural/predictive' },
+      mcpTool: 'neural_predictive',
+      readOnly: true,
+      toMarkdown: (out) => out.predictions.map((p) => `- ${p.query} (${p.confidence}): ${p.reason}`).join('\n') || 'No predictions.',
+      handler: (input, ctx) => predictNext(services, input, ctx),
+    });
+
+    const categories = defineCapability({
+      id: 'neural.categories',
+      title: 'Neural search categories',
+      description: 'The categories neural search accepts, and the engines each one uses here.',
+      input: z.strictObject({}),
+      output: z.object({ categories: z.array(z.enum(NEURAL_CATEGORIES)), engines: z.record(z.string(), z.array(z.string())) }),
+      http: { method: 'GET', path: '/api/v1/neural/categories' },
+      mcpTool: 'neural_categories',
+      readOnly: true,
+      async handler() {
+        const engines: Record<string, string[]> = {};
+        for (const category of NEURAL_CATEGORIES) {
+          try {
+            engines[category] = [...new Set(planEngines(services.engines, category, 'q', services.config.search.defaultEngines).map((p) => p.engine))];
+          } catch {
+            engines[category] = [];
+          }
+        }
+        return { categories: [...NEURAL_CATEGORIES], engines };
+      },
+    });
+
+    return [search, similar, highlights, predictive, categories];
+  },
+});

@@ -1,0 +1,59 @@
+/**
+ * Sentences and passages of a text with their exact offsets. Offsets are
+ * kept in UTF-16 units internally and converted to Unicode code points (the
+ * API's unit, like Python's str) only when reported.
+ */
+import { splitSentences } from '../../core/chunking/segmenters.js';
+import { trimSpan } from '../../core/chunking/spans.js';
+
+export interface Passage {
+  text: string;
+  /** UTF-16 offsets into the source text, end exclusive. */
+  start: number;
+  end: number;
+}
+
+const HAS_WORD = /[\p{L}\p{N}]{2,}/u;
+
+/** Sentences of the text, trimmed, without fragments that hold no word. */
+export function sentences(text: string, limit = Number.POSITIVE_INFINITY): Passage[] {
+  const out: Passage[] = [];
+  for (const raw of splitSentences(text, { start: 0, end: text.length })) {
+    const span = trimSpan(text, raw);
+    if (span.end <= span.start) continue;
+    const slice = text.slice(span.start, span.end);
+    if (!HAS_WORD.test(slice)) continue;
+    out.push({ text: slice, start: span.start, end: span.end });
+    if (out.length >= limit) break;
+  }
+  return out;
+}
+
+/** Consecutive sentences packed into passages of at most maxWords words (a longer sentence stays whole). */
+export function packSentences(text: string, parts: Passage[], maxWords: number): Passage[] {
+  const out: Passage[] = [];
+  let current: Passage | null = null;
+  let words = 0;
+  for (const part of parts) {
+    const count = part.text.split(/\s+/).length;
+    if (current && words + count > maxWords) {
+      out.push(current);
+      current = null;
+      words = 0;
+    }
+    current = current ? { start: current.start, end: part.end, text: text.slice(current.start, part.end) } : { ...part };
+    words += count;
+  }
+  if (current) out.push(current);
+  return out;
+}
+
+/** Overlapping windows of up to `size` consecutive sentences (every start position). */
+export function sentenceWindows(text: string, parts: Passage[], size: number): Passage[] {
+  const out: Passage[] = [];
+  for (let i = 0; i < parts.length; i++) {
+    const last = parts[Math.min(parts.length, i + size) - 1]!;
+    out.push({ start: parts[i]!.start, end: last.end, text: text.slice(parts[i]!.start, last.end) });
+  }
+  return out;
+}
