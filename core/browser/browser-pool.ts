@@ -11,6 +11,9 @@ import type { Logger } from '../logger.js';
 import { Semaphore } from '../http/semaphore.js';
 import { CHROMIUM_MISSING_HINT, findChromium } from './find-chromium.js';
 import { GuardingProxy } from './guarding-proxy.js';
+import { trackNetwork, type NetworkTracker } from './network-idle.js';
+import { capture, navigateAndWait, type CaptureRequest, type WaitUntil } from './page-render.js';
+import { collectByScrolling, type ScrollCollectOptions, type ScrollCollectResult } from './scroll-collect.js';
 import { guardContext, type GuardedContextState, type UrlGuard } from './request-guard.js';
 
 /** From notes/dependencies.md: what Debian's Chromium needs to run headless here (as root, in containers). */
@@ -39,8 +42,13 @@ export interface BrowserPoolOptions {
   userAgent?: string;
 }
 
+export type { WaitUntil } from './page-render.js';
+export type { ScrollCollectOptions, ScrollCollectResult } from './scroll-collect.js';
+
 export interface RenderOptions {
-  waitUntil?: 'load' | 'domcontentloaded' | 'networkidle';
+  /** Default "load". networkidle0/networkidle2 are Puppeteer's: at most 0/2 open requests for 500 ms after load. */
+  waitUntil?: WaitUntil;
+  /** Covers everything: waiting for a page slot, the launch, navigation, waiting and captures. */
   timeoutMs: number;
   signal?: AbortSignal;
 }
@@ -49,6 +57,24 @@ export interface RenderedPage {
   html: string;
   finalUrl: string;
   status: number | null;
+}
+
+export interface RenderRequest extends RenderOptions, CaptureRequest {}
+
+export interface RenderResult extends RenderedPage {
+  /** PNG of the page (full page, cut at MAX_SCREENSHOT_HEIGHT px), when asked for. */
+  screenshot?: Buffer;
+  /** The page printed to PDF (A4, backgrounds on), when asked for. */
+  pdf?: Buffer;
+}
+
+/** What a navigation hands to the work done on the page after it. */
+interface Navigated {
+  page: Page;
+  status: number | null;
+  tracker: NetworkTracker;
+  deadline: number;
+  signal: AbortSignal;
 }
 
 /** One launched browser and the pages it has served. */
@@ -112,25 +138,27 @@ export class BrowserPool {
 
   /** Loads url in a page, runs its scripts and returns the resulting HTML. */
   async renderHtml(url: string, opts: RenderOptions): Promise<RenderedPage> {
-    this.assertUsable();
-    const deadline = Date.now() + opts.timeoutMs;
-    // Covers waiting for a page slot and for the launch, not just the navigation.
-    const timeout = AbortSignal.timeout(opts.timeoutMs);
-    const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
-    try {
-      await this.guard.checkUrl(url);
-      return await this.usePage(async (page, state) => {
-        let response;
-        try {
-          response = await page.goto(url, { waitUntil: opts.waitUntil ?? 'load', timeout: Math.max(1, deadline - Date.now()) });
-        } catch (error) {
-          throw (await this.refusalBehind(state)) ?? error;
-        }
-        return { html: await page.content(), finalUrl: page.url(), status: response?.status() ?? null };
-      }, signal);
-    } catch (error) {
-      throw renderFailure(error, url, opts, timeout);
-    }
+    const { html, finalUrl, status } = await this.render(url, opts);
+    return { html, finalUrl, status };
+  }
+
+  /** renderHtml plus an optional screenshot and PDF of the rendered page. */
+  async render(url: string, opts: RenderRequest): Promise<RenderResult> {
+    return this.navigate(url, opts, async ({ page, status, deadline }) => {
+      const captured = await capture(page, opts, deadline);
+      return { ...captured, finalUrl: page.url(), status };
+    });
+  }
+
+  /**
+   * Loads url, then scrolls it to the bottom repeatedly, capturing the main
+   * content after every step (see scroll-collect.ts). Stops when a round
+   * changes neither height nor content, after maxScrolls rounds, or just
+   * before timeoutMs — then answering with what it collected so far.
+   */
+  async scrollAndCollect(url: string, opts: ScrollCollectOptions): Promise<ScrollCollectResult> {
+    const navigation: RenderOptions = { timeoutMs: opts.timeoutMs, waitUntil: 'load', ...(opts.signal ? { signal: opts.signal } : {}) };
+    return this.navigate(url, navigation, ({ page, tracker, deadline, signal }) => collectByScrolling(page, tracker, opts, deadline, signal));
   }
 
   async close(): Promise<void> {
@@ -140,6 +168,40 @@ export class BrowserPool {
     this.live.clear();
     await Promise.allSettled(generations.map((generation) => closeBrowser(generation)));
     await this.proxy.close();
+  }
+
+  /**
+   * The guarded navigation every page method shares: check the URL, take a
+   * page slot, navigate and wait, then run work on the page — all under one
+   * deadline, with failures turned into TIMEOUT / CANCELLED /
+   * FORBIDDEN_ADDRESS / UPSTREAM_FAILED.
+   */
+  private async navigate<T>(url: string, opts: RenderOptions, work: (navigated: Navigated) => Promise<T>): Promise<T> {
+    this.assertUsable();
+    const deadline = Date.now() + opts.timeoutMs;
+    // Covers waiting for a page slot and for the launch, not just the navigation.
+    const timeout = AbortSignal.timeout(opts.timeoutMs);
+    const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
+    try {
+      await this.guard.checkUrl(url);
+      return await this.usePage(async (page, state) => {
+        // Attached before goto so the document's own requests are counted.
+        const tracker = trackNetwork(page);
+        try {
+          let response;
+          try {
+            response = await navigateAndWait(page, url, tracker, opts.waitUntil ?? 'load', deadline, signal);
+          } catch (error) {
+            throw (await this.refusalBehind(state)) ?? error;
+          }
+          return await work({ page, status: response?.status() ?? null, tracker, deadline, signal });
+        } finally {
+          tracker.dispose();
+        }
+      }, signal);
+    } catch (error) {
+      throw renderFailure(error, url, opts, timeout);
+    }
   }
 
   /** Whether a failed navigation failed because the guard refused it (first request or a redirect hop). */
@@ -289,6 +351,9 @@ function renderFailure(error: unknown, url: string, opts: RenderOptions, timeout
   if (timeout.aborted || error instanceof playwrightErrors.TimeoutError) {
     return new AppError('TIMEOUT', `rendering ${url} took longer than ${opts.timeoutMs} ms`, { details: { url }, cause: error });
   }
-  const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
-  return new AppError('UPSTREAM_FAILED', `rendering ${url} failed: ${reason}`, { details: { url }, cause: error });
+  const reason = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
+  // Chromium's net::ERR_* codes mean the site could not be reached (refused, DNS, reset), not that rendering broke.
+  const netError = /net::(ERR_[A-Z_]+)/.exec(reason)?.[1];
+  const details = netError ? { url, reason: 'network', net_error: netError } : { url };
+  return new AppError('UPSTREAM_FAILED', `rendering ${url} failed: ${reason}`, { details, cause: error });
 }

@@ -1,13 +1,18 @@
-/** The enhanced area (issue 2 part): what this installation offers and how it performs. */
+/** The enhanced area: search with extraction strategies, URL discovery, chunking, table extraction, installation features and performance. */
 import { z } from 'zod';
 import { defineCapability } from '../../core/capability.js';
 import { packageVersion } from '../../core/paths.js';
 import { definePlugin } from '../../core/plugin.js';
+import { chunkContentCapability } from './chunk-content.js';
 import { discoverUrlsCapability } from './discover-urls.js';
+import { extractTablesCapability } from './extract-tables.js';
+import { scrapeCapability } from './scrape.js';
+import { enhancedSearchCapability, enhancedSearchJobHandlers, enhancedSearchJobStatusCapability } from './search.js';
 
 const featureSchema = z.object({ available: z.boolean(), detail: z.string(), info: z.record(z.string(), z.unknown()).optional() });
 
 export default definePlugin({
+  jobHandlers: (services) => enhancedSearchJobHandlers(services),
   setup(services) {
     const features = defineCapability({
       id: 'enhanced.features',
@@ -42,7 +47,16 @@ export default definePlugin({
       },
     });
 
-    return [features, performance, discoverUrlsCapability(services)];
+    return [
+      features,
+      performance,
+      discoverUrlsCapability(services),
+      chunkContentCapability(services),
+      extractTablesCapability(),
+      enhancedSearchCapability(services),
+      enhancedSearchJobStatusCapability(services),
+      scrapeCapability(services),
+    ];
   },
 });
 

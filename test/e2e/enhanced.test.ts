@@ -65,3 +65,63 @@ describe('POST /api/v1/enhanced/discover-urls', () => {
     expect(refused.body.error.code).toBe('FORBIDDEN_ADDRESS');
   });
 });
+
+describe('POST /api/v1/enhanced/chunk-content', () => {
+  const text =
+    '# Guide\n\nIntro paragraph about the guide.\n\n## Install 📦\n\nRun the installer. Then restart the machine.\n\n## Use\n\n' +
+    'Open the app and search. '.repeat(40);
+
+  it('serves every strategy with exact code-point offsets and token counts', async () => {
+    for (const strategy of ['fixed', 'sentence', 'paragraph', 'recursive', 'markdown', 'semantic', 'auto']) {
+      const res = await quarry.post('/api/v1/enhanced/chunk-content', { text, strategy, max_tokens: 64 });
+      expect(res.status, strategy).toBe(200);
+      expect(res.body.tokenizer).toMatch(/^cl100k_base/);
+      expect(res.body.total_chunks).toBe(res.body.chunks.length);
+      const points = [...text];
+      for (const chunk of res.body.chunks) {
+        expect(points.slice(chunk.start, chunk.end).join(''), strategy).toBe(chunk.text);
+        expect(chunk.tokens).toBeLessThanOrEqual(64);
+      }
+    }
+    const auto = await quarry.post('/api/v1/enhanced/chunk-content', { text });
+    expect(auto.body.strategy).toBe('auto');
+    expect(auto.body.strategy_used).toBe('markdown');
+    expect(auto.body.chunks.find((c: any) => c.text.includes('Run the installer')).heading_path).toEqual(['Guide', 'Install 📦']);
+    const semantic = await quarry.post('/api/v1/enhanced/chunk-content', { text, strategy: 'semantic' });
+    expect(semantic.body.embedding_model).toBe('quarry/glove-static-100d');
+  });
+
+  it('rejects unknown strategies and inconsistent budgets', async () => {
+    const unknown = await quarry.post('/api/v1/enhanced/chunk-content', { text: 'x', strategy: 'by-magic' });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.message).toMatch(/strategy/);
+    const overlap = await quarry.post('/api/v1/enhanced/chunk-content', { text: 'x', max_tokens: 32, overlap_tokens: 32 });
+    expect(overlap.status).toBe(400);
+    expect(overlap.body.error.message).toMatch(/overlap_tokens must be smaller than max_tokens/);
+    expect((await quarry.post('/api/v1/enhanced/chunk-content', { text: '' })).status).toBe(400);
+  });
+});
+
+describe('POST /api/v1/enhanced/extract-tables', () => {
+  const html = `<html><body><table class="layout"><tr><td><nav><a href="/a">A</a></nav></td></tr></table>
+    <table><caption>Prices</caption><thead><tr><th rowspan="2">Item</th><th colspan="2">Cost</th></tr><tr><th>2024</th><th>2025</th></tr></thead>
+    <tbody><tr><td><a href="/tea">Tea</a></td><td>3</td><td>4</td></tr><tr><td>Coffee</td><td colspan="2">5</td></tr></tbody></table></body></html>`;
+
+  it('returns headers and rows with spans expanded and links resolved', async () => {
+    const res = await quarry.post('/api/v1/enhanced/extract-tables', { html_content: html, base_url: 'https://shop.example/menu/' });
+    expect(res.status).toBe(200);
+    expect(res.body.total_tables).toBe(1);
+    const table = res.body.tables[0];
+    expect(table).toMatchObject({ index: 1, caption: 'Prices', headers: ['Item', 'Cost / 2024', 'Cost / 2025'], rows: [['Tea', '3', '4'], ['Coffee', '5', '5']] });
+    expect(table.links).toEqual([{ row: 2, column: 0, text: 'Tea', url: 'https://shop.example/tea' }]);
+    const all = await quarry.post('/api/v1/enhanced/extract-tables', { html_content: html, strategy: 'all' });
+    expect(all.body.tables.map((t: any) => t.is_layout)).toEqual([true, false]);
+  });
+
+  it('rejects unknown strategies and relative base URLs', async () => {
+    expect((await quarry.post('/api/v1/enhanced/extract-tables', { html_content: html, strategy: 'magic' })).status).toBe(400);
+    const base = await quarry.post('/api/v1/enhanced/extract-tables', { html_content: html, base_url: '/menu' });
+    expect(base.status).toBe(400);
+    expect(base.body.error.message).toMatch(/base_url/);
+  });
+});

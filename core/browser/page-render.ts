@@ -1,0 +1,72 @@
+/**
+ * What happens on an already guarded page: navigate and wait the way the
+ * caller asked (Playwright's own events, or Puppeteer's networkidle0/2
+ * counted by a NetworkTracker), then capture HTML, screenshot and PDF.
+ */
+import type { Page, Response } from 'playwright-core';
+import { NETWORK_IDLE_MS, type NetworkTracker } from './network-idle.js';
+
+/** Playwright's events plus Puppeteer's two network-idle modes. */
+export type WaitUntil = 'load' | 'domcontentloaded' | 'networkidle' | 'networkidle0' | 'networkidle2';
+
+/** How many open connections each Puppeteer mode tolerates. */
+const IDLE_ALLOWANCE: Partial<Record<WaitUntil, number>> = { networkidle0: 0, networkidle2: 2 };
+
+/**
+ * Full-page screenshots are cut at this height: Chromium cannot paint one
+ * texture much taller than 16k px, and an endless page would otherwise make a
+ * PNG of tens of megabytes.
+ */
+export const MAX_SCREENSHOT_HEIGHT = 8000;
+
+export interface CaptureRequest {
+  screenshot?: boolean;
+  pdf?: boolean;
+}
+
+export interface Captured {
+  html: string;
+  screenshot?: Buffer;
+  pdf?: Buffer;
+}
+
+/** Navigates and waits; rejects on timeout (Playwright's, or signal's for the idle modes). */
+export async function navigateAndWait(
+  page: Page,
+  url: string,
+  tracker: NetworkTracker,
+  waitUntil: WaitUntil,
+  deadline: number,
+  signal: AbortSignal,
+): Promise<Response | null> {
+  const allowance = IDLE_ALLOWANCE[waitUntil];
+  // Puppeteer's idle modes also imply the load event has fired; wait for it first.
+  const playwrightEvent = allowance === undefined ? (waitUntil as 'load' | 'domcontentloaded' | 'networkidle') : 'load';
+  const response = await page.goto(url, { waitUntil: playwrightEvent, timeout: remaining(deadline) });
+  if (allowance !== undefined) await tracker.waitForIdle(allowance, NETWORK_IDLE_MS, signal);
+  return response;
+}
+
+/** HTML first (what the scripts built), then the screenshot, then the PDF (which switches to print media). */
+export async function capture(page: Page, request: CaptureRequest, deadline: number): Promise<Captured> {
+  const captured: Captured = { html: await page.content() };
+  if (request.screenshot) {
+    const size = await page.evaluate(() => ({
+      width: document.documentElement.scrollWidth,
+      height: document.documentElement.scrollHeight,
+    }));
+    const viewport = page.viewportSize() ?? { width: 1280, height: 720 };
+    captured.screenshot = await page.screenshot({
+      type: 'png',
+      fullPage: true,
+      clip: { x: 0, y: 0, width: Math.max(1, Math.min(size.width, viewport.width)), height: Math.max(1, Math.min(size.height, MAX_SCREENSHOT_HEIGHT)) },
+      timeout: remaining(deadline),
+    });
+  }
+  if (request.pdf) captured.pdf = await page.pdf({ format: 'A4', printBackground: true });
+  return captured;
+}
+
+function remaining(deadline: number): number {
+  return Math.max(1, deadline - Date.now());
+}

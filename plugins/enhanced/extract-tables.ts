@@ -1,0 +1,59 @@
+/** POST /api/v1/enhanced/extract-tables: every table of an HTML document as headers and rows (core/tables). */
+import { z } from 'zod';
+import { defineCapability } from '../../core/capability.js';
+import { extractTables } from '../../core/tables/extract-tables.js';
+import { TABLE_STRATEGIES } from '../../core/tables/types.js';
+
+export const tablesInputSchema = z.strictObject({
+  html_content: z.string().min(1, 'html_content must not be empty'),
+  base_url: z.url({ protocol: /^https?$/, error: 'base_url must be an absolute http(s) URL' }).optional(),
+  strategy: z.enum(TABLE_STRATEGIES).default('auto'),
+});
+
+const tableSchema = z.object({
+  index: z.int(),
+  caption: z.string().nullable(),
+  headers: z.array(z.string()),
+  rows: z.array(z.array(z.string())),
+  row_count: z.int(),
+  column_count: z.int(),
+  header_rows: z.int(),
+  links: z.array(z.object({ row: z.int(), column: z.int(), text: z.string(), url: z.string() })),
+  is_layout: z.boolean(),
+});
+
+export const tablesOutputSchema = z.object({
+  tables: z.array(tableSchema),
+  total_tables: z.int(),
+  strategy: z.enum(TABLE_STRATEGIES),
+});
+
+function markdownTable(table: z.infer<typeof tableSchema>): string {
+  const cell = (value: string): string => value.replaceAll('|', '\\|').replaceAll('\n', ' ');
+  const headers = table.headers.length > 0 ? table.headers : Array.from({ length: table.column_count }, (_, i) => `Column ${i + 1}`);
+  return [
+    `| ${headers.map(cell).join(' | ')} |`,
+    `| ${headers.map(() => '---').join(' | ')} |`,
+    ...table.rows.map((row) => `| ${row.map(cell).join(' | ')} |`),
+  ].join('\n');
+}
+
+export function extractTablesCapability() {
+  return defineCapability({
+    id: 'enhanced.extract_tables',
+    title: 'Extract tables from HTML',
+    description:
+      'Every table of an HTML document as {index, caption, headers, rows} with cells as strings: header rows detected, colspan/rowspan expanded, links resolved against base_url. Strategies: auto (data tables; layout tables dropped), all (every table), data (as auto, at least 2 rows and 2 columns), layout_aware (as auto plus layout tables that hold text, flagged is_layout).',
+    input: tablesInputSchema,
+    output: tablesOutputSchema,
+    http: { method: 'POST', path: '/api/v1/enhanced/extract-tables' },
+    mcpTool: 'enhanced_extract_tables',
+    readOnly: true,
+    toMarkdown: (out) =>
+      out.tables.map((t) => `## Table ${t.index}${t.caption ? `: ${t.caption}` : ''}\n\n${markdownTable(t)}`).join('\n\n') || 'No tables found.',
+    async handler(input) {
+      const result = extractTables(input.html_content, { strategy: input.strategy, ...(input.base_url ? { baseUrl: input.base_url } : {}) });
+      return { tables: result.tables, total_tables: result.tables.length, strategy: result.strategy };
+    },
+  });
+}

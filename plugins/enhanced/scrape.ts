@@ -1,0 +1,37 @@
+/**
+ * POST /api/v1/enhanced/scrape (MCP enhanced_scrape): 1–50 URLs fetched or
+ * rendered, extracted, optionally screenshotted / printed to PDF, through a
+ * page cache. Per-URL failures stay inside the answer. See docs/scrape.md.
+ */
+import { defineCapability } from '../../core/capability.js';
+import type { PluginServices } from '../../core/plugin.js';
+import { PageCache } from './scrape/cache.js';
+import { PageFetcher } from './scrape/fetch-page.js';
+import { pipelineFrom } from './scrape/pipeline.js';
+import { renderScrapeMarkdown } from './scrape/present.js';
+import { runScrape } from './scrape/run-scrape.js';
+import { scrapeInputSchema, scrapeOutputSchema } from './scrape/schema.js';
+
+export function scrapeCapability(services: PluginServices) {
+  const pipeline = pipelineFrom(services);
+  const logger = services.logger.child({ component: 'enhanced-scrape' });
+  const deps = {
+    fetcher: new PageFetcher(services.outbound, pipeline.browser, services.config.outbound.respectRobots),
+    extract: pipeline.extract,
+    cache: new PageCache(services.stores.cache, logger),
+  };
+  const limits = { fetchConcurrency: services.config.search.maxScrapeConcurrency, renderConcurrency: services.config.browser.maxConcurrentPages };
+  return defineCapability({
+    id: 'enhanced.scrape',
+    title: 'Scrape pages',
+    description:
+      'Fetch 1–50 URLs and return each page\'s main text (or markdown), metadata, images and links. Options: javascript_rendering (headless Chromium), screenshot (PNG) and pdf (base64), include_html, wait_until (load, domcontentloaded, networkidle0, networkidle2), cache_mode. A page that cannot be scraped (unreachable, refused, robots.txt, CAPTCHA, timeout, HTTP error) is reported in its entry with extraction_success false and an error_code; the request itself still succeeds.',
+    input: scrapeInputSchema,
+    output: scrapeOutputSchema,
+    http: { method: 'POST', path: '/api/v1/enhanced/scrape' },
+    mcpTool: 'enhanced_scrape',
+    readOnly: true,
+    toMarkdown: (out) => out.markdown ?? renderScrapeMarkdown(out),
+    handler: (input, ctx) => runScrape(deps, limits, input, ctx),
+  });
+}

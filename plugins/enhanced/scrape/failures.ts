@@ -1,0 +1,65 @@
+/**
+ * Per-URL failure codes. A page that cannot be scraped never fails the
+ * request: it gets extraction_success false, one of these stable codes and a
+ * readable reason. The codes are ours (not the HTTP error catalogue) because
+ * they describe the target site, not this request.
+ */
+import { toAppError } from '../../../core/errors.js';
+
+export const PAGE_ERROR_CODES = [
+  'FORBIDDEN_ADDRESS', // the outbound policy refuses the address (private, loopback, link-local …)
+  'ROBOTS_DISALLOWED', // robots.txt disallows the page for Quarry
+  'UNREACHABLE', // DNS failure, connection refused or reset
+  'TIMEOUT', // not done within the request's timeout
+  'HTTP_ERROR', // the site answered 4xx/5xx (status carries it)
+  'BLOCKED', // CAPTCHA, block or consent-wall page (failure_reason says which)
+  'EMPTY_CONTENT', // the page has no readable content
+  'UNSUPPORTED_CONTENT_TYPE', // not HTML or plain text
+  'RESPONSE_TOO_LARGE', // over the configured response size cap
+  'JAVASCRIPT_UNAVAILABLE', // browser rendering asked for, no Chromium on this installation
+  'RENDER_FAILED', // Chromium could not render the page
+  'FETCH_FAILED', // any other upstream failure
+  'CANCELLED', // the caller went away
+  'INTERNAL', // a bug on our side
+] as const;
+
+export type PageErrorCode = (typeof PAGE_ERROR_CODES)[number];
+
+export interface PageFailure {
+  code: PageErrorCode;
+  reason: string;
+}
+
+export const JAVASCRIPT_UNAVAILABLE_REASON = 'javascript rendering unavailable: Chromium was not found on this installation';
+
+/** What an error thrown while fetching or rendering a page means for that page. */
+export function classifyFailure(error: unknown, rendered: boolean): PageFailure {
+  const appError = toAppError(error);
+  const details = (appError.details ?? {}) as { reason?: string };
+  switch (appError.code) {
+    case 'FORBIDDEN_ADDRESS':
+    case 'ROBOTS_DISALLOWED':
+    case 'RESPONSE_TOO_LARGE':
+    case 'CANCELLED':
+      return { code: appError.code, reason: appError.message };
+    case 'TIMEOUT':
+      return { code: 'TIMEOUT', reason: `timeout: ${appError.message}` };
+    case 'UNAVAILABLE':
+      return rendered ? { code: 'JAVASCRIPT_UNAVAILABLE', reason: `${JAVASCRIPT_UNAVAILABLE_REASON} (${appError.message})` } : { code: 'FETCH_FAILED', reason: appError.message };
+    case 'UPSTREAM_FAILED':
+      if (details.reason === 'network' || details.reason === 'dns') return { code: 'UNREACHABLE', reason: appError.message };
+      return { code: rendered ? 'RENDER_FAILED' : 'FETCH_FAILED', reason: appError.message };
+    case 'UNSUPPORTED_MEDIA_TYPE':
+      return { code: 'UNSUPPORTED_CONTENT_TYPE', reason: appError.message };
+    case 'INTERNAL':
+      return { code: 'INTERNAL', reason: appError.message };
+    default:
+      return { code: rendered ? 'RENDER_FAILED' : 'FETCH_FAILED', reason: appError.message };
+  }
+}
+
+/** The extractor's verdict on a page it could read: block pages and empty pages are failures too. */
+export function extractionFailure(failureReason: string | undefined): PageFailure {
+  if (!failureReason || failureReason === 'empty') return { code: 'EMPTY_CONTENT', reason: failureReason ?? 'empty' };
+  return { code: 'BLOCKED', reason: failureReason };
+}

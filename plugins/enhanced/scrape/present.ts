@@ -1,0 +1,68 @@
+/** Cuts the answer for one page out of its record, by the request's options; and the markdown rendering. */
+import type { PageRecord } from './page-record.js';
+import type { ScrapedPageOut, ScrapeInput, ScrapeOutput } from './schema.js';
+
+export function presentPage(record: PageRecord, fromCache: boolean, input: ScrapeInput): ScrapedPageOut {
+  const out: ScrapedPageOut = {
+    url: record.url,
+    final_url: record.finalUrl,
+    status: record.status,
+    title: record.title,
+    word_count: record.wordCount,
+    content_quality_score: Math.round(record.contentQualityScore * 10_000) / 10_000,
+    extraction_success: record.success,
+    failure_reason: record.failureReason,
+    error_code: record.errorCode,
+    rendered: record.rendered,
+    from_cache: fromCache,
+    cached_at: fromCache ? record.fetchedAt : null,
+    timing: record.timing,
+  };
+  if (input.extract_text) {
+    out.text = record.text;
+    if (input.response_format === 'markdown') out.markdown = record.markdown;
+  }
+  if (input.extract_metadata) {
+    const m = record.metadata;
+    out.metadata = {
+      title: m?.title ?? null,
+      description: m?.description ?? null,
+      author: m?.author ?? null,
+      published_date: m?.publishedDate ?? null,
+      keywords: m?.keywords ?? [],
+      site_name: m?.siteName ?? null,
+      language: m?.language ?? null,
+      canonical_url: m?.canonicalUrl ?? null,
+      open_graph: m?.openGraph ?? {},
+    };
+  }
+  if (input.extract_images) out.images = record.images;
+  if (input.extract_links) out.links = record.links;
+  if (input.include_html) out.html = record.html ?? '';
+  if (input.screenshot && record.screenshot) out.screenshot = record.screenshot;
+  if (input.pdf && record.pdf) out.pdf = record.pdf;
+  return out;
+}
+
+/** One markdown document for agents: a section per page, failures listed with their codes. */
+export function renderScrapeMarkdown(output: Pick<ScrapeOutput, 'scraped_content' | 'metadata'>): string {
+  const { metadata } = output;
+  const lines = [`# Scraped ${metadata.successful} of ${metadata.total_urls} URLs`, ''];
+  if (metadata.cache_hits > 0) lines.push(`${metadata.cache_hits} from the cache.`, '');
+  for (const page of output.scraped_content) {
+    lines.push(`## ${page.title || page.url}`, '', `Source: ${page.final_url}`);
+    if (!page.extraction_success) {
+      lines.push('', `Failed: ${page.error_code} — ${page.failure_reason}`, '');
+      continue;
+    }
+    if (page.metadata?.description) lines.push('', `> ${page.metadata.description}`);
+    const body = page.markdown ?? page.text;
+    if (body) lines.push('', body);
+    if (page.links?.length) lines.push('', '### Links', '', ...page.links.slice(0, 50).map((l) => `- [${l.text || l.url}](${l.url})`));
+    if (page.images?.length) lines.push('', '### Images', '', ...page.images.slice(0, 20).map((src) => `- ${src}`));
+    if (page.screenshot) lines.push('', '(screenshot attached in the JSON answer)');
+    if (page.pdf) lines.push('', '(PDF attached in the JSON answer)');
+    lines.push('');
+  }
+  return lines.join('\n').trimEnd() + '\n';
+}

@@ -1,0 +1,102 @@
+/**
+ * POST /api/v1/enhanced/search: the Search API plus Crawl4AI-style page work
+ * on each result — extraction strategies (cosine, json_css, regex, llm),
+ * content filters (pruning, bm25, llm), markdown, adaptive crawling, virtual
+ * scrolling and link analysis. The work lives in ./search/; this file only
+ * declares the capabilities (docs/enhanced-search.md).
+ */
+import { z } from 'zod';
+import { defineCapability } from '../../core/capability.js';
+import { AppError } from '../../core/errors.js';
+import type { JobHandler, PluginServices } from '../../core/plugin.js';
+import { jobStatusInputSchema } from '../search/schemas.js';
+import { prepareRequest } from './search/prepare.js';
+import { renderEnhancedMarkdown } from './search/render.js';
+import { runEnhancedSearch } from './search/run.js';
+import { enhancedAnswerSchema, enhancedOutputSchema, enhancedSearchInputSchema, type EnhancedAnswer, type EnhancedSearchInput } from './search/schemas.js';
+
+export const ENHANCED_SEARCH_JOB = 'enhanced.search';
+
+export function enhancedSearchCapability(services: PluginServices) {
+  return defineCapability({
+    id: 'enhanced.search',
+    title: 'Search with page extraction',
+    description:
+      'Web search (every Search API parameter) plus work on each result page: extraction_strategy (cosine clusters by meaning, json_css selector schema, regex patterns, llm schema-guided), ' +
+      'content_filter (pruning of boilerplate, bm25 relevance, llm), markdown_generation, adaptive_crawling (follow the most relevant in-site links until pages stop adding information), ' +
+      'virtual_scrolling (browser) and link_analysis (every link scored for relevance). Per-result failures are reported on the result.',
+    input: enhancedSearchInputSchema,
+    output: enhancedOutputSchema,
+    http: { method: 'POST', path: '/api/v1/enhanced/search' },
+    mcpTool: 'enhanced_search',
+    readOnly: true,
+    toMarkdown: (out) => ('results' in out ? (out.markdown ?? renderEnhancedMarkdown(out)) : `Enhanced search accepted: ${out.request_id} (poll ${out.status_url})`),
+    async handler(input, ctx) {
+      // Checked before anything runs, also for async requests: bad input is a 400 now, not a failed job later.
+      const prepared = await prepareRequest(services, input);
+      if (!input.async_mode) return runEnhancedSearch(services, input, ctx, prepared);
+      let job;
+      try {
+        job = await services.jobs.submit(ENHANCED_SEARCH_JOB, { ...input, async_mode: false, webhook_url: undefined }, {
+          idPrefix: 'req_',
+          ...(input.webhook_url ? { webhookUrl: input.webhook_url } : {}),
+        });
+      } catch (error) {
+        if (error instanceof AppError && error.code === 'INTERNAL') throw new AppError('UNAVAILABLE', 'async_mode is not available for enhanced search on this installation (its job handler is not registered)');
+        throw error;
+      }
+      const statusPath = `/api/v1/enhanced/search/jobs/${job.id}`;
+      return {
+        request_id: job.id,
+        status: 'processing' as const,
+        status_url: ctx.baseUrl ? `${ctx.baseUrl}${statusPath}` : statusPath,
+        ...(input.webhook_url ? { webhook_url: input.webhook_url } : {}),
+      };
+    },
+  });
+}
+
+/** The background runner for async_mode; register under the plugin's jobHandlers. */
+export function enhancedSearchJobHandlers(services: PluginServices): Record<string, JobHandler> {
+  return {
+    [ENHANCED_SEARCH_JOB]: (input, job) =>
+      runEnhancedSearch(services, input as EnhancedSearchInput, { signal: job.signal, logger: services.logger, progress: job.progress, host: 'job' }),
+  };
+}
+
+const enhancedJobStatusSchema = z.object({
+  request_id: z.string(),
+  status: z.enum(['queued', 'processing', 'completed', 'failed']),
+  created_at: z.string(),
+  updated_at: z.string(),
+  progress: z.object({ progress: z.number(), total: z.number().optional(), message: z.string().optional() }).optional(),
+  result: enhancedAnswerSchema.optional(),
+  error: z.object({ code: z.string(), message: z.string() }).optional(),
+});
+
+/** GET /api/v1/enhanced/search/jobs/:request_id — status and answer of an async enhanced search. */
+export function enhancedSearchJobStatusCapability(services: PluginServices) {
+  return defineCapability({
+    id: 'enhanced.search_job_status',
+    title: 'Async enhanced search status',
+    description: 'Status and, once finished, the answer of an enhanced search started with async_mode.',
+    input: jobStatusInputSchema,
+    output: enhancedJobStatusSchema,
+    http: { method: 'GET', path: '/api/v1/enhanced/search/jobs/:request_id' },
+    mcpTool: 'enhanced_search_job_status',
+    readOnly: true,
+    async handler(input) {
+      const job = await services.jobStore.get(input.request_id);
+      if (!job || job.kind !== ENHANCED_SEARCH_JOB) throw new AppError('NOT_FOUND', `no enhanced search job ${input.request_id}`);
+      return {
+        request_id: job.id,
+        status: job.status,
+        created_at: job.createdAt,
+        updated_at: job.updatedAt,
+        ...(job.progress ? { progress: job.progress } : {}),
+        ...(job.result !== undefined ? { result: job.result as EnhancedAnswer } : {}),
+        ...(job.error ? { error: job.error } : {}),
+      };
+    },
+  });
+}

@@ -1,0 +1,173 @@
+/**
+ * Adaptive crawling from one result page: follow in-site links best first
+ * (ranked by link-relevance.ts: anchor text, URL words and embedding) while
+ * new pages keep adding information about the query.
+ *
+ *   relevant blocks of a page = its pruned blocks (pruning.ts) holding a query term
+ *   information gain          = ½ · (share of the page's relevant terms not seen before)
+ *                             + ½ · (share of its relevant blocks not seen before)
+ *
+ * A page with gain < min_gain is a low-gain page; the crawl stops after
+ * `patience` low-gain pages in a row, when max_pages pages (the result page
+ * included) have been read, when no in-site link is left within max_depth
+ * hops, or at the deadline.
+ */
+import { createHash } from 'node:crypto';
+import type { Embedder } from '../../../core/embeddings/types.js';
+import { isAssetUrl } from '../../../core/discover/site-urls.js';
+import { pageBlocks } from './blocks.js';
+import { collectLinks } from './link-analysis.js';
+import { scoreLinks } from './link-relevance.js';
+import { pruneBlocks } from './pruning.js';
+import { contentTerms } from './terms.js';
+
+export interface AdaptiveOptions {
+  maxPages: number;
+  maxDepth: number;
+  minGain: number;
+  patience: number;
+}
+
+export const ADAPTIVE_DEFAULTS: AdaptiveOptions = { maxPages: 10, maxDepth: 2, minGain: 0.1, patience: 2 };
+const MAX_COLLECTED_CHARS = 20_000;
+
+export type StopReason = 'information_gain_below_threshold' | 'max_pages' | 'no_more_links' | 'deadline' | 'cancelled';
+
+export interface CrawledPage {
+  url: string;
+  depth: number;
+  link_score: number | null;
+  information_gain: number;
+  relevant_blocks: number;
+  new_terms: number;
+  status: 'ok' | 'failed';
+  error?: string;
+}
+
+export interface AdaptiveReport {
+  pages_visited: number;
+  stopped_because: StopReason;
+  pages: CrawledPage[];
+  relevant_terms: number;
+  /** Relevant blocks new to the crawl, page by page (at most 20,000 characters). */
+  collected_text: string;
+}
+
+export interface AdaptiveDeps {
+  fetchHtml(url: string, signal?: AbortSignal): Promise<{ html: string; finalUrl: string }>;
+  embedder: Embedder | null;
+  deadline: number;
+  signal?: AbortSignal;
+}
+
+interface Frontier {
+  url: string;
+  depth: number;
+  score: number;
+}
+
+function siteKey(url: URL): string {
+  return url.host.toLowerCase().replace(/^www\./, '');
+}
+
+function fingerprint(text: string): string {
+  return createHash('sha1').update(text.toLowerCase().replace(/\s+/g, ' ').trim()).digest('hex');
+}
+
+export class KnowledgeState {
+  readonly terms = new Set<string>();
+  readonly blocks = new Set<string>();
+  collected = '';
+
+  /** Adds a page's relevant content; answers its information gain. */
+  absorb(html: string, queryTerms: Set<string>): { gain: number; relevant: number; newTerms: number } {
+    const relevant = pruneBlocks(pageBlocks(html)).filter((b) => contentTerms(b.text).some((t) => queryTerms.has(t)));
+    if (relevant.length === 0) return { gain: 0, relevant: 0, newTerms: 0 };
+    const terms = new Set(relevant.flatMap((b) => contentTerms(b.text)));
+    const newTerms = [...terms].filter((t) => !this.terms.has(t));
+    const fresh = relevant.filter((b) => !this.blocks.has(fingerprint(b.text)));
+    for (const t of terms) this.terms.add(t);
+    for (const b of fresh) {
+      this.blocks.add(fingerprint(b.text));
+      if (this.collected.length < MAX_COLLECTED_CHARS) this.collected += (this.collected ? '\n\n' : '') + b.text;
+    }
+    const gain = 0.5 * (newTerms.length / terms.size) + 0.5 * (fresh.length / relevant.length);
+    return { gain: Math.round(gain * 1000) / 1000, relevant: relevant.length, newTerms: newTerms.length };
+  }
+}
+
+export async function adaptiveCrawl(query: string, start: { url: string; html: string }, deps: AdaptiveDeps, options: AdaptiveOptions): Promise<AdaptiveReport> {
+  const queryTerms = new Set(contentTerms(query));
+  const state = new KnowledgeState();
+  const startUrl = new URL(start.url);
+  const site = siteKey(startUrl);
+  const seen = new Set<string>([withoutHash(startUrl)]);
+  const frontier: Frontier[] = [];
+  const pages: CrawledPage[] = [];
+
+  const enqueueLinks = async (html: string, pageUrl: string, depth: number): Promise<void> => {
+    if (depth >= options.maxDepth) return;
+    const candidates = collectLinks(html, pageUrl).links.filter((link) => {
+      const url = new URL(link.url);
+      return siteKey(url) === site && !isAssetUrl(url) && !seen.has(link.url);
+    });
+    const scores = await scoreLinks(query, candidates, deps.embedder, deps.signal);
+    candidates.forEach((link, i) => {
+      seen.add(link.url);
+      frontier.push({ url: link.url, depth: depth + 1, score: scores[i]! });
+    });
+  };
+
+  const first = state.absorb(start.html, queryTerms);
+  pages.push({ url: start.url, depth: 0, link_score: null, information_gain: first.gain, relevant_blocks: first.relevant, new_terms: first.newTerms, status: 'ok' });
+  await enqueueLinks(start.html, start.url, 0);
+
+  let lowStreak = 0;
+  let stopped: StopReason = 'no_more_links';
+  for (;;) {
+    if (deps.signal?.aborted) {
+      stopped = 'cancelled';
+      break;
+    }
+    if (pages.length >= options.maxPages) {
+      stopped = 'max_pages';
+      break;
+    }
+    if (performance.now() >= deps.deadline) {
+      stopped = 'deadline';
+      break;
+    }
+    if (frontier.length === 0) {
+      stopped = 'no_more_links';
+      break;
+    }
+    // Best first; ties keep the order links were found in.
+    let bestIndex = 0;
+    frontier.forEach((f, i) => {
+      if (f.score > frontier[bestIndex]!.score) bestIndex = i;
+    });
+    const next = frontier.splice(bestIndex, 1)[0]!;
+    try {
+      const page = await deps.fetchHtml(next.url, deps.signal);
+      const absorbed = state.absorb(page.html, queryTerms);
+      pages.push({ url: next.url, depth: next.depth, link_score: next.score, information_gain: absorbed.gain, relevant_blocks: absorbed.relevant, new_terms: absorbed.newTerms, status: 'ok' });
+      await enqueueLinks(page.html, page.finalUrl || next.url, next.depth);
+      lowStreak = absorbed.gain < options.minGain ? lowStreak + 1 : 0;
+    } catch (error) {
+      // A page that cannot be read adds nothing; it counts against the budget and the patience alike.
+      pages.push({ url: next.url, depth: next.depth, link_score: next.score, information_gain: 0, relevant_blocks: 0, new_terms: 0, status: 'failed', error: (error as Error).message });
+      lowStreak++;
+    }
+    if (lowStreak >= options.patience) {
+      stopped = 'information_gain_below_threshold';
+      break;
+    }
+  }
+  return { pages_visited: pages.length, stopped_because: stopped, pages, relevant_terms: state.terms.size, collected_text: state.collected };
+}
+
+function withoutHash(url: URL): string {
+  const copy = new URL(url.href);
+  copy.hash = '';
+  return copy.href;
+}

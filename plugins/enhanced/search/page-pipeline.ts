@@ -1,0 +1,120 @@
+/**
+ * Everything done to one result page: content filter, markdown, extraction
+ * strategy, link analysis, adaptive crawl. Each step's failure is recorded on
+ * the result (status "partial" or "failed") and never fails the request.
+ */
+import { toAppError } from '../../../core/errors.js';
+import { adaptiveCrawl } from './adaptive.js';
+import { blocksText, pageBlocks, type TextBlock } from './blocks.js';
+import { bm25Blocks, DEFAULT_BM25_THRESHOLD } from './bm25.js';
+import { cosineClusters } from './cosine.js';
+import { extractWithCss } from './json-css.js';
+import { analyseLinks } from './link-analysis.js';
+import { llmExtract, llmFilter } from './llm-steps.js';
+import { blocksToMarkdown } from './markdown.js';
+import type { PreparedRequest } from './prepare.js';
+import { DEFAULT_PRUNING_THRESHOLD, pruneBlocks } from './pruning.js';
+import { regexExtract } from './regex-extract.js';
+import type { EnhancedPage } from './schemas.js';
+
+export interface PageInput {
+  url: string;
+  html: string;
+  /** The scraper's markdown of the main content, used when no filter is chosen. */
+  mainMarkdown: string;
+}
+
+export interface PageContext {
+  fetchHtml(url: string, signal?: AbortSignal): Promise<{ html: string; finalUrl: string }>;
+  deadline: number;
+  signal?: AbortSignal;
+}
+
+type Step = 'content_filter' | 'markdown' | 'extraction' | 'link_analysis' | 'adaptive_crawl';
+
+export async function processPage(prepared: PreparedRequest, page: PageInput, ctx: PageContext, out: EnhancedPage): Promise<void> {
+  const { input } = prepared;
+  const signal = ctx.signal;
+  let succeeded = 0;
+  const attempt = async (step: Step, run: () => Promise<void> | void): Promise<void> => {
+    try {
+      await run();
+      succeeded++;
+    } catch (error) {
+      const appError = toAppError(error);
+      out.errors.push({ step, code: appError.code, message: appError.message });
+    }
+  };
+
+  const blocks = pageBlocks(page.html);
+  let content: TextBlock[] = blocks;
+  if (input.content_filter !== 'none') {
+    await attempt('content_filter', async () => {
+      if (input.content_filter === 'pruning') {
+        content = pruneBlocks(blocks, { threshold: input.pruning?.threshold ?? DEFAULT_PRUNING_THRESHOLD, minWords: input.pruning?.min_words ?? 0 });
+      } else if (input.content_filter === 'bm25') {
+        content = bm25Blocks(input.bm25?.query ?? input.query, blocks, input.bm25?.threshold ?? DEFAULT_BM25_THRESHOLD).kept;
+      } else {
+        content = await llmFilter(prepared.llm!, input.query, blocks, input.llm_filter_instruction, signal);
+      }
+      out.content = { filter: input.content_filter, blocks_total: blocks.length, blocks_kept: content.length, text: blocksText(content) };
+      if (input.content_filter === 'llm') out.content.model = prepared.llm!.model;
+    });
+  }
+  // Without a filter, markdown and the llm strategy read the main content the extractor found.
+  const filtered = input.content_filter !== 'none';
+  const contentMarkdown = (): string => (filtered || !page.mainMarkdown ? blocksToMarkdown(content) : page.mainMarkdown);
+
+  if (input.markdown_generation) await attempt('markdown', () => void (out.markdown = contentMarkdown()));
+
+  if (input.extraction_strategy !== 'none') {
+    await attempt('extraction', async () => {
+      switch (input.extraction_strategy) {
+        case 'cosine': {
+          const result = await cosineClusters(content, prepared.embedder!, prepared.cosine!, signal);
+          out.extraction = { strategy: 'cosine', data: result.clusters, total_clusters: result.total_clusters, blocks_considered: result.blocks_considered };
+          break;
+        }
+        case 'json_css': {
+          const records = extractWithCss(page.html, page.url, prepared.cssSchema!);
+          out.extraction = { strategy: 'json_css', data: records, count: records.length, ...(prepared.cssSchema!.name ? { name: prepared.cssSchema!.name } : {}) };
+          break;
+        }
+        case 'regex': {
+          const matches = regexExtract(content.map((b) => b.text), prepared.patterns!);
+          const counts: Record<string, number> = {};
+          for (const m of matches) counts[m.label] = (counts[m.label] ?? 0) + 1;
+          out.extraction = { strategy: 'regex', data: matches, count: matches.length, counts };
+          break;
+        }
+        case 'llm': {
+          const data = await llmExtract(prepared.llm!, {
+            query: input.query,
+            url: page.url,
+            content: contentMarkdown(),
+            ...(input.llm_instruction ? { instruction: input.llm_instruction } : {}),
+            ...(input.llm_schema ? { schema: input.llm_schema } : {}),
+            ...(signal ? { signal } : {}),
+          });
+          out.extraction = { strategy: 'llm', data, model: prepared.llm!.model };
+          break;
+        }
+      }
+    });
+  }
+
+  if (input.link_analysis) {
+    await attempt('link_analysis', async () => {
+      out.link_analysis = { ...(await analyseLinks(page.html, page.url, input.query, prepared.embedder, signal)) };
+    });
+  }
+
+  if (input.adaptive_crawling) {
+    await attempt('adaptive_crawl', async () => {
+      const report = await adaptiveCrawl(input.query, page, { fetchHtml: ctx.fetchHtml, embedder: prepared.embedder, deadline: ctx.deadline, ...(signal ? { signal } : {}) }, prepared.adaptive);
+      out.adaptive_crawl = { ...report };
+    });
+  }
+
+  if (out.errors.length > 0) out.status = succeeded > 0 || out.virtual_scroll?.used ? 'partial' : 'failed';
+}
