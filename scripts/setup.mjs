@@ -19,8 +19,21 @@ function installNpmPackages() {
   const marker = 'node_modules/.package-lock.json';
   const stale = !existsSync(marker) || (existsSync('package-lock.json') && statSync('package-lock.json').mtimeMs > statSync(marker).mtimeMs);
   if (!stale) return;
+  if (!existsSync('package-lock.json')) {
+    log('installing npm packages (npm install)');
+    run('npm install --no-audit --no-fund');
+    return;
+  }
   log('installing npm packages (npm ci)');
-  run(existsSync('package-lock.json') ? 'npm ci --no-audit --no-fund' : 'npm install --no-audit --no-fund');
+  try {
+    run('npm ci --no-audit --no-fund');
+  } catch {
+    // Registry mirrors that hold only this platform's native packages leave the lock's optional
+    // platform entries (e.g. LanceDB's darwin/win32 builds) unresolved, which npm ci refuses;
+    // npm install keeps the locked versions and skips what the platform does not need.
+    log('npm ci failed; installing with npm install and the same lock file');
+    run('npm install --no-audit --no-fund --no-save');
+  }
 }
 
 function installSystemPackages() {
