@@ -4,8 +4,9 @@
  * extraction worker pool; synchronous and never throws.
  *
  * The HTML is parsed once. Everything that needs the untouched page (metadata,
- * title, the page's visible text) is read first, then Readability
- * rewrites that same document in place, so no clone of the DOM is made.
+ * title, the page's visible text) is read first, then the content scorer
+ * removes furniture from that same document in place, so no clone of the DOM
+ * is made.
  */
 import { detectNonContent, readBlockSignals } from './blocked.js';
 import { readBlockText } from './block-text.js';
@@ -45,14 +46,14 @@ function extractOrThrow(html: string, url: string, options: ExtractOptions): Ext
   const pageUrl = safeUrl(url);
   const base = baseUrlOf(doc, url);
 
-  // Read everything that needs the untouched page before Readability rewrites it.
+  // Read everything that needs the untouched page before the content scorer rewrites it.
   const metadata = readMetadata(doc, pageUrl);
   const title = pickTitle(doc, metadata.title, metadata.siteName, pageUrl);
   const documentTitle = (doc.querySelector('title')?.textContent ?? '').replace(/\s+/g, ' ').trim();
   const pageText = readBlockText(contentRoot(doc)).text;
   const signals = readBlockSignals(html);
 
-  const main = findMainContent(doc, html);
+  const main = findMainContent(doc, title);
   if (!metadata.author) metadata.author = authorFromByline(main.byline);
 
   const failureReason = detectNonContent({ title: documentTitle, pageText, mainWords: main.wordCount, signals });

@@ -1,62 +1,50 @@
 /**
- * Finds the main content of a page: Readability first; when it finds nothing
- * useful, the page body with navigation, headers, footers, sidebars and forms
- * removed.
+ * Finds the main content of a page with Quarry's own content scorer
+ * (content-scorer.ts), which works on articles and on forums, products,
+ * listings and documentation alike.
  */
-import { Readability } from '@mozilla/readability';
 import { readBlockText, type BlockText } from './block-text.js';
-import { contentRoot, parseDocument } from './parse-document.js';
+import { selectContent } from './content-scorer.js';
+import { contentRoot } from './parse-document.js';
 import { countWords } from './words.js';
 
 export interface MainContent {
   element: Element;
   blockText: BlockText;
   wordCount: number;
-  /** Readability's byline, when it found one. */
+  /** A byline found in the page, when there is one. */
   byline: string | null;
-  source: 'readability' | 'body';
+  source: 'scorer';
 }
 
-const BOILERPLATE = 'nav, header, footer, aside, script, style, noscript, form, template, [role="navigation"], [role="banner"], [role="contentinfo"], [aria-hidden="true"], [hidden]';
-/** Below this many words Readability's pick is compared with the cleaned body. */
-const SMALL_ARTICLE_WORDS = 80;
+/** Most specific first: an author block often also holds the author's job title or photo credits. */
+const BYLINE_SELECTORS = ['[itemprop="author"] [itemprop="name"]', '[rel="author"]', '.author-name', '[itemprop="author"]', '.byline', '.author'];
+const MAX_BYLINE_CHARS = 80;
 
-function measure(element: Element): { blockText: BlockText; wordCount: number } {
+/** A short byline read before the scorer removes it with the rest of the furniture. */
+function findByline(doc: Document): string | null {
+  for (const selector of BYLINE_SELECTORS) {
+    const text = (doc.querySelector(selector)?.textContent ?? '').replace(/\s+/g, ' ').trim();
+    if (text && text.length <= MAX_BYLINE_CHARS) return text;
+  }
+  return null;
+}
+
+const squash = (text: string): string => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+
+/** The page title repeated as a heading inside the content: it is already in `title`, as Readability also judges. */
+function removeTitleHeading(element: Element, title: string): void {
+  const wanted = squash(title);
+  if (wanted.length < 8) return;
+  const heading = element.querySelector('h1, h2');
+  if (heading && squash(heading.textContent ?? '') === wanted) heading.remove();
+}
+
+/** Consumes `doc`: the scorer removes furniture from it in place (read everything else from it first). */
+export function findMainContent(doc: Document, title: string): MainContent {
+  const byline = findByline(doc);
+  const element = selectContent(contentRoot(doc));
+  removeTitleHeading(element, title);
   const blockText = readBlockText(element);
-  return { blockText, wordCount: countWords(blockText.text) };
-}
-
-// keepClasses: code blocks keep "language-*" for the markdown fence; the classes are never output.
-function runReadability(doc: Document): { element: Element; byline: string | null } | null {
-  try {
-    const article = new Readability<Element>(doc, { serializer: (node) => node as Element, keepClasses: true }).parse();
-    if (!article?.content) return null;
-    return { element: article.content, byline: article.byline?.trim() || null };
-  } catch {
-    // Readability throws on some malformed documents; the body fallback still applies.
-    return null;
-  }
-}
-
-function cleanedBody(html: string): Element {
-  // Readability has rewritten the first document, so the fallback parses the page again;
-  // this happens only for pages where Readability found little.
-  const root = contentRoot(parseDocument(html));
-  for (const element of Array.from(root.querySelectorAll(BOILERPLATE))) element.remove();
-  return root;
-}
-
-/** Consumes `doc`: Readability rewrites it in place (read everything else from it first). */
-export function findMainContent(doc: Document, html: string): MainContent {
-  const article = runReadability(doc);
-  const fromArticle = article ? { ...measure(article.element), element: article.element } : null;
-  if (fromArticle && fromArticle.wordCount >= SMALL_ARTICLE_WORDS) {
-    return { ...fromArticle, byline: article?.byline ?? null, source: 'readability' };
-  }
-  const body = cleanedBody(html);
-  const fromBody = { ...measure(body), element: body };
-  if (fromArticle && fromArticle.wordCount > 0 && fromArticle.wordCount * 2 >= fromBody.wordCount) {
-    return { ...fromArticle, byline: article?.byline ?? null, source: 'readability' };
-  }
-  return { ...fromBody, byline: null, source: 'body' };
+  return { element, blockText, wordCount: countWords(blockText.text), byline, source: 'scorer' };
 }

@@ -11,6 +11,12 @@ export interface ExtractOptions {
   includeLinks?: boolean;
   /** Also produce markdown. Default true. */
   markdown?: boolean;
+  /**
+   * Media type of the content handed over (set by the scraper, not by users).
+   * "application/pdf": the content string is the PDF's bytes in base64, and
+   * the extraction worker reads it with extractPdf. Default: HTML.
+   */
+  contentType?: 'text/html' | 'application/pdf';
 }
 
 export interface PageMetadata {

@@ -7,6 +7,7 @@ import { builtWorkerPath } from '../paths.js';
 import { WorkerPool, type WorkerPoolStats } from './worker-pool.js';
 
 export interface ExtractTask {
+  /** The HTML, or the PDF's bytes in base64 when options.contentType is "application/pdf". */
   html: string;
   url: string;
   options?: ExtractOptions;
@@ -19,8 +20,14 @@ export class ExtractionPool {
     this.pool = new WorkerPool({ filename: builtWorkerPath('extract'), name: 'extract', ...options });
   }
 
+  /** HTML by default; with options.contentType "application/pdf", `html` holds the PDF's bytes in base64. */
   extract(html: string, url: string, options: ExtractOptions = {}, signal?: AbortSignal): Promise<ExtractionResult> {
     return this.pool.run({ html, url, options }, signal);
+  }
+
+  /** A PDF document's text; the bytes travel to the worker as base64 (a string crosses the thread boundary in one copy). */
+  extractPdf(bytes: Uint8Array, url: string, options: ExtractOptions = {}, signal?: AbortSignal): Promise<ExtractionResult> {
+    return this.extract(Buffer.from(bytes).toString('base64'), url, { ...options, contentType: 'application/pdf' }, signal);
   }
 
   stats(): WorkerPoolStats {

@@ -48,6 +48,13 @@ export interface PageRenderer {
 export type ExtractFn = (html: string, url: string, options: ExtractOptions, signal?: AbortSignal) => Promise<ExtractionResult>;
 
 const HTML_TYPES = /text\/html|application\/xhtml\+xml|text\/plain|^$/i;
+const PDF_TYPE = /application\/(x-)?pdf/i;
+
+/** A PDF by its media type, or by its signature when a server labels it generically. */
+function isPdf(type: string, bytes: Uint8Array): boolean {
+  if (PDF_TYPE.test(type)) return true;
+  return /application\/octet-stream|binary\//i.test(type) && Buffer.from(bytes.subarray(0, 5)).toString('latin1') === '%PDF-';
+}
 
 type CrawleeModule = typeof import('crawlee');
 let crawleePromise: Promise<CrawleeModule> | null = null;
@@ -177,7 +184,7 @@ export class Scraper {
         });
         ({ html, finalUrl, status } = rendered);
       } else {
-        const request: OutboundRequest = { url, purpose: 'page', headers: { accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5' } };
+        const request: OutboundRequest = { url, purpose: 'page', headers: { accept: 'text/html,application/xhtml+xml;q=0.9,application/pdf;q=0.8,*/*;q=0.5' } };
         if (options.timeoutMs) request.timeoutMs = options.timeoutMs;
         if (signal) request.signal = signal;
         const response = await this.fetcher.fetch(request);
@@ -190,6 +197,12 @@ export class Scraper {
           return page;
         }
         const type = response.headers['content-type'] ?? '';
+        if (isPdf(type, response.bytes)) {
+          // PDFs are read in the extraction worker too; the bytes travel as base64 in the content string.
+          const pdfOptions: ExtractOptions = { ...options.extract, contentType: 'application/pdf' };
+          const extracted = await this.extract(Buffer.from(response.bytes).toString('base64'), finalUrl, pdfOptions, signal);
+          return { ...extracted, url, finalUrl, httpStatus: status, extractionTimeMs: elapsed() };
+        }
         if (!HTML_TYPES.test(type)) {
           const page = failedPage(url, `unsupported content type ${type.split(';')[0]}`, 'UNSUPPORTED_MEDIA_TYPE', elapsed());
           page.httpStatus = response.status;

@@ -1,0 +1,64 @@
+/**
+ * What page furniture looks like in markup: navigation, headers and footers,
+ * sidebars, share bars, "related" boxes, cookie banners, ads, newsletter
+ * sign-ups, comment forms. These are *candidates* for removal: the content
+ * scorer keeps a candidate that holds a large part of the page's prose, since
+ * some sites wrap their whole content in a <form> or a "sidebar-layout" div.
+ */
+
+const FURNITURE_TAGS = new Set(['nav', 'aside', 'footer', 'header', 'dialog', 'menu']);
+const FURNITURE_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search', 'dialog', 'alertdialog', 'menu', 'menubar', 'toolbar']);
+
+/**
+ * class/id tokens of furniture. Matched as whole tokens (split on space, "-"
+ * and "_"), so "shared-content" is not "share" and "header" is not "head".
+ */
+const FURNITURE_TOKENS = new Set([
+  'nav', 'navbar', 'navigation', 'menu', 'breadcrumb', 'breadcrumbs', 'sidebar', 'footer', 'masthead', 'topbar',
+  'share', 'sharing', 'social', 'sociallinks', 'sharebar', 'addthis', 'sharethis',
+  'related', 'recommended', 'recommendations', 'popular', 'trending', 'outbrain', 'taboola', 'more-stories',
+  'cookie', 'cookies', 'consent', 'gdpr', 'banner', 'popup', 'modal', 'overlay',
+  'ad', 'ads', 'advert', 'advertisement', 'advertising', 'adslot', 'sponsored', 'promo', 'dfp',
+  'newsletter', 'subscribe', 'subscription', 'signup', 'paywall', 'skip', 'skiplink',
+  'comments', 'comment-form', 'respond', 'disqus', 'widget', 'widgets', 'tags', 'tagcloud', 'pagination', 'pager',
+  'author-bio', 'authorbox', 'byline', 'authors', 'dateline', 'navbox', 'linkback', 'toolbar', 'sr-only', 'visually-hidden', 'screen-reader-text',
+]);
+/** Compound names checked as substrings of the whole class/id (sites glue words together). */
+const FURNITURE_SUBSTRINGS = /cookie|consent|newsletter|breadcrumb|social-?(share|links|media|icons)|share-?(bar|buttons|tools|links)|related-?(posts|articles|stories|content|links|products)|sidebar|advertis|skip-?(link|to)|read-?more-?(links|stories)|you-?may-?also|also-?like|recirc|outbrain|taboola|(post|entry|article)-?meta\b/i;
+/** Names that mark content; a furniture token next to one of these is not furniture ("post-sidebar-content" stays). */
+const CONTENT_HINT = /article|content|entry|post-?body|story|main|text|body|prose|markdown|description|product|thread|message|answer|question/i;
+
+function names(element: Element): string {
+  const id = element.getAttribute('id') ?? '';
+  const cls = element.getAttribute('class') ?? '';
+  return id || cls ? `${id} ${cls}` : '';
+}
+
+function hasFurnitureToken(value: string): boolean {
+  for (const word of value.toLowerCase().split(/\s+/)) {
+    if (FURNITURE_TOKENS.has(word)) return true;
+    for (const part of word.split(/[_-]+/)) if (FURNITURE_TOKENS.has(part)) return true;
+  }
+  return FURNITURE_SUBSTRINGS.test(value);
+}
+
+/** True when the element looks like page furniture by its tag, ARIA role, or class/id names. */
+export function looksLikeFurniture(element: Element): boolean {
+  const tag = element.localName;
+  if (FURNITURE_TAGS.has(tag)) return true;
+  const role = element.getAttribute('role');
+  if (role && FURNITURE_ROLES.has(role)) return true;
+  if (tag === 'body' || tag === 'html' || tag === 'main' || tag === 'article') return false;
+  const value = names(element);
+  if (!value) return false;
+  if (!hasFurnitureToken(value)) return false;
+  // "article-footer" or "post-share" is still furniture; only a plain content name with a furniture word in it is not.
+  return !(CONTENT_HINT.test(value) && !/share|social|related|comment|cookie|consent|newsletter|footer|advert|promo|popular/i.test(value));
+}
+
+const COMMENTS = /comment|respond|disqus|discussion|replies/i;
+
+/** A comment section (by its class/id), which on a forum is the content itself. */
+export function looksLikeComments(element: Element): boolean {
+  return COMMENTS.test(names(element));
+}

@@ -1,0 +1,155 @@
+/**
+ * Quarry's main-content finder, for every kind of page (articles, forums,
+ * products, listings, documentation, service pages):
+ *
+ * 1. measure prose weight everywhere (content-stats.ts);
+ * 2. drop page furniture (boilerplate.ts) unless it holds a large share of the
+ *    page's prose — then it is the content wearing an unlucky class name;
+ * 3. walk down from <body> into the child holding most of the prose while that
+ *    child still holds most of the page's prose: the walk stops at the
+ *    smallest element that contains the content, whether that is one article
+ *    body, a thread of posts or a product's description and specifications;
+ * 4. inside it, drop link lists that are a minor part of it ("related",
+ *    tag lists, in-article menus).
+ *
+ * It rewrites the document in place (removed elements are detached).
+ */
+import { looksLikeComments, looksLikeFurniture } from './boilerplate.js';
+import { ContentStats, isSkipped } from './content-stats.js';
+
+export interface ScorerSettings {
+  /** Furniture holding at least this share of the page's prose is kept. */
+  keepFurnitureShare: number;
+  /** The walk enters a child holding at least this share of the page's prose. */
+  descendShare: number;
+  /** A container named as the article body is taken when it holds this share of the page's prose. */
+  namedShare: number;
+  /** A comment section is dropped when the prose outside it is at least this share of its own. */
+  ownProseShare: number;
+  /** A link list is dropped when links make this share of its text… */
+  linkDensity: number;
+  /** …and it holds less than this share of the chosen element's text. */
+  minorShare: number;
+}
+
+export const DEFAULT_SETTINGS: ScorerSettings = { keepFurnitureShare: 0.5, descendShare: 0.7, ownProseShare: 0.1, namedShare: 0.3, linkDensity: 0.6, minorShare: 0.25 };
+
+/** About 150 words of prose: a page with that much outside its comments has content of its own. */
+const OWN_PROSE_WEIGHT = 800;
+
+/** A named body part counts when it holds this share of the page's prose. */
+const NAMED_PART_SHARE = 0.15;
+
+/** Units of content, never containers of it: the walk stops above them so a lone paragraph keeps its heading. */
+const CONTENT_UNITS = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'li', 'dt', 'dd', 'pre', 'blockquote', 'ul', 'ol', 'dl', 'figure', 'figcaption', 'a', 'span', 'b', 'i', 'em', 'strong', 'code', 'tr', 'tbody', 'thead']);
+
+const SHORT_BLOCK_CHARS = 80;
+const SHORT_BLOCK_LINK_DENSITY = 0.35;
+// Tables are left alone: an infobox or a specification table is link-dense and still content.
+const LINK_LIST_CANDIDATES = new Set(['ul', 'ol', 'div', 'section', 'p', 'dl', 'nav', 'span', 'li', 'header', 'footer', 'aside']);
+
+function childElements(element: Element): Element[] {
+  const children: Element[] = [];
+  for (let child = element.firstElementChild; child; child = child.nextElementSibling) children.push(child);
+  return children;
+}
+
+/**
+ * Furniture goes unless it holds much of the page's prose. A comment section
+ * goes even then when the page has prose of its own outside it (an article
+ * with a long discussion); on a forum the posts are the page, so they stay.
+ */
+function isRemovable(element: Element, stats: ContentStats, rootWeight: number, settings: ScorerSettings): boolean {
+  if (!looksLikeFurniture(element)) return false;
+  const weight = stats.of(element).weight;
+  if (weight < rootWeight * settings.keepFurnitureShare) return true;
+  if (!looksLikeComments(element)) return false;
+  const outside = rootWeight - weight;
+  return outside >= OWN_PROSE_WEIGHT && outside >= weight * settings.ownProseShare;
+}
+
+function removeFurniture(element: Element, stats: ContentStats, rootWeight: number, settings: ScorerSettings): void {
+  for (const child of childElements(element)) {
+    if (isSkipped(child)) continue;
+    if (isRemovable(child, stats, rootWeight, settings)) child.remove();
+    else removeFurniture(child, stats, rootWeight, settings);
+  }
+}
+
+function descend(root: Element, stats: ContentStats, share: number): Element {
+  const needed = stats.of(root).weight * share;
+  let current = root;
+  for (;;) {
+    let best: Element | null = null;
+    let bestWeight = -1;
+    for (const child of childElements(current)) {
+      if (CONTENT_UNITS.has(child.localName)) continue;
+      const weight = stats.of(child).weight;
+      if (weight > bestWeight) {
+        best = child;
+        bestWeight = weight;
+      }
+    }
+    if (!best || bestWeight < needed || bestWeight <= 0) return current;
+    current = best;
+  }
+}
+
+/**
+ * Drops link lists that are a minor part of the content. Link-heavy siblings
+ * are judged together: many small link-heavy cards side by side are the
+ * listing itself, not a "related" box.
+ */
+function removeLinkLists(element: Element, stats: ContentStats, settings: ScorerSettings, containerChars: number): void {
+  const children = childElements(element);
+  const linkHeavy = children.map((child) => {
+    const own = stats.of(child);
+    if (!LINK_LIST_CANDIDATES.has(child.localName) || own.chars === 0) return false;
+    const density = own.linkChars / own.chars;
+    // A short line that is mostly a link ("Related: MacBook Pro", "Read more") is a pointer elsewhere.
+    return density >= settings.linkDensity || (own.chars < SHORT_BLOCK_CHARS && density >= SHORT_BLOCK_LINK_DENSITY);
+  });
+  const heavyChars = children.reduce((sum, child, i) => sum + (linkHeavy[i] ? stats.of(child).chars : 0), 0);
+  const dropHeavy = heavyChars < containerChars * settings.minorShare;
+  children.forEach((child, i) => {
+    if (linkHeavy[i] && dropHeavy) child.remove();
+    else if (!linkHeavy[i]) removeLinkLists(child, stats, settings, containerChars);
+  });
+}
+
+const CONTENT_SELECTOR = [
+  '[itemprop="articleBody"]', '[itemprop="text"]', '.entry-content', '.post-content', '.article-body', '.article-content',
+  '.story-body', '.post-body', '.articleBody', '.article__body', '.article-text', '.story-content', '.single-post-content', '#article-body',
+  '.article-body-component', '.body__inner-container', '.paywall', '.caas-body', '.td-post-content', '.c-entry-content',
+].join(', ');
+
+function commonAncestor(elements: Element[]): Element | null {
+  let ancestor: Element | null = elements[0] ?? null;
+  for (const element of elements.slice(1)) {
+    while (ancestor && !ancestor.contains(element)) ancestor = ancestor.parentElement;
+  }
+  return ancestor;
+}
+
+/**
+ * A container the site itself names as the article body, when it holds enough
+ * of the page's prose. Some sites split the body into several named parts
+ * (around ads or embeds): then their common ancestor is the body.
+ */
+function namedContent(root: Element, stats: ContentStats, share: number): Element | null {
+  const rootWeight = stats.of(root).weight;
+  const parts = Array.from(root.querySelectorAll(CONTENT_SELECTOR)).filter((candidate) => stats.of(candidate).weight >= rootWeight * NAMED_PART_SHARE);
+  const outermost = parts.filter((part) => !parts.some((other) => other !== part && other.contains(part)));
+  const chosen = outermost.length > 1 ? commonAncestor(outermost) : (outermost[0] ?? null);
+  return chosen && stats.of(chosen).weight >= rootWeight * share ? chosen : null;
+}
+
+/** The element holding the page's main content; `root` is <body> (or <html>). */
+export function selectContent(root: Element, settings: ScorerSettings = DEFAULT_SETTINGS): Element {
+  const before = new ContentStats(root);
+  removeFurniture(root, before, before.of(root).weight, settings);
+  const stats = new ContentStats(root);
+  const chosen = namedContent(root, stats, settings.namedShare) ?? descend(root, stats, settings.descendShare);
+  removeLinkLists(chosen, stats, settings, stats.of(chosen).chars);
+  return chosen;
+}

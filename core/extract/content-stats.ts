@@ -1,0 +1,93 @@
+/**
+ * One bottom-up pass over the DOM that measures every element: visible
+ * characters, characters inside links, and "prose weight" — the non-link
+ * text of its blocks, with short fragments (menu items, labels, buttons)
+ * counting for less than sentences. The content scorer decides with these
+ * numbers, so nothing calls textContent repeatedly on nested elements.
+ */
+import { isHidden } from './block-text.js';
+
+export interface ElementStats {
+  /** Visible non-whitespace characters. */
+  chars: number;
+  /** Of those, characters inside <a>. */
+  linkChars: number;
+  /** Prose weight of the subtree. */
+  weight: number;
+}
+
+const SKIPPED = new Set([
+  'script', 'style', 'noscript', 'template', 'head', 'title', 'svg', 'math', 'iframe', 'object',
+  'embed', 'canvas', 'select', 'option', 'button', 'textarea', 'input', 'link', 'meta',
+]);
+/** Elements whose own text forms one block (a paragraph, an item, a cell). */
+const BLOCKS = new Set([
+  'p', 'div', 'section', 'article', 'main', 'header', 'footer', 'nav', 'aside', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6',
+  'blockquote', 'ul', 'ol', 'dl', 'li', 'dt', 'dd', 'tr', 'td', 'th', 'table', 'figure', 'figcaption', 'pre',
+  'form', 'fieldset', 'address', 'details', 'summary', 'center', 'body', 'html', 'caption',
+]);
+/** A block of this many non-link characters counts in full; shorter ones count in proportion. */
+const FULL_BLOCK_CHARS = 80;
+
+export function isSkipped(element: Element): boolean {
+  return SKIPPED.has(element.localName) || isHidden(element);
+}
+
+function nonSpaceLength(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code > 32 && code !== 160) count++;
+  }
+  return count;
+}
+
+/** Sentences weigh in full; a "Home", a price label or a date counts for little. */
+function blockWeight(chars: number, linkChars: number): number {
+  const prose = chars - linkChars;
+  if (prose <= 0) return 0;
+  return prose * Math.min(1, (prose + 10) / FULL_BLOCK_CHARS);
+}
+
+interface Accumulator {
+  chars: number;
+  linkChars: number;
+}
+
+export class ContentStats {
+  private readonly byElement = new Map<Element, ElementStats>();
+
+  constructor(root: Element) {
+    this.measure(root, false, { chars: 0, linkChars: 0 });
+  }
+
+  of(element: Element): ElementStats {
+    return this.byElement.get(element) ?? { chars: 0, linkChars: 0, weight: 0 };
+  }
+
+  private measure(element: Element, insideLink: boolean, enclosing: Accumulator): ElementStats {
+    const stats: ElementStats = { chars: 0, linkChars: 0, weight: 0 };
+    const own = BLOCKS.has(element.localName) ? { chars: 0, linkChars: 0 } : enclosing;
+    for (let child = element.firstChild; child; child = child.nextSibling) {
+      if (child.nodeType === 3) {
+        const length = nonSpaceLength((child as Text).data);
+        stats.chars += length;
+        own.chars += length;
+        if (insideLink) {
+          stats.linkChars += length;
+          own.linkChars += length;
+        }
+      } else if (child.nodeType === 1) {
+        const childElement = child as Element;
+        if (isSkipped(childElement)) continue;
+        const inner = this.measure(childElement, insideLink || childElement.localName === 'a', own);
+        stats.chars += inner.chars;
+        stats.linkChars += inner.linkChars;
+        stats.weight += inner.weight;
+      }
+    }
+    if (own !== enclosing) stats.weight += blockWeight(own.chars, own.linkChars);
+    this.byElement.set(element, stats);
+    return stats;
+  }
+}
