@@ -18,6 +18,7 @@ import { JobRunner } from './jobs/job-runner.js';
 import { JobStore } from './jobs/job-store.js';
 import { createLlmTiers, type LlmTiers } from './llm/registry.js';
 import { createLogger, type Logger } from './logger.js';
+import { ExtractionStats } from './metrics/extraction-stats.js';
 import { Metrics } from './metrics/metrics.js';
 import type { JobHandler, PluginServices } from './plugin.js';
 import { loadAllEngines } from './plugins/engine-sources.js';
@@ -88,14 +89,18 @@ function registerCore(c: DependencyContainer, config: QuarryConfig, logger: Logg
       );
     }),
   );
+  c.register(TOKENS.ExtractionStats, cached(() => new ExtractionStats()));
   c.register(
     TOKENS.Extract,
     cached((r): ExtractFn => {
       const pool = r.resolve<ExtractionPool>(TOKENS.ExtractionPool);
       const events = r.resolve<ReturnType<typeof createEventBus>>(TOKENS.Events);
       // Every successful extraction also feeds the local page index (through the event bus).
+      const stats = r.resolve<ExtractionStats>(TOKENS.ExtractionStats);
       return async (html, url, options, signal) => {
+        const started = performance.now();
         const result = await pool.extract(html, url, options, signal);
+        stats.record(result.success, result.failureReason, performance.now() - started);
         if (result.success) {
           events.emit('page.extracted', { url: result.url, title: result.title, text: result.text, publishedDate: result.metadata.publishedDate, author: result.metadata.author });
         }
@@ -225,7 +230,12 @@ export async function createQuarry(options: CreateQuarryOptions = {}): Promise<Q
     semantic,
     browser,
     extract: c.resolve(TOKENS.Extract),
-    runtimeStats: () => ({ extraction_pool: extraction.stats(), browser: browser.stats(), page_indexer: indexer.stats() }),
+    runtimeStats: () => ({
+      extraction: c.resolve<ExtractionStats>(TOKENS.ExtractionStats).figures(),
+      extraction_pool: extraction.stats(),
+      browser: browser.stats(),
+      page_indexer: indexer.stats(),
+    }),
   };
 
   const areas: LoadedArea[] = await Promise.all(pluginFolders(join(CODE_ROOT, 'plugins')).map((dir) => loadAreaFolder(dir)));

@@ -10,6 +10,7 @@ export const TOKENS = {
   Engines: Symbol('Engines'),
   ExtractionPool: Symbol('ExtractionPool'),
   BrowserPool: Symbol('BrowserPool'),
+  ExtractionStats: Symbol('ExtractionStats'),
   Extract: Symbol('Extract'),
   Scraper: Symbol('Scraper'),
   JobStore: Symbol('JobStore'),

@@ -6,6 +6,7 @@ import { definePlugin } from '../../core/plugin.js';
 import { chunkContentCapability } from './chunk-content.js';
 import { discoverUrlsCapability } from './discover-urls.js';
 import { extractTablesCapability } from './extract-tables.js';
+import { registerOptionFeatures } from './option-features.js';
 import { scrapeCapability } from './scrape.js';
 import { enhancedSearchCapability, enhancedSearchJobHandlers, enhancedSearchJobStatusCapability } from './search.js';
 
@@ -14,6 +15,7 @@ const featureSchema = z.object({ available: z.boolean(), detail: z.string(), inf
 export default definePlugin({
   jobHandlers: (services) => enhancedSearchJobHandlers(services),
   setup(services) {
+    registerOptionFeatures(services);
     const features = defineCapability({
       id: 'enhanced.features',
       title: 'Installation features',

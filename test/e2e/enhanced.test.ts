@@ -1,5 +1,6 @@
 /** The Enhanced API over HTTP against the sandbox web. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { captchaPage } from '../sandbox/fixture-pages.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
 import { startQuarry, type RunningQuarry } from './harness.js';
 
@@ -123,5 +124,49 @@ describe('POST /api/v1/enhanced/extract-tables', () => {
     const base = await quarry.post('/api/v1/enhanced/extract-tables', { html_content: html, base_url: '/menu' });
     expect(base.status).toBe(400);
     expect(base.body.error.message).toMatch(/base_url/);
+  });
+});
+
+describe('GET /api/v1/enhanced/features and /performance', () => {
+  it('lists every enhanced option with whether it is available here', async () => {
+    const res = await quarry.get('/api/v1/enhanced/features');
+    expect(res.status).toBe(200);
+    const features = res.body.features;
+    const expected = [
+      ...['none', 'cosine', 'json_css', 'regex', 'llm'].map((s) => `enhanced.search.extraction_strategy.${s}`),
+      ...['none', 'pruning', 'bm25', 'llm'].map((f) => `enhanced.search.content_filter.${f}`),
+      'enhanced.search.markdown_generation',
+      'enhanced.search.adaptive_crawling',
+      'enhanced.search.virtual_scrolling',
+      'enhanced.search.link_analysis',
+      'enhanced.scrape.javascript_rendering',
+      'enhanced.scrape.screenshot',
+      'enhanced.scrape.pdf',
+      ...['load', 'domcontentloaded', 'networkidle0', 'networkidle2'].map((w) => `enhanced.scrape.wait_until.${w}`),
+      ...['enabled', 'read_only', 'write_only', 'bypass', 'disabled'].map((m) => `enhanced.scrape.cache_mode.${m}`),
+      'enhanced.chunk_content.semantic',
+      'enhanced.extract_tables.auto',
+      'enhanced.discover_urls',
+    ];
+    for (const name of expected) expect(features[name], name).toMatchObject({ available: expect.any(Boolean), detail: expect.any(String) });
+    // No model is configured in the harness: the llm options say so and what to do.
+    expect(features['enhanced.search.extraction_strategy.llm']).toMatchObject({ available: false, detail: expect.stringMatching(/needs a language model/) });
+    expect(features['enhanced.search.extraction_strategy.regex'].available).toBe(true);
+    expect(features['enhanced.scrape.screenshot'].available).toBe(features.browser.available);
+  });
+
+  it('reports extraction\'s own figures: pages, pages/s and failure reasons', async () => {
+    web.addPage('/perf/blocked', captchaPage());
+    web.addPage('/perf/article', `<html><head><title>Perf article</title></head><body><article><h1>Perf</h1>${'<p>Some measured words about extraction speed and quality here.</p>'.repeat(10)}</article></body></html>`);
+    const scraped = await quarry.post('/api/v1/enhanced/scrape', { urls: [`${web.url}/perf/article`, `${web.url}/perf/blocked`], cache_mode: 'bypass' });
+    expect(scraped.status).toBe(200);
+    const res = await quarry.get('/api/v1/enhanced/performance');
+    expect(res.status).toBe(200);
+    const extraction = res.body.runtime.extraction;
+    expect(extraction.pages).toBeGreaterThanOrEqual(2);
+    expect(extraction.succeeded).toBeGreaterThanOrEqual(1);
+    expect(extraction.failure_reasons.captcha).toBeGreaterThanOrEqual(1);
+    expect(extraction.pages_per_second_last_minute).toBeGreaterThan(0);
+    expect(extraction.mean_ms_per_page).toBeGreaterThan(0);
   });
 });
