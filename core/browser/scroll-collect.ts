@@ -9,6 +9,7 @@
  */
 import type { Page } from 'playwright-core';
 import type { NetworkTracker } from './network-idle.js';
+import { abortableSleep } from '../abortable-sleep.js';
 
 export interface ScrollCollectOptions {
   /** Rounds of "scroll to the bottom, wait". */
@@ -71,7 +72,7 @@ export async function collectByScrolling(
       step = await page.evaluate(scrollStep, 'step' as const);
       record(step.content);
     }
-    await sleep(Math.min(options.scrollDelayMs, Math.max(0, softDeadline - Date.now())), signal);
+    await abortableSleep(Math.min(options.scrollDelayMs, Math.max(0, softDeadline - Date.now())), signal);
     await settle(tracker, signal);
     // A loader may only fire on a fresh scroll event at the very end, which
     // staying at the bottom never sends: nudge up and back down.
@@ -91,20 +92,6 @@ async function settle(tracker: NetworkTracker, signal: AbortSignal): Promise<voi
   });
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise((resolve, reject) => {
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
 /**
  * Runs in the page: finds what scrolls (the document, or the tallest

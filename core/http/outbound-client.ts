@@ -15,6 +15,7 @@ import { HostLimiter } from './host-limiter.js';
 import { decodeBody, readCappedBody } from './response-body.js';
 import { RobotsCache } from './robots-cache.js';
 import type { OutboundPolicy, OutboundRequest, OutboundResponse } from './types.js';
+import { abortableSleep } from '../abortable-sleep.js';
 
 const RETRY_STATUSES = new Set([502, 503, 504]);
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -158,13 +159,13 @@ export class OutboundClient {
         const result = await this.fetchOnce(url, attempt, signal);
         if (!RETRY_STATUSES.has(result.status) || tried >= retries) return result;
         this.logger.debug({ url: url.href, status: result.status, tried }, 'retrying after a gateway error');
-        await sleep(backoffMs(tried, result.headers['retry-after']), signal);
+        await abortableSleep(backoffMs(tried, result.headers['retry-after']), signal);
       } catch (error) {
         const failure = guardRefusalIn(error) ?? error;
         // AppErrors (refused address, too large) are final; so is anything after an abort.
         if (isAppError(failure) || signal.aborted || tried >= retries) throw failure;
         this.logger.debug({ url: url.href, err: failure, tried }, 'retrying after a network error');
-        await sleep(backoffMs(tried, undefined), signal);
+        await abortableSleep(backoffMs(tried, undefined), signal);
       }
     }
   }
@@ -258,19 +259,4 @@ function backoffMs(tried: number, retryAfter: string | undefined): number {
   const seconds = retryAfter !== undefined && /^\d+$/.test(retryAfter.trim()) ? Number(retryAfter) : null;
   const wanted = seconds !== null ? seconds * 1000 : 250 * 2 ** tried;
   return Math.min(wanted, MAX_BACKOFF_MS);
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise((resolve, reject) => {
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -8,21 +8,13 @@ import { AppError } from '../errors.js';
 import { searchFilter } from './filters.js';
 import { cosineScore, reciprocalRankFusion, textScore } from './fusion.js';
 import type { PageIndexHit, PageIndexQuery } from './types.js';
+import type { ChunkRow } from './schema.js';
 
 const COLUMNS = ['url', 'title', 'domain', 'text', 'chunk_index', 'published_date', 'author'];
 const MAX_LIMIT = 1000;
 
-interface HitRow {
-  url: string;
-  title: string;
-  domain: string;
-  text: string;
-  chunk_index: number;
-  published_date: string | null;
-  author: string | null;
-  _distance?: number;
-  _score?: number;
-}
+/** The selected columns of a row, plus the score LanceDB adds to each hit. */
+type HitRow = Pick<ChunkRow, 'url' | 'title' | 'domain' | 'text' | 'chunk_index' | 'published_date' | 'author'> & { _distance?: number; _score?: number };
 
 function toHit(row: HitRow, score: number): PageIndexHit {
   return {

@@ -14,6 +14,7 @@ import { fanOut } from './engine-fanout.js';
 import { mergeEngineResults } from './merge.js';
 import { lexicalRelevance } from './relevance.js';
 import { renderSearchMarkdown } from './render-markdown.js';
+import { scrapedContent } from './scraped-content.js';
 import type { SearchAnswer, SearchInput, SearchResultItem } from './schemas.js';
 
 const SAFE_SEARCH: Record<SearchInput['safe_search'], SafeSearch> = { off: 0, moderate: 1, strict: 2 };
@@ -214,28 +215,6 @@ function finish(answer: SearchAnswer, input: SearchInput, started: number): Sear
   return out;
 }
 
-function scrapedContent(page: ScrapedPage, input: SearchInput): NonNullable<SearchResultItem['scraped_content']> {
-  const content: NonNullable<SearchResultItem['scraped_content']> = {
-    url: page.finalUrl || page.url,
-    title: page.title,
-    text: page.text,
-    images: input.include_images ? page.images : [],
-    links: input.include_links ? page.links.map((l) => l.url) : [],
-    word_count: page.wordCount,
-    extraction_success: page.success,
-    extraction_time_ms: Math.round(page.extractionTimeMs),
-    content_quality_score: round(page.contentQualityScore),
-    metadata: {
-      description: page.metadata.description,
-      author: page.metadata.author,
-      published_date: page.metadata.publishedDate,
-      keywords: page.metadata.keywords,
-    },
-  };
-  if (input.output_format === 'markdown' && page.success) content.markdown = page.markdown;
-  if (!page.success && page.failureReason) content.failure_reason = page.failureReason;
-  return content;
-}
 
 function round(value: number): number {
   return Math.round(value * 10_000) / 10_000;

@@ -16,7 +16,7 @@ import { newRequestId, runSearch } from '../../search/search-runner.js';
 import { processPage } from './page-pipeline.js';
 import { prepareRequest, type PreparedRequest } from './prepare.js';
 import { renderEnhancedMarkdown } from './render.js';
-import { scrapedContent } from './scraped-content.js';
+import { scrapedContent } from '../../search/scraped-content.js';
 import type { EnhancedAnswer, EnhancedPage, EnhancedResult, EnhancedSearchInput } from './schemas.js';
 import { snapshotCount } from './scroll.js';
 import { mergeScrollSnapshots } from './scroll-merge.js';

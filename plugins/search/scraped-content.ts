@@ -1,6 +1,6 @@
-/** A scraped page in the Search API's scraped_content shape (as plugins/search/search-runner.ts gives it). */
-import type { ScrapedPage } from '../../../core/scrape/scraper.js';
-import type { SearchInput, SearchResultItem } from '../../search/schemas.js';
+/** A scraped page in the Search API's scraped_content shape (search results and enhanced search results). */
+import type { ScrapedPage } from '../../core/scrape/scraper.js';
+import type { SearchInput, SearchResultItem } from './schemas.js';
 
 type ScrapedContent = NonNullable<SearchResultItem['scraped_content']>;
 
