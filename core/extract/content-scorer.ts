@@ -16,6 +16,7 @@
  */
 import { looksLikeComments, looksLikeFurniture } from './boilerplate.js';
 import { ContentStats, isSkipped } from './content-stats.js';
+import { trimTail } from './tail-trim.js';
 
 export interface ScorerSettings {
   /** Furniture holding at least this share of the page's prose is kept. */
@@ -59,22 +60,54 @@ function childElements(element: Element): Element[] {
  * goes even then when the page has prose of its own outside it (an article
  * with a long discussion); on a forum the posts are the page, so they stay.
  */
-function isRemovable(element: Element, stats: ContentStats, rootWeight: number, settings: ScorerSettings): boolean {
+function isRemovable(element: Element, stats: ContentStats, rootWeight: number, settings: ScorerSettings, hasBody: boolean): boolean {
   if (!looksLikeFurniture(element)) return false;
-  const weight = stats.of(element).weight;
-  if (weight < rootWeight * settings.keepFurnitureShare) return true;
-  if (!looksLikeComments(element)) return false;
-  const outside = rootWeight - weight;
-  return outside >= OWN_PROSE_WEIGHT && outside >= weight * settings.ownProseShare;
+  const own = stats.of(element);
+  const comments = looksLikeComments(element);
+  // Several paragraphs of unlinked prose under a class name only ("paywall", "byline-wrapper") are the text itself.
+  if (!comments && isProseBlock(element, own)) return false;
+  if (own.weight < rootWeight * settings.keepFurnitureShare) return true;
+  if (!comments) return false;
+  const outside = rootWeight - own.weight;
+  // A page that names its article body has content of its own, however short the post above the comments.
+  if (hasBody && outside > 0) return true;
+  return outside >= OWN_PROSE_WEIGHT && outside >= own.weight * settings.ownProseShare;
 }
 
-function removeFurniture(element: Element, stats: ContentStats, rootWeight: number, settings: ScorerSettings): void {
+/** About three full paragraphs. */
+const PROSE_BLOCK_WEIGHT = 600;
+const FURNITURE_TAGS = new Set(['nav', 'aside', 'footer', 'header', 'dialog', 'menu']);
+/** Teaser boxes hold prose too; their names say what they are. ("widget" is not here: page builders name text blocks so.) */
+const TEASER_NAME = /related|recommend|promo|teaser|more|cta/i;
+
+/** Prose nearly free of links, furniture by its class name only (not by tag or role, which a site sets on purpose). */
+function isProseBlock(element: Element, own: { weight: number; chars: number; linkChars: number }): boolean {
+  if (own.weight < PROSE_BLOCK_WEIGHT || own.linkChars > own.chars * 0.1) return false;
+  if (FURNITURE_TAGS.has(element.localName) || element.hasAttribute('role')) return false;
+  return !TEASER_NAME.test(element.getAttribute('class') ?? '');
+}
+
+function removeFurniture(element: Element, stats: ContentStats, rootWeight: number, settings: ScorerSettings, hasBody: boolean): void {
   for (const child of childElements(element)) {
     if (isSkipped(child)) continue;
-    if (isRemovable(child, stats, rootWeight, settings)) child.remove();
-    else removeFurniture(child, stats, rootWeight, settings);
+    if (isRemovable(child, stats, rootWeight, settings, hasBody)) child.remove();
+    else removeFurniture(child, stats, rootWeight, settings, hasBody);
   }
 }
+
+/** The page names an article body outside any comment section, with some prose in it. */
+function namesBody(root: Element, stats: ContentStats): boolean {
+  for (const candidate of root.querySelectorAll(CONTENT_SELECTOR)) {
+    if (stats.of(candidate).weight < NAMED_BODY_MIN_WEIGHT) continue;
+    let inComments = false;
+    for (let e: Element | null = candidate; e && e !== root && !inComments; e = e.parentElement) inComments = looksLikeComments(e);
+    if (!inComments) return true;
+  }
+  return false;
+}
+
+/** About 40 words: a short post introducing an open thread still counts as the page's own content. */
+const NAMED_BODY_MIN_WEIGHT = 200;
 
 function descend(root: Element, stats: ContentStats, share: number): Element {
   const needed = stats.of(root).weight * share;
@@ -102,9 +135,11 @@ function descend(root: Element, stats: ContentStats, share: number): Element {
  */
 function removeLinkLists(element: Element, stats: ContentStats, settings: ScorerSettings, containerChars: number): void {
   const children = childElements(element);
+  // Inside running text (the parent has words of its own) a linked <span> is part of a sentence, not a list.
+  const inline = hasOwnText(element);
   const linkHeavy = children.map((child) => {
     const own = stats.of(child);
-    if (!LINK_LIST_CANDIDATES.has(child.localName) || own.chars === 0) return false;
+    if (!LINK_LIST_CANDIDATES.has(child.localName) || own.chars === 0 || inline) return false;
     const density = own.linkChars / own.chars;
     // A short line that is mostly a link ("Related: MacBook Pro", "Read more") is a pointer elsewhere.
     return density >= settings.linkDensity || (own.chars < SHORT_BLOCK_CHARS && density >= SHORT_BLOCK_LINK_DENSITY);
@@ -115,6 +150,13 @@ function removeLinkLists(element: Element, stats: ContentStats, settings: Scorer
     if (linkHeavy[i] && dropHeavy) child.remove();
     else if (!linkHeavy[i]) removeLinkLists(child, stats, settings, containerChars);
   });
+}
+
+function hasOwnText(element: Element): boolean {
+  for (let node = element.firstChild; node; node = node.nextSibling) {
+    if (node.nodeType === 3 && /[\p{L}\p{N}]/u.test((node as Text).data)) return true;
+  }
+  return false;
 }
 
 const CONTENT_SELECTOR = [
@@ -144,12 +186,41 @@ function namedContent(root: Element, stats: ContentStats, share: number): Elemen
   return chosen && stats.of(chosen).weight >= rootWeight * share ? chosen : null;
 }
 
+/** A block of prose next to the body: an intro or lead paragraph the site keeps outside the body's container. */
+function isLead(element: Element, stats: ContentStats): boolean {
+  const own = stats.of(element);
+  const name = element.getAttribute('class') ?? '';
+  return own.weight >= LEAD_MIN_WEIGHT && own.linkChars <= own.chars * 0.2 && !TEASER_NAME.test(name) && !/comment/i.test(name);
+}
+
+/** About 20 words: one full sentence. */
+const LEAD_MIN_WEIGHT = 120;
+
+/**
+ * The walk stops at the element holding most of the prose, which can leave
+ * the lead paragraph just above it behind. When the preceding siblings hold
+ * such prose, the parent becomes the content, stripped of every sibling that
+ * is neither the body nor a lead (the teasers and widgets around them).
+ */
+function withLeadSiblings(chosen: Element, root: Element, stats: ContentStats): Element {
+  const parent = chosen.parentElement;
+  if (!parent || chosen === root || CONTENT_UNITS.has(chosen.localName)) return chosen;
+  const siblings = childElements(parent);
+  const before = siblings.slice(0, siblings.indexOf(chosen));
+  const leads = before.filter((sibling) => isLead(sibling, stats));
+  if (leads.length === 0) return chosen;
+  for (const sibling of siblings) if (sibling !== chosen && !leads.includes(sibling) && !/^h[1-6]$/.test(sibling.localName)) sibling.remove();
+  return parent;
+}
+
 /** The element holding the page's main content; `root` is <body> (or <html>). */
 export function selectContent(root: Element, settings: ScorerSettings = DEFAULT_SETTINGS): Element {
   const before = new ContentStats(root);
-  removeFurniture(root, before, before.of(root).weight, settings);
+  removeFurniture(root, before, before.of(root).weight, settings, namesBody(root, before));
   const stats = new ContentStats(root);
-  const chosen = namedContent(root, stats, settings.namedShare) ?? descend(root, stats, settings.descendShare);
+  const named = namedContent(root, stats, settings.namedShare);
+  const chosen = named ?? withLeadSiblings(descend(root, stats, settings.descendShare), root, stats);
+  trimTail(chosen, stats);
   removeLinkLists(chosen, stats, settings, stats.of(chosen).chars);
   return chosen;
 }
