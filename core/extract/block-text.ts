@@ -12,7 +12,8 @@ export interface BlockText {
   linkChars: number;
 }
 
-const SKIPPED = new Set([
+/** Elements whose text is never page content (shared with content-stats.ts). */
+export const SKIPPED = new Set([
   'script', 'style', 'noscript', 'template', 'head', 'title', 'svg', 'math', 'iframe', 'object',
   'embed', 'canvas', 'select', 'option', 'button', 'textarea', 'input', 'link', 'meta',
 ]);

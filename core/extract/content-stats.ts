@@ -5,7 +5,7 @@
  * counting for less than sentences. The content scorer decides with these
  * numbers, so nothing calls textContent repeatedly on nested elements.
  */
-import { isHidden } from './block-text.js';
+import { isHidden, SKIPPED } from './block-text.js';
 
 export interface ElementStats {
   /** Visible non-whitespace characters. */
@@ -16,10 +16,6 @@ export interface ElementStats {
   weight: number;
 }
 
-const SKIPPED = new Set([
-  'script', 'style', 'noscript', 'template', 'head', 'title', 'svg', 'math', 'iframe', 'object',
-  'embed', 'canvas', 'select', 'option', 'button', 'textarea', 'input', 'link', 'meta',
-]);
 /** Elements whose own text forms one block (a paragraph, an item, a cell). */
 const BLOCKS = new Set([
   'p', 'div', 'section', 'article', 'main', 'header', 'footer', 'nav', 'aside', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6',

@@ -9,7 +9,8 @@ import { z } from 'zod';
 import { defineCapability } from '../../core/capability.js';
 import { AppError } from '../../core/errors.js';
 import type { JobHandler, PluginServices } from '../../core/plugin.js';
-import { jobStatusInputSchema } from '../search/schemas.js';
+import { publicJob } from '../search/job-view.js';
+import { jobStatusInputSchema, jobStatusOutputSchema } from '../search/schemas.js';
 import { prepareRequest } from './search/prepare.js';
 import { renderEnhancedMarkdown } from './search/render.js';
 import { runEnhancedSearch } from './search/run.js';
@@ -64,15 +65,8 @@ export function enhancedSearchJobHandlers(services: PluginServices): Record<stri
   };
 }
 
-const enhancedJobStatusSchema = z.object({
-  request_id: z.string(),
-  status: z.enum(['queued', 'processing', 'completed', 'failed']),
-  created_at: z.string(),
-  updated_at: z.string(),
-  progress: z.object({ progress: z.number(), total: z.number().optional(), message: z.string().optional() }).optional(),
-  result: enhancedAnswerSchema.optional(),
-  error: z.object({ code: z.string(), message: z.string() }).optional(),
-});
+/** The Search API's job view, with the enhanced answer as its result. */
+const enhancedJobStatusSchema = jobStatusOutputSchema.extend({ result: enhancedAnswerSchema.optional() });
 
 /** GET /api/v1/enhanced/search/jobs/:request_id — status and answer of an async enhanced search. */
 export function enhancedSearchJobStatusCapability(services: PluginServices) {
@@ -88,15 +82,7 @@ export function enhancedSearchJobStatusCapability(services: PluginServices) {
     async handler(input) {
       const job = await services.jobStore.get(input.request_id);
       if (!job || job.kind !== ENHANCED_SEARCH_JOB) throw new AppError('NOT_FOUND', `no enhanced search job ${input.request_id}`);
-      return {
-        request_id: job.id,
-        status: job.status,
-        created_at: job.createdAt,
-        updated_at: job.updatedAt,
-        ...(job.progress ? { progress: job.progress } : {}),
-        ...(job.result !== undefined ? { result: job.result as EnhancedAnswer } : {}),
-        ...(job.error ? { error: job.error } : {}),
-      };
+      return publicJob<EnhancedAnswer>(job);
     },
   });
 }

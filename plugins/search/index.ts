@@ -4,6 +4,7 @@ import { defineCapability } from '../../core/capability.js';
 import { AppError, toAppError } from '../../core/errors.js';
 import { definePlugin, type PluginServices } from '../../core/plugin.js';
 import { autocompleteCapability } from './autocomplete.js';
+import { publicJob } from './job-view.js';
 import { renderSearchMarkdown } from './render-markdown.js';
 import {
   batchInputSchema,
@@ -185,28 +186,3 @@ export default definePlugin({
     return [web, batch, engines, jobStatus, autocompleteCapability(services.engines)];
   },
 });
-
-type JobRecordLike = Awaited<ReturnType<PluginServices['jobStore']['get']>> & object;
-
-export function publicJob(job: JobRecordLike) {
-  const view: {
-    request_id: string;
-    status: 'queued' | 'processing' | 'completed' | 'failed';
-    created_at: string;
-    updated_at: string;
-    progress?: { progress: number; total?: number; message?: string };
-    result?: SearchAnswer;
-    error?: { code: string; message: string };
-    webhook?: { status: string; attempts: number; last_error?: string; delivered_at?: string };
-  } = { request_id: job.id, status: job.status, created_at: job.createdAt, updated_at: job.updatedAt };
-  if (job.progress) view.progress = job.progress;
-  if (job.result !== undefined) view.result = job.result as SearchAnswer;
-  if (job.error) view.error = job.error;
-  if (job.webhook) {
-    view.webhook = { status: job.webhook.status, attempts: job.webhook.attempts };
-    if (job.webhook.lastError) view.webhook.last_error = job.webhook.lastError;
-    if (job.webhook.deliveredAt) view.webhook.delivered_at = job.webhook.deliveredAt;
-  }
-  return view;
-}
-
