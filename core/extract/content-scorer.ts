@@ -35,6 +35,9 @@ export interface ScorerSettings {
 
 export const DEFAULT_SETTINGS: ScorerSettings = { keepFurnitureShare: 0.5, descendShare: 0.7, ownProseShare: 0.1, namedShare: 0.3, linkDensity: 0.6, minorShare: 0.25 };
 
+/** Furniture whose text is mostly links is navigation, however much of it there is. */
+const MENU_LINK_SHARE = 0.6;
+
 /** About 150 words of prose: a page with that much outside its comments has content of its own. */
 const OWN_PROSE_WEIGHT = 800;
 
@@ -67,6 +70,8 @@ function isRemovable(element: Element, stats: ContentStats, rootWeight: number, 
   // Several paragraphs of unlinked prose under a class name only ("paywall", "byline-wrapper") are the text itself.
   if (!comments && isProseBlock(element, own)) return false;
   if (own.weight < rootWeight * settings.keepFurnitureShare) return true;
+  // A mega-menu holds much of the page's text, all of it links.
+  if (own.linkChars > own.chars * MENU_LINK_SHARE) return true;
   if (!comments) return false;
   const outside = rootWeight - own.weight;
   // A page that names its article body has content of its own, however short the post above the comments.
@@ -213,13 +218,41 @@ function withLeadSiblings(chosen: Element, root: Element, stats: ContentStats): 
   return parent;
 }
 
+/** When weighing lists, link text weighs this share of plain text, so a list of stories, jobs or products can be the content. */
+const LIST_LINK_WEIGHT = 0.4;
+/**
+ * The walk by prose alone wins unless its pick holds less prose than this
+ * share of what the walk that counts links picked: an article with a teaser
+ * list beside it keeps its body; a listing page with one blurb of prose gets
+ * its list.
+ */
+const LIST_PROSE_SHARE = 0.3;
+/** A pick with under about 120 words of prose loses to a list holding twice its weight. */
+const SHORT_PROSE_WEIGHT = 600;
+const SHORT_PROSE_SHARE = 0.5;
+
+/** The walk's pick, and the measure it was picked by (later steps judge with the same numbers). */
+function walkDown(root: Element, settings: ScorerSettings): { element: Element; stats: ContentStats } {
+  const prose = new ContentStats(root);
+  const byProse = descend(root, prose, settings.descendShare);
+  const lists = new ContentStats(root, { linkWeight: LIST_LINK_WEIGHT });
+  const byList = descend(root, lists, settings.descendShare);
+  const proseWeight = prose.of(byProse).weight;
+  const listWeight = lists.of(byList).weight;
+  const short = proseWeight < SHORT_PROSE_WEIGHT && proseWeight < listWeight * SHORT_PROSE_SHARE;
+  if (byList === byProse || (proseWeight >= listWeight * LIST_PROSE_SHARE && !short)) return { element: byProse, stats: prose };
+  return { element: byList, stats: lists };
+}
+
 /** The element holding the page's main content; `root` is <body> (or <html>). */
 export function selectContent(root: Element, settings: ScorerSettings = DEFAULT_SETTINGS): Element {
   const before = new ContentStats(root);
   removeFurniture(root, before, before.of(root).weight, settings, namesBody(root, before));
-  const stats = new ContentStats(root);
-  const named = namedContent(root, stats, settings.namedShare);
-  const chosen = named ?? withLeadSiblings(descend(root, stats, settings.descendShare), root, stats);
+  const prose = new ContentStats(root);
+  const named = namedContent(root, prose, settings.namedShare);
+  const walked = named ? { element: named, stats: prose } : walkDown(root, settings);
+  const { stats } = walked;
+  const chosen = named ?? withLeadSiblings(walked.element, root, stats);
   trimTail(chosen, stats);
   removeLinkLists(chosen, stats, settings, stats.of(chosen).chars);
   return chosen;

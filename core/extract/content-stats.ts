@@ -29,6 +29,11 @@ export function isSkipped(element: Element): boolean {
   return SKIPPED.has(element.localName) || isHidden(element);
 }
 
+/** Counting what a script would reveal too: hidden elements and <noscript>. */
+function isSkippedEvenIfRevealed(element: Element): boolean {
+  return element.localName !== 'noscript' && SKIPPED.has(element.localName);
+}
+
 function nonSpaceLength(text: string): number {
   let count = 0;
   for (let i = 0; i < text.length; i++) {
@@ -38,11 +43,22 @@ function nonSpaceLength(text: string): number {
   return count;
 }
 
-/** Sentences weigh in full; a "Home", a price label or a date counts for little. */
-function blockWeight(chars: number, linkChars: number): number {
-  const prose = chars - linkChars;
+/**
+ * Prose weight of one block. Sentences weigh in full; a "Home", a price label
+ * or a date counts for little. Link text counts for `linkWeight` of plain text
+ * (0 on ordinary pages, where links are pointers elsewhere).
+ */
+function blockWeight(chars: number, linkChars: number, linkWeight: number): number {
+  const prose = chars - linkChars * (1 - linkWeight);
   if (prose <= 0) return 0;
   return prose * Math.min(1, (prose + 10) / FULL_BLOCK_CHARS);
+}
+
+export interface MeasureOptions {
+  /** Measure hidden elements and <noscript> as if shown. */
+  countHidden?: boolean;
+  /** Share of plain-text weight that link text gets (default 0). */
+  linkWeight?: number;
 }
 
 interface Accumulator {
@@ -53,7 +69,12 @@ interface Accumulator {
 export class ContentStats {
   private readonly byElement = new Map<Element, ElementStats>();
 
-  constructor(root: Element) {
+  private readonly skip: (element: Element) => boolean;
+  private readonly linkWeight: number;
+
+  constructor(root: Element, options: MeasureOptions = {}) {
+    this.skip = options.countHidden ? isSkippedEvenIfRevealed : isSkipped;
+    this.linkWeight = options.linkWeight ?? 0;
     this.measure(root, false, { chars: 0, linkChars: 0 });
   }
 
@@ -75,14 +96,14 @@ export class ContentStats {
         }
       } else if (child.nodeType === 1) {
         const childElement = child as Element;
-        if (isSkipped(childElement)) continue;
+        if (this.skip(childElement)) continue;
         const inner = this.measure(childElement, insideLink || childElement.localName === 'a', own);
         stats.chars += inner.chars;
         stats.linkChars += inner.linkChars;
         stats.weight += inner.weight;
       }
     }
-    if (own !== enclosing) stats.weight += blockWeight(own.chars, own.linkChars);
+    if (own !== enclosing) stats.weight += blockWeight(own.chars, own.linkChars, this.linkWeight);
     this.byElement.set(element, stats);
     return stats;
   }

@@ -16,6 +16,7 @@ import { toMarkdown } from './markdown.js';
 import { authorFromByline, readMetadata } from './metadata.js';
 import { baseUrlOf, contentRoot, parseDocument, safeUrl } from './parse-document.js';
 import { contentQualityScore } from './quality.js';
+import { revealScriptedContent } from './reveal.js';
 import { pickTitle } from './title.js';
 import type { ExtractionResult, ExtractOptions, PageMetadata } from './types.js';
 
@@ -43,6 +44,7 @@ export function extract(html: string, url: string, options: ExtractOptions = {})
 function extractOrThrow(html: string, url: string, options: ExtractOptions): ExtractionResult {
   const { includeImages = true, includeLinks = true, markdown: wantMarkdown = true } = options;
   const doc = parseDocument(html);
+  revealScriptedContent(contentRoot(doc));
   const pageUrl = safeUrl(url);
   const base = baseUrlOf(doc, url);
 

@@ -3,8 +3,40 @@ import { parseHTML } from 'linkedom';
 
 /** linkedom leaves documentElement null for fragments, so fragments get a skeleton. */
 export function parseDocument(html: string): Document {
-  const source = /<html[\s>]/i.test(html) ? html : `<!DOCTYPE html><html><head></head><body>${html}</body></html>`;
-  return parseHTML(source).document as unknown as Document;
+  // Outside SVG a browser reads "<![CDATA[" as a bogus comment; linkedom would read the rest of the page as CDATA.
+  const markup = html.includes('<![CDATA[') ? html.replaceAll('<![CDATA[', '') : html;
+  const source = /<html[\s>]/i.test(markup) ? markup : `<!DOCTYPE html><html><head></head><body>${markup}</body></html>`;
+  const doc = parseHTML(source).document as unknown as Document;
+  repairTree(doc);
+  return doc;
+}
+
+const HEAD_ELEMENTS = new Set(['style', 'script', 'meta', 'link', 'title', 'base', 'noscript']);
+
+/**
+ * linkedom is not an HTML5 tree builder: markup before <html> or after
+ * </body> / </html> stays outside <body> (a leading <style> even becomes the
+ * documentElement). Browsers put all of it in <head> or <body>, so this does too.
+ */
+function repairTree(doc: Document): void {
+  const html = Array.from(doc.childNodes).find((node): node is Element => node.nodeType === 1 && (node as Element).localName === 'html');
+  const body = html ? Array.from(html.children).find((child) => child.localName === 'body') : undefined;
+  if (!html || !body) return;
+  const head = Array.from(html.children).find((child) => child.localName === 'head');
+  let beforeHtml = true;
+  for (const node of Array.from(doc.childNodes)) {
+    if (node === html) {
+      beforeHtml = false;
+      continue;
+    }
+    if (node.nodeType !== 1 && !(node.nodeType === 3 && /\S/.test((node as Text).data))) continue;
+    const isHeadElement = node.nodeType === 1 && HEAD_ELEMENTS.has((node as Element).localName);
+    if (beforeHtml && isHeadElement && head) head.appendChild(node);
+    else if (beforeHtml) body.insertBefore(node, body.firstChild);
+    else body.appendChild(node);
+  }
+  // Elements after </body> but inside <html> belong to the body as well.
+  for (let node = body.nextSibling; node; node = body.nextSibling) body.appendChild(node);
 }
 
 /** The element holding the page's visible content: <body>, or <html> when the markup put content outside <body>. */
