@@ -21,6 +21,7 @@ const FURNITURE_TOKENS = new Set([
   'ad', 'ads', 'advert', 'advertisement', 'advertising', 'adslot', 'sponsored', 'promo', 'dfp',
   'newsletter', 'subscribe', 'subscription', 'signup', 'paywall', 'skip', 'skiplink',
   'comments', 'comment-form', 'respond', 'disqus', 'widget', 'widgets', 'tags', 'tagcloud', 'pagination', 'pager',
+  'reviews',
   'author-bio', 'authorbox', 'byline', 'authors', 'dateline', 'navbox', 'linkback', 'toolbar', 'sr-only', 'visually-hidden', 'screen-reader-text',
 ]);
 /** Compound names checked as substrings of the whole class/id (sites glue words together). */
@@ -42,6 +43,23 @@ function hasFurnitureToken(value: string): boolean {
   return FURNITURE_SUBSTRINGS.test(value);
 }
 
+const OVERLAY_ROLES = new Set(['dialog', 'alertdialog']);
+const CONSENT_NAME = /cookie|consent|onetrust|gdpr|didomi|usercentrics|truste|cookiebot|qc-cmp/i;
+
+/**
+ * Furniture that is never the content however much text it holds: dialogs
+ * (a consent manager's settings run to hundreds of words), consent banners,
+ * and page footers.
+ */
+export function isOverlayOrFooter(element: Element): boolean {
+  const tag = element.localName;
+  if (tag === 'dialog' || tag === 'footer') return true;
+  const role = element.getAttribute('role');
+  if (role && (OVERLAY_ROLES.has(role) || role === 'contentinfo')) return true;
+  if (element.getAttribute('aria-modal') === 'true') return true;
+  return CONSENT_NAME.test(names(element));
+}
+
 /** True when the element looks like page furniture by its tag, ARIA role, or class/id names. */
 export function looksLikeFurniture(element: Element): boolean {
   const tag = element.localName;
@@ -53,12 +71,12 @@ export function looksLikeFurniture(element: Element): boolean {
   if (!value) return false;
   if (!hasFurnitureToken(value)) return false;
   // "article-footer" or "post-share" is still furniture; only a plain content name with a furniture word in it is not.
-  return !(CONTENT_HINT.test(value) && !/share|social|related|comment|cookie|consent|newsletter|footer|advert|promo|popular/i.test(value));
+  return !(CONTENT_HINT.test(value) && !/share|social|related|comment|reviews|cookie|consent|newsletter|footer|advert|promo|popular/i.test(value));
 }
 
-const COMMENTS = /comment|respond|disqus|discussion|replies/i;
+const COMMENTS = /comment|respond|disqus|discussion|replies|reviews/i;
 
-/** A comment section (by its class/id), which on a forum is the content itself. */
+/** A comment or customer-review section (by its class/id), which on a forum is the content itself. */
 export function looksLikeComments(element: Element): boolean {
   return COMMENTS.test(names(element));
 }

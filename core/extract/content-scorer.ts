@@ -14,7 +14,7 @@
  *
  * It rewrites the document in place (removed elements are detached).
  */
-import { looksLikeComments, looksLikeFurniture } from './boilerplate.js';
+import { isOverlayOrFooter, looksLikeComments, looksLikeFurniture } from './boilerplate.js';
 import { ContentStats, isSkipped } from './content-stats.js';
 import { trimTail } from './tail-trim.js';
 
@@ -65,6 +65,7 @@ function childElements(element: Element): Element[] {
  */
 function isRemovable(element: Element, stats: ContentStats, rootWeight: number, settings: ScorerSettings, hasBody: boolean): boolean {
   if (!looksLikeFurniture(element)) return false;
+  if (isOverlayOrFooter(element)) return true;
   const own = stats.of(element);
   const comments = looksLikeComments(element);
   // Several paragraphs of unlinked prose under a class name only ("paywall", "byline-wrapper") are the text itself.

@@ -49,4 +49,16 @@ describe('extract on real pages whose markup hides or misplaces the content (WCX
     expect(score.success).toBe(false);
     expect(score.text).toBe('');
   });
+
+  it('leaves customer reviews out of a product page', () => {
+    const score = run('product-with-reviews');
+    expect(score.precision).toBeGreaterThan(0.85);
+    expect(score.text).not.toContain('Fantastic bag that just falls short');
+  });
+
+  it('never takes a consent dialog for the content, however long it is', () => {
+    const score = run('forum-consent-dialog');
+    expect(score.text).not.toMatch(/Information about your activity on this service/);
+    expect(score.f1).toBeGreaterThan(0.6);
+  });
 });
