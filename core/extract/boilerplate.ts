@@ -35,10 +35,16 @@ function names(element: Element): string {
   return id || cls ? `${id} ${cls}` : '';
 }
 
+/** Page builders (Elementor, Divi, Beaver Builder, WPBakery) wrap the body text itself in "widgets" and "modules". */
+const PAGE_BUILDER = /elementor|et_pb|fl-module|fl-builder|wpb_|vc_|siteorigin/i;
+const BUILDER_TOKENS = new Set(['widget', 'widgets']);
+
 function hasFurnitureToken(value: string): boolean {
+  const builder = PAGE_BUILDER.test(value);
+  const furniture = (token: string): boolean => FURNITURE_TOKENS.has(token) && !(builder && BUILDER_TOKENS.has(token));
   for (const word of value.toLowerCase().split(/\s+/)) {
-    if (FURNITURE_TOKENS.has(word)) return true;
-    for (const part of word.split(/[_-]+/)) if (FURNITURE_TOKENS.has(part)) return true;
+    if (furniture(word)) return true;
+    for (const part of word.split(/[_-]+/)) if (furniture(part)) return true;
   }
   return FURNITURE_SUBSTRINGS.test(value);
 }
