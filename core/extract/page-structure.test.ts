@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { wordScore } from '../../bench/extract/word-f1.js';
-import { loadPage } from '../../test/fixtures/pages/load-page.js';
+import { loadPage, zyteTruth } from '../../test/fixtures/pages/load-page.js';
 import { extract } from './extract.js';
 
 interface WcxbTruth {
@@ -60,5 +60,19 @@ describe('extract on real pages whose markup hides or misplaces the content (WCX
     const score = run('forum-consent-dialog');
     expect(score.text).not.toMatch(/Information about your activity on this service/);
     expect(score.f1).toBeGreaterThan(0.6);
+  });
+
+  it('keeps body text that a page builder (Elementor) wraps in widgets', () => {
+    expect(run('elementor-article').f1).toBeGreaterThan(0.9);
+  });
+});
+
+describe('extract on a Zyte benchmark article with a photo gallery', () => {
+  it('prints a caption repeated once per gallery view only once', () => {
+    const truth = zyteTruth('zyte-chron-car-sales');
+    const result = extract(loadPage('zyte-chron-car-sales.html.gz'), truth.url);
+    const caption = 'a long row of unsold E-Pace sports-utility vehicles';
+    expect(result.text.split(caption).length - 1).toBe(1);
+    expect(result.text).toContain('New vehicle sales in the Houston area plunged 10 percent last month');
   });
 });
