@@ -38,15 +38,18 @@ function names(element: Element): string {
 /** Page builders (Elementor, Divi, Beaver Builder, WPBakery) wrap the body text itself in "widgets" and "modules". */
 const PAGE_BUILDER = /elementor|et_pb|fl-module|fl-builder|wpb_|vc_|siteorigin/i;
 const BUILDER_TOKENS = new Set(['widget', 'widgets']);
+const TAILWIND_UTILITY = /[:[\]()=]/;
 
 function hasFurnitureToken(value: string): boolean {
   const builder = PAGE_BUILDER.test(value);
   const furniture = (token: string): boolean => FURNITURE_TOKENS.has(token) && !(builder && BUILDER_TOKENS.has(token));
-  for (const word of value.toLowerCase().split(/\s+/)) {
+  // Tailwind variants and arbitrary values ("lg:pt-[calc(var(--banner-height))]") style, they do not name.
+  const words = value.toLowerCase().split(/\s+/).filter((word) => !TAILWIND_UTILITY.test(word));
+  for (const word of words) {
     if (furniture(word)) return true;
     for (const part of word.split(/[_-]+/)) if (furniture(part)) return true;
   }
-  return FURNITURE_SUBSTRINGS.test(value);
+  return FURNITURE_SUBSTRINGS.test(words.join(' '));
 }
 
 const OVERLAY_ROLES = new Set(['dialog', 'alertdialog']);
