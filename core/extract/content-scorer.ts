@@ -41,6 +41,11 @@ const MENU_LINK_SHARE = 0.6;
 /** About 150 words of prose: a page with that much outside its comments has content of its own. */
 const OWN_PROSE_WEIGHT = 800;
 
+/** schema.org types of a thread's posts (not of reviews, whose texts are named alike too). */
+const POST_TYPES = ['DiscussionForumPosting', 'Comment', 'Answer', 'Question', 'SocialMediaPosting'].map((type) => `[itemtype*="${type}"]`).join(', ');
+/** This many texts named alike make a thread. */
+const THREAD_POSTS = 3;
+
 /** A named body part counts when it holds this share of the page's prose. */
 const NAMED_PART_SHARE = 0.15;
 
@@ -186,7 +191,14 @@ function commonAncestor(elements: Element[]): Element | null {
  */
 function namedContent(root: Element, stats: ContentStats, share: number): Element | null {
   const rootWeight = stats.of(root).weight;
-  const parts = Array.from(root.querySelectorAll(CONTENT_SELECTOR)).filter((candidate) => stats.of(candidate).weight >= rootWeight * NAMED_PART_SHARE);
+  const named = Array.from(root.querySelectorAll(CONTENT_SELECTOR));
+  const parts = named.filter((candidate) => stats.of(candidate).weight >= rootWeight * NAMED_PART_SHARE);
+  // A thread names every post's text alike (Discourse's itemprop="text"): the posts together, not the longest one, are the content.
+  const posts = named.filter((candidate) => candidate.getAttribute('itemprop') === 'text' && stats.of(candidate).weight > 0 && candidate.closest(POST_TYPES) !== null);
+  if (posts.length >= THREAD_POSTS) {
+    const thread = commonAncestor(posts);
+    if (thread && stats.of(thread).weight >= rootWeight * share) return thread;
+  }
   const outermost = parts.filter((part) => !parts.some((other) => other !== part && other.contains(part)));
   const chosen = outermost.length > 1 ? commonAncestor(outermost) : (outermost[0] ?? null);
   return chosen && stats.of(chosen).weight >= rootWeight * share ? chosen : null;
