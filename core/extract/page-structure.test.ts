@@ -25,6 +25,12 @@ describe('extract on real pages whose markup hides or misplaces the content (WCX
     expect(score.f1).toBeGreaterThan(0.9);
   });
 
+  it('takes the whole thread when its first post holds most of the text', () => {
+    const score = run('discourse-thread-long-first-post');
+    expect(score.recall).toBeGreaterThan(0.8);
+    expect(score.text).toContain('Subject: Ongoing Issue with YouTube Auto-Dubbing');
+  });
+
   it('reads an article React streamed into a hidden <div id="S:0">', () => {
     expect(run('nextjs-streamed-hidden').f1).toBeGreaterThan(0.9);
   });
