@@ -157,10 +157,25 @@ function removeLinkLists(element: Element, stats: ContentStats, settings: Scorer
   });
   const heavyChars = children.reduce((sum, child, i) => sum + (linkHeavy[i] ? stats.of(child).chars : 0), 0);
   const dropHeavy = heavyChars < containerChars * settings.minorShare;
+  const alike = alikeCounts(children);
   children.forEach((child, i) => {
     if (linkHeavy[i] && dropHeavy) child.remove();
-    else if (!linkHeavy[i]) removeLinkLists(child, stats, settings, containerChars);
+    // Inside one of many cards built alike (a listing's items), the linked title and teaser are the item itself.
+    else if (!linkHeavy[i] && (alike.get(signature(child)) ?? 0) < LIST_ITEMS) removeLinkLists(child, stats, settings, containerChars);
   });
+}
+
+/** Siblings built alike (same tag and first class) this many times are the items of a list. */
+const LIST_ITEMS = 5;
+
+function signature(element: Element): string {
+  return `${element.localName}.${(element.getAttribute('class') ?? '').trim().split(/\s+/)[0] ?? ''}`;
+}
+
+function alikeCounts(elements: Element[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const element of elements) counts.set(signature(element), (counts.get(signature(element)) ?? 0) + 1);
+  return counts;
 }
 
 function hasOwnText(element: Element): boolean {
