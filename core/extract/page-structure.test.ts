@@ -50,6 +50,13 @@ describe('extract on real pages whose markup hides or misplaces the content (WCX
     expect(score.f1).toBeGreaterThan(0.85);
   });
 
+  it('keeps every card of a news list whose titles and teasers are links', () => {
+    const score = run('news-list-cards');
+    expect(score.success).toBe(true);
+    expect(score.recall).toBeGreaterThan(0.8);
+    expect(score.text).toContain('Elevating the All-Inclusive Model');
+  });
+
   it('reports a JavaScript shell whose only text is the footer as empty', () => {
     const score = run('aliexpress-shell');
     expect(score.success).toBe(false);
