@@ -21,7 +21,7 @@ const FURNITURE_TOKENS = new Set([
   'ad', 'ads', 'advert', 'advertisement', 'advertising', 'adslot', 'sponsored', 'promo', 'dfp',
   'newsletter', 'subscribe', 'subscription', 'signup', 'paywall', 'skip', 'skiplink',
   'comments', 'comment-form', 'respond', 'disqus', 'widget', 'widgets', 'tags', 'tagcloud', 'pagination', 'pager',
-  'reviews',
+  'reviews', 'signature', 'signatures',
   'author-bio', 'authorbox', 'byline', 'authors', 'dateline', 'navbox', 'linkback', 'toolbar', 'sr-only', 'visually-hidden', 'screen-reader-text',
 ]);
 /** Compound names checked as substrings of the whole class/id (sites glue words together). */
