@@ -6,6 +6,7 @@
 import { readBlockText, type BlockText } from './block-text.js';
 import { selectContent } from './content-scorer.js';
 import { contentRoot } from './parse-document.js';
+import { removeInterfaceLabels } from './interface-labels.js';
 import { removeRepeatedBlocks } from './repeated-blocks.js';
 import { countWords } from './words.js';
 
@@ -47,6 +48,7 @@ export function findMainContent(doc: Document, title: string): MainContent {
   const element = selectContent(contentRoot(doc));
   removeTitleHeading(element, title);
   removeRepeatedBlocks(element);
+  removeInterfaceLabels(element);
   const blockText = readBlockText(element);
   return { element, blockText, wordCount: countWords(blockText.text), byline, source: 'scorer' };
 }
