@@ -58,13 +58,13 @@ const CONSENT_NAME = /cookie|consent|onetrust|gdpr|didomi|usercentrics|truste|co
 /**
  * Furniture that is never the content however much text it holds: dialogs
  * (a consent manager's settings run to hundreds of words), consent banners,
- * and page footers.
+ * navigation (a mega-menu can out-write a product page) and page footers.
  */
 export function isOverlayOrFooter(element: Element): boolean {
   const tag = element.localName;
-  if (tag === 'dialog' || tag === 'footer') return true;
+  if (tag === 'dialog' || tag === 'footer' || tag === 'nav') return true;
   const role = element.getAttribute('role');
-  if (role && (OVERLAY_ROLES.has(role) || role === 'contentinfo')) return true;
+  if (role && (OVERLAY_ROLES.has(role) || role === 'contentinfo' || role === 'navigation')) return true;
   if (element.getAttribute('aria-modal') === 'true') return true;
   return CONSENT_NAME.test(names(element));
 }
