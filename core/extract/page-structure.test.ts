@@ -69,6 +69,12 @@ describe('extract on real pages whose markup hides or misplaces the content (WCX
     expect(score.text).not.toContain('Fantastic bag that just falls short');
   });
 
+  it('never takes the navigation for the content, even a mega-menu longer than the product', () => {
+    const score = run('product-under-mega-menu');
+    expect(score.text).not.toContain('Semi-hollowbody Guitars');
+    expect(score.f1).toBeGreaterThan(0.85);
+  });
+
   it('never takes a consent dialog for the content, however long it is', () => {
     const score = run('forum-consent-dialog');
     expect(score.text).not.toMatch(/Information about your activity on this service/);
