@@ -63,6 +63,8 @@ const CONSENT_NAME = /cookie|consent|onetrust|gdpr|didomi|usercentrics|truste|co
 export function isOverlayOrFooter(element: Element): boolean {
   const tag = element.localName;
   if (tag === 'dialog' || tag === 'footer' || tag === 'nav') return true;
+  // The site's header (not an article's own header with its title and byline).
+  if (tag === 'header' && !element.closest('article, main, [role="main"]')) return true;
   const role = element.getAttribute('role');
   if (role && (OVERLAY_ROLES.has(role) || role === 'contentinfo' || role === 'navigation')) return true;
   if (element.getAttribute('aria-modal') === 'true') return true;
