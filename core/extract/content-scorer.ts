@@ -4,13 +4,16 @@
  *
  * 1. measure prose weight everywhere (content-stats.ts);
  * 2. drop page furniture (boilerplate.ts) unless it holds a large share of the
- *    page's prose — then it is the content wearing an unlucky class name;
- * 3. walk down from <body> into the child holding most of the prose while that
- *    child still holds most of the page's prose: the walk stops at the
+ *    page's prose — then it is the content wearing an unlucky class name.
+ *    Navigation, dialogs, consent managers and footers go whatever they hold;
+ * 3. take a container the site names as the body or a thread of named posts;
+ *    else walk down from <body> into the child holding most of the prose while
+ *    that child still holds most of the page's prose: the walk stops at the
  *    smallest element that contains the content, whether that is one article
- *    body, a thread of posts or a product's description and specifications;
+ *    body, a thread of posts or a product's description and specifications.
+ *    A second walk counts link text too, and wins on listing pages;
  * 4. inside it, drop link lists that are a minor part of it ("related",
- *    tag lists, in-article menus).
+ *    tag lists, in-article menus), leaving the cards of a listing whole.
  *
  * It rewrites the document in place (removed elements are detached).
  */
