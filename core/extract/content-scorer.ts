@@ -34,6 +34,8 @@ export interface ScorerSettings {
   linkDensity: number;
   /** …and it holds less than this share of the chosen element's text. */
   minorShare: number;
+  /** The page is a discussion (forum thread, Q&A, comments page): its comment sections are the content. */
+  discussion?: boolean;
 }
 
 export const DEFAULT_SETTINGS: ScorerSettings = { keepFurnitureShare: 0.5, descendShare: 0.7, ownProseShare: 0.1, namedShare: 0.3, linkDensity: 0.6, minorShare: 0.25 };
@@ -76,12 +78,14 @@ function isRemovable(element: Element, stats: ContentStats, rootWeight: number, 
   if (isOverlayOrFooter(element)) return true;
   const own = stats.of(element);
   const comments = looksLikeComments(element);
+  if (comments && settings.discussion && own.linkChars <= own.chars * MENU_LINK_SHARE) return false;
   // Several paragraphs of unlinked prose under a class name only ("paywall", "byline-wrapper") are the text itself.
   if (!comments && isProseBlock(element, own)) return false;
   if (own.weight < rootWeight * settings.keepFurnitureShare) return true;
   // A mega-menu holds much of the page's text, all of it links.
   if (own.linkChars > own.chars * MENU_LINK_SHARE) return true;
   if (!comments) return false;
+  if (settings.discussion) return false;
   const outside = rootWeight - own.weight;
   // A page that names its article body has content of its own, however short the post above the comments.
   if (hasBody && outside > 0) return true;

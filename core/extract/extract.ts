@@ -55,7 +55,7 @@ function extractOrThrow(html: string, url: string, options: ExtractOptions): Ext
   const pageText = readBlockText(contentRoot(doc)).text;
   const signals = readBlockSignals(html);
 
-  const main = findMainContent(doc, title);
+  const main = findMainContent(doc, title, pageUrl);
   if (!metadata.author) metadata.author = authorFromByline(main.byline);
 
   const failureReason = detectNonContent({ title: documentTitle, pageText, mainWords: main.wordCount, signals });

@@ -4,7 +4,7 @@
  * listings and documentation alike.
  */
 import { readBlockText, type BlockText } from './block-text.js';
-import { selectContent } from './content-scorer.js';
+import { DEFAULT_SETTINGS, selectContent } from './content-scorer.js';
 import { contentRoot } from './parse-document.js';
 import { removeInterfaceLabels } from './interface-labels.js';
 import { removeRepeatedBlocks } from './repeated-blocks.js';
@@ -42,10 +42,21 @@ function removeTitleHeading(element: Element, title: string): void {
   if (heading && squash(heading.textContent ?? '') === wanted) heading.remove();
 }
 
+/** Paths of forum threads and comment pages across common forum software (not Q&A: comments under answers are asides). */
+const DISCUSSION_PATH = /\/(t|topic|topics|thread|threads|discussion|discussions|forum|forums|comments|viewtopic|showthread)([/.-]|$)|\/(viewtopic|showthread)\.php/i;
+const DISCUSSION_TYPE = /"@type"\s*:\s*\[?\s*"DiscussionForumPosting"/;
+
+/** A forum thread or comments page, where the comments are the content, not an appendix to it. */
+function isDiscussion(doc: Document, pageUrl: URL | null): boolean {
+  if (pageUrl && DISCUSSION_PATH.test(pageUrl.pathname)) return true;
+  for (const script of doc.querySelectorAll('script[type="application/ld+json"]')) if (DISCUSSION_TYPE.test(script.textContent ?? '')) return true;
+  return false;
+}
+
 /** Consumes `doc`: the scorer removes furniture from it in place (read everything else from it first). */
-export function findMainContent(doc: Document, title: string): MainContent {
+export function findMainContent(doc: Document, title: string, pageUrl: URL | null = null): MainContent {
   const byline = findByline(doc);
-  const element = selectContent(contentRoot(doc));
+  const element = selectContent(contentRoot(doc), { ...DEFAULT_SETTINGS, discussion: isDiscussion(doc, pageUrl) });
   removeTitleHeading(element, title);
   removeRepeatedBlocks(element);
   removeInterfaceLabels(element);

@@ -31,6 +31,12 @@ describe('extract on real pages whose markup hides or misplaces the content (WCX
     expect(score.text).toContain('Subject: Ongoing Issue with YouTube Auto-Dubbing');
   });
 
+  it('keeps the replies of a forum thread marked up as comments', () => {
+    const score = run('forum-replies-named-comments');
+    expect(score.recall).toBeGreaterThan(0.8);
+    expect(score.text).toContain('the entire team had to roll off due to burnout');
+  });
+
   it('reads an article React streamed into a hidden <div id="S:0">', () => {
     expect(run('nextjs-streamed-hidden').f1).toBeGreaterThan(0.9);
   });
