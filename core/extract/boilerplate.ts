@@ -6,7 +6,8 @@
  * some sites wrap their whole content in a <form> or a "sidebar-layout" div.
  */
 
-const FURNITURE_TAGS = new Set(['nav', 'aside', 'footer', 'header', 'dialog', 'menu']);
+/** Tags a site sets on purpose for furniture (shared with the content scorer). */
+export const FURNITURE_TAGS = new Set(['nav', 'aside', 'footer', 'header', 'dialog', 'menu']);
 const FURNITURE_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search', 'dialog', 'alertdialog', 'menu', 'menubar', 'toolbar']);
 
 /**
@@ -60,7 +61,7 @@ const CONSENT_NAME = /cookie|consent|onetrust|gdpr|didomi|usercentrics|truste|co
  * (a consent manager's settings run to hundreds of words), consent banners,
  * navigation (a mega-menu can out-write a product page) and page footers.
  */
-export function isOverlayOrFooter(element: Element): boolean {
+export function isNeverContent(element: Element): boolean {
   const tag = element.localName;
   if (tag === 'dialog' || tag === 'footer' || tag === 'nav') return true;
   // The site's header (not an article's own header with its title and byline).

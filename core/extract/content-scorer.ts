@@ -17,7 +17,7 @@
  *
  * It rewrites the document in place (removed elements are detached).
  */
-import { isOverlayOrFooter, looksLikeComments, looksLikeFurniture } from './boilerplate.js';
+import { FURNITURE_TAGS, isNeverContent, looksLikeComments, looksLikeFurniture } from './boilerplate.js';
 import { ContentStats, isSkipped } from './content-stats.js';
 import { trimTail } from './tail-trim.js';
 
@@ -34,7 +34,7 @@ export interface ScorerSettings {
   linkDensity: number;
   /** …and it holds less than this share of the chosen element's text. */
   minorShare: number;
-  /** The page is a discussion (forum thread, Q&A, comments page): its comment sections are the content. */
+  /** The page is a discussion (forum thread, comments page; not Q&A): its comment sections are the content. */
   discussion?: boolean;
 }
 
@@ -75,9 +75,10 @@ function childElements(element: Element): Element[] {
  */
 function isRemovable(element: Element, stats: ContentStats, rootWeight: number, settings: ScorerSettings, hasBody: boolean): boolean {
   if (!looksLikeFurniture(element)) return false;
-  if (isOverlayOrFooter(element)) return true;
+  if (isNeverContent(element)) return true;
   const own = stats.of(element);
   const comments = looksLikeComments(element);
+  // On a discussion page the comment sections are the replies, unless they are mostly links.
   if (comments && settings.discussion && own.linkChars <= own.chars * MENU_LINK_SHARE) return false;
   // Several paragraphs of unlinked prose under a class name only ("paywall", "byline-wrapper") are the text itself.
   if (!comments && isProseBlock(element, own)) return false;
@@ -85,7 +86,6 @@ function isRemovable(element: Element, stats: ContentStats, rootWeight: number, 
   // A mega-menu holds much of the page's text, all of it links.
   if (own.linkChars > own.chars * MENU_LINK_SHARE) return true;
   if (!comments) return false;
-  if (settings.discussion) return false;
   const outside = rootWeight - own.weight;
   // A page that names its article body has content of its own, however short the post above the comments.
   if (hasBody && outside > 0) return true;
@@ -94,7 +94,6 @@ function isRemovable(element: Element, stats: ContentStats, rootWeight: number, 
 
 /** About three full paragraphs. */
 const PROSE_BLOCK_WEIGHT = 600;
-const FURNITURE_TAGS = new Set(['nav', 'aside', 'footer', 'header', 'dialog', 'menu']);
 /** Teaser boxes hold prose too; their names say what they are. ("widget" is not here: page builders name text blocks so.) */
 const TEASER_NAME = /related|recommend|promo|teaser|more|cta/i;
 
@@ -267,8 +266,7 @@ const SHORT_PROSE_WEIGHT = 600;
 const SHORT_PROSE_SHARE = 0.5;
 
 /** The walk's pick, and the measure it was picked by (later steps judge with the same numbers). */
-function walkDown(root: Element, settings: ScorerSettings): { element: Element; stats: ContentStats } {
-  const prose = new ContentStats(root);
+function walkDown(root: Element, prose: ContentStats, settings: ScorerSettings): { element: Element; stats: ContentStats } {
   const byProse = descend(root, prose, settings.descendShare);
   const lists = new ContentStats(root, { linkWeight: LIST_LINK_WEIGHT });
   const byList = descend(root, lists, settings.descendShare);
@@ -285,7 +283,7 @@ export function selectContent(root: Element, settings: ScorerSettings = DEFAULT_
   removeFurniture(root, before, before.of(root).weight, settings, namesBody(root, before));
   const prose = new ContentStats(root);
   const named = namedContent(root, prose, settings.namedShare);
-  const walked = named ? { element: named, stats: prose } : walkDown(root, settings);
+  const walked = named ? { element: named, stats: prose } : walkDown(root, prose, settings);
   const { stats } = walked;
   const chosen = named ?? withLeadSiblings(walked.element, root, stats);
   trimTail(chosen, stats);

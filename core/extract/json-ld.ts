@@ -87,6 +87,11 @@ function keywordsOf(value: unknown): string[] {
   return list.flatMap((item) => item.split(',')).map((keyword) => decodeEntities(keyword).trim()).filter(Boolean);
 }
 
+/** Every schema.org @type named in the page's JSON-LD (parsed as readJsonLdArticle parses it). */
+export function jsonLdTypes(doc: Document): Set<string> {
+  return new Set(parseScripts(doc).flatMap(typesOf));
+}
+
 export function readJsonLdArticle(doc: Document): JsonLdArticle | null {
   const nodes = parseScripts(doc);
   const byId = new Map<string, JsonObject>();

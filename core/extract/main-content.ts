@@ -5,6 +5,7 @@
  */
 import { readBlockText, type BlockText } from './block-text.js';
 import { DEFAULT_SETTINGS, selectContent } from './content-scorer.js';
+import { jsonLdTypes } from './json-ld.js';
 import { contentRoot } from './parse-document.js';
 import { removeInterfaceLabels } from './interface-labels.js';
 import { removeRepeatedBlocks } from './repeated-blocks.js';
@@ -44,13 +45,11 @@ function removeTitleHeading(element: Element, title: string): void {
 
 /** Paths of forum threads and comment pages across common forum software (not Q&A: comments under answers are asides). */
 const DISCUSSION_PATH = /\/(t|topic|topics|thread|threads|discussion|discussions|forum|forums|comments|viewtopic|showthread)([/.-]|$)|\/(viewtopic|showthread)\.php/i;
-const DISCUSSION_TYPE = /"@type"\s*:\s*\[?\s*"DiscussionForumPosting"/;
 
 /** A forum thread or comments page, where the comments are the content, not an appendix to it. */
 function isDiscussion(doc: Document, pageUrl: URL | null): boolean {
   if (pageUrl && DISCUSSION_PATH.test(pageUrl.pathname)) return true;
-  for (const script of doc.querySelectorAll('script[type="application/ld+json"]')) if (DISCUSSION_TYPE.test(script.textContent ?? '')) return true;
-  return false;
+  return jsonLdTypes(doc).has('DiscussionForumPosting');
 }
 
 /** Consumes `doc`: the scorer removes furniture from it in place (read everything else from it first). */

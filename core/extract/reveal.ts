@@ -36,12 +36,23 @@ function concealed(element: Element): boolean {
 /** Text outside links: a hidden mega-menu is all links and is never the content. */
 const plainChars = (stats: ContentStats, element: Element): number => stats.of(element).chars - stats.of(element).linkChars;
 
+/** Plain text inside the outermost hidden elements and <noscript> blocks (measured by `stats`, which counts them). */
+function concealedChars(element: Element, stats: ContentStats): number {
+  let total = 0;
+  for (const child of Array.from(element.children)) {
+    const chars = plainChars(stats, child);
+    if (chars <= 0) continue;
+    total += concealed(child) ? chars : concealedChars(child, stats);
+  }
+  return total;
+}
+
 /** Unhides, in place, hidden elements and <noscript> blocks holding most of the page's text when the visible page has next to none. */
 export function revealScriptedContent(root: Element): void {
   const stats = new ContentStats(root, { countHidden: true });
   const needed = plainChars(stats, root) * REVEAL_SHARE;
   if (needed <= 0) return;
-  const visible = plainChars(new ContentStats(root), root);
+  const visible = plainChars(stats, root) - concealedChars(root, stats);
   if (visible > plainChars(stats, root) * VISIBLE_AT_MOST) return;
   const visit = (element: Element): void => {
     for (const child of Array.from(element.children)) {
