@@ -104,11 +104,17 @@ function isProseBlock(element: Element, own: { weight: number; chars: number; li
   return !TEASER_NAME.test(element.getAttribute('class') ?? '');
 }
 
-function removeFurniture(element: Element, stats: ContentStats, rootWeight: number, settings: ScorerSettings, hasBody: boolean): void {
+/**
+ * `inKeptComments`: inside a comment section judged to be the content, the
+ * threads and replies nested in it (named like comments too) are that content.
+ */
+function removeFurniture(element: Element, stats: ContentStats, rootWeight: number, settings: ScorerSettings, hasBody: boolean, inKeptComments = false): void {
   for (const child of childElements(element)) {
     if (isSkipped(child)) continue;
-    if (isRemovable(child, stats, rootWeight, settings, hasBody)) child.remove();
-    else removeFurniture(child, stats, rootWeight, settings, hasBody);
+    const comments = looksLikeFurniture(child) && looksLikeComments(child);
+    if (inKeptComments && comments && !isNeverContent(child)) removeFurniture(child, stats, rootWeight, settings, hasBody, true);
+    else if (isRemovable(child, stats, rootWeight, settings, hasBody)) child.remove();
+    else removeFurniture(child, stats, rootWeight, settings, hasBody, inKeptComments || comments);
   }
 }
 

@@ -16,7 +16,9 @@ import { toMarkdown } from './markdown.js';
 import { authorFromByline, readMetadata } from './metadata.js';
 import { baseUrlOf, contentRoot, parseDocument, safeUrl } from './parse-document.js';
 import { contentQualityScore } from './quality.js';
+import { removeMachineText } from './machine-text.js';
 import { revealScriptedContent } from './reveal.js';
+import { placeStreamedSegments } from './streamed-segments.js';
 import { pickTitle } from './title.js';
 import type { ExtractionResult, ExtractOptions, PageMetadata } from './types.js';
 
@@ -44,7 +46,9 @@ export function extract(html: string, url: string, options: ExtractOptions = {})
 function extractOrThrow(html: string, url: string, options: ExtractOptions): ExtractionResult {
   const { includeImages = true, includeLinks = true, markdown: wantMarkdown = true } = options;
   const doc = parseDocument(html);
+  placeStreamedSegments(doc);
   revealScriptedContent(contentRoot(doc));
+  removeMachineText(contentRoot(doc));
   const pageUrl = safeUrl(url);
   const base = baseUrlOf(doc, url);
 

@@ -41,6 +41,22 @@ describe('extract on real pages whose markup hides or misplaces the content (WCX
     expect(run('nextjs-streamed-hidden').f1).toBeGreaterThan(0.9);
   });
 
+  it('puts every piece React streamed after the footer back in place of its "Loading..." placeholder', () => {
+    const score = run('react-streamed-placeholders');
+    expect(score.f1).toBeGreaterThan(0.9);
+    expect(score.text).not.toContain('Loading paragraph');
+  });
+
+  it('keeps every reply of a comment thread whose nested replies are named like comments', () => {
+    expect(run('nested-comment-threads').f1).toBeGreaterThan(0.9);
+  });
+
+  it('drops the UUIDs a shop hides between the letters of "Sponsored", which otherwise outweigh the item', () => {
+    const score = run('sponsored-uuid-spans');
+    expect(score.text).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/);
+    expect(score.recall).toBeGreaterThan(0.9);
+  });
+
   it('repairs a <style> before <html> and an article after a stray </html>', () => {
     expect(run('style-before-html').f1).toBeGreaterThan(0.9);
     expect(run('content-after-html').f1).toBeGreaterThan(0.9);
