@@ -34,10 +34,15 @@ const enum Break {
 const SEPARATOR = ['', '\n', '\n\n'] as const;
 const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
 
+/** Webflow's conditional visibility: its stylesheet sets `display: none !important` on this class. */
+const HIDDEN_CLASS = 'w-condition-invisible';
+
 export function isHidden(element: Element): boolean {
   if (element.hasAttribute('hidden') || element.getAttribute('aria-hidden') === 'true') return true;
   const style = element.getAttribute('style');
-  return style !== null && HIDDEN_STYLE.test(style);
+  if (style !== null && HIDDEN_STYLE.test(style)) return true;
+  const classes = element.getAttribute('class');
+  return classes !== null && classes.includes(HIDDEN_CLASS);
 }
 
 class TextCollector {

@@ -19,6 +19,7 @@
  */
 import { FURNITURE_TAGS, isNeverContent, looksLikeComments, looksLikeFurniture } from './boilerplate.js';
 import { ContentStats, isSkipped } from './content-stats.js';
+import { removeDuplicateSiblings } from './duplicate-siblings.js';
 import { trimTail } from './tail-trim.js';
 
 export interface ScorerSettings {
@@ -287,6 +288,7 @@ function walkDown(root: Element, prose: ContentStats, settings: ScorerSettings):
 export function selectContent(root: Element, settings: ScorerSettings = DEFAULT_SETTINGS): Element {
   const before = new ContentStats(root);
   removeFurniture(root, before, before.of(root).weight, settings, namesBody(root, before));
+  removeDuplicateSiblings(root, before);
   const prose = new ContentStats(root);
   const named = namedContent(root, prose, settings.namedShare);
   const walked = named ? { element: named, stats: prose } : walkDown(root, prose, settings);

@@ -57,6 +57,15 @@ describe('extract on real pages whose markup hides or misplaces the content (WCX
     expect(score.recall).toBeGreaterThan(0.9);
   });
 
+  it('reads a page rendered once per breakpoint (Framer) as one copy of the article', () => {
+    const score = run('responsive-copies');
+    expect(score.f1).toBeGreaterThan(0.9);
+  });
+
+  it('leaves out the copy Webflow hides with w-condition-invisible', () => {
+    expect(run('webflow-conditional-copy').f1).toBeGreaterThan(0.9);
+  });
+
   it('repairs a <style> before <html> and an article after a stray </html>', () => {
     expect(run('style-before-html').f1).toBeGreaterThan(0.9);
     expect(run('content-after-html').f1).toBeGreaterThan(0.9);
