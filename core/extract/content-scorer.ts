@@ -29,8 +29,6 @@ export interface ScorerSettings {
   descendShare: number;
   /** A container named as the article body is taken when it holds this share of the page's prose. */
   namedShare: number;
-  /** A comment section is dropped when the prose outside it is at least this share of its own. */
-  ownProseShare: number;
   /** A link list is dropped when links make this share of its text… */
   linkDensity: number;
   /** …and it holds less than this share of the chosen element's text. */
@@ -39,12 +37,12 @@ export interface ScorerSettings {
   discussion?: boolean;
 }
 
-export const DEFAULT_SETTINGS: ScorerSettings = { keepFurnitureShare: 0.5, descendShare: 0.7, ownProseShare: 0.1, namedShare: 0.3, linkDensity: 0.6, minorShare: 0.25 };
+export const DEFAULT_SETTINGS: ScorerSettings = { keepFurnitureShare: 0.5, descendShare: 0.7, namedShare: 0.3, linkDensity: 0.6, minorShare: 0.25 };
 
 /** Furniture whose text is mostly links is navigation, however much of it there is. */
 const MENU_LINK_SHARE = 0.6;
 
-/** About 150 words of prose: a page with that much outside its comments has content of its own. */
+/** About 150 words of prose: a page with that much outside its comments has content of its own, however long the discussion under it. */
 const OWN_PROSE_WEIGHT = 800;
 
 /** schema.org types of a thread's posts (not of reviews, whose texts are named alike too). */
@@ -90,7 +88,7 @@ function isRemovable(element: Element, stats: ContentStats, rootWeight: number, 
   const outside = rootWeight - own.weight;
   // A page that names its article body has content of its own, however short the post above the comments.
   if (hasBody && outside > 0) return true;
-  return outside >= OWN_PROSE_WEIGHT && outside >= own.weight * settings.ownProseShare;
+  return outside >= OWN_PROSE_WEIGHT;
 }
 
 /** About three full paragraphs. */

@@ -66,6 +66,12 @@ describe('extract on real pages whose markup hides or misplaces the content (WCX
     expect(run('webflow-conditional-copy').f1).toBeGreaterThan(0.9);
   });
 
+  it('keeps a news story, not the hundreds of comments under it', () => {
+    const score = run('story-under-long-discussion');
+    expect(score.f1).toBeGreaterThan(0.85);
+    expect(score.text).not.toContain('Electronics engineer here');
+  });
+
   it('repairs a <style> before <html> and an article after a stray </html>', () => {
     expect(run('style-before-html').f1).toBeGreaterThan(0.9);
     expect(run('content-after-html').f1).toBeGreaterThan(0.9);
