@@ -62,6 +62,12 @@ describe('extract on real pages whose markup hides or misplaces the content (WCX
     expect(score.f1).toBeGreaterThan(0.9);
   });
 
+  it('reads an article a sibling repeats with its title and table of contents as one copy', () => {
+    const score = run('near-copy-article');
+    expect(score.precision).toBeGreaterThan(0.9);
+    expect(score.recall).toBeGreaterThan(0.9);
+  });
+
   it('leaves out the copy Webflow hides with w-condition-invisible', () => {
     expect(run('webflow-conditional-copy').f1).toBeGreaterThan(0.9);
   });
