@@ -46,10 +46,21 @@ function removeTitleHeading(element: Element, title: string): void {
 /** Paths of forum threads and comment pages across common forum software (not Q&A: comments under answers are asides). */
 const DISCUSSION_PATH = /\/(t|topic|topics|thread|threads|discussion|discussions|forum|forums|comments|viewtopic|showthread)([/.-]|$)|\/(viewtopic|showthread)\.php/i;
 
+/** How forum software names a thread's page on its outer elements ("ThreadViewPage", XenForo's data-template="thread_view"). */
+const THREAD_PAGE_NAME = /thread[-_]?(view|page)|topic[-_]?(view|page)/i;
+
+function namesThreadPage(doc: Document): boolean {
+  for (const element of doc.querySelectorAll('html, body, main, [role="main"], article')) {
+    const names = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''} ${element.getAttribute('data-template') ?? ''}`;
+    if (THREAD_PAGE_NAME.test(names)) return true;
+  }
+  return false;
+}
+
 /** A forum thread or comments page, where the comments are the content, not an appendix to it. */
 function isDiscussion(doc: Document, pageUrl: URL | null): boolean {
   if (pageUrl && DISCUSSION_PATH.test(pageUrl.pathname)) return true;
-  return jsonLdTypes(doc).has('DiscussionForumPosting');
+  return jsonLdTypes(doc).has('DiscussionForumPosting') || namesThreadPage(doc);
 }
 
 /** Consumes `doc`: the scorer removes furniture from it in place (read everything else from it first). */

@@ -72,6 +72,12 @@ describe('extract on real pages whose markup hides or misplaces the content (WCX
     expect(run('webflow-conditional-copy').f1).toBeGreaterThan(0.9);
   });
 
+  it('keeps the replies of a thread whose URL says nothing but whose page is named a thread view', () => {
+    const score = run('thread-page-named');
+    expect(score.recall).toBeGreaterThan(0.7);
+    expect(score.text).toContain('Well this its like an old clasic method');
+  });
+
   it('keeps a news story, not the hundreds of comments under it', () => {
     const score = run('story-under-long-discussion');
     expect(score.f1).toBeGreaterThan(0.85);
