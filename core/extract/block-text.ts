@@ -89,7 +89,7 @@ class TextCollector {
   }
 }
 
-function walk(node: Node, collector: TextCollector, insideLink: boolean): void {
+function walk(node: Node, collector: TextCollector, insideLink: boolean, includeHidden = false): void {
   for (let child = node.firstChild; child; child = child.nextSibling) {
     if (child.nodeType === 3) {
       collector.text((child as Text).data, insideLink);
@@ -98,28 +98,32 @@ function walk(node: Node, collector: TextCollector, insideLink: boolean): void {
     if (child.nodeType !== 1) continue;
     const element = child as Element;
     const name = element.localName;
-    if (SKIPPED.has(name) || isHidden(element)) continue;
+    if (SKIPPED.has(name) || (!includeHidden && isHidden(element))) continue;
     if (name === 'br') {
       collector.breakWith(Break.Line);
     } else if (name === 'pre') {
       collector.preformatted(element.textContent ?? '');
     } else if (PARAGRAPH_BLOCKS.has(name)) {
       collector.breakWith(Break.Paragraph);
-      walk(element, collector, insideLink);
+      walk(element, collector, insideLink, includeHidden);
       collector.breakWith(Break.Paragraph);
     } else if (LINE_BLOCKS.has(name)) {
       collector.breakWith(Break.Line);
-      walk(element, collector, insideLink);
+      walk(element, collector, insideLink, includeHidden);
       collector.breakWith(Break.Line);
     } else {
       if (CELLS.has(name)) collector.cell();
-      walk(element, collector, insideLink || name === 'a');
+      walk(element, collector, insideLink || name === 'a', includeHidden);
     }
   }
 }
 
-export function readBlockText(root: Node): BlockText {
+/**
+ * `includeHidden`: read what CSS or ARIA hides too (collapsed tabs and
+ * accordions of the main content), as the markdown does.
+ */
+export function readBlockText(root: Node, includeHidden = false): BlockText {
   const collector = new TextCollector();
-  walk(root, collector, false);
+  walk(root, collector, false, includeHidden);
   return { text: collector.finish(), linkChars: collector.linkChars };
 }

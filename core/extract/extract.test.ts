@@ -167,6 +167,28 @@ console.log(answer);</code></pre>
     expect(extract('<p>fragment without html element but with enough words to pass the empty check</p>', '').success).toBe(true);
   });
 
+  it('reads collapsed tabs and accordions of the content into the text, as into the markdown', () => {
+    const tabs = `<html><body><main><h1>Install</h1><p>${paragraph}</p>
+      <div role="tabpanel">Run pip install quarry on Python.</div>
+      <div role="tabpanel" hidden>Run npm install quarry on Node.</div>
+      <details><summary>Why?</summary><div style="display:none">Because the answer is folded away.</div></details></main></body></html>`;
+    const tabbed = extract(tabs, url);
+    for (const hidden of ['Run npm install quarry on Node.', 'Because the answer is folded away.']) {
+      expect(tabbed.text).toContain(hidden);
+      expect(tabbed.markdown).toContain(hidden);
+    }
+  });
+
+  it('a page whose only text is hidden (a screen-reader notice, a template) is still empty', () => {
+    const shell = extract(
+      `<html><body><div id="app"></div><ul hidden><li>Choosing a selection results in a full page refresh.</li><li>Opens in a new window.</li></ul>
+        <footer><p>${paragraph}</p></footer></body></html>`,
+      'https://shop.example/collections/jackets',
+    );
+    expect(shell.success).toBe(false);
+    expect(shell.failureReason).toBe('empty');
+  });
+
   it('the worker entry returns the same result as extract', () => {
     expect(run({ html, url })).toEqual(result);
     expect(run({ html, url, options: { markdown: false } }).markdown).toBe('');

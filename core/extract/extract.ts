@@ -62,7 +62,7 @@ function extractOrThrow(html: string, url: string, options: ExtractOptions): Ext
   const main = findMainContent(doc, title, pageUrl);
   if (!metadata.author) metadata.author = authorFromByline(main.byline);
 
-  const failureReason = detectNonContent({ title: documentTitle, pageText, mainWords: main.wordCount, signals });
+  const failureReason = detectNonContent({ title: documentTitle, pageText, mainWords: main.visibleWordCount, signals });
   if (failureReason) return failed(url, title, metadata, failureReason);
 
   const text = main.blockText.text;

@@ -13,8 +13,11 @@ import { countWords } from './words.js';
 
 export interface MainContent {
   element: Element;
+  /** The content's text, collapsed tabs and accordions included (as in the markdown). */
   blockText: BlockText;
   wordCount: number;
+  /** Words a reader sees without opening anything: what decides whether the page is empty or a block page. */
+  visibleWordCount: number;
   /** A byline found in the page, when there is one. */
   byline: string | null;
   source: 'scorer';
@@ -47,7 +50,7 @@ function removeTitleHeading(element: Element, title: string): void {
 const DISCUSSION_PATH = /\/(t|topic|topics|thread|threads|discussion|discussions|forum|forums|comments|viewtopic|showthread)([/.-]|$)|\/(viewtopic|showthread)\.php/i;
 
 /** How forum software names a thread's page on its outer elements ("ThreadViewPage", XenForo's data-template="thread_view"). */
-const THREAD_PAGE_NAME = /thread[-_]?(view|page)|topic[-_]?(view|page)/i;
+const THREAD_PAGE_NAME = /thread[-_]?(view|page)|topic[-_]?(view|page)|viewtopic|showthread/i;
 
 function namesThreadPage(doc: Document): boolean {
   for (const element of doc.querySelectorAll('html, body, main, [role="main"], article')) {
@@ -70,6 +73,9 @@ export function findMainContent(doc: Document, title: string, pageUrl: URL | nul
   removeTitleHeading(element, title);
   removeRepeatedBlocks(element);
   removeInterfaceLabels(element);
-  const blockText = readBlockText(element);
-  return { element, blockText, wordCount: countWords(blockText.text), byline, source: 'scorer' };
+  const blockText = readBlockText(element, true);
+  const wordCount = countWords(blockText.text);
+  // Hidden text alone (a screen-reader notice, a template) does not make a page content.
+  const visibleWordCount = countWords(readBlockText(element).text);
+  return { element, blockText, wordCount, visibleWordCount, byline, source: 'scorer' };
 }

@@ -78,6 +78,12 @@ describe('extract on real pages whose markup hides or misplaces the content (WCX
     expect(score.text).toContain('Well this its like an old clasic method');
   });
 
+  it('reads every language tab of a quickstart, not only the one shown first', () => {
+    const score = run('docs-language-tabs');
+    expect(score.recall).toBeGreaterThan(0.85);
+    expect(score.text).toContain('npm install');
+  });
+
   it('keeps a news story, not the hundreds of comments under it', () => {
     const score = run('story-under-long-discussion');
     expect(score.f1).toBeGreaterThan(0.85);
