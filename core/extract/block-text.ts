@@ -37,8 +37,9 @@ const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
 /** Webflow's conditional visibility: its stylesheet sets `display: none !important` on this class. */
 const HIDDEN_CLASS = 'w-condition-invisible';
 
+/** Hidden from view. Not `aria-hidden`: it hides from screen readers only (shops print prices and names in it). */
 export function isHidden(element: Element): boolean {
-  if (element.hasAttribute('hidden') || element.getAttribute('aria-hidden') === 'true') return true;
+  if (element.hasAttribute('hidden')) return true;
   const style = element.getAttribute('style');
   if (style !== null && HIDDEN_STYLE.test(style)) return true;
   const classes = element.getAttribute('class');
