@@ -73,7 +73,7 @@ function childElements(element: Element): Element[] {
  * with a long discussion); on a forum the posts are the page, so they stay.
  */
 function isRemovable(element: Element, stats: ContentStats, rootWeight: number, settings: ScorerSettings, hasBody: boolean): boolean {
-  if (!looksLikeFurniture(element)) return false;
+  if (!looksLikeFurniture(element) || isCardHeader(element)) return false;
   if (isNeverContent(element)) return true;
   const own = stats.of(element);
   const comments = looksLikeComments(element);
@@ -89,6 +89,15 @@ function isRemovable(element: Element, stats: ContentStats, rootWeight: number, 
   // A page that names its article body has content of its own, however short the post above the comments.
   if (hasBody && outside > 0) return true;
   return outside >= OWN_PROSE_WEIGHT;
+}
+
+/** The <header> of one of many articles built alike (a news river's cards): it holds the card's headline and teaser. */
+function isCardHeader(element: Element): boolean {
+  if (element.localName !== 'header') return false;
+  const card = element.closest('article');
+  const list = card?.parentElement;
+  if (!card || !list) return false;
+  return (alikeCounts(childElements(list)).get(signature(card)) ?? 0) >= LIST_ITEMS;
 }
 
 /** About three full paragraphs. */

@@ -90,6 +90,13 @@ describe('extract on real pages whose markup hides or misplaces the content (WCX
     expect(score.f1).toBeGreaterThan(0.8);
   });
 
+  it('keeps the <header> of each card in a news river: it holds the headline and the teaser', () => {
+    const score = run('news-river-card-headers');
+    expect(score.success).toBe(true);
+    expect(score.recall).toBeGreaterThan(0.6);
+    expect(score.text).toContain('AirPods Max vs. Sonos Ace: premium personal audio, compared');
+  });
+
   it('keeps a news story, not the hundreds of comments under it', () => {
     const score = run('story-under-long-discussion');
     expect(score.f1).toBeGreaterThan(0.85);
