@@ -118,7 +118,11 @@ function isProseBlock(element: Element, own: { weight: number; chars: number; li
  */
 function removeFurniture(element: Element, stats: ContentStats, rootWeight: number, settings: ScorerSettings, hasBody: boolean, inKeptComments = false): void {
   for (const child of childElements(element)) {
-    if (isSkipped(child)) continue;
+    if (isSkipped(child)) {
+      // Hidden furniture (a dialog, a menu, a tooltip) goes too: the text reads hidden parts of the content.
+      if (looksLikeFurniture(child)) child.remove();
+      continue;
+    }
     const comments = looksLikeFurniture(child) && looksLikeComments(child);
     if (inKeptComments && comments && !isNeverContent(child)) removeFurniture(child, stats, rootWeight, settings, hasBody, true);
     else if (isRemovable(child, stats, rootWeight, settings, hasBody)) child.remove();

@@ -57,6 +57,10 @@ describe('extract on real pages whose markup hides or misplaces the content (WCX
     expect(score.recall).toBeGreaterThan(0.9);
   });
 
+  it('leaves out the hidden "why am I seeing this ad" dialog each sponsored card carries', () => {
+    expect(run('sponsored-uuid-spans').text).not.toContain('We use a variety of relevance factors');
+  });
+
   it('reads a page rendered once per breakpoint (Framer) as one copy of the article', () => {
     const score = run('responsive-copies');
     expect(score.f1).toBeGreaterThan(0.9);
