@@ -37,7 +37,7 @@ export interface ScorerSettings {
   discussion?: boolean;
 }
 
-export const DEFAULT_SETTINGS: ScorerSettings = { keepFurnitureShare: 0.5, descendShare: 0.7, namedShare: 0.3, linkDensity: 0.6, minorShare: 0.25 };
+export const DEFAULT_SETTINGS: ScorerSettings = { keepFurnitureShare: 0.5, descendShare: 0.7, namedShare: 0.3, linkDensity: 0.6, minorShare: 0.15 };
 
 /** Furniture whose text is mostly links is navigation, however much of it there is. */
 const MENU_LINK_SHARE = 0.6;
