@@ -292,7 +292,8 @@ describe('enhanced search', () => {
   });
 
   it('scrolls with the browser when it can, and otherwise says per result why not', async () => {
-    const res = await quarry.post(SEARCH, { ...garden, virtual_scrolling: true, scroll: { max_scrolls: 2, scroll_delay_ms: 50 } });
+    // The request's own deadline (15 s) must end a slow browser start before the test's 30 s limit does.
+    const res = await quarry.post(SEARCH, { ...garden, timeout: 15, virtual_scrolling: true, scroll: { max_scrolls: 2, scroll_delay_ms: 50 } });
     expect(res.status).toBe(200);
     const scroll = res.body.results[0].enhanced.virtual_scroll;
     if (scroll.used) expect(scroll.available).toBe(true);
