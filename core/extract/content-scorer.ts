@@ -68,15 +68,15 @@ function childElements(element: Element): Element[] {
 }
 
 /**
- * Furniture goes unless it holds much of the page's prose. A comment section
+ * Furniture (`element` looks like it; `comments` says whether it is a comment
+ * section) goes unless it holds much of the page's prose. A comment section
  * goes even then when the page has prose of its own outside it (an article
  * with a long discussion); on a forum the posts are the page, so they stay.
  */
-function isRemovable(element: Element, stats: ContentStats, rootWeight: number, settings: ScorerSettings, hasBody: boolean): boolean {
-  if (!looksLikeFurniture(element) || isCardHeader(element)) return false;
+function isRemovable(element: Element, comments: boolean, stats: ContentStats, rootWeight: number, settings: ScorerSettings, hasBody: boolean): boolean {
+  if (isCardHeader(element)) return false;
   if (isNeverContent(element)) return true;
   const own = stats.of(element);
-  const comments = looksLikeComments(element);
   // On a discussion page the comment sections are the replies, unless they are mostly links.
   if (comments && settings.discussion && own.linkChars <= own.chars * MENU_LINK_SHARE) return false;
   // Several paragraphs of unlinked prose under a class name only ("paywall", "byline-wrapper") are the text itself.
@@ -118,14 +118,15 @@ function isProseBlock(element: Element, own: { weight: number; chars: number; li
  */
 function removeFurniture(element: Element, stats: ContentStats, rootWeight: number, settings: ScorerSettings, hasBody: boolean, inKeptComments = false): void {
   for (const child of childElements(element)) {
+    const furniture = looksLikeFurniture(child);
     if (isSkipped(child)) {
       // Hidden furniture (a dialog, a menu, a tooltip) goes too: the text reads hidden parts of the content.
-      if (looksLikeFurniture(child)) child.remove();
+      if (furniture) child.remove();
       continue;
     }
-    const comments = looksLikeFurniture(child) && looksLikeComments(child);
+    const comments = furniture && looksLikeComments(child);
     if (inKeptComments && comments && !isNeverContent(child)) removeFurniture(child, stats, rootWeight, settings, hasBody, true);
-    else if (isRemovable(child, stats, rootWeight, settings, hasBody)) child.remove();
+    else if (furniture && isRemovable(child, comments, stats, rootWeight, settings, hasBody)) child.remove();
     else removeFurniture(child, stats, rootWeight, settings, hasBody, inKeptComments || comments);
   }
 }
