@@ -13,14 +13,14 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { chunkText } from '../core/chunking/chunk-text.js';
-import { scoreQuestion, type GoldExcerpt } from '../core/chunking/evaluation.js';
+import { chunkText } from '../services/chunking/chunk-text.js';
+import { scoreQuestion, type GoldExcerpt } from '../services/chunking/evaluation.js';
 import { tmpdir } from 'node:os';
-import { hashingEmbedding } from '../core/chunking/hashing-embedding.js';
-import { embedTextsAdapter } from '../core/embeddings/adapter.js';
-import { createEmbedder } from '../core/embeddings/embedding-service.js';
-import { countTokens, TOKENIZER_NAME } from '../core/chunking/tokenizer.js';
-import { CHUNK_STRATEGIES, type Chunk, type EmbedTexts } from '../core/chunking/types.js';
+import { hashingEmbedding } from '../services/chunking/hashing-embedding.js';
+import { embedTextsAdapter } from '../services/embeddings/adapter.js';
+import { createEmbedder } from '../services/embeddings/embedding-service.js';
+import { countTokens, TOKENIZER_NAME } from '../services/chunking/tokenizer.js';
+import { CHUNK_STRATEGIES, type Chunk, type EmbedTexts } from '../services/chunking/types.js';
 
 const DATASET_DIR = resolve(process.env.CHUNKING_DATASET_DIR ?? '../shared/fixtures/datasets/chunking/chroma-chunking-evaluation');
 const MAX_TOKENS = Number(process.env.BENCH_MAX_TOKENS ?? 256);

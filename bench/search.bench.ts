@@ -12,7 +12,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createQuarry } from '../core/bootstrap.js';
+import { createQuarry } from '../app/create-quarry.js';
 import { buildHttpServer } from '../hosts/http/server.js';
 import { startSandboxWeb } from '../test/sandbox/sandbox-web.js';
 import { BENCH_ENGINES, playRecording } from '../test/recordings.js';

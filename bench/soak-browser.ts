@@ -10,7 +10,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { BrowserPool } from '../core/browser/browser-pool.js';
+import { BrowserPool } from '../services/browser/browser-pool.js';
 import { OutboundClient } from '../core/http/outbound-client.js';
 import { silentLogger } from '../core/logger.js';
 

@@ -13,8 +13,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseHTML } from 'linkedom';
 import { PACKAGE_ROOT } from '../core/paths.js';
-import { extractTables } from '../core/tables/extract-tables.js';
-import { parseWtqTsv, rowsWithHeader, scoreRows } from '../core/tables/row-accuracy.js';
+import { extractTables } from '../services/tables/extract-tables.js';
+import { parseWtqTsv, rowsWithHeader, scoreRows } from '../services/tables/row-accuracy.js';
 
 const DATASET_DIR = resolve(
   process.env.TABLES_DATASET_DIR ?? join(PACKAGE_ROOT, '..', 'shared', 'fixtures', 'datasets', 'tables', 'wikitablequestions'),

@@ -7,9 +7,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { configEngineSchema } from './engines/config-engines.js';
+import { configEngineSchema } from '../services/engines/config-engines.js';
 import { AppError } from './errors.js';
-import { llmConfigSchema, llmEnvOverrides } from './llm/config.js';
+import { llmConfigSchema, llmEnvOverrides } from '../services/llm/config.js';
 
 const engineConfigSchema = z
   .object({

@@ -1,6 +1,6 @@
 /** The in-process event bus (eventemitter3), typed. Listeners must not throw. */
 import { EventEmitter } from 'eventemitter3';
-import type { JobRecord } from './jobs/job-store.js';
+import type { JobRecord } from '../services/jobs/job-store.js';
 
 export interface EngineFailedEvent {
   engine: string;

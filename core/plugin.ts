@@ -6,11 +6,11 @@
  */
 import type { AnyCapability } from './capability.js';
 import type { QuarryConfig } from './config.js';
-import type { EngineService } from './engines/engine-service.js';
+import type { EngineService } from '../services/engines/engine-service.js';
 import type { FeatureRegistry } from './features.js';
 import type { OutboundRequest, OutboundResponse } from './http/types.js';
 import type { Logger } from './logger.js';
-import type { Scraper } from './scrape/scraper.js';
+import type { Scraper } from '../services/scrape/scraper.js';
 
 export interface PluginServices {
   config: QuarryConfig;
@@ -21,18 +21,18 @@ export interface PluginServices {
   features: FeatureRegistry;
   /** Shared state: cache (may be volatile) and durable records. */
   stores: import('./stores/stores.js').Stores;
-  jobs: import('./jobs/job-runner.js').JobRunner;
-  jobStore: import('./jobs/job-store.js').JobStore;
-  metrics: import('./metrics/metrics.js').Metrics;
+  jobs: import('../services/jobs/job-runner.js').JobRunner;
+  jobStore: import('../services/jobs/job-store.js').JobStore;
+  metrics: import('../services/metrics/metrics.js').Metrics;
   events: ReturnType<typeof import('./events.js').createEventBus>;
   /** Language model tiers; both null when none is configured (features answer extractively). */
-  llm: import('./llm/registry.js').LlmTiers;
+  llm: import('../services/llm/registry.js').LlmTiers;
   /** Embedding model and local page index, created on first use. */
-  semantic: import('./semantic/semantic-services.js').SemanticServices;
+  semantic: import('../services/semantic/semantic-services.js').SemanticServices;
   /** The shared headless browser (render, virtual scrolling); check available() before use. */
-  browser: import('./browser/browser-pool.js').BrowserPool;
+  browser: import('../services/browser/browser-pool.js').BrowserPool;
   /** Extraction in the worker pool (what the scraper uses; successful pages also feed the page index). */
-  extract: import('./scrape/scraper.js').ExtractFn;
+  extract: import('../services/scrape/scraper.js').ExtractFn;
   /** Live performance state (pools, browser) for the performance endpoint. */
   runtimeStats(): Record<string, unknown>;
 }

@@ -4,7 +4,7 @@
  * never waits on it. Runs as built JavaScript (dist/workers/embed.worker.js).
  */
 import { env, pipeline, type FeatureExtractionPipeline, type PretrainedModelOptions } from '@huggingface/transformers';
-import type { EmbedResult, EmbedTask, LoadResult, ModelSpec } from '../core/embeddings/worker-protocol.js';
+import type { EmbedResult, EmbedTask, LoadResult, ModelSpec } from '../services/embeddings/worker-protocol.js';
 
 // stdout carries the MCP protocol in the main process and worker output is merged into it, so
 // anything a library prints goes to stderr instead.

@@ -5,9 +5,9 @@
  * synchronously; a PDF (options.contentType "application/pdf", the bytes in
  * base64 in `html`) is read with pdf.js, which is asynchronous.
  */
-import { extract } from '../core/extract/extract.js';
-import { extractPdf } from '../core/extract/pdf.js';
-import type { ExtractionResult, ExtractOptions } from '../core/extract/types.js';
+import { extract } from '../services/extract/extract.js';
+import { extractPdf } from '../services/extract/pdf.js';
+import type { ExtractionResult, ExtractOptions } from '../services/extract/types.js';
 
 export interface ExtractWorkerTask {
   /** The HTML, or the PDF's bytes in base64 when options.contentType is "application/pdf". */

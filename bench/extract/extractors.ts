@@ -5,7 +5,7 @@
  */
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
-import { extract } from '../../core/extract/extract.js';
+import { extract } from '../../services/extract/extract.js';
 
 export type Extractor = (html: string, url: string) => string;
 

@@ -13,9 +13,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { hashingEmbedding } from '../../core/chunking/hashing-embedding.js';
-import { createEmbedder } from '../../core/embeddings/embedding-service.js';
-import { EMBEDDED_MODEL_ID } from '../../core/embeddings/model-resolution.js';
+import { hashingEmbedding } from '../../services/chunking/hashing-embedding.js';
+import { createEmbedder } from '../../services/embeddings/embedding-service.js';
+import { EMBEDDED_MODEL_ID } from '../../services/embeddings/model-resolution.js';
 import { silentLogger } from '../../core/logger.js';
 import { PACKAGE_ROOT } from '../../core/paths.js';
 

@@ -14,11 +14,11 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { hashingEmbedding } from '../../core/chunking/hashing-embedding.js';
+import { hashingEmbedding } from '../../services/chunking/hashing-embedding.js';
 import { silentLogger } from '../../core/logger.js';
 import { PACKAGE_ROOT } from '../../core/paths.js';
-import { openPageIndex, type AnnIndexKind } from '../../core/vectors/lance-page-index.js';
-import type { IndexedPage, PageIndex } from '../../core/vectors/types.js';
+import { openPageIndex, type AnnIndexKind } from '../../services/vectors/lance-page-index.js';
+import type { IndexedPage, PageIndex } from '../../services/vectors/types.js';
 
 type Embed = (texts: string[]) => Promise<Float32Array[]>;
 
@@ -57,7 +57,7 @@ function windows(words: string[]): string[] {
 async function chooseEmbedder(given?: Embed): Promise<{ embed: Embed; label: string; close: () => Promise<void> }> {
   if (given) return { embed: given, label: 'the embedder passed in', close: async () => {} };
   try {
-    const { createEmbedder } = await import('../../core/embeddings/embedding-service.js');
+    const { createEmbedder } = await import('../../services/embeddings/embedding-service.js');
     const embedder = await createEmbedder({ dataDir: join(tmpdir(), 'quarry-bench'), allowRemote: false, threads: 2, batchSize: 256 }, silentLogger());
     const info = embedder.info();
     return { embed: (texts) => embedder.embed(texts), label: `${info.id} (${info.source}, ${info.dimensions}-d)`, close: () => embedder.close() };

@@ -7,7 +7,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { EngineDefinition, EngineManifest } from '../engine.js';
-import type { LoadedEngine } from '../engines/engine-service.js';
+import type { LoadedEngine } from '../../services/engines/engine-service.js';
 import type { AreaPlugin } from '../plugin.js';
 import { ManifestError, readManifest, type AreaManifest } from './manifest-validator.js';
 

@@ -3,11 +3,11 @@ import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadAllEngines } from '../../core/plugins/engine-sources.js';
+import { loadAllEngines } from '../../services/engines/engine-sources.js';
 import { loadConfig } from '../../core/config.js';
 import type { EngineContext, EngineResponse } from '../../core/engine.js';
-import { EngineHealth } from '../../core/engines/engine-health.js';
-import { EngineService } from '../../core/engines/engine-service.js';
+import { EngineHealth } from '../../services/engines/engine-health.js';
+import { EngineService } from '../../services/engines/engine-service.js';
 import { toAppError } from '../../core/errors.js';
 import { silentLogger } from '../../core/logger.js';
 import { CODE_ROOT, PACKAGE_ROOT } from '../../core/paths.js';
@@ -103,7 +103,7 @@ export async function runEngineNew(id: string, dir?: string): Promise<number> {
 }
 
 export async function runEngineTry(id: string, query: string): Promise<number> {
-  const { createQuarry } = await import('../../core/bootstrap.js');
+  const { createQuarry } = await import('../../app/create-quarry.js');
   const app = await createQuarry({ overrides: { logLevel: 'warn' } });
   try {
     if (!app.engines.has(id)) {

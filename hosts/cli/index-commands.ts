@@ -5,8 +5,8 @@
  */
 import { loadConfig } from '../../core/config.js';
 import { createLogger } from '../../core/logger.js';
-import { SemanticServices } from '../../core/semantic/semantic-services.js';
-import type { PurgeRequest } from '../../core/vectors/types.js';
+import { SemanticServices } from '../../services/semantic/semantic-services.js';
+import type { PurgeRequest } from '../../services/vectors/types.js';
 
 export interface PurgeFlags {
   all?: boolean;

@@ -1,5 +1,5 @@
 /** quarry serve and quarry mcp: start a host over the core, and stop gracefully on signals. */
-import { createQuarry, type QuarryApp } from '../../core/bootstrap.js';
+import { createQuarry, type QuarryApp } from '../../app/create-quarry.js';
 import { buildHttpServer } from '../http/server.js';
 import { serveMcpOverStdio } from '../mcp/server.js';
 

@@ -6,7 +6,7 @@
  */
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import type { QuarryApp } from '../../core/bootstrap.js';
+import type { QuarryApp } from '../../app/create-quarry.js';
 import type { AnyCapability, CallContext } from '../../core/capability.js';
 import { AppError, toAppError } from '../../core/errors.js';
 import { toJsonSchema } from '../../core/json-schema.js';

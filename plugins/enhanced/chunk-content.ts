@@ -1,9 +1,9 @@
 /** POST /api/v1/enhanced/chunk-content: split text into chunks for vector storage (core/chunking). */
 import { z } from 'zod';
 import { defineCapability } from '../../core/capability.js';
-import { chunkText, DEFAULT_BREAKPOINT_PERCENTILE, DEFAULT_MAX_TOKENS, pickStrategy } from '../../core/chunking/chunk-text.js';
-import { countTokens, TOKENIZER_NAME } from '../../core/chunking/tokenizer.js';
-import { CHUNK_STRATEGIES } from '../../core/chunking/types.js';
+import { chunkText, DEFAULT_BREAKPOINT_PERCENTILE, DEFAULT_MAX_TOKENS, pickStrategy } from '../../services/chunking/chunk-text.js';
+import { countTokens, TOKENIZER_NAME } from '../../services/chunking/tokenizer.js';
+import { CHUNK_STRATEGIES } from '../../services/chunking/types.js';
 import type { PluginServices } from '../../core/plugin.js';
 
 export const chunkInputSchema = z

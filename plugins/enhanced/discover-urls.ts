@@ -1,7 +1,7 @@
 /** POST /api/v1/enhanced/discover-urls: robots.txt, sitemaps, then in-site links (core/discover). */
 import { z } from 'zod';
 import { defineCapability } from '../../core/capability.js';
-import { discoverUrls } from '../../core/discover/discover.js';
+import { discoverUrls } from '../../services/discover/discover.js';
 import type { PluginServices } from '../../core/plugin.js';
 
 export const discoverInputSchema = z.strictObject({

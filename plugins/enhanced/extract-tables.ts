@@ -1,8 +1,8 @@
 /** POST /api/v1/enhanced/extract-tables: every table of an HTML document as headers and rows (core/tables). */
 import { z } from 'zod';
 import { defineCapability } from '../../core/capability.js';
-import { extractTables } from '../../core/tables/extract-tables.js';
-import { TABLE_STRATEGIES } from '../../core/tables/types.js';
+import { extractTables } from '../../services/tables/extract-tables.js';
+import { TABLE_STRATEGIES } from '../../services/tables/types.js';
 
 export const tablesInputSchema = z.strictObject({
   html_content: z.string().min(1, 'html_content must not be empty'),

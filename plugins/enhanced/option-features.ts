@@ -4,10 +4,10 @@
  * browser-backed options need Chromium, `llm` options a configured model,
  * the semantic ones the embedding model.
  */
-import { CHUNK_STRATEGIES } from '../../core/chunking/types.js';
+import { CHUNK_STRATEGIES } from '../../services/chunking/types.js';
 import type { Feature } from '../../core/features.js';
 import type { PluginServices } from '../../core/plugin.js';
-import { TABLE_STRATEGIES } from '../../core/tables/types.js';
+import { TABLE_STRATEGIES } from '../../services/tables/types.js';
 import { CACHE_MODES, WAIT_UNTIL } from './scrape/schema.js';
 import { CONTENT_FILTERS, EXTRACTION_STRATEGIES } from './search/schemas.js';
 

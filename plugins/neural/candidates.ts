@@ -6,10 +6,10 @@
 import type { CallContext } from '../../core/capability.js';
 import { AppError } from '../../core/errors.js';
 import type { PluginServices } from '../../core/plugin.js';
-import type { PageIndexQuery } from '../../core/vectors/types.js';
-import { fanOut } from '../search/engine-fanout.js';
-import { mergeEngineResults } from '../search/merge.js';
-import { normalizeUrl } from '../search/url-normalize.js';
+import type { PageIndexQuery } from '../../services/vectors/types.js';
+import { fanOut } from '../../services/web-search/engine-fanout.js';
+import { mergeEngineResults } from '../../services/web-search/merge.js';
+import { normalizeUrl } from '../../services/web-search/url-normalize.js';
 import type { EnginePlan } from './categories.js';
 
 export interface Candidate {

@@ -7,7 +7,7 @@
  */
 import type { z } from 'zod';
 import type { CallContext } from '../../core/capability.js';
-import { modelUsed } from '../../core/llm/registry.js';
+import { modelUsed } from '../../services/llm/registry.js';
 import type { PluginServices } from '../../core/plugin.js';
 import { keyPhrases } from './keyphrases.js';
 import type { predictiveInputSchema, predictiveOutputSchema } from './schemas.js';

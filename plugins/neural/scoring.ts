@@ -14,8 +14,8 @@
  * Vectors are centred first (calibration.ts). semantic_score reports the
  * cosine calibrated by the model's floor, comparable across answers of one model.
  */
-import { cosine, type Embedder } from '../../core/embeddings/types.js';
-import { lexicalRelevance } from '../search/relevance.js';
+import { cosine, type Embedder } from '../../services/embeddings/types.js';
+import { lexicalRelevance } from '../../services/web-search/relevance.js';
 import { calibrated, embedCentred } from './calibration.js';
 import { packSentences, sentences } from './passages.js';
 

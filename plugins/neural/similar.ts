@@ -7,10 +7,10 @@
  */
 import type { z } from 'zod';
 import type { CallContext } from '../../core/capability.js';
-import { cosine } from '../../core/embeddings/types.js';
+import { cosine } from '../../services/embeddings/types.js';
 import { AppError, type ErrorCode } from '../../core/errors.js';
 import type { PluginServices } from '../../core/plugin.js';
-import { normalizeUrl } from '../search/url-normalize.js';
+import { normalizeUrl } from '../../services/web-search/url-normalize.js';
 import { gatherFromEngines, gatherFromIndex, uniqueCandidates } from './candidates.js';
 import { planEngines } from './categories.js';
 import { keyPhrases } from './keyphrases.js';

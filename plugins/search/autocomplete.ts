@@ -1,10 +1,10 @@
 /** Query suggestions from the engines that offer autocomplete, merged by rank across engines. */
 import { z } from 'zod';
 import { defineCapability } from '../../core/capability.js';
-import type { EngineService } from '../../core/engines/engine-service.js';
+import type { EngineService } from '../../services/engines/engine-service.js';
 import { AppError, toAppError } from '../../core/errors.js';
-import { engineIdSchema } from './schemas.js';
-import { assertKnownEngines } from './search-runner.js';
+import { engineIdSchema } from '../../services/web-search/schemas.js';
+import { assertKnownEngines } from '../../services/web-search/search-runner.js';
 
 const DEFAULT_ENGINES = ['duckduckgo', 'wikipedia'];
 

@@ -4,8 +4,8 @@ import { defineCapability } from '../../core/capability.js';
 import { AppError, toAppError } from '../../core/errors.js';
 import { definePlugin, type PluginServices } from '../../core/plugin.js';
 import { autocompleteCapability } from './autocomplete.js';
-import { publicJob } from './job-view.js';
-import { renderSearchMarkdown } from './render-markdown.js';
+import { publicJob } from '../../services/web-search/job-view.js';
+import { renderSearchMarkdown } from '../../services/web-search/render-markdown.js';
 import {
   batchInputSchema,
   batchOutputSchema,
@@ -17,8 +17,8 @@ import {
   searchOutputSchema,
   type SearchAnswer,
   type SearchInput,
-} from './schemas.js';
-import { assertKnownEngines, runSearch, type SearchDeps } from './search-runner.js';
+} from '../../services/web-search/schemas.js';
+import { assertKnownEngines, runSearch, type SearchDeps } from '../../services/web-search/search-runner.js';
 
 const SEARCH_JOB = 'search.web';
 

@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../core/paths.js';
-import { hashingEmbedding } from '../../core/chunking/hashing-embedding.js';
+import { hashingEmbedding } from '../../services/chunking/hashing-embedding.js';
 import { silentLogger } from '../../core/logger.js';
-import { openPageIndex } from '../../core/vectors/lance-page-index.js';
+import { openPageIndex } from '../../services/vectors/lance-page-index.js';
 
 const CLI = join(PACKAGE_ROOT, 'dist/hosts/cli/main.js');
 const run = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: '/tmp' } });

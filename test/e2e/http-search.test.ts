@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { verifyWebhookSignature } from '../../core/webhooks/webhook-sender.js';
+import { verifyWebhookSignature } from '../../services/webhooks/webhook-sender.js';
 import { playDefaultEngines, searxngAnswer } from '../recordings.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
 import { startQuarry, WEBHOOK_SECRET, type RunningQuarry } from './harness.js';

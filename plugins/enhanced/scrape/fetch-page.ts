@@ -4,7 +4,7 @@
  * (guarded by request interception; robots.txt is checked here first, since
  * the browser does not). Throws AppErrors; failures.ts classifies them.
  */
-import type { BrowserPool, WaitUntil } from '../../../core/browser/browser-pool.js';
+import type { BrowserPool, WaitUntil } from '../../../services/browser/browser-pool.js';
 import { AppError } from '../../../core/errors.js';
 import { RobotsCache } from '../../../core/http/robots-cache.js';
 import type { OutboundRequest, OutboundResponse } from '../../../core/http/types.js';

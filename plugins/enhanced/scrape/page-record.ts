@@ -3,7 +3,7 @@
  * extractor produced plus what was fetched. The answer is cut from it per
  * request options (present.ts), so a cached record serves any extract_* mix.
  */
-import type { ExtractedLink, ExtractionResult, PageMetadata } from '../../../core/extract/types.js';
+import type { ExtractedLink, ExtractionResult, PageMetadata } from '../../../services/extract/types.js';
 import type { PageErrorCode, PageFailure } from './failures.js';
 
 export interface PageTiming {

@@ -4,9 +4,9 @@
  * Puppeteer wait modes need the pool itself, and rendered HTML still has to
  * go through the same extraction (which also feeds the page index).
  */
-import type { BrowserPool } from '../../../core/browser/browser-pool.js';
+import type { BrowserPool } from '../../../services/browser/browser-pool.js';
 import type { PluginServices } from '../../../core/plugin.js';
-import type { ExtractFn } from '../../../core/scrape/scraper.js';
+import type { ExtractFn } from '../../../services/scrape/scraper.js';
 
 export interface Pipeline {
   /** null when no pool could be found (then every browser request fails per URL). */

@@ -3,7 +3,7 @@
  * render, extraction in the worker pool, cache write. Never throws: every
  * failure becomes a PageRecord with a code and reason.
  */
-import type { ExtractFn } from '../../../core/scrape/scraper.js';
+import type { ExtractFn } from '../../../services/scrape/scraper.js';
 import { cacheKey, cacheReads, cacheWrites, type CacheMode, type FetchShape, type PageCache } from './cache.js';
 import { classifyFailure, extractionFailure, JAVASCRIPT_UNAVAILABLE_REASON, type PageFailure } from './failures.js';
 import type { Fetched, PageFetcher, RenderWish } from './fetch-page.js';

@@ -13,8 +13,8 @@
  * hops, or at the deadline.
  */
 import { createHash } from 'node:crypto';
-import type { Embedder } from '../../../core/embeddings/types.js';
-import { isAssetUrl } from '../../../core/discover/site-urls.js';
+import type { Embedder } from '../../../services/embeddings/types.js';
+import { isAssetUrl } from '../../../services/discover/site-urls.js';
 import { pageBlocks } from './blocks.js';
 import { collectLinks } from './link-analysis.js';
 import { scoreLinks } from './link-relevance.js';

@@ -13,7 +13,7 @@
  * 4. Keywords of a cluster: its five terms with the highest tf·idf, idf taken
  *    over the page's blocks.
  */
-import { cosine, type Embedder } from '../../../core/embeddings/types.js';
+import { cosine, type Embedder } from '../../../services/embeddings/types.js';
 import { calibrated, embedCentred } from '../../neural/calibration.js';
 import { meanVector } from '../../neural/scoring.js';
 import type { TextBlock } from './blocks.js';

@@ -16,7 +16,7 @@
  * page is fetched.
  */
 import { AppError } from '../../../core/errors.js';
-import { baseUrlOf, parseDocument } from '../../../core/extract/parse-document.js';
+import { baseUrlOf, parseDocument } from '../../../services/extract/parse-document.js';
 
 export const FIELD_TYPES = ['text', 'attribute', 'html', 'nested', 'list', 'nested_list'] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];

@@ -5,8 +5,8 @@
  * sponsored) and a relevance to the query (link-relevance.ts). Links are
  * listed most relevant first.
  */
-import type { Embedder } from '../../../core/embeddings/types.js';
-import { baseUrlOf, parseDocument } from '../../../core/extract/parse-document.js';
+import type { Embedder } from '../../../services/embeddings/types.js';
+import { baseUrlOf, parseDocument } from '../../../services/extract/parse-document.js';
 import { scoreLinks } from './link-relevance.js';
 
 export interface AnalysedLink {

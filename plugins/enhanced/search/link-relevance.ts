@@ -7,9 +7,9 @@
  *              "anchor text + URL words" (plugins/neural/calibration.ts)
  *   score    = 0.5 · lexical + 0.5 · semantic     (lexical alone without a model)
  */
-import { cosine, type Embedder } from '../../../core/embeddings/types.js';
+import { cosine, type Embedder } from '../../../services/embeddings/types.js';
 import { calibrated, embedCentred } from '../../neural/calibration.js';
-import { lexicalRelevance } from '../../search/relevance.js';
+import { lexicalRelevance } from '../../../services/web-search/relevance.js';
 
 export interface LinkDescription {
   url: string;

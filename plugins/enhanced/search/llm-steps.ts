@@ -6,9 +6,9 @@
  * provider's strict schema mode, which rejects many hand-written schemas.
  */
 import { AppError } from '../../../core/errors.js';
-import { parseModelJson } from '../../../core/llm/json-output.js';
-import type { LlmTiers } from '../../../core/llm/registry.js';
-import type { LlmClient } from '../../../core/llm/types.js';
+import { parseModelJson } from '../../../services/llm/json-output.js';
+import type { LlmTiers } from '../../../services/llm/registry.js';
+import type { LlmClient } from '../../../services/llm/types.js';
 import type { TextBlock } from './blocks.js';
 
 /** Characters of page content sent to the model per request. */

@@ -4,9 +4,9 @@
  * this installation (a language model, the embedding model). Problems are
  * 400s naming the field, or 503 UNAVAILABLE naming what is missing.
  */
-import type { Embedder } from '../../../core/embeddings/types.js';
+import type { Embedder } from '../../../services/embeddings/types.js';
 import { AppError } from '../../../core/errors.js';
-import type { LlmClient } from '../../../core/llm/types.js';
+import type { LlmClient } from '../../../services/llm/types.js';
 import type { PluginServices } from '../../../core/plugin.js';
 import { ADAPTIVE_DEFAULTS, type AdaptiveOptions } from './adaptive.js';
 import { COSINE_DEFAULTS, type CosineOptions } from './cosine.js';

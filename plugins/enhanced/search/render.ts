@@ -1,5 +1,5 @@
 /** The enhanced answer as markdown for agents: the search summary, then what each strategy found per result. */
-import { renderSearchMarkdown } from '../../search/render-markdown.js';
+import { renderSearchMarkdown } from '../../../services/web-search/render-markdown.js';
 import type { EnhancedAnswer, EnhancedResult } from './schemas.js';
 
 const MAX_SECTION_CHARS = 3000;

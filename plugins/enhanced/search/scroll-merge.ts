@@ -6,7 +6,7 @@
  * already in the final page or an earlier snapshot is appended to <body>, in
  * order (containers mixing old and new items are split), so filters and strategies see each item once.
  */
-import { parseDocument } from '../../../core/extract/parse-document.js';
+import { parseDocument } from '../../../services/extract/parse-document.js';
 
 const ITEM_CHARS = 2000;
 

@@ -1,0 +1,78 @@
+/**
+ * Request interception for a browser context: every request and WebSocket a
+ * page starts is checked with the outbound guard, and unwanted resource types
+ * are dropped before they cost time. Redirect hops never reach route(); the
+ * GuardingProxy all browser traffic goes through catches those.
+ */
+import type { BrowserContext, Request } from 'playwright-core';
+import { AppError, isAppError } from '../../core/errors.js';
+import type { Logger } from '../../core/logger.js';
+
+export interface UrlGuard {
+  /** Throws (FORBIDDEN_ADDRESS) when the URL must not be loaded. */
+  checkUrl(url: string): Promise<void>;
+}
+
+export interface GuardedContextState {
+  /** Set when the main frame's own navigation was refused, to report it instead of a generic net error. */
+  navigationRefusal: AppError | null;
+  /** The main frame's latest navigation request, redirect hops included. */
+  lastNavigationUrl: string | null;
+  refusedRequests: number;
+}
+
+export async function guardContext(
+  context: BrowserContext,
+  guard: UrlGuard,
+  blockedResourceTypes: ReadonlySet<string>,
+  logger: Logger,
+): Promise<GuardedContextState> {
+  const state: GuardedContextState = { navigationRefusal: null, lastNavigationUrl: null, refusedRequests: 0 };
+  context.on('request', (request) => {
+    if (isMainFrameNavigation(request)) state.lastNavigationUrl = request.url();
+  });
+  // A route may be settled after its page closed; those late errors do not matter.
+  const ignore = (): void => undefined;
+
+  await context.route('**/*', async (route) => {
+    const request = route.request();
+    if (blockedResourceTypes.has(request.resourceType())) {
+      await route.abort('blockedbyclient').catch(ignore);
+      return;
+    }
+    try {
+      await guard.checkUrl(request.url());
+    } catch (error) {
+      state.refusedRequests++;
+      const refusal = isAppError(error) ? error : new AppError('FORBIDDEN_ADDRESS', `refused ${request.url()}`, { cause: error });
+      if (isMainFrameNavigation(request)) state.navigationRefusal = refusal;
+      logger.debug({ url: request.url(), code: refusal.code }, 'browser request refused by the outbound policy');
+      await route.abort('blockedbyclient').catch(ignore);
+      return;
+    }
+    // Redirect hops bypass route(); the guarding proxy checks those.
+    await route.continue().catch(ignore);
+  });
+
+  // context.route does not see WebSockets; check their URLs here.
+  await context.routeWebSocket(/.*/, async (socket) => {
+    try {
+      await guard.checkUrl(socket.url());
+      socket.connectToServer();
+    } catch {
+      state.refusedRequests++;
+      logger.debug({ url: socket.url() }, 'browser WebSocket refused by the outbound policy');
+      await socket.close({ code: 1008, reason: 'refused by the outbound policy' }).catch(ignore);
+    }
+  });
+  return state;
+}
+
+function isMainFrameNavigation(request: Request): boolean {
+  try {
+    return request.isNavigationRequest() && request.frame().parentFrame() === null;
+  } catch {
+    // Service-worker requests have no frame.
+    return false;
+  }
+}

@@ -1,0 +1,287 @@
+import { gzipSync } from 'node:zlib';
+import { afterEach, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../core/logger.js';
+import { startLocalServer, testPolicy, type LocalServer } from '../../core/http/fixtures/local-server.js';
+import { OutboundClient } from '../../core/http/outbound-client.js';
+import { discoverUrls } from './discover.js';
+import type { DiscoverOptions, DiscoverProgress } from './types.js';
+
+interface Resource {
+  body: string | Buffer;
+  type?: string;
+  status?: number;
+  location?: string;
+}
+
+/** Every path of a site, as a function of its origin (robots.txt and sitemaps name absolute URLs). */
+type SiteMap = (origin: string) => Record<string, Resource>;
+
+const servers: LocalServer[] = [];
+const clients: OutboundClient[] = [];
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+async function serveSite(site: SiteMap, hang: string[] = []): Promise<LocalServer> {
+  let resources: Record<string, Resource> = {};
+  const server = await startLocalServer((request, response) => {
+    const path = request.url ?? '/';
+    if (hang.includes(path)) return; // never answers
+    const resource = resources[path];
+    if (!resource) {
+      response.statusCode = 404;
+      response.end('not found');
+      return;
+    }
+    response.statusCode = resource.status ?? 200;
+    if (resource.location) response.setHeader('location', resource.location);
+    response.setHeader('content-type', resource.type ?? 'text/html; charset=utf-8');
+    response.end(resource.body);
+  });
+  resources = site(server.origin);
+  servers.push(server);
+  return server;
+}
+
+function clientFor(server: LocalServer, allowed = true): OutboundClient {
+  const policy = testPolicy({ respectRobots: true, allowHosts: allowed ? [`127.0.0.1:${server.port}`] : [] });
+  const client = new OutboundClient(policy, silentLogger());
+  clients.push(client);
+  return client;
+}
+
+function page(...links: string[]): Resource {
+  return { body: `<!doctype html><html><body>${links.map((href) => `<a href="${href}">x</a>`).join('')}</body></html>` };
+}
+
+function urlset(origin: string, entries: Array<[string, string?]>): string {
+  const urls = entries.map(([path, lastmod]) => `<url><loc>${origin}${path}</loc>${lastmod ? `<lastmod>${lastmod}</lastmod>` : ''}</url>`);
+  return `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls.join('')}</urlset>`;
+}
+
+const fullSite: SiteMap = (origin) => ({
+  '/robots.txt': {
+    type: 'text/plain',
+    body: [
+      'User-agent: *',
+      'Disallow: /private/',
+      `Sitemap: ${origin}/sitemap_index.xml`,
+      `Sitemap: ${origin}/extra.txt`,
+      'Sitemap: http://10.255.255.1/sitemap.xml',
+    ].join('\n'),
+  },
+  '/sitemap_index.xml': {
+    type: 'application/xml',
+    body: `<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+      <sitemap><loc>${origin}/sitemaps/pages.xml.gz</loc></sitemap>
+      <sitemap><loc>${origin}/sitemaps/posts.xml</loc></sitemap>
+      <sitemap><loc>${origin}/sitemaps/broken.xml</loc></sitemap>
+    </sitemapindex>`,
+  },
+  '/sitemaps/pages.xml.gz': {
+    type: 'application/gzip',
+    body: gzipSync(urlset(origin, [['/'], ['/about', '2024-01-02']])),
+  },
+  '/sitemaps/posts.xml': {
+    type: 'application/xml',
+    body: urlset(origin, [['/blog/first', '2024-03-04T05:06:07+00:00'], ['/blog/second']]),
+  },
+  '/sitemaps/broken.xml': { type: 'application/xml', body: '<urlset><url><loc>oops</loc></url>' },
+  '/extra.txt': { type: 'text/plain', body: `${origin}/from-text\n` },
+  '/': page(
+    '/about',
+    'blog/',
+    '/contact#team',
+    'mailto:someone@example.com',
+    'javascript:void(0)',
+    '/private/secret',
+    'https://elsewhere.example/page',
+    '/logo.png',
+    '/files/guide.pdf',
+    '/level1',
+    '/gone',
+    '/moved',
+  ),
+  '/about': page('/'),
+  '/blog/': page('/blog/third', '/blog/first'),
+  '/blog/first': page(),
+  '/blog/third': page(),
+  '/contact': page(),
+  '/private/secret': page('/private/deeper'),
+  '/level1': page('/level2'),
+  '/level2': page('/level3'),
+  '/level3': page('/level4'),
+  '/level4': page(),
+  '/moved': { status: 302, location: '/new-home', body: '' },
+  '/new-home': page(),
+});
+
+describe('discoverUrls', () => {
+  it('reads robots.txt, nested, gzipped and plain-text sitemaps, then crawls links', async () => {
+    const server = await serveSite(fullSite);
+    const origin = server.origin;
+    const progress: DiscoverProgress[] = [];
+    const result = await discoverUrls(clientFor(server), { baseUrl: `${origin}/`, maxUrls: 100 }, (p) => progress.push(p));
+
+    expect(result.robots).toEqual({
+      found: true,
+      sitemaps: [`${origin}/sitemap_index.xml`, `${origin}/extra.txt`, 'http://10.255.255.1/sitemap.xml'],
+    });
+    expect(result.sitemaps).toEqual([
+      `${origin}/sitemap_index.xml`,
+      `${origin}/extra.txt`,
+      `${origin}/sitemaps/pages.xml.gz`,
+      `${origin}/sitemaps/posts.xml`,
+    ]);
+    expect(result.urls).toEqual([
+      { url: `${origin}/from-text`, source: 'sitemap' },
+      { url: `${origin}/`, source: 'sitemap' },
+      { url: `${origin}/about`, source: 'sitemap', lastmod: '2024-01-02' },
+      { url: `${origin}/blog/first`, source: 'sitemap', lastmod: '2024-03-04T05:06:07+00:00' },
+      { url: `${origin}/blog/second`, source: 'sitemap' },
+      { url: `${origin}/blog/`, source: 'link', depth: 1 },
+      { url: `${origin}/contact`, source: 'link', depth: 1 },
+      { url: `${origin}/files/guide.pdf`, source: 'link', depth: 1 },
+      { url: `${origin}/level1`, source: 'link', depth: 1 },
+      { url: `${origin}/gone`, source: 'link', depth: 1 },
+      { url: `${origin}/moved`, source: 'link', depth: 1 },
+      { url: `${origin}/blog/third`, source: 'link', depth: 2 },
+      { url: `${origin}/level2`, source: 'link', depth: 2 },
+      { url: `${origin}/new-home`, source: 'link', depth: 1 },
+      { url: `${origin}/level3`, source: 'link', depth: 3 },
+    ]);
+    expect(result.total_found).toBe(15);
+    expect(result.truncated).toBe(false);
+    expect(result.errors.map(({ url, code }) => ({ url, code }))).toEqual([
+      { url: 'http://10.255.255.1/sitemap.xml', code: 'FORBIDDEN_ADDRESS' },
+      { url: `${origin}/sitemaps/broken.xml`, code: 'UPSTREAM_FAILED' },
+      { url: `${origin}/gone`, code: 'UPSTREAM_FAILED' },
+    ]);
+    expect(result.errors[1]?.message).toMatch(/not well-formed/);
+
+    // Disallowed, off-depth, asset and document URLs are never fetched.
+    for (const path of ['/private/secret', '/private/deeper', '/level3', '/level4', '/logo.png', '/files/guide.pdf']) {
+      expect(server.requests).not.toContain(path);
+    }
+    expect(progress.length).toBeGreaterThan(0);
+    expect(progress.at(-1)).toMatchObject({ found: 15 });
+    for (let i = 1; i < progress.length; i++) expect(progress[i]!.fetched).toBeGreaterThanOrEqual(progress[i - 1]!.fetched);
+  });
+
+  it('respects maxDepth', async () => {
+    const server = await serveSite(fullSite);
+    const result = await discoverUrls(clientFor(server), { baseUrl: server.origin, maxUrls: 100, maxDepth: 1, pattern: '/level*' });
+    expect(result.urls).toEqual([{ url: `${server.origin}/level1`, source: 'link', depth: 1 }]);
+    expect(server.requests).not.toContain('/level1');
+  });
+
+  it('lists robots-disallowed links when told not to respect robots.txt', async () => {
+    const server = await serveSite(fullSite);
+    const client = new OutboundClient(testPolicy({ respectRobots: false, allowHosts: [`127.0.0.1:${server.port}`] }), silentLogger());
+    clients.push(client);
+    const result = await discoverUrls(client, { baseUrl: server.origin, maxUrls: 100, pattern: '/private/**', respectRobots: false });
+    expect(result.urls.map((entry) => entry.url.slice(server.origin.length))).toEqual(['/private/secret', '/private/deeper']);
+  });
+
+  it('reports a robots-disallowed base_url as an error entry and crawls nothing', async () => {
+    const server = await serveSite(fullSite);
+    const result = await discoverUrls(clientFor(server), { baseUrl: `${server.origin}/private/secret`, maxUrls: 100, pattern: '/private/**' });
+    expect(result.urls).toEqual([]);
+    expect(result.errors).toContainEqual(expect.objectContaining({ url: `${server.origin}/private/secret`, code: 'ROBOTS_DISALLOWED' }));
+    expect(server.requests).not.toContain('/private/secret');
+  });
+
+  it('filters by pattern without limiting what the crawl walks through', async () => {
+    const server = await serveSite(fullSite);
+    const result = await discoverUrls(clientFor(server), { baseUrl: server.origin, maxUrls: 100, pattern: '/blog/**' });
+    expect(result.urls.map((entry) => entry.url.slice(server.origin.length))).toEqual(['/blog/first', '/blog/second', '/blog/', '/blog/third']);
+    expect(result.total_found).toBe(4);
+  });
+
+  it('stops exactly at maxUrls and says it truncated', async () => {
+    const server = await serveSite(fullSite);
+    const result = await discoverUrls(clientFor(server), { baseUrl: server.origin, maxUrls: 3 });
+    expect(result.urls).toHaveLength(3);
+    expect(result.truncated).toBe(true);
+    expect(result.total_found).toBeGreaterThan(3);
+    // Enough URLs came from sitemaps: no page was crawled.
+    expect(server.requests).not.toContain('/');
+  });
+
+  it('is not truncated when the site has exactly maxUrls URLs', async () => {
+    const server = await serveSite(() => ({ '/': page('/a', '/b'), '/a': page(), '/b': page() }));
+    const result = await discoverUrls(clientFor(server), { baseUrl: server.origin, maxUrls: 3 });
+    expect(result.urls).toHaveLength(3);
+    expect(result.truncated).toBe(false);
+  });
+
+  it('discovers by links alone when there is no robots.txt and no sitemap', async () => {
+    const server = await serveSite(() => ({
+      // A "soft 404": an HTML page answering 200 where a sitemap was guessed is not an error.
+      '/sitemap.xml': page('/x'),
+      '/start': page('/a', '../b#frag', 'https://elsewhere.example/'),
+      '/a': page('/c'),
+      '/b': page(),
+      '/c': page(),
+    }));
+    const result = await discoverUrls(clientFor(server), { baseUrl: `${server.origin}/start#intro`, maxUrls: 10 });
+    expect(result.robots).toEqual({ found: false, sitemaps: [] });
+    expect(result.sitemaps).toEqual([]);
+    expect(result.errors).toEqual([]);
+    expect(result.base_url).toBe(`${server.origin}/start`);
+    expect(result.urls).toEqual([
+      { url: `${server.origin}/start`, source: 'link', depth: 0 },
+      { url: `${server.origin}/a`, source: 'link', depth: 1 },
+      { url: `${server.origin}/b`, source: 'link', depth: 1 },
+      { url: `${server.origin}/c`, source: 'link', depth: 2 },
+    ]);
+  });
+
+  it('throws FORBIDDEN_ADDRESS when the outbound policy refuses base_url', async () => {
+    const server = await serveSite(fullSite);
+    await expect(discoverUrls(clientFor(server, false), { baseUrl: server.origin, maxUrls: 10 })).rejects.toMatchObject({
+      code: 'FORBIDDEN_ADDRESS',
+    });
+    expect(server.requests).toEqual([]);
+  });
+
+  it('throws INVALID_INPUT for bad options before fetching anything', async () => {
+    const server = await serveSite(fullSite);
+    const client = clientFor(server);
+    const bad: Array<[Partial<DiscoverOptions>, string]> = [
+      [{ pattern: '/a/{b' }, 'pattern'],
+      [{ baseUrl: 'ftp://example.com/' }, 'base_url'],
+      [{ baseUrl: '/relative' }, 'base_url'],
+      [{ maxUrls: 0 }, 'max_urls'],
+      [{ maxUrls: 2.5 }, 'max_urls'],
+      [{ maxDepth: -1 }, 'max_depth'],
+    ];
+    for (const [override, field] of bad) {
+      await expect(discoverUrls(client, { baseUrl: server.origin, maxUrls: 10, ...override })).rejects.toMatchObject({
+        code: 'INVALID_INPUT',
+        details: { field },
+      });
+    }
+    expect(server.requests).toEqual([]);
+  });
+
+  it('returns what it found with a TIMEOUT entry when the time budget runs out', async () => {
+    const server = await serveSite(() => ({ '/': page('/slow', '/fast'), '/fast': page() }), ['/slow']);
+    const started = Date.now();
+    const result = await discoverUrls(clientFor(server), { baseUrl: server.origin, maxUrls: 10, timeoutMs: 500 });
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(result.urls.map((entry) => entry.url)).toEqual([`${server.origin}/`, `${server.origin}/slow`, `${server.origin}/fast`]);
+    expect(result.errors).toEqual([expect.objectContaining({ url: `${server.origin}/`, code: 'TIMEOUT' })]);
+  });
+
+  it('throws CANCELLED when the caller aborts', async () => {
+    const server = await serveSite(() => ({ '/': page('/slow') }), ['/slow']);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 300);
+    await expect(
+      discoverUrls(clientFor(server), { baseUrl: server.origin, maxUrls: 10, signal: controller.signal }),
+    ).rejects.toMatchObject({ code: 'CANCELLED' });
+  });
+});

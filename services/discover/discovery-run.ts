@@ -1,0 +1,46 @@
+/** State shared by the phases of one discovery: fetching, limits, results, errors, progress. */
+import { AppError, toAppError } from '../../core/errors.js';
+import type { OutboundPurpose, OutboundResponse } from '../../core/http/types.js';
+import type { UrlCollector } from './url-collector.js';
+import type { DiscoveryError, DiscoveryFetcher, ProgressListener } from './types.js';
+
+export class DiscoveryRun {
+  readonly errors: DiscoveryError[] = [];
+  private fetched = 0;
+
+  constructor(
+    private readonly fetcher: DiscoveryFetcher,
+    readonly collector: UrlCollector,
+    readonly concurrency: number,
+    /** Aborts on the caller's cancel, the time budget, or the end of the run. */
+    readonly signal: AbortSignal,
+    private readonly onProgress: ProgressListener | undefined,
+  ) {}
+
+  /** True once nothing more should be fetched: enough URLs, or the run was stopped. */
+  get done(): boolean {
+    return this.collector.truncated || this.signal.aborted;
+  }
+
+  async fetch(url: string, purpose: OutboundPurpose, accept: string): Promise<OutboundResponse> {
+    const response = await this.fetcher.fetch({ url, purpose, headers: { accept }, signal: this.signal });
+    this.fetched++;
+    this.reportProgress();
+    return response;
+  }
+
+  /** Records a failure for one URL; nothing is recorded once the run is stopping (its errors are just the abort). */
+  recordError(url: string, error: unknown): void {
+    if (this.signal.aborted) return;
+    const appError = toAppError(error);
+    this.errors.push({ url, code: appError.code, message: appError.message });
+  }
+
+  recordStatus(url: string, status: number): void {
+    this.recordError(url, new AppError('UPSTREAM_FAILED', `${url} answered HTTP ${status}`));
+  }
+
+  reportProgress(): void {
+    this.onProgress?.({ found: this.collector.urls.length, fetched: this.fetched });
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * The link phase: breadth-first from base_url over same-site links, up to
+ * maxDepth hops, skipping what robots.txt disallows. Pages go through the
+ * outbound client (purpose 'page'), which applies robots.txt and the address
+ * guard again; its refusals become error entries for that URL only.
+ */
+import { AppError } from '../../core/errors.js';
+import type { DiscoveryRun } from './discovery-run.js';
+import { isHtml, linksOf } from './page-links.js';
+import { runInOrder } from './ordered-pool.js';
+import { isAssetUrl, mayHoldLinks, type SiteScope } from './site-urls.js';
+
+const PAGE_ACCEPT = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1';
+
+interface PageTask {
+  url: URL;
+  depth: number;
+}
+
+export interface LinkCrawlOptions {
+  base: URL;
+  scope: SiteScope;
+  maxDepth: number;
+  isAllowed: (url: URL) => boolean;
+}
+
+export async function collectFromLinks(run: DiscoveryRun, options: LinkCrawlOptions): Promise<void> {
+  const { base, scope, maxDepth, isAllowed } = options;
+  if (!isAllowed(base)) {
+    run.recordError(base.href, new AppError('ROBOTS_DISALLOWED', `robots.txt of ${base.origin} disallows ${base.href} for Quarry`));
+    return;
+  }
+  const seen = new Set<string>();
+  const queue: PageTask[] = [];
+
+  /** Reports a same-site link; queues it for fetching when its own links are still within maxDepth. */
+  const visit = (url: URL, depth: number, fetchIt: boolean): void => {
+    if (seen.has(url.href) || !scope.contains(url) || isAssetUrl(url) || !isAllowed(url)) return;
+    seen.add(url.href);
+    run.collector.offer(url, 'link', { depth });
+    if (fetchIt && depth < maxDepth && mayHoldLinks(url)) queue.push({ url, depth });
+  };
+  visit(base, 0, true);
+
+  await runInOrder(queue, {
+    concurrency: run.concurrency,
+    shouldStop: () => run.done,
+    work: (task) => run.fetch(task.url.href, 'page', PAGE_ACCEPT),
+    commit: (task, outcome) => {
+      if (!outcome.ok) {
+        run.recordError(task.url.href, outcome.error);
+        return;
+      }
+      const response = outcome.value;
+      if (task.depth === 0) scope.acceptRedirectOf(response.url);
+      if (response.status < 200 || response.status >= 300) {
+        run.recordStatus(task.url.href, response.status);
+        return;
+      }
+      // A redirect's target is a page of the site too (unless it left the site).
+      const landed = new URL(response.url);
+      if (landed.href !== task.url.href) visit(landed, task.depth, false);
+      if (!isHtml(response.headers['content-type']) || !scope.contains(landed)) return;
+      // The whole page is read even past maxUrls, so total_found counts all it links to.
+      for (const link of linksOf(response.body, response.url)) visit(link, task.depth + 1, true);
+      run.reportProgress();
+    },
+  });
+}

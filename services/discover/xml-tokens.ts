@@ -1,0 +1,99 @@
+/**
+ * A minimal well-formedness-checking XML tokenizer, enough for sitemaps:
+ * elements, text, CDATA, comments, processing instructions and a DOCTYPE.
+ * It throws AppError UPSTREAM_FAILED on broken markup (unterminated
+ * constructs, mismatched or unclosed tags, more than one root, stray text).
+ */
+import { AppError } from '../../core/errors.js';
+
+export type XmlToken =
+  | { type: 'open'; name: string; selfClosing: boolean }
+  | { type: 'close'; name: string }
+  | { type: 'text'; value: string };
+
+const START_TAG = /<([A-Za-z_][\w.:-]*)((?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>/y;
+const END_TAG = /<\/([A-Za-z_][\w.:-]*)\s*>/y;
+const ENTITY = /&(#x[0-9a-f]+|#[0-9]+|amp|lt|gt|quot|apos);/gi;
+const NAMED_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+export function* xmlTokens(xml: string): Generator<XmlToken> {
+  const open: string[] = [];
+  let rootSeen = false;
+  let position = xml.charCodeAt(0) === 0xfeff ? 1 : 0;
+  while (position < xml.length) {
+    const lt = xml.indexOf('<', position);
+    const textEnd = lt === -1 ? xml.length : lt;
+    if (textEnd > position) {
+      const text = xml.slice(position, textEnd);
+      if (open.length === 0 && text.trim() !== '') broken(`text outside the root element at offset ${position}`);
+      if (open.length > 0) yield { type: 'text', value: decodeEntities(text) };
+    }
+    if (lt === -1) break;
+    if (xml.startsWith('<!--', lt)) {
+      position = after(xml, '-->', lt + 4, 'comment');
+    } else if (xml.startsWith('<![CDATA[', lt)) {
+      const end = after(xml, ']]>', lt + 9, 'CDATA section');
+      if (open.length === 0) broken(`CDATA outside the root element at offset ${lt}`);
+      yield { type: 'text', value: xml.slice(lt + 9, end - 3) };
+      position = end;
+    } else if (xml.startsWith('<?', lt)) {
+      position = after(xml, '?>', lt + 2, 'processing instruction');
+    } else if (xml.startsWith('<!', lt)) {
+      // DOCTYPE, possibly with an internal subset in [...].
+      const bracket = xml.indexOf('[', lt);
+      const close = xml.indexOf('>', lt);
+      position = bracket !== -1 && bracket < close ? after(xml, ']>', bracket, 'DOCTYPE') : after(xml, '>', lt, 'DOCTYPE');
+    } else if (xml.startsWith('</', lt)) {
+      END_TAG.lastIndex = lt;
+      const match = END_TAG.exec(xml);
+      if (!match) broken(`malformed end tag at offset ${lt}`);
+      const name = match[1]!;
+      const expected = open.pop();
+      if (expected !== name) broken(`</${name}> at offset ${lt} does not close ${expected ? `<${expected}>` : 'anything'}`);
+      yield { type: 'close', name };
+      position = END_TAG.lastIndex;
+    } else {
+      START_TAG.lastIndex = lt;
+      const match = START_TAG.exec(xml);
+      if (!match) broken(`malformed tag at offset ${lt}`);
+      const name = match[1]!;
+      const selfClosing = match[3] === '/';
+      if (open.length === 0) {
+        if (rootSeen) broken(`a second root element <${name}> at offset ${lt}`);
+        rootSeen = true;
+      }
+      yield { type: 'open', name, selfClosing };
+      if (selfClosing) yield { type: 'close', name };
+      else open.push(name);
+      position = START_TAG.lastIndex;
+    }
+  }
+  if (open.length > 0) broken(`<${open.at(-1)}> is never closed`);
+  if (!rootSeen) broken('no root element');
+}
+
+/** The part after a namespace prefix: "image:loc" → "loc". */
+export function localName(name: string): string {
+  return name.slice(name.indexOf(':') + 1);
+}
+
+function after(xml: string, terminator: string, from: number, what: string): number {
+  const end = xml.indexOf(terminator, from);
+  if (end === -1) broken(`unterminated ${what} at offset ${from}`);
+  return end + terminator.length;
+}
+
+/** Decodes the predefined and numeric entities; anything else (a bare "&") is left as written, as lenient readers do. */
+function decodeEntities(text: string): string {
+  if (!text.includes('&')) return text;
+  return text.replace(ENTITY, (whole, entity: string) => {
+    const named = NAMED_ENTITIES[entity.toLowerCase()];
+    if (named !== undefined) return named;
+    const code = entity[1] === 'x' || entity[1] === 'X' ? parseInt(entity.slice(2), 16) : parseInt(entity.slice(1), 10);
+    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+  });
+}
+
+function broken(reason: string): never {
+  throw new AppError('UPSTREAM_FAILED', `malformed XML: ${reason}`);
+}

@@ -1,0 +1,273 @@
+/**
+ * Runs engines: the only place that does engine I/O. It resolves settings
+ * (config over manifest), skips disabled and suspended engines, drives
+ * multi-step requests, maps HTTP failures to typed engine errors and
+ * suspends engines that are blocked.
+ */
+import type { QuarryConfig } from '../../core/config.js';
+import {
+  EngineAccessDeniedError,
+  EngineError,
+  EngineRateLimitedError,
+  type EngineContext,
+  type EngineDefinition,
+  type EngineManifest,
+  type EngineQuery,
+  type EngineResponse,
+  type EngineResult,
+  type EngineSettings,
+  type HttpRequestSpec,
+} from '../../core/engine.js';
+import { AppError, toAppError } from '../../core/errors.js';
+import type { OutboundRequest, OutboundResponse } from '../../core/http/types.js';
+import type { Logger } from '../../core/logger.js';
+import type { EngineHealth, EngineHealthView } from './engine-health.js';
+
+const MAX_STEPS = 4;
+const DEFAULT_ENGINE_TIMEOUT_MS = 8000;
+
+export interface LoadedEngine {
+  manifest: EngineManifest;
+  definition: EngineDefinition;
+  /** Folder the engine was loaded from. */
+  dir: string;
+  source: 'builtin' | 'directory' | 'package' | 'config';
+}
+
+export interface EngineFetcher {
+  fetch(request: OutboundRequest): Promise<OutboundResponse>;
+}
+
+export interface EngineCatalogueEntry {
+  name: string;
+  enabled: boolean;
+  categories: string[];
+  supported_languages: string[];
+  safe_search_support: boolean;
+  time_range_support: boolean;
+  paging_support: boolean;
+  /** Extensions beyond the spec's engine entry. */
+  display_name: string;
+  weight: number;
+  disabled_reason: string | null;
+  requires_api_key: boolean;
+  autocomplete_support: boolean;
+  max_page: number;
+  result_kind: string;
+  about: EngineManifest['about'];
+  source: LoadedEngine['source'];
+}
+
+export interface EngineRuntimeEntry extends EngineCatalogueEntry {
+  suspended_until: string | null;
+  suspended_reason: string | null;
+  recent_error_rate: number | null;
+  recent_requests: number;
+  last_error: EngineHealthView['lastError'];
+}
+
+export interface EngineCallOptions {
+  signal?: AbortSignal;
+  /** Upper bound for this engine call (all steps). */
+  timeoutMs?: number;
+}
+
+export type EngineCallObserver = (engine: string, outcome: string, durationMs: number) => void;
+
+export class EngineService {
+  private readonly engines = new Map<string, LoadedEngine>();
+  private readonly observers: EngineCallObserver[] = [];
+
+  constructor(
+    engines: LoadedEngine[],
+    private readonly config: QuarryConfig,
+    private readonly fetcher: EngineFetcher,
+    private readonly health: EngineHealth,
+    private readonly logger: Logger,
+  ) {
+    for (const engine of engines) {
+      if (this.engines.has(engine.manifest.id)) throw new Error(`engine "${engine.manifest.id}" is loaded twice (${engine.dir})`);
+      this.engines.set(engine.manifest.id, engine);
+    }
+  }
+
+  onCall(observer: EngineCallObserver): void {
+    this.observers.push(observer);
+  }
+
+  ids(): string[] {
+    return [...this.engines.keys()].sort();
+  }
+
+  has(id: string): boolean {
+    return this.engines.has(id);
+  }
+
+  get(id: string): LoadedEngine {
+    const engine = this.engines.get(id);
+    if (!engine) throw new AppError('UNKNOWN_ENGINE', `unknown engine "${id}"`);
+    return engine;
+  }
+
+  settings(id: string): EngineSettings {
+    const engine = this.get(id);
+    const overrides = this.config.engines[id] ?? {};
+    const settings: EngineSettings = {
+      baseUrl: (overrides.baseUrl ?? engine.manifest.baseUrl).replace(/\/+$/, ''),
+      options: overrides.options ?? {},
+    };
+    if (overrides.apiKey) settings.apiKey = overrides.apiKey;
+    return settings;
+  }
+
+  /** Per-request timeout of an engine: config, then manifest, then the default. */
+  timeoutMs(id: string): number {
+    return this.config.engines[id]?.timeoutMs ?? this.get(id).manifest.timeoutMs ?? DEFAULT_ENGINE_TIMEOUT_MS;
+  }
+
+  weight(id: string): number {
+    return this.config.engines[id]?.weight ?? this.get(id).manifest.weight;
+  }
+
+  /** Why an engine cannot be used at all (configuration), or null. */
+  disabledReason(id: string): string | null {
+    const engine = this.get(id);
+    const overrides = this.config.engines[id];
+    if (overrides?.enabled === false) return 'disabled in configuration';
+    if (engine.manifest.about.requiresApiKey && !overrides?.apiKey) return `needs an API key: set engines.${id}.apiKey in the configuration`;
+    return null;
+  }
+
+  /** Why an engine cannot be used right now (configuration or suspension), or null. */
+  unavailableReason(id: string): { code: 'ENGINE_DISABLED' | 'ENGINE_SUSPENDED'; message: string } | null {
+    const disabled = this.disabledReason(id);
+    if (disabled) return { code: 'ENGINE_DISABLED', message: disabled };
+    const suspendedMs = this.health.suspendedFor(id);
+    if (suspendedMs > 0) {
+      return {
+        code: 'ENGINE_SUSPENDED',
+        message: `suspended for another ${Math.ceil(suspendedMs / 1000)} s after ${this.health.suspensionReason(id) ?? 'a failure'}`,
+      };
+    }
+    return null;
+  }
+
+  catalogueEntry(id: string): EngineCatalogueEntry {
+    const { manifest, source } = this.get(id);
+    const disabledReason = this.disabledReason(id);
+    return {
+      name: id,
+      enabled: disabledReason === null,
+      categories: manifest.categories,
+      supported_languages: manifest.languages,
+      safe_search_support: manifest.supports.safeSearch,
+      time_range_support: manifest.supports.timeRange,
+      paging_support: manifest.supports.paging,
+      display_name: manifest.name,
+      weight: this.weight(id),
+      disabled_reason: disabledReason,
+      requires_api_key: manifest.about.requiresApiKey,
+      autocomplete_support: manifest.supports.autocomplete,
+      max_page: manifest.supports.maxPage,
+      result_kind: manifest.about.resultKind,
+      about: manifest.about,
+      source,
+    };
+  }
+
+  runtimeEntry(id: string): EngineRuntimeEntry {
+    const view = this.health.view(id);
+    return {
+      ...this.catalogueEntry(id),
+      suspended_until: view.suspendedUntil,
+      suspended_reason: view.suspendedReason,
+      recent_error_rate: view.recentErrorRate,
+      recent_requests: view.recentRequests,
+      last_error: view.lastError,
+    };
+  }
+
+  /** Queries one engine for one page. Throws typed AppErrors; records health. */
+  async search(id: string, query: EngineQuery, options: EngineCallOptions = {}): Promise<EngineResult[]> {
+    const engine = this.get(id);
+    const unavailable = this.unavailableReason(id);
+    if (unavailable) throw new AppError(unavailable.code, unavailable.message);
+    const ctx: EngineContext = { query, settings: this.settings(id), manifest: engine.manifest };
+    const started = performance.now();
+    try {
+      let request = engine.definition.buildRequest(ctx);
+      for (let step = 1; ; step++) {
+        const response = await this.send(id, request, options);
+        this.raiseForStatus(response);
+        const outcome = engine.definition.parseResponse(response, ctx);
+        if ('results' in outcome) {
+          this.health.recordSuccess(id);
+          this.notify(id, 'ok', started);
+          return outcome.results;
+        }
+        if (step >= MAX_STEPS) throw new AppError('ENGINE_PARSE_ERROR', `engine "${id}" asked for more than ${MAX_STEPS} requests`);
+        request = outcome.next;
+      }
+    } catch (error) {
+      const appError = this.asEngineFailure(id, error);
+      if (appError.code !== 'CANCELLED') {
+        const suspend = error instanceof EngineError ? ((error as EngineError & { suspendSeconds?: number }).suspendSeconds ?? 0) : 0;
+        this.health.recordFailure(id, appError.code, appError.message, suspend);
+        this.logger.warn({ engine: id, code: appError.code, suspendSeconds: suspend || undefined }, `engine failed: ${appError.message}`);
+      }
+      this.notify(id, appError.code, started);
+      throw appError;
+    }
+  }
+
+  /** Autocomplete suggestions from one engine that offers them. */
+  async autocomplete(id: string, text: string, language: string, options: EngineCallOptions = {}): Promise<string[]> {
+    const engine = this.get(id);
+    const auto = engine.definition.autocomplete;
+    if (!auto) throw new AppError('INVALID_INPUT', `engine "${id}" has no autocomplete`);
+    const unavailable = this.unavailableReason(id);
+    if (unavailable) throw new AppError(unavailable.code, unavailable.message);
+    const request = auto.buildRequest(text, { settings: this.settings(id), manifest: engine.manifest, language });
+    const response = await this.send(id, request, options);
+    this.raiseForStatus(response);
+    return auto.parseResponse(response);
+  }
+
+  private async send(id: string, request: HttpRequestSpec, options: EngineCallOptions): Promise<EngineResponse> {
+    const timeoutMs = options.timeoutMs ?? this.timeoutMs(id);
+    const outbound: OutboundRequest = {
+      url: request.url,
+      method: request.method,
+      purpose: 'engine',
+      timeoutMs,
+      retries: 0,
+    };
+    if (request.headers) outbound.headers = request.headers;
+    if (request.body !== undefined) outbound.body = request.body;
+    if (options.signal) outbound.signal = options.signal;
+    const response = await this.fetcher.fetch(outbound);
+    return { status: response.status, headers: response.headers, body: response.body, url: response.url, request };
+  }
+
+  private raiseForStatus(response: EngineResponse): void {
+    if (response.status === 429) throw new EngineRateLimitedError();
+    if (response.status === 401 || response.status === 402 || response.status === 403) {
+      throw new EngineAccessDeniedError(`the engine answered HTTP ${response.status}`);
+    }
+    if (response.status >= 400) throw new AppError('UPSTREAM_FAILED', `the engine answered HTTP ${response.status}`);
+  }
+
+  private asEngineFailure(id: string, error: unknown): AppError {
+    const appError = toAppError(error);
+    if (appError.code === 'INTERNAL') {
+      // A parser that crashes is a parse error of that engine, not a server fault.
+      return new AppError('ENGINE_PARSE_ERROR', `engine "${id}" could not parse the response: ${appError.message}`, { cause: error });
+    }
+    return appError;
+  }
+
+  private notify(id: string, outcome: string, started: number): void {
+    const durationMs = performance.now() - started;
+    for (const observer of this.observers) observer(id, outcome, durationMs);
+  }
+}

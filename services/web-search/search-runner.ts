@@ -1,0 +1,221 @@
+/**
+ * One search, end to end: choose engines, fan out under the request's
+ * deadline, merge, filter by relevance, scrape, and shape the answer.
+ * The request's `timeout` bounds all of it, scraping included.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type Keyv from 'keyv';
+import type { CallContext } from '../../core/capability.js';
+import type { SafeSearch } from '../../core/engine.js';
+import type { EngineService } from '../engines/engine-service.js';
+import { AppError } from '../../core/errors.js';
+import type { Scraper, ScrapedPage } from '../scrape/scraper.js';
+import { fanOut } from './engine-fanout.js';
+import { mergeEngineResults } from './merge.js';
+import { lexicalRelevance } from './relevance.js';
+import { renderSearchMarkdown } from './render-markdown.js';
+import { scrapedContent } from './scraped-content.js';
+import type { SearchAnswer, SearchInput, SearchResultItem } from './schemas.js';
+
+const SAFE_SEARCH: Record<SearchInput['safe_search'], SafeSearch> = { off: 0, moderate: 1, strict: 2 };
+/** Time kept back from the engines for scraping when scraping is on. */
+const SCRAPE_RESERVE_SHARE = 0.4;
+
+export interface SearchDeps {
+  engines: EngineService;
+  scraper: Scraper;
+  cache: Keyv;
+  defaultEngines: string[];
+  onCacheLookup?(hit: boolean): void;
+}
+
+export function newRequestId(): string {
+  return `req_${randomBytes(12).toString('hex')}`;
+}
+
+/** Validates engine ids against the catalogue: unknown ids are a 400 listing the valid ones. */
+export function assertKnownEngines(engines: EngineService, ids: string[]): void {
+  const unknown = ids.filter((id) => !engines.has(id));
+  if (unknown.length > 0) {
+    throw new AppError('UNKNOWN_ENGINE', `unknown engine(s): ${unknown.join(', ')}. Valid engines: ${engines.ids().join(', ')}`, {
+      details: { unknown, valid: engines.ids() },
+    });
+  }
+}
+
+export function chooseEngines(deps: SearchDeps, input: Pick<SearchInput, 'engines' | 'categories'>): string[] {
+  if (input.engines) {
+    assertKnownEngines(deps.engines, input.engines);
+    return [...new Set(input.engines)];
+  }
+  if (input.categories) {
+    const chosen = deps.engines
+      .ids()
+      .filter((id) => deps.engines.disabledReason(id) === null)
+      .filter((id) => deps.engines.get(id).manifest.categories.some((c) => input.categories!.includes(c)));
+    if (chosen.length === 0) throw new AppError('INVALID_INPUT', `categories: no enabled engine serves ${input.categories.join(', ')}`);
+    return chosen;
+  }
+  return deps.defaultEngines.filter((id) => deps.engines.has(id));
+}
+
+function cacheKey(input: SearchInput, engines: string[]): string {
+  const relevant = {
+    q: input.query,
+    e: [...engines].sort(),
+    c: input.categories ?? null,
+    n: input.max_results,
+    s: input.scrape_content,
+    l: input.language,
+    ss: input.safe_search,
+    js: input.js_mode,
+    rf: input.relevance_filter,
+    mr: input.min_relevance_score,
+    im: input.include_images,
+    ln: input.include_links,
+    tr: input.time_range ?? null,
+    p: input.page,
+    x: input.explain,
+  };
+  return `search:${createHash('sha256').update(JSON.stringify(relevant)).digest('hex')}`;
+}
+
+export async function runSearch(deps: SearchDeps, input: SearchInput, ctx: CallContext): Promise<SearchAnswer> {
+  const started = performance.now();
+  const deadline = started + input.timeout * 1000;
+  const engines = chooseEngines(deps, input);
+  const key = cacheKey(input, engines);
+
+  if (input.cache_ttl > 0) {
+    const cached = (await deps.cache.get(key)) as SearchAnswer | undefined;
+    deps.onCacheLookup?.(cached !== undefined);
+    if (cached) return finish({ ...cached, cached: true, request_id: newRequestId() }, input, started);
+  }
+
+  const engineDeadline = input.scrape_content ? started + input.timeout * 1000 * (1 - SCRAPE_RESERVE_SHARE) : deadline;
+  ctx.progress({ progress: 0, total: engines.length, message: `querying ${engines.length} engines` });
+  const outcomes = await fanOut(deps.engines, {
+    engines,
+    query: {
+      query: input.query,
+      language: input.language,
+      safeSearch: SAFE_SEARCH[input.safe_search],
+      ...(input.time_range ? { timeRange: input.time_range } : {}),
+    },
+    firstPage: input.page,
+    wantedPerEngine: input.max_results,
+    deadline: engineDeadline,
+    signal: ctx.signal,
+    onEngineDone: (engine, done, total) => ctx.progress({ progress: done, total, message: `engine ${engine} answered` }),
+  });
+  if (ctx.signal.aborted) throw new AppError('CANCELLED', 'the search was cancelled');
+
+  const succeeded = outcomes.filter((o) => !o.error);
+  const failed = outcomes.filter((o) => o.error);
+  const merged = mergeEngineResults(
+    succeeded.map((o) => ({ engine: o.engine, weight: o.weight, results: o.results })),
+    { explain: input.explain },
+  );
+  const categoryOf = new Map(outcomes.map((o) => [o.engine, o.category]));
+
+  let candidates = merged.map((result) => ({
+    result,
+    relevance: lexicalRelevance(input.query, { title: result.title, snippet: result.snippet }),
+  }));
+  const before = candidates.length;
+  if (input.relevance_filter) candidates = candidates.filter((c) => c.relevance >= input.min_relevance_score);
+  const dropped = before - candidates.length;
+  if (input.categories && input.categories.length > 1) {
+    // Group by category (in the order asked), keeping score order within each group.
+    const order = new Map(input.categories.map((c, i) => [c, i]));
+    const rank = (c: (typeof candidates)[number]): number => order.get(categoryOf.get(c.result.engines[0] ?? '') as never) ?? 99;
+    candidates = candidates.map((c, i) => ({ c, i })).sort((a, b) => rank(a.c) - rank(b.c) || a.i - b.i).map((x) => x.c);
+  }
+  const chosen = candidates.slice(0, input.max_results);
+
+  let pages: ScrapedPage[] = [];
+  if (input.scrape_content && chosen.length > 0) {
+    ctx.progress({ progress: engines.length, total: engines.length + 1, message: `scraping ${chosen.length} pages` });
+    pages = await deps.scraper.scrapeMany(
+      chosen.map((c) => c.result.url),
+      {
+        javascript: input.js_mode,
+        timeoutMs: Math.max(1, Math.floor(deadline - performance.now())),
+        signal: ctx.signal,
+        extract: { includeImages: input.include_images, includeLinks: input.include_links, markdown: true },
+      },
+    );
+    if (ctx.signal.aborted) throw new AppError('CANCELLED', 'the search was cancelled');
+  }
+
+  const results: SearchResultItem[] = chosen.map(({ result, relevance }, index) => {
+    const item: SearchResultItem = {
+      rank: index + 1,
+      title: result.title,
+      url: result.url,
+      snippet: result.snippet,
+      engine: result.engines[0] ?? '',
+      score: round(result.score),
+      engines: result.engines,
+      relevance_score: round(relevance),
+    };
+    const category = categoryOf.get(item.engine);
+    if (input.categories && category) item.category = category;
+    if (result.publishedDate) item.published_date = result.publishedDate;
+    if (result.thumbnail) item.thumbnail = result.thumbnail;
+    if (result.explanation) item.explanation = result.explanation;
+    const page = pages[index];
+    if (page) item.scraped_content = scrapedContent(page, input);
+    return item;
+  });
+
+  const answer: SearchAnswer = {
+    search_metadata: {
+      query: input.query,
+      engines_used: engines,
+      engines_succeeded: succeeded.map((o) => o.engine),
+      engines_failed: failed.map((o) => o.engine),
+      engine_errors: Object.fromEntries(failed.map((o) => [o.engine, o.error!])),
+      total_results_found: merged.length,
+      results_returned: results.length,
+      search_time_ms: 0,
+      timestamp: new Date().toISOString(),
+      relevance_filtered: dropped > 0,
+      relevance_dropped: dropped,
+      page: input.page,
+      ...(input.categories ? { categories: input.categories } : {}),
+    },
+    results,
+    processing_time_ms: 0,
+    cached: false,
+    total_results: results.length,
+    request_id: newRequestId(),
+  };
+  // Only answers where at least one engine worked are worth caching.
+  if (input.cache_ttl > 0 && succeeded.length > 0) {
+    answer.search_metadata.search_time_ms = Math.round(performance.now() - started);
+    await deps.cache.set(key, answer, input.cache_ttl * 1000);
+  }
+  return finish(answer, input, started);
+}
+
+function finish(answer: SearchAnswer, input: SearchInput, started: number): SearchAnswer {
+  const elapsed = Math.round(performance.now() - started);
+  const out: SearchAnswer = { ...answer, processing_time_ms: elapsed };
+  if (!answer.cached) out.search_metadata = { ...answer.search_metadata, search_time_ms: elapsed };
+  if (input.output_format === 'markdown') {
+    out.markdown = renderSearchMarkdown({
+      query: out.search_metadata.query,
+      results: out.results,
+      search_metadata: out.search_metadata,
+    });
+  } else {
+    delete out.markdown;
+  }
+  return out;
+}
+
+
+function round(value: number): number {
+  return Math.round(value * 10_000) / 10_000;
+}
