@@ -1,38 +1,39 @@
 /**
- * The composition root: the only file that touches the DI container. It
- * registers the core services under explicit tokens, loads the engines and
- * area plugins, and hands plugins their dependencies as plain arguments.
+ * The composition root: loads the configuration, the engines and the area
+ * plugins, builds the shared services in the container (app/container.ts)
+ * and hands plugins their dependencies as plain arguments. Hosts call
+ * createQuarry() and translate what it returns; nothing below app/ knows
+ * the container exists.
  */
 import 'reflect-metadata';
 import { join } from 'node:path';
-import { container as rootContainer, instanceCachingFactory, type DependencyContainer } from 'tsyringe';
-import { BrowserPool } from '../services/browser/browser-pool.js';
+import { container as rootContainer } from 'tsyringe';
 import type { AnyCapability } from '../core/capability.js';
-import { loadConfig, type ConfigInput, type QuarryConfig } from '../core/config.js';
-import { EngineHealth } from '../services/engines/engine-health.js';
-import { EngineService, type LoadedEngine } from '../services/engines/engine-service.js';
-import { createEventBus } from '../core/events.js';
-import { FeatureRegistry } from '../core/features.js';
-import { OutboundClient } from '../core/http/outbound-client.js';
-import { JobRunner } from '../services/jobs/job-runner.js';
-import { JobStore } from '../services/jobs/job-store.js';
-import { createLlmTiers, type LlmTiers } from '../services/llm/registry.js';
+import type { FeatureRegistry } from '../core/features.js';
+import type { OutboundClient } from '../core/http/outbound-client.js';
 import { createLogger, type Logger } from '../core/logger.js';
-import { ExtractionStats } from '../services/metrics/extraction-stats.js';
-import { Metrics } from '../services/metrics/metrics.js';
-import type { JobHandler, PluginServices } from '../core/plugin.js';
-import { loadAllEngines } from '../services/engines/engine-sources.js';
-import { loadAreaFolder, pluginFolders, type LoadedArea } from '../core/plugins/plugin-loader.js';
 import { CODE_ROOT } from '../core/paths.js';
-import { ExtractionPool } from '../services/extract/extraction-pool.js';
-import { CapabilityRegistry } from '../core/registry.js';
-import { Scraper, type ExtractFn } from '../services/scrape/scraper.js';
-import { PageIndexer } from '../services/semantic/page-indexer.js';
-import { SemanticServices } from '../services/semantic/semantic-services.js';
-import { loadOrCreateSecret } from '../core/secrets.js';
-import { createStores, type Stores } from '../core/stores/stores.js';
+import type { JobHandler } from '../core/plugin.js';
+import { loadAreaFolder, pluginFolders, type LoadedArea } from '../core/plugins/plugin-loader.js';
+import type { CapabilityRegistry } from '../core/registry.js';
+import { createStores } from '../core/stores/stores.js';
+import type { BrowserPool } from '../services/browser/browser-pool.js';
+import type { EngineService } from '../services/engines/engine-service.js';
+import { loadAllEngines } from '../services/engines/engine-sources.js';
+import type { ExtractionPool } from '../services/extract/extraction-pool.js';
+import { JobRunner } from '../services/jobs/job-runner.js';
+import type { JobStore } from '../services/jobs/job-store.js';
+import type { LlmTiers } from '../services/llm/registry.js';
+import type { ExtractionStats } from '../services/metrics/extraction-stats.js';
+import type { Metrics } from '../services/metrics/metrics.js';
+import type { PageIndexer } from '../services/semantic/page-indexer.js';
+import type { SemanticServices } from '../services/semantic/semantic-services.js';
+import { loadConfig, type ConfigInput, type QuarryConfig } from './config.js';
+import { registerServices } from './container.js';
+import type { QuarryEventBus } from './events.js';
+import { describeFeatures } from './features.js';
+import type { PluginServices } from './plugin-services.js';
 import { TOKENS } from './tokens.js';
-import { WebhookSender } from '../services/webhooks/webhook-sender.js';
 
 export interface QuarryApp {
   config: QuarryConfig;
@@ -53,136 +54,6 @@ export interface CreateQuarryOptions {
   engineDirs?: string[];
 }
 
-function registerCore(c: DependencyContainer, config: QuarryConfig, logger: Logger, stores: Stores, engines: LoadedEngine[]): void {
-  const cached = <T>(factory: (c: DependencyContainer) => T) => ({ useFactory: instanceCachingFactory<T>(factory) });
-  c.register(TOKENS.Config, { useValue: config });
-  c.register(TOKENS.Logger, { useValue: logger });
-  c.register(TOKENS.Stores, { useValue: stores });
-  c.register(TOKENS.Events, cached(() => createEventBus()));
-  c.register(TOKENS.Metrics, cached(() => new Metrics()));
-  c.register(TOKENS.Features, cached(() => new FeatureRegistry()));
-  c.register(TOKENS.Registry, cached(() => new CapabilityRegistry()));
-  c.register(TOKENS.EngineHealth, cached(() => new EngineHealth()));
-  c.register(
-    TOKENS.Outbound,
-    cached(() => new OutboundClient({ ...config.outbound }, logger.child({ component: 'outbound' }))),
-  );
-  c.register(
-    TOKENS.Engines,
-    cached((r) => new EngineService(engines, config, r.resolve(TOKENS.Outbound), r.resolve(TOKENS.EngineHealth), logger.child({ component: 'engines' }))),
-  );
-  c.register(TOKENS.ExtractionPool, cached(() => new ExtractionPool({ threads: config.pools.extractThreads, maxQueue: config.pools.maxQueue })));
-  c.register(
-    TOKENS.BrowserPool,
-    cached((r) => {
-      const outbound = r.resolve<OutboundClient>(TOKENS.Outbound);
-      const executablePath = BrowserPool.findChromium(config.browser.executablePath ?? undefined);
-      return new BrowserPool(
-        {
-          ...(executablePath ? { executablePath } : {}),
-          maxConcurrentPages: config.browser.maxConcurrentPages,
-          recycleAfterPages: config.browser.recycleAfterPages,
-          userAgent: config.outbound.userAgent,
-        },
-        { checkUrl: (url: string) => outbound.checkUrl(url) },
-        logger.child({ component: 'browser' }),
-      );
-    }),
-  );
-  c.register(TOKENS.ExtractionStats, cached(() => new ExtractionStats()));
-  c.register(
-    TOKENS.Extract,
-    cached((r): ExtractFn => {
-      const pool = r.resolve<ExtractionPool>(TOKENS.ExtractionPool);
-      const events = r.resolve<ReturnType<typeof createEventBus>>(TOKENS.Events);
-      // Every successful extraction also feeds the local page index (through the event bus).
-      const stats = r.resolve<ExtractionStats>(TOKENS.ExtractionStats);
-      return async (html, url, options, signal) => {
-        const started = performance.now();
-        const result = await pool.extract(html, url, options, signal);
-        stats.record(result.success, result.failureReason, performance.now() - started);
-        if (result.success) {
-          events.emit('page.extracted', { url: result.url, title: result.title, text: result.text, publishedDate: result.metadata.publishedDate, author: result.metadata.author });
-        }
-        return result;
-      };
-    }),
-  );
-  c.register(
-    TOKENS.Scraper,
-    cached(
-      (r) =>
-        new Scraper(r.resolve(TOKENS.Outbound), r.resolve(TOKENS.Extract), r.resolve(TOKENS.BrowserPool), logger.child({ component: 'scraper' }), {
-          concurrency: config.search.maxScrapeConcurrency,
-        }),
-    ),
-  );
-  c.register(TOKENS.Llm, cached(() => createLlmTiers(config.llm, logger)));
-  c.register(TOKENS.Semantic, cached(() => new SemanticServices(config, logger)));
-  c.register(
-    TOKENS.PageIndexer,
-    cached((r) => new PageIndexer(r.resolve(TOKENS.Events), r.resolve(TOKENS.Semantic), logger.child({ component: 'page-indexer' }))),
-  );
-  c.register(TOKENS.JobStore, cached((r) => new JobStore(stores.records, r.resolve(TOKENS.Events), logger.child({ component: 'jobs' }))));
-  c.register(
-    TOKENS.Webhooks,
-    cached((r) => {
-      const outbound = r.resolve<OutboundClient>(TOKENS.Outbound);
-      const secret = config.jobs.webhookSecret ?? loadOrCreateSecret(config.dataDir, 'webhook-secret').value;
-      return new WebhookSender((req) => outbound.fetch(req), { secret, maxAttempts: 5, backoffMs: [1000, 5000, 30_000, 120_000] }, logger.child({ component: 'webhooks' }));
-    }),
-  );
-}
-
-function describeFeatures(
-  features: FeatureRegistry,
-  config: QuarryConfig,
-  services: { browser: BrowserPool; engines: EngineService; stores: Stores; llm: LlmTiers; semantic: SemanticServices; indexer: PageIndexer },
-): void {
-  features.set('browser', () => {
-    const path = BrowserPool.findChromium(config.browser.executablePath ?? undefined);
-    return path
-      ? { available: true, detail: `Chromium at ${path}`, info: { executablePath: path, ...services.browser.stats() } }
-      : { available: false, detail: 'Chromium not found: install it (Debian/Ubuntu: apt-get install chromium) or set QUARRY_CHROMIUM_PATH' };
-  });
-  features.set('engines', () => {
-    const ids = services.engines.ids();
-    const enabled = ids.filter((id) => services.engines.disabledReason(id) === null);
-    return { available: enabled.length > 0, detail: `${enabled.length} of ${ids.length} engines enabled`, info: { enabled, disabled: ids.filter((id) => !enabled.includes(id)) } };
-  });
-  features.set('storage', {
-    available: true,
-    detail: services.stores.backend === 'redis' ? 'shared state on Redis' : `cache in memory, durable records in SQLite under ${config.dataDir}`,
-    info: { backend: services.stores.backend },
-  });
-  const llm = services.llm.describe();
-  features.set(
-    'llm',
-    llm.configured
-      ? {
-          available: true,
-          detail: `fast: ${llm.fast?.provider} ${llm.fast?.model}; quality: ${llm.quality?.provider} ${llm.quality?.model}`,
-          info: { ...llm },
-        }
-      : { available: false, detail: 'no LLM provider configured: LLM-backed features use their extractive paths (model_used "extractive")' },
-  );
-  features.set('embeddings', () => services.semantic.describeEmbeddings());
-  features.set('page_index', () =>
-    config.vectorIndex.enabled
-      ? {
-          available: true,
-          detail: `LanceDB under ${join(config.dataDir, 'page-index')}, retention ${config.vectorIndex.retentionDays || 'unlimited'} days`,
-          info: { ...services.indexer.stats(), maxChunks: config.vectorIndex.maxChunks },
-        }
-      : { available: false, detail: 'disabled in the config (vectorIndex.enabled)' },
-  );
-  features.set('scraping', { available: true, detail: 'static pages through crawlee and the outbound policy; extraction in the worker pool' });
-  features.set('javascript_rendering', () => ({
-    available: services.browser.available(),
-    detail: services.browser.available() ? 'headless Chromium through Playwright' : 'needs Chromium (see browser)',
-  }));
-}
-
 export async function createQuarry(options: CreateQuarryOptions = {}): Promise<QuarryApp> {
   const { config } = loadConfig({ ...(options.env ? { env: options.env } : {}), ...(options.overrides ? { overrides: options.overrides } : {}) });
   const logger = options.logger ?? createLogger(config.logLevel);
@@ -190,14 +61,14 @@ export async function createQuarry(options: CreateQuarryOptions = {}): Promise<Q
   const stores = await createStores({ dataDir: config.dataDir, redisUrl: config.redisUrl, logger: logger.child({ component: 'stores' }) });
 
   const c = rootContainer.createChildContainer();
-  registerCore(c, config, logger, stores, loadedEngines);
+  registerServices(c, config, logger, stores, loadedEngines);
 
   const registry = c.resolve<CapabilityRegistry>(TOKENS.Registry);
   const metrics = c.resolve<Metrics>(TOKENS.Metrics);
   const engines = c.resolve<EngineService>(TOKENS.Engines);
   const browser = c.resolve<BrowserPool>(TOKENS.BrowserPool);
   const extraction = c.resolve<ExtractionPool>(TOKENS.ExtractionPool);
-  const events = c.resolve<ReturnType<typeof createEventBus>>(TOKENS.Events);
+  const events = c.resolve<QuarryEventBus>(TOKENS.Events);
   const features = c.resolve<FeatureRegistry>(TOKENS.Features);
   const jobStore = c.resolve<JobStore>(TOKENS.JobStore);
   const handlers = new Map<string, JobHandler>();
@@ -238,7 +109,7 @@ export async function createQuarry(options: CreateQuarryOptions = {}): Promise<Q
     }),
   };
 
-  const areas: LoadedArea[] = await Promise.all(pluginFolders(join(CODE_ROOT, 'plugins')).map((dir) => loadAreaFolder(dir)));
+  const areas: LoadedArea<PluginServices>[] = await Promise.all(pluginFolders(join(CODE_ROOT, 'plugins')).map((dir) => loadAreaFolder<PluginServices>(dir)));
   for (const area of areas) {
     const capabilities: AnyCapability[] = await area.plugin.setup(services);
     const declared = [...area.manifest.capabilities].sort();

@@ -147,6 +147,15 @@ export interface EngineDefinition {
   };
 }
 
+/** An engine as the plugin loader hands it to the engine service. */
+export interface LoadedEngine {
+  manifest: EngineManifest;
+  definition: EngineDefinition;
+  /** Folder the engine was loaded from. */
+  dir: string;
+  source: 'builtin' | 'directory' | 'package' | 'config';
+}
+
 export function defineEngine(definition: EngineDefinition): EngineDefinition {
   return definition;
 }

@@ -1,5 +1,5 @@
 /**
- * Embedding worker for the tinypool process pool (core/embeddings/process-pool.ts).
+ * Embedding worker for the tinypool process pool (services/embeddings/process-pool.ts).
  * All model work (download, tokenizer, ONNX) happens here so the event loop
  * never waits on it. Runs as built JavaScript (dist/workers/embed.worker.js).
  */
@@ -10,7 +10,7 @@ import type { EmbedResult, EmbedTask, LoadResult, ModelSpec } from '../services/
 // anything a library prints goes to stderr instead.
 console.log = console.error;
 console.info = console.error;
-// Run as a child process (core/embeddings/process-pool.ts): exit with the parent rather than linger.
+// Run as a child process (services/embeddings/process-pool.ts): exit with the parent rather than linger.
 if (process.send) process.on('disconnect', () => process.exit(0));
 
 // pipeline()'s overloads make TypeScript give up ("union type too complex"); this is the one used.

@@ -1,5 +1,5 @@
 /**
- * Extraction worker for the tinypool pool (core/pools/extraction-pool.ts).
+ * Extraction worker for the tinypool pool (services/extract/extraction-pool.ts).
  * Tinypool calls the default export with each task; it runs as built
  * JavaScript (dist/workers/extract.worker.js). HTML is extracted
  * synchronously; a PDF (options.contentType "application/pdf", the bytes in

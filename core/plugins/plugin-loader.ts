@@ -6,16 +6,15 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { EngineDefinition, EngineManifest } from '../engine.js';
-import type { LoadedEngine } from '../../services/engines/engine-service.js';
+import type { EngineDefinition, EngineManifest, LoadedEngine } from '../engine.js';
 import type { AreaPlugin } from '../plugin.js';
 import { ManifestError, readManifest, type AreaManifest } from './manifest-validator.js';
 
 const ENTRY_EXTENSIONS = ['.js', '.mjs', '.ts'];
 
-export interface LoadedArea {
+export interface LoadedArea<Services = unknown> {
   manifest: AreaManifest;
-  plugin: AreaPlugin;
+  plugin: AreaPlugin<Services>;
   dir: string;
 }
 
@@ -58,11 +57,12 @@ export async function loadEngineFolder(dir: string, source: LoadedEngine['source
   return { manifest: manifest as EngineManifest, definition, dir: resolve(dir), source };
 }
 
-export async function loadAreaFolder(dir: string): Promise<LoadedArea> {
+/** Services is what the composition root will pass to setup(); the kernel cannot check it. */
+export async function loadAreaFolder<Services>(dir: string): Promise<LoadedArea<Services>> {
   const manifestPath = join(resolve(dir), 'plugin.json');
   const manifest = readManifest(manifestPath);
   if (manifest.kind !== 'area') throw new ManifestError(manifestPath, ['kind: must be "area" for an area plugin']);
-  const plugin = (await importDefault(entryFile(dir, manifest.entry ?? 'index'), manifestPath)) as AreaPlugin;
+  const plugin = (await importDefault(entryFile(dir, manifest.entry ?? 'index'), manifestPath)) as AreaPlugin<Services>;
   if (typeof plugin?.setup !== 'function') throw new ManifestError(manifestPath, ['entry: the default export must be an area plugin with setup()']);
   return { manifest, plugin, dir: resolve(dir) };
 }

@@ -4,7 +4,7 @@ import { gunzipSync } from 'node:zlib';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadAllEngines } from '../../services/engines/engine-sources.js';
-import { loadConfig } from '../../core/config.js';
+import { loadConfig } from '../../app/config.js';
 import type { EngineContext, EngineResponse } from '../../core/engine.js';
 import { EngineHealth } from '../../services/engines/engine-health.js';
 import { EngineService } from '../../services/engines/engine-service.js';

@@ -3,7 +3,7 @@
  * Opens the index the way the server does (same data directory, same
  * embedding model), so a purge here is what a running server sees next.
  */
-import { loadConfig } from '../../core/config.js';
+import { loadConfig } from '../../app/config.js';
 import { createLogger } from '../../core/logger.js';
 import { SemanticServices } from '../../services/semantic/semantic-services.js';
 import type { PurgeRequest } from '../../services/vectors/types.js';

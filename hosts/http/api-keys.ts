@@ -4,7 +4,7 @@
  * directory (mode 0600) and printed once to stderr. Never open by default.
  */
 import { timingSafeEqual } from 'node:crypto';
-import type { QuarryConfig } from '../../core/config.js';
+import type { QuarryConfig } from '../../app/config.js';
 import type { Logger } from '../../core/logger.js';
 import { loadOrCreateSecret } from '../../core/secrets.js';
 

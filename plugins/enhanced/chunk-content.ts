@@ -4,7 +4,7 @@ import { defineCapability } from '../../core/capability.js';
 import { chunkText, DEFAULT_BREAKPOINT_PERCENTILE, DEFAULT_MAX_TOKENS, pickStrategy } from '../../services/chunking/chunk-text.js';
 import { countTokens, TOKENIZER_NAME } from '../../services/chunking/tokenizer.js';
 import { CHUNK_STRATEGIES } from '../../services/chunking/types.js';
-import type { PluginServices } from '../../core/plugin.js';
+import type { PluginServices } from '../../app/plugin-services.js';
 
 export const chunkInputSchema = z
   .strictObject({

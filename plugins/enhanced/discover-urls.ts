@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { defineCapability } from '../../core/capability.js';
 import { discoverUrls } from '../../services/discover/discover.js';
-import type { PluginServices } from '../../core/plugin.js';
+import type { PluginServices } from '../../app/plugin-services.js';
 
 export const discoverInputSchema = z.strictObject({
   base_url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { defineCapability } from '../../core/capability.js';
 import { packageVersion } from '../../core/paths.js';
-import { definePlugin } from '../../core/plugin.js';
+import { definePlugin } from '../../app/plugin-services.js';
 import { chunkContentCapability } from './chunk-content.js';
 import { discoverUrlsCapability } from './discover-urls.js';
 import { extractTablesCapability } from './extract-tables.js';

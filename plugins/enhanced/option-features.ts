@@ -6,7 +6,7 @@
  */
 import { CHUNK_STRATEGIES } from '../../services/chunking/types.js';
 import type { Feature } from '../../core/features.js';
-import type { PluginServices } from '../../core/plugin.js';
+import type { PluginServices } from '../../app/plugin-services.js';
 import { TABLE_STRATEGIES } from '../../services/tables/types.js';
 import { CACHE_MODES, WAIT_UNTIL } from './scrape/schema.js';
 import { CONTENT_FILTERS, EXTRACTION_STRATEGIES } from './search/schemas.js';

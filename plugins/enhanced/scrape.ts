@@ -4,7 +4,7 @@
  * page cache. Per-URL failures stay inside the answer. See docs/scrape.md.
  */
 import { defineCapability } from '../../core/capability.js';
-import type { PluginServices } from '../../core/plugin.js';
+import type { PluginServices } from '../../app/plugin-services.js';
 import { PageCache } from './scrape/cache.js';
 import { PageFetcher } from './scrape/fetch-page.js';
 import { pipelineFrom } from './scrape/pipeline.js';

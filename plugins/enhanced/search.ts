@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { defineCapability } from '../../core/capability.js';
 import { AppError } from '../../core/errors.js';
-import type { JobHandler, PluginServices } from '../../core/plugin.js';
+import type { JobHandler, PluginServices } from '../../app/plugin-services.js';
 import { publicJob } from '../../services/web-search/job-view.js';
 import { jobStatusInputSchema, jobStatusOutputSchema } from '../../services/web-search/schemas.js';
 import { prepareRequest } from './search/prepare.js';

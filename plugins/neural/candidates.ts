@@ -5,7 +5,7 @@
  */
 import type { CallContext } from '../../core/capability.js';
 import { AppError } from '../../core/errors.js';
-import type { PluginServices } from '../../core/plugin.js';
+import type { PluginServices } from '../../app/plugin-services.js';
 import type { PageIndexQuery } from '../../services/vectors/types.js';
 import { fanOut } from '../../services/web-search/engine-fanout.js';
 import { mergeEngineResults } from '../../services/web-search/merge.js';

@@ -1,9 +1,9 @@
 /** The neural area (/api/v1/neural): search by meaning, similar pages, highlights, next searches, categories. */
 import { z } from 'zod';
 import { defineCapability } from '../../core/capability.js';
-import { definePlugin } from '../../core/plugin.js';
+import { definePlugin } from '../../app/plugin-services.js';
 import { planEngines } from './categories.js';
-import { findHighlights } from './highlights.js';
+import { findHighlights } from '../../services/ranking/highlights.js';
 import { neuralSearch } from './neural-search.js';
 import { predictNext } from './predictive.js';
 import {

@@ -5,14 +5,14 @@
  */
 import type { z } from 'zod';
 import type { CallContext } from '../../core/capability.js';
-import type { PluginServices } from '../../core/plugin.js';
+import type { PluginServices } from '../../app/plugin-services.js';
 import { expandQuery } from './autoprompt.js';
 import { gatherFromEngines, gatherFromIndex, passesDomains, uniqueCandidates, type Candidate } from './candidates.js';
 import { planEngines, type EnginePlan } from './categories.js';
 import { isoDay, windowBounds, withinWindow } from './dates.js';
-import { findHighlights } from './highlights.js';
+import { findHighlights } from '../../services/ranking/highlights.js';
 import type { NeuralSearchInput, neuralSearchOutputSchema } from './schemas.js';
-import { scoreDocuments } from './scoring.js';
+import { scoreDocuments } from '../../services/ranking/scoring.js';
 
 type Output = z.infer<typeof neuralSearchOutputSchema>;
 

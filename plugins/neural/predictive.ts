@@ -8,10 +8,10 @@
 import type { z } from 'zod';
 import type { CallContext } from '../../core/capability.js';
 import { modelUsed } from '../../services/llm/registry.js';
-import type { PluginServices } from '../../core/plugin.js';
+import type { PluginServices } from '../../app/plugin-services.js';
 import { keyPhrases } from './keyphrases.js';
 import type { predictiveInputSchema, predictiveOutputSchema } from './schemas.js';
-import { round } from './scoring.js';
+import { round } from '../../services/ranking/scoring.js';
 
 type Input = z.infer<typeof predictiveInputSchema>;
 type Output = z.infer<typeof predictiveOutputSchema>;

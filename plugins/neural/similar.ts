@@ -9,14 +9,14 @@ import type { z } from 'zod';
 import type { CallContext } from '../../core/capability.js';
 import { cosine } from '../../services/embeddings/types.js';
 import { AppError, type ErrorCode } from '../../core/errors.js';
-import type { PluginServices } from '../../core/plugin.js';
+import type { PluginServices } from '../../app/plugin-services.js';
 import { normalizeUrl } from '../../services/web-search/url-normalize.js';
 import { gatherFromEngines, gatherFromIndex, uniqueCandidates } from './candidates.js';
 import { planEngines } from './categories.js';
 import { keyPhrases } from './keyphrases.js';
 import type { similarInputSchema, similarOutputSchema } from './schemas.js';
-import { calibrated, embedCentred } from './calibration.js';
-import { docPassages, meanVector, round } from './scoring.js';
+import { calibrated, embedCentred } from '../../services/ranking/calibration.js';
+import { docPassages, meanVector, round } from '../../services/ranking/scoring.js';
 
 type Input = z.infer<typeof similarInputSchema>;
 type Output = z.infer<typeof similarOutputSchema>;

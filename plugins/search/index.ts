@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { defineCapability } from '../../core/capability.js';
 import { AppError, toAppError } from '../../core/errors.js';
-import { definePlugin, type PluginServices } from '../../core/plugin.js';
+import { definePlugin, type PluginServices } from '../../app/plugin-services.js';
 import { autocompleteCapability } from './autocomplete.js';
 import { publicJob } from '../../services/web-search/job-view.js';
 import { renderSearchMarkdown } from '../../services/web-search/render-markdown.js';

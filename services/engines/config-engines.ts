@@ -11,7 +11,7 @@
 import { parseHTML } from 'linkedom';
 import { z } from 'zod';
 import { defineEngine, EngineParseError, stripMarkup, type EngineDefinition, type EngineManifest, type EngineResult } from '../../core/engine.js';
-import type { LoadedEngine } from './engine-service.js';
+import type { LoadedEngine } from '../../core/engine.js';
 
 const common = {
   id: z.string().regex(/^[a-z][a-z0-9_]*$/),

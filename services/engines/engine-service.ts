@@ -4,7 +4,6 @@
  * multi-step requests, maps HTTP failures to typed engine errors and
  * suspends engines that are blocked.
  */
-import type { QuarryConfig } from '../../core/config.js';
 import {
   EngineAccessDeniedError,
   EngineError,
@@ -17,22 +16,18 @@ import {
   type EngineResult,
   type EngineSettings,
   type HttpRequestSpec,
+  type LoadedEngine,
 } from '../../core/engine.js';
 import { AppError, toAppError } from '../../core/errors.js';
 import type { OutboundRequest, OutboundResponse } from '../../core/http/types.js';
 import type { Logger } from '../../core/logger.js';
 import type { EngineHealth, EngineHealthView } from './engine-health.js';
+import type { EngineOverrides } from './engine-config.js';
 
 const MAX_STEPS = 4;
 const DEFAULT_ENGINE_TIMEOUT_MS = 8000;
 
-export interface LoadedEngine {
-  manifest: EngineManifest;
-  definition: EngineDefinition;
-  /** Folder the engine was loaded from. */
-  dir: string;
-  source: 'builtin' | 'directory' | 'package' | 'config';
-}
+export type { LoadedEngine } from '../../core/engine.js';
 
 export interface EngineFetcher {
   fetch(request: OutboundRequest): Promise<OutboundResponse>;
@@ -80,7 +75,7 @@ export class EngineService {
 
   constructor(
     engines: LoadedEngine[],
-    private readonly config: QuarryConfig,
+    private readonly config: { engines: Record<string, EngineOverrides> },
     private readonly fetcher: EngineFetcher,
     private readonly health: EngineHealth,
     private readonly logger: Logger,

@@ -2,7 +2,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../core/config.js';
+import { loadConfig } from '../../app/config.js';
 import { PACKAGE_ROOT } from '../../core/paths.js';
 import { loadAllEngines } from './engine-sources.js';
 

@@ -5,9 +5,8 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import type { QuarryConfig } from '../../core/config.js';
-import { loadConfigEngine } from './config-engines.js';
-import type { LoadedEngine } from './engine-service.js';
+import { loadConfigEngine, type ConfigEngine } from './config-engines.js';
+import type { LoadedEngine } from '../../core/engine.js';
 import { CODE_ROOT } from '../../core/paths.js';
 import { loadEngineFolder, pluginFolders } from '../../core/plugins/plugin-loader.js';
 
@@ -23,7 +22,14 @@ async function loadEngineDirectory(dir: string, source: LoadedEngine['source']):
 }
 
 /** Built-in engines, then third-party folders and packages, then engines declared in config. */
-export async function loadAllEngines(config: QuarryConfig, cwd = process.cwd(), extraDirs: string[] = []): Promise<LoadedEngine[]> {
+/** The config settings that say where engines come from. */
+export interface EngineSourcesConfig {
+  engineDirs: string[];
+  enginePackages: string[];
+  customEngines: ConfigEngine[];
+}
+
+export async function loadAllEngines(config: EngineSourcesConfig, cwd = process.cwd(), extraDirs: string[] = []): Promise<LoadedEngine[]> {
   const requireFromCwd = createRequire(join(resolve(cwd), 'noop.js'));
   const groups = await Promise.all([
     loadBuiltinEngines(),

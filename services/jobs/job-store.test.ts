@@ -2,13 +2,14 @@ import { Keyv } from 'keyv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../core/errors.js';
 import { createEventBus } from '../../core/events.js';
+import type { JobEvents } from './job-store.js';
 import { silentLogger } from '../../core/logger.js';
 import { hasRedisServer, startLocalRedis, type LocalRedis } from '../../core/stores/fixtures/local-redis.js';
 import { createStores, type Stores } from '../../core/stores/stores.js';
 import { JobStore, type JobRecord } from './job-store.js';
 
 function newStore() {
-  const events = createEventBus();
+  const events = createEventBus<JobEvents>();
   const seen: JobRecord[] = [];
   events.on('job.updated', (job) => seen.push(job));
   return { store: new JobStore(new Keyv(), events, silentLogger()), seen };
@@ -74,7 +75,7 @@ describe('JobStore', () => {
   });
 
   it('keeps the write when an event listener throws', async () => {
-    const events = createEventBus();
+    const events = createEventBus<JobEvents>();
     events.on('job.updated', () => {
       throw new Error('listener bug');
     });

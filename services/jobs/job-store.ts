@@ -10,10 +10,19 @@
 import { randomBytes } from 'node:crypto';
 import type { Keyv } from 'keyv';
 import { AppError } from '../../core/errors.js';
-import type { EventBus } from '../../core/events.js';
 import type { Logger } from '../../core/logger.js';
 import { KeyedLock } from '../../core/stores/keyed-lock.js';
 import { addId, listIds, removeId } from '../../core/stores/record-index.js';
+
+/** What the job store emits after every durable state change of a job. */
+export type JobEvents = {
+  'job.updated': (job: JobRecord) => void;
+};
+
+/** The part of the event bus the store needs. */
+export interface JobEventSink {
+  emit(event: 'job.updated', job: JobRecord): unknown;
+}
 
 export type JobStatus = 'queued' | 'processing' | 'completed' | 'failed';
 
@@ -67,7 +76,7 @@ export class JobStore {
 
   constructor(
     private readonly records: Keyv,
-    private readonly events: EventBus,
+    private readonly events: JobEventSink,
     private readonly logger: Logger,
   ) {}
 

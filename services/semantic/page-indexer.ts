@@ -5,7 +5,25 @@
  * memory; pages beyond it are counted, not indexed.
  */
 import { chunkText } from '../chunking/chunk-text.js';
-import type { EventBus, PageExtractedEvent } from '../../core/events.js';
+
+/** A page fetched and extracted successfully (what feeds the local page index). */
+export interface PageExtractedEvent {
+  url: string;
+  title: string;
+  text: string;
+  publishedDate: string | null;
+  author: string | null;
+}
+
+export type PageEvents = {
+  'page.extracted': (event: PageExtractedEvent) => void;
+};
+
+/** The part of the event bus the indexer needs. */
+export interface PageEventSource {
+  on(event: 'page.extracted', listener: (event: PageExtractedEvent) => void): unknown;
+  off(event: 'page.extracted', listener: (event: PageExtractedEvent) => void): unknown;
+}
 import type { Logger } from '../../core/logger.js';
 import type { SemanticServices } from './semantic-services.js';
 
@@ -34,7 +52,7 @@ export class PageIndexer {
   private stopped = false;
 
   constructor(
-    private readonly events: EventBus,
+    private readonly events: PageEventSource,
     private readonly semantic: SemanticServices,
     private readonly logger: Logger,
   ) {}

@@ -5,12 +5,19 @@
  * features registry once known.
  */
 import { join } from 'node:path';
-import type { QuarryConfig } from '../../core/config.js';
+import type { EmbedderOptions } from '../embeddings/embedding-service.js';
 import type { Embedder, EmbeddingModelInfo } from '../embeddings/types.js';
 import { AppError } from '../../core/errors.js';
 import type { Feature } from '../../core/features.js';
 import type { Logger } from '../../core/logger.js';
 import type { PageIndex } from '../vectors/types.js';
+
+/** The settings the semantic layer reads (the embeddings and vectorIndex sections, and the data directory). */
+export interface SemanticConfig {
+  dataDir: string;
+  embeddings: Omit<EmbedderOptions, 'dataDir'>;
+  vectorIndex: { enabled: boolean; retentionDays: number; maxChunks: number };
+}
 
 export class SemanticServices {
   private embedderPromise: Promise<Embedder> | null = null;
@@ -20,7 +27,7 @@ export class SemanticServices {
   private closed = false;
 
   constructor(
-    private readonly config: QuarryConfig,
+    private readonly config: SemanticConfig,
     private readonly logger: Logger,
   ) {}
 

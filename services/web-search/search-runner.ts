@@ -12,7 +12,7 @@ import { AppError } from '../../core/errors.js';
 import type { Scraper, ScrapedPage } from '../scrape/scraper.js';
 import { fanOut } from './engine-fanout.js';
 import { mergeEngineResults } from './merge.js';
-import { lexicalRelevance } from './relevance.js';
+import { lexicalRelevance } from '../ranking/relevance.js';
 import { renderSearchMarkdown } from './render-markdown.js';
 import { scrapedContent } from './scraped-content.js';
 import type { SearchAnswer, SearchInput, SearchResultItem } from './schemas.js';

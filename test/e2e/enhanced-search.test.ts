@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mergeLayers, type ConfigInput } from '../../core/config.js';
+import { mergeLayers, type ConfigInput } from '../../app/config.js';
 import { startScriptedServer, type ScriptedServer } from '../../services/llm/fixtures/scripted-server.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
 import { startQuarry, type RunningQuarry } from './harness.js';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { createQuarry, type QuarryApp } from '../../app/create-quarry.js';
 import { loadBuiltinEngines } from '../../services/engines/engine-sources.js';
-import { mergeLayers, type ConfigInput } from '../../core/config.js';
+import { mergeLayers, type ConfigInput } from '../../app/config.js';
 import { buildHttpServer } from '../../hosts/http/server.js';
 import type { SandboxWeb } from '../sandbox/sandbox-web.js';
 

@@ -10,12 +10,12 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConfigInput } from '../../core/config.js';
+import type { ConfigInput } from '../../app/config.js';
 import { startScriptedServer, type ScriptedServer } from '../../services/llm/fixtures/scripted-server.js';
 import { PACKAGE_ROOT } from '../../core/paths.js';
 import { MEANING_PAGES, renderMeaningPage } from '../sandbox/meaning-pages.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
-import { mergeLayers } from '../../core/config.js';
+import { mergeLayers } from '../../app/config.js';
 import { sandboxConfig, startQuarry, type RunningQuarry } from './harness.js';
 
 let web: SandboxWeb;

@@ -5,7 +5,7 @@
  * go through the same extraction (which also feeds the page index).
  */
 import type { BrowserPool } from '../../../services/browser/browser-pool.js';
-import type { PluginServices } from '../../../core/plugin.js';
+import type { PluginServices } from '../../../app/plugin-services.js';
 import type { ExtractFn } from '../../../services/scrape/scraper.js';
 
 export interface Pipeline {

@@ -3,7 +3,7 @@
  * groups that match the query (or semantic_filter).
  *
  * 1. Blocks with at least word_count_threshold words (default 10) are embedded
- *    (centred vectors, plugins/neural/calibration.ts), at most 300 per page.
+ *    (centred vectors, services/ranking/calibration.ts), at most 300 per page.
  * 2. Agglomerative clustering with average linkage: start with one cluster per
  *    block and merge the two most similar clusters while their average pairwise
  *    cosine is at least sim_threshold (default 0.6).
@@ -14,8 +14,8 @@
  *    over the page's blocks.
  */
 import { cosine, type Embedder } from '../../../services/embeddings/types.js';
-import { calibrated, embedCentred } from '../../neural/calibration.js';
-import { meanVector } from '../../neural/scoring.js';
+import { calibrated, embedCentred } from '../../../services/ranking/calibration.js';
+import { meanVector } from '../../../services/ranking/scoring.js';
 import type { TextBlock } from './blocks.js';
 import { contentTerms } from './terms.js';
 

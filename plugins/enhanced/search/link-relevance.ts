@@ -4,12 +4,12 @@
  *
  *   lexical  = lexicalRelevance(query, {title: anchor text + title, snippet: URL words})
  *   semantic = calibrated cosine of the centred embeddings of the query and
- *              "anchor text + URL words" (plugins/neural/calibration.ts)
+ *              "anchor text + URL words" (services/ranking/calibration.ts)
  *   score    = 0.5 · lexical + 0.5 · semantic     (lexical alone without a model)
  */
 import { cosine, type Embedder } from '../../../services/embeddings/types.js';
-import { calibrated, embedCentred } from '../../neural/calibration.js';
-import { lexicalRelevance } from '../../../services/web-search/relevance.js';
+import { calibrated, embedCentred } from '../../../services/ranking/calibration.js';
+import { lexicalRelevance } from '../../../services/ranking/relevance.js';
 
 export interface LinkDescription {
   url: string;

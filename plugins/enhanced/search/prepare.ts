@@ -7,7 +7,7 @@
 import type { Embedder } from '../../../services/embeddings/types.js';
 import { AppError } from '../../../core/errors.js';
 import type { LlmClient } from '../../../services/llm/types.js';
-import type { PluginServices } from '../../../core/plugin.js';
+import type { PluginServices } from '../../../app/plugin-services.js';
 import { ADAPTIVE_DEFAULTS, type AdaptiveOptions } from './adaptive.js';
 import { COSINE_DEFAULTS, type CosineOptions } from './cosine.js';
 import { parseCssSchema, type CssSchema } from './json-css.js';

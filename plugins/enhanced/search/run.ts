@@ -1,6 +1,6 @@
 /**
  * One enhanced search: check the request, run the Search API's search
- * (plugins/search/search-runner.ts) without its scraping, fetch the result
+ * (services/web-search/search-runner.ts) without its scraping, fetch the result
  * pages keeping their HTML (through the browser's virtual scrolling when
  * asked and available), run the page pipeline on each, and shape the answer.
  * The request's `timeout` bounds everything: about 40% for the engines, the
@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import type { CallContext } from '../../../core/capability.js';
 import { AppError, toAppError } from '../../../core/errors.js';
-import type { PluginServices } from '../../../core/plugin.js';
+import type { PluginServices } from '../../../app/plugin-services.js';
 import type { ScrapedPage } from '../../../services/scrape/scraper.js';
 import { searchInputSchema, type SearchAnswer, type SearchInput } from '../../../services/web-search/schemas.js';
 import { newRequestId, runSearch } from '../../../services/web-search/search-runner.js';

@@ -1,6 +1,6 @@
 /**
  * Input and output of POST /api/v1/enhanced/search: every Search API
- * parameter (plugins/search/schemas.ts) plus the strategies, filters and
+ * parameter (services/web-search/schemas.ts) plus the strategies, filters and
  * page features, each with its own options object (docs/enhanced-search.md).
  */
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 /** Content words of a text: the search plugin's stemmed tokens without stop words, so both sides match alike. */
-import { tokenize } from '../../../services/web-search/relevance.js';
+import { tokenize } from '../../../services/ranking/relevance.js';
 
 const STOP_WORDS = new Set(
   (

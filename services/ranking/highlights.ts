@@ -5,9 +5,9 @@
  * start_index in Unicode code points so that
  * [...content].slice(start_index, start_index + [...text].length).join('') === text.
  */
-import { codePointOffsets } from '../../services/chunking/code-points.js';
-import { cosine, type Embedder } from '../../services/embeddings/types.js';
-import { lexicalRelevance } from '../../services/web-search/relevance.js';
+import { codePointOffsets } from '../chunking/code-points.js';
+import { cosine, type Embedder } from '../embeddings/types.js';
+import { lexicalRelevance } from './relevance.js';
 import { calibrated, embedCentred } from './calibration.js';
 import { sentences, sentenceWindows, type Passage } from './passages.js';
 import { blend, spread } from './scoring.js';

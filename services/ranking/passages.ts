@@ -3,8 +3,8 @@
  * kept in UTF-16 units internally and converted to Unicode code points (the
  * API's unit, like Python's str) only when reported.
  */
-import { splitSentences } from '../../services/chunking/segmenters.js';
-import { trimSpan } from '../../services/chunking/spans.js';
+import { splitSentences } from '../chunking/segmenters.js';
+import { trimSpan } from '../chunking/spans.js';
 
 export interface Passage {
   text: string;

@@ -8,14 +8,14 @@
  *              least similar is 0 and the most similar 1 (raw cosines of
  *              different models live on different scales: a static word-vector
  *              model puts any two English texts near 0.8)
- *   lexical  = lexicalRelevance (plugins/search/relevance.ts), 0..1
+ *   lexical  = lexicalRelevance (services/web-search/relevance.ts), 0..1
  *   score    = 0.75 × meaning + 0.25 × lexical
  *
  * Vectors are centred first (calibration.ts). semantic_score reports the
  * cosine calibrated by the model's floor, comparable across answers of one model.
  */
-import { cosine, type Embedder } from '../../services/embeddings/types.js';
-import { lexicalRelevance } from '../../services/web-search/relevance.js';
+import { cosine, type Embedder } from '../embeddings/types.js';
+import { lexicalRelevance } from './relevance.js';
 import { calibrated, embedCentred } from './calibration.js';
 import { packSentences, sentences } from './passages.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hashingEmbedder } from './fixtures/hashing-embedder.js';
+import { hashingEmbedder } from '../../plugins/neural/fixtures/hashing-embedder.js';
 import { findHighlights } from './highlights.js';
 
 const embedder = hashingEmbedder();

@@ -7,8 +7,8 @@
  * the centred unrelated sentences is the model's floor, which calibrated()
  * maps to 0.
  */
-import type { Embedder } from '../../services/embeddings/types.js';
-import { cosine } from '../../services/embeddings/types.js';
+import type { Embedder } from '../embeddings/types.js';
+import { cosine } from '../embeddings/types.js';
 
 export const UNRELATED_SENTENCES = [
   'The recipe calls for two cups of flour and a pinch of salt.',

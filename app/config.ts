@@ -1,0 +1,170 @@
+/**
+ * Quarry's configuration file format: the kernel's settings plus the
+ * sections the services declare, layered by core/config.ts (defaults < file
+ * < QUARRY_* environment < overrides). Validated once at start; a bad value
+ * stops start-up with the field named.
+ */
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { loadLayeredConfig, type Env, type EnvReader } from '../core/config.js';
+import { configEngineSchema } from '../services/engines/config-engines.js';
+import { enginesConfigSchema } from '../services/engines/engine-config.js';
+import { llmConfigSchema, llmEnvOverrides } from '../services/llm/config.js';
+
+export const configSchema = z
+  .object({
+    host: z.string().min(1).default('127.0.0.1'),
+    port: z.number().int().min(0).max(65535).default(8080),
+    dataDir: z.string().min(1).default(join(homedir(), '.quarry')),
+    logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** API keys accepted by the HTTP host; when empty one is generated on first start. */
+    apiKeys: z.array(z.string().min(8)).default([]),
+    /** Requests per minute per API key. */
+    rateLimitPerMinute: z.number().int().min(1).default(600),
+    /** Largest accepted request body. */
+    bodyLimitBytes: z.number().int().min(1024).default(1_048_576),
+    redisUrl: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').nullable().default(null),
+    outbound: z
+      .object({
+        userAgent: z.string().min(1).default('Mozilla/5.0 (compatible; Quarry/0.1; +https://github.com/quarry-search/quarry)'),
+        timeoutMs: z.number().int().min(100).max(120_000).default(10_000),
+        retries: z.number().int().min(0).max(5).default(1),
+        perHostConcurrency: z.number().int().min(1).max(64).default(4),
+        maxResponseBytes: z.number().int().min(1024).default(10 * 1024 * 1024),
+        maxRedirects: z.number().int().min(0).max(20).default(5),
+        proxy: z.string().regex(/^https?:\/\//).nullable().default(null),
+        respectRobots: z.boolean().default(true),
+        allowPrivateNetwork: z.boolean().default(false),
+        allowHosts: z.array(z.string().min(1)).default([]),
+      })
+      .strict()
+      .prefault({}),
+    /** Per-engine switches over the manifests (services/engines/engine-config.ts). */
+    engines: enginesConfigSchema,
+    /** Engines declared entirely in configuration (JSON API or HTML page); see docs/engines.md. */
+    customEngines: z.array(configEngineSchema).default([]),
+    /** Folders of third-party engines (each holding plugin.json + built engine.js, or a folder of such folders). */
+    engineDirs: z.array(z.string().min(1)).default([]),
+    /** npm packages of third-party engines, resolved from the working directory. */
+    enginePackages: z.array(z.string().min(1)).default([]),
+    search: z
+      .object({
+        /** Engines used when a request names none (three general web engines that need no key). */
+        defaultEngines: z.array(z.string()).min(1).default(['duckduckgo', 'bing', 'wikipedia']),
+        /** The single engine used by batch search and other one-engine defaults. */
+        defaultSingleEngine: z.string().default('duckduckgo'),
+        maxScrapeConcurrency: z.number().int().min(1).max(32).default(6),
+      })
+      .strict()
+      .prefault({}),
+    mcp: z
+      .object({
+        /** Tools to expose over MCP; null exposes all. */
+        tools: z.array(z.string()).nullable().default(null),
+      })
+      .strict()
+      .prefault({}),
+    browser: z
+      .object({
+        executablePath: z.string().nullable().default(null),
+        maxConcurrentPages: z.number().int().min(1).max(16).default(2),
+        recycleAfterPages: z.number().int().min(1).default(100),
+      })
+      .strict()
+      .prefault({}),
+    pools: z
+      .object({
+        extractThreads: z.number().int().min(1).max(32).default(2),
+        maxQueue: z.number().int().min(1).default(256),
+      })
+      .strict()
+      .prefault({}),
+    /** Language models per tier; absent means every LLM-backed feature answers extractively. */
+    llm: llmConfigSchema,
+    embeddings: z
+      .object({
+        /**
+         * The sentence-embedding model: a Hugging Face hub id (e.g. "Xenova/all-MiniLM-L6-v2") or a local
+         * folder holding an ONNX model. Null uses the embedded offline model built at install time.
+         */
+        model: z.string().min(1).nullable().default(null),
+        /** Download models the cache does not hold (needs internet, or a mirror in remoteHost). */
+        allowRemote: z.boolean().default(true),
+        /** The hub to download from (a mirror, or the tests' sandbox web). */
+        remoteHost: z.url({ protocol: /^https?$/ }).default('https://huggingface.co/'),
+        /** Where downloaded models are cached; default <dataDir>/models. */
+        cacheDir: z.string().min(1).nullable().default(null),
+        threads: z.number().int().min(1).max(32).default(1),
+        batchSize: z.number().int().min(1).max(1024).default(64),
+        maxQueue: z.number().int().min(1).default(256),
+      })
+      .strict()
+      .prefault({}),
+    vectorIndex: z
+      .object({
+        enabled: z.boolean().default(true),
+        /** Chunks of pages fetched longer ago than this are purged (0 keeps everything). */
+        retentionDays: z.number().int().min(0).default(30),
+        /** Upper bound on indexed chunks; the oldest pages go first beyond it (0: no bound). */
+        maxChunks: z.number().int().min(0).default(1_000_000),
+      })
+      .strict()
+      .prefault({}),
+    jobs: z
+      .object({
+        concurrency: z.number().int().min(1).max(64).default(4),
+        /** Secret used to sign webhook deliveries; generated and stored in the data directory when absent. */
+        webhookSecret: z.string().min(16).nullable().default(null),
+      })
+      .strict()
+      .prefault({}),
+  })
+  .strict();
+
+export type QuarryConfig = z.infer<typeof configSchema>;
+export type ConfigInput = z.input<typeof configSchema>;
+
+/** Environment variables for the common settings, applied over the file (unset ones are dropped by the loader). */
+function fromEnv(env: EnvReader, raw: Env): Record<string, unknown> {
+  return {
+    host: env.str('QUARRY_HOST'),
+    port: env.num('QUARRY_PORT'),
+    dataDir: env.str('QUARRY_DATA_DIR'),
+    logLevel: env.str('QUARRY_LOG_LEVEL'),
+    apiKeys: env.list('QUARRY_API_KEYS'),
+    rateLimitPerMinute: env.num('QUARRY_RATE_LIMIT_PER_MINUTE'),
+    redisUrl: env.str('QUARRY_REDIS_URL') ?? env.str('REDIS_URL'),
+    outbound: {
+      allowPrivateNetwork: env.bool('QUARRY_ALLOW_PRIVATE_NETWORK'),
+      allowHosts: env.list('QUARRY_ALLOW_HOSTS'),
+      respectRobots: env.bool('QUARRY_RESPECT_ROBOTS'),
+      userAgent: env.str('QUARRY_USER_AGENT'),
+      proxy: env.str('QUARRY_PROXY') ?? env.str('HTTPS_PROXY') ?? env.str('https_proxy'),
+    },
+    browser: { executablePath: env.str('QUARRY_CHROMIUM_PATH') },
+    mcp: { tools: env.list('QUARRY_MCP_TOOLS') },
+    jobs: { webhookSecret: env.str('QUARRY_WEBHOOK_SECRET') },
+    llm: llmEnvOverrides(raw),
+    embeddings: {
+      model: env.str('QUARRY_EMBEDDING_MODEL'),
+      allowRemote: env.bool('QUARRY_EMBEDDING_ALLOW_REMOTE'),
+      remoteHost: env.str('QUARRY_EMBEDDING_REMOTE_HOST'),
+      threads: env.num('QUARRY_EMBEDDING_THREADS'),
+    },
+    vectorIndex: { retentionDays: env.num('QUARRY_INDEX_RETENTION_DAYS') },
+  };
+}
+
+export interface LoadedConfig {
+  config: QuarryConfig;
+  /** The config file read, if any. */
+  source: string | null;
+}
+
+/** Loads and validates configuration; `overrides` (tests, CLI flags) win over everything. */
+export function loadConfig(options: { env?: Env; cwd?: string; overrides?: ConfigInput } = {}): LoadedConfig {
+  return loadLayeredConfig({ schema: configSchema, fromEnv, ...options });
+}
+
+export { mergeLayers } from '../core/config.js';
