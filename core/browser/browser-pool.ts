@@ -180,8 +180,8 @@ export class BrowserPool {
 
   /** renderHtml plus an optional screenshot and PDF of the rendered page. */
   async render(url: string, opts: RenderRequest): Promise<RenderResult> {
-    return this.navigate(url, opts, async ({ page, status, deadline }) => {
-      const captured = await capture(page, opts, deadline);
+    return this.navigate(url, opts, async ({ page, status, deadline, signal }) => {
+      const captured = await capture(page, opts, deadline, signal);
       return { ...captured, finalUrl: page.url(), status };
     });
   }
