@@ -125,7 +125,7 @@ describe.runIf(hasChromium)('BrowserPool deadlines against a browser that stops 
   let outbound: OutboundClient;
   const pools: BrowserPool[] = [];
 
-  function newPool(options: { maxConcurrentPages?: number; executablePath?: string; launchTimeoutMs?: number } = {}): BrowserPool {
+  function newPool(options: { recycleAfterPages?: number; executablePath?: string; launchTimeoutMs?: number } = {}): BrowserPool {
     const pool = new BrowserPool({ maxConcurrentPages: 1, recycleAfterPages: 100, ...options }, outbound, silentLogger());
     pools.push(pool);
     return pool;
@@ -165,6 +165,16 @@ describe.runIf(hasChromium)('BrowserPool deadlines against a browser that stops 
     const next = await timed(() => pool.renderHtml(`${site.origin}/after`, { timeoutMs: 5000 }), 5000);
     expect(next).toMatchObject({ hung: false, error: undefined });
     expect(pool.stats().openPages).toBe(0);
+  });
+
+  it('settles whatever step the deadline lands on: launch, new context, new page, navigation', { timeout: 120_000 }, async () => {
+    // A relaunch every 3 pages, and deadlines 100 ms apart, so deadlines fall into every step of opening a page.
+    const pool = newPool({ recycleAfterPages: 3 });
+    for (let deadline = 100; deadline <= 1500; deadline += 100) {
+      const settled = await timed(() => pool.renderHtml(`${site.origin}/hang?deadline=${deadline}`, { timeoutMs: deadline }), deadline + SETTLE_SLACK_MS);
+      expectSettled(settled, 'TIMEOUT', deadline + SETTLE_SLACK_MS);
+      expect(pool.stats().openPages).toBe(0);
+    }
   });
 
   it('does the same when the browser freezes as the never-answering request reaches the site', { timeout: 120_000 }, async () => {
