@@ -1,10 +1,11 @@
 /**
- * BrowserPool deadlines when the browser stops answering. Chromium is frozen
- * on purpose with SIGSTOP (it is our own child: Playwright spawns it from this
- * process), so every CDP call — a new context, a new page, a context close, a
- * browser close — hangs, as it did with Debian's Chromium 156.0.8078.79. Every
- * call must still settle by the product's deadline (plus SETTLE_SLACK_MS) and
- * leave the pool empty.
+ * BrowserPool deadlines when the browser does not answer. A healthy Chromium
+ * already leaves some calls pending for good (a newPage() whose context is
+ * closed under it by a deadline never settles); for the rest, Chromium is
+ * frozen on purpose with SIGSTOP (it is our own child: Playwright spawns it
+ * from this process), so every CDP call — a new context, a new page, a context
+ * close, a browser close — hangs. Every call must still settle by the
+ * product's deadline (plus SETTLE_SLACK_MS) and leave the pool empty.
  */
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
