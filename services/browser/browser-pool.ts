@@ -4,17 +4,22 @@
  * and a relaunch after recycleAfterPages pages or when the browser dies.
  * Every request a page makes is checked by the outbound guard: when it starts
  * (context.route) and when it connects (GuardingProxy, which sees redirects).
+ * Every page call settles by its deadline whatever the browser does: a browser
+ * that stops answering (a context that does not close in time) is killed.
  */
 import { chromium, errors as playwrightErrors, type Browser, type Page } from 'playwright-core';
 import { AppError, isAppError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { Semaphore } from '../../core/http/semaphore.js';
+import { killMarkedProcesses, launchMarker } from './browser-process.js';
+import { settlesWithin, untilAborted, within } from './deadline.js';
 import { CHROMIUM_MISSING_HINT, findChromium } from './find-chromium.js';
 import { GuardingProxy } from './guarding-proxy.js';
 import { trackNetwork, type NetworkTracker } from './network-idle.js';
 import { capture, navigateAndWait, type CaptureRequest, type WaitUntil } from './page-render.js';
+import { PageSession, type OpenedPage, type PageSetup } from './page-session.js';
 import { collectByScrolling, type ScrollCollectOptions, type ScrollCollectResult } from './scroll-collect.js';
-import { guardContext, type GuardedContextState, type UrlGuard } from './request-guard.js';
+import type { GuardedContextState, UrlGuard } from './request-guard.js';
 
 /** From notes/dependencies.md: what Debian's Chromium needs to run headless here (as root, in containers). */
 const CHROMIUM_ARGS = [
@@ -30,6 +35,15 @@ const CHROMIUM_ARGS = [
 
 /** Fonts and media cost time and never change the HTML; images stay (screenshots need them). */
 const DEFAULT_BLOCKED_RESOURCE_TYPES = ['font', 'media'];
+
+/** A healthy browser closes a context in milliseconds; one that takes longer has stopped answering and is killed. */
+const CONTEXT_CLOSE_TIMEOUT_MS = 3000;
+/** Making a context and a page, for callers without a deadline of their own (withPage). */
+const PAGE_OPEN_TIMEOUT_MS = 15_000;
+/** browser.close() waits for the process to exit; after this long the process is killed instead. */
+const BROWSER_CLOSE_TIMEOUT_MS = 2000;
+/** For Playwright to notice a killed process. */
+const KILL_WAIT_MS = 1000;
 
 export interface BrowserPoolOptions {
   executablePath?: string;
@@ -77,12 +91,20 @@ interface Navigated {
   signal: AbortSignal;
 }
 
+type PageWork<T> = (page: Page, state: GuardedContextState) => Promise<T>;
+
+type RetireReason = 'recycle' | 'disconnected' | 'launch failed' | 'unresponsive';
+
 /** One launched browser and the pages it has served. */
 interface Generation {
   browser: Promise<Browser>;
+  /** Launch switch that finds the process again when it has to be killed. */
+  marker: string;
   pagesStarted: number;
   openPages: number;
   retired: boolean;
+  /** Set once its shutdown has started. */
+  closing: Promise<void> | null;
 }
 
 export class BrowserPool {
@@ -96,6 +118,7 @@ export class BrowserPool {
   private openPages = 0;
   private closed = false;
   private readonly proxy: GuardingProxy;
+  private readonly pageSetup: PageSetup;
 
   constructor(
     private readonly options: BrowserPoolOptions,
@@ -106,6 +129,12 @@ export class BrowserPool {
     this.slots = new Semaphore(options.maxConcurrentPages);
     this.blockedResourceTypes = new Set(options.blockedResourceTypes ?? DEFAULT_BLOCKED_RESOURCE_TYPES);
     this.proxy = new GuardingProxy(guard, logger);
+    this.pageSetup = {
+      guard,
+      blockedResourceTypes: this.blockedResourceTypes,
+      logger,
+      ...(options.userAgent ? { userAgent: options.userAgent } : {}),
+    };
   }
 
   /** QUARRY_CHROMIUM_PATH, then /usr/bin/chromium, /usr/bin/chromium-browser, /usr/bin/google-chrome. */
@@ -126,12 +155,19 @@ export class BrowserPool {
     };
   }
 
-  /** Runs fn with a fresh page in its own context; the context is closed afterwards whatever happens. */
-  async withPage<T>(fn: (page: Page) => Promise<T>, opts: { signal?: AbortSignal } = {}): Promise<T> {
+  /**
+   * Runs fn with a fresh page in its own context; the context is closed
+   * afterwards whatever happens. Settles on signal or after timeoutMs
+   * (TIMEOUT); without either, only opening and closing the page are bounded.
+   */
+  async withPage<T>(fn: (page: Page) => Promise<T>, opts: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<T> {
+    const timeout = opts.timeoutMs === undefined ? undefined : AbortSignal.timeout(opts.timeoutMs);
+    const signals = [opts.signal, timeout].filter((s): s is AbortSignal => s !== undefined);
     try {
-      return await this.usePage((page) => fn(page), opts.signal);
+      return await this.usePage((page) => fn(page), signals.length > 0 ? AbortSignal.any(signals) : undefined);
     } catch (error) {
       if (opts.signal?.aborted && !isAppError(error)) throw new AppError('CANCELLED', 'browser page cancelled', { cause: error });
+      if (timeout?.aborted && !isAppError(error)) throw new AppError('TIMEOUT', `browser page work took longer than ${opts.timeoutMs} ms`, { cause: error });
       throw error;
     }
   }
@@ -144,8 +180,8 @@ export class BrowserPool {
 
   /** renderHtml plus an optional screenshot and PDF of the rendered page. */
   async render(url: string, opts: RenderRequest): Promise<RenderResult> {
-    return this.navigate(url, opts, async ({ page, status, deadline }) => {
-      const captured = await capture(page, opts, deadline);
+    return this.navigate(url, opts, async ({ page, status, deadline, signal }) => {
+      const captured = await capture(page, opts, deadline, signal);
       return { ...captured, finalUrl: page.url(), status };
     });
   }
@@ -161,12 +197,11 @@ export class BrowserPool {
     return this.navigate(url, navigation, ({ page, tracker, deadline, signal }) => collectByScrolling(page, tracker, opts, deadline, signal));
   }
 
+  /** Bounded: a browser that does not close within BROWSER_CLOSE_TIMEOUT_MS is killed. */
   async close(): Promise<void> {
     this.closed = true;
     this.current = null;
-    const generations = [...this.live];
-    this.live.clear();
-    await Promise.allSettled(generations.map((generation) => closeBrowser(generation)));
+    await Promise.allSettled([...this.live].map((generation) => this.shutDown(generation)));
     await this.proxy.close();
   }
 
@@ -183,7 +218,7 @@ export class BrowserPool {
     const timeout = AbortSignal.timeout(opts.timeoutMs);
     const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
     try {
-      await this.guard.checkUrl(url);
+      await untilAborted(this.guard.checkUrl(url), signal);
       return await this.usePage(async (page, state) => {
         // Attached before goto so the document's own requests are counted.
         const tracker = trackNetwork(page);
@@ -192,7 +227,7 @@ export class BrowserPool {
           try {
             response = await navigateAndWait(page, url, tracker, opts.waitUntil ?? 'load', deadline, signal);
           } catch (error) {
-            throw (await this.refusalBehind(state)) ?? error;
+            throw (await this.refusalBehind(state, signal)) ?? error;
           }
           return await work({ page, status: response?.status() ?? null, tracker, deadline, signal });
         } finally {
@@ -205,11 +240,11 @@ export class BrowserPool {
   }
 
   /** Whether a failed navigation failed because the guard refused it (first request or a redirect hop). */
-  private async refusalBehind(state: GuardedContextState): Promise<AppError | null> {
+  private async refusalBehind(state: GuardedContextState, signal: AbortSignal): Promise<AppError | null> {
     if (state.navigationRefusal) return state.navigationRefusal;
     if (!state.lastNavigationUrl) return null;
     try {
-      await this.guard.checkUrl(state.lastNavigationUrl);
+      await untilAborted(this.guard.checkUrl(state.lastNavigationUrl), signal);
       return null;
     } catch (error) {
       return isAppError(error) ? error : null;
@@ -221,40 +256,73 @@ export class BrowserPool {
     if (this.closed) throw new AppError('UNAVAILABLE', 'the browser pool is shut down');
   }
 
-  private async usePage<T>(fn: (page: Page, state: GuardedContextState) => Promise<T>, signal?: AbortSignal): Promise<T> {
+  /** Takes a page slot and runs fn on a fresh page; slot and count are given back when the call settles. */
+  private async usePage<T>(fn: PageWork<T>, signal?: AbortSignal): Promise<T> {
     this.assertUsable();
     const release = await this.slots.acquire(signal);
+    let generation: Generation | null = null;
     try {
       this.assertUsable();
-      const generation = this.generationForNextPage();
+      generation = this.generationForNextPage();
       generation.openPages++;
       this.openPages++;
-      try {
-        const browser = await untilAborted(generation.browser, signal);
-        const context = await browser.newContext({
-          serviceWorkers: 'block', // their fetches would bypass context.route
-          ...(this.options.userAgent ? { userAgent: this.options.userAgent } : {}),
-        });
-        // Closing the context makes whatever fn awaits on the page reject at once.
-        const closeOnAbort = (): void => void context.close().catch(() => undefined);
-        signal?.addEventListener('abort', closeOnAbort, { once: true });
-        try {
-          const state = await guardContext(context, this.guard, this.blockedResourceTypes, this.logger);
-          const page = await context.newPage();
-          return await untilAborted(fn(page, state), signal);
-        } finally {
-          signal?.removeEventListener('abort', closeOnAbort);
-          await context.close().catch(() => undefined);
-        }
-      } finally {
-        generation.openPages--;
-        this.openPages--;
-        this.pagesServed++;
-        if (generation.retired && generation.openPages === 0) void closeBrowser(generation).finally(() => this.live.delete(generation));
-      }
+      return await this.runSession(generation, fn, signal);
     } finally {
+      if (generation) this.pageDone(generation);
       release();
     }
+  }
+
+  /** Opens a page, runs fn on it and closes it; settles once signal aborts, whatever the browser still does. */
+  private async runSession<T>(generation: Generation, fn: PageWork<T>, signal?: AbortSignal): Promise<T> {
+    const session = new PageSession(this.pageSetup);
+    // Closing the context makes whatever fn awaits on the page reject at once.
+    const closeOnAbort = (): void => void session.close();
+    signal?.addEventListener('abort', closeOnAbort, { once: true });
+    try {
+      return await untilAborted(this.openAndRun(generation, session, fn), signal);
+    } finally {
+      signal?.removeEventListener('abort', closeOnAbort);
+      await this.closeSession(session, generation, signal);
+    }
+  }
+
+  private async openAndRun<T>(generation: Generation, session: PageSession, fn: PageWork<T>): Promise<T> {
+    const { page, state } = await this.openPage(await generation.browser, session);
+    return fn(page, state);
+  }
+
+  /** Bounded on its own, for callers without a deadline (withPage); the close that follows retires a hung browser. */
+  private async openPage(browser: Browser, session: PageSession): Promise<OpenedPage> {
+    const openTimeout = AbortSignal.timeout(PAGE_OPEN_TIMEOUT_MS);
+    try {
+      return await untilAborted(session.open(browser), openTimeout);
+    } catch (error) {
+      if (!openTimeout.aborted) throw error;
+      throw new AppError('TIMEOUT', `the browser did not open a page within ${PAGE_OPEN_TIMEOUT_MS} ms`, { cause: error });
+    }
+  }
+
+  /**
+   * The caller waits for an ordinary close, but not past its own deadline
+   * and not longer than CONTEXT_CLOSE_TIMEOUT_MS. A close that takes longer
+   * means the browser stopped answering: it is killed, whoever waits.
+   */
+  private async closeSession(session: PageSession, generation: Generation, signal?: AbortSignal): Promise<void> {
+    const closed = session.close();
+    void settlesWithin(closed, CONTEXT_CLOSE_TIMEOUT_MS).then((settled) => {
+      if (settled) return;
+      this.logger.warn({ ms: CONTEXT_CLOSE_TIMEOUT_MS }, 'a browser context did not close in time; killing that browser');
+      this.retire(generation, 'unresponsive');
+    });
+    await settlesWithin(closed, CONTEXT_CLOSE_TIMEOUT_MS, signal);
+  }
+
+  private pageDone(generation: Generation): void {
+    generation.openPages--;
+    this.openPages--;
+    this.pagesServed++;
+    if (generation.retired && generation.openPages === 0) void this.shutDown(generation);
   }
 
   /** The browser for the next page: retires a worn-out or dead one and launches lazily. */
@@ -266,11 +334,19 @@ export class BrowserPool {
     return this.current;
   }
 
-  private retire(generation: Generation, reason: 'recycle' | 'disconnected' | 'launch failed'): void {
-    generation.retired = true;
+  /** No new pages for generation; it is shut down once its pages are done, or now if it cannot serve them anyway. */
+  private retire(generation: Generation, reason: RetireReason): void {
     if (this.current === generation) this.current = null;
-    this.logger.info({ reason, pages: generation.pagesStarted }, 'retiring the browser');
-    if (generation.openPages === 0) void closeBrowser(generation).finally(() => this.live.delete(generation));
+    if (!generation.retired) this.logger.info({ reason, pages: generation.pagesStarted }, 'retiring the browser');
+    generation.retired = true;
+    const hopeless = reason === 'unresponsive' || reason === 'launch failed';
+    if (hopeless || generation.openPages === 0) void this.shutDown(generation);
+  }
+
+  /** Once per generation; bounded (see closeGeneration). */
+  private shutDown(generation: Generation): Promise<void> {
+    generation.closing ??= closeGeneration(generation, this.logger).finally(() => this.live.delete(generation));
+    return generation.closing;
   }
 
   private launch(): Generation {
@@ -278,14 +354,14 @@ export class BrowserPool {
     this.launches++;
     const started = Date.now();
     // The launch callbacks below need the generation they belong to, so build it first.
-    const generation = { pagesStarted: 0, openPages: 0, retired: false } as Generation;
+    const generation = { marker: launchMarker(), pagesStarted: 0, openPages: 0, retired: false, closing: null } as Generation;
     generation.browser = this.proxy
       .start()
       .then((proxyServer) =>
         chromium.launch({
           executablePath,
           headless: true,
-          args: CHROMIUM_ARGS,
+          args: [...CHROMIUM_ARGS, generation.marker],
           timeout: this.options.launchTimeoutMs ?? 30_000,
           // "<-loopback>" removes Chromium's built-in bypass, so loopback goes through the proxy too.
           proxy: { server: proxyServer, bypass: '<-loopback>' },
@@ -304,7 +380,8 @@ export class BrowserPool {
           return browser;
         },
         (error: unknown) => {
-          this.logger.error({ err: error, executablePath }, 'Chromium failed to start');
+          // A launch cut short by close() (its process killed) is no failure to report.
+          if (!this.closed) this.logger.error({ err: error, executablePath }, 'Chromium failed to start');
           this.retire(generation, 'launch failed');
           this.live.delete(generation);
           throw new AppError('UNAVAILABLE', `Chromium at ${executablePath} failed to start`, { cause: error });
@@ -317,32 +394,23 @@ export class BrowserPool {
   }
 }
 
-async function closeBrowser(generation: Generation): Promise<void> {
-  const browser = await generation.browser.catch(() => null);
-  await browser?.close().catch(() => undefined);
-}
-
-/** Settles like promise, or rejects with signal.reason as soon as the signal aborts. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) {
-    promise.catch(() => undefined);
-    return Promise.reject(signal.reason);
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
+/**
+ * Playwright's browser.close() waits for the process to exit, which a hung
+ * Chromium never does (nor a launch that never finished): it gets
+ * BROWSER_CLOSE_TIMEOUT_MS, then whatever is left of the process is killed.
+ */
+async function closeGeneration(generation: Generation, logger: Logger): Promise<void> {
+  const closed = generation.browser.then((browser) => browser.close()).then(
+    () => 'closed' as const,
+    () => 'failed' as const,
+  );
+  const outcome = await within(closed, BROWSER_CLOSE_TIMEOUT_MS, 'timed out' as const);
+  if (outcome === 'closed') return;
+  // Also after a failed launch: Playwright gives up on a launch without always ending its process.
+  const pids = killMarkedProcesses(generation.marker);
+  if (pids.length > 0) logger.warn({ pids, outcome }, 'killed a browser that did not close');
+  else if (outcome === 'timed out') logger.warn('a browser did not close and its process was not found to kill');
+  await settlesWithin(closed, KILL_WAIT_MS);
 }
 
 function renderFailure(error: unknown, url: string, opts: RenderOptions, timeout: AbortSignal): AppError {

@@ -1,4 +1,5 @@
-import { connect, type Socket } from 'node:net';
+import { createServer } from 'node:http';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../core/logger.js';
 import { startLocalServer, testPolicy, type LocalServer } from '../../core/http/fixtures/local-server.js';
@@ -41,7 +42,44 @@ function exchange(port: number, text: string): Promise<string> {
   });
 }
 
+/** Polls until condition holds; false after ms. */
+async function eventually(condition: () => boolean, ms: number): Promise<boolean> {
+  for (const end = Date.now() + ms; Date.now() < end; await new Promise((resolve) => setTimeout(resolve, 20))) if (condition()) return true;
+  return condition();
+}
+
 describe('GuardingProxy', () => {
+  it('drops the upstream connection when the browser gives up on an upstream that never answers', async () => {
+    // An upstream that takes requests and never answers; it counts the connections still open to it.
+    const open = new Set<Socket>();
+    let asked = false;
+    const hanging = createServer(() => {
+      asked = true;
+    });
+    hanging.on('connection', (socket: Socket) => {
+      open.add(socket);
+      socket.once('close', () => open.delete(socket));
+    });
+    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+    const port = (hanging.address() as AddressInfo).port;
+    const outbound = new OutboundClient(testPolicy({ allowHosts: [`127.0.0.1:${port}`] }), silentLogger());
+    const proxy = new GuardingProxy(outbound, silentLogger());
+    const proxyPort = Number(new URL(await proxy.start()).port);
+    cleanups.push(
+      () => new Promise<void>((resolve) => (hanging.closeAllConnections(), hanging.close(() => resolve()))),
+      () => outbound.close(),
+      () => proxy.close(),
+    );
+
+    const browser = connect(proxyPort, '127.0.0.1', () => browser.write(`GET http://127.0.0.1:${port}/slow HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`));
+    browser.on('error', () => undefined);
+    expect(await eventually(() => asked, 2000)).toBe(true);
+    expect(open.size).toBe(1);
+    // The page is closed: its connection to the proxy goes, and so must the proxy's to the upstream.
+    browser.destroy();
+    expect(await eventually(() => open.size === 0, 1000)).toBe(true);
+  });
+
   it('forwards plain HTTP to an allowed host and drops a refused one', async () => {
     const { proxyPort, allowed, refused } = await setup();
     const ok = await exchange(proxyPort, `GET ${allowed.origin}/x HTTP/1.1\r\nHost: 127.0.0.1:${allowed.port}\r\nConnection: close\r\n\r\n`);

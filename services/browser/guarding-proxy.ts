@@ -3,11 +3,14 @@
  * outbound guard sees every connection a page makes, including redirect hops
  * (which Chromium follows without asking context.route again) and WebSockets.
  * Plain http:// arrives as absolute-URI requests, https:// and ws(s):// as CONNECT.
+ * Upstream connections live only as long as the browser's: a page closed
+ * while its upstream never answers leaves no socket behind.
  */
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { connect as netConnect, type AddressInfo, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Logger } from '../../core/logger.js';
+import { untilAborted } from './deadline.js';
 import type { UrlGuard } from './request-guard.js';
 
 /** Hop-by-hop headers a proxy must not forward. */
@@ -36,13 +39,16 @@ export class GuardingProxy {
     return this.starting;
   }
 
+  /** Bounded: every socket, browser side and upstream side, is destroyed rather than waited for. */
   async close(): Promise<void> {
     const server = this.server;
     this.server = null;
     this.starting = null;
+    const closed = server ? new Promise<void>((resolve) => server.close(() => resolve())) : Promise.resolve();
+    server?.closeAllConnections();
     for (const socket of this.sockets) socket.destroy();
     this.sockets.clear();
-    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+    await closed;
   }
 
   private async forward(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -54,7 +60,7 @@ export class GuardingProxy {
       response.writeHead(400).end();
       return;
     }
-    if (!(await this.allowed(target.href))) {
+    if (!(await this.allowed(target.href, request.socket))) {
       // No answer at all: the page sees a network error, not a page we made up.
       request.socket.destroy();
       return;
@@ -70,9 +76,14 @@ export class GuardingProxy {
         upstreamResponse.pipe(response);
       },
     );
+    upstream.on('socket', (socket) => this.track(socket));
     upstream.on('error', () => {
       if (!response.headersSent) response.writeHead(502).end();
       else response.destroy();
+    });
+    // The browser gave up (page closed, deadline): an upstream that never answers must not keep its socket.
+    response.on('close', () => {
+      if (!response.writableFinished) upstream.destroy();
     });
     request.pipe(upstream);
   }
@@ -88,7 +99,7 @@ export class GuardingProxy {
     const [, host = '', port = ''] = match;
     const hostForUrl = host.includes(':') ? `[${host}]` : host;
     // Only host and port matter to the guard; the scheme just has to be a network one.
-    if (!(await this.allowed(`http://${hostForUrl}:${port}/`))) {
+    if (!(await this.allowed(`http://${hostForUrl}:${port}/`, client))) {
       client.end('HTTP/1.1 403 Forbidden\r\n\r\n');
       return;
     }
@@ -103,17 +114,26 @@ export class GuardingProxy {
     client.on('close', () => upstream.destroy());
   }
 
-  private async allowed(url: string): Promise<boolean> {
+  /** The guard's answer, or false once the browser closed the connection that asked. */
+  private async allowed(url: string, asker: Duplex): Promise<boolean> {
+    if (asker.destroyed) return false;
+    const gone = new AbortController();
+    const onClose = (): void => gone.abort();
+    asker.once('close', onClose);
     try {
-      await this.guard.checkUrl(url);
-      return true;
+      await untilAborted(this.guard.checkUrl(url), gone.signal);
+      return !asker.destroyed;
     } catch (error) {
-      this.logger.debug({ url, err: error }, 'browser connection refused by the outbound policy');
+      if (!gone.signal.aborted) this.logger.debug({ url, err: error }, 'browser connection refused by the outbound policy');
       return false;
+    } finally {
+      asker.off('close', onClose);
     }
   }
 
   private track(socket: Duplex): void {
+    // Upstream sockets come back for every request a keep-alive agent reuses them for.
+    if (this.sockets.has(socket)) return;
     this.sockets.add(socket);
     socket.once('close', () => this.sockets.delete(socket));
   }

@@ -4,6 +4,7 @@
  * counted by a NetworkTracker), then capture HTML, screenshot and PDF.
  */
 import type { Page, Response } from 'playwright-core';
+import { untilAborted } from './deadline.js';
 import { NETWORK_IDLE_MS, type NetworkTracker } from './network-idle.js';
 
 /** Playwright's events plus Puppeteer's two network-idle modes. */
@@ -47,14 +48,19 @@ export async function navigateAndWait(
   return response;
 }
 
-/** HTML first (what the scripts built), then the screenshot, then the PDF (which switches to print media). */
-export async function capture(page: Page, request: CaptureRequest, deadline: number): Promise<Captured> {
-  const captured: Captured = { html: await page.content() };
+/**
+ * HTML first (what the scripts built), then the screenshot, then the PDF
+ * (which switches to print media). page.content, page.evaluate and page.pdf
+ * take no timeout, so each step stops waiting when signal aborts.
+ */
+export async function capture(page: Page, request: CaptureRequest, deadline: number, signal: AbortSignal): Promise<Captured> {
+  const captured: Captured = { html: await untilAborted(page.content(), signal) };
   if (request.screenshot) {
-    const size = await page.evaluate(() => ({
+    const measuring = page.evaluate(() => ({
       width: document.documentElement.scrollWidth,
       height: document.documentElement.scrollHeight,
     }));
+    const size = await untilAborted(measuring, signal);
     const viewport = page.viewportSize() ?? { width: 1280, height: 720 };
     captured.screenshot = await page.screenshot({
       type: 'png',
@@ -63,7 +69,7 @@ export async function capture(page: Page, request: CaptureRequest, deadline: num
       timeout: remaining(deadline),
     });
   }
-  if (request.pdf) captured.pdf = await page.pdf({ format: 'A4', printBackground: true });
+  if (request.pdf) captured.pdf = await untilAborted(page.pdf({ format: 'A4', printBackground: true }), signal);
   return captured;
 }
 

@@ -7,6 +7,7 @@
 import type { BrowserContext, Request } from 'playwright-core';
 import { AppError, isAppError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
+import { untilAborted } from './deadline.js';
 
 export interface UrlGuard {
   /** Throws (FORBIDDEN_ADDRESS) when the URL must not be loaded. */
@@ -21,11 +22,13 @@ export interface GuardedContextState {
   refusedRequests: number;
 }
 
+/** ended aborts when the page is done: checks still pending then stop waiting on the guard. */
 export async function guardContext(
   context: BrowserContext,
   guard: UrlGuard,
   blockedResourceTypes: ReadonlySet<string>,
   logger: Logger,
+  ended: AbortSignal,
 ): Promise<GuardedContextState> {
   const state: GuardedContextState = { navigationRefusal: null, lastNavigationUrl: null, refusedRequests: 0 };
   context.on('request', (request) => {
@@ -41,8 +44,12 @@ export async function guardContext(
       return;
     }
     try {
-      await guard.checkUrl(request.url());
+      await untilAborted(guard.checkUrl(request.url()), ended);
     } catch (error) {
+      if (ended.aborted) {
+        await route.abort('aborted').catch(ignore);
+        return;
+      }
       state.refusedRequests++;
       const refusal = isAppError(error) ? error : new AppError('FORBIDDEN_ADDRESS', `refused ${request.url()}`, { cause: error });
       if (isMainFrameNavigation(request)) state.navigationRefusal = refusal;
@@ -57,7 +64,7 @@ export async function guardContext(
   // context.route does not see WebSockets; check their URLs here.
   await context.routeWebSocket(/.*/, async (socket) => {
     try {
-      await guard.checkUrl(socket.url());
+      await untilAborted(guard.checkUrl(socket.url()), ended);
       socket.connectToServer();
     } catch {
       state.refusedRequests++;

@@ -10,6 +10,7 @@
 import type { Page } from 'playwright-core';
 import type { NetworkTracker } from './network-idle.js';
 import { abortableSleep } from '../../core/abortable-sleep.js';
+import { untilAborted } from './deadline.js';
 
 export interface ScrollCollectOptions {
   /** Rounds of "scroll to the bottom, wait". */
@@ -58,9 +59,11 @@ export async function collectByScrolling(
     snapshots.push(content);
   };
 
+  // page.evaluate has no timeout: a page whose main thread is stuck would hold every step.
+  const run = (move: 'none' | 'step' | 'bottom'): Promise<Step> => untilAborted(page.evaluate(scrollStep, move), signal);
   const settleAndMeasure = async (): Promise<Step> => {
     await settle(tracker, signal);
-    const step = await page.evaluate(scrollStep, 'none' as const);
+    const step = await run('none');
     record(step.content);
     return step;
   };
@@ -69,19 +72,19 @@ export async function collectByScrolling(
   for (let round = 0; round < options.maxScrolls && Date.now() < softDeadline; round++) {
     let step = previous;
     for (let n = 0; n < MAX_STEPS_PER_ROUND && !step.atBottom && Date.now() < softDeadline; n++) {
-      step = await page.evaluate(scrollStep, 'step' as const);
+      step = await run('step');
       record(step.content);
     }
     await abortableSleep(Math.min(options.scrollDelayMs, Math.max(0, softDeadline - Date.now())), signal);
     await settle(tracker, signal);
     // A loader may only fire on a fresh scroll event at the very end, which
     // staying at the bottom never sends: nudge up and back down.
-    record((await page.evaluate(scrollStep, 'bottom' as const)).content);
+    record((await run('bottom')).content);
     const after = await settleAndMeasure();
     if (after.height === previous.height && after.content === previous.content) break;
     previous = after;
   }
-  return { html: await page.content(), snapshots, finalUrl: page.url() };
+  return { html: await untilAborted(page.content(), signal), snapshots, finalUrl: page.url() };
 }
 
 /** Waits briefly for the page's requests to finish; a page that never goes quiet is not an error here. */
