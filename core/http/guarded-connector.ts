@@ -63,9 +63,18 @@ export function guardedLookup(guard: AddressGuard, port: string) {
   };
 }
 
-/** Resolves a host name to all its addresses (for checks outside a connection). */
-export function resolveAll(hostname: string): Promise<LookupAddress[]> {
+/**
+ * Resolves a host name to all its addresses (for checks outside a connection).
+ * getaddrinfo cannot be cancelled, so a resolver that never answers is given
+ * up on after timeoutMs (ETIMEOUT) rather than holding the caller.
+ */
+export function resolveAll(hostname: string, timeoutMs: number): Promise<LookupAddress[]> {
   return new Promise((resolve, reject) => {
-    dnsLookup(hostname, { all: true }, (error, addresses) => (error ? reject(error) : resolve(addresses)));
+    const timer = setTimeout(() => reject(Object.assign(new Error(`no DNS answer for ${hostname} within ${timeoutMs} ms`), { code: 'ETIMEOUT' })), timeoutMs);
+    dnsLookup(hostname, { all: true }, (error, addresses) => {
+      clearTimeout(timer);
+      if (error) reject(error);
+      else resolve(addresses);
+    });
   });
 }

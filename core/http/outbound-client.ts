@@ -136,7 +136,7 @@ export class OutboundClient {
       this.guard.assertAllowed(host, port, host);
       return;
     }
-    const addresses = await resolveAll(host).catch((error: NodeJS.ErrnoException) => {
+    const addresses = await resolveAll(host, this.policy.timeoutMs).catch((error: NodeJS.ErrnoException) => {
       throw new AppError('UPSTREAM_FAILED', `cannot resolve ${host}: ${error.code ?? error.message}`, {
         details: { host, reason: 'dns' },
         cause: error,

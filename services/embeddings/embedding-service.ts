@@ -32,6 +32,10 @@ export interface EmbedderOptions {
 
 type Pool = ProcessPool<EmbedTask, LoadResult | EmbedResult>;
 
+/** Loading may download a model (hundreds of MB), so it gets long; a batch of texts never should. */
+const LOAD_TIMEOUT_MS = 10 * 60_000;
+const BATCH_TIMEOUT_MS = 120_000;
+
 /**
  * Tries the candidates in order, each in a fresh pool after a failure: transformers.js keeps the
  * first ONNX session's promise for the life of the process, so one unparsable model would make
@@ -42,7 +46,7 @@ async function loadFirstWorking(candidates: ModelSpec[], threads: number): Promi
   for (const [index, spec] of candidates.entries()) {
     const pool: Pool = new ProcessPool({ filename: builtWorkerPath('embed'), name: 'embed', processes: threads });
     try {
-      const { dimensions } = (await pool.run({ kind: 'load', spec })) as LoadResult;
+      const { dimensions } = (await pool.run({ kind: 'load', spec }, { timeoutMs: LOAD_TIMEOUT_MS })) as LoadResult;
       return { pool, index, dimensions, failures };
     } catch (error) {
       await pool.close();
@@ -74,7 +78,7 @@ export async function createEmbedder(options: EmbedderOptions, logger: Pick<Logg
 
   const queue = new BatchQueue(
     async (texts) => {
-      const { dimensions: d, data } = (await pool.run({ kind: 'embed', spec, texts })) as EmbedResult;
+      const { dimensions: d, data } = (await pool.run({ kind: 'embed', spec, texts }, { timeoutMs: BATCH_TIMEOUT_MS })) as EmbedResult;
       return texts.map((_, i) => data.slice(i * d, (i + 1) * d));
     },
     { batchSize, maxQueuedTexts: (options.maxQueue ?? 256) * batchSize, concurrency: threads },

@@ -6,7 +6,10 @@
  * aborts the whole process ("HandleScope ... without proper locking";
  * microsoft/onnxruntime#24486). One process per worker avoids that, which
  * core/pools/worker-pool.ts (worker threads only) cannot do today.
- * Queueing, OVERLOADED and CANCELLED are BatchQueue's job; this only runs tasks.
+ * Queueing, OVERLOADED and CANCELLED are BatchQueue's job; this only runs tasks,
+ * each under a time limit: a task past it is abandoned and its process killed
+ * (tinypool terminates the worker of an aborted task), so a wedged model never
+ * holds a caller or a batch slot for good.
  */
 import { existsSync } from 'node:fs';
 import { Tinypool } from 'tinypool';
@@ -33,15 +36,25 @@ export class ProcessPool<Task, Result> {
     });
   }
 
-  async run(task: Task): Promise<Result> {
+  async run(task: Task, limits: { timeoutMs: number }): Promise<Result> {
+    const signal = AbortSignal.timeout(limits.timeoutMs);
     try {
-      return (await this.pool.run(task)) as Result;
+      return (await this.pool.run(task, { signal })) as Result;
     } catch (error) {
+      if (signal.aborted) {
+        throw new AppError('TIMEOUT', `${this.options.name} worker did not answer within ${limits.timeoutMs} ms; its process was stopped`, { cause: error });
+      }
       throw new AppError('INTERNAL', `${this.options.name} worker failed: ${(error as Error).message}`, { cause: error });
     }
   }
 
-  close(): Promise<void> {
-    return this.pool.destroy();
+  /** Stops the processes; gives up waiting after closeTimeoutMs (a wedged child is killed by tinypool's terminate). */
+  async close(closeTimeoutMs = 5000): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const giveUp = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, closeTimeoutMs);
+    });
+    await Promise.race([this.pool.destroy().catch(() => undefined), giveUp]);
+    clearTimeout(timer);
   }
 }
