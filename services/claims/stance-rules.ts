@@ -52,7 +52,16 @@ export const STANCE_RULES = {
    * missing names still lower the sentence's coverage.
    */
   entityShare: 0,
+  /** Whether a sentence must state the fact's year to support it. */
+  yearMustMatch: false,
 };
+
+/** Share of the fact's content terms other than its names that the sentence contains (1 when it has none). */
+function predicateCoverage(fact: TextAnalysis, sentence: TextAnalysis): number {
+  const present = new Set(sentence.tokens);
+  const predicate = [...fact.terms.keys()].filter((t) => !fact.entities.has(t));
+  return predicate.length === 0 ? 1 : predicate.filter((t) => present.has(t)).length / predicate.length;
+}
 
 function tokensOnlyIn(a: TextAnalysis, b: TextAnalysis): Set<string> {
   const other = new Set(b.tokens);
@@ -142,7 +151,8 @@ export function judgeByRules(input: StanceInput, rules = STANCE_RULES, lookForQu
     if (sentence.callsFalse && !fact.callsFalse) (against += w.falsity), reasons.push('the evidence calls the statement false');
   }
   if (fig.mismatched > 0 && fig.matched === 0) (against += w.figure), reasons.push('a figure of the same kind differs');
-  if (year === 'mismatch' && coverage >= rules.contradictionCoverage) (against += w.year), reasons.push('a different year');
+  // A different year contradicts only a sentence that states the same thing (every content word of the fact but its names).
+  if (year === 'mismatch' && predicateCoverage(fact, sentence) >= 1) (against += w.year), reasons.push('a different year');
   const hedge = sentence.hedged ? rules.hedgeFactor : 1;
   if (sentence.hedged) reasons.push('the evidence is hedged');
 
@@ -151,6 +161,9 @@ export function judgeByRules(input: StanceInput, rules = STANCE_RULES, lookForQu
   }
   const entityShare = fact.entities.size === 0 ? 1 : [...fact.entities].filter((e) => sentence.tokens.includes(e)).length / fact.entities.size;
   if (entityShare < rules.entityShare) return { stance: 'unrelated', strength: 0, reasons: [...reasons, 'does not name what the fact is about'] };
+  // A sentence cannot confirm a figure or a year it does not state.
+  if (fact.quantities.length > 0 && fig.matched === 0) return { stance: 'unrelated', strength: 0, reasons: [...reasons, 'does not state the figure'] };
+  if (rules.yearMustMatch && fact.years.length > 0 && year !== 'match') return { stance: 'unrelated', strength: 0, reasons: [...reasons, 'does not state the year'] };
   let strength = relevance;
   if (fig.matched > 0) (strength += rules.figureMatchBonus), reasons.push('the same figure');
   if (year === 'match') (strength += rules.yearMatchBonus), reasons.push('the same year');
