@@ -88,6 +88,10 @@ describe('supplied rating files', () => {
       ['example-right-center.test', 'mixed', 'center_right'],
       ['example-right.test', 'low', 'right'],
       ['example-far-right.test', 'low', 'far_right'],
+      // MBFC's own six-level labels, as a supplied file may carry them.
+      ['example-very-high.test', 'very_high', 'center'],
+      ['example-mostly.test', 'mostly_factual', 'center'],
+      ['example-very-low.test', 'very_low', 'right'],
     ];
     for (const [domain, factual, bias] of expected) {
       const rated = credibility.rate(`https://${domain}/`);

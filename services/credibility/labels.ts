@@ -17,6 +17,8 @@ export type FactualReporting = (typeof FACTUAL_RATINGS)[number];
  * "very high", "high" and "mostly factual" all appear as "high", so "high" is the most it can say.
  */
 const BALY_FACT: Record<string, FactualReporting> = { high: 'high', mixed: 'mixed', low: 'low' };
+/** MBFC's own six levels, for supplied files that carry them (spaces, hyphens or underscores). */
+const MBFC_FACT: Record<string, FactualReporting> = { 'very high': 'very_high', 'mostly factual': 'mostly_factual', 'very low': 'very_low' };
 const BALY_BIAS: Record<string, BiasRating> = {
   'extreme-left': 'far_left',
   left: 'left',
@@ -28,7 +30,8 @@ const BALY_BIAS: Record<string, BiasRating> = {
 };
 
 export function factualFromBaly(label: string): FactualReporting | null {
-  return BALY_FACT[label.trim().toLowerCase()] ?? null;
+  const key = label.trim().toLowerCase().replace(/[-_\s]+/g, ' ');
+  return BALY_FACT[key] ?? MBFC_FACT[key] ?? null;
 }
 
 export function biasFromBaly(label: string): BiasRating | null {

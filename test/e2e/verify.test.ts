@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createQuarry, type QuarryApp } from '../../app/create-quarry.js';
 import { mergeLayers, type ConfigInput } from '../../app/config.js';
 import { buildHttpServer } from '../../hosts/http/server.js';
+import { startScriptedServer, type ScriptedServer } from '../../services/llm/fixtures/scripted-server.js';
 import { CLAIM_GROUPS, claimEngines, serveClaimWeb } from '../sandbox/claim-pages.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
 import { sandboxConfig, startQuarry, TEST_KEY, type RunningQuarry } from './harness.js';
@@ -125,6 +126,50 @@ describe('verify/claim', () => {
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error.message).toMatch(field);
     }
+  });
+});
+
+describe('verify/claim with a language model', () => {
+  let llm: ScriptedServer;
+  let withModel: RunningQuarry;
+  const reply = (content: unknown) => ({ json: { id: 'x', model: 'scripted-7b', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: JSON.stringify(content) } }] } });
+
+  beforeAll(async () => {
+    llm = await startScriptedServer();
+    withModel = await startQuarry(
+      web,
+      mergeLayers(verifyConfig(web.url) as Record<string, unknown>, { llm: { fast: { provider: 'openai-compatible', baseUrl: `${llm.origin}/v1`, model: 'scripted-7b', maxRetries: 0 } } }) as ConfigInput,
+    );
+  }, 60_000);
+  afterAll(async () => {
+    await withModel?.close();
+    await llm?.close();
+  });
+
+  it('lets the model split the claim and judge the retrieved sentences; the evidence is still sentences of the pages', async () => {
+    llm.script(
+      reply({ facts: [{ text: 'The Great Wall of China can be seen from the Moon', central: true }] }),
+      reply({ judgements: [{ id: 0, stance: 'contradicts', strength: 0.9, reason: 'says it is not visible' }, { id: 1, stance: 'contradicts', strength: 0.8, reason: 'calls it a myth' }] }),
+    );
+    const res = await withModel.post('/api/v1/verify/claim', { claim: 'The Great Wall of China is visible from the Moon with the naked eye', engines: ['find_wall'] });
+    expect(res.status).toBe(200);
+    answers.push(res.body);
+    expect(res.body.model_used).toBe('scripted-7b');
+    expect(res.body.verdict).toBe('false');
+    expect(res.body.key_facts).toEqual(['The Great Wall of China can be seen from the Moon — contradicted']);
+    expect(res.body.contradicting_evidence).toHaveLength(2);
+    const judged = String((llm.received[1]!.body.messages as Array<{ content: string }>).at(-1)!.content);
+    expect(judged).toContain('[0] ');
+    expect(judged).toContain('Fact: The Great Wall of China can be seen from the Moon');
+  });
+
+  it('falls back to the rules when the model answers something unreadable', async () => {
+    llm.script({ status: 200, json: { id: 'x', model: 'scripted-7b', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'I cannot help with that.' } }] } });
+    const res = await withModel.post('/api/v1/verify/claim', { claim: 'The Eiffel Tower was completed in 1889' });
+    expect(res.status).toBe(200);
+    answers.push(res.body);
+    expect(res.body.model_used).toBe('rules');
+    expect(res.body.verdict).toBe('true');
   });
 });
 
