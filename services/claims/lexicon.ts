@@ -42,7 +42,6 @@ export const ANTONYMS: Array<[string, string]> = (
     ['safe', 'dangerous'],
     ['safe', 'harmful'],
     ['natural', 'anthropogenic'],
-    ['natural', 'man-made'],
     ['natural', 'artificial'],
     ['benefit', 'harm'],
     ['beneficial', 'harmful'],
