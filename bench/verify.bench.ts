@@ -11,7 +11,10 @@
  *   --limit N     only the first N claims
  *   --depth D     quick (default) or thorough
  *   --fit         print the Platt constants fitted on the development half
+ *
+ * It also checks the credibility label mapping on the real MBFC rows of Baly et al.
  */
+import { checkCredibilityMapping } from './verify/credibility-check.js';
 import { loadClaims } from './verify/dataset.js';
 import { runDirect } from './verify/direct.js';
 import { runEndpoint } from './verify/endpoint.js';
@@ -24,6 +27,7 @@ const flag = (name: string): string | undefined => {
 };
 const limit = flag('--limit') ? Number(flag('--limit')) : Infinity;
 const depth = flag('--depth') === 'thorough' ? 'thorough' : 'quick';
+checkCredibilityMapping();
 const claims = loadClaims().slice(0, limit);
 const started = performance.now();
 const direct = args.includes('--direct');
