@@ -60,7 +60,11 @@ export function batchJobHandler(deps: VerifyDeps): JobHandler {
       return writes;
     };
     const total = input.claims.length * STEPS.length;
-    const progress = (p: Progress): void => {
+    // Claims run side by side, so progress counts steps done across the batch: it only ever grows.
+    const stepsDone: number[] = results.map((r) => (r ? STEPS.length : 0));
+    const progress = (index: number, steps: number, message: string): void => {
+      stepsDone[index] = Math.max(stepsDone[index]!, steps);
+      const p: Progress = { progress: stepsDone.reduce((a, b) => a + b, 0), total, message };
       job.progress(p);
       listeners.get(input.results_key)?.(p);
     };
@@ -79,7 +83,7 @@ export function batchJobHandler(deps: VerifyDeps): JobHandler {
         let result: BatchResult;
         try {
           const answer = await verifyClaim(deps, claimInputSchema.parse({ claim, depth: input.depth, include_sources: false, ...(input.engines ? { engines: input.engines } : {}) }), ctx, (step, detail) =>
-            progress({ progress: index * STEPS.length + STEPS.indexOf(step) + 1, total, message: `claim ${index + 1} of ${input.claims.length}, ${step}: ${detail}` }),
+            progress(index, STEPS.indexOf(step) + 1, `claim ${index + 1} of ${input.claims.length}, ${step}: ${detail}`),
           );
           result = { claim, verdict: answer.verdict, confidence: answer.confidence, summary: answer.summary };
         } catch (error) {
@@ -88,7 +92,7 @@ export function batchJobHandler(deps: VerifyDeps): JobHandler {
           result = { claim, verdict: 'unverifiable', confidence: 0, summary: `Unverifiable: the verification failed (${appError.code}: ${appError.message}).` };
         }
         await save(index, result);
-        progress({ progress: (index + 1) * STEPS.length, total, message: `claim ${index + 1} of ${input.claims.length} done: ${result.verdict}` });
+        progress(index, STEPS.length, `claim ${index + 1} of ${input.claims.length} done: ${result.verdict}`);
       }
     };
     await Promise.all(Array.from({ length: Math.min(CLAIM_CONCURRENCY, input.claims.length) }, worker));

@@ -258,6 +258,9 @@ describe('verify/batch', () => {
     for (const claim of [1, 2]) for (const step of ['search', 'read', 'decompose', 'retrieve', 'judge', 'aggregate']) expect(messages.some((m) => m.startsWith(`claim ${claim} of 2, ${step}:`)), `claim ${claim} ${step}`).toBe(true);
     expect(messages.filter((m) => /^claim \d of 2 done/.test(m))).toHaveLength(2);
     expect(progress.every((p) => p.total === 12)).toBe(true);
+    // Two claims run side by side; progress still only grows, up to every step of both.
+    for (let i = 1; i < progress.length; i++) expect(progress[i]!.progress).toBeGreaterThanOrEqual(progress[i - 1]!.progress);
+    expect(progress.at(-1)!.progress).toBe(12);
     // The MCP server is its own process with its own job store: its poll answers what its batch answered.
     expect(await callTool('verify_batch_status', { job_id: out.job_id })).toEqual(out);
 
