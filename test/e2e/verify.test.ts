@@ -111,6 +111,13 @@ describe('verify/claim', () => {
     expect(thorough.queries).toEqual(['The Eiffel Tower was completed in 1889', 'The Eiffel Tower was completed in 1889 fact check']);
   });
 
+  it('searches again, by its key terms, for a fact the first round found no evidence for (thorough)', async () => {
+    const out = await verify({ claim: 'The Eiffel Tower was completed in 1889, and it is painted with gold leaf every year', depth: 'thorough' });
+    expect(out.verdict).toBe('partially_true');
+    expect(out.queries, JSON.stringify(out.queries)).toContain('painted gold leaf every');
+    expect(out.sources_checked).toBe(2);
+  });
+
   it('refuses bad input with a 4xx naming the field', async () => {
     const cases: Array<[unknown, RegExp]> = [
       [{ claim: '' }, /claim/],
