@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { parseHTML } from 'linkedom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mergeLayers, type ConfigInput } from '../../app/config.js';
 import { PACKAGE_ROOT } from '../../core/paths.js';
@@ -23,6 +24,8 @@ let web: SandboxWeb;
 let quarry: RunningQuarry;
 let scratch: string;
 let client: Client;
+/** Every claim answer of this file (HTTP and MCP), for the snippet check at the end. */
+const claimAnswers: any[] = [];
 
 function contractConfig(webUrl: string): ConfigInput {
   return {
@@ -128,6 +131,7 @@ function expectShape(value: Record<string, unknown>, shape: Shape, where: string
 }
 
 function expectClaimAnswer(body: any): void {
+  claimAnswers.push(body);
   expectShape(body, CLAIM_SHAPE, 'claim');
   for (const e of [...body.supporting_evidence, ...body.contradicting_evidence]) expectShape(e, EVIDENCE_SHAPE, 'evidence');
   for (const f of body.facts) expectShape(f, FACT_SHAPE, 'fact');
@@ -160,6 +164,7 @@ describe('verify/claim', () => {
       expectClaimAnswer(http.body);
       expect(http.body.verdict, JSON.stringify(body)).toBe(verdict);
       const mcp = await callTool('verify_claim', body);
+      expectClaimAnswer(mcp);
       expect(withoutTiming(mcp)).toEqual(withoutTiming(http.body));
     }
   });
@@ -309,5 +314,17 @@ describe('verify/batch', () => {
     expect((await quarry.get('/api/v1/verify/batch/job_123')).status).toBe(400);
     const mcp = await client.callTool({ name: 'verify_batch_status', arguments: { job_id: `job_${'a'.repeat(24)}` } });
     expect(mcp.isError).toBe(true);
+  });
+});
+
+describe('evidence', () => {
+  it('every snippet of every claim answer above occurs in the page at its url', async () => {
+    const items = claimAnswers.flatMap((a) => [...a.supporting_evidence, ...a.contradicting_evidence]);
+    expect(items.length).toBeGreaterThan(8);
+    const squash = (text: string) => text.replace(/\s+/g, ' ').trim();
+    for (const item of items) {
+      const { document } = parseHTML(await (await fetch(item.url)).text());
+      expect(squash(document.body.textContent ?? ''), item.url).toContain(squash(item.snippet));
+    }
   });
 });
