@@ -8,6 +8,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { loadLayeredConfig, type Env, type EnvReader } from '../core/config.js';
+import { credibilityConfigSchema } from '../services/credibility/config.js';
 import { configEngineSchema } from '../services/engines/config-engines.js';
 import { enginesConfigSchema } from '../services/engines/engine-config.js';
 import { llmConfigSchema, llmEnvOverrides } from '../services/llm/config.js';
@@ -111,6 +112,8 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
+    /** Source credibility ratings (services/credibility/config.ts; docs/verify.md). */
+    credibility: credibilityConfigSchema,
     jobs: z
       .object({
         concurrency: z.number().int().min(1).max(64).default(4),

@@ -13,6 +13,7 @@ import { CapabilityRegistry } from '../core/registry.js';
 import { loadOrCreateSecret } from '../core/secrets.js';
 import type { Stores } from '../core/stores/stores.js';
 import { BrowserPool } from '../services/browser/browser-pool.js';
+import { CredibilityService } from '../services/credibility/credibility-service.js';
 import { EngineHealth } from '../services/engines/engine-health.js';
 import { EngineService } from '../services/engines/engine-service.js';
 import { ExtractionPool } from '../services/extract/extraction-pool.js';
@@ -98,6 +99,7 @@ export function registerServices(c: DependencyContainer, config: QuarryConfig, l
     TOKENS.PageIndexer,
     cached((r) => new PageIndexer(r.resolve(TOKENS.Events), r.resolve(TOKENS.Semantic), logger.child({ component: 'page-indexer' }))),
   );
+  c.register(TOKENS.Credibility, cached(() => new CredibilityService(config.credibility, logger.child({ component: 'credibility' }))));
   c.register(TOKENS.JobStore, cached((r) => new JobStore(stores.records, r.resolve(TOKENS.Events), logger.child({ component: 'jobs' }))));
   c.register(
     TOKENS.Webhooks,

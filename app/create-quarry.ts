@@ -101,6 +101,7 @@ export async function createQuarry(options: CreateQuarryOptions = {}): Promise<Q
     semantic,
     browser,
     extract: c.resolve(TOKENS.Extract),
+    credibility: c.resolve(TOKENS.Credibility),
     runtimeStats: () => ({
       extraction: c.resolve<ExtractionStats>(TOKENS.ExtractionStats).figures(),
       extraction_pool: extraction.stats(),

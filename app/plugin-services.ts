@@ -9,6 +9,7 @@ import type { Logger } from '../core/logger.js';
 import type { AreaPlugin } from '../core/plugin.js';
 import type { Stores } from '../core/stores/stores.js';
 import type { BrowserPool } from '../services/browser/browser-pool.js';
+import type { CredibilityService } from '../services/credibility/credibility-service.js';
 import type { EngineService } from '../services/engines/engine-service.js';
 import type { JobRunner } from '../services/jobs/job-runner.js';
 import type { JobStore } from '../services/jobs/job-store.js';
@@ -38,6 +39,8 @@ export interface PluginServices {
   semantic: SemanticServices;
   /** The shared headless browser (render, virtual scrolling); check available() before use. */
   browser: BrowserPool;
+  /** Source credibility from published ratings and documented rules. */
+  credibility: CredibilityService;
   /** Extraction in the worker pool (what the scraper uses; successful pages also feed the page index). */
   extract: ExtractFn;
   /** Live performance state (pools, browser) for the performance endpoint. */

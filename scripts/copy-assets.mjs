@@ -1,4 +1,4 @@
-// Copies the non-TypeScript files the built package needs (plugin manifests) into dist/.
+// Copies the non-TypeScript files the built package needs (plugin manifests, services' data files) into dist/.
 import { cpSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
@@ -19,3 +19,11 @@ function walk(dir) {
 }
 
 for (const root of ROOTS) if (existsSync(root)) walk(root);
+
+// Data a service ships (services/<name>/data/*), e.g. the bundled credibility ratings.
+if (existsSync('services')) {
+  for (const service of readdirSync('services')) {
+    const data = join('services', service, 'data');
+    if (existsSync(data) && statSync(data).isDirectory()) cpSync(data, join('dist', data), { recursive: true });
+  }
+}

@@ -1,0 +1,100 @@
+/** The verify area (/api/v1/verify): claim verification with its evidence, source credibility, batches of claims as durable jobs. */
+import { defineCapability } from '../../core/capability.js';
+import { definePlugin, type PluginServices } from '../../app/plugin-services.js';
+import { BATCH_JOB, batchJobHandler, batchView, getBatchJob, submitBatch } from './batch.js';
+import type { PageSource } from './evidence-pages.js';
+import { batchMarkdown, claimMarkdown, sourceMarkdown } from './markdown.js';
+import {
+  batchInputSchema,
+  batchOutputSchema,
+  batchStatusInputSchema,
+  claimInputSchema,
+  claimOutputSchema,
+  sourceInputSchema,
+  sourceOutputSchema,
+} from './schemas.js';
+import { verifyClaim, type VerifyDeps } from './verify-claim.js';
+
+function verifyDeps(services: PluginServices): VerifyDeps {
+  const source: PageSource = {
+    search: {
+      engines: services.engines,
+      scraper: services.scraper,
+      cache: services.stores.cache,
+      defaultEngines: services.config.search.defaultEngines,
+      onCacheLookup: (hit) => services.metrics.cacheLookup('search', hit),
+    },
+    scraper: services.scraper,
+  };
+  return { services, source };
+}
+
+export default definePlugin({
+  jobHandlers: (services) => ({ [BATCH_JOB]: batchJobHandler(verifyDeps(services)) }),
+
+  setup(services) {
+    const deps = verifyDeps(services);
+
+    const claim = defineCapability({
+      id: 'verify.claim',
+      title: 'Verify a claim',
+      description:
+        'Check a factual claim against the web: the claim is split into the facts it asserts, pages are searched and read, and each fact is ' +
+        'weighed against sentences of those pages (supports / contradicts), weighted by source credibility. Answers a verdict (true, false, ' +
+        'partially_true, misleading, unverifiable) with a calibrated confidence, the evidence sentences with their URLs, the facts and nuances. ' +
+        'depth "thorough" searches more and runs a second round for facts without evidence.',
+      input: claimInputSchema,
+      output: claimOutputSchema,
+      http: { method: 'POST', path: '/api/v1/verify/claim' },
+      mcpTool: 'verify_claim',
+      readOnly: true,
+      toMarkdown: claimMarkdown,
+      handler: (input, ctx) => verifyClaim(deps, input, ctx),
+    });
+
+    const source = defineCapability({
+      id: 'verify.source',
+      title: 'Rate a source',
+      description:
+        "Credibility of a web source's domain from published ratings (Lin et al. 2023 domain quality; MBFC labels when the installation supplies them): " +
+        'score, factual reporting, bias, category, and notes saying where each value comes from. Subdomains fall back to their registrable domain; ' +
+        'unrated domains get rule-based values marked as such (rated: false).',
+      input: sourceInputSchema,
+      output: sourceOutputSchema,
+      http: { method: 'POST', path: '/api/v1/verify/source' },
+      mcpTool: 'verify_source',
+      readOnly: true,
+      toMarkdown: sourceMarkdown,
+      handler: async (input) => services.credibility.rate(input.url),
+    });
+
+    const batch = defineCapability({
+      id: 'verify.batch',
+      title: 'Verify up to 10 claims',
+      description:
+        'Verify up to 10 claims as one durable job (quick or thorough each). Batches of up to 3 claims are waited for (up to 30 s, wait_seconds) and ' +
+        'usually answer "completed"; larger ones answer "processing" with a poll_url at once. Results appear per claim as they finish; poll with verify_batch_status.',
+      input: batchInputSchema,
+      output: batchOutputSchema,
+      http: { method: 'POST', path: '/api/v1/verify/batch' },
+      mcpTool: 'verify_batch',
+      toMarkdown: batchMarkdown,
+      handler: (input, ctx) => submitBatch(services, input, ctx),
+    });
+
+    const batchStatus = defineCapability({
+      id: 'verify.batch_status',
+      title: 'Poll a verification batch',
+      description: 'Status of a verification batch job and the results of the claims finished so far, in the order given.',
+      input: batchStatusInputSchema,
+      output: batchOutputSchema,
+      http: { method: 'GET', path: '/api/v1/verify/batch/:job_id' },
+      mcpTool: 'verify_batch_status',
+      readOnly: true,
+      toMarkdown: batchMarkdown,
+      handler: async (input) => batchView(services, await getBatchJob(services, input.job_id)),
+    });
+
+    return [claim, source, batch, batchStatus];
+  },
+});

@@ -1,0 +1,53 @@
+/** Markdown renderings of the Verify API's answers, for agents. */
+import type { z } from 'zod';
+import type { BatchAnswer, ClaimAnswer, sourceOutputSchema } from './schemas.js';
+
+const VERDICT_TEXT: Record<ClaimAnswer['verdict'], string> = {
+  true: 'TRUE',
+  false: 'FALSE',
+  partially_true: 'PARTIALLY TRUE',
+  unverifiable: 'UNVERIFIABLE',
+  misleading: 'MISLEADING',
+};
+
+export function claimMarkdown(out: ClaimAnswer): string {
+  const evidence = (title: string, items: ClaimAnswer['supporting_evidence']) =>
+    items.length === 0 ? [] : [`\n## ${title}`, ...items.map((e) => `- > ${e.snippet}\n  — [${e.title || e.url}](${e.url}) (credibility ${e.credibility_score}; on "${e.fact}")`)];
+  return [
+    `# ${VERDICT_TEXT[out.verdict]} (confidence ${out.confidence})`,
+    `Claim: ${out.claim}`,
+    '',
+    out.summary,
+    '\n## Facts',
+    ...out.key_facts.map((f) => `- ${f}`),
+    ...evidence('Supporting evidence', out.supporting_evidence),
+    ...evidence('Contradicting evidence', out.contradicting_evidence),
+    out.nuances ? `\n## Nuances\n${out.nuances}` : '',
+    `\n${out.sources_checked} sources checked in ${out.verification_time_ms} ms; judged by ${out.model_used}.${out.engines_failed.length ? ` Engines failed: ${out.engines_failed.join(', ')}.` : ''}`,
+  ]
+    .filter((line) => line !== '')
+    .join('\n');
+}
+
+export function sourceMarkdown(out: z.infer<typeof sourceOutputSchema>): string {
+  return [
+    `# ${out.domain}: credibility ${out.credibility_score}${out.rated ? '' : ' (rules, not a published rating)'}`,
+    `- category: ${out.category}`,
+    `- factual reporting: ${out.factual_reporting}`,
+    `- bias: ${out.bias_rating}`,
+    `- data of: ${out.last_updated}`,
+    '',
+    out.notes,
+  ].join('\n');
+}
+
+export function batchMarkdown(out: BatchAnswer): string {
+  return [
+    `# Verification batch ${out.job_id}: ${out.status} (${out.claims_completed} of ${out.claims_count} claims)`,
+    ...out.results.map((r, i) => `${i + 1}. **${VERDICT_TEXT[r.verdict]}** (${r.confidence}) ${r.claim}\n   ${r.summary}`),
+    out.status === 'processing' ? `\nPoll ${out.poll_url} (tool verify_batch_status) for the rest.` : '',
+    out.error ? `\nThe job failed: ${out.error.code}: ${out.error.message}` : '',
+  ]
+    .filter(Boolean)
+    .join('\n');
+}

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { decideVerdict, factOutcome, type JudgedCandidate } from './aggregate.js';
+import { decomposeClaim } from './facts.js';
+import type { Stance } from './stance-rules.js';
+
+function evidence(stance: Stance, strength: number, reasons: string[] = [], credibility = 0.5): JudgedCandidate {
+  return {
+    page: { url: 'https://example.org/', title: 't', text: 's', credibility },
+    sentence: 's',
+    start: 0,
+    end: 1,
+    analysis: decomposeClaim('s')[0]!.analysis,
+    coverage: 1,
+    semantic: 1,
+    relevance: 1,
+    judgement: { stance, strength, reasons },
+    weight: 0.5 + 0.5 * credibility,
+  };
+}
+
+const [central, other] = decomposeClaim('The Eiffel Tower was completed in 1889, and it is painted with gold leaf every year');
+
+describe('verdict aggregation', () => {
+  const strong = (stance: Stance, reasons: string[] = []) => [evidence(stance, 0.9, reasons), evidence(stance, 0.9, reasons)];
+
+  it('follows the documented table', () => {
+    const verdict = (a: JudgedCandidate[], b: JudgedCandidate[]) => decideVerdict([factOutcome(central!, a), factOutcome(other!, b)]).verdict;
+    expect(verdict(strong('supports'), strong('supports'))).toBe('true');
+    expect(verdict(strong('supports'), [])).toBe('partially_true');
+    expect(verdict(strong('contradicts'), strong('supports'))).toBe('false');
+    expect(verdict(strong('supports'), strong('contradicts'))).toBe('misleading');
+    expect(verdict(strong('supports', ['qualifies the fact']), strong('supports'))).toBe('misleading');
+    expect(verdict([], [])).toBe('unverifiable');
+    expect(verdict([...strong('supports'), ...strong('contradicts')], [])).toBe('unverifiable');
+  });
+
+  it('weighs evidence by the credibility of its source', () => {
+    const weak = factOutcome(central!, [evidence('supports', 0.9, [], 0), evidence('supports', 0.5, [], 0)]);
+    const credible = factOutcome(central!, [evidence('supports', 0.9, [], 1), evidence('supports', 0.5, [], 1)]);
+    expect(weak.status).toBe('no_evidence');
+    expect(credible.status).toBe('supported');
+  });
+
+  it('reports no strength when nothing relevant was found, so the confidence of unverifiable is low', () => {
+    expect(decideVerdict([factOutcome(central!, [])]).strength).toBe(0);
+  });
+});

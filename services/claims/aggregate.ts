@@ -1,0 +1,110 @@
+/**
+ * From judged evidence to a verdict (docs/verify.md, "Verdict"). Per fact,
+ * the supporting and the contradicting strengths are combined as
+ * independent pieces of evidence (1 − Π(1 − wᵢ·sᵢ) over the best three,
+ * wᵢ the source's credibility weight); a fact is supported, contradicted,
+ * disputed (both, neither clearly ahead) or without evidence. Then:
+ *
+ *   central fact contradicted                       → false
+ *   every fact supported, evidence qualifies one    → misleading
+ *   central fact supported, another contradicted    → misleading
+ *   every fact supported                            → true
+ *   some supported, none contradicted               → partially_true
+ *   otherwise (no evidence, or only disputed)       → unverifiable
+ */
+import type { Fact } from './facts.js';
+import type { Candidate } from './retrieval.js';
+import type { StanceJudgement } from './stance-rules.js';
+
+export type Verdict = 'true' | 'false' | 'partially_true' | 'unverifiable' | 'misleading';
+export type FactStatus = 'supported' | 'contradicted' | 'disputed' | 'no_evidence';
+
+export interface JudgedCandidate extends Candidate {
+  judgement: StanceJudgement;
+  /** Credibility weight applied to this evidence. */
+  weight: number;
+}
+
+export interface FactOutcome {
+  fact: Fact;
+  status: FactStatus;
+  support: number;
+  contradiction: number;
+  evidence: JudgedCandidate[];
+  /** A supporting sentence that also states a qualification the fact leaves out. */
+  qualifier: JudgedCandidate | null;
+}
+
+export interface VerdictOutcome {
+  verdict: Verdict;
+  facts: FactOutcome[];
+  /** Strength behind the verdict (0..1), the input of the confidence calibration. */
+  strength: number;
+}
+
+export const AGGREGATION = {
+  /** Combined strength a side needs for a fact to count as supported or contradicted. */
+  supportThreshold: 0.7,
+  contradictionThreshold: 0.4,
+  /** A side wins a disputed fact when it is this many times the other. */
+  dominance: 1.6,
+  topEvidence: 3,
+};
+
+/** Credibility 0..1 → weight: an unrated source (0.5) counts 0.75, the best 1, the worst 0.5. */
+export function credibilityWeight(credibility: number): number {
+  return 0.5 + 0.5 * Math.max(0, Math.min(1, credibility));
+}
+
+function combine(values: number[], top: number): number {
+  return 1 - values.sort((a, b) => b - a).slice(0, top).reduce((acc, v) => acc * (1 - v), 1);
+}
+
+export function factOutcome(fact: Fact, evidence: JudgedCandidate[], rules = AGGREGATION): FactOutcome {
+  const supporting = evidence.filter((e) => e.judgement.stance === 'supports');
+  const contradicting = evidence.filter((e) => e.judgement.stance === 'contradicts');
+  const support = combine(supporting.map((e) => e.weight * e.judgement.strength), rules.topEvidence);
+  const contradiction = combine(contradicting.map((e) => e.weight * e.judgement.strength), rules.topEvidence);
+  const supported = support >= rules.supportThreshold;
+  const contradicted = contradiction >= rules.contradictionThreshold;
+  let status: FactStatus = 'no_evidence';
+  if (supported && contradicted) {
+    status = support >= rules.dominance * contradiction ? 'supported' : contradiction >= rules.dominance * support ? 'contradicted' : 'disputed';
+  } else if (supported) status = 'supported';
+  else if (contradicted) status = 'contradicted';
+  const qualifier = status === 'supported' ? (supporting.find((e) => e.judgement.reasons.includes('qualifies the fact')) ?? null) : null;
+  return { fact, status, support: round(support), contradiction: round(contradiction), evidence, qualifier };
+}
+
+export function decideVerdict(outcomes: FactOutcome[]): VerdictOutcome {
+  const central = outcomes.find((o) => o.fact.central) ?? outcomes[0]!;
+  const others = outcomes.filter((o) => o !== central);
+  const all = (status: FactStatus) => outcomes.every((o) => o.status === status);
+  let verdict: Verdict;
+  let strength: number;
+  if (central.status === 'contradicted') {
+    verdict = 'false';
+    strength = central.contradiction - central.support / 2;
+  } else if (central.status === 'supported' && others.some((o) => o.status === 'contradicted')) {
+    verdict = 'misleading';
+    strength = Math.min(central.support, Math.max(...others.map((o) => o.contradiction)));
+  } else if (all('supported') && outcomes.some((o) => o.qualifier)) {
+    verdict = 'misleading';
+    strength = Math.min(...outcomes.map((o) => o.support)) * 0.8;
+  } else if (all('supported')) {
+    verdict = 'true';
+    strength = Math.min(...outcomes.map((o) => o.support)) - central.contradiction / 2;
+  } else if (outcomes.some((o) => o.status === 'supported') && !outcomes.some((o) => o.status === 'contradicted')) {
+    verdict = 'partially_true';
+    strength = outcomes.filter((o) => o.status === 'supported').length / outcomes.length * Math.max(...outcomes.map((o) => o.support));
+  } else {
+    verdict = 'unverifiable';
+    // How close the evidence came to settling the claim: low when the pages do not mention it.
+    strength = Math.max(...outcomes.map((o) => Math.max(o.support, o.contradiction)), 0);
+  }
+  return { verdict, facts: outcomes, strength: round(Math.max(0, Math.min(1, strength))) };
+}
+
+function round(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}

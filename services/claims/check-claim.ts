@@ -1,0 +1,70 @@
+/**
+ * One claim against the pages read for it: facts → candidate sentences per
+ * fact → stance of each → verdict and calibrated confidence. Shared by the
+ * verify area and anything else that has to weigh a statement against pages
+ * (monitor analysis, research).
+ */
+import type { Embedder } from '../embeddings/types.js';
+import type { LlmClient } from '../llm/types.js';
+import { credibilityWeight, decideVerdict, factOutcome, type JudgedCandidate, type VerdictOutcome } from './aggregate.js';
+import { calibratedConfidence } from './confidence.js';
+import { decomposeClaim, type Fact } from './facts.js';
+import { decomposeWithLlm, judgeWithLlm } from './llm-steps.js';
+import { retrieveCandidates, type EvidencePage, type RetrievalOptions } from './retrieval.js';
+import { judgeByRules } from './stance-rules.js';
+
+export type Depth = 'quick' | 'thorough';
+
+export const RETRIEVAL: Record<Depth, Omit<RetrievalOptions, 'signal'>> = {
+  quick: { perFact: 6, sentencesPerPage: 300, embedPerFact: 60, minRelevance: 0.2 },
+  thorough: { perFact: 12, sentencesPerPage: 1000, embedPerFact: 150, minRelevance: 0.2 },
+};
+
+export type ClaimStep = 'decompose' | 'retrieve' | 'judge' | 'aggregate';
+
+export interface CheckClaimOptions {
+  depth: Depth;
+  embedder: Embedder | null;
+  /** When given, the model decomposes the claim and judges stance; rules otherwise (and where its answer cannot be read). */
+  llm: LlmClient | null;
+  signal?: AbortSignal;
+  onStep?(step: ClaimStep, detail: string): void;
+}
+
+export interface ClaimCheck extends VerdictOutcome {
+  facts: VerdictOutcome['facts'];
+  confidence: number;
+  /** "rules", or the model's name when it judged (some facts may still have fallen back to rules). */
+  judgedBy: string;
+  decomposedBy: string;
+}
+
+export async function checkClaim(claim: string, pages: EvidencePage[], options: CheckClaimOptions): Promise<ClaimCheck> {
+  const step = options.onStep ?? (() => undefined);
+  let facts: Fact[] | null = null;
+  let decomposedBy = 'rules';
+  if (options.llm) {
+    facts = await decomposeWithLlm(options.llm, claim, options.signal).catch(() => null);
+    if (facts) decomposedBy = options.llm.model;
+  }
+  facts ??= decomposeClaim(claim);
+  step('decompose', `${facts.length} fact${facts.length === 1 ? '' : 's'}`);
+
+  const candidates = await retrieveCandidates(facts, pages, options.embedder, { ...RETRIEVAL[options.depth], ...(options.signal ? { signal: options.signal } : {}) });
+  step('retrieve', `${candidates.reduce((n, c) => n + c.length, 0)} candidate sentences`);
+
+  let judgedBy = 'rules';
+  const judged: JudgedCandidate[][] = [];
+  for (const [i, fact] of facts.entries()) {
+    const list = candidates[i]!;
+    let judgements = options.llm ? await judgeWithLlm(options.llm, fact, list, options.signal).catch(() => null) : null;
+    if (judgements) judgedBy = options.llm!.model;
+    judgements ??= list.map((c) => judgeByRules({ fact: fact.analysis, sentence: c.analysis, coverage: c.coverage, relevance: c.relevance }));
+    judged.push(list.map((c, j) => ({ ...c, judgement: judgements[j]!, weight: credibilityWeight(c.page.credibility) })));
+  }
+  step('judge', `${judged.flat().filter((c) => c.judgement.stance !== 'unrelated').length} sentences take a side`);
+
+  const outcome = decideVerdict(facts.map((fact, i) => factOutcome(fact, judged[i]!)));
+  step('aggregate', outcome.verdict);
+  return { ...outcome, confidence: calibratedConfidence(outcome.verdict, outcome.strength, judgedBy !== 'rules'), judgedBy, decomposedBy };
+}

@@ -1,0 +1,28 @@
+/**
+ * Confidence: the probability that the verdict is right, from the strength
+ * behind it by Platt scaling, σ(a·strength + b), one (a, b) per verdict,
+ * fitted on the development half of the benchmark (npm run bench:verify;
+ * docs/verify.md, "Calibration"). Unverifiable answers say how close the
+ * evidence came to settling the claim instead, capped low: a claim the
+ * pages do not mention answers with a confidence near 0.
+ */
+import type { Verdict } from './aggregate.js';
+
+/** Fitted by `npm run bench:verify -- --direct --fit` (development half; misleading had 12 answers, too few for a slope: a constant). */
+export const PLATT: Record<Exclude<Verdict, 'unverifiable'>, { a: number; b: number }> = {
+  true: { a: 3.285, b: -2.201 },
+  false: { a: 2.19, b: -1.253 },
+  partially_true: { a: 4.166, b: -1.323 },
+  misleading: { a: 0, b: -0.916 },
+};
+export const UNVERIFIABLE_CAP = 0.35;
+
+export function calibratedConfidence(verdict: Verdict, strength: number, _judgedByModel: boolean): number {
+  if (verdict === 'unverifiable') return round(UNVERIFIABLE_CAP * strength);
+  const { a, b } = PLATT[verdict];
+  return round(1 / (1 + Math.exp(-(a * strength + b))));
+}
+
+function round(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}

@@ -1,0 +1,112 @@
+/**
+ * Candidate evidence for each fact: the sentences of the pages read,
+ * scored by the fact's content terms they contain (lexical) and by meaning
+ * (embedding cosine, centred and calibrated as in services/ranking). Only
+ * sentences that share something with the fact are embedded, so long pages
+ * cost little.
+ */
+import { cosine, type Embedder } from '../embeddings/types.js';
+import { calibrated, embedCentred } from '../ranking/calibration.js';
+import { sentences } from '../ranking/passages.js';
+import { analyse, termCoverage, type TextAnalysis } from './analysis.js';
+import type { Fact } from './facts.js';
+
+export interface EvidencePage {
+  url: string;
+  title: string;
+  text: string;
+  /** 0..1, weighs the page's evidence (services/credibility). */
+  credibility: number;
+}
+
+export interface Candidate {
+  page: EvidencePage;
+  /** The sentence exactly as it stands in page.text. */
+  sentence: string;
+  start: number;
+  end: number;
+  analysis: TextAnalysis;
+  /** Weighted share of the fact's content terms in the sentence. */
+  coverage: number;
+  /** Calibrated cosine of fact and sentence, 0..1. */
+  semantic: number;
+  relevance: number;
+}
+
+export interface RetrievalOptions {
+  /** Candidates kept per fact. */
+  perFact: number;
+  /** Sentences read per page (the first ones). */
+  sentencesPerPage: number;
+  /** Sentences embedded per fact, the best by coverage. */
+  embedPerFact: number;
+  minRelevance: number;
+  signal?: AbortSignal;
+}
+
+/** Sentences shorter or longer than this are headings, captions or run-on text, not statements. */
+const MIN_SENTENCE_CHARS = 25;
+const MAX_SENTENCE_CHARS = 600;
+export const SEMANTIC_WEIGHT = 0.45;
+
+export function relevanceOf(coverage: number, semantic: number): number {
+  return (1 - SEMANTIC_WEIGHT) * coverage + SEMANTIC_WEIGHT * semantic;
+}
+
+interface PageSentence {
+  page: EvidencePage;
+  text: string;
+  start: number;
+  end: number;
+  analysis: TextAnalysis;
+}
+
+export function pageSentences(pages: EvidencePage[], perPage: number): PageSentence[] {
+  const out: PageSentence[] = [];
+  const seen = new Set<string>();
+  for (const page of pages) {
+    for (const s of sentences(page.text, perPage)) {
+      if (s.text.length < MIN_SENTENCE_CHARS || s.text.length > MAX_SENTENCE_CHARS) continue;
+      // The same sentence on two pages (syndication, quotes) is one piece of evidence.
+      const key = s.text.toLowerCase().replace(/\s+/g, ' ');
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push({ page, text: s.text, start: s.start, end: s.end, analysis: analyse(s.text) });
+    }
+  }
+  return out;
+}
+
+export async function retrieveCandidates(facts: Fact[], pages: EvidencePage[], embedder: Embedder | null, options: RetrievalOptions): Promise<Candidate[][]> {
+  const pool = pageSentences(pages, options.sentencesPerPage);
+  const shortlists = facts.map((fact) =>
+    pool
+      .map((s) => ({ s, coverage: termCoverage(fact.analysis, s.analysis) }))
+      .filter((x) => x.coverage > 0)
+      .sort((a, b) => b.coverage - a.coverage)
+      .slice(0, options.embedPerFact),
+  );
+  let semantic: number[][] = shortlists.map((list) => list.map(() => 0));
+  if (embedder && shortlists.some((list) => list.length > 0)) {
+    const texts = [...facts.map((f) => f.text), ...shortlists.flat().map((x) => x.s.text)];
+    const { vectors, floor } = await embedCentred(embedder, texts, options.signal);
+    let offset = facts.length;
+    semantic = shortlists.map((list, i) =>
+      list.map(() => {
+        const value = calibrated(cosine(vectors[i]!, vectors[offset]!), floor);
+        offset++;
+        return value;
+      }),
+    );
+  }
+  return shortlists.map((list, i) =>
+    list
+      .map(({ s, coverage }, j): Candidate => {
+        const sem = semantic[i]![j]!;
+        return { page: s.page, sentence: s.text, start: s.start, end: s.end, analysis: s.analysis, coverage, semantic: sem, relevance: relevanceOf(coverage, sem) };
+      })
+      .filter((c) => c.relevance >= options.minRelevance)
+      .sort((a, b) => b.relevance - a.relevance)
+      .slice(0, options.perFact),
+  );
+}
