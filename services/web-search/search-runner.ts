@@ -46,7 +46,8 @@ export function assertKnownEngines(engines: EngineService, ids: string[]): void 
 export function chooseEngines(deps: SearchDeps, input: Pick<SearchInput, 'engines' | 'categories'>): string[] {
   if (input.engines) {
     assertKnownEngines(deps.engines, input.engines);
-    return [...new Set(input.engines)];
+    // Former engine ids (manifest aliases) are answered under the engine's current id.
+    return [...new Set(input.engines.map((id) => deps.engines.canonicalId(id)))];
   }
   if (input.categories) {
     const chosen = deps.engines
