@@ -173,7 +173,9 @@ export async function runSearch(deps: SearchDeps, input: SearchInput, ctx: CallC
   const answer: SearchAnswer = {
     search_metadata: {
       query: input.query,
+      language: input.language,
       engines_used: engines,
+      engines,
       engines_succeeded: succeeded.map((o) => o.engine),
       engines_failed: failed.map((o) => o.engine),
       engine_errors: Object.fromEntries(failed.map((o) => [o.engine, o.error!])),
