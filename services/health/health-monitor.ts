@@ -73,8 +73,9 @@ async function runCheck(check: HealthCheck): Promise<CheckResult> {
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      controller.abort();
+      // Settle first: a check that ends on abort must not count as an answer in time.
       reject(new Error(`no answer within ${timeoutMs} ms`));
+      controller.abort();
     }, timeoutMs);
   });
   const checkedAt = new Date().toISOString();
