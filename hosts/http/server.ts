@@ -3,22 +3,19 @@
  * It only translates — HTTP in, registry.invoke, JSON out — plus the
  * transport's own concerns: API keys, rate limits, body limits, errors as
  * JSON, OpenAPI, health and Prometheus metrics. Every route answers with and
- * without a trailing slash; what HTTP accepts beside the declared input is in
- * http-input.ts, the routes that need no key in public-routes.ts.
+ * without a trailing slash. Each capability's routes are in
+ * capability-route.ts (what HTTP accepts beside the declared input in
+ * http-input.ts); the routes that need no key in public-routes.ts.
  */
-import { createHash } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { QuarryApp } from '../../app/create-quarry.js';
-import type { AnyCapability, CallContext } from '../../core/capability.js';
 import { AppError, toAppError } from '../../core/errors.js';
-import { toJsonSchema } from '../../core/json-schema.js';
 import { packageVersion } from '../../core/paths.js';
 import { keyMatches, presentedKey, resolveApiKeys } from './api-keys.js';
-import { declaredFields, IGNORED_FIELDS_HEADER, ignoredFieldsHeader, nameAliasesInError, prepareHttpInput } from './http-input.js';
+import { mountCapability } from './capability-route.js';
 import { buildOpenApi } from './openapi.js';
 import { isPublicRoute, registerPublicRoutes } from './public-routes.js';
-import { queryToInput } from './query-input.js';
 
 /** Maps fastify's own transport errors (body parsing, limits) onto the catalogue. */
 function fromFastifyError(error: FastifyError): AppError {
@@ -114,55 +111,4 @@ export async function buildHttpServer(app: QuarryApp, options: HttpServerOptions
 
   for (const capability of registry.list()) mountCapability(server, app, capability);
   return server;
-}
-
-function mountCapability(server: FastifyInstance, app: QuarryApp, capability: AnyCapability): void {
-  const inputSchema = toJsonSchema(capability.input, 'input');
-  const declared = declaredFields(capability);
-  for (const url of [capability.http.path, ...(capability.http.aliases ?? [])]) {
-    server.route({
-      method: capability.http.method,
-      url,
-      handler: async (request, reply) => {
-        const raw =
-          capability.http.method === 'POST'
-            ? request.body
-            : { ...queryToInput((request.query ?? {}) as Record<string, unknown>, inputSchema), ...((request.params ?? {}) as object) };
-        if (capability.http.method === 'POST' && (raw === null || typeof raw !== 'object' || Array.isArray(raw))) {
-          throw new AppError('INVALID_INPUT', 'the body must be a JSON object');
-        }
-        const { input, ignored, aliased } = prepareHttpInput(raw as Record<string, unknown>, capability, declared);
-        if (ignored.length > 0) reply.header(IGNORED_FIELDS_HEADER, ignoredFieldsHeader(ignored));
-        const controller = new AbortController();
-        // A client that disconnects before the answer cancels the work.
-        const onClose = (): void => {
-          if (!reply.raw.writableFinished) controller.abort();
-        };
-        reply.raw.on('close', onClose);
-        const apiKey = (request as FastifyRequest & { apiKey?: string }).apiKey;
-        const ctx: CallContext = {
-          signal: controller.signal,
-          logger: request.log as CallContext['logger'],
-          progress: () => undefined,
-          host: 'http',
-          baseUrl: `${request.protocol}://${request.host}`,
-          ...(apiKey ? { caller: callerId(apiKey) } : {}),
-        };
-        try {
-          const output = await app.registry.invoke(capability.id, input, ctx);
-          reply.status(capability.http.accepted?.is(output) ? 202 : (capability.http.status ?? 200));
-          return output;
-        } catch (error) {
-          throw error instanceof AppError ? nameAliasesInError(error, aliased) : error;
-        } finally {
-          reply.raw.off('close', onClose);
-        }
-      },
-    });
-  }
-}
-
-/** Per-caller state is kept under a digest of the key, never the key itself. */
-function callerId(apiKey: string): string {
-  return `key:${createHash('sha256').update(apiKey).digest('hex').slice(0, 24)}`;
 }
