@@ -22,6 +22,7 @@ import { createLlmTiers } from '../services/llm/registry.js';
 import { ExtractionStats } from '../services/metrics/extraction-stats.js';
 import { Metrics } from '../services/metrics/metrics.js';
 import { Scraper, type ExtractFn } from '../services/scrape/scraper.js';
+import { SearchHistory } from '../services/search-history/search-history.js';
 import { PageIndexer } from '../services/semantic/page-indexer.js';
 import { SemanticServices } from '../services/semantic/semantic-services.js';
 import { WebhookSender } from '../services/webhooks/webhook-sender.js';
@@ -52,7 +53,8 @@ export function registerServices(c: DependencyContainer, config: QuarryConfig, l
     TOKENS.BrowserPool,
     cached((r) => {
       const outbound = r.resolve<OutboundClient>(TOKENS.Outbound);
-      const executablePath = BrowserPool.findChromium(config.browser.executablePath ?? undefined);
+      // An explicit path goes to the pool as it is: a wrong one must not be replaced by another browser found elsewhere.
+      const executablePath = config.browser.executablePath;
       return new BrowserPool(
         {
           ...(executablePath ? { executablePath } : {}),
@@ -100,6 +102,7 @@ export function registerServices(c: DependencyContainer, config: QuarryConfig, l
     cached((r) => new PageIndexer(r.resolve(TOKENS.Events), r.resolve(TOKENS.Semantic), logger.child({ component: 'page-indexer' }))),
   );
   c.register(TOKENS.Credibility, cached(() => new CredibilityService(config.credibility, logger.child({ component: 'credibility' }))));
+  c.register(TOKENS.SearchHistory, cached(() => new SearchHistory(stores.cache, logger.child({ component: 'search-history' }))));
   c.register(TOKENS.JobStore, cached((r) => new JobStore(stores.records, r.resolve(TOKENS.Events), logger.child({ component: 'jobs' }))));
   c.register(
     TOKENS.Webhooks,

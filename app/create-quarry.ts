@@ -21,6 +21,7 @@ import type { BrowserPool } from '../services/browser/browser-pool.js';
 import type { EngineService } from '../services/engines/engine-service.js';
 import { loadAllEngines } from '../services/engines/engine-sources.js';
 import type { ExtractionPool } from '../services/extract/extraction-pool.js';
+import { HealthMonitor } from '../services/health/health-monitor.js';
 import { JobRunner } from '../services/jobs/job-runner.js';
 import type { JobStore } from '../services/jobs/job-store.js';
 import type { LlmTiers } from '../services/llm/registry.js';
@@ -32,6 +33,7 @@ import { loadConfig, type ConfigInput, type QuarryConfig } from './config.js';
 import { registerServices } from './container.js';
 import type { QuarryEventBus } from './events.js';
 import { describeFeatures } from './features.js';
+import { healthChecks } from './health-checks.js';
 import type { PluginServices } from './plugin-services.js';
 import { TOKENS } from './tokens.js';
 
@@ -41,6 +43,8 @@ export interface QuarryApp {
   registry: CapabilityRegistry;
   services: PluginServices;
   engines: EngineService;
+  /** Health from real checks of the stores, Redis, the browser and the language models (GET /health). */
+  health: HealthMonitor;
   /** Stops background work, closes pools, the browser and the stores. */
   close(): Promise<void>;
 }
@@ -102,6 +106,7 @@ export async function createQuarry(options: CreateQuarryOptions = {}): Promise<Q
     browser,
     extract: c.resolve(TOKENS.Extract),
     credibility: c.resolve(TOKENS.Credibility),
+    searchHistory: c.resolve(TOKENS.SearchHistory),
     runtimeStats: () => ({
       extraction: c.resolve<ExtractionStats>(TOKENS.ExtractionStats).figures(),
       extraction_pool: extraction.stats(),
@@ -135,6 +140,7 @@ export async function createQuarry(options: CreateQuarryOptions = {}): Promise<Q
     registry,
     services,
     engines,
+    health: new HealthMonitor(healthChecks({ stores, browser, llm })),
     async close() {
       if (closed) return;
       closed = true;

@@ -16,6 +16,7 @@ import type { JobStore } from '../services/jobs/job-store.js';
 import type { LlmTiers } from '../services/llm/registry.js';
 import type { Metrics } from '../services/metrics/metrics.js';
 import type { ExtractFn, Scraper } from '../services/scrape/scraper.js';
+import type { SearchHistory } from '../services/search-history/search-history.js';
 import type { SemanticServices } from '../services/semantic/semantic-services.js';
 import type { QuarryConfig } from './config.js';
 import type { QuarryEventBus } from './events.js';
@@ -43,6 +44,8 @@ export interface PluginServices {
   credibility: CredibilityService;
   /** Extraction in the worker pool (what the scraper uses; successful pages also feed the page index). */
   extract: ExtractFn;
+  /** Each caller's recent searches (what next-search prediction falls back on). */
+  searchHistory: SearchHistory;
   /** Live performance state (pools, browser) for the performance endpoint. */
   runtimeStats(): Record<string, unknown>;
 }

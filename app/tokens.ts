@@ -22,4 +22,5 @@ export const TOKENS = {
   Semantic: Symbol('Semantic'),
   PageIndexer: Symbol('PageIndexer'),
   Credibility: Symbol('Credibility'),
+  SearchHistory: Symbol('SearchHistory'),
 } as const;

@@ -22,6 +22,19 @@ export interface CallContext {
   host: 'http' | 'mcp' | 'cli' | 'job';
   /** Base URL the HTTP host is reachable at, when known (for status URLs). */
   baseUrl?: string;
+  /**
+   * Who is calling, as an opaque stable id (over HTTP a digest of the API key,
+   * never the key itself); per-caller state such as recent searches is kept under it.
+   */
+  caller?: string;
+}
+
+/** A field name an HTTP client may send instead of the declared one (older SDKs' names). */
+export interface HttpFieldAlias {
+  /** The declared input field the alias stands for. */
+  field: string;
+  /** Turns the alias's value into the field's value; absent means the value is taken as it is. */
+  map?(value: unknown): { value: unknown } | { ignore: true };
 }
 
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
@@ -40,6 +53,12 @@ export interface CapabilityDefinition<I extends z.ZodType = z.ZodType, O extends
     path: string;
     /** Status of a successful answer; default 200. */
     status?: number;
+    /** Further paths the HTTP host serves the capability at (same parameters); not listed in the OpenAPI document. */
+    aliases?: string[];
+    /** Answers that only acknowledge accepted work (async jobs): sent as 202 Accepted, documented with this schema. */
+    accepted?: { output: z.ZodType; is(output: unknown): boolean };
+    /** Body fields accepted over HTTP under another name; MCP tool schemas stay strict. */
+    fieldAliases?: Record<string, HttpFieldAlias>;
   };
   /** MCP tool name, snake_case "<area>_<action>", within ^[a-z][a-z0-9_]{0,63}$. */
   mcpTool: string;

@@ -29,6 +29,8 @@ export type ResultKind = 'web' | 'image' | 'video' | 'paper' | 'news' | 'code' |
 /** The engine part of plugin.json (see plugin.schema.json). */
 export interface EngineManifest {
   id: string;
+  /** Former ids that still resolve to this engine. */
+  aliases?: string[];
   kind: 'engine';
   version: string;
   core: string;

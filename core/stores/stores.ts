@@ -31,6 +31,8 @@ export interface Stores {
   cache: Keyv;
   records: Keyv;
   backend: 'memory+sqlite' | 'redis';
+  /** With Redis: a PING on the connection (health checks). */
+  pingRedis?(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -117,6 +119,10 @@ async function createRedisStores(redisUrl: string, logger: Logger): Promise<Stor
     cache,
     records,
     backend: 'redis',
+    async pingRedis() {
+      const client = (await recordsAdapter.getClient()) as unknown as { ping(): Promise<unknown> };
+      await client.ping();
+    },
     async close() {
       if (closed) return;
       closed = true;

@@ -1,5 +1,13 @@
-/** The OpenAPI 3.1 document, generated from the capability declarations. */
+/**
+ * The OpenAPI 3.1 document, generated from the capability declarations.
+ * Paths are the spec's form (routes also answer with or without a trailing
+ * slash, and aliases are not listed). Request bodies describe what HTTP
+ * accepts: unknown top-level fields are ignored (named back in
+ * X-Quarry-Ignored-Fields), and older SDKs' field names are listed as
+ * deprecated properties.
+ */
 import type { AnyCapability } from '../../core/capability.js';
+import { IGNORED_FIELDS_HEADER } from './http-input.js';
 import { ERROR_CATALOGUE } from '../../core/errors.js';
 import { toJsonSchema } from '../../core/json-schema.js';
 
@@ -32,7 +40,14 @@ export function buildOpenApi(capabilities: AnyCapability[], version: string): Re
       tags: [cap.id.split('.')[0]],
       security: [{ apiKey: [] }, { bearer: [] }],
       responses: {
-        [String(cap.http.status ?? 200)]: { description: 'Success', content: { 'application/json': { schema: toJsonSchema(cap.output, 'output') } } },
+        [String(cap.http.status ?? 200)]: {
+          description: 'Success',
+          headers: ignoredFieldsHeaderDoc,
+          content: { 'application/json': { schema: toJsonSchema(cap.output, 'output') } },
+        },
+        ...(cap.http.accepted
+          ? { '202': { description: 'Accepted: the job is stored; poll status_url (async_mode)', content: { 'application/json': { schema: toJsonSchema(cap.http.accepted.output, 'output') } } } }
+          : {}),
         ...Object.fromEntries(
           [400, 401, 404, 413, 429, 500, 503].map((status) => [
             String(status),
@@ -43,7 +58,7 @@ export function buildOpenApi(capabilities: AnyCapability[], version: string): Re
     };
     const parameters: Array<Record<string, unknown>> = pathParams.map((name) => ({ name, in: 'path', required: true, schema: (input.properties?.[name] ?? { type: 'string' }) as object }));
     if (cap.http.method === 'POST') {
-      operation.requestBody = { required: true, content: { 'application/json': { schema: input } } };
+      operation.requestBody = { required: true, content: { 'application/json': { schema: httpBodySchema(cap, input) } } };
     } else {
       for (const [name, schema] of Object.entries(input.properties ?? {})) {
         if (pathParams.includes(name)) continue;
@@ -53,6 +68,7 @@ export function buildOpenApi(capabilities: AnyCapability[], version: string): Re
     if (parameters.length > 0) operation.parameters = parameters;
     paths[path] = { ...(paths[path] ?? {}), [cap.http.method.toLowerCase()]: operation };
   }
+  Object.assign(paths, serviceRoutes);
   return {
     openapi: '3.1.0',
     info: {
@@ -71,3 +87,66 @@ export function buildOpenApi(capabilities: AnyCapability[], version: string): Re
     paths,
   };
 }
+
+const ignoredFieldsHeaderDoc = {
+  [IGNORED_FIELDS_HEADER]: {
+    description: 'Top-level fields of the request that this operation does not know and ignored (URI-encoded, comma-separated)',
+    schema: { type: 'string' },
+  },
+};
+
+/** The body as HTTP takes it: unknown top-level fields allowed (ignored), aliases listed as deprecated. */
+function httpBodySchema(cap: AnyCapability, input: Record<string, unknown> & { properties?: Record<string, unknown> }): Record<string, unknown> {
+  const { additionalProperties: _strict, ...open } = input;
+  const properties = { ...(input.properties ?? {}) };
+  for (const [alias, definition] of Object.entries(cap.http.fieldAliases ?? {})) {
+    const target = (properties[definition.field] ?? {}) as Record<string, unknown>;
+    properties[alias] = {
+      ...(definition.map ? {} : target),
+      description: `Another name for ${definition.field}, as older SDKs send it${definition.map ? ' (false means the same as cache_ttl 0)' : ''}`,
+      deprecated: true,
+    };
+  }
+  return { ...open, properties };
+}
+
+const healthCheckSchema = {
+  type: 'object',
+  required: ['status', 'response_time_ms'],
+  properties: { status: { type: 'string', enum: ['healthy', 'unhealthy'] }, response_time_ms: { type: 'integer' }, detail: { type: 'string' }, checked_at: { type: 'string' } },
+};
+
+/** Routes of the service itself (no key needed), beside the /api/v1 operations. */
+const serviceRoutes: Record<string, Record<string, unknown>> = {
+  '/health': {
+    get: {
+      operationId: 'health',
+      summary: 'Health from real checks',
+      description: 'Checks the cache and record stores, Redis when configured, the headless browser and each configured language model. 200 whether healthy or degraded.',
+      tags: ['service'],
+      security: [],
+      responses: {
+        '200': {
+          description: 'Health report',
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['status', 'services'],
+                properties: {
+                  status: { type: 'string', enum: ['healthy', 'degraded'] },
+                  services: { type: 'object', additionalProperties: healthCheckSchema },
+                  version: { type: 'string' },
+                  timestamp: { type: 'string' },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+  '/healthz': {
+    get: { operationId: 'liveness', summary: 'Liveness', tags: ['service'], security: [], responses: { '200': { description: 'The process answers' } } },
+  },
+};

@@ -2,20 +2,20 @@
  * The HTTP host: serves every registered capability at its /api/v1 path.
  * It only translates — HTTP in, registry.invoke, JSON out — plus the
  * transport's own concerns: API keys, rate limits, body limits, errors as
- * JSON, OpenAPI, health and Prometheus metrics.
+ * JSON, OpenAPI, health and Prometheus metrics. Every route answers with and
+ * without a trailing slash. Each capability's routes are in
+ * capability-route.ts (what HTTP accepts beside the declared input in
+ * http-input.ts); the routes that need no key in public-routes.ts.
  */
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { QuarryApp } from '../../app/create-quarry.js';
-import type { AnyCapability, CallContext } from '../../core/capability.js';
 import { AppError, toAppError } from '../../core/errors.js';
-import { toJsonSchema } from '../../core/json-schema.js';
 import { packageVersion } from '../../core/paths.js';
 import { keyMatches, presentedKey, resolveApiKeys } from './api-keys.js';
+import { mountCapability } from './capability-route.js';
 import { buildOpenApi } from './openapi.js';
-import { queryToInput } from './query-input.js';
-
-const PUBLIC_PATHS = new Set(['/healthz']);
+import { isPublicRoute, registerPublicRoutes } from './public-routes.js';
 
 /** Maps fastify's own transport errors (body parsing, limits) onto the catalogue. */
 function fromFastifyError(error: FastifyError): AppError {
@@ -60,6 +60,8 @@ export async function buildHttpServer(app: QuarryApp, options: HttpServerOptions
     bodyLimit: config.bodyLimitBytes,
     return503OnClosing: true,
     forceCloseConnections: true,
+    // Clients of the original service post to /api/v1/search (no slash); the spec's form keeps working.
+    routerOptions: { ignoreTrailingSlash: true },
   }) as unknown as FastifyInstance;
 
   // Bodies are JSON only: without this, fastify would hand text/plain bodies to handlers as strings.
@@ -79,8 +81,7 @@ export async function buildHttpServer(app: QuarryApp, options: HttpServerOptions
   });
 
   server.addHook('onRequest', async (request) => {
-    const path = request.url.split('?')[0]!;
-    if (PUBLIC_PATHS.has(path)) return;
+    if (isPublicRoute(request)) return;
     const key = presentedKey(request.headers);
     if (!key) throw new AppError('UNAUTHORIZED', 'missing API key: send it as X-API-Key or Authorization: Bearer <key>');
     if (!keyMatches(key, keys)) throw new AppError('UNAUTHORIZED', 'invalid API key');
@@ -91,7 +92,7 @@ export async function buildHttpServer(app: QuarryApp, options: HttpServerOptions
     max: config.rateLimitPerMinute,
     timeWindow: 60_000,
     hook: 'preHandler',
-    allowList: (request) => PUBLIC_PATHS.has(request.url.split('?')[0]!),
+    allowList: (request) => isPublicRoute(request),
     keyGenerator: (request) => (request as FastifyRequest & { apiKey?: string }).apiKey ?? request.ip,
     errorResponseBuilder: (_request, context) =>
       new AppError('RATE_LIMITED', `rate limit of ${context.max} requests per minute exceeded; retry in ${context.after}`, {
@@ -100,51 +101,14 @@ export async function buildHttpServer(app: QuarryApp, options: HttpServerOptions
   });
 
   const version = packageVersion();
-  server.get('/healthz', async () => ({ status: 'ok', version }));
+  const openapi = buildOpenApi(registry.list(), version);
+  await registerPublicRoutes(server, app, version, () => openapi);
   server.get('/metrics', async (_request, reply) => {
     reply.type('text/plain; version=0.0.4');
     return app.services.metrics.prometheus();
   });
-  let openapi: Record<string, unknown> | null = null;
-  server.get('/api/v1/openapi.json', async () => (openapi ??= buildOpenApi(registry.list(), version)));
+  server.get('/api/v1/openapi.json', async () => openapi);
 
   for (const capability of registry.list()) mountCapability(server, app, capability);
   return server;
-}
-
-function mountCapability(server: FastifyInstance, app: QuarryApp, capability: AnyCapability): void {
-  const inputSchema = toJsonSchema(capability.input, 'input');
-  server.route({
-    method: capability.http.method,
-    url: capability.http.path,
-    handler: async (request, reply) => {
-      const raw =
-        capability.http.method === 'POST'
-          ? request.body
-          : { ...queryToInput((request.query ?? {}) as Record<string, unknown>, inputSchema), ...((request.params ?? {}) as object) };
-      if (capability.http.method === 'POST' && (raw === null || typeof raw !== 'object' || Array.isArray(raw))) {
-        throw new AppError('INVALID_INPUT', 'the body must be a JSON object');
-      }
-      const controller = new AbortController();
-      // A client that disconnects before the answer cancels the work.
-      const onClose = (): void => {
-        if (!reply.raw.writableFinished) controller.abort();
-      };
-      reply.raw.on('close', onClose);
-      const ctx: CallContext = {
-        signal: controller.signal,
-        logger: request.log as CallContext['logger'],
-        progress: () => undefined,
-        host: 'http',
-        baseUrl: `${request.protocol}://${request.host}`,
-      };
-      try {
-        const output = await app.registry.invoke(capability.id, raw, ctx);
-        reply.status(capability.http.status ?? 200);
-        return output;
-      } finally {
-        reply.raw.off('close', onClose);
-      }
-    },
-  });
 }

@@ -64,6 +64,8 @@ export function buildMcpServer(app: QuarryApp): Server {
       signal: extra.signal,
       logger: app.logger.child({ tool: capability.mcpTool }),
       host: 'mcp',
+      // One local client per process: its searches form one history.
+      caller: 'mcp',
       progress: (update) => {
         if (progressToken === undefined) return;
         void extra

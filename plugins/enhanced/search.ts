@@ -9,12 +9,12 @@ import { z } from 'zod';
 import { defineCapability } from '../../core/capability.js';
 import { AppError } from '../../core/errors.js';
 import type { JobHandler, PluginServices } from '../../app/plugin-services.js';
-import { publicJob } from '../../services/web-search/job-view.js';
-import { jobStatusInputSchema, jobStatusOutputSchema } from '../../services/web-search/schemas.js';
+import { acceptedAnswer, publicJob } from '../../services/web-search/job-view.js';
+import { asyncAcceptedSchema, jobStatusInputSchema, jobStatusOutputSchema, searchFieldAliases } from '../../services/web-search/schemas.js';
 import { prepareRequest } from './search/prepare.js';
 import { renderEnhancedMarkdown } from './search/render.js';
 import { runEnhancedSearch } from './search/run.js';
-import { enhancedAnswerSchema, enhancedOutputSchema, enhancedSearchInputSchema, type EnhancedAnswer, type EnhancedSearchInput } from './search/schemas.js';
+import { enhancedAnswerSchema, enhancedOutputSchema, enhancedResultSchema, enhancedSearchInputSchema, type EnhancedAnswer, type EnhancedSearchInput } from './search/schemas.js';
 
 export const ENHANCED_SEARCH_JOB = 'enhanced.search';
 
@@ -28,14 +28,25 @@ export function enhancedSearchCapability(services: PluginServices) {
       'virtual_scrolling (browser) and link_analysis (every link scored for relevance). Per-result failures are reported on the result.',
     input: enhancedSearchInputSchema,
     output: enhancedOutputSchema,
-    http: { method: 'POST', path: '/api/v1/enhanced/search' },
+    http: {
+      method: 'POST',
+      path: '/api/v1/enhanced/search',
+      accepted: { output: asyncAcceptedSchema, is: (out) => !('results' in (out as object)) },
+      fieldAliases: searchFieldAliases,
+    },
     mcpTool: 'enhanced_search',
     readOnly: true,
-    toMarkdown: (out) => ('results' in out ? (out.markdown ?? renderEnhancedMarkdown(out)) : `Enhanced search accepted: ${out.request_id} (poll ${out.status_url})`),
+    toMarkdown: (out) => ('results' in out ? (out.markdown ?? renderEnhancedMarkdown(out)) : `Enhanced search accepted: ${out.job_id} (${out.status}; poll ${out.status_url})`),
     async handler(input, ctx) {
       // Checked before anything runs, also for async requests: bad input is a 400 now, not a failed job later.
       const prepared = await prepareRequest(services, input);
-      if (!input.async_mode) return runEnhancedSearch(services, input, ctx, prepared);
+      await services.searchHistory.record(ctx.caller, [input.query]);
+      if (!input.async_mode) {
+        const answer = await runEnhancedSearch(services, input, ctx, prepared);
+        // The spec links webhook_url to no rule: without async_mode it is accepted and unused.
+        if (input.webhook_url) answer.search_metadata = { ...answer.search_metadata, webhook_unused: true };
+        return answer;
+      }
       let job;
       try {
         job = await services.jobs.submit(ENHANCED_SEARCH_JOB, { ...input, async_mode: false, webhook_url: undefined }, {
@@ -46,13 +57,7 @@ export function enhancedSearchCapability(services: PluginServices) {
         if (error instanceof AppError && error.code === 'INTERNAL') throw new AppError('UNAVAILABLE', 'async_mode is not available for enhanced search on this installation (its job handler is not registered)');
         throw error;
       }
-      const statusPath = `/api/v1/enhanced/search/jobs/${job.id}`;
-      return {
-        request_id: job.id,
-        status: 'processing' as const,
-        status_url: ctx.baseUrl ? `${ctx.baseUrl}${statusPath}` : statusPath,
-        ...(input.webhook_url ? { webhook_url: input.webhook_url } : {}),
-      };
+      return acceptedAnswer(job, `/api/v1/enhanced/search/jobs/${job.id}`, ctx.baseUrl, input.webhook_url);
     },
   });
 }
@@ -66,7 +71,7 @@ export function enhancedSearchJobHandlers(services: PluginServices): Record<stri
 }
 
 /** The Search API's job view, with the enhanced answer as its result. */
-const enhancedJobStatusSchema = jobStatusOutputSchema.extend({ result: enhancedAnswerSchema.optional() });
+const enhancedJobStatusSchema = jobStatusOutputSchema.extend({ results: z.array(enhancedResultSchema).optional(), result: enhancedAnswerSchema.optional() });
 
 /** GET /api/v1/enhanced/search/jobs/:request_id — status and answer of an async enhanced search. */
 export function enhancedSearchJobStatusCapability(services: PluginServices) {

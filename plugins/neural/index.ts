@@ -30,7 +30,7 @@ export default definePlugin({
         'Filters: include/exclude domains, published-date window. Optional highlights per result.',
       input: neuralSearchInputSchema,
       output: neuralSearchOutputSchema,
-      http: { method: 'POST', path: '/api/v1/neural/search' },
+      http: { method: 'POST', path: '/api/v1/neural/search', fieldAliases: { top_k: { field: 'num_results' } } },
       mcpTool: 'neural_search',
       readOnly: true,
       toMarkdown: (out) =>
@@ -45,7 +45,10 @@ export default definePlugin({
         ]
           .filter(Boolean)
           .join('\n'),
-      handler: (input, ctx) => neuralSearch(services, input, ctx),
+      async handler(input, ctx) {
+        await services.searchHistory.record(ctx.caller, [input.query]);
+        return neuralSearch(services, input, ctx);
+      },
     });
 
     const similar = defineCapability({
@@ -54,7 +57,7 @@ export default definePlugin({
       description: 'Find pages similar to a source URL or a text (exactly one of them): candidates from the engines and the local index, ranked by embedding similarity to the source.',
       input: similarInputSchema,
       output: similarOutputSchema,
-      http: { method: 'POST', path: '/api/v1/neural/similar' },
+      http: { method: 'POST', path: '/api/v1/neural/similar', fieldAliases: { top_k: { field: 'num_results' } } },
       mcpTool: 'neural_similar',
       readOnly: true,
       toMarkdown: (out) => [`# Similar to ${out.source}`, ...out.similar.map((r, i) => `${i + 1}. [${r.title}](${r.url}) — ${r.score}`)].join('\n'),
@@ -68,7 +71,7 @@ export default definePlugin({
         'The sentences (or passages) of the given content that best answer the query, scored by meaning and words; start_index is the offset of each in the content, in Unicode code points.',
       input: highlightsInputSchema,
       output: highlightsOutputSchema,
-      http: { method: 'POST', path: '/api/v1/neural/highlights' },
+      http: { method: 'POST', path: '/api/v1/neural/highlights', fieldAliases: { document: { field: 'content' } } },
       mcpTool: 'neural_highlights',
       readOnly: true,
       toMarkdown: (out) => out.highlights.map((h) => `- (${h.relevance}, @${h.start_index}) ${h.text}`).join('\n') || 'No highlights.',
@@ -83,7 +86,7 @@ export default definePlugin({
       id: 'neural.predictive',
       title: 'Predict next searches',
       description:
-        'Likely next searches from the current topic and recent searches: engines\' autocomplete, key phrases from the context and from indexed pages, and a language model when configured. Each with a confidence and a reason.',
+        'Likely next searches from the current topic and recent searches (with neither, from the searches this caller made here recently): engines\' autocomplete, key phrases from the context and from indexed pages, and a language model when configured. Each with a confidence and a reason.',
       input: predictiveInputSchema,
       output: predictiveOutputSchema,
       http: { method: 'POST', path: '/api/v1/neural/predictive' },

@@ -88,12 +88,13 @@ export async function neuralSearch(services: PluginServices, input: NeuralSearch
       url: candidate.url,
       content: content.length > CONTENT_CHARS ? `${content.slice(0, CONTENT_CHARS)}…` : content,
       score: score.score,
+      // Always present (null when unknown): clients read these keys without checking for them.
+      published_date: candidate.publishedDate ?? null,
+      author: candidate.author ?? null,
       source: candidate.source,
       semantic_score: score.semantic,
       lexical_score: score.lexical,
     };
-    if (candidate.publishedDate) result.published_date = candidate.publishedDate;
-    if (candidate.author) result.author = candidate.author;
     if (input.include_highlights) {
       result.highlights = (await findHighlights(input.query, content, HIGHLIGHTS_PER_RESULT, 'sentence', embedder, ctx.signal)).map((h) => h.text);
     }

@@ -1,6 +1,8 @@
 /**
- * POST /api/v1/neural/predictive: likely next searches. Sources, merged and
- * ranked by confidence (docs/neural.md):
+ * POST /api/v1/neural/predictive: likely next searches. With neither a
+ * context nor recent searches, it predicts from the searches this server has
+ * seen recently from the same caller (API key). Sources, merged and ranked by
+ * confidence (docs/neural.md):
  *   - engines' autocomplete for the latest search and for the context;
  *   - key phrases of the context and of pages in the local index that match it;
  *   - the fast language model, when one is configured.
@@ -19,6 +21,8 @@ type Prediction = Output['predictions'][number];
 
 const AUTOCOMPLETE_ENGINES = ['duckduckgo', 'wikipedia', 'google', 'brave'];
 const AUTOCOMPLETE_TIMEOUT_MS = 4000;
+/** Searches taken from the caller's history when the request gives none. */
+const HISTORY_SEARCHES = 10;
 
 function seedFromContext(context: string): string {
   const phrases = keyPhrases(context, 3).map((p) => p.phrase);
@@ -126,8 +130,14 @@ async function fromLlm(services: PluginServices, input: Input, ctx: CallContext,
   }
 }
 
-export async function predictNext(services: PluginServices, input: Input, ctx: CallContext): Promise<Output> {
+export async function predictNext(services: PluginServices, given: Input, ctx: CallContext): Promise<Output> {
+  const fromHistory = given.context === undefined && (given.recent_searches?.length ?? 0) === 0;
+  const input: Input = fromHistory ? { ...given, recent_searches: await services.searchHistory.recent(ctx.caller, HISTORY_SEARCHES) } : given;
   const recent = input.recent_searches ?? [];
+  if (recent.length === 0 && input.context === undefined) {
+    // Nothing sent and no history yet for this caller: nothing to predict from.
+    return { predictions: [], context_used: false, model_used: 'extractive', sources_failed: [], recent_searches_used: [] };
+  }
   const latest = recent.at(-1);
   const failed = new Set<string>();
   const seeds: Array<{ text: string; weight: number; from: string }> = [];
@@ -154,5 +164,6 @@ export async function predictNext(services: PluginServices, input: Input, ctx: C
     context_used: input.context !== undefined,
     model_used: model.length > 0 ? modelUsed(services.llm.fast) : 'extractive',
     sources_failed: [...failed],
+    recent_searches_used: recent,
   };
 }

@@ -38,8 +38,8 @@ export const neuralResultSchema = z.object({
   url: z.string(),
   content: z.string(),
   score: z.number(),
-  published_date: z.string().optional(),
-  author: z.string().optional(),
+  published_date: z.string().nullable().describe('Date the page was published; null when unknown'),
+  author: z.string().nullable().describe('null when unknown'),
   highlights: z.array(z.string()).optional(),
   source: z.enum(['engines', 'local_index']).describe('Extension: where the candidate came from'),
   semantic_score: z.number().describe('Extension: embedding similarity of the best passage, 0..1'),
@@ -111,20 +111,19 @@ export const highlightsOutputSchema = z.object({
   embedding_model: z.string(),
 });
 
-export const predictiveInputSchema = z
-  .strictObject({
-    context: z.string().trim().min(1).max(5000).optional(),
-    recent_searches: z.array(z.string().trim().min(1).max(500)).max(50).optional(),
-    num_predictions: z.int().min(1).max(10).default(5),
-  })
-  .refine((i) => i.context !== undefined || (i.recent_searches?.length ?? 0) > 0, {
-    message: 'give a context or at least one recent search to predict from',
-    path: ['context'],
-  });
+/** Neither context nor recent_searches is required: with neither, the caller's own recent searches here are used. */
+export const predictiveInputSchema = z.strictObject({
+  context: z.string().trim().min(1).max(5000).optional(),
+  recent_searches: z.array(z.string().trim().min(1).max(500)).max(50).optional(),
+  num_predictions: z.int().min(1).max(10).default(5),
+});
 
 export const predictiveOutputSchema = z.object({
   predictions: z.array(z.object({ query: z.string(), confidence: z.number(), reason: z.string() })),
   context_used: z.boolean(),
   model_used: z.string(),
   sources_failed: z.array(z.string()).describe('Extension: autocomplete engines or the LLM that did not answer'),
+  recent_searches_used: z
+    .array(z.string())
+    .describe('Extension: the searches predicted from, oldest first — the ones sent, or with neither context nor recent_searches, this caller\'s recent searches here'),
 });

@@ -4,15 +4,17 @@ import { defineCapability } from '../../core/capability.js';
 import { AppError, toAppError } from '../../core/errors.js';
 import { definePlugin, type PluginServices } from '../../app/plugin-services.js';
 import { autocompleteCapability } from './autocomplete.js';
-import { publicJob } from '../../services/web-search/job-view.js';
+import { acceptedAnswer, publicJob } from '../../services/web-search/job-view.js';
 import { renderSearchMarkdown } from '../../services/web-search/render-markdown.js';
 import {
+  asyncAcceptedSchema,
   batchInputSchema,
   batchOutputSchema,
   enginesInputSchema,
   enginesOutputSchema,
   jobStatusInputSchema,
   jobStatusOutputSchema,
+  searchFieldAliases,
   searchInputSchema,
   searchOutputSchema,
   type SearchAnswer,
@@ -21,6 +23,7 @@ import {
 import { assertKnownEngines, runSearch, type SearchDeps } from '../../services/web-search/search-runner.js';
 
 const SEARCH_JOB = 'search.web';
+const STATUS_PATH = '/api/v1/search/jobs/';
 
 function searchDeps(services: PluginServices): SearchDeps {
   return {
@@ -57,25 +60,29 @@ export default definePlugin({
         'filtered for relevance, and optionally scraped for their full text. Reports which engines failed and why.',
       input: searchInputSchema,
       output: searchOutputSchema,
-      http: { method: 'POST', path: '/api/v1/search/' },
+      http: {
+        method: 'POST',
+        path: '/api/v1/search/',
+        accepted: { output: asyncAcceptedSchema, is: (out) => !('results' in (out as object)) },
+        fieldAliases: searchFieldAliases,
+      },
       mcpTool: 'search_web',
       readOnly: true,
-      toMarkdown: (out) => ('markdown' in out && out.markdown ? out.markdown : 'results' in out ? renderSearchMarkdown({ ...out, query: out.search_metadata.query }) : `Search accepted: ${out.request_id} (poll ${out.status_url})`),
+      toMarkdown: (out) => ('markdown' in out && out.markdown ? out.markdown : 'results' in out ? renderSearchMarkdown({ ...out, query: out.search_metadata.query }) : `Search accepted: ${out.job_id} (${out.status}; poll ${out.status_url})`),
       async handler(input, ctx) {
         if (input.engines) assertKnownEngines(services.engines, input.engines);
-        if (input.webhook_url && !input.async_mode) throw new AppError('INVALID_INPUT', 'webhook_url: only used with async_mode true');
-        if (!input.async_mode) return runSearch(deps, input, ctx);
+        await services.searchHistory.record(ctx.caller, [input.query]);
+        if (!input.async_mode) {
+          const answer = await runSearch(deps, input, ctx);
+          // The spec links webhook_url to no rule: without async_mode it is accepted and unused.
+          if (input.webhook_url) answer.search_metadata = { ...answer.search_metadata, webhook_unused: true };
+          return answer;
+        }
         const job = await services.jobs.submit(SEARCH_JOB, { ...input, async_mode: false, webhook_url: undefined }, {
           idPrefix: 'req_',
           ...(input.webhook_url ? { webhookUrl: input.webhook_url } : {}),
         });
-        const statusPath = `/api/v1/search/jobs/${job.id}`;
-        return {
-          request_id: job.id,
-          status: 'processing' as const,
-          status_url: ctx.baseUrl ? `${ctx.baseUrl}${statusPath}` : statusPath,
-          ...(input.webhook_url ? { webhook_url: input.webhook_url } : {}),
-        };
+        return acceptedAnswer(job, `${STATUS_PATH}${job.id}`, ctx.baseUrl, input.webhook_url);
       },
     });
 
@@ -93,6 +100,7 @@ export default definePlugin({
         const engines = input.engines ?? [services.config.search.defaultSingleEngine];
         assertKnownEngines(services.engines, engines);
         const queries = [...new Set(input.queries)];
+        await services.searchHistory.record(ctx.caller, queries);
         const results: Record<string, Array<{ title: string; url: string; snippet: string }>> = {};
         const errors: Record<string, string> = {};
         let next = 0;
@@ -120,11 +128,12 @@ export default definePlugin({
               if (answer.search_metadata.engines_succeeded.length === 0) {
                 const reasons = Object.entries(answer.search_metadata.engine_errors).map(([e, err]) => `${e}: ${err.message}`);
                 errors[query] = `every engine failed (${reasons.join('; ')})`;
-              } else {
-                results[query] = answer.results.map((r) => ({ title: r.title, url: r.url, snippet: r.snippet }));
               }
+              results[query] = answer.results.map((r) => ({ title: r.title, url: r.url, snippet: r.snippet }));
             } catch (error) {
               errors[query] = toAppError(error).message;
+              // Every query keeps its key (spec: results maps each query string); the reason is in errors.
+              results[query] = [];
             }
             done++;
             ctx.progress({ progress: done, total: queries.length, message: `query ${done} of ${queries.length}` });
@@ -134,7 +143,7 @@ export default definePlugin({
         if (ctx.signal.aborted) throw new AppError('CANCELLED', 'the batch was cancelled');
         return {
           batch_id: `batch_${randomBytes(12).toString('hex')}`,
-          queries_processed: Object.keys(results).length,
+          queries_processed: queries.length - Object.keys(errors).length,
           queries_failed: Object.keys(errors).length,
           results,
           processing_time_ms: Math.round(performance.now() - started),
@@ -173,7 +182,8 @@ export default definePlugin({
       description: 'Status and, once finished, the answer of a search started with async_mode.',
       input: jobStatusInputSchema,
       output: jobStatusOutputSchema,
-      http: { method: 'GET', path: '/api/v1/search/jobs/:request_id' },
+      // /status/{job_id} is the path clients of the original service poll.
+      http: { method: 'GET', path: '/api/v1/search/jobs/:request_id', aliases: ['/api/v1/search/status/:request_id'] },
       mcpTool: 'search_job_status',
       readOnly: true,
       async handler(input) {

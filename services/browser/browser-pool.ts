@@ -146,6 +146,17 @@ export class BrowserPool {
     return this.executablePath !== null && !this.closed;
   }
 
+  /** For health checks: Chromium is installed and, once launched, still answering. Throws when not. */
+  async probe(): Promise<string> {
+    if (!this.executablePath) throw new Error('Chromium not found: set browser.executablePath or QUARRY_CHROMIUM_PATH');
+    if (this.closed) throw new Error('the browser pool is closed');
+    const current = this.current;
+    if (!current) return `not started (launched on first use): ${this.executablePath}`;
+    const browser = await current.browser;
+    if (!browser.isConnected()) throw new Error('the browser is not connected');
+    return `running: ${browser.version()}`;
+  }
+
   stats(): { launched: boolean; openPages: number; pagesServed: number; browserRestarts: number } {
     return {
       launched: this.live.size > 0,

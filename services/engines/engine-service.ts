@@ -71,6 +71,8 @@ export type EngineCallObserver = (engine: string, outcome: string, durationMs: n
 
 export class EngineService {
   private readonly engines = new Map<string, LoadedEngine>();
+  /** Former id → current id (manifest `aliases`). */
+  private readonly aliases = new Map<string, string>();
   private readonly observers: EngineCallObserver[] = [];
 
   constructor(
@@ -84,6 +86,12 @@ export class EngineService {
       if (this.engines.has(engine.manifest.id)) throw new Error(`engine "${engine.manifest.id}" is loaded twice (${engine.dir})`);
       this.engines.set(engine.manifest.id, engine);
     }
+    for (const engine of engines) {
+      for (const alias of engine.manifest.aliases ?? []) {
+        if (this.engines.has(alias) || this.aliases.has(alias)) throw new Error(`engine alias "${alias}" of "${engine.manifest.id}" is already an engine id or alias`);
+        this.aliases.set(alias, engine.manifest.id);
+      }
+    }
   }
 
   onCall(observer: EngineCallObserver): void {
@@ -94,19 +102,34 @@ export class EngineService {
     return [...this.engines.keys()].sort();
   }
 
+  /** Whether the id (or a former id) names an engine. */
   has(id: string): boolean {
-    return this.engines.has(id);
+    return this.engines.has(id) || this.aliases.has(id);
+  }
+
+  /** The current id of an engine named by its id or a former id (unknown ids come back unchanged). */
+  canonicalId(id: string): string {
+    return this.aliases.get(id) ?? id;
   }
 
   get(id: string): LoadedEngine {
-    const engine = this.engines.get(id);
+    const engine = this.engines.get(this.canonicalId(id));
     if (!engine) throw new AppError('UNKNOWN_ENGINE', `unknown engine "${id}"`);
     return engine;
   }
 
+  /** Configuration of an engine: engines.<id>, over engines.<former id>. */
+  private overrides(id: string): EngineOverrides | undefined {
+    const current = this.canonicalId(id);
+    const former = (this.get(current).manifest.aliases ?? []).map((alias) => this.config.engines[alias]).filter((o) => o !== undefined);
+    const own = this.config.engines[current];
+    if (former.length === 0) return own;
+    return Object.assign({}, ...former, own) as EngineOverrides;
+  }
+
   settings(id: string): EngineSettings {
     const engine = this.get(id);
-    const overrides = this.config.engines[id] ?? {};
+    const overrides = this.overrides(id) ?? {};
     const settings: EngineSettings = {
       baseUrl: (overrides.baseUrl ?? engine.manifest.baseUrl).replace(/\/+$/, ''),
       options: overrides.options ?? {},
@@ -117,24 +140,25 @@ export class EngineService {
 
   /** Per-request timeout of an engine: config, then manifest, then the default. */
   timeoutMs(id: string): number {
-    return this.config.engines[id]?.timeoutMs ?? this.get(id).manifest.timeoutMs ?? DEFAULT_ENGINE_TIMEOUT_MS;
+    return this.overrides(id)?.timeoutMs ?? this.get(id).manifest.timeoutMs ?? DEFAULT_ENGINE_TIMEOUT_MS;
   }
 
   weight(id: string): number {
-    return this.config.engines[id]?.weight ?? this.get(id).manifest.weight;
+    return this.overrides(id)?.weight ?? this.get(id).manifest.weight;
   }
 
   /** Why an engine cannot be used at all (configuration), or null. */
   disabledReason(id: string): string | null {
     const engine = this.get(id);
-    const overrides = this.config.engines[id];
+    const overrides = this.overrides(id);
     if (overrides?.enabled === false) return 'disabled in configuration';
-    if (engine.manifest.about.requiresApiKey && !overrides?.apiKey) return `needs an API key: set engines.${id}.apiKey in the configuration`;
+    if (engine.manifest.about.requiresApiKey && !overrides?.apiKey) return `needs an API key: set engines.${engine.manifest.id}.apiKey in the configuration`;
     return null;
   }
 
   /** Why an engine cannot be used right now (configuration or suspension), or null. */
-  unavailableReason(id: string): { code: 'ENGINE_DISABLED' | 'ENGINE_SUSPENDED'; message: string } | null {
+  unavailableReason(requested: string): { code: 'ENGINE_DISABLED' | 'ENGINE_SUSPENDED'; message: string } | null {
+    const id = this.canonicalId(requested);
     const disabled = this.disabledReason(id);
     if (disabled) return { code: 'ENGINE_DISABLED', message: disabled };
     const suspendedMs = this.health.suspendedFor(id);
@@ -147,7 +171,8 @@ export class EngineService {
     return null;
   }
 
-  catalogueEntry(id: string): EngineCatalogueEntry {
+  catalogueEntry(requested: string): EngineCatalogueEntry {
+    const id = this.canonicalId(requested);
     const { manifest, source } = this.get(id);
     const disabledReason = this.disabledReason(id);
     return {
@@ -170,7 +195,8 @@ export class EngineService {
     };
   }
 
-  runtimeEntry(id: string): EngineRuntimeEntry {
+  runtimeEntry(requested: string): EngineRuntimeEntry {
+    const id = this.canonicalId(requested);
     const view = this.health.view(id);
     return {
       ...this.catalogueEntry(id),
@@ -183,7 +209,8 @@ export class EngineService {
   }
 
   /** Queries one engine for one page. Throws typed AppErrors; records health. */
-  async search(id: string, query: EngineQuery, options: EngineCallOptions = {}): Promise<EngineResult[]> {
+  async search(requested: string, query: EngineQuery, options: EngineCallOptions = {}): Promise<EngineResult[]> {
+    const id = this.canonicalId(requested);
     const engine = this.get(id);
     const unavailable = this.unavailableReason(id);
     if (unavailable) throw new AppError(unavailable.code, unavailable.message);
@@ -216,7 +243,8 @@ export class EngineService {
   }
 
   /** Autocomplete suggestions from one engine that offers them. */
-  async autocomplete(id: string, text: string, language: string, options: EngineCallOptions = {}): Promise<string[]> {
+  async autocomplete(requested: string, text: string, language: string, options: EngineCallOptions = {}): Promise<string[]> {
+    const id = this.canonicalId(requested);
     const engine = this.get(id);
     const auto = engine.definition.autocomplete;
     if (!auto) throw new AppError('INVALID_INPUT', `engine "${id}" has no autocomplete`);

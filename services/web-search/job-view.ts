@@ -1,21 +1,53 @@
-/** A durable job as the job-status endpoints show it (search and enhanced search). */
+/**
+ * A durable job as the search areas show it: the 202 answer that accepts it
+ * and the status view (search and enhanced search). Statuses use the
+ * vocabulary clients of the original service know: a stored job not yet
+ * started is `pending` (the store's `queued`).
+ */
 import type { JobRecord } from '../jobs/job-store.js';
-import type { SearchAnswer } from './schemas.js';
+import type { AsyncAccepted, SearchAnswer } from './schemas.js';
+
+type PublicStatus = 'pending' | 'processing' | 'completed' | 'failed';
+
+function publicStatus(status: JobRecord['status']): PublicStatus {
+  return status === 'queued' ? 'pending' : status;
+}
+
+/** The answer to an accepted async request: both ids, the status and where to poll. */
+export function acceptedAnswer(job: JobRecord, statusPath: string, baseUrl: string | undefined, webhookUrl: string | undefined): AsyncAccepted {
+  const status = publicStatus(job.status);
+  const answer: AsyncAccepted = {
+    request_id: job.id,
+    job_id: job.id,
+    // Accepted jobs can only be pending or already running at this point.
+    status: status === 'pending' ? 'pending' : 'processing',
+    status_url: baseUrl ? `${baseUrl}${statusPath}` : statusPath,
+  };
+  if (webhookUrl) answer.webhook_url = webhookUrl;
+  return answer;
+}
 
 /** R is the answer type the job produced (the Search API's by default). */
-export function publicJob<R = SearchAnswer>(job: JobRecord) {
+export function publicJob<R extends Pick<SearchAnswer, 'results'> = SearchAnswer>(job: JobRecord) {
   const view: {
     request_id: string;
-    status: 'queued' | 'processing' | 'completed' | 'failed';
+    job_id: string;
+    status: PublicStatus;
     created_at: string;
     updated_at: string;
     progress?: { progress: number; total?: number; message?: string };
+    results?: R['results'];
     result?: R;
     error?: { code: string; message: string };
     webhook?: { status: string; attempts: number; last_error?: string; delivered_at?: string };
-  } = { request_id: job.id, status: job.status, created_at: job.createdAt, updated_at: job.updatedAt };
+  } = { request_id: job.id, job_id: job.id, status: publicStatus(job.status), created_at: job.createdAt, updated_at: job.updatedAt };
   if (job.progress) view.progress = job.progress;
-  if (job.result !== undefined) view.result = job.result as R;
+  if (job.result !== undefined) {
+    const result = job.result as R;
+    // Clients of the original service read results at the top level of the status answer.
+    if (Array.isArray(result?.results)) view.results = result.results;
+    view.result = result;
+  }
   if (job.error) view.error = job.error;
   if (job.webhook) {
     view.webhook = { status: job.webhook.status, attempts: job.webhook.attempts };
@@ -24,4 +56,3 @@ export function publicJob<R = SearchAnswer>(job: JobRecord) {
   }
   return view;
 }
-

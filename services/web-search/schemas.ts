@@ -1,5 +1,6 @@
 /** Input and output schemas of the Search API (spec: Search API), declared once for both hosts. */
 import { z } from 'zod';
+import type { HttpFieldAlias } from '../../core/capability.js';
 import { ENGINE_CATEGORIES } from '../../core/engine.js';
 
 export const engineIdSchema = z.string().regex(/^[a-z][a-z0-9_]*$/, 'engine ids are lower-case names like "duckduckgo"');
@@ -29,12 +30,17 @@ export const searchInputSchema = z.strictObject({
   include_links: z.boolean().default(true),
   timeout: z.number().min(1).max(120).default(30).describe('Seconds; bounds the whole request, scraping included'),
   async_mode: z.boolean().default(false),
-  webhook_url: httpUrl.optional().describe('With async_mode: the finished answer is POSTed here, signed (see docs/webhooks.md)'),
+  webhook_url: httpUrl.optional().describe('With async_mode: the finished answer is POSTed here, signed (see docs/webhooks.md); unused without async_mode'),
   time_range: z.enum(['day', 'week', 'month', 'year']).optional().describe('Extension: only results from this period'),
   page: z.int().min(1).max(50).default(1).describe('Extension: result page'),
   explain: z.boolean().default(false).describe('Extension: add a per-result score breakdown'),
 });
 export type SearchInput = z.infer<typeof searchInputSchema>;
+
+/** Field names older SDKs send over HTTP: use_cache false means cache_ttl 0; true changes nothing. */
+export const searchFieldAliases: Record<string, HttpFieldAlias> = {
+  use_cache: { field: 'cache_ttl', map: (value) => (value === false ? { value: 0 } : value === true ? { ignore: true } : { value }) },
+};
 
 export const scrapedContentSchema = z.object({
   url: z.string(),
@@ -81,7 +87,9 @@ export const searchResultSchema = z.object({
 
 export const searchMetadataSchema = z.object({
   query: z.string(),
+  language: z.string().describe('The language the engines were asked for'),
   engines_used: z.array(z.string()),
+  engines: z.array(z.string()).describe('The same list as engines_used (the name older clients read)'),
   engines_succeeded: z.array(z.string()),
   engines_failed: z.array(z.string()),
   engine_errors: z.record(z.string(), z.object({ code: z.string(), message: z.string() })),
@@ -93,6 +101,7 @@ export const searchMetadataSchema = z.object({
   relevance_dropped: z.int(),
   page: z.int(),
   categories: z.array(z.string()).optional(),
+  webhook_unused: z.literal(true).optional().describe('webhook_url was given without async_mode: nothing is sent there'),
 });
 
 export const searchAnswerSchema = z.object({
@@ -107,12 +116,15 @@ export const searchAnswerSchema = z.object({
 export type SearchAnswer = z.infer<typeof searchAnswerSchema>;
 export type SearchResultItem = z.infer<typeof searchResultSchema>;
 
+/** The 202 answer of async_mode: the job is stored; poll status_url (or wait for the webhook). */
 export const asyncAcceptedSchema = z.object({
   request_id: z.string(),
-  status: z.literal('processing'),
+  job_id: z.string().describe('The same id as request_id'),
+  status: z.enum(['pending', 'processing']),
   status_url: z.string(),
   webhook_url: z.string().optional(),
 });
+export type AsyncAccepted = z.infer<typeof asyncAcceptedSchema>;
 
 export const searchOutputSchema = z.union([searchAnswerSchema, asyncAcceptedSchema]);
 
@@ -158,12 +170,16 @@ export const jobStatusInputSchema = z.strictObject({
   request_id: z.string().regex(/^req_[a-f0-9]{8,64}$/, 'must be a request id like req_…'),
 });
 
+export const JOB_STATUSES = ['pending', 'processing', 'completed', 'failed'] as const;
+
 export const jobStatusOutputSchema = z.object({
   request_id: z.string(),
-  status: z.enum(['queued', 'processing', 'completed', 'failed']),
+  job_id: z.string().describe('The same id as request_id'),
+  status: z.enum(JOB_STATUSES),
   created_at: z.string(),
   updated_at: z.string(),
   progress: z.object({ progress: z.number(), total: z.number().optional(), message: z.string().optional() }).optional(),
+  results: z.array(searchResultSchema).optional().describe('When completed: the answer\'s results (the whole answer is in result)'),
   result: searchAnswerSchema.optional(),
   error: z.object({ code: z.string(), message: z.string() }).optional(),
   webhook: z

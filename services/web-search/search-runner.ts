@@ -46,7 +46,8 @@ export function assertKnownEngines(engines: EngineService, ids: string[]): void 
 export function chooseEngines(deps: SearchDeps, input: Pick<SearchInput, 'engines' | 'categories'>): string[] {
   if (input.engines) {
     assertKnownEngines(deps.engines, input.engines);
-    return [...new Set(input.engines)];
+    // Former engine ids (manifest aliases) are answered under the engine's current id.
+    return [...new Set(input.engines.map((id) => deps.engines.canonicalId(id)))];
   }
   if (input.categories) {
     const chosen = deps.engines
@@ -172,7 +173,9 @@ export async function runSearch(deps: SearchDeps, input: SearchInput, ctx: CallC
   const answer: SearchAnswer = {
     search_metadata: {
       query: input.query,
+      language: input.language,
       engines_used: engines,
+      engines,
       engines_succeeded: succeeded.map((o) => o.engine),
       engines_failed: failed.map((o) => o.engine),
       engine_errors: Object.fromEntries(failed.map((o) => [o.engine, o.error!])),

@@ -130,8 +130,9 @@ const articles = { query: 'electric car battery range and charging', engines: ['
 describe('enhanced search', () => {
   it('runs asynchronously with async_mode and serves the job status and the webhook', async () => {
     const res = await quarry.post(SEARCH, { ...garden, content_filter: 'bm25', async_mode: true, webhook_url: web.webhookUrl('enhanced-done') });
-    expect(res.status).toBe(200);
-    expect(res.body.status).toBe('processing');
+    expect(res.status).toBe(202);
+    expect(['pending', 'processing']).toContain(res.body.status);
+    expect(res.body.job_id).toBe(res.body.request_id);
     expect(res.body.status_url).toContain(`/api/v1/enhanced/search/jobs/${res.body.request_id}`);
     const [delivery] = await web.waitForWebhook('enhanced-done', 1, 20_000);
     const payload = JSON.parse(delivery!.body);
@@ -142,6 +143,7 @@ describe('enhanced search', () => {
     expect(status.body.status).toBe('completed');
     expect(status.body.result.enhanced_metadata.content_filter).toBe('bm25');
     expect(status.body.result.results[0].scraped_content.text).toContain('six to eight hours');
+    expect(status.body.results).toEqual(status.body.result.results);
     expect((await quarry.get('/api/v1/enhanced/search/jobs/req_000000000000000000000000')).status).toBe(404);
   });
 

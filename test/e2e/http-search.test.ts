@@ -248,11 +248,12 @@ describe('scraping', () => {
 });
 
 describe('async mode, batch and cancellation', () => {
-  it('answers at once, stores the result and delivers a signed webhook', async () => {
+  it('answers 202 at once, stores the result and delivers a signed webhook', async () => {
     const res = await quarry.post('/api/v1/search/', { query: 'hello', engines: ['duckduckgo'], scrape_content: false, async_mode: true, webhook_url: web.webhookUrl('search-done') });
-    expect(res.status).toBe(200);
-    expect(res.body.status).toBe('processing');
+    expect(res.status).toBe(202);
+    expect(['pending', 'processing']).toContain(res.body.status);
     expect(res.body.request_id).toMatch(/^req_/);
+    expect(res.body.job_id).toBe(res.body.request_id);
     expect(res.body.status_url).toContain(`/api/v1/search/jobs/${res.body.request_id}`);
 
     const [delivery] = await web.waitForWebhook('search-done', 1, 15_000);
@@ -265,13 +266,26 @@ describe('async mode, batch and cancellation', () => {
 
     let status: any;
     for (let i = 0; i < 50; i++) {
-      status = await quarry.get(`/api/v1/search/jobs/${res.body.request_id}`);
+      // The path clients of the original service poll: an alias of /api/v1/search/jobs/{id}.
+      status = await quarry.get(`/api/v1/search/status/${res.body.job_id}`);
       if (status.body.webhook?.status === 'delivered') break;
       await new Promise((r) => setTimeout(r, 100));
     }
+    expect(status.status).toBe(200);
     expect(status.body.status).toBe('completed');
-    expect(status.body.result.results.length).toBe(payload.result.results.length);
+    expect(status.body.job_id).toBe(res.body.job_id);
+    expect(status.body.results.length).toBe(payload.result.results.length);
+    expect(status.body.results).toEqual(status.body.result.results);
     expect(status.body.webhook.status).toBe('delivered');
+    expect((await quarry.get(`/api/v1/search/jobs/${res.body.job_id}`)).body).toEqual(status.body);
+  });
+
+  it('accepts webhook_url without async_mode, leaves it unused and says so', async () => {
+    const res = await quarry.post('/api/v1/search/', { query: 'hello', engines: ['duckduckgo'], ...quick, webhook_url: web.webhookUrl('unused-hook') });
+    expect(res.status).toBe(200);
+    expect(res.body.results.length).toBeGreaterThan(0);
+    expect(res.body.search_metadata.webhook_unused).toBe(true);
+    expect(web.webhooks('unused-hook')).toEqual([]);
   });
 
   it('retries a webhook that fails at first', async () => {
@@ -292,6 +306,9 @@ describe('async mode, batch and cancellation', () => {
     expect(res.body.queries_failed).toBe(1);
     expect(res.body.results.alpha[0]).toEqual({ title: 'Alpha result', url: 'https://example.org/alpha', snippet: 'alpha' });
     expect(res.body.errors.beta).toContain('searxng');
+    // Spec: results maps each query string; a failed query keeps its key with no results.
+    expect(res.body.results.beta).toEqual([]);
+    expect(Object.keys(res.body.results).sort()).toEqual(['alpha', 'beta']);
   });
 
   it('stops the work when the client disconnects', async () => {

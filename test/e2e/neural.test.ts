@@ -16,6 +16,7 @@ import { PACKAGE_ROOT } from '../../core/paths.js';
 import { MEANING_PAGES, renderMeaningPage } from '../sandbox/meaning-pages.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
 import { mergeLayers } from '../../app/config.js';
+import { buildHttpServer } from '../../hosts/http/server.js';
 import { sandboxConfig, startQuarry, type RunningQuarry } from './harness.js';
 
 let web: SandboxWeb;
@@ -189,6 +190,32 @@ describe('highlights', () => {
   });
 });
 
+describe("older SDKs' field names over HTTP", () => {
+  it('takes document as content on highlights', async () => {
+    const content = CPR!.paragraphs.join('\n\n');
+    const asContent = await quarry.post('/api/v1/neural/highlights', { query: 'how fast should I press on the chest', content });
+    const asDocument = await quarry.post('/api/v1/neural/highlights', { query: 'how fast should I press on the chest', document: content });
+    expect(asDocument.status).toBe(200);
+    expect(asDocument.headers.get('x-quarry-ignored-fields')).toBeNull();
+    expect(asDocument.body.highlights).toEqual(asContent.body.highlights);
+  });
+
+  it('takes top_k as num_results on search and similar, and names top_k when it is out of bounds', async () => {
+    const search = await quarry.post('/api/v1/neural/search', { query: PARAPHRASE, use_autoprompt: false, top_k: 1 });
+    expect(search.status).toBe(200);
+    expect(search.body.results).toHaveLength(1);
+    const similar = await quarry.post('/api/v1/neural/similar', { text: CPR!.paragraphs.join(' '), top_k: 1 });
+    expect(similar.status).toBe(200);
+    expect(similar.body.similar.length).toBeLessThanOrEqual(1);
+    const tooMany = await quarry.post('/api/v1/neural/search', { query: PARAPHRASE, top_k: 51 });
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.error.message).toMatch(/^invalid input: top_k: /);
+    const both = await quarry.post('/api/v1/neural/search', { query: PARAPHRASE, top_k: 2, num_results: 3 });
+    expect(both.status).toBe(400);
+    expect(both.body.error.message).toMatch(/top_k: is another name for num_results/);
+  });
+});
+
 describe('similar', () => {
   it('needs exactly one of url or text', async () => {
     const both = await quarry.post('/api/v1/neural/similar', { url: `${web.url}${CPR!.path}`, text: 'x' });
@@ -251,10 +278,30 @@ describe('predictive', () => {
     expect(res.body.predictions.map((p: any) => p.reason).join(' ')).toMatch(/autocomplete/);
   });
 
-  it('needs a context or a recent search', async () => {
+  it('with neither context nor recent searches, predicts from the searches this key made here', async () => {
+    await quarry.post('/api/v1/neural/search', { query: 'cpr', use_autoprompt: false, num_results: 1 });
     const res = await quarry.post('/api/v1/neural/predictive', {});
-    expect(res.status).toBe(400);
-    expect(res.body.error.message).toMatch(/context or at least one recent search/);
+    expect(res.status).toBe(200);
+    expect(res.body.context_used).toBe(false);
+    expect(res.body.recent_searches_used.at(-1)).toBe('cpr');
+    expect(res.body.predictions.map((p: any) => p.query)).toContain('cpr steps');
+
+    // Another key has its own (empty) history: no predictions, still a 200.
+    const otherKey = 'other-key-0123456789';
+    const server = await buildHttpServer(quarry.app, { apiKeys: [otherKey] });
+    const url = await server.listen({ host: '127.0.0.1', port: 0 });
+    try {
+      const other = await fetch(`${url}/api/v1/neural/predictive`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': otherKey },
+        body: '{}',
+      });
+      expect(other.status).toBe(200);
+      const body = (await other.json()) as any;
+      expect(body).toMatchObject({ predictions: [], context_used: false, recent_searches_used: [] });
+    } finally {
+      await server.close();
+    }
   });
 });
 

@@ -11,6 +11,7 @@ export function presentPage(record: PageRecord, fromCache: boolean, input: Scrap
     word_count: record.wordCount,
     content_quality_score: Math.round(record.contentQualityScore * 10_000) / 10_000,
     extraction_success: record.success,
+    extraction_time_ms: record.timing.total_ms,
     failure_reason: record.failureReason,
     error_code: record.errorCode,
     rendered: record.rendered,
@@ -37,7 +38,10 @@ export function presentPage(record: PageRecord, fromCache: boolean, input: Scrap
     };
   }
   if (input.extract_images) out.images = record.images;
-  if (input.extract_links) out.links = record.links;
+  if (input.extract_links) {
+    out.links = record.links.map((l) => l.url);
+    out.link_texts = record.links.map((l) => l.text);
+  }
   if (input.include_html) out.html = record.html ?? '';
   if (input.screenshot && record.screenshot) out.screenshot = record.screenshot;
   if (input.pdf && record.pdf) out.pdf = record.pdf;
@@ -58,7 +62,7 @@ export function renderScrapeMarkdown(output: Pick<ScrapeOutput, 'scraped_content
     if (page.metadata?.description) lines.push('', `> ${page.metadata.description}`);
     const body = page.markdown ?? page.text;
     if (body) lines.push('', body);
-    if (page.links?.length) lines.push('', '### Links', '', ...page.links.slice(0, 50).map((l) => `- [${l.text || l.url}](${l.url})`));
+    if (page.links?.length) lines.push('', '### Links', '', ...page.links.slice(0, 50).map((url, i) => `- [${page.link_texts?.[i] || url}](${url})`));
     if (page.images?.length) lines.push('', '### Images', '', ...page.images.slice(0, 20).map((src) => `- ${src}`));
     if (page.screenshot) lines.push('', '(screenshot attached in the JSON answer)');
     if (page.pdf) lines.push('', '(PDF attached in the JSON answer)');

@@ -50,7 +50,6 @@ function checkOptionsMatch(input: EnhancedSearchInput): void {
 
 export async function prepareRequest(services: PluginServices, input: EnhancedSearchInput): Promise<PreparedRequest> {
   checkOptionsMatch(input);
-  if (input.webhook_url && !input.async_mode) throw new AppError('INVALID_INPUT', 'webhook_url: only used with async_mode true');
   const prepared: PreparedRequest = {
     input,
     adaptive: {

@@ -8,7 +8,7 @@ const engineDir = fileURLToPath(new URL('.', import.meta.url));
 
 runEngineConformance(engineDir, { fixtures: [{ file: 'search_example.json', query: '*', contentType: 'application/json' }] });
 
-describe('europeana', () => {
+describe('europeana_images', () => {
   let loaded: LoadedTestEngine;
   beforeAll(async () => {
     loaded = await loadEngine(engineDir);

@@ -1,0 +1,65 @@
+/**
+ * One capability as HTTP routes: at its path and its aliases, the body (or
+ * query and path parameters) prepared as http-input.ts says, invoked through
+ * the registry with a context carrying cancellation and the caller, answered
+ * with the capability's status (202 for an accepted job).
+ */
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { QuarryApp } from '../../app/create-quarry.js';
+import type { AnyCapability, CallContext } from '../../core/capability.js';
+import { AppError } from '../../core/errors.js';
+import { toJsonSchema } from '../../core/json-schema.js';
+import { declaredFields, IGNORED_FIELDS_HEADER, ignoredFieldsHeader, nameAliasesInError, prepareHttpInput } from './http-input.js';
+import { queryToInput } from './query-input.js';
+
+export function mountCapability(server: FastifyInstance, app: QuarryApp, capability: AnyCapability): void {
+  const inputSchema = toJsonSchema(capability.input, 'input');
+  const declared = declaredFields(capability);
+  for (const url of [capability.http.path, ...(capability.http.aliases ?? [])]) {
+    server.route({
+      method: capability.http.method,
+      url,
+      handler: async (request, reply) => {
+        const raw =
+          capability.http.method === 'POST'
+            ? request.body
+            : { ...queryToInput((request.query ?? {}) as Record<string, unknown>, inputSchema), ...((request.params ?? {}) as object) };
+        if (capability.http.method === 'POST' && (raw === null || typeof raw !== 'object' || Array.isArray(raw))) {
+          throw new AppError('INVALID_INPUT', 'the body must be a JSON object');
+        }
+        const { input, ignored, aliased } = prepareHttpInput(raw as Record<string, unknown>, capability, declared);
+        if (ignored.length > 0) reply.header(IGNORED_FIELDS_HEADER, ignoredFieldsHeader(ignored));
+        const controller = new AbortController();
+        // A client that disconnects before the answer cancels the work.
+        const onClose = (): void => {
+          if (!reply.raw.writableFinished) controller.abort();
+        };
+        reply.raw.on('close', onClose);
+        const apiKey = (request as FastifyRequest & { apiKey?: string }).apiKey;
+        const ctx: CallContext = {
+          signal: controller.signal,
+          logger: request.log as CallContext['logger'],
+          progress: () => undefined,
+          host: 'http',
+          baseUrl: `${request.protocol}://${request.host}`,
+          ...(apiKey ? { caller: callerId(apiKey) } : {}),
+        };
+        try {
+          const output = await app.registry.invoke(capability.id, input, ctx);
+          reply.status(capability.http.accepted?.is(output) ? 202 : (capability.http.status ?? 200));
+          return output;
+        } catch (error) {
+          throw error instanceof AppError ? nameAliasesInError(error, aliased) : error;
+        } finally {
+          reply.raw.off('close', onClose);
+        }
+      },
+    });
+  }
+}
+
+/** Per-caller state is kept under a digest of the key, never the key itself. */
+function callerId(apiKey: string): string {
+  return `key:${createHash('sha256').update(apiKey).digest('hex').slice(0, 24)}`;
+}
