@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { loadLayeredConfig, type Env, type EnvReader } from '../core/config.js';
 import { configEngineSchema } from '../services/engines/config-engines.js';
 import { enginesConfigSchema } from '../services/engines/engine-config.js';
+import { knowledgeConfigSchema } from '../services/knowledge/config.js';
 import { llmConfigSchema, llmEnvOverrides } from '../services/llm/config.js';
 
 export const configSchema = z
@@ -111,6 +112,8 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
+    /** The knowledge graph (services/knowledge/config.ts). */
+    knowledge: knowledgeConfigSchema,
     jobs: z
       .object({
         concurrency: z.number().int().min(1).max(64).default(4),
@@ -153,6 +156,7 @@ function fromEnv(env: EnvReader, raw: Env): Record<string, unknown> {
       threads: env.num('QUARRY_EMBEDDING_THREADS'),
     },
     vectorIndex: { retentionDays: env.num('QUARRY_INDEX_RETENTION_DAYS') },
+    knowledge: { feedFromPages: env.bool('QUARRY_KNOWLEDGE_FEED_FROM_PAGES') },
   };
 }
 

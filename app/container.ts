@@ -17,6 +17,8 @@ import { EngineHealth } from '../services/engines/engine-health.js';
 import { EngineService } from '../services/engines/engine-service.js';
 import { ExtractionPool } from '../services/extract/extraction-pool.js';
 import { JobStore } from '../services/jobs/job-store.js';
+import { KnowledgeService } from '../services/knowledge/knowledge-service.js';
+import { PageFeeder } from '../services/knowledge/page-feeder.js';
 import { createLlmTiers } from '../services/llm/registry.js';
 import { ExtractionStats } from '../services/metrics/extraction-stats.js';
 import { Metrics } from '../services/metrics/metrics.js';
@@ -97,6 +99,31 @@ export function registerServices(c: DependencyContainer, config: QuarryConfig, l
   c.register(
     TOKENS.PageIndexer,
     cached((r) => new PageIndexer(r.resolve(TOKENS.Events), r.resolve(TOKENS.Semantic), logger.child({ component: 'page-indexer' }))),
+  );
+  c.register(
+    TOKENS.Knowledge,
+    cached(
+      (r) =>
+        new KnowledgeService({
+          dataDir: config.dataDir,
+          redisUrl: config.redisUrl,
+          llm: r.resolve(TOKENS.Llm),
+          embedder: () => r.resolve<SemanticServices>(TOKENS.Semantic).embedder(),
+          logger: logger.child({ component: 'knowledge' }),
+        }),
+    ),
+  );
+  c.register(
+    TOKENS.KnowledgeFeeder,
+    cached(
+      (r) =>
+        new PageFeeder(
+          r.resolve(TOKENS.Events),
+          r.resolve(TOKENS.Knowledge),
+          { maxQueue: config.knowledge.feedQueue, maxChars: config.knowledge.feedMaxChars },
+          logger.child({ component: 'knowledge-feeder' }),
+        ),
+    ),
   );
   c.register(TOKENS.JobStore, cached((r) => new JobStore(stores.records, r.resolve(TOKENS.Events), logger.child({ component: 'jobs' }))));
   c.register(

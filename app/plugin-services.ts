@@ -12,6 +12,7 @@ import type { BrowserPool } from '../services/browser/browser-pool.js';
 import type { EngineService } from '../services/engines/engine-service.js';
 import type { JobRunner } from '../services/jobs/job-runner.js';
 import type { JobStore } from '../services/jobs/job-store.js';
+import type { KnowledgeService } from '../services/knowledge/knowledge-service.js';
 import type { LlmTiers } from '../services/llm/registry.js';
 import type { Metrics } from '../services/metrics/metrics.js';
 import type { ExtractFn, Scraper } from '../services/scrape/scraper.js';
@@ -38,6 +39,8 @@ export interface PluginServices {
   semantic: SemanticServices;
   /** The shared headless browser (render, virtual scrolling); check available() before use. */
   browser: BrowserPool;
+  /** The knowledge graph: extraction, the durable graph store and its reads. */
+  knowledge: KnowledgeService;
   /** Extraction in the worker pool (what the scraper uses; successful pages also feed the page index). */
   extract: ExtractFn;
   /** Live performance state (pools, browser) for the performance endpoint. */

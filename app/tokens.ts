@@ -21,4 +21,6 @@ export const TOKENS = {
   Llm: Symbol('Llm'),
   Semantic: Symbol('Semantic'),
   PageIndexer: Symbol('PageIndexer'),
+  Knowledge: Symbol('Knowledge'),
+  KnowledgeFeeder: Symbol('KnowledgeFeeder'),
 } as const;

@@ -6,6 +6,8 @@ import type { EntityType } from './types.js';
 
 const DESIGNATORS = new Set([
   'inc', 'incorporated', 'corp', 'corporation', 'co', 'company', 'ltd', 'limited', 'llc', 'llp', 'plc', 'gmbh', 'ag', 'sa', 'nv', 'bv', 'pty', 'lp',
+  // "Amazon.com", "Salesforce.com, Inc": the domain is not part of the name.
+  'com',
 ]);
 const CONNECTORS = new Set(['of', 'and', 'the', 'for', 'de', 'du', 'la', 'le', '&', 'und', 'y']);
 const TITLES = /^(?:mr|mrs|ms|dr|prof|sir|dame|gov|sen|rep|gen|col|capt|lt|sgt|rev|president|prime minister|minister|chancellor|senator|governor|mayor|judge|king|queen|prince|princess|pope|ceo|chairman|chairwoman)\.?\s+/i;

@@ -11,7 +11,7 @@ import { PACKAGE_ROOT } from '../../core/paths.js';
 import { Gazetteer, type GazetteerData } from './gazetteer.js';
 import { Perceptron, type SerializedModel } from './perceptron.js';
 import { tagDocument } from './sequence-tagger.js';
-import { propagateWithinDocument, tagsToSpans, type SpanType, type TokenSpan } from './spans.js';
+import { applyOrganisationRules, propagateWithinDocument, tagsToSpans, type SpanType, type TokenSpan } from './spans.js';
 import { splitSentences, tokenize, type Token } from './tokenize.js';
 
 export const MODEL_DIR = join(PACKAGE_ROOT, 'services', 'entities', 'model');
@@ -53,7 +53,7 @@ export class EntityRecognizer {
   /** Spans per sentence of one document given as words (what the bench scores). */
   tagWords(sentences: readonly (readonly string[])[]): TokenSpan[][] {
     const tags = tagDocument(this.model, this.gazetteer, sentences);
-    const spans = tags.map((sentenceTags) => tagsToSpans(sentenceTags));
+    const spans = tags.map((sentenceTags, s) => applyOrganisationRules(sentences[s]!, tagsToSpans(sentenceTags), (w) => this.gazetteer.isDesignator(w)));
     return propagateWithinDocument(sentences, spans, (lower) => this.gazetteer.isCommonWord(lower));
   }
 

@@ -86,3 +86,32 @@ export function propagateWithinDocument(sentences: readonly (readonly string[])[
     return result.sort((a, b) => a.start - b.start);
   });
 }
+
+const DOMAIN_NAME = /^\p{Lu}[\p{L}\p{N}-]*\.(?:com|net|org|io|ai|co)$/u;
+
+/**
+ * Two organisation rules over the tagger's spans: a capitalised domain-style
+ * name ("Amazon.com", "Monday.com") is a company, and a company designator
+ * right after a company name ("Salesforce.com, Inc", "Acme Corp.") belongs
+ * to it rather than standing alone.
+ */
+export function applyOrganisationRules(words: readonly string[], spans: TokenSpan[], isDesignator: (word: string) => boolean): TokenSpan[] {
+  const result = spans.map((s) => ({ ...s }));
+  const covered = (i: number) => result.some((s) => i >= s.start && i < s.end);
+  words.forEach((word, i) => {
+    if (DOMAIN_NAME.test(word) && !covered(i)) result.push({ type: 'ORG', start: i, end: i + 1 });
+  });
+  result.sort((a, b) => a.start - b.start);
+  for (let k = 0; k < result.length; k++) {
+    const span = result[k]!;
+    if (span.type !== 'ORG') continue;
+    let j = span.end;
+    if (words[j] === ',' && words[j + 1] !== undefined && isDesignator(words[j + 1]!)) j += 1;
+    if (words[j] === undefined || !isDesignator(words[j]!)) continue;
+    const next = result[k + 1];
+    if (next && next.start < j) continue;
+    if (next && next.start === j) result.splice(k + 1, 1);
+    span.end = j + 1;
+  }
+  return result;
+}

@@ -33,7 +33,9 @@ export type MergeRule =
   | 'surname'
   | 'acronym'
   | 'parenthetical'
-  | 'alias-index';
+  | 'alias-index'
+  /** The language model said the two names are one entity. */
+  | 'model-alias';
 
 export interface ExtractedEntity {
   /** Key of the entity within this text (its canonical alias key). */

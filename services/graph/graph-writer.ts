@@ -17,7 +17,7 @@
  * moved, and the merge starts over on fresh data.
  */
 import { createHash } from 'node:crypto';
-import { acronymLetters, aliasKeys, nameKey } from '../entities/names.js';
+import { acronymLetters, aliasKeys, hasDesignator, nameKey } from '../entities/names.js';
 import { SYMMETRIC_RELATIONS, type EntityType, type Extraction, type MergeRule } from '../entities/types.js';
 import { edgeKey, type EdgeRecord, type EntityRecord, type GraphBackend, type GraphWrite, type SourceRef } from './types.js';
 
@@ -54,14 +54,34 @@ interface Resolution {
   rule: MergeRule | null;
 }
 
-async function resolve(backend: GraphBackend, type: EntityType, names: string[]): Promise<Resolution> {
+/**
+ * Types a name may be found under besides its own: the tagger confuses
+ * companies with their products (both capitalised names in the same
+ * places), never people with either.
+ */
+const COMPATIBLE: Record<EntityType, readonly EntityType[]> = {
+  person: [],
+  location: [],
+  organization: ['product', 'technology'],
+  product: ['organization', 'technology'],
+  technology: ['product', 'organization'],
+  event: [],
+  work: [],
+};
+
+async function byAlias(backend: GraphBackend, type: EntityType, names: string[]): Promise<string | null> {
   const exact = [...new Set(names.map((n) => nameKey(type, n)).filter(Boolean).map((k) => `${type}:${k}`))];
   const hits = await backend.lookupAliases(exact);
   const votes = new Map<string, number>();
   for (const ids of hits.values()) for (const id of ids) votes.set(id, (votes.get(id) ?? 0) + 1);
-  if (votes.size > 0) {
-    const [id] = [...votes].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]!;
-    return { id, rule: 'alias-index' };
+  if (votes.size === 0) return null;
+  return [...votes].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]![0];
+}
+
+async function resolve(backend: GraphBackend, type: EntityType, names: string[]): Promise<Resolution> {
+  for (const candidate of [type, ...COMPATIBLE[type]]) {
+    const id = await byAlias(backend, candidate, names);
+    if (id) return { id, rule: 'alias-index' };
   }
   const main = nameKey(type, names[0]!);
   if (!main.includes(' ')) {
@@ -134,7 +154,7 @@ async function plan(backend: GraphBackend, input: MergeInput): Promise<{ write: 
       record.aliases.push(alias);
       if (alias === record.name) continue;
       const docRule = entity.merges.find((m) => m.alias === alias)?.rule;
-      const how = docRule ?? (alias === entity.name && rule ? rule : 'same-name');
+      const how = docRule ?? (alias === entity.name && rule ? (rule === 'alias-index' && hasDesignator(alias) ? 'designator' : rule) : 'same-name');
       if (!record.merges.some((m) => m.alias === alias)) record.merges.push({ alias, rule: how });
     }
     record.aliasKeys = aliasKeys(record.type, record.aliases);
