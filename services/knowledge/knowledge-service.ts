@@ -23,6 +23,12 @@ import { extractWithLlm } from './llm-extract.js';
 
 export const OFFLINE_MODEL = 'offline-tagger';
 export const GRAPH_FILE = 'knowledge-graph.sqlite';
+/**
+ * Cosine similarity from which an entity counts as a match by meaning. The
+ * embedded static model scores unrelated news sentences up to about 0.7, so
+ * only close descriptions pass; a sentence-transformer model separates better.
+ */
+const MEANING_THRESHOLD = 0.75;
 
 export interface KnowledgeServiceOptions {
   dataDir: string;
@@ -154,17 +160,20 @@ export class KnowledgeService {
       for (const ids of (await graph.lookupTokens(tokens)).values()) for (const id of ids) hits.set(id, (hits.get(id) ?? 0) + 1);
       for (const [id, count] of hits) offer(id, 0.4 + 0.35 * (count / tokens.length), 'words');
     }
-    try {
-      const embedder = await this.options.embedder();
-      const [queryVector] = await embedder.embed([query], signal);
-      for (const { id, vector } of await graph.vectors()) {
-        let dot = 0;
-        for (let i = 0; i < vector.length; i++) dot += vector[i]! * queryVector![i]!;
-        if (dot >= 0.45) offer(id, 0.7 * dot, 'meaning');
+    // A one-word query is a name: looked up above, not compared by meaning (an unknown word embeds as noise).
+    if (tokens.length >= 2) {
+      try {
+        const embedder = await this.options.embedder();
+        const [queryVector] = await embedder.embed([query], signal);
+        for (const { id, vector } of await graph.vectors()) {
+          let dot = 0;
+          for (let i = 0; i < vector.length; i++) dot += vector[i]! * queryVector![i]!;
+          if (dot >= MEANING_THRESHOLD) offer(id, 0.7 * dot, 'meaning');
+        }
+      } catch (error) {
+        if (signal.aborted) throw error;
+        this.options.logger.debug({ err: error }, 'knowledge search without meaning: no embedder');
       }
-    } catch (error) {
-      if (signal.aborted) throw error;
-      this.options.logger.debug({ err: error }, 'knowledge search without meaning: no embedder');
     }
     const ranked = [...scores].sort((a, b) => b[1].score - a[1].score || a[0].localeCompare(b[0]));
     const records = await graph.getEntities(ranked.map(([id]) => id));
