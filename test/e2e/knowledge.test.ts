@@ -113,6 +113,9 @@ describe('knowledge reads', () => {
     const filtered = await quarry.post('/api/v1/knowledge/search', { query: 'Microsoft', entity_types: ['person'], include_relationships: false });
     expect(filtered.body.entities.every((e: any) => e.type === 'person')).toBe(true);
     expect(filtered.body.relationships).toEqual([]);
+    const byMeaning = await quarry.post('/api/v1/knowledge/search', { query: 'planetary scientist', entity_types: ['person'] });
+    expect(byMeaning.body.entities[0]).toMatchObject({ name: 'Lucas Paganini' });
+    expect(byMeaning.body.entities[0].metadata.match).toBe('meaning');
     const capped = await quarry.post('/api/v1/knowledge/search', { query: 'Salesforce NASA Microsoft', max_results: 2 });
     expect(capped.body.entities.length).toBeLessThanOrEqual(2);
   });
