@@ -12,6 +12,7 @@ import { AppError, toAppError } from '../../core/errors.js';
 import { toJsonSchema } from '../../core/json-schema.js';
 import { packageVersion } from '../../core/paths.js';
 import { keyMatches, presentedKey, resolveApiKeys } from './api-keys.js';
+import { registerGraphPage } from './graph-page.js';
 import { buildOpenApi } from './openapi.js';
 import { queryToInput } from './query-input.js';
 
@@ -109,6 +110,7 @@ export async function buildHttpServer(app: QuarryApp, options: HttpServerOptions
   server.get('/api/v1/openapi.json', async () => (openapi ??= buildOpenApi(registry.list(), version)));
 
   for (const capability of registry.list()) mountCapability(server, app, capability);
+  registerGraphPage(server);
   return server;
 }
 

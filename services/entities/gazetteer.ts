@@ -105,6 +105,15 @@ export class Gazetteer {
     return this.designators.has(word);
   }
 
+  isCompanyWord(word: string): boolean {
+    return this.companyWords.has(word);
+  }
+
+  /** The words are exactly a known place name. */
+  isPlace(words: readonly string[]): boolean {
+    return words.length > 0 && longestMatch(this.places, words, 0) === words.length;
+  }
+
   isTitle(word: string): boolean {
     return longestMatch(this.titles, [word], 0) === 1;
   }

@@ -54,7 +54,15 @@ export class EntityRecognizer {
   tagWords(sentences: readonly (readonly string[])[]): TokenSpan[][] {
     const tags = tagDocument(this.model, this.gazetteer, sentences);
     const spans = tags.map((sentenceTags, s) => applyOrganisationRules(sentences[s]!, tagsToSpans(sentenceTags), (w) => this.gazetteer.isDesignator(w)));
-    return propagateWithinDocument(sentences, spans, (lower) => this.gazetteer.isCommonWord(lower));
+    const consistent = spans.map((sentenceSpans, s) => sentenceSpans.map((span) => this.knownCompanyNotPlace(sentences[s]!, span)));
+    return propagateWithinDocument(sentences, consistent, (lower) => this.gazetteer.isCommonWord(lower));
+  }
+
+  /** A one-word "location" that the lists know as a company and not as a place is a company ("of Microsoft"). */
+  private knownCompanyNotPlace(words: readonly string[], span: TokenSpan): TokenSpan {
+    if (span.type !== 'LOC' || span.end - span.start !== 1) return span;
+    const word = words[span.start]!;
+    return this.gazetteer.isCompanyWord(word) && !this.gazetteer.isPlace([word]) ? { ...span, type: 'ORG' } : span;
   }
 
   recognize(text: string): RecognizedText {
