@@ -26,6 +26,7 @@ interface Group {
   merges: Array<{ alias: string; rule: MergeRule }>;
 }
 
+const EXCHANGE = /^(?:NYSE|NASDAQ|Nasdaq|LSE|TSX|NYSEARCA|AMEX|OTC|ASX|HKEX|SEHK|BSE|NSE|TSE|LON)$/;
 const TYPE_PRIORITY: readonly EntityType[] = ['organization', 'person', 'location', 'technology', 'product', 'event', 'work'];
 
 const TITLE_BEFORE =
@@ -35,6 +36,8 @@ export function analyzeText(recognizer: EntityRecognizer, text: string): Extract
   const { sentences, mentions } = recognizer.recognize(text);
   const typed: TypedMention[] = [];
   for (const mention of mentions) {
+    // The exchange in "(NASDAQ: MSFT)" is not an entity of the text.
+    if (EXCHANGE.test(mention.text) && /\(\s*$/.test(text.slice(Math.max(0, mention.start - 2), mention.start)) && /^\s*:/.test(text.slice(mention.end, mention.end + 2))) continue;
     const quoted = /["“‘']\s*$/.test(text.slice(Math.max(0, mention.start - 2), mention.start));
     const type = classifySpan(mention.type, mention.text, quoted);
     const surface = cleanName(mention.text);

@@ -36,10 +36,13 @@ const ABBREVIATIONS = new Set(
 
 export function tokenize(text: string): Token[] {
   const tokens: Token[] = [];
+  let consumed = 0;
   for (const match of text.matchAll(TOKEN)) {
+    // An abbreviation's period was taken with the word before it.
+    if (match.index < consumed) continue;
     let word = match[0];
     let start = match.index;
-    const clitic = CLITIC.exec(word) ?? NEGATION.exec(word);
+    const clitic = NEGATION.exec(word) ?? CLITIC.exec(word);
     if (clitic && clitic[1] && clitic[2] && !/^O['’]/.test(word)) {
       tokens.push({ text: clitic[1], start, end: start + clitic[1].length });
       start += clitic[1].length;
@@ -51,6 +54,7 @@ export function tokenize(text: string): Token[] {
       end += 1;
     }
     tokens.push({ text: word, start, end });
+    consumed = end;
   }
   return tokens;
 }
