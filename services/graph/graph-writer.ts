@@ -12,6 +12,10 @@
  *    source already counted is not counted again.
  * 3. Relations become edges; an edge's weight is the number of distinct
  *    sources that state it. A new edge raises both ends' degree.
+ * 4. A new full name takes in the one stored entity known only by its
+ *    short form ("Disney" stored before "Walt Disney Co.", "Nadella" before
+ *    "Satya Nadella"): names, sources and relations move to it, the short
+ *    form is deleted (its own commit, after the merge).
  *
  * The write names every version it read; the backend refuses it when one
  * moved, and the merge starts over on fresh data.
@@ -105,7 +109,7 @@ function addCount(counts: Record<string, number>, key: string): void {
   counts[key] = (counts[key] ?? 0) + 1;
 }
 
-async function plan(backend: GraphBackend, input: MergeInput): Promise<{ write: GraphWrite; result: MergeResult }> {
+async function plan(backend: GraphBackend, input: MergeInput): Promise<{ write: GraphWrite; result: MergeResult; created: string[] }> {
   const now = (input.now ?? new Date()).toISOString();
   const { extraction } = input;
   const resolved = new Map<string, Resolution>();
@@ -202,17 +206,146 @@ async function plan(backend: GraphBackend, input: MergeInput): Promise<{ write: 
 
   const entities = new Map<string, EntityRecord>();
   for (const [key, { id }] of resolved) entities.set(key, records.get(id)!);
+  const created = ids.filter((id) => !existing.has(id) && [...resolved.values()].some((r) => r.id === id && r.rule === null));
   return {
     write: { expectEntities, expectEdges, putEntities: [...records.values()], deleteEntities: [], putEdges, deleteEdges: [] },
     result: { entities, edges: putEdges },
+    created,
   };
+}
+
+/**
+ * A stored entity known only by a short form of a name that has just
+ * arrived in full ("Disney" before "Walt Disney Co.", "Nadella" before
+ * "Satya Nadella"): the one entity of a compatible type registered under
+ * the surname, or the first or last word, whose names are all one word.
+ */
+async function findShortForm(backend: GraphBackend, target: EntityRecord, records: Map<string, EntityRecord>): Promise<EntityRecord | null> {
+  const words = nameKey(target.type, target.name).split(' ');
+  if (words.length < 2 || (target.type !== 'person' && target.type !== 'organization')) return null;
+  const shortForms = target.type === 'person' ? [words[words.length - 1]!] : [...new Set([words[0]!, words[words.length - 1]!])];
+  const types = [target.type, ...COMPATIBLE[target.type]];
+  const keys = shortForms.flatMap((word) => types.map((type) => `${type}:${word}`));
+  const ids = [...new Set([...(await backend.lookupAliases(keys)).values()].flat())].filter((id) => id !== target.id && !records.has(id));
+  if (ids.length !== 1) return null;
+  const candidate = (await backend.getEntities(ids)).get(ids[0]!);
+  if (!candidate || candidate.aliases.some((alias) => nameKey(candidate.type, alias).includes(' '))) return null;
+  return candidate;
+}
+
+interface AbsorbPlan {
+  target: EntityRecord;
+  absorbed: EntityRecord;
+  records: Map<string, EntityRecord>;
+  expectEntities: Map<string, number | null>;
+  expectEdges: Map<string, number | null>;
+  putEdges: EdgeRecord[];
+  deleteEntities: EntityRecord[];
+  deleteEdges: EdgeRecord[];
+  now: string;
+}
+
+/** Folds the short-form entity into the new full one: names, sources, counts and relations move; the short form goes. */
+async function absorb(backend: GraphBackend, plan: AbsorbPlan): Promise<void> {
+  const { target, absorbed, records, expectEntities, expectEdges, putEdges, deleteEntities, deleteEdges, now } = plan;
+  const rule: MergeRule = target.type === 'person' ? 'surname' : 'short-form';
+  expectEntities.set(absorbed.id, absorbed.version);
+  deleteEntities.push(absorbed);
+  for (const alias of absorbed.aliases) {
+    if (!target.aliases.includes(alias)) target.aliases.push(alias);
+    if (alias !== target.name && !target.merges.some((m) => m.alias === alias)) target.merges.push({ alias, rule });
+  }
+  target.aliasKeys = aliasKeys(target.type, target.aliases);
+  const known = new Set(target.sources.map((source) => source.id));
+  const added = absorbed.sources.filter((source) => !known.has(source.id));
+  const overlap = absorbed.sources.length - added.length;
+  target.sources = [...added, ...target.sources].slice(-MAX_SOURCES_KEPT);
+  target.sourceCount += absorbed.sourceCount - overlap;
+  for (const [title, n] of Object.entries(absorbed.titles)) target.titles[title] = (target.titles[title] ?? 0) + n;
+  for (const [topic, n] of Object.entries(absorbed.topics)) target.topics[topic] = (target.topics[topic] ?? 0) + n;
+  if (!target.description) target.description = absorbed.description;
+
+  const edges = await backend.edgesOf(absorbed.id);
+  const others = [...new Set(edges.map((e) => (e.from === absorbed.id ? e.to : e.from)))].filter((id) => !records.has(id));
+  for (const other of (await backend.getEntities(others)).values()) {
+    records.set(other.id, structuredClone(other));
+    expectEntities.set(other.id, other.version);
+  }
+  const moved = edges.map((edge) => {
+    let from = edge.from === absorbed.id ? target.id : edge.from;
+    let to = edge.to === absorbed.id ? target.id : edge.to;
+    if (SYMMETRIC_RELATIONS.has(edge.type) && from > to) [from, to] = [to, from];
+    return { edge, from, to, key: edgeKey({ from, type: edge.type, to }) };
+  });
+  const stored = await backend.getEdges(moved.map((m) => m.key).filter((key) => !putEdges.some((e) => edgeKey(e) === key)));
+  for (const { edge, from, to, key } of moved) {
+    expectEdges.set(edgeKey(edge), edge.version);
+    deleteEdges.push(edge);
+    const other = edge.from === absorbed.id ? edge.to : edge.from;
+    // An edge to an entity that no longer exists is dropped, not moved.
+    if (from === to || !records.has(other)) continue;
+    records.get(other)!.degree -= 1;
+    let merged = putEdges.find((e) => edgeKey(e) === key);
+    if (!merged && stored.has(key)) {
+      merged = structuredClone(stored.get(key)!);
+      expectEdges.set(key, merged.version);
+      merged.version += 1;
+      putEdges.push(merged);
+    }
+    if (merged) {
+      for (const source of edge.sources) if (!merged.sources.includes(source)) merged.sources.push(source);
+      for (const cue of edge.cues) if (!merged.cues.includes(cue)) merged.cues.push(cue);
+      merged.updatedAt = now;
+      continue;
+    }
+    expectEdges.set(key, null);
+    putEdges.push({ ...structuredClone(edge), from, to, updatedAt: now, version: 1 });
+    records.get(from)!.degree += 1;
+    records.get(to)!.degree += 1;
+  }
 }
 
 export async function mergeExtraction(backend: GraphBackend, input: MergeInput): Promise<MergeResult> {
   for (let attempt = 1; ; attempt++) {
-    const { write, result } = await plan(backend, input);
-    if (await backend.commit(write)) return result;
-    if (attempt >= MAX_ATTEMPTS) throw new Error(`the graph changed under ${MAX_ATTEMPTS} merge attempts in a row`);
+    const { write, result, created } = await plan(backend, input);
+    if (!(await backend.commit(write))) {
+      if (attempt >= MAX_ATTEMPTS) throw new Error(`the graph changed under ${MAX_ATTEMPTS} merge attempts in a row`);
+      continue;
+    }
+    // New full names take in the short forms stored before them, each in its own commit.
+    let absorbedAny = false;
+    for (const id of created) absorbedAny = (await absorbShortForm(backend, id, (input.now ?? new Date()).toISOString())) || absorbedAny;
+    if (!absorbedAny) return result;
+    // Answer with the records as they now are (names, sources and weights gained from the short forms).
+    const fresh = await backend.getEntities([...new Set([...result.entities.values()].map((e) => e.id))]);
+    const freshEdges = await backend.getEdges(result.edges.map(edgeKey));
+    return {
+      entities: new Map([...result.entities].map(([key, e]) => [key, fresh.get(e.id) ?? e])),
+      edges: result.edges.map((e) => freshEdges.get(edgeKey(e)) ?? e),
+    };
+  }
+}
+
+/** Folds a stored short form into the entity `id` (see findShortForm); false when there is none. */
+async function absorbShortForm(backend: GraphBackend, id: string, now: string): Promise<boolean> {
+  for (let attempt = 1; ; attempt++) {
+    const target = (await backend.getEntities([id])).get(id);
+    if (!target) return false;
+    const records = new Map<string, EntityRecord>([[id, structuredClone(target)]]);
+    const absorbed = await findShortForm(backend, target, records);
+    if (!absorbed) return false;
+    const expectEntities = new Map<string, number | null>([[id, target.version]]);
+    const expectEdges = new Map<string, number | null>();
+    const putEdges: EdgeRecord[] = [];
+    const deleteEntities: EntityRecord[] = [];
+    const deleteEdges: EdgeRecord[] = [];
+    await absorb(backend, { target: records.get(id)!, absorbed, records, expectEntities, expectEdges, putEdges, deleteEntities, deleteEdges, now });
+    for (const record of records.values()) {
+      record.version += 1;
+      record.updatedAt = now;
+    }
+    if (await backend.commit({ expectEntities, expectEdges, putEntities: [...records.values()], deleteEntities, putEdges, deleteEdges })) return true;
+    if (attempt >= MAX_ATTEMPTS) throw new Error(`the graph changed under ${MAX_ATTEMPTS} absorb attempts in a row`);
   }
 }
 
