@@ -5,7 +5,8 @@
  * (builds first: the tagger and the dataset readers are TypeScript).
  *
  * Training data (bench/ner/data, provenance in services/entities/model/PROVENANCE.md):
- *   WNUT-17 dev split (1,009 tweets, CC-BY-4.0, copied), 16 WCXB pages
+ *   WNUT-17 dev split (1,009 tweets, CC-BY-4.0, copied), the first 122 sentences
+ *   of wikigold's training split (CC-BY-4.0, copied), 16 WCXB pages
  *   (CC-BY-4.0, copied) and 112 Zyte benchmark news articles (text read from
  *   ../shared/fixtures, not redistributed), both hand-annotated by us.
  * Deterministic: fixed epochs and shuffling seed; a few seconds on one core.
@@ -15,7 +16,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 const dist = new URL('../dist/', import.meta.url);
-const { wcxbTrainingDocuments, wnutDev, zyteNewsTrain } = await import(new URL('bench/ner/datasets.js', dist).href);
+const { wcxbTrainingDocuments, wikigoldTrain, wnutDev, zyteNewsTrain } = await import(new URL('bench/ner/datasets.js', dist).href);
 const { loadGazetteer, MODEL_DIR, MODEL_FILE } = await import(new URL('services/entities/recognizer.js', dist).href);
 const { trainTagger } = await import(new URL('services/entities/sequence-tagger.js', dist).href);
 
@@ -24,7 +25,7 @@ const SEED = 20261125;
 
 const zyte = zyteNewsTrain();
 if (!zyte) throw new Error('the Zyte benchmark texts are needed for training: ../shared/fixtures/extraction/zyte-truth (or QUARRY_SHARED_FIXTURES)');
-const documents = [...wnutDev(), ...wcxbTrainingDocuments(), ...zyte.documents];
+const documents = [...wnutDev(), ...wikigoldTrain(), ...wcxbTrainingDocuments(), ...zyte.documents];
 const sentences = documents.reduce((n, d) => n + d.length, 0);
 console.log(`training on ${documents.length} documents, ${sentences} sentences`);
 const started = performance.now();

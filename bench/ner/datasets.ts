@@ -6,8 +6,9 @@
  *   test split (read from ../shared/fixtures, scoring); person → PER,
  *   location → LOC, corporation and group → ORG, product and creative-work →
  *   MISC. Each tweet is a document.
- * - wikigold (CC-BY-4.0): the test split of RoSTER's wikigold copy, 274
- *   sentences, copied here; consecutive sentences grouped 8 to a document.
+ * - wikigold (CC-BY-4.0): the start of RoSTER's training split (122 sentences,
+ *   training) and its test split (274 sentences, scoring), copied here;
+ *   consecutive sentences grouped 8 to a document.
  * - Hand-annotated news (this repository): entity strings per document,
  *   marked on the text's own tokens (longest string first, MISC excluded
  *   from scoring): WCXB pages (text copied here, training) and Zyte
@@ -162,6 +163,11 @@ export function zyteNewsTest(): ZyteSet | null {
 
 export function wikigoldTest(): Document[] {
   return readRoster(join(DATA_DIR, 'wikigold', 'test_text.txt'), join(DATA_DIR, 'wikigold', 'test_labels.txt'));
+}
+
+/** The opening of wikigold's training split (RoSTER's split; 122 sentences copied here), for training only. */
+export function wikigoldTrain(): Document[] {
+  return readRoster(join(DATA_DIR, 'wikigold', 'train_text.txt'), join(DATA_DIR, 'wikigold', 'train_labels.txt'));
 }
 
 export function wnutDev(): Document[] {
