@@ -150,10 +150,13 @@ export class KnowledgeService {
       if (!current || score > current.score) scores.set(id, { score, match });
     };
     const exactKeys = wanted.map((type) => `${type}:${nameKey(type, query)}`);
-    for (const [key, ids] of await graph.lookupAliases(exactKeys)) for (const id of ids) offer(id, 1, 'name');
-    const looseKeys = aliasKeys('person', [`x ${query}`]).filter((k) => k.startsWith('person~surname:'));
-    looseKeys.push(`organization~word:${nameKey('organization', query)}`, `organization~acronym:${nameKey('organization', query).replace(/[^a-z0-9]/g, '')}`);
-    for (const ids of (await graph.lookupAliases(looseKeys)).values()) for (const id of ids) offer(id, 0.85, 'alias');
+    for (const ids of (await graph.lookupAliases(exactKeys)).values()) for (const id of ids) offer(id, 1, 'name');
+    // A one-word query may be a surname, an organisation's first or last word, or its initials.
+    const word = nameKey('organization', query);
+    if (word && !word.includes(' ')) {
+      const looseKeys = [`person~surname:${nameKey('person', query)}`, `organization~word:${word}`, `organization~acronym:${word.replace(/[^a-z0-9]/g, '')}`];
+      for (const ids of (await graph.lookupAliases(looseKeys)).values()) for (const id of ids) offer(id, 0.85, 'alias');
+    }
     const tokens = nameTokens(query);
     if (tokens.length > 0) {
       const hits = new Map<string, number>();
