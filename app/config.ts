@@ -11,6 +11,7 @@ import { loadLayeredConfig, type Env, type EnvReader } from '../core/config.js';
 import { credibilityConfigSchema } from '../services/credibility/config.js';
 import { configEngineSchema } from '../services/engines/config-engines.js';
 import { enginesConfigSchema } from '../services/engines/engine-config.js';
+import { knowledgeConfigSchema } from '../services/knowledge/config.js';
 import { llmConfigSchema, llmEnvOverrides } from '../services/llm/config.js';
 
 export const configSchema = z
@@ -114,6 +115,8 @@ export const configSchema = z
       .prefault({}),
     /** Source credibility ratings (services/credibility/config.ts; docs/verify.md). */
     credibility: credibilityConfigSchema,
+    /** The knowledge graph (services/knowledge/config.ts). */
+    knowledge: knowledgeConfigSchema,
     jobs: z
       .object({
         concurrency: z.number().int().min(1).max(64).default(4),
@@ -156,6 +159,7 @@ function fromEnv(env: EnvReader, raw: Env): Record<string, unknown> {
       threads: env.num('QUARRY_EMBEDDING_THREADS'),
     },
     vectorIndex: { retentionDays: env.num('QUARRY_INDEX_RETENTION_DAYS') },
+    knowledge: { feedFromPages: env.bool('QUARRY_KNOWLEDGE_FEED_FROM_PAGES') },
   };
 }
 

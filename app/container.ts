@@ -18,6 +18,8 @@ import { EngineHealth } from '../services/engines/engine-health.js';
 import { EngineService } from '../services/engines/engine-service.js';
 import { ExtractionPool } from '../services/extract/extraction-pool.js';
 import { JobStore } from '../services/jobs/job-store.js';
+import { KnowledgeService } from '../services/knowledge/knowledge-service.js';
+import { PageFeeder } from '../services/knowledge/page-feeder.js';
 import { createLlmTiers } from '../services/llm/registry.js';
 import { ExtractionStats } from '../services/metrics/extraction-stats.js';
 import { Metrics } from '../services/metrics/metrics.js';
@@ -103,6 +105,31 @@ export function registerServices(c: DependencyContainer, config: QuarryConfig, l
   );
   c.register(TOKENS.Credibility, cached(() => new CredibilityService(config.credibility, logger.child({ component: 'credibility' }))));
   c.register(TOKENS.SearchHistory, cached(() => new SearchHistory(stores.cache, logger.child({ component: 'search-history' }))));
+  c.register(
+    TOKENS.Knowledge,
+    cached(
+      (r) =>
+        new KnowledgeService({
+          dataDir: config.dataDir,
+          redisUrl: config.redisUrl,
+          llm: r.resolve(TOKENS.Llm),
+          embedder: () => r.resolve<SemanticServices>(TOKENS.Semantic).embedder(),
+          logger: logger.child({ component: 'knowledge' }),
+        }),
+    ),
+  );
+  c.register(
+    TOKENS.KnowledgeFeeder,
+    cached(
+      (r) =>
+        new PageFeeder(
+          r.resolve(TOKENS.Events),
+          r.resolve(TOKENS.Knowledge),
+          { maxQueue: config.knowledge.feedQueue, maxChars: config.knowledge.feedMaxChars },
+          logger.child({ component: 'knowledge-feeder' }),
+        ),
+    ),
+  );
   c.register(TOKENS.JobStore, cached((r) => new JobStore(stores.records, r.resolve(TOKENS.Events), logger.child({ component: 'jobs' }))));
   c.register(
     TOKENS.Webhooks,

@@ -24,6 +24,8 @@ import type { ExtractionPool } from '../services/extract/extraction-pool.js';
 import { HealthMonitor } from '../services/health/health-monitor.js';
 import { JobRunner } from '../services/jobs/job-runner.js';
 import type { JobStore } from '../services/jobs/job-store.js';
+import type { KnowledgeService } from '../services/knowledge/knowledge-service.js';
+import type { PageFeeder } from '../services/knowledge/page-feeder.js';
 import type { LlmTiers } from '../services/llm/registry.js';
 import type { ExtractionStats } from '../services/metrics/extraction-stats.js';
 import type { Metrics } from '../services/metrics/metrics.js';
@@ -87,7 +89,10 @@ export async function createQuarry(options: CreateQuarryOptions = {}): Promise<Q
   const semantic = c.resolve<SemanticServices>(TOKENS.Semantic);
   const indexer = c.resolve<PageIndexer>(TOKENS.PageIndexer);
   if (config.vectorIndex.enabled) indexer.start();
-  describeFeatures(features, config, { browser, engines, stores, llm, semantic, indexer });
+  const knowledge = c.resolve<KnowledgeService>(TOKENS.Knowledge);
+  const feeder = c.resolve<PageFeeder>(TOKENS.KnowledgeFeeder);
+  if (config.knowledge.feedFromPages) feeder.start();
+  describeFeatures(features, config, { browser, engines, stores, llm, semantic, indexer, knowledge, feeder });
 
   const services: PluginServices = {
     config,
@@ -107,11 +112,13 @@ export async function createQuarry(options: CreateQuarryOptions = {}): Promise<Q
     extract: c.resolve(TOKENS.Extract),
     credibility: c.resolve(TOKENS.Credibility),
     searchHistory: c.resolve(TOKENS.SearchHistory),
+    knowledge,
     runtimeStats: () => ({
       extraction: c.resolve<ExtractionStats>(TOKENS.ExtractionStats).figures(),
       extraction_pool: extraction.stats(),
       browser: browser.stats(),
       page_indexer: indexer.stats(),
+      knowledge_feeder: feeder.stats(),
     }),
   };
 
@@ -146,6 +153,8 @@ export async function createQuarry(options: CreateQuarryOptions = {}): Promise<Q
       closed = true;
       await jobs.close();
       await indexer.stop();
+      await feeder.stop();
+      await knowledge.close();
       await semantic.close();
       await Promise.allSettled([extraction.close(), browser.close(), c.resolve<OutboundClient>(TOKENS.Outbound).close()]);
       await stores.close();

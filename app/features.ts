@@ -8,6 +8,8 @@ import type { FeatureRegistry } from '../core/features.js';
 import type { Stores } from '../core/stores/stores.js';
 import { BrowserPool } from '../services/browser/browser-pool.js';
 import type { EngineService } from '../services/engines/engine-service.js';
+import type { KnowledgeService } from '../services/knowledge/knowledge-service.js';
+import type { PageFeeder } from '../services/knowledge/page-feeder.js';
 import type { LlmTiers } from '../services/llm/registry.js';
 import type { PageIndexer } from '../services/semantic/page-indexer.js';
 import type { SemanticServices } from '../services/semantic/semantic-services.js';
@@ -16,7 +18,16 @@ import type { QuarryConfig } from './config.js';
 export function describeFeatures(
   features: FeatureRegistry,
   config: QuarryConfig,
-  services: { browser: BrowserPool; engines: EngineService; stores: Stores; llm: LlmTiers; semantic: SemanticServices; indexer: PageIndexer },
+  services: {
+    browser: BrowserPool;
+    engines: EngineService;
+    stores: Stores;
+    llm: LlmTiers;
+    semantic: SemanticServices;
+    indexer: PageIndexer;
+    knowledge: KnowledgeService;
+    feeder: PageFeeder;
+  },
 ): void {
   features.set('browser', () => {
     const path = BrowserPool.findChromium(config.browser.executablePath ?? undefined);
@@ -55,6 +66,14 @@ export function describeFeatures(
         }
       : { available: false, detail: 'disabled in the config (vectorIndex.enabled)' },
   );
+  features.set('knowledge_graph', () => ({
+    available: true,
+    detail:
+      (services.knowledge.backendKind() === 'redis' ? 'graph on Redis (shared by every instance)' : `graph in SQLite under ${join(config.dataDir, 'knowledge-graph.sqlite')}`) +
+      `; extraction by ${llm.configured ? `${(llm.fast ?? llm.quality)?.model} with the offline tagger as fallback` : 'the offline tagger'}` +
+      (config.knowledge.feedFromPages ? '; fed from the pages Quarry reads' : ''),
+    info: { backend: services.knowledge.backendKind(), feed_from_pages: config.knowledge.feedFromPages, feeder: services.feeder.stats() },
+  }));
   features.set('scraping', { available: true, detail: 'static pages through crawlee and the outbound policy; extraction in the worker pool' });
   features.set('javascript_rendering', () => ({
     available: services.browser.available(),

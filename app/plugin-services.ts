@@ -13,6 +13,7 @@ import type { CredibilityService } from '../services/credibility/credibility-ser
 import type { EngineService } from '../services/engines/engine-service.js';
 import type { JobRunner } from '../services/jobs/job-runner.js';
 import type { JobStore } from '../services/jobs/job-store.js';
+import type { KnowledgeService } from '../services/knowledge/knowledge-service.js';
 import type { LlmTiers } from '../services/llm/registry.js';
 import type { Metrics } from '../services/metrics/metrics.js';
 import type { ExtractFn, Scraper } from '../services/scrape/scraper.js';
@@ -42,6 +43,8 @@ export interface PluginServices {
   browser: BrowserPool;
   /** Source credibility from published ratings and documented rules. */
   credibility: CredibilityService;
+  /** The knowledge graph: extraction, the durable graph store and its reads. */
+  knowledge: KnowledgeService;
   /** Extraction in the worker pool (what the scraper uses; successful pages also feed the page index). */
   extract: ExtractFn;
   /** Each caller's recent searches (what next-search prediction falls back on). */

@@ -23,4 +23,6 @@ export const TOKENS = {
   PageIndexer: Symbol('PageIndexer'),
   Credibility: Symbol('Credibility'),
   SearchHistory: Symbol('SearchHistory'),
+  Knowledge: Symbol('Knowledge'),
+  KnowledgeFeeder: Symbol('KnowledgeFeeder'),
 } as const;

@@ -22,7 +22,7 @@ export function resolveApiKeys(config: QuarryConfig, logger: Logger): string[] {
   return [secret.value];
 }
 
-/** Reads the key from X-API-Key or Authorization: Bearer. */
+/** Reads the key from X-API-Key, Authorization: Bearer, or (browsers, the graph page) Authorization: Basic with the key as password. */
 export function presentedKey(headers: Record<string, string | string[] | undefined>): string | null {
   const direct = headers['x-api-key'];
   if (typeof direct === 'string' && direct.length > 0) return direct;
@@ -30,6 +30,12 @@ export function presentedKey(headers: Record<string, string | string[] | undefin
   if (typeof auth === 'string') {
     const match = /^Bearer\s+(.+)$/i.exec(auth.trim());
     if (match) return match[1]!.trim();
+    const basic = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(auth.trim());
+    if (basic) {
+      const decoded = Buffer.from(basic[1]!, 'base64').toString('utf8');
+      const password = decoded.slice(decoded.indexOf(':') + 1);
+      if (decoded.includes(':') && password.length > 0) return password;
+    }
   }
   return null;
 }

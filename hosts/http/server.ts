@@ -14,6 +14,7 @@ import { AppError, toAppError } from '../../core/errors.js';
 import { packageVersion } from '../../core/paths.js';
 import { keyMatches, presentedKey, resolveApiKeys } from './api-keys.js';
 import { mountCapability } from './capability-route.js';
+import { registerGraphPage } from './graph-page.js';
 import { buildOpenApi } from './openapi.js';
 import { isPublicRoute, registerPublicRoutes } from './public-routes.js';
 
@@ -110,5 +111,6 @@ export async function buildHttpServer(app: QuarryApp, options: HttpServerOptions
   server.get('/api/v1/openapi.json', async () => openapi);
 
   for (const capability of registry.list()) mountCapability(server, app, capability);
+  registerGraphPage(server);
   return server;
 }

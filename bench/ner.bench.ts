@@ -1,0 +1,68 @@
+/**
+ * npm run bench:ner — PER/ORG/LOC micro-F1 of Quarry's offline entity
+ * recognizer beside compromise 14.17.0, in one run, on:
+ *
+ * 1. News (hand-annotated by us, see bench/ner/data/news): 22 Zyte benchmark
+ *    news articles; text from ../shared/fixtures (skipped when absent).
+ * 2. wikigold test split (CC-BY-4.0, third-party gold; encyclopedic text).
+ * 3. WNUT-17 test (CC-BY-4.0, third-party gold; social media), when
+ *    ../shared/fixtures is present.
+ *
+ * The model is rebuilt from its training data by `npm run train:ner`.
+ */
+import { EntityRecognizer } from '../services/entities/recognizer.js';
+import { tagsToSpans, type TokenSpan } from '../services/entities/spans.js';
+import { compromiseSpans } from './ner/compromise-baseline.js';
+import { wikigoldTest, wnutTest, zyteNewsTest, type Document } from './ner/datasets.js';
+import { count, emptyCounts, score, SCORED, type Counts } from './ner/score.js';
+
+type System = (sentences: readonly (readonly string[])[]) => TokenSpan[][];
+
+function evaluate(documents: Document[], system: System): { all: Counts; byType: Record<string, Counts>; ms: number } {
+  const all = emptyCounts();
+  const byType: Record<string, Counts> = Object.fromEntries(SCORED.map((t) => [t, emptyCounts()]));
+  const started = performance.now();
+  const predictions = documents.map((doc) => system(doc.map((s) => s.words)));
+  const ms = performance.now() - started;
+  documents.forEach((doc, d) =>
+    doc.forEach((sentence, s) => {
+      const gold = tagsToSpans(sentence.tags);
+      const predicted = predictions[d]![s]!;
+      count(all, gold, predicted);
+      for (const type of SCORED) count(byType[type]!, gold, predicted, type);
+    }),
+  );
+  return { all, byType, ms };
+}
+
+const pct = (value: number) => (value * 100).toFixed(1).padStart(5);
+
+function report(name: string, documents: Document[], systems: Record<string, System>): void {
+  const sentences = documents.reduce((n, d) => n + d.length, 0);
+  const tokens = documents.reduce((n, d) => n + d.reduce((m, s) => m + s.words.length, 0), 0);
+  console.log(`\n## ${name}: ${documents.length} documents, ${sentences} sentences, ${tokens} tokens`);
+  console.log('| system | micro P | micro R | micro F1 | PER F1 | ORG F1 | LOC F1 | gold | ms |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const [label, system] of Object.entries(systems)) {
+    const result = evaluate(documents, system);
+    const micro = score(result.all);
+    const per = SCORED.map((t) => pct(score(result.byType[t]!).f1)).join(' | ');
+    console.log(`| ${label} | ${pct(micro.precision)} | ${pct(micro.recall)} | **${pct(micro.f1)}** | ${per} | ${micro.counts.gold} | ${result.ms.toFixed(0)} |`);
+  }
+}
+
+const recognizer = EntityRecognizer.load();
+const systems: Record<string, System> = {
+  'Quarry offline tagger': (sentences) => recognizer.tagWords(sentences),
+  'compromise 14.17.0': compromiseSpans,
+};
+
+console.log('# Named-entity recognition, PER/ORG/LOC, exact-span micro scores (%)');
+const news = zyteNewsTest();
+if (news) report('News (Zyte articles, hand-annotated by us)', news.documents, systems);
+else console.log('\n(news set skipped: ../shared/fixtures/extraction/zyte-truth not found)');
+report('wikigold test (third-party gold, Wikipedia)', wikigoldTest(), systems);
+const wnut = wnutTest();
+if (wnut) report('WNUT-17 test (third-party gold, social media; corporation+group = ORG)', wnut, systems);
+else console.log('\n(WNUT-17 test skipped: ../shared/fixtures/datasets/ner/wnut17 not found)');
+console.log('\nRebuild the model from its training data: npm run train:ner (gazetteer: node scripts/build-ner-gazetteer.mjs)');

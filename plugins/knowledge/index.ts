@@ -1,0 +1,186 @@
+/** The knowledge area (/api/v1/knowledge): extraction into the durable graph, search, people, entities, the graph, deletion. */
+import { defineCapability } from '../../core/capability.js';
+import { AppError } from '../../core/errors.js';
+import { definePlugin } from '../../app/plugin-services.js';
+import { findPeople } from './people.js';
+import {
+  deleteOutputSchema,
+  entityInputSchema,
+  entityOutputSchema,
+  extractInputSchema,
+  extractOutputSchema,
+  graphInputSchema,
+  graphOutputSchema,
+  peopleInputSchema,
+  peopleOutputSchema,
+  searchInputSchema,
+  searchOutputSchema,
+} from './schemas.js';
+import { entityView, relationshipView } from './views.js';
+
+const list = (items: string[]) => (items.length ? items.map((i) => `- ${i}`).join('\n') : '_none_');
+
+export default definePlugin({
+  setup(services) {
+    const { knowledge } = services;
+
+    const extract = defineCapability({
+      id: 'knowledge.extract',
+      title: 'Extract entities and relations',
+      description:
+        'Find the people, organizations, locations, products, technologies, events and works a text names, and the relations between them ' +
+        '(leads, founded, works_for, developed, acquired, invested_in, partnered_with, competes_with, part_of, located_in). ' +
+        'They are merged into the knowledge graph (store: false only extracts): names of one entity ("Microsoft Corp.", "Microsoft", "MSFT") ' +
+        'become one entity, source_count counts distinct sources, relation weight counts the sources that state it. ' +
+        'Uses the configured language model, else an offline tagger (model_used says which).',
+      input: extractInputSchema,
+      output: extractOutputSchema,
+      http: { method: 'POST', path: '/api/v1/knowledge/extract' },
+      mcpTool: 'knowledge_extract',
+      toMarkdown: (out) =>
+        [
+          `# Extracted ${out.entities.length} entities, ${out.relationships.length} relations (${out.model_used}${out.stored ? ', stored' : ''})`,
+          list(out.entities.map((e) => `**${e.name}** (${e.type}, ${e.id}) — ${e.source_count} source(s)${e.metadata.aliases.length > 1 ? `; aliases: ${e.metadata.aliases.join(', ')}` : ''}`)),
+          '## Relations',
+          list(out.relationships.map((r) => `${nameOf(out.entities, r.from_entity)} —${r.type}→ ${nameOf(out.entities, r.to_entity)} (weight ${r.weight})`)),
+        ].join('\n'),
+      async handler(input, ctx) {
+        const started = performance.now();
+        const outcome = await knowledge.extract(
+          {
+            text: input.text,
+            ...(input.types ? { types: input.types } : {}),
+            store: input.store,
+            source: { url: input.source_url ?? null, title: input.source_title ?? null, publishedDate: input.published_date ?? null },
+          },
+          ctx.signal,
+        );
+        return {
+          entities: outcome.entities.map((e) => entityView(e)),
+          relationships: outcome.edges.map((e) => ({ ...relationshipView(e), source: 'direct' as const })),
+          processing_time_ms: Math.round(performance.now() - started),
+          model_used: outcome.modelUsed,
+          stored: outcome.stored,
+        };
+      },
+    });
+
+    const search = defineCapability({
+      id: 'knowledge.search',
+      title: 'Search the knowledge graph',
+      description:
+        'Find entities of the knowledge graph by name, alias, words of a name and meaning, best first; with include_relationships, the relations among and around them.',
+      input: searchInputSchema,
+      output: searchOutputSchema,
+      http: { method: 'POST', path: '/api/v1/knowledge/search' },
+      mcpTool: 'knowledge_search',
+      readOnly: true,
+      toMarkdown: (out) =>
+        [
+          `# Knowledge search: ${out.query}`,
+          list(out.entities.map((e) => `**${e.name}** (${e.type}, ${e.id}) — ${e.description.slice(0, 160)}`)),
+          out.relationships.length ? `## Relations\n${list(out.relationships.map((r) => `${r.from_entity} —${r.type}→ ${r.to_entity} (weight ${r.weight})`))}` : '',
+        ]
+          .filter(Boolean)
+          .join('\n'),
+      async handler(input, ctx) {
+        const hits = await knowledge.search(input.query, input.entity_types, input.max_results, ctx.signal);
+        const relationships = input.include_relationships ? (await knowledge.relationsAround(hits.map((h) => h.entity.id))).map(relationshipView) : [];
+        return { entities: hits.map((h) => entityView(h.entity, h)), relationships, query: input.query };
+      },
+    });
+
+    const people = defineCapability({
+      id: 'knowledge.people',
+      title: 'Find people',
+      description:
+        'People in the knowledge graph matching a name, an organization or a topic, with title, organization, expertise (what they are mentioned with) and recent activity (their sources, newest first). Filters: organization, role. email is always null.',
+      input: peopleInputSchema,
+      output: peopleOutputSchema,
+      http: { method: 'POST', path: '/api/v1/knowledge/people' },
+      mcpTool: 'knowledge_people',
+      readOnly: true,
+      toMarkdown: (out) =>
+        [
+          `# People: ${out.query}`,
+          list(
+            out.people.map(
+              (p) =>
+                `**${p.name}** (${p.id})${p.title ? `, ${p.title}` : ''}${p.organization ? ` — ${p.organization}` : ''}${p.expertise.length ? `; expertise: ${p.expertise.join(', ')}` : ''}`,
+            ),
+          ),
+        ].join('\n'),
+      handler: (input, ctx) => findPeople(knowledge, input, ctx.signal),
+    });
+
+    const entity = defineCapability({
+      id: 'knowledge.entity',
+      title: 'Get an entity',
+      description: 'One entity of the knowledge graph by id, with all its relations.',
+      input: entityInputSchema,
+      output: entityOutputSchema,
+      http: { method: 'GET', path: '/api/v1/knowledge/entities/:entity_id' },
+      mcpTool: 'knowledge_entity',
+      readOnly: true,
+      toMarkdown: (out) =>
+        [
+          `# ${out.entity.name} (${out.entity.type}, ${out.entity.id})`,
+          out.entity.description,
+          `Sources: ${out.entity.source_count}; aliases: ${out.entity.metadata.aliases.join(', ')}`,
+          '## Relations',
+          list(out.relationships.map((r) => `${r.from_entity} —${r.type}→ ${r.to_entity} (weight ${r.weight})`)),
+        ].join('\n'),
+      async handler(input) {
+        const found = await knowledge.entity(input.entity_id);
+        if (!found) throw new AppError('NOT_FOUND', `no entity ${input.entity_id}`);
+        return { entity: entityView(found.entity), relationships: found.edges.map(relationshipView) };
+      },
+    });
+
+    const graph = defineCapability({
+      id: 'knowledge.graph',
+      title: 'Get the knowledge graph',
+      description: 'The most connected entities (nodes, most relations first, then most sources) and the relations among them (edges). Filter by entity_types; limit is the number of nodes (default 100, at most 1000).',
+      input: graphInputSchema,
+      output: graphOutputSchema,
+      http: { method: 'GET', path: '/api/v1/knowledge/graph' },
+      mcpTool: 'knowledge_graph',
+      readOnly: true,
+      toMarkdown: (out) =>
+        [
+          `# Knowledge graph: ${out.nodes.length} nodes, ${out.edges.length} edges`,
+          list(out.nodes.map((n) => `${n.name} (${n.type}, ${n.id}, ${n.degree} relations)`)),
+          '## Edges',
+          list(out.edges.map((e) => `${nameOf(out.nodes, e.from)} —${e.type}→ ${nameOf(out.nodes, e.to)} (weight ${e.weight})`)),
+        ].join('\n'),
+      async handler(input) {
+        const { nodes, edges } = await knowledge.subgraph(input.entity_types, input.limit);
+        return {
+          nodes: nodes.map((n) => ({ id: n.id, type: n.type, name: n.name, degree: n.degree })),
+          edges: edges.map((e) => ({ from: e.from, to: e.to, type: e.type, weight: e.sources.length })),
+        };
+      },
+    });
+
+    const remove = defineCapability({
+      id: 'knowledge.delete_entity',
+      title: 'Delete an entity',
+      description: 'Removes an entity from the knowledge graph with its relations and its alias entries.',
+      input: entityInputSchema,
+      output: deleteOutputSchema,
+      http: { method: 'DELETE', path: '/api/v1/knowledge/entities/:entity_id' },
+      mcpTool: 'knowledge_delete_entity',
+      toMarkdown: (out) => `Deleted ${out.entity_id}.`,
+      async handler(input) {
+        if (!(await knowledge.remove(input.entity_id))) throw new AppError('NOT_FOUND', `no entity ${input.entity_id}`);
+        return { deleted: true as const, entity_id: input.entity_id };
+      },
+    });
+
+    return [extract, search, people, entity, graph, remove];
+  },
+});
+
+function nameOf(items: ReadonlyArray<{ id: string; name: string }>, id: string): string {
+  return items.find((i) => i.id === id)?.name ?? id;
+}

@@ -1,0 +1,117 @@
+/**
+ * Entity spans over tokens: from BIO tags and back, and the document-level
+ * pass that makes the tagger consistent within a text: a name tagged once is
+ * tagged everywhere it recurs ("Adam Neumann … Neumann"), and one string
+ * gets one type, the one most of its mentions got.
+ */
+import type { Tag } from './perceptron.js';
+
+export type SpanType = 'PER' | 'ORG' | 'LOC' | 'MISC';
+
+export interface TokenSpan {
+  type: SpanType;
+  /** First token. */
+  start: number;
+  /** One past the last token. */
+  end: number;
+}
+
+export function tagsToSpans(tags: readonly string[]): TokenSpan[] {
+  const spans: TokenSpan[] = [];
+  let open: TokenSpan | null = null;
+  tags.forEach((tag, i) => {
+    const type = tag.slice(2) as SpanType;
+    if (tag.startsWith('I-') && open && open.type === type) {
+      open.end = i + 1;
+      return;
+    }
+    if (open) spans.push(open);
+    open = tag === 'O' ? null : { type, start: i, end: i + 1 };
+  });
+  if (open) spans.push(open);
+  return spans;
+}
+
+export function spansToTags(length: number, spans: readonly TokenSpan[]): Tag[] {
+  const tags: Tag[] = Array.from({ length }, () => 'O');
+  for (const span of spans) for (let i = span.start; i < span.end; i++) tags[i] = `${i === span.start ? 'B' : 'I'}-${span.type}` as Tag;
+  return tags;
+}
+
+const capitalised = (word: string | undefined) => word !== undefined && /^\p{Lu}/u.test(word);
+
+export function propagateWithinDocument(sentences: readonly (readonly string[])[], spans: readonly TokenSpan[][], isCommonWord: (lower: string) => boolean): TokenSpan[][] {
+  const votes = new Map<string, Map<SpanType, number>>();
+  const surnames = new Set<string>();
+  const vote = (key: string, type: SpanType) => {
+    const byType = votes.get(key) ?? new Map<SpanType, number>();
+    byType.set(type, (byType.get(type) ?? 0) + 1);
+    votes.set(key, byType);
+  };
+  spans.forEach((sentenceSpans, s) => {
+    for (const span of sentenceSpans) {
+      const words = sentences[s]!.slice(span.start, span.end);
+      vote(words.join(' '), span.type);
+      if (span.type === 'PER' && words.length >= 2 && capitalised(words[words.length - 1])) surnames.add(words[words.length - 1]!);
+    }
+  });
+  const majority = (key: string): SpanType | null => {
+    const byType = votes.get(key);
+    if (!byType) return null;
+    return [...byType].sort((a, b) => b[1] - a[1])[0]![0];
+  };
+  return spans.map((sentenceSpans, s) => {
+    const words = sentences[s]!;
+    const covered = new Array<boolean>(words.length).fill(false);
+    const result = sentenceSpans.map((span) => {
+      for (let i = span.start; i < span.end; i++) covered[i] = true;
+      return { ...span, type: majority(words.slice(span.start, span.end).join(' ')) ?? span.type };
+    });
+    for (let i = 0; i < words.length; i++) {
+      if (covered[i] || !capitalised(words[i])) continue;
+      let found: TokenSpan | null = null;
+      for (let end = Math.min(words.length, i + 6); end > i && !found; end--) {
+        if (covered.slice(i, end).some(Boolean)) continue;
+        const key = words.slice(i, end).join(' ');
+        const type = majority(key);
+        if (type && (end - i > 1 || !isCommonWord(key.toLowerCase()) || i > 0)) found = { type, start: i, end };
+      }
+      if (!found && surnames.has(words[i]!) && !capitalised(words[i + 1])) found = { type: 'PER', start: i, end: i + 1 };
+      if (found) {
+        result.push(found);
+        for (let j = found.start; j < found.end; j++) covered[j] = true;
+        i = found.end - 1;
+      }
+    }
+    return result.sort((a, b) => a.start - b.start);
+  });
+}
+
+const DOMAIN_NAME = /^\p{Lu}[\p{L}\p{N}-]*\.(?:com|net|org|io|ai|co)$/u;
+
+/**
+ * Two organisation rules over the tagger's spans: a capitalised domain-style
+ * name ("Amazon.com", "Monday.com") is a company, and a company designator
+ * right after a company name ("Salesforce.com, Inc", "Acme Corp.") belongs
+ * to it rather than standing alone.
+ */
+export function applyOrganisationRules(words: readonly string[], spans: TokenSpan[], isDesignator: (word: string) => boolean): TokenSpan[] {
+  const result = spans.map((s) => ({ ...s }));
+  const covered = (i: number) => result.some((s) => i >= s.start && i < s.end);
+  words.forEach((word, i) => {
+    if (DOMAIN_NAME.test(word) && !covered(i)) result.push({ type: 'ORG', start: i, end: i + 1 });
+  });
+  result.sort((a, b) => a.start - b.start);
+  for (let k = 0; k < result.length; k++) {
+    const span = result[k]!;
+    if (span.type !== 'ORG') continue;
+    let j = span.end;
+    if (words[j] === ',' && words[j + 1] !== undefined && isDesignator(words[j + 1]!)) j += 1;
+    if (words[j] === undefined || !isDesignator(words[j]!)) continue;
+    const next = result[k + 1];
+    if (next && next.start < j) continue;
+    if (next && next.start === j) result.splice(k + 1, 1);
+    span.end = j + 1;
+  }
+  return result;
+}
