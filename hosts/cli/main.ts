@@ -81,6 +81,12 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+// A reader that stops early (quarry engines | head) closes the pipe: that ends the output, not in a crash.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw error;
+});
+
 main(process.argv.slice(2)).then(
   (code) => {
     if (code !== -1) process.exitCode = code;

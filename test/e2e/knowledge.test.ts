@@ -196,7 +196,6 @@ describe('bad input gets a 4xx naming the field', () => {
     ['POST', '/api/v1/knowledge/search', { query: 'x', max_results: 101 }, 'max_results:'],
     ['POST', '/api/v1/knowledge/search', { query: 'x', entity_types: ['galaxy'] }, 'entity_types.0:'],
     ['POST', '/api/v1/knowledge/people', { query: 'x', max_results: 1000 }, 'max_results:'],
-    ['POST', '/api/v1/knowledge/people', { query: 'x', unknown: 1 }, 'unknown field(s): unknown'],
     ['GET', '/api/v1/knowledge/graph?limit=0', null, 'limit:'],
     ['GET', '/api/v1/knowledge/graph?limit=1001', null, 'limit:'],
     ['GET', '/api/v1/knowledge/graph?entity_types=moon', null, 'entity_types.0:'],
@@ -206,6 +205,12 @@ describe('bad input gets a 4xx naming the field', () => {
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('INVALID_INPUT');
     expect(res.body.error.message).toContain(field);
+  });
+
+  it('ignores an unknown top-level field over HTTP and names it in X-Quarry-Ignored-Fields', async () => {
+    const res = await quarry.post('/api/v1/knowledge/people', { query: 'x', unknown: 1 });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-quarry-ignored-fields')).toBe('unknown');
   });
 
   it('an unknown but well-formed id is 404', async () => {
