@@ -10,25 +10,32 @@ import { FeatureRegistry } from '../core/features.js';
 import { OutboundClient } from '../core/http/outbound-client.js';
 import type { Logger } from '../core/logger.js';
 import { CapabilityRegistry } from '../core/registry.js';
-import { loadOrCreateSecret } from '../core/secrets.js';
 import type { Stores } from '../core/stores/stores.js';
 import { BrowserPool } from '../services/browser/browser-pool.js';
 import { EngineHealth } from '../services/engines/engine-health.js';
 import { EngineService } from '../services/engines/engine-service.js';
 import { ExtractionPool } from '../services/extract/extraction-pool.js';
-import { JobStore } from '../services/jobs/job-store.js';
+import { BullJobBackend } from '../services/jobs/bullmq/bullmq-backend.js';
+import { EmbeddedJobBackend } from '../services/jobs/embedded/embedded-backend.js';
+import { EmbeddedJobStore } from '../services/jobs/embedded/embedded-job-store.js';
+import { JobService } from '../services/jobs/job-service.js';
+import type { JobBackend } from '../services/jobs/types.js';
 import { createLlmTiers } from '../services/llm/registry.js';
 import { ExtractionStats } from '../services/metrics/extraction-stats.js';
 import { Metrics } from '../services/metrics/metrics.js';
 import { Scraper, type ExtractFn } from '../services/scrape/scraper.js';
 import { PageIndexer } from '../services/semantic/page-indexer.js';
 import { SemanticServices } from '../services/semantic/semantic-services.js';
-import { WebhookSender } from '../services/webhooks/webhook-sender.js';
+import { WEBHOOK_LANE, WebhookDeliveries } from '../services/webhooks/webhook-deliveries.js';
 import type { QuarryConfig } from './config.js';
 import { createQuarryEventBus, type QuarryEventBus } from './events.js';
 import { TOKENS } from './tokens.js';
 
-export function registerServices(c: DependencyContainer, config: QuarryConfig, logger: Logger, stores: Stores, engines: LoadedEngine[]): void {
+export interface ResolvedSecrets {
+  webhookSecret: string;
+}
+
+export function registerServices(c: DependencyContainer, config: QuarryConfig, logger: Logger, stores: Stores, engines: LoadedEngine[], secrets: ResolvedSecrets): void {
   const cached = <T>(factory: (c: DependencyContainer) => T) => ({ useFactory: instanceCachingFactory<T>(factory) });
   c.register(TOKENS.Config, { useValue: config });
   c.register(TOKENS.Logger, { useValue: logger });
@@ -98,13 +105,44 @@ export function registerServices(c: DependencyContainer, config: QuarryConfig, l
     TOKENS.PageIndexer,
     cached((r) => new PageIndexer(r.resolve(TOKENS.Events), r.resolve(TOKENS.Semantic), logger.child({ component: 'page-indexer' }))),
   );
-  c.register(TOKENS.JobStore, cached((r) => new JobStore(stores.records, r.resolve(TOKENS.Events), logger.child({ component: 'jobs' }))));
+  c.register(TOKENS.Jobs, cached(() => new JobService(jobBackend(config, stores, logger.child({ component: 'jobs' })), logger.child({ component: 'jobs' }), jobServiceOptions(config))));
   c.register(
     TOKENS.Webhooks,
     cached((r) => {
       const outbound = r.resolve<OutboundClient>(TOKENS.Outbound);
-      const secret = config.jobs.webhookSecret ?? loadOrCreateSecret(config.dataDir, 'webhook-secret').value;
-      return new WebhookSender((req) => outbound.fetch(req), { secret, maxAttempts: 5, backoffMs: [1000, 5000, 30_000, 120_000] }, logger.child({ component: 'webhooks' }));
+      const { maxAttempts, timeoutMs, backoffBaseMs, backoffMaxMs } = config.webhooks;
+      return new WebhookDeliveries(
+        r.resolve(TOKENS.Jobs),
+        (request) => outbound.fetch(request),
+        { secret: secrets.webhookSecret, maxAttempts, timeoutMs, backoff: { baseMs: backoffBaseMs, maxMs: backoffMaxMs } },
+        logger.child({ component: 'webhooks' }),
+      );
     }),
   );
+}
+
+/** BullMQ when the state is shared on Redis, else the embedded durable queue under the data directory. */
+function jobBackend(config: QuarryConfig, stores: Stores, logger: Logger): JobBackend {
+  const keepFinishedMs = config.jobs.keepFinishedHours * 3600_000;
+  if (stores.redis && stores.redisUrl) {
+    return new BullJobBackend({
+      redisUrl: stores.redisUrl,
+      redis: stores.redis,
+      lockMs: config.jobs.lockMs,
+      stalledIntervalMs: config.jobs.stalledIntervalMs,
+      // Above the job service's own bound, so a job given up is failed by the service (and its webhook sent).
+      maxStalledCount: config.jobs.maxInterruptions + 2,
+      keepFinishedSeconds: Math.ceil(keepFinishedMs / 1000),
+      logger,
+    });
+  }
+  return new EmbeddedJobBackend(new EmbeddedJobStore(stores.records, keepFinishedMs), logger);
+}
+
+function jobServiceOptions(config: QuarryConfig) {
+  return {
+    concurrency: config.jobs.concurrency,
+    laneConcurrency: { [WEBHOOK_LANE]: config.webhooks.concurrency },
+    maxInterruptions: config.jobs.maxInterruptions,
+  };
 }

@@ -10,6 +10,7 @@ import { defineCapability } from '../../core/capability.js';
 import { AppError } from '../../core/errors.js';
 import type { JobHandler, PluginServices } from '../../app/plugin-services.js';
 import { publicJob } from '../../services/web-search/job-view.js';
+import { jobWebhookState } from '../../services/webhooks/job-webhooks.js';
 import { jobStatusInputSchema, jobStatusOutputSchema } from '../../services/web-search/schemas.js';
 import { prepareRequest } from './search/prepare.js';
 import { renderEnhancedMarkdown } from './search/render.js';
@@ -80,9 +81,9 @@ export function enhancedSearchJobStatusCapability(services: PluginServices) {
     mcpTool: 'enhanced_search_job_status',
     readOnly: true,
     async handler(input) {
-      const job = await services.jobStore.get(input.request_id);
+      const job = await services.jobs.get(input.request_id);
       if (!job || job.kind !== ENHANCED_SEARCH_JOB) throw new AppError('NOT_FOUND', `no enhanced search job ${input.request_id}`);
-      return publicJob<EnhancedAnswer>(job);
+      return publicJob<EnhancedAnswer>(job, await jobWebhookState(services.webhooks, job));
     },
   });
 }

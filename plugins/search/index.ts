@@ -5,6 +5,7 @@ import { AppError, toAppError } from '../../core/errors.js';
 import { definePlugin, type PluginServices } from '../../app/plugin-services.js';
 import { autocompleteCapability } from './autocomplete.js';
 import { publicJob } from '../../services/web-search/job-view.js';
+import { jobWebhookState } from '../../services/webhooks/job-webhooks.js';
 import { renderSearchMarkdown } from '../../services/web-search/render-markdown.js';
 import {
   batchInputSchema,
@@ -177,9 +178,9 @@ export default definePlugin({
       mcpTool: 'search_job_status',
       readOnly: true,
       async handler(input) {
-        const job = await services.jobStore.get(input.request_id);
+        const job = await services.jobs.get(input.request_id);
         if (!job || job.kind !== SEARCH_JOB) throw new AppError('NOT_FOUND', `no search job ${input.request_id}`);
-        return publicJob(job);
+        return publicJob(job, await jobWebhookState(services.webhooks, job));
       },
     });
 
