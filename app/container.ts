@@ -12,7 +12,8 @@ import type { Logger } from '../core/logger.js';
 import { CapabilityRegistry } from '../core/registry.js';
 import type { Stores } from '../core/stores/stores.js';
 import { BrowserPool } from '../services/browser/browser-pool.js';
-import { EngineHealth } from '../services/engines/engine-health.js';
+import { EngineHealth, MemoryEngineHealthStore } from '../services/engines/engine-health.js';
+import { RedisEngineHealthStore } from '../services/engines/engine-health-redis.js';
 import { EngineService } from '../services/engines/engine-service.js';
 import { ExtractionPool } from '../services/extract/extraction-pool.js';
 import { BullJobBackend } from '../services/jobs/bullmq/bullmq-backend.js';
@@ -44,7 +45,10 @@ export function registerServices(c: DependencyContainer, config: QuarryConfig, l
   c.register(TOKENS.Metrics, cached(() => new Metrics()));
   c.register(TOKENS.Features, cached(() => new FeatureRegistry()));
   c.register(TOKENS.Registry, cached(() => new CapabilityRegistry()));
-  c.register(TOKENS.EngineHealth, cached(() => new EngineHealth()));
+  c.register(
+    TOKENS.EngineHealth,
+    cached(() => new EngineHealth(stores.redis ? new RedisEngineHealthStore(stores.redis) : new MemoryEngineHealthStore(), logger.child({ component: 'engine-health' }))),
+  );
   c.register(
     TOKENS.Outbound,
     cached(() => new OutboundClient({ ...config.outbound }, logger.child({ component: 'outbound' }))),

@@ -163,7 +163,7 @@ export default definePlugin({
           .join('\n'),
       async handler() {
         const ids = services.engines.ids();
-        const entries = Object.fromEntries(ids.map((id) => [id, services.engines.runtimeEntry(id)]));
+        const entries = Object.fromEntries(await Promise.all(ids.map(async (id) => [id, await services.engines.runtimeEntry(id)] as const)));
         return { engines: entries as Record<string, (typeof entries)[string] & Record<string, unknown>>, total_engines: ids.length, enabled_engines: ids.filter((id) => entries[id]!.enabled).length };
       },
     });

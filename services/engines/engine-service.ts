@@ -134,14 +134,14 @@ export class EngineService {
   }
 
   /** Why an engine cannot be used right now (configuration or suspension), or null. */
-  unavailableReason(id: string): { code: 'ENGINE_DISABLED' | 'ENGINE_SUSPENDED'; message: string } | null {
+  async unavailableReason(id: string): Promise<{ code: 'ENGINE_DISABLED' | 'ENGINE_SUSPENDED'; message: string } | null> {
     const disabled = this.disabledReason(id);
     if (disabled) return { code: 'ENGINE_DISABLED', message: disabled };
-    const suspendedMs = this.health.suspendedFor(id);
-    if (suspendedMs > 0) {
+    const suspension = await this.health.suspension(id);
+    if (suspension.remainingMs > 0) {
       return {
         code: 'ENGINE_SUSPENDED',
-        message: `suspended for another ${Math.ceil(suspendedMs / 1000)} s after ${this.health.suspensionReason(id) ?? 'a failure'}`,
+        message: `suspended for another ${Math.ceil(suspension.remainingMs / 1000)} s after ${suspension.reason ?? 'a failure'}`,
       };
     }
     return null;
@@ -170,8 +170,8 @@ export class EngineService {
     };
   }
 
-  runtimeEntry(id: string): EngineRuntimeEntry {
-    const view = this.health.view(id);
+  async runtimeEntry(id: string): Promise<EngineRuntimeEntry> {
+    const view = await this.health.view(id);
     return {
       ...this.catalogueEntry(id),
       suspended_until: view.suspendedUntil,
@@ -185,7 +185,7 @@ export class EngineService {
   /** Queries one engine for one page. Throws typed AppErrors; records health. */
   async search(id: string, query: EngineQuery, options: EngineCallOptions = {}): Promise<EngineResult[]> {
     const engine = this.get(id);
-    const unavailable = this.unavailableReason(id);
+    const unavailable = await this.unavailableReason(id);
     if (unavailable) throw new AppError(unavailable.code, unavailable.message);
     const ctx: EngineContext = { query, settings: this.settings(id), manifest: engine.manifest };
     const started = performance.now();
@@ -196,7 +196,7 @@ export class EngineService {
         this.raiseForStatus(response);
         const outcome = engine.definition.parseResponse(response, ctx);
         if ('results' in outcome) {
-          this.health.recordSuccess(id);
+          await this.health.recordSuccess(id);
           this.notify(id, 'ok', started);
           return outcome.results;
         }
@@ -207,7 +207,7 @@ export class EngineService {
       const appError = this.asEngineFailure(id, error);
       if (appError.code !== 'CANCELLED') {
         const suspend = error instanceof EngineError ? ((error as EngineError & { suspendSeconds?: number }).suspendSeconds ?? 0) : 0;
-        this.health.recordFailure(id, appError.code, appError.message, suspend);
+        await this.health.recordFailure(id, appError.code, appError.message, suspend);
         this.logger.warn({ engine: id, code: appError.code, suspendSeconds: suspend || undefined }, `engine failed: ${appError.message}`);
       }
       this.notify(id, appError.code, started);
@@ -220,7 +220,7 @@ export class EngineService {
     const engine = this.get(id);
     const auto = engine.definition.autocomplete;
     if (!auto) throw new AppError('INVALID_INPUT', `engine "${id}" has no autocomplete`);
-    const unavailable = this.unavailableReason(id);
+    const unavailable = await this.unavailableReason(id);
     if (unavailable) throw new AppError(unavailable.code, unavailable.message);
     const request = auto.buildRequest(text, { settings: this.settings(id), manifest: engine.manifest, language });
     const response = await this.send(id, request, options);
