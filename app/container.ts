@@ -120,6 +120,7 @@ export function registerServices(c: DependencyContainer, config: QuarryConfig, l
         (request) => outbound.fetch(request),
         { secret: secrets.webhookSecret, maxAttempts, timeoutMs, backoff: { baseMs: backoffBaseMs, maxMs: backoffMaxMs } },
         logger.child({ component: 'webhooks' }),
+        (url) => outbound.checkUrl(url),
       );
     }),
   );

@@ -37,6 +37,7 @@ export function enhancedSearchCapability(services: PluginServices) {
       // Checked before anything runs, also for async requests: bad input is a 400 now, not a failed job later.
       const prepared = await prepareRequest(services, input);
       if (!input.async_mode) return runEnhancedSearch(services, input, ctx, prepared);
+      if (input.webhook_url) await services.webhooks.assertDeliverable(input.webhook_url, 'webhook_url');
       let job;
       try {
         job = await services.jobs.submit(ENHANCED_SEARCH_JOB, { ...input, async_mode: false, webhook_url: undefined }, {

@@ -66,6 +66,7 @@ export default definePlugin({
         if (input.engines) assertKnownEngines(services.engines, input.engines);
         if (input.webhook_url && !input.async_mode) throw new AppError('INVALID_INPUT', 'webhook_url: only used with async_mode true');
         if (!input.async_mode) return runSearch(deps, input, ctx);
+        if (input.webhook_url) await services.webhooks.assertDeliverable(input.webhook_url, 'webhook_url');
         const job = await services.jobs.submit(SEARCH_JOB, { ...input, async_mode: false, webhook_url: undefined }, {
           idPrefix: 'req_',
           ...(input.webhook_url ? { webhookUrl: input.webhook_url } : {}),

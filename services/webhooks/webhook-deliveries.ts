@@ -11,7 +11,7 @@
  * policy. At least once: a crash during an attempt means the message is sent
  * again with the same webhook-id, for the receiver to drop.
  */
-import type { AppError } from '../../core/errors.js';
+import { AppError, toAppError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import type { JobKind, JobRecord, Jobs } from '../jobs/types.js';
 import { backoffDelayMs, type BackoffOptions } from '../jobs/retry-policy.js';
@@ -56,7 +56,23 @@ export class WebhookDeliveries {
     private readonly send: WebhookSend,
     private readonly options: WebhookDeliveryOptions,
     private readonly logger: Logger,
+    /** The outbound policy's address check (FORBIDDEN_ADDRESS for a URL it would never call). */
+    private readonly checkUrl: (url: string) => Promise<void> = async () => undefined,
   ) {}
+
+  /**
+   * Refuses up front, as bad input naming `field`, a URL the outbound policy
+   * would refuse at every attempt (a private address not allowed). A name
+   * that does not resolve now is let through: DNS may recover by delivery time.
+   */
+  async assertDeliverable(url: string, field: string): Promise<void> {
+    try {
+      await this.checkUrl(url);
+    } catch (error) {
+      const appError = toAppError(error);
+      if (appError.code === 'FORBIDDEN_ADDRESS') throw new AppError('INVALID_INPUT', `${field}: ${appError.message}`, { details: { field } });
+    }
+  }
 
   /** The job kind to register with the job service. */
   kind(): JobKind {
