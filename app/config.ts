@@ -141,7 +141,7 @@ export const configSchema = z
             if (problem) ctx.addIssue({ code: 'custom', message: problem });
           }),
         /** Attempts per message in all, the first included. */
-        maxAttempts: z.number().int().min(1).max(50).default(10),
+        maxAttempts: z.number().int().min(1).max(50).default(12),
         timeoutMs: z.number().int().min(100).max(120_000).default(10_000),
         /** Backoff between attempts: grows from backoffBaseMs, doubling, up to backoffMaxMs, with jitter. */
         backoffBaseMs: z.number().int().min(10).default(2000),

@@ -55,7 +55,9 @@ export class EmbeddedJobStore {
   }
 
   async get(id: string): Promise<StoredJob | null> {
-    return ((await this.records.get(recordKey(id))) as StoredJob | undefined) ?? null;
+    const stored = (await this.records.get(recordKey(id))) as StoredJob | undefined;
+    // Records written before lanes and attempt counts existed read as a first run in the default lane.
+    return stored ? { ...stored, lane: stored.lane ?? 'default', attempts: stored.attempts ?? 0, failures: stored.failures ?? 0 } : null;
   }
 
   /** Counts the run in; null when the job is gone or already finished. */
