@@ -124,7 +124,7 @@ export const configSchema = z
         maxInterruptions: z.number().int().min(0).max(100).default(3),
         /** With Redis (BullMQ): how long a running job's lock lasts without renewal (renewed every half of it). */
         lockMs: z.number().int().min(1000).max(600_000).default(20_000),
-        /** With Redis (BullMQ): how often each instance looks for jobs whose lock expired. Failover ≤ lockMs + stalledIntervalMs. */
+        /** With Redis (BullMQ): how often each instance looks for jobs whose lock expired. Failover ≤ lockMs + 2 × stalledIntervalMs (50 s). */
         stalledIntervalMs: z.number().int().min(1000).max(600_000).default(15_000),
       })
       .strict()

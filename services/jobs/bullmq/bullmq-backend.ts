@@ -5,9 +5,11 @@
  *
  * Failover is BullMQ's stalled-job recovery: a running job holds a lock that
  * its worker renews every lockMs/2; when the instance dies the lock expires
- * after at most lockMs, and the next stalled check (every stalledIntervalMs,
- * on every instance) puts the job back in the queue. So another instance
- * takes it over within about lockMs + stalledIntervalMs.
+ * after at most lockMs. Stalled checks (every stalledIntervalMs, by one
+ * instance at a time) mark the active jobs, and the next check moves those
+ * whose lock is gone back to the queue; a check that falls within the dead
+ * instance's last interval is skipped. So another instance takes the job
+ * over within lockMs + 2 × stalledIntervalMs (50 s with the defaults).
  *
  * Retries are decided by the job service: a run that should be retried
  * throws with its delay (read by the custom backoff), a final failure throws
@@ -30,7 +32,7 @@ export interface BullJobBackendOptions {
   redis: Redis;
   /** Key prefix of every BullMQ key; default "quarry". */
   prefix?: string;
-  /** How long a running job's lock lasts without renewal (failover ≤ lockMs + stalledIntervalMs). */
+  /** How long a running job's lock lasts without renewal (failover ≤ lockMs + 2 × stalledIntervalMs). */
   lockMs: number;
   stalledIntervalMs: number;
   /** Stalls a job survives before BullMQ fails it; set above the job service's own interruption bound. */
