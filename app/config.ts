@@ -153,6 +153,11 @@ export const configSchema = z
       .prefault({}),
     /** On SIGTERM: how long running requests and jobs get to finish before jobs are handed back and the process exits. */
     shutdownGraceMs: z.number().int().min(0).max(600_000).default(20_000),
+    /**
+     * On SIGTERM, before it stops listening: how long the instance keeps serving while /healthz answers
+     * 503, so a load balancer's health checks take it out first. Default 2 s with Redis (several instances), else 0.
+     */
+    shutdownDrainMs: z.number().int().min(0).max(600_000).nullable().default(null),
   })
   .strict();
 
@@ -180,6 +185,7 @@ function fromEnv(env: EnvReader, raw: Env): Record<string, unknown> {
     mcp: { tools: env.list('QUARRY_MCP_TOOLS') },
     webhooks: { secret: env.str('QUARRY_WEBHOOK_SECRET') },
     shutdownGraceMs: env.num('QUARRY_SHUTDOWN_GRACE_MS'),
+    shutdownDrainMs: env.num('QUARRY_SHUTDOWN_DRAIN_MS'),
     llm: llmEnvOverrides(raw),
     embeddings: {
       model: env.str('QUARRY_EMBEDDING_MODEL'),

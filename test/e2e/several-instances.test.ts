@@ -74,10 +74,10 @@ describe.runIf(hasRedisServer)('several quarry serve instances on one Redis', ()
 
   it('lose no request and no job in a rolling restart under load behind a load balancer', { timeout: 180_000 }, async () => {
     // A short grace period, so jobs still running at SIGTERM are handed back to the other instance.
-    const config = { rateLimitPerMinute: 100_000, shutdownGraceMs: 1000, vectorIndex: { dir: join(instances.tempDir(), 'page-index') } };
+    const config = { rateLimitPerMinute: 100_000, shutdownGraceMs: 3000, shutdownDrainMs: 1000, vectorIndex: { dir: join(instances.tempDir(), 'page-index') } };
     let [a, b] = await Promise.all([start(shared(config)), start(shared(config))]);
     const proxy = await startRoundRobinProxy([a.url, b.url]);
-    web.setEngineMode('bing', { kind: 'slow', delayMs: 1500 });
+    web.setEngineMode('bing', { kind: 'slow', delayMs: 4000 });
     web.setEngineMode('duckduckgo', { kind: 'slow', delayMs: 100 });
     const viaProxy = (path: string, init: RequestInit = {}) =>
       fetch(proxy.url + path, { ...init, headers: { 'x-api-key': KEY, 'content-type': 'application/json', ...(init.headers ?? {}) } }).then(async (response) => ({
@@ -119,9 +119,9 @@ describe.runIf(hasRedisServer)('several quarry serve instances on one Redis', ()
     await proxy.close().catch(() => undefined);
 
     expect(answers.length).toBeGreaterThan(20);
-    expect(answers.filter((status) => status !== 200)).toEqual([]);
-    // The restarts were seen: the balancer met refused connections and moved on.
-    expect(proxy.retries.get('ECONNREFUSED') ?? 0).toBeGreaterThan(0);
+    expect(answers.filter((status) => status !== 200), proxy.failures.join('; ')).toEqual([]);
+    // The restarts were seen: the balancer's health checks took each instance out while it drained.
+    expect(proxy.removals).toBeGreaterThanOrEqual(2);
     expect(jobIds.length).toBeGreaterThan(4);
     for (const id of jobIds) {
       const job = await finishedJob({ get: (path) => a.get(path, KEY) }, id, 60_000);

@@ -1,9 +1,10 @@
 /**
- * A load balancer for tests, behaving like the nginx example in the README
- * ("Several instances"): round robin over the backends, a new upstream
- * connection per request, and the next backend when a backend refuses the
- * connection (nothing was sent) or answers 503. A request that was sent and
- * then lost (connection reset, no answer) is not sent again — POSTs are not
+ * A load balancer for tests, behaving like the HAProxy example in the README
+ * ("Several instances"): round robin over the backends whose health check
+ * (GET /healthz every 200 ms) answers 200, a new upstream connection per
+ * request, and the next backend when a backend refuses the connection
+ * (nothing was sent) or answers 503. A request that was sent and then lost
+ * (connection reset, no answer) is not sent again — POSTs are not
  * idempotent — and answers 502: that is a lost request.
  */
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
@@ -13,6 +14,10 @@ export interface RoundRobinProxy {
   url: string;
   /** Requests passed to the next backend, by reason. */
   retries: Map<string, number>;
+  /** Why each request answered 502 (no backend answered it). */
+  failures: string[];
+  /** Times a backend failed its health check and left the rotation. */
+  readonly removals: number;
   close(): Promise<void>;
 }
 
@@ -36,9 +41,44 @@ function forward(backend: string, req: IncomingMessage, body: Buffer): Promise<U
   });
 }
 
+const HEALTH_INTERVAL_MS = 200;
+
+function healthy(backend: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const check = request(new URL('/healthz', backend), { agent: false, timeout: 1000 }, (res) => {
+      res.resume();
+      resolve(res.statusCode === 200);
+    });
+    check.on('error', () => resolve(false));
+    check.on('timeout', () => check.destroy());
+    check.end();
+  });
+}
+
 export async function startRoundRobinProxy(backends: string[], tries = 6): Promise<RoundRobinProxy> {
   let next = 0;
+  const up = new Set(backends);
+  let removals = 0;
+  let checking = true;
+  const checks = (async () => {
+    while (checking) {
+      await Promise.all(
+        backends.map(async (backend) => {
+          if (await healthy(backend)) up.add(backend);
+          else if (up.delete(backend)) removals++;
+        }),
+      );
+      await new Promise((resolve) => setTimeout(resolve, HEALTH_INTERVAL_MS));
+    }
+  })();
+  /** The next backend in turn among those up (all of them when none is). */
+  const pick = (): string => {
+    const candidates = backends.filter((backend) => up.has(backend));
+    const pool = candidates.length > 0 ? candidates : backends;
+    return pool[next++ % pool.length]!;
+  };
   const retries = new Map<string, number>();
+  const failures: string[] = [];
   const count = (reason: string) => retries.set(reason, (retries.get(reason) ?? 0) + 1);
   const server: Server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
@@ -46,7 +86,7 @@ export async function startRoundRobinProxy(backends: string[], tries = 6): Promi
     const body = Buffer.concat(chunks);
     let last = 'no backend tried';
     for (let tried = 0; tried < tries; tried++) {
-      const backend = backends[next++ % backends.length]!;
+      const backend = pick();
       try {
         const answer = await forward(backend, req, body);
         if (answer.status === 503) {
@@ -66,12 +106,21 @@ export async function startRoundRobinProxy(backends: string[], tries = 6): Promi
         if (tried % backends.length === backends.length - 1) await new Promise((resolve) => setTimeout(resolve, 250));
       }
     }
+    failures.push(`${req.method} ${req.url}: ${last}`);
     res.writeHead(502, { 'content-type': 'text/plain' }).end(`no backend answered: ${last}`);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     retries,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    failures,
+    get removals() {
+      return removals;
+    },
+    close: async () => {
+      checking = false;
+      await checks;
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }
