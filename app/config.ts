@@ -13,6 +13,7 @@ import { configEngineSchema } from '../services/engines/config-engines.js';
 import { enginesConfigSchema } from '../services/engines/engine-config.js';
 import { knowledgeConfigSchema } from '../services/knowledge/config.js';
 import { llmConfigSchema, llmEnvOverrides } from '../services/llm/config.js';
+import { webhookSecretProblem } from '../services/webhooks/standard-webhooks.js';
 
 export const configSchema = z
   .object({
@@ -106,6 +107,8 @@ export const configSchema = z
     vectorIndex: z
       .object({
         enabled: z.boolean().default(true),
+        /** The LanceDB directory; default <dataDir>/page-index. Several instances may share one (docs/vector-index.md). */
+        dir: z.string().min(1).nullable().default(null),
         /** Chunks of pages fetched longer ago than this are purged (0 keeps everything). */
         retentionDays: z.number().int().min(0).default(30),
         /** Upper bound on indexed chunks; the oldest pages go first beyond it (0: no bound). */
@@ -119,12 +122,48 @@ export const configSchema = z
     knowledge: knowledgeConfigSchema,
     jobs: z
       .object({
+        /** Jobs run at once per instance (webhook deliveries have their own bound, webhooks.concurrency). */
         concurrency: z.number().int().min(1).max(64).default(4),
-        /** Secret used to sign webhook deliveries; generated and stored in the data directory when absent. */
-        webhookSecret: z.string().min(16).nullable().default(null),
+        /** Finished jobs (and their webhook delivery logs) stay readable this long. */
+        keepFinishedHours: z.number().min(0.01).max(24 * 365).default(168),
+        /** Runs of one job cut short by crashes or shutdowns before it fails for good. */
+        maxInterruptions: z.number().int().min(0).max(100).default(3),
+        /** With Redis (BullMQ): how long a running job's lock lasts without renewal (renewed every half of it). */
+        lockMs: z.number().int().min(1000).max(600_000).default(20_000),
+        /** With Redis (BullMQ): how often each instance looks for jobs whose lock expired. Failover ≤ lockMs + 2 × stalledIntervalMs (50 s). */
+        stalledIntervalMs: z.number().int().min(1000).max(600_000).default(15_000),
       })
       .strict()
       .prefault({}),
+    webhooks: z
+      .object({
+        /** Standard Webhooks signing secret, "whsec_<base64>"; generated once and kept (data directory, or Redis) when absent. */
+        secret: z
+          .string()
+          .nullable()
+          .default(null)
+          .superRefine((value, ctx) => {
+            const problem = value === null ? null : webhookSecretProblem(value);
+            if (problem) ctx.addIssue({ code: 'custom', message: problem });
+          }),
+        /** Attempts per message in all, the first included. */
+        maxAttempts: z.number().int().min(1).max(50).default(12),
+        timeoutMs: z.number().int().min(100).max(120_000).default(10_000),
+        /** Backoff between attempts: grows from backoffBaseMs, doubling, up to backoffMaxMs, with jitter. */
+        backoffBaseMs: z.number().int().min(10).default(2000),
+        backoffMaxMs: z.number().int().min(10).default(30 * 60_000),
+        /** Deliveries in flight at once per instance. */
+        concurrency: z.number().int().min(1).max(256).default(8),
+      })
+      .strict()
+      .prefault({}),
+    /** On SIGTERM: how long running requests and jobs get to finish before jobs are handed back and the process exits. */
+    shutdownGraceMs: z.number().int().min(0).max(600_000).default(20_000),
+    /**
+     * On SIGTERM, before it stops listening: how long the instance keeps serving while /healthz answers
+     * 503, so a load balancer's health checks take it out first. Default 2 s with Redis (several instances), else 0.
+     */
+    shutdownDrainMs: z.number().int().min(0).max(600_000).nullable().default(null),
   })
   .strict();
 
@@ -150,7 +189,9 @@ function fromEnv(env: EnvReader, raw: Env): Record<string, unknown> {
     },
     browser: { executablePath: env.str('QUARRY_CHROMIUM_PATH') },
     mcp: { tools: env.list('QUARRY_MCP_TOOLS') },
-    jobs: { webhookSecret: env.str('QUARRY_WEBHOOK_SECRET') },
+    webhooks: { secret: env.str('QUARRY_WEBHOOK_SECRET') },
+    shutdownGraceMs: env.num('QUARRY_SHUTDOWN_GRACE_MS'),
+    shutdownDrainMs: env.num('QUARRY_SHUTDOWN_DRAIN_MS'),
     llm: llmEnvOverrides(raw),
     embeddings: {
       model: env.str('QUARRY_EMBEDDING_MODEL'),
@@ -158,7 +199,7 @@ function fromEnv(env: EnvReader, raw: Env): Record<string, unknown> {
       remoteHost: env.str('QUARRY_EMBEDDING_REMOTE_HOST'),
       threads: env.num('QUARRY_EMBEDDING_THREADS'),
     },
-    vectorIndex: { retentionDays: env.num('QUARRY_INDEX_RETENTION_DAYS') },
+    vectorIndex: { retentionDays: env.num('QUARRY_INDEX_RETENTION_DAYS'), dir: env.str('QUARRY_INDEX_DIR') },
     knowledge: { feedFromPages: env.bool('QUARRY_KNOWLEDGE_FEED_FROM_PAGES') },
   };
 }

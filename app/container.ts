@@ -10,14 +10,18 @@ import { FeatureRegistry } from '../core/features.js';
 import { OutboundClient } from '../core/http/outbound-client.js';
 import type { Logger } from '../core/logger.js';
 import { CapabilityRegistry } from '../core/registry.js';
-import { loadOrCreateSecret } from '../core/secrets.js';
 import type { Stores } from '../core/stores/stores.js';
 import { BrowserPool } from '../services/browser/browser-pool.js';
 import { CredibilityService } from '../services/credibility/credibility-service.js';
-import { EngineHealth } from '../services/engines/engine-health.js';
+import { EngineHealth, MemoryEngineHealthStore } from '../services/engines/engine-health.js';
+import { RedisEngineHealthStore } from '../services/engines/engine-health-redis.js';
 import { EngineService } from '../services/engines/engine-service.js';
 import { ExtractionPool } from '../services/extract/extraction-pool.js';
-import { JobStore } from '../services/jobs/job-store.js';
+import { BullJobBackend } from '../services/jobs/bullmq/bullmq-backend.js';
+import { EmbeddedJobBackend } from '../services/jobs/embedded/embedded-backend.js';
+import { EmbeddedJobStore } from '../services/jobs/embedded/embedded-job-store.js';
+import { JobService } from '../services/jobs/job-service.js';
+import type { JobBackend } from '../services/jobs/types.js';
 import { KnowledgeService } from '../services/knowledge/knowledge-service.js';
 import { PageFeeder } from '../services/knowledge/page-feeder.js';
 import { createLlmTiers } from '../services/llm/registry.js';
@@ -27,12 +31,16 @@ import { Scraper, type ExtractFn } from '../services/scrape/scraper.js';
 import { SearchHistory } from '../services/search-history/search-history.js';
 import { PageIndexer } from '../services/semantic/page-indexer.js';
 import { SemanticServices } from '../services/semantic/semantic-services.js';
-import { WebhookSender } from '../services/webhooks/webhook-sender.js';
+import { WEBHOOK_LANE, WebhookDeliveries } from '../services/webhooks/webhook-deliveries.js';
 import type { QuarryConfig } from './config.js';
 import { createQuarryEventBus, type QuarryEventBus } from './events.js';
 import { TOKENS } from './tokens.js';
 
-export function registerServices(c: DependencyContainer, config: QuarryConfig, logger: Logger, stores: Stores, engines: LoadedEngine[]): void {
+export interface ResolvedSecrets {
+  webhookSecret: string;
+}
+
+export function registerServices(c: DependencyContainer, config: QuarryConfig, logger: Logger, stores: Stores, engines: LoadedEngine[], secrets: ResolvedSecrets): void {
   const cached = <T>(factory: (c: DependencyContainer) => T) => ({ useFactory: instanceCachingFactory<T>(factory) });
   c.register(TOKENS.Config, { useValue: config });
   c.register(TOKENS.Logger, { useValue: logger });
@@ -41,7 +49,10 @@ export function registerServices(c: DependencyContainer, config: QuarryConfig, l
   c.register(TOKENS.Metrics, cached(() => new Metrics()));
   c.register(TOKENS.Features, cached(() => new FeatureRegistry()));
   c.register(TOKENS.Registry, cached(() => new CapabilityRegistry()));
-  c.register(TOKENS.EngineHealth, cached(() => new EngineHealth()));
+  c.register(
+    TOKENS.EngineHealth,
+    cached(() => new EngineHealth(stores.redis ? new RedisEngineHealthStore(stores.redis) : new MemoryEngineHealthStore(), logger.child({ component: 'engine-health' }))),
+  );
   c.register(
     TOKENS.Outbound,
     cached(() => new OutboundClient({ ...config.outbound }, logger.child({ component: 'outbound' }))),
@@ -130,13 +141,45 @@ export function registerServices(c: DependencyContainer, config: QuarryConfig, l
         ),
     ),
   );
-  c.register(TOKENS.JobStore, cached((r) => new JobStore(stores.records, r.resolve(TOKENS.Events), logger.child({ component: 'jobs' }))));
+  c.register(TOKENS.Jobs, cached(() => new JobService(jobBackend(config, stores, logger.child({ component: 'jobs' })), logger.child({ component: 'jobs' }), jobServiceOptions(config))));
   c.register(
     TOKENS.Webhooks,
     cached((r) => {
       const outbound = r.resolve<OutboundClient>(TOKENS.Outbound);
-      const secret = config.jobs.webhookSecret ?? loadOrCreateSecret(config.dataDir, 'webhook-secret').value;
-      return new WebhookSender((req) => outbound.fetch(req), { secret, maxAttempts: 5, backoffMs: [1000, 5000, 30_000, 120_000] }, logger.child({ component: 'webhooks' }));
+      const { maxAttempts, timeoutMs, backoffBaseMs, backoffMaxMs } = config.webhooks;
+      return new WebhookDeliveries(
+        r.resolve(TOKENS.Jobs),
+        (request) => outbound.fetch(request),
+        { secret: secrets.webhookSecret, maxAttempts, timeoutMs, backoff: { baseMs: backoffBaseMs, maxMs: backoffMaxMs } },
+        logger.child({ component: 'webhooks' }),
+        (url) => outbound.checkUrl(url),
+      );
     }),
   );
+}
+
+/** BullMQ when the state is shared on Redis, else the embedded durable queue under the data directory. */
+function jobBackend(config: QuarryConfig, stores: Stores, logger: Logger): JobBackend {
+  const keepFinishedMs = config.jobs.keepFinishedHours * 3600_000;
+  if (stores.redis && stores.redisUrl) {
+    return new BullJobBackend({
+      redisUrl: stores.redisUrl,
+      redis: stores.redis,
+      lockMs: config.jobs.lockMs,
+      stalledIntervalMs: config.jobs.stalledIntervalMs,
+      // Above the job service's own bound, so a job given up is failed by the service (and its webhook sent).
+      maxStalledCount: config.jobs.maxInterruptions + 2,
+      keepFinishedSeconds: Math.ceil(keepFinishedMs / 1000),
+      logger,
+    });
+  }
+  return new EmbeddedJobBackend(new EmbeddedJobStore(stores.records, keepFinishedMs), logger);
+}
+
+function jobServiceOptions(config: QuarryConfig) {
+  return {
+    concurrency: config.jobs.concurrency,
+    laneConcurrency: { [WEBHOOK_LANE]: config.webhooks.concurrency },
+    maxInterruptions: config.jobs.maxInterruptions,
+  };
 }

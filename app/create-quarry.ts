@@ -13,7 +13,6 @@ import type { FeatureRegistry } from '../core/features.js';
 import type { OutboundClient } from '../core/http/outbound-client.js';
 import { createLogger, type Logger } from '../core/logger.js';
 import { CODE_ROOT } from '../core/paths.js';
-import type { JobHandler } from '../core/plugin.js';
 import { loadAreaFolder, pluginFolders, type LoadedArea } from '../core/plugins/plugin-loader.js';
 import type { CapabilityRegistry } from '../core/registry.js';
 import { createStores } from '../core/stores/stores.js';
@@ -22,15 +21,16 @@ import type { EngineService } from '../services/engines/engine-service.js';
 import { loadAllEngines } from '../services/engines/engine-sources.js';
 import type { ExtractionPool } from '../services/extract/extraction-pool.js';
 import { HealthMonitor } from '../services/health/health-monitor.js';
-import { JobRunner } from '../services/jobs/job-runner.js';
-import type { JobStore } from '../services/jobs/job-store.js';
 import type { KnowledgeService } from '../services/knowledge/knowledge-service.js';
 import type { PageFeeder } from '../services/knowledge/page-feeder.js';
+import type { JobService } from '../services/jobs/job-service.js';
 import type { LlmTiers } from '../services/llm/registry.js';
 import type { ExtractionStats } from '../services/metrics/extraction-stats.js';
 import type { Metrics } from '../services/metrics/metrics.js';
 import type { PageIndexer } from '../services/semantic/page-indexer.js';
 import type { SemanticServices } from '../services/semantic/semantic-services.js';
+import { jobWebhookListener } from '../services/webhooks/job-webhooks.js';
+import { WEBHOOK_DELIVERY_KIND, type WebhookDeliveries } from '../services/webhooks/webhook-deliveries.js';
 import { loadConfig, type ConfigInput, type QuarryConfig } from './config.js';
 import { registerServices } from './container.js';
 import type { QuarryEventBus } from './events.js';
@@ -38,6 +38,7 @@ import { describeFeatures } from './features.js';
 import { healthChecks } from './health-checks.js';
 import type { PluginServices } from './plugin-services.js';
 import { TOKENS } from './tokens.js';
+import { resolveWebhookSecret } from './webhook-secret.js';
 
 export interface QuarryApp {
   config: QuarryConfig;
@@ -47,6 +48,12 @@ export interface QuarryApp {
   engines: EngineService;
   /** Health from real checks of the stores, Redis, the browser and the language models (GET /health). */
   health: HealthMonitor;
+  /**
+   * Stops taking jobs: running ones get graceMs to finish, then go back to
+   * the queue (another instance, or the next start, runs them). Submitting
+   * still works until close().
+   */
+  stopJobs(graceMs: number): Promise<void>;
   /** Stops background work, closes pools, the browser and the stores. */
   close(): Promise<void>;
 }
@@ -65,9 +72,13 @@ export async function createQuarry(options: CreateQuarryOptions = {}): Promise<Q
   const logger = options.logger ?? createLogger(config.logLevel);
   const loadedEngines = await loadAllEngines(config, process.cwd(), options.engineDirs ?? []);
   const stores = await createStores({ dataDir: config.dataDir, redisUrl: config.redisUrl, logger: logger.child({ component: 'stores' }) });
+  const webhookSecret = await resolveWebhookSecret(config, stores).catch(async (error: unknown) => {
+    await stores.close();
+    throw error;
+  });
 
   const c = rootContainer.createChildContainer();
-  registerServices(c, config, logger, stores, loadedEngines);
+  registerServices(c, config, logger, stores, loadedEngines, { webhookSecret });
 
   const registry = c.resolve<CapabilityRegistry>(TOKENS.Registry);
   const metrics = c.resolve<Metrics>(TOKENS.Metrics);
@@ -76,9 +87,10 @@ export async function createQuarry(options: CreateQuarryOptions = {}): Promise<Q
   const extraction = c.resolve<ExtractionPool>(TOKENS.ExtractionPool);
   const events = c.resolve<QuarryEventBus>(TOKENS.Events);
   const features = c.resolve<FeatureRegistry>(TOKENS.Features);
-  const jobStore = c.resolve<JobStore>(TOKENS.JobStore);
-  const handlers = new Map<string, JobHandler>();
-  const jobs = new JobRunner(jobStore, handlers, c.resolve(TOKENS.Webhooks), logger.child({ component: 'jobs' }), { concurrency: config.jobs.concurrency });
+  const jobs = c.resolve<JobService>(TOKENS.Jobs);
+  const webhooks = c.resolve<WebhookDeliveries>(TOKENS.Webhooks);
+  jobs.define(WEBHOOK_DELIVERY_KIND, webhooks.kind());
+  jobs.onFinished(jobWebhookListener(webhooks));
 
   registry.onCall((call) => {
     metrics.observeCall(call.id, call.host, call.status, call.durationMs);
@@ -103,7 +115,7 @@ export async function createQuarry(options: CreateQuarryOptions = {}): Promise<Q
     features,
     stores,
     jobs,
-    jobStore,
+    webhooks,
     metrics,
     events,
     llm,
@@ -131,12 +143,11 @@ export async function createQuarry(options: CreateQuarryOptions = {}): Promise<Q
       throw new Error(`plugin "${area.manifest.id}": manifest lists capabilities [${declared.join(', ')}] but setup() returned [${given.join(', ')}]`);
     }
     for (const capability of capabilities) registry.register(capability, area.manifest.id);
-    for (const [kind, handler] of Object.entries(area.plugin.jobHandlers?.(services) ?? {})) handlers.set(kind, handler);
+    for (const [kind, definition] of Object.entries(area.plugin.jobHandlers?.(services) ?? {})) jobs.define(kind, definition);
   }
-  const resumed = await jobs.resumePending();
-  if (resumed > 0) logger.info({ resumed }, 'resumed jobs accepted before the last shutdown');
+  await jobs.start();
   logger.info(
-    { engines: engines.ids().length, capabilities: registry.list().length, storage: stores.backend, browser: browser.available() },
+    { engines: engines.ids().length, capabilities: registry.list().length, storage: stores.backend, jobs: jobs.backend, browser: browser.available() },
     'quarry core ready',
   );
 
@@ -148,6 +159,7 @@ export async function createQuarry(options: CreateQuarryOptions = {}): Promise<Q
     services,
     engines,
     health: new HealthMonitor(healthChecks({ stores, browser, llm })),
+    stopJobs: (graceMs) => jobs.stop(graceMs),
     async close() {
       if (closed) return;
       closed = true;

@@ -1,5 +1,4 @@
 /** The running service's event map: every service's events, joined. */
-import type { JobEvents } from '../services/jobs/job-store.js';
 import type { PageEvents } from '../services/semantic/page-indexer.js';
 import { createEventBus, type EventBus } from '../core/events.js';
 
@@ -10,8 +9,7 @@ export interface CapabilityCalledEvent {
   status: string;
 }
 
-export type QuarryEvents = JobEvents &
-  PageEvents & {
+export type QuarryEvents = PageEvents & {
     'capability.called': (event: CapabilityCalledEvent) => void;
   };
 

@@ -12,7 +12,7 @@ import type { KnowledgeService } from '../services/knowledge/knowledge-service.j
 import type { PageFeeder } from '../services/knowledge/page-feeder.js';
 import type { LlmTiers } from '../services/llm/registry.js';
 import type { PageIndexer } from '../services/semantic/page-indexer.js';
-import type { SemanticServices } from '../services/semantic/semantic-services.js';
+import { pageIndexDir, type SemanticServices } from '../services/semantic/semantic-services.js';
 import type { QuarryConfig } from './config.js';
 
 export function describeFeatures(
@@ -42,8 +42,11 @@ export function describeFeatures(
   });
   features.set('storage', {
     available: true,
-    detail: services.stores.backend === 'redis' ? 'shared state on Redis' : `cache in memory, durable records in SQLite under ${config.dataDir}`,
-    info: { backend: services.stores.backend },
+    detail:
+      services.stores.backend === 'redis'
+        ? 'shared state on Redis (cache, records, rate limit, engine health); jobs on BullMQ'
+        : `cache in memory, durable records and jobs in SQLite under ${config.dataDir}`,
+    info: { backend: services.stores.backend, jobs: services.stores.backend === 'redis' ? 'bullmq' : 'embedded' },
   });
   const llm = services.llm.describe();
   features.set(
@@ -61,7 +64,7 @@ export function describeFeatures(
     config.vectorIndex.enabled
       ? {
           available: true,
-          detail: `LanceDB under ${join(config.dataDir, 'page-index')}, retention ${config.vectorIndex.retentionDays || 'unlimited'} days`,
+          detail: `LanceDB under ${pageIndexDir(config)}, retention ${config.vectorIndex.retentionDays || 'unlimited'} days`,
           info: { ...services.indexer.stats(), maxChunks: config.vectorIndex.maxChunks },
         }
       : { available: false, detail: 'disabled in the config (vectorIndex.enabled)' },

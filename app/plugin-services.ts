@@ -11,14 +11,14 @@ import type { Stores } from '../core/stores/stores.js';
 import type { BrowserPool } from '../services/browser/browser-pool.js';
 import type { CredibilityService } from '../services/credibility/credibility-service.js';
 import type { EngineService } from '../services/engines/engine-service.js';
-import type { JobRunner } from '../services/jobs/job-runner.js';
-import type { JobStore } from '../services/jobs/job-store.js';
 import type { KnowledgeService } from '../services/knowledge/knowledge-service.js';
+import type { Jobs } from '../services/jobs/types.js';
 import type { LlmTiers } from '../services/llm/registry.js';
 import type { Metrics } from '../services/metrics/metrics.js';
 import type { ExtractFn, Scraper } from '../services/scrape/scraper.js';
 import type { SearchHistory } from '../services/search-history/search-history.js';
 import type { SemanticServices } from '../services/semantic/semantic-services.js';
+import type { WebhookDeliveries } from '../services/webhooks/webhook-deliveries.js';
 import type { QuarryConfig } from './config.js';
 import type { QuarryEventBus } from './events.js';
 
@@ -31,8 +31,10 @@ export interface PluginServices {
   features: FeatureRegistry;
   /** Shared state: cache (may be volatile) and durable records. */
   stores: Stores;
-  jobs: JobRunner;
-  jobStore: JobStore;
+  /** Durable background jobs (embedded, or BullMQ on Redis): submit, read, cancel from any instance. */
+  jobs: Jobs;
+  /** Signed webhook delivery (Standard Webhooks) with retries and a delivery log. */
+  webhooks: WebhookDeliveries;
   metrics: Metrics;
   events: QuarryEventBus;
   /** Language model tiers; both null when none is configured (features answer extractively). */
@@ -53,7 +55,7 @@ export interface PluginServices {
   runtimeStats(): Record<string, unknown>;
 }
 
-export type { JobHandler } from '../core/plugin.js';
+export type { JobHandler, JobKind } from '../core/plugin.js';
 
 export type QuarryPlugin = AreaPlugin<PluginServices>;
 

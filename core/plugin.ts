@@ -7,16 +7,40 @@
  * business (app/plugin-services.ts), not the kernel's.
  */
 import type { AnyCapability } from './capability.js';
+import type { AppError } from './errors.js';
 
 export interface AreaPlugin<Services> {
   setup(services: Services): AnyCapability[] | Promise<AnyCapability[]>;
-  /** Job kinds the plugin runs in the background (async modes), by kind. */
-  jobHandlers?(services: Services): Record<string, JobHandler>;
+  /**
+   * Job kinds the plugin runs in the background (async modes, research,
+   * batches, scheduled checks), by kind: a handler, or a handler with its
+   * retry bound and lane. Registered before any job runs.
+   */
+  jobHandlers?(services: Services): Record<string, JobHandler | JobKind>;
 }
 
 export interface JobHandlerContext {
+  /** The job's id: the same on every run of the job, so a key for idempotent effects. */
+  id: string;
+  /** 1 on the first run; each retry after a failure counts up (a run cut short by a crash does not). */
+  attempt: number;
+  /** Aborted when the job is cancelled or the instance shuts down. */
   signal: AbortSignal;
   progress(p: { progress: number; total?: number; message?: string }): void;
 }
 
 export type JobHandler = (input: unknown, ctx: JobHandlerContext) => Promise<unknown>;
+
+export interface JobKind {
+  run: JobHandler;
+  /** Runs in all when the handler fails with a retryable error; default 1 (no retry). */
+  maxAttempts?: number;
+  /**
+   * Delay before the next run after `error` ended run `attempt`, or null when
+   * the error is final. Default: exponential backoff with jitter for errors
+   * another try may cure (timeouts, upstream failures, overload).
+   */
+  retryDelayMs?(error: AppError, attempt: number): number | null;
+  /** Jobs of one lane share a concurrency bound; a separate lane keeps slow work from starving other work. Default "default". */
+  lane?: string;
+}

@@ -14,14 +14,15 @@ export interface StoredSecret {
   path: string;
 }
 
-export function loadOrCreateSecret(dataDir: string, fileName: string, prefix = ''): StoredSecret {
+/** `generate` makes a new value when none is stored (default: prefix + 24 random bytes, base64url). */
+export function loadOrCreateSecret(dataDir: string, fileName: string, prefix = '', generate?: () => string): StoredSecret {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const path = join(dataDir, fileName);
   if (existsSync(path)) {
     const value = readFileSync(path, 'utf8').trim();
     if (value.length >= 16) return { value, created: false, path };
   }
-  const value = `${prefix}${randomBytes(24).toString('base64url')}`;
+  const value = generate ? generate() : `${prefix}${randomBytes(24).toString('base64url')}`;
   // 'wx' never overwrites a key another process wrote a moment ago.
   try {
     writeFileSync(path, `${value}\n`, { mode: 0o600, flag: 'wx' });

@@ -33,7 +33,7 @@ async function open(options: Parameters<typeof createStores>[0]): Promise<Stores
 /** Compiles stores.ts (and errors.ts) to plain JS so a child `node` process can import it. */
 function compileStoresForChild(): string {
   const out = tempDir();
-  for (const file of ['core/errors.ts', 'core/stores/stores.ts', 'core/stores/bounded-map.ts']) {
+  for (const file of ['core/errors.ts', 'core/stores/stores.ts', 'core/stores/bounded-map.ts', 'core/stores/redis-client.ts']) {
     const source = readFileSync(join(REPO, file), 'utf8');
     const { outputText } = ts.transpileModule(source, {
       compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true },

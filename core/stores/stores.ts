@@ -17,13 +17,19 @@
  * Errors: keyv swallows store errors by default (get() returns undefined,
  * set() returns false). Both stores run with throwOnErrors so callers see
  * failures, and every 'error' event is logged.
+ *
+ * With Redis, `redis` is also an ioredis connection for the shared state that
+ * is not key/value records: the rate limit, engine health, locks and the job
+ * mechanism's keys (core/stores/redis-client.ts).
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import KeyvRedis, { defaultReconnectStrategy } from '@keyv/redis';
 import KeyvSqlite from '@keyv/sqlite';
+import type { Redis } from 'ioredis';
 import { Keyv } from 'keyv';
 import { BoundedMap } from './bounded-map.js';
+import { openRedis, redactRedisUrl } from './redis-client.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 
@@ -33,6 +39,10 @@ export interface Stores {
   backend: 'memory+sqlite' | 'redis';
   /** With Redis: a PING on the connection (health checks). */
   pingRedis?(): Promise<void>;
+  /** The Redis URL when the state is shared on Redis, else null. */
+  redisUrl: string | null;
+  /** An ioredis connection to that Redis (shared by rate limit, engine health, locks, jobs), else null. */
+  redis: Redis | null;
   close(): Promise<void>;
 }
 
@@ -75,6 +85,8 @@ async function createLocalStores(dataDir: string, logger: Logger): Promise<Store
     cache,
     records,
     backend: 'memory+sqlite',
+    redisUrl: null,
+    redis: null,
     async close() {
       if (closed) return;
       closed = true;
@@ -112,8 +124,16 @@ async function createRedisStores(redisUrl: string, logger: Logger): Promise<Stor
     await Promise.all([cacheAdapter.getClient(), recordsAdapter.getClient()]);
   } catch (error) {
     await Promise.allSettled([cacheAdapter.disconnect(true), recordsAdapter.disconnect(true)]);
-    throw new AppError('UNAVAILABLE', `cannot connect to Redis at ${redactUrl(redisUrl)}`, { cause: error });
+    throw new AppError('UNAVAILABLE', `cannot connect to Redis at ${redactRedisUrl(redisUrl)}`, { cause: error });
   }
+  let redis: Redis;
+  try {
+    redis = await openRedis(redisUrl, 'quarry');
+  } catch (error) {
+    await Promise.allSettled([cacheAdapter.disconnect(true), recordsAdapter.disconnect(true)]);
+    throw error;
+  }
+  redis.on('error', (error: unknown) => logger.error({ err: error }, 'Redis connection error'));
   let closed = false;
   return {
     cache,
@@ -123,22 +143,13 @@ async function createRedisStores(redisUrl: string, logger: Logger): Promise<Stor
       const client = (await recordsAdapter.getClient()) as unknown as { ping(): Promise<unknown> };
       await client.ping();
     },
+    redisUrl,
+    redis,
     async close() {
       if (closed) return;
       closed = true;
-      const results = await Promise.allSettled([cache.disconnect(), records.disconnect()]);
+      const results = await Promise.allSettled([cache.disconnect(), records.disconnect(), redis.quit()]);
       for (const result of results) if (result.status === 'rejected') logger.warn({ err: result.reason }, 'closing a Redis connection failed');
     },
   };
-}
-
-/** Keeps passwords out of error messages and logs. */
-function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return '(unparseable URL)';
-  }
 }

@@ -1,17 +1,31 @@
 /** quarry serve and quarry mcp: start a host over the core, and stop gracefully on signals. */
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { Server as NetServer, type Socket } from 'node:net';
+import type { FastifyInstance } from 'fastify';
 import { createQuarry, type QuarryApp } from '../../app/create-quarry.js';
 import { buildHttpServer } from '../http/server.js';
 import { serveMcpOverStdio } from '../mcp/server.js';
 
-function onShutdown(app: QuarryApp, stop: () => Promise<void>): void {
+/** Past the grace period, what closing pools and stores may take before the process exits anyway. */
+const CLOSE_MARGIN_MS = 10_000;
+
+/**
+ * On SIGTERM or SIGINT: stop taking jobs, and let the host drain (HTTP:
+ * health checks fail first, then it stops listening); running requests and
+ * jobs get the grace period to finish, jobs still running are handed back
+ * (another instance or the next start runs them); close; exit.
+ */
+function onShutdown(app: QuarryApp, stopHost: (graceMs: number) => Promise<void>): void {
   let stopping = false;
   const shutdown = (signal: string): void => {
     if (stopping) return;
     stopping = true;
-    app.logger.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 15_000);
+    const graceMs = app.config.shutdownGraceMs;
+    const drainMs = drainDelayMs(app);
+    app.logger.info({ signal, graceMs, drainMs }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), drainMs + graceMs + CLOSE_MARGIN_MS);
     force.unref();
-    stop()
+    Promise.all([stopHost(graceMs), app.stopJobs(graceMs)])
       .then(() => app.close())
       .catch((error: unknown) => app.logger.error({ err: error }, 'error during shutdown'))
       .finally(() => {
@@ -23,12 +37,90 @@ function onShutdown(app: QuarryApp, stop: () => Promise<void>): void {
   process.once('SIGTERM', () => shutdown('SIGTERM'));
 }
 
+/** shutdownDrainMs, or 2 s when several instances may sit behind a load balancer (Redis), else 0. */
+function drainDelayMs(app: QuarryApp): number {
+  return app.config.shutdownDrainMs ?? (app.config.redisUrl ? 2000 : 0);
+}
+
+/**
+ * While draining, GET /healthz answers 503 so a load balancer's health
+ * checks take the instance out of rotation before it stops listening;
+ * every other request is served as usual. (A listener closed while the
+ * balancer still sends to it resets connections the kernel had already
+ * accepted for it: requests lost.)
+ */
+function drainingHealth(server: FastifyInstance): { start(): void } {
+  let draining = false;
+  server.addHook('onRequest', async (request, reply) => {
+    if (draining && request.method === 'GET' && request.url.split('?')[0] === '/healthz') {
+      return reply.status(503).type('application/json').send({ status: 'draining' });
+    }
+    return undefined;
+  });
+  return {
+    start: () => {
+      draining = true;
+    },
+  };
+}
+
+/** A connection is closed as idle only after this long without a request: one just accepted may still be sending its first. */
+const IDLE_CLOSE_MS = 1000;
+
+/** Which connections carry a request now, and since when the others have been idle. */
+function trackConnections(http: Server): { closeIdle(now: number): void } {
+  const connections = new Map<Socket, { requests: number; idleSince: number }>();
+  http.on('connection', (socket: Socket) => {
+    connections.set(socket, { requests: 0, idleSince: Date.now() });
+    socket.once('close', () => connections.delete(socket));
+  });
+  http.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const state = connections.get(request.socket);
+    if (!state) return;
+    state.requests++;
+    response.once('close', () => {
+      state.requests--;
+      state.idleSince = Date.now();
+    });
+  });
+  return {
+    closeIdle(now) {
+      for (const [socket, state] of connections) if (state.requests === 0 && now - state.idleSince >= IDLE_CLOSE_MS) socket.destroy();
+    },
+  };
+}
+
+/**
+ * After the drain delay, stops listening (a load balancer's next connection
+ * goes to another instance), lets requests in flight finish within the
+ * grace period, closing connections once they have been idle a moment,
+ * then closes whatever is left. Node's own close() would also drop at once every
+ * connection without a request in flight — including one just accepted
+ * whose request has not arrived yet, which its client then sees reset.
+ */
+async function drainHttp(server: FastifyInstance, connections: ReturnType<typeof trackConnections>, drainMs: number, graceMs: number): Promise<void> {
+  if (drainMs > 0) await new Promise((resolve) => setTimeout(resolve, drainMs));
+  const http = server.server;
+  const drained = new Promise<void>((resolve) => NetServer.prototype.close.call(http, () => resolve()));
+  const idleSweep = setInterval(() => connections.closeIdle(Date.now()), 100);
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([drained, new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+  clearInterval(idleSweep);
+  clearTimeout(timer);
+  await server.close();
+}
+
 export async function runServe(): Promise<number> {
   const app = await createQuarry();
   const server = await buildHttpServer(app);
+  const connections = trackConnections(server.server);
+  const health = drainingHealth(server);
   const address = await server.listen({ host: app.config.host, port: app.config.port });
-  app.logger.info({ address }, `Quarry HTTP API listening on ${address} (OpenAPI: ${address}/api/v1/openapi.json)`);
-  onShutdown(app, () => server.close());
+  app.logger.info({ address, jobs: app.services.jobs.backend }, `Quarry HTTP API listening on ${address} (OpenAPI: ${address}/api/v1/openapi.json)`);
+  onShutdown(app, (graceMs) => {
+    health.start();
+    return drainHttp(server, connections, drainDelayMs(app), graceMs);
+  });
   return -1;
 }
 

@@ -89,9 +89,12 @@ export async function buildHttpServer(app: QuarryApp, options: HttpServerOptions
     (request as FastifyRequest & { apiKey?: string }).apiKey = key;
   });
 
+  const sharedRedis = app.services.stores.redis;
   await server.register(rateLimit, {
     max: config.rateLimitPerMinute,
     timeWindow: 60_000,
+    // With Redis the budget is counted there, so it holds across every instance.
+    ...(sharedRedis ? { redis: sharedRedis, nameSpace: 'quarry:rate-limit:' } : {}),
     hook: 'preHandler',
     allowList: (request) => isPublicRoute(request),
     keyGenerator: (request) => (request as FastifyRequest & { apiKey?: string }).apiKey ?? request.ip,

@@ -11,6 +11,7 @@ import { AppError } from '../../core/errors.js';
 import type { JobHandler, PluginServices } from '../../app/plugin-services.js';
 import { acceptedAnswer, publicJob } from '../../services/web-search/job-view.js';
 import { asyncAcceptedSchema, jobStatusInputSchema, jobStatusOutputSchema, searchFieldAliases } from '../../services/web-search/schemas.js';
+import { jobWebhookState } from '../../services/webhooks/job-webhooks.js';
 import { prepareRequest } from './search/prepare.js';
 import { renderEnhancedMarkdown } from './search/render.js';
 import { runEnhancedSearch } from './search/run.js';
@@ -47,6 +48,7 @@ export function enhancedSearchCapability(services: PluginServices) {
         if (input.webhook_url) answer.search_metadata = { ...answer.search_metadata, webhook_unused: true };
         return answer;
       }
+      if (input.webhook_url) await services.webhooks.assertDeliverable(input.webhook_url, 'webhook_url');
       let job;
       try {
         job = await services.jobs.submit(ENHANCED_SEARCH_JOB, { ...input, async_mode: false, webhook_url: undefined }, {
@@ -85,9 +87,9 @@ export function enhancedSearchJobStatusCapability(services: PluginServices) {
     mcpTool: 'enhanced_search_job_status',
     readOnly: true,
     async handler(input) {
-      const job = await services.jobStore.get(input.request_id);
+      const job = await services.jobs.get(input.request_id);
       if (!job || job.kind !== ENHANCED_SEARCH_JOB) throw new AppError('NOT_FOUND', `no enhanced search job ${input.request_id}`);
-      return publicJob<EnhancedAnswer>(job);
+      return publicJob<EnhancedAnswer>(job, await jobWebhookState(services.webhooks, job));
     },
   });
 }

@@ -5,6 +5,7 @@ import { AppError, toAppError } from '../../core/errors.js';
 import { definePlugin, type PluginServices } from '../../app/plugin-services.js';
 import { autocompleteCapability } from './autocomplete.js';
 import { acceptedAnswer, publicJob } from '../../services/web-search/job-view.js';
+import { jobWebhookState } from '../../services/webhooks/job-webhooks.js';
 import { renderSearchMarkdown } from '../../services/web-search/render-markdown.js';
 import {
   asyncAcceptedSchema,
@@ -78,6 +79,7 @@ export default definePlugin({
           if (input.webhook_url) answer.search_metadata = { ...answer.search_metadata, webhook_unused: true };
           return answer;
         }
+        if (input.webhook_url) await services.webhooks.assertDeliverable(input.webhook_url, 'webhook_url');
         const job = await services.jobs.submit(SEARCH_JOB, { ...input, async_mode: false, webhook_url: undefined }, {
           idPrefix: 'req_',
           ...(input.webhook_url ? { webhookUrl: input.webhook_url } : {}),
@@ -171,7 +173,7 @@ export default definePlugin({
           .join('\n'),
       async handler() {
         const ids = services.engines.ids();
-        const entries = Object.fromEntries(ids.map((id) => [id, services.engines.runtimeEntry(id)]));
+        const entries = Object.fromEntries(await Promise.all(ids.map(async (id) => [id, await services.engines.runtimeEntry(id)] as const)));
         return { engines: entries as Record<string, (typeof entries)[string] & Record<string, unknown>>, total_engines: ids.length, enabled_engines: ids.filter((id) => entries[id]!.enabled).length };
       },
     });
@@ -187,9 +189,9 @@ export default definePlugin({
       mcpTool: 'search_job_status',
       readOnly: true,
       async handler(input) {
-        const job = await services.jobStore.get(input.request_id);
+        const job = await services.jobs.get(input.request_id);
         if (!job || job.kind !== SEARCH_JOB) throw new AppError('NOT_FOUND', `no search job ${input.request_id}`);
-        return publicJob(job);
+        return publicJob(job, await jobWebhookState(services.webhooks, job));
       },
     });
 

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import type { CallContext, Progress } from '../../core/capability.js';
 import { AppError, toAppError } from '../../core/errors.js';
 import type { JobHandler, PluginServices } from '../../app/plugin-services.js';
-import type { JobRecord } from '../../services/jobs/job-store.js';
+import type { JobRecord } from '../../services/jobs/types.js';
 import { claimInputSchema, DEPTHS, type BatchAnswer, type BatchInput, type BatchResult } from './schemas.js';
 import { STEPS, verifyClaim, type VerifyDeps } from './verify-claim.js';
 
@@ -126,7 +126,7 @@ export async function batchView(services: PluginServices, job: JobRecord): Promi
 }
 
 export async function getBatchJob(services: PluginServices, jobId: string): Promise<JobRecord> {
-  const job = await services.jobStore.get(jobId);
+  const job = await services.jobs.get(jobId);
   if (!job || job.kind !== BATCH_JOB) throw new AppError('NOT_FOUND', `job_id: no verification batch job ${jobId}`);
   return job;
 }
@@ -142,7 +142,7 @@ export async function submitBatch(services: PluginServices, input: BatchInput, c
     const deadline = performance.now() + waitSeconds * 1000;
     while (job.status !== 'completed' && job.status !== 'failed' && performance.now() < deadline && !ctx.signal.aborted) {
       await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
-      job = (await services.jobStore.get(job.id)) ?? job;
+      job = (await services.jobs.get(job.id)) ?? job;
     }
     return await batchView(services, job);
   } finally {

@@ -157,15 +157,15 @@ export class EngineService {
   }
 
   /** Why an engine cannot be used right now (configuration or suspension), or null. */
-  unavailableReason(requested: string): { code: 'ENGINE_DISABLED' | 'ENGINE_SUSPENDED'; message: string } | null {
+  async unavailableReason(requested: string): Promise<{ code: 'ENGINE_DISABLED' | 'ENGINE_SUSPENDED'; message: string } | null> {
     const id = this.canonicalId(requested);
     const disabled = this.disabledReason(id);
     if (disabled) return { code: 'ENGINE_DISABLED', message: disabled };
-    const suspendedMs = this.health.suspendedFor(id);
-    if (suspendedMs > 0) {
+    const suspension = await this.health.suspension(id);
+    if (suspension.remainingMs > 0) {
       return {
         code: 'ENGINE_SUSPENDED',
-        message: `suspended for another ${Math.ceil(suspendedMs / 1000)} s after ${this.health.suspensionReason(id) ?? 'a failure'}`,
+        message: `suspended for another ${Math.ceil(suspension.remainingMs / 1000)} s after ${suspension.reason ?? 'a failure'}`,
       };
     }
     return null;
@@ -195,9 +195,9 @@ export class EngineService {
     };
   }
 
-  runtimeEntry(requested: string): EngineRuntimeEntry {
+  async runtimeEntry(requested: string): Promise<EngineRuntimeEntry> {
     const id = this.canonicalId(requested);
-    const view = this.health.view(id);
+    const view = await this.health.view(id);
     return {
       ...this.catalogueEntry(id),
       suspended_until: view.suspendedUntil,
@@ -212,7 +212,7 @@ export class EngineService {
   async search(requested: string, query: EngineQuery, options: EngineCallOptions = {}): Promise<EngineResult[]> {
     const id = this.canonicalId(requested);
     const engine = this.get(id);
-    const unavailable = this.unavailableReason(id);
+    const unavailable = await this.unavailableReason(id);
     if (unavailable) throw new AppError(unavailable.code, unavailable.message);
     const ctx: EngineContext = { query, settings: this.settings(id), manifest: engine.manifest };
     const started = performance.now();
@@ -223,7 +223,7 @@ export class EngineService {
         this.raiseForStatus(response);
         const outcome = engine.definition.parseResponse(response, ctx);
         if ('results' in outcome) {
-          this.health.recordSuccess(id);
+          await this.health.recordSuccess(id);
           this.notify(id, 'ok', started);
           return outcome.results;
         }
@@ -234,7 +234,7 @@ export class EngineService {
       const appError = this.asEngineFailure(id, error);
       if (appError.code !== 'CANCELLED') {
         const suspend = error instanceof EngineError ? ((error as EngineError & { suspendSeconds?: number }).suspendSeconds ?? 0) : 0;
-        this.health.recordFailure(id, appError.code, appError.message, suspend);
+        await this.health.recordFailure(id, appError.code, appError.message, suspend);
         this.logger.warn({ engine: id, code: appError.code, suspendSeconds: suspend || undefined }, `engine failed: ${appError.message}`);
       }
       this.notify(id, appError.code, started);
@@ -248,7 +248,7 @@ export class EngineService {
     const engine = this.get(id);
     const auto = engine.definition.autocomplete;
     if (!auto) throw new AppError('INVALID_INPUT', `engine "${id}" has no autocomplete`);
-    const unavailable = this.unavailableReason(id);
+    const unavailable = await this.unavailableReason(id);
     if (unavailable) throw new AppError(unavailable.code, unavailable.message);
     const request = auto.buildRequest(text, { settings: this.settings(id), manifest: engine.manifest, language });
     const response = await this.send(id, request, options);

@@ -16,7 +16,12 @@ import type { PageIndex } from '../vectors/types.js';
 export interface SemanticConfig {
   dataDir: string;
   embeddings: Omit<EmbedderOptions, 'dataDir'>;
-  vectorIndex: { enabled: boolean; retentionDays: number; maxChunks: number };
+  vectorIndex: { enabled: boolean; retentionDays: number; maxChunks: number; dir?: string | null };
+}
+
+/** Where the page index lives: the configured directory (which several instances may share) or <dataDir>/page-index. */
+export function pageIndexDir(config: Pick<SemanticConfig, 'dataDir' | 'vectorIndex'>): string {
+  return config.vectorIndex.dir ?? join(config.dataDir, 'page-index');
 }
 
 export class SemanticServices {
@@ -84,7 +89,7 @@ export class SemanticServices {
     const { openPageIndex } = await import('../vectors/lance-page-index.js');
     const { retentionDays, maxChunks } = this.config.vectorIndex;
     return openPageIndex({
-      dir: join(this.config.dataDir, 'page-index'),
+      dir: pageIndexDir(this.config),
       dimensions: embedder.info().dimensions,
       retentionDays,
       maxChunks,

@@ -5,17 +5,14 @@
  * must find every reported page intact and the table usable.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
+import { dirname, join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { silentLogger } from '../../core/logger.js';
+import { compileForChild } from './fixtures/compile-for-child.js';
 import { openPageIndex } from './lance-page-index.js';
 
-const HERE = dirname(fileURLToPath(import.meta.url));
-const REPO = resolve(HERE, '../..');
 const DIMENSIONS = 16;
 
 const dirs: string[] = [];
@@ -29,27 +26,10 @@ function tempDir(): string {
   return dir;
 }
 
-/** Transpiles the index's modules to plain JS so a bare `node` child can import them. */
-function compileForChild(): string {
-  const out = tempDir();
-  const sources = ['core/errors.ts', ...readdirSync(HERE).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts')).map((f) => `services/vectors/${f}`)];
-  for (const file of sources) {
-    const { outputText } = ts.transpileModule(readFileSync(join(REPO, file), 'utf8'), {
-      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true },
-    });
-    const target = join(out, file.replace(/\.ts$/, '.js'));
-    mkdirSync(dirname(target), { recursive: true });
-    writeFileSync(target, outputText);
-  }
-  writeFileSync(join(out, 'package.json'), '{"type":"module"}');
-  symlinkSync(join(REPO, 'node_modules'), join(out, 'node_modules'), 'dir');
-  return join(out, 'services/vectors/lance-page-index.js');
-}
-
 const vectorFor = (i: number) => Array.from({ length: DIMENSIONS }, (_, d) => Math.sin(i * 7.1 + d));
 
 it('keeps every page whose addPage resolved when the process is killed with SIGKILL', async () => {
-  const moduleUrl = compileForChild();
+  const moduleUrl = compileForChild(tempDir());
   const dataDir = tempDir();
   const script = [
     `import { pino } from 'pino';`,

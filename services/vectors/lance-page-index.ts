@@ -3,6 +3,13 @@
  * through a serial queue and each is a single LanceDB commit (a new manifest
  * version written to disk), so once addPage resolves the page survives a
  * crash of this process, and a reader never sees half of a replaced page.
+ *
+ * Several processes may share one directory (several Quarry instances):
+ * LanceDB commits each write as a new version with an atomic
+ * rename-if-absent and resolves concurrent commits itself (an append, a
+ * merge and a compaction from different processes all land); readers look
+ * for other processes' versions at most readConsistencySeconds apart; two
+ * processes creating the table at once settle on one.
  */
 import { mkdirSync, renameSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,10 +39,15 @@ export interface PageIndexOptions {
   maintenanceEvery?: number;
   /** Rows written that also trigger maintenance, however few the writes. Default 10,000. */
   maintenanceRows?: number;
+  /** How stale a read may be with respect to other processes' writes; default 1 s (0: every read checks). */
+  readConsistencySeconds?: number;
 }
 
 /** Pages per commit in addPages: bounds the size of one merge and of its url IN (...) list. */
 const PAGES_PER_COMMIT = 500;
+/** Opening while another process creates the table: tries, and the wait between them. */
+const OPEN_TRIES = 20;
+const OPEN_RETRY_MS = 100;
 
 /** Moves an incompatible table out of the way (kept, not deleted: its text may still be wanted). */
 async function retireTable(db: Connection, table: Table, dir: string, reason: string, logger: Logger): Promise<void> {
@@ -52,7 +64,24 @@ async function retireTable(db: Connection, table: Table, dir: string, reason: st
   }
 }
 
+/**
+ * Opens or creates the table. Another process may be creating it at the same
+ * moment: then our create fails (it exists) or our open fails (its first
+ * version is not written yet), and a moment later the open succeeds.
+ */
 async function openTable(db: Connection, options: PageIndexOptions): Promise<Table> {
+  for (let tried = 1; ; tried++) {
+    try {
+      return await openOrCreateTable(db, options);
+    } catch (error) {
+      if (tried >= OPEN_TRIES) throw error;
+      options.logger.debug({ err: error, tried }, 'page index: the table is being created by another process; trying again');
+      await new Promise((resolve) => setTimeout(resolve, OPEN_RETRY_MS * Math.min(tried, 5)));
+    }
+  }
+}
+
+async function openOrCreateTable(db: Connection, options: PageIndexOptions): Promise<Table> {
   const schema = chunkSchema(options.dimensions);
   if ((await db.tableNames()).includes(TABLE_NAME)) {
     const table = await db.openTable(TABLE_NAME);
@@ -67,7 +96,7 @@ export async function openPageIndex(options: PageIndexOptions): Promise<PageInde
   const { dir, dimensions, logger } = options;
   if (!Number.isInteger(dimensions) || dimensions < 1) throw new AppError('INVALID_INPUT', `bad vector dimensions: ${dimensions}`);
   mkdirSync(dir, { recursive: true });
-  const db = await connect(dir);
+  const db = await connect(dir, { readConsistencyInterval: options.readConsistencySeconds ?? 1 });
   const table = await openTable(db, options);
   const queue = new SerialQueue();
   let state: IndexState = await indexState(table);
@@ -127,7 +156,12 @@ export async function openPageIndex(options: PageIndexOptions): Promise<PageInde
     if (state.fts) return;
     await queue.run(async () => {
       if ((await indexState(table)).fts) return;
-      await createFtsIndex(table);
+      try {
+        await createFtsIndex(table);
+      } catch (error) {
+        // Another process sharing the directory may have built it at the same moment.
+        if (!(await indexState(table)).fts) throw error;
+      }
       state = { ...state, fts: true };
     });
   };

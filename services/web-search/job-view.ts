@@ -4,7 +4,8 @@
  * vocabulary clients of the original service know: a stored job not yet
  * started is `pending` (the store's `queued`).
  */
-import type { JobRecord } from '../jobs/job-store.js';
+import type { JobRecord } from '../jobs/types.js';
+import type { DeliveryState } from '../webhooks/webhook-deliveries.js';
 import type { AsyncAccepted, SearchAnswer } from './schemas.js';
 
 type PublicStatus = 'pending' | 'processing' | 'completed' | 'failed';
@@ -28,7 +29,7 @@ export function acceptedAnswer(job: JobRecord, statusPath: string, baseUrl: stri
 }
 
 /** R is the answer type the job produced (the Search API's by default). */
-export function publicJob<R extends Pick<SearchAnswer, 'results'> = SearchAnswer>(job: JobRecord) {
+export function publicJob<R extends Pick<SearchAnswer, 'results'> = SearchAnswer>(job: JobRecord, webhook: DeliveryState | null = null) {
   const view: {
     request_id: string;
     job_id: string;
@@ -39,7 +40,7 @@ export function publicJob<R extends Pick<SearchAnswer, 'results'> = SearchAnswer
     results?: R['results'];
     result?: R;
     error?: { code: string; message: string };
-    webhook?: { status: string; attempts: number; last_error?: string; delivered_at?: string };
+    webhook?: { status: DeliveryState['status']; attempts: number; webhook_id?: string; last_error?: string; delivered_at?: string; next_attempt_at?: string };
   } = { request_id: job.id, job_id: job.id, status: publicStatus(job.status), created_at: job.createdAt, updated_at: job.updatedAt };
   if (job.progress) view.progress = job.progress;
   if (job.result !== undefined) {
@@ -49,10 +50,12 @@ export function publicJob<R extends Pick<SearchAnswer, 'results'> = SearchAnswer
     view.result = result;
   }
   if (job.error) view.error = job.error;
-  if (job.webhook) {
-    view.webhook = { status: job.webhook.status, attempts: job.webhook.attempts };
-    if (job.webhook.lastError) view.webhook.last_error = job.webhook.lastError;
-    if (job.webhook.deliveredAt) view.webhook.delivered_at = job.webhook.deliveredAt;
+  if (webhook) {
+    view.webhook = { status: webhook.status, attempts: webhook.attempts };
+    if (webhook.id) view.webhook.webhook_id = webhook.id;
+    if (webhook.lastError) view.webhook.last_error = webhook.lastError;
+    if (webhook.deliveredAt) view.webhook.delivered_at = webhook.deliveredAt;
+    if (webhook.nextAttemptAt) view.webhook.next_attempt_at = webhook.nextAttemptAt;
   }
   return view;
 }

@@ -183,6 +183,14 @@ export const jobStatusOutputSchema = z.object({
   result: searchAnswerSchema.optional(),
   error: z.object({ code: z.string(), message: z.string() }).optional(),
   webhook: z
-    .object({ status: z.string(), attempts: z.int(), last_error: z.string().optional(), delivered_at: z.string().optional() })
+    .object({
+      status: z.enum(['pending', 'delivered', 'failed']),
+      attempts: z.int(),
+      /** The Standard Webhooks webhook-id of the message, once it is built. */
+      webhook_id: z.string().optional(),
+      last_error: z.string().optional(),
+      delivered_at: z.string().optional(),
+      next_attempt_at: z.string().optional(),
+    })
     .optional(),
 });

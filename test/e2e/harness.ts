@@ -14,7 +14,8 @@ import { buildHttpServer } from '../../hosts/http/server.js';
 import type { SandboxWeb } from '../sandbox/sandbox-web.js';
 
 export const TEST_KEY = 'test-key-0123456789';
-export const WEBHOOK_SECRET = 'test-webhook-secret-0123456789';
+/** A Standard Webhooks secret (whsec_ + base64 of 32 bytes), fixed so tests can verify deliveries. */
+export const WEBHOOK_SECRET = 'whsec_dGVzdC13ZWJob29rLXNlY3JldC0wMTIzNDU2Nzg5YWI=';
 
 export interface RunningQuarry {
   app: QuarryApp;
@@ -34,7 +35,7 @@ export async function sandboxConfig(web: SandboxWeb, dataDir: string): Promise<C
     logLevel: 'silent',
     outbound: { allowHosts: [`127.0.0.1:${web.port}`], retries: 0 },
     engines: Object.fromEntries(engines.map((e) => [e.manifest.id, { baseUrl: web.engineBaseUrl(e.manifest.id) }])),
-    jobs: { webhookSecret: WEBHOOK_SECRET },
+    webhooks: { secret: WEBHOOK_SECRET },
   };
 }
 

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { verifyWebhookSignature } from '../../services/webhooks/webhook-sender.js';
+import { Webhook } from 'standardwebhooks';
 import { playDefaultEngines, searxngAnswer } from '../recordings.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
 import { startQuarry, WEBHOOK_SECRET, type RunningQuarry } from './harness.js';
@@ -257,8 +257,9 @@ describe('async mode, batch and cancellation', () => {
     expect(res.body.status_url).toContain(`/api/v1/search/jobs/${res.body.request_id}`);
 
     const [delivery] = await web.waitForWebhook('search-done', 1, 15_000);
-    expect(verifyWebhookSignature(WEBHOOK_SECRET, delivery!.headers, delivery!.body)).toBe(true);
-    expect(verifyWebhookSignature('another-secret-entirely', delivery!.headers, delivery!.body)).toBe(false);
+    // Standard Webhooks: any conforming library verifies it with the secret, and refuses it with another.
+    expect(new Webhook(WEBHOOK_SECRET).verify(delivery!.body, delivery!.headers)).toEqual(JSON.parse(delivery!.body));
+    expect(() => new Webhook('whsec_YW5vdGhlci1zZWNyZXQtZW50aXJlbHktMDEyMzQ1Njc4OQ==').verify(delivery!.body, delivery!.headers)).toThrow(/signature/);
     const payload = JSON.parse(delivery!.body);
     expect(payload.request_id).toBe(res.body.request_id);
     expect(payload.status).toBe('completed');
@@ -277,6 +278,7 @@ describe('async mode, batch and cancellation', () => {
     expect(status.body.results.length).toBe(payload.result.results.length);
     expect(status.body.results).toEqual(status.body.result.results);
     expect(status.body.webhook.status).toBe('delivered');
+    expect(status.body.webhook.webhook_id).toBe(delivery!.headers['webhook-id']);
     expect((await quarry.get(`/api/v1/search/jobs/${res.body.job_id}`)).body).toEqual(status.body);
   });
 

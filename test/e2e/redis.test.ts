@@ -1,7 +1,10 @@
 /**
  * QUARRY_REDIS_URL switches shared state to Redis: two Quarry instances on
- * one Redis share the search cache and the durable async jobs.
+ * one Redis share the search cache, the durable async jobs, the rate limit
+ * and engine suspensions. (test/e2e/several-instances.test.ts does the same
+ * with real `quarry serve` processes, and kills them.)
  */
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasRedisServer, startLocalRedis, type LocalRedis } from '../../core/stores/fixtures/local-redis.js';
 import { playDefaultEngines } from '../recordings.js';
@@ -18,8 +21,8 @@ describe.runIf(hasRedisServer)('shared state on Redis', () => {
     redis = await startLocalRedis();
     web = await startSandboxWeb();
     playDefaultEngines(web);
-    first = await startQuarry(web, { redisUrl: redis.url });
-    second = await startQuarry(web, { redisUrl: redis.url });
+    first = await startQuarry(web, { redisUrl: redis.url, rateLimitPerMinute: 40 });
+    second = await startQuarry(web, { redisUrl: redis.url, rateLimitPerMinute: 40 });
   });
 
   afterAll(async () => {
@@ -58,5 +61,36 @@ describe.runIf(hasRedisServer)('shared state on Redis', () => {
     expect(status.status).toBe(200);
     expect(status.body.status).toBe('completed');
     expect(status.body.result.search_metadata.engines_succeeded).toEqual(['bing']);
+  });
+
+  it('shows an engine suspended by one instance as suspended on the other', async () => {
+    web.setEngineMode('google', { kind: 'captcha' });
+    const res = await first.post('/api/v1/search/', { query: 'captcha please', engines: ['google', 'bing'], scrape_content: false, cache_ttl: 0 });
+    expect(res.body.search_metadata.engine_errors.google.code).toBe('ENGINE_CAPTCHA');
+    web.setEngineMode('google', { kind: 'ok' });
+    const engines = await second.get('/api/v1/search/engines');
+    expect(engines.body.engines.google.suspended_until).not.toBeNull();
+    expect(engines.body.engines.google.suspended_reason).toMatch(/^ENGINE_CAPTCHA/);
+  });
+
+  it('counts the rate limit once for all instances: 25 requests to each with a limit of 40 serve 40', async () => {
+    const admin = new Redis(redis.url);
+    try {
+      // Start from a fresh budget: the tests above spent some of it.
+      const keys = await admin.keys('quarry:rate-limit:*');
+      if (keys.length > 0) await admin.del(...keys);
+    } finally {
+      admin.disconnect();
+    }
+    const statuses = async (instance: RunningQuarry) => {
+      const out: number[] = [];
+      for (let i = 0; i < 25; i++) out.push((await instance.get('/api/v1/search/engines')).status);
+      return out;
+    };
+    const fromFirst = await statuses(first);
+    const fromSecond = await statuses(second);
+    expect(fromFirst.every((status) => status === 200)).toBe(true);
+    expect(fromSecond.filter((status) => status === 200)).toHaveLength(15);
+    expect(fromSecond.slice(15).every((status) => status === 429)).toBe(true);
   });
 });

@@ -1,0 +1,127 @@
+/**
+ * Webhook delivery as durable work on the job mechanism: each message is a
+ * job of kind "webhook.deliver" whose id is the message's webhook-id, in its
+ * own lane (a receiver that hangs holds up only other deliveries). So a
+ * delivery survives restarts, fails over between instances, is enqueued
+ * once per event however often its producer runs, and its job record is the
+ * delivery log: attempts, status, last error, next attempt.
+ *
+ * Retries: exponential backoff with jitter on network errors, 5xx and 429,
+ * honouring Retry-After; no retry on other 4xx or a refusal of the outbound
+ * policy. At least once: a crash during an attempt means the message is sent
+ * again with the same webhook-id, for the receiver to drop.
+ */
+import { AppError, toAppError } from '../../core/errors.js';
+import type { Logger } from '../../core/logger.js';
+import type { JobKind, JobRecord, Jobs } from '../jobs/types.js';
+import { backoffDelayMs, type BackoffOptions } from '../jobs/retry-policy.js';
+import { attemptDelivery, isRetryableFailure, type WebhookMessage, type WebhookSend } from './webhook-attempt.js';
+
+export const WEBHOOK_DELIVERY_KIND = 'webhook.deliver';
+export const WEBHOOK_LANE = 'webhooks';
+/** A receiver's Retry-After is honoured up to this. */
+const MAX_RETRY_AFTER_MS = 24 * 3600_000;
+
+export interface WebhookDeliveryOptions {
+  /** Signs messages that carry no secret of their own. */
+  secret: string;
+  /** Attempts in all, the first included. */
+  maxAttempts: number;
+  /** Per attempt. */
+  timeoutMs: number;
+  backoff: BackoffOptions;
+}
+
+/** A message as the delivery job stores it. */
+interface DeliveryInput extends WebhookMessage {
+  /** A secret of its own (a monitor's); the configured one otherwise. */
+  secret?: string;
+}
+
+export interface DeliveryState {
+  /** The webhook-id (absent while the message is not built yet). */
+  id?: string;
+  status: 'pending' | 'delivered' | 'failed';
+  /** Attempts started so far. */
+  attempts: number;
+  lastError?: string;
+  deliveredAt?: string;
+  /** When the next attempt is due, while a retry waits. */
+  nextAttemptAt?: string;
+}
+
+export class WebhookDeliveries {
+  constructor(
+    private readonly jobs: Pick<Jobs, 'submit' | 'get'>,
+    private readonly send: WebhookSend,
+    private readonly options: WebhookDeliveryOptions,
+    private readonly logger: Logger,
+    /** The outbound policy's address check (FORBIDDEN_ADDRESS for a URL it would never call). */
+    private readonly checkUrl: (url: string) => Promise<void> = async () => undefined,
+  ) {}
+
+  /**
+   * Refuses up front, as bad input naming `field`, a URL the outbound policy
+   * would refuse at every attempt (a private address not allowed). A name
+   * that does not resolve now is let through: DNS may recover by delivery time.
+   */
+  async assertDeliverable(url: string, field: string): Promise<void> {
+    try {
+      await this.checkUrl(url);
+    } catch (error) {
+      const appError = toAppError(error);
+      if (appError.code === 'FORBIDDEN_ADDRESS') throw new AppError('INVALID_INPUT', `${field}: ${appError.message}`, { details: { field } });
+    }
+  }
+
+  /** The job kind to register with the job service. */
+  kind(): JobKind {
+    return {
+      lane: WEBHOOK_LANE,
+      maxAttempts: this.options.maxAttempts,
+      retryDelayMs: (error: AppError, attempt: number) => {
+        if (!isRetryableFailure(error)) return null;
+        const backoff = backoffDelayMs(attempt, this.options.backoff);
+        const asked = error.retryAfterSeconds !== undefined ? Math.min(error.retryAfterSeconds * 1000, MAX_RETRY_AFTER_MS) : 0;
+        return Math.max(backoff, asked);
+      },
+      run: async (input, ctx) => {
+        const message = input as DeliveryInput;
+        try {
+          const status = await attemptDelivery(this.send, message, message.secret ?? this.options.secret, { timeoutMs: this.options.timeoutMs, signal: ctx.signal });
+          this.logger.debug({ webhookId: message.id, url: message.url, attempt: ctx.attempt, status }, 'webhook delivered');
+          return { status };
+        } catch (error) {
+          this.logger.warn({ webhookId: message.id, url: message.url, attempt: ctx.attempt, err: (error as Error).message }, 'webhook attempt failed');
+          throw error;
+        }
+      },
+    };
+  }
+
+  /** Enqueues the message once: a second call with the same id changes nothing. */
+  async enqueue(message: WebhookMessage & { secret?: string }): Promise<DeliveryState> {
+    const input: DeliveryInput = { id: message.id, url: message.url, body: message.body };
+    if (message.secret) input.secret = message.secret;
+    return deliveryState(await this.jobs.submit(WEBHOOK_DELIVERY_KIND, input, { jobId: message.id }));
+  }
+
+  /** The delivery log entry of a message, from any instance; null when unknown (or expired). */
+  async state(id: string): Promise<DeliveryState | null> {
+    const job = await this.jobs.get(id);
+    return job && job.kind === WEBHOOK_DELIVERY_KIND ? deliveryState(job) : null;
+  }
+}
+
+export function deliveryState(job: JobRecord): DeliveryState {
+  const state: DeliveryState = {
+    id: job.id,
+    status: job.status === 'completed' ? 'delivered' : job.status === 'failed' ? 'failed' : 'pending',
+    attempts: job.attempts,
+  };
+  const lastError = job.error ?? job.lastError;
+  if (lastError) state.lastError = lastError.code === 'UPSTREAM_FAILED' && lastError.message.startsWith('HTTP ') ? lastError.message : `${lastError.code}: ${lastError.message}`;
+  if (job.status === 'completed' && job.finishedAt) state.deliveredAt = job.finishedAt;
+  if (state.status === 'pending' && job.runAt) state.nextAttemptAt = job.runAt;
+  return state;
+}

@@ -1,0 +1,134 @@
+/**
+ * Several instances, as README "Several instances" sets them up: real
+ * `quarry serve` processes on loopback with one Redis (Debian's
+ * redis-server, started here) and the same API keys, a load balancer in
+ * front, the sandbox web behind. They share the rate limit and engine
+ * suspensions, and a rolling restart under load loses no request and no
+ * job. (failover.test.ts kills instances with SIGKILL.)
+ */
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { playDefaultEngines } from '../recordings.js';
+import { hasRedisServer, startLocalRedis, type LocalRedis } from '../sandbox/local-redis.js';
+import { startRoundRobinProxy } from '../sandbox/round-robin-proxy.js';
+import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
+import { finishedJob, fleet, type QuarryProcess, type SpawnOptions } from './quarry-process.js';
+
+const KEY = 'several-instances-key-0123';
+const SECOND_KEY = 'several-instances-key-4567';
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+let web: SandboxWeb;
+const instances = fleet(() => web, [KEY, SECOND_KEY]);
+const start = instances.start;
+
+beforeAll(async () => {
+  web = await startSandboxWeb();
+  playDefaultEngines(web);
+});
+
+afterAll(async () => {
+  await web?.close();
+  instances.removeDirs();
+});
+
+afterEach(async () => {
+  await instances.killAll();
+  for (const engine of ['bing', 'duckduckgo', 'google']) web.setEngineMode(engine, { kind: 'ok' });
+});
+
+describe.runIf(hasRedisServer)('several quarry serve instances on one Redis', () => {
+  let redis: LocalRedis;
+  let admin: Redis;
+  beforeAll(async () => {
+    redis = await startLocalRedis();
+    admin = new Redis(redis.url);
+  });
+  afterAll(async () => {
+    admin?.disconnect();
+    await redis?.stop();
+  });
+
+  const shared = (config: SpawnOptions['config'] = {}) => ({ env: { QUARRY_REDIS_URL: redis.url }, config });
+
+  it('share one rate limit and engine suspensions', async () => {
+    const [a, b] = await Promise.all([start(shared({ rateLimitPerMinute: 40 })), start(shared({ rateLimitPerMinute: 40 }))]);
+    const statuses = async (instance: QuarryProcess) => {
+      const out: number[] = [];
+      for (let i = 0; i < 25; i++) out.push((await instance.get('/api/v1/search/engines', KEY)).status);
+      return out;
+    };
+    expect((await statuses(a)).every((status) => status === 200)).toBe(true);
+    const fromB = await statuses(b);
+    expect(fromB.slice(0, 15).every((status) => status === 200)).toBe(true);
+    expect(fromB.slice(15).every((status) => status === 429)).toBe(true);
+
+    web.setEngineMode('google', { kind: 'captcha' });
+    const search = await a.post('/api/v1/search/', { query: 'suspend me', engines: ['google', 'duckduckgo'], scrape_content: false, cache_ttl: 0 }, SECOND_KEY);
+    expect(search.body.search_metadata.engine_errors.google.code).toBe('ENGINE_CAPTCHA');
+    const seenByB = await b.get('/api/v1/search/engines', SECOND_KEY);
+    expect(seenByB.body.engines.google.suspended_until).not.toBeNull();
+    expect(seenByB.body.engines.google.suspended_reason).toMatch(/^ENGINE_CAPTCHA/);
+  });
+
+  it('lose no request and no job in a rolling restart under load behind a load balancer', { timeout: 180_000 }, async () => {
+    // A short grace period, so jobs still running at SIGTERM are handed back to the other instance.
+    const config = { rateLimitPerMinute: 100_000, shutdownGraceMs: 3000, shutdownDrainMs: 1000, vectorIndex: { dir: join(instances.tempDir(), 'page-index') } };
+    let [a, b] = await Promise.all([start(shared(config)), start(shared(config))]);
+    const proxy = await startRoundRobinProxy([a.url, b.url]);
+    web.setEngineMode('bing', { kind: 'slow', delayMs: 4000 });
+    web.setEngineMode('duckduckgo', { kind: 'slow', delayMs: 100 });
+    const viaProxy = (path: string, init: RequestInit = {}) =>
+      fetch(proxy.url + path, { ...init, headers: { 'x-api-key': KEY, 'content-type': 'application/json', ...(init.headers ?? {}) } }).then(async (response) => ({
+        status: response.status,
+        body: (await response.json().catch(() => null)) as any,
+      }));
+
+    const answers: number[] = [];
+    const jobIds: string[] = [];
+    let loading = true;
+    const load = async (worker: number) => {
+      for (let i = 0; loading; i++) {
+        const asyncSearch = (i + worker) % 3 === 0;
+        const body = asyncSearch
+          ? { query: `rolling ${worker}-${i}`, engines: ['bing'], scrape_content: false, cache_ttl: 0, async_mode: true }
+          : { query: `rolling ${worker}-${i}`, engines: ['duckduckgo'], scrape_content: false, cache_ttl: 0 };
+        const answer = await viaProxy('/api/v1/search/', { method: 'POST', body: JSON.stringify(body) });
+        answers.push(answer.status);
+        if (asyncSearch && answer.status === 200) jobIds.push(answer.body.request_id);
+      }
+    };
+    const loadDone = Promise.all([0, 1, 2, 3].map(load));
+
+    const restart = async (instance: QuarryProcess): Promise<QuarryProcess> => {
+      instance.kill('SIGTERM');
+      expect((await instance.exited).code).toBe(0);
+      instances.forget(instance);
+      await sleep(500);
+      return start({ ...shared(config), port: instance.port, dataDir: instance.dataDir });
+    };
+    await sleep(2000);
+    a = await restart(a);
+    await sleep(2000);
+    b = await restart(b);
+    await sleep(2000);
+    loading = false;
+    await loadDone;
+
+    await proxy.close().catch(() => undefined);
+
+    expect(answers.length).toBeGreaterThan(20);
+    expect(answers.filter((status) => status !== 200), proxy.failures.join('; ')).toEqual([]);
+    // The restarts were seen: the balancer's health checks took each instance out while it drained.
+    expect(proxy.removals).toBeGreaterThanOrEqual(2);
+    expect(jobIds.length).toBeGreaterThan(4);
+    for (const id of jobIds) {
+      const job = await finishedJob({ get: (path) => a.get(path, KEY) }, id, 60_000);
+      expect(job.status, `job ${id}`).toBe('completed');
+    }
+    // Jobs running at a SIGTERM were handed back and finished by the other instance (BullMQ counts the starts).
+    const starts = await Promise.all(jobIds.map(async (id) => Number(await admin.hget(`quarry:jobs-default:${id}`, 'ats'))));
+    expect(starts.filter((count) => count > 1).length).toBeGreaterThan(0);
+  });
+});
