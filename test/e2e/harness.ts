@@ -24,6 +24,8 @@ export interface RunningQuarry {
   dataDir: string;
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
   get(path: string, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
+  /** Any method, with an optional JSON body. */
+  request(method: string, path: string, body?: unknown): Promise<{ status: number; body: any; headers: Headers }>;
   close(): Promise<void>;
 }
 
@@ -70,6 +72,12 @@ export async function startQuarry(web: SandboxWeb, overrides: ConfigInput = {}):
         body: typeof body === 'string' ? body : JSON.stringify(body),
       }),
     get: (path, headers = {}) => call(url + path, { headers: { ...auth, ...headers } }),
+    request: (method, path, body) =>
+      call(url + path, {
+        method,
+        headers: { ...auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      }),
     async close() {
       await server.close();
       await app.close();

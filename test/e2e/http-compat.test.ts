@@ -43,11 +43,16 @@ describe('trailing slash', () => {
 
   it('serves every route with and without a trailing slash', async () => {
     for (const capability of quarry.app.registry.list()) {
-      const path = capability.http.path.replace(/:request_id/, 'req_000000000000000000000000');
+      const path = capability.http.path.replace(/:request_id/, 'req_000000000000000000000000').replace(/:[a-z_]+/g, 'x');
       const forms = path.endsWith('/') ? [path, path.slice(0, -1)] : [path, `${path}/`];
       for (const form of forms) {
-        // GET routes run (cheap here); POST routes get an empty body: a 400 from validation, never a 404.
-        const res = capability.http.method === 'GET' ? await quarry.get(form) : await quarry.post(form, {});
+        // GET and DELETE routes run (cheap here, unknown ids); POST routes get an empty body: a 400 from validation, never a 404.
+        const res =
+          capability.http.method === 'GET'
+            ? await quarry.get(form)
+            : capability.http.method === 'DELETE'
+              ? await quarry.request('DELETE', form)
+              : await quarry.post(form, {});
         expect(res.body?.error?.message ?? '', `${capability.http.method} ${form}`).not.toMatch(/^no route/);
       }
     }
