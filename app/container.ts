@@ -13,6 +13,7 @@ import { CapabilityRegistry } from '../core/registry.js';
 import { loadOrCreateSecret } from '../core/secrets.js';
 import type { Stores } from '../core/stores/stores.js';
 import { BrowserPool } from '../services/browser/browser-pool.js';
+import { Corpora } from '../services/corpora/corpora.js';
 import { EngineHealth } from '../services/engines/engine-health.js';
 import { EngineService } from '../services/engines/engine-service.js';
 import { ExtractionPool } from '../services/extract/extraction-pool.js';
@@ -94,6 +95,7 @@ export function registerServices(c: DependencyContainer, config: QuarryConfig, l
   );
   c.register(TOKENS.Llm, cached(() => createLlmTiers(config.llm, logger)));
   c.register(TOKENS.Semantic, cached(() => new SemanticServices(config, logger)));
+  c.register(TOKENS.Corpora, cached(() => new Corpora(config.dataDir, logger.child({ component: 'corpora' }))));
   c.register(
     TOKENS.PageIndexer,
     cached((r) => new PageIndexer(r.resolve(TOKENS.Events), r.resolve(TOKENS.Semantic), logger.child({ component: 'page-indexer' }))),

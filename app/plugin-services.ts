@@ -9,6 +9,7 @@ import type { Logger } from '../core/logger.js';
 import type { AreaPlugin } from '../core/plugin.js';
 import type { Stores } from '../core/stores/stores.js';
 import type { BrowserPool } from '../services/browser/browser-pool.js';
+import type { Corpora } from '../services/corpora/corpora.js';
 import type { EngineService } from '../services/engines/engine-service.js';
 import type { JobRunner } from '../services/jobs/job-runner.js';
 import type { JobStore } from '../services/jobs/job-store.js';
@@ -36,6 +37,8 @@ export interface PluginServices {
   llm: LlmTiers;
   /** Embedding model and local page index, created on first use. */
   semantic: SemanticServices;
+  /** RAG corpora in the embedded LanceDB under dataDir/corpora, opened on first use. */
+  corpora: Corpora;
   /** The shared headless browser (render, virtual scrolling); check available() before use. */
   browser: BrowserPool;
   /** Extraction in the worker pool (what the scraper uses; successful pages also feed the page index). */

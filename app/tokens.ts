@@ -21,4 +21,5 @@ export const TOKENS = {
   Llm: Symbol('Llm'),
   Semantic: Symbol('Semantic'),
   PageIndexer: Symbol('PageIndexer'),
+  Corpora: Symbol('Corpora'),
 } as const;

@@ -26,7 +26,7 @@ import { queryTerms, type PassageVectorCache } from '../ranking/passage-relevanc
 import { tokenize } from '../ranking/relevance.js';
 import type { EngineService } from '../engines/engine-service.js';
 import type { Scraper } from '../scrape/scraper.js';
-import { gatherSources, newSeenSources, type DomainFilter, type Source, type SourceFailure } from '../sources/gather.js';
+import { gatherSources, newSeenSources, type DomainFilter, type SeenSources, type Source, type SourceFailure } from '../sources/gather.js';
 import { replan, type EnginePlan } from '../sources/topic-engines.js';
 
 export interface ResearchStep {
@@ -40,6 +40,8 @@ export interface ResearchLoopOptions {
   plans: EnginePlan[];
   rounds: number;
   pagesPerRound: number;
+  /** False: pages are not read; the engines' snippets stand in for their text (default true). */
+  readPages?: boolean;
   resultsPerEngine: number;
   language: string;
   safeSearch?: SafeSearch;
@@ -50,8 +52,10 @@ export interface ResearchLoopOptions {
   llm: LlmClient | null;
   logger?: Pick<Logger, 'info' | 'warn'>;
   progress?(step: ResearchStep): void;
-  /** Each round's newly read sources, before ranking (RAG stores them as they come). */
-  onSources?(sources: Source[], round: number): Promise<void>;
+  /** Each round's newly read sources and the queries that found them, before ranking (RAG stores them as they come). */
+  onSources?(sources: Source[], round: number, queries: string[]): Promise<void>;
+  /** What earlier work gathered (a resumed build): those URLs and near copies of their texts are skipped. */
+  seen?: SeenSources;
 }
 
 export interface QuestionCoverage {
@@ -69,6 +73,8 @@ export interface ResearchOutcome {
   ranked: RankedPage[][];
   queriesExecuted: string[];
   rounds: number;
+  /** Distinct results the engines returned, over every round. */
+  found: number;
   failures: SourceFailure[];
   enginesFailed: string[];
   pagesFailed: number;
@@ -78,7 +84,7 @@ export interface ResearchOutcome {
 
 export async function runResearch(engines: EngineService, scraper: Scraper, options: ResearchLoopOptions): Promise<ResearchOutcome> {
   const { signal } = options;
-  const seen = newSeenSources();
+  const seen = options.seen ?? newSeenSources();
   const vectors: PassageVectorCache = new Map();
   const sources: Source[] = [];
   const failures: SourceFailure[] = [];
@@ -86,6 +92,7 @@ export async function runResearch(engines: EngineService, scraper: Scraper, opti
   const enginesFailed = new Set<string>();
   let pagesFailed = 0;
   let duplicates = 0;
+  let found = 0;
   let ranked: RankedPage[][] = options.questions.map(() => []);
   let coverage: QuestionCoverage[] = options.questions.map((question) => ({ question, best: 0, answered: false }));
   let queries = [...new Set(options.questions)];
@@ -100,7 +107,8 @@ export async function runResearch(engines: EngineService, scraper: Scraper, opti
     const gathering = await gatherSources(engines, scraper, {
       plans: queries.flatMap((query) => replan(options.plans, options.subject, query)),
       resultsPerEngine: options.resultsPerEngine,
-      readLimit: options.pagesPerRound,
+      readLimit: options.readPages === false ? 0 : options.pagesPerRound,
+      keepLimit: options.pagesPerRound,
       language: options.language,
       safeSearch: options.safeSearch ?? 1,
       ...(options.domains ? { domains: options.domains } : {}),
@@ -115,13 +123,15 @@ export async function runResearch(engines: EngineService, scraper: Scraper, opti
     failures.push(...gathering.failures);
     pagesFailed += gathering.pagesFailed;
     duplicates += gathering.duplicates;
-    const fresh = gathering.sources.filter((s) => s.read);
+    found += gathering.found;
+    const fresh =
+      options.readPages === false ? gathering.sources.filter((s) => s.snippet.trim()).map((s) => ({ ...s, text: s.snippet })) : gathering.sources.filter((s) => s.read);
     sources.push(...fresh);
     options.logger?.info(
       { round, queries: gathering.queries.length, read: fresh.length, failed: gathering.pagesFailed, duplicates: gathering.duplicates },
       'research round gathered sources',
     );
-    if (fresh.length > 0) await options.onSources?.(fresh, round);
+    await options.onSources?.(fresh, round, gathering.queries);
     if (signal.aborted) throw new AppError('CANCELLED', 'the research was cancelled');
 
     options.progress?.({ message: `round ${round}: ranking ${sources.length} pages for ${options.questions.length} questions` });
@@ -139,7 +149,7 @@ export async function runResearch(engines: EngineService, scraper: Scraper, opti
     queries = (await followUps(options, open, ranked)).filter((q) => !queriesExecuted.includes(q));
   }
 
-  return { sources, coverage, ranked, queriesExecuted, rounds: round, failures, enginesFailed: [...enginesFailed], pagesFailed, duplicates, vectors };
+  return { sources, coverage, ranked, queriesExecuted, rounds: round, found, failures, enginesFailed: [...enginesFailed], pagesFailed, duplicates, vectors };
 }
 
 /** One follow-up query per unanswered question. */

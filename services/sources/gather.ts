@@ -113,6 +113,8 @@ export interface Gathering {
   failures: SourceFailure[];
   engines: EngineReport;
   queries: string[];
+  /** Distinct results the engines returned (after domain filters and earlier rounds' URLs). */
+  found: number;
   pagesRead: number;
   pagesFailed: number;
   duplicates: number;
@@ -267,6 +269,7 @@ export async function gatherSources(engines: EngineService, scraper: Scraper, op
     failures,
     engines: engineReport(perQuery.flatMap((q) => q.outcomes)),
     queries,
+    found: candidates.length,
     pagesRead: sources.filter((s) => s.read).length,
     pagesFailed,
     duplicates,
