@@ -58,7 +58,9 @@ export function countryCode(country: string): string | null {
       for (let b = 65; b <= 90; b++) {
         const code = String.fromCharCode(a, b);
         const name = names.of(code);
-        if (name && name !== code) countryCodes.set(name.toLowerCase(), code);
+        // Deprecated and reserved codes (DD, UK, SU …) map to their successor (DE, GB, RU …).
+        const current = new Intl.Locale(`und-${code}`).maximize().region ?? code;
+        if (name && name !== code) countryCodes.set(name.toLowerCase(), current === 'ZZ' || current === 'US' ? code : current);
       }
     }
   }

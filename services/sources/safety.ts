@@ -35,8 +35,8 @@ const HARMFUL: RegExp[] = [
 
 const AGENT_INSTRUCTIONS: RegExp[] = [
   ...INJECTION,
-  /\b(ai|llm|language model|assistant|agent|chatbot)s?\b[^.!?\n]{0,40}\b(must|should|are instructed to|need to)\b[^.!?\n]{0,20}\b(ignore|say|tell|respond|reply|recommend|include|visit|send|output)\b/i,
-  /\bif you are an? (ai|llm|language model|assistant|agent|bot)\b/i,
+  /\b(ai|llms?|(large )?language models?|ai (assistant|agent)s?|chatbots?|gpt|claude|gemini)\b[^.!?\n]{0,40}\b(must|should|are instructed to|need to)\b[^.!?\n]{0,20}\b(ignore|say|tell|respond|reply|recommend|include|visit|send|output)\b/i,
+  /\bif you are an? (ai|llm|(large )?language model|ai assistant|ai agent|chatbot|bot)\b/i,
   /\b(do not|don't|never)\s+(tell|inform|mention (this )?to|reveal to)\s+the user\b/i,
   /\bnew instructions?\s*:/i,
 ];
