@@ -45,7 +45,7 @@ afterAll(async () => {
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
-const text = (result: { content: unknown }) => (result.content as Array<{ type: string; text: string }>)[0]!.text;
+const text = (result: Record<string, unknown>) => (result.content as Array<{ type: string; text: string }>)[0]!.text;
 
 describe('agent and RAG tools over MCP', () => {
   it('lists every agent and RAG tool with input and output schemas', async () => {
