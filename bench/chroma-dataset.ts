@@ -80,3 +80,58 @@ export function readChromaQuestions(dir = CHROMA_DATASET_DIR): ChromaQuestion[] 
 export function readChromaCorpora(ids: string[], dir = CHROMA_DATASET_DIR): Map<string, string> {
   return new Map(ids.map((id) => [id, readFileSync(join(dir, `${id}.md`), 'utf8')]));
 }
+
+export interface BenchPage {
+  id: string;
+  corpusId: string;
+  title: string;
+  /** Page text (a slice of the corpus). */
+  text: string;
+  /** Code point offsets of the slice in its corpus. */
+  start: number;
+  end: number;
+}
+
+const PAGE_CHARS = 3000;
+const WIKI_TITLE = /^ = ([^=].*?) = $/;
+
+/**
+ * A corpus cut into web pages: wikitexts at its article headings (" = Title = "), the others every
+ * ~3,000 characters at a line break; each page knows its code point offsets in the corpus.
+ */
+export function chromaPages(corpusId: string, text: string): BenchPage[] {
+  const points = [...text];
+  const lines: Array<{ start: number; end: number; text: string }> = [];
+  let start = 0;
+  for (let i = 0; i <= points.length; i++) {
+    if (i === points.length || points[i] === '\n') {
+      lines.push({ start, end: i, text: points.slice(start, i).join('') });
+      start = i + 1;
+    }
+  }
+  const pages: BenchPage[] = [];
+  let current: { start: number; end: number; title: string } | null = null;
+  const flush = () => {
+    if (current && current.end > current.start) {
+      const body = points.slice(current.start, current.end).join('');
+      if (body.trim()) pages.push({ id: `${corpusId}-${pages.length + 1}`, corpusId, title: current.title, text: body, start: current.start, end: current.end });
+    }
+    current = null;
+  };
+  let article = corpusId.replace(/_/g, ' ');
+  let part = 0;
+  for (const line of lines) {
+    const heading = corpusId === 'wikitexts' ? WIKI_TITLE.exec(line.text) : null;
+    if (heading) {
+      flush();
+      article = heading[1]!.trim();
+      part = 0;
+    }
+    if (!current) current = { start: line.start, end: line.end, title: part++ === 0 ? article : `${article} (part ${part})` };
+    current.end = line.end;
+    if (current.end - current.start >= PAGE_CHARS) flush();
+  }
+  flush();
+  return pages;
+}
+
