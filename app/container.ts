@@ -15,6 +15,7 @@ import { BrowserPool } from '../services/browser/browser-pool.js';
 import { CredibilityService } from '../services/credibility/credibility-service.js';
 import { EngineHealth, MemoryEngineHealthStore } from '../services/engines/engine-health.js';
 import { RedisEngineHealthStore } from '../services/engines/engine-health-redis.js';
+import { Corpora } from '../services/corpora/corpora.js';
 import { EngineService } from '../services/engines/engine-service.js';
 import { ExtractionPool } from '../services/extract/extraction-pool.js';
 import { BullJobBackend } from '../services/jobs/bullmq/bullmq-backend.js';
@@ -110,6 +111,7 @@ export function registerServices(c: DependencyContainer, config: QuarryConfig, l
   );
   c.register(TOKENS.Llm, cached(() => createLlmTiers(config.llm, logger)));
   c.register(TOKENS.Semantic, cached(() => new SemanticServices(config, logger)));
+  c.register(TOKENS.Corpora, cached(() => new Corpora(config.dataDir, logger.child({ component: 'corpora' }))));
   c.register(
     TOKENS.PageIndexer,
     cached((r) => new PageIndexer(r.resolve(TOKENS.Events), r.resolve(TOKENS.Semantic), logger.child({ component: 'page-indexer' }))),

@@ -17,6 +17,7 @@ import { loadAreaFolder, pluginFolders, type LoadedArea } from '../core/plugins/
 import type { CapabilityRegistry } from '../core/registry.js';
 import { createStores } from '../core/stores/stores.js';
 import type { BrowserPool } from '../services/browser/browser-pool.js';
+import type { Corpora } from '../services/corpora/corpora.js';
 import type { EngineService } from '../services/engines/engine-service.js';
 import { loadAllEngines } from '../services/engines/engine-sources.js';
 import type { ExtractionPool } from '../services/extract/extraction-pool.js';
@@ -100,6 +101,7 @@ export async function createQuarry(options: CreateQuarryOptions = {}): Promise<Q
   const llm = c.resolve<LlmTiers>(TOKENS.Llm);
   const semantic = c.resolve<SemanticServices>(TOKENS.Semantic);
   const indexer = c.resolve<PageIndexer>(TOKENS.PageIndexer);
+  const corpora = c.resolve<Corpora>(TOKENS.Corpora);
   if (config.vectorIndex.enabled) indexer.start();
   const knowledge = c.resolve<KnowledgeService>(TOKENS.Knowledge);
   const feeder = c.resolve<PageFeeder>(TOKENS.KnowledgeFeeder);
@@ -120,6 +122,7 @@ export async function createQuarry(options: CreateQuarryOptions = {}): Promise<Q
     events,
     llm,
     semantic,
+    corpora,
     browser,
     extract: c.resolve(TOKENS.Extract),
     credibility: c.resolve(TOKENS.Credibility),
@@ -167,6 +170,7 @@ export async function createQuarry(options: CreateQuarryOptions = {}): Promise<Q
       await indexer.stop();
       await feeder.stop();
       await knowledge.close();
+      await corpora.close();
       await semantic.close();
       await Promise.allSettled([extraction.close(), browser.close(), c.resolve<OutboundClient>(TOKENS.Outbound).close()]);
       await stores.close();

@@ -10,6 +10,7 @@ import type { AreaPlugin } from '../core/plugin.js';
 import type { Stores } from '../core/stores/stores.js';
 import type { BrowserPool } from '../services/browser/browser-pool.js';
 import type { CredibilityService } from '../services/credibility/credibility-service.js';
+import type { Corpora } from '../services/corpora/corpora.js';
 import type { EngineService } from '../services/engines/engine-service.js';
 import type { KnowledgeService } from '../services/knowledge/knowledge-service.js';
 import type { Jobs } from '../services/jobs/types.js';
@@ -41,6 +42,8 @@ export interface PluginServices {
   llm: LlmTiers;
   /** Embedding model and local page index, created on first use. */
   semantic: SemanticServices;
+  /** RAG corpora in the embedded LanceDB under dataDir/corpora, opened on first use. */
+  corpora: Corpora;
   /** The shared headless browser (render, virtual scrolling); check available() before use. */
   browser: BrowserPool;
   /** Source credibility from published ratings and documented rules. */

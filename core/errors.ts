@@ -7,6 +7,7 @@ export const ERROR_CATALOGUE = {
   INVALID_INPUT: { status: 400, title: 'Invalid input' },
   MALFORMED_JSON: { status: 400, title: 'Malformed JSON body' },
   UNKNOWN_ENGINE: { status: 400, title: 'Unknown engine' },
+  UNSAFE_QUERY: { status: 400, title: 'Refused by the safety screen' },
   UNAUTHORIZED: { status: 401, title: 'Missing or invalid API key' },
   FORBIDDEN_ADDRESS: { status: 403, title: 'Address refused by the outbound policy' },
   ROBOTS_DISALLOWED: { status: 403, title: 'Disallowed by robots.txt' },
@@ -33,6 +34,8 @@ export type ErrorCode = keyof typeof ERROR_CATALOGUE;
 
 export interface ErrorBody {
   error: { code: ErrorCode; message: string; details?: unknown };
+  /** Fields a capability adds for a wire format it mimics (e.g. Tavily's detail.error); never `error`. */
+  [extra: string]: unknown;
 }
 
 export class AppError extends Error {
@@ -40,17 +43,30 @@ export class AppError extends Error {
   readonly details: unknown;
   /** Seconds a client should wait before retrying (429, 503). */
   readonly retryAfterSeconds: number | undefined;
+  /** Extra top-level fields of the HTTP error body (see CapabilityDefinition.errorBody). */
+  readonly bodyExtras: Readonly<Record<string, unknown>> | undefined;
 
   constructor(
     code: ErrorCode,
     message: string,
-    options: { details?: unknown; cause?: unknown; retryAfterSeconds?: number } = {},
+    options: { details?: unknown; cause?: unknown; retryAfterSeconds?: number; bodyExtras?: Record<string, unknown> } = {},
   ) {
     super(message, { cause: options.cause });
     this.name = 'AppError';
     this.code = code;
     this.details = options.details;
     this.retryAfterSeconds = options.retryAfterSeconds;
+    this.bodyExtras = options.bodyExtras;
+  }
+
+  /** The same error with extra top-level body fields (the `error` object itself is never replaced). */
+  withBodyExtras(extras: Record<string, unknown>): AppError {
+    const options: ConstructorParameters<typeof AppError>[2] = { cause: this.cause, bodyExtras: { ...this.bodyExtras, ...extras } };
+    if (this.details !== undefined) options.details = this.details;
+    if (this.retryAfterSeconds !== undefined) options.retryAfterSeconds = this.retryAfterSeconds;
+    const copy = new AppError(this.code, this.message, options);
+    copy.stack = this.stack;
+    return copy;
   }
 
   get status(): number {
@@ -58,7 +74,7 @@ export class AppError extends Error {
   }
 
   toBody(): ErrorBody {
-    const body: ErrorBody = { error: { code: this.code, message: this.message } };
+    const body: ErrorBody = { ...this.bodyExtras, error: { code: this.code, message: this.message } };
     if (this.details !== undefined) body.error.details = this.details;
     return body;
   }

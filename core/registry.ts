@@ -70,7 +70,7 @@ export class CapabilityRegistry {
       const appError = toAppError(error);
       status = appError.code;
       if (appError.code === 'INTERNAL') ctx.logger.error({ err: error, capability: id }, 'capability failed');
-      throw appError;
+      throw capability.errorBody ? appError.withBodyExtras(capability.errorBody(appError)) : appError;
     } finally {
       const durationMs = performance.now() - started;
       for (const observer of this.observers) observer({ id, host: ctx.host, durationMs, status });

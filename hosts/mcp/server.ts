@@ -17,6 +17,7 @@ import { packageVersion } from '../../core/paths.js';
 /** What the agent should do about each kind of failure. */
 function hintFor(code: string): string {
   if (code === 'INVALID_INPUT' || code === 'UNKNOWN_ENGINE' || code === 'MALFORMED_JSON') return 'Fix the arguments named above and call again.';
+  if (code === 'UNSAFE_QUERY') return 'The safety screen refused the request for the reason above; rephrase it or call without check_safety.';
   if (code === 'RATE_LIMITED' || code === 'OVERLOADED') return 'Wait a little and retry.';
   if (code === 'NOT_FOUND') return 'Check the identifier.';
   if (code === 'UNAVAILABLE') return 'This installation lacks the feature; see the enhanced_features tool.';

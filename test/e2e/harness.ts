@@ -53,8 +53,9 @@ async function call(url: string, init: RequestInit): Promise<{ status: number; b
   return { status: response.status, body, headers: response.headers };
 }
 
-export async function startQuarry(web: SandboxWeb, overrides: ConfigInput = {}): Promise<RunningQuarry> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'quarry-test-'));
+/** With `dataDir`, state lives there and survives close() (restart tests); else in a temporary folder removed on close. */
+export async function startQuarry(web: SandboxWeb, overrides: ConfigInput = {}, options: { dataDir?: string } = {}): Promise<RunningQuarry> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'quarry-test-'));
   const config = mergeLayers((await sandboxConfig(web, dataDir)) as Record<string, unknown>, overrides as Record<string, unknown>);
   const app = await createQuarry({ overrides: config as ConfigInput, env: {} });
   const server = await buildHttpServer(app, { apiKeys: [TEST_KEY] });
@@ -81,7 +82,7 @@ export async function startQuarry(web: SandboxWeb, overrides: ConfigInput = {}):
     async close() {
       await server.close();
       await app.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
