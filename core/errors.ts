@@ -17,6 +17,7 @@ export const ERROR_CATALOGUE = {
   CANCELLED: { status: 499, title: 'Request cancelled' },
   INTERNAL: { status: 500, title: 'Internal error' },
   UPSTREAM_FAILED: { status: 502, title: 'Upstream request failed' },
+  UNREACHABLE: { status: 502, title: 'Upstream host unreachable (DNS failure, connection refused or reset)' },
   RESPONSE_TOO_LARGE: { status: 502, title: 'Upstream response too large' },
   OVERLOADED: { status: 503, title: 'Service overloaded' },
   UNAVAILABLE: { status: 503, title: 'Feature unavailable on this installation' },

@@ -137,7 +137,7 @@ export class OutboundClient {
       return;
     }
     const addresses = await resolveAll(host).catch((error: NodeJS.ErrnoException) => {
-      throw new AppError('UPSTREAM_FAILED', `cannot resolve ${host}: ${error.code ?? error.message}`, {
+      throw new AppError('UNREACHABLE', `cannot resolve ${host}: ${error.code ?? error.message}`, {
         details: { host, reason: 'dns' },
         cause: error,
       });
@@ -244,7 +244,7 @@ function classifyFailure(error: unknown, callerSignal: AbortSignal | undefined, 
   }
   const cause = (error as { cause?: { code?: string; message?: string } } | null)?.cause;
   const reason = cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
-  return new AppError('UPSTREAM_FAILED', `request to ${url.host} failed: ${reason}`, {
+  return new AppError('UNREACHABLE', `request to ${url.host} failed: ${reason}`, {
     details: { url: url.href, reason: 'network' },
     cause: error,
   });

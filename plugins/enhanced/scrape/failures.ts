@@ -46,7 +46,10 @@ export function classifyFailure(error: unknown, rendered: boolean): PageFailure 
       return { code: 'TIMEOUT', reason: `timeout: ${appError.message}` };
     case 'UNAVAILABLE':
       return rendered ? { code: 'JAVASCRIPT_UNAVAILABLE', reason: `${JAVASCRIPT_UNAVAILABLE_REASON} (${appError.message})` } : { code: 'FETCH_FAILED', reason: appError.message };
+    case 'UNREACHABLE':
+      return { code: 'UNREACHABLE', reason: appError.message };
     case 'UPSTREAM_FAILED':
+      // The browser pool reports Chromium's network errors this way.
       if (details.reason === 'network' || details.reason === 'dns') return { code: 'UNREACHABLE', reason: appError.message };
       return { code: rendered ? 'RENDER_FAILED' : 'FETCH_FAILED', reason: appError.message };
     case 'UNSUPPORTED_MEDIA_TYPE':
