@@ -4,6 +4,7 @@
  * directory (mode 0600) and printed once to stderr. Never open by default.
  */
 import { timingSafeEqual } from 'node:crypto';
+import { AppError } from '../../core/errors.js';
 import type { QuarryConfig } from '../../app/config.js';
 import type { Logger } from '../../core/logger.js';
 import { loadOrCreateSecret } from '../../core/secrets.js';
@@ -43,4 +44,12 @@ export function keyMatches(presented: string, keys: string[]): boolean {
     if (expected.length === given.length && timingSafeEqual(expected, given)) found = true;
   }
   return found;
+}
+
+/** The presented key when it is one of keys; throws UNAUTHORIZED otherwise. */
+export function authenticatedKey(headers: Record<string, string | string[] | undefined>, keys: string[]): string {
+  const key = presentedKey(headers);
+  if (!key) throw new AppError('UNAUTHORIZED', 'missing API key: send it as X-API-Key or Authorization: Bearer <key>');
+  if (!keyMatches(key, keys)) throw new AppError('UNAUTHORIZED', 'invalid API key');
+  return key;
 }

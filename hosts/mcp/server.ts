@@ -6,13 +6,13 @@
  * failures are error results an agent can act on.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { QuarryApp } from '../../app/create-quarry.js';
 import type { AnyCapability, CallContext } from '../../core/capability.js';
 import { ERROR_CATALOGUE, toAppError } from '../../core/errors.js';
 import { toObjectRootSchema } from '../../core/json-schema.js';
 import { packageVersion } from '../../core/paths.js';
+import { StrictStdioTransport } from './stdio-transport.js';
 
 /** What the agent should do about each kind of failure. */
 function hintFor(code: string): string {
@@ -90,6 +90,8 @@ export function buildMcpServer(app: QuarryApp): Server {
 
 export async function serveMcpOverStdio(app: QuarryApp): Promise<Server> {
   const server = buildMcpServer(app);
-  await server.connect(new StdioServerTransport());
+  // A message may carry a whole HTTP body's worth of input plus its envelope.
+  const maxLineBytes = app.config.bodyLimitBytes + 64 * 1024;
+  await server.connect(new StrictStdioTransport({ maxLineBytes, logger: app.logger.child({ component: 'mcp' }) }));
   return server;
 }

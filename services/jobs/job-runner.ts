@@ -9,7 +9,7 @@
  * every pending job at start-up: run one runner per record store until jobs
  * carry leases.
  */
-import { AppError, toAppError } from '../../core/errors.js';
+import { AppError, publicError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import type { WebhookSender } from '../webhooks/webhook-sender.js';
 import { isFinished, owesWebhook, type CreateJobOptions, type JobProgress, type JobRecord, type JobStore } from './job-store.js';
@@ -144,8 +144,7 @@ export class JobRunner {
         this.logger.info({ job: job.id }, 'job interrupted by shutdown; it will run again on the next start');
         return null;
       }
-      const appError = toAppError(error);
-      if (appError.code === 'INTERNAL') this.logger.error({ err: error, job: job.id, kind: job.kind }, 'job failed');
+      const appError = publicError(error, this.logger, { job: job.id, kind: job.kind });
       return this.store.fail(job.id, { code: appError.code, message: appError.message });
     }
     return this.store.complete(job.id, result);
