@@ -81,6 +81,8 @@ export const configSchema = z
       .object({
         extractThreads: z.number().int().min(1).max(32).default(2),
         maxQueue: z.number().int().min(1).default(256),
+        /** Longest one parsing task (page extraction, tables, chunking, links) may run; it is then stopped and answers TIMEOUT. */
+        taskTimeoutMs: z.number().int().min(100).max(600_000).default(30_000),
       })
       .strict()
       .prefault({}),

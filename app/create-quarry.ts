@@ -101,6 +101,7 @@ export async function createQuarry(options: CreateQuarryOptions = {}): Promise<Q
     semantic,
     browser,
     extract: c.resolve(TOKENS.Extract),
+    parsing: extraction,
     runtimeStats: () => ({
       extraction: c.resolve<ExtractionStats>(TOKENS.ExtractionStats).figures(),
       extraction_pool: extraction.stats(),

@@ -10,6 +10,7 @@ import type { AreaPlugin } from '../core/plugin.js';
 import type { Stores } from '../core/stores/stores.js';
 import type { BrowserPool } from '../services/browser/browser-pool.js';
 import type { EngineService } from '../services/engines/engine-service.js';
+import type { ExtractionPool } from '../services/extract/extraction-pool.js';
 import type { JobRunner } from '../services/jobs/job-runner.js';
 import type { JobStore } from '../services/jobs/job-store.js';
 import type { LlmTiers } from '../services/llm/registry.js';
@@ -40,6 +41,8 @@ export interface PluginServices {
   browser: BrowserPool;
   /** Extraction in the worker pool (what the scraper uses; successful pages also feed the page index). */
   extract: ExtractFn;
+  /** The worker pool's other parses of untrusted input: tables, chunking, links (each with the pool's deadline). */
+  parsing: Pick<ExtractionPool, 'tables' | 'chunk' | 'links'>;
   /** Live performance state (pools, browser) for the performance endpoint. */
   runtimeStats(): Record<string, unknown>;
 }

@@ -12,6 +12,7 @@ import type { AnyCapability, CallContext } from '../../core/capability.js';
 import { ERROR_CATALOGUE, toAppError } from '../../core/errors.js';
 import { toObjectRootSchema } from '../../core/json-schema.js';
 import { packageVersion } from '../../core/paths.js';
+import { fencedCode } from '../../services/markdown/escape.js';
 import { StrictStdioTransport } from './stdio-transport.js';
 
 /** What the agent should do about each kind of failure. */
@@ -73,7 +74,7 @@ export function buildMcpServer(app: QuarryApp): Server {
     };
     try {
       const output = (await app.registry.invoke(capability.id, request.params.arguments ?? {}, ctx)) as Record<string, unknown>;
-      const text = capability.toMarkdown ? capability.toMarkdown(output) : '```json\n' + JSON.stringify(output, null, 2) + '\n```';
+      const text = capability.toMarkdown ? capability.toMarkdown(output) : fencedCode(JSON.stringify(output, null, 2), 'json');
       return { content: [{ type: 'text', text }], structuredContent: output };
     } catch (error) {
       const appError = toAppError(error);

@@ -1,6 +1,7 @@
 /** POST /api/v1/enhanced/chunk-content: split text into chunks for vector storage (core/chunking). */
 import { z } from 'zod';
 import { defineCapability } from '../../core/capability.js';
+import { escapeMarkdownText, fencedCode } from '../../services/markdown/escape.js';
 import { chunkText, DEFAULT_BREAKPOINT_PERCENTILE, DEFAULT_MAX_TOKENS, pickStrategy } from '../../services/chunking/chunk-text.js';
 import { countTokens, TOKENIZER_NAME } from '../../services/chunking/tokenizer.js';
 import { CHUNK_STRATEGIES } from '../../services/chunking/types.js';
@@ -50,7 +51,11 @@ export function chunkContentCapability(services: PluginServices) {
     mcpTool: 'enhanced_chunk_content',
     readOnly: true,
     toMarkdown: (out) =>
-      [`# ${out.total_chunks} chunks (${out.strategy_used}, ${out.total_tokens} tokens)`, ...out.chunks.map((c) => `\n## Chunk ${c.index} [${c.start}, ${c.end}) ${c.tokens} tokens\n\n${c.text}`)].join('\n'),
+      [
+        `# ${out.total_chunks} chunks (${escapeMarkdownText(out.strategy_used)}, ${out.total_tokens} tokens)`,
+        // Each chunk exactly as cut, in a fence its text cannot close.
+        ...out.chunks.map((c) => `\n## Chunk ${c.index} \\[${c.start}, ${c.end}) ${c.tokens} tokens\n\n${fencedCode(c.text)}`),
+      ].join('\n'),
     async handler(input, ctx) {
       const strategyUsed = input.strategy === 'auto' ? pickStrategy(input.text) : input.strategy;
       let embeddingModel: string | undefined;

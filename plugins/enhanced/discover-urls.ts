@@ -1,6 +1,7 @@
 /** POST /api/v1/enhanced/discover-urls: robots.txt, sitemaps, then in-site links (core/discover). */
 import { z } from 'zod';
 import { defineCapability } from '../../core/capability.js';
+import { escapeMarkdownText } from '../../services/markdown/escape.js';
 import { discoverUrls } from '../../services/discover/discover.js';
 import type { PluginServices } from '../../app/plugin-services.js';
 
@@ -40,7 +41,11 @@ export function discoverUrlsCapability(services: PluginServices) {
     mcpTool: 'enhanced_discover_urls',
     readOnly: true,
     toMarkdown: (out) =>
-      [`# ${out.urls.length} URLs on ${out.base_url}${out.truncated ? ' (truncated)' : ''}`, '', ...out.urls.map((u) => `- ${u.url} (${u.source}${u.lastmod ? `, ${u.lastmod}` : ''})`)].join('\n'),
+      [
+        `# ${out.urls.length} URLs on ${escapeMarkdownText(out.base_url)}${out.truncated ? ' (truncated)' : ''}`,
+        '',
+        ...out.urls.map((u) => `- ${escapeMarkdownText(`${u.url} (${u.source}${u.lastmod ? `, ${u.lastmod}` : ''})`)}`),
+      ].join('\n'),
     handler(input, ctx) {
       return discoverUrls(
         services.outbound,

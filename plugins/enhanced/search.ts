@@ -12,6 +12,7 @@ import type { JobHandler, PluginServices } from '../../app/plugin-services.js';
 import { publicJob } from '../../services/web-search/job-view.js';
 import { jobStatusInputSchema, jobStatusOutputSchema } from '../../services/web-search/schemas.js';
 import { prepareRequest } from './search/prepare.js';
+import { outboundLinkPolicy } from '../../services/markdown/link-policy.js';
 import { renderEnhancedMarkdown } from './search/render.js';
 import { runEnhancedSearch } from './search/run.js';
 import { enhancedAnswerSchema, enhancedOutputSchema, enhancedSearchInputSchema, type EnhancedAnswer, type EnhancedSearchInput } from './search/schemas.js';
@@ -31,7 +32,7 @@ export function enhancedSearchCapability(services: PluginServices) {
     http: { method: 'POST', path: '/api/v1/enhanced/search' },
     mcpTool: 'enhanced_search',
     readOnly: true,
-    toMarkdown: (out) => ('results' in out ? (out.markdown ?? renderEnhancedMarkdown(out)) : `Enhanced search accepted: ${out.request_id} (poll ${out.status_url})`),
+    toMarkdown: (out) => ('results' in out ? (out.markdown ?? renderEnhancedMarkdown(out, outboundLinkPolicy(services.config.outbound))) : `Enhanced search accepted: ${out.request_id} (poll ${out.status_url})`),
     async handler(input, ctx) {
       // Checked before anything runs, also for async requests: bad input is a 400 now, not a failed job later.
       const prepared = await prepareRequest(services, input);

@@ -1,6 +1,7 @@
 /** Query suggestions from the engines that offer autocomplete, merged by rank across engines. */
 import { z } from 'zod';
 import { defineCapability } from '../../core/capability.js';
+import { escapeMarkdownText } from '../../services/markdown/escape.js';
 import type { EngineService } from '../../services/engines/engine-service.js';
 import { AppError, toAppError } from '../../core/errors.js';
 import { engineIdSchema } from '../../services/web-search/schemas.js';
@@ -50,7 +51,7 @@ export function autocompleteCapability(engines: EngineService) {
     http: { method: 'GET', path: '/api/v1/search/autocomplete' },
     mcpTool: 'search_autocomplete',
     readOnly: true,
-    toMarkdown: (out) => out.suggestions.map((s) => `- ${s}`).join('\n') || '(no suggestions)',
+    toMarkdown: (out) => out.suggestions.map((s) => `- ${escapeMarkdownText(s)}`).join('\n') || '(no suggestions)',
     async handler(input, ctx) {
       const chosen = input.engines ?? DEFAULT_ENGINES.filter((id) => engines.has(id));
       assertKnownEngines(engines, chosen);

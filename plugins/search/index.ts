@@ -5,6 +5,8 @@ import { AppError, toAppError } from '../../core/errors.js';
 import { definePlugin, type PluginServices } from '../../app/plugin-services.js';
 import { autocompleteCapability } from './autocomplete.js';
 import { publicJob } from '../../services/web-search/job-view.js';
+import { outboundLinkPolicy } from '../../services/markdown/link-policy.js';
+import { escapeMarkdownText } from '../../services/markdown/escape.js';
 import { renderSearchMarkdown } from '../../services/web-search/render-markdown.js';
 import {
   batchInputSchema,
@@ -29,6 +31,7 @@ function searchDeps(services: PluginServices): SearchDeps {
     cache: services.stores.cache,
     defaultEngines: services.config.search.defaultEngines,
     onCacheLookup: (hit) => services.metrics.cacheLookup('search', hit),
+    linkPolicy: outboundLinkPolicy(services.config.outbound),
   };
 }
 
@@ -60,7 +63,7 @@ export default definePlugin({
       http: { method: 'POST', path: '/api/v1/search/' },
       mcpTool: 'search_web',
       readOnly: true,
-      toMarkdown: (out) => ('markdown' in out && out.markdown ? out.markdown : 'results' in out ? renderSearchMarkdown({ ...out, query: out.search_metadata.query }) : `Search accepted: ${out.request_id} (poll ${out.status_url})`),
+      toMarkdown: (out) => ('markdown' in out && out.markdown ? out.markdown : 'results' in out ? renderSearchMarkdown({ ...out, query: out.search_metadata.query }, { linkPolicy: deps.linkPolicy! }) : `Search accepted: ${out.request_id} (poll ${out.status_url})`),
       async handler(input, ctx) {
         if (input.engines) assertKnownEngines(services.engines, input.engines);
         if (input.webhook_url && !input.async_mode) throw new AppError('INVALID_INPUT', 'webhook_url: only used with async_mode true');
@@ -156,7 +159,8 @@ export default definePlugin({
         [`# ${out.total_engines} engines (${out.enabled_engines} enabled)`, '']
           .concat(
             Object.values(out.engines).map(
-              (e) => `- **${e.name}** (${e.categories.join(', ')})${e.enabled ? '' : ' — disabled'}${(e as { suspended_until?: string | null }).suspended_until ? ' — suspended' : ''}`,
+              (e) =>
+                `- **${escapeMarkdownText(e.name)}** (${escapeMarkdownText(e.categories.join(', '))})${e.enabled ? '' : ' — disabled'}${(e as { suspended_until?: string | null }).suspended_until ? ' — suspended' : ''}`,
             ),
           )
           .join('\n'),

@@ -56,7 +56,8 @@ function cellText(content: string): string {
     if (text) text += isItem ? '; ' : ' ';
     text += line.replace(LIST_MARKER, '');
   }
-  return text.replace(/\|/g, '\\|');
+  // Text arrives escaped (pipes included); only pipes made by markdown syntax still need it.
+  return text.replace(/(?<!\\)\|/g, '\\|');
 }
 
 export function addTableRules(service: TurndownService): void {
