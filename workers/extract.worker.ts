@@ -10,6 +10,7 @@
 import { chunkText } from '../services/chunking/chunk-text.js';
 import { countTokens } from '../services/chunking/tokenizer.js';
 import { linksOf } from '../services/discover/page-links.js';
+import { parseSitemap } from '../services/discover/sitemap-parser.js';
 import { extract } from '../services/extract/extract.js';
 import { extractPdf } from '../services/extract/pdf.js';
 import type { ExtractionResult, ExtractOptions } from '../services/extract/types.js';
@@ -45,6 +46,8 @@ async function runParseTask(task: ParseTask): Promise<ParseOutcome<ParseTask['ki
         return { value: { chunks: await chunkText(task.text, task.options), totalTokens: countTokens(task.text) } };
       case 'links':
         return { value: linksOf(task.html, task.url).map((url) => url.href) };
+      case 'sitemap':
+        return { value: parseSitemap(task.text) };
     }
   } catch (error) {
     return failureOf(error);

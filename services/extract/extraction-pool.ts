@@ -9,6 +9,7 @@ import type { ExtractionResult, ExtractOptions } from './types.js';
 import { builtWorkerPath } from '../../core/paths.js';
 import { WorkerPool, type WorkerPoolStats } from '../../core/pools/worker-pool.js';
 import type { ChunkOptions } from '../chunking/types.js';
+import type { SitemapDocument } from '../discover/sitemap-parser.js';
 import type { ExtractTablesOptions, ExtractTablesResult } from '../tables/types.js';
 import { unwrap, type ChunkTaskResult, type ParseOutcome, type ParseTask } from './worker-tasks.js';
 
@@ -54,6 +55,11 @@ export class ExtractionPool {
   /** Absolute http(s) link targets of an HTML page. */
   async links(html: string, url: string, signal?: AbortSignal): Promise<string[]> {
     return unwrap(await this.parse<'links'>({ kind: 'links', html, url }, signal));
+  }
+
+  /** A sitemap document, or null when the text is none. */
+  async sitemap(text: string, signal?: AbortSignal): Promise<SitemapDocument | null> {
+    return unwrap(await this.parse<'sitemap'>({ kind: 'sitemap', text }, signal));
   }
 
   stats(): WorkerPoolStats {

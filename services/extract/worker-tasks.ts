@@ -6,6 +6,7 @@
  */
 import { AppError, type ErrorCode } from '../../core/errors.js';
 import type { Chunk, ChunkOptions } from '../chunking/types.js';
+import type { SitemapDocument } from '../discover/sitemap-parser.js';
 import type { ExtractTablesOptions, ExtractTablesResult } from '../tables/types.js';
 
 export type ParseTask =
@@ -13,7 +14,9 @@ export type ParseTask =
   /** Chunking without embeddings (every strategy but semantic). */
   | { kind: 'chunk'; text: string; options: Omit<ChunkOptions, 'embed'> }
   /** The href targets of a page's <a> and <area> elements, resolved against its <base href> or URL. */
-  | { kind: 'links'; html: string; url: string };
+  | { kind: 'links'; html: string; url: string }
+  /** A sitemap (XML or a text list of URLs), up to 50 MB unpacked. */
+  | { kind: 'sitemap'; text: string };
 
 export interface ChunkTaskResult {
   chunks: Chunk[];
@@ -25,6 +28,7 @@ export interface ParseResults {
   tables: ExtractTablesResult;
   chunk: ChunkTaskResult;
   links: string[];
+  sitemap: SitemapDocument | null;
 }
 
 export type ParseOutcome<K extends ParseTask['kind']> = { value: ParseResults[K] } | { failure: { code: ErrorCode; message: string; details?: unknown } };
