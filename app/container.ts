@@ -104,8 +104,16 @@ export function registerServices(c: DependencyContainer, config: QuarryConfig, l
     TOKENS.Webhooks,
     cached((r) => {
       const outbound = r.resolve<OutboundClient>(TOKENS.Outbound);
-      const secret = config.jobs.webhookSecret ?? loadOrCreateSecret(config.dataDir, 'webhook-secret').value;
+      const secret = config.jobs.webhookSecret ?? storedWebhookSecret(config.dataDir, logger);
       return new WebhookSender((req) => outbound.fetch(req), { secret, maxAttempts: 5, backoffMs: [1000, 5000, 30_000, 120_000] }, logger.child({ component: 'webhooks' }));
     }),
   );
+}
+/** The generated webhook secret; a file others could read is tightened to 0600 and reported. */
+function storedWebhookSecret(dataDir: string, logger: Logger): string {
+  const secret = loadOrCreateSecret(dataDir, 'webhook-secret');
+  if (secret.exposedMode !== undefined) {
+    logger.warn({ path: secret.path, mode: `0${secret.exposedMode.toString(8)}` }, 'the stored webhook secret was readable by other users; its mode is now 0600 — rotate it if others may have read it');
+  }
+  return secret.value;
 }

@@ -1,9 +1,10 @@
 /**
  * The installation's features as GET /api/v1/enhanced/features reports
  * them: what was found (browser, models, LLM, storage) and why something is
- * unavailable. Plugins add their own entries to the same registry.
+ * unavailable. Plugins add their own entries to the same registry. No
+ * entry names a file-system path (data directory, browser, model folders):
+ * callers with an API key need not learn the server's layout.
  */
-import { join } from 'node:path';
 import type { FeatureRegistry } from '../core/features.js';
 import type { Stores } from '../core/stores/stores.js';
 import { BrowserPool } from '../services/browser/browser-pool.js';
@@ -21,7 +22,7 @@ export function describeFeatures(
   features.set('browser', () => {
     const path = BrowserPool.findChromium(config.browser.executablePath ?? undefined);
     return path
-      ? { available: true, detail: `Chromium at ${path}`, info: { executablePath: path, ...services.browser.stats() } }
+      ? { available: true, detail: 'Chromium found', info: { ...services.browser.stats() } }
       : { available: false, detail: 'Chromium not found: install it (Debian/Ubuntu: apt-get install chromium) or set QUARRY_CHROMIUM_PATH' };
   });
   features.set('engines', () => {
@@ -31,7 +32,7 @@ export function describeFeatures(
   });
   features.set('storage', {
     available: true,
-    detail: services.stores.backend === 'redis' ? 'shared state on Redis' : `cache in memory, durable records in SQLite under ${config.dataDir}`,
+    detail: services.stores.backend === 'redis' ? 'shared state on Redis' : 'cache in memory, durable records in SQLite in the data directory',
     info: { backend: services.stores.backend },
   });
   const llm = services.llm.describe();
@@ -50,7 +51,7 @@ export function describeFeatures(
     config.vectorIndex.enabled
       ? {
           available: true,
-          detail: `LanceDB under ${join(config.dataDir, 'page-index')}, retention ${config.vectorIndex.retentionDays || 'unlimited'} days`,
+          detail: `LanceDB in the data directory, retention ${config.vectorIndex.retentionDays || 'unlimited'} days`,
           info: { ...services.indexer.stats(), maxChunks: config.vectorIndex.maxChunks },
         }
       : { available: false, detail: 'disabled in the config (vectorIndex.enabled)' },

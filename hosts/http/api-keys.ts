@@ -17,6 +17,11 @@ export function resolveApiKeys(config: QuarryConfig, logger: Logger): string[] {
       `\nQuarry generated an API key (stored in ${secret.path}, shown only once):\n\n    ${secret.value}\n\n` +
         'Send it as the X-API-Key header (or Authorization: Bearer <key>).\n\n',
     );
+  } else if (secret.exposedMode !== undefined) {
+    logger.warn(
+      { path: secret.path, mode: `0${secret.exposedMode.toString(8)}` },
+      'the stored API key file was readable by other users; its mode is now 0600 — rotate the key (delete the file and restart) if others may have read it',
+    );
   } else {
     logger.info({ path: secret.path }, 'using the API key stored in the data directory');
   }

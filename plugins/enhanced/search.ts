@@ -12,6 +12,7 @@ import type { JobHandler, PluginServices } from '../../app/plugin-services.js';
 import { publicJob } from '../../services/web-search/job-view.js';
 import { jobStatusInputSchema, jobStatusOutputSchema } from '../../services/web-search/schemas.js';
 import { prepareRequest } from './search/prepare.js';
+import { redactUrl } from '../../core/http/redact-url.js';
 import { outboundLinkPolicy } from '../../services/markdown/link-policy.js';
 import { renderEnhancedMarkdown } from './search/render.js';
 import { runEnhancedSearch } from './search/run.js';
@@ -52,7 +53,8 @@ export function enhancedSearchCapability(services: PluginServices) {
         request_id: job.id,
         status: 'processing' as const,
         status_url: ctx.baseUrl ? `${ctx.baseUrl}${statusPath}` : statusPath,
-        ...(input.webhook_url ? { webhook_url: input.webhook_url } : {}),
+        // Echoed to confirm where the answer goes, without the credentials it may carry.
+        ...(input.webhook_url ? { webhook_url: redactUrl(input.webhook_url) } : {}),
       };
     },
   });

@@ -5,6 +5,7 @@ import { AppError, toAppError } from '../../core/errors.js';
 import { definePlugin, type PluginServices } from '../../app/plugin-services.js';
 import { autocompleteCapability } from './autocomplete.js';
 import { publicJob } from '../../services/web-search/job-view.js';
+import { redactUrl } from '../../core/http/redact-url.js';
 import { outboundLinkPolicy } from '../../services/markdown/link-policy.js';
 import { escapeMarkdownText } from '../../services/markdown/escape.js';
 import { renderSearchMarkdown } from '../../services/web-search/render-markdown.js';
@@ -77,7 +78,8 @@ export default definePlugin({
           request_id: job.id,
           status: 'processing' as const,
           status_url: ctx.baseUrl ? `${ctx.baseUrl}${statusPath}` : statusPath,
-          ...(input.webhook_url ? { webhook_url: input.webhook_url } : {}),
+          // Echoed to confirm where the answer goes, without the credentials it may carry.
+          ...(input.webhook_url ? { webhook_url: redactUrl(input.webhook_url) } : {}),
         };
       },
     });

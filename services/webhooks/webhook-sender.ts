@@ -5,6 +5,7 @@
  * The scheme is documented in docs/webhooks.md.
  */
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { redactUrl, redactUrlsIn } from '../../core/http/redact-url.js';
 import { toAppError, type ErrorCode } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 
@@ -109,11 +110,11 @@ export class WebhookSender {
       attempts++;
       const verdict = await this.attempt(url, event, deliveryId, body, signal);
       if (verdict.delivered) {
-        this.logger.debug({ url, event, deliveryId, attempts }, 'webhook delivered');
+        this.logger.debug({ url: redactUrl(url), event, deliveryId, attempts }, 'webhook delivered');
         return { delivered: true, attempts };
       }
       lastError = verdict.error;
-      this.logger.warn({ url, event, deliveryId, attempt: attempts, lastError, final: !verdict.retry }, 'webhook delivery failed');
+      this.logger.warn({ url: redactUrl(url), event, deliveryId, attempt: attempts, lastError, final: !verdict.retry }, 'webhook delivery failed');
       if (!verdict.retry) break;
       if (attempts < maxAttempts) await sleep(this.backoff(attempts), signal);
     }
@@ -149,7 +150,8 @@ export class WebhookSender {
       return { delivered: false, retry: isRetryableStatus(response.status), error: `HTTP ${response.status}` };
     } catch (error) {
       const appError = toAppError(error);
-      return { delivered: false, retry: !FINAL_ERROR_CODES.has(appError.code), error: `${appError.code}: ${appError.message}` };
+      // The message may quote the URL: it is shown in job status and logs, so credentials go.
+      return { delivered: false, retry: !FINAL_ERROR_CODES.has(appError.code), error: redactUrlsIn(`${appError.code}: ${appError.message}`) };
     }
   }
 
