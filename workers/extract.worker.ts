@@ -13,6 +13,7 @@ import { linksOf } from '../services/discover/page-links.js';
 import { parseSitemap } from '../services/discover/sitemap-parser.js';
 import { extract } from '../services/extract/extract.js';
 import { extractPdf } from '../services/extract/pdf.js';
+import { regexExtract } from '../services/extract/regex-extract.js';
 import type { ExtractionResult, ExtractOptions } from '../services/extract/types.js';
 import { failureOf, type ParseOutcome, type ParseTask } from '../services/extract/worker-tasks.js';
 import { extractTables } from '../services/tables/extract-tables.js';
@@ -48,6 +49,8 @@ async function runParseTask(task: ParseTask): Promise<ParseOutcome<ParseTask['ki
         return { value: linksOf(task.html, task.url).map((url) => url.href) };
       case 'sitemap':
         return { value: parseSitemap(task.text) };
+      case 'regex':
+        return { value: regexExtract(task.texts, task.patterns) };
     }
   } catch (error) {
     return failureOf(error);

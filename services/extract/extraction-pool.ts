@@ -11,6 +11,7 @@ import { WorkerPool, type WorkerPoolStats } from '../../core/pools/worker-pool.j
 import type { ChunkOptions } from '../chunking/types.js';
 import type { SitemapDocument } from '../discover/sitemap-parser.js';
 import type { ExtractTablesOptions, ExtractTablesResult } from '../tables/types.js';
+import type { CompiledPattern, RegexMatch } from './regex-extract.js';
 import { unwrap, type ChunkTaskResult, type ParseOutcome, type ParseTask } from './worker-tasks.js';
 
 export interface ExtractTask {
@@ -60,6 +61,11 @@ export class ExtractionPool {
   /** A sitemap document, or null when the text is none. */
   async sitemap(text: string, signal?: AbortSignal): Promise<SitemapDocument | null> {
     return unwrap(await this.parse<'sitemap'>({ kind: 'sitemap', text }, signal));
+  }
+
+  /** Regular expressions over texts (user-supplied patterns: each page's matching is time-limited in the worker). */
+  async regex(texts: string[], patterns: CompiledPattern[], signal?: AbortSignal): Promise<RegexMatch[]> {
+    return unwrap(await this.parse<'regex'>({ kind: 'regex', texts, patterns }, signal));
   }
 
   stats(): WorkerPoolStats {

@@ -7,6 +7,7 @@
 import { AppError, type ErrorCode } from '../../core/errors.js';
 import type { Chunk, ChunkOptions } from '../chunking/types.js';
 import type { SitemapDocument } from '../discover/sitemap-parser.js';
+import type { CompiledPattern, RegexMatch } from './regex-extract.js';
 import type { ExtractTablesOptions, ExtractTablesResult } from '../tables/types.js';
 
 export type ParseTask =
@@ -16,7 +17,9 @@ export type ParseTask =
   /** The href targets of a page's <a> and <area> elements, resolved against its <base href> or URL. */
   | { kind: 'links'; html: string; url: string }
   /** A sitemap (XML or a text list of URLs), up to 50 MB unpacked. */
-  | { kind: 'sitemap'; text: string };
+  | { kind: 'sitemap'; text: string }
+  /** User-supplied regular expressions over text blocks, under a vm time limit. */
+  | { kind: 'regex'; texts: string[]; patterns: CompiledPattern[] };
 
 export interface ChunkTaskResult {
   chunks: Chunk[];
@@ -29,6 +32,7 @@ export interface ParseResults {
   chunk: ChunkTaskResult;
   links: string[];
   sitemap: SitemapDocument | null;
+  regex: RegexMatch[];
 }
 
 export type ParseOutcome<K extends ParseTask['kind']> = { value: ParseResults[K] } | { failure: { code: ErrorCode; message: string; details?: unknown } };

@@ -14,8 +14,8 @@ import { llmExtract, llmFilter } from './llm-steps.js';
 import { blocksToMarkdown } from './markdown.js';
 import type { PreparedRequest } from './prepare.js';
 import { DEFAULT_PRUNING_THRESHOLD, pruneBlocks } from './pruning.js';
-import { regexExtract } from './regex-extract.js';
 import type { EnhancedPage } from './schemas.js';
+import type { PluginServices } from '../../../app/plugin-services.js';
 
 export interface PageInput {
   url: string;
@@ -26,6 +26,8 @@ export interface PageInput {
 
 export interface PageContext {
   fetchHtml(url: string, signal?: AbortSignal): Promise<{ html: string; finalUrl: string }>;
+  /** The extraction worker pool: user-supplied patterns run there, never on the event loop. */
+  parsing: Pick<PluginServices['parsing'], 'regex'>;
   deadline: number;
   signal?: AbortSignal;
 }
@@ -81,7 +83,7 @@ export async function processPage(prepared: PreparedRequest, page: PageInput, ct
           break;
         }
         case 'regex': {
-          const matches = regexExtract(content.map((b) => b.text), prepared.patterns!);
+          const matches = await ctx.parsing.regex(content.map((b) => b.text), prepared.patterns!, signal);
           const counts: Record<string, number> = {};
           for (const m of matches) counts[m.label] = (counts[m.label] ?? 0) + 1;
           out.extraction = { strategy: 'regex', data: matches, count: matches.length, counts };

@@ -145,7 +145,7 @@ export async function runEnhancedSearch(services: PluginServices, input: Enhance
           out.status = 'failed';
           out.errors.push({ step: 'fetch', code: page.errorCode ?? 'UPSTREAM_FAILED', message: page.failureReason ?? 'the page could not be fetched' });
         } else {
-          await processPage(prepared, { url: page.finalUrl || page.url, html, mainMarkdown: page.success ? page.markdown : '' }, { fetchHtml, deadline, signal: ctx.signal }, out);
+          await processPage(prepared, { url: page.finalUrl || page.url, html, mainMarkdown: page.success ? page.markdown : '' }, { fetchHtml, deadline, signal: ctx.signal, parsing: services.parsing }, out);
         }
         ctx.progress({ progress: ++done, total: pages.length, message: `processed ${done} of ${pages.length} pages` });
         return out;
