@@ -4,7 +4,7 @@ import { defineCapability } from '../../core/capability.js';
 import { escapeMarkdownText } from '../../services/markdown/escape.js';
 import type { EngineService } from '../../services/engines/engine-service.js';
 import { AppError, toAppError } from '../../core/errors.js';
-import { engineIdSchema } from '../../services/web-search/schemas.js';
+import { languageSchema, engineIdSchema } from '../../services/web-search/schemas.js';
 import { assertKnownEngines } from '../../services/web-search/search-runner.js';
 
 const DEFAULT_ENGINES = ['duckduckgo', 'wikipedia'];
@@ -12,7 +12,7 @@ const DEFAULT_ENGINES = ['duckduckgo', 'wikipedia'];
 export const autocompleteInputSchema = z.strictObject({
   q: z.string().trim().min(1, 'must not be empty').max(200),
   engines: z.array(engineIdSchema).min(1).max(10).optional().describe('Engines with autocomplete; default: duckduckgo and wikipedia'),
-  language: z.string().regex(/^([a-z]{2,3}(-[A-Za-z]{2,4})?|all)$/).default('en'),
+  language: languageSchema.default('en'),
   max_suggestions: z.int().min(1).max(50).default(10),
 });
 
