@@ -63,6 +63,7 @@ export function classifyFailure(error: unknown, rendered: boolean): PageFailure 
 
 /** The extractor's verdict on a page it could read: block pages and empty pages are failures too. */
 export function extractionFailure(failureReason: string | undefined): PageFailure {
-  if (!failureReason || failureReason === 'empty') return { code: 'EMPTY_CONTENT', reason: failureReason ?? 'empty' };
+  // A document nested past what browsers render has no content we can read either.
+  if (!failureReason || failureReason === 'empty' || failureReason === 'markup_too_deep') return { code: 'EMPTY_CONTENT', reason: failureReason ?? 'empty' };
   return { code: 'BLOCKED', reason: failureReason };
 }
