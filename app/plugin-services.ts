@@ -42,7 +42,7 @@ export interface PluginServices {
   /** Extraction in the worker pool (what the scraper uses; successful pages also feed the page index). */
   extract: ExtractFn;
   /** The worker pool's other parses of untrusted input: tables, chunking, links (each with the pool's deadline). */
-  parsing: Pick<ExtractionPool, 'tables' | 'chunk' | 'links' | 'sitemap' | 'regex'>;
+  parsing: Pick<ExtractionPool, 'tables' | 'chunk' | 'links' | 'sitemap' | 'regex' | 'page'>;
   /** Live performance state (pools, browser) for the performance endpoint. */
   runtimeStats(): Record<string, unknown>;
 }

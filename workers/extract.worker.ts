@@ -16,6 +16,7 @@ import { extractPdf } from '../services/extract/pdf.js';
 import { regexExtract } from '../services/extract/regex-extract.js';
 import type { ExtractionResult, ExtractOptions } from '../services/extract/types.js';
 import { failureOf, type ParseOutcome, type ParseTask } from '../services/extract/worker-tasks.js';
+import { analysePage } from '../services/page-analysis/analyse-page.js';
 import { extractTables } from '../services/tables/extract-tables.js';
 
 export interface ExtractWorkerTask {
@@ -51,6 +52,8 @@ async function runParseTask(task: ParseTask): Promise<ParseOutcome<ParseTask['ki
         return { value: parseSitemap(task.text) };
       case 'regex':
         return { value: regexExtract(task.texts, task.patterns) };
+      case 'page':
+        return { value: analysePage(task.html, task.url, task.options) };
     }
   } catch (error) {
     return failureOf(error);

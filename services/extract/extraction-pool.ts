@@ -11,6 +11,7 @@ import { WorkerPool, type WorkerPoolStats } from '../../core/pools/worker-pool.j
 import type { ChunkOptions } from '../chunking/types.js';
 import type { SitemapDocument } from '../discover/sitemap-parser.js';
 import type { ExtractTablesOptions, ExtractTablesResult } from '../tables/types.js';
+import type { PageAnalysis, PageAnalysisOptions } from '../page-analysis/analyse-page.js';
 import type { CompiledPattern, RegexMatch } from './regex-extract.js';
 import { unwrap, type ChunkTaskResult, type ParseOutcome, type ParseTask } from './worker-tasks.js';
 
@@ -66,6 +67,11 @@ export class ExtractionPool {
   /** Regular expressions over texts (user-supplied patterns: each page's matching is time-limited in the worker). */
   async regex(texts: string[], patterns: CompiledPattern[], signal?: AbortSignal): Promise<RegexMatch[]> {
     return unwrap(await this.parse<'regex'>({ kind: 'regex', texts, patterns }, signal));
+  }
+
+  /** A fetched page as enhanced search reads it (text blocks, and on request json_css records and links). */
+  async page(html: string, url: string, options: PageAnalysisOptions, signal?: AbortSignal): Promise<PageAnalysis> {
+    return unwrap(await this.parse<'page'>({ kind: 'page', html, url, options }, signal));
   }
 
   stats(): WorkerPoolStats {

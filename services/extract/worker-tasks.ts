@@ -7,6 +7,7 @@
 import { AppError, type ErrorCode } from '../../core/errors.js';
 import type { Chunk, ChunkOptions } from '../chunking/types.js';
 import type { SitemapDocument } from '../discover/sitemap-parser.js';
+import type { PageAnalysis, PageAnalysisOptions } from '../page-analysis/analyse-page.js';
 import type { CompiledPattern, RegexMatch } from './regex-extract.js';
 import type { ExtractTablesOptions, ExtractTablesResult } from '../tables/types.js';
 
@@ -19,7 +20,9 @@ export type ParseTask =
   /** A sitemap (XML or a text list of URLs), up to 50 MB unpacked. */
   | { kind: 'sitemap'; text: string }
   /** User-supplied regular expressions over text blocks, under a vm time limit. */
-  | { kind: 'regex'; texts: string[]; patterns: CompiledPattern[] };
+  | { kind: 'regex'; texts: string[]; patterns: CompiledPattern[] }
+  /** A fetched page as enhanced search reads it: text blocks, json_css records, links. */
+  | { kind: 'page'; html: string; url: string; options: PageAnalysisOptions };
 
 export interface ChunkTaskResult {
   chunks: Chunk[];
@@ -33,6 +36,7 @@ export interface ParseResults {
   links: string[];
   sitemap: SitemapDocument | null;
   regex: RegexMatch[];
+  page: PageAnalysis;
 }
 
 export type ParseOutcome<K extends ParseTask['kind']> = { value: ParseResults[K] } | { failure: { code: ErrorCode; message: string; details?: unknown } };

@@ -60,7 +60,12 @@ beforeAll(async () => {
   web = await startSandboxWeb();
   closedPort = await freePort();
   refusedPort = await freePort();
-  quarry = await startQuarry(web, { outbound: { allowHosts: [`127.0.0.1:${web.port}`, `127.0.0.1:${closedPort}`] } });
+  quarry = await startQuarry(web, {
+    outbound: { allowHosts: [`127.0.0.1:${web.port}`, `127.0.0.1:${closedPort}`] },
+    customEngines: [
+      { type: 'json', id: 'sandbox_hostile', name: 'Hostile results', urlTemplate: `${web.url}/api/hostile?q={query}`, results: 'items', fields: { url: 'link', title: 'name', snippet: 'summary' } },
+    ],
+  });
 });
 
 afterAll(async () => {
@@ -167,6 +172,31 @@ describe('9. operations', () => {
     expect(text).not.toContain(quarry.dataDir);
     expect(text).not.toMatch(/\/usr\/bin|\/usr\/lib|chromium-browser|\/tmp\/|\/home\//);
     expect(text).not.toMatch(/"executablePath"/);
+  });
+
+  it('/healthz answers while enhanced search reads a 1.5 MB result page (parsed in the worker pool) with every page step on', async () => {
+    const paragraph = `<p>${PROSE} <a href="/big/${'x'.repeat(20)}">link</a> contact me@example.com</p>`;
+    const big = web.addPage('/big-result', `<html><body><main>${paragraph.repeat(Math.floor(1_500_000 / paragraph.length))}</main></body></html>`);
+    web.addPage('/api/hostile', JSON.stringify({ items: [{ link: big, name: 'Big page', summary: 'a very large page' }] }), { contentType: 'application/json' });
+    const search = () =>
+      quarry.post('/api/v1/enhanced/search', {
+        query: 'article words',
+        engines: ['sandbox_hostile'],
+        relevance_filter: false,
+        cache_ttl: 0,
+        timeout: 60,
+        extraction_strategy: 'regex',
+        custom_patterns: { mail: '[a-z]+@[a-z]+\\.com' },
+        link_analysis: true,
+        markdown_generation: true,
+        content_filter: 'pruning',
+      });
+    const report = await whileProbingHealth(quarry.url, search);
+    expect(report.result.status, JSON.stringify(report.result.body).slice(0, 300)).toBe(200);
+    const enhanced = report.result.body.results[0].enhanced;
+    expect(enhanced.extraction.count).toBeGreaterThan(0);
+    expect(enhanced.link_analysis.total).toBeGreaterThan(0);
+    expect(report.worstHealthMs).toBeLessThan(HEALTH_DEADLINE_MS);
   });
 
   it('/healthz answers while a hostile page is scraped', async () => {

@@ -36,3 +36,4 @@ export async function whileProbingHealth<T>(baseUrl: string, attack: () => Promi
   }
   return { result, worstHealthMs: Math.round(worst), probes };
 }
+

@@ -1,6 +1,6 @@
 /** Markdown of a list of text blocks: headings, list items, code fences, quotes and table rows keep their form; the text itself is escaped. */
 import { escapeMarkdownText, fencedCode } from '../../../services/markdown/escape.js';
-import type { TextBlock } from './blocks.js';
+import type { TextBlock } from '../../../services/page-analysis/text-blocks.js';
 
 function blockMarkdown(block: TextBlock): string {
   const text = (value: string): string => escapeMarkdownText(value);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fixturePages } from '../../../test/sandbox/fixture-pages.js';
-import { pageBlocks } from './blocks.js';
+import { pageBlocks } from '../../../services/page-analysis/text-blocks.js';
 import { regexExtract } from '../../../services/extract/regex-extract.js';
 import { backtrackingRisk, compilePatterns } from './regex-patterns.js';
 
