@@ -62,7 +62,7 @@ export function registerServices(c: DependencyContainer, config: QuarryConfig, l
     TOKENS.Engines,
     cached((r) => new EngineService(engines, config, r.resolve(TOKENS.Outbound), r.resolve(TOKENS.EngineHealth), logger.child({ component: 'engines' }))),
   );
-  c.register(TOKENS.ExtractionPool, cached(() => new ExtractionPool({ threads: config.pools.extractThreads, maxQueue: config.pools.maxQueue })));
+  c.register(TOKENS.ExtractionPool, cached(() => new ExtractionPool({ threads: config.pools.extractThreads, maxQueue: config.pools.maxQueue, taskTimeoutMs: config.pools.taskTimeoutMs })));
   c.register(
     TOKENS.BrowserPool,
     cached((r) => {
@@ -91,7 +91,8 @@ export function registerServices(c: DependencyContainer, config: QuarryConfig, l
       const stats = r.resolve<ExtractionStats>(TOKENS.ExtractionStats);
       return async (html, url, options, signal) => {
         const started = performance.now();
-        const result = await pool.extract(html, url, options, signal);
+        const { allowPrivateNetwork, allowHosts } = config.outbound;
+        const result = await pool.extract(html, url, { ...options, addressPolicy: { allowPrivateNetwork, allowHosts } }, signal);
         stats.record(result.success, result.failureReason, performance.now() - started);
         if (result.success) {
           events.emit('page.extracted', { url: result.url, title: result.title, text: result.text, publishedDate: result.metadata.publishedDate, author: result.metadata.author });

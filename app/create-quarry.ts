@@ -73,7 +73,7 @@ export async function createQuarry(options: CreateQuarryOptions = {}): Promise<Q
   const logger = options.logger ?? createLogger(config.logLevel);
   const loadedEngines = await loadAllEngines(config, process.cwd(), options.engineDirs ?? []);
   const stores = await createStores({ dataDir: config.dataDir, redisUrl: config.redisUrl, logger: logger.child({ component: 'stores' }) });
-  const webhookSecret = await resolveWebhookSecret(config, stores).catch(async (error: unknown) => {
+  const webhookSecret = await resolveWebhookSecret(config, stores, logger).catch(async (error: unknown) => {
     await stores.close();
     throw error;
   });
@@ -128,6 +128,7 @@ export async function createQuarry(options: CreateQuarryOptions = {}): Promise<Q
     credibility: c.resolve(TOKENS.Credibility),
     searchHistory: c.resolve(TOKENS.SearchHistory),
     knowledge,
+    parsing: extraction,
     runtimeStats: () => ({
       extraction: c.resolve<ExtractionStats>(TOKENS.ExtractionStats).figures(),
       extraction_pool: extraction.stats(),

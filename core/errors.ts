@@ -1,3 +1,6 @@
+import { randomBytes } from 'node:crypto';
+import type { Logger } from './logger.js';
+
 /**
  * One catalogue of typed errors. Each code maps once to an HTTP status and to
  * an MCP error result; nothing outside this file matches on error messages.
@@ -6,18 +9,24 @@
 export const ERROR_CATALOGUE = {
   INVALID_INPUT: { status: 400, title: 'Invalid input' },
   MALFORMED_JSON: { status: 400, title: 'Malformed JSON body' },
+  MALFORMED_REQUEST: { status: 400, title: 'Malformed HTTP request' },
   UNKNOWN_ENGINE: { status: 400, title: 'Unknown engine' },
   UNSAFE_QUERY: { status: 400, title: 'Refused by the safety screen' },
   UNAUTHORIZED: { status: 401, title: 'Missing or invalid API key' },
   FORBIDDEN_ADDRESS: { status: 403, title: 'Address refused by the outbound policy' },
   ROBOTS_DISALLOWED: { status: 403, title: 'Disallowed by robots.txt' },
   NOT_FOUND: { status: 404, title: 'Not found' },
+  METHOD_NOT_ALLOWED: { status: 405, title: 'Method not allowed' },
+  REQUEST_TIMEOUT: { status: 408, title: 'Request not received in time' },
   PAYLOAD_TOO_LARGE: { status: 413, title: 'Request body too large' },
+  URI_TOO_LONG: { status: 414, title: 'Request URI too long' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Unsupported media type' },
   RATE_LIMITED: { status: 429, title: 'Rate limit exceeded' },
+  HEADERS_TOO_LARGE: { status: 431, title: 'Request header fields too large' },
   CANCELLED: { status: 499, title: 'Request cancelled' },
   INTERNAL: { status: 500, title: 'Internal error' },
   UPSTREAM_FAILED: { status: 502, title: 'Upstream request failed' },
+  UNREACHABLE: { status: 502, title: 'Upstream host unreachable (DNS failure, connection refused or reset)' },
   RESPONSE_TOO_LARGE: { status: 502, title: 'Upstream response too large' },
   OVERLOADED: { status: 503, title: 'Service overloaded' },
   UNAVAILABLE: { status: 503, title: 'Feature unavailable on this installation' },
@@ -95,4 +104,21 @@ export function toAppError(value: unknown): AppError {
   }
   const message = value instanceof Error ? value.message : String(value);
   return new AppError('INTERNAL', message || 'Internal error', { cause: value });
+}
+
+const concealed = new WeakSet<AppError>();
+
+/**
+ * What a caller may see of a failure: an AppError as it is; anything else (a
+ * bug) as INTERNAL with a generic message and a reference, logged here once
+ * with its stack. Every host and the job runner answer through this.
+ */
+export function publicError(error: unknown, logger: Pick<Logger, 'error'>, context: Record<string, unknown> = {}): AppError {
+  const appError = toAppError(error);
+  if (appError.code !== 'INTERNAL' || concealed.has(appError)) return appError;
+  const reference = randomBytes(4).toString('hex');
+  logger.error({ err: error, reference, ...context }, 'internal error');
+  const shown = new AppError('INTERNAL', `internal error (reference ${reference}); the server log has the details`, { details: { reference }, cause: error });
+  concealed.add(shown);
+  return shown;
 }
