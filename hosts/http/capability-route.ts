@@ -9,7 +9,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { QuarryApp } from '../../app/create-quarry.js';
 import type { AnyCapability, CallContext } from '../../core/capability.js';
 import { AppError } from '../../core/errors.js';
+import { findInputShapeProblem } from '../../core/input-shape.js';
 import { toJsonSchema } from '../../core/json-schema.js';
+import { shapeRefusal } from '../../core/registry.js';
 import { declaredFields, IGNORED_FIELDS_HEADER, ignoredFieldsHeader, nameAliasesInError, prepareHttpInput } from './http-input.js';
 import { queryToInput } from './query-input.js';
 
@@ -28,6 +30,9 @@ export function mountCapability(server: FastifyInstance, app: QuarryApp, capabil
         if (capability.http.method === 'POST' && (raw === null || typeof raw !== 'object' || Array.isArray(raw))) {
           throw new AppError('INVALID_INPUT', 'the body must be a JSON object');
         }
+        // Before unknown fields are dropped: a prototype key or deep nesting is refused wherever it is, by name.
+        const problem = findInputShapeProblem(raw);
+        if (problem) throw shapeRefusal(problem);
         const { input, ignored, aliased } = prepareHttpInput(raw as Record<string, unknown>, capability, declared);
         if (ignored.length > 0) reply.header(IGNORED_FIELDS_HEADER, ignoredFieldsHeader(ignored));
         const controller = new AbortController();
