@@ -42,6 +42,8 @@ export async function runEndpoint(claims: BenchClaim[], depth: Depth): Promise<P
   const overrides: ConfigInput = {
     dataDir,
     apiKeys: [KEY],
+    // The bench sends more than a client would; the rate limit is tested elsewhere.
+    rateLimitPerMinute: 1_000_000,
     logLevel: 'silent',
     outbound: { allowHosts: [`127.0.0.1:${web.port}`], retries: 0 },
     customEngines: slots.map((id, i) => ({
