@@ -5,6 +5,7 @@
 import { defineCapability } from '../../core/capability.js';
 import { AppError } from '../../core/errors.js';
 import { definePlugin, type PluginServices } from '../../app/plugin-services.js';
+import { jobAccepted, jobAcceptedSchema, jobStatusView } from '../../services/jobs/job-view.js';
 import { agentExtract } from './extract.js';
 import { renderExtract, renderResearch, renderSearch } from './render.js';
 import { agentResearch } from './research.js';
@@ -80,7 +81,11 @@ export default definePlugin({
         'async: true answers at once with a job id and status URL.',
       input: agentResearchInputSchema,
       output: agentResearchOutputSchema,
-      http: { method: 'POST', path: '/api/v1/agent/research' },
+      http: {
+        method: 'POST',
+        path: '/api/v1/agent/research',
+        accepted: { output: jobAcceptedSchema, is: (out) => !('executive_summary' in (out as object)) },
+      },
       mcpTool: 'agent_research',
       readOnly: true,
       errorBody: tavilyError,
@@ -88,8 +93,7 @@ export default definePlugin({
       async handler(input, ctx) {
         if (!input.async) return agentResearch(services, input, ctx);
         const job = await services.jobs.submit(RESEARCH_JOB, { ...input, async: false });
-        const path = `${STATUS_PATH}/${job.id}`;
-        return { job_id: job.id, status: 'processing' as const, status_url: ctx.baseUrl ? `${ctx.baseUrl}${path}` : path };
+        return jobAccepted(job, ctx.baseUrl, `${STATUS_PATH}/${job.id}`);
       },
     });
 
@@ -107,15 +111,7 @@ export default definePlugin({
       async handler(input) {
         const job = await services.jobs.get(input.job_id);
         if (!job || job.kind !== RESEARCH_JOB) throw new AppError('NOT_FOUND', `no research job ${input.job_id}`);
-        return {
-          job_id: job.id,
-          status: job.status,
-          created_at: job.createdAt,
-          updated_at: job.updatedAt,
-          ...(job.progress ? { progress: job.progress } : {}),
-          ...(job.result !== undefined ? { result: job.result as AgentResearchReport } : {}),
-          ...(job.error ? { error: job.error } : {}),
-        };
+        return jobStatusView<AgentResearchReport>(job);
       },
     });
 

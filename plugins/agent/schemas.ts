@@ -6,6 +6,7 @@
  * effect") so a client that sends them is never refused.
  */
 import { z } from 'zod';
+import { jobAcceptedSchema, jobStatusViewSchema } from '../../services/jobs/job-view.js';
 import { TOPICS } from '../../services/sources/topic-engines.js';
 
 export const SEARCH_DEPTHS = ['basic', 'advanced', 'fast', 'ultra-fast'] as const;
@@ -173,11 +174,6 @@ export const agentResearchReportSchema = z.object({
 });
 export type AgentResearchReport = z.infer<typeof agentResearchReportSchema>;
 
-export const jobAcceptedSchema = z.object({
-  job_id: z.string(),
-  status: z.literal('processing'),
-  status_url: z.string(),
-});
 
 export const agentResearchOutputSchema = z.union([agentResearchReportSchema, jobAcceptedSchema]);
 
@@ -185,12 +181,4 @@ export const researchJobInputSchema = z.strictObject({
   job_id: z.string().max(68).regex(/^job_[a-f0-9]{8,64}$/, 'must be a job id like job_…'),
 });
 
-export const researchJobOutputSchema = z.object({
-  job_id: z.string(),
-  status: z.enum(['queued', 'processing', 'completed', 'failed']),
-  created_at: z.string(),
-  updated_at: z.string(),
-  progress: z.object({ progress: z.number(), total: z.number().optional(), message: z.string().optional() }).optional(),
-  result: agentResearchReportSchema.optional(),
-  error: z.object({ code: z.string(), message: z.string() }).optional(),
-});
+export const researchJobOutputSchema = jobStatusViewSchema(agentResearchReportSchema);

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defineCapability, type CallContext } from '../../core/capability.js';
 import { AppError } from '../../core/errors.js';
 import { definePlugin, type PluginServices } from '../../app/plugin-services.js';
+import { jobAccepted, jobStatusView } from '../../services/jobs/job-view.js';
 import { newCorpusId } from '../../services/corpora/corpus-store.js';
 import { assertImageEngines, defaultImageEngine, searchImages } from '../../services/sources/images.js';
 import { addToCorpus, deleteCorpus, getCorpus, listCorpora, semanticSearch } from './corpora.js';
@@ -19,6 +20,7 @@ import {
   ragImagesInputSchema,
   ragImagesOutputSchema,
   ragJobInputSchema,
+  ragJobAcceptedSchema,
   ragJobOutputSchema,
   ragResearchInputSchema,
   ragResearchOutputSchema,
@@ -46,8 +48,7 @@ async function runJob(services: PluginServices, job: JobInput, ctx: CallContext)
 
 async function submit(services: PluginServices, job: JobInput, ctx: CallContext) {
   const record = await services.jobs.submit(RESEARCH_JOB, job);
-  const path = `${STATUS_PATH}/${record.id}`;
-  return { job_id: record.id, corpus_id: job.corpus_id, status: 'processing' as const, status_url: ctx.baseUrl ? `${ctx.baseUrl}${path}` : path };
+  return { ...jobAccepted(record, ctx.baseUrl, `${STATUS_PATH}/${record.id}`), corpus_id: job.corpus_id };
 }
 
 export default definePlugin({
@@ -82,7 +83,7 @@ export default definePlugin({
         'Answers with the corpus_id for rag_semantic_search. Progress per step; async: true answers at once with a job id.',
       input: ragResearchInputSchema,
       output: ragResearchOutputSchema,
-      http: { method: 'POST', path: '/api/v1/rag/research' },
+      http: { method: 'POST', path: '/api/v1/rag/research', accepted: { output: ragJobAcceptedSchema, is: (out) => !('topic' in (out as object)) } },
       mcpTool: 'rag_research',
       toMarkdown: (out) => ('topic' in out ? renderResearch(out) : `Corpus ${out.corpus_id} is being built: job ${out.job_id} (poll ${out.status_url})`),
       async handler(input, ctx) {
@@ -105,15 +106,7 @@ export default definePlugin({
       async handler(input) {
         const job = await services.jobs.get(input.job_id);
         if (!job || job.kind !== RESEARCH_JOB) throw new AppError('NOT_FOUND', `job_id: no corpus build job ${input.job_id}`);
-        return {
-          job_id: job.id,
-          status: job.status,
-          created_at: job.createdAt,
-          updated_at: job.updatedAt,
-          ...(job.progress ? { progress: job.progress } : {}),
-          ...(job.result !== undefined ? { result: job.result as RagResearchResult } : {}),
-          ...(job.error ? { error: job.error } : {}),
-        };
+        return jobStatusView<RagResearchResult>(job);
       },
     });
 
@@ -217,7 +210,7 @@ export default definePlugin({
       description: 'Continues the build of an incomplete corpus with the queries it had not run; a complete corpus is answered as it is.',
       input: corpusResumeInputSchema,
       output: ragResearchOutputSchema,
-      http: { method: 'POST', path: '/api/v1/rag/corpora/resume' },
+      http: { method: 'POST', path: '/api/v1/rag/corpora/resume', accepted: { output: ragJobAcceptedSchema, is: (out) => !('topic' in (out as object)) } },
       mcpTool: 'rag_corpus_resume',
       toMarkdown: (out) => ('topic' in out ? renderResearch(out) : `Corpus ${out.corpus_id} is being resumed: job ${out.job_id} (poll ${out.status_url})`),
       async handler(input, ctx) {

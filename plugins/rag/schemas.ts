@@ -1,5 +1,6 @@
 /** Input and output shapes of the RAG area (spec: "RAG API"), plus the corpus management routes beyond it. */
 import { z } from 'zod';
+import { jobAcceptedSchema, jobStatusViewSchema } from '../../services/jobs/job-view.js';
 import { RAG_CATEGORIES } from '../../services/research/plan.js';
 import { engineIdSchema } from '../../services/web-search/schemas.js';
 
@@ -81,12 +82,7 @@ export const ragResearchResultSchema = z.object({
 });
 export type RagResearchResult = z.infer<typeof ragResearchResultSchema>;
 
-export const ragJobAcceptedSchema = z.object({
-  job_id: z.string(),
-  corpus_id: z.string(),
-  status: z.literal('processing'),
-  status_url: z.string(),
-});
+export const ragJobAcceptedSchema = jobAcceptedSchema.extend({ corpus_id: z.string() });
 
 export const ragResearchOutputSchema = z.union([ragResearchResultSchema, ragJobAcceptedSchema]);
 
@@ -193,12 +189,4 @@ export const corpusResumeInputSchema = z.strictObject({ corpus_id: corpusIdSchem
 
 export const ragJobInputSchema = z.strictObject({ job_id: z.string().max(68).regex(/^job_[a-f0-9]{8,64}$/, 'must be a job id like job_…') });
 
-export const ragJobOutputSchema = z.object({
-  job_id: z.string(),
-  status: z.enum(['queued', 'processing', 'completed', 'failed']),
-  created_at: z.string(),
-  updated_at: z.string(),
-  progress: z.object({ progress: z.number(), total: z.number().optional(), message: z.string().optional() }).optional(),
-  result: ragResearchResultSchema.optional(),
-  error: z.object({ code: z.string(), message: z.string() }).optional(),
-});
+export const ragJobOutputSchema = jobStatusViewSchema(ragResearchResultSchema);

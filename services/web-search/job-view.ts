@@ -5,6 +5,7 @@
  * started is `pending` (the store's `queued`).
  */
 import { redactUrl } from '../../core/http/redact-url.js';
+import { statusUrl } from '../jobs/job-view.js';
 import type { JobRecord } from '../jobs/types.js';
 import type { DeliveryState } from '../webhooks/webhook-deliveries.js';
 import type { AsyncAccepted, SearchAnswer } from './schemas.js';
@@ -23,7 +24,7 @@ export function acceptedAnswer(job: JobRecord, statusPath: string, baseUrl: stri
     job_id: job.id,
     // Accepted jobs can only be pending or already running at this point.
     status: status === 'pending' ? 'pending' : 'processing',
-    status_url: baseUrl ? `${baseUrl}${statusPath}` : statusPath,
+    status_url: statusUrl(baseUrl, statusPath),
   };
   // Echoed to confirm where the answer goes, without the credentials it may carry.
   if (webhookUrl) answer.webhook_url = redactUrl(webhookUrl);

@@ -158,6 +158,7 @@ describe('agent contract', () => {
 
   it('the job form and its status route', async () => {
     const accepted = await hosts.http.post('/api/v1/agent/research', { query: 'heat pump', depth: 'quick', async: true });
+    expect(accepted.status).toBe(202);
     expectShape(accepted.body, { job_id: 'string', status: 'string', status_url: 'string' });
     let status: any;
     for (let i = 0; i < 240; i++) {

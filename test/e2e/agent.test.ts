@@ -312,7 +312,7 @@ describe('agent research', () => {
 
   it('as a job: answers at once with a status URL, which later holds the report', async () => {
     const res = await quarry.post(RESEARCH, { query: 'heat pump', depth: 'deep', max_sources: 4, async: true });
-    expect(res.status).toBe(200);
+    expect(res.status).toBe(202);
     expect(res.body).toMatchObject({ status: 'processing', job_id: expect.stringMatching(/^job_/) });
     expect(res.body.status_url).toBe(`${quarry.url}/api/v1/agent/research/jobs/${res.body.job_id}`);
     let status: any;

@@ -195,7 +195,7 @@ describe('rag research and corpora', () => {
 
   it('as a job: answers with the corpus id and a status URL that later holds the result', async () => {
     const res = await quarry.post(RESEARCH, { topic: 'heat pump', depth: 'quick', async: true });
-    expect(res.status).toBe(200);
+    expect(res.status).toBe(202);
     expect(res.body).toMatchObject({ status: 'processing', job_id: expect.stringMatching(/^job_/), corpus_id: expect.stringMatching(/^corpus_/) });
     let status: any;
     for (let i = 0; i < 240; i++) {
