@@ -9,8 +9,9 @@
  *   monitor has one job id: submitting it from several instances, or again
  *   after a restart, adds nothing.
  * - It is due `check_interval_minutes` after `last_checked` (the first one at
- *   creation), moved by a jitter drawn from the monitor id and seq (the same
- *   everywhere): up to ± half of `jitterShare` of the interval, at most ±30 s.
+ *   creation, spread over at most 10 s), moved by a jitter drawn from the
+ *   monitor id and seq (the same everywhere): up to ± half of `jitterShare`
+ *   of the interval, at most ±30 s.
  *   A monitor overdue at start runs soon (within its jitter), once.
  * - A manual check is `check_<monitor>_m<seq>`: two requests for one state
  *   are one job.
@@ -19,6 +20,8 @@ import { createHash } from 'node:crypto';
 
 export const CHECK_JOB_KIND = 'monitor.check';
 const MAX_JITTER_MS = 60_000;
+/** First checks of monitors created together are spread over at most this. */
+const MAX_FIRST_SPREAD_MS = 10_000;
 
 export interface ScheduleState {
   id: string;
@@ -67,7 +70,7 @@ export function nextRunAt(state: ScheduleState, settings: ScheduleSettings, now:
   const fraction = jitterFraction(state.id, state.seq);
   if (state.last_checked === null) {
     // The first check (the baseline) runs soon after creation; monitors created together are spread over `spread`.
-    return Math.max(Date.parse(state.created_at), now) + fraction * spread;
+    return Math.max(Date.parse(state.created_at), now) + fraction * Math.min(spread, MAX_FIRST_SPREAD_MS);
   }
   const due = Date.parse(state.last_checked) + interval + (fraction - 0.5) * spread;
   // Overdue (the service was down): soon, once, spread like first checks so a backlog does not arrive at once.
