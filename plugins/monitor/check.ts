@@ -137,6 +137,8 @@ async function investigate(deps: CheckDeps, monitor: MonitorRecord, job: JobHand
   if (fresh.length === 0) return { found, fresh, baseline, lastCheck, result: null, alert: false };
 
   const analysis = await analyse(deps, monitor, fresh, baseline, signal);
+  // Stopping (or cancelled) while analysing: hand the job back rather than commit a cut-short analysis.
+  if (job.signal.aborted) throw new AppError('CANCELLED', 'the check was interrupted');
   if (deadline.aborted && !job.signal.aborted) lastCheck.status = 'partial';
   const result: StoredResult = {
     id: resultIdOf(job.id),

@@ -40,7 +40,6 @@ export default definePlugin({
 
   start(services) {
     const area = monitorArea(services);
-    area.alerts.listen();
     if (services.config.monitor.testOnlyMinuteMs !== 60_000) {
       services.logger.warn({ minuteMs: services.config.monitor.testOnlyMinuteMs }, 'monitor.testOnlyMinuteMs is set: check intervals are not in minutes (tests and benchmarks only)');
     }
@@ -50,6 +49,8 @@ export default definePlugin({
 
   setup(services) {
     const area = monitorArea(services);
+    // Before any job runs: a delivery resumed at start may settle at once.
+    area.alerts.listen();
 
     const create = defineCapability({
       id: 'monitor.create',
