@@ -30,6 +30,10 @@ export const configSchema = z
     rateLimitPerMinute: z.number().int().min(1).default(600),
     /** Largest accepted request body. */
     bodyLimitBytes: z.number().int().min(1024).default(1_048_576),
+    /** Longest wait for a request's headers; a slower client gets 408 and is disconnected. */
+    headersTimeoutMs: z.number().int().min(1000).max(300_000).default(10_000),
+    /** Longest wait for a whole request, headers and body (not the answer); at least headersTimeoutMs. */
+    bodyTimeoutMs: z.number().int().min(1000).max(600_000).default(30_000),
     redisUrl: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').nullable().default(null),
     outbound: z
       .object({
@@ -83,6 +87,8 @@ export const configSchema = z
       .object({
         extractThreads: z.number().int().min(1).max(32).default(2),
         maxQueue: z.number().int().min(1).default(256),
+        /** Longest one parsing task (page extraction, tables, chunking, links) may run; it is then stopped and answers TIMEOUT. */
+        taskTimeoutMs: z.number().int().min(100).max(600_000).default(30_000),
       })
       .strict()
       .prefault({}),
@@ -196,7 +202,8 @@ export const configSchema = z
      */
     shutdownDrainMs: z.number().int().min(0).max(600_000).nullable().default(null),
   })
-  .strict();
+  .strict()
+  .refine((config) => config.bodyTimeoutMs >= config.headersTimeoutMs, { message: 'must be at least headersTimeoutMs', path: ['bodyTimeoutMs'] });
 
 export type QuarryConfig = z.infer<typeof configSchema>;
 export type ConfigInput = z.input<typeof configSchema>;

@@ -15,6 +15,7 @@ import { BrowserPool } from '../services/browser/browser-pool.js';
 import { CredibilityService } from '../services/credibility/credibility-service.js';
 import { EngineHealth, MemoryEngineHealthStore } from '../services/engines/engine-health.js';
 import { RedisEngineHealthStore } from '../services/engines/engine-health-redis.js';
+import { Corpora } from '../services/corpora/corpora.js';
 import { EngineService } from '../services/engines/engine-service.js';
 import { ExtractionPool } from '../services/extract/extraction-pool.js';
 import { BullJobBackend } from '../services/jobs/bullmq/bullmq-backend.js';
@@ -61,7 +62,7 @@ export function registerServices(c: DependencyContainer, config: QuarryConfig, l
     TOKENS.Engines,
     cached((r) => new EngineService(engines, config, r.resolve(TOKENS.Outbound), r.resolve(TOKENS.EngineHealth), logger.child({ component: 'engines' }))),
   );
-  c.register(TOKENS.ExtractionPool, cached(() => new ExtractionPool({ threads: config.pools.extractThreads, maxQueue: config.pools.maxQueue })));
+  c.register(TOKENS.ExtractionPool, cached(() => new ExtractionPool({ threads: config.pools.extractThreads, maxQueue: config.pools.maxQueue, taskTimeoutMs: config.pools.taskTimeoutMs })));
   c.register(
     TOKENS.BrowserPool,
     cached((r) => {
@@ -90,7 +91,8 @@ export function registerServices(c: DependencyContainer, config: QuarryConfig, l
       const stats = r.resolve<ExtractionStats>(TOKENS.ExtractionStats);
       return async (html, url, options, signal) => {
         const started = performance.now();
-        const result = await pool.extract(html, url, options, signal);
+        const { allowPrivateNetwork, allowHosts } = config.outbound;
+        const result = await pool.extract(html, url, { ...options, addressPolicy: { allowPrivateNetwork, allowHosts } }, signal);
         stats.record(result.success, result.failureReason, performance.now() - started);
         if (result.success) {
           events.emit('page.extracted', { url: result.url, title: result.title, text: result.text, publishedDate: result.metadata.publishedDate, author: result.metadata.author });
@@ -110,6 +112,7 @@ export function registerServices(c: DependencyContainer, config: QuarryConfig, l
   );
   c.register(TOKENS.Llm, cached(() => createLlmTiers(config.llm, logger)));
   c.register(TOKENS.Semantic, cached(() => new SemanticServices(config, logger)));
+  c.register(TOKENS.Corpora, cached(() => new Corpora(config.dataDir, logger.child({ component: 'corpora' }))));
   c.register(
     TOKENS.PageIndexer,
     cached((r) => new PageIndexer(r.resolve(TOKENS.Events), r.resolve(TOKENS.Semantic), logger.child({ component: 'page-indexer' }))),

@@ -17,6 +17,7 @@ import { loadAreaFolder, pluginFolders, type LoadedArea } from '../core/plugins/
 import type { CapabilityRegistry } from '../core/registry.js';
 import { createStores } from '../core/stores/stores.js';
 import type { BrowserPool } from '../services/browser/browser-pool.js';
+import type { Corpora } from '../services/corpora/corpora.js';
 import type { EngineService } from '../services/engines/engine-service.js';
 import { loadAllEngines } from '../services/engines/engine-sources.js';
 import type { ExtractionPool } from '../services/extract/extraction-pool.js';
@@ -72,7 +73,7 @@ export async function createQuarry(options: CreateQuarryOptions = {}): Promise<Q
   const logger = options.logger ?? createLogger(config.logLevel);
   const loadedEngines = await loadAllEngines(config, process.cwd(), options.engineDirs ?? []);
   const stores = await createStores({ dataDir: config.dataDir, redisUrl: config.redisUrl, logger: logger.child({ component: 'stores' }) });
-  const webhookSecret = await resolveWebhookSecret(config, stores).catch(async (error: unknown) => {
+  const webhookSecret = await resolveWebhookSecret(config, stores, logger).catch(async (error: unknown) => {
     await stores.close();
     throw error;
   });
@@ -101,6 +102,7 @@ export async function createQuarry(options: CreateQuarryOptions = {}): Promise<Q
   const llm = c.resolve<LlmTiers>(TOKENS.Llm);
   const semantic = c.resolve<SemanticServices>(TOKENS.Semantic);
   const indexer = c.resolve<PageIndexer>(TOKENS.PageIndexer);
+  const corpora = c.resolve<Corpora>(TOKENS.Corpora);
   if (config.vectorIndex.enabled) indexer.start();
   const knowledge = c.resolve<KnowledgeService>(TOKENS.Knowledge);
   const feeder = c.resolve<PageFeeder>(TOKENS.KnowledgeFeeder);
@@ -121,11 +123,13 @@ export async function createQuarry(options: CreateQuarryOptions = {}): Promise<Q
     events,
     llm,
     semantic,
+    corpora,
     browser,
     extract: c.resolve(TOKENS.Extract),
     credibility: c.resolve(TOKENS.Credibility),
     searchHistory: c.resolve(TOKENS.SearchHistory),
     knowledge,
+    parsing: extraction,
     runtimeStats: () => ({
       extraction: c.resolve<ExtractionStats>(TOKENS.ExtractionStats).figures(),
       extraction_pool: extraction.stats(),
@@ -179,6 +183,7 @@ export async function createQuarry(options: CreateQuarryOptions = {}): Promise<Q
       await indexer.stop();
       await feeder.stop();
       await knowledge.close();
+      await corpora.close();
       await semantic.close();
       await Promise.allSettled([extraction.close(), browser.close(), c.resolve<OutboundClient>(TOKENS.Outbound).close()]);
       await stores.close();

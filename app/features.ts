@@ -1,9 +1,10 @@
 /**
  * The installation's features as GET /api/v1/enhanced/features reports
  * them: what was found (browser, models, LLM, storage) and why something is
- * unavailable. Plugins add their own entries to the same registry.
+ * unavailable. Plugins add their own entries to the same registry. No
+ * entry names a file-system path (data directory, browser, model folders):
+ * callers with an API key need not learn the server's layout.
  */
-import { join } from 'node:path';
 import type { FeatureRegistry } from '../core/features.js';
 import type { Stores } from '../core/stores/stores.js';
 import { BrowserPool } from '../services/browser/browser-pool.js';
@@ -12,7 +13,7 @@ import type { KnowledgeService } from '../services/knowledge/knowledge-service.j
 import type { PageFeeder } from '../services/knowledge/page-feeder.js';
 import type { LlmTiers } from '../services/llm/registry.js';
 import type { PageIndexer } from '../services/semantic/page-indexer.js';
-import { pageIndexDir, type SemanticServices } from '../services/semantic/semantic-services.js';
+import type { SemanticServices } from '../services/semantic/semantic-services.js';
 import type { QuarryConfig } from './config.js';
 
 export function describeFeatures(
@@ -32,7 +33,7 @@ export function describeFeatures(
   features.set('browser', () => {
     const path = BrowserPool.findChromium(config.browser.executablePath ?? undefined);
     return path
-      ? { available: true, detail: `Chromium at ${path}`, info: { executablePath: path, ...services.browser.stats() } }
+      ? { available: true, detail: 'Chromium found', info: { ...services.browser.stats() } }
       : { available: false, detail: 'Chromium not found: install it (Debian/Ubuntu: apt-get install chromium) or set QUARRY_CHROMIUM_PATH' };
   });
   features.set('engines', () => {
@@ -45,7 +46,7 @@ export function describeFeatures(
     detail:
       services.stores.backend === 'redis'
         ? 'shared state on Redis (cache, records, rate limit, engine health); jobs on BullMQ'
-        : `cache in memory, durable records and jobs in SQLite under ${config.dataDir}`,
+        : 'cache in memory, durable records and jobs in SQLite in the data directory',
     info: { backend: services.stores.backend, jobs: services.stores.backend === 'redis' ? 'bullmq' : 'embedded' },
   });
   const llm = services.llm.describe();
@@ -64,7 +65,7 @@ export function describeFeatures(
     config.vectorIndex.enabled
       ? {
           available: true,
-          detail: `LanceDB under ${pageIndexDir(config)}, retention ${config.vectorIndex.retentionDays || 'unlimited'} days`,
+          detail: `LanceDB in the data directory, retention ${config.vectorIndex.retentionDays || 'unlimited'} days`,
           info: { ...services.indexer.stats(), maxChunks: config.vectorIndex.maxChunks },
         }
       : { available: false, detail: 'disabled in the config (vectorIndex.enabled)' },
@@ -72,7 +73,7 @@ export function describeFeatures(
   features.set('knowledge_graph', () => ({
     available: true,
     detail:
-      (services.knowledge.backendKind() === 'redis' ? 'graph on Redis (shared by every instance)' : `graph in SQLite under ${join(config.dataDir, 'knowledge-graph.sqlite')}`) +
+      (services.knowledge.backendKind() === 'redis' ? 'graph on Redis (shared by every instance)' : 'graph in SQLite in the data directory') +
       `; extraction by ${llm.configured ? `${(llm.fast ?? llm.quality)?.model} with the offline tagger as fallback` : 'the offline tagger'}` +
       (config.knowledge.feedFromPages ? '; fed from the pages Quarry reads' : ''),
     info: { backend: services.knowledge.backendKind(), feed_from_pages: config.knowledge.feedFromPages, feeder: services.feeder.stats() },

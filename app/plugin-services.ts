@@ -10,9 +10,11 @@ import type { AreaPlugin } from '../core/plugin.js';
 import type { Stores } from '../core/stores/stores.js';
 import type { BrowserPool } from '../services/browser/browser-pool.js';
 import type { CredibilityService } from '../services/credibility/credibility-service.js';
+import type { Corpora } from '../services/corpora/corpora.js';
 import type { EngineService } from '../services/engines/engine-service.js';
 import type { KnowledgeService } from '../services/knowledge/knowledge-service.js';
 import type { Jobs } from '../services/jobs/types.js';
+import type { ExtractionPool } from '../services/extract/extraction-pool.js';
 import type { LlmTiers } from '../services/llm/registry.js';
 import type { Metrics } from '../services/metrics/metrics.js';
 import type { ExtractFn, Scraper } from '../services/scrape/scraper.js';
@@ -41,6 +43,8 @@ export interface PluginServices {
   llm: LlmTiers;
   /** Embedding model and local page index, created on first use. */
   semantic: SemanticServices;
+  /** RAG corpora in the embedded LanceDB under dataDir/corpora, opened on first use. */
+  corpora: Corpora;
   /** The shared headless browser (render, virtual scrolling); check available() before use. */
   browser: BrowserPool;
   /** Source credibility from published ratings and documented rules. */
@@ -51,6 +55,8 @@ export interface PluginServices {
   extract: ExtractFn;
   /** Each caller's recent searches (what next-search prediction falls back on). */
   searchHistory: SearchHistory;
+  /** The worker pool's other parses of untrusted input: tables, chunking, links (each with the pool's deadline). */
+  parsing: Pick<ExtractionPool, 'tables' | 'chunk' | 'links' | 'sitemap' | 'regex' | 'page'>;
   /** Live performance state (pools, browser) for the performance endpoint. */
   runtimeStats(): Record<string, unknown>;
 }

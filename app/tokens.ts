@@ -24,4 +24,5 @@ export const TOKENS = {
   SearchHistory: Symbol('SearchHistory'),
   Knowledge: Symbol('Knowledge'),
   KnowledgeFeeder: Symbol('KnowledgeFeeder'),
+  Corpora: Symbol('Corpora'),
 } as const;

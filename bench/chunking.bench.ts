@@ -16,6 +16,7 @@ import { join, resolve } from 'node:path';
 import { chunkText } from '../services/chunking/chunk-text.js';
 import { scoreQuestion, type GoldExcerpt } from '../services/chunking/evaluation.js';
 import { tmpdir } from 'node:os';
+import { readChromaQuestions } from './chroma-dataset.js';
 import { hashingEmbedding } from '../services/chunking/hashing-embedding.js';
 import { embedTextsAdapter } from '../services/embeddings/adapter.js';
 import { createEmbedder } from '../services/embeddings/embedding-service.js';
@@ -31,53 +32,10 @@ interface Question {
   excerpts: GoldExcerpt[];
 }
 
-/** RFC 4180 rows: quoted fields may hold commas, newlines and doubled quotes. */
-function parseCsv(source: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < source.length; i++) {
-    const char = source[i]!;
-    if (quoted) {
-      if (char === '"' && source[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (char === '"') {
-        quoted = false;
-      } else {
-        field += char;
-      }
-    } else if (char === '"') {
-      quoted = true;
-    } else if (char === ',') {
-      row.push(field);
-      field = '';
-    } else if (char === '\n' || char === '\r') {
-      if (char === '\r' && source[i + 1] === '\n') i++;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-    } else {
-      field += char;
-    }
-  }
-  if (field !== '' || row.length > 0) rows.push([...row, field]);
-  return rows;
-}
-
 function readQuestions(): Question[] {
-  const [header, ...rows] = parseCsv(readFileSync(join(DATASET_DIR, 'questions_df.csv'), 'utf8'));
-  const referencesColumn = header!.indexOf('references');
-  const corpusColumn = header!.indexOf('corpus_id');
-  return rows.map((row) => ({
-    corpusId: row[corpusColumn]!,
-    excerpts: (JSON.parse(row[referencesColumn]!) as { content: string; start_index: number; end_index: number }[]).map((reference) => ({
-      start: reference.start_index,
-      end: reference.end_index,
-      tokens: countTokens(reference.content),
-    })),
+  return readChromaQuestions(DATASET_DIR).map((question) => ({
+    corpusId: question.corpusId,
+    excerpts: question.excerpts.map((excerpt) => ({ start: excerpt.start, end: excerpt.end, tokens: countTokens(excerpt.content) })),
   }));
 }
 

@@ -70,6 +70,13 @@ export interface CapabilityDefinition<I extends z.ZodType = z.ZodType, O extends
   mcpTool: string;
   /** Read-only capabilities are safe to retry (MCP annotation). */
   readOnly?: boolean;
+  /**
+   * Extra top-level fields for this capability's HTTP error bodies, beside Quarry's own `error`
+   * object — for routes that mimic another service's wire format, whose clients read the error
+   * from elsewhere (Tavily's clients read `detail.error`). Applies to every failure the registry
+   * sees, validation included.
+   */
+  errorBody?(error: { code: string; message: string }): Record<string, unknown>;
   /** Renders the output as markdown for agents; a JSON dump is used when absent. */
   toMarkdown?(output: z.infer<O>): string;
   handler(input: z.infer<I>, ctx: CallContext): Promise<z.infer<O>>;

@@ -62,4 +62,17 @@ describe('CapabilityRegistry', () => {
     const error = await registry.invoke('test.echo', { text: 'a' }, { ...ctx(), signal: controller.signal }).catch((e: AppError) => e);
     expect((error as AppError).code).toBe('CANCELLED');
   });
+
+  it('adds a capability\'s own error body fields to every failure, validation included', async () => {
+    const registry = new CapabilityRegistry();
+    registry.register({ ...echo, errorBody: (error) => ({ detail: { error: error.message } }) });
+    const invalid = (await registry.invoke('test.echo', { text: '' }, ctx()).catch((e: AppError) => e)) as AppError;
+    expect(invalid.code).toBe('INVALID_INPUT');
+    expect(invalid.toBody()).toMatchObject({ detail: { error: invalid.message }, error: { code: 'INVALID_INPUT', message: invalid.message } });
+    // Capabilities without the hook keep the plain body.
+    const plain = new CapabilityRegistry();
+    plain.register(echo);
+    const error = (await plain.invoke('test.echo', { text: '' }, ctx()).catch((e: AppError) => e)) as AppError;
+    expect(Object.keys(error.toBody())).toEqual(['error']);
+  });
 });

@@ -5,7 +5,8 @@
  */
 import { z } from 'zod';
 import type { AnyCapability, CallContext } from './capability.js';
-import { AppError, toAppError } from './errors.js';
+import { AppError, publicError } from './errors.js';
+import { findInputShapeProblem } from './input-shape.js';
 
 const MCP_TOOL_NAME = /^[a-z][a-z0-9_]{0,63}$/;
 const CAPABILITY_ID = /^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$/;
@@ -52,6 +53,8 @@ export class CapabilityRegistry {
 
   /** Validates raw input against the capability's schema; throws INVALID_INPUT naming the fields. */
   validate(capability: AnyCapability, raw: unknown): unknown {
+    const problem = findInputShapeProblem(raw);
+    if (problem) throw shapeRefusal(problem);
     const result = capability.input.safeParse(raw ?? {});
     if (result.success) return result.data;
     throw invalidInput(result.error);
@@ -67,15 +70,19 @@ export class CapabilityRegistry {
       if (ctx.signal.aborted) throw new AppError('CANCELLED', 'the request was cancelled before it started');
       return await capability.handler(input, ctx);
     } catch (error) {
-      const appError = toAppError(error);
+      const appError = publicError(error, ctx.logger, { capability: id });
       status = appError.code;
-      if (appError.code === 'INTERNAL') ctx.logger.error({ err: error, capability: id }, 'capability failed');
-      throw appError;
+      throw capability.errorBody ? appError.withBodyExtras(capability.errorBody(appError)) : appError;
     } finally {
       const durationMs = performance.now() - started;
       for (const observer of this.observers) observer({ id, host: ctx.host, durationMs, status });
     }
   }
+}
+
+/** INVALID_INPUT for a forbidden key or too deep a value, in the same shape as a schema failure. */
+export function shapeRefusal(problem: { field: string; message: string }): AppError {
+  return new AppError('INVALID_INPUT', `invalid input: ${problem.field}: ${problem.message}`, { details: { issues: [problem] } });
 }
 
 /** One readable message naming every bad field, plus the structured issues. */

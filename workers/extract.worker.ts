@@ -3,25 +3,59 @@
  * Tinypool calls the default export with each task; it runs as built
  * JavaScript (dist/workers/extract.worker.js). HTML is extracted
  * synchronously; a PDF (options.contentType "application/pdf", the bytes in
- * base64 in `html`) is read with pdf.js, which is asynchronous.
+ * base64 in `html`) is read with pdf.js, which is asynchronous. Tasks with a
+ * `kind` (services/extract/worker-tasks.ts) parse tables, chunk text or read
+ * links, so that no parse of untrusted input runs on the main thread.
  */
+import { chunkText } from '../services/chunking/chunk-text.js';
+import { countTokens } from '../services/chunking/tokenizer.js';
+import { linksOf } from '../services/discover/page-links.js';
+import { parseSitemap } from '../services/discover/sitemap-parser.js';
 import { extract } from '../services/extract/extract.js';
 import { extractPdf } from '../services/extract/pdf.js';
+import { regexExtract } from '../services/extract/regex-extract.js';
 import type { ExtractionResult, ExtractOptions } from '../services/extract/types.js';
+import { failureOf, type ParseOutcome, type ParseTask } from '../services/extract/worker-tasks.js';
+import { analysePage } from '../services/page-analysis/analyse-page.js';
+import { extractTables } from '../services/tables/extract-tables.js';
 
 export interface ExtractWorkerTask {
   /** The HTML, or the PDF's bytes in base64 when options.contentType is "application/pdf". */
   html: string;
   url: string;
   options?: ExtractOptions;
+  kind?: undefined;
 }
 
 /** HTML tasks answer synchronously (callers in-process rely on it); PDF tasks answer with a promise. */
 export default function run(task: ExtractWorkerTask & { options?: ExtractOptions & { contentType?: 'text/html' } }): ExtractionResult;
 export default function run(task: ExtractWorkerTask): ExtractionResult | Promise<ExtractionResult>;
-export default function run(task: ExtractWorkerTask): ExtractionResult | Promise<ExtractionResult> {
+export default function run(task: ParseTask): Promise<ParseOutcome<ParseTask['kind']>>;
+export default function run(task: ExtractWorkerTask | ParseTask): ExtractionResult | Promise<ExtractionResult> | Promise<ParseOutcome<ParseTask['kind']>> {
+  if (task.kind !== undefined) return runParseTask(task);
   if (task.options?.contentType === 'application/pdf') {
     return extractPdf(Buffer.from(task.html, 'base64'), task.url, task.options);
   }
   return extract(task.html, task.url, task.options);
+}
+
+async function runParseTask(task: ParseTask): Promise<ParseOutcome<ParseTask['kind']>> {
+  try {
+    switch (task.kind) {
+      case 'tables':
+        return { value: extractTables(task.html, task.options) };
+      case 'chunk':
+        return { value: { chunks: await chunkText(task.text, task.options), totalTokens: countTokens(task.text) } };
+      case 'links':
+        return { value: linksOf(task.html, task.url).map((url) => url.href) };
+      case 'sitemap':
+        return { value: parseSitemap(task.text) };
+      case 'regex':
+        return { value: regexExtract(task.texts, task.patterns) };
+      case 'page':
+        return { value: analysePage(task.html, task.url, task.options) };
+    }
+  } catch (error) {
+    return failureOf(error);
+  }
 }

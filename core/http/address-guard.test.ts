@@ -102,3 +102,22 @@ describe('AddressGuard', () => {
     expect(strict.isAllowedUrl('not a url')).toBe(false);
   });
 });
+
+describe('AddressGuard.refusesOutright', () => {
+  const guard = new AddressGuard({ allowPrivateNetwork: false, allowHosts: ['127.0.0.1:8080'] });
+  it.each([
+    ['http://[::127.0.0.1]:8080/', true],
+    ['http://[::7f00:1]/', true],
+    ['http://127.0.0.1:9999/', true],
+    ['http://localhost/', true],
+    ['http://app.localhost/', true],
+    ['javascript:alert(1)', true],
+    ['data:text/html,x', true],
+    ['not a url', true],
+    ['http://127.0.0.1:8080/page', false],
+    ['https://example.com/', false],
+    ['http://8.8.8.8/', false],
+  ])('%s → %s', (url, refused) => {
+    expect(guard.refusesOutright(url)).toBe(refused);
+  });
+});

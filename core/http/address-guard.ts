@@ -2,27 +2,20 @@
  * Refuses private, loopback, link-local and other non-public addresses
  * unless the policy allows them everywhere or for a listed host[:port].
  */
-import ipaddr from 'ipaddr.js';
 import { AppError } from '../errors.js';
+import { classifyAddress, parseIp } from './address-ranges.js';
 import type { OutboundPolicy } from './types.js';
 
-/**
- * Only ipaddr.js's catch-all 'unicast' range is public. Everything it names
- * (private, loopback, linkLocal, uniqueLocal, carrierGradeNat, unspecified,
- * multicast, broadcast, reserved, 6to4, teredo, NAT64, ...) is refused,
- * because those either reach this network or embed an address that might.
- */
+/** True for a public address; every special IPv4/IPv6 range is refused (core/http/address-ranges.ts). */
 export function isPublicAddress(ip: string): boolean {
-  const address = parseIp(ip);
-  return address !== null && address.range() === 'unicast';
+  return classifyAddress(ip).public;
 }
 
 /** The non-public range an address falls in ('loopback', 'private', ...), or null when public or not an IP. */
 export function addressRange(ip: string): string | null {
-  const address = parseIp(ip);
-  if (!address) return null;
-  const range = address.range();
-  return range === 'unicast' ? null : range;
+  if (parseIp(ip) === null) return null;
+  const verdict = classifyAddress(ip);
+  return verdict.public ? null : verdict.range;
 }
 
 interface AllowEntry {
@@ -63,6 +56,25 @@ export class AddressGuard {
     return isPublicAddress(normalizeHost(parsed.hostname));
   }
 
+  /**
+   * True when the URL is refused whatever DNS answers: not http(s), a literal
+   * non-public address, or a localhost name (RFC 6761) — unless exempt. A host
+   * name needing DNS is not refused here (the connection check judges it).
+   */
+  refusesOutright(url: string | URL): boolean {
+    let parsed: URL;
+    try {
+      parsed = typeof url === 'string' ? new URL(url) : url;
+    } catch {
+      return true;
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return true;
+    if (this.isExempt(parsed.hostname, portOf(parsed))) return false;
+    const host = normalizeHost(parsed.hostname);
+    if (host === 'localhost' || host.endsWith('.localhost')) return true;
+    return parseIp(host) !== null && !isPublicAddress(host);
+  }
+
   /** Throws FORBIDDEN_ADDRESS when connecting to resolvedIp for hostname:port is not allowed. */
   assertAllowed(hostname: string, port: string | number, resolvedIp: string): void {
     const portText = String(port);
@@ -89,17 +101,6 @@ export function normalizeHost(hostname: string): string {
   const host = hostname.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
   const ip = parseIp(host);
   return ip ? ip.toString() : host;
-}
-
-function parseIp(ip: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
-  const bare = ip.replace(/^\[(.*)\]$/, '$1');
-  // isValidFourPartDecimal / isValid: refuse the odd short forms ("127.1") DNS never returns.
-  if (!ipaddr.IPv4.isValidFourPartDecimal(bare) && !ipaddr.IPv6.isValid(bare)) return null;
-  const address = ipaddr.parse(bare);
-  if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress()) {
-    return (address as ipaddr.IPv6).toIPv4Address();
-  }
-  return address;
 }
 
 function parseAllowEntry(raw: string): AllowEntry {

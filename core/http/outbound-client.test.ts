@@ -77,10 +77,10 @@ describe('OutboundClient', () => {
     expect(response.body).toBe('second time lucky');
   });
 
-  it('reports UPSTREAM_FAILED when retries run out on network errors', async () => {
+  it('reports UNREACHABLE when retries run out on network errors', async () => {
     const server = await serve((request) => request.socket.destroy());
     await expect(client(server).fetch({ url: server.origin, purpose: 'engine', retries: 1 })).rejects.toMatchObject({
-      code: 'UPSTREAM_FAILED',
+      code: 'UNREACHABLE',
     });
     expect(server.requests).toHaveLength(2);
   });

@@ -6,6 +6,7 @@
  * response size cap, the configured user agent and proxy.
  */
 import { isIP } from 'node:net';
+import { redactUrl } from './redact-url.js';
 import { Agent, ProxyAgent, fetch as undiciFetch, type Dispatcher } from 'undici';
 import { AppError, isAppError } from '../errors.js';
 import type { Logger } from '../logger.js';
@@ -95,7 +96,7 @@ export class OutboundClient {
         if (request.purpose === 'page' && this.policy.respectRobots) await this.assertRobotsAllow(url, signal);
         const result = await this.fetchWithRetries(url, attempt, retries, signal);
         const location = result.headers.location;
-        if (!REDIRECT_STATUSES.has(result.status) || !location) {
+        if (!REDIRECT_STATUSES.has(result.status) || !location || request.followRedirects === false) {
           return { ...result, url: url.href, elapsedMs: Math.round(performance.now() - started) };
         }
         if (hop >= this.policy.maxRedirects) {
@@ -137,7 +138,7 @@ export class OutboundClient {
       return;
     }
     const addresses = await resolveAll(host, this.policy.timeoutMs).catch((error: NodeJS.ErrnoException) => {
-      throw new AppError('UPSTREAM_FAILED', `cannot resolve ${host}: ${error.code ?? error.message}`, {
+      throw new AppError('UNREACHABLE', `cannot resolve ${host}: ${error.code ?? error.message}`, {
         details: { host, reason: 'dns' },
         cause: error,
       });
@@ -147,7 +148,7 @@ export class OutboundClient {
 
   private async assertRobotsAllow(url: URL, signal: AbortSignal): Promise<void> {
     if (await this.robots.isAllowed(url.href, signal)) return;
-    this.logger.debug({ url: url.href }, 'robots.txt disallows the page');
+    this.logger.debug({ url: redactUrl(url.href) }, 'robots.txt disallows the page');
     throw new AppError('ROBOTS_DISALLOWED', `robots.txt of ${url.origin} disallows ${url.href} for Quarry`, {
       details: { url: url.href },
     });
@@ -158,13 +159,13 @@ export class OutboundClient {
       try {
         const result = await this.fetchOnce(url, attempt, signal);
         if (!RETRY_STATUSES.has(result.status) || tried >= retries) return result;
-        this.logger.debug({ url: url.href, status: result.status, tried }, 'retrying after a gateway error');
+        this.logger.debug({ url: redactUrl(url.href), status: result.status, tried }, 'retrying after a gateway error');
         await abortableSleep(backoffMs(tried, result.headers['retry-after']), signal);
       } catch (error) {
         const failure = guardRefusalIn(error) ?? error;
         // AppErrors (refused address, too large) are final; so is anything after an abort.
         if (isAppError(failure) || signal.aborted || tried >= retries) throw failure;
-        this.logger.debug({ url: url.href, err: failure, tried }, 'retrying after a network error');
+        this.logger.debug({ url: redactUrl(url.href), err: failure, tried }, 'retrying after a network error');
         await abortableSleep(backoffMs(tried, undefined), signal);
       }
     }
@@ -197,7 +198,7 @@ function parseUrl(raw: string): URL {
   try {
     return new URL(raw);
   } catch {
-    throw new AppError('INVALID_INPUT', `not a valid URL: ${raw}`);
+    throw new AppError('INVALID_INPUT', `not a valid URL: ${redactUrl(raw)}`);
   }
 }
 
@@ -244,7 +245,7 @@ function classifyFailure(error: unknown, callerSignal: AbortSignal | undefined, 
   }
   const cause = (error as { cause?: { code?: string; message?: string } } | null)?.cause;
   const reason = cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
-  return new AppError('UPSTREAM_FAILED', `request to ${url.host} failed: ${reason}`, {
+  return new AppError('UNREACHABLE', `request to ${url.host} failed: ${reason}`, {
     details: { url: url.href, reason: 'network' },
     cause: error,
   });

@@ -39,6 +39,17 @@ describe('WorkerPool', () => {
     await expect(first).resolves.toBe('1');
   });
 
+  it('stops a task that runs past its deadline with TIMEOUT, and the pool keeps working', async () => {
+    const busy = fileURLToPath(new URL('./fixtures/busy-worker.mjs', import.meta.url));
+    pool = new WorkerPool({ filename: busy, name: 'busy', threads: 1, maxQueue: 4 });
+    const started = performance.now();
+    const error = await pool.run({ ms: 20_000, value: 'never' }, undefined, { timeoutMs: 300 }).catch((e: AppError) => e);
+    expect((error as AppError).code).toBe('TIMEOUT');
+    // The thread was ended, not waited for.
+    expect(performance.now() - started).toBeLessThan(10_000);
+    await expect(pool.run({ ms: 1, value: 'next' })).resolves.toBe('next');
+  });
+
   it('says clearly when the worker file is not built', () => {
     expect(() => new WorkerPool({ filename: '/nonexistent/x.worker.js', name: 'x', threads: 1, maxQueue: 1 })).toThrow(/npm run build/);
   });

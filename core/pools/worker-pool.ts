@@ -42,8 +42,15 @@ export class WorkerPool<Task, Result> {
     });
   }
 
-  async run(task: Task, signal?: AbortSignal): Promise<Result> {
+  /**
+   * Runs one task. With `timeoutMs`, a task still queued or running then is
+   * stopped — a running one by ending its worker thread, the only way to stop
+   * synchronous work — and fails with TIMEOUT; the pool starts a fresh thread.
+   */
+  async run(task: Task, signal?: AbortSignal, options: { timeoutMs?: number } = {}): Promise<Result> {
     if (signal?.aborted) throw new AppError('CANCELLED', `${this.options.name} task cancelled before it started`);
+    const deadline = options.timeoutMs !== undefined ? AbortSignal.timeout(Math.max(1, Math.ceil(options.timeoutMs))) : undefined;
+    const stop = deadline ? (signal ? AbortSignal.any([signal, deadline]) : deadline) : signal;
     if (this.pool.queueSize >= this.options.maxQueue) {
       throw new AppError('OVERLOADED', `the ${this.options.name} pool is busy (${this.pool.queueSize} tasks queued); try again shortly`, {
         retryAfterSeconds: 1,
@@ -51,9 +58,15 @@ export class WorkerPool<Task, Result> {
     }
     this.running++;
     try {
-      return (await this.pool.run(task, signal ? { signal } : {})) as Result;
+      return (await this.pool.run(task, stop ? { signal: stop } : {})) as Result;
     } catch (error) {
       if (signal?.aborted) throw new AppError('CANCELLED', `${this.options.name} task cancelled`, { cause: error });
+      if (deadline?.aborted) {
+        throw new AppError('TIMEOUT', `the ${this.options.name} task did not finish within ${options.timeoutMs} ms and was stopped`, {
+          details: { timeoutMs: options.timeoutMs },
+          cause: error,
+        });
+      }
       throw new AppError('INTERNAL', `${this.options.name} worker failed: ${(error as Error).message}`, { cause: error });
     } finally {
       this.running--;

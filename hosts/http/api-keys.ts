@@ -4,6 +4,7 @@
  * directory (mode 0600) and printed once to stderr. Never open by default.
  */
 import { timingSafeEqual } from 'node:crypto';
+import { AppError } from '../../core/errors.js';
 import type { QuarryConfig } from '../../app/config.js';
 import type { Logger } from '../../core/logger.js';
 import { loadOrCreateSecret } from '../../core/secrets.js';
@@ -15,6 +16,11 @@ export function resolveApiKeys(config: QuarryConfig, logger: Logger): string[] {
     process.stderr.write(
       `\nQuarry generated an API key (stored in ${secret.path}, shown only once):\n\n    ${secret.value}\n\n` +
         'Send it as the X-API-Key header (or Authorization: Bearer <key>).\n\n',
+    );
+  } else if (secret.exposedMode !== undefined) {
+    logger.warn(
+      { path: secret.path, mode: `0${secret.exposedMode.toString(8)}` },
+      'the stored API key file was readable by other users; its mode is now 0600 — rotate the key (delete the file and restart) if others may have read it',
     );
   } else {
     logger.info({ path: secret.path }, 'using the API key stored in the data directory');
@@ -49,4 +55,12 @@ export function keyMatches(presented: string, keys: string[]): boolean {
     if (expected.length === given.length && timingSafeEqual(expected, given)) found = true;
   }
   return found;
+}
+
+/** The presented key when it is one of keys; throws UNAUTHORIZED otherwise. */
+export function authenticatedKey(headers: Record<string, string | string[] | undefined>, keys: string[]): string {
+  const key = presentedKey(headers);
+  if (!key) throw new AppError('UNAUTHORIZED', 'missing API key: send it as X-API-Key or Authorization: Bearer <key>');
+  if (!keyMatches(key, keys)) throw new AppError('UNAUTHORIZED', 'invalid API key');
+  return key;
 }

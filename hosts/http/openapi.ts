@@ -49,7 +49,7 @@ export function buildOpenApi(capabilities: AnyCapability[], version: string): Re
           ? { '202': { description: 'Accepted: the job is stored; poll status_url (async_mode)', content: { 'application/json': { schema: toJsonSchema(cap.http.accepted.output, 'output') } } } }
           : {}),
         ...Object.fromEntries(
-          [400, 401, 404, 413, 429, 500, 503].map((status) => [
+          [400, 401, 404, 408, 413, 429, 431, 500, 502, 503, 504].map((status) => [
             String(status),
             { description: Object.values(ERROR_CATALOGUE).find((e) => e.status === status)?.title ?? 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
           ]),
@@ -81,7 +81,10 @@ export function buildOpenApi(capabilities: AnyCapability[], version: string): Re
     info: {
       title: 'Quarry API',
       version,
-      description: 'Self-hosted web search, research, monitoring and knowledge-graph service. Every operation is also an MCP tool (operationId = tool name).',
+      description:
+        'Self-hosted web search, research, monitoring and knowledge-graph service. Every operation is also an MCP tool (operationId = tool name). ' +
+        'Every input field states its bound (maxLength, maxItems, maxProperties); bodies are UTF-8 JSON of at most the configured body limit (1 MiB by default), ' +
+        'nested at most 32 levels, and the keys __proto__, constructor and prototype are refused anywhere (400 naming the field).',
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
     components: {

@@ -15,7 +15,8 @@ function convert(value: string, schema: JsonSchema | undefined): unknown {
 
 export function queryToInput(query: Record<string, unknown>, jsonSchema: object): Record<string, unknown> {
   const schema = jsonSchema as JsonSchema;
-  const out: Record<string, unknown> = {};
+  // No prototype: a "__proto__" parameter stays an ordinary key, which validation then refuses by name.
+  const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const [key, raw] of Object.entries(query)) {
     const property = schema.properties?.[key];
     const type = Array.isArray(property?.type) ? property?.type[0] : property?.type;

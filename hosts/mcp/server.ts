@@ -6,17 +6,19 @@
  * failures are error results an agent can act on.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { QuarryApp } from '../../app/create-quarry.js';
 import type { AnyCapability, CallContext } from '../../core/capability.js';
 import { ERROR_CATALOGUE, toAppError } from '../../core/errors.js';
 import { toObjectRootSchema } from '../../core/json-schema.js';
 import { packageVersion } from '../../core/paths.js';
+import { fencedCode } from '../../services/markdown/escape.js';
+import { StrictStdioTransport } from './stdio-transport.js';
 
 /** What the agent should do about each kind of failure. */
 function hintFor(code: string): string {
   if (code === 'INVALID_INPUT' || code === 'UNKNOWN_ENGINE' || code === 'MALFORMED_JSON') return 'Fix the arguments named above and call again.';
+  if (code === 'UNSAFE_QUERY') return 'The safety screen refused the request for the reason above; rephrase it or call without check_safety.';
   if (code === 'RATE_LIMITED' || code === 'OVERLOADED') return 'Wait a little and retry.';
   if (code === 'NOT_FOUND') return 'Check the identifier.';
   if (code === 'UNAVAILABLE') return 'This installation lacks the feature; see the enhanced_features tool.';
@@ -75,7 +77,7 @@ export function buildMcpServer(app: QuarryApp): Server {
     };
     try {
       const output = (await app.registry.invoke(capability.id, request.params.arguments ?? {}, ctx)) as Record<string, unknown>;
-      const text = capability.toMarkdown ? capability.toMarkdown(output) : '```json\n' + JSON.stringify(output, null, 2) + '\n```';
+      const text = capability.toMarkdown ? capability.toMarkdown(output) : fencedCode(JSON.stringify(output, null, 2), 'json');
       return { content: [{ type: 'text', text }], structuredContent: output };
     } catch (error) {
       const appError = toAppError(error);
@@ -92,6 +94,8 @@ export function buildMcpServer(app: QuarryApp): Server {
 
 export async function serveMcpOverStdio(app: QuarryApp): Promise<Server> {
   const server = buildMcpServer(app);
-  await server.connect(new StdioServerTransport());
+  // A message may carry a whole HTTP body's worth of input plus its envelope.
+  const maxLineBytes = app.config.bodyLimitBytes + 64 * 1024;
+  await server.connect(new StrictStdioTransport({ maxLineBytes, logger: app.logger.child({ component: 'mcp' }) }));
   return server;
 }

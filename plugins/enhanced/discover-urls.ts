@@ -1,11 +1,13 @@
 /** POST /api/v1/enhanced/discover-urls: robots.txt, sitemaps, then in-site links (core/discover). */
 import { z } from 'zod';
 import { defineCapability } from '../../core/capability.js';
+import { escapeMarkdownText } from '../../services/markdown/escape.js';
 import { discoverUrls } from '../../services/discover/discover.js';
+import { MAX_URL_LENGTH } from '../../services/discover/url-collector.js';
 import type { PluginServices } from '../../app/plugin-services.js';
 
 export const discoverInputSchema = z.strictObject({
-  base_url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
+  base_url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(MAX_URL_LENGTH),
   max_urls: z.int().min(1).max(10_000).default(100),
   pattern: z.string().max(500).optional().describe('Glob over path+query (or the whole URL when it starts with http): * within a segment, ** across segments, ? one character, {a,b} alternatives'),
   max_depth: z.int().min(0).max(10).default(3).describe('Extension: link hops from base_url'),
@@ -40,7 +42,11 @@ export function discoverUrlsCapability(services: PluginServices) {
     mcpTool: 'enhanced_discover_urls',
     readOnly: true,
     toMarkdown: (out) =>
-      [`# ${out.urls.length} URLs on ${out.base_url}${out.truncated ? ' (truncated)' : ''}`, '', ...out.urls.map((u) => `- ${u.url} (${u.source}${u.lastmod ? `, ${u.lastmod}` : ''})`)].join('\n'),
+      [
+        `# ${out.urls.length} URLs on ${escapeMarkdownText(out.base_url)}${out.truncated ? ' (truncated)' : ''}`,
+        '',
+        ...out.urls.map((u) => `- ${escapeMarkdownText(`${u.url} (${u.source}${u.lastmod ? `, ${u.lastmod}` : ''})`)}`),
+      ].join('\n'),
     handler(input, ctx) {
       return discoverUrls(
         services.outbound,
@@ -52,6 +58,8 @@ export function discoverUrlsCapability(services: PluginServices) {
           timeoutMs: input.timeout * 1000,
           signal: ctx.signal,
           respectRobots: services.config.outbound.respectRobots,
+          parseLinks: (html, pageUrl, signal) => services.parsing.links(html, pageUrl, signal),
+          parseSitemap: (text, signal) => services.parsing.sitemap(text, signal),
         },
         (p) => ctx.progress({ progress: p.found, total: input.max_urls, message: `${p.found} URLs found, ${p.fetched} documents read` }),
       );

@@ -1,6 +1,7 @@
 /** The enhanced area: search with extraction strategies, URL discovery, chunking, table extraction, installation features and performance. */
 import { z } from 'zod';
 import { defineCapability } from '../../core/capability.js';
+import { escapeMarkdownText } from '../../services/markdown/escape.js';
 import { packageVersion } from '../../core/paths.js';
 import { definePlugin } from '../../app/plugin-services.js';
 import { chunkContentCapability } from './chunk-content.js';
@@ -27,7 +28,7 @@ export default definePlugin({
       readOnly: true,
       toMarkdown: (out) =>
         Object.entries(out.features)
-          .map(([name, f]) => `- **${name}**: ${f.available ? 'available' : 'unavailable'} — ${f.detail}`)
+          .map(([name, f]) => `- **${escapeMarkdownText(name)}**: ${f.available ? 'available' : 'unavailable'} — ${escapeMarkdownText(f.detail)}`)
           .join('\n'),
       async handler() {
         return { features: services.features.list(), version: packageVersion() };
@@ -54,7 +55,7 @@ export default definePlugin({
       performance,
       discoverUrlsCapability(services),
       chunkContentCapability(services),
-      extractTablesCapability(),
+      extractTablesCapability(services),
       enhancedSearchCapability(services),
       enhancedSearchJobStatusCapability(services),
       scrapeCapability(services),

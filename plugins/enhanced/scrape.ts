@@ -8,6 +8,7 @@ import type { PluginServices } from '../../app/plugin-services.js';
 import { PageCache } from './scrape/cache.js';
 import { PageFetcher } from './scrape/fetch-page.js';
 import { pipelineFrom } from './scrape/pipeline.js';
+import { outboundLinkPolicy } from '../../services/markdown/link-policy.js';
 import { renderScrapeMarkdown } from './scrape/present.js';
 import { runScrape } from './scrape/run-scrape.js';
 import { scrapeInputSchema, scrapeOutputSchema } from './scrape/schema.js';
@@ -20,7 +21,11 @@ export function scrapeCapability(services: PluginServices) {
     extract: pipeline.extract,
     cache: new PageCache(services.stores.cache, logger),
   };
-  const limits = { fetchConcurrency: services.config.search.maxScrapeConcurrency, renderConcurrency: services.config.browser.maxConcurrentPages };
+  const limits = {
+    fetchConcurrency: services.config.search.maxScrapeConcurrency,
+    renderConcurrency: services.config.browser.maxConcurrentPages,
+    linkPolicy: outboundLinkPolicy(services.config.outbound),
+  };
   return defineCapability({
     id: 'enhanced.scrape',
     title: 'Scrape pages',
@@ -31,7 +36,7 @@ export function scrapeCapability(services: PluginServices) {
     http: { method: 'POST', path: '/api/v1/enhanced/scrape' },
     mcpTool: 'enhanced_scrape',
     readOnly: true,
-    toMarkdown: (out) => out.markdown ?? renderScrapeMarkdown(out),
+    toMarkdown: (out) => out.markdown ?? renderScrapeMarkdown(out, limits.linkPolicy),
     handler: (input, ctx) => runScrape(deps, limits, input, ctx),
   });
 }

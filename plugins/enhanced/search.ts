@@ -13,6 +13,7 @@ import { acceptedAnswer, publicJob } from '../../services/web-search/job-view.js
 import { asyncAcceptedSchema, jobStatusInputSchema, jobStatusOutputSchema, searchFieldAliases } from '../../services/web-search/schemas.js';
 import { jobWebhookState } from '../../services/webhooks/job-webhooks.js';
 import { prepareRequest } from './search/prepare.js';
+import { outboundLinkPolicy } from '../../services/markdown/link-policy.js';
 import { renderEnhancedMarkdown } from './search/render.js';
 import { runEnhancedSearch } from './search/run.js';
 import { enhancedAnswerSchema, enhancedOutputSchema, enhancedResultSchema, enhancedSearchInputSchema, type EnhancedAnswer, type EnhancedSearchInput } from './search/schemas.js';
@@ -37,7 +38,7 @@ export function enhancedSearchCapability(services: PluginServices) {
     },
     mcpTool: 'enhanced_search',
     readOnly: true,
-    toMarkdown: (out) => ('results' in out ? (out.markdown ?? renderEnhancedMarkdown(out)) : `Enhanced search accepted: ${out.job_id} (${out.status}; poll ${out.status_url})`),
+    toMarkdown: (out) => ('results' in out ? (out.markdown ?? renderEnhancedMarkdown(out, outboundLinkPolicy(services.config.outbound))) : `Enhanced search accepted: ${out.job_id} (${out.status}; poll ${out.status_url})`),
     async handler(input, ctx) {
       // Checked before anything runs, also for async requests: bad input is a 400 now, not a failed job later.
       const prepared = await prepareRequest(services, input);

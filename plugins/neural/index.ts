@@ -18,9 +18,16 @@ import {
   similarOutputSchema,
 } from './schemas.js';
 import { similarSearch } from './similar.js';
+import { escapeMarkdownText as text, markdownLink } from '../../services/markdown/escape.js';
+import { outboundLinkPolicy } from '../../services/markdown/link-policy.js';
+
+function oneLine(value: string): string {
+  return value.replace(/\s+/g, ' ').trim();
+}
 
 export default definePlugin({
   setup(services) {
+    const linkPolicy = outboundLinkPolicy(services.config.outbound);
     const search = defineCapability({
       id: 'neural.search',
       title: 'Search by meaning',
@@ -35,13 +42,13 @@ export default definePlugin({
       readOnly: true,
       toMarkdown: (out) =>
         [
-          `# Neural search: ${out.query}`,
-          out.expanded_queries.length ? `Expanded: ${out.expanded_queries.join('; ')}` : '',
+          `# Neural search: ${text(out.query)}`,
+          out.expanded_queries.length ? `Expanded: ${text(out.expanded_queries.join('; '))}` : '',
           ...out.results.map(
             (r, i) =>
-              `\n## ${i + 1}. ${r.title}\n${r.url} — score ${r.score}${r.published_date ? `, ${r.published_date}` : ''}\n\n${(r.highlights ?? []).map((h) => `> ${h}`).join('\n') || r.content.slice(0, 500)}`,
+              `\n## ${i + 1}. ${markdownLink(r.title || r.url, r.url, linkPolicy)}\nscore ${r.score}${r.published_date ? `, ${text(r.published_date)}` : ''}\n\n${(r.highlights ?? []).map((h) => `> ${text(oneLine(h))}`).join('\n') || text(r.content.slice(0, 500))}`,
           ),
-          out.engines_failed.length ? `\nEngines failed: ${out.engines_failed.join(', ')}` : '',
+          out.engines_failed.length ? `\nEngines failed: ${text(out.engines_failed.join(', '))}` : '',
         ]
           .filter(Boolean)
           .join('\n'),
@@ -60,7 +67,7 @@ export default definePlugin({
       http: { method: 'POST', path: '/api/v1/neural/similar', fieldAliases: { top_k: { field: 'num_results' } } },
       mcpTool: 'neural_similar',
       readOnly: true,
-      toMarkdown: (out) => [`# Similar to ${out.source}`, ...out.similar.map((r, i) => `${i + 1}. [${r.title}](${r.url}) — ${r.score}`)].join('\n'),
+      toMarkdown: (out) => [`# Similar to ${text(out.source)}`, ...out.similar.map((r, i) => `${i + 1}\\. ${markdownLink(r.title || r.url, r.url, linkPolicy)} — ${r.score}`)].join('\n'),
       handler: (input, ctx) => similarSearch(services, input, ctx),
     });
 
@@ -74,7 +81,7 @@ export default definePlugin({
       http: { method: 'POST', path: '/api/v1/neural/highlights', fieldAliases: { document: { field: 'content' } } },
       mcpTool: 'neural_highlights',
       readOnly: true,
-      toMarkdown: (out) => out.highlights.map((h) => `- (${h.relevance}, @${h.start_index}) ${h.text}`).join('\n') || 'No highlights.',
+      toMarkdown: (out) => out.highlights.map((h) => `- (${h.relevance}, @${h.start_index}) ${text(oneLine(h.text))}`).join('\n') || 'No highlights.',
       async handler(input, ctx) {
         const embedder = await services.semantic.embedder();
         const found = await findHighlights(input.query, input.content, input.num_highlights, input.unit, embedder, ctx.signal);
@@ -92,7 +99,7 @@ export default definePlugin({
       http: { method: 'POST', path: '/api/v1/neural/predictive' },
       mcpTool: 'neural_predictive',
       readOnly: true,
-      toMarkdown: (out) => out.predictions.map((p) => `- ${p.query} (${p.confidence}): ${p.reason}`).join('\n') || 'No predictions.',
+      toMarkdown: (out) => out.predictions.map((p) => `- ${text(`${p.query} (${p.confidence}): ${p.reason}`)}`).join('\n') || 'No predictions.',
       handler: (input, ctx) => predictNext(services, input, ctx),
     });
 

@@ -1,17 +1,19 @@
 /** Input and output shapes of the neural area (spec: "the service API", /api/v1/neural). */
 import { z } from 'zod';
+import { languageSchema } from '../../services/web-search/schemas.js';
 
 export const NEURAL_CATEGORIES = ['general', 'news', 'academic', 'tech', 'finance'] as const;
 export type NeuralCategory = (typeof NEURAL_CATEGORIES)[number];
 
 const domainSchema = z
   .string()
+  .max(253)
   .trim()
   .toLowerCase()
   .regex(/^(?:\*\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*\.?$/i, 'must be a domain name such as example.com')
   .transform((d) => d.replace(/^\*\./, '').replace(/^www\./, '').replace(/\.$/, ''));
 
-const isoDate = z.iso.datetime({ offset: true, local: true }).or(z.iso.date()).describe('ISO 8601 date or date-time');
+const isoDate = z.iso.datetime({ offset: true, local: true }).max(40).or(z.iso.date().max(10)).describe('ISO 8601 date or date-time');
 
 export const neuralSearchInputSchema = z
   .strictObject({
@@ -25,7 +27,7 @@ export const neuralSearchInputSchema = z
     end_published_date: isoDate.optional(),
     category: z.enum(NEURAL_CATEGORIES).optional(),
     timeout: z.int().min(1).max(120).default(30).describe('Extension: seconds for the whole search'),
-    language: z.string().regex(/^([a-z]{2,3}(-[A-Za-z]{2,4})?|all)$/).default('en').describe('Extension: language code passed to the engines'),
+    language: languageSchema.default('en').describe('Extension: language code passed to the engines'),
   })
   .refine((i) => !(i.start_published_date && i.end_published_date) || Date.parse(i.start_published_date) <= Date.parse(i.end_published_date), {
     message: 'start_published_date must not be after end_published_date',
@@ -63,7 +65,7 @@ export const neuralSearchOutputSchema = z.object({
 
 export const similarInputSchema = z
   .strictObject({
-    url: z.url({ protocol: /^https?$/, error: 'url must be an http(s) URL' }).optional(),
+    url: z.url({ protocol: /^https?$/, error: 'url must be an http(s) URL' }).max(2048).optional(),
     text: z.string().trim().min(1, 'text must not be empty').max(100_000).optional(),
     num_results: z.int().min(1).max(50).default(10),
     exclude_source: z.boolean().default(true),

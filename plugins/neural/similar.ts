@@ -48,7 +48,7 @@ export async function similarSearch(services: PluginServices, input: Input, ctx:
     });
     if (!page?.success) {
       // The source's own failure is the caller's answer: a refused address stays a 403, a dead host a 502.
-      const passThrough: ErrorCode[] = ['FORBIDDEN_ADDRESS', 'ROBOTS_DISALLOWED', 'TIMEOUT', 'CANCELLED'];
+      const passThrough: ErrorCode[] = ['FORBIDDEN_ADDRESS', 'ROBOTS_DISALLOWED', 'TIMEOUT', 'CANCELLED', 'UNREACHABLE'];
       const code = passThrough.includes(page?.errorCode as ErrorCode) ? (page!.errorCode as ErrorCode) : 'UPSTREAM_FAILED';
       throw new AppError(code, `could not read the source URL ${input.url}: ${page?.failureReason ?? 'unknown failure'}`);
     }

@@ -1,9 +1,10 @@
 /** Query suggestions from the engines that offer autocomplete, merged by rank across engines. */
 import { z } from 'zod';
 import { defineCapability } from '../../core/capability.js';
+import { escapeMarkdownText } from '../../services/markdown/escape.js';
 import type { EngineService } from '../../services/engines/engine-service.js';
 import { AppError, toAppError } from '../../core/errors.js';
-import { engineIdSchema } from '../../services/web-search/schemas.js';
+import { languageSchema, engineIdSchema } from '../../services/web-search/schemas.js';
 import { assertKnownEngines } from '../../services/web-search/search-runner.js';
 
 const DEFAULT_ENGINES = ['duckduckgo', 'wikipedia'];
@@ -11,7 +12,7 @@ const DEFAULT_ENGINES = ['duckduckgo', 'wikipedia'];
 export const autocompleteInputSchema = z.strictObject({
   q: z.string().trim().min(1, 'must not be empty').max(200),
   engines: z.array(engineIdSchema).min(1).max(10).optional().describe('Engines with autocomplete; default: duckduckgo and wikipedia'),
-  language: z.string().regex(/^([a-z]{2,3}(-[A-Za-z]{2,4})?|all)$/).default('en'),
+  language: languageSchema.default('en'),
   max_suggestions: z.int().min(1).max(50).default(10),
 });
 
@@ -50,7 +51,7 @@ export function autocompleteCapability(engines: EngineService) {
     http: { method: 'GET', path: '/api/v1/search/autocomplete' },
     mcpTool: 'search_autocomplete',
     readOnly: true,
-    toMarkdown: (out) => out.suggestions.map((s) => `- ${s}`).join('\n') || '(no suggestions)',
+    toMarkdown: (out) => out.suggestions.map((s) => `- ${escapeMarkdownText(s)}`).join('\n') || '(no suggestions)',
     async handler(input, ctx) {
       const chosen = input.engines ?? DEFAULT_ENGINES.filter((id) => engines.has(id));
       assertKnownEngines(engines, chosen);

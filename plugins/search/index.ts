@@ -6,6 +6,8 @@ import { definePlugin, type PluginServices } from '../../app/plugin-services.js'
 import { autocompleteCapability } from './autocomplete.js';
 import { acceptedAnswer, publicJob } from '../../services/web-search/job-view.js';
 import { jobWebhookState } from '../../services/webhooks/job-webhooks.js';
+import { outboundLinkPolicy } from '../../services/markdown/link-policy.js';
+import { escapeMarkdownText } from '../../services/markdown/escape.js';
 import { renderSearchMarkdown } from '../../services/web-search/render-markdown.js';
 import {
   asyncAcceptedSchema,
@@ -33,6 +35,7 @@ function searchDeps(services: PluginServices): SearchDeps {
     cache: services.stores.cache,
     defaultEngines: services.config.search.defaultEngines,
     onCacheLookup: (hit) => services.metrics.cacheLookup('search', hit),
+    linkPolicy: outboundLinkPolicy(services.config.outbound),
   };
 }
 
@@ -69,7 +72,7 @@ export default definePlugin({
       },
       mcpTool: 'search_web',
       readOnly: true,
-      toMarkdown: (out) => ('markdown' in out && out.markdown ? out.markdown : 'results' in out ? renderSearchMarkdown({ ...out, query: out.search_metadata.query }) : `Search accepted: ${out.job_id} (${out.status}; poll ${out.status_url})`),
+      toMarkdown: (out) => ('markdown' in out && out.markdown ? out.markdown : 'results' in out ? renderSearchMarkdown({ ...out, query: out.search_metadata.query }, { linkPolicy: deps.linkPolicy! }) : `Search accepted: ${out.job_id} (${out.status}; poll ${out.status_url})`),
       async handler(input, ctx) {
         if (input.engines) assertKnownEngines(services.engines, input.engines);
         await services.searchHistory.record(ctx.caller, [input.query]);
@@ -167,7 +170,8 @@ export default definePlugin({
         [`# ${out.total_engines} engines (${out.enabled_engines} enabled)`, '']
           .concat(
             Object.values(out.engines).map(
-              (e) => `- **${e.name}** (${e.categories.join(', ')})${e.enabled ? '' : ' — disabled'}${(e as { suspended_until?: string | null }).suspended_until ? ' — suspended' : ''}`,
+              (e) =>
+                `- **${escapeMarkdownText(e.name)}** (${escapeMarkdownText(e.categories.join(', '))})${e.enabled ? '' : ' — disabled'}${(e as { suspended_until?: string | null }).suspended_until ? ' — suspended' : ''}`,
             ),
           )
           .join('\n'),

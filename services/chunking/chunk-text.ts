@@ -16,6 +16,14 @@ import { CHUNK_STRATEGIES, type Chunk, type ChunkOptions, type ChunkStrategy, ty
 export const DEFAULT_MAX_TOKENS = 256;
 export const DEFAULT_OVERLAP_TOKENS = 32;
 export const DEFAULT_BREAKPOINT_PERCENTILE = 90;
+/**
+ * Overlapping windows repeat text: with overlap o of max m, every token is in
+ * about m / (m - o) chunks. The chunks may hold at most this many times the
+ * input's characters (or MIN_OUTPUT_CHARS for short texts); beyond it the
+ * request is refused naming overlap_tokens, before any work is done.
+ */
+export const MAX_OUTPUT_PER_INPUT_CHAR = 4;
+export const MIN_OUTPUT_CHARS = 256 * 1024;
 
 type ConcreteStrategy = Exclude<ChunkStrategy, 'auto'>;
 
@@ -64,7 +72,32 @@ function validate(text: unknown, options: ChunkOptions): Settings {
   if (strategy === 'semantic' && typeof options.embed !== 'function') {
     throw new AppError('INVALID_INPUT', 'The semantic strategy needs an embedding model, and none is available');
   }
-  return { strategy, maxTokens, overlapTokens, breakpointPercentile, embed: options.embed };
+  const settings = { strategy, maxTokens, overlapTokens, breakpointPercentile, embed: options.embed };
+  assertOutputWithinBudget(text, settings);
+  return settings;
+}
+
+/** Output characters allowed for an input of this length. */
+export function outputBudget(text: string): number {
+  return Math.max(MIN_OUTPUT_CHARS, MAX_OUTPUT_PER_INPUT_CHAR * text.length);
+}
+
+/** Refuses an overlap that would repeat the text more than the output budget allows (strategies that overlap only). */
+function assertOutputWithinBudget(text: string, settings: Pick<Settings, 'strategy' | 'maxTokens' | 'overlapTokens'>): void {
+  const { strategy, maxTokens, overlapTokens } = settings;
+  if (overlapTokens === 0 || !(strategy === 'fixed' || strategy === 'recursive')) return;
+  const repeats = maxTokens / (maxTokens - overlapTokens);
+  const budget = outputBudget(text);
+  if (text.length * repeats <= budget) return;
+  const allowedRepeats = budget / text.length;
+  const largestOverlap = Math.max(0, Math.floor(maxTokens - maxTokens / allowedRepeats));
+  throw new AppError(
+    'INVALID_INPUT',
+    `overlap_tokens: ${overlapTokens} of max_tokens ${maxTokens} would repeat the text about ${repeats.toFixed(1)} times ` +
+      `(${Math.round(text.length * repeats)} characters of chunks for ${text.length} of text); the chunks may hold at most ` +
+      `${MAX_OUTPUT_PER_INPUT_CHAR}× the text: use overlap_tokens of at most ${largestOverlap}, or a larger max_tokens`,
+    { details: { field: 'overlap_tokens', largest_overlap: largestOverlap } },
+  );
 }
 
 async function plan(text: string, strategy: ConcreteStrategy, settings: Settings): Promise<PlannedChunk[]> {
@@ -101,7 +134,17 @@ async function plan(text: string, strategy: ConcreteStrategy, settings: Settings
 function finalize(text: string, planned: PlannedChunk[], maxTokens: number): Chunk[] {
   const toCodePoint = codePointOffsets(text);
   const chunks: Chunk[] = [];
+  let charsLeft = outputBudget(text);
   const emit = (span: Span, tokens: number, headingPath: string[] | undefined): void => {
+    // The estimate in validate() covers overlaps; this guarantees the budget, heading paths (repeated per chunk) included.
+    charsLeft -= span.end - span.start + (headingPath?.reduce((sum, heading) => sum + heading.length, 0) ?? 0);
+    if (charsLeft < 0) {
+      throw new AppError(
+        'INVALID_INPUT',
+        `max_tokens: the chunks would hold more than ${MAX_OUTPUT_PER_INPUT_CHAR}× the text (overlaps and heading paths repeat it); use a larger max_tokens or a smaller overlap_tokens`,
+        { details: { field: 'max_tokens' } },
+      );
+    }
     const chunk: Chunk = {
       index: chunks.length,
       text: text.slice(span.start, span.end),

@@ -25,11 +25,12 @@ function splitOversized(text: string, span: Span, levels: SpanSplitter[], budget
         fitting.push({ ...piece, tokens });
         continue;
       }
-      chunks.push(...mergeSpans(fitting, budget));
+      // Loops, not push(...): argument spreads over input-sized arrays overflow the stack.
+      for (const chunk of mergeSpans(fitting, budget)) chunks.push(chunk);
       fitting = [];
-      chunks.push(...splitOversized(text, piece, finerLevels, budget));
+      for (const chunk of splitOversized(text, piece, finerLevels, budget)) chunks.push(chunk);
     }
-    chunks.push(...mergeSpans(fitting, budget));
+    for (const chunk of mergeSpans(fitting, budget)) chunks.push(chunk);
     return chunks;
   }
   return tokenWindows(text, span, budget);

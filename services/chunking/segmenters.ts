@@ -43,16 +43,22 @@ const SEGMENTER_WINDOW = 4096;
  * lines are read in windows, keeping all but the last (possibly cut) sentence.
  */
 export const splitSentences: SpanSplitter = (text, span) => {
-  const pieces: Span[] = [];
+  const pieces = [...sentenceSpans(text, span)];
+  return pieces.length > 0 ? pieces : [{ ...span }];
+};
+
+/** The sentences of splitSentences one by one, segmenting only as far as the caller reads. */
+export function* sentenceSpans(text: string, span: Span): Generator<Span> {
   let lineStart = span.start;
   while (lineStart < span.end) {
     const newline = text.indexOf('\n', lineStart);
     const lineEnd = newline === -1 || newline >= span.end ? span.end : newline + 1;
+    const pieces: Span[] = [];
     segmentLine(text, lineStart, lineEnd, pieces);
+    yield* pieces;
     lineStart = lineEnd;
   }
-  return pieces.length > 0 ? pieces : [{ ...span }];
-};
+}
 
 function segmentLine(text: string, start: number, end: number, out: Span[]): void {
   let position = start;

@@ -23,12 +23,12 @@ export async function semanticSpans(text: string, maxTokens: number, embed: Embe
   let group: MeasuredSpan[] = [units[0]!];
   distances.forEach((distance, i) => {
     if (distance > threshold) {
-      chunks.push(...mergeSpans(group, budget));
+      for (const chunk of mergeSpans(group, budget)) chunks.push(chunk);
       group = [];
     }
     group.push(units[i + 1]!);
   });
-  chunks.push(...mergeSpans(group, budget));
+  for (const chunk of mergeSpans(group, budget)) chunks.push(chunk);
   return chunks;
 }
 

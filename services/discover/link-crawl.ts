@@ -6,9 +6,11 @@
  */
 import { AppError } from '../../core/errors.js';
 import type { DiscoveryRun } from './discovery-run.js';
-import { isHtml, linksOf } from './page-links.js';
+import { isHtml } from './page-links.js';
 import { runInOrder } from './ordered-pool.js';
-import { isAssetUrl, mayHoldLinks, type SiteScope } from './site-urls.js';
+import { isAssetUrl, mayHoldLinks, normaliseUrl, type SiteScope } from './site-urls.js';
+import type { LinkParser } from './types.js';
+import { MAX_URL_LENGTH } from './url-collector.js';
 
 const PAGE_ACCEPT = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1';
 
@@ -22,10 +24,11 @@ export interface LinkCrawlOptions {
   scope: SiteScope;
   maxDepth: number;
   isAllowed: (url: URL) => boolean;
+  parseLinks: LinkParser;
 }
 
 export async function collectFromLinks(run: DiscoveryRun, options: LinkCrawlOptions): Promise<void> {
-  const { base, scope, maxDepth, isAllowed } = options;
+  const { base, scope, maxDepth, isAllowed, parseLinks } = options;
   if (!isAllowed(base)) {
     run.recordError(base.href, new AppError('ROBOTS_DISALLOWED', `robots.txt of ${base.origin} disallows ${base.href} for Quarry`));
     return;
@@ -35,7 +38,7 @@ export async function collectFromLinks(run: DiscoveryRun, options: LinkCrawlOpti
 
   /** Reports a same-site link; queues it for fetching when its own links are still within maxDepth. */
   const visit = (url: URL, depth: number, fetchIt: boolean): void => {
-    if (seen.has(url.href) || !scope.contains(url) || isAssetUrl(url) || !isAllowed(url)) return;
+    if (url.href.length > MAX_URL_LENGTH || seen.has(url.href) || !scope.contains(url) || isAssetUrl(url) || !isAllowed(url)) return;
     seen.add(url.href);
     run.collector.offer(url, 'link', { depth });
     if (fetchIt && depth < maxDepth && mayHoldLinks(url)) queue.push({ url, depth });
@@ -45,13 +48,17 @@ export async function collectFromLinks(run: DiscoveryRun, options: LinkCrawlOpti
   await runInOrder(queue, {
     concurrency: run.concurrency,
     shouldStop: () => run.done,
-    work: (task) => run.fetch(task.url.href, 'page', PAGE_ACCEPT),
+    work: async (task) => {
+      const response = await run.fetch(task.url.href, 'page', PAGE_ACCEPT);
+      const readable = response.status >= 200 && response.status < 300 && isHtml(response.headers['content-type']);
+      return { response, links: readable ? await parseLinks(response.body, response.url, run.signal) : [] };
+    },
     commit: (task, outcome) => {
       if (!outcome.ok) {
         run.recordError(task.url.href, outcome.error);
         return;
       }
-      const response = outcome.value;
+      const { response, links } = outcome.value;
       if (task.depth === 0) scope.acceptRedirectOf(response.url);
       if (response.status < 200 || response.status >= 300) {
         run.recordStatus(task.url.href, response.status);
@@ -62,7 +69,10 @@ export async function collectFromLinks(run: DiscoveryRun, options: LinkCrawlOpti
       if (landed.href !== task.url.href) visit(landed, task.depth, false);
       if (!isHtml(response.headers['content-type']) || !scope.contains(landed)) return;
       // The whole page is read even past maxUrls, so total_found counts all it links to.
-      for (const link of linksOf(response.body, response.url)) visit(link, task.depth + 1, true);
+      for (const href of links) {
+        const link = normaliseUrl(href);
+        if (link) visit(link, task.depth + 1, true);
+      }
       run.reportProgress();
     },
   });

@@ -5,10 +5,10 @@
  */
 import { AppError } from '../../core/errors.js';
 import type { DiscoveryRun } from './discovery-run.js';
-import { parseSitemap } from './sitemap-parser.js';
 import { sitemapText } from './sitemap-body.js';
 import { normaliseUrl } from './site-urls.js';
 import { runInOrder } from './ordered-pool.js';
+import type { SitemapReader } from './types.js';
 
 /** Index → index → index → sitemap, and no deeper. */
 export const MAX_SITEMAP_NESTING = 3;
@@ -25,7 +25,7 @@ interface SitemapTask {
 }
 
 /** Returns the sitemap documents read, in order. */
-export async function collectFromSitemaps(run: DiscoveryRun, origin: string, announced: string[]): Promise<string[]> {
+export async function collectFromSitemaps(run: DiscoveryRun, origin: string, announced: string[], readSitemap: SitemapReader): Promise<string[]> {
   const queue: SitemapTask[] =
     announced.length > 0
       ? announced.map((url) => ({ url, nesting: 0, guessed: false }))
@@ -39,7 +39,7 @@ export async function collectFromSitemaps(run: DiscoveryRun, origin: string, ann
     work: async (task) => {
       const response = await run.fetch(task.url, 'page', SITEMAP_ACCEPT);
       if (response.status < 200 || response.status >= 300) return { status: response.status, document: null };
-      return { status: response.status, document: parseSitemap(await sitemapText(response)) };
+      return { status: response.status, document: await readSitemap(await sitemapText(response), run.signal) };
     },
     commit: (task, outcome) => {
       if (!outcome.ok) {

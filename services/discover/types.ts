@@ -1,5 +1,6 @@
 /** Shapes of URL discovery: what callers pass in and get back. */
 import type { OutboundRequest, OutboundResponse } from '../../core/http/types.js';
+import type { SitemapDocument } from './sitemap-parser.js';
 
 /** The part of OutboundClient discovery needs; tests and callers pass the real client. */
 export interface DiscoveryFetcher {
@@ -21,7 +22,20 @@ export interface DiscoverOptions {
   concurrency?: number;
   /** Skip links robots.txt disallows for Quarry; default true. Pass the outbound policy's respectRobots. */
   respectRobots?: boolean;
+  /**
+   * Reads a page's links (absolute URLs). Default: parsed on this thread;
+   * callers pass the extraction pool's, so a hostile page costs a worker
+   * thread under a deadline rather than the event loop.
+   */
+  parseLinks?: LinkParser;
+  /** Reads sitemaps (up to 50 MB unpacked); default: on this thread. */
+  parseSitemap?: SitemapReader;
 }
+
+export type LinkParser = (html: string, pageUrl: string, signal: AbortSignal) => Promise<string[]>;
+
+/** Reads a sitemap document (null when it is none); like LinkParser, off this thread when the caller can. */
+export type SitemapReader = (text: string, signal: AbortSignal) => Promise<SitemapDocument | null>;
 
 export type DiscoveredSource = 'sitemap' | 'link';
 

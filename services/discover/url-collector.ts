@@ -1,5 +1,8 @@
-/** The result list: deduplicated, filtered by the pattern, cut at maxUrls. */
+/** The result list: deduplicated, filtered by the pattern, cut at maxUrls; over-long URLs are ignored. */
 import type { UrlMatcher } from './url-pattern.js';
+
+/** Longest URL discovery reports or follows: the sitemap protocol's limit; longer ones are ignored. */
+export const MAX_URL_LENGTH = 2048;
 import type { DiscoveredSource, DiscoveredUrl } from './types.js';
 
 export class UrlCollector {
@@ -12,7 +15,7 @@ export class UrlCollector {
   /** Records url unless seen before or filtered out; the first source to offer a URL wins. */
   offer(url: URL, source: DiscoveredSource, extra: { lastmod?: string; depth?: number } = {}): void {
     const key = url.href;
-    if (this.seen.has(key) || !this.matches(url)) return;
+    if (key.length > MAX_URL_LENGTH || this.seen.has(key) || !this.matches(url)) return;
     this.seen.add(key);
     if (this.urls.length >= this.maxUrls) {
       this.overflowed = true;

@@ -11,7 +11,10 @@ export type XmlToken =
   | { type: 'close'; name: string }
   | { type: 'text'; value: string };
 
-const START_TAG = /<([A-Za-z_][\w.:-]*)((?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>/y;
+const TAG_NAME = /<([A-Za-z_][\w.:-]*)/y;
+/** One attribute; read in a loop, since a regex repeating a group over a million attributes overflows the stack. */
+const ATTRIBUTE = /\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*')/y;
+const TAG_END = /\s*(\/?)>/y;
 const END_TAG = /<\/([A-Za-z_][\w.:-]*)\s*>/y;
 const ENTITY = /&(#x[0-9a-f]+|#[0-9]+|amp|lt|gt|quot|apos);/gi;
 const NAMED_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
@@ -53,11 +56,9 @@ export function* xmlTokens(xml: string): Generator<XmlToken> {
       yield { type: 'close', name };
       position = END_TAG.lastIndex;
     } else {
-      START_TAG.lastIndex = lt;
-      const match = START_TAG.exec(xml);
-      if (!match) broken(`malformed tag at offset ${lt}`);
-      const name = match[1]!;
-      const selfClosing = match[3] === '/';
+      const tag = readStartTag(xml, lt);
+      if (!tag) broken(`malformed tag at offset ${lt}`);
+      const { name, selfClosing } = tag;
       if (open.length === 0) {
         if (rootSeen) broken(`a second root element <${name}> at offset ${lt}`);
         rootSeen = true;
@@ -65,11 +66,26 @@ export function* xmlTokens(xml: string): Generator<XmlToken> {
       yield { type: 'open', name, selfClosing };
       if (selfClosing) yield { type: 'close', name };
       else open.push(name);
-      position = START_TAG.lastIndex;
+      position = tag.end;
     }
   }
   if (open.length > 0) broken(`<${open.at(-1)}> is never closed`);
   if (!rootSeen) broken('no root element');
+}
+
+function readStartTag(xml: string, at: number): { name: string; selfClosing: boolean; end: number } | null {
+  TAG_NAME.lastIndex = at;
+  const name = TAG_NAME.exec(xml)?.[1];
+  if (name === undefined) return null;
+  let position = TAG_NAME.lastIndex;
+  for (;;) {
+    ATTRIBUTE.lastIndex = position;
+    if (!ATTRIBUTE.test(xml)) break;
+    position = ATTRIBUTE.lastIndex;
+  }
+  TAG_END.lastIndex = position;
+  const end = TAG_END.exec(xml);
+  return end ? { name, selfClosing: end[1] === '/', end: TAG_END.lastIndex } : null;
 }
 
 /** The part after a namespace prefix: "image:loc" → "loc". */

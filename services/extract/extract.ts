@@ -12,8 +12,11 @@ import { detectNonContent, readBlockSignals } from './blocked.js';
 import { readBlockText } from './block-text.js';
 import { collectImages, collectLinks } from './content-urls.js';
 import { findMainContent } from './main-content.js';
+import type { LinkPolicy } from '../markdown/escape.js';
+import { outboundLinkPolicy } from '../markdown/link-policy.js';
 import { toMarkdown } from './markdown.js';
 import { authorFromByline, readMetadata } from './metadata.js';
+import { MarkupTooDeepError } from './markup-depth.js';
 import { baseUrlOf, contentRoot, parseDocument, safeUrl } from './parse-document.js';
 import { contentQualityScore } from './quality.js';
 import { removeMachineText } from './machine-text.js';
@@ -21,6 +24,11 @@ import { revealScriptedContent } from './reveal.js';
 import { placeStreamedSegments } from './streamed-segments.js';
 import { pickTitle } from './title.js';
 import type { ExtractionResult, ExtractOptions, PageMetadata } from './types.js';
+
+/** Markdown links follow the outbound policy: nothing it refuses outright (private, loopback, …) is linked. */
+function linkPolicyOf(options: ExtractOptions): LinkPolicy {
+  return outboundLinkPolicy(options.addressPolicy);
+}
 
 function collapsedLength(text: string): number {
   return text.replace(/\s+/g, ' ').trim().length;
@@ -37,9 +45,9 @@ function emptyMetadata(): PageMetadata {
 export function extract(html: string, url: string, options: ExtractOptions = {}): ExtractionResult {
   try {
     return extractOrThrow(typeof html === 'string' ? html : '', url, options);
-  } catch {
+  } catch (error) {
     // A worker must answer every task; a page that breaks the parser is a failed extraction, not a crash.
-    return failed(url, '', emptyMetadata(), 'extraction_error');
+    return failed(url, '', emptyMetadata(), error instanceof MarkupTooDeepError ? 'markup_too_deep' : 'extraction_error');
   }
 }
 
@@ -71,7 +79,7 @@ function extractOrThrow(html: string, url: string, options: ExtractOptions): Ext
     url,
     title,
     text,
-    markdown: wantMarkdown ? toMarkdown(main.element, base, pageUrl) : '',
+    markdown: wantMarkdown ? toMarkdown(main.element, base, pageUrl, linkPolicyOf(options)) : '',
     metadata,
     images: includeImages ? collectImages(main.element, base) : [],
     links: includeLinks ? collectLinks(main.element, base, pageUrl) : [],

@@ -28,7 +28,8 @@ function shapeOf(table: Element): TableShape | null {
   const isLayout = table.getAttribute('role') === 'presentation' || table.querySelector('table') !== null;
   if (!isLayout) {
     const rows = Array.from(table.querySelectorAll('tr'));
-    const columns = Math.max(0, ...rows.map((row) => cellsOf(row).reduce((sum, cell) => sum + span(cell), 0)));
+    let columns = 0;
+    for (const row of rows) columns = Math.max(columns, cellsOf(row).reduce((sum, cell) => sum + span(cell), 0));
     if (rows.length > 0 && (columns > 1 || rows.length > 1)) shape = { columns, headerRow: rows[0] ?? null };
   }
   shapes.set(table, shape);
@@ -56,7 +57,8 @@ function cellText(content: string): string {
     if (text) text += isItem ? '; ' : ' ';
     text += line.replace(LIST_MARKER, '');
   }
-  return text.replace(/\|/g, '\\|');
+  // Text arrives escaped (pipes included); only pipes made by markdown syntax still need it.
+  return text.replace(/(?<!\\)\|/g, '\\|');
 }
 
 export function addTableRules(service: TurndownService): void {

@@ -4,6 +4,7 @@
  * stays readable and each URL appears once.
  */
 import TurndownService from 'turndown';
+import { escapeMarkdownText, fencedCode, linkableUrl, markdownImage, referenceDefinition, type LinkPolicy } from '../markdown/escape.js';
 import { absoluteWebUrl, imageSource, isInPageAnchor } from './content-urls.js';
 import { addTableRules } from './markdown-tables.js';
 
@@ -19,16 +20,12 @@ class References {
     return number;
   }
 
-  render(): string {
-    return [...this.numbers].map(([url, number]) => `[${number}]: ${url.replace(/ /g, '%20')}`).join('\n');
+  render(policy: LinkPolicy): string {
+    return [...this.numbers].flatMap(([url, number]) => referenceDefinition(String(number), url, policy) ?? []).join('\n');
   }
 }
 
-function escapeAlt(alt: string): string {
-  return alt.replace(/\s+/g, ' ').replace(/([[\]\\])/g, '\\$1').trim();
-}
-
-function createService(base: URL | null, pageUrl: URL | null, references: References): TurndownService {
+function createService(base: URL | null, pageUrl: URL | null, references: References, policy: LinkPolicy): TurndownService {
   const service = new TurndownService({
     headingStyle: 'atx',
     codeBlockStyle: 'fenced',
@@ -37,6 +34,8 @@ function createService(base: URL | null, pageUrl: URL | null, references: Refere
     strongDelimiter: '**',
     hr: '---',
   });
+  // Page text is text: no raw HTML, no markdown made of the page's own characters (services/markdown/escape.ts).
+  service.escape = escapeMarkdownText;
   service.remove(['script', 'style', 'noscript', 'template', 'iframe', 'button', 'input', 'select', 'textarea', 'form'] as TurndownService.TagName[]);
   service.addRule('referenceLink', {
     filter: (node) => node.nodeName === 'A' && node.hasAttribute('href'),
@@ -44,7 +43,8 @@ function createService(base: URL | null, pageUrl: URL | null, references: Refere
       const href = node.getAttribute('href') ?? '';
       const text = content.trim();
       const url = isInPageAnchor(href, pageUrl, base) ? null : absoluteWebUrl(href, base);
-      if (!url || !text) return text;
+      // javascript:, data: and refused addresses keep their text and lose the link.
+      if (!url || !text || !linkableUrl(url, policy)) return text;
       return `[${text}][${references.numberOf(url)}]`;
     },
   });
@@ -52,26 +52,25 @@ function createService(base: URL | null, pageUrl: URL | null, references: Refere
     filter: 'img',
     replacement: (_content, node) => {
       const src = imageSource(node, base);
-      return src ? `![${escapeAlt(node.getAttribute('alt') ?? '')}](${src.replace(/ /g, '%20')})` : '';
+      return src ? markdownImage(node.getAttribute('alt') ?? '', src, policy) : '';
     },
   });
   service.addRule('preWithoutCode', {
     filter: (node) => node.nodeName === 'PRE' && node.querySelector('code') === null,
     replacement: (_content, node) => {
       const code = (node.textContent ?? '').replace(/^\n+|\s+$/g, '');
-      const fence = code.includes('```') ? '~~~' : '```';
-      return `\n\n${fence}\n${code}\n${fence}\n\n`;
+      return `\n\n${fencedCode(code)}\n\n`;
     },
   });
   addTableRules(service);
   return service;
 }
 
-export function toMarkdown(root: Element, base: URL | null, pageUrl: URL | null): string {
+export function toMarkdown(root: Element, base: URL | null, pageUrl: URL | null, policy: LinkPolicy): string {
   const references = new References();
-  const body = createService(base, pageUrl, references)
+  const body = createService(base, pageUrl, references, policy)
     .turndown(root as unknown as HTMLElement)
     .trim();
-  const list = references.render();
+  const list = references.render(policy);
   return list ? `${body}\n\n${list}` : body;
 }

@@ -1,8 +1,13 @@
 /** Parsing HTML into a linkedom document that always has <html> and <body>. */
 import { parseHTML } from 'linkedom';
+import { assertReadableNesting } from './markup-depth.js';
 
-/** linkedom leaves documentElement null for fragments, so fragments get a skeleton. */
+/**
+ * linkedom leaves documentElement null for fragments, so fragments get a skeleton.
+ * Throws MarkupTooDeepError (markup-depth.ts) for documents no browser would nest.
+ */
 export function parseDocument(html: string): Document {
+  assertReadableNesting(html);
   // Outside SVG a browser reads "<![CDATA[" as a bogus comment; linkedom would read the rest of the page as CDATA.
   const markup = html.includes('<![CDATA[') ? html.replaceAll('<![CDATA[', '') : html;
   const source = /<html[\s>]/i.test(markup) ? markup : `<!DOCTYPE html><html><head></head><body>${markup}</body></html>`;

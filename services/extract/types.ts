@@ -17,6 +17,12 @@ export interface ExtractOptions {
    * the extraction worker reads it with extractPdf. Default: HTML.
    */
   contentType?: 'text/html' | 'application/pdf';
+  /**
+   * The outbound policy's private-address settings: markdown links and images
+   * never point at an address it refuses outright. Default: refuse every
+   * non-public address. Set by the composition root, not by users.
+   */
+  addressPolicy?: { allowPrivateNetwork: boolean; allowHosts: string[] };
 }
 
 export interface PageMetadata {

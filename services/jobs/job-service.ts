@@ -11,7 +11,7 @@
  * the handler does not run twice for a finished job and no listener sees a
  * second, different outcome.
  */
-import { AppError, toAppError } from '../../core/errors.js';
+import { AppError, publicError, toAppError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { assertValidJobId, generatedJobId, idFromIdempotencyKey } from './job-ids.js';
 import { defaultRetryDelayMs } from './retry-policy.js';
@@ -195,8 +195,8 @@ export class JobService implements Jobs {
       const why = abortWhy(job.signal);
       if (why === 'shutdown') return 'handed-back';
       if (why === 'cancel') return CANCELLED;
-      const appError = toAppError(error);
-      if (appError.code === 'INTERNAL') this.logger.error({ err: error, job: record.id, kind: record.kind }, 'job failed');
+      // A bug's message stays in the log; the job record shows a reference to it.
+      const appError = publicError(error, this.logger, { job: record.id, kind: record.kind });
       const delayMs = job.attempt < kind.maxAttempts ? kind.retryDelayMs(appError, job.attempt) : null;
       const jobError = { code: appError.code, message: appError.message };
       if (delayMs !== null) return { kind: 'retry', error: jobError, delayMs: Math.max(0, delayMs) };

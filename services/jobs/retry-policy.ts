@@ -6,7 +6,7 @@
 import type { AppError, ErrorCode } from '../../core/errors.js';
 
 /** Failures of something outside us that may pass. */
-const TRANSIENT_CODES = new Set<ErrorCode>(['TIMEOUT', 'UPSTREAM_FAILED', 'OVERLOADED', 'UNAVAILABLE', 'RATE_LIMITED', 'ENGINE_RATE_LIMITED']);
+const TRANSIENT_CODES = new Set<ErrorCode>(['TIMEOUT', 'UPSTREAM_FAILED', 'UNREACHABLE', 'OVERLOADED', 'UNAVAILABLE', 'RATE_LIMITED', 'ENGINE_RATE_LIMITED']);
 
 export interface BackoffOptions {
   baseMs: number;

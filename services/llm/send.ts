@@ -94,7 +94,7 @@ export async function sendWithRetries(
 
 /** A transport built on the outbound client may already throw typed errors; only transient ones are retried here. */
 function isRetriableTransportError(error: AppError): boolean {
-  return error.code === 'UPSTREAM_FAILED' || error.code === 'TIMEOUT';
+  return error.code === 'UPSTREAM_FAILED' || error.code === 'UNREACHABLE' || error.code === 'TIMEOUT';
 }
 
 function rethrowIfStopped(scope: CallScope): (error: unknown) => string {

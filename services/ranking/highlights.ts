@@ -9,7 +9,8 @@ import { codePointOffsets } from '../chunking/code-points.js';
 import { cosine, type Embedder } from '../embeddings/types.js';
 import { lexicalRelevance } from './relevance.js';
 import { calibrated, embedCentred } from './calibration.js';
-import { sentences, sentenceWindows, type Passage } from './passages.js';
+import { TimeSlicer } from '../../core/time-slice.js';
+import { sentencesInSlices, sentenceWindows, type Passage } from './passages.js';
 import { blend, spread } from './scoring.js';
 
 /** Very long content: only this many sentences are scored (the first ones). */
@@ -29,7 +30,9 @@ export async function findHighlights(
   embedder: Embedder,
   signal?: AbortSignal,
 ): Promise<Highlight[]> {
-  const parts = sentences(content, MAX_SCORED_SENTENCES);
+  // Content may be a megabyte of user text: it is read in time slices, so other requests go on meanwhile.
+  const slicer = new TimeSlicer();
+  const parts = await sentencesInSlices(content, MAX_SCORED_SENTENCES, slicer);
   const candidates: Passage[] = unit === 'passage' ? sentenceWindows(content, parts, 3) : parts;
   if (candidates.length === 0) return [];
   const { vectors, floor } = await embedCentred(embedder, [query, ...candidates.map((c) => c.text)], signal);
@@ -38,10 +41,11 @@ export async function findHighlights(
   // keeps content where nothing is related from looking relevant.
   const cosines = candidates.map((_, i) => cosine(queryVector, vectors[i + 1]!));
   const meaning = spread(cosines).map((m, i) => m * Math.min(1, 2 * calibrated(cosines[i]!, floor)));
-  const scored = candidates.map((candidate, i) => ({
-    candidate,
-    relevance: blend(meaning[i]!, lexicalRelevance(query, { title: '', snippet: candidate.text })),
-  }));
+  const scored: Array<{ candidate: Passage; relevance: number }> = [];
+  for (const [i, candidate] of candidates.entries()) {
+    scored.push({ candidate, relevance: blend(meaning[i]!, lexicalRelevance(query, { title: '', snippet: candidate.text })) });
+    await slicer.pause();
+  }
   scored.sort((a, b) => b.relevance - a.relevance || a.candidate.start - b.candidate.start);
 
   const chosen: typeof scored = [];

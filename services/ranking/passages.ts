@@ -3,7 +3,8 @@
  * kept in UTF-16 units internally and converted to Unicode code points (the
  * API's unit, like Python's str) only when reported.
  */
-import { splitSentences } from '../chunking/segmenters.js';
+import type { TimeSlicer } from '../../core/time-slice.js';
+import { sentenceSpans } from '../chunking/segmenters.js';
 import { trimSpan } from '../chunking/spans.js';
 
 export interface Passage {
@@ -15,18 +16,34 @@ export interface Passage {
 
 const HAS_WORD = /[\p{L}\p{N}]{2,}/u;
 
-/** Sentences of the text, trimmed, without fragments that hold no word. */
+/** Sentences of the text, trimmed, without fragments that hold no word; the text is read only as far as `limit` needs. */
 export function sentences(text: string, limit = Number.POSITIVE_INFINITY): Passage[] {
   const out: Passage[] = [];
-  for (const raw of splitSentences(text, { start: 0, end: text.length })) {
-    const span = trimSpan(text, raw);
-    if (span.end <= span.start) continue;
-    const slice = text.slice(span.start, span.end);
-    if (!HAS_WORD.test(slice)) continue;
-    out.push({ text: slice, start: span.start, end: span.end });
+  for (const raw of sentenceSpans(text, { start: 0, end: text.length })) {
+    const passage = sentencePassage(text, raw);
+    if (passage) out.push(passage);
     if (out.length >= limit) break;
   }
   return out;
+}
+
+/** sentences(), pausing between time slices: for long user text read on the event loop. */
+export async function sentencesInSlices(text: string, limit: number, slicer: TimeSlicer): Promise<Passage[]> {
+  const out: Passage[] = [];
+  for (const raw of sentenceSpans(text, { start: 0, end: text.length })) {
+    const passage = sentencePassage(text, raw);
+    if (passage) out.push(passage);
+    if (out.length >= limit) break;
+    await slicer.pause();
+  }
+  return out;
+}
+
+function sentencePassage(text: string, raw: { start: number; end: number }): Passage | null {
+  const span = trimSpan(text, raw);
+  if (span.end <= span.start) return null;
+  const slice = text.slice(span.start, span.end);
+  return HAS_WORD.test(slice) ? { text: slice, start: span.start, end: span.end } : null;
 }
 
 /** Consecutive sentences packed into passages of at most maxWords words (a longer sentence stays whole). */

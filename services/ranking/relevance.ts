@@ -65,6 +65,11 @@ export function stem(word: string): string {
   return w;
 }
 
+/** Whether a token (as tokenize() gives it) is a stop word. */
+export function isStopWord(token: string): boolean {
+  return STOP_WORDS.has(token);
+}
+
 function queryTerms(tokens: string[]): string[] {
   const content = tokens.filter((t) => !STOP_WORDS.has(t));
   // A query of stop words only ("the who") still has to match something.

@@ -50,8 +50,12 @@ export function round(value: number): number {
 
 /** Rescales values so the smallest is 0 and the largest 1 (all 1 when they are equal). */
 export function spread(values: number[]): number[] {
-  const lo = Math.min(...values);
-  const hi = Math.max(...values);
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const value of values) {
+    lo = Math.min(lo, value);
+    hi = Math.max(hi, value);
+  }
   return values.map((v) => (hi - lo < 1e-9 ? 1 : (v - lo) / (hi - lo)));
 }
 

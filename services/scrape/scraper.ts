@@ -6,6 +6,7 @@
  * has not finished into failures with reason "timeout".
  */
 import type { ExtractionResult, ExtractOptions } from '../extract/types.js';
+import { errorPageFailure } from './rendered-page.js';
 import { AppError, toAppError } from '../../core/errors.js';
 import type { OutboundRequest, OutboundResponse } from '../../core/http/types.js';
 import type { Logger } from '../../core/logger.js';
@@ -182,6 +183,8 @@ export class Scraper {
           ...(options.waitUntil ? { waitUntil: options.waitUntil } : {}),
           ...(signal ? { signal } : {}),
         });
+        const failure = errorPageFailure(rendered, url);
+        if (failure) throw failure;
         ({ html, finalUrl, status } = rendered);
       } else {
         const request: OutboundRequest = { url, purpose: 'page', headers: { accept: 'text/html,application/xhtml+xml;q=0.9,application/pdf;q=0.8,*/*;q=0.5' } };

@@ -62,11 +62,13 @@ export class SemanticServices {
     if (this.loadedModel) {
       const model = this.loadedModel;
       const fallback = model.fallbackReason ? ` (configured model not used: ${model.fallbackReason})` : '';
-      return { available: true, detail: `${model.id} (${model.source}, ${model.dimensions} dimensions)${fallback}`, info: { ...model } };
+      const shown = { ...model, id: withoutPath(model.id), ...(model.fallbackReason ? { fallbackReason: withoutPaths(model.fallbackReason) } : {}) };
+      return { available: true, detail: withoutPaths(`${shown.id} (${model.source}, ${model.dimensions} dimensions)${fallback}`), info: shown };
     }
-    if (this.lastError) return { available: false, detail: this.lastError };
-    const wanted = this.config.embeddings.model ?? 'the embedded offline model (quarry/glove-static-100d)';
-    return { available: true, detail: `${wanted}, loaded on first use`, info: { configured: this.config.embeddings.model } };
+    if (this.lastError) return { available: false, detail: withoutPaths(this.lastError) };
+    const configured = this.config.embeddings.model ? withoutPath(this.config.embeddings.model) : null;
+    const wanted = configured ?? 'the embedded offline model (quarry/glove-static-100d)';
+    return { available: true, detail: `${wanted}, loaded on first use`, info: { configured } };
   }
 
   async close(): Promise<void> {
@@ -96,4 +98,14 @@ export class SemanticServices {
       logger: this.logger.child({ component: 'page-index' }),
     });
   }
+}
+
+/** A model given as a folder is shown by its name only: the features answer names no server paths. */
+function withoutPath(model: string): string {
+  return /^(?:[/.~]|[A-Za-z]:[\\/])/.test(model) ? (model.split(/[\\/]/).filter(Boolean).at(-1) ?? 'local model') : model;
+}
+
+/** Absolute paths inside a message, cut to their last part. */
+function withoutPaths(text: string): string {
+  return text.replace(/(?:^|(?<=[\s("'=:]))\/(?:[^\s/"')]+\/)+([^\s/"')]+)/g, '…/$1');
 }

@@ -78,7 +78,7 @@ function walk(node: Node, parts: string[], content: CellContent): void {
     if (name === 'a' && element.hasAttribute('href')) {
       const linkParts: string[] = [];
       walk(element, linkParts, content);
-      parts.push(...linkParts);
+      for (const part of linkParts) parts.push(part);
       content.links.push({ text: collapseWhitespace(linkParts.join('')), href: element.getAttribute('href')!.trim() });
     } else {
       walk(element, parts, content);

@@ -184,6 +184,6 @@ describe('extractTables: input', () => {
   });
 
   it('returns no tables for a page without any', () => {
-    expect(extractTables('<p>No tables here</p>')).toEqual({ tables: [], strategy: 'auto' });
+    expect(extractTables('<p>No tables here</p>')).toEqual({ tables: [], strategy: 'auto', truncated: false });
   });
 });

@@ -8,7 +8,8 @@ import { baseUrlOf, parseDocument, safeUrl } from '../extract/parse-document.js'
 import { readCell } from './cell-content.js';
 import { combineHeaderNames, countHeaderRows } from './header-rows.js';
 import { layoutReason } from './layout-heuristics.js';
-import { buildGrid, type TableGrid } from './table-grid.js';
+import { TableOutputBudget } from './output-budget.js';
+import { buildGrid, rowsByTable, type TableGrid } from './table-grid.js';
 import { TABLE_STRATEGIES, type ExtractTablesOptions, type ExtractTablesResult, type ExtractedTable, type TableLink, type TableStrategy } from './types.js';
 
 export function extractTables(html: string, options: ExtractTablesOptions = {}): ExtractTablesResult {
@@ -19,15 +20,19 @@ export function extractTables(html: string, options: ExtractTablesOptions = {}):
   }
   const doc = parseDocument(html);
   const base = baseUrlOf(doc, options.baseUrl ?? '');
+  const budget = new TableOutputBudget(html.length);
+  const rowsOf = rowsByTable(doc.documentElement);
 
   const tables: ExtractedTable[] = [];
-  Array.from(doc.querySelectorAll('table')).forEach((element, index) => {
-    const grid = buildGrid(element);
+  let index = 0;
+  for (const element of Array.from(doc.querySelectorAll('table'))) {
+    if (budget.exhausted) break;
+    const grid = buildGrid(rowsOf.get(element) ?? [], budget);
     const isLayout = layoutReason(element, grid) !== null;
-    const table = toExtractedTable(element, grid, index, isLayout, base);
+    const table = toExtractedTable(element, grid, index++, isLayout, base, budget);
     if (keeps(strategy, table, grid)) tables.push(table);
-  });
-  return { tables, strategy };
+  }
+  return { tables, strategy, truncated: budget.truncated };
 }
 
 function checkedStrategy(strategy: unknown): TableStrategy {
@@ -50,32 +55,41 @@ function keeps(strategy: TableStrategy, table: ExtractedTable, grid: TableGrid):
   }
 }
 
-function toExtractedTable(element: Element, grid: TableGrid, index: number, isLayout: boolean, base: URL | null): ExtractedTable {
+function toExtractedTable(element: Element, grid: TableGrid, index: number, isLayout: boolean, base: URL | null, budget: TableOutputBudget): ExtractedTable {
   const text = grid.grid.map((row) => row.map((cell) => cell?.content.text ?? ''));
   const columnCount = widthWithoutEmptyTail(text);
   const headerRows = Math.min(countHeaderRows(grid), text.length);
+  let truncated = grid.truncated;
 
   // Rows without any text (spacers, image strips) carry nothing; output row numbers skip them.
   const outputRowOf = new Map<number, number>();
   const rows: string[][] = [];
-  text.forEach((cells, gridRow) => {
+  for (let gridRow = 0; gridRow < text.length; gridRow++) {
+    const cells = text[gridRow]!;
     if (gridRow < headerRows) {
       outputRowOf.set(gridRow, gridRow);
-      return;
+      continue;
     }
     const kept = cells.slice(0, columnCount);
-    if (kept.every((cell) => cell === '')) return;
+    if (kept.every((cell) => cell === '')) continue;
+    // Spans repeat a cell's text in every position it covers: each copy is charged (plus its JSON quotes and comma).
+    if (!budget.takeChars(kept.reduce((sum, cell) => sum + cell.length + 3, 0))) {
+      truncated = true;
+      break;
+    }
     outputRowOf.set(gridRow, headerRows + rows.length);
     rows.push(kept);
-  });
+  }
 
   const links: TableLink[] = [];
-  for (const cell of grid.rows.flatMap((row) => row.cells)) {
-    const row = outputRowOf.get(cell.row);
-    if (row === undefined || cell.column >= columnCount) continue;
-    for (const link of cell.content.links) {
-      const url = resolveHref(link.href, base);
-      if (url !== null) links.push({ row, column: cell.column, text: link.text, url });
+  for (const sourceRow of grid.rows) {
+    for (const cell of sourceRow.cells) {
+      const row = outputRowOf.get(cell.row);
+      if (row === undefined || cell.column >= columnCount) continue;
+      for (const link of cell.content.links) {
+        const url = resolveHref(link.href, base);
+        if (url !== null) links.push({ row, column: cell.column, text: link.text, url });
+      }
     }
   }
 
@@ -89,12 +103,14 @@ function toExtractedTable(element: Element, grid: TableGrid, index: number, isLa
     header_rows: headerRows,
     links,
     is_layout: isLayout,
+    truncated,
   };
 }
 
 /** Columns up to the last one holding any text: stray empty cells past a ragged edge are not columns. */
 function widthWithoutEmptyTail(text: string[][]): number {
-  let width = Math.max(0, ...text.map((row) => row.length));
+  let width = 0;
+  for (const row of text) width = Math.max(width, row.length);
   while (width > 0 && text.every((row) => (row[width - 1] ?? '') === '')) width--;
   return width;
 }

@@ -26,6 +26,7 @@ describe('row accuracy scoring', () => {
       header_rows: 2,
       links: [],
       is_layout: false,
+      truncated: false,
     };
     expect(rowsWithHeader(table)).toEqual([['Year', 'Team Record W'], ['2001', '7'], ['2002', '8']]);
   });

@@ -32,9 +32,13 @@ export interface ExtractedTable {
   header_rows: number;
   links: TableLink[];
   is_layout: boolean;
+  /** Rows were cut because the output would have outgrown the input (services/tables/output-budget.ts). */
+  truncated: boolean;
 }
 
 export interface ExtractTablesResult {
   tables: ExtractedTable[];
   strategy: TableStrategy;
+  /** Some output was cut (a table's rows, or whole tables after it) to stay within the output budget. */
+  truncated: boolean;
 }

@@ -4,6 +4,7 @@
  * vocabulary clients of the original service know: a stored job not yet
  * started is `pending` (the store's `queued`).
  */
+import { redactUrl } from '../../core/http/redact-url.js';
 import type { JobRecord } from '../jobs/types.js';
 import type { DeliveryState } from '../webhooks/webhook-deliveries.js';
 import type { AsyncAccepted, SearchAnswer } from './schemas.js';
@@ -24,7 +25,8 @@ export function acceptedAnswer(job: JobRecord, statusPath: string, baseUrl: stri
     status: status === 'pending' ? 'pending' : 'processing',
     status_url: baseUrl ? `${baseUrl}${statusPath}` : statusPath,
   };
-  if (webhookUrl) answer.webhook_url = webhookUrl;
+  // Echoed to confirm where the answer goes, without the credentials it may carry.
+  if (webhookUrl) answer.webhook_url = redactUrl(webhookUrl);
   return answer;
 }
 

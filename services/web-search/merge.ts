@@ -88,7 +88,8 @@ export function mergeEngineResults(lists: EngineResultList[], options: { explain
     const raw = group.result.engines.length * group.terms.reduce((sum, term) => sum + term.share, 0);
     group.result.rawScore = Number(raw.toPrecision(SCORE_PRECISION));
   }
-  const best = Math.max(0, ...all.map((g) => g.result.rawScore));
+  let best = 0;
+  for (const group of all) best = Math.max(best, group.result.rawScore);
   all.sort(compareGroups);
 
   return all.map(({ result, terms }) => {

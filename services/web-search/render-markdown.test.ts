@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeLinkText, renderSearchMarkdown, type MarkdownSearchAnswer, type MarkdownSearchResult } from './render-markdown.js';
+import { renderSearchMarkdown, type MarkdownSearchAnswer, type MarkdownSearchResult } from './render-markdown.js';
 
 function answer(results: MarkdownSearchResult[], meta: Partial<MarkdownSearchAnswer['search_metadata']> = {}): MarkdownSearchAnswer {
   return {
@@ -23,9 +23,9 @@ describe('renderSearchMarkdown', () => {
     );
     expect(md).toContain('# Search results: rust async runtime\n');
     expect(md).toContain('2 results from engines duckduckgo, brave; failed: google (CAPTCHA page) — 812 ms.');
-    expect(md).toContain('## 1. [Tokio](<https://tokio.rs/>)');
+    expect(md).toContain('## 1. [Tokio](https://tokio.rs/)');
     expect(md).toContain('*duckduckgo · score 1.000*');
-    expect(md).toContain('## 2. [async-std](<https://async.rs/>)');
+    expect(md).toContain('## 2. [async-std](https://async.rs/)');
     expect(md).toContain('*brave, duckduckgo · score 0.457*');
     expect(md).toContain('> An asynchronous runtime.');
     expect(md.endsWith('\n')).toBe(true);
@@ -41,7 +41,6 @@ describe('renderSearchMarkdown', () => {
     const md = renderSearchMarkdown(answer([item({ title: 'Arrays [a] and ]links[ *bold* `code`\nsecond line', url: 'https://example.com/wiki/Foo_(bar)' })]));
     const heading = md.split('\n').find((line) => line.startsWith('## 1.'))!;
     expect(heading).toBe('## 1. [Arrays \\[a\\] and \\]links\\[ \\*bold\\* \\`code\\` second line](<https://example.com/wiki/Foo_(bar)>)');
-    expect(escapeLinkText('a\\b')).toBe('a\\\\b');
   });
 
   it('escapes snippets so they stay plain text', () => {
@@ -50,13 +49,13 @@ describe('renderSearchMarkdown', () => {
     expect(md).toContain('> 1\\. first');
   });
 
-  it('keeps URLs with spaces or angle brackets inside the link destination', () => {
+  it('keeps URLs with spaces or angle brackets inside the link destination, percent-encoded', () => {
     const md = renderSearchMarkdown(answer([item({ url: 'https://example.com/a b<c>' })]));
-    expect(md).toContain('(<https://example.com/a%20b%3Cc%3E>)');
+    expect(md).toContain('(https://example.com/a%20b%3Cc%3E)');
   });
 
   it('falls back to the URL when the title is empty', () => {
-    expect(renderSearchMarkdown(answer([item({ title: '  ' })]))).toContain('## 1. [https://tokio.rs/](<https://tokio.rs/>)');
+    expect(renderSearchMarkdown(answer([item({ title: '  ' })]))).toContain('## 1. [https://tokio.rs/](https://tokio.rs/)');
   });
 
   it('includes scraped markdown, preferring it over text, with headings demoted below the result', () => {

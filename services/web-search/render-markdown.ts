@@ -2,7 +2,11 @@
  * The search answer as one markdown document, for agents that read text
  * rather than JSON: a heading, a one-line summary, then one section per
  * result with its link, engines, score, snippet and (when scraped) content.
+ * Engine and page text is escaped and links follow the link policy
+ * (services/markdown/escape.ts).
  */
+import { escapeMarkdownText, markdownLink, type LinkPolicy } from '../markdown/escape.js';
+import { outboundLinkPolicy } from '../markdown/link-policy.js';
 
 export interface MarkdownSearchResult {
   rank: number;
@@ -38,6 +42,8 @@ export interface MarkdownSearchAnswer {
 export interface RenderMarkdownOptions {
   /** Characters of scraped content kept per result; default 4000. Infinity keeps everything. */
   maxContentChars?: number;
+  /** Which result URLs become links; default: none that the strict outbound policy refuses outright. */
+  linkPolicy?: LinkPolicy;
 }
 
 export const DEFAULT_MAX_CONTENT_CHARS = 4000;
@@ -45,9 +51,10 @@ export const TRUNCATION_MARKER = '[… truncated]';
 
 export function renderSearchMarkdown(answer: MarkdownSearchAnswer, options: RenderMarkdownOptions = {}): string {
   const maxChars = options.maxContentChars ?? DEFAULT_MAX_CONTENT_CHARS;
-  const lines = [`# Search results: ${escapeInline(oneLine(answer.query))}`, '', summaryLine(answer.search_metadata), ''];
+  const policy = options.linkPolicy ?? outboundLinkPolicy();
+  const lines = [`# Search results: ${escapeMarkdownText(oneLine(answer.query))}`, '', summaryLine(answer.search_metadata), ''];
   if (answer.results.length === 0) lines.push('No results.', '');
-  for (const result of answer.results) lines.push(...resultSection(result, maxChars));
+  for (const result of answer.results) lines.push(...resultSection(result, maxChars, policy));
   return `${lines.join('\n').trimEnd()}\n`;
 }
 
@@ -62,47 +69,27 @@ function summaryLine(meta: MarkdownSearchAnswer['search_metadata']): string {
     });
     line += `; failed: ${failures.join(', ')}`;
   }
-  return `${line} — ${meta.search_time_ms} ms.`;
+  return `${escapeMarkdownText(line)} — ${meta.search_time_ms} ms.`;
 }
 
-function resultSection(result: MarkdownSearchResult, maxChars: number): string[] {
+function resultSection(result: MarkdownSearchResult, maxChars: number, policy: LinkPolicy): string[] {
   const title = oneLine(result.title) || result.url;
-  const lines = [`## ${result.rank}. [${escapeLinkText(title)}](${linkDestination(result.url)})`, ''];
+  const lines = [`## ${result.rank}. ${markdownLink(title, result.url, policy)}`, ''];
   const engines = (result.engines?.length ? result.engines : [result.engine]).join(', ');
   const date = result.published_date ? ` · published ${result.published_date}` : '';
-  lines.push(`*${escapeInline(engines)} · score ${result.score.toFixed(3)}${date}*`, '');
-  const snippet = escapePlainText(oneLine(result.snippet));
+  lines.push(`*${escapeMarkdownText(`${engines} · score ${result.score.toFixed(3)}${date}`)}*`, '');
+  const snippet = escapeMarkdownText(oneLine(result.snippet));
   if (snippet) lines.push(`> ${snippet}`, '');
 
   const content = result.scraped_content;
   if (content?.extraction_success) {
-    const body = (content.markdown?.trim() ? content.markdown : content.text).trim();
+    // Page markdown was written safely by the extractor; plain text is escaped here.
+    const body = (content.markdown?.trim() ? content.markdown : escapeMarkdownText(content.text)).trim();
     if (body) lines.push(`### Content (${content.word_count} words)`, '', truncateContent(demoteHeadings(body), maxChars), '');
   } else if (content) {
-    lines.push(`*Content not extracted${content.failure_reason ? `: ${oneLine(content.failure_reason)}` : ''}.*`, '');
+    lines.push(`*Content not extracted${content.failure_reason ? `: ${escapeMarkdownText(oneLine(content.failure_reason))}` : ''}.*`, '');
   }
   return lines;
-}
-
-/** Link text with every character that could end or restyle the link escaped. */
-export function escapeLinkText(text: string): string {
-  return text.replace(/[\\[\]()*_`<>!]/g, '\\$&');
-}
-
-function escapeInline(text: string): string {
-  return text.replace(/[\\[\]*_`<>]/g, '\\$&');
-}
-
-/** Engine snippets are plain text: escape what markdown would read as emphasis, links, a heading or a list. */
-function escapePlainText(text: string): string {
-  return escapeInline(text)
-    .replace(/^([#>+-])/, '\\$1')
-    .replace(/^(\d+)([.)])/, '$1\\$2');
-}
-
-/** Angle-bracket destination, so parentheses and spaces in the URL cannot break the link. */
-function linkDestination(url: string): string {
-  return `<${url.replace(/[<>\s]/g, (char) => encodeURIComponent(char))}>`;
 }
 
 function oneLine(text: string): string {

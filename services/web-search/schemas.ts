@@ -3,8 +3,13 @@ import { z } from 'zod';
 import type { HttpFieldAlias } from '../../core/capability.js';
 import { ENGINE_CATEGORIES } from '../../core/engine.js';
 
-export const engineIdSchema = z.string().regex(/^[a-z][a-z0-9_]*$/, 'engine ids are lower-case names like "duckduckgo"');
-const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
+export const engineIdSchema = z.string().max(64).regex(/^[a-z][a-z0-9_]*$/, 'engine ids are lower-case names like "duckduckgo"');
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048);
+/** A language code such as "en" or "pt-BR", or "all". */
+export const languageSchema = z
+  .string()
+  .max(16)
+  .regex(/^([a-z]{2,3}(-[A-Za-z]{2,4})?|all)$/, 'must be a language code such as "en", "de" or "pt-BR", or "all"');
 
 export const searchInputSchema = z.strictObject({
   query: z.string().trim().min(1, 'must not be empty').max(2000),
@@ -12,15 +17,13 @@ export const searchInputSchema = z.strictObject({
   categories: z
     .array(z.enum(ENGINE_CATEGORIES))
     .min(1)
+    .max(ENGINE_CATEGORIES.length)
     .optional()
     .describe('Extension: use every enabled engine of these categories (when engines is not given); results are grouped by category'),
   max_results: z.int().min(1).max(100).default(10),
   scrape_content: z.boolean().default(true).describe('Fetch and extract the full content of each result'),
   output_format: z.enum(['json', 'markdown']).default('json'),
-  language: z
-    .string()
-    .regex(/^([a-z]{2,3}(-[A-Za-z]{2,4})?|all)$/, 'must be a language code such as "en", "de" or "pt-BR", or "all"')
-    .default('en'),
+  language: languageSchema.default('en'),
   safe_search: z.enum(['strict', 'moderate', 'off']).default('moderate'),
   cache_ttl: z.int().min(0).max(604_800).default(3600).describe('Seconds an identical request is answered from cache; 0 disables'),
   js_mode: z.boolean().default(false).describe('Render result pages with a headless browser when scraping'),
@@ -134,7 +137,7 @@ export const batchInputSchema = z.strictObject({
   max_results_per_query: z.int().min(1).max(100).default(10),
   scrape_content: z.boolean().default(false),
   parallel_requests: z.int().min(1).max(20).default(5),
-  language: z.string().regex(/^([a-z]{2,3}(-[A-Za-z]{2,4})?|all)$/).default('en'),
+  language: languageSchema.default('en'),
   safe_search: z.enum(['strict', 'moderate', 'off']).default('moderate'),
   timeout: z.number().min(1).max(300).default(60).describe('Seconds for the whole batch'),
 });
@@ -167,7 +170,7 @@ export const enginesOutputSchema = z.object({
 });
 
 export const jobStatusInputSchema = z.strictObject({
-  request_id: z.string().regex(/^req_[a-f0-9]{8,64}$/, 'must be a request id like req_…'),
+  request_id: z.string().max(68).regex(/^req_[a-f0-9]{8,64}$/, 'must be a request id like req_…'),
 });
 
 export const JOB_STATUSES = ['pending', 'processing', 'completed', 'failed'] as const;

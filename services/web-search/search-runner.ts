@@ -13,6 +13,7 @@ import type { Scraper, ScrapedPage } from '../scrape/scraper.js';
 import { fanOut } from './engine-fanout.js';
 import { mergeEngineResults } from './merge.js';
 import { lexicalRelevance } from '../ranking/relevance.js';
+import type { LinkPolicy } from '../markdown/escape.js';
 import { renderSearchMarkdown } from './render-markdown.js';
 import { scrapedContent } from './scraped-content.js';
 import type { SearchAnswer, SearchInput, SearchResultItem } from './schemas.js';
@@ -27,6 +28,8 @@ export interface SearchDeps {
   cache: Keyv;
   defaultEngines: string[];
   onCacheLookup?(hit: boolean): void;
+  /** Which result URLs the markdown answer links (the outbound policy's); default strict. */
+  linkPolicy?: LinkPolicy;
 }
 
 export function newRequestId(): string {
@@ -90,7 +93,7 @@ export async function runSearch(deps: SearchDeps, input: SearchInput, ctx: CallC
   if (input.cache_ttl > 0) {
     const cached = (await deps.cache.get(key)) as SearchAnswer | undefined;
     deps.onCacheLookup?.(cached !== undefined);
-    if (cached) return finish({ ...cached, cached: true, request_id: newRequestId() }, input, started);
+    if (cached) return finish({ ...cached, cached: true, request_id: newRequestId() }, input, started, deps.linkPolicy);
   }
 
   const engineDeadline = input.scrape_content ? started + input.timeout * 1000 * (1 - SCRAPE_RESERVE_SHARE) : deadline;
@@ -199,19 +202,22 @@ export async function runSearch(deps: SearchDeps, input: SearchInput, ctx: CallC
     answer.search_metadata.search_time_ms = Math.round(performance.now() - started);
     await deps.cache.set(key, answer, input.cache_ttl * 1000);
   }
-  return finish(answer, input, started);
+  return finish(answer, input, started, deps.linkPolicy);
 }
 
-function finish(answer: SearchAnswer, input: SearchInput, started: number): SearchAnswer {
+function finish(answer: SearchAnswer, input: SearchInput, started: number, linkPolicy: LinkPolicy | undefined): SearchAnswer {
   const elapsed = Math.round(performance.now() - started);
   const out: SearchAnswer = { ...answer, processing_time_ms: elapsed };
   if (!answer.cached) out.search_metadata = { ...answer.search_metadata, search_time_ms: elapsed };
   if (input.output_format === 'markdown') {
-    out.markdown = renderSearchMarkdown({
-      query: out.search_metadata.query,
-      results: out.results,
-      search_metadata: out.search_metadata,
-    });
+    out.markdown = renderSearchMarkdown(
+      {
+        query: out.search_metadata.query,
+        results: out.results,
+        search_metadata: out.search_metadata,
+      },
+      linkPolicy ? { linkPolicy } : {},
+    );
   } else {
     delete out.markdown;
   }

@@ -6,6 +6,7 @@
  * other answer, and a refusal by the outbound policy, is final.
  */
 import { AppError, toAppError, type ErrorCode } from '../../core/errors.js';
+import { redactUrlsIn } from '../../core/http/redact-url.js';
 import type { OutboundRequest, OutboundResponse } from '../../core/http/types.js';
 import { signatureHeaders } from './standard-webhooks.js';
 
@@ -42,6 +43,8 @@ export async function attemptDelivery(
       method: 'POST',
       purpose: 'webhook',
       retries: 0,
+      // A receiver that redirects is misconfigured: following it would turn the POST into a GET elsewhere.
+      followRedirects: false,
       timeoutMs: options.timeoutMs,
       body: message.body,
       headers: { 'Content-Type': 'application/json', ...signatureHeaders(secret, message.id, options.now?.() ?? new Date(), message.body) },
@@ -50,7 +53,8 @@ export async function attemptDelivery(
   } catch (error) {
     const appError = toAppError(error);
     const details: AttemptFailure = { retryable: !FINAL_CODES.has(appError.code) };
-    throw new AppError(appError.code, appError.message, { details, cause: error });
+    // The message may quote the URL; it is shown in the delivery log and logs, so credentials go.
+    throw new AppError(appError.code, redactUrlsIn(appError.message), { details, cause: error });
   }
   const { status } = response;
   if (status >= 200 && status < 300) return status;

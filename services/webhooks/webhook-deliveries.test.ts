@@ -91,7 +91,7 @@ function outbound(allowReceiver: boolean, allowPrivateNetwork: boolean): Outboun
       retries: 0,
       perHostConcurrency: 4,
       maxResponseBytes: 1 << 20,
-      maxRedirects: 0,
+      maxRedirects: 5,
       proxy: null,
       respectRobots: false,
       allowPrivateNetwork,
@@ -174,7 +174,7 @@ describe('webhook delivery (Standard Webhooks)', () => {
     await webhooks.enqueue({ id: 'msg_unreachable', url: 'http://127.0.0.1:9/closed', body: '{}' });
     const state = await settled(webhooks, 'msg_unreachable');
     expect(state).toMatchObject({ status: 'failed', attempts: 3 });
-    expect(state.lastError).toMatch(/^UPSTREAM_FAILED: /);
+    expect(state.lastError).toMatch(/^UNREACHABLE: /);
   });
 
   it('honours Retry-After on a 429', async () => {
@@ -209,6 +209,15 @@ describe('webhook delivery (Standard Webhooks)', () => {
     expect(state).toMatchObject({ status: 'failed', attempts: 1 });
     expect(state.lastError).toMatch(/^FORBIDDEN_ADDRESS/);
     expect(received.get('/private')).toBeUndefined();
+  });
+
+  it('does not follow a receiver that redirects: the POST is not re-sent elsewhere, and the delivery fails', async () => {
+    scripts.set('/moved', [[301, { location: url('/elsewhere') }]]);
+    const { jobs, webhooks } = await deliveries();
+    await jobs.start();
+    await webhooks.enqueue({ id: 'msg_301', url: url('/moved'), body: '{}' });
+    expect(await settled(webhooks, 'msg_301')).toMatchObject({ status: 'failed', attempts: 1, lastError: 'HTTP 301' });
+    expect(received.get('/elsewhere')).toBeUndefined();
   });
 
   it('sends a message once however often it is enqueued', async () => {
@@ -255,7 +264,9 @@ describe('webhook delivery (Standard Webhooks)', () => {
     expect(await jobWebhookState(webhooks, (await jobs.get(done.id))!)).toMatchObject({ id, status: 'delivered', attempts: 1 });
 
     await settled(webhooks, jobMessageId(failed.id, 'search.failed'));
-    expect(JSON.parse(received.get('/job-failed')![0]!.body)).toMatchObject({ event: 'search.failed', status: 'failed', error: { code: 'INTERNAL', message: 'boom' } });
+    expect(JSON.parse(received.get('/job-failed')![0]!.body)).toMatchObject({ event: 'search.failed', status: 'failed', error: { code: 'INTERNAL', message: expect.stringMatching(/^internal error \(reference [0-9a-f]{8}\)/) } });
+    // A bug's own message stays in the server log, never in what a receiver sees.
+    expect(received.get('/job-failed')![0]!.body).not.toContain('boom');
   });
 
   it('lets a hanging receiver hold up only deliveries, not other jobs', async () => {

@@ -12,6 +12,7 @@
  * again with the same webhook-id, for the receiver to drop.
  */
 import { AppError, toAppError } from '../../core/errors.js';
+import { redactUrl } from '../../core/http/redact-url.js';
 import type { Logger } from '../../core/logger.js';
 import type { JobFinishListener } from '../jobs/job-service.js';
 import type { JobKind, JobOutcome, JobRecord, Jobs } from '../jobs/types.js';
@@ -103,10 +104,10 @@ export class WebhookDeliveries {
         const message = input as DeliveryInput;
         try {
           const status = await attemptDelivery(this.send, message, message.secret ?? this.options.secret, { timeoutMs: this.options.timeoutMs, signal: ctx.signal });
-          this.logger.debug({ webhookId: message.id, url: message.url, attempt: ctx.attempt, status }, 'webhook delivered');
+          this.logger.debug({ webhookId: message.id, url: redactUrl(message.url), attempt: ctx.attempt, status }, 'webhook delivered');
           return { status };
         } catch (error) {
-          this.logger.warn({ webhookId: message.id, url: message.url, attempt: ctx.attempt, err: (error as Error).message }, 'webhook attempt failed');
+          this.logger.warn({ webhookId: message.id, url: redactUrl(message.url), attempt: ctx.attempt, err: (error as Error).message }, 'webhook attempt failed');
           throw error;
         }
       },

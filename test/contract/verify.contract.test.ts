@@ -192,7 +192,6 @@ describe('verify/claim', () => {
       [{ claim: 'x', timeout: 121 }, 'timeout'],
       [{ claim: 'x', engines: [] }, 'engines'],
       [{ claim: 'x', engines: Array.from({ length: 21 }, () => 'find_unrelated') }, 'engines'],
-      [{ claim: 'x', surprise: 1 }, 'surprise'],
     ];
     for (const [body, field] of refused) {
       const http = await quarry.post('/api/v1/verify/claim', body);
@@ -202,6 +201,13 @@ describe('verify/claim', () => {
       expect(mcp.isError).toBe(true);
       expect((mcp.content as Array<{ text: string }>)[0]!.text).toMatch(field);
     }
+    // An unknown field: ignored over HTTP and named in X-Quarry-Ignored-Fields; MCP's schema stays strict.
+    const ignored = await quarry.post('/api/v1/verify/claim', { claim: 'x', surprise: 1, ...unrelated });
+    expect(ignored.status).toBe(200);
+    expect(ignored.headers.get('x-quarry-ignored-fields')).toBe('surprise');
+    const strict = await client.callTool({ name: 'verify_claim', arguments: { claim: 'x', surprise: 1 } });
+    expect(strict.isError).toBe(true);
+    expect((strict.content as Array<{ text: string }>)[0]!.text).toMatch('surprise');
   });
   it('sends a progress notification per step over MCP, in order', async () => {
     const progress: Array<{ progress: number; total?: number; message?: string }> = [];
@@ -244,12 +250,15 @@ describe('verify/source', () => {
     expect([...seen.factual_reporting].sort()).toEqual([...FACTUAL_RATINGS].sort());
   });
 
-  it('refuses a URL that is not http(s) and unknown fields, naming the field', async () => {
-    for (const [body, field] of [[{ url: 'ftp://x.org/' }, 'url'], [{}, 'url'], [{ url: 'https://x.org/', depth: 'quick' }, 'depth']] as const) {
+  it('refuses a URL that is not http(s), naming the field, and names an ignored unknown field', async () => {
+    for (const [body, field] of [[{ url: 'ftp://x.org/' }, 'url'], [{}, 'url']] as const) {
       const http = await quarry.post('/api/v1/verify/source', body);
       expect(http.status).toBe(400);
       expect(http.body.error.message).toMatch(field);
     }
+    const ignored = await quarry.post('/api/v1/verify/source', { url: 'https://x.org/', depth: 'quick' });
+    expect(ignored.status).toBe(200);
+    expect(ignored.headers.get('x-quarry-ignored-fields')).toBe('depth');
   });
 });
 

@@ -26,7 +26,7 @@ describe('async webhook_url', () => {
     expect(refused.body.error.code).toBe('INVALID_INPUT');
     expect(refused.body.error.message).toMatch(/^webhook_url: /);
     const accepted = await quarry.post(path, { ...body, async_mode: true, webhook_url: web.webhookUrl('allowed') });
-    expect(accepted.status).toBe(200);
+    expect(accepted.status).toBe(202);
     expect(accepted.body.request_id).toMatch(/^req_/);
   });
 });

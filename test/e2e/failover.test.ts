@@ -59,7 +59,7 @@ describe.runIf(hasRedisServer)('two instances on one Redis', () => {
       { query: 'failover', engines: ['bing'], scrape_content: false, cache_ttl: 0, timeout: 8, async_mode: true, webhook_url: web.webhookUrl('failover') },
       KEY,
     );
-    expect(accepted.status).toBe(200);
+    expect(accepted.status).toBe(202);
     const id: string = accepted.body.request_id;
     // Which instance runs it: BullMQ keeps the worker's name (host:pid) on the job.
     let runner: QuarryProcess | undefined;

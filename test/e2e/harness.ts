@@ -11,6 +11,8 @@ import { createQuarry, type QuarryApp } from '../../app/create-quarry.js';
 import { loadBuiltinEngines } from '../../services/engines/engine-sources.js';
 import { mergeLayers, type ConfigInput } from '../../app/config.js';
 import { buildHttpServer } from '../../hosts/http/server.js';
+import type { AnyCapability } from '../../core/capability.js';
+import type { Logger } from '../../core/logger.js';
 import type { SandboxWeb } from '../sandbox/sandbox-web.js';
 
 export const TEST_KEY = 'test-key-0123456789';
@@ -24,6 +26,8 @@ export interface RunningQuarry {
   dataDir: string;
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
   get(path: string, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
+  /** Any method, with an optional JSON body. */
+  request(method: string, path: string, body?: unknown): Promise<{ status: number; body: any; headers: Headers }>;
   close(): Promise<void>;
 }
 
@@ -51,10 +55,20 @@ async function call(url: string, init: RequestInit): Promise<{ status: number; b
   return { status: response.status, body, headers: response.headers };
 }
 
-export async function startQuarry(web: SandboxWeb, overrides: ConfigInput = {}): Promise<RunningQuarry> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'quarry-test-'));
+export interface StartOptions {
+  /** Where the app logs (tests that read the log); silent by default. */
+  logger?: Logger;
+  /** Extra capabilities served next to the plugins' (tests of the hosts' own behaviour). */
+  capabilities?: AnyCapability[];
+  /** With `dataDir`, state lives there and survives close() (restart tests); else in a temporary folder removed on close. */
+  dataDir?: string;
+}
+
+export async function startQuarry(web: SandboxWeb, overrides: ConfigInput = {}, options: StartOptions = {}): Promise<RunningQuarry> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'quarry-test-'));
   const config = mergeLayers((await sandboxConfig(web, dataDir)) as Record<string, unknown>, overrides as Record<string, unknown>);
-  const app = await createQuarry({ overrides: config as ConfigInput, env: {} });
+  const app = await createQuarry({ overrides: config as ConfigInput, env: {}, ...(options.logger ? { logger: options.logger } : {}) });
+  for (const capability of options.capabilities ?? []) app.registry.register(capability, 'test');
   const server = await buildHttpServer(app, { apiKeys: [TEST_KEY] });
   const url = await server.listen({ host: '127.0.0.1', port: 0 });
   const auth = { 'x-api-key': TEST_KEY };
@@ -70,10 +84,16 @@ export async function startQuarry(web: SandboxWeb, overrides: ConfigInput = {}):
         body: typeof body === 'string' ? body : JSON.stringify(body),
       }),
     get: (path, headers = {}) => call(url + path, { headers: { ...auth, ...headers } }),
+    request: (method, path, body) =>
+      call(url + path, {
+        method,
+        headers: { ...auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      }),
     async close() {
       await server.close();
       await app.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

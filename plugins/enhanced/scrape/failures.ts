@@ -46,7 +46,10 @@ export function classifyFailure(error: unknown, rendered: boolean): PageFailure 
       return { code: 'TIMEOUT', reason: `timeout: ${appError.message}` };
     case 'UNAVAILABLE':
       return rendered ? { code: 'JAVASCRIPT_UNAVAILABLE', reason: `${JAVASCRIPT_UNAVAILABLE_REASON} (${appError.message})` } : { code: 'FETCH_FAILED', reason: appError.message };
+    case 'UNREACHABLE':
+      return { code: 'UNREACHABLE', reason: appError.message };
     case 'UPSTREAM_FAILED':
+      // The browser pool reports Chromium's network errors this way.
       if (details.reason === 'network' || details.reason === 'dns') return { code: 'UNREACHABLE', reason: appError.message };
       return { code: rendered ? 'RENDER_FAILED' : 'FETCH_FAILED', reason: appError.message };
     case 'UNSUPPORTED_MEDIA_TYPE':
@@ -60,6 +63,7 @@ export function classifyFailure(error: unknown, rendered: boolean): PageFailure 
 
 /** The extractor's verdict on a page it could read: block pages and empty pages are failures too. */
 export function extractionFailure(failureReason: string | undefined): PageFailure {
-  if (!failureReason || failureReason === 'empty') return { code: 'EMPTY_CONTENT', reason: failureReason ?? 'empty' };
+  // A document nested past what browsers render has no content we can read either.
+  if (!failureReason || failureReason === 'empty' || failureReason === 'markup_too_deep') return { code: 'EMPTY_CONTENT', reason: failureReason ?? 'empty' };
   return { code: 'BLOCKED', reason: failureReason };
 }

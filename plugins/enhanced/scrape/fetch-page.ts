@@ -5,6 +5,7 @@
  * the browser does not). Throws AppErrors; failures.ts classifies them.
  */
 import type { BrowserPool, WaitUntil } from '../../../services/browser/browser-pool.js';
+import { errorPageFailure } from '../../../services/scrape/rendered-page.js';
 import { AppError } from '../../../core/errors.js';
 import { RobotsCache } from '../../../core/http/robots-cache.js';
 import type { OutboundRequest, OutboundResponse } from '../../../core/http/types.js';
@@ -66,6 +67,8 @@ export class PageFetcher {
       throw new AppError('ROBOTS_DISALLOWED', `robots.txt of ${new URL(url).origin} disallows ${url} for Quarry`, { details: { url } });
     }
     const rendered = await this.browser.render(url, { waitUntil: wish.waitUntil, screenshot: wish.screenshot, pdf: wish.pdf, timeoutMs, signal });
+    const failure = errorPageFailure(rendered, url);
+    if (failure) throw failure;
     return { ...rendered, rendered: true };
   }
 }

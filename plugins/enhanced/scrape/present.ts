@@ -1,4 +1,5 @@
 /** Cuts the answer for one page out of its record, by the request's options; and the markdown rendering. */
+import { escapeMarkdownText, markdownImage, markdownLink, type LinkPolicy } from '../../../services/markdown/escape.js';
 import type { PageRecord } from './page-record.js';
 import type { ScrapedPageOut, ScrapeInput, ScrapeOutput } from './schema.js';
 
@@ -48,25 +49,35 @@ export function presentPage(record: PageRecord, fromCache: boolean, input: Scrap
   return out;
 }
 
-/** One markdown document for agents: a section per page, failures listed with their codes. */
-export function renderScrapeMarkdown(output: Pick<ScrapeOutput, 'scraped_content' | 'metadata'>): string {
+/**
+ * One markdown document for agents: a section per page, failures listed with
+ * their codes. Page text is escaped, page markdown comes from the extractor
+ * (escaped the same way), and links and images follow the link policy.
+ */
+export function renderScrapeMarkdown(output: Pick<ScrapeOutput, 'scraped_content' | 'metadata'>, policy: LinkPolicy): string {
   const { metadata } = output;
+  const text = escapeMarkdownText;
   const lines = [`# Scraped ${metadata.successful} of ${metadata.total_urls} URLs`, ''];
   if (metadata.cache_hits > 0) lines.push(`${metadata.cache_hits} from the cache.`, '');
   for (const page of output.scraped_content) {
-    lines.push(`## ${page.title || page.url}`, '', `Source: ${page.final_url}`);
+    lines.push(`## ${text(oneLine(page.title || page.url))}`, '', `Source: ${markdownLink(page.final_url, page.final_url, policy)}`);
     if (!page.extraction_success) {
-      lines.push('', `Failed: ${page.error_code} — ${page.failure_reason}`, '');
+      lines.push('', `Failed: ${text(`${page.error_code} — ${page.failure_reason}`)}`, '');
       continue;
     }
-    if (page.metadata?.description) lines.push('', `> ${page.metadata.description}`);
-    const body = page.markdown ?? page.text;
+    if (page.metadata?.description) lines.push('', `> ${text(oneLine(page.metadata.description))}`);
+    const body = page.markdown ?? (page.text ? text(page.text) : '');
     if (body) lines.push('', body);
-    if (page.links?.length) lines.push('', '### Links', '', ...page.links.slice(0, 50).map((url, i) => `- [${page.link_texts?.[i] || url}](${url})`));
-    if (page.images?.length) lines.push('', '### Images', '', ...page.images.slice(0, 20).map((src) => `- ${src}`));
+    if (page.links?.length) lines.push('', '### Links', '', ...page.links.slice(0, 50).map((url, i) => `- ${markdownLink(page.link_texts?.[i] || url, url, policy)}`));
+    const images = (page.images ?? []).slice(0, 20).map((src) => markdownImage('', src, policy)).filter(Boolean);
+    if (images.length) lines.push('', '### Images', '', ...images.map((image) => `- ${image}`));
     if (page.screenshot) lines.push('', '(screenshot attached in the JSON answer)');
     if (page.pdf) lines.push('', '(PDF attached in the JSON answer)');
     lines.push('');
   }
   return lines.join('\n').trimEnd() + '\n';
+}
+
+function oneLine(value: string): string {
+  return value.replace(/\s+/g, ' ').trim();
 }

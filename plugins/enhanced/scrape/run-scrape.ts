@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { CallContext } from '../../../core/capability.js';
+import type { LinkPolicy } from '../../../services/markdown/escape.js';
 import { renderScrapeMarkdown, presentPage } from './present.js';
 import { scrapeOne, type ScrapeDeps, type ScrapeOutcome, type ScrapePlan } from './scrape-one.js';
 import type { ScrapeInput, ScrapeOutput } from './schema.js';
@@ -14,6 +15,8 @@ export interface RunLimits {
   fetchConcurrency: number;
   /** Browser pages in flight at once (the pool's own bound; more would only queue there). */
   renderConcurrency: number;
+  /** Which URLs the markdown answer links (the outbound policy's). */
+  linkPolicy: LinkPolicy;
 }
 
 /** Screenshots, PDFs and wait modes exist only in a browser, so asking for them means rendering. */
@@ -70,6 +73,6 @@ export async function runScrape(deps: ScrapeDeps, limits: RunLimits, input: Scra
       processing_time_ms: Math.round(performance.now() - started),
     },
   };
-  if (input.response_format === 'markdown') output.markdown = renderScrapeMarkdown(output);
+  if (input.response_format === 'markdown') output.markdown = renderScrapeMarkdown(output, limits.linkPolicy);
   return output;
 }

@@ -9,7 +9,7 @@ export const DEFAULT_CACHE_TTL_SECONDS = 3600;
 
 export const scrapeInputSchema = z.strictObject({
   urls: z
-    .array(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }))
+    .array(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048))
     .min(1, 'give at least one URL')
     .max(MAX_URLS, `at most ${MAX_URLS} URLs per request`),
   extract_text: z.boolean().default(true),

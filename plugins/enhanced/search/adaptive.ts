@@ -15,8 +15,9 @@
 import { createHash } from 'node:crypto';
 import type { Embedder } from '../../../services/embeddings/types.js';
 import { isAssetUrl } from '../../../services/discover/site-urls.js';
-import { pageBlocks } from './blocks.js';
-import { collectLinks } from './link-analysis.js';
+import type { PageAnalysis } from '../../../services/page-analysis/analyse-page.js';
+import type { CollectedLinks } from '../../../services/page-analysis/anchor-links.js';
+import type { TextBlock } from '../../../services/page-analysis/text-blocks.js';
 import { scoreLinks } from './link-relevance.js';
 import { pruneBlocks } from './pruning.js';
 import { contentTerms } from './terms.js';
@@ -55,6 +56,8 @@ export interface AdaptiveReport {
 
 export interface AdaptiveDeps {
   fetchHtml(url: string, signal?: AbortSignal): Promise<{ html: string; finalUrl: string }>;
+  /** A page's blocks and links, read off the event loop (the extraction pool's page task). */
+  readPage(html: string, url: string): Promise<Pick<PageAnalysis, 'blocks' | 'links'>>;
   embedder: Embedder | null;
   deadline: number;
   signal?: AbortSignal;
@@ -79,9 +82,9 @@ export class KnowledgeState {
   readonly blocks = new Set<string>();
   collected = '';
 
-  /** Adds a page's relevant content; answers its information gain. */
-  absorb(html: string, queryTerms: Set<string>): { gain: number; relevant: number; newTerms: number } {
-    const relevant = pruneBlocks(pageBlocks(html)).filter((b) => contentTerms(b.text).some((t) => queryTerms.has(t)));
+  /** Adds a page's relevant content (its text blocks); answers its information gain. */
+  absorb(blocks: TextBlock[], queryTerms: Set<string>): { gain: number; relevant: number; newTerms: number } {
+    const relevant = pruneBlocks(blocks).filter((b) => contentTerms(b.text).some((t) => queryTerms.has(t)));
     if (relevant.length === 0) return { gain: 0, relevant: 0, newTerms: 0 };
     const terms = new Set(relevant.flatMap((b) => contentTerms(b.text)));
     const newTerms = [...terms].filter((t) => !this.terms.has(t));
@@ -105,9 +108,9 @@ export async function adaptiveCrawl(query: string, start: { url: string; html: s
   const frontier: Frontier[] = [];
   const pages: CrawledPage[] = [];
 
-  const enqueueLinks = async (html: string, pageUrl: string, depth: number): Promise<void> => {
-    if (depth >= options.maxDepth) return;
-    const candidates = collectLinks(html, pageUrl).links.filter((link) => {
+  const enqueueLinks = async (collected: CollectedLinks | undefined, depth: number): Promise<void> => {
+    if (depth >= options.maxDepth || !collected) return;
+    const candidates = collected.links.filter((link) => {
       const url = new URL(link.url);
       return siteKey(url) === site && !isAssetUrl(url) && !seen.has(link.url);
     });
@@ -118,9 +121,10 @@ export async function adaptiveCrawl(query: string, start: { url: string; html: s
     });
   };
 
-  const first = state.absorb(start.html, queryTerms);
+  const startPage = await deps.readPage(start.html, start.url);
+  const first = state.absorb(startPage.blocks, queryTerms);
   pages.push({ url: start.url, depth: 0, link_score: null, information_gain: first.gain, relevant_blocks: first.relevant, new_terms: first.newTerms, status: 'ok' });
-  await enqueueLinks(start.html, start.url, 0);
+  await enqueueLinks(startPage.links, 0);
 
   let lowStreak = 0;
   let stopped: StopReason = 'no_more_links';
@@ -149,9 +153,10 @@ export async function adaptiveCrawl(query: string, start: { url: string; html: s
     const next = frontier.splice(bestIndex, 1)[0]!;
     try {
       const page = await deps.fetchHtml(next.url, deps.signal);
-      const absorbed = state.absorb(page.html, queryTerms);
+      const read = await deps.readPage(page.html, page.finalUrl || next.url);
+      const absorbed = state.absorb(read.blocks, queryTerms);
       pages.push({ url: next.url, depth: next.depth, link_score: next.score, information_gain: absorbed.gain, relevant_blocks: absorbed.relevant, new_terms: absorbed.newTerms, status: 'ok' });
-      await enqueueLinks(page.html, page.finalUrl || next.url, next.depth);
+      await enqueueLinks(read.links, next.depth);
       lowStreak = absorbed.gain < options.minGain ? lowStreak + 1 : 0;
     } catch (error) {
       // A page that cannot be read adds nothing; it counts against the budget and the patience alike.

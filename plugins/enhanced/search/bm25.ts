@@ -9,7 +9,7 @@
  * kept when score ≥ threshold (default 1.0); headings directly above a kept
  * block are kept with it so the content keeps its structure.
  */
-import type { TextBlock } from './blocks.js';
+import type { TextBlock } from '../../../services/page-analysis/text-blocks.js';
 import { contentTerms } from './terms.js';
 
 export const DEFAULT_BM25_THRESHOLD = 1;

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmbedder } from '../../../services/embeddings/embedding-service.js';
 import type { Embedder } from '../../../services/embeddings/types.js';
 import { fixturePages } from '../../../test/sandbox/fixture-pages.js';
-import { pageBlocks } from './blocks.js';
+import { pageBlocks } from '../../../services/page-analysis/text-blocks.js';
 import { agglomerate, COSINE_DEFAULTS, cosineClusters } from './cosine.js';
 import { pruneBlocks } from './pruning.js';
 

@@ -16,7 +16,7 @@
 import { cosine, type Embedder } from '../../../services/embeddings/types.js';
 import { calibrated, embedCentred } from '../../../services/ranking/calibration.js';
 import { meanVector } from '../../../services/ranking/scoring.js';
-import type { TextBlock } from './blocks.js';
+import type { TextBlock } from '../../../services/page-analysis/text-blocks.js';
 import { contentTerms } from './terms.js';
 
 export interface CosineOptions {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fixturePages } from '../../../test/sandbox/fixture-pages.js';
-import { blocksText, pageBlocks } from './blocks.js';
+import { blocksText, pageBlocks } from '../../../services/page-analysis/text-blocks.js';
 import { bm25Blocks, bm25Scores } from './bm25.js';
 import { blocksToMarkdown } from './markdown.js';
 import { pruneBlocks, pruningScore } from './pruning.js';

@@ -3,84 +3,17 @@
  * content), merged by URL, each internal (same host, "www." ignored) or
  * external, with its anchor text, rel values, nofollow (rel nofollow, ugc or
  * sponsored) and a relevance to the query (link-relevance.ts). Links are
- * listed most relevant first.
+ * listed most relevant first; collecting them is services/page-analysis.
  */
 import type { Embedder } from '../../../services/embeddings/types.js';
-import { baseUrlOf, parseDocument } from '../../../services/extract/parse-document.js';
+import type { AnalysedLink, CollectedLinks, LinkAnalysis } from '../../../services/page-analysis/anchor-links.js';
 import { scoreLinks } from './link-relevance.js';
 
-export interface AnalysedLink {
-  url: string;
-  text: string;
-  type: 'internal' | 'external';
-  nofollow: boolean;
-  rel: string[];
-  occurrences: number;
-  relevance: number;
-}
+export type { AnalysedLink, LinkAnalysis };
 
-export interface LinkAnalysis {
-  total: number;
-  internal: number;
-  external: number;
-  nofollow: number;
-  /** mailto:, tel:, javascript: and in-page (#…) links, not listed. */
-  skipped: number;
-  links: AnalysedLink[];
-}
-
-const MAX_LINKS = 2000;
-const NOFOLLOW = new Set(['nofollow', 'ugc', 'sponsored']);
-
-function hostKey(host: string): string {
-  return host.toLowerCase().replace(/^www\./, '');
-}
-
-/** The page's links without scores, merged by URL, in document order. */
-export function collectLinks(html: string, pageUrl: string): { links: Omit<AnalysedLink, 'relevance'>[]; skipped: number } {
-  const document = parseDocument(html);
-  const base = baseUrlOf(document, pageUrl);
-  const page = new URL(pageUrl);
-  const byUrl = new Map<string, Omit<AnalysedLink, 'relevance'>>();
-  let skipped = 0;
-  for (const anchor of Array.from(document.querySelectorAll('a[href], area[href]'))) {
-    const href = (anchor.getAttribute('href') ?? '').trim();
-    let url: URL;
-    try {
-      url = new URL(href, base ?? page);
-    } catch {
-      skipped++;
-      continue;
-    }
-    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || href.startsWith('#')) {
-      skipped++;
-      continue;
-    }
-    url.hash = '';
-    const rel = (anchor.getAttribute('rel') ?? '').toLowerCase().split(/\s+/).filter(Boolean);
-    const text = (anchor.textContent ?? anchor.getAttribute('alt') ?? '').replace(/\s+/g, ' ').trim() || (anchor.getAttribute('title') ?? '').trim();
-    const existing = byUrl.get(url.href);
-    if (existing) {
-      existing.occurrences++;
-      if (!existing.text && text) existing.text = text;
-      existing.nofollow &&= rel.some((r) => NOFOLLOW.has(r));
-      continue;
-    }
-    if (byUrl.size >= MAX_LINKS) continue;
-    byUrl.set(url.href, {
-      url: url.href,
-      text,
-      type: hostKey(url.host) === hostKey(page.host) ? 'internal' : 'external',
-      nofollow: rel.some((r) => NOFOLLOW.has(r)),
-      rel,
-      occurrences: 1,
-    });
-  }
-  return { links: [...byUrl.values()], skipped };
-}
-
-export async function analyseLinks(html: string, pageUrl: string, query: string, embedder: Embedder | null, signal?: AbortSignal): Promise<LinkAnalysis> {
-  const { links, skipped } = collectLinks(html, pageUrl);
+/** Scores a page's links (collected in the worker pool) for the query, most relevant first. */
+export async function analyseLinks(collected: CollectedLinks, query: string, embedder: Embedder | null, signal?: AbortSignal): Promise<LinkAnalysis> {
+  const { links, skipped } = collected;
   const scores = await scoreLinks(query, links, embedder, signal);
   const scored = links.map((link, i) => ({ ...link, relevance: scores[i]! })).sort((a, b) => b.relevance - a.relevance);
   return {

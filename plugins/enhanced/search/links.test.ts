@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { fixturePages } from '../../../test/sandbox/fixture-pages.js';
 import { KnowledgeState } from './adaptive.js';
-import { analyseLinks, collectLinks } from './link-analysis.js';
+import { collectLinks } from '../../../services/page-analysis/anchor-links.js';
+import { pageBlocks } from '../../../services/page-analysis/text-blocks.js';
+import { analyseLinks } from './link-analysis.js';
 import { urlWords } from './link-relevance.js';
 import { contentTerms } from './terms.js';
 
@@ -22,7 +24,7 @@ describe('link analysis on a real page', () => {
   });
 
   it('ranks links by relevance to the query (lexical, no model)', async () => {
-    const analysis = await analyseLinks(html('wikipedia-microsoft'), 'https://en.wikipedia.org/wiki/Microsoft', 'Xbox video game consoles', null);
+    const analysis = await analyseLinks(collectLinks(html('wikipedia-microsoft'), 'https://en.wikipedia.org/wiki/Microsoft'), 'Xbox video game consoles', null);
     expect(analysis.total).toBe(analysis.internal + analysis.external);
     expect(analysis.links[0]!.text + analysis.links[0]!.url).toMatch(/xbox|video game|console/i);
     expect(analysis.links.slice(0, 10).some((l) => /xbox/i.test(l.text))).toBe(true);
@@ -39,11 +41,12 @@ describe('information gain of adaptive crawling', () => {
   it('is high for a new relevant page, low for the same content again, zero for an off-topic page', () => {
     const query = new Set(contentTerms('Audi Sportback quattro'));
     const state = new KnowledgeState();
-    const first = state.absorb(html('article-audi-etron-sportback'), query);
+    const blocks = (name: string) => pageBlocks(html(name));
+    const first = state.absorb(blocks('article-audi-etron-sportback'), query);
     expect(first.gain).toBe(1);
     expect(first.relevant).toBeGreaterThan(3);
-    expect(state.absorb(html('article-audi-etron-sportback'), query).gain).toBe(0);
-    expect(state.absorb(html('article-experience-new-ceo'), query).gain).toBe(0);
+    expect(state.absorb(blocks('article-audi-etron-sportback'), query).gain).toBe(0);
+    expect(state.absorb(blocks('article-experience-new-ceo'), query).gain).toBe(0);
     expect(state.collected).toContain('Quattro is standard');
   });
 });

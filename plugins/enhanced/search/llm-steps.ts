@@ -9,7 +9,7 @@ import { AppError } from '../../../core/errors.js';
 import { parseModelJson } from '../../../services/llm/json-output.js';
 import type { LlmTiers } from '../../../services/llm/registry.js';
 import type { LlmClient } from '../../../services/llm/types.js';
-import type { TextBlock } from './blocks.js';
+import type { TextBlock } from '../../../services/page-analysis/text-blocks.js';
 
 /** Characters of page content sent to the model per request. */
 export const MAX_LLM_CONTENT_CHARS = 16_000;

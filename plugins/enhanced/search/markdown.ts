@@ -1,25 +1,26 @@
-/** Markdown of a list of text blocks: headings, list items, code fences, quotes and table rows keep their form. */
-import type { TextBlock } from './blocks.js';
+/** Markdown of a list of text blocks: headings, list items, code fences, quotes and table rows keep their form; the text itself is escaped. */
+import { escapeMarkdownText, fencedCode } from '../../../services/markdown/escape.js';
+import type { TextBlock } from '../../../services/page-analysis/text-blocks.js';
 
 function blockMarkdown(block: TextBlock): string {
+  const text = (value: string): string => escapeMarkdownText(value);
   switch (block.kind) {
     case 'heading':
-      return `${'#'.repeat(block.level ?? 2)} ${block.text.replace(/\n/g, ' ')}`;
+      return `${'#'.repeat(block.level ?? 2)} ${text(block.text.replace(/\n/g, ' '))}`;
     case 'list_item':
-      return `- ${block.text.replace(/\n/g, ' ')}`;
-    case 'code': {
-      const fence = block.text.includes('```') ? '~~~' : '```';
-      return `${fence}\n${block.text}\n${fence}`;
-    }
+      return `- ${text(block.text.replace(/\n/g, ' '))}`;
+    case 'code':
+      return fencedCode(block.text);
     case 'quote':
       return block.text
         .split('\n')
-        .map((line) => `> ${line}`)
+        .map((line) => `> ${text(line)}`)
         .join('\n');
     case 'table_row':
-      return `| ${block.text.replace(/\n/g, ' ')} |`;
+      // Cells arrive joined by " | " (blocks.ts): escape each, keep the separators.
+      return `| ${block.text.replace(/\n/g, ' ').split(' | ').map(text).join(' | ')} |`;
     default:
-      return block.text.replace(/\n/g, '  \n');
+      return text(block.text).replace(/\n/g, '  \n');
   }
 }
 

@@ -3,19 +3,19 @@
  * strategy, link analysis, adaptive crawl. Each step's failure is recorded on
  * the result (status "partial" or "failed") and never fails the request.
  */
-import { toAppError } from '../../../core/errors.js';
+import { AppError, toAppError } from '../../../core/errors.js';
+import type { PageAnalysis } from '../../../services/page-analysis/analyse-page.js';
 import { adaptiveCrawl } from './adaptive.js';
-import { blocksText, pageBlocks, type TextBlock } from './blocks.js';
+import { blocksText, type TextBlock } from '../../../services/page-analysis/text-blocks.js';
 import { bm25Blocks, DEFAULT_BM25_THRESHOLD } from './bm25.js';
 import { cosineClusters } from './cosine.js';
-import { extractWithCss } from './json-css.js';
 import { analyseLinks } from './link-analysis.js';
 import { llmExtract, llmFilter } from './llm-steps.js';
 import { blocksToMarkdown } from './markdown.js';
 import type { PreparedRequest } from './prepare.js';
 import { DEFAULT_PRUNING_THRESHOLD, pruneBlocks } from './pruning.js';
-import { regexExtract } from './regex-extract.js';
 import type { EnhancedPage } from './schemas.js';
+import type { PluginServices } from '../../../app/plugin-services.js';
 
 export interface PageInput {
   url: string;
@@ -26,6 +26,8 @@ export interface PageInput {
 
 export interface PageContext {
   fetchHtml(url: string, signal?: AbortSignal): Promise<{ html: string; finalUrl: string }>;
+  /** The extraction worker pool: the page's HTML is read and user-supplied patterns run there, never on the event loop. */
+  parsing: Pick<PluginServices['parsing'], 'regex' | 'page'>;
   deadline: number;
   signal?: AbortSignal;
 }
@@ -46,7 +48,22 @@ export async function processPage(prepared: PreparedRequest, page: PageInput, ct
     }
   };
 
-  const blocks = pageBlocks(page.html);
+  // Blocks, json_css records and links come from one parse of the page in the worker pool.
+  let analysis: PageAnalysis;
+  try {
+    analysis = await ctx.parsing.page(
+      page.html,
+      page.url,
+      { ...(input.extraction_strategy === 'json_css' ? { css: prepared.cssSchema! } : {}), links: input.link_analysis },
+      signal,
+    );
+  } catch (error) {
+    const appError = toAppError(error);
+    out.errors.push({ step: 'content_filter', code: appError.code, message: `the page could not be read: ${appError.message}` });
+    out.status = 'failed';
+    return;
+  }
+  const blocks = analysis.blocks;
   let content: TextBlock[] = blocks;
   if (input.content_filter !== 'none') {
     await attempt('content_filter', async () => {
@@ -76,12 +93,14 @@ export async function processPage(prepared: PreparedRequest, page: PageInput, ct
           break;
         }
         case 'json_css': {
-          const records = extractWithCss(page.html, page.url, prepared.cssSchema!);
+          const css = analysis.css!;
+          if ('error' in css) throw new AppError(css.error.code, css.error.message);
+          const records = css.records;
           out.extraction = { strategy: 'json_css', data: records, count: records.length, ...(prepared.cssSchema!.name ? { name: prepared.cssSchema!.name } : {}) };
           break;
         }
         case 'regex': {
-          const matches = regexExtract(content.map((b) => b.text), prepared.patterns!);
+          const matches = await ctx.parsing.regex(content.map((b) => b.text), prepared.patterns!, signal);
           const counts: Record<string, number> = {};
           for (const m of matches) counts[m.label] = (counts[m.label] ?? 0) + 1;
           out.extraction = { strategy: 'regex', data: matches, count: matches.length, counts };
@@ -105,13 +124,24 @@ export async function processPage(prepared: PreparedRequest, page: PageInput, ct
 
   if (input.link_analysis) {
     await attempt('link_analysis', async () => {
-      out.link_analysis = { ...(await analyseLinks(page.html, page.url, input.query, prepared.embedder, signal)) };
+      out.link_analysis = { ...(await analyseLinks(analysis.links!, input.query, prepared.embedder, signal)) };
     });
   }
 
   if (input.adaptive_crawling) {
     await attempt('adaptive_crawl', async () => {
-      const report = await adaptiveCrawl(input.query, page, { fetchHtml: ctx.fetchHtml, embedder: prepared.embedder, deadline: ctx.deadline, ...(signal ? { signal } : {}) }, prepared.adaptive);
+      const report = await adaptiveCrawl(
+        input.query,
+        page,
+        {
+          fetchHtml: ctx.fetchHtml,
+          readPage: (html, url) => ctx.parsing.page(html, url, { links: true }, signal),
+          embedder: prepared.embedder,
+          deadline: ctx.deadline,
+          ...(signal ? { signal } : {}),
+        },
+        prepared.adaptive,
+      );
       out.adaptive_crawl = { ...report };
     });
   }

@@ -16,7 +16,7 @@
  * A block is kept when score ≥ threshold (default 0.5) and it has at least
  * min_words words (default 0).
  */
-import type { TextBlock } from './blocks.js';
+import type { TextBlock } from '../../../services/page-analysis/text-blocks.js';
 
 export const DEFAULT_PRUNING_THRESHOLD = 0.5;
 

@@ -7,6 +7,7 @@
  * (regex-extract.ts) for whatever slips through.
  */
 import { AppError } from '../../../core/errors.js';
+import type { CompiledPattern } from '../../../services/extract/regex-extract.js';
 
 const MONTHS = 'Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?';
 
@@ -46,11 +47,7 @@ export const PATTERN_GROUPS: Record<string, BuiltInPattern[]> = {
 
 export const PATTERN_NAMES = [...Object.keys(BUILT_IN_PATTERNS), ...Object.keys(PATTERN_GROUPS)];
 
-export interface CompiledPattern {
-  label: string;
-  source: string;
-  flags: string;
-}
+export type { CompiledPattern };
 
 export const MAX_PATTERN_LENGTH = 500;
 const MAX_CUSTOM_PATTERNS = 20;

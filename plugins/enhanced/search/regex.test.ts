@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fixturePages } from '../../../test/sandbox/fixture-pages.js';
-import { pageBlocks } from './blocks.js';
-import { regexExtract } from './regex-extract.js';
+import { pageBlocks } from '../../../services/page-analysis/text-blocks.js';
+import { regexExtract } from '../../../services/extract/regex-extract.js';
 import { backtrackingRisk, compilePatterns } from './regex-patterns.js';
 
 const texts = (name: string) => pageBlocks(fixturePages().find((p) => p.name === name)!.html).map((b) => b.text);

@@ -15,6 +15,7 @@ import { searchInputSchema, type SearchAnswer, type SearchInput } from '../../..
 import { newRequestId, runSearch } from '../../../services/web-search/search-runner.js';
 import { processPage } from './page-pipeline.js';
 import { prepareRequest, type PreparedRequest } from './prepare.js';
+import { outboundLinkPolicy } from '../../../services/markdown/link-policy.js';
 import { renderEnhancedMarkdown } from './render.js';
 import { scrapedContent } from '../../../services/web-search/scraped-content.js';
 import type { EnhancedAnswer, EnhancedPage, EnhancedResult, EnhancedSearchInput } from './schemas.js';
@@ -76,7 +77,13 @@ export async function runEnhancedSearch(services: PluginServices, input: Enhance
   }
 
   const search = (await runSearch(
-    { engines: services.engines, scraper: services.scraper, cache: services.stores.cache, defaultEngines: services.config.search.defaultEngines },
+    {
+      engines: services.engines,
+      scraper: services.scraper,
+      cache: services.stores.cache,
+      defaultEngines: services.config.search.defaultEngines,
+      linkPolicy: outboundLinkPolicy(services.config.outbound),
+    },
     searchPart(input, Math.max(1, Math.round(input.timeout * ENGINE_SHARE))),
     ctx,
   )) as SearchAnswer;
@@ -138,7 +145,7 @@ export async function runEnhancedSearch(services: PluginServices, input: Enhance
           out.status = 'failed';
           out.errors.push({ step: 'fetch', code: page.errorCode ?? 'UPSTREAM_FAILED', message: page.failureReason ?? 'the page could not be fetched' });
         } else {
-          await processPage(prepared, { url: page.finalUrl || page.url, html, mainMarkdown: page.success ? page.markdown : '' }, { fetchHtml, deadline, signal: ctx.signal }, out);
+          await processPage(prepared, { url: page.finalUrl || page.url, html, mainMarkdown: page.success ? page.markdown : '' }, { fetchHtml, deadline, signal: ctx.signal, parsing: services.parsing }, out);
         }
         ctx.progress({ progress: ++done, total: pages.length, message: `processed ${done} of ${pages.length} pages` });
         return out;
@@ -174,7 +181,7 @@ export async function runEnhancedSearch(services: PluginServices, input: Enhance
     processing_time_ms: Math.round(performance.now() - started),
   };
   delete answer.markdown;
-  if (input.output_format === 'markdown') answer.markdown = renderEnhancedMarkdown(answer);
+  if (input.output_format === 'markdown') answer.markdown = renderEnhancedMarkdown(answer, outboundLinkPolicy(services.config.outbound));
   if (input.cache_ttl > 0 && search.search_metadata.engines_succeeded.length > 0) await services.stores.cache.set(key, answer, input.cache_ttl * 1000);
   return answer;
 }

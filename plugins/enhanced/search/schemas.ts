@@ -11,6 +11,18 @@ export const CONTENT_FILTERS = ['none', 'pruning', 'bm25', 'llm'] as const;
 
 const unit = z.number().min(0).max(1);
 
+/**
+ * A JSON object of at most maxKeys keys (of at most 100 characters): the
+ * bound is checked and published in the schema (maxProperties). How deep
+ * its values nest is bounded for every input by core/input-shape.ts.
+ */
+function boundedMap<V extends z.ZodType = z.ZodUnknown>(maxKeys: number, values?: V) {
+  return z
+    .record(z.string().max(100), (values ?? z.unknown()) as V)
+    .refine((map) => Object.keys(map).length <= maxKeys, { message: `at most ${maxKeys} keys` })
+    .meta({ maxProperties: maxKeys });
+}
+
 export const enhancedSearchInputSchema = searchInputSchema.extend({
   extraction_strategy: z.enum(EXTRACTION_STRATEGIES).default('none').describe('none, cosine (cluster blocks by meaning), json_css (CSS selector schema), regex (built-in and custom patterns), llm (schema-guided, needs a model)'),
   content_filter: z.enum(CONTENT_FILTERS).default('none').describe('none, pruning (drop boilerplate), bm25 (keep blocks relevant to the query), llm (needs a model)'),
@@ -19,10 +31,9 @@ export const enhancedSearchInputSchema = searchInputSchema.extend({
   virtual_scrolling: z.boolean().default(false).describe('Scroll result pages in the browser and collect content that replaces itself'),
   link_analysis: z.boolean().default(false).describe('Every link of each page: internal/external, anchor text, nofollow, relevance'),
 
-  css_schema: z.record(z.string(), z.unknown()).optional().describe('json_css: {name?, baseSelector, fields: [{name, selector?, type: text|attribute|html|nested|list|nested_list, attribute?, fields?, default?}]}'),
+  css_schema: boundedMap(32).optional().describe('json_css: {name?, baseSelector, fields: [{name, selector?, type: text|attribute|html|nested|list|nested_list, attribute?, fields?, default?}]}'),
   regex_patterns: z.array(z.string().max(64)).min(1).max(20).optional().describe('regex: built-in patterns (email, phone, phone_international, phone_us, url, date, date_iso, date_numeric, date_written, currency, price, all); default all unless custom_patterns are given'),
-  custom_patterns: z
-    .record(z.string(), z.union([z.string().max(500), z.strictObject({ pattern: z.string().max(500), flags: z.string().max(4).optional() })]))
+  custom_patterns: boundedMap(20, z.union([z.string().max(500), z.strictObject({ pattern: z.string().max(500), flags: z.string().max(4).optional() })]))
     .optional()
     .describe('regex: {label: pattern} or {label: {pattern, flags}} (flags from i, m, s, u)'),
   cosine: z
@@ -35,7 +46,7 @@ export const enhancedSearchInputSchema = searchInputSchema.extend({
     })
     .optional(),
   llm_instruction: z.string().max(4000).optional().describe('llm strategy: what to extract; default "Extract the information relevant to the query"'),
-  llm_schema: z.record(z.string(), z.unknown()).optional().describe('llm strategy: JSON Schema the answer should follow'),
+  llm_schema: boundedMap(64).optional().describe('llm strategy: JSON Schema the answer should follow'),
   pruning: z
     .strictObject({
       threshold: unit.optional().describe('Blocks scoring below are dropped; default 0.5'),

@@ -5,7 +5,7 @@
  * markup characters, class/id hints of it and its ancestors). Nested blocks
  * are separate blocks, so a wrapper <div> never swallows its paragraphs.
  */
-import { contentRoot, parseDocument } from '../../../services/extract/parse-document.js';
+import { contentRoot, parseDocument } from '../extract/parse-document.js';
 
 export type BlockKind = 'heading' | 'paragraph' | 'list_item' | 'code' | 'quote' | 'table_row' | 'other';
 

@@ -15,8 +15,8 @@
  * on linkedom; an invalid one is found when the schema is checked, before any
  * page is fetched.
  */
-import { AppError } from '../../../core/errors.js';
-import { baseUrlOf, parseDocument } from '../../../services/extract/parse-document.js';
+import { AppError } from '../../core/errors.js';
+import { baseUrlOf, parseDocument } from '../extract/parse-document.js';
 
 export const FIELD_TYPES = ['text', 'attribute', 'html', 'nested', 'list', 'nested_list'] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];

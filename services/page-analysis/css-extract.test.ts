@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fixturePages } from '../../../test/sandbox/fixture-pages.js';
-import { extractWithCss, parseCssSchema } from './json-css.js';
+import { fixturePages } from '../../test/sandbox/fixture-pages.js';
+import { extractWithCss, parseCssSchema } from './css-extract.js';
 
 const page = (name: string) => fixturePages().find((p) => p.name === name)!.html;
 

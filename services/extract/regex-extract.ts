@@ -1,13 +1,20 @@
 /**
- * Runs the regex strategy over a page's text blocks. Matching runs in a vm
- * context with a time limit: V8 interrupts a runaway regular expression
- * there, so one hostile pattern/page pair costs at most REGEX_TIME_LIMIT_MS
- * and is reported instead of hanging the worker. Working per block (each at
- * most MAX_BLOCK_CHARS) also bounds the cost of merely polynomial patterns.
+ * Runs user-supplied regular expressions over text blocks (the enhanced
+ * search regex strategy). It runs in the extraction worker pool, never on
+ * the event loop, and inside a vm context with a time limit: V8 interrupts a
+ * runaway regular expression there, so one hostile pattern/page pair costs
+ * at most REGEX_TIME_LIMIT_MS of a worker thread and is reported instead of
+ * hanging anything. Working per block also bounds merely polynomial patterns.
  */
 import vm from 'node:vm';
-import { AppError } from '../../../core/errors.js';
-import type { CompiledPattern } from './regex-patterns.js';
+import { AppError } from '../../core/errors.js';
+
+/** A pattern ready for RegExp: label, source and flags (validated by the caller). */
+export interface CompiledPattern {
+  label: string;
+  source: string;
+  flags: string;
+}
 
 export const REGEX_TIME_LIMIT_MS = 1000;
 export const MAX_MATCHES = 1000;

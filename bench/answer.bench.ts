@@ -1,0 +1,168 @@
+/**
+ * npm run bench:answer — quality of the agent area's cited answers, offline.
+ *
+ * Questions with known answer passages (bench/answer/question-set.ts, from
+ * Chroma's chunking evaluation) are asked through agent.search with
+ * include_answer, against a local web: the sandbox web serves the pages, and
+ * a local engine lists each question's gold page(s) among its distractors in
+ * BM25 order. Per answer:
+ *   sentence   the answer quotes a gold excerpt (or a sentence of one, 6+ words)
+ *   key phrase the answer holds 70% or more of a gold excerpt's content words
+ *   citation precision  share of the answer's [n] that point at a gold page
+ *   verbatim   the citation checker finds no problem (services/answers/citations.ts)
+ *   abstained  for the controls (asked without their gold pages): the answer
+ *              says the sources do not answer
+ * beside the baseline "first sentence of the top result" in the same run.
+ *
+ * BENCH_QUESTIONS (default 120) questions, drawn with a fixed seed; BENCH_DEPTHS
+ * (default "basic") the search depths to run. Dataset as for bench:rag.
+ */
+import { createServer } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createQuarry } from '../app/create-quarry.js';
+import { silentLogger } from '../core/logger.js';
+import { checkAnswer, citationNumbers, NO_ANSWER, normalizeQuoted } from '../services/answers/citations.js';
+import { sentences } from '../services/ranking/passages.js';
+import { isStopWord, tokenize } from '../services/ranking/relevance.js';
+import { startSandboxWeb } from '../test/sandbox/sandbox-web.js';
+import { CHROMA_DATASET_DIR, chromaDatasetPresent } from './chroma-dataset.js';
+import { buildQuestionSet, type BenchPage, type BenchQuestion } from './answer/question-set.js';
+
+const COUNT = Number(process.env.BENCH_QUESTIONS ?? 120);
+const DEPTHS = (process.env.BENCH_DEPTHS ?? 'basic').split(',');
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+function renderPage(page: BenchPage): string {
+  const paragraphs = page.text.split('\n').filter((l) => l.trim()).map((l) => `<p>${escapeHtml(l.trim())}</p>`);
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(page.title)}</title></head><body><nav><a href="/">Home</a></nav><main><article><h1>${escapeHtml(page.title)}</h1>\n${paragraphs.join('\n')}\n</article></main><footer>Benchmark page</footer></body></html>`;
+}
+
+const normal = (text: string) => normalizeQuoted(text).toLowerCase();
+const contentWords = (text: string) => new Set(tokenize(text).filter((t) => !isStopWord(t)));
+
+interface Scored {
+  sentence: boolean;
+  keyPhrase: boolean;
+  citations: number;
+  goldCitations: number;
+  answered: boolean;
+  verbatimProblems: number;
+}
+
+function score(answer: string, question: BenchQuestion, citedPageIds: Array<string | null>): Omit<Scored, 'verbatimProblems'> {
+  const text = normal(answer);
+  const sentence = question.excerpts.some(
+    (e) => text.includes(normal(e.content)) || sentences(e.content).some((s) => s.text.split(/\s+/).length >= 6 && text.includes(normal(s.text))),
+  );
+  const answerWords = contentWords(answer);
+  const keyPhrase = question.excerpts.some((e) => {
+    const words = [...contentWords(e.content)];
+    return words.length > 0 && words.filter((w) => answerWords.has(w)).length / words.length >= 0.7;
+  });
+  const gold = citedPageIds.filter((id) => id !== null && question.gold.includes(id)).length;
+  return { sentence, keyPhrase, citations: citedPageIds.length, goldCitations: gold, answered: answer.trim() !== NO_ANSWER };
+}
+
+function summarise(label: string, rows: Array<Scored & { control: boolean }>): string[] {
+  const share = (n: number, d: number) => (d === 0 ? '-' : `${((100 * n) / d).toFixed(1)}%`);
+  const asked = rows.filter((r) => !r.control);
+  const controls = rows.filter((r) => r.control);
+  const cited = asked.reduce((s, r) => s + r.citations, 0);
+  return [
+    label,
+    share(asked.filter((r) => r.sentence).length, asked.length),
+    share(asked.filter((r) => r.keyPhrase).length, asked.length),
+    share(asked.reduce((s, r) => s + r.goldCitations, 0), cited),
+    share(asked.filter((r) => r.answered).length, asked.length),
+    share(controls.filter((r) => !r.answered).length, controls.length),
+    share(rows.filter((r) => r.verbatimProblems === 0).length, rows.length),
+  ];
+}
+
+async function main(): Promise<void> {
+  if (!chromaDatasetPresent()) {
+    console.log(`Chunking dataset not found at ${CHROMA_DATASET_DIR}; nothing to benchmark (set CHUNKING_DATASET_DIR to point at it).`);
+    return;
+  }
+  const set = buildQuestionSet({ count: COUNT, distractors: 7 });
+  const web = await startSandboxWeb();
+  const pageById = new Map(set.pages.map((p) => [p.id, p]));
+  const urlOf = (id: string) => `${web.url}/bench/${id}`;
+  const idOfUrl = new Map<string, string>();
+  for (const page of set.pages) {
+    web.addPage(`/bench/${page.id}`, renderPage(page));
+    idOfUrl.set(urlOf(page.id), page.id);
+  }
+  const listedFor = new Map(set.questions.map((q) => [q.question, q.listed]));
+  const engine = createServer((request, response) => {
+    const query = new URL(request.url ?? '/', 'http://x').searchParams.get('q') ?? '';
+    const items = (listedFor.get(query) ?? []).map((id) => ({ link: urlOf(id), name: pageById.get(id)!.title, summary: pageById.get(id)!.text.slice(0, 200) }));
+    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ items }));
+  });
+  await new Promise<void>((resolve) => engine.listen(0, '127.0.0.1', resolve));
+  const enginePort = (engine.address() as AddressInfo).port;
+  const dataDir = mkdtempSync(join(tmpdir(), 'quarry-bench-answer-'));
+  const app = await createQuarry({
+    env: {},
+    overrides: {
+      dataDir,
+      logLevel: 'silent',
+      apiKeys: ['bench-key-0123456789'],
+      outbound: { allowHosts: [`127.0.0.1:${web.port}`, `127.0.0.1:${enginePort}`], retries: 0, respectRobots: false },
+      customEngines: [
+        { type: 'json', id: 'bench_web', name: 'Benchmark engine', urlTemplate: `http://127.0.0.1:${enginePort}/search?q={query}`, results: 'items', fields: { url: 'link', title: 'name', snippet: 'summary' } },
+      ],
+      search: { defaultEngines: ['bench_web'] },
+      vectorIndex: { enabled: false },
+    },
+  });
+  const controls = set.questions.filter((q) => q.control).length;
+  console.log(
+    `Answer benchmark: ${set.questions.length - controls} questions (+ ${controls} controls without their gold pages) over ${set.pages.length} pages (${DEPTHS.join(', ')} depth), gold pages among up to 7 distractors each, no LLM`,
+  );
+  try {
+    const table: string[][] = [['', 'answer sentence', 'key phrase', 'citation precision', 'answered', 'abstained (controls)', 'verbatim + [n] ok']];
+    for (const depth of DEPTHS) {
+      const system: Array<Scored & { control: boolean }> = [];
+      const baseline: Array<Scored & { control: boolean }> = [];
+      const started = performance.now();
+      for (const question of set.questions) {
+        const ctx = { signal: new AbortController().signal, logger: silentLogger(), progress: () => undefined, host: 'cli' as const };
+        const out = (await app.registry.invoke('agent.search', { query: question.question, include_answer: true, include_raw_content: 'text', max_results: 8, search_depth: depth }, ctx)) as {
+          answer: string;
+          results: Array<{ url: string; raw_content: string | null }>;
+        };
+        const pageIds = out.results.map((r) => idOfUrl.get(r.url) ?? null);
+        const cited = citationNumbers(out.answer).map((n) => pageIds[n - 1] ?? null);
+        const problems = checkAnswer(out.answer, out.results.map((r) => ({ text: r.raw_content ?? '' })), { extractive: true });
+        system.push({ ...score(out.answer, question, cited), verbatimProblems: problems.length, control: question.control });
+        if (process.env.BENCH_VERBOSE) console.log(JSON.stringify({ q: question.question, gold: question.excerpts.map((e) => e.content.slice(0, 200)), answer: out.answer, ok: system.at(-1) }));
+        const top = out.results[0];
+        const first = top?.raw_content ? (sentences(top.raw_content)[0]?.text ?? '') : '';
+        baseline.push({ ...score(first ? `${first} [1]` : NO_ANSWER, question, first ? [pageIds[0] ?? null] : []), verbatimProblems: 0, control: question.control });
+      }
+      const seconds = (performance.now() - started) / 1000;
+      table.push(summarise(`quarry extractive (${depth}, ${(seconds / set.questions.length).toFixed(2)} s/question)`, system));
+      table.push(summarise('baseline: first sentence of the top result', baseline));
+    }
+    const widths = table[0]!.map((_, c) => Math.max(...table.map((row) => row[c]!.length)));
+    console.log('');
+    for (const row of table) console.log(row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  '));
+  } finally {
+    await app.close();
+    await web.close();
+    await new Promise<void>((resolve) => engine.close(() => resolve()));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,124 @@
+/**
+ * The agent area (/api/v1/agent): Tavily-compatible search and extract, and
+ * multi-step research. Point Tavily's clients at `<base>/api/v1/agent`.
+ */
+import { defineCapability } from '../../core/capability.js';
+import { AppError } from '../../core/errors.js';
+import { definePlugin, type PluginServices } from '../../app/plugin-services.js';
+import { agentExtract } from './extract.js';
+import { renderExtract, renderResearch, renderSearch } from './render.js';
+import { agentResearch } from './research.js';
+import {
+  agentExtractInputSchema,
+  agentExtractOutputSchema,
+  agentResearchInputSchema,
+  agentResearchOutputSchema,
+  agentSearchInputSchema,
+  agentSearchOutputSchema,
+  researchJobInputSchema,
+  researchJobOutputSchema,
+  type AgentResearchInput,
+  type AgentResearchReport,
+} from './schemas.js';
+import { agentSearch } from './search.js';
+
+const RESEARCH_JOB = 'agent.research';
+const STATUS_PATH = '/api/v1/agent/research/jobs';
+
+/** Tavily's clients read the message of a failed call from detail.error. */
+const tavilyError = (error: { message: string }) => ({ detail: { error: error.message } });
+
+function runResearchJob(services: PluginServices) {
+  return (input: unknown, job: { signal: AbortSignal; progress(p: { progress: number; total?: number; message?: string }): void }) =>
+    agentResearch(services, input as AgentResearchInput, { signal: job.signal, progress: job.progress, logger: services.logger.child({ job: RESEARCH_JOB }), host: 'job' });
+}
+
+export default definePlugin({
+  jobHandlers(services) {
+    return { [RESEARCH_JOB]: runResearchJob(services) };
+  },
+
+  setup(services) {
+    const search = defineCapability({
+      id: 'agent.search',
+      title: 'Search and answer with citations',
+      description:
+        'Search the web (engines per topic), read the best pages and return for each result the passage that best answers the query with a calibrated 0–1 score; ' +
+        'optionally a cited answer ([n] → results; extractive without an LLM), raw page content, and images. Tavily-compatible (POST /search).',
+      input: agentSearchInputSchema,
+      output: agentSearchOutputSchema,
+      http: { method: 'POST', path: '/api/v1/agent/search' },
+      mcpTool: 'agent_search',
+      readOnly: true,
+      errorBody: tavilyError,
+      toMarkdown: renderSearch,
+      handler: (input, ctx) => agentSearch(services, input, ctx),
+    });
+
+    const extract = defineCapability({
+      id: 'agent.extract',
+      title: 'Extract page content',
+      description:
+        'Read up to 20 URLs and return each page\'s main content as markdown or text (advanced: rendered with JavaScript). With a query, only the passages most relevant to it. ' +
+        'A URL that fails is reported with its reason; the call still succeeds. Tavily-compatible (POST /extract).',
+      input: agentExtractInputSchema,
+      output: agentExtractOutputSchema,
+      http: { method: 'POST', path: '/api/v1/agent/extract' },
+      mcpTool: 'agent_extract',
+      readOnly: true,
+      errorBody: tavilyError,
+      toMarkdown: renderExtract,
+      handler: (input, ctx) => agentExtract(services, input, ctx),
+    });
+
+    const research = defineCapability({
+      id: 'agent.research',
+      title: 'Multi-step research with a cited report',
+      description:
+        'Research a question in several steps: plan sub-questions, search and read pages, deduplicate, rank passages, search again for what is still unanswered (deep, comprehensive), ' +
+        'then write an executive summary, a detailed analysis per sub-question and key findings, every claim cited [n] → sources. Sends progress per step; ' +
+        'async: true answers at once with a job id and status URL.',
+      input: agentResearchInputSchema,
+      output: agentResearchOutputSchema,
+      http: { method: 'POST', path: '/api/v1/agent/research' },
+      mcpTool: 'agent_research',
+      readOnly: true,
+      errorBody: tavilyError,
+      toMarkdown: (out) => ('executive_summary' in out ? renderResearch(out) : `Research accepted: ${out.job_id} (poll ${out.status_url})`),
+      async handler(input, ctx) {
+        if (!input.async) return agentResearch(services, input, ctx);
+        const job = await services.jobs.submit(RESEARCH_JOB, { ...input, async: false });
+        const path = `${STATUS_PATH}/${job.id}`;
+        return { job_id: job.id, status: 'processing' as const, status_url: ctx.baseUrl ? `${ctx.baseUrl}${path}` : path };
+      },
+    });
+
+    const status = defineCapability({
+      id: 'agent.research_status',
+      title: 'Research job status',
+      description: 'Status, progress and, once finished, the report of a research started with async: true.',
+      input: researchJobInputSchema,
+      output: researchJobOutputSchema,
+      http: { method: 'GET', path: `${STATUS_PATH}/:job_id` },
+      mcpTool: 'agent_research_status',
+      readOnly: true,
+      errorBody: tavilyError,
+      toMarkdown: (out) => (out.result ? renderResearch(out.result) : `Research ${out.job_id}: ${out.status}${out.progress?.message ? ` — ${out.progress.message}` : ''}${out.error ? ` — ${out.error.message}` : ''}`),
+      async handler(input) {
+        const job = await services.jobs.get(input.job_id);
+        if (!job || job.kind !== RESEARCH_JOB) throw new AppError('NOT_FOUND', `no research job ${input.job_id}`);
+        return {
+          job_id: job.id,
+          status: job.status,
+          created_at: job.createdAt,
+          updated_at: job.updatedAt,
+          ...(job.progress ? { progress: job.progress } : {}),
+          ...(job.result !== undefined ? { result: job.result as AgentResearchReport } : {}),
+          ...(job.error ? { error: job.error } : {}),
+        };
+      },
+    });
+
+    return [search, extract, research, status];
+  },
+});

@@ -1,0 +1,232 @@
+/** The RAG area (/api/v1/rag): search with context, corpora (build, search, manage) and image search. */
+import { z } from 'zod';
+import { defineCapability, type CallContext } from '../../core/capability.js';
+import { AppError } from '../../core/errors.js';
+import { definePlugin, type PluginServices } from '../../app/plugin-services.js';
+import { newCorpusId } from '../../services/corpora/corpus-store.js';
+import { assertImageEngines, defaultImageEngine, searchImages } from '../../services/sources/images.js';
+import { addToCorpus, deleteCorpus, getCorpus, listCorpora, semanticSearch } from './corpora.js';
+import { renderImages, renderRagSearch, renderResearch, renderSemantic } from './render.js';
+import { buildParameters, researchCorpus, resumeCorpus } from './research.js';
+import {
+  corporaListOutputSchema,
+  corpusAddInputSchema,
+  corpusAddOutputSchema,
+  corpusDeleteOutputSchema,
+  corpusGetOutputSchema,
+  corpusIdInputSchema,
+  corpusResumeInputSchema,
+  ragImagesInputSchema,
+  ragImagesOutputSchema,
+  ragJobInputSchema,
+  ragJobOutputSchema,
+  ragResearchInputSchema,
+  ragResearchOutputSchema,
+  ragSearchInputSchema,
+  ragSearchOutputSchema,
+  semanticSearchInputSchema,
+  semanticSearchOutputSchema,
+  type RagResearchInput,
+  type RagResearchResult,
+} from './schemas.js';
+import { ragSearch } from './search.js';
+
+const RESEARCH_JOB = 'rag.research';
+const STATUS_PATH = '/api/v1/rag/research/jobs';
+const SAFE_SEARCH = { off: 0, moderate: 1, strict: 2 } as const;
+
+type JobInput = { kind: 'build'; input: RagResearchInput; corpus_id: string } | { kind: 'resume'; corpus_id: string };
+
+/** A build job runs once per corpus id: run again (after a crash) it resumes what the record says is left. */
+async function runJob(services: PluginServices, job: JobInput, ctx: CallContext): Promise<RagResearchResult> {
+  const existing = await (await services.corpora.store()).get(job.corpus_id);
+  if (job.kind === 'resume' || existing) return resumeCorpus(services, job.corpus_id, ctx);
+  return researchCorpus(services, job.input, ctx, job.corpus_id);
+}
+
+async function submit(services: PluginServices, job: JobInput, ctx: CallContext) {
+  const record = await services.jobs.submit(RESEARCH_JOB, job);
+  const path = `${STATUS_PATH}/${record.id}`;
+  return { job_id: record.id, corpus_id: job.corpus_id, status: 'processing' as const, status_url: ctx.baseUrl ? `${ctx.baseUrl}${path}` : path };
+}
+
+export default definePlugin({
+  jobHandlers(services) {
+    return {
+      [RESEARCH_JOB]: (input, job) =>
+        runJob(services, input as JobInput, { signal: job.signal, progress: job.progress, logger: services.logger.child({ job: RESEARCH_JOB }), host: 'job' }),
+    };
+  },
+
+  setup(services) {
+    const search = defineCapability({
+      id: 'rag.search',
+      title: 'Search with context for a model',
+      description:
+        'Search, read the pages and return the sources (with a summary and a calibrated relevance each) and a context for an LLM: the most relevant chunks of those pages, ' +
+        'in reading order, each tagged [n] with its source, within max_context_tokens (cl100k tokens).',
+      input: ragSearchInputSchema,
+      output: ragSearchOutputSchema,
+      http: { method: 'POST', path: '/api/v1/rag/search' },
+      mcpTool: 'rag_search',
+      readOnly: true,
+      toMarkdown: renderRagSearch,
+      handler: (input, ctx) => ragSearch(services, input, ctx),
+    });
+
+    const research = defineCapability({
+      id: 'rag.research',
+      title: 'Build a research corpus',
+      description:
+        'Research a topic and store what is found as a durable corpus (LanceDB): queries per category, pages searched, read, deduplicated, chunked and embedded. ' +
+        'Answers with the corpus_id for rag_semantic_search. Progress per step; async: true answers at once with a job id.',
+      input: ragResearchInputSchema,
+      output: ragResearchOutputSchema,
+      http: { method: 'POST', path: '/api/v1/rag/research' },
+      mcpTool: 'rag_research',
+      toMarkdown: (out) => ('topic' in out ? renderResearch(out) : `Corpus ${out.corpus_id} is being built: job ${out.job_id} (poll ${out.status_url})`),
+      async handler(input, ctx) {
+        buildParameters(services, input); // validates the engines before anything starts
+        if (!input.async) return researchCorpus(services, input, ctx);
+        return submit(services, { kind: 'build', input: { ...input, async: false }, corpus_id: newCorpusId() }, ctx);
+      },
+    });
+
+    const status = defineCapability({
+      id: 'rag.research_status',
+      title: 'Corpus build job status',
+      description: 'Status, progress and, once finished, the result of a corpus build started with async: true.',
+      input: ragJobInputSchema,
+      output: ragJobOutputSchema,
+      http: { method: 'GET', path: `${STATUS_PATH}/:job_id` },
+      mcpTool: 'rag_research_status',
+      readOnly: true,
+      toMarkdown: (out) => (out.result ? renderResearch(out.result) : `Job ${out.job_id}: ${out.status}${out.progress?.message ? ` — ${out.progress.message}` : ''}${out.error ? ` — ${out.error.message}` : ''}`),
+      async handler(input) {
+        const job = await services.jobs.get(input.job_id);
+        if (!job || job.kind !== RESEARCH_JOB) throw new AppError('NOT_FOUND', `job_id: no corpus build job ${input.job_id}`);
+        return {
+          job_id: job.id,
+          status: job.status,
+          created_at: job.createdAt,
+          updated_at: job.updatedAt,
+          ...(job.progress ? { progress: job.progress } : {}),
+          ...(job.result !== undefined ? { result: job.result as RagResearchResult } : {}),
+          ...(job.error ? { error: job.error } : {}),
+        };
+      },
+    });
+
+    const semantic = defineCapability({
+      id: 'rag.semantic_search',
+      title: 'Search a corpus by meaning',
+      description:
+        'Hybrid retrieval (vectors + full text, fused by rank) over one corpus, each chunk then scored with the calibrated relevance (0.5: as likely relevant as not). ' +
+        'Hits name their source (src_…), the chunk text and its offsets in the source.',
+      input: semanticSearchInputSchema,
+      output: semanticSearchOutputSchema,
+      http: { method: 'POST', path: '/api/v1/rag/semantic-search' },
+      mcpTool: 'rag_semantic_search',
+      readOnly: true,
+      toMarkdown: renderSemantic,
+      handler: (input, ctx) => semanticSearch(services, input, ctx),
+    });
+
+    const images = defineCapability({
+      id: 'rag.images',
+      title: 'Image search',
+      description: 'Images from image engines, merged and deduplicated across engines by image URL; safe_search is passed to engines that support it.',
+      input: ragImagesInputSchema,
+      output: ragImagesOutputSchema,
+      http: { method: 'POST', path: '/api/v1/rag/images' },
+      mcpTool: 'rag_images',
+      readOnly: true,
+      toMarkdown: renderImages,
+      async handler(input, ctx) {
+        const started = performance.now();
+        let engines = input.engines ? [...new Set(input.engines)] : [];
+        if (engines.length > 0) assertImageEngines(services.engines, engines);
+        else {
+          const fallback = defaultImageEngine(services.engines);
+          if (!fallback) throw new AppError('UNAVAILABLE', 'no image engine is enabled; enable one in the config (engines.<id>.enabled)');
+          engines = [fallback];
+        }
+        const found = await searchImages(services.engines, {
+          query: input.query,
+          engines,
+          maxResults: input.max_results,
+          safeSearch: SAFE_SEARCH[input.safe_search],
+          language: 'en',
+          deadline: performance.now() + 20_000,
+          signal: ctx.signal,
+        });
+        return { query: input.query, images: found.images, total_results: found.images.length, processing_time_ms: Math.round(performance.now() - started), engines_failed: found.engines.failed };
+      },
+    });
+
+    const list = defineCapability({
+      id: 'rag.corpora_list',
+      title: 'List corpora',
+      description: 'Every corpus with its topic, status (building, complete, incomplete), counts and parameters, newest first.',
+      input: z.strictObject({}),
+      output: corporaListOutputSchema,
+      http: { method: 'GET', path: '/api/v1/rag/corpora' },
+      mcpTool: 'rag_corpora_list',
+      readOnly: true,
+      toMarkdown: (out) => out.corpora.map((c) => `- ${c.corpus_id} — ${c.topic} (${c.status}; ${c.counts.sources} sources, ${c.counts.chunks} chunks)`).join('\n') || 'No corpus yet.',
+      handler: () => listCorpora(services),
+    });
+
+    const get = defineCapability({
+      id: 'rag.corpus_get',
+      title: 'Get a corpus',
+      description: 'A corpus record with its counts, queries and sources (without their text).',
+      input: corpusIdInputSchema,
+      output: corpusGetOutputSchema,
+      http: { method: 'GET', path: '/api/v1/rag/corpora/:corpus_id' },
+      mcpTool: 'rag_corpus_get',
+      readOnly: true,
+      handler: (input) => getCorpus(services, input.corpus_id),
+    });
+
+    const remove = defineCapability({
+      id: 'rag.corpus_delete',
+      title: 'Delete a corpus',
+      description: 'Deletes a corpus: its record, sources, chunks and embeddings.',
+      input: corpusIdInputSchema,
+      output: corpusDeleteOutputSchema,
+      http: { method: 'DELETE', path: '/api/v1/rag/corpora/:corpus_id' },
+      mcpTool: 'rag_corpus_delete',
+      handler: (input) => deleteCorpus(services, input.corpus_id),
+    });
+
+    const add = defineCapability({
+      id: 'rag.corpus_add',
+      title: 'Add pages or texts to a corpus',
+      description: 'Reads up to 20 URLs and/or takes up to 20 texts, chunks and embeds them into an existing corpus.',
+      input: corpusAddInputSchema,
+      output: corpusAddOutputSchema,
+      http: { method: 'POST', path: '/api/v1/rag/corpora/add' },
+      mcpTool: 'rag_corpus_add',
+      handler: (input, ctx) => addToCorpus(services, input, ctx),
+    });
+
+    const resume = defineCapability({
+      id: 'rag.corpus_resume',
+      title: 'Resume an incomplete corpus',
+      description: 'Continues the build of an incomplete corpus with the queries it had not run; a complete corpus is answered as it is.',
+      input: corpusResumeInputSchema,
+      output: ragResearchOutputSchema,
+      http: { method: 'POST', path: '/api/v1/rag/corpora/resume' },
+      mcpTool: 'rag_corpus_resume',
+      toMarkdown: (out) => ('topic' in out ? renderResearch(out) : `Corpus ${out.corpus_id} is being resumed: job ${out.job_id} (poll ${out.status_url})`),
+      async handler(input, ctx) {
+        if (!input.async) return resumeCorpus(services, input.corpus_id, ctx);
+        await (await services.corpora.store()).require(input.corpus_id);
+        return submit(services, { kind: 'resume', corpus_id: input.corpus_id }, ctx);
+      },
+    });
+
+    return [search, research, status, semantic, images, list, get, remove, add, resume];
+  },
+});

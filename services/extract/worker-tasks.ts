@@ -1,0 +1,55 @@
+/**
+ * The tasks the extraction worker pool runs besides page extraction: table
+ * extraction, chunking and link parsing — every parse of user-supplied or
+ * fetched HTML and text that could hold the event loop. AppErrors cross the
+ * thread boundary as values (structured cloning drops their code).
+ */
+import { AppError, type ErrorCode } from '../../core/errors.js';
+import type { Chunk, ChunkOptions } from '../chunking/types.js';
+import type { SitemapDocument } from '../discover/sitemap-parser.js';
+import type { PageAnalysis, PageAnalysisOptions } from '../page-analysis/analyse-page.js';
+import type { CompiledPattern, RegexMatch } from './regex-extract.js';
+import type { ExtractTablesOptions, ExtractTablesResult } from '../tables/types.js';
+
+export type ParseTask =
+  | { kind: 'tables'; html: string; options: ExtractTablesOptions }
+  /** Chunking without embeddings (every strategy but semantic). */
+  | { kind: 'chunk'; text: string; options: Omit<ChunkOptions, 'embed'> }
+  /** The href targets of a page's <a> and <area> elements, resolved against its <base href> or URL. */
+  | { kind: 'links'; html: string; url: string }
+  /** A sitemap (XML or a text list of URLs), up to 50 MB unpacked. */
+  | { kind: 'sitemap'; text: string }
+  /** User-supplied regular expressions over text blocks, under a vm time limit. */
+  | { kind: 'regex'; texts: string[]; patterns: CompiledPattern[] }
+  /** A fetched page as enhanced search reads it: text blocks, json_css records, links. */
+  | { kind: 'page'; html: string; url: string; options: PageAnalysisOptions };
+
+export interface ChunkTaskResult {
+  chunks: Chunk[];
+  /** Tokens of the whole text. */
+  totalTokens: number;
+}
+
+export interface ParseResults {
+  tables: ExtractTablesResult;
+  chunk: ChunkTaskResult;
+  links: string[];
+  sitemap: SitemapDocument | null;
+  regex: RegexMatch[];
+  page: PageAnalysis;
+}
+
+export type ParseOutcome<K extends ParseTask['kind']> = { value: ParseResults[K] } | { failure: { code: ErrorCode; message: string; details?: unknown } };
+
+export function failureOf(error: unknown): { failure: { code: ErrorCode; message: string; details?: unknown } } {
+  if (error instanceof AppError) return { failure: { code: error.code, message: error.message, ...(error.details !== undefined ? { details: error.details } : {}) } };
+  throw error;
+}
+
+export function unwrap<K extends ParseTask['kind']>(outcome: ParseOutcome<K>): ParseResults[K] {
+  if ('failure' in outcome) {
+    const { code, message, details } = outcome.failure;
+    throw new AppError(code, message, details !== undefined ? { details } : {});
+  }
+  return outcome.value;
+}

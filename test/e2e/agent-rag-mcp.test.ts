@@ -1,0 +1,160 @@
+/**
+ * The agent and RAG tools over MCP stdio (the built package, spawned by the
+ * official SDK client): the tools are listed, answers carry structuredContent
+ * (the HTTP JSON) and a markdown text that shows the answer with its
+ * citations, research sends progress notifications per step, and a client's
+ * cancellation stops the work.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mergeLayers } from '../../app/config.js';
+import { PACKAGE_ROOT } from '../../core/paths.js';
+import { HEAT_PUMP_PAGES, renderResearchPage } from '../sandbox/research-pages.js';
+import { sandboxConfig, startQuarry, type RunningQuarry } from './harness.js';
+import { startResearchWeb, type ResearchWeb } from './research-web.js';
+
+let site: ResearchWeb;
+let quarry: RunningQuarry;
+let scratch: string;
+let client: Client;
+
+beforeAll(async () => {
+  site = await startResearchWeb();
+  quarry = await startQuarry(site.web, site.config());
+  scratch = mkdtempSync(join(tmpdir(), 'quarry-agent-mcp-'));
+  const configPath = join(scratch, 'quarry.config.json');
+  writeFileSync(configPath, JSON.stringify(mergeLayers({ ...(await sandboxConfig(site.web, scratch)), logLevel: 'warn' }, site.config() as Record<string, unknown>)));
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [join(PACKAGE_ROOT, 'dist/hosts/cli/main.js'), 'mcp'],
+    env: { PATH: process.env.PATH ?? '', HOME: scratch, QUARRY_CONFIG: configPath },
+    stderr: 'pipe',
+  });
+  client = new Client({ name: 'quarry-test', version: '1.0.0' });
+  await client.connect(transport);
+}, 60_000);
+
+afterAll(async () => {
+  await client?.close();
+  await quarry?.close();
+  await site?.close();
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+});
+
+const text = (result: Record<string, unknown>) => (result.content as Array<{ type: string; text: string }>)[0]!.text;
+
+describe('agent and RAG tools over MCP', () => {
+  it('lists every agent and RAG tool with input and output schemas', async () => {
+    const { tools } = await client.listTools();
+    const names = tools.map((t) => t.name);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'agent_search',
+        'agent_extract',
+        'agent_research',
+        'agent_research_status',
+        'rag_search',
+        'rag_research',
+        'rag_research_status',
+        'rag_semantic_search',
+        'rag_images',
+        'rag_corpora_list',
+        'rag_corpus_get',
+        'rag_corpus_delete',
+        'rag_corpus_add',
+        'rag_corpus_resume',
+      ]),
+    );
+    const search = tools.find((t) => t.name === 'agent_search')!;
+    expect((search.inputSchema.properties as any).max_results).toMatchObject({ minimum: 1, maximum: 20 });
+    expect(search.outputSchema?.type).toBe('object');
+  });
+
+  it('agent_search: the same JSON as HTTP in structuredContent, and markdown showing the answer with its citations', async () => {
+    const args = { query: 'who built the first heat pump system', include_answer: true, max_results: 4 };
+    const http = await quarry.post('/api/v1/agent/search', args);
+    const result = await client.callTool({ name: 'agent_search', arguments: args });
+    expect(result.isError).toBeFalsy();
+    const structured = result.structuredContent as any;
+    const comparable = (body: any) => ({ ...body, request_id: undefined, response_time: undefined });
+    expect(comparable(structured)).toEqual(comparable(http.body));
+    const markdown = text(result);
+    expect(markdown).toContain(`**Answer** (extractive): ${structured.answer}`);
+    expect(markdown).toContain(`[1] [${structured.results[0].title}](${structured.results[0].url})`);
+  });
+
+  it('agent_research: progress notifications per step, and a report with its sources', async () => {
+    const progress: Array<{ progress: number; message?: string }> = [];
+    const result = await client.callTool({ name: 'agent_research', arguments: { query: 'heat pump', depth: 'deep', max_sources: 5 } }, undefined, {
+      onprogress: (p) => progress.push(p),
+      timeout: 120_000,
+    });
+    expect(result.isError).toBeFalsy();
+    const messages = progress.map((p) => p.message ?? '');
+    expect(messages[0]).toMatch(/planning/);
+    expect(messages.some((m) => /round 1: searching/.test(m))).toBe(true);
+    expect(messages.some((m) => /engine local_web answered/.test(m))).toBe(true);
+    expect(messages.some((m) => /writing the report/.test(m))).toBe(true);
+    const values = progress.map((p) => p.progress);
+    expect(values).toEqual([...values].sort((a, b) => a - b));
+    const markdown = text(result);
+    expect(markdown).toContain('## Executive summary');
+    expect(markdown).toContain('## Sources');
+    expect(markdown).toMatch(/\[1\] \[/);
+  }, 150_000);
+
+  it('rag_research: a progress notification for every query', async () => {
+    const progress: string[] = [];
+    const result = await client.callTool({ name: 'rag_research', arguments: { topic: 'heat pump', depth: 'quick', categories: ['history', 'technical'] } }, undefined, {
+      onprogress: (p) => progress.push(p.message ?? ''),
+      timeout: 120_000,
+    });
+    expect(result.isError).toBeFalsy();
+    const structured = result.structuredContent as any;
+    for (const query of structured.queries_executed) expect(progress.some((m) => m.includes(`"${query}"`))).toBe(true);
+    expect(text(result)).toContain(structured.corpus_id);
+    const found = await client.callTool({ name: 'rag_semantic_search', arguments: { corpus_id: structured.corpus_id, query: 'Kelvin heat pump principle', min_relevance: 0 } });
+    expect((found.structuredContent as any).results[0].text).toContain('Kelvin');
+  }, 150_000);
+
+  it('cancelling a research call stops its work', async () => {
+    // Slow pages, so the research is still reading when it is cancelled.
+    for (const page of HEAT_PUMP_PAGES) site.web.addPage(page.path, renderResearchPage(page), { delayMs: 1500 });
+    try {
+      const controller = new AbortController();
+      const call = client.callTool({ name: 'agent_research', arguments: { query: 'heat pump', depth: 'comprehensive', max_sources: 8 } }, undefined, {
+        signal: controller.signal,
+        onprogress: (p) => {
+          if (/reading/.test(p.message ?? '')) controller.abort();
+        },
+        timeout: 120_000,
+      });
+      await expect(call).rejects.toThrow();
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      const settled = site.web.requestLog().length;
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      // Nothing was fetched once the reads in flight at the cancel settled: left alone, the
+      // research would read 8 pages at 6 at a time, 1.5 s each, then start its next round.
+      expect(site.web.requestLog().length).toBe(settled);
+      // The server still answers.
+      const ok = await client.callTool({ name: 'rag_corpora_list', arguments: {} });
+      expect(ok.isError).toBeFalsy();
+    } finally {
+      for (const page of HEAT_PUMP_PAGES) site.web.addPage(page.path, renderResearchPage(page));
+    }
+  }, 60_000);
+
+  it('returns actionable errors for bad input', async () => {
+    const bad = await client.callTool({ name: 'rag_semantic_search', arguments: { corpus_id: 'corpus_00000000000000000000', query: 'x' } });
+    expect(bad.isError).toBe(true);
+    expect(text(bad)).toContain('NOT_FOUND');
+    expect(text(bad)).toContain('corpus_id');
+    const invalid = await client.callTool({ name: 'agent_search', arguments: { query: 'x', max_results: 0 } });
+    expect(invalid.isError).toBe(true);
+    expect(text(invalid)).toContain('max_results');
+  });
+});
