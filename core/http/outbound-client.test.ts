@@ -26,6 +26,29 @@ afterEach(async () => {
 });
 
 describe('OutboundClient', () => {
+  it('sends the user:password of a URL as HTTP Basic authentication, and keeps it from another origin on a redirect', async () => {
+    const seen: Array<{ path: string; authorization: string | undefined }> = [];
+    const other = await serve((request, response) => {
+      seen.push({ path: `other${request.url}`, authorization: request.headers.authorization });
+      response.end('elsewhere');
+    });
+    const server = await serve((request, response) => {
+      seen.push({ path: request.url ?? '', authorization: request.headers.authorization });
+      if (request.url === '/away') response.writeHead(302, { location: `${other.origin}/landing` }).end();
+      else response.end('ok');
+    });
+    const http = client(server, { allowHosts: [`127.0.0.1:${server.port}`, `127.0.0.1:${other.port}`] });
+    const withCredentials = (path: string) => `http://al%40ice:p%3Ass@127.0.0.1:${server.port}${path}`;
+    expect((await http.fetch({ url: withCredentials('/hook'), method: 'POST', body: '{}', purpose: 'webhook' })).status).toBe(200);
+    await http.fetch({ url: withCredentials('/away'), purpose: 'page' });
+    const basic = `Basic ${Buffer.from('al@ice:p:ss').toString('base64')}`;
+    expect(seen).toEqual([
+      { path: '/hook', authorization: basic },
+      { path: '/away', authorization: basic },
+      { path: 'other/landing', authorization: undefined },
+    ]);
+  });
+
   it('times out with TIMEOUT', async () => {
     const server = await serve(() => undefined); // never answers
     const started = Date.now();

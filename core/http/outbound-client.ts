@@ -84,9 +84,11 @@ export class OutboundClient {
       if (url.protocol !== 'http:' && url.protocol !== 'https:') {
         throw new AppError('INVALID_INPUT', `only http and https URLs can be fetched, not ${url.protocol}`);
       }
+      const credentials = takeCredentials(url);
+      url = credentials.url;
       let attempt: Attempt = {
         method: request.method ?? 'GET',
-        headers: { 'user-agent': this.policy.userAgent, ...lowerCaseKeys(request.headers ?? {}) },
+        headers: { 'user-agent': this.policy.userAgent, ...credentials.headers, ...lowerCaseKeys(request.headers ?? {}) },
         body: request.body,
         maxBytes: request.maxBytes ?? this.policy.maxResponseBytes,
       };
@@ -216,6 +218,20 @@ function redirectTarget(location: string, from: URL): URL {
 }
 
 /** The request for the next hop: 303 (and 301/302 after POST) become GET; credentials stay with their origin. */
+/**
+ * fetch refuses URLs with user:password@, which webhook receivers commonly
+ * use: the credentials travel as HTTP Basic authentication instead, as curl
+ * sends them (and, like any credential header, not to another origin).
+ */
+function takeCredentials(url: URL): { url: URL; headers: Record<string, string> } {
+  if (!url.username && !url.password) return { url, headers: {} };
+  const userinfo = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+  const bare = new URL(url.href);
+  bare.username = '';
+  bare.password = '';
+  return { url: bare, headers: { authorization: `Basic ${Buffer.from(userinfo).toString('base64')}` } };
+}
+
 function redirectedAttempt(attempt: Attempt, status: number, from: URL, to: URL): Attempt {
   const headers = { ...attempt.headers };
   if (from.origin !== to.origin) for (const name of CREDENTIAL_HEADERS) delete headers[name];

@@ -14,7 +14,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { QuarryApp } from '../../app/create-quarry.js';
 import type { AnyCapability, CallContext } from '../../core/capability.js';
 import { AppError } from '../../core/errors.js';
+import { findInputShapeProblem } from '../../core/input-shape.js';
 import { toJsonSchema } from '../../core/json-schema.js';
+import { shapeRefusal } from '../../core/registry.js';
 import { declaredFields, IGNORED_FIELDS_HEADER, ignoredFieldsHeader, nameAliasesInError, prepareHttpInput } from './http-input.js';
 import { queryToInput } from './query-input.js';
 
@@ -37,6 +39,9 @@ export function mountCapability(server: FastifyInstance, app: QuarryApp, capabil
           capability.http.method === 'POST'
             ? { ...(body as object), ...params(request) }
             : { ...queryToInput((request.query ?? {}) as Record<string, unknown>, inputSchema), ...params(request) };
+        // Before unknown fields are dropped: a prototype key or deep nesting is refused wherever it is, by name.
+        const problem = findInputShapeProblem(raw);
+        if (problem) throw shapeRefusal(problem);
         const { input, ignored, aliased } = prepareHttpInput(raw as Record<string, unknown>, capability, declared);
         if (ignored.length > 0) reply.header(IGNORED_FIELDS_HEADER, ignoredFieldsHeader(ignored));
         const controller = new AbortController();

@@ -62,6 +62,7 @@ export function buildMcpServer(app: QuarryApp): Server {
       };
     }
     const progressToken = request.params._meta?.progressToken ?? extra._meta?.progressToken;
+    const notifications = new ProgressFlush();
     const ctx: CallContext = {
       signal: extra.signal,
       logger: app.logger.child({ tool: capability.mcpTool }),
@@ -70,13 +71,12 @@ export function buildMcpServer(app: QuarryApp): Server {
       caller: 'mcp',
       progress: (update) => {
         if (progressToken === undefined) return;
-        void extra
-          .sendNotification({ method: 'notifications/progress', params: { progressToken, ...update } })
-          .catch(() => undefined);
+        notifications.track(extra.sendNotification({ method: 'notifications/progress', params: { progressToken, ...update } }));
       },
     };
     try {
       const output = (await app.registry.invoke(capability.id, request.params.arguments ?? {}, ctx)) as Record<string, unknown>;
+      await notifications.flushed();
       const text = capability.toMarkdown ? capability.toMarkdown(output) : fencedCode(JSON.stringify(output, null, 2), 'json');
       return { content: [{ type: 'text', text }], structuredContent: output };
     } catch (error) {
@@ -91,6 +91,32 @@ export function buildMcpServer(app: QuarryApp): Server {
   });
   return server;
 }
+
+/**
+ * Progress notifications go out before the answer, and a little apart from
+ * it: the SDK client handles a notification a microtask after reading it and
+ * forgets the request's progress handler as soon as the answer is read, so a
+ * notification that arrives in the same read as the answer is dropped.
+ */
+class ProgressFlush {
+  private readonly pending = new Set<Promise<unknown>>();
+  private lastSentAt = -Infinity;
+
+  track(sending: Promise<unknown>): void {
+    this.lastSentAt = performance.now();
+    const settled = sending.catch(() => undefined).finally(() => this.pending.delete(settled));
+    this.pending.add(settled);
+  }
+
+  async flushed(): Promise<void> {
+    await Promise.all(this.pending);
+    const wait = PROGRESS_GAP_MS - (performance.now() - this.lastSentAt);
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  }
+}
+
+/** Time between the last progress notification and the answer, so the two reach the client in separate reads. */
+const PROGRESS_GAP_MS = 20;
 
 export async function serveMcpOverStdio(app: QuarryApp): Promise<Server> {
   const server = buildMcpServer(app);

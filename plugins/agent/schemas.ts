@@ -17,11 +17,12 @@ export type ResearchDepth = (typeof RESEARCH_DEPTHS)[number];
 
 const domainSchema = z
   .string()
+  .max(300)
   .trim()
   .toLowerCase()
   .regex(/^(?:https?:\/\/)?(?:\*\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*\.?(?::\d+)?\/?$/i, 'must be a domain name such as example.com')
   .transform((d) => d.replace(/^https?:\/\//, '').replace(/\/$/, '').replace(/:\d+$/, '').replace(/^\*\./, '').replace(/^www\./, '').replace(/\.$/, ''));
-const isoDay = z.iso.date().describe('YYYY-MM-DD');
+const isoDay = z.iso.date().max(10).describe('YYYY-MM-DD');
 const accepted = (what: string) => `Accepted for Tavily compatibility; ${what}`;
 
 export const agentSearchInputSchema = z
@@ -48,7 +49,7 @@ export const agentSearchInputSchema = z
     chunks_per_source: z.int().min(1).max(5).optional().describe('Passages per result in content (default 1; 3 for advanced)'),
     include_favicon: z.boolean().default(false),
     country: z.string().trim().min(2).max(60).optional().describe('Country name or ISO code, passed to engines as the region'),
-    language: z.string().regex(/^([a-z]{2,3}(-[A-Za-z]{2,4})?|all)$/, 'must be a language code such as "en" or "all"').optional().describe('Engine language; default en'),
+    language: z.string().max(16).regex(/^([a-z]{2,3}(-[A-Za-z]{2,4})?|all)$/, 'must be a language code such as "en" or "all"').optional().describe('Engine language; default en'),
     auto_parameters: z.boolean().default(false).describe('Pick topic and depth from the query (explicit non-default values win)'),
     exact_match: z.boolean().default(false).describe('Only results containing every "quoted phrase" of the query'),
     fetch_timeout: z.number().min(1).max(60).optional().describe('Seconds the page reading may take'),
@@ -97,7 +98,7 @@ export const agentSearchOutputSchema = z.object({
 });
 export type AgentSearchOutput = z.infer<typeof agentSearchOutputSchema>;
 
-const urlSchema = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
+const urlSchema = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048);
 
 export const agentExtractInputSchema = z.strictObject({
   urls: z.array(urlSchema).min(1, 'give at least one URL').max(20, 'at most 20 URLs'),
@@ -181,7 +182,7 @@ export const jobAcceptedSchema = z.object({
 export const agentResearchOutputSchema = z.union([agentResearchReportSchema, jobAcceptedSchema]);
 
 export const researchJobInputSchema = z.strictObject({
-  job_id: z.string().regex(/^job_[a-f0-9]{8,64}$/, 'must be a job id like job_…'),
+  job_id: z.string().max(68).regex(/^job_[a-f0-9]{8,64}$/, 'must be a job id like job_…'),
 });
 
 export const researchJobOutputSchema = z.object({

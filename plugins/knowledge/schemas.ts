@@ -8,13 +8,14 @@ export const MAX_GRAPH_NODES = 1000;
 
 const entityType = z
   .string()
+  .max(40)
   .trim()
   .toLowerCase()
   .transform((t) => ENTITY_TYPE_ALIASES[t] ?? t)
   .pipe(z.enum(ENTITY_TYPES, { error: `must be one of ${ENTITY_TYPES.join(', ')} (or company)` }));
 
 const entityTypes = z.array(entityType).min(1).max(ENTITY_TYPES.length + 3);
-const entityId = z.string().regex(/^ent_[0-9a-f]{16}$/, 'must be an entity id such as ent_0123456789abcdef');
+const entityId = z.string().max(20).regex(/^ent_[0-9a-f]{16}$/, 'must be an entity id such as ent_0123456789abcdef');
 
 export const entitySchema = z.object({
   id: z.string(),
@@ -47,9 +48,9 @@ export const extractInputSchema = z.strictObject({
   text: z.string().trim().min(1, 'must not be empty').max(MAX_TEXT_CHARS, `must be at most ${MAX_TEXT_CHARS} characters`),
   types: entityTypes.optional().describe(`Entity types to extract (${ENTITY_TYPES.join(', ')}; company = organization); all when absent`),
   store: z.boolean().default(true).describe('Extension: merge the result into the graph (default); false only extracts'),
-  source_url: z.url({ protocol: /^https?$/ }).optional().describe('Extension: where the text comes from (sources are counted by URL, else by text)'),
+  source_url: z.url({ protocol: /^https?$/ }).max(2048).optional().describe('Extension: where the text comes from (sources are counted by URL, else by text)'),
   source_title: z.string().max(500).optional().describe('Extension: title of the source'),
-  published_date: z.iso.datetime({ offset: true, local: true }).or(z.iso.date()).optional().describe('Extension: date of the source (recent activity)'),
+  published_date: z.iso.datetime({ offset: true, local: true }).max(40).or(z.iso.date().max(10)).optional().describe('Extension: date of the source (recent activity)'),
 });
 
 export const extractOutputSchema = z.object({

@@ -7,9 +7,9 @@ export const RAG_DEPTHS = ['quick', 'standard', 'deep'] as const;
 export type RagDepth = (typeof RAG_DEPTHS)[number];
 export const CORPUS_STATUSES = ['building', 'complete', 'incomplete'] as const;
 
-const languageSchema = z.string().regex(/^([a-z]{2,3}(-[A-Za-z]{2,4})?|all)$/, 'must be a language code such as "en" or "all"');
-export const corpusIdSchema = z.string().regex(/^corpus_[a-f0-9]{16,64}$/, 'must be a corpus id like corpus_… (from rag/research)');
-const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
+const languageSchema = z.string().max(16).regex(/^([a-z]{2,3}(-[A-Za-z]{2,4})?|all)$/, 'must be a language code such as "en" or "all"');
+export const corpusIdSchema = z.string().max(71).regex(/^corpus_[a-f0-9]{16,64}$/, 'must be a corpus id like corpus_… (from rag/research)');
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048);
 
 export const ragSourceSchema = z.object({
   url: z.string(),
@@ -191,7 +191,7 @@ export const corpusAddOutputSchema = z.object({
 
 export const corpusResumeInputSchema = z.strictObject({ corpus_id: corpusIdSchema, async: z.boolean().default(false) });
 
-export const ragJobInputSchema = z.strictObject({ job_id: z.string().regex(/^job_[a-f0-9]{8,64}$/, 'must be a job id like job_…') });
+export const ragJobInputSchema = z.strictObject({ job_id: z.string().max(68).regex(/^job_[a-f0-9]{8,64}$/, 'must be a job id like job_…') });
 
 export const ragJobOutputSchema = z.object({
   job_id: z.string(),

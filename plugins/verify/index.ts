@@ -16,16 +16,7 @@ import {
 import { verifyClaim, type VerifyDeps } from './verify-claim.js';
 
 function verifyDeps(services: PluginServices): VerifyDeps {
-  const source: PageSource = {
-    search: {
-      engines: services.engines,
-      scraper: services.scraper,
-      cache: services.stores.cache,
-      defaultEngines: services.config.search.defaultEngines,
-      onCacheLookup: (hit) => services.metrics.cacheLookup('search', hit),
-    },
-    scraper: services.scraper,
-  };
+  const source: PageSource = { engines: services.engines, scraper: services.scraper, defaultEngines: services.config.search.defaultEngines };
   return { services, source };
 }
 

@@ -57,7 +57,7 @@ export const claimOutputSchema = z.object({
 export type ClaimAnswer = z.infer<typeof claimOutputSchema>;
 
 export const sourceInputSchema = z.strictObject({
-  url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
+  url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048),
 });
 
 export const sourceOutputSchema = z.object({
@@ -107,5 +107,5 @@ export const batchOutputSchema = z.object({
 export type BatchAnswer = z.infer<typeof batchOutputSchema>;
 
 export const batchStatusInputSchema = z.strictObject({
-  job_id: z.string().regex(/^job_[a-f0-9]{24}$/, 'must be a job id like job_<24 hex digits>'),
+  job_id: z.string().max(28).regex(/^job_[a-f0-9]{24}$/, 'must be a job id like job_<24 hex digits>'),
 });

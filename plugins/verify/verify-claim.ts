@@ -67,7 +67,7 @@ export async function verifyClaim(deps: VerifyDeps, input: ClaimInput, ctx: Call
     if (missing.length > 0 && performance.now() < deadline) {
       const more = await gatherPages(
         deps.source,
-        { queries: missing, engines: input.engines, resultsPerQuery: 5, maxPages: SECOND_ROUND_PAGES, exclude: first.chosen, deadline },
+        { queries: missing, engines: input.engines, resultsPerQuery: 5, maxPages: SECOND_ROUND_PAGES, seen: first.seen, deadline },
         ctx,
         () => undefined,
       );

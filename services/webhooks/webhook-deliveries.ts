@@ -104,7 +104,7 @@ export class WebhookDeliveries {
         const message = input as DeliveryInput;
         try {
           const status = await attemptDelivery(this.send, message, message.secret ?? this.options.secret, { timeoutMs: this.options.timeoutMs, signal: ctx.signal });
-          this.logger.debug({ webhookId: message.id, url: redactUrl(message.url), attempt: ctx.attempt, status }, 'webhook delivered');
+          this.logger.info({ webhookId: message.id, url: redactUrl(message.url), attempt: ctx.attempt, status }, 'webhook delivered');
           return { status };
         } catch (error) {
           this.logger.warn({ webhookId: message.id, url: redactUrl(message.url), attempt: ctx.attempt, err: (error as Error).message }, 'webhook attempt failed');
