@@ -15,6 +15,9 @@ import { knowledgeConfigSchema } from '../services/knowledge/config.js';
 import { llmConfigSchema, llmEnvOverrides } from '../services/llm/config.js';
 import { webhookSecretProblem } from '../services/webhooks/standard-webhooks.js';
 
+/** The job lane of monitor checks (its concurrency is monitor.concurrency). */
+export const MONITOR_LANE = 'monitors';
+
 export const configSchema = z
   .object({
     host: z.string().min(1).default('127.0.0.1'),
@@ -160,6 +163,34 @@ export const configSchema = z
         backoffMaxMs: z.number().int().min(10).default(30 * 60_000),
         /** Deliveries in flight at once per instance. */
         concurrency: z.number().int().min(1).max(256).default(8),
+      })
+      .strict()
+      .prefault({}),
+    monitor: z
+      .object({
+        /** Checks run at once per instance (their own job lane, so a slow check never holds up other work). */
+        concurrency: z.number().int().min(1).max(256).default(8),
+        /** Bound of one check (search, reading pages, analysis); a check that runs out commits what it has. */
+        checkTimeoutSeconds: z.number().int().min(5).max(600).default(90),
+        /** Results asked of the engines per check. */
+        resultsPerCheck: z.number().int().min(1).max(100).default(10),
+        /** Newest results kept per monitor (GET …/results reads at most 100). */
+        keepResults: z.number().int().min(1).max(10_000).default(100),
+        /** Normalised URLs remembered per monitor (alerted on, or recorded in its baseline); the oldest go first. */
+        seenUrls: z.number().int().min(100).max(100_000).default(2000),
+        /** New pages read per check with deep_analysis. */
+        deepAnalysisPages: z.number().int().min(1).max(20).default(5),
+        /** How often each instance makes sure every active monitor has its next check queued (the scheduler's safety net). */
+        sweepIntervalSeconds: z.number().int().min(1).max(3600).default(60),
+        /** Spread of the first check of monitors created together, and of later ones: up to this share of the interval (at most 60 s). */
+        jitterShare: z.number().min(0).max(0.5).default(0.1),
+        /** "per-monitor": each monitor signs with its own secret, returned once at creation; "global": every alert is signed with webhooks.secret. */
+        webhookSecret: z.enum(['per-monitor', 'global']).default('per-monitor'),
+        /**
+         * FOR TESTS AND BENCHMARKS ONLY: the length in milliseconds of one "minute" of
+         * check_interval_minutes, so an interval of 5 can last 5 s. Leave at 60000.
+         */
+        testOnlyMinuteMs: z.number().int().min(10).max(60_000).default(60_000),
       })
       .strict()
       .prefault({}),

@@ -33,7 +33,7 @@ import { SearchHistory } from '../services/search-history/search-history.js';
 import { PageIndexer } from '../services/semantic/page-indexer.js';
 import { SemanticServices } from '../services/semantic/semantic-services.js';
 import { WEBHOOK_LANE, WebhookDeliveries } from '../services/webhooks/webhook-deliveries.js';
-import type { QuarryConfig } from './config.js';
+import { MONITOR_LANE, type QuarryConfig } from './config.js';
 import { createQuarryEventBus, type QuarryEventBus } from './events.js';
 import { TOKENS } from './tokens.js';
 
@@ -182,7 +182,7 @@ function jobBackend(config: QuarryConfig, stores: Stores, logger: Logger): JobBa
 function jobServiceOptions(config: QuarryConfig) {
   return {
     concurrency: config.jobs.concurrency,
-    laneConcurrency: { [WEBHOOK_LANE]: config.webhooks.concurrency },
+    laneConcurrency: { [WEBHOOK_LANE]: config.webhooks.concurrency, [MONITOR_LANE]: config.monitor.concurrency },
     maxInterruptions: config.jobs.maxInterruptions,
   };
 }

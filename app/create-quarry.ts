@@ -92,6 +92,7 @@ export async function createQuarry(options: CreateQuarryOptions = {}): Promise<Q
   const webhooks = c.resolve<WebhookDeliveries>(TOKENS.Webhooks);
   jobs.define(WEBHOOK_DELIVERY_KIND, webhooks.kind());
   jobs.onFinished(jobWebhookListener(webhooks));
+  jobs.onFinished(webhooks.settledListener());
 
   registry.onCall((call) => {
     metrics.observeCall(call.id, call.host, call.status, call.durationMs);
@@ -150,6 +151,16 @@ export async function createQuarry(options: CreateQuarryOptions = {}): Promise<Q
     for (const [kind, definition] of Object.entries(area.plugin.jobHandlers?.(services) ?? {})) jobs.define(kind, definition);
   }
   await jobs.start();
+  const background: Array<{ stop(): Promise<void> }> = [];
+  try {
+    for (const area of areas) {
+      const work = await area.plugin.start?.(services);
+      if (work) background.push(work);
+    }
+  } catch (error) {
+    await Promise.allSettled(background.map((work) => work.stop()));
+    throw error;
+  }
   logger.info(
     { engines: engines.ids().length, capabilities: registry.list().length, storage: stores.backend, jobs: jobs.backend, browser: browser.available() },
     'quarry core ready',
@@ -167,6 +178,7 @@ export async function createQuarry(options: CreateQuarryOptions = {}): Promise<Q
     async close() {
       if (closed) return;
       closed = true;
+      await Promise.allSettled(background.map((work) => work.stop()));
       await jobs.close();
       await indexer.stop();
       await feeder.stop();

@@ -9,8 +9,19 @@ export interface CapabilityCalledEvent {
   status: string;
 }
 
+/** A monitor check has committed (plugins/monitor): when it was due, when it started, what it found. */
+export interface MonitorCheckedEvent {
+  monitorId: string;
+  /** When the check was due (its job's runAt); null for a manual check. */
+  scheduledFor: number | null;
+  startedAt: number;
+  finishedAt: number;
+  newResults: number;
+}
+
 export type QuarryEvents = PageEvents & {
     'capability.called': (event: CapabilityCalledEvent) => void;
+    'monitor.checked': (event: MonitorCheckedEvent) => void;
   };
 
 export type QuarryEventBus = EventBus<QuarryEvents>;

@@ -59,6 +59,12 @@ export interface CapabilityDefinition<I extends z.ZodType = z.ZodType, O extends
     accepted?: { output: z.ZodType; is(output: unknown): boolean };
     /** Body fields accepted over HTTP under another name; MCP tool schemas stay strict. */
     fieldAliases?: Record<string, HttpFieldAlias>;
+    /**
+     * The HTTP answer is this field of the output rather than the whole of it: for
+     * routes the spec answers with a bare array. MCP structured content must be an
+     * object, so MCP gets the whole output ({ <field>: [...] }).
+     */
+    answerField?: string;
   };
   /** MCP tool name, snake_case "<area>_<action>", within ^[a-z][a-z0-9_]{0,63}$. */
   mcpTool: string;

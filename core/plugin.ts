@@ -17,6 +17,16 @@ export interface AreaPlugin<Services> {
    * retry bound and lane. Registered before any job runs.
    */
   jobHandlers?(services: Services): Record<string, JobHandler | JobKind>;
+  /**
+   * Starts the plugin's background work (a scheduler) once jobs run; called
+   * after every plugin's setup. What it returns is stopped when the service
+   * closes, before the job mechanism.
+   */
+  start?(services: Services): Promise<BackgroundWork | void> | BackgroundWork | void;
+}
+
+export interface BackgroundWork {
+  stop(): Promise<void>;
 }
 
 export interface JobHandlerContext {

@@ -3,6 +3,11 @@
  * query and path parameters) prepared as http-input.ts says, invoked through
  * the registry with a context carrying cancellation and the caller, answered
  * with the capability's status (202 for an accepted job).
+ *
+ * A POST on a resource's path (`/monitor/topics/:monitor_id/pause`) takes
+ * its parameters from the path and needs no body: an empty one is accepted
+ * whatever Content-Type says. A capability whose spec answer is a bare array
+ * declares `answerField`, and HTTP answers that field of the output.
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -18,18 +23,22 @@ import { queryToInput } from './query-input.js';
 export function mountCapability(server: FastifyInstance, app: QuarryApp, capability: AnyCapability): void {
   const inputSchema = toJsonSchema(capability.input, 'input');
   const declared = declaredFields(capability);
+  const params = (request: FastifyRequest) => (request.params ?? {}) as Record<string, unknown>;
+  const onResource = capability.http.method === 'POST' && capability.http.path.includes('/:');
   for (const url of [capability.http.path, ...(capability.http.aliases ?? [])]) {
     server.route({
       method: capability.http.method,
       url,
+      ...(onResource ? { onRequest: forgetTypeOfEmptyBody } : {}),
       handler: async (request, reply) => {
-        const raw =
-          capability.http.method === 'POST'
-            ? request.body
-            : { ...queryToInput((request.query ?? {}) as Record<string, unknown>, inputSchema), ...((request.params ?? {}) as object) };
-        if (capability.http.method === 'POST' && (raw === null || typeof raw !== 'object' || Array.isArray(raw))) {
+        const body = onResource && request.body === undefined ? {} : request.body;
+        if (capability.http.method === 'POST' && (body === null || typeof body !== 'object' || Array.isArray(body))) {
           throw new AppError('INVALID_INPUT', 'the body must be a JSON object');
         }
+        const raw =
+          capability.http.method === 'POST'
+            ? { ...(body as object), ...params(request) }
+            : { ...queryToInput((request.query ?? {}) as Record<string, unknown>, inputSchema), ...params(request) };
         // Before unknown fields are dropped: a prototype key or deep nesting is refused wherever it is, by name.
         const problem = findInputShapeProblem(raw);
         if (problem) throw shapeRefusal(problem);
@@ -53,7 +62,8 @@ export function mountCapability(server: FastifyInstance, app: QuarryApp, capabil
         try {
           const output = await app.registry.invoke(capability.id, input, ctx);
           reply.status(capability.http.accepted?.is(output) ? 202 : (capability.http.status ?? 200));
-          return output;
+          const field = capability.http.answerField;
+          return field ? (output as Record<string, unknown>)[field] : output;
         } catch (error) {
           throw error instanceof AppError ? nameAliasesInError(error, aliased) : error;
         } finally {
@@ -62,6 +72,12 @@ export function mountCapability(server: FastifyInstance, app: QuarryApp, capabil
       },
     });
   }
+}
+
+/** An empty body labelled JSON is no body at all (clients send the header on every POST). */
+async function forgetTypeOfEmptyBody(request: FastifyRequest): Promise<void> {
+  const headers = request.raw.headers;
+  if (headers['transfer-encoding'] === undefined && (headers['content-length'] === undefined || headers['content-length'] === '0')) delete headers['content-type'];
 }
 
 /** Per-caller state is kept under a digest of the key, never the key itself. */

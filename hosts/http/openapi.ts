@@ -43,7 +43,7 @@ export function buildOpenApi(capabilities: AnyCapability[], version: string): Re
         [String(cap.http.status ?? 200)]: {
           description: 'Success',
           headers: ignoredFieldsHeaderDoc,
-          content: { 'application/json': { schema: toJsonSchema(cap.output, 'output') } },
+          content: { 'application/json': { schema: answerSchema(cap) } },
         },
         ...(cap.http.accepted
           ? { '202': { description: 'Accepted: the job is stored; poll status_url (async_mode)', content: { 'application/json': { schema: toJsonSchema(cap.http.accepted.output, 'output') } } } }
@@ -57,7 +57,14 @@ export function buildOpenApi(capabilities: AnyCapability[], version: string): Re
       },
     };
     const parameters: Array<Record<string, unknown>> = pathParams.map((name) => ({ name, in: 'path', required: true, schema: (input.properties?.[name] ?? { type: 'string' }) as object }));
-    if (cap.http.method === 'POST') {
+    if (cap.http.method === 'POST' && pathParams.length > 0) {
+      // An action on a resource: its parameters are in the path; a body is not needed.
+      const rest = Object.fromEntries(Object.entries(input.properties ?? {}).filter(([name]) => !pathParams.includes(name)));
+      const required = (input.required ?? []).filter((name) => !pathParams.includes(name));
+      if (Object.keys(rest).length > 0) {
+        operation.requestBody = { required: false, content: { 'application/json': { schema: httpBodySchema(cap, { ...input, properties: rest, required }) } } };
+      }
+    } else if (cap.http.method === 'POST') {
       operation.requestBody = { required: true, content: { 'application/json': { schema: httpBodySchema(cap, input) } } };
     } else {
       for (const [name, schema] of Object.entries(input.properties ?? {})) {
@@ -89,6 +96,12 @@ export function buildOpenApi(capabilities: AnyCapability[], version: string): Re
     },
     paths,
   };
+}
+
+/** What the HTTP answer is: the output, or the one field of it the route answers with. */
+function answerSchema(cap: AnyCapability): unknown {
+  const schema = toJsonSchema(cap.output, 'output') as { properties?: Record<string, unknown> };
+  return cap.http.answerField ? (schema.properties?.[cap.http.answerField] ?? {}) : schema;
 }
 
 const ignoredFieldsHeaderDoc = {

@@ -14,7 +14,8 @@
 import { AppError, toAppError } from '../../core/errors.js';
 import { redactUrl } from '../../core/http/redact-url.js';
 import type { Logger } from '../../core/logger.js';
-import type { JobKind, JobRecord, Jobs } from '../jobs/types.js';
+import type { JobFinishListener } from '../jobs/job-service.js';
+import type { JobKind, JobOutcome, JobRecord, Jobs } from '../jobs/types.js';
 import { backoffDelayMs, type BackoffOptions } from '../jobs/retry-policy.js';
 import { attemptDelivery, isRetryableFailure, type WebhookMessage, type WebhookSend } from './webhook-attempt.js';
 
@@ -37,7 +38,18 @@ export interface WebhookDeliveryOptions {
 interface DeliveryInput extends WebhookMessage {
   /** A secret of its own (a monitor's); the configured one otherwise. */
   secret?: string;
+  /** The producer's label ("<area>:<id>"), handed to its settle listener. */
+  tag?: string;
 }
+
+/** What a producer enqueues: the message, optionally its own secret and a tag for its settle listener. */
+export interface OutgoingMessage extends WebhookMessage {
+  secret?: string;
+  tag?: string;
+}
+
+/** Told once a tagged message is delivered or has failed for good; must be idempotent (it may be told twice). */
+export type SettleListener = (tag: string, state: DeliveryState & { id: string }) => Promise<void>;
 
 export interface DeliveryState {
   /** The webhook-id (absent while the message is not built yet). */
@@ -52,8 +64,10 @@ export interface DeliveryState {
 }
 
 export class WebhookDeliveries {
+  private readonly settleListeners = new Map<string, SettleListener>();
+
   constructor(
-    private readonly jobs: Pick<Jobs, 'submit' | 'get'>,
+    private readonly jobs: Pick<Jobs, 'submit' | 'get'> & Partial<Pick<Jobs, 'cancel'>>,
     private readonly send: WebhookSend,
     private readonly options: WebhookDeliveryOptions,
     private readonly logger: Logger,
@@ -101,10 +115,35 @@ export class WebhookDeliveries {
   }
 
   /** Enqueues the message once: a second call with the same id changes nothing. */
-  async enqueue(message: WebhookMessage & { secret?: string }): Promise<DeliveryState> {
+  async enqueue(message: OutgoingMessage): Promise<DeliveryState> {
     const input: DeliveryInput = { id: message.id, url: message.url, body: message.body };
     if (message.secret) input.secret = message.secret;
+    if (message.tag) input.tag = message.tag;
     return deliveryState(await this.jobs.submit(WEBHOOK_DELIVERY_KIND, input, { jobId: message.id }));
+  }
+
+  /** Cancels a message not yet delivered (its producer's subject is gone); null when unknown. */
+  async cancel(id: string): Promise<DeliveryState | null> {
+    const job = await this.jobs.get(id);
+    if (!job || job.kind !== WEBHOOK_DELIVERY_KIND) return null;
+    const cancelled = this.jobs.cancel ? await this.jobs.cancel(id) : job;
+    return cancelled ? deliveryState(cancelled) : null;
+  }
+
+  /** Tells `listener` when a message tagged "<area>:…" settles (delivered, or failed for good). Before the job service starts. */
+  onSettled(area: string, listener: SettleListener): void {
+    this.settleListeners.set(area, listener);
+  }
+
+  /** The job finish listener that tells producers their messages settled (registered by the composition root). */
+  settledListener(): JobFinishListener {
+    return async (job, outcome) => {
+      if (job.kind !== WEBHOOK_DELIVERY_KIND) return;
+      const tag = (job.input as DeliveryInput | null)?.tag;
+      const listener = tag ? this.settleListeners.get(tag.split(':')[0]!) : undefined;
+      if (!tag || !listener) return;
+      await listener(tag, { ...settledState(job, outcome), id: job.id });
+    };
   }
 
   /** The delivery log entry of a message, from any instance; null when unknown (or expired). */
@@ -124,5 +163,14 @@ export function deliveryState(job: JobRecord): DeliveryState {
   if (lastError) state.lastError = lastError.code === 'UPSTREAM_FAILED' && lastError.message.startsWith('HTTP ') ? lastError.message : `${lastError.code}: ${lastError.message}`;
   if (job.status === 'completed' && job.finishedAt) state.deliveredAt = job.finishedAt;
   if (state.status === 'pending' && job.runAt) state.nextAttemptAt = job.runAt;
+  return state;
+}
+
+/** The final state of a delivery from its job and the outcome just recorded. */
+function settledState(job: JobRecord, outcome: JobOutcome): DeliveryState {
+  const finishedAt = new Date().toISOString();
+  const record: JobRecord =
+    outcome.status === 'completed' ? { ...job, status: 'completed', result: outcome.result, finishedAt } : { ...job, status: 'failed', error: outcome.error, finishedAt };
+  const { nextAttemptAt: _next, ...state } = deliveryState(record);
   return state;
 }

@@ -12,7 +12,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConfigInput } from '../../app/config.js';
 import { buildMcpServer } from '../../hosts/mcp/server.js';
-import { startQuarry, type RunningQuarry } from '../e2e/harness.js';
+import { startQuarry, TEST_KEY, type RunningQuarry } from '../e2e/harness.js';
 import type { SandboxWeb } from '../sandbox/sandbox-web.js';
 import { shapeProblems, withoutVolatile, type FieldSpec } from './response-shape.js';
 
@@ -41,7 +41,7 @@ export interface EnumRule {
 }
 
 export interface RouteContract {
-  /** "METHOD /path" as in the spec. */
+  /** "METHOD /path" as in the spec; `{name}` in the path is filled from the body's field of that name (sent in the path, not the body). */
   route: string;
   tool: string;
   minimal: Body;
@@ -61,6 +61,14 @@ export interface RouteContract {
   invariants?: Array<{ name: string; check(body: any, sent: Body): void }>;
   /** Per-test limit for this route's cases; default 60 s. */
   timeoutMs?: number;
+  /**
+   * The spec answers a bare array over HTTP; MCP's structured content is an
+   * object with the array under this field. Response paths are written from
+   * that object (`monitors[].id`).
+   */
+  arrayField?: string;
+  /** Builds the body of each single call from the table's (e.g. a fresh resource to delete), for HTTP and MCP alike. */
+  prepare?(body: Body): Promise<Body>;
 }
 
 export interface Answer {
@@ -85,7 +93,17 @@ export async function startContractHosts(web: SandboxWeb, overrides: ConfigInput
   await client.connect(clientSide);
   return {
     quarry,
-    async http(method, path, body) {
+    async http(method, template, given) {
+      const body = { ...given };
+      const path = template.replace(/\{([a-z_]+)\}/g, (_, name: string) => {
+        const value = String(body[name] ?? '');
+        delete body[name];
+        return encodeURIComponent(value);
+      });
+      if (method === 'DELETE') {
+        const response = await fetch(quarry.url + path, { method: 'DELETE', headers: { 'x-api-key': TEST_KEY } });
+        return { status: response.status, body: await response.json() };
+      }
       if (method === 'GET') {
         const query = new URLSearchParams(Object.entries(body).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : String(v)])).toString();
         return quarry.get(query ? `${path}?${query}` : path);
@@ -138,15 +156,19 @@ export function describeContract(area: string, start: () => Promise<ContractHost
   /** Runs a body over both hosts and holds both answers to the contract. */
   async function accepted(contract: RouteContract, body: Body, strict: boolean): Promise<any> {
     const [method, path] = contract.route.split(' ') as [string, string];
-    const http = await hosts.http(method, path, body);
+    const prepare = contract.prepare ?? (async (given: Body) => given);
+    const http = await hosts.http(method, path, await prepare(body));
     expect(http.status, `HTTP ${contract.route} ${JSON.stringify(http.body).slice(0, 300)}`).toBe(contract.status ?? 200);
-    expect(shapeProblems(http.body, contract.response, { strict }), `HTTP answer of ${contract.route}`).toEqual([]);
-    const mcp = await hosts.mcp(contract.tool, body, contract.timeoutMs);
+    const field = contract.arrayField;
+    if (field) expect(Array.isArray(http.body), `HTTP ${contract.route} answers an array`).toBe(true);
+    const httpAnswer = field ? { [field]: http.body } : http.body;
+    expect(shapeProblems(httpAnswer, contract.response, { strict }), `HTTP answer of ${contract.route}`).toEqual([]);
+    const mcp = await hosts.mcp(contract.tool, await prepare(body), contract.timeoutMs);
     expect(mcp.isError, `MCP ${contract.tool}: ${mcp.text.slice(0, 300)}`).toBe(false);
     const structured = JSON.parse(JSON.stringify(mcp.structured));
     expect(shapeProblems(structured, contract.response, { strict }), `MCP answer of ${contract.tool}`).toEqual([]);
-    expect(withoutVolatile(structured, contract.volatile), 'MCP structuredContent is the HTTP JSON').toEqual(withoutVolatile(http.body, contract.volatile));
-    return http.body;
+    expect(withoutVolatile(structured, contract.volatile), 'MCP structuredContent is the HTTP JSON').toEqual(withoutVolatile(httpAnswer, contract.volatile));
+    return httpAnswer;
   }
 
   async function refused(contract: RouteContract, body: Body, fieldName: string): Promise<void> {

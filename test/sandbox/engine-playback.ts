@@ -35,7 +35,11 @@ export interface PreparedAnswer {
   status: number;
 }
 
+/** Builds an answer from the request (an engine whose results change with the query or over time). */
+export type EngineAnswerer = (request: URL) => PreparedAnswer;
+
 interface EngineState {
+  answerer?: EngineAnswerer;
   answers: PreparedAnswer[];
   served: number;
   delayMs: number;
@@ -97,9 +101,21 @@ export class EnginePlayback {
     return state;
   }
 
+  /** Answers every request with answerer(request URL), until play() is called again. */
+  answerWith(id: string, answerer: EngineAnswerer, delayMs: number): void {
+    const state = this.state(id);
+    state.answerer = answerer;
+    state.delayMs = delayMs;
+  }
+
+  answererOf(id: string): EngineAnswerer | undefined {
+    return this.engines.get(id)?.answerer;
+  }
+
   /** Replaces the engine's answers and restarts their sequence. */
   play(id: string, answers: PreparedAnswer[], delayMs: number): void {
     const state = this.state(id);
+    delete state.answerer;
     state.answers = answers;
     state.served = 0;
     state.delayMs = delayMs;

@@ -8,14 +8,14 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { captchaPage, fixturePages, realPages } from './fixture-pages.js';
-import { EnginePlayback, prepareAnswer, type EngineMode, type EngineRecording, type EngineRequest } from './engine-playback.js';
+import { EnginePlayback, prepareAnswer, type EngineAnswerer, type EngineMode, type EngineRecording, type EngineRequest } from './engine-playback.js';
 import { Delays, flattenHeaders, readBody, send } from './http-helpers.js';
 import { rewriteLinks } from './link-rewriter.js';
 import { pickPage, renderSitePage, titleFromUrl } from './site-page.js';
 import { findTopicPage, renderTopicPage } from './topic-pages.js';
 import { WebhookReceiver, type WebhookDelivery } from './webhook-receiver.js';
 
-export type { EngineMode, EngineRecording, EngineRequest } from './engine-playback.js';
+export type { EngineAnswerer, EngineMode, EngineRecording, EngineRequest, PreparedAnswer } from './engine-playback.js';
 export type { WebhookDelivery } from './webhook-receiver.js';
 
 export interface AddPageOptions {
@@ -31,6 +31,8 @@ export interface SandboxWeb {
   port: number;
   /** Serve a recorded engine response for every request under /engines/<id>/ (any path, any query). Several recordings are served in order, the last one repeating. */
   playEngine(id: string, recording: EngineRecording | EngineRecording[], opts?: { rewriteLinks?: boolean; delayMs?: number }): void;
+  /** Answer every request under /engines/<id>/ with answerer(request URL): results that change with the query or over time. */
+  answerEngine(id: string, answerer: EngineAnswerer, opts?: { delayMs?: number }): void;
   /** `${url}/engines/${id}` — tests set engines.<id>.baseUrl to this. */
   engineBaseUrl(id: string): string;
   setEngineMode(id: string, mode: EngineMode): void;
@@ -49,6 +51,8 @@ export interface SandboxWeb {
   webhookUrl(name: string): string;
   /** Answer 500 to the next N deliveries to this hook. */
   setWebhookFailures(name: string, failFirstN: number): void;
+  /** Never answer the next N deliveries to this hook (the connection stays open until the sender gives up or close()). */
+  setWebhookHang(name: string, hangFirstN: number): void;
   /** Status for deliveries that are not in the failing first N (default 200). */
   setWebhookStatus(name: string, status: number): void;
   /** Every delivery received, failed ones included (see `status`). */
@@ -133,7 +137,8 @@ export async function startSandboxWeb(): Promise<SandboxWeb> {
     if (mode.kind === 'fail') return send(res, mode.status, `sandbox: engine ${id} is failing with ${mode.status}`);
     if (mode.kind === 'rate_limited') return send(res, 429, 'Too Many Requests', { 'retry-after': '60' });
     if (mode.kind === 'captcha') return send(res, 200, captchaPage(), { 'content-type': HTML });
-    const answer = engines.nextAnswer(id);
+    const answerer = engines.answererOf(id);
+    const answer = answerer ? answerer(requestUrl) : engines.nextAnswer(id);
     if (!answer) return send(res, 404, `sandbox: no recording played for engine ${id}`);
     send(res, answer.status, answer.body, { 'content-type': answer.contentType });
   }
@@ -157,6 +162,7 @@ export async function startSandboxWeb(): Promise<SandboxWeb> {
   async function receiveWebhook(req: IncomingMessage, res: ServerResponse, name: string): Promise<void> {
     const body = await readBody(req);
     const status = webhooks.receive(name, flattenHeaders(req.headers), body);
+    if (status === 'hang') return;
     send(res, status, status < 400 ? 'ok' : 'webhook receiver failing on purpose');
   }
 
@@ -174,6 +180,9 @@ export async function startSandboxWeb(): Promise<SandboxWeb> {
       if (!recordings.length) throw new Error(`sandbox web: playEngine(${id}) needs at least one recording`);
       const rewrite = opts.rewriteLinks === false ? undefined : rewriteForSandbox;
       engines.play(id, recordings.map((one) => prepareAnswer(one, rewrite)), opts.delayMs ?? 0);
+    },
+    answerEngine(id, answerer, opts = {}) {
+      engines.answerWith(id, answerer, opts.delayMs ?? 0);
     },
     engineBaseUrl: (id) => `${url}/engines/${id}`,
     setEngineMode: (id, mode) => engines.setMode(id, mode),
@@ -202,6 +211,7 @@ export async function startSandboxWeb(): Promise<SandboxWeb> {
     webhookUrl: (name) => `${url}/hooks/${encodeURIComponent(name)}`,
     setWebhookFailures: (name, failFirstN) => webhooks.setFailures(name, failFirstN),
     setWebhookStatus: (name, status) => webhooks.setStatus(name, status),
+    setWebhookHang: (name, hangFirstN) => webhooks.setHang(name, hangFirstN),
     webhooks: (name) => webhooks.deliveries(name),
     waitForWebhook: (name, count = 1, timeoutMs = 5000) => webhooks.waitFor(name, count, timeoutMs),
     requestLog: () => [...log],

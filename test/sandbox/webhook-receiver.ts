@@ -7,7 +7,7 @@ export interface WebhookDelivery {
   headers: Record<string, string>;
   body: string;
   receivedAt: number;
-  /** The status the sandbox answered this delivery with. */
+  /** The status the sandbox answered this delivery with; 0 when it never answered (hang). */
   status: number;
 }
 
@@ -23,6 +23,7 @@ export class WebhookReceiver {
   private readonly received = new Map<string, WebhookDelivery[]>();
   private readonly failuresLeft = new Map<string, number>();
   private readonly statuses = new Map<string, number>();
+  private readonly hangsLeft = new Map<string, number>();
   private readonly waiters = new Set<Waiter>();
 
   setFailures(name: string, failFirstN: number): void {
@@ -33,13 +34,19 @@ export class WebhookReceiver {
     this.statuses.set(name, status);
   }
 
-  /** Records a delivery and returns the status to answer it with. */
-  receive(name: string, headers: Record<string, string>, body: string): number {
-    const failures = this.failuresLeft.get(name) ?? 0;
+  setHang(name: string, hangFirstN: number): void {
+    this.hangsLeft.set(name, hangFirstN);
+  }
+
+  /** Records a delivery and returns the status to answer it with, or 'hang' (never answer). */
+  receive(name: string, headers: Record<string, string>, body: string): number | 'hang' {
+    const hangs = this.hangsLeft.get(name) ?? 0;
+    if (hangs > 0) this.hangsLeft.set(name, hangs - 1);
+    const failures = hangs > 0 ? 0 : (this.failuresLeft.get(name) ?? 0);
     if (failures > 0) this.failuresLeft.set(name, failures - 1);
-    const status = failures > 0 ? 500 : (this.statuses.get(name) ?? 200);
+    const status = hangs > 0 ? 'hang' : failures > 0 ? 500 : (this.statuses.get(name) ?? 200);
     const list = this.received.get(name) ?? [];
-    list.push({ headers, body, receivedAt: Date.now(), status });
+    list.push({ headers, body, receivedAt: Date.now(), status: status === 'hang' ? 0 : status });
     this.received.set(name, list);
     this.settleWaiters();
     return status;

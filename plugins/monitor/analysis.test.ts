@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import type { LlmClient } from '../../services/llm/types.js';
+import { extractiveSummary, modelSummary, titlesLine } from './analysis.js';
+
+const terms = { topic: 'perovskite solar cells', keywords: ['stability'], sources: null };
+const items = [
+  { title: 'Perovskite cells pass a 1,000-hour test', url: 'https://example.org/a', snippet: 'Researchers report stability.' },
+  { title: 'Unread page', url: 'https://example.org/b', snippet: 'The perovskite stability problem is not solved yet, engineers say.' },
+];
+const pages = [
+  {
+    url: 'https://example.org/a',
+    title: 'Perovskite cells pass a 1,000-hour test',
+    text: 'The lab moved to a new building last spring. Perovskite solar cells kept 95% of their efficiency after 1,000 hours, a record for stability in damp heat. Tickets for the open day are free.',
+  },
+  { url: 'https://example.org/b', title: '', text: '' },
+];
+
+describe('monitor analysis', () => {
+  it('says how many results are new and their titles', () => {
+    expect(titlesLine(items, false)).toBe('2 new results: Perovskite cells pass a 1,000-hour test; Unread page');
+    expect(titlesLine(items.slice(0, 1), true)).toBe('Baseline: 1 result already published: Perovskite cells pass a 1,000-hour test');
+    const many = Array.from({ length: 11 }, (_, i) => ({ title: `t${i}`, url: `u${i}`, snippet: '' }));
+    expect(titlesLine(many, false)).toMatch(/; and 3 more$/);
+  });
+
+  it('picks from each page the sentence that covers the topic and keywords, and the snippet of a page not read', () => {
+    const summary = extractiveSummary(terms, items, pages, false);
+    expect(summary.split('\n')).toEqual([
+      '2 new results: Perovskite cells pass a 1,000-hour test; Unread page',
+      '- Perovskite cells pass a 1,000-hour test: Perovskite solar cells kept 95% of their efficiency after 1,000 hours, a record for stability in damp heat.',
+      '- Unread page: The perovskite stability problem is not solved yet, engineers say.',
+    ]);
+  });
+
+  it('asks the model with the pages and reports its name', async () => {
+    let prompt = '';
+    const client: LlmClient = {
+      provider: 'openai-compatible',
+      model: 'test-model',
+      async complete(request) {
+        prompt = request.messages[0]!.content;
+        return { text: 'Cells now last 1,000 hours [1].', model: 'test-model-v2', finishReason: 'stop' };
+      },
+      stream: () => {
+        throw new Error('not used');
+      },
+    };
+    const analysis = await modelSummary(client, terms, items, pages, new AbortController().signal);
+    expect(analysis).toEqual({ analysis: '2 new results: Perovskite cells pass a 1,000-hour test; Unread page\nCells now last 1,000 hours [1].', method: 'llm', model: 'test-model-v2' });
+    expect(prompt).toContain('kept 95% of their efficiency');
+    expect(prompt).toContain('[2] Unread page');
+  });
+});

@@ -1,0 +1,86 @@
+/**
+ * The analysis of a check's new results. Without deep_analysis: one line,
+ * the count and the titles. With it, the new pages are read and what they
+ * say is summarised: by the configured language model (quality tier, else
+ * fast), or, without one (or when it fails), extractively: from each page
+ * the sentence that best covers the topic and keywords. analysis_method and
+ * model_used say which.
+ */
+import type { LlmClient } from '../../services/llm/types.js';
+import { sentences } from '../../services/ranking/passages.js';
+import { lexicalRelevance } from '../../services/ranking/relevance.js';
+import type { MonitorTerms } from './query.js';
+import type { NewResult } from './schemas.js';
+
+export interface Analysis {
+  analysis: string;
+  method: 'llm' | 'extractive' | 'titles';
+  model: string | null;
+}
+
+/** A page read for the analysis: its text, or '' when it could not be read. */
+export interface ReadPage {
+  url: string;
+  title: string;
+  text: string;
+}
+
+const TITLES_SHOWN = 8;
+const SENTENCE_CHARS = 300;
+const PAGE_CHARS_FOR_MODEL = 2500;
+
+const clip = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`);
+
+/** "3 new results: A; B; C" — the line every check without deep_analysis gets. */
+export function titlesLine(items: NewResult[], baseline: boolean): string {
+  if (items.length === 0) return baseline ? 'Baseline: nothing found yet.' : 'No new results.';
+  const titles = items.slice(0, TITLES_SHOWN).map((item) => clip(item.title || item.url, 120));
+  const more = items.length > TITLES_SHOWN ? `; and ${items.length - TITLES_SHOWN} more` : '';
+  const head = baseline ? `Baseline: ${items.length} result${items.length === 1 ? '' : 's'} already published` : `${items.length} new result${items.length === 1 ? '' : 's'}`;
+  return `${head}: ${titles.join('; ')}${more}`;
+}
+
+/** From each page (or, unread, its snippet) the sentence that best covers the topic and keywords. */
+export function extractiveSummary(terms: MonitorTerms, items: NewResult[], pages: ReadPage[], baseline: boolean): string {
+  const query = [terms.topic, ...terms.keywords].join(' ');
+  const lines: string[] = [];
+  for (const item of items) {
+    const page = pages.find((candidate) => candidate.url === item.url);
+    const text = page?.text.trim() ? page.text : item.snippet;
+    let best = '';
+    let bestScore = -1;
+    for (const sentence of sentences(text, 400)) {
+      const score = lexicalRelevance(query, { title: '', snippet: sentence.text });
+      if (score > bestScore) {
+        best = sentence.text;
+        bestScore = score;
+      }
+    }
+    if (best) lines.push(`${clip(item.title || item.url, 120)}: ${clip(best.replace(/\s+/g, ' '), SENTENCE_CHARS)}`);
+  }
+  const head = titlesLine(items, baseline);
+  return lines.length > 0 ? `${head}\n${lines.map((line) => `- ${line}`).join('\n')}` : head;
+}
+
+/** The model's summary of what is new; throws when the call fails (the caller falls back to extractive). */
+export async function modelSummary(client: LlmClient, terms: MonitorTerms, items: NewResult[], pages: ReadPage[], signal: AbortSignal): Promise<Analysis> {
+  const sources = items
+    .map((item, i) => {
+      const page = pages.find((candidate) => candidate.url === item.url);
+      const text = page?.text.trim() ? page.text : item.snippet;
+      return `[${i + 1}] ${item.title}\n${item.url}\n${clip(text.replace(/\s+/g, ' '), PAGE_CHARS_FOR_MODEL)}`;
+    })
+    .join('\n\n');
+  const response = await client.complete({
+    system:
+      'You watch a topic for a reader and tell them what is new. From the sources given, write 2 to 5 plain sentences on what they report ' +
+      'that bears on the topic and keywords, citing sources as [n]. Say nothing the sources do not say.',
+    messages: [{ role: 'user', content: `Topic: ${terms.topic}\nKeywords: ${terms.keywords.join(', ')}\n\nNew sources:\n${sources}` }],
+    temperature: 0,
+    maxTokens: 500,
+    signal,
+  });
+  const text = response.text.trim();
+  if (!text) throw new Error('the model answered with nothing');
+  return { analysis: `${titlesLine(items, false)}\n${text}`, method: 'llm', model: response.model };
+}
