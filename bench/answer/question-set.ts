@@ -14,7 +14,7 @@ import { tokenize, isStopWord } from '../../services/ranking/relevance.js';
 import { chromaPages, readChromaCorpora, readChromaQuestions, type BenchPage, type ChromaExcerpt } from '../chroma-dataset.js';
 
 export type { BenchPage } from '../chroma-dataset.js';
-import { seededRandom } from '../rag/calibration.js';
+import { seededRandom } from '../../core/seeded-random.js';
 
 export interface BenchQuestion {
   question: string;

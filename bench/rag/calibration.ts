@@ -8,6 +8,7 @@
  * half the questions fit, the other half measure (log loss, AUC, calibration
  * by bins), then all of them fit the weights printed for the source.
  */
+import { seededRandom } from '../../core/seeded-random.js';
 import { chunkText } from '../../services/chunking/chunk-text.js';
 import type { Embedder } from '../../services/embeddings/types.js';
 import { DEFAULT_PASSAGE_TOKENS } from '../../services/ranking/page-passages.js';
@@ -22,18 +23,6 @@ interface Row {
 }
 
 const FEATURES = ['coverage', 'weighted', 'bigrams', 'title', 'semantic'] as const;
-
-/** Deterministic pseudo-random numbers (mulberry32), so every run draws the same negatives. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function overlaps(chunk: { start: number; end: number }, excerpt: { start: number; end: number }): boolean {
   const shared = Math.min(chunk.end, excerpt.end) - Math.max(chunk.start, excerpt.start);

@@ -27,7 +27,7 @@ import { retrieve } from '../../services/corpora/retrieve.js';
 import type { ChunkHit, StoredSourceInput } from '../../services/corpora/types.js';
 import type { Embedder } from '../../services/embeddings/types.js';
 import { chromaPages, readChromaCorpora, readChromaQuestions, type ChromaQuestion } from '../chroma-dataset.js';
-import { seededRandom } from './calibration.js';
+import { seededRandom } from '../../core/seeded-random.js';
 
 const FILLER_CHUNKS = Number(process.env.BENCH_RAG_FILLER ?? 100_000);
 const ANN_THRESHOLD = 50_000;

@@ -16,7 +16,7 @@ import { HostLimiter } from './host-limiter.js';
 import { decodeBody, readCappedBody } from './response-body.js';
 import { RobotsCache } from './robots-cache.js';
 import type { OutboundPolicy, OutboundRequest, OutboundResponse } from './types.js';
-import { abortableSleep } from '../abortable-sleep.js';
+import { abortableSleep } from '../abort.js';
 
 const RETRY_STATUSES = new Set([502, 503, 504]);
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);

@@ -4,6 +4,7 @@
  * everything; a 5xx or network failure allows for now and is retried soon.
  */
 import { createRequire } from 'node:module';
+import { untilAborted } from '../abort.js';
 
 interface Robots {
   isAllowed(url: string, agent?: string): boolean | undefined;
@@ -47,7 +48,7 @@ export class RobotsCache {
   /** Whether robots.txt lets our agent fetch url. Rejects with signal.reason if the caller gives up waiting. */
   async isAllowed(url: string, signal?: AbortSignal): Promise<boolean> {
     const origin = new URL(url).origin;
-    const robots = await abortable(this.rulesFor(origin), signal);
+    const robots = await untilAborted(this.rulesFor(origin), signal);
     if (!robots) return true;
     return robots.isAllowed(url, this.agent) !== false;
   }
@@ -98,21 +99,3 @@ export class RobotsCache {
   }
 }
 
-function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
-}

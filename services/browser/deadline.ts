@@ -4,29 +4,6 @@
  * operation keeps running; only the waiting stops.
  */
 
-/** Settles like promise, or rejects with signal.reason as soon as the signal aborts. */
-export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) {
-    promise.catch(() => undefined);
-    return Promise.reject(signal.reason);
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
-}
-
 /** promise's outcome, or fallback once ms have passed or signal has aborted, whichever is first. */
 export function within<T, F>(promise: Promise<T>, ms: number, fallback: F, signal?: AbortSignal): Promise<T | F> {
   if (signal?.aborted) {

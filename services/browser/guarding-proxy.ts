@@ -10,7 +10,7 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import { connect as netConnect, type AddressInfo, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Logger } from '../../core/logger.js';
-import { untilAborted } from './deadline.js';
+import { untilAborted } from '../../core/abort.js';
 import type { UrlGuard } from './request-guard.js';
 
 /** Hop-by-hop headers a proxy must not forward. */

@@ -4,7 +4,7 @@
  * counted by a NetworkTracker), then capture HTML, screenshot and PDF.
  */
 import type { Page, Response } from 'playwright-core';
-import { untilAborted } from './deadline.js';
+import { untilAborted } from '../../core/abort.js';
 import { NETWORK_IDLE_MS, type NetworkTracker } from './network-idle.js';
 
 /** Playwright's events plus Puppeteer's two network-idle modes. */

@@ -7,7 +7,7 @@
 import type { BrowserContext, Request } from 'playwright-core';
 import { AppError, isAppError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
-import { untilAborted } from './deadline.js';
+import { untilAborted } from '../../core/abort.js';
 
 export interface UrlGuard {
   /** Throws (FORBIDDEN_ADDRESS) when the URL must not be loaded. */

@@ -9,8 +9,7 @@
  */
 import type { Page } from 'playwright-core';
 import type { NetworkTracker } from './network-idle.js';
-import { abortableSleep } from '../../core/abortable-sleep.js';
-import { untilAborted } from './deadline.js';
+import { abortableSleep, untilAborted } from '../../core/abort.js';
 
 export interface ScrollCollectOptions {
   /** Rounds of "scroll to the bottom, wait". */

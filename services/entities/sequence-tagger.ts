@@ -4,6 +4,7 @@
  * features ask whether a word is seen capitalised mid-sentence or in lower
  * case elsewhere in it.
  */
+import { seededRandom } from '../../core/seeded-random.js';
 import { documentStats, sentenceContext, tokenFeatures } from './features.js';
 import type { Gazetteer } from './gazetteer.js';
 import { allowedAfter, Perceptron, TAGS, type Tag } from './perceptron.js';
@@ -37,21 +38,9 @@ export function tagDocument(model: Perceptron, gazetteer: Gazetteer, sentences: 
   });
 }
 
-/** A small deterministic PRNG (mulberry32), so training is reproducible. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export function trainTagger(documents: readonly LabelledSentence[][], gazetteer: Gazetteer, options: TrainingOptions): Perceptron {
   const model = new Perceptron();
-  const next = random(options.seed);
+  const next = seededRandom(options.seed);
   const prepared = documents.map((sentences) => {
     const doc = documentStats(sentences.map((s) => s.words));
     return sentences.map((s) => ({ ctx: sentenceContext(s.words, gazetteer, doc), truth: s.tags.map((t) => TAGS.indexOf(t)) }));

@@ -10,6 +10,7 @@
  *
  * Seed: QUARRY_FUZZ_SEED (default 17); a failure prints the seed and case.
  */
+import { seededRandom } from '../../core/seeded-random.js';
 import { findInputShapeProblem } from '../../core/input-shape.js';
 import { declaredFields, prepareHttpInput } from '../../hosts/http/http-input.js';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
@@ -62,19 +63,7 @@ class StallWatch {
 }
 const outcomes: Array<{ route: string; label: string; status: number; message: string; ms: number }> = [];
 
-/** mulberry32: small, seedable, good enough for choosing cases. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const rand = random(SEED);
+const rand = seededRandom(SEED);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(rand() * items.length)]!;
 const int = (min: number, max: number): number => min + Math.floor(rand() * (max - min + 1));
 
