@@ -22,6 +22,7 @@ import { searchChunks } from './page-search.js';
 import { applyRetention } from './retention.js';
 import { chunkSchema, incompatibility, pageRows, TABLE_NAME, type ChunkRow } from './schema.js';
 import { SerialQueue } from './serial-queue.js';
+import { directoryLock } from './directory-lock.js';
 import type { IndexedPage, PageIndex, PageIndexStats } from './types.js';
 
 export interface PageIndexOptions {
@@ -99,6 +100,8 @@ export async function openPageIndex(options: PageIndexOptions): Promise<PageInde
   const db = await connect(dir, { readConsistencyInterval: options.readConsistencySeconds ?? 1 });
   const table = await openTable(db, options);
   const queue = new SerialQueue();
+  // In-process writes are serialised by the queue; across processes sharing dir, by this lock.
+  const locked = directoryLock(dir, { logger });
   let state: IndexState = await indexState(table);
   let closed = false;
   let writes = 0;
@@ -117,14 +120,14 @@ export async function openPageIndex(options: PageIndexOptions): Promise<PageInde
   /** Queues a write; maintenance follows in the queue once enough writes have piled up. */
   const write = async <T>(task: () => Promise<T>, rows = 0): Promise<T> => {
     if (closed) throw new AppError('UNAVAILABLE', 'the page index is closed');
-    const result = await queue.run(task);
+    const result = await queue.run(() => locked(task));
     writes++;
     rowsWritten += rows;
     if (!closed && (writes >= (options.maintenanceEvery ?? 100) || rowsWritten >= (options.maintenanceRows ?? 10_000))) {
       writes = 0;
       rowsWritten = 0;
       // Not awaited: the caller's write is already durable; a failed upkeep run only costs speed.
-      queue.run(runMaintenance).catch((error: unknown) => logger.warn({ err: error }, 'page index: maintenance failed'));
+      queue.run(() => locked(runMaintenance)).catch((error: unknown) => logger.warn({ err: error }, 'page index: maintenance failed'));
     }
     return result;
   };
@@ -157,7 +160,7 @@ export async function openPageIndex(options: PageIndexOptions): Promise<PageInde
     await queue.run(async () => {
       if ((await indexState(table)).fts) return;
       try {
-        await createFtsIndex(table);
+        await locked(() => createFtsIndex(table));
       } catch (error) {
         // Another process sharing the directory may have built it at the same moment.
         if (!(await indexState(table)).fts) throw error;
@@ -205,7 +208,7 @@ export async function openPageIndex(options: PageIndexOptions): Promise<PageInde
     async optimize() {
       if (closed) throw new AppError('UNAVAILABLE', 'the page index is closed');
       const started = performance.now();
-      const steps = await queue.run(runMaintenance);
+      const steps = await queue.run(() => locked(runMaintenance));
       return { ms: performance.now() - started, chunks: await table.countRows(), vectorIndex: state.vector, steps };
     },
 
