@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -7,5 +8,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Most long tests wait (deadlines, lock expiry, a second instance), so two files at once
+    // even on 2 cores — vitest's default there is one. The load this adds is load the tests must bear.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });
