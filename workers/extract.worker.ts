@@ -14,6 +14,7 @@ import { parseSitemap } from '../services/discover/sitemap-parser.js';
 import { extract } from '../services/extract/extract.js';
 import { extractPdf } from '../services/extract/pdf.js';
 import { regexExtract } from '../services/extract/regex-extract.js';
+import { regexTest } from '../services/extract/regex-test.js';
 import type { ExtractionResult, ExtractOptions } from '../services/extract/types.js';
 import { failureOf, type ParseOutcome, type ParseTask } from '../services/extract/worker-tasks.js';
 import { analysePage } from '../services/page-analysis/analyse-page.js';
@@ -52,6 +53,8 @@ async function runParseTask(task: ParseTask): Promise<ParseOutcome<ParseTask['ki
         return { value: parseSitemap(task.text) };
       case 'regex':
         return { value: regexExtract(task.texts, task.patterns) };
+      case 'regex-test':
+        return { value: regexTest(task.texts, task.patterns) };
       case 'page':
         return { value: analysePage(task.html, task.url, task.options) };
     }

@@ -1,13 +1,16 @@
 /**
- * The agent area (/api/v1/agent): Tavily-compatible search and extract, and
- * multi-step research. Point Tavily's clients at `<base>/api/v1/agent`.
+ * The agent area (/api/v1/agent): Tavily-compatible search, extract, crawl and
+ * map, and multi-step research. Point Tavily's clients at `<base>/api/v1/agent`.
  */
 import { defineCapability } from '../../core/capability.js';
 import { AppError } from '../../core/errors.js';
 import { definePlugin, type PluginServices } from '../../app/plugin-services.js';
 import { jobAccepted, jobAcceptedSchema, jobStatusView } from '../../services/jobs/job-view.js';
+import { agentCrawl } from './crawl.js';
+import { agentCrawlInputSchema, agentCrawlOutputSchema, agentMapInputSchema, agentMapOutputSchema } from './crawl-schemas.js';
 import { agentExtract } from './extract.js';
-import { renderExtract, renderResearch, renderSearch } from './render.js';
+import { agentMap } from './map.js';
+import { renderCrawl, renderExtract, renderMap, renderResearch, renderSearch } from './render.js';
 import { agentResearch } from './research.js';
 import {
   agentExtractInputSchema,
@@ -72,6 +75,39 @@ export default definePlugin({
       handler: (input, ctx) => agentExtract(services, input, ctx),
     });
 
+    const crawl = defineCapability({
+      id: 'agent.crawl',
+      title: 'Crawl a site and read its pages',
+      description:
+        'Follow a site\'s links breadth-first from a URL (max_depth hops, max_breadth links per page, limit pages; regex filters on paths and domains; robots.txt respected) ' +
+        'and return each page\'s main content as markdown or text. With instructions, pages are ranked by relevance to them and unrelated ones dropped. ' +
+        'Sends progress per page read. Tavily-compatible (POST /crawl).',
+      input: agentCrawlInputSchema,
+      output: agentCrawlOutputSchema,
+      http: { method: 'POST', path: '/api/v1/agent/crawl' },
+      mcpTool: 'agent_crawl',
+      readOnly: true,
+      errorBody: tavilyError,
+      toMarkdown: renderCrawl,
+      handler: (input, ctx) => agentCrawl(services, input, ctx),
+    });
+
+    const map = defineCapability({
+      id: 'agent.map',
+      title: 'Map a site\'s URLs',
+      description:
+        'List the URLs of a site by following its links breadth-first from a URL (same bounds and filters as agent_crawl, without reading page content). ' +
+        'With instructions, only URLs whose words relate to them, best first. Sends progress per page read. Tavily-compatible (POST /map).',
+      input: agentMapInputSchema,
+      output: agentMapOutputSchema,
+      http: { method: 'POST', path: '/api/v1/agent/map' },
+      mcpTool: 'agent_map',
+      readOnly: true,
+      errorBody: tavilyError,
+      toMarkdown: renderMap,
+      handler: (input, ctx) => agentMap(services, input, ctx),
+    });
+
     const research = defineCapability({
       id: 'agent.research',
       title: 'Multi-step research with a cited report',
@@ -115,6 +151,6 @@ export default definePlugin({
       },
     });
 
-    return [search, extract, research, status];
+    return [search, extract, crawl, map, research, status];
   },
 });

@@ -1,4 +1,6 @@
 /** Markdown renderings of the agent area's answers, for agents reading MCP text: the answer first, with the sources its [n] cite. */
+import { escapeMarkdownText } from '../../services/markdown/escape.js';
+import type { AgentCrawlOutput, AgentMapOutput } from './crawl-schemas.js';
 import type { AgentExtractOutput, AgentResearchReport, AgentSearchOutput } from './schemas.js';
 
 function oneLine(text: string, max = 400): string {
@@ -27,6 +29,24 @@ export function renderExtract(out: AgentExtractOutput): string {
     r.failed ? `## ${r.url}\n\nFailed: ${r.error ?? 'unknown reason'}` : `## ${r.title ?? r.url}\n${r.url}\n\n${r.raw_content.length > 4000 ? `${r.raw_content.slice(0, 4000)}…` : r.raw_content}`,
   );
   return parts.join('\n\n');
+}
+
+function failuresLine(failed: Array<{ url: string; error: string }>): string[] {
+  return failed.length > 0 ? ['', `Not read: ${escapeMarkdownText(failed.map((f) => `${f.url} (${f.error})`).join('; '))}`] : [];
+}
+
+export function renderCrawl(out: AgentCrawlOutput): string {
+  const lines = [`# Crawl of ${escapeMarkdownText(out.base_url)}: ${out.results.length} pages${out.timed_out ? ' (stopped by the timeout)' : ''}`];
+  for (const r of out.results) {
+    lines.push('', `## ${escapeMarkdownText(r.title ?? r.url)}`, `${escapeMarkdownText(r.url)} — depth ${r.depth}${r.score !== undefined ? `, score ${r.score}` : ''}`, '');
+    lines.push(r.raw_content.length > 4000 ? `${r.raw_content.slice(0, 4000)}…` : r.raw_content);
+  }
+  return [...lines, ...failuresLine(out.failed_results)].join('\n');
+}
+
+export function renderMap(out: AgentMapOutput): string {
+  const lines = [`# Map of ${escapeMarkdownText(out.base_url)}: ${out.results.length} URLs${out.timed_out ? ' (stopped by the timeout)' : ''}`, '', ...out.results.map((url) => `- ${escapeMarkdownText(url)}`)];
+  return [...lines, ...failuresLine(out.failed_results)].join('\n');
 }
 
 export function renderResearch(out: AgentResearchReport): string {

@@ -99,7 +99,7 @@ export const agentSearchOutputSchema = z.object({
 });
 export type AgentSearchOutput = z.infer<typeof agentSearchOutputSchema>;
 
-const urlSchema = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048);
+export const urlSchema = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048);
 
 export const agentExtractInputSchema = z.strictObject({
   urls: z.array(urlSchema).min(1, 'give at least one URL').max(20, 'at most 20 URLs'),

@@ -13,6 +13,7 @@ import type { SitemapDocument } from '../discover/sitemap-parser.js';
 import type { ExtractTablesOptions, ExtractTablesResult } from '../tables/types.js';
 import type { PageAnalysis, PageAnalysisOptions } from '../page-analysis/analyse-page.js';
 import type { CompiledPattern, RegexMatch } from './regex-extract.js';
+import type { TestPattern } from './regex-test.js';
 import { unwrap, type ChunkTaskResult, type ParseOutcome, type ParseTask } from './worker-tasks.js';
 
 export interface ExtractTask {
@@ -67,6 +68,11 @@ export class ExtractionPool {
   /** Regular expressions over texts (user-supplied patterns: each page's matching is time-limited in the worker). */
   async regex(texts: string[], patterns: CompiledPattern[], signal?: AbortSignal): Promise<RegexMatch[]> {
     return unwrap(await this.parse<'regex'>({ kind: 'regex', texts, patterns }, signal));
+  }
+
+  /** matches[p][t]: whether user-supplied pattern p matches text t (URL filters; time-limited in the worker). */
+  async regexTest(texts: string[], patterns: TestPattern[], signal?: AbortSignal): Promise<boolean[][]> {
+    return unwrap(await this.parse<'regex-test'>({ kind: 'regex-test', texts, patterns }, signal));
   }
 
   /** A fetched page as enhanced search reads it (text blocks, and on request json_css records and links). */

@@ -9,6 +9,7 @@ import type { Chunk, ChunkOptions } from '../chunking/types.js';
 import type { SitemapDocument } from '../discover/sitemap-parser.js';
 import type { PageAnalysis, PageAnalysisOptions } from '../page-analysis/analyse-page.js';
 import type { CompiledPattern, RegexMatch } from './regex-extract.js';
+import type { TestPattern } from './regex-test.js';
 import type { ExtractTablesOptions, ExtractTablesResult } from '../tables/types.js';
 
 export type ParseTask =
@@ -21,6 +22,8 @@ export type ParseTask =
   | { kind: 'sitemap'; text: string }
   /** User-supplied regular expressions over text blocks, under a vm time limit. */
   | { kind: 'regex'; texts: string[]; patterns: CompiledPattern[] }
+  /** Which short strings (URLs, host names) each user-supplied pattern matches, under a vm time limit. */
+  | { kind: 'regex-test'; texts: string[]; patterns: TestPattern[] }
   /** A fetched page as enhanced search reads it: text blocks, json_css records, links. */
   | { kind: 'page'; html: string; url: string; options: PageAnalysisOptions };
 
@@ -36,6 +39,7 @@ export interface ParseResults {
   links: string[];
   sitemap: SitemapDocument | null;
   regex: RegexMatch[];
+  'regex-test': boolean[][];
   page: PageAnalysis;
 }
 

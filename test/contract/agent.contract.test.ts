@@ -58,6 +58,23 @@ const EXTRACT = {
   request_id: 'string',
   javascript_rendering: 'boolean',
 };
+const FAILED = { url: 'string', error: 'string' };
+const CRAWL = {
+  base_url: 'string',
+  'results[]': { url: 'string', raw_content: 'string', images: 'array', 'favicon?': 'string|null', title: 'string|null', depth: 'integer', 'score?': 'number' },
+  response_time: 'number',
+  request_id: 'string',
+  'failed_results[]': FAILED,
+  timed_out: 'boolean',
+};
+const MAP = {
+  base_url: 'string',
+  results: 'array',
+  response_time: 'number',
+  request_id: 'string',
+  'failed_results[]': FAILED,
+  timed_out: 'boolean',
+};
 const RESEARCH = {
   query: 'string',
   executive_summary: 'string',
@@ -82,6 +99,38 @@ const METHODOLOGY = {
   engines_failed: 'array',
   unanswered: 'array',
 };
+
+/** Crawl and map start at one heat-pump page (it links to two pages the site does not have). */
+const crawlOf = (extra: Record<string, unknown>) => ({ url: `${site.url('/heat-pumps/what-is-a-heat-pump')}`, ...extra });
+const CRAWL_BOUNDS: Array<[string, string, () => Record<string, unknown>, boolean]> = ['crawl', 'map'].flatMap((verb) => {
+  const route = `/api/v1/agent/${verb}`;
+  const tool = `agent_${verb}`;
+  const rows: Array<[Record<string, unknown>, boolean]> = [
+    [{ max_depth: 0 }, false],
+    [{ max_depth: 1 }, true],
+    [{ max_depth: 5 }, true],
+    [{ max_depth: 6 }, false],
+    [{ max_breadth: 0 }, false],
+    [{ max_breadth: 500 }, true],
+    [{ max_breadth: 501 }, false],
+    [{ limit: 0 }, false],
+    [{ limit: 1 }, true],
+    [{ limit: 500 }, true],
+    [{ limit: 501 }, false],
+    [{ timeout: 9 }, false],
+    [{ timeout: 10 }, true],
+    [{ timeout: 150 }, true],
+    [{ timeout: 151 }, false],
+    [{ select_paths: Array.from({ length: 50 }, (_, i) => `^/p${i}`) }, true],
+    [{ select_paths: Array.from({ length: 51 }, (_, i) => `^/p${i}`) }, false],
+    [{ exclude_paths: ['/docs/('] }, false],
+    [{ select_domains: ['x'.repeat(501)] }, false],
+    [{ exclude_domains: [''] }, false],
+    [{ instructions: 'x'.repeat(2001) }, false],
+  ];
+  if (verb === 'crawl') rows.push([{ chunks_per_source: 0, instructions: 'heat' }, false], [{ chunks_per_source: 5, instructions: 'heat' }, true], [{ chunks_per_source: 6, instructions: 'heat' }, false]);
+  return rows.map(([extra, accepted]) => [route, tool, () => crawlOf(extra), accepted] as [string, string, () => Record<string, unknown>, boolean]);
+});
 
 /** [route, tool, body, accepted] — the lowest and highest value of each bound, and one past each. */
 const BOUNDS: Array<[string, string, Record<string, unknown>, boolean]> = [
@@ -122,12 +171,15 @@ const ENUMS: Array<[string, string, Record<string, unknown>]> = [
   ...['day', 'week', 'month', 'year', 'd', 'w', 'm', 'y'].map((v) => ['/api/v1/agent/search', 'agent_search', { query: 'heat pump', time_range: v, search_depth: 'ultra-fast', max_results: 2 }] as [string, string, Record<string, unknown>]),
   ...['basic', 'advanced'].map((v) => ['/api/v1/agent/extract', 'agent_extract', { urls: ['http://127.0.0.1:9/'], extract_depth: v }] as [string, string, Record<string, unknown>]),
   ...['markdown', 'text'].map((v) => ['/api/v1/agent/extract', 'agent_extract', { urls: ['http://127.0.0.1:9/'], format: v }] as [string, string, Record<string, unknown>]),
+  ...['basic', 'advanced'].map((v) => ['/api/v1/agent/crawl', 'agent_crawl', { extract_depth: v }] as [string, string, Record<string, unknown>]),
+  ...['markdown', 'text'].map((v) => ['/api/v1/agent/crawl', 'agent_crawl', { format: v, include_images: true, include_favicon: true, instructions: 'how a heat pump moves heat' }] as [string, string, Record<string, unknown>]),
+  ['/api/v1/agent/map', 'agent_map', { instructions: 'what is a heat pump' }],
   ...['quick', 'standard', 'deep', 'comprehensive'].map((v) => ['/api/v1/agent/research', 'agent_research', { query: 'heat pump', depth: v, max_sources: 3 }] as [string, string, Record<string, unknown>]),
 ];
 
 describe('agent contract', () => {
   it('every bound: the value at each end is accepted, one past it is a 400 naming the field — over HTTP and MCP alike', async () => {
-    for (const [route, tool, body, accepted] of BOUNDS) {
+    for (const [route, tool, body, accepted] of [...BOUNDS, ...CRAWL_BOUNDS.map(([r, t, make, a]) => [r, t, make(), a] as const)]) {
       const http = await hosts.http.post(route, body);
       const mcp = await callTool(hosts.mcp, tool, body);
       const label = `${route} ${JSON.stringify(body).slice(0, 100)}`;
@@ -143,11 +195,12 @@ describe('agent contract', () => {
   }, 240_000);
 
   it('every enum value is accepted, with the response shape of the spec; HTTP and MCP give the same JSON', async () => {
-    for (const [route, tool, body] of ENUMS) {
+    for (const [route, tool, given] of ENUMS) {
+      const body = route.endsWith('/crawl') || route.endsWith('/map') ? crawlOf(given) : given;
       const http = await hosts.http.post(route, body);
       const label = `${route} ${JSON.stringify(body)}`;
       expect(http.status, label).toBe(200);
-      const shape = route.endsWith('/search') ? SEARCH : route.endsWith('/extract') ? EXTRACT : RESEARCH;
+      const shape = route.endsWith('/search') ? SEARCH : route.endsWith('/extract') ? EXTRACT : route.endsWith('/crawl') ? CRAWL : route.endsWith('/map') ? MAP : RESEARCH;
       expectShape(http.body, shape, label);
       if (route.endsWith('/research')) expectShape(http.body.methodology, METHODOLOGY, `${label} methodology`);
       const mcp = await callTool(hosts.mcp, tool, body);

@@ -2,8 +2,8 @@
  * The agent and RAG tools over MCP stdio (the built package, spawned by the
  * official SDK client): the tools are listed, answers carry structuredContent
  * (the HTTP JSON) and a markdown text that shows the answer with its
- * citations, research sends progress notifications per step, and a client's
- * cancellation stops the work.
+ * citations, research sends progress notifications per step and crawl one
+ * per page, and a client's cancellation stops the work.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -55,6 +55,8 @@ describe('agent and RAG tools over MCP', () => {
       expect.arrayContaining([
         'agent_search',
         'agent_extract',
+        'agent_crawl',
+        'agent_map',
         'agent_research',
         'agent_research_status',
         'rag_search',
@@ -146,6 +148,54 @@ describe('agent and RAG tools over MCP', () => {
     } finally {
       for (const page of HEAT_PUMP_PAGES) site.web.addPage(page.path, renderResearchPage(page));
     }
+  }, 60_000);
+
+  /** A chain of linked pages under prefix: each links to the next; returns the first page's URL. */
+  const addChain = (prefix: string, length: number, delayMs = 0): string => {
+    for (let i = 0; i < length; i++) {
+      const body = `<!doctype html><html><head><title>Chain page ${i}</title></head><body><main><h1>Chain page ${i}</h1><p>Page ${i} of a chain of linked pages about heat pumps and how they move heat.</p>${i + 1 < length ? `<a href="${prefix}/${i + 1}">next</a>` : ''}</main></body></html>`;
+      site.web.addPage(`${prefix}/${i}`, body, { delayMs });
+    }
+    return site.url(`${prefix}/0`);
+  };
+
+  it('agent_crawl and agent_map: a progress notification per page read, structuredContent and markdown', async () => {
+    const start = addChain('/mcp-chain', 4);
+    const progress: Array<{ progress: number; total?: number; message?: string }> = [];
+    const result = await client.callTool({ name: 'agent_crawl', arguments: { url: start, max_depth: 3 } }, undefined, { onprogress: (p) => progress.push(p), timeout: 60_000 });
+    expect(result.isError).toBeFalsy();
+    const structured = result.structuredContent as any;
+    expect(structured.results.map((r: { url: string; depth: number }) => [r.url, r.depth])).toEqual([0, 1, 2, 3].map((i) => [site.url(`/mcp-chain/${i}`), i]));
+    expect(progress.map((p) => p.progress)).toEqual([1, 2, 3, 4]);
+    expect(progress[0]!.total).toBe(50);
+    expect(progress[3]!.message).toBe('4 pages read, 4 URLs found');
+    expect(text(result)).toContain(`# Crawl of ${start}: 4 pages`);
+    expect(text(result)).toContain('Page 3 of a chain');
+
+    const map = await client.callTool({ name: 'agent_map', arguments: { url: start, max_depth: 2 } });
+    expect((map.structuredContent as any).results).toEqual([0, 1, 2].map((i) => site.url(`/mcp-chain/${i}`)));
+    expect(text(map)).toContain(`- ${site.url('/mcp-chain/2')}`);
+  }, 90_000);
+
+  it('cancelling a crawl stops its work', async () => {
+    // A long chain of slow pages, so the crawl is still following links when it is cancelled.
+    const start = addChain('/slow-chain', 12, 1000);
+    const chainRequests = () => site.web.requestLog().filter((r) => r.path.startsWith('/slow-chain/')).length;
+    const controller = new AbortController();
+    const call = client.callTool({ name: 'agent_crawl', arguments: { url: start, max_depth: 5, limit: 20 } }, undefined, {
+      signal: controller.signal,
+      onprogress: () => controller.abort(),
+      timeout: 120_000,
+    });
+    await expect(call).rejects.toThrow();
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    const settled = chainRequests();
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    // Left alone, the crawl would fetch the next page of the chain every second.
+    expect(chainRequests()).toBe(settled);
+    expect(settled).toBeLessThan(6);
+    const ok = await client.callTool({ name: 'rag_corpora_list', arguments: {} });
+    expect(ok.isError).toBeFalsy();
   }, 60_000);
 
   it('returns actionable errors for bad input', async () => {
