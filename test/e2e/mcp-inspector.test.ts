@@ -1,0 +1,61 @@
+/**
+ * The MCP Inspector's CLI (a real client, not ours) against `quarry mcp` over
+ * stdio: it lists every tool the README names and nothing else, calls one with
+ * structured content back, and gets a correctable error result for bad arguments.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT } from '../../core/paths.js';
+
+const INSPECTOR = join(PACKAGE_ROOT, 'node_modules/@modelcontextprotocol/inspector/cli/build/index.js');
+const CLI = join(PACKAGE_ROOT, 'dist/hosts/cli/main.js');
+const dataDir = mkdtempSync(join(tmpdir(), 'quarry-inspector-'));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+async function inspect(...args: string[]): Promise<any> {
+  const { stdout } = await promisify(execFile)(process.execPath, [INSPECTOR, process.execPath, CLI, 'mcp', ...args], {
+    env: { PATH: process.env.PATH ?? '', HOME: dataDir, QUARRY_DATA_DIR: dataDir, QUARRY_LOG_LEVEL: 'warn' },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return JSON.parse(stdout);
+}
+
+/** The tool names the README's "Use it from an MCP client" paragraph lists. */
+function readmeTools(): string[] {
+  const readme = readFileSync(join(PACKAGE_ROOT, 'README.md'), 'utf8');
+  const paragraph = readme.slice(readme.indexOf('Tools are named'), readme.indexOf('Every tool returns'));
+  return [...paragraph.matchAll(/`([a-z]+_[a-z_]+)`/g)].map((m) => m[1]!).filter((name) => name !== 'area_action');
+}
+
+describe('the MCP Inspector CLI', () => {
+  it('lists exactly the tools the README names, each with its input and output schema', { timeout: 60_000 }, async () => {
+    const { tools } = await inspect('--method', 'tools/list');
+    const names = (tools as Array<{ name: string }>).map((tool) => tool.name).sort();
+    expect(names).toEqual([...new Set(readmeTools())].sort());
+    for (const tool of tools) {
+      expect(tool.inputSchema, tool.name).toMatchObject({ type: 'object' });
+      expect(tool.outputSchema, tool.name).toMatchObject({ type: 'object' });
+      expect(tool.description.length, tool.name).toBeGreaterThan(20);
+    }
+  });
+
+  it('calls a tool and gets structured content and markdown', { timeout: 60_000 }, async () => {
+    const text = 'Heat pumps move heat instead of making it. They use a refrigerant loop. Their efficiency is given as a coefficient of performance.';
+    const result = await inspect('--method', 'tools/call', '--tool-name', 'enhanced_chunk_content', '--tool-arg', `text=${text}`, '--tool-arg', 'max_tokens=16');
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent.chunks.length).toBeGreaterThan(1);
+    expect(result.structuredContent.chunks.map((chunk: { text: string }) => chunk.text)).toContain('They use a refrigerant loop.');
+    expect(result.content[0]).toMatchObject({ type: 'text', text: expect.stringContaining('# 3 chunks') });
+  });
+
+  it('answers bad arguments with an error result naming the field, so the model can correct itself', { timeout: 60_000 }, async () => {
+    const result = await inspect('--method', 'tools/call', '--tool-name', 'enhanced_chunk_content', '--tool-arg', 'content=misnamed');
+    expect(result.isError).toBe(true);
+    expect(result._meta.code).toBe('INVALID_INPUT');
+    expect(result.content[0].text).toContain('text');
+  });
+});
