@@ -7,16 +7,16 @@
  */
 import type { z } from 'zod';
 import type { CallContext } from '../../core/capability.js';
-import { cosine } from '../../services/embeddings/types.js';
+import { cosine } from '../embeddings/types.js';
 import { AppError, type ErrorCode } from '../../core/errors.js';
-import type { PluginServices } from '../../app/plugin-services.js';
-import { normalizeUrl } from '../../services/web-search/url-normalize.js';
+import type { NeuralDeps } from './deps.js';
+import { normalizeUrl } from '../web-search/url-normalize.js';
 import { gatherFromEngines, gatherFromIndex, uniqueCandidates } from './candidates.js';
 import { planEngines } from './categories.js';
 import { keyPhrases } from './keyphrases.js';
 import type { similarInputSchema, similarOutputSchema } from './schemas.js';
-import { calibrated, embedCentred } from '../../services/ranking/calibration.js';
-import { docPassages, meanVector, round } from '../../services/ranking/scoring.js';
+import { calibrated, embedCentred } from '../ranking/calibration.js';
+import { docPassages, meanVector, round } from '../ranking/scoring.js';
 
 type Input = z.infer<typeof similarInputSchema>;
 type Output = z.infer<typeof similarOutputSchema>;
@@ -33,7 +33,7 @@ export function queriesFromSource(title: string, text: string): string[] {
   return [...new Set(queries)];
 }
 
-export async function similarSearch(services: PluginServices, input: Input, ctx: CallContext): Promise<Output> {
+export async function similarSearch(services: NeuralDeps, input: Input, ctx: CallContext): Promise<Output> {
   const started = performance.now();
   const deadline = started + input.timeout * 1000;
   const total = 4;
