@@ -33,7 +33,9 @@ export function queriesFromSource(title: string, text: string): string[] {
   return [...new Set(queries)];
 }
 
-export async function similarSearch(services: NeuralDeps, input: Input, ctx: CallContext): Promise<Output> {
+/** contentChars: how much of each page a result carries (callers that return whole pages ask for more). */
+export async function similarSearch(services: NeuralDeps, input: Input, ctx: CallContext, options: { contentChars?: number } = {}): Promise<Output> {
+  const contentChars = options.contentChars ?? CONTENT_CHARS;
   const started = performance.now();
   const deadline = started + input.timeout * 1000;
   const total = 4;
@@ -106,7 +108,7 @@ export async function similarSearch(services: NeuralDeps, input: Input, ctx: Cal
       return {
         title: candidate.title,
         url: candidate.url,
-        content: content.length > CONTENT_CHARS ? `${content.slice(0, CONTENT_CHARS)}…` : content,
+        content: content.length > contentChars ? `${content.slice(0, contentChars)}…` : content,
         score,
         published_date: candidate.publishedDate,
         source: candidate.source,
