@@ -2,22 +2,19 @@
 import { z } from 'zod';
 import { defineCapability } from '../../core/capability.js';
 import { definePlugin } from '../../app/plugin-services.js';
-import { planEngines } from './categories.js';
+import { planEngines } from '../../services/neural-search/categories.js';
 import { findHighlights } from '../../services/ranking/highlights.js';
-import { neuralSearch } from './neural-search.js';
+import { neuralSearch } from '../../services/neural-search/neural-search.js';
 import { predictNext } from './predictive.js';
+import { highlightsInputSchema, highlightsOutputSchema, predictiveInputSchema, predictiveOutputSchema } from './schemas.js';
 import {
-  highlightsInputSchema,
-  highlightsOutputSchema,
   NEURAL_CATEGORIES,
   neuralSearchInputSchema,
   neuralSearchOutputSchema,
-  predictiveInputSchema,
-  predictiveOutputSchema,
   similarInputSchema,
   similarOutputSchema,
-} from './schemas.js';
-import { similarSearch } from './similar.js';
+} from '../../services/neural-search/schemas.js';
+import { similarSearch } from '../../services/neural-search/similar.js';
 import { escapeMarkdownText as text, markdownLink } from '../../services/markdown/escape.js';
 import { outboundLinkPolicy } from '../../services/markdown/link-policy.js';
 

@@ -11,7 +11,7 @@ import type { z } from 'zod';
 import type { CallContext } from '../../core/capability.js';
 import { modelUsed } from '../../services/llm/registry.js';
 import type { PluginServices } from '../../app/plugin-services.js';
-import { keyPhrases } from './keyphrases.js';
+import { keyPhrases } from '../../services/neural-search/keyphrases.js';
 import type { predictiveInputSchema, predictiveOutputSchema } from './schemas.js';
 import { round } from '../../services/ranking/scoring.js';
 

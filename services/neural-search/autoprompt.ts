@@ -7,7 +7,7 @@
  *   2. the category adds its focus ("… research paper", "… latest news", "… documentation", "… stock market");
  *   3. a long query also yields its strongest three keywords.
  */
-import type { LlmTiers } from '../../services/llm/registry.js';
+import type { LlmTiers } from '../llm/registry.js';
 import type { Logger } from '../../core/logger.js';
 import type { NeuralCategory } from './schemas.js';
 

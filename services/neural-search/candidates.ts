@@ -5,11 +5,11 @@
  */
 import type { CallContext } from '../../core/capability.js';
 import { AppError } from '../../core/errors.js';
-import type { PluginServices } from '../../app/plugin-services.js';
-import type { PageIndexQuery } from '../../services/vectors/types.js';
-import { fanOut } from '../../services/web-search/engine-fanout.js';
-import { mergeEngineResults } from '../../services/web-search/merge.js';
-import { normalizeUrl } from '../../services/web-search/url-normalize.js';
+import type { NeuralDeps } from './deps.js';
+import type { PageIndexQuery } from '../vectors/types.js';
+import { fanOut } from '../web-search/engine-fanout.js';
+import { mergeEngineResults } from '../web-search/merge.js';
+import { normalizeUrl } from '../web-search/url-normalize.js';
 import type { EnginePlan } from './categories.js';
 
 export interface Candidate {
@@ -56,7 +56,7 @@ export function passesDomains(url: string, filter: DomainFilter): boolean {
 }
 
 export async function gatherFromEngines(
-  services: PluginServices,
+  services: NeuralDeps,
   plans: EnginePlan[],
   options: { language: string; deadline: number; scrapeLimit: number; domains: DomainFilter; ctx: CallContext; progressBase: number; progressTotal: number },
 ): Promise<EngineGathering> {
@@ -120,7 +120,7 @@ export async function gatherFromEngines(
 }
 
 /** Pages from the local index, best chunk first, their text joined from the hits. Empty when the index is off. */
-export async function gatherFromIndex(services: PluginServices, query: PageIndexQuery, pages: number): Promise<Candidate[]> {
+export async function gatherFromIndex(services: NeuralDeps, query: PageIndexQuery, pages: number): Promise<Candidate[]> {
   const index = await services.semantic.pageIndex();
   if (!index) return [];
   const hits = await index.search({ ...query, limit: pages * 4 });

@@ -7,16 +7,16 @@
  */
 import type { z } from 'zod';
 import type { CallContext } from '../../core/capability.js';
-import { cosine } from '../../services/embeddings/types.js';
+import { cosine } from '../embeddings/types.js';
 import { AppError, type ErrorCode } from '../../core/errors.js';
-import type { PluginServices } from '../../app/plugin-services.js';
-import { normalizeUrl } from '../../services/web-search/url-normalize.js';
+import type { NeuralDeps } from './deps.js';
+import { normalizeUrl } from '../web-search/url-normalize.js';
 import { gatherFromEngines, gatherFromIndex, uniqueCandidates } from './candidates.js';
 import { planEngines } from './categories.js';
 import { keyPhrases } from './keyphrases.js';
 import type { similarInputSchema, similarOutputSchema } from './schemas.js';
-import { calibrated, embedCentred } from '../../services/ranking/calibration.js';
-import { docPassages, meanVector, round } from '../../services/ranking/scoring.js';
+import { calibrated, embedCentred } from '../ranking/calibration.js';
+import { docPassages, meanVector, round } from '../ranking/scoring.js';
 
 type Input = z.infer<typeof similarInputSchema>;
 type Output = z.infer<typeof similarOutputSchema>;
@@ -33,7 +33,9 @@ export function queriesFromSource(title: string, text: string): string[] {
   return [...new Set(queries)];
 }
 
-export async function similarSearch(services: PluginServices, input: Input, ctx: CallContext): Promise<Output> {
+/** contentChars: how much of each page a result carries (callers that return whole pages ask for more). */
+export async function similarSearch(services: NeuralDeps, input: Input, ctx: CallContext, options: { contentChars?: number } = {}): Promise<Output> {
+  const contentChars = options.contentChars ?? CONTENT_CHARS;
   const started = performance.now();
   const deadline = started + input.timeout * 1000;
   const total = 4;
@@ -106,7 +108,7 @@ export async function similarSearch(services: PluginServices, input: Input, ctx:
       return {
         title: candidate.title,
         url: candidate.url,
-        content: content.length > CONTENT_CHARS ? `${content.slice(0, CONTENT_CHARS)}…` : content,
+        content: content.length > contentChars ? `${content.slice(0, contentChars)}…` : content,
         score,
         published_date: candidate.publishedDate,
         source: candidate.source,

@@ -9,7 +9,7 @@
  *   finance   enabled engines of the "finance" group with the plain query, and the
  *             "news" group with a finance-focused query (unless it already is one)
  */
-import type { EngineService } from '../../services/engines/engine-service.js';
+import type { EngineService } from '../engines/engine-service.js';
 import { AppError } from '../../core/errors.js';
 import type { NeuralCategory } from './schemas.js';
 

@@ -5,14 +5,14 @@
  */
 import type { z } from 'zod';
 import type { CallContext } from '../../core/capability.js';
-import type { PluginServices } from '../../app/plugin-services.js';
+import type { NeuralDeps } from './deps.js';
 import { expandQuery } from './autoprompt.js';
 import { gatherFromEngines, gatherFromIndex, passesDomains, uniqueCandidates, type Candidate } from './candidates.js';
 import { planEngines, type EnginePlan } from './categories.js';
 import { isoDay, windowBounds, withinWindow } from './dates.js';
-import { findHighlights } from '../../services/ranking/highlights.js';
+import { findHighlights } from '../ranking/highlights.js';
 import type { NeuralSearchInput, neuralSearchOutputSchema } from './schemas.js';
-import { scoreDocuments } from '../../services/ranking/scoring.js';
+import { scoreDocuments } from '../ranking/scoring.js';
 
 type Output = z.infer<typeof neuralSearchOutputSchema>;
 
@@ -21,7 +21,9 @@ const ENGINES_PER_EXPANSION = 2;
 const CONTENT_CHARS = 4000;
 const HIGHLIGHTS_PER_RESULT = 3;
 
-export async function neuralSearch(services: PluginServices, input: NeuralSearchInput, ctx: CallContext): Promise<Output> {
+/** contentChars: how much of each page a result carries (callers that return whole pages ask for more). */
+export async function neuralSearch(services: NeuralDeps, input: NeuralSearchInput, ctx: CallContext, options: { contentChars?: number } = {}): Promise<Output> {
+  const contentChars = options.contentChars ?? CONTENT_CHARS;
   const started = performance.now();
   const deadline = started + input.timeout * 1000;
   const total = 5;
@@ -86,7 +88,7 @@ export async function neuralSearch(services: PluginServices, input: NeuralSearch
     const result: Output['results'][number] = {
       title: candidate.title,
       url: candidate.url,
-      content: content.length > CONTENT_CHARS ? `${content.slice(0, CONTENT_CHARS)}…` : content,
+      content: content.length > contentChars ? `${content.slice(0, contentChars)}…` : content,
       score: score.score,
       // Always present (null when unknown): clients read these keys without checking for them.
       published_date: candidate.publishedDate ?? null,

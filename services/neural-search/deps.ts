@@ -1,0 +1,16 @@
+/**
+ * What the neural search pipeline needs from the shared services: a narrow
+ * structural view, so the plugins that call it pass their services as they are.
+ */
+import type { EngineService } from '../engines/engine-service.js';
+import type { LlmTiers } from '../llm/registry.js';
+import type { Scraper } from '../scrape/scraper.js';
+import type { SemanticServices } from '../semantic/semantic-services.js';
+
+export interface NeuralDeps {
+  config: { search: { defaultEngines: string[] } };
+  engines: EngineService;
+  scraper: Scraper;
+  llm: LlmTiers;
+  semantic: SemanticServices;
+}
