@@ -6,6 +6,7 @@
  * effect") so a client that sends them is never refused.
  */
 import { z } from 'zod';
+import { domainFilterSchema, httpUrlSchema } from '../../core/field-schemas.js';
 import { jobAcceptedSchema, jobStatusViewSchema } from '../../services/jobs/job-view.js';
 import { TOPICS } from '../../services/sources/topic-engines.js';
 
@@ -16,13 +17,6 @@ export const QUERY_COMPLEXITIES = ['simple', 'moderate', 'complex'] as const;
 export const RESEARCH_DEPTHS = ['quick', 'standard', 'deep', 'comprehensive'] as const;
 export type ResearchDepth = (typeof RESEARCH_DEPTHS)[number];
 
-const domainSchema = z
-  .string()
-  .max(300)
-  .trim()
-  .toLowerCase()
-  .regex(/^(?:https?:\/\/)?(?:\*\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*\.?(?::\d+)?\/?$/i, 'must be a domain name such as example.com')
-  .transform((d) => d.replace(/^https?:\/\//, '').replace(/\/$/, '').replace(/:\d+$/, '').replace(/^\*\./, '').replace(/^www\./, '').replace(/\.$/, ''));
 const isoDay = z.iso.date().max(10).describe('YYYY-MM-DD');
 const accepted = (what: string) => `Accepted for Tavily compatibility; ${what}`;
 
@@ -36,8 +30,8 @@ export const agentSearchInputSchema = z
     include_raw_content: z.union([z.boolean(), z.enum(['markdown', 'text'])]).default(false).describe('true/markdown: each page as markdown; text: plain text'),
     include_images: z.boolean().default(false),
     include_image_descriptions: z.boolean().default(false),
-    include_domains: z.array(domainSchema).max(300).optional(),
-    exclude_domains: z.array(domainSchema).max(300).optional(),
+    include_domains: z.array(domainFilterSchema).max(300).optional(),
+    exclude_domains: z.array(domainFilterSchema).max(300).optional(),
     rerank: z.boolean().default(false).describe('Order results by passage relevance instead of the engines\' merged order (always on for advanced)'),
     model: z.enum(MODELS).optional().describe('LLM tier for the answer: speed → fast tier; quality, reasoning, production → quality tier; auto → by query complexity'),
     check_safety: z.boolean().default(false).describe('Refuse prompt injections and harmful requests (UNSAFE_QUERY) and flag instructions aimed at agents in pages'),
@@ -99,7 +93,7 @@ export const agentSearchOutputSchema = z.object({
 });
 export type AgentSearchOutput = z.infer<typeof agentSearchOutputSchema>;
 
-export const urlSchema = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048);
+export const urlSchema = httpUrlSchema;
 
 export const agentExtractInputSchema = z.strictObject({
   urls: z.array(urlSchema).min(1, 'give at least one URL').max(20, 'at most 20 URLs'),

@@ -5,18 +5,11 @@
  * nested option objects drop fields they do not know rather than refuse them.
  */
 import { z } from 'zod';
+import { domainFilterSchema, httpUrlSchema } from '../../core/field-schemas.js';
 
 const accepted = 'Accepted for Exa compatibility; no effect';
 
-const domainSchema = z
-  .string()
-  .max(300)
-  .trim()
-  .toLowerCase()
-  .regex(/^(?:https?:\/\/)?(?:\*\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*\.?(?::\d+)?\/?$/i, 'must be a domain name such as example.com')
-  .transform((d) => d.replace(/^https?:\/\//, '').replace(/\/$/, '').replace(/:\d+$/, '').replace(/^\*\./, '').replace(/^www\./, '').replace(/\.$/, ''));
 const isoDate = z.iso.datetime({ offset: true, local: true }).max(40).or(z.iso.date().max(10)).describe('ISO 8601 date or date-time');
-const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048);
 
 const textOption = z.union([
   z.boolean(),
@@ -54,8 +47,8 @@ export const exaSearchInputSchema = z
     numResults: z.int().min(1).max(100).default(10),
     type: z.enum(SEARCH_TYPES).default('auto').describe('keyword and fast skip query expansion; the others expand the query (docs/exa.md)'),
     category: z.string().trim().max(100).optional().describe('news, research paper, financial report, github map to engine sets; others search the default engines'),
-    includeDomains: z.array(domainSchema).max(300).optional(),
-    excludeDomains: z.array(domainSchema).max(300).optional(),
+    includeDomains: z.array(domainFilterSchema).max(300).optional(),
+    excludeDomains: z.array(domainFilterSchema).max(300).optional(),
     startPublishedDate: isoDate.optional(),
     endPublishedDate: isoDate.optional(),
     startCrawlDate: isoDate.optional().describe(accepted),
@@ -75,8 +68,8 @@ export type ExaSearchInput = z.infer<typeof exaSearchInputSchema>;
 
 export const exaContentsInputSchema = contentsOptionsSchema
   .extend({
-    urls: z.array(httpUrl).min(1).max(100).optional(),
-    ids: z.array(httpUrl).min(1).max(100).optional().describe('Result ids, which are their URLs here'),
+    urls: z.array(httpUrlSchema).min(1).max(100).optional(),
+    ids: z.array(httpUrlSchema).min(1).max(100).optional().describe('Result ids, which are their URLs here'),
   })
   .strict()
   .refine((i) => (i.urls?.length ?? 0) + (i.ids?.length ?? 0) > 0, { message: 'give urls or ids', path: ['urls'] })
@@ -84,11 +77,11 @@ export const exaContentsInputSchema = contentsOptionsSchema
 export type ExaContentsInput = z.infer<typeof exaContentsInputSchema>;
 
 export const exaFindSimilarInputSchema = z.strictObject({
-  url: httpUrl,
+  url: httpUrlSchema,
   numResults: z.int().min(1).max(100).default(10),
   excludeSourceDomain: z.boolean().default(false).describe('Also drop other pages of the source\'s domain (the source page itself is always dropped)'),
-  includeDomains: z.array(domainSchema).max(300).optional(),
-  excludeDomains: z.array(domainSchema).max(300).optional(),
+  includeDomains: z.array(domainFilterSchema).max(300).optional(),
+  excludeDomains: z.array(domainFilterSchema).max(300).optional(),
   startPublishedDate: isoDate.optional().describe(accepted),
   endPublishedDate: isoDate.optional().describe(accepted),
   category: z.string().trim().max(100).optional().describe(accepted),

@@ -1,5 +1,6 @@
 /** Input and output shapes of the monitor area (spec: "Monitor API", "Monitor", "Monitor result", "Events"). */
 import { z } from 'zod';
+import { httpUrlSchema } from '../../core/field-schemas.js';
 import { engineIdSchema } from '../../services/web-search/schemas.js';
 import { normalizeSource } from './query.js';
 
@@ -36,7 +37,7 @@ export const createInputSchema = z.strictObject({
     .describe('What the new content must mention: a result is kept when it contains one of them (or covers the topic)'),
   sources: z.array(source).max(MAX_SOURCES).optional().describe('Domains to watch: searched as site filters, and only results on them are kept'),
   check_interval_minutes: z.int().min(MIN_INTERVAL_MINUTES).max(MAX_INTERVAL_MINUTES).default(60),
-  webhook_url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048).optional().describe('Alert target: new content is POSTed here, signed (Standard Webhooks)'),
+  webhook_url: httpUrlSchema.optional().describe('Alert target: new content is POSTed here, signed (Standard Webhooks)'),
   deep_analysis: z.boolean().default(false).describe('Read the new pages and summarise what is new (the LLM when configured, extractive otherwise)'),
   engines: z.array(engineIdSchema.max(64)).min(1).max(20).optional().describe('Extension: the engines to search; default the configured default engines'),
   alert_on_first_check: z

@@ -1,5 +1,6 @@
 /** Input and output shapes of the RAG area (spec: "RAG API"), plus the corpus management routes beyond it. */
 import { z } from 'zod';
+import { httpUrlSchema } from '../../core/field-schemas.js';
 import { jobAcceptedSchema, jobStatusViewSchema } from '../../services/jobs/job-view.js';
 import { RAG_CATEGORIES } from '../../services/research/plan.js';
 import { engineIdSchema } from '../../services/web-search/schemas.js';
@@ -10,7 +11,6 @@ export const CORPUS_STATUSES = ['building', 'complete', 'incomplete'] as const;
 
 const languageSchema = z.string().max(16).regex(/^([a-z]{2,3}(-[A-Za-z]{2,4})?|all)$/, 'must be a language code such as "en" or "all"');
 export const corpusIdSchema = z.string().max(71).regex(/^corpus_[a-f0-9]{16,64}$/, 'must be a corpus id like corpus_… (from rag/research)');
-const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048);
 
 export const ragSourceSchema = z.object({
   url: z.string(),
@@ -169,9 +169,9 @@ export const corpusDeleteOutputSchema = z.object({ corpus_id: z.string(), delete
 export const corpusAddInputSchema = z
   .strictObject({
     corpus_id: corpusIdSchema,
-    urls: z.array(httpUrl).min(1).max(20).optional(),
+    urls: z.array(httpUrlSchema).min(1).max(20).optional(),
     texts: z
-      .array(z.strictObject({ text: z.string().trim().min(1, 'must not be empty').max(500_000), title: z.string().trim().max(500).optional(), url: httpUrl.optional() }))
+      .array(z.strictObject({ text: z.string().trim().min(1, 'must not be empty').max(500_000), title: z.string().trim().max(500).optional(), url: httpUrlSchema.optional() }))
       .min(1)
       .max(20)
       .optional(),

@@ -1,5 +1,6 @@
 /** Input and output schemas of the Verify API (spec: Verify API, Claim verification, Source credibility, Verification batch job). */
 import { z } from 'zod';
+import { httpUrlSchema } from '../../core/field-schemas.js';
 import { BIAS_RATINGS, FACTUAL_RATINGS, SOURCE_CATEGORIES } from '../../services/credibility/labels.js';
 import { engineIdSchema } from '../../services/web-search/schemas.js';
 
@@ -57,7 +58,7 @@ export const claimOutputSchema = z.object({
 export type ClaimAnswer = z.infer<typeof claimOutputSchema>;
 
 export const sourceInputSchema = z.strictObject({
-  url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048),
+  url: httpUrlSchema,
 });
 
 export const sourceOutputSchema = z.object({

@@ -1,10 +1,10 @@
 /** Input and output schemas of the Search API (spec: Search API), declared once for both hosts. */
 import { z } from 'zod';
+import { httpUrlSchema } from '../../core/field-schemas.js';
 import type { HttpFieldAlias } from '../../core/capability.js';
 import { ENGINE_CATEGORIES } from '../../core/engine.js';
 
 export const engineIdSchema = z.string().max(64).regex(/^[a-z][a-z0-9_]*$/, 'engine ids are lower-case names like "duckduckgo"');
-const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048);
 /** A language code such as "en" or "pt-BR", or "all". */
 export const languageSchema = z
   .string()
@@ -33,7 +33,7 @@ export const searchInputSchema = z.strictObject({
   include_links: z.boolean().default(true),
   timeout: z.number().min(1).max(120).default(30).describe('Seconds; bounds the whole request, scraping included'),
   async_mode: z.boolean().default(false),
-  webhook_url: httpUrl.optional().describe('With async_mode: the finished answer is POSTed here, signed (see docs/webhooks.md); unused without async_mode'),
+  webhook_url: httpUrlSchema.optional().describe('With async_mode: the finished answer is POSTed here, signed (see docs/webhooks.md); unused without async_mode'),
   time_range: z.enum(['day', 'week', 'month', 'year']).optional().describe('Extension: only results from this period'),
   page: z.int().min(1).max(50).default(1).describe('Extension: result page'),
   explain: z.boolean().default(false).describe('Extension: add a per-result score breakdown'),

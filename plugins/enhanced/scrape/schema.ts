@@ -1,5 +1,6 @@
 /** Input and output of POST /api/v1/enhanced/scrape (see docs/scrape.md). */
 import { z } from 'zod';
+import { httpUrlSchema } from '../../../core/field-schemas.js';
 
 export const MAX_URLS = 50;
 export const WAIT_UNTIL = ['load', 'domcontentloaded', 'networkidle0', 'networkidle2'] as const;
@@ -9,7 +10,7 @@ export const DEFAULT_CACHE_TTL_SECONDS = 3600;
 
 export const scrapeInputSchema = z.strictObject({
   urls: z
-    .array(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048))
+    .array(httpUrlSchema)
     .min(1, 'give at least one URL')
     .max(MAX_URLS, `at most ${MAX_URLS} URLs per request`),
   extract_text: z.boolean().default(true),
