@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Keyv } from 'keyv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../logger.js';
-import { hasRedisServer, startLocalRedis, type LocalRedis } from './fixtures/local-redis.js';
+import { hasRedisServer, startLocalRedis, type LocalRedis } from '../../test/sandbox/local-redis.js';
 import { addId, listIds, removeId } from './record-index.js';
 import { createStores, type Stores } from './stores.js';
 

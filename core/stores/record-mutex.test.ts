@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasRedisServer, startLocalRedis, type LocalRedis } from './fixtures/local-redis.js';
+import { hasRedisServer, startLocalRedis, type LocalRedis } from '../../test/sandbox/local-redis.js';
 import { recordMutex, type RecordMutex } from './record-mutex.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,17 +1,14 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
+import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../errors.js';
 import { silentLogger } from '../logger.js';
-import { hasRedisServer, startLocalRedis, type LocalRedis } from './fixtures/local-redis.js';
+import { compileForChild } from '../../test/sandbox/compile-for-child.js';
+import { hasRedisServer, startLocalRedis, type LocalRedis } from '../../test/sandbox/local-redis.js';
 import { createStores, SQLITE_FILE_NAME, type Stores } from './stores.js';
 
-const HERE = dirname(fileURLToPath(import.meta.url));
-const REPO = resolve(HERE, '../..');
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -32,19 +29,8 @@ async function open(options: Parameters<typeof createStores>[0]): Promise<Stores
 
 /** Compiles stores.ts (and errors.ts) to plain JS so a child `node` process can import it. */
 function compileStoresForChild(): string {
-  const out = tempDir();
-  for (const file of ['core/errors.ts', 'core/stores/stores.ts', 'core/stores/bounded-map.ts', 'core/stores/redis-client.ts']) {
-    const source = readFileSync(join(REPO, file), 'utf8');
-    const { outputText } = ts.transpileModule(source, {
-      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true },
-    });
-    const target = join(out, file.replace(/\.ts$/, '.js'));
-    mkdirSync(dirname(target), { recursive: true });
-    writeFileSync(target, outputText);
-  }
-  writeFileSync(join(out, 'package.json'), '{"type":"module"}');
-  symlinkSync(join(REPO, 'node_modules'), join(out, 'node_modules'), 'dir');
-  return join(out, 'core/stores/stores.js');
+  const files = ['core/errors.ts', 'core/stores/stores.ts', 'core/stores/bounded-map.ts', 'core/stores/redis-client.ts'];
+  return compileForChild(tempDir(), files, 'core/stores/stores.ts');
 }
 
 describe('createStores on SQLite (default)', () => {

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { silentLogger } from '../../core/logger.js';
-import { compileForChild } from './fixtures/compile-for-child.js';
+import { compilePageIndexForChild } from './fixtures/compile-for-child.js';
 import { openPageIndex } from './lance-page-index.js';
 
 const DIMENSIONS = 16;
@@ -29,7 +29,7 @@ function tempDir(): string {
 const vectorFor = (i: number) => Array.from({ length: DIMENSIONS }, (_, d) => Math.sin(i * 7.1 + d));
 
 it('keeps every page whose addPage resolved when the process is killed with SIGKILL', async () => {
-  const moduleUrl = compileForChild(tempDir());
+  const moduleUrl = compilePageIndexForChild(tempDir());
   const dataDir = tempDir();
   const script = [
     `import { pino } from 'pino';`,

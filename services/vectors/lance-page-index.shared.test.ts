@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { silentLogger } from '../../core/logger.js';
-import { compileForChild } from './fixtures/compile-for-child.js';
+import { compilePageIndexForChild } from './fixtures/compile-for-child.js';
 import { openPageIndex } from './lance-page-index.js';
 
 const DIMENSIONS = 16;
@@ -68,7 +68,7 @@ function run(script: string, args: string[]): Promise<{ code: number | null; std
 }
 
 it('loses and mixes nothing when two processes create and write one index at once', { timeout: 120_000 }, async () => {
-  const moduleUrl = compileForChild(tempDir());
+  const moduleUrl = compilePageIndexForChild(tempDir());
   const dir = tempDir();
   const script = join(dirname(moduleUrl), 'write-shared.mjs');
   writeFileSync(script, writerScript(moduleUrl, dir));

@@ -1,11 +1,11 @@
 /** POST /api/v1/enhanced/scrape over HTTP against the sandbox web. */
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../core/logger.js';
 import { captchaPage, fixturePages } from '../sandbox/fixture-pages.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
 import { startQuarry, type RunningQuarry } from './harness.js';
+import { freePort } from '../sandbox/free-port.js';
 
 const hasChromium = existsSync('/usr/bin/chromium');
 const PATH = '/api/v1/enhanced/scrape';
@@ -13,15 +13,6 @@ const PATH = '/api/v1/enhanced/scrape';
 let web: SandboxWeb;
 let quarry: RunningQuarry;
 let closedPort: number;
-
-/** A port nothing listens on: bind, note it, close. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** An article with enough prose for the extractor to call it content. */
 function article(title: string, extra = ''): string {

@@ -7,11 +7,11 @@
  * every area; the features answer names no server paths.
  */
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
 import { HEALTH_DEADLINE_MS, whileProbingHealth } from './health-probe.js';
 import { startQuarry, type RunningQuarry } from './harness.js';
+import { freePort } from '../sandbox/free-port.js';
 
 const hasChromium = existsSync('/usr/bin/chromium');
 
@@ -19,14 +19,6 @@ let web: SandboxWeb;
 let quarry: RunningQuarry;
 let closedPort: number;
 let refusedPort: number;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 const PROSE = 'This hostile page still has a real article with plenty of words so the extractor keeps it as content. '.repeat(10);
 

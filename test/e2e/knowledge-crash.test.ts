@@ -6,13 +6,13 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../core/paths.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
 import { startQuarry, TEST_KEY, type RunningQuarry } from './harness.js';
+import { freePort } from '../sandbox/free-port.js';
 
 const FIRST = ['Maria', 'John', 'Anna', 'David', 'Laura', 'Peter', 'Sofia', 'Michael', 'Elena', 'Thomas'];
 const LAST = ['Keller', 'Morrison', 'Lindqvist', 'Okafor', 'Brennan', 'Castillo', 'Nakamura', 'Fischer'];
@@ -35,17 +35,6 @@ afterAll(async () => {
   await web?.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 async function waitForHealth(url: string, deadline: number): Promise<void> {
   while (Date.now() < deadline) {

@@ -3,7 +3,7 @@
  * on one Redis share it (one extracts, the other finds, counts and deletes).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasRedisServer, startLocalRedis, type LocalRedis } from '../../core/stores/fixtures/local-redis.js';
+import { hasRedisServer, startLocalRedis, type LocalRedis } from '../sandbox/local-redis.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
 import { startQuarry, TEST_KEY, type RunningQuarry } from './harness.js';
 

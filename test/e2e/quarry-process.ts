@@ -5,13 +5,13 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mergeLayers, type ConfigInput } from '../../app/config.js';
 import { PACKAGE_ROOT } from '../../core/paths.js';
 import type { SandboxWeb } from '../sandbox/sandbox-web.js';
 import { sandboxConfig, TEST_KEY } from './harness.js';
+import { freePort } from '../sandbox/free-port.js';
 
 const CLI = join(PACKAGE_ROOT, 'dist/hosts/cli/main.js');
 const READY_TIMEOUT_MS = 30_000;
@@ -40,17 +40,6 @@ export interface SpawnOptions {
   /** Reuse a data directory (a restart); default a new temporary one. */
   dataDir?: string;
   apiKeys?: string[];
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 async function call(url: string, init: RequestInit): Promise<{ status: number; body: any }> {

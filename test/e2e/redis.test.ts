@@ -6,7 +6,7 @@
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasRedisServer, startLocalRedis, type LocalRedis } from '../../core/stores/fixtures/local-redis.js';
+import { hasRedisServer, startLocalRedis, type LocalRedis } from '../sandbox/local-redis.js';
 import { playDefaultEngines } from '../recordings.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
 import { startQuarry, type RunningQuarry } from './harness.js';
