@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { defineCapability } from '../../core/capability.js';
 import { AppError } from '../../core/errors.js';
 import type { JobHandler, PluginServices } from '../../app/plugin-services.js';
-import { acceptedAnswer, publicJob } from '../../services/web-search/job-view.js';
+import { noteUnusedWebhook, publicJob, submitSearchJob } from '../../services/web-search/job-view.js';
 import { asyncAcceptedSchema, jobStatusInputSchema, jobStatusOutputSchema, searchFieldAliases } from '../../services/web-search/schemas.js';
 import { jobWebhookState } from '../../services/webhooks/job-webhooks.js';
 import { prepareRequest } from './search/prepare.js';
@@ -43,24 +43,8 @@ export function enhancedSearchCapability(services: PluginServices) {
       // Checked before anything runs, also for async requests: bad input is a 400 now, not a failed job later.
       const prepared = await prepareRequest(services, input);
       await services.searchHistory.record(ctx.caller, [input.query]);
-      if (!input.async_mode) {
-        const answer = await runEnhancedSearch(services, input, ctx, prepared);
-        // The spec links webhook_url to no rule: without async_mode it is accepted and unused.
-        if (input.webhook_url) answer.search_metadata = { ...answer.search_metadata, webhook_unused: true };
-        return answer;
-      }
-      if (input.webhook_url) await services.webhooks.assertDeliverable(input.webhook_url, 'webhook_url');
-      let job;
-      try {
-        job = await services.jobs.submit(ENHANCED_SEARCH_JOB, { ...input, async_mode: false, webhook_url: undefined }, {
-          idPrefix: 'req_',
-          ...(input.webhook_url ? { webhookUrl: input.webhook_url } : {}),
-        });
-      } catch (error) {
-        if (error instanceof AppError && error.code === 'INTERNAL') throw new AppError('UNAVAILABLE', 'async_mode is not available for enhanced search on this installation (its job handler is not registered)');
-        throw error;
-      }
-      return acceptedAnswer(job, `/api/v1/enhanced/search/jobs/${job.id}`, ctx.baseUrl, input.webhook_url);
+      if (!input.async_mode) return noteUnusedWebhook(await runEnhancedSearch(services, input, ctx, prepared), input.webhook_url);
+      return submitSearchJob(services, ENHANCED_SEARCH_JOB, input, (id) => `/api/v1/enhanced/search/jobs/${id}`, ctx.baseUrl);
     },
   });
 }

@@ -4,7 +4,7 @@ import { defineCapability } from '../../core/capability.js';
 import { AppError, toAppError } from '../../core/errors.js';
 import { definePlugin, type PluginServices } from '../../app/plugin-services.js';
 import { autocompleteCapability } from './autocomplete.js';
-import { acceptedAnswer, publicJob } from '../../services/web-search/job-view.js';
+import { noteUnusedWebhook, publicJob, submitSearchJob } from '../../services/web-search/job-view.js';
 import { jobWebhookState } from '../../services/webhooks/job-webhooks.js';
 import { outboundLinkPolicy } from '../../services/markdown/link-policy.js';
 import { escapeMarkdownText } from '../../services/markdown/escape.js';
@@ -76,18 +76,8 @@ export default definePlugin({
       async handler(input, ctx) {
         if (input.engines) assertKnownEngines(services.engines, input.engines);
         await services.searchHistory.record(ctx.caller, [input.query]);
-        if (!input.async_mode) {
-          const answer = await runSearch(deps, input, ctx);
-          // The spec links webhook_url to no rule: without async_mode it is accepted and unused.
-          if (input.webhook_url) answer.search_metadata = { ...answer.search_metadata, webhook_unused: true };
-          return answer;
-        }
-        if (input.webhook_url) await services.webhooks.assertDeliverable(input.webhook_url, 'webhook_url');
-        const job = await services.jobs.submit(SEARCH_JOB, { ...input, async_mode: false, webhook_url: undefined }, {
-          idPrefix: 'req_',
-          ...(input.webhook_url ? { webhookUrl: input.webhook_url } : {}),
-        });
-        return acceptedAnswer(job, `${STATUS_PATH}${job.id}`, ctx.baseUrl, input.webhook_url);
+        if (!input.async_mode) return noteUnusedWebhook(await runSearch(deps, input, ctx), input.webhook_url);
+        return submitSearchJob(services, SEARCH_JOB, input, (id) => `${STATUS_PATH}${id}`, ctx.baseUrl);
       },
     });
 

@@ -65,6 +65,8 @@ export interface SubmitOptions {
 export interface Jobs {
   readonly backend: JobBackendName;
   submit(kind: string, input: unknown, options?: SubmitOptions): Promise<JobRecord>;
+  /** Whether this instance has a handler for kind (submit fails for a kind it has not). */
+  has(kind: string): boolean;
   get(id: string): Promise<JobRecord | null>;
   /** Asks the job to stop: a queued job never runs, a running one is aborted; both end failed with CANCELLED. Null for an unknown id. */
   cancel(id: string): Promise<JobRecord | null>;

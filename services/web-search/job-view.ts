@@ -4,10 +4,11 @@
  * vocabulary clients of the original service know: a stored job not yet
  * started is `pending` (the store's `queued`).
  */
+import { AppError } from '../../core/errors.js';
 import { redactUrl } from '../../core/http/redact-url.js';
 import { statusUrl } from '../jobs/job-view.js';
-import type { JobRecord } from '../jobs/types.js';
-import type { DeliveryState } from '../webhooks/webhook-deliveries.js';
+import type { JobRecord, Jobs } from '../jobs/types.js';
+import type { DeliveryState, WebhookDeliveries } from '../webhooks/webhook-deliveries.js';
 import type { AsyncAccepted, SearchAnswer } from './schemas.js';
 
 type PublicStatus = 'pending' | 'processing' | 'completed' | 'failed';
@@ -17,7 +18,7 @@ function publicStatus(status: JobRecord['status']): PublicStatus {
 }
 
 /** The answer to an accepted async request: both ids, the status and where to poll. */
-export function acceptedAnswer(job: JobRecord, statusPath: string, baseUrl: string | undefined, webhookUrl: string | undefined): AsyncAccepted {
+function acceptedAnswer(job: JobRecord, statusPath: string, baseUrl: string | undefined, webhookUrl: string | undefined): AsyncAccepted {
   const status = publicStatus(job.status);
   const answer: AsyncAccepted = {
     request_id: job.id,
@@ -29,6 +30,32 @@ export function acceptedAnswer(job: JobRecord, statusPath: string, baseUrl: stri
   // Echoed to confirm where the answer goes, without the credentials it may carry.
   if (webhookUrl) answer.webhook_url = redactUrl(webhookUrl);
   return answer;
+}
+
+/** The spec gives webhook_url no role without async_mode: it is accepted, unused, and the answer says so. */
+export function noteUnusedWebhook<A extends Pick<SearchAnswer, 'search_metadata'>>(answer: A, webhookUrl: string | undefined): A {
+  if (webhookUrl) answer.search_metadata = { ...answer.search_metadata, webhook_unused: true };
+  return answer;
+}
+
+/**
+ * async_mode: the request (without its async fields) becomes a job with a `req_` id, answered at
+ * once with where to poll; a webhook_url is checked now and told when the job ends.
+ */
+export async function submitSearchJob(
+  deps: { jobs: Jobs; webhooks: WebhookDeliveries },
+  kind: string,
+  input: { webhook_url?: string },
+  statusPath: (jobId: string) => string,
+  baseUrl: string | undefined,
+): Promise<AsyncAccepted> {
+  if (!deps.jobs.has(kind)) throw new AppError('UNAVAILABLE', `async_mode is not available on this installation (no job handler for "${kind}")`);
+  if (input.webhook_url) await deps.webhooks.assertDeliverable(input.webhook_url, 'webhook_url');
+  const job = await deps.jobs.submit(kind, { ...input, async_mode: false, webhook_url: undefined }, {
+    idPrefix: 'req_',
+    ...(input.webhook_url ? { webhookUrl: input.webhook_url } : {}),
+  });
+  return acceptedAnswer(job, statusPath(job.id), baseUrl, input.webhook_url);
 }
 
 /** R is the answer type the job produced (the Search API's by default). */
