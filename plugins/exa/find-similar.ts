@@ -20,7 +20,7 @@ export async function exaFindSimilar(services: PluginServices, input: ExaFindSim
     services,
     { url: input.url, num_results: Math.min(100, input.numResults + (filtering ? SPARE : 0)), exclude_source: true, timeout: 30 },
     ctx,
-    { contentChars: charsWanted(input.contents) },
+    { contentChars: charsWanted(input.contents), cutMark: '' },
   );
   const sourceHost = hostOf(input.url);
   const exclude = [...(input.excludeDomains ?? []), ...(input.excludeSourceDomain && sourceHost ? [sourceHost] : [])];
@@ -28,6 +28,6 @@ export async function exaFindSimilar(services: PluginServices, input: ExaFindSim
   const pages = found.similar
     .filter((r) => passesDomains(r.url, filter))
     .slice(0, input.numResults)
-    .map((r) => ({ url: r.url, title: r.title, text: r.content.replace(/…$/, ''), publishedDate: r.published_date, author: null, score: r.score }));
+    .map((r) => ({ url: r.url, title: r.title, text: r.content, publishedDate: r.published_date, author: null, score: r.score }));
   return { requestId: requestId(), results: await withContents(services, pages, found.queries[0] ?? '', input.contents, ctx), costDollars: { total: 0 } };
 }

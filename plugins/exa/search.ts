@@ -41,10 +41,10 @@ export async function exaSearch(services: PluginServices, input: ExaSearchInput,
       language: 'en',
     },
     ctx,
-    { contentChars: charsWanted(input.contents) },
+    { contentChars: charsWanted(input.contents), cutMark: '' },
   );
   const pages = found.results
-    .map((r) => ({ url: r.url, title: r.title, text: r.content.replace(/…$/, ''), publishedDate: r.published_date, author: r.author, score: r.score }))
+    .map((r) => ({ url: r.url, title: r.title, text: r.content, publishedDate: r.published_date, author: r.author, score: r.score }))
     .filter((p) => hasPhrases(p.text, input.includeText, input.excludeText));
   return {
     requestId: requestId(),

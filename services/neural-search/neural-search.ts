@@ -21,9 +21,10 @@ const ENGINES_PER_EXPANSION = 2;
 const CONTENT_CHARS = 4000;
 const HIGHLIGHTS_PER_RESULT = 3;
 
-/** contentChars: how much of each page a result carries (callers that return whole pages ask for more). */
-export async function neuralSearch(services: NeuralDeps, input: NeuralSearchInput, ctx: CallContext, options: { contentChars?: number } = {}): Promise<Output> {
+/** contentChars: how much of each page a result carries (callers that return whole pages ask for more); cutMark ends a cut text (default …; '' for callers that cut again themselves). */
+export async function neuralSearch(services: NeuralDeps, input: NeuralSearchInput, ctx: CallContext, options: { contentChars?: number; cutMark?: string } = {}): Promise<Output> {
   const contentChars = options.contentChars ?? CONTENT_CHARS;
+  const cutMark = options.cutMark ?? '…';
   const started = performance.now();
   const deadline = started + input.timeout * 1000;
   const total = 5;
@@ -88,7 +89,7 @@ export async function neuralSearch(services: NeuralDeps, input: NeuralSearchInpu
     const result: Output['results'][number] = {
       title: candidate.title,
       url: candidate.url,
-      content: content.length > contentChars ? `${content.slice(0, contentChars)}…` : content,
+      content: content.length > contentChars ? `${content.slice(0, contentChars)}${cutMark}` : content,
       score: score.score,
       // Always present (null when unknown): clients read these keys without checking for them.
       published_date: candidate.publishedDate ?? null,

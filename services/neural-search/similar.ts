@@ -33,9 +33,10 @@ export function queriesFromSource(title: string, text: string): string[] {
   return [...new Set(queries)];
 }
 
-/** contentChars: how much of each page a result carries (callers that return whole pages ask for more). */
-export async function similarSearch(services: NeuralDeps, input: Input, ctx: CallContext, options: { contentChars?: number } = {}): Promise<Output> {
+/** contentChars: how much of each page a result carries (callers that return whole pages ask for more); cutMark ends a cut text (default …; '' for callers that cut again themselves). */
+export async function similarSearch(services: NeuralDeps, input: Input, ctx: CallContext, options: { contentChars?: number; cutMark?: string } = {}): Promise<Output> {
   const contentChars = options.contentChars ?? CONTENT_CHARS;
+  const cutMark = options.cutMark ?? '…';
   const started = performance.now();
   const deadline = started + input.timeout * 1000;
   const total = 4;
@@ -108,7 +109,7 @@ export async function similarSearch(services: NeuralDeps, input: Input, ctx: Cal
       return {
         title: candidate.title,
         url: candidate.url,
-        content: content.length > contentChars ? `${content.slice(0, contentChars)}…` : content,
+        content: content.length > contentChars ? `${content.slice(0, contentChars)}${cutMark}` : content,
         score,
         published_date: candidate.publishedDate,
         source: candidate.source,
