@@ -81,6 +81,6 @@ async function forgetTypeOfEmptyBody(request: FastifyRequest): Promise<void> {
 }
 
 /** Per-caller state is kept under a digest of the key, never the key itself. */
-function callerId(apiKey: string): string {
+export function callerId(apiKey: string): string {
   return `key:${createHash('sha256').update(apiKey).digest('hex').slice(0, 24)}`;
 }

@@ -8,50 +8,17 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { QuarryApp } from '../../app/create-quarry.js';
-import type { AnyCapability, CallContext } from '../../core/capability.js';
-import { ERROR_CATALOGUE, toAppError } from '../../core/errors.js';
-import { toObjectRootSchema } from '../../core/json-schema.js';
+import type { CallContext } from '../../core/capability.js';
 import { packageVersion } from '../../core/paths.js';
-import { fencedCode } from '../../services/markdown/escape.js';
 import { StrictStdioTransport } from './stdio-transport.js';
-
-/** What the agent should do about each kind of failure. */
-function hintFor(code: string): string {
-  if (code === 'INVALID_INPUT' || code === 'UNKNOWN_ENGINE' || code === 'MALFORMED_JSON') return 'Fix the arguments named above and call again.';
-  if (code === 'UNSAFE_QUERY') return 'The safety screen refused the request for the reason above; rephrase it or call without check_safety.';
-  if (code === 'RATE_LIMITED' || code === 'OVERLOADED') return 'Wait a little and retry.';
-  if (code === 'NOT_FOUND') return 'Check the identifier.';
-  if (code === 'UNAVAILABLE') return 'This installation lacks the feature; see the enhanced_features tool.';
-  if (code === 'TIMEOUT') return 'Retry with a larger timeout or fewer results.';
-  return 'The failure is on the server side; retrying later may help.';
-}
-
-export function exposedCapabilities(app: QuarryApp): AnyCapability[] {
-  const allow = app.config.mcp.tools;
-  const all = app.registry.list();
-  if (!allow) return all;
-  const unknown = allow.filter((name) => !all.some((c) => c.mcpTool === name));
-  if (unknown.length > 0) app.logger.warn({ unknown }, 'mcp.tools names tools that do not exist');
-  return all.filter((c) => allow.includes(c.mcpTool));
-}
-
-function toolOf(capability: AnyCapability): Tool {
-  return {
-    name: capability.mcpTool,
-    title: capability.title,
-    description: capability.description,
-    inputSchema: toObjectRootSchema(capability.input, 'input') as Tool['inputSchema'],
-    outputSchema: toObjectRootSchema(capability.output, 'output') as Tool['outputSchema'],
-    annotations: { title: capability.title, readOnlyHint: capability.readOnly ?? false, openWorldHint: true },
-  };
-}
+import { callTool, exposedCapabilities, toolOf } from './tool-calls.js';
 
 export function buildMcpServer(app: QuarryApp): Server {
   const server = new Server({ name: 'quarry', version: packageVersion() }, { capabilities: { tools: {}, logging: {} } });
   const capabilities = exposedCapabilities(app);
   const byTool = new Map(capabilities.map((c) => [c.mcpTool, c]));
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: capabilities.map(toolOf) }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: capabilities.map(toolOf) as Tool[] }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const capability = byTool.get(request.params.name);
@@ -74,20 +41,7 @@ export function buildMcpServer(app: QuarryApp): Server {
         notifications.track(extra.sendNotification({ method: 'notifications/progress', params: { progressToken, ...update } }));
       },
     };
-    try {
-      const output = (await app.registry.invoke(capability.id, request.params.arguments ?? {}, ctx)) as Record<string, unknown>;
-      await notifications.flushed();
-      const text = capability.toMarkdown ? capability.toMarkdown(output) : fencedCode(JSON.stringify(output, null, 2), 'json');
-      return { content: [{ type: 'text', text }], structuredContent: output };
-    } catch (error) {
-      const appError = toAppError(error);
-      const title = ERROR_CATALOGUE[appError.code].title;
-      return {
-        isError: true,
-        content: [{ type: 'text', text: `${title} (${appError.code}): ${appError.message}\n${hintFor(appError.code)}` }],
-        _meta: { code: appError.code, details: appError.details ?? null },
-      };
-    }
+    return (await callTool(app, capability, request.params.arguments ?? {}, ctx, () => notifications.flushed())) as CallToolResult;
   });
   return server;
 }
