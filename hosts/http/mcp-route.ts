@@ -13,6 +13,7 @@ import type { QuarryApp } from '../../app/create-quarry.js';
 import { checkMessage, errorReply, INVALID_REQUEST } from '../mcp/message-checks.js';
 import { StreamableMcp } from '../mcp/streamable-server.js';
 import { callerId } from './capability-route.js';
+import { ToolListCache } from './mcp-tool-list-cache.js';
 
 export const MCP_PATH = '/mcp';
 
@@ -26,6 +27,7 @@ export function registerMcpRoute(server: FastifyInstance, app: QuarryApp): McpHt
     { maxRequestBodySize: app.config.bodyLimitBytes, onerror: (error) => app.logger.debug({ err: error }, 'MCP request refused') },
   );
   const allowedOrigins = new Set(app.config.mcp.allowedOrigins);
+  const toolList = new ToolListCache();
 
   server.route({
     method: ['GET', 'POST', 'DELETE'],
@@ -40,6 +42,9 @@ export function registerMcpRoute(server: FastifyInstance, app: QuarryApp): McpHt
         if ('reply' in verdict) return reply.code(400).send(verdict.reply);
         if ('drop' in verdict) return reply.code(202).send();
       }
+      const listId = toolList.requestId(request);
+      const cached = listId === undefined ? undefined : toolList.answer(listId);
+      if (cached) return reply.type('application/json').send(cached);
       const apiKey = (request as FastifyRequest & { apiKey?: string }).apiKey;
       const who = { ...(apiKey ? { caller: callerId(apiKey) } : {}), baseUrl: `${request.protocol}://${request.host}` };
       const response = await handler.fetch(toWebRequest(request, reply), {
@@ -47,6 +52,11 @@ export function registerMcpRoute(server: FastifyInstance, app: QuarryApp): McpHt
         // The key itself stays here: handlers see only the caller id derived from it.
         authInfo: { token: '', clientId: who.caller ?? 'anonymous', scopes: [], extra: who },
       });
+      if (listId !== undefined && response.ok) {
+        const text = await response.text();
+        toolList.remember(response.headers.get('content-type'), text);
+        return sendWebResponse(reply, new Response(text, response));
+      }
       return sendWebResponse(reply, response);
     },
   });

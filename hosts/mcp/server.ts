@@ -4,23 +4,34 @@
  * registry.invoke — so input is validated in the core exactly as for HTTP.
  * Results carry structuredContent plus a readable markdown text block;
  * failures are error results an agent can act on.
+ *
+ * The app may still be loading when the server starts (quarry mcp): the
+ * handshake is answered at once, and requests that need the tools wait for it.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { QuarryApp } from '../../app/create-quarry.js';
-import type { CallContext } from '../../core/capability.js';
+import type { AnyCapability, CallContext } from '../../core/capability.js';
 import { packageVersion } from '../../core/paths.js';
 import { StrictStdioTransport } from './stdio-transport.js';
 import { callTool, exposedCapabilities, toolOf } from './tool-calls.js';
 
-export function buildMcpServer(app: QuarryApp): Server {
-  const server = new Server({ name: 'quarry', version: packageVersion() }, { capabilities: { tools: {}, logging: {} } });
-  const capabilities = exposedCapabilities(app);
-  const byTool = new Map(capabilities.map((c) => [c.mcpTool, c]));
+/** The app, or how to load it: loaded on the first request that needs it. */
+export type AppSource = QuarryApp | (() => Promise<QuarryApp>);
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: capabilities.map(toolOf) as Tool[] }));
+export function buildMcpServer(source: AppSource): Server {
+  const server = new Server({ name: 'quarry', version: packageVersion() }, { capabilities: { tools: {}, logging: {} } });
+  let tools: Promise<{ app: QuarryApp; capabilities: AnyCapability[]; byTool: Map<string, AnyCapability> }> | undefined;
+  const ready = () =>
+    (tools ??= Promise.resolve(typeof source === 'function' ? source() : source).then((app) => {
+      const capabilities = exposedCapabilities(app);
+      return { app, capabilities, byTool: new Map(capabilities.map((c) => [c.mcpTool, c])) };
+    }));
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (await ready()).capabilities.map(toolOf) as Tool[] }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const { app, byTool } = await ready();
     const capability = byTool.get(request.params.name);
     if (!capability) {
       return {
@@ -72,10 +83,38 @@ class ProgressFlush {
 /** Time between the last progress notification and the answer, so the two reach the client in separate reads. */
 const PROGRESS_GAP_MS = 20;
 
-export async function serveMcpOverStdio(app: QuarryApp): Promise<Server> {
-  const server = buildMcpServer(app);
-  // A message may carry a whole HTTP body's worth of input plus its envelope.
-  const maxLineBytes = app.config.bodyLimitBytes + 64 * 1024;
-  await server.connect(new StrictStdioTransport({ maxLineBytes, logger: app.logger.child({ component: 'mcp' }) }));
+/** The default body limit (app/config.ts) plus an envelope: the line limit until the configuration is loaded. */
+const LINE_LIMIT_BEFORE_CONFIG = 1_048_576 + 64 * 1024;
+
+/** When the client has sent nothing for this long, the app is loaded anyway. */
+const IDLE_LOAD_MS = 1000;
+
+/**
+ * Serves MCP on stdin/stdout. With a loader, the app is loaded only after the
+ * first answer has gone out (the handshake does not wait for it), or when a
+ * request needs it, or after a quiet second; until then the transport has the
+ * default line limit and no logging, and it takes the configured ones then.
+ */
+export async function serveMcpOverStdio(source: AppSource): Promise<Server> {
+  let loaded: Promise<QuarryApp> | undefined;
+  const transport = new StrictStdioTransport({ maxLineBytes: LINE_LIMIT_BEFORE_CONFIG, logger: { debug: () => undefined } });
+  const load = (): Promise<QuarryApp> => {
+    if (loaded) return loaded;
+    loaded = typeof source === 'function' ? source() : Promise.resolve(source);
+    loaded.then(
+      // A message may carry a whole HTTP body's worth of input plus its envelope.
+      (app) => transport.configure({ maxLineBytes: app.config.bodyLimitBytes + 64 * 1024, logger: app.logger.child({ component: 'mcp' }) }),
+      () => undefined,
+    );
+    return loaded;
+  };
+  const server = buildMcpServer(load);
+  await server.connect(transport);
+  const send = transport.send.bind(transport);
+  transport.send = async (message) => {
+    await send(message);
+    setImmediate(load);
+  };
+  setTimeout(load, IDLE_LOAD_MS).unref();
   return server;
 }
