@@ -13,6 +13,7 @@ export const TOKENS = {
   ExtractionStats: Symbol('ExtractionStats'),
   Extract: Symbol('Extract'),
   Scraper: Symbol('Scraper'),
+  Discovery: Symbol('Discovery'),
   Jobs: Symbol('Jobs'),
   Webhooks: Symbol('Webhooks'),
   Features: Symbol('Features'),

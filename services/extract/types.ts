@@ -3,6 +3,7 @@
  * pool and returns the page's main content. Later work raises its quality
  * without changing this shape.
  */
+import type { PageMedia } from './page-media.js';
 
 export interface ExtractOptions {
   /** Collect <img> sources of the main content (absolute URLs). Default true. */
@@ -17,6 +18,8 @@ export interface ExtractOptions {
    * the extraction worker reads it with extractPdf. Default: HTML.
    */
   contentType?: 'text/html' | 'application/pdf';
+  /** Also describe the main-content images (alt text, caption) and find the favicon (result.media). */
+  media?: boolean;
   /**
    * The outbound policy's private-address settings: markdown links and images
    * never point at an address it refuses outright. Default: refuse every
@@ -61,4 +64,6 @@ export interface ExtractionResult {
   success: boolean;
   /** Why success is false (e.g. "captcha", "empty", "consent_wall", "blocked"). */
   failureReason?: string;
+  /** With options.media: described main-content images and the favicon. */
+  media?: PageMedia;
 }

@@ -60,7 +60,7 @@ export async function prepareRequest(services: PluginServices, input: EnhancedSe
     },
     llm: null,
     embedder: null,
-    scroller: input.virtual_scrolling ? scrollerFrom(services.browser) : null,
+    scroller: input.virtual_scrolling ? scrollerFrom(services.scraper) : null,
   };
   if (input.extraction_strategy === 'json_css') {
     if (!input.css_schema) throw new AppError('INVALID_INPUT', 'css_schema: required with extraction_strategy "json_css"');

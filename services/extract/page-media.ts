@@ -3,7 +3,7 @@
  * with a description (alt text, else the figure's caption, else the title
  * attribute), and its favicon (a declared icon link, else /favicon.ico).
  */
-import { parseHTML } from 'linkedom';
+import { parseDocument } from './parse-document.js';
 
 export interface PageImage {
   url: string;
@@ -41,7 +41,7 @@ export function pageMedia(html: string | undefined, baseUrl: string, mainImages:
   const described = new Map<string, string | null>();
   let favicon: string | null = null;
   if (html) {
-    const { document } = parseHTML(html);
+    const document = parseDocument(html);
     for (const img of Array.from(document.querySelectorAll('img'))) {
       const element = img as Element;
       const caption = element.closest('figure')?.querySelector('figcaption')?.textContent;

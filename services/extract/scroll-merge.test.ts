@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { blocksText, pageBlocks } from '../../../services/page-analysis/text-blocks.js';
+import { blocksText, pageBlocks } from '../page-analysis/text-blocks.js';
 import { mergeScrollSnapshots } from './scroll-merge.js';
 
 describe('merging virtual-scroll snapshots', () => {
