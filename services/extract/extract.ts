@@ -15,7 +15,7 @@ import { findMainContent } from './main-content.js';
 import type { LinkPolicy } from '../markdown/escape.js';
 import { outboundLinkPolicy } from '../markdown/link-policy.js';
 import { toMarkdown } from './markdown.js';
-import { pageMedia, type PageMedia } from './page-media.js';
+import { pageMedia } from './page-media.js';
 import { authorFromByline, readMetadata } from './metadata.js';
 import { MarkupTooDeepError } from './markup-depth.js';
 import { baseUrlOf, contentRoot, parseDocument, safeUrl } from './parse-document.js';
@@ -24,7 +24,7 @@ import { removeMachineText } from './machine-text.js';
 import { revealScriptedContent } from './reveal.js';
 import { placeStreamedSegments } from './streamed-segments.js';
 import { pickTitle } from './title.js';
-import type { ExtractionResult, ExtractOptions, PageMetadata } from './types.js';
+import type { ExtractionResult, ExtractOptions, PageMedia, PageMetadata } from './types.js';
 
 /** Markdown links follow the outbound policy: nothing it refuses outright (private, loopback, …) is linked. */
 function linkPolicyOf(options: ExtractOptions): LinkPolicy {

@@ -2,14 +2,10 @@
  * What a read page offers beyond its text: the images of its main content
  * with a description (alt text, else the figure's caption, else the title
  * attribute), and its favicon (a declared icon link, else /favicon.ico).
+ * Runs in the extraction worker pool (ExtractOptions.media).
  */
 import { parseDocument } from './parse-document.js';
-
-export interface PageImage {
-  url: string;
-  /** Alt text or caption; null when the page gives none. */
-  description: string | null;
-}
+import type { PageMedia } from './types.js';
 
 const IMAGE_SOURCES = ['src', 'data-src', 'data-original', 'data-lazy-src'];
 
@@ -26,11 +22,6 @@ function resolve(url: string | null | undefined, base: string): string | null {
 function clean(text: string | null | undefined): string | null {
   const value = text?.replace(/\s+/g, ' ').trim();
   return value ? value.slice(0, 300) : null;
-}
-
-export interface PageMedia {
-  images: PageImage[];
-  favicon: string | null;
 }
 
 /**

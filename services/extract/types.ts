@@ -3,7 +3,8 @@
  * pool and returns the page's main content. Later work raises its quality
  * without changing this shape.
  */
-import type { PageMedia } from './page-media.js';
+/** Deepest element nesting read; deeper documents are refused (Chromium's parser stops at 512 too). */
+export const MAX_MARKUP_DEPTH = 512;
 
 export interface ExtractOptions {
   /** Collect <img> sources of the main content (absolute URLs). Default true. */
@@ -26,6 +27,20 @@ export interface ExtractOptions {
    * non-public address. Set by the composition root, not by users.
    */
   addressPolicy?: { allowPrivateNetwork: boolean; allowHosts: string[] };
+}
+
+export interface PageImage {
+  url: string;
+  /** Alt text or caption; null when the page gives none. */
+  description: string | null;
+}
+
+/** What a read page offers beyond its text (page-media.ts). */
+export interface PageMedia {
+  /** Main-content images (at most 5) with their descriptions. */
+  images: PageImage[];
+  /** A declared icon link, else /favicon.ico. */
+  favicon: string | null;
 }
 
 export interface PageMetadata {
