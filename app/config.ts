@@ -26,6 +26,8 @@ export const configSchema = z
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** API keys accepted by the HTTP host; when empty one is generated on first start. */
     apiKeys: z.array(z.string().min(8)).default([]),
+    /** API keys of operators: accepted like apiKeys, and they see and change every owner's resources (README "Keys and ownership"). */
+    adminApiKeys: z.array(z.string().min(8)).default([]),
     /** Requests per minute per API key. */
     rateLimitPerMinute: z.number().int().min(1).default(600),
     /** Largest accepted request body. */
@@ -216,6 +218,7 @@ function fromEnv(env: EnvReader, raw: Env): Record<string, unknown> {
     dataDir: env.str('QUARRY_DATA_DIR'),
     logLevel: env.str('QUARRY_LOG_LEVEL'),
     apiKeys: env.list('QUARRY_API_KEYS'),
+    adminApiKeys: env.list('QUARRY_ADMIN_KEYS'),
     rateLimitPerMinute: env.num('QUARRY_RATE_LIMIT_PER_MINUTE'),
     redisUrl: env.str('QUARRY_REDIS_URL') ?? env.str('REDIS_URL'),
     outbound: {
