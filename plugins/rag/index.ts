@@ -47,7 +47,7 @@ async function runJob(services: PluginServices, job: JobInput, ctx: CallContext)
 }
 
 async function submit(services: PluginServices, job: JobInput, ctx: CallContext) {
-  const record = await services.jobs.submit(RESEARCH_JOB, job);
+  const record = await services.jobs.submit(RESEARCH_JOB, job, ctx.caller ? { owner: ctx.caller } : {});
   return { ...jobAccepted(record, ctx.baseUrl, `${STATUS_PATH}/${record.id}`), corpus_id: job.corpus_id };
 }
 
@@ -55,7 +55,14 @@ export default definePlugin({
   jobHandlers(services) {
     return {
       [RESEARCH_JOB]: (input, job) =>
-        runJob(services, input as JobInput, { signal: job.signal, progress: job.progress, logger: services.logger.child({ job: RESEARCH_JOB }), host: 'job' }),
+        runJob(services, input as JobInput, {
+          signal: job.signal,
+          progress: job.progress,
+          logger: services.logger.child({ job: RESEARCH_JOB }),
+          host: 'job',
+          // The corpus it builds is the submitter's.
+          ...(job.owner ? { caller: job.owner } : {}),
+        }),
     };
   },
 
@@ -103,8 +110,8 @@ export default definePlugin({
       mcpTool: 'rag_research_status',
       readOnly: true,
       toMarkdown: (out) => (out.result ? renderResearch(out.result) : `Job ${out.job_id}: ${out.status}${out.progress?.message ? ` — ${out.progress.message}` : ''}${out.error ? ` — ${out.error.message}` : ''}`),
-      async handler(input) {
-        const job = await services.jobs.get(input.job_id);
+      async handler(input, ctx) {
+        const job = await services.jobs.getFor(input.job_id, ctx.caller);
         if (!job || job.kind !== RESEARCH_JOB) throw new AppError('NOT_FOUND', `job_id: no corpus build job ${input.job_id}`);
         return jobStatusView<RagResearchResult>(job);
       },
