@@ -196,6 +196,23 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
+    /**
+     * Per-principal caps on durable resources (an API key, or a key group as one): a create past
+     * one is refused with QUOTA_EXCEEDED naming the limit (README "Keys and ownership").
+     */
+    quotas: z
+      .object({
+        /** Monitors one principal may have, active or paused. */
+        monitors: z.number().int().min(0).max(1_000_000).default(100),
+        /** Scheduled checks per hour over one principal's active monitors (60 / check_interval_minutes each). */
+        monitorChecksPerHour: z.number().int().min(0).max(10_000_000).default(600),
+        /** RAG corpora one principal may have. */
+        corpora: z.number().int().min(0).max(1_000_000).default(50),
+        /** Entities in one principal's knowledge graph. */
+        graphEntities: z.number().int().min(0).max(100_000_000).default(100_000),
+      })
+      .strict()
+      .prefault({}),
     /** On SIGTERM: how long running requests and jobs get to finish before jobs are handed back and the process exits. */
     shutdownGraceMs: z.number().int().min(0).max(600_000).default(20_000),
     /**

@@ -4,6 +4,7 @@
  * another principal finds it as if it did not exist. The owner id is stored in
  * the record itself, so every instance on one Redis enforces it alike.
  */
+import { AppError } from './errors.js';
 
 /** A caller as resources are owned. */
 export interface Principal {
@@ -28,4 +29,9 @@ export const LOCAL_PRINCIPAL: Principal = Object.freeze({ id: 'local', admin: tr
 export function mayAccess(viewer: Principal | undefined, ownerId: string | null | undefined): boolean {
   if (!viewer) return false;
   return viewer.admin || (typeof ownerId === 'string' && ownerId === viewer.id);
+}
+
+/** QUOTA_EXCEEDED naming the cap, its value and the setting that raises it. */
+export function quotaExceeded(what: string, max: number, setting: string): AppError {
+  return new AppError('QUOTA_EXCEEDED', `quota exceeded: at most ${max} ${what} per API key (${setting})`, { details: { limit: setting, max } });
 }
