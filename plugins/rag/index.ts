@@ -96,6 +96,8 @@ export default definePlugin({
       async handler(input, ctx) {
         buildParameters(services, input); // validates the engines before anything starts
         if (!input.async) return researchCorpus(services, input, ctx);
+        // Refused now rather than as a failed job; the build checks again as it creates the corpus.
+        await (await services.corpora.store()).assertRoomFor(ctx.caller?.id, services.config.quotas.corpora);
         return submit(services, { kind: 'build', input: { ...input, async: false }, corpus_id: newCorpusId() }, ctx);
       },
     });
@@ -167,14 +169,14 @@ export default definePlugin({
     const list = defineCapability({
       id: 'rag.corpora_list',
       title: 'List corpora',
-      description: 'Every corpus with its topic, status (building, complete, incomplete), counts and parameters, newest first.',
+      description: 'Your corpora (an admin: every corpus) with their topic, status (building, complete, incomplete), counts and parameters, newest first.',
       input: z.strictObject({}),
       output: corporaListOutputSchema,
       http: { method: 'GET', path: '/api/v1/rag/corpora' },
       mcpTool: 'rag_corpora_list',
       readOnly: true,
       toMarkdown: (out) => out.corpora.map((c) => `- ${c.corpus_id} — ${c.topic} (${c.status}; ${c.counts.sources} sources, ${c.counts.chunks} chunks)`).join('\n') || 'No corpus yet.',
-      handler: () => listCorpora(services),
+      handler: (_input, ctx) => listCorpora(services, ctx),
     });
 
     const get = defineCapability({
@@ -186,7 +188,7 @@ export default definePlugin({
       http: { method: 'GET', path: '/api/v1/rag/corpora/:corpus_id' },
       mcpTool: 'rag_corpus_get',
       readOnly: true,
-      handler: (input) => getCorpus(services, input.corpus_id),
+      handler: (input, ctx) => getCorpus(services, input.corpus_id, ctx),
     });
 
     const remove = defineCapability({
@@ -197,7 +199,7 @@ export default definePlugin({
       output: corpusDeleteOutputSchema,
       http: { method: 'DELETE', path: '/api/v1/rag/corpora/:corpus_id' },
       mcpTool: 'rag_corpus_delete',
-      handler: (input) => deleteCorpus(services, input.corpus_id),
+      handler: (input, ctx) => deleteCorpus(services, input.corpus_id, ctx),
     });
 
     const add = defineCapability({
@@ -222,7 +224,7 @@ export default definePlugin({
       toMarkdown: (out) => ('topic' in out ? renderResearch(out) : `Corpus ${out.corpus_id} is being resumed: job ${out.job_id} (poll ${out.status_url})`),
       async handler(input, ctx) {
         if (!input.async) return resumeCorpus(services, input.corpus_id, ctx);
-        await (await services.corpora.store()).require(input.corpus_id);
+        await (await services.corpora.store()).requireFor(input.corpus_id, ctx.caller);
         return submit(services, { kind: 'resume', corpus_id: input.corpus_id }, ctx);
       },
     });
