@@ -9,6 +9,7 @@
  * other keys of that group; any other key owns its resources alone.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../core/errors.js';
 import type { QuarryConfig } from '../../app/config.js';
 import type { Logger } from '../../core/logger.js';
@@ -89,6 +90,17 @@ export function presentedKey(headers: Record<string, string | string[] | undefin
     }
   }
   return null;
+}
+
+/**
+ * Pages a browser navigates to (the graph, the API docs) cannot send X-API-Key: their 401 carries
+ * WWW-Authenticate, so the browser asks for HTTP Basic credentials (any user name, the key as password).
+ */
+export function askBrowsersForKey(server: FastifyInstance, path: RegExp): void {
+  server.addHook('onSend', async (request, reply, payload) => {
+    if (reply.statusCode === 401 && path.test(request.url)) reply.header('www-authenticate', 'Basic realm="Quarry", charset="UTF-8"');
+    return payload;
+  });
 }
 
 /** The entry of the presented key, or null. An admin entry wins when a key is listed twice. */
