@@ -59,7 +59,7 @@ describe('monitors', () => {
   it("another key gets 404 on every monitor route and does not list A's monitor; an admin sees it", async () => {
     const created = await as(KEY_A, 'POST', '/api/v1/monitor/topics', monitorBody('heat pump', 60));
     expect(created.status, JSON.stringify(created.body)).toBe(200);
-    const id = created.body.monitor_id ?? created.body.id;
+    const id = created.body.id;
     const base = `/api/v1/monitor/topics/${id}`;
 
     for (const [method, path] of [
@@ -78,20 +78,20 @@ describe('monitors', () => {
     expect(missing.body.error.code).toBe('NOT_FOUND');
 
     const mine = await as(KEY_A, 'GET', '/api/v1/monitor/topics');
-    expect(mine.body.map((m: any) => m.monitor_id ?? m.id)).toEqual([id]);
+    expect(mine.body.map((m: any) => m.id)).toEqual([id]);
     expect((await as(KEY_A, 'POST', `${base}/pause`)).status).toBe(200);
     expect((await as(KEY_A, 'GET', base)).body.status).toBe('paused');
 
-    expect((await as(ADMIN, 'GET', '/api/v1/monitor/topics')).body.map((m: any) => m.monitor_id ?? m.id)).toContain(id);
+    expect((await as(ADMIN, 'GET', '/api/v1/monitor/topics')).body.map((m: any) => m.id)).toContain(id);
     expect((await as(ADMIN, 'GET', base)).status).toBe(200);
     expect((await as(KEY_A, 'DELETE', base)).status).toBe(200);
   });
 
   it('keys of one group share their monitors', async () => {
     const created = await as(TEAM_1, 'POST', '/api/v1/monitor/topics', monitorBody('ground source', 120));
-    const id = created.body.monitor_id ?? created.body.id;
+    const id = created.body.id;
     expect((await as(TEAM_2, 'GET', `/api/v1/monitor/topics/${id}`)).status).toBe(200);
-    expect((await as(TEAM_2, 'GET', '/api/v1/monitor/topics')).body.map((m: any) => m.monitor_id ?? m.id)).toEqual([id]);
+    expect((await as(TEAM_2, 'GET', '/api/v1/monitor/topics')).body.map((m: any) => m.id)).toEqual([id]);
     expectNotFound(await as(KEY_A, 'GET', `/api/v1/monitor/topics/${id}`), 'A reads the team monitor');
     expect((await as(TEAM_2, 'DELETE', `/api/v1/monitor/topics/${id}`)).status).toBe(200);
   });
@@ -99,12 +99,12 @@ describe('monitors', () => {
   it('a monitor made before ownership existed is visible to admins only', async () => {
     const area = quarry.app.services.stores.records;
     const created = await as(KEY_A, 'POST', '/api/v1/monitor/topics', monitorBody('legacy', 60));
-    const id = created.body.monitor_id ?? created.body.id;
+    const id = created.body.id;
     // As a record written by an earlier version: no owner.
     const { owner_id: _owner, ...legacy } = (await area.get(`monitor:${id}`)) as Record<string, unknown>;
     await area.set(`monitor:${id}`, legacy);
     expectNotFound(await as(KEY_A, 'GET', `/api/v1/monitor/topics/${id}`), 'A reads an unowned monitor');
-    expect((await as(KEY_A, 'GET', '/api/v1/monitor/topics')).body.map((m: any) => m.monitor_id ?? m.id)).not.toContain(id);
+    expect((await as(KEY_A, 'GET', '/api/v1/monitor/topics')).body.map((m: any) => m.id)).not.toContain(id);
     expect((await as(ADMIN, 'GET', `/api/v1/monitor/topics/${id}`)).status).toBe(200);
     expect((await as(ADMIN, 'DELETE', `/api/v1/monitor/topics/${id}`)).status).toBe(200);
   });
@@ -223,7 +223,7 @@ describe('caps per key', () => {
     expect(b.status).toBe(200);
     expectQuota(await at(KEY_B, 'POST', '/api/v1/monitor/topics', monitorBody('b two', 5)), 'quotas.monitorChecksPerHour');
     // A paused monitor's checks leave the budget; resuming one past it is refused.
-    const bId = b.body.monitor_id ?? b.body.id;
+    const bId = b.body.id;
     expect((await at(KEY_B, 'POST', `/api/v1/monitor/topics/${bId}/pause`)).status).toBe(200);
     const other = await at(KEY_B, 'POST', '/api/v1/monitor/topics', monitorBody('b three', 5));
     expect(other.status).toBe(200);
