@@ -26,12 +26,14 @@ import type { JobBackend } from '../services/jobs/types.js';
 import { KnowledgeService } from '../services/knowledge/knowledge-service.js';
 import { PageFeeder } from '../services/knowledge/page-feeder.js';
 import { createLlmTiers } from '../services/llm/registry.js';
+import { outboundLinkPolicy } from '../services/markdown/link-policy.js';
 import { ExtractionStats } from '../services/metrics/extraction-stats.js';
 import { Metrics } from '../services/metrics/metrics.js';
 import { Scraper, type ExtractFn } from '../services/scrape/scraper.js';
 import { SearchHistory } from '../services/search-history/search-history.js';
 import { PageIndexer } from '../services/semantic/page-indexer.js';
 import { SemanticServices } from '../services/semantic/semantic-services.js';
+import { WebSearch } from '../services/web-search/web-search.js';
 import { WEBHOOK_LANE, WebhookDeliveries } from '../services/webhooks/webhook-deliveries.js';
 import { MONITOR_LANE, type QuarryConfig } from './config.js';
 import { createQuarryEventBus, type QuarryEventBus } from './events.js';
@@ -107,6 +109,20 @@ export function registerServices(c: DependencyContainer, config: QuarryConfig, l
       (r) =>
         new Scraper(r.resolve(TOKENS.Outbound), r.resolve(TOKENS.Extract), r.resolve(TOKENS.BrowserPool), logger.child({ component: 'scraper' }), {
           concurrency: config.search.maxScrapeConcurrency,
+        }),
+    ),
+  );
+  c.register(
+    TOKENS.WebSearch,
+    cached(
+      (r) =>
+        new WebSearch({
+          engines: r.resolve(TOKENS.Engines),
+          scraper: r.resolve(TOKENS.Scraper),
+          cache: stores.cache,
+          defaultEngines: config.search.defaultEngines,
+          onCacheLookup: (hit) => r.resolve<Metrics>(TOKENS.Metrics).cacheLookup('search', hit),
+          linkPolicy: outboundLinkPolicy(config.outbound),
         }),
     ),
   );

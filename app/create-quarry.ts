@@ -114,6 +114,7 @@ export async function createQuarry(options: CreateQuarryOptions = {}): Promise<Q
     logger,
     engines,
     scraper: c.resolve(TOKENS.Scraper),
+    webSearch: c.resolve(TOKENS.WebSearch),
     outbound: c.resolve(TOKENS.Outbound),
     features,
     stores,

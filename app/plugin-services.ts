@@ -20,6 +20,7 @@ import type { Metrics } from '../services/metrics/metrics.js';
 import type { ExtractFn, Scraper } from '../services/scrape/scraper.js';
 import type { SearchHistory } from '../services/search-history/search-history.js';
 import type { SemanticServices } from '../services/semantic/semantic-services.js';
+import type { WebSearch } from '../services/web-search/web-search.js';
 import type { WebhookDeliveries } from '../services/webhooks/webhook-deliveries.js';
 import type { QuarryConfig } from './config.js';
 import type { QuarryEventBus } from './events.js';
@@ -29,6 +30,8 @@ export interface PluginServices {
   logger: Logger;
   engines: EngineService;
   scraper: Scraper;
+  /** The search service: every area's way to find (and read) pages for queries, cache metrics and link policy included. */
+  webSearch: WebSearch;
   outbound: { fetch(request: OutboundRequest): Promise<OutboundResponse> };
   features: FeatureRegistry;
   /** Shared state: cache (may be volatile) and durable records. */
