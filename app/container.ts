@@ -33,6 +33,7 @@ import { Scraper, type ExtractFn } from '../services/scrape/scraper.js';
 import { SearchHistory } from '../services/search-history/search-history.js';
 import { PageIndexer } from '../services/semantic/page-indexer.js';
 import { SemanticServices } from '../services/semantic/semantic-services.js';
+import { AnswerCache } from '../services/web-search/answer-cache.js';
 import { WebSearch } from '../services/web-search/web-search.js';
 import { WEBHOOK_LANE, WebhookDeliveries } from '../services/webhooks/webhook-deliveries.js';
 import { MONITOR_LANE, type QuarryConfig } from './config.js';
@@ -115,15 +116,16 @@ export function registerServices(c: DependencyContainer, config: QuarryConfig, l
   c.register(
     TOKENS.WebSearch,
     cached(
-      (r) =>
-        new WebSearch({
+      (r) => {
+        const metrics = r.resolve<Metrics>(TOKENS.Metrics);
+        return new WebSearch({
           engines: r.resolve(TOKENS.Engines),
           scraper: r.resolve(TOKENS.Scraper),
-          cache: stores.cache,
+          cache: new AnswerCache(stores.cache, (hit) => metrics.cacheLookup('search', hit)),
           defaultEngines: config.search.defaultEngines,
-          onCacheLookup: (hit) => r.resolve<Metrics>(TOKENS.Metrics).cacheLookup('search', hit),
           linkPolicy: outboundLinkPolicy(config.outbound),
-        }),
+        });
+      },
     ),
   );
   c.register(TOKENS.Llm, cached(() => createLlmTiers(config.llm, logger)));
