@@ -31,6 +31,25 @@ describe('pruning filter on real pages', () => {
     expect(pruneBlocks(blocks, { threshold: 0.95 }).length).toBeLessThan(pruneBlocks(blocks).length);
     expect(pruneBlocks(blocks, { minWords: 30 }).every((b) => b.words >= 30)).toBe(true);
   });
+  it("reads page furniture with the extractor's detector: the site header, a share bar and a newsletter box go, the article's own header stays", () => {
+    const blocks = pageBlocks(
+      '<body><header><p>Example News, all the news</p></header><main><article><header><h1>Council approves the new bridge</h1></header>' +
+        '<p>The city council approved the new bridge on Tuesday after a long debate about its cost and its route.</p>' +
+        '<div class="share-buttons"><p>Share this story</p></div></article>' +
+        '<div class="newsletter-signup"><p>Get our newsletter every morning</p></div></main></body>',
+    );
+    const furniture = Object.fromEntries(blocks.map((b) => [b.text, b.furniture]));
+    expect(furniture).toMatchObject({
+      'Example News, all the news': true,
+      'Council approves the new bridge': false,
+      'The city council approved the new bridge on Tuesday after a long debate about its cost and its route.': false,
+      'Share this story': true,
+      'Get our newsletter every morning': true,
+    });
+    expect(blocksText(pruneBlocks(blocks))).toBe(
+      'Council approves the new bridge\n\nThe city council approved the new bridge on Tuesday after a long debate about its cost and its route.',
+    );
+  });
 });
 
 describe('bm25 filter', () => {
