@@ -10,15 +10,15 @@
 import type { LlmTiers } from '../llm/registry.js';
 import type { Logger } from '../../core/logger.js';
 import type { NeuralCategory } from './schemas.js';
-import { isStopWord } from '../ranking/tokens.js';
 
 export const MAX_EXPANSIONS = 3;
 
-/** Words a keyword query leaves out: the stop words and politeness. */
-const isFiller = (word: string): boolean => isStopWord(word) || word === 'please';
-
 const QUESTION_LEAD =
   /^(?:(?:what|which|who|whom|whose|when|where|why|how)(?:\s+(?:is|are|was|were|do|does|did|can|could|should|would|will|to|much|many|long|often))?|(?:is|are|can|could|should|would|do|does|did)\b|(?:tell me|explain|show me|find|i want to know|i need)(?:\s+(?:about|how|what|why))?)\s+/i;
+
+const FILLER = new Set(
+  'a an the i me my we you your it its is are was were be been do does did of to in on for with about at by from some any please there this that these those and or can could should would will'.split(' '),
+);
 
 const CATEGORY_FOCUS: Record<NeuralCategory, string | null> = {
   general: null,
@@ -39,7 +39,7 @@ function keywords(query: string): string[] {
   return stripped
     .split(/\s+/)
     .map((w) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''))
-    .filter((w) => w.length > 0 && !isFiller(w.toLowerCase()));
+    .filter((w) => w.length > 0 && !FILLER.has(w.toLowerCase()));
 }
 
 export function ruleExpansions(query: string, category: NeuralCategory | undefined): string[] {
