@@ -11,8 +11,7 @@ import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/ser
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { QuarryApp } from '../../app/create-quarry.js';
 import { checkMessage, errorReply, INVALID_REQUEST } from '../mcp/message-checks.js';
-import { StreamableMcp } from '../mcp/streamable-server.js';
-import { callerId } from './capability-route.js';
+import { StreamableMcp, type RemoteCaller } from '../mcp/streamable-server.js';
 import { ToolListCache } from './mcp-tool-list-cache.js';
 
 export const MCP_PATH = '/mcp';
@@ -21,7 +20,7 @@ export function registerMcpRoute(server: FastifyInstance, app: QuarryApp): McpHt
   const mcp = new StreamableMcp(app);
   const handler = createMcpHandler(
     (context) => {
-      const who = context.authInfo?.extra as { caller?: string; baseUrl?: string } | undefined;
+      const who = context.authInfo?.extra as RemoteCaller | undefined;
       return mcp.serverFor(who ?? {});
     },
     { maxRequestBodySize: app.config.bodyLimitBytes, onerror: (error) => app.logger.debug({ err: error }, 'MCP request refused') },
@@ -45,12 +44,12 @@ export function registerMcpRoute(server: FastifyInstance, app: QuarryApp): McpHt
       const listId = toolList.requestId(request);
       const cached = listId === undefined ? undefined : toolList.answer(listId);
       if (cached) return reply.type('application/json').send(cached);
-      const apiKey = (request as FastifyRequest & { apiKey?: string }).apiKey;
-      const who = { ...(apiKey ? { caller: callerId(apiKey) } : {}), baseUrl: `${request.protocol}://${request.host}` };
+      // Calls act for the key's principal, as on /api/v1 (README "Keys and ownership").
+      const who: RemoteCaller = { ...(request.principal ? { caller: request.principal } : {}), baseUrl: `${request.protocol}://${request.host}` };
       const response = await handler.fetch(toWebRequest(request, reply), {
         ...(request.method === 'POST' ? { parsedBody: request.body } : {}),
         // The key itself stays here: handlers see only the caller id derived from it.
-        authInfo: { token: '', clientId: who.caller ?? 'anonymous', scopes: [], extra: who },
+        authInfo: { token: '', clientId: who.caller?.id ?? 'anonymous', scopes: [], extra: who as unknown as Record<string, unknown> },
       });
       if (listId !== undefined && response.ok) {
         const text = await response.text();

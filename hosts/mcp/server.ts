@@ -9,17 +9,19 @@
  * handshake is answered at once, and requests that need the tools wait for it.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { QuarryApp } from '../../app/create-quarry.js';
 import type { AnyCapability, CallContext } from '../../core/capability.js';
 import { packageVersion } from '../../core/paths.js';
+import { LOCAL_PRINCIPAL, type Principal } from '../../core/principal.js';
 import { StrictStdioTransport } from './stdio-transport.js';
 import { callTool, exposedCapabilities, toolOf } from './tool-calls.js';
 
 /** The app, or how to load it: loaded on the first request that needs it. */
 export type AppSource = QuarryApp | (() => Promise<QuarryApp>);
 
-export function buildMcpServer(source: AppSource): Server {
+/** caller: who the calls act for; the stdio host is the machine's owner (an admin). */
+export function buildMcpServer(source: AppSource, caller: Principal = LOCAL_PRINCIPAL): Server {
   const server = new Server({ name: 'quarry', version: packageVersion() }, { capabilities: { tools: {}, logging: {} } });
   let tools: Promise<{ app: QuarryApp; capabilities: AnyCapability[]; byTool: Map<string, AnyCapability> }> | undefined;
   const ready = () =>
@@ -33,20 +35,15 @@ export function buildMcpServer(source: AppSource): Server {
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const { app, byTool } = await ready();
     const capability = byTool.get(request.params.name);
-    if (!capability) {
-      return {
-        isError: true,
-        content: [{ type: 'text', text: `Unknown tool "${request.params.name}". Available: ${[...byTool.keys()].join(', ')}` }],
-      };
-    }
+    // A protocol error, as the MCP specification asks for an unknown tool (not a tool result).
+    if (!capability) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
     const progressToken = request.params._meta?.progressToken ?? extra._meta?.progressToken;
     const notifications = new ProgressFlush();
     const ctx: CallContext = {
       signal: extra.signal,
       logger: app.logger.child({ tool: capability.mcpTool }),
       host: 'mcp',
-      // One local client per process: its searches form one history.
-      caller: 'mcp',
+      caller,
       progress: (update) => {
         if (progressToken === undefined) return;
         notifications.track(extra.sendNotification({ method: 'notifications/progress', params: { progressToken, ...update } }));

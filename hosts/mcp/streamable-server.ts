@@ -15,7 +15,8 @@ import type { QuarryApp } from '../../app/create-quarry.js';
 import type { AnyCapability, CallContext } from '../../core/capability.js';
 import { toAppError } from '../../core/errors.js';
 import { packageVersion } from '../../core/paths.js';
-import { callTool, exposedCapabilities, toolOf, unknownToolResult } from './tool-calls.js';
+import type { Principal } from '../../core/principal.js';
+import { callTool, exposedCapabilities, toolOf } from './tool-calls.js';
 import { optsInToTasks, TASKS_EXTENSION, ToolTasks, type TaskState } from './tool-tasks.js';
 
 /** How long a client may reuse a tool list: the list changes only when the configuration does (a restart). */
@@ -23,7 +24,7 @@ const TOOL_LIST_TTL_MS = 5 * 60_000;
 
 /** Who is calling and where the host is reachable, as the HTTP route found them. */
 export interface RemoteCaller {
-  caller?: string;
+  caller?: Principal;
   baseUrl?: string;
 }
 
@@ -62,7 +63,8 @@ export class StreamableMcp {
 
   private async call(name: string, args: Record<string, unknown>, who: RemoteCaller, ctx: ServerContext): Promise<CallToolResult> {
     const capability = this.byTool.get(name);
-    if (!capability) return unknownToolResult(name, this.byTool.keys()) as CallToolResult;
+    // A protocol error, as on stdio and as the MCP specification asks for an unknown tool.
+    if (!capability) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
     const callContext = this.context(who, ctx, name);
     if (this.tasks.canRun(name) && optsInToTasks(clientCapabilities(ctx))) {
       const started = await this.tasks.start(name, args, callContext);

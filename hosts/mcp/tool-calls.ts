@@ -77,10 +77,6 @@ export function toolErrorOf(error: unknown): ToolResult {
   };
 }
 
-export function unknownToolResult(name: string, known: Iterable<string>): ToolResult {
-  return { isError: true, content: [{ type: 'text', text: `Unknown tool "${name}". Available: ${[...known].join(', ')}` }] };
-}
-
 /** Runs one tool through the registry; `beforeAnswer` lets the transport flush progress first. */
 export async function callTool(
   app: QuarryApp,
