@@ -12,6 +12,7 @@ import type { Logger } from '../core/logger.js';
 import { CapabilityRegistry } from '../core/registry.js';
 import type { Stores } from '../core/stores/stores.js';
 import { BrowserPool } from '../services/browser/browser-pool.js';
+import { Discovery } from '../services/discover/discovery.js';
 import { CredibilityService } from '../services/credibility/credibility-service.js';
 import { EngineHealth, MemoryEngineHealthStore } from '../services/engines/engine-health.js';
 import { RedisEngineHealthStore } from '../services/engines/engine-health-redis.js';
@@ -108,10 +109,22 @@ export function registerServices(c: DependencyContainer, config: QuarryConfig, l
     TOKENS.Scraper,
     cached(
       (r) =>
-        new Scraper(r.resolve(TOKENS.Outbound), r.resolve(TOKENS.Extract), r.resolve(TOKENS.BrowserPool), logger.child({ component: 'scraper' }), {
-          concurrency: config.search.maxScrapeConcurrency,
-        }),
+        new Scraper(
+          {
+            fetcher: r.resolve(TOKENS.Outbound),
+            renderer: r.resolve(TOKENS.BrowserPool),
+            extract: r.resolve(TOKENS.Extract),
+            parsing: r.resolve(TOKENS.ExtractionPool),
+            cache: stores.cache,
+            logger: logger.child({ component: 'scraper' }),
+          },
+          { concurrency: config.search.maxScrapeConcurrency },
+        ),
     ),
+  );
+  c.register(
+    TOKENS.Discovery,
+    cached((r) => new Discovery(r.resolve(TOKENS.Outbound), r.resolve(TOKENS.ExtractionPool), config.outbound.respectRobots)),
   );
   c.register(
     TOKENS.WebSearch,

@@ -191,7 +191,7 @@ async function analyse(deps: CheckDeps, monitor: MonitorRecord, fresh: NewResult
       deps.logger.warn({ monitor: monitor.id, err: (error as Error).message }, 'the model could not summarise; the analysis is extractive');
     }
   }
-  return { analysis: extractiveSummary(monitor, fresh, pages, baseline), method: 'extractive', model: null };
+  return { analysis: await extractiveSummary(monitor, fresh, pages, baseline), method: 'extractive', model: null };
 }
 
 /** The one step that makes a check count; null when the monitor moved on (or is gone) meanwhile. */

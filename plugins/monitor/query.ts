@@ -5,7 +5,8 @@
  * the keyword test, and the key a URL is remembered under.
  */
 import { createHash } from 'node:crypto';
-import { lexicalRelevance, tokenize } from '../../services/ranking/relevance.js';
+import { lexicalRelevance } from '../../services/ranking/relevance.js';
+import { tokenize } from '../../services/ranking/tokens.js';
 import { onAnyDomain } from '../../services/web-search/domain-filter.js';
 import { normalizeUrl } from '../../services/web-search/url-normalize.js';
 

@@ -108,6 +108,8 @@ export async function researchCorpus(services: PluginServices, input: RagResearc
     embedding_model: embedder.info().id,
     dimensions: embedder.info().dimensions,
     ...(corpusId ? { corpus_id: corpusId } : {}),
+    ...(ctx.caller ? { owner_id: ctx.caller.id } : {}),
+    maxPerOwner: services.config.quotas.corpora,
   });
   return build(services, store, record, embedder, ctx, started);
 }
@@ -116,7 +118,7 @@ export async function researchCorpus(services: PluginServices, input: RagResearc
 export async function resumeCorpus(services: PluginServices, corpusId: string, ctx: CallContext): Promise<RagResearchResult> {
   const started = performance.now();
   const store = await services.corpora.store();
-  const existing = await store.require(corpusId);
+  const existing = await store.requireFor(corpusId, ctx.caller);
   if (existing.status === 'complete') return result(store, existing, { found: 0, failures: [] }, started);
   const embedder = await requireEmbedder(services);
   if (embedder.info().id !== existing.embedding_model) {

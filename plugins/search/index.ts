@@ -63,7 +63,7 @@ export default definePlugin({
         if (input.engines) webSearch.assertKnownEngines(input.engines);
         await services.searchHistory.record(ctx.caller, [input.query]);
         if (!input.async_mode) return noteUnusedWebhook(await webSearch.search(input, ctx), input.webhook_url);
-        return submitSearchJob(services, SEARCH_JOB, input, (id) => `${STATUS_PATH}${id}`, ctx.baseUrl);
+        return submitSearchJob(services, SEARCH_JOB, input, (id) => `${STATUS_PATH}${id}`, ctx.baseUrl, ctx.caller);
       },
     });
 
@@ -167,8 +167,8 @@ export default definePlugin({
       http: { method: 'GET', path: '/api/v1/search/jobs/:request_id', aliases: ['/api/v1/search/status/:request_id'] },
       mcpTool: 'search_job_status',
       readOnly: true,
-      async handler(input) {
-        const job = await services.jobs.get(input.request_id);
+      async handler(input, ctx) {
+        const job = await services.jobs.getFor(input.request_id, ctx.caller);
         if (!job || job.kind !== SEARCH_JOB) throw new AppError('NOT_FOUND', `no search job ${input.request_id}`);
         return publicJob(job, await jobWebhookState(services.webhooks, job));
       },

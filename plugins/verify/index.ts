@@ -83,7 +83,7 @@ export default definePlugin({
       mcpTool: 'verify_batch_status',
       readOnly: true,
       toMarkdown: batchMarkdown,
-      handler: async (input) => batchView(services, await getBatchJob(services, input.job_id)),
+      handler: async (input, ctx) => batchView(services, await getBatchJob(services, input.job_id, ctx.caller)),
     });
 
     return [claim, source, batch, batchStatus];

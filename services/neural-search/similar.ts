@@ -59,7 +59,7 @@ export async function similarSearch(services: NeuralDeps, input: Input, ctx: Cal
   }
 
   const embedder = await services.semantic.embedder();
-  const sourcePassages = docPassages({ title, snippet: '', text });
+  const sourcePassages = await docPassages({ title, snippet: '', text });
   // Raw vectors query the index (it stores raw vectors); centred ones rank (calibration.ts).
   const sourceVector = meanVector(await embedder.embed(sourcePassages, ctx.signal), embedder.info().dimensions);
 
@@ -88,7 +88,7 @@ export async function similarSearch(services: NeuralDeps, input: Input, ctx: Cal
   const candidates = uniqueCandidates([...fromEngines.candidates, ...fromIndex]).filter(
     (c) => !(input.exclude_source && sourceKey && normalizeUrl(c.url) === sourceKey),
   );
-  const passages = candidates.map(docPassages);
+  const passages = await Promise.all(candidates.map(docPassages));
   const { vectors, floor } = await embedCentred(embedder, [...sourcePassages, ...passages.flat()], ctx.signal);
   const dimensions = sourceVector.length;
   const source = meanVector(vectors.slice(0, sourcePassages.length), dimensions);

@@ -23,7 +23,7 @@ import { parseModelJson } from '../llm/json-output.js';
 import type { LlmClient } from '../llm/types.js';
 import { rankPagePassages, type RankedPage } from '../ranking/page-passages.js';
 import { queryTerms, type PassageVectorCache } from '../ranking/passage-relevance.js';
-import { tokenize } from '../ranking/relevance.js';
+import { tokenize } from '../ranking/tokens.js';
 import { replan, type EnginePlan } from '../web-search/engine-plans.js';
 import { newSeenSources, type DomainFilter, type SeenSources, type Source, type SourceFailure } from '../web-search/gather.js';
 import type { WebSearch } from '../web-search/web-search.js';

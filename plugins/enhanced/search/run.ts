@@ -18,8 +18,6 @@ import { prepareRequest, type PreparedRequest } from './prepare.js';
 import { renderEnhancedMarkdown } from './render.js';
 import { scrapedContent } from '../../../services/web-search/scraped-content.js';
 import type { EnhancedAnswer, EnhancedPage, EnhancedResult, EnhancedSearchInput } from './schemas.js';
-import { snapshotCount } from './scroll.js';
-import { mergeScrollSnapshots } from './scroll-merge.js';
 
 const ENGINE_SHARE = 0.4;
 const PAGE_CONCURRENCY = 4;
@@ -123,9 +121,9 @@ export async function runEnhancedSearch(services: PluginServices, input: Enhance
                 timeoutMs: Math.max(1000, Math.floor((deadline - performance.now()) * 0.5)),
                 signal: ctx.signal,
               });
-              // Items a virtualised list dropped while scrolling come back from the snapshots.
-              html = mergeScrollSnapshots(scrolled.html, scrolled.snapshots);
-              out.virtual_scroll = { available: true, used: true, snapshots: snapshotCount(scrolled.snapshots), final_url: scrolled.finalUrl };
+              // Items a virtualised list dropped while scrolling come back from the snapshots (merged by the reader).
+              html = scrolled.html;
+              out.virtual_scroll = { available: true, used: true, snapshots: scrolled.snapshots, final_url: scrolled.finalUrl };
             } catch (error) {
               const appError = toAppError(error);
               out.virtual_scroll = { available: true, used: false, reason: `scrolling failed: ${appError.message}` };
