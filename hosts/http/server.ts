@@ -18,6 +18,7 @@ import { registerGraphPage } from './graph-page.js';
 import { buildOpenApi } from './openapi.js';
 import { isPublicRoute, registerPublicRoutes } from './public-routes.js';
 import { installTransportErrors, transportServerOptions } from './transport-errors.js';
+import { redactUrlKeys, urlKeyOf } from './url-keys.js';
 
 export interface HttpServerOptions {
   /** Keys accepted; resolved from config (or generated) when absent. */
@@ -43,12 +44,12 @@ export async function buildHttpServer(app: QuarryApp, options: HttpServerOptions
   installTransportErrors(server);
 
   server.addHook('onResponse', async (request, reply) => {
-    request.log.info({ method: request.method, url: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    request.log.info({ method: request.method, url: redactUrlKeys(request.url.split('?')[0]!), status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
   });
 
   server.addHook('onRequest', async (request) => {
     if (isPublicRoute(request)) return;
-    (request as FastifyRequest & { apiKey?: string }).apiKey = authenticatedKey(request.headers, keys);
+    (request as FastifyRequest & { apiKey?: string }).apiKey = urlKeyOf(request, config.urlKeys) ?? authenticatedKey(request.headers, keys);
   });
 
   const sharedRedis = app.services.stores.redis;
@@ -67,7 +68,7 @@ export async function buildHttpServer(app: QuarryApp, options: HttpServerOptions
   });
 
   const version = packageVersion();
-  const openapi = buildOpenApi(registry.list(), version);
+  const openapi = buildOpenApi(registry.list(), version, { host: config.host, port: config.port });
   await registerPublicRoutes(server, app, version, () => openapi);
   server.get('/metrics', async (_request, reply) => {
     reply.type('text/plain; version=0.0.4');
