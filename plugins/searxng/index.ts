@@ -3,7 +3,8 @@
  * pipeline (cache and engine health included), for the tools that speak
  * SearXNG. Point them at `<base>/searxng` (or `<base>/api/v1/searxng`); tools
  * that send no headers use a URL key, `<base>/searxng/k/<key>` (urlKeys).
- * HTTP only: an MCP tool would repeat search_web.
+ * The base itself answers a search too, as SearXNG's front page does (LangChain's
+ * Python wrapper queries it). HTTP only: an MCP tool would repeat search_web.
  */
 import { defineCapability } from '../../core/capability.js';
 import { packageVersion } from '../../core/paths.js';
@@ -30,7 +31,7 @@ export default definePlugin({
         'answered in SearXNG\'s JSON shape from the web search pipeline. For tools built for SearXNG; agents use search_web.',
       input: searxngSearchInputSchema,
       output: searxngSearchOutputSchema,
-      http: { method: 'GET', path: '/api/v1/searxng/search', aliases: BASES.map((base) => `${base}/search`), formPost: true, urlKeyParam: 'url_key' },
+      http: { method: 'GET', path: '/api/v1/searxng/search', aliases: BASES.flatMap((base) => [`${base}/search`, base]), formPost: true, urlKeyParam: 'url_key' },
       readOnly: true,
       async handler(request, ctx) {
         const plan = planSearch(request, engines);
