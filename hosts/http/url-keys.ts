@@ -8,14 +8,19 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../core/errors.js';
-import { keyMatches } from './api-keys.js';
+import { apiKeyRing, matchingKey, type ApiKey } from './api-keys.js';
 import { routeConfigOf } from './route-config.js';
+
+/** The URL keys as accepted keys: each its own principal, never an admin. */
+export function urlKeyRing(urlKeys: readonly string[]): ApiKey[] {
+  return apiKeyRing(urlKeys);
+}
 
 /**
  * The URL key of a route that carries one, checked; null for a route that has none
  * (its key comes from the headers). Throws UNAUTHORIZED for a wrong key, or when URL keys are off.
  */
-export function urlKeyOf(request: FastifyRequest, urlKeys: string[]): string | null {
+export function urlKeyOf(request: FastifyRequest, urlKeys: readonly ApiKey[]): ApiKey | null {
   const param = routeConfigOf(request).urlKeyParam;
   if (!param) return null;
   const presented = (request.params as Record<string, string | undefined>)[param];
@@ -23,8 +28,9 @@ export function urlKeyOf(request: FastifyRequest, urlKeys: string[]): string | n
   if (urlKeys.length === 0) {
     throw new AppError('UNAUTHORIZED', 'keys in URLs are off on this installation: configure urlKeys (QUARRY_URL_KEYS), or send an API key as X-API-Key or Authorization: Bearer');
   }
-  if (!keyMatches(presented, urlKeys)) throw new AppError('UNAUTHORIZED', 'invalid URL key');
-  return presented;
+  const entry = matchingKey(presented, urlKeys);
+  if (!entry) throw new AppError('UNAUTHORIZED', 'invalid URL key');
+  return entry;
 }
 
 const KEY_SEGMENT = /\/k\/[^/?#]+/g;
