@@ -26,6 +26,12 @@ export const configSchema = z
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** API keys accepted by the HTTP host; when empty one is generated on first start. */
     apiKeys: z.array(z.string().min(8)).default([]),
+    /**
+     * Keys for tools that can only be given a URL (no headers): sent as a path segment,
+     * /searxng/k/<key>/search, and accepted only there (search only, never as API keys).
+     * Redacted from Quarry's logs, but visible to whatever else sees the URL. Empty (default): off.
+     */
+    urlKeys: z.array(z.string().min(16, 'URL keys must be at least 16 characters').regex(/^[A-Za-z0-9_-]+$/, 'URL keys may hold only letters, digits, _ and -')).default([]),
     /** API keys of operators: accepted like apiKeys, and they see and change every owner's resources (README "Keys and ownership"). */
     adminApiKeys: z.array(z.string().min(8)).default([]),
     /** Requests per minute per API key. */
@@ -237,6 +243,7 @@ function fromEnv(env: EnvReader, raw: Env): Record<string, unknown> {
     dataDir: env.str('QUARRY_DATA_DIR'),
     logLevel: env.str('QUARRY_LOG_LEVEL'),
     apiKeys: env.list('QUARRY_API_KEYS'),
+    urlKeys: env.list('QUARRY_URL_KEYS'),
     adminApiKeys: env.list('QUARRY_ADMIN_KEYS'),
     rateLimitPerMinute: env.num('QUARRY_RATE_LIMIT_PER_MINUTE'),
     redisUrl: env.str('QUARRY_REDIS_URL') ?? env.str('REDIS_URL'),

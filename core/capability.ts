@@ -68,9 +68,25 @@ export interface CapabilityDefinition<I extends z.ZodType = z.ZodType, O extends
      * object, so MCP gets the whole output ({ <field>: [...] }).
      */
     answerField?: string;
+    /**
+     * A GET capability that also answers POST with an application/x-www-form-urlencoded
+     * body, as services built for HTML forms do (SearXNG); form fields are read like
+     * query parameters, and an empty body is allowed whatever Content-Type says.
+     */
+    formPost?: boolean;
+    /**
+     * The path parameter (in an alias) that carries a key for tools that can only be given
+     * a URL: it is checked against the URL keys (config urlKeys, off when empty) instead
+     * of the API key headers, redacted from the logs, and is not part of the input.
+     */
+    urlKeyParam?: string;
   };
-  /** MCP tool name, snake_case "<area>_<action>", within ^[a-z][a-z0-9_]{0,63}$. */
-  mcpTool: string;
+  /**
+   * MCP tool name, snake_case "<area>_<action>", within ^[a-z][a-z0-9_]{0,63}$. Absent: the
+   * capability is served over HTTP only — a surface that mimics another service's wire
+   * format for tools that speak it, where a tool would repeat one agents already have.
+   */
+  mcpTool?: string;
   /** Read-only capabilities are safe to retry (MCP annotation). */
   readOnly?: boolean;
   /**

@@ -24,14 +24,14 @@ export class CapabilityRegistry {
   register(capability: AnyCapability, owner = 'unknown'): void {
     const where = `capability "${capability.id}" of plugin "${owner}"`;
     if (!CAPABILITY_ID.test(capability.id)) throw new Error(`${where}: id must look like "<area>.<action>"`);
-    if (!MCP_TOOL_NAME.test(capability.mcpTool)) throw new Error(`${where}: MCP tool name "${capability.mcpTool}" must match ${MCP_TOOL_NAME}`);
+    if (capability.mcpTool !== undefined && !MCP_TOOL_NAME.test(capability.mcpTool)) throw new Error(`${where}: MCP tool name "${capability.mcpTool}" must match ${MCP_TOOL_NAME}`);
     if (!capability.http.path.startsWith('/api/v1/')) throw new Error(`${where}: HTTP path must start with /api/v1/`);
     const route = `${capability.http.method} ${capability.http.path}`;
     if (this.byId.has(capability.id)) throw new Error(`${where}: id already registered`);
-    if (this.byTool.has(capability.mcpTool)) throw new Error(`${where}: MCP tool "${capability.mcpTool}" already registered`);
+    if (capability.mcpTool !== undefined && this.byTool.has(capability.mcpTool)) throw new Error(`${where}: MCP tool "${capability.mcpTool}" already registered`);
     if (this.byRoute.has(route)) throw new Error(`${where}: route ${route} already registered`);
     this.byId.set(capability.id, capability);
-    this.byTool.set(capability.mcpTool, capability);
+    if (capability.mcpTool !== undefined) this.byTool.set(capability.mcpTool, capability);
     this.byRoute.set(route, capability);
   }
 

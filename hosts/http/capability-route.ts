@@ -6,10 +6,12 @@
  *
  * A POST on a resource's path (`/monitor/topics/:monitor_id/pause`) takes
  * its parameters from the path and needs no body: an empty one is accepted
- * whatever Content-Type says. A capability whose spec answer is a bare array
+ * whatever Content-Type says. A GET capability declaring `formPost` also
+ * answers POST with a form body (or none), read like its query string; a
+ * path parameter that carries a URL key (url-keys.ts) is not input. A capability whose spec answer is a bare array
  * declares `answerField`, and HTTP answers that field of the output.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { QuarryApp } from '../../app/create-quarry.js';
 import type { AnyCapability, CallContext } from '../../core/capability.js';
 import { AppError } from '../../core/errors.js';
@@ -18,57 +20,80 @@ import { toJsonSchema } from '../../core/json-schema.js';
 import { shapeRefusal } from '../../core/registry.js';
 import { declaredFields, IGNORED_FIELDS_HEADER, ignoredFieldsHeader, nameAliasesInError, prepareHttpInput } from './http-input.js';
 import { queryToInput } from './query-input.js';
+import type { CapabilityRouteConfig } from './route-config.js';
 
 export function mountCapability(server: FastifyInstance, app: QuarryApp, capability: AnyCapability): void {
   const inputSchema = toJsonSchema(capability.input, 'input');
   const declared = declaredFields(capability);
-  const params = (request: FastifyRequest) => (request.params ?? {}) as Record<string, unknown>;
-  const onResource = capability.http.method === 'POST' && capability.http.path.includes('/:');
-  for (const url of [capability.http.path, ...(capability.http.aliases ?? [])]) {
+  const { method, path, aliases, formPost, urlKeyParam } = capability.http;
+  const params = (request: FastifyRequest): Record<string, unknown> => {
+    const { [urlKeyParam ?? '']: _key, ...rest } = (request.params ?? {}) as Record<string, unknown>;
+    return rest;
+  };
+  const query = (request: FastifyRequest) => queryToInput((request.query ?? {}) as Record<string, unknown>, inputSchema);
+  const onResource = method === 'POST' && path.includes('/:');
+  const config: CapabilityRouteConfig = { ...(urlKeyParam ? { urlKeyParam } : {}), ...(formPost ? { formPost } : {}) };
+  for (const url of [path, ...(aliases ?? [])]) {
     server.route({
-      method: capability.http.method,
+      method,
       url,
+      config,
       ...(onResource ? { onRequest: forgetTypeOfEmptyBody } : {}),
       handler: async (request, reply) => {
         const body = onResource && request.body === undefined ? {} : request.body;
-        if (capability.http.method === 'POST' && (body === null || typeof body !== 'object' || Array.isArray(body))) {
+        if (method === 'POST' && (body === null || typeof body !== 'object' || Array.isArray(body))) {
           throw new AppError('INVALID_INPUT', 'the body must be a JSON object');
         }
-        const raw =
-          capability.http.method === 'POST'
-            ? { ...(body as object), ...params(request) }
-            : { ...queryToInput((request.query ?? {}) as Record<string, unknown>, inputSchema), ...params(request) };
-        // Before unknown fields are dropped: a prototype key or deep nesting is refused wherever it is, by name.
-        const problem = findInputShapeProblem(raw);
-        if (problem) throw shapeRefusal(problem);
-        const { input, ignored, aliased } = prepareHttpInput(raw as Record<string, unknown>, capability, declared);
-        if (ignored.length > 0) reply.header(IGNORED_FIELDS_HEADER, ignoredFieldsHeader(ignored));
-        const controller = new AbortController();
-        // A client that disconnects before the answer cancels the work.
-        const onClose = (): void => {
-          if (!reply.raw.writableFinished) controller.abort();
-        };
-        reply.raw.on('close', onClose);
-        const ctx: CallContext = {
-          signal: controller.signal,
-          logger: request.log as CallContext['logger'],
-          progress: () => undefined,
-          host: 'http',
-          baseUrl: `${request.protocol}://${request.host}`,
-          ...(request.principal ? { caller: request.principal } : {}),
-        };
-        try {
-          const output = await app.registry.invoke(capability.id, input, ctx);
-          reply.status(capability.http.accepted?.is(output) ? 202 : (capability.http.status ?? 200));
-          const field = capability.http.answerField;
-          return field ? (output as Record<string, unknown>)[field] : output;
-        } catch (error) {
-          throw error instanceof AppError ? nameAliasesInError(error, aliased) : error;
-        } finally {
-          reply.raw.off('close', onClose);
-        }
+        const raw = method === 'POST' ? { ...(body as object), ...params(request) } : { ...query(request), ...params(request) };
+        return answer(app, capability, declared, raw, request, reply);
       },
     });
+    if (formPost) {
+      // The form's fields and the query string's, read alike (a field in both: the form's).
+      server.route({
+        method: 'POST',
+        url,
+        config,
+        onRequest: forgetTypeOfEmptyBody,
+        handler: async (request, reply) => {
+          const form = request.body === undefined ? {} : queryToInput(request.body as Record<string, unknown>, inputSchema);
+          return answer(app, capability, declared, { ...query(request), ...form, ...params(request) }, request, reply);
+        },
+      });
+    }
+  }
+}
+
+/** Prepares the input as http-input.ts says, invokes the capability, and sends its answer. */
+async function answer(app: QuarryApp, capability: AnyCapability, declared: Set<string>, raw: Record<string, unknown>, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+  // Before unknown fields are dropped: a prototype key or deep nesting is refused wherever it is, by name.
+  const problem = findInputShapeProblem(raw);
+  if (problem) throw shapeRefusal(problem);
+  const { input, ignored, aliased } = prepareHttpInput(raw, capability, declared);
+  if (ignored.length > 0) reply.header(IGNORED_FIELDS_HEADER, ignoredFieldsHeader(ignored));
+  const controller = new AbortController();
+  // A client that disconnects before the answer cancels the work.
+  const onClose = (): void => {
+    if (!reply.raw.writableFinished) controller.abort();
+  };
+  reply.raw.on('close', onClose);
+  const ctx: CallContext = {
+    signal: controller.signal,
+    logger: request.log as CallContext['logger'],
+    progress: () => undefined,
+    host: 'http',
+    baseUrl: `${request.protocol}://${request.host}`,
+    ...(request.principal ? { caller: request.principal } : {}),
+  };
+  try {
+    const output = await app.registry.invoke(capability.id, input, ctx);
+    reply.status(capability.http.accepted?.is(output) ? 202 : (capability.http.status ?? 200));
+    const field = capability.http.answerField;
+    return field ? (output as Record<string, unknown>)[field] : output;
+  } catch (error) {
+    throw error instanceof AppError ? nameAliasesInError(error, aliased) : error;
+  } finally {
+    reply.raw.off('close', onClose);
   }
 }
 

@@ -4,7 +4,8 @@
  * slash, and aliases are not listed). Request bodies describe what HTTP
  * accepts: unknown top-level fields are ignored (named back in
  * X-Quarry-Ignored-Fields), and older SDKs' field names are listed as
- * deprecated properties.
+ * deprecated properties. HTTP-only capabilities (no MCP tool) are named by
+ * their id; a `formPost` operation is also listed as a form-encoded POST.
  */
 import type { AnyCapability } from '../../core/capability.js';
 import { IGNORED_FIELDS_HEADER } from './http-input.js';
@@ -27,14 +28,20 @@ const errorSchema = {
   },
 };
 
-export function buildOpenApi(capabilities: AnyCapability[], version: string): Record<string, unknown> {
+/** Where the API is: the server that serves this document, or one named by host and port. */
+export interface OpenApiServer {
+  host: string;
+  port: number;
+}
+
+export function buildOpenApi(capabilities: AnyCapability[], version: string, server: OpenApiServer = { host: '127.0.0.1', port: 8080 }): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const cap of capabilities) {
     const path = cap.http.path.replace(/:([A-Za-z_]+)/g, '{$1}');
     const input = toJsonSchema(cap.input, 'input') as { properties?: Record<string, unknown>; required?: string[] };
     const pathParams = [...cap.http.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1]!);
     const operation: Record<string, unknown> = {
-      operationId: cap.mcpTool,
+      operationId: cap.mcpTool ?? cap.id.replace('.', '_'),
       summary: cap.title,
       description: cap.description,
       tags: [cap.id.split('.')[0]],
@@ -74,6 +81,12 @@ export function buildOpenApi(capabilities: AnyCapability[], version: string): Re
     }
     if (parameters.length > 0) operation.parameters = parameters;
     paths[path] = { ...(paths[path] ?? {}), [cap.http.method.toLowerCase()]: operation };
+    if (cap.http.formPost) {
+      // The same operation as a form post: the query parameters as form fields.
+      const form = { type: 'object', properties: Object.fromEntries(parameters.filter((p) => p.in === 'query').map((p) => [p.name, p.schema])), required: input.required ?? [] };
+      const { parameters: _inQuery, ...asForm } = operation;
+      paths[path].post = { ...asForm, operationId: `${operation.operationId as string}_form`, requestBody: { required: false, content: { 'application/x-www-form-urlencoded': { schema: form } } } };
+    }
   }
   Object.assign(paths, serviceRoutes);
   return {
@@ -82,11 +95,19 @@ export function buildOpenApi(capabilities: AnyCapability[], version: string): Re
       title: 'Quarry API',
       version,
       description:
-        'Self-hosted web search, research, monitoring and knowledge-graph service. Every operation is also an MCP tool (operationId = tool name). ' +
+        'Self-hosted web search, research, monitoring and knowledge-graph service. Every operation is also an MCP tool (operationId = tool name), except the SearXNG-compatible ones (tag searxng), which are HTTP only. ' +
         'Every input field states its bound (maxLength, maxItems, maxProperties); bodies are UTF-8 JSON of at most the configured body limit (1 MiB by default), ' +
         'nested at most 32 levels, and the keys __proto__, constructor and prototype are refused anywhere (400 naming the field).',
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
+    servers: [
+      { url: '/', description: 'The server this document was fetched from (every path is absolute: /api/v1/…)' },
+      {
+        url: 'http://{host}:{port}',
+        description: 'A Quarry installation by address (the defaults are this one\'s configured listen address)',
+        variables: { host: { default: server.host }, port: { default: String(server.port) } },
+      },
+    ],
     components: {
       securitySchemes: {
         apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },

@@ -19,6 +19,7 @@ import { registerMcpRoute } from './mcp-route.js';
 import { buildOpenApi } from './openapi.js';
 import { isPublicRoute, registerPublicRoutes } from './public-routes.js';
 import { installTransportErrors, transportServerOptions } from './transport-errors.js';
+import { redactUrlKeys, urlKeyOf, urlKeyRing } from './url-keys.js';
 
 export interface HttpServerOptions {
   /** Keys accepted (`<group>:<key>` for a group's); resolved from config (or generated) when absent. */
@@ -30,6 +31,7 @@ export interface HttpServerOptions {
 export async function buildHttpServer(app: QuarryApp, options: HttpServerOptions = {}): Promise<FastifyInstance> {
   const { config, registry, logger } = app;
   const keys = options.apiKeys ? apiKeyRing(options.apiKeys, options.adminApiKeys) : resolveApiKeys(config, logger);
+  const urlKeys = urlKeyRing(config.urlKeys);
   const server = Fastify({
     loggerInstance: logger.child({ component: 'http' }),
     // One concise line per request is logged in onResponse below instead of fastify's two.
@@ -46,12 +48,12 @@ export async function buildHttpServer(app: QuarryApp, options: HttpServerOptions
   installTransportErrors(server);
 
   server.addHook('onResponse', async (request, reply) => {
-    request.log.info({ method: request.method, url: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    request.log.info({ method: request.method, url: redactUrlKeys(request.url.split('?')[0]!), status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
   });
 
   server.addHook('onRequest', async (request) => {
     if (isPublicRoute(request)) return;
-    const entry = authenticatedKey(request.headers, keys);
+    const entry = urlKeyOf(request, urlKeys) ?? authenticatedKey(request.headers, keys);
     request.apiKey = entry.key;
     request.principal = entry.principal;
   });
@@ -72,7 +74,7 @@ export async function buildHttpServer(app: QuarryApp, options: HttpServerOptions
   });
 
   const version = packageVersion();
-  const openapi = buildOpenApi(registry.list(), version);
+  const openapi = buildOpenApi(registry.list(), version, { host: config.host, port: config.port });
   await registerPublicRoutes(server, app, version, () => openapi);
   server.get('/metrics', async (_request, reply) => {
     reply.type('text/plain; version=0.0.4');

@@ -14,7 +14,9 @@ import { AppError, publicError, toAppError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { authenticatedKey, type ApiKey } from './api-keys.js';
 import { registerJsonBody } from './json-body.js';
+import { registerFormBody } from './form-body.js';
 import { RouteMethods } from './route-methods.js';
+import { redactUrlKeys } from './url-keys.js';
 
 export interface TransportLimits {
   /** Longest wait for a request's headers. */
@@ -115,6 +117,7 @@ export function transportServerOptions(keys: readonly ApiKey[], limits: Transpor
  */
 export function installTransportErrors(server: FastifyInstance): void {
   registerJsonBody(server);
+  registerFormBody(server);
 
   const routes = new RouteMethods();
   server.addHook('onRoute', (route) => routes.add(route.method, route.url));
@@ -129,7 +132,7 @@ export function installTransportErrors(server: FastifyInstance): void {
 
   server.setErrorHandler((error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
     const appError = error instanceof AppError ? error : fromFastifyError(error as FastifyError);
-    const shown = publicError(appError, request.log, { url: pathOf(request) });
+    const shown = publicError(appError, request.log, { url: redactUrlKeys(pathOf(request)) });
     if (shown.status >= 500 && shown.code !== 'INTERNAL') request.log.info({ code: shown.code, msg: shown.message }, 'request failed');
     return sendError(reply, shown);
   });

@@ -40,16 +40,19 @@ function hintFor(code: string): string {
   return 'The failure is on the server side; retrying later may help.';
 }
 
-export function exposedCapabilities(app: QuarryApp): AnyCapability[] {
+/** A capability with an MCP tool (HTTP-only ones, such as the SearXNG-compatible search, have none). */
+export type ToolCapability = AnyCapability & { mcpTool: string };
+
+export function exposedCapabilities(app: QuarryApp): ToolCapability[] {
   const allow = app.config.mcp.tools;
-  const all = app.registry.list();
+  const all = app.registry.list().filter((c): c is ToolCapability => c.mcpTool !== undefined);
   if (!allow) return all;
   const unknown = allow.filter((name) => !all.some((c) => c.mcpTool === name));
   if (unknown.length > 0) app.logger.warn({ unknown }, 'mcp.tools names tools that do not exist');
   return all.filter((c) => allow.includes(c.mcpTool));
 }
 
-export function toolOf(capability: AnyCapability): ToolDescription {
+export function toolOf(capability: ToolCapability): ToolDescription {
   return {
     name: capability.mcpTool,
     title: capability.title,

@@ -67,7 +67,7 @@ export const agentCrawlOutputSchema = z.object({
       url: z.string(),
       raw_content: z.string(),
       images: z.array(z.string()),
-      favicon: z.string().nullable().optional(),
+      favicon: z.string().optional().describe('With include_favicon, when the page has one (absent otherwise)'),
       title: z.string().nullable().describe('Extension'),
       depth: z.int().describe('Extension: link hops from base_url'),
       score: z.number().optional().describe('Extension (instructions): calibrated relevance 0..1 of the page\'s best passage'),

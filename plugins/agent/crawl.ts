@@ -58,7 +58,7 @@ export async function agentCrawl(services: PluginServices, input: AgentCrawlInpu
       title: page.title || null,
       depth: entry.depth,
     };
-    if (input.include_favicon) result.favicon = favicon;
+    if (favicon) result.favicon = favicon;
     return result;
   });
   if (input.instructions) {

@@ -38,7 +38,7 @@ export async function agentExtract(services: PluginServices, input: AgentExtract
     const url = input.urls[i]!;
     if (!read[i]) {
       const error = page.failureReason ?? (page.success ? 'the page has no text' : 'extraction failed');
-      return { url, title: page.title || null, raw_content: '', images: [], failed: true, error, ...(input.include_favicon ? { favicon: null } : {}) };
+      return { url, title: page.title || null, raw_content: '', images: [], failed: true, error };
     }
     const passages = input.query ? ranked[rankedIndex++]!.passages : [];
     const rawContent = input.query
@@ -54,7 +54,9 @@ export async function agentExtract(services: PluginServices, input: AgentExtract
       failed: false,
       error: null,
     };
-    if (input.include_favicon) result.favicon = page.media?.favicon ?? null;
+    // Left out when unknown: Tavily's clients type favicon as an optional string.
+    const favicon = input.include_favicon ? page.media?.favicon : null;
+    if (favicon) result.favicon = favicon;
     return result;
   });
   const failed = results.filter((r) => r.failed);

@@ -60,13 +60,14 @@ export type AgentSearchInput = z.infer<typeof agentSearchInputSchema>;
 const imageSchema = z.union([z.string(), z.object({ url: z.string(), description: z.string().nullable() })]);
 
 export const agentResultSchema = z.object({
+  id: z.string().describe('The result\'s id, as Tavily\'s clients type it: derived from the URL (a UUID-shaped digest), so the same page keeps its id across searches'),
   title: z.string(),
   url: z.string(),
   content: z.string().describe('The passage(s) of the page that best answer the query; the engine snippet when the page was not read'),
   score: z.number().describe('Calibrated relevance 0..1, comparable across queries (docs/agent.md)'),
-  raw_content: z.string().nullable().describe('The page (markdown or text) when include_raw_content asks and the page was read; else null'),
+  raw_content: z.string().optional().describe('The page (markdown or text) when include_raw_content asks and the page was read; else absent'),
   published_date: z.string().optional(),
-  favicon: z.string().nullable().optional(),
+  favicon: z.string().optional().describe('With include_favicon, when the page has one (absent otherwise)'),
   read: z.boolean().describe('Extension: whether the page was read (only read pages are cited)'),
   engines: z.array(z.string()).describe('Extension: engines that found it'),
   safety: z
@@ -117,7 +118,7 @@ export const agentExtractOutputSchema = z.object({
       images: z.array(z.string()),
       failed: z.boolean(),
       error: z.string().nullable().describe('Extension: why the page could not be read'),
-      favicon: z.string().nullable().optional(),
+      favicon: z.string().optional().describe('With include_favicon, when the page has one (absent otherwise)'),
     }),
   ),
   failed_urls: z.array(z.string()),

@@ -3,7 +3,7 @@
  * passages ranked for the query, and (when asked) a cited answer and images.
  * Depths: depths.ts; Tavily's extra fields: tavily-fields.ts.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { CallContext } from '../../core/capability.js';
 import { AppError } from '../../core/errors.js';
 import type { PluginServices } from '../../app/plugin-services.js';
@@ -124,16 +124,19 @@ export async function agentSearch(services: PluginServices, input: AgentSearchIn
 
   const results: Result[] = chosen.map(({ source, passages, score }) => {
     const result: Result = {
+      id: resultId(source.url),
       title: source.title,
       url: source.url,
       content: source.read && passages.length > 0 ? passages.slice(0, passagesShown).map((p) => p.text.replace(/\s+/g, ' ').trim()).join(PASSAGE_SEPARATOR) : source.snippet,
       score,
-      raw_content: rawFormat && source.read && source.page ? (rawFormat === 'markdown' ? source.page.markdown || source.page.text : source.page.text) : null,
       read: source.read,
       engines: source.engines,
     };
+    // What is not known is left out, as Tavily's clients type these fields (optional strings).
+    if (rawFormat && source.read && source.page) result.raw_content = rawFormat === 'markdown' ? source.page.markdown || source.page.text : source.page.text;
     if (source.publishedDate) result.published_date = source.publishedDate;
-    if (input.include_favicon) result.favicon = source.page?.media?.favicon ?? null;
+    const favicon = input.include_favicon ? source.page?.media?.favicon : null;
+    if (favicon) result.favicon = favicon;
     if (input.check_safety) result.safety = { flagged: source.agentInstructions.length > 0, reasons: source.agentInstructions.map((f) => describeFindings([f])) };
     return result;
   });
@@ -205,4 +208,10 @@ async function collectImages(
   const merged = mergeImages([fromEngine, fromPages]);
   const describer = input.include_image_descriptions ? pickTier(services.llm, 'fast') : null;
   return describer && merged.length > 0 ? describeWithModel(describer, input.query, merged, { signal: ctx.signal, logger: ctx.logger }) : merged;
+}
+
+/** A result's id: a digest of its URL in UUID form (Tavily's ids look so), stable for the same page. */
+function resultId(url: string): string {
+  const hex = createHash('sha256').update(url).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }

@@ -46,7 +46,15 @@ export async function withContents(
   options: ContentsOptions | false | null | undefined,
   ctx: CallContext,
 ): Promise<ExaResult[]> {
-  const results: ExaResult[] = pages.map((p) => ({ id: p.url, url: p.url, title: p.title, publishedDate: p.publishedDate, author: p.author, score: p.score }));
+  // Unknown dates and authors are left out, as Exa leaves them (exa-js types them as optional strings).
+  const results: ExaResult[] = pages.map((p) => ({
+    id: p.url,
+    url: p.url,
+    title: p.title,
+    ...(p.publishedDate ? { publishedDate: p.publishedDate } : {}),
+    ...(p.author ? { author: p.author } : {}),
+    score: p.score,
+  }));
   if (!options) return results;
   const { text, highlights, summary } = options;
   if (text) {

@@ -32,8 +32,8 @@ export async function exaContents(services: PluginServices, input: ExaContentsIn
   const read = pages.filter((p) => p.success);
   const statuses: Output['statuses'] = pages.map((p) =>
     p.success
-      ? { id: p.url, status: 'success' }
-      : { id: p.url, status: 'error', error: { tag: errorTag(p), httpStatusCode: p.httpStatus, message: p.failureReason ?? 'the page could not be read' } },
+      ? { id: p.url, status: 'success', source: 'crawled' }
+      : { id: p.url, status: 'error', source: 'crawled', error: { tag: errorTag(p), httpStatusCode: p.httpStatus, message: p.failureReason ?? 'the page could not be read' } },
   );
   const results = await withContents(
     services,

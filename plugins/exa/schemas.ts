@@ -93,8 +93,8 @@ export const exaResultSchema = z.object({
   id: z.string().describe('The URL (Exa ids are opaque; here a result is named by its URL)'),
   url: z.string(),
   title: z.string(),
-  publishedDate: z.string().nullable(),
-  author: z.string().nullable(),
+  publishedDate: z.string().optional().describe('Absent when unknown, as Exa does'),
+  author: z.string().optional().describe('Absent when unknown, as Exa does'),
   score: z.number().describe('0..1, higher is more relevant'),
   text: z.string().optional(),
   highlights: z.array(z.string()).optional(),
@@ -117,6 +117,7 @@ export const exaContentsOutputSchema = z.object({
     z.object({
       id: z.string(),
       status: z.enum(['success', 'error']),
+      source: z.literal('crawled').describe('Where the contents came from: every page is read when asked (no cached copies)'),
       error: z.object({ tag: z.string(), httpStatusCode: z.int().nullable(), message: z.string() }).optional(),
     }),
   ),

@@ -58,7 +58,7 @@ export default definePlugin({
       description:
         'Watch a topic: every check_interval_minutes (5-1440, default 60) the topic and keywords are searched (sources become site filters), ' +
         'results the monitor has not seen before are stored and, with a webhook_url, POSTed there signed the Standard Webhooks way ' +
-        '(verify with webhook_secret, returned only here). The first check records a baseline and alerts on nothing unless alert_on_first_check. ' +
+        '(verify with webhook_secret, returned only here). The first check alerts on what it finds; with alert_on_first_check false it only records a baseline. ' +
         'deep_analysis reads the new pages and summarises them.',
       input: createInputSchema,
       output: createOutputSchema,

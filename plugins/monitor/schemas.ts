@@ -42,8 +42,8 @@ export const createInputSchema = z.strictObject({
   engines: z.array(engineIdSchema.max(64)).min(1).max(20).optional().describe('Extension: the engines to search; default the configured default engines'),
   alert_on_first_check: z
     .boolean()
-    .default(false)
-    .describe('Extension: alert on everything the first check finds; by default the first check only records a baseline and later checks alert on what is new'),
+    .default(true)
+    .describe('Extension: the first check alerts on everything it finds (its results are new content); false makes it only record a baseline, and later checks alert on what is new'),
 });
 export type CreateInput = z.infer<typeof createInputSchema>;
 
@@ -125,7 +125,7 @@ export const resultSchema = z.object({
   analysis: z.string(),
   analysis_method: z.enum(['llm', 'extractive', 'titles']).describe('Extension: llm (model_used names it), extractive (sentences of the new pages) or titles (count and titles)'),
   model_used: z.string().nullable().describe('Extension: the language model that wrote the analysis, else null'),
-  baseline: z.boolean().describe('Extension: the first check’s record of what already existed (not alerted unless alert_on_first_check)'),
+  baseline: z.boolean().describe('Extension: the first check’s record of what already existed (alerted unless alert_on_first_check is false)'),
 });
 
 export const resultsOutputSchema = z.object({ results: z.array(resultSchema) });

@@ -23,13 +23,14 @@ afterAll(async () => {
 });
 
 const SEARCH_RESULT = {
+  id: 'string',
   title: 'string',
   url: 'string',
   content: 'string',
   score: 'number',
-  raw_content: 'string|null',
+  'raw_content?': 'string',
   'published_date?': 'string',
-  'favicon?': 'string|null',
+  'favicon?': 'string',
   read: 'boolean',
   engines: 'array',
   'safety?': 'object',
@@ -51,7 +52,7 @@ const SEARCH = {
   follow_up_questions: 'null',
 };
 const EXTRACT = {
-  'results[]': { url: 'string', title: 'string|null', raw_content: 'string', images: 'array', failed: 'boolean', error: 'string|null', 'favicon?': 'string|null' },
+  'results[]': { url: 'string', title: 'string|null', raw_content: 'string', images: 'array', failed: 'boolean', error: 'string|null', 'favicon?': 'string' },
   failed_urls: 'array',
   'failed_results[]': { url: 'string', error: 'string' },
   response_time: 'number',
@@ -61,7 +62,7 @@ const EXTRACT = {
 const FAILED = { url: 'string', error: 'string' };
 const CRAWL = {
   base_url: 'string',
-  'results[]': { url: 'string', raw_content: 'string', images: 'array', 'favicon?': 'string|null', title: 'string|null', depth: 'integer', 'score?': 'number' },
+  'results[]': { url: 'string', raw_content: 'string', images: 'array', 'favicon?': 'string', title: 'string|null', depth: 'integer', 'score?': 'number' },
   response_time: 'number',
   request_id: 'string',
   'failed_results[]': FAILED,

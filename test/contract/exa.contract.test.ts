@@ -18,8 +18,8 @@ const RESULT = [
   field('results[].id', 'string'),
   field('results[].url', 'string'),
   field('results[].title', 'string'),
-  field('results[].publishedDate', 'string|null'),
-  field('results[].author', 'string|null'),
+  field('results[].publishedDate', 'string', { optional: true }),
+  field('results[].author', 'string', { optional: true }),
   field('results[].score', 'number'),
   field('results[].text', 'string', { optional: true }),
   field('results[].highlights', 'string[]', { optional: true }),
@@ -82,7 +82,7 @@ const routes: RouteContract[] = [
     base: { urls: [''] },
     bounds: [{ field: 'urls', kind: 'array', min: 1, max: 100, item: (i) => `http://127.0.0.1:9/${i}` }],
     rejects: [{ name: 'neither urls nor ids', body: {}, field: 'urls' }],
-    response: [...RESULT, field('statuses[].id', 'string'), field('statuses[].status', 'string', { oneOf: ['success', 'error'] })],
+    response: [...RESULT, field('statuses[].id', 'string'), field('statuses[].status', 'string', { oneOf: ['success', 'error'] }), field('statuses[].source', 'string')],
     volatile: ['requestId'],
     invariants: [
       {

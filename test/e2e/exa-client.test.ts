@@ -88,7 +88,7 @@ describe('the official exa-js client against Quarry', () => {
     };
     expect(response.results.map((r: { url: string }) => r.url)).toEqual([cprUrl()]);
     expect(response.results[0]!.text).toContain('chest compressions');
-    expect(response.statuses).toContainEqual({ id: cprUrl(), status: 'success' });
+    expect(response.statuses).toContainEqual({ id: cprUrl(), status: 'success', source: 'crawled' });
     const failed = response.statuses.find((s: { id: string }) => s.id === missing);
     expect(failed?.status).toBe('error');
     expect(failed?.error?.tag).toBe('CRAWL_NOT_FOUND');

@@ -67,9 +67,21 @@ function verified(delivery: WebhookDelivery, secret: string): any {
 }
 
 describe('monitor lifecycle', () => {
-  it('creates, records a baseline, alerts once on what is new with a verifiable signature, and counts the delivery', async () => {
+  it('by default the first check alerts on everything it finds (its results are new content), signed verifiably', async () => {
+    feed.set('firstline', [item('firstline', 1), item('firstline', 2)]);
+    const created = await create({ topic: 'firstline news', keywords: ['firstline'], check_interval_minutes: 1440, webhook_url: web.webhookUrl('first') });
+    expect((await details(created.id)).alert_on_first_check).toBe(true);
+    const [delivery] = await web.waitForWebhook('first', 1, 15_000);
+    const payload = verified(delivery!, created.webhook_secret);
+    expect(payload.new_results.map((r: { url: string }) => r.url).sort()).toEqual([item('firstline', 1).url, item('firstline', 2).url]);
+    const [result] = (await quarry.get(`${BASE}/${created.id}/results`)).body;
+    expect(result).toMatchObject({ id: payload.result_id, baseline: true });
+    await vi.waitFor(async () => expect((await details(created.id)).alerts_sent).toBe(1), { timeout: 5000, interval: 50 });
+  });
+
+  it('with alert_on_first_check false: records a baseline, alerts once on what is new with a verifiable signature, and counts the delivery', async () => {
     feed.set('alphaline', [item('alphaline', 1), item('alphaline', 2)]);
-    const created = await create({ topic: 'alphaline news', keywords: ['alphaline'], check_interval_minutes: 1440, webhook_url: web.webhookUrl('alpha') });
+    const created = await create({ topic: 'alphaline news', keywords: ['alphaline'], check_interval_minutes: 1440, webhook_url: web.webhookUrl('alpha'), alert_on_first_check: false });
     expect(created).toMatchObject({ status: 'active', last_checked: null, alerts_sent: 0, sources: null, check_interval_minutes: 1440, deep_analysis: false, webhook_signing: 'monitor_secret' });
     expect(created.id).toMatch(/^mon_[0-9a-f]{24}$/);
     expect(created.webhook_secret).toMatch(/^whsec_/);

@@ -81,7 +81,7 @@ describe('the official @tavily/core client against Quarry', () => {
     expect(response.answer).toBeNull();
     expect(response.images).toEqual([]);
     expect(response.results.length).toBeGreaterThan(0);
-    expect(response.results[0]!.rawContent).toBeNull();
+    expect(response.results[0]!.rawContent).toBeUndefined();
   });
 
   it('extract: one good URL and one failing one', async () => {
