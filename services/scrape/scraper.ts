@@ -190,7 +190,7 @@ export class Scraper {
     return urls.map(
       (url) =>
         results.get(url) ??
-        (cancelled ? failedPage(url, 'cancelled', 'CANCELLED') : failedPage(url, `timeout: not done within ${options.timeoutMs} ms`, 'TIMEOUT', options.timeoutMs)),
+        (cancelled ? failedPage(url, 'cancelled', 'CANCELLED') : failedPage(url, 'timeout', 'TIMEOUT', options.timeoutMs)),
     );
   }
 
@@ -281,10 +281,10 @@ export class Scraper {
   }
 }
 
-/** Our own deadline is a TIMEOUT however a layer below reports it (the outbound client calls a passed signal's abort "cancelled"). */
+/** Our own deadline is a TIMEOUT (reason "timeout", as search answers have always said) however a layer below reports it (the outbound client calls a passed signal's abort "cancelled"). */
 function failureOf(error: unknown, rendered: boolean, signal: AbortSignal | undefined): PageFailure {
   const reason: unknown = signal?.aborted ? signal.reason : undefined;
-  if (isAppError(reason) && reason.code === 'TIMEOUT') return { code: 'TIMEOUT', reason: `timeout: ${reason.message}` };
+  if (isAppError(reason) && reason.code === 'TIMEOUT') return { code: 'TIMEOUT', reason: 'timeout' };
   if (isAppError(reason) && reason.code === 'CANCELLED') return { code: 'CANCELLED', reason: 'cancelled' };
   return classifyFailure(error, rendered);
 }
