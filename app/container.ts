@@ -27,12 +27,15 @@ import type { JobBackend } from '../services/jobs/types.js';
 import { KnowledgeService } from '../services/knowledge/knowledge-service.js';
 import { PageFeeder } from '../services/knowledge/page-feeder.js';
 import { createLlmTiers } from '../services/llm/registry.js';
+import { outboundLinkPolicy } from '../services/markdown/link-policy.js';
 import { ExtractionStats } from '../services/metrics/extraction-stats.js';
 import { Metrics } from '../services/metrics/metrics.js';
 import { Scraper, type ExtractFn } from '../services/scrape/scraper.js';
 import { SearchHistory } from '../services/search-history/search-history.js';
 import { PageIndexer } from '../services/semantic/page-indexer.js';
 import { SemanticServices } from '../services/semantic/semantic-services.js';
+import { AnswerCache } from '../services/web-search/answer-cache.js';
+import { WebSearch } from '../services/web-search/web-search.js';
 import { WEBHOOK_LANE, WebhookDeliveries } from '../services/webhooks/webhook-deliveries.js';
 import { MONITOR_LANE, type QuarryConfig } from './config.js';
 import { createQuarryEventBus, type QuarryEventBus } from './events.js';
@@ -122,6 +125,21 @@ export function registerServices(c: DependencyContainer, config: QuarryConfig, l
   c.register(
     TOKENS.Discovery,
     cached((r) => new Discovery(r.resolve(TOKENS.Outbound), r.resolve(TOKENS.ExtractionPool), config.outbound.respectRobots)),
+  );
+  c.register(
+    TOKENS.WebSearch,
+    cached(
+      (r) => {
+        const metrics = r.resolve<Metrics>(TOKENS.Metrics);
+        return new WebSearch({
+          engines: r.resolve(TOKENS.Engines),
+          scraper: r.resolve(TOKENS.Scraper),
+          cache: new AnswerCache(stores.cache, (hit) => metrics.cacheLookup('search', hit)),
+          defaultEngines: config.search.defaultEngines,
+          linkPolicy: outboundLinkPolicy(config.outbound),
+        });
+      },
+    ),
   );
   c.register(TOKENS.Llm, cached(() => createLlmTiers(config.llm, logger)));
   c.register(TOKENS.Semantic, cached(() => new SemanticServices(config, logger)));

@@ -115,6 +115,7 @@ export async function createQuarry(options: CreateQuarryOptions = {}): Promise<Q
     engines,
     scraper: c.resolve(TOKENS.Scraper),
     discovery: c.resolve(TOKENS.Discovery),
+    webSearch: c.resolve(TOKENS.WebSearch),
     features,
     stores,
     jobs,

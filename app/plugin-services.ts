@@ -19,6 +19,7 @@ import type { Metrics } from '../services/metrics/metrics.js';
 import type { Scraper } from '../services/scrape/scraper.js';
 import type { SearchHistory } from '../services/search-history/search-history.js';
 import type { SemanticServices } from '../services/semantic/semantic-services.js';
+import type { WebSearch } from '../services/web-search/web-search.js';
 import type { WebhookDeliveries } from '../services/webhooks/webhook-deliveries.js';
 import type { QuarryConfig } from './config.js';
 import type { QuarryEventBus } from './events.js';
@@ -34,6 +35,8 @@ export interface PluginServices {
   scraper: Scraper;
   /** URL discovery and the bounded site crawl (robots.txt, sitemaps, links). */
   discovery: Discovery;
+  /** The search service: every area's way to find (and read) pages for queries, cache metrics and link policy included. */
+  webSearch: WebSearch;
   features: FeatureRegistry;
   /** Shared state: cache (may be volatile) and durable records. */
   stores: Stores;

@@ -14,6 +14,7 @@ export const TOKENS = {
   Extract: Symbol('Extract'),
   Scraper: Symbol('Scraper'),
   Discovery: Symbol('Discovery'),
+  WebSearch: Symbol('WebSearch'),
   Jobs: Symbol('Jobs'),
   Webhooks: Symbol('Webhooks'),
   Features: Symbol('Features'),

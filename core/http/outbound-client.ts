@@ -221,7 +221,8 @@ function redirectTarget(location: string, from: URL): URL {
     throw new AppError('UPSTREAM_FAILED', `${from.host} redirected to an invalid URL: ${location}`);
   }
   if (next.protocol !== 'http:' && next.protocol !== 'https:') {
-    throw new AppError('UPSTREAM_FAILED', `${from.host} redirected to a ${next.protocol} URL, which is not followed`);
+    // A refusal of the outbound policy (4xx), like a private address: the upstream answered, Quarry will not go there.
+    throw new AppError('FORBIDDEN_ADDRESS', `${from.host} redirected to a ${next.protocol} URL, which is refused: only http(s) is followed`);
   }
   return next;
 }

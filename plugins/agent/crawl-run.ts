@@ -44,13 +44,14 @@ export async function runSiteCrawl<T>(
 }
 
 /**
- * Taken URLs that could not be read, with the reason; with readAll (a crawl) also those the time budget left unread;
- * and a start URL that could not be read at all (robots.txt disallows it, say), so an empty answer says why.
+ * Taken URLs that could not be read, with the reason; with readAll (a crawl) also those the time budget left unread.
+ * The start URL is listed too when reading it or deciding on its links failed though the filters leave it out of the
+ * results (a select_paths pattern that runs too long on its links), so the answer never hides why it is empty.
  */
 export function failedResults<T>(result: SiteCrawlResult<T>, readAll: boolean): Array<{ url: string; error: string }> {
-  const unread = result.urls
+  const listed = result.urls
     .filter((entry) => entry.error !== undefined || (readAll && entry.page === undefined))
     .map((entry) => ({ url: entry.url, error: entry.error?.message ?? 'timeout: not read before the time budget ran out' }));
-  const start = result.errors.filter((error) => error.url === result.base_url && !unread.some((entry) => entry.url === error.url));
-  return [...unread, ...start.map((error) => ({ url: error.url, error: error.message }))];
+  const unlistedStart = result.errors.filter((error) => error.url === result.base_url && !result.urls.some((entry) => entry.url === error.url));
+  return [...unlistedStart.map((error) => ({ url: error.url, error: error.message })), ...listed];
 }

@@ -12,14 +12,14 @@ import { pickTier } from '../../services/answers/model-choice.js';
 import type { Embedder } from '../../services/embeddings/types.js';
 import { rankPagePassages, type RankedPassage } from '../../services/ranking/page-passages.js';
 import { scorePassages } from '../../services/ranking/passage-relevance.js';
-import { gatherSources, type Source } from '../../services/sources/gather.js';
 import { defaultImageEngine, searchImages } from '../../services/sources/images.js';
+import type { Source } from '../../services/web-search/gather.js';
 import { describeFindings, screenQuery } from '../../services/sources/safety.js';
-import { enginesForTopic } from '../../services/sources/topic-engines.js';
 import { autoParameters, queryComplexity } from './complexity.js';
 import { DEPTHS } from './depths.js';
 import { describeWithModel, mergeImages, MAX_IMAGES } from './images.js';
 import type { AgentSearchInput, AgentSearchOutput } from './schemas.js';
+import { TOPIC_ROUTE } from './topics.js';
 import { containsPhrases, dateWindow, quotedPhrases, regionOf, timeRangeOf, withinWindow } from './tavily-fields.js';
 
 type Result = AgentSearchOutput['results'][number];
@@ -71,7 +71,7 @@ export async function agentSearch(services: PluginServices, input: AgentSearchIn
   const deadline = started + (input.timeout ?? profile.timeoutSeconds) * 1000;
   const total = 4;
 
-  let plans = enginesForTopic(services.engines, topic, input.query, services.config.search.defaultEngines);
+  let plans = services.webSearch.plan(TOPIC_ROUTE[topic], input.query);
   if (profile.engines !== null) plans = plans.slice(0, profile.engines);
   const imageEngine = input.include_images ? defaultImageEngine(services.engines) : null;
   const images = imageEngine
@@ -92,7 +92,7 @@ export async function agentSearch(services: PluginServices, input: AgentSearchIn
   ctx.progress({ progress: 0, total, message: `searching ${plans.length} engines (${topic}, ${depth})` });
   const timeRange = timeRangeOf(input);
   const region = regionOf(input.country, language);
-  const gathering = await gatherSources(services.engines, services.scraper, {
+  const gathering = await services.webSearch.gather({
     plans,
     resultsPerEngine: profile.resultsPerEngine(input.max_results),
     readLimit: readsPages ? profile.pagesRead(input.max_results) : 0,

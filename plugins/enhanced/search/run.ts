@@ -12,10 +12,9 @@ import { AppError, toAppError } from '../../../core/errors.js';
 import type { PluginServices } from '../../../app/plugin-services.js';
 import type { ScrapedPage } from '../../../services/scrape/scraper.js';
 import { searchInputSchema, type SearchAnswer, type SearchInput } from '../../../services/web-search/schemas.js';
-import { newRequestId, runSearch } from '../../../services/web-search/search-runner.js';
+import { newRequestId } from '../../../services/web-search/search-runner.js';
 import { processPage } from './page-pipeline.js';
 import { prepareRequest, type PreparedRequest } from './prepare.js';
-import { outboundLinkPolicy } from '../../../services/markdown/link-policy.js';
 import { renderEnhancedMarkdown } from './render.js';
 import { scrapedContent } from '../../../services/web-search/scraped-content.js';
 import type { EnhancedAnswer, EnhancedPage, EnhancedResult, EnhancedSearchInput } from './schemas.js';
@@ -74,14 +73,7 @@ export async function runEnhancedSearch(services: PluginServices, input: Enhance
     if (cached) return { ...cached, cached: true, request_id: newRequestId(), processing_time_ms: Math.round(performance.now() - started) };
   }
 
-  const search = (await runSearch(
-    {
-      engines: services.engines,
-      scraper: services.scraper,
-      cache: services.stores.cache,
-      defaultEngines: services.config.search.defaultEngines,
-      linkPolicy: outboundLinkPolicy(services.config.outbound),
-    },
+  const search = (await services.webSearch.search(
     searchPart(input, Math.max(1, Math.round(input.timeout * ENGINE_SHARE))),
     ctx,
   )) as SearchAnswer;
@@ -179,7 +171,7 @@ export async function runEnhancedSearch(services: PluginServices, input: Enhance
     processing_time_ms: Math.round(performance.now() - started),
   };
   delete answer.markdown;
-  if (input.output_format === 'markdown') answer.markdown = renderEnhancedMarkdown(answer, outboundLinkPolicy(services.config.outbound));
+  if (input.output_format === 'markdown') answer.markdown = renderEnhancedMarkdown(answer, services.webSearch.linkPolicy);
   if (input.cache_ttl > 0 && search.search_metadata.engines_succeeded.length > 0) await services.stores.cache.set(key, answer, input.cache_ttl * 1000);
   return answer;
 }
