@@ -78,7 +78,7 @@ export function describeFeatures(
       (config.knowledge.feedFromPages ? '; fed from the pages Quarry reads' : ''),
     info: { backend: services.knowledge.backendKind(), feed_from_pages: config.knowledge.feedFromPages, feeder: services.feeder.stats() },
   }));
-  features.set('scraping', { available: true, detail: 'static pages through crawlee and the outbound policy; extraction in the worker pool' });
+  features.set('scraping', { available: true, detail: 'static pages through the outbound policy, rendered pages after the same robots.txt check; extraction in the worker pool' });
   features.set('javascript_rendering', () => ({
     available: services.browser.available(),
     detail: services.browser.available() ? 'headless Chromium through Playwright' : 'needs Chromium (see browser)',

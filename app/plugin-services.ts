@@ -59,7 +59,7 @@ export interface PluginServices {
   /** Each caller's recent searches (what next-search prediction falls back on). */
   searchHistory: SearchHistory;
   /** The worker pool's other parses of untrusted input: tables, chunking, links (each with the pool's deadline). */
-  parsing: Pick<ExtractionPool, 'tables' | 'chunk' | 'links' | 'sitemap' | 'regex' | 'regexTest' | 'page'>;
+  parsing: Pick<ExtractionPool, 'tables' | 'chunk' | 'links' | 'regex' | 'regexTest' | 'page'>;
   /** Live performance state (pools, browser) for the performance endpoint. */
   runtimeStats(): Record<string, unknown>;
 }

@@ -1,8 +1,8 @@
 /**
- * The page reader every area shares: fetch pages (crawlee drives the queue
- * and concurrency) through the outbound policy, or render them in the browser
- * pool after robots.txt allows them (page-source.ts), optionally through the
- * page cache, and extract them in the worker pool. Failures are per URL with
+ * The page reader every area shares: fetch pages through the outbound policy,
+ * or render them in the browser pool after robots.txt allows them
+ * (page-source.ts), a bounded number at once, optionally through the page
+ * cache, and extract them in the worker pool. Failures are per URL with
  * one set of codes (page-failures.ts) and never thrown; a deadline turns what
  * has not finished into TIMEOUT failures.
  */
@@ -110,20 +110,6 @@ function isPdf(type: string, bytes: Uint8Array): boolean {
   return /application\/octet-stream|binary\//i.test(type) && Buffer.from(bytes.subarray(0, 5)).toString('latin1') === '%PDF-';
 }
 
-type CrawleeModule = typeof import('crawlee');
-let crawleePromise: Promise<CrawleeModule> | null = null;
-
-/** crawlee is heavy to import; load it on first use and keep its logger off stdout. */
-function loadCrawlee(): Promise<CrawleeModule> {
-  crawleePromise ??= import('crawlee').then((module) => {
-    // crawlee's logger writes INFO and DEBUG with console.log (stdout, which carries MCP);
-    // WARNING and above go to stderr.
-    module.log.setLevel(module.log.LEVELS.WARNING);
-    return module;
-  });
-  return crawleePromise;
-}
-
 export function failedPage(url: string, reason: string, errorCode: PageErrorCode, extractionTimeMs = 0): ScrapedPage {
   return {
     url,
@@ -177,50 +163,25 @@ export class Scraper {
   async scrapeMany(urls: string[], options: ScrapeOptions): Promise<ScrapedPage[]> {
     if (urls.length === 0) return [];
     const results = new Map<string, ScrapedPage>();
-    const done = (url: string, page: ScrapedPage): void => {
-      results.set(url, page);
-      options.onPage?.(page);
-    };
     const deadline = new AbortController();
     const onCallerAbort = (): void => deadline.abort(new AppError('CANCELLED', 'cancelled'));
     options.signal?.addEventListener('abort', onCallerAbort, { once: true });
     const timer = setTimeout(() => deadline.abort(new AppError('TIMEOUT', `not done within ${options.timeoutMs} ms`)), Math.max(1, options.timeoutMs));
+    const ended = new Promise<void>((resolve) => deadline.signal.addEventListener('abort', () => resolve(), { once: true }));
     const unique = [...new Set(urls)];
-
-    try {
-      const { BasicCrawler, Configuration } = await loadCrawlee();
-      const crawler = new BasicCrawler(
-        {
-          maxConcurrency: Math.min(this.options.concurrency, unique.length),
-          maxRequestRetries: 0,
-          requestHandlerTimeoutSecs: Math.ceil(options.timeoutMs / 1000) + 1,
-          useSessionPool: false,
-          statusMessageLoggingInterval: 3600,
-          requestHandler: async ({ request }) => {
-            const url = request.userData.original as string;
-            if (deadline.signal.aborted) return;
-            done(url, await this.scrapeOne(url, options, deadline.signal));
-          },
-          failedRequestHandler: async ({ request }, error) => {
-            const url = request.userData.original as string;
-            const failure = classifyFailure(error, options.javascript ?? false);
-            done(url, failedPage(url, failure.reason, failure.code));
-          },
-        },
-        new Configuration({ persistStorage: false, purgeOnStart: true }),
-      );
-      const run = crawler.run(unique.map((url, index) => ({ url: safeCrawleeUrl(url), uniqueKey: `${index}:${url}`, userData: { original: url } })));
-      await Promise.race([
-        run,
-        new Promise<void>((resolve) => deadline.signal.addEventListener('abort', () => resolve(), { once: true })),
-      ]);
-      if (deadline.signal.aborted) {
-        // Stop the crawler in the background; unfinished pages are reported as timeouts below.
-        void crawler.autoscaledPool?.abort().catch(() => undefined);
-        run.catch(() => undefined);
+    let next = 0;
+    // Lanes take the next URL as they free up: a slow page holds one lane, not the batch.
+    const lane = async (): Promise<void> => {
+      while (next < unique.length && !deadline.signal.aborted) {
+        const url = unique[next++]!;
+        const page = await this.scrapeOne(url, options, deadline.signal);
+        if (deadline.signal.aborted) return;
+        results.set(url, page);
+        options.onPage?.(page);
       }
-    } catch (error) {
-      this.deps.logger.error({ err: error }, 'scrape batch failed');
+    };
+    try {
+      await Promise.race([Promise.all(Array.from({ length: Math.min(this.options.concurrency, unique.length) }, lane)), ended]);
     } finally {
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onCallerAbort);
@@ -229,7 +190,7 @@ export class Scraper {
     return urls.map(
       (url) =>
         results.get(url) ??
-        (cancelled ? failedPage(url, 'cancelled', 'CANCELLED') : failedPage(url, `timeout: not done within ${options.timeoutMs} ms`, 'TIMEOUT', options.timeoutMs)),
+        (cancelled ? failedPage(url, 'cancelled', 'CANCELLED') : failedPage(url, 'timeout', 'TIMEOUT', options.timeoutMs)),
     );
   }
 
@@ -320,10 +281,10 @@ export class Scraper {
   }
 }
 
-/** Our own deadline is a TIMEOUT however a layer below reports it (the outbound client calls a passed signal's abort "cancelled"). */
+/** Our own deadline is a TIMEOUT (reason "timeout", as search answers have always said) however a layer below reports it (the outbound client calls a passed signal's abort "cancelled"). */
 function failureOf(error: unknown, rendered: boolean, signal: AbortSignal | undefined): PageFailure {
   const reason: unknown = signal?.aborted ? signal.reason : undefined;
-  if (isAppError(reason) && reason.code === 'TIMEOUT') return { code: 'TIMEOUT', reason: `timeout: ${reason.message}` };
+  if (isAppError(reason) && reason.code === 'TIMEOUT') return { code: 'TIMEOUT', reason: 'timeout' };
   if (isAppError(reason) && reason.code === 'CANCELLED') return { code: 'CANCELLED', reason: 'cancelled' };
   return classifyFailure(error, rendered);
 }
@@ -333,14 +294,5 @@ function normalisedUrl(url: string): string {
     return new URL(url).href;
   } catch {
     return url;
-  }
-}
-
-/** crawlee validates request URLs; ours are validated by the outbound policy instead. */
-function safeCrawleeUrl(url: string): string {
-  try {
-    return new URL(url).href;
-  } catch {
-    return 'http://invalid.invalid/';
   }
 }

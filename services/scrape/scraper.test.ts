@@ -1,0 +1,101 @@
+/**
+ * The reader's own rules with stand-ins for the network and the browser:
+ * robots.txt is asked before a render or a scroll (and a refused page is
+ * never rendered), failures carry the one set of page codes, and the page
+ * cache is used only when a caller passes a mode.
+ */
+import { Keyv } from 'keyv';
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../../core/errors.js';
+import { silentLogger } from '../../core/logger.js';
+import type { OutboundRequest, OutboundResponse } from '../../core/http/types.js';
+import type { RenderRequest, RenderResult } from '../browser/browser-pool.js';
+import type { ExtractionResult } from '../extract/types.js';
+import { Scraper } from './scraper.js';
+
+const DISALLOWED = 'https://site.example/private/page';
+const ALLOWED = 'https://site.example/open/page';
+
+function html(url: string): OutboundResponse {
+  return { status: 200, headers: { 'content-type': 'text/html' }, body: `<p>${url}</p>`, bytes: new Uint8Array(), url, elapsedMs: 1 };
+}
+
+function reader(options: { chromium?: boolean } = {}) {
+  const fetched: string[] = [];
+  const rendered: string[] = [];
+  const scrolled: string[] = [];
+  const fetcher = {
+    async fetch(request: OutboundRequest): Promise<OutboundResponse> {
+      fetched.push(request.url);
+      return html(request.url);
+    },
+    async checkRobots(url: string): Promise<void> {
+      if (url.includes('/private/')) throw new AppError('ROBOTS_DISALLOWED', `robots.txt of https://site.example disallows ${url} for Quarry`);
+    },
+  };
+  const renderer = {
+    available: () => options.chromium ?? true,
+    async render(url: string, _request: RenderRequest): Promise<RenderResult> {
+      rendered.push(url);
+      return { html: `<p>${url}</p>`, finalUrl: url, status: 200 };
+    },
+    async scrollAndCollect(url: string) {
+      scrolled.push(url);
+      return { html: '<p>final</p>', snapshots: ['<p>earlier</p>'], finalUrl: url };
+    },
+  };
+  const extract = async (content: string, url: string): Promise<ExtractionResult> => ({
+    url,
+    title: url,
+    text: content,
+    markdown: content,
+    metadata: { title: null, description: null, author: null, publishedDate: null, keywords: [], siteName: null, language: null, canonicalUrl: null, openGraph: {} },
+    images: [],
+    links: [],
+    wordCount: 1,
+    contentQualityScore: 0.5,
+    success: true,
+  });
+  const parsing = { links: async () => [], mergeScroll: async (final: string, snapshots: string[]) => [final, ...snapshots].join('') };
+  const scraper = new Scraper({ fetcher, renderer, extract, parsing, cache: new Keyv(), logger: silentLogger() }, { concurrency: 2 });
+  return { scraper, fetched, rendered, scrolled };
+}
+
+describe('the page reader', () => {
+  it('asks robots.txt before rendering, and never renders a refused page', async () => {
+    const { scraper, rendered } = reader();
+    const [refused, open] = await scraper.scrapeMany([DISALLOWED, ALLOWED], { javascript: true, timeoutMs: 5000 });
+    expect(refused).toMatchObject({ success: false, errorCode: 'ROBOTS_DISALLOWED', rendered: true });
+    expect(refused!.failureReason).toMatch(/robots\.txt/);
+    expect(open).toMatchObject({ success: true, rendered: true });
+    expect(rendered).toEqual([ALLOWED]);
+  });
+
+  it('asks robots.txt before scrolling', async () => {
+    const { scraper, scrolled } = reader();
+    await expect(scraper.scroll(DISALLOWED, { maxScrolls: 2, scrollDelayMs: 0, timeoutMs: 5000 })).rejects.toMatchObject({ code: 'ROBOTS_DISALLOWED' });
+    expect(await scraper.scroll(ALLOWED, { maxScrolls: 2, scrollDelayMs: 0, timeoutMs: 5000 })).toEqual({ html: '<p>final</p><p>earlier</p>', snapshots: 1, finalUrl: ALLOWED });
+    expect(scrolled).toEqual([ALLOWED]);
+  });
+
+  it('fails rendering per page with JAVASCRIPT_UNAVAILABLE when there is no Chromium', async () => {
+    const { scraper } = reader({ chromium: false });
+    const [page] = await scraper.scrapeMany([ALLOWED], { javascript: true, timeoutMs: 5000 });
+    expect(page).toMatchObject({ success: false, errorCode: 'JAVASCRIPT_UNAVAILABLE' });
+  });
+
+  it('uses the page cache only when asked, and by mode', async () => {
+    const { scraper, fetched } = reader();
+    await scraper.scrapeOne(ALLOWED, {});
+    await scraper.scrapeOne(ALLOWED, {});
+    expect(fetched).toHaveLength(2);
+    const cache = { mode: 'enabled' as const, ttlSeconds: 60 };
+    expect((await scraper.scrapeOne(ALLOWED, { cache })).fromCache).toBeUndefined();
+    expect((await scraper.scrapeOne(ALLOWED, { cache })).fromCache).toBe(true);
+    expect(fetched).toHaveLength(3);
+    expect((await scraper.scrapeOne(ALLOWED, { cache: { mode: 'bypass', ttlSeconds: 60 } })).fromCache).toBeUndefined();
+    // A different extraction is a different entry.
+    expect((await scraper.scrapeOne(ALLOWED, { cache, extract: { markdown: false } })).fromCache).toBeUndefined();
+    expect(fetched).toHaveLength(5);
+  });
+});
