@@ -11,11 +11,11 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { QuarryApp } from '../../app/create-quarry.js';
-import type { AnyCapability, CallContext } from '../../core/capability.js';
+import type { CallContext } from '../../core/capability.js';
 import { packageVersion } from '../../core/paths.js';
 import { LOCAL_PRINCIPAL, type Principal } from '../../core/principal.js';
 import { StrictStdioTransport } from './stdio-transport.js';
-import { callTool, exposedCapabilities, toolOf } from './tool-calls.js';
+import { callTool, exposedCapabilities, toolOf, type ToolCapability } from './tool-calls.js';
 
 /** The app, or how to load it: loaded on the first request that needs it. */
 export type AppSource = QuarryApp | (() => Promise<QuarryApp>);
@@ -23,7 +23,7 @@ export type AppSource = QuarryApp | (() => Promise<QuarryApp>);
 /** caller: who the calls act for; the stdio host is the machine's owner (an admin). */
 export function buildMcpServer(source: AppSource, caller: Principal = LOCAL_PRINCIPAL): Server {
   const server = new Server({ name: 'quarry', version: packageVersion() }, { capabilities: { tools: {}, logging: {} } });
-  let tools: Promise<{ app: QuarryApp; capabilities: AnyCapability[]; byTool: Map<string, AnyCapability> }> | undefined;
+  let tools: Promise<{ app: QuarryApp; capabilities: ToolCapability[]; byTool: Map<string, ToolCapability> }> | undefined;
   const ready = () =>
     (tools ??= Promise.resolve(typeof source === 'function' ? source() : source).then((app) => {
       const capabilities = exposedCapabilities(app);

@@ -12,11 +12,11 @@
 import { CLIENT_CAPABILITIES_META_KEY, ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type ServerContext, type Tool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { QuarryApp } from '../../app/create-quarry.js';
-import type { AnyCapability, CallContext } from '../../core/capability.js';
+import type { CallContext } from '../../core/capability.js';
 import { toAppError } from '../../core/errors.js';
 import { packageVersion } from '../../core/paths.js';
 import type { Principal } from '../../core/principal.js';
-import { callTool, exposedCapabilities, toolOf } from './tool-calls.js';
+import { callTool, exposedCapabilities, toolOf, type ToolCapability } from './tool-calls.js';
 import { optsInToTasks, TASKS_EXTENSION, ToolTasks, type TaskState } from './tool-tasks.js';
 
 /** How long a client may reuse a tool list: the list changes only when the configuration does (a restart). */
@@ -32,8 +32,8 @@ const taskIdParams = z.looseObject({ taskId: z.string().min(1).max(200) });
 
 /** What every request's server shares: the tool list is built once, not per request. */
 export class StreamableMcp {
-  private readonly capabilities: AnyCapability[];
-  private readonly byTool: Map<string, AnyCapability>;
+  private readonly capabilities: ToolCapability[];
+  private readonly byTool: Map<string, ToolCapability>;
   private readonly tools: Tool[];
   readonly tasks: ToolTasks;
 

@@ -12,10 +12,10 @@
  * Transport-neutral: plain objects in, plain objects out.
  */
 import type { QuarryApp } from '../../app/create-quarry.js';
-import type { AnyCapability, CallContext } from '../../core/capability.js';
+import type { CallContext } from '../../core/capability.js';
 import { AppError } from '../../core/errors.js';
 import type { JobRecord, Jobs } from '../../services/jobs/types.js';
-import { toolErrorOf, toolResultOf, type ToolResult } from './tool-calls.js';
+import { toolErrorOf, toolResultOf, type ToolCapability, type ToolResult } from './tool-calls.js';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
@@ -69,12 +69,12 @@ const INTERNAL_ERROR = -32603;
 
 export class ToolTasks {
   private readonly byTool: Map<string, TaskRoute>;
-  private readonly byName: Map<string, AnyCapability>;
+  private readonly byName: Map<string, ToolCapability>;
 
   constructor(
     private readonly app: QuarryApp,
     private readonly jobs: Jobs,
-    capabilities: AnyCapability[],
+    capabilities: ToolCapability[],
   ) {
     const byName = new Map(capabilities.map((c) => [c.mcpTool, c]));
     // Only tools (and their status tools) this installation exposes.
