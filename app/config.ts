@@ -74,6 +74,8 @@ export const configSchema = z
       .object({
         /** Tools to expose over MCP; null exposes all. */
         tools: z.array(z.string()).nullable().default(null),
+        /** Browser origins (scheme://host[:port]) allowed to call /mcp besides the server's own; "*" allows any. */
+        allowedOrigins: z.array(z.string()).default([]),
       })
       .strict()
       .prefault({}),
@@ -246,7 +248,7 @@ function fromEnv(env: EnvReader, raw: Env): Record<string, unknown> {
       proxy: env.str('QUARRY_PROXY') ?? env.str('HTTPS_PROXY') ?? env.str('https_proxy'),
     },
     browser: { executablePath: env.str('QUARRY_CHROMIUM_PATH') },
-    mcp: { tools: env.list('QUARRY_MCP_TOOLS') },
+    mcp: { tools: env.list('QUARRY_MCP_TOOLS'), allowedOrigins: env.list('QUARRY_MCP_ALLOWED_ORIGINS') },
     webhooks: { secret: env.str('QUARRY_WEBHOOK_SECRET') },
     shutdownGraceMs: env.num('QUARRY_SHUTDOWN_GRACE_MS'),
     shutdownDrainMs: env.num('QUARRY_SHUTDOWN_DRAIN_MS'),

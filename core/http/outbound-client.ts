@@ -148,7 +148,16 @@ export class OutboundClient {
     for (const { address } of addresses) this.guard.assertAllowed(host, port, address);
   }
 
-  private async assertRobotsAllow(url: URL, signal: AbortSignal): Promise<void> {
+  /**
+   * Throws ROBOTS_DISALLOWED when robots.txt (when respected) refuses the page.
+   * fetch() checks it itself for pages; a browser render checks it here first,
+   * so both read the same rules.
+   */
+  async checkRobots(url: string, signal?: AbortSignal): Promise<void> {
+    if (this.policy.respectRobots) await this.assertRobotsAllow(parseUrl(url), signal);
+  }
+
+  private async assertRobotsAllow(url: URL, signal?: AbortSignal): Promise<void> {
     if (await this.robots.isAllowed(url.href, signal)) return;
     this.logger.debug({ url: redactUrl(url.href) }, 'robots.txt disallows the page');
     throw new AppError('ROBOTS_DISALLOWED', `robots.txt of ${url.origin} disallows ${url.href} for Quarry`, {

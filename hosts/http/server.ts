@@ -15,6 +15,7 @@ import { packageVersion } from '../../core/paths.js';
 import { apiKeyRing, authenticatedKey, resolveApiKeys } from './api-keys.js';
 import { mountCapability } from './capability-route.js';
 import { registerGraphPage } from './graph-page.js';
+import { registerMcpRoute } from './mcp-route.js';
 import { buildOpenApi } from './openapi.js';
 import { isPublicRoute, registerPublicRoutes } from './public-routes.js';
 import { installTransportErrors, transportServerOptions } from './transport-errors.js';
@@ -81,5 +82,6 @@ export async function buildHttpServer(app: QuarryApp, options: HttpServerOptions
 
   for (const capability of registry.list()) mountCapability(server, app, capability);
   registerGraphPage(server);
+  registerMcpRoute(server, app);
   return server;
 }

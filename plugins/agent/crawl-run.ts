@@ -5,7 +5,7 @@
  */
 import type { CallContext } from '../../core/capability.js';
 import type { PluginServices } from '../../app/plugin-services.js';
-import { crawlSite, type PageRead, type SiteCrawlResult } from '../../services/discover/site-crawl.js';
+import type { PageRead, SiteCrawlResult } from '../../services/discover/site-crawl.js';
 import type { AgentMapInput } from './crawl-schemas.js';
 import { linkDecider } from './url-filters.js';
 
@@ -26,7 +26,7 @@ export async function runSiteCrawl<T>(
 ): Promise<SiteCrawlResult<T>> {
   const base = new URL(input.url);
   const decide = linkDecider(input, base, (texts, patterns, signal) => services.parsing.regexTest(texts, patterns, signal));
-  return crawlSite(
+  return services.discovery.crawlSite(
     {
       baseUrl: input.url,
       maxDepth: input.max_depth,
@@ -36,8 +36,6 @@ export async function runSiteCrawl<T>(
       concurrency: CONCURRENCY,
       timeoutMs: Math.round(input.timeout * 1000 * CRAWL_SHARE),
       signal: ctx.signal,
-      respectRobots: services.config.outbound.respectRobots,
-      fetcher: services.outbound,
       read: reader.read,
       decide,
     },

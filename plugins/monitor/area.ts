@@ -63,7 +63,7 @@ export class MonitorArea {
       store: this.store,
       scheduler: this.scheduler,
       alerts: this.alerts,
-      search: { engines: services.engines, scraper: services.scraper, cache: stores.cache, defaultEngines: config.search.defaultEngines },
+      search: services.webSearch,
       readPages: pageReader(services.scraper, Math.min(20_000, settings.checkTimeoutSeconds * 250)),
       llm: services.llm,
       settings: {

@@ -28,7 +28,7 @@ import type { Embedder } from '../../services/embeddings/types.js';
 import { rankPagePassages } from '../../services/ranking/page-passages.js';
 import { runResearch } from '../../services/research/loop.js';
 import { CATEGORY_TEMPLATES, FACETS, planQuestions, RAG_CATEGORIES, type RagCategory } from '../../services/research/plan.js';
-import { newSeenSources, type Source } from '../../services/sources/gather.js';
+import { newSeenSources, type Source } from '../../services/web-search/gather.js';
 import { normalizeUrl } from '../../services/web-search/url-normalize.js';
 import type { RagDepth, RagResearchInput, RagResearchResult } from './schemas.js';
 import { clip, defaultEngines } from './search.js';
@@ -180,7 +180,7 @@ async function build(services: PluginServices, store: CorpusStore, record: Corpu
   try {
     const outcome =
       remaining.length > 0 && wanted > 0
-        ? await runResearch(services.engines, services.scraper, {
+        ? await runResearch(services.webSearch, {
             subject: record.topic,
             questions: remaining,
             plans: params.engines.map((engine) => ({ engine, query: record.topic })),
