@@ -132,10 +132,8 @@ export async function runSearch(deps: SearchDeps, input: SearchInput, ctx: CallC
   );
   const categoryOf = new Map(outcomes.map((o) => [o.engine, o.category]));
 
-  let candidates = merged.map((result) => ({
-    result,
-    relevance: lexicalRelevance(input.query, { title: result.title, snippet: result.snippet }),
-  }));
+  // Without the filter only the results returned need their relevance (scored below, once).
+  let candidates = merged.map((result) => ({ result, relevance: input.relevance_filter ? relevanceOf(input.query, result) : Number.NaN }));
   const before = candidates.length;
   if (input.relevance_filter) candidates = candidates.filter((c) => c.relevance >= input.min_relevance_score);
   const dropped = before - candidates.length;
@@ -145,7 +143,7 @@ export async function runSearch(deps: SearchDeps, input: SearchInput, ctx: CallC
     const rank = (c: (typeof candidates)[number]): number => order.get(categoryOf.get(c.result.engines[0] ?? '') as never) ?? 99;
     candidates = candidates.map((c, i) => ({ c, i })).sort((a, b) => rank(a.c) - rank(b.c) || a.i - b.i).map((x) => x.c);
   }
-  const chosen = candidates.slice(0, input.max_results);
+  const chosen = candidates.slice(0, input.max_results).map((c) => (Number.isNaN(c.relevance) ? { ...c, relevance: relevanceOf(input.query, c.result) } : c));
 
   let pages: ScrapedPage[] = [];
   if (input.scrape_content && chosen.length > 0) {
@@ -234,6 +232,10 @@ function finish(answer: SearchAnswer, input: SearchInput, started: number, linkP
   return out;
 }
 
+
+function relevanceOf(query: string, result: { title: string; snippet: string }): number {
+  return lexicalRelevance(query, { title: result.title, snippet: result.snippet });
+}
 
 function round(value: number): number {
   return Math.round(value * 10_000) / 10_000;
