@@ -8,8 +8,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { expect } from 'vitest';
+import { keyPrincipalId } from '../../hosts/http/api-keys.js';
 import { buildMcpServer } from '../../hosts/mcp/server.js';
-import type { RunningQuarry } from '../e2e/harness.js';
+import { TEST_KEY, type RunningQuarry } from '../e2e/harness.js';
 
 export interface Hosts {
   http: RunningQuarry;
@@ -18,7 +19,8 @@ export interface Hosts {
 }
 
 export async function connectHosts(http: RunningQuarry): Promise<Hosts> {
-  const server = buildMcpServer(http.app);
+  // Both hosts act for the same caller (the HTTP test key), so each sees what the other made.
+  const server = buildMcpServer(http.app, { id: keyPrincipalId(TEST_KEY), admin: false });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const mcp = new Client({ name: 'contract', version: '1.0.0' });

@@ -11,6 +11,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConfigInput } from '../../app/config.js';
+import { keyPrincipalId } from '../../hosts/http/api-keys.js';
 import { buildMcpServer } from '../../hosts/mcp/server.js';
 import { startQuarry, TEST_KEY, type RunningQuarry } from '../e2e/harness.js';
 import type { SandboxWeb } from '../sandbox/sandbox-web.js';
@@ -86,7 +87,8 @@ export interface ContractHosts {
 /** Quarry over HTTP (the harness) and over MCP (the official client, in process, on the same app). */
 export async function startContractHosts(web: SandboxWeb, overrides: ConfigInput = {}): Promise<ContractHosts> {
   const quarry = await startQuarry(web, overrides);
-  const server: Server = buildMcpServer(quarry.app);
+  // Both hosts act for the same caller (the HTTP test key), so each sees what the other made.
+  const server: Server = buildMcpServer(quarry.app, { id: keyPrincipalId(TEST_KEY), admin: false });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const client = new Client({ name: 'quarry-contract', version: '1.0.0' });

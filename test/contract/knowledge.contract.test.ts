@@ -152,7 +152,8 @@ async function mcp(c: Case): Promise<{ isError: boolean; structured: any; text: 
 beforeAll(async () => {
   web = await startSandboxWeb();
   dataDir = mkdtempSync(join(tmpdir(), 'quarry-kg-contract-'));
-  quarry = await startQuarry(web, { dataDir });
+  // The stdio MCP host is the local admin, on the installation's graph: the HTTP key is an admin too, so both read one graph.
+  quarry = await startQuarry(web, { dataDir }, { apiKeys: [], adminApiKeys: [TEST_KEY] });
   const configPath = join(dataDir, 'quarry.config.json');
   writeFileSync(configPath, JSON.stringify({ ...(await sandboxConfig(web, dataDir)), logLevel: 'warn' }));
   const transport = new StdioClientTransport({
