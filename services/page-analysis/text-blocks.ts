@@ -162,8 +162,3 @@ function pushBlock(blocks: TextBlock[], element: Element, tag: string, raw: stri
     furniture: inFurniture(element),
   });
 }
-
-/** Plain text of blocks, one paragraph each. */
-export function blocksText(blocks: TextBlock[]): string {
-  return blocks.map((b) => b.text).join('\n\n');
-}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fixturePages } from '../../../test/sandbox/fixture-pages.js';
-import { blocksText, pageBlocks } from '../../../services/page-analysis/text-blocks.js';
+import { blocksText } from '../../../services/page-analysis/blocks-text.js';
+import { pageBlocks } from '../../../services/page-analysis/text-blocks.js';
 import { bm25Blocks } from './bm25.js';
 import { blocksToMarkdown } from './markdown.js';
 import { pruneBlocks, pruningScore } from './pruning.js';

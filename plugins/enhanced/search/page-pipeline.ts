@@ -6,7 +6,8 @@
 import { AppError, toAppError } from '../../../core/errors.js';
 import type { PageAnalysis } from '../../../services/page-analysis/analyse-page.js';
 import { adaptiveCrawl } from './adaptive.js';
-import { blocksText, type TextBlock } from '../../../services/page-analysis/text-blocks.js';
+import { blocksText } from '../../../services/page-analysis/blocks-text.js';
+import type { TextBlock } from '../../../services/page-analysis/text-blocks.js';
 import { bm25Blocks, DEFAULT_BM25_THRESHOLD } from './bm25.js';
 import { cosineClusters } from './cosine.js';
 import { analyseLinks } from './link-analysis.js';
