@@ -1,11 +1,12 @@
 /**
  * The tasks the extraction worker pool runs besides page extraction: table
- * extraction, chunking and link parsing — every parse of user-supplied or
+ * extraction, chunking, link parsing and entity tagging — every parse of user-supplied or
  * fetched HTML and text that could hold the event loop. AppErrors cross the
  * thread boundary as values (structured cloning drops their code).
  */
 import { AppError, type ErrorCode } from '../../core/errors.js';
 import type { Chunk, ChunkOptions } from '../chunking/types.js';
+import type { Extraction } from '../entities/types.js';
 import type { SitemapDocument } from '../discover/sitemap-parser.js';
 import type { PageAnalysis, PageAnalysisOptions } from '../page-analysis/analyse-page.js';
 import type { CompiledPattern, RegexMatch } from './regex-extract.js';
@@ -25,7 +26,9 @@ export type ParseTask =
   /** Which short strings (URLs, host names) each user-supplied pattern matches, under a vm time limit. */
   | { kind: 'regex-test'; texts: string[]; patterns: TestPattern[] }
   /** A fetched page as enhanced search reads it: text blocks, json_css records, links. */
-  | { kind: 'page'; html: string; url: string; options: PageAnalysisOptions };
+  | { kind: 'page'; html: string; url: string; options: PageAnalysisOptions }
+  /** Entities and relations of a text by the offline tagger (services/entities). */
+  | { kind: 'entities'; text: string };
 
 export interface ChunkTaskResult {
   chunks: Chunk[];
@@ -41,6 +44,7 @@ export interface ParseResults {
   regex: RegexMatch[];
   'regex-test': boolean[][];
   page: PageAnalysis;
+  entities: Extraction;
 }
 
 export type ParseOutcome<K extends ParseTask['kind']> = { value: ParseResults[K] } | { failure: { code: ErrorCode; message: string; details?: unknown } };

@@ -9,9 +9,7 @@
 import { join } from 'node:path';
 import { AppError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
-import { analyzeText } from '../entities/analyze.js';
 import { aliasKeys, nameKey, nameTokens } from '../entities/names.js';
-import { EntityRecognizer } from '../entities/recognizer.js';
 import { ENTITY_TYPES, type EntityType, type Extraction } from '../entities/types.js';
 import type { Embedder } from '../embeddings/types.js';
 import { deleteEntity, entityId, mergeExtraction, sourceId } from '../graph/graph-writer.js';
@@ -34,6 +32,8 @@ export interface KnowledgeServiceOptions {
   dataDir: string;
   redisUrl: string | null;
   llm: LlmTiers;
+  /** The offline tagger, run off the event loop (the extraction worker pool: its cost grows with the text). */
+  tagEntities(text: string, signal: AbortSignal): Promise<Extraction>;
   /** The embedding model (search by meaning); entities are still stored and found by name when it fails. */
   embedder(): Promise<Embedder>;
   logger: Logger;
@@ -62,7 +62,6 @@ export interface SearchHit {
 
 export class KnowledgeService {
   private backendPromise: Promise<GraphBackend> | null = null;
-  private recognizer: EntityRecognizer | null = null;
   private closed = false;
 
   constructor(private readonly options: KnowledgeServiceOptions) {}
@@ -82,11 +81,6 @@ export class KnowledgeService {
     return this.options.redisUrl ? 'redis' : 'sqlite';
   }
 
-  private offline(): EntityRecognizer {
-    this.recognizer ??= EntityRecognizer.load();
-    return this.recognizer;
-  }
-
   /** Entities and relations of a text, by the language model or the offline tagger. */
   async analyze(text: string, signal: AbortSignal): Promise<{ extraction: Extraction; modelUsed: string }> {
     const client = this.options.llm.fast ?? this.options.llm.quality;
@@ -99,7 +93,7 @@ export class KnowledgeService {
         this.options.logger.warn({ err: error }, 'entity extraction by the language model failed; using the offline tagger');
       }
     }
-    return { extraction: analyzeText(this.offline(), text), modelUsed: OFFLINE_MODEL };
+    return { extraction: await this.options.tagEntities(text, signal), modelUsed: OFFLINE_MODEL };
   }
 
   async extract(request: ExtractRequest, signal: AbortSignal): Promise<ExtractOutcome> {
