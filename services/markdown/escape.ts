@@ -48,7 +48,7 @@ export function escapeCitedText(text: string): string {
 /** Text on one line, cut to at most `max` characters (an ellipsis marks the cut), escaped: page text inside a list item or heading. */
 export function inlineText(text: string, max = Infinity): string {
   const flat = oneLine(text);
-  return escapeMarkdownText(flat.length > max ? `${flat.slice(0, max)}…` : flat);
+  return escapeMarkdownText(flat.length > max ? `${flat.slice(0, max).trimEnd()}…` : flat);
 }
 
 /** The URL when it may be linked: absolute http(s) and accepted by the policy; null otherwise. */
