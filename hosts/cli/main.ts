@@ -50,7 +50,7 @@ async function main(argv: string[]): Promise<number> {
     case 'serve':
       return (await serveCommands()).runServe();
     case 'mcp':
-      return (await serveCommands()).runMcp();
+      return (await import('./mcp-command.js')).runMcp();
     case 'engines':
       return (await engineCommands()).runEnginesList({ json: values.json });
     case 'engine': {

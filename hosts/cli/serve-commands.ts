@@ -1,46 +1,10 @@
-/** quarry serve and quarry mcp: start a host over the core, and stop gracefully on signals. */
+/** quarry serve: the HTTP host over the core, draining gracefully on signals (shutdown.ts). */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Server as NetServer, type Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { createQuarry, type QuarryApp } from '../../app/create-quarry.js';
+import { createQuarry } from '../../app/create-quarry.js';
 import { buildHttpServer } from '../http/server.js';
-import { serveMcpOverStdio } from '../mcp/server.js';
-
-/** Past the grace period, what closing pools and stores may take before the process exits anyway. */
-const CLOSE_MARGIN_MS = 10_000;
-
-/**
- * On SIGTERM or SIGINT: stop taking jobs, and let the host drain (HTTP:
- * health checks fail first, then it stops listening); running requests and
- * jobs get the grace period to finish, jobs still running are handed back
- * (another instance or the next start runs them); close; exit.
- */
-function onShutdown(app: QuarryApp, stopHost: (graceMs: number) => Promise<void>): void {
-  let stopping = false;
-  const shutdown = (signal: string): void => {
-    if (stopping) return;
-    stopping = true;
-    const graceMs = app.config.shutdownGraceMs;
-    const drainMs = drainDelayMs(app);
-    app.logger.info({ signal, graceMs, drainMs }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), drainMs + graceMs + CLOSE_MARGIN_MS);
-    force.unref();
-    Promise.all([stopHost(graceMs), app.stopJobs(graceMs)])
-      .then(() => app.close())
-      .catch((error: unknown) => app.logger.error({ err: error }, 'error during shutdown'))
-      .finally(() => {
-        clearTimeout(force);
-        process.exit(0);
-      });
-  };
-  process.once('SIGINT', () => shutdown('SIGINT'));
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-}
-
-/** shutdownDrainMs, or 2 s when several instances may sit behind a load balancer (Redis), else 0. */
-function drainDelayMs(app: QuarryApp): number {
-  return app.config.shutdownDrainMs ?? (app.config.redisUrl ? 2000 : 0);
-}
+import { drainDelayMs, onShutdown } from './shutdown.js';
 
 /**
  * While draining, GET /healthz answers 503 so a load balancer's health
@@ -121,17 +85,5 @@ export async function runServe(): Promise<number> {
     health.start();
     return drainHttp(server, connections, drainDelayMs(app), graceMs);
   });
-  return -1;
-}
-
-export async function runMcp(): Promise<number> {
-  // stdout carries the protocol: anything a library prints with console.log goes to stderr instead.
-  console.log = console.error;
-  console.info = console.error;
-  console.debug = console.error;
-  const app = await createQuarry();
-  const server = await serveMcpOverStdio(app);
-  onShutdown(app, () => server.close());
-  process.stdin.once('end', () => process.kill(process.pid, 'SIGTERM'));
   return -1;
 }

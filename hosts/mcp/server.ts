@@ -4,90 +4,52 @@
  * registry.invoke — so input is validated in the core exactly as for HTTP.
  * Results carry structuredContent plus a readable markdown text block;
  * failures are error results an agent can act on.
+ *
+ * The app may still be loading when the server starts (quarry mcp): the
+ * handshake is answered at once, and requests that need the tools wait for it.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { QuarryApp } from '../../app/create-quarry.js';
 import type { AnyCapability, CallContext } from '../../core/capability.js';
-import { ERROR_CATALOGUE, toAppError } from '../../core/errors.js';
-import { toObjectRootSchema } from '../../core/json-schema.js';
 import { packageVersion } from '../../core/paths.js';
-import { fencedCode } from '../../services/markdown/escape.js';
+import { LOCAL_PRINCIPAL, type Principal } from '../../core/principal.js';
 import { StrictStdioTransport } from './stdio-transport.js';
+import { callTool, exposedCapabilities, toolOf } from './tool-calls.js';
 
-/** What the agent should do about each kind of failure. */
-function hintFor(code: string): string {
-  if (code === 'INVALID_INPUT' || code === 'UNKNOWN_ENGINE' || code === 'MALFORMED_JSON') return 'Fix the arguments named above and call again.';
-  if (code === 'UNSAFE_QUERY') return 'The safety screen refused the request for the reason above; rephrase it or call without check_safety.';
-  if (code === 'RATE_LIMITED' || code === 'OVERLOADED') return 'Wait a little and retry.';
-  if (code === 'NOT_FOUND') return 'Check the identifier.';
-  if (code === 'UNAVAILABLE') return 'This installation lacks the feature; see the enhanced_features tool.';
-  if (code === 'TIMEOUT') return 'Retry with a larger timeout or fewer results.';
-  return 'The failure is on the server side; retrying later may help.';
-}
+/** The app, or how to load it: loaded on the first request that needs it. */
+export type AppSource = QuarryApp | (() => Promise<QuarryApp>);
 
-export function exposedCapabilities(app: QuarryApp): AnyCapability[] {
-  const allow = app.config.mcp.tools;
-  const all = app.registry.list();
-  if (!allow) return all;
-  const unknown = allow.filter((name) => !all.some((c) => c.mcpTool === name));
-  if (unknown.length > 0) app.logger.warn({ unknown }, 'mcp.tools names tools that do not exist');
-  return all.filter((c) => allow.includes(c.mcpTool));
-}
-
-function toolOf(capability: AnyCapability): Tool {
-  return {
-    name: capability.mcpTool,
-    title: capability.title,
-    description: capability.description,
-    inputSchema: toObjectRootSchema(capability.input, 'input') as Tool['inputSchema'],
-    outputSchema: toObjectRootSchema(capability.output, 'output') as Tool['outputSchema'],
-    annotations: { title: capability.title, readOnlyHint: capability.readOnly ?? false, openWorldHint: true },
-  };
-}
-
-export function buildMcpServer(app: QuarryApp): Server {
+/** caller: who the calls act for; the stdio host is the machine's owner (an admin). */
+export function buildMcpServer(source: AppSource, caller: Principal = LOCAL_PRINCIPAL): Server {
   const server = new Server({ name: 'quarry', version: packageVersion() }, { capabilities: { tools: {}, logging: {} } });
-  const capabilities = exposedCapabilities(app);
-  const byTool = new Map(capabilities.map((c) => [c.mcpTool, c]));
+  let tools: Promise<{ app: QuarryApp; capabilities: AnyCapability[]; byTool: Map<string, AnyCapability> }> | undefined;
+  const ready = () =>
+    (tools ??= Promise.resolve(typeof source === 'function' ? source() : source).then((app) => {
+      const capabilities = exposedCapabilities(app);
+      return { app, capabilities, byTool: new Map(capabilities.map((c) => [c.mcpTool, c])) };
+    }));
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: capabilities.map(toolOf) }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (await ready()).capabilities.map(toolOf) as Tool[] }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const { app, byTool } = await ready();
     const capability = byTool.get(request.params.name);
-    if (!capability) {
-      return {
-        isError: true,
-        content: [{ type: 'text', text: `Unknown tool "${request.params.name}". Available: ${[...byTool.keys()].join(', ')}` }],
-      };
-    }
+    // A protocol error, as the MCP specification asks for an unknown tool (not a tool result).
+    if (!capability) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
     const progressToken = request.params._meta?.progressToken ?? extra._meta?.progressToken;
     const notifications = new ProgressFlush();
     const ctx: CallContext = {
       signal: extra.signal,
       logger: app.logger.child({ tool: capability.mcpTool }),
       host: 'mcp',
-      // One local client per process: its searches form one history.
-      caller: 'mcp',
+      caller,
       progress: (update) => {
         if (progressToken === undefined) return;
         notifications.track(extra.sendNotification({ method: 'notifications/progress', params: { progressToken, ...update } }));
       },
     };
-    try {
-      const output = (await app.registry.invoke(capability.id, request.params.arguments ?? {}, ctx)) as Record<string, unknown>;
-      await notifications.flushed();
-      const text = capability.toMarkdown ? capability.toMarkdown(output) : fencedCode(JSON.stringify(output, null, 2), 'json');
-      return { content: [{ type: 'text', text }], structuredContent: output };
-    } catch (error) {
-      const appError = toAppError(error);
-      const title = ERROR_CATALOGUE[appError.code].title;
-      return {
-        isError: true,
-        content: [{ type: 'text', text: `${title} (${appError.code}): ${appError.message}\n${hintFor(appError.code)}` }],
-        _meta: { code: appError.code, details: appError.details ?? null },
-      };
-    }
+    return (await callTool(app, capability, request.params.arguments ?? {}, ctx, () => notifications.flushed())) as CallToolResult;
   });
   return server;
 }
@@ -118,10 +80,38 @@ class ProgressFlush {
 /** Time between the last progress notification and the answer, so the two reach the client in separate reads. */
 const PROGRESS_GAP_MS = 20;
 
-export async function serveMcpOverStdio(app: QuarryApp): Promise<Server> {
-  const server = buildMcpServer(app);
-  // A message may carry a whole HTTP body's worth of input plus its envelope.
-  const maxLineBytes = app.config.bodyLimitBytes + 64 * 1024;
-  await server.connect(new StrictStdioTransport({ maxLineBytes, logger: app.logger.child({ component: 'mcp' }) }));
+/** The default body limit (app/config.ts) plus an envelope: the line limit until the configuration is loaded. */
+const LINE_LIMIT_BEFORE_CONFIG = 1_048_576 + 64 * 1024;
+
+/** When the client has sent nothing for this long, the app is loaded anyway. */
+const IDLE_LOAD_MS = 1000;
+
+/**
+ * Serves MCP on stdin/stdout. With a loader, the app is loaded only after the
+ * first answer has gone out (the handshake does not wait for it), or when a
+ * request needs it, or after a quiet second; until then the transport has the
+ * default line limit and no logging, and it takes the configured ones then.
+ */
+export async function serveMcpOverStdio(source: AppSource): Promise<Server> {
+  let loaded: Promise<QuarryApp> | undefined;
+  const transport = new StrictStdioTransport({ maxLineBytes: LINE_LIMIT_BEFORE_CONFIG, logger: { debug: () => undefined } });
+  const load = (): Promise<QuarryApp> => {
+    if (loaded) return loaded;
+    loaded = typeof source === 'function' ? source() : Promise.resolve(source);
+    loaded.then(
+      // A message may carry a whole HTTP body's worth of input plus its envelope.
+      (app) => transport.configure({ maxLineBytes: app.config.bodyLimitBytes + 64 * 1024, logger: app.logger.child({ component: 'mcp' }) }),
+      () => undefined,
+    );
+    return loaded;
+  };
+  const server = buildMcpServer(load);
+  await server.connect(transport);
+  const send = transport.send.bind(transport);
+  transport.send = async (message) => {
+    await send(message);
+    setImmediate(load);
+  };
+  setTimeout(load, IDLE_LOAD_MS).unref();
   return server;
 }

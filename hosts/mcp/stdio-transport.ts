@@ -15,7 +15,7 @@ const NEWLINE = 0x0a;
 export interface StdioTransportOptions {
   /** Largest accepted line in bytes. */
   maxLineBytes: number;
-  logger: Logger;
+  logger: Pick<Logger, 'debug'>;
 }
 
 export class StrictStdioTransport implements Transport {
@@ -30,7 +30,7 @@ export class StrictStdioTransport implements Transport {
   private started = false;
 
   constructor(
-    private readonly options: StdioTransportOptions,
+    private options: StdioTransportOptions,
     private readonly input: NodeJS.ReadableStream = process.stdin,
     private readonly output: NodeJS.WritableStream = process.stdout,
   ) {}
@@ -49,6 +49,11 @@ export class StrictStdioTransport implements Transport {
   };
 
   private readonly onError = (error: Error): void => this.onerror?.(error);
+
+  /** Settings known only once the configuration is loaded (quarry mcp answers before that). */
+  configure(options: StdioTransportOptions): void {
+    this.options = options;
+  }
 
   async start(): Promise<void> {
     if (this.started) throw new Error('the stdio transport is already started');

@@ -130,7 +130,7 @@ export default definePlugin({
       toMarkdown: (out) => ('executive_summary' in out ? renderResearch(out, linkPolicy) : `Research accepted: ${out.job_id} (poll ${out.status_url})`),
       async handler(input, ctx) {
         if (!input.async) return agentResearch(services, input, ctx);
-        const job = await services.jobs.submit(RESEARCH_JOB, { ...input, async: false });
+        const job = await services.jobs.submit(RESEARCH_JOB, { ...input, async: false }, ctx.caller ? { owner: ctx.caller } : {});
         return jobAccepted(job, ctx.baseUrl, `${STATUS_PATH}/${job.id}`);
       },
     });
@@ -146,8 +146,8 @@ export default definePlugin({
       readOnly: true,
       errorBody: tavilyError,
       toMarkdown: (out) => (out.result ? renderResearch(out.result, linkPolicy) : renderResearchJob(out)),
-      async handler(input) {
-        const job = await services.jobs.get(input.job_id);
+      async handler(input, ctx) {
+        const job = await services.jobs.getFor(input.job_id, ctx.caller);
         if (!job || job.kind !== RESEARCH_JOB) throw new AppError('NOT_FOUND', `no research job ${input.job_id}`);
         return jobStatusView<AgentResearchReport>(job);
       },

@@ -44,7 +44,7 @@ export function enhancedSearchCapability(services: PluginServices) {
       const prepared = await prepareRequest(services, input);
       await services.searchHistory.record(ctx.caller, [input.query]);
       if (!input.async_mode) return noteUnusedWebhook(await runEnhancedSearch(services, input, ctx, prepared), input.webhook_url);
-      return submitSearchJob(services, ENHANCED_SEARCH_JOB, input, (id) => `/api/v1/enhanced/search/jobs/${id}`, ctx.baseUrl);
+      return submitSearchJob(services, ENHANCED_SEARCH_JOB, input, (id) => `/api/v1/enhanced/search/jobs/${id}`, ctx.baseUrl, ctx.caller);
     },
   });
 }
@@ -71,8 +71,8 @@ export function enhancedSearchJobStatusCapability(services: PluginServices) {
     http: { method: 'GET', path: '/api/v1/enhanced/search/jobs/:request_id' },
     mcpTool: 'enhanced_search_job_status',
     readOnly: true,
-    async handler(input) {
-      const job = await services.jobs.get(input.request_id);
+    async handler(input, ctx) {
+      const job = await services.jobs.getFor(input.request_id, ctx.caller);
       if (!job || job.kind !== ENHANCED_SEARCH_JOB) throw new AppError('NOT_FOUND', `no enhanced search job ${input.request_id}`);
       return publicJob<EnhancedAnswer>(job, await jobWebhookState(services.webhooks, job));
     },

@@ -1,7 +1,10 @@
 /** The knowledge area (/api/v1/knowledge): extraction into the durable graph, search, people, entities, the graph, deletion. */
 import { defineCapability } from '../../core/capability.js';
+import type { CallContext } from '../../core/capability.js';
 import { AppError } from '../../core/errors.js';
+import { quotaExceeded } from '../../core/principal.js';
 import { definePlugin } from '../../app/plugin-services.js';
+import { graphNamespace } from '../../services/knowledge/knowledge-service.js';
 import { findPeople } from './people.js';
 import {
   deleteOutputSchema,
@@ -21,7 +24,9 @@ import { entityView, relationshipView } from './views.js';
 
 export default definePlugin({
   setup(services) {
-    const { knowledge } = services;
+    // Each principal reads and writes its own graph (admins: the installation's).
+    const graphOf = (ctx: CallContext) => services.knowledge.scoped(graphNamespace(ctx.caller));
+    const maxEntities = services.config.quotas.graphEntities;
 
     const extract = defineCapability({
       id: 'knowledge.extract',
@@ -39,6 +44,11 @@ export default definePlugin({
       toMarkdown: extractMarkdown,
       async handler(input, ctx) {
         const started = performance.now();
+        const knowledge = graphOf(ctx);
+        // A graph at its cap takes no more extractions (one extraction may take it a little past).
+        if (input.store && (await (await knowledge.graph()).counts()).entities >= maxEntities) {
+          throw quotaExceeded('knowledge graph entities', maxEntities, 'quotas.graphEntities');
+        }
         const outcome = await knowledge.extract(
           {
             text: input.text,
@@ -70,6 +80,7 @@ export default definePlugin({
       readOnly: true,
       toMarkdown: searchMarkdown,
       async handler(input, ctx) {
+        const knowledge = graphOf(ctx);
         const hits = await knowledge.search(input.query, input.entity_types, input.max_results, ctx.signal);
         const relationships = input.include_relationships ? (await knowledge.relationsAround(hits.map((h) => h.entity.id))).map(relationshipView) : [];
         return { entities: hits.map((h) => entityView(h.entity, h)), relationships, query: input.query };
@@ -87,7 +98,7 @@ export default definePlugin({
       mcpTool: 'knowledge_people',
       readOnly: true,
       toMarkdown: peopleMarkdown,
-      handler: (input, ctx) => findPeople(knowledge, input, ctx.signal),
+      handler: (input, ctx) => findPeople(graphOf(ctx), input, ctx.signal),
     });
 
     const entity = defineCapability({
@@ -100,8 +111,8 @@ export default definePlugin({
       mcpTool: 'knowledge_entity',
       readOnly: true,
       toMarkdown: entityMarkdown,
-      async handler(input) {
-        const found = await knowledge.entity(input.entity_id);
+      async handler(input, ctx) {
+        const found = await graphOf(ctx).entity(input.entity_id);
         if (!found) throw new AppError('NOT_FOUND', `no entity ${input.entity_id}`);
         return { entity: entityView(found.entity), relationships: found.edges.map(relationshipView) };
       },
@@ -117,8 +128,8 @@ export default definePlugin({
       mcpTool: 'knowledge_graph',
       readOnly: true,
       toMarkdown: graphMarkdown,
-      async handler(input) {
-        const { nodes, edges } = await knowledge.subgraph(input.entity_types, input.limit);
+      async handler(input, ctx) {
+        const { nodes, edges } = await graphOf(ctx).subgraph(input.entity_types, input.limit);
         return {
           nodes: nodes.map((n) => ({ id: n.id, type: n.type, name: n.name, degree: n.degree })),
           edges: edges.map((e) => ({ from: e.from, to: e.to, type: e.type, weight: e.sources.length })),
@@ -135,8 +146,8 @@ export default definePlugin({
       http: { method: 'DELETE', path: '/api/v1/knowledge/entities/:entity_id' },
       mcpTool: 'knowledge_delete_entity',
       toMarkdown: (out) => `Deleted ${out.entity_id}.`,
-      async handler(input) {
-        if (!(await knowledge.remove(input.entity_id))) throw new AppError('NOT_FOUND', `no entity ${input.entity_id}`);
+      async handler(input, ctx) {
+        if (!(await graphOf(ctx).remove(input.entity_id))) throw new AppError('NOT_FOUND', `no entity ${input.entity_id}`);
         return { deleted: true as const, entity_id: input.entity_id };
       },
     });

@@ -7,8 +7,8 @@
  * model_used say which.
  */
 import type { LlmClient } from '../../services/llm/types.js';
-import { sentences } from '../../services/ranking/passages.js';
-import { lexicalRelevance } from '../../services/ranking/relevance.js';
+import { cutPassages } from '../../services/ranking/passages.js';
+import { passageScorer } from '../../services/ranking/scorers.js';
 import type { MonitorTerms } from './query.js';
 import type { NewResult } from './schemas.js';
 
@@ -27,6 +27,8 @@ export interface ReadPage {
 
 const TITLES_SHOWN = 8;
 const SENTENCE_CHARS = 300;
+/** Sentences of a page read for its summary line (the first ones). */
+const SENTENCES_READ = 400;
 const PAGE_CHARS_FOR_MODEL = 2500;
 
 const clip = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`);
@@ -41,21 +43,18 @@ export function titlesLine(items: NewResult[], baseline: boolean): string {
 }
 
 /** From each page (or, unread, its snippet) the sentence that best covers the topic and keywords. */
-export function extractiveSummary(terms: MonitorTerms, items: NewResult[], pages: ReadPage[], baseline: boolean): string {
+export async function extractiveSummary(terms: MonitorTerms, items: NewResult[], pages: ReadPage[], baseline: boolean): Promise<string> {
   const query = [terms.topic, ...terms.keywords].join(' ');
+  const lexical = passageScorer('lexical');
   const lines: string[] = [];
   for (const item of items) {
     const page = pages.find((candidate) => candidate.url === item.url);
     const text = page?.text.trim() ? page.text : item.snippet;
-    let best = '';
-    let bestScore = -1;
-    for (const sentence of sentences(text, 400)) {
-      const score = lexicalRelevance(query, { title: '', snippet: sentence.text });
-      if (score > bestScore) {
-        best = sentence.text;
-        bestScore = score;
-      }
-    }
+    const candidates = await cutPassages(text, { by: 'sentence' }, { limit: SENTENCES_READ });
+    const scores = await lexical.score(query, candidates);
+    // The first of the best-scored sentences: the lead says it first.
+    const bestAt = scores.reduce((best, score, i) => (score > scores[best]! ? i : best), 0);
+    const best = candidates[bestAt]?.text ?? '';
     if (best) lines.push(`${clip(item.title || item.url, 120)}: ${clip(best.replace(/\s+/g, ' '), SENTENCE_CHARS)}`);
   }
   const head = titlesLine(items, baseline);

@@ -49,7 +49,7 @@ async function runJob(services: PluginServices, job: JobInput, ctx: CallContext)
 }
 
 async function submit(services: PluginServices, job: JobInput, ctx: CallContext) {
-  const record = await services.jobs.submit(RESEARCH_JOB, job);
+  const record = await services.jobs.submit(RESEARCH_JOB, job, ctx.caller ? { owner: ctx.caller } : {});
   return { ...jobAccepted(record, ctx.baseUrl, `${STATUS_PATH}/${record.id}`), corpus_id: job.corpus_id };
 }
 
@@ -57,7 +57,14 @@ export default definePlugin({
   jobHandlers(services) {
     return {
       [RESEARCH_JOB]: (input, job) =>
-        runJob(services, input as JobInput, { signal: job.signal, progress: job.progress, logger: services.logger.child({ job: RESEARCH_JOB }), host: 'job' }),
+        runJob(services, input as JobInput, {
+          signal: job.signal,
+          progress: job.progress,
+          logger: services.logger.child({ job: RESEARCH_JOB }),
+          host: 'job',
+          // The corpus it builds is the submitter's.
+          ...(job.owner ? { caller: job.owner } : {}),
+        }),
     };
   },
 
@@ -92,6 +99,8 @@ export default definePlugin({
       async handler(input, ctx) {
         buildParameters(services, input); // validates the engines before anything starts
         if (!input.async) return researchCorpus(services, input, ctx);
+        // Refused now rather than as a failed job; the build checks again as it creates the corpus.
+        await (await services.corpora.store()).assertRoomFor(ctx.caller?.id, services.config.quotas.corpora);
         return submit(services, { kind: 'build', input: { ...input, async: false }, corpus_id: newCorpusId() }, ctx);
       },
     });
@@ -106,8 +115,8 @@ export default definePlugin({
       mcpTool: 'rag_research_status',
       readOnly: true,
       toMarkdown: (out) => (out.result ? renderResearch(out.result, linkPolicy) : `Job ${out.job_id}: ${out.status}${out.progress?.message ? ` — ${inlineText(out.progress.message)}` : ''}${out.error ? ` — ${inlineText(out.error.message)}` : ''}`),
-      async handler(input) {
-        const job = await services.jobs.get(input.job_id);
+      async handler(input, ctx) {
+        const job = await services.jobs.getFor(input.job_id, ctx.caller);
         if (!job || job.kind !== RESEARCH_JOB) throw new AppError('NOT_FOUND', `job_id: no corpus build job ${input.job_id}`);
         return jobStatusView<RagResearchResult>(job);
       },
@@ -163,14 +172,14 @@ export default definePlugin({
     const list = defineCapability({
       id: 'rag.corpora_list',
       title: 'List corpora',
-      description: 'Every corpus with its topic, status (building, complete, incomplete), counts and parameters, newest first.',
+      description: 'Your corpora (an admin: every corpus) with their topic, status (building, complete, incomplete), counts and parameters, newest first.',
       input: z.strictObject({}),
       output: corporaListOutputSchema,
       http: { method: 'GET', path: '/api/v1/rag/corpora' },
       mcpTool: 'rag_corpora_list',
       readOnly: true,
       toMarkdown: renderCorpora,
-      handler: () => listCorpora(services),
+      handler: (_input, ctx) => listCorpora(services, ctx),
     });
 
     const get = defineCapability({
@@ -182,7 +191,7 @@ export default definePlugin({
       http: { method: 'GET', path: '/api/v1/rag/corpora/:corpus_id' },
       mcpTool: 'rag_corpus_get',
       readOnly: true,
-      handler: (input) => getCorpus(services, input.corpus_id),
+      handler: (input, ctx) => getCorpus(services, input.corpus_id, ctx),
     });
 
     const remove = defineCapability({
@@ -193,7 +202,7 @@ export default definePlugin({
       output: corpusDeleteOutputSchema,
       http: { method: 'DELETE', path: '/api/v1/rag/corpora/:corpus_id' },
       mcpTool: 'rag_corpus_delete',
-      handler: (input) => deleteCorpus(services, input.corpus_id),
+      handler: (input, ctx) => deleteCorpus(services, input.corpus_id, ctx),
     });
 
     const add = defineCapability({
@@ -218,7 +227,7 @@ export default definePlugin({
       toMarkdown: (out) => ('topic' in out ? renderResearch(out, linkPolicy) : `Corpus ${out.corpus_id} is being resumed: job ${out.job_id} (poll ${out.status_url})`),
       async handler(input, ctx) {
         if (!input.async) return resumeCorpus(services, input.corpus_id, ctx);
-        await (await services.corpora.store()).require(input.corpus_id);
+        await (await services.corpora.store()).requireFor(input.corpus_id, ctx.caller);
         return submit(services, { kind: 'resume', corpus_id: input.corpus_id }, ctx);
       },
     });

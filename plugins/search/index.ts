@@ -6,7 +6,6 @@ import { definePlugin, type PluginServices } from '../../app/plugin-services.js'
 import { autocompleteCapability } from './autocomplete.js';
 import { noteUnusedWebhook, publicJob, submitSearchJob } from '../../services/web-search/job-view.js';
 import { jobWebhookState } from '../../services/webhooks/job-webhooks.js';
-import { outboundLinkPolicy } from '../../services/markdown/link-policy.js';
 import { escapeMarkdownText } from '../../services/markdown/escape.js';
 import { renderSearchMarkdown } from '../../services/web-search/render-markdown.js';
 import {
@@ -23,28 +22,15 @@ import {
   type SearchAnswer,
   type SearchInput,
 } from '../../services/web-search/schemas.js';
-import { assertKnownEngines, runSearch, type SearchDeps } from '../../services/web-search/search-runner.js';
 
 const SEARCH_JOB = 'search.web';
 const STATUS_PATH = '/api/v1/search/jobs/';
 
-function searchDeps(services: PluginServices): SearchDeps {
-  return {
-    engines: services.engines,
-    scraper: services.scraper,
-    cache: services.stores.cache,
-    defaultEngines: services.config.search.defaultEngines,
-    onCacheLookup: (hit) => services.metrics.cacheLookup('search', hit),
-    linkPolicy: outboundLinkPolicy(services.config.outbound),
-  };
-}
-
 export default definePlugin({
   jobHandlers(services) {
-    const deps = searchDeps(services);
     return {
       [SEARCH_JOB]: (input, job) =>
-        runSearch(deps, input as SearchInput, {
+        services.webSearch.search(input as SearchInput, {
           signal: job.signal,
           logger: services.logger,
           progress: job.progress,
@@ -54,7 +40,7 @@ export default definePlugin({
   },
 
   setup(services) {
-    const deps = searchDeps(services);
+    const { webSearch } = services;
 
     const web = defineCapability({
       id: 'search.web',
@@ -72,12 +58,12 @@ export default definePlugin({
       },
       mcpTool: 'search_web',
       readOnly: true,
-      toMarkdown: (out) => ('markdown' in out && out.markdown ? out.markdown : 'results' in out ? renderSearchMarkdown({ ...out, query: out.search_metadata.query }, { linkPolicy: deps.linkPolicy! }) : `Search accepted: ${out.job_id} (${out.status}; poll ${out.status_url})`),
+      toMarkdown: (out) => ('markdown' in out && out.markdown ? out.markdown : 'results' in out ? renderSearchMarkdown({ ...out, query: out.search_metadata.query }, { linkPolicy: webSearch.linkPolicy }) : `Search accepted: ${out.job_id} (${out.status}; poll ${out.status_url})`),
       async handler(input, ctx) {
-        if (input.engines) assertKnownEngines(services.engines, input.engines);
+        if (input.engines) webSearch.assertKnownEngines(input.engines);
         await services.searchHistory.record(ctx.caller, [input.query]);
-        if (!input.async_mode) return noteUnusedWebhook(await runSearch(deps, input, ctx), input.webhook_url);
-        return submitSearchJob(services, SEARCH_JOB, input, (id) => `${STATUS_PATH}${id}`, ctx.baseUrl);
+        if (!input.async_mode) return noteUnusedWebhook(await webSearch.search(input, ctx), input.webhook_url);
+        return submitSearchJob(services, SEARCH_JOB, input, (id) => `${STATUS_PATH}${id}`, ctx.baseUrl, ctx.caller);
       },
     });
 
@@ -93,7 +79,7 @@ export default definePlugin({
       async handler(input, ctx) {
         const started = performance.now();
         const engines = input.engines ?? [services.config.search.defaultSingleEngine];
-        assertKnownEngines(services.engines, engines);
+        webSearch.assertKnownEngines(engines);
         const queries = [...new Set(input.queries)];
         await services.searchHistory.record(ctx.caller, queries);
         const results: Record<string, Array<{ title: string; url: string; snippet: string }>> = {};
@@ -106,8 +92,7 @@ export default definePlugin({
             const query = queries[next++]!;
             try {
               const remaining = Math.max(1, Math.min(120, (deadline - performance.now()) / 1000));
-              const answer = (await runSearch(
-                deps,
+              const answer = (await webSearch.search(
                 searchInputSchema.parse({
                   query,
                   engines,
@@ -182,8 +167,8 @@ export default definePlugin({
       http: { method: 'GET', path: '/api/v1/search/jobs/:request_id', aliases: ['/api/v1/search/status/:request_id'] },
       mcpTool: 'search_job_status',
       readOnly: true,
-      async handler(input) {
-        const job = await services.jobs.get(input.request_id);
+      async handler(input, ctx) {
+        const job = await services.jobs.getFor(input.request_id, ctx.caller);
         if (!job || job.kind !== SEARCH_JOB) throw new AppError('NOT_FOUND', `no search job ${input.request_id}`);
         return publicJob(job, await jobWebhookState(services.webhooks, job));
       },

@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { CallContext, Progress } from '../../core/capability.js';
 import { AppError, toAppError } from '../../core/errors.js';
+import type { Principal } from '../../core/principal.js';
 import type { JobHandler, PluginServices } from '../../app/plugin-services.js';
 import type { JobRecord } from '../../services/jobs/types.js';
 import { claimInputSchema, DEPTHS, type BatchAnswer, type BatchInput, type BatchResult } from './schemas.js';
@@ -125,8 +126,8 @@ export async function batchView(services: PluginServices, job: JobRecord): Promi
   return view;
 }
 
-export async function getBatchJob(services: PluginServices, jobId: string): Promise<JobRecord> {
-  const job = await services.jobs.get(jobId);
+export async function getBatchJob(services: PluginServices, jobId: string, viewer: Principal | undefined): Promise<JobRecord> {
+  const job = await services.jobs.getFor(jobId, viewer);
   if (!job || job.kind !== BATCH_JOB) throw new AppError('NOT_FOUND', `job_id: no verification batch job ${jobId}`);
   return job;
 }
@@ -138,7 +139,7 @@ export async function submitBatch(services: PluginServices, input: BatchInput, c
   const waitSeconds = input.wait_seconds ?? (input.claims.length <= SMALL_BATCH ? SMALL_BATCH_WAIT_SECONDS : 0);
   if (waitSeconds > 0) listeners.set(key, (p) => ctx.progress(p));
   try {
-    let job = await services.jobs.submit(BATCH_JOB, jobInput);
+    let job = await services.jobs.submit(BATCH_JOB, jobInput, ctx.caller ? { owner: ctx.caller } : {});
     const deadline = performance.now() + waitSeconds * 1000;
     while (job.status !== 'completed' && job.status !== 'failed' && performance.now() < deadline && !ctx.signal.aborted) {
       await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));

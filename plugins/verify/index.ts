@@ -17,7 +17,7 @@ import {
 import { verifyClaim, type VerifyDeps } from './verify-claim.js';
 
 function verifyDeps(services: PluginServices): VerifyDeps {
-  const source: PageSource = { engines: services.engines, scraper: services.scraper, defaultEngines: services.config.search.defaultEngines };
+  const source: PageSource = services.webSearch;
   return { services, source };
 }
 
@@ -85,7 +85,7 @@ export default definePlugin({
       mcpTool: 'verify_batch_status',
       readOnly: true,
       toMarkdown: batchMarkdown,
-      handler: async (input) => batchView(services, await getBatchJob(services, input.job_id)),
+      handler: async (input, ctx) => batchView(services, await getBatchJob(services, input.job_id, ctx.caller)),
     });
 
     return [claim, source, batch, batchStatus];

@@ -1,6 +1,6 @@
 /**
  * The tasks the extraction worker pool runs besides page extraction: table
- * extraction, chunking, link parsing and entity tagging — every parse of user-supplied or
+ * extraction, chunking, link parsing, merging scroll snapshots, entity tagging — every parse of user-supplied or
  * fetched HTML and text that could hold the event loop. AppErrors cross the
  * thread boundary as values (structured cloning drops their code).
  */
@@ -27,6 +27,8 @@ export type ParseTask =
   | { kind: 'regex-test'; texts: string[]; patterns: TestPattern[] }
   /** A fetched page as enhanced search reads it: text blocks, json_css records, links. */
   | { kind: 'page'; html: string; url: string; options: PageAnalysisOptions }
+  /** A virtually scrolled page: the final HTML with what scrolled away folded back in from the snapshots. */
+  | { kind: 'scroll-merge'; html: string; snapshots: string[] }
   /** Entities and relations of a text by the offline tagger (services/entities). */
   | { kind: 'entities'; text: string };
 
@@ -44,6 +46,7 @@ export interface ParseResults {
   regex: RegexMatch[];
   'regex-test': boolean[][];
   page: PageAnalysis;
+  'scroll-merge': string;
   entities: Extraction;
 }
 

@@ -5,6 +5,7 @@
  * started is `pending` (the store's `queued`).
  */
 import { AppError } from '../../core/errors.js';
+import type { Principal } from '../../core/principal.js';
 import { redactUrl } from '../../core/http/redact-url.js';
 import { statusUrl } from '../jobs/job-view.js';
 import type { JobRecord, Jobs } from '../jobs/types.js';
@@ -48,11 +49,13 @@ export async function submitSearchJob(
   input: { webhook_url?: string },
   statusPath: (jobId: string) => string,
   baseUrl: string | undefined,
+  owner: Principal | undefined,
 ): Promise<AsyncAccepted> {
   if (!deps.jobs.has(kind)) throw new AppError('UNAVAILABLE', `async_mode is not available on this installation (no job handler for "${kind}")`);
   if (input.webhook_url) await deps.webhooks.assertDeliverable(input.webhook_url, 'webhook_url');
   const job = await deps.jobs.submit(kind, { ...input, async_mode: false, webhook_url: undefined }, {
     idPrefix: 'req_',
+    ...(owner ? { owner } : {}),
     ...(input.webhook_url ? { webhookUrl: input.webhook_url } : {}),
   });
   return acceptedAnswer(job, statusPath(job.id), baseUrl, input.webhook_url);

@@ -1,0 +1,132 @@
+/**
+ * MCP over Streamable HTTP at /mcp, end to end with the official clients:
+ * the 2.x SDK client (2026-07-28, stateless) and the 1.x client (2025-06-18,
+ * handshake), against Quarry in-process on the sandbox web.
+ */
+import { Client } from '@modelcontextprotocol/client';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { playDefaultEngines } from '../recordings.js';
+import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
+import { startQuarry, TEST_KEY, type RunningQuarry } from './harness.js';
+import { finishedTask, mcpRequest, TASKS } from './mcp-raw.js';
+
+let web: SandboxWeb;
+let quarry: RunningQuarry;
+
+const SEARCH = { query: 'hello', engines: ['duckduckgo', 'bing'], scrape_content: false, cache_ttl: 0, max_results: 8 };
+
+async function connect(headers: Record<string, string> = { 'x-api-key': TEST_KEY }): Promise<Client> {
+  const client = new Client({ name: 'quarry-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${quarry.url}/mcp`), { requestInit: { headers } }));
+  return client;
+}
+
+beforeAll(async () => {
+  web = await startSandboxWeb();
+  playDefaultEngines(web);
+  quarry = await startQuarry(web);
+});
+
+afterAll(async () => {
+  await quarry?.close();
+  await web?.close();
+});
+
+describe('MCP over Streamable HTTP', () => {
+  it('lists the same tools as the registry, with a cache hint, to a 2026-07-28 client', async () => {
+    const client = await connect();
+    try {
+      expect(client.getNegotiatedProtocolVersion?.()).toBe('2026-07-28');
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name).sort()).toEqual(quarry.app.registry.list().map((c) => c.mcpTool).sort());
+    } finally {
+      await client.close();
+    }
+    const { message } = await mcpRequest(quarry.url, 'tools/list', {}, { key: TEST_KEY });
+    expect(message.result).toMatchObject({ resultType: 'complete', ttlMs: 300_000, cacheScope: 'public' });
+  });
+
+  it('answers a search as the HTTP API does: structured content and markdown', async () => {
+    const http = await quarry.post('/api/v1/search/', SEARCH);
+    const client = await connect();
+    try {
+      const result = await client.callTool({ name: 'search_web', arguments: SEARCH });
+      expect(result.isError).toBeFalsy();
+      expect((result.structuredContent as any).results.map((r: any) => r.url)).toEqual(http.body.results.map((r: any) => r.url));
+      expect((result.content as Array<{ text: string }>)[0]!.text).toContain('hello');
+      const bad = await client.callTool({ name: 'search_web', arguments: { query: 'x', max_results: '5' } });
+      expect(bad.isError).toBe(true);
+      expect((bad.content as Array<{ text: string }>)[0]!.text).toContain('INVALID_INPUT');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('serves a 2025-06-18 client (the 1.x SDK) with its handshake', async () => {
+    const client = new LegacyClient({ name: 'old-client', version: '1.0.0' });
+    await client.connect(new LegacyHttpTransport(new URL(`${quarry.url}/mcp`), { requestInit: { headers: { 'x-api-key': TEST_KEY } } }));
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toContain('search_web');
+      const result = await client.callTool({ name: 'search_engines', arguments: {} });
+      expect((result.structuredContent as any).total_engines).toBeGreaterThan(5);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('refuses a request without a key (401) and one from a foreign origin (403)', async () => {
+    const body = { jsonrpc: '2.0', id: 1, method: 'ping' };
+    const noKey = await fetch(`${quarry.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(body) });
+    expect(noKey.status).toBe(401);
+    const foreign = await fetch(`${quarry.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-api-key': TEST_KEY, origin: 'http://evil.example' },
+      body: JSON.stringify(body),
+    });
+    expect(foreign.status).toBe(403);
+    await expect(connect({})).rejects.toThrow();
+  });
+
+  it('runs a long tool as a task for a client that opts in: a handle at once, then the result', async () => {
+    web.setEngineMode('bing', { kind: 'slow', delayMs: 1500 });
+    try {
+      const args = { ...SEARCH, engines: ['bing'], query: 'hello' };
+      const { message } = await mcpRequest(quarry.url, 'tools/call', { name: 'search_web', arguments: args }, { key: TEST_KEY, extensions: { [TASKS]: {} } });
+      expect(message.result).toMatchObject({ resultType: 'task', status: 'working' });
+      const taskId = message.result.taskId as string;
+      expect(await quarry.app.services.jobs.get(taskId)).toMatchObject({ kind: 'search.web' });
+      const done = await finishedTask(quarry.url, taskId, TEST_KEY);
+      expect(done.status).toBe('completed');
+      expect(done.result.structuredContent.results.length).toBeGreaterThan(0);
+      expect(done.result.content[0].text).toContain('hello');
+    } finally {
+      web.setEngineMode('bing', { kind: 'ok' });
+    }
+  });
+
+  it('cancels a task, and answers an unknown task with invalid params', async () => {
+    web.setEngineMode('bing', { kind: 'slow', delayMs: 5000 });
+    try {
+      const args = { ...SEARCH, engines: ['bing'], query: 'cancelled search', timeout: 20 };
+      const { message } = await mcpRequest(quarry.url, 'tools/call', { name: 'search_web', arguments: args }, { key: TEST_KEY, extensions: { [TASKS]: {} } });
+      const taskId = message.result.taskId as string;
+      const cancelled = await mcpRequest(quarry.url, 'tasks/cancel', { taskId }, { key: TEST_KEY, extensions: { [TASKS]: {} } });
+      expect(cancelled.message.result.taskId).toBe(taskId);
+      expect((await finishedTask(quarry.url, taskId, TEST_KEY)).status).toBe('cancelled');
+      const unknown = await mcpRequest(quarry.url, 'tasks/get', { taskId: 'req_0000000000000000' }, { key: TEST_KEY, extensions: { [TASKS]: {} } });
+      expect(unknown.message.error.code).toBe(-32602);
+    } finally {
+      web.setEngineMode('bing', { kind: 'ok' });
+    }
+  });
+
+  it('answers a client that does not opt in with the plain result', async () => {
+    const { message } = await mcpRequest(quarry.url, 'tools/call', { name: 'search_web', arguments: SEARCH }, { key: TEST_KEY });
+    expect(message.result.resultType).toBe('complete');
+    expect(message.result.structuredContent.results.length).toBeGreaterThan(0);
+  });
+});
