@@ -158,6 +158,7 @@ export function registerServices(c: DependencyContainer, config: QuarryConfig, l
           dataDir: config.dataDir,
           redisUrl: config.redisUrl,
           llm: r.resolve(TOKENS.Llm),
+          tagEntities: (text, signal) => r.resolve<ExtractionPool>(TOKENS.ExtractionPool).entities(text, signal),
           embedder: () => r.resolve<SemanticServices>(TOKENS.Semantic).embedder(),
           logger: logger.child({ component: 'knowledge' }),
         }),

@@ -4,11 +4,13 @@
  * JavaScript (dist/workers/extract.worker.js). HTML is extracted
  * synchronously; a PDF (options.contentType "application/pdf", the bytes in
  * base64 in `html`) is read with pdf.js, which is asynchronous. Tasks with a
- * `kind` (services/extract/worker-tasks.ts) parse tables, chunk text or read
- * links, so that no parse of untrusted input runs on the main thread.
+ * `kind` (services/extract/worker-tasks.ts) parse tables, chunk text, read
+ * links or tag entities, so that no parse of untrusted input runs on the main thread.
  */
 import { chunkText } from '../services/chunking/chunk-text.js';
 import { countTokens } from '../services/chunking/tokenizer.js';
+import { analyzeText } from '../services/entities/analyze.js';
+import { EntityRecognizer } from '../services/entities/recognizer.js';
 import { linksOf } from '../services/discover/page-links.js';
 import { parseSitemap } from '../services/discover/sitemap-parser.js';
 import { extract } from '../services/extract/extract.js';
@@ -42,6 +44,9 @@ export default function run(task: ExtractWorkerTask | ParseTask): ExtractionResu
   return extract(task.html, task.url, task.options);
 }
 
+/** The tagger's model, loaded by a thread on its first entities task. */
+let recognizer: EntityRecognizer | null = null;
+
 async function readPdf(base64: string, url: string, options: ExtractOptions): Promise<ExtractionResult> {
   const result = await extractPdf(Buffer.from(base64, 'base64'), url, options);
   // A PDF has no images to describe and no icon link: its media is the site's /favicon.ico.
@@ -67,6 +72,9 @@ async function runParseTask(task: ParseTask): Promise<ParseOutcome<ParseTask['ki
         return { value: analysePage(task.html, task.url, task.options) };
       case 'scroll-merge':
         return { value: mergeScrollSnapshots(task.html, task.snapshots) };
+      case 'entities':
+        recognizer ??= EntityRecognizer.load();
+        return { value: analyzeText(recognizer, task.text) };
     }
   } catch (error) {
     return failureOf(error);

@@ -10,7 +10,8 @@ import { agentCrawl } from './crawl.js';
 import { agentCrawlInputSchema, agentCrawlOutputSchema, agentMapInputSchema, agentMapOutputSchema } from './crawl-schemas.js';
 import { agentExtract } from './extract.js';
 import { agentMap } from './map.js';
-import { renderCrawl, renderExtract, renderMap, renderResearch, renderSearch } from './render.js';
+import { outboundLinkPolicy } from '../../services/markdown/link-policy.js';
+import { renderCrawl, renderExtract, renderMap, renderResearch, renderResearchJob, renderSearch } from './render.js';
 import { agentResearch } from './research.js';
 import {
   agentExtractInputSchema,
@@ -43,6 +44,7 @@ export default definePlugin({
   },
 
   setup(services) {
+    const linkPolicy = outboundLinkPolicy(services.config.outbound);
     const search = defineCapability({
       id: 'agent.search',
       title: 'Search and answer with citations',
@@ -55,7 +57,7 @@ export default definePlugin({
       mcpTool: 'agent_search',
       readOnly: true,
       errorBody: tavilyError,
-      toMarkdown: renderSearch,
+      toMarkdown: (out) => renderSearch(out, linkPolicy),
       handler: (input, ctx) => agentSearch(services, input, ctx),
     });
 
@@ -71,7 +73,7 @@ export default definePlugin({
       mcpTool: 'agent_extract',
       readOnly: true,
       errorBody: tavilyError,
-      toMarkdown: renderExtract,
+      toMarkdown: (out) => renderExtract(out, linkPolicy),
       handler: (input, ctx) => agentExtract(services, input, ctx),
     });
 
@@ -88,7 +90,7 @@ export default definePlugin({
       mcpTool: 'agent_crawl',
       readOnly: true,
       errorBody: tavilyError,
-      toMarkdown: renderCrawl,
+      toMarkdown: (out) => renderCrawl(out, linkPolicy),
       handler: (input, ctx) => agentCrawl(services, input, ctx),
     });
 
@@ -125,7 +127,7 @@ export default definePlugin({
       mcpTool: 'agent_research',
       readOnly: true,
       errorBody: tavilyError,
-      toMarkdown: (out) => ('executive_summary' in out ? renderResearch(out) : `Research accepted: ${out.job_id} (poll ${out.status_url})`),
+      toMarkdown: (out) => ('executive_summary' in out ? renderResearch(out, linkPolicy) : `Research accepted: ${out.job_id} (poll ${out.status_url})`),
       async handler(input, ctx) {
         if (!input.async) return agentResearch(services, input, ctx);
         const job = await services.jobs.submit(RESEARCH_JOB, { ...input, async: false }, ctx.caller ? { owner: ctx.caller } : {});
@@ -143,7 +145,7 @@ export default definePlugin({
       mcpTool: 'agent_research_status',
       readOnly: true,
       errorBody: tavilyError,
-      toMarkdown: (out) => (out.result ? renderResearch(out.result) : `Research ${out.job_id}: ${out.status}${out.progress?.message ? ` — ${out.progress.message}` : ''}${out.error ? ` — ${out.error.message}` : ''}`),
+      toMarkdown: (out) => (out.result ? renderResearch(out.result, linkPolicy) : renderResearchJob(out)),
       async handler(input, ctx) {
         const job = await services.jobs.getFor(input.job_id, ctx.caller);
         if (!job || job.kind !== RESEARCH_JOB) throw new AppError('NOT_FOUND', `no research job ${input.job_id}`);

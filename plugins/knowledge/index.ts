@@ -19,9 +19,8 @@ import {
   searchInputSchema,
   searchOutputSchema,
 } from './schemas.js';
+import { entityMarkdown, extractMarkdown, graphMarkdown, peopleMarkdown, searchMarkdown } from './markdown.js';
 import { entityView, relationshipView } from './views.js';
-
-const list = (items: string[]) => (items.length ? items.map((i) => `- ${i}`).join('\n') : '_none_');
 
 export default definePlugin({
   setup(services) {
@@ -42,13 +41,7 @@ export default definePlugin({
       output: extractOutputSchema,
       http: { method: 'POST', path: '/api/v1/knowledge/extract' },
       mcpTool: 'knowledge_extract',
-      toMarkdown: (out) =>
-        [
-          `# Extracted ${out.entities.length} entities, ${out.relationships.length} relations (${out.model_used}${out.stored ? ', stored' : ''})`,
-          list(out.entities.map((e) => `**${e.name}** (${e.type}, ${e.id}) — ${e.source_count} source(s)${e.metadata.aliases.length > 1 ? `; aliases: ${e.metadata.aliases.join(', ')}` : ''}`)),
-          '## Relations',
-          list(out.relationships.map((r) => `${nameOf(out.entities, r.from_entity)} —${r.type}→ ${nameOf(out.entities, r.to_entity)} (weight ${r.weight})`)),
-        ].join('\n'),
+      toMarkdown: extractMarkdown,
       async handler(input, ctx) {
         const started = performance.now();
         const knowledge = graphOf(ctx);
@@ -85,14 +78,7 @@ export default definePlugin({
       http: { method: 'POST', path: '/api/v1/knowledge/search' },
       mcpTool: 'knowledge_search',
       readOnly: true,
-      toMarkdown: (out) =>
-        [
-          `# Knowledge search: ${out.query}`,
-          list(out.entities.map((e) => `**${e.name}** (${e.type}, ${e.id}) — ${e.description.slice(0, 160)}`)),
-          out.relationships.length ? `## Relations\n${list(out.relationships.map((r) => `${r.from_entity} —${r.type}→ ${r.to_entity} (weight ${r.weight})`))}` : '',
-        ]
-          .filter(Boolean)
-          .join('\n'),
+      toMarkdown: searchMarkdown,
       async handler(input, ctx) {
         const knowledge = graphOf(ctx);
         const hits = await knowledge.search(input.query, input.entity_types, input.max_results, ctx.signal);
@@ -111,16 +97,7 @@ export default definePlugin({
       http: { method: 'POST', path: '/api/v1/knowledge/people' },
       mcpTool: 'knowledge_people',
       readOnly: true,
-      toMarkdown: (out) =>
-        [
-          `# People: ${out.query}`,
-          list(
-            out.people.map(
-              (p) =>
-                `**${p.name}** (${p.id})${p.title ? `, ${p.title}` : ''}${p.organization ? ` — ${p.organization}` : ''}${p.expertise.length ? `; expertise: ${p.expertise.join(', ')}` : ''}`,
-            ),
-          ),
-        ].join('\n'),
+      toMarkdown: peopleMarkdown,
       handler: (input, ctx) => findPeople(graphOf(ctx), input, ctx.signal),
     });
 
@@ -133,14 +110,7 @@ export default definePlugin({
       http: { method: 'GET', path: '/api/v1/knowledge/entities/:entity_id' },
       mcpTool: 'knowledge_entity',
       readOnly: true,
-      toMarkdown: (out) =>
-        [
-          `# ${out.entity.name} (${out.entity.type}, ${out.entity.id})`,
-          out.entity.description,
-          `Sources: ${out.entity.source_count}; aliases: ${out.entity.metadata.aliases.join(', ')}`,
-          '## Relations',
-          list(out.relationships.map((r) => `${r.from_entity} —${r.type}→ ${r.to_entity} (weight ${r.weight})`)),
-        ].join('\n'),
+      toMarkdown: entityMarkdown,
       async handler(input, ctx) {
         const found = await graphOf(ctx).entity(input.entity_id);
         if (!found) throw new AppError('NOT_FOUND', `no entity ${input.entity_id}`);
@@ -157,13 +127,7 @@ export default definePlugin({
       http: { method: 'GET', path: '/api/v1/knowledge/graph' },
       mcpTool: 'knowledge_graph',
       readOnly: true,
-      toMarkdown: (out) =>
-        [
-          `# Knowledge graph: ${out.nodes.length} nodes, ${out.edges.length} edges`,
-          list(out.nodes.map((n) => `${n.name} (${n.type}, ${n.id}, ${n.degree} relations)`)),
-          '## Edges',
-          list(out.edges.map((e) => `${nameOf(out.nodes, e.from)} —${e.type}→ ${nameOf(out.nodes, e.to)} (weight ${e.weight})`)),
-        ].join('\n'),
+      toMarkdown: graphMarkdown,
       async handler(input, ctx) {
         const { nodes, edges } = await graphOf(ctx).subgraph(input.entity_types, input.limit);
         return {
@@ -191,7 +155,3 @@ export default definePlugin({
     return [extract, search, people, entity, graph, remove];
   },
 });
-
-function nameOf(items: ReadonlyArray<{ id: string; name: string }>, id: string): string {
-  return items.find((i) => i.id === id)?.name ?? id;
-}

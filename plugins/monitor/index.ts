@@ -21,6 +21,7 @@ import {
   resultsOutputSchema,
   resumeOutputSchema,
 } from './schemas.js';
+import { outboundLinkPolicy } from '../../services/markdown/link-policy.js';
 import { listMarkdown, monitorMarkdown, resultsMarkdown } from './views.js';
 import { MONITOR_LANE } from '../../app/config.js';
 
@@ -48,6 +49,7 @@ export default definePlugin({
   },
 
   setup(services) {
+    const linkPolicy = outboundLinkPolicy(services.config.outbound);
     const area = monitorArea(services);
     // Before any job runs: a delivery resumed at start may settle at once.
     area.alerts.listen();
@@ -148,7 +150,7 @@ export default definePlugin({
       http: { method: 'GET', path: `${BASE}/:monitor_id/results`, answerField: 'results' },
       mcpTool: 'monitor_results',
       readOnly: true,
-      toMarkdown: (out) => resultsMarkdown(out.results),
+      toMarkdown: (out) => resultsMarkdown(out.results, linkPolicy),
       handler: async (input, ctx) => ({ results: await area.results(input.monitor_id, input.limit, ctx.caller) }),
     });
 

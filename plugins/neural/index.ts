@@ -14,7 +14,8 @@ import {
   similarOutputSchema,
 } from '../../services/neural-search/schemas.js';
 import { similarSearch } from '../../services/neural-search/similar.js';
-import { escapeMarkdownText as text, markdownLink } from '../../services/markdown/escape.js';
+import { escapeMarkdownText as text, inlineText, markdownLink } from '../../services/markdown/escape.js';
+import { renderSourceList } from '../../services/markdown/source-list.js';
 import { outboundLinkPolicy } from '../../services/markdown/link-policy.js';
 
 function oneLine(value: string): string {
@@ -63,7 +64,8 @@ export default definePlugin({
       http: { method: 'POST', path: '/api/v1/neural/similar', fieldAliases: { top_k: { field: 'num_results' } } },
       mcpTool: 'neural_similar',
       readOnly: true,
-      toMarkdown: (out) => [`# Similar to ${text(out.source)}`, ...out.similar.map((r, i) => `${i + 1}\\. ${markdownLink(r.title || r.url, r.url, linkPolicy)} — ${r.score}`)].join('\n'),
+      toMarkdown: (out) =>
+        [`# Similar to ${inlineText(out.source, 200)}`, '', ...renderSourceList(out.similar.map((r) => ({ title: r.title, url: r.url, details: [r.score] })), { policy: linkPolicy, marker: 'number' })].join('\n'),
       handler: (input, ctx) => similarSearch(services, input, ctx),
     });
 

@@ -7,7 +7,9 @@ import { jobAccepted, jobStatusView } from '../../services/jobs/job-view.js';
 import { newCorpusId } from '../../services/corpora/corpus-store.js';
 import { assertImageEngines, defaultImageEngine, searchImages } from '../../services/sources/images.js';
 import { addToCorpus, deleteCorpus, getCorpus, listCorpora, semanticSearch } from './corpora.js';
-import { renderImages, renderRagSearch, renderResearch, renderSemantic } from './render.js';
+import { outboundLinkPolicy } from '../../services/markdown/link-policy.js';
+import { inlineText } from '../../services/markdown/escape.js';
+import { renderCorpora, renderImages, renderRagSearch, renderResearch, renderSemantic } from './render.js';
 import { buildParameters, researchCorpus, resumeCorpus } from './research.js';
 import {
   corporaListOutputSchema,
@@ -67,6 +69,7 @@ export default definePlugin({
   },
 
   setup(services) {
+    const linkPolicy = outboundLinkPolicy(services.config.outbound);
     const search = defineCapability({
       id: 'rag.search',
       title: 'Search with context for a model',
@@ -78,7 +81,7 @@ export default definePlugin({
       http: { method: 'POST', path: '/api/v1/rag/search' },
       mcpTool: 'rag_search',
       readOnly: true,
-      toMarkdown: renderRagSearch,
+      toMarkdown: (out) => renderRagSearch(out, linkPolicy),
       handler: (input, ctx) => ragSearch(services, input, ctx),
     });
 
@@ -92,7 +95,7 @@ export default definePlugin({
       output: ragResearchOutputSchema,
       http: { method: 'POST', path: '/api/v1/rag/research', accepted: { output: ragJobAcceptedSchema, is: (out) => !('topic' in (out as object)) } },
       mcpTool: 'rag_research',
-      toMarkdown: (out) => ('topic' in out ? renderResearch(out) : `Corpus ${out.corpus_id} is being built: job ${out.job_id} (poll ${out.status_url})`),
+      toMarkdown: (out) => ('topic' in out ? renderResearch(out, linkPolicy) : `Corpus ${out.corpus_id} is being built: job ${out.job_id} (poll ${out.status_url})`),
       async handler(input, ctx) {
         buildParameters(services, input); // validates the engines before anything starts
         if (!input.async) return researchCorpus(services, input, ctx);
@@ -111,7 +114,7 @@ export default definePlugin({
       http: { method: 'GET', path: `${STATUS_PATH}/:job_id` },
       mcpTool: 'rag_research_status',
       readOnly: true,
-      toMarkdown: (out) => (out.result ? renderResearch(out.result) : `Job ${out.job_id}: ${out.status}${out.progress?.message ? ` — ${out.progress.message}` : ''}${out.error ? ` — ${out.error.message}` : ''}`),
+      toMarkdown: (out) => (out.result ? renderResearch(out.result, linkPolicy) : `Job ${out.job_id}: ${out.status}${out.progress?.message ? ` — ${inlineText(out.progress.message)}` : ''}${out.error ? ` — ${inlineText(out.error.message)}` : ''}`),
       async handler(input, ctx) {
         const job = await services.jobs.getFor(input.job_id, ctx.caller);
         if (!job || job.kind !== RESEARCH_JOB) throw new AppError('NOT_FOUND', `job_id: no corpus build job ${input.job_id}`);
@@ -130,7 +133,7 @@ export default definePlugin({
       http: { method: 'POST', path: '/api/v1/rag/semantic-search' },
       mcpTool: 'rag_semantic_search',
       readOnly: true,
-      toMarkdown: renderSemantic,
+      toMarkdown: (out) => renderSemantic(out, linkPolicy),
       handler: (input, ctx) => semanticSearch(services, input, ctx),
     });
 
@@ -143,7 +146,7 @@ export default definePlugin({
       http: { method: 'POST', path: '/api/v1/rag/images' },
       mcpTool: 'rag_images',
       readOnly: true,
-      toMarkdown: renderImages,
+      toMarkdown: (out) => renderImages(out, linkPolicy),
       async handler(input, ctx) {
         const started = performance.now();
         let engines = input.engines ? [...new Set(input.engines)] : [];
@@ -175,7 +178,7 @@ export default definePlugin({
       http: { method: 'GET', path: '/api/v1/rag/corpora' },
       mcpTool: 'rag_corpora_list',
       readOnly: true,
-      toMarkdown: (out) => out.corpora.map((c) => `- ${c.corpus_id} — ${c.topic} (${c.status}; ${c.counts.sources} sources, ${c.counts.chunks} chunks)`).join('\n') || 'No corpus yet.',
+      toMarkdown: renderCorpora,
       handler: (_input, ctx) => listCorpora(services, ctx),
     });
 
@@ -221,7 +224,7 @@ export default definePlugin({
       output: ragResearchOutputSchema,
       http: { method: 'POST', path: '/api/v1/rag/corpora/resume', accepted: { output: ragJobAcceptedSchema, is: (out) => !('topic' in (out as object)) } },
       mcpTool: 'rag_corpus_resume',
-      toMarkdown: (out) => ('topic' in out ? renderResearch(out) : `Corpus ${out.corpus_id} is being resumed: job ${out.job_id} (poll ${out.status_url})`),
+      toMarkdown: (out) => ('topic' in out ? renderResearch(out, linkPolicy) : `Corpus ${out.corpus_id} is being resumed: job ${out.job_id} (poll ${out.status_url})`),
       async handler(input, ctx) {
         if (!input.async) return resumeCorpus(services, input.corpus_id, ctx);
         await (await services.corpora.store()).requireFor(input.corpus_id, ctx.caller);

@@ -1,37 +1,45 @@
-/** Markdown renderings of the RAG area's answers for agents reading MCP text. */
+/** Markdown renderings of the RAG area's answers for agents reading MCP text (page text escaped, sources through the one source list). */
 import type { z } from 'zod';
-import type { ragImagesOutputSchema, RagResearchResult, RagSearchOutput, semanticSearchOutputSchema } from './schemas.js';
+import { escapeMarkdownText as text, inlineText, markdownImage, markdownLink, type LinkPolicy } from '../../services/markdown/escape.js';
+import { renderSourceList } from '../../services/markdown/source-list.js';
+import type { corporaListOutputSchema, ragImagesOutputSchema, RagResearchResult, RagSearchOutput, semanticSearchOutputSchema } from './schemas.js';
 
-function oneLine(text: string, max = 300): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
-}
-
-export function renderRagSearch(out: RagSearchOutput): string {
-  const lines = [`# ${out.query}`, ''];
+export function renderRagSearch(out: RagSearchOutput, policy: LinkPolicy): string {
+  const lines = [`# ${inlineText(out.query)}`, ''];
+  // The context comes escaped (services/answers/context.ts), each chunk tagged [n].
   if (out.context) lines.push(`## Context (${out.context_tokens} tokens; [n] → sources)`, '', out.context, '');
-  lines.push('## Sources', '', ...out.sources.map((s, i) => `[${i + 1}] [${s.title}](${s.url}) — relevance ${s.relevance_score}\n    ${oneLine(s.summary)}`));
+  const sources = out.sources.map((s) => ({ title: s.title, url: s.url, details: [`relevance ${s.relevance_score}`], excerpt: s.summary }));
+  lines.push('## Sources', '', ...renderSourceList(sources, { policy }));
   return lines.join('\n');
 }
 
-export function renderResearch(out: RagResearchResult): string {
+export function renderResearch(out: RagResearchResult, policy: LinkPolicy): string {
+  const sources = out.sources.map((s) => ({ title: s.title, url: s.url, details: [`relevance ${s.relevance_score}`], excerpt: s.summary }));
   return [
-    `# Corpus ${out.corpus_id}: ${out.topic}`,
+    `# Corpus ${out.corpus_id}: ${inlineText(out.topic)}`,
     '',
-    `Status ${out.status}; ${out.counts.sources} sources, ${out.counts.chunks} chunks (${out.embedding_model}); ${out.queries_executed.length} queries, depth ${out.depth}.`,
+    `Status ${out.status}; ${out.counts.sources} sources, ${out.counts.chunks} chunks (${text(out.embedding_model)}); ${out.queries_executed.length} queries, depth ${out.depth}.`,
     '',
-    ...out.sources.slice(0, 20).map((s, i) => `${i + 1}. [${s.title}](${s.url}) — ${s.relevance_score}: ${oneLine(s.summary, 200)}`),
-    out.sources.length > 20 ? `… and ${out.sources.length - 20} more` : '',
+    ...renderSourceList(sources, { policy, marker: 'number', excerptChars: 200, limit: 20 }),
     '',
-    `Search it with rag_semantic_search (corpus_id ${out.corpus_id}).`,
+    `Search it with rag\\_semantic\\_search (corpus\\_id ${out.corpus_id}).`,
   ].join('\n');
 }
 
-export function renderSemantic(out: z.infer<typeof semanticSearchOutputSchema>): string {
-  if (out.results.length === 0) return `No chunk of ${out.corpus_id} scored ${'≥'} the minimum relevance for "${out.query}".`;
-  return [`# ${out.query} — in ${out.corpus_id}`, '', ...out.results.map((r, i) => `${i + 1}. (${r.score}) [${r.title}](${r.url}) ${r.id}, chars ${r.start}–${r.end}\n    ${oneLine(r.text, 500)}`)].join('\n');
+export function renderSemantic(out: z.infer<typeof semanticSearchOutputSchema>, policy: LinkPolicy): string {
+  if (out.results.length === 0) return `No chunk of ${out.corpus_id} scored ≥ the minimum relevance for "${inlineText(out.query)}".`;
+  const chunks = out.results.map((r) => ({ title: r.title, url: r.url, details: [`score ${r.score}`, r.id, `chars ${r.start}–${r.end}`], excerpt: r.text }));
+  return [`# ${inlineText(out.query)} — in ${out.corpus_id}`, '', ...renderSourceList(chunks, { policy, marker: 'number', excerptChars: 500 })].join('\n');
 }
 
-export function renderImages(out: z.infer<typeof ragImagesOutputSchema>): string {
-  return [`# Images: ${out.query}`, '', ...out.images.map((i) => `- ![${i.title}](${i.thumbnail_url}) ${i.url} (from ${i.source_url}; ${i.engines.join(', ')})`)].join('\n');
+export function renderImages(out: z.infer<typeof ragImagesOutputSchema>, policy: LinkPolicy): string {
+  return [
+    `# Images: ${inlineText(out.query)}`,
+    '',
+    ...out.images.map((i) => `- ${markdownImage(i.title, i.thumbnail_url, policy)} ${markdownLink(i.title || i.url, i.url, policy)} (from ${markdownLink(i.source_url, i.source_url, policy)}; ${text(i.engines.join(', '))})`),
+  ].join('\n');
+}
+
+export function renderCorpora(out: z.infer<typeof corporaListOutputSchema>): string {
+  return out.corpora.map((c) => `- ${c.corpus_id} — ${inlineText(c.topic)} (${c.status}; ${c.counts.sources} sources, ${c.counts.chunks} chunks)`).join('\n') || 'No corpus yet.';
 }

@@ -3,6 +3,7 @@ import { defineCapability } from '../../core/capability.js';
 import { definePlugin, type PluginServices } from '../../app/plugin-services.js';
 import { BATCH_JOB, batchJobHandler, batchView, getBatchJob, submitBatch } from './batch.js';
 import type { PageSource } from './evidence-pages.js';
+import { outboundLinkPolicy } from '../../services/markdown/link-policy.js';
 import { batchMarkdown, claimMarkdown, sourceMarkdown } from './markdown.js';
 import {
   batchInputSchema,
@@ -24,6 +25,7 @@ export default definePlugin({
   jobHandlers: (services) => ({ [BATCH_JOB]: batchJobHandler(verifyDeps(services)) }),
 
   setup(services) {
+    const linkPolicy = outboundLinkPolicy(services.config.outbound);
     const deps = verifyDeps(services);
 
     const claim = defineCapability({
@@ -39,7 +41,7 @@ export default definePlugin({
       http: { method: 'POST', path: '/api/v1/verify/claim' },
       mcpTool: 'verify_claim',
       readOnly: true,
-      toMarkdown: claimMarkdown,
+      toMarkdown: (out) => claimMarkdown(out, linkPolicy),
       handler: (input, ctx) => verifyClaim(deps, input, ctx),
     });
 

@@ -10,6 +10,8 @@
  * same two liberties quoteSentence takes.
  */
 
+import { unescapeMarkdownText } from '../markdown/escape.js';
+
 /** What an answer says when its sources do not answer the question (no citation follows it). */
 export const NO_ANSWER = 'The sources found do not answer this question.';
 
@@ -84,7 +86,8 @@ export function checkAnswer(answer: string, sources: CitedSource[], options: { e
     const source = sources[citation - 1];
     if (!source?.text) continue; // reported above
     if (!pages.has(citation)) pages.set(citation, normalizeQuoted(source.text));
-    if (!pages.get(citation)!.includes(normalizeQuoted(sentence))) problems.push(`"${sentence.slice(0, 80)}" is not in the page of [${citation}]`);
+    // The answer is markdown (the sentence escaped); the page is compared as the text it was.
+    if (!pages.get(citation)!.includes(normalizeQuoted(unescapeMarkdownText(sentence)))) problems.push(`"${sentence.slice(0, 80)}" is not in the page of [${citation}]`);
   }
   return problems;
 }

@@ -13,6 +13,7 @@
  * exactly. A chunk too long for what is left is cut after its last whole
  * sentence that fits, and skipped when not even one fits.
  */
+import { escapeMarkdownText } from '../markdown/escape.js';
 import { countTokens } from '../chunking/tokenizer.js';
 import { sentences } from '../ranking/passages.js';
 
@@ -33,8 +34,9 @@ export interface FittedContext {
 
 const SEPARATOR = '\n\n';
 
+/** Chunk text is page text: escaped, so the context is markdown an agent can show as it is. */
 function render(chunks: ContextChunk[]): string {
-  return chunks.map((c) => `[${c.source}] ${c.text.replace(/\s*\n\s*/g, ' ').trim()}`).join(SEPARATOR);
+  return chunks.map((c) => `[${c.source}] ${escapeMarkdownText(c.text.replace(/\s*\n\s*/g, ' ').trim())}`).join(SEPARATOR);
 }
 
 function readingOrder(chunks: ContextChunk[]): ContextChunk[] {

@@ -17,6 +17,7 @@ import { scorePassages } from '../ranking/passage-relevance.js';
 import { sentences } from '../ranking/passages.js';
 import { contentTokens } from '../ranking/tokens.js';
 import { isAgentInstruction } from '../sources/safety.js';
+import { escapeMarkdownText } from '../markdown/escape.js';
 import { NO_ANSWER, quoteSentence } from './citations.js';
 
 /** Below this best-passage score the sources are taken not to answer the question. */
@@ -105,6 +106,7 @@ export async function extractiveAnswer(query: string, sources: AnswerSource[], o
   return { text: renderQuotes(quoted), answered: true, sentences: quoted };
 }
 
+/** Quoted sentences as markdown: each escaped (page text renders as text), then its citation. */
 export function renderQuotes(quoted: Array<{ text: string; citation: number }>): string {
-  return quoted.map((s) => `${s.text} [${s.citation}]`).join(' ');
+  return quoted.map((s) => `${escapeMarkdownText(s.text)} [${s.citation}]`).join(' ');
 }

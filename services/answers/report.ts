@@ -10,6 +10,7 @@
  * With an LLM (the quality tier): one call writes all three as JSON; every
  * piece goes through the same citation check as answers, and a piece that
  * fails it is replaced by its extractive counterpart.
+ * Every piece is markdown with page-derived text escaped (services/markdown).
  */
 import type { Logger } from '../../core/logger.js';
 import type { Embedder } from '../embeddings/types.js';
@@ -20,6 +21,7 @@ import type { AnswerSourceWithUrl } from './answer.js';
 import { NO_ANSWER } from './citations.js';
 import { extractiveAnswer, jaccard, renderQuotes, type Answer, type QuotedSentence } from './extractive.js';
 import { ANSWER_SYSTEM_PROMPT, checkedAnswer, renderSources } from './written.js';
+import { escapeMarkdownText } from '../markdown/escape.js';
 import { contentTokens } from '../ranking/tokens.js';
 
 export interface ReportQuestion {
@@ -54,9 +56,10 @@ const SECTION_SENTENCES = 4;
 const SUMMARY_SENTENCES = 3;
 const DEFAULT_FINDINGS = 6;
 
+/** A section heading from a sub-question (the caller's words or the model's): one line, escaped. */
 function heading(question: string): string {
-  const text = question.trim();
-  return text.charAt(0).toUpperCase() + text.slice(1);
+  const text = question.replace(/\s+/g, ' ').trim();
+  return escapeMarkdownText(text.charAt(0).toUpperCase() + text.slice(1));
 }
 
 function contentWords(text: string): Set<string> {
@@ -85,7 +88,7 @@ async function extractiveReport(query: string, questions: ReportQuestion[], opti
   return {
     executive_summary: summary,
     detailed_analysis: options.includeAnalysis ? questions.map((q, i) => `## ${heading(q.question)}\n\n${answers[i]!.text}`).join('\n\n') : '',
-    key_findings: findings.map((f) => `${f.text} [${f.citation}]`),
+    key_findings: findings.map((f) => renderQuotes([f])),
     unanswered: questions.filter((_, i) => !answers[i]!.answered).map((q) => q.question),
     model: EXTRACTIVE_MODEL,
   };

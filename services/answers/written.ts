@@ -8,6 +8,7 @@
  */
 import type { LlmClient } from '../llm/types.js';
 import { isAgentInstruction } from '../sources/safety.js';
+import { escapeCitedText } from '../markdown/escape.js';
 import { citationNumbers, keepCitations, NO_ANSWER } from './citations.js';
 
 /** Characters of source text sent per request (about 4k tokens). */
@@ -85,5 +86,6 @@ export function checkedAnswer(text: string, sources: Array<{ n: number }>, model
   if (trimmed === NO_ANSWER || trimmed.startsWith(NO_ANSWER)) return { text: NO_ANSWER, model, removedCitations: [] };
   const { text: kept, removed } = keepCitations(trimmed, new Set(sources.map((s) => s.n)));
   if (citationNumbers(kept).length === 0) return null;
-  return { text: kept.trim(), model, removedCitations: removed };
+  // The model read hostile pages: its text is escaped like theirs, its citations kept.
+  return { text: escapeCitedText(kept.trim()), model, removedCitations: removed };
 }

@@ -9,6 +9,7 @@ import type { ExtractionResult, ExtractOptions } from './types.js';
 import { builtWorkerPath } from '../../core/paths.js';
 import { WorkerPool, type WorkerPoolStats } from '../../core/pools/worker-pool.js';
 import type { ChunkOptions } from '../chunking/types.js';
+import type { Extraction } from '../entities/types.js';
 import type { SitemapDocument } from '../discover/sitemap-parser.js';
 import type { ExtractTablesOptions, ExtractTablesResult } from '../tables/types.js';
 import type { PageAnalysis, PageAnalysisOptions } from '../page-analysis/analyse-page.js';
@@ -78,6 +79,11 @@ export class ExtractionPool {
   /** A fetched page as enhanced search reads it (text blocks, and on request json_css records and links). */
   async page(html: string, url: string, options: PageAnalysisOptions, signal?: AbortSignal): Promise<PageAnalysis> {
     return unwrap(await this.parse<'page'>({ kind: 'page', html, url, options }, signal));
+  }
+
+  /** Entities and relations of a text by the offline tagger (CPU-bound in proportion to the text). */
+  async entities(text: string, signal?: AbortSignal): Promise<Extraction> {
+    return unwrap(await this.parse<'entities'>({ kind: 'entities', text }, signal));
   }
 
   /** A virtually scrolled page's final HTML with the items its snapshots hold and it lost. */

@@ -1,11 +1,12 @@
 /**
  * The tasks the extraction worker pool runs besides page extraction: table
- * extraction, chunking, link parsing, merging scroll snapshots — every parse of user-supplied or
+ * extraction, chunking, link parsing, merging scroll snapshots, entity tagging — every parse of user-supplied or
  * fetched HTML and text that could hold the event loop. AppErrors cross the
  * thread boundary as values (structured cloning drops their code).
  */
 import { AppError, type ErrorCode } from '../../core/errors.js';
 import type { Chunk, ChunkOptions } from '../chunking/types.js';
+import type { Extraction } from '../entities/types.js';
 import type { SitemapDocument } from '../discover/sitemap-parser.js';
 import type { PageAnalysis, PageAnalysisOptions } from '../page-analysis/analyse-page.js';
 import type { CompiledPattern, RegexMatch } from './regex-extract.js';
@@ -27,7 +28,9 @@ export type ParseTask =
   /** A fetched page as enhanced search reads it: text blocks, json_css records, links. */
   | { kind: 'page'; html: string; url: string; options: PageAnalysisOptions }
   /** A virtually scrolled page: the final HTML with what scrolled away folded back in from the snapshots. */
-  | { kind: 'scroll-merge'; html: string; snapshots: string[] };
+  | { kind: 'scroll-merge'; html: string; snapshots: string[] }
+  /** Entities and relations of a text by the offline tagger (services/entities). */
+  | { kind: 'entities'; text: string };
 
 export interface ChunkTaskResult {
   chunks: Chunk[];
@@ -44,6 +47,7 @@ export interface ParseResults {
   'regex-test': boolean[][];
   page: PageAnalysis;
   'scroll-merge': string;
+  entities: Extraction;
 }
 
 export type ParseOutcome<K extends ParseTask['kind']> = { value: ParseResults[K] } | { failure: { code: ErrorCode; message: string; details?: unknown } };

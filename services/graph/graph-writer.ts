@@ -18,16 +18,23 @@
  *    form is deleted (its own commit, after the merge).
  *
  * The write names every version it read; the backend refuses it when one
- * moved, and the merge starts over on fresh data.
+ * moved, and the merge starts over on fresh data. Writes through one backend
+ * run one at a time in this process, so a refusal can only come from another
+ * instance on the same (Redis) graph; those retries back off with jitter so
+ * contending instances spread out instead of refusing each other in lockstep.
  */
 import { createHash } from 'node:crypto';
+import { AppError } from '../../core/errors.js';
 import { acronymLetters, aliasKeys, hasDesignator, nameKey } from '../entities/names.js';
 import { SYMMETRIC_RELATIONS, type EntityType, type Extraction, type MergeRule } from '../entities/types.js';
 import { edgeKey, type EdgeRecord, type EntityRecord, type GraphBackend, type GraphWrite, type SourceRef } from './types.js';
 
 export const MAX_SOURCES_KEPT = 50;
 const MAX_CUES = 10;
-const MAX_ATTEMPTS = 8;
+/** Commit attempts of one write; with the backoff below about 6 s of contention from other instances before giving up. */
+const MAX_ATTEMPTS = 30;
+const BACKOFF_BASE_MS = 5;
+const BACKOFF_MAX_MS = 300;
 
 export interface MergeInput {
   extraction: Extraction;
@@ -305,11 +312,31 @@ async function absorb(backend: GraphBackend, plan: AbsorbPlan): Promise<void> {
   }
 }
 
-export async function mergeExtraction(backend: GraphBackend, input: MergeInput): Promise<MergeResult> {
+const writeQueues = new WeakMap<GraphBackend, Promise<unknown>>();
+
+/** Runs one write after the ones this process started before it on the same backend. */
+function serialised<T>(backend: GraphBackend, write: () => Promise<T>): Promise<T> {
+  const run = (writeQueues.get(backend) ?? Promise.resolve()).then(write);
+  writeQueues.set(backend, run.catch(() => undefined));
+  return run;
+}
+
+/** After a refused commit: a pause growing with the attempt, randomised so two instances do not retry in step; throws once attempts run out. */
+async function backOff(attempt: number, what: string): Promise<void> {
+  if (attempt >= MAX_ATTEMPTS) throw new AppError('OVERLOADED', `the knowledge graph changed under ${MAX_ATTEMPTS} ${what} attempts in a row (other instances writing the same entities); retry later`);
+  const ceiling = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** attempt);
+  await new Promise((resolve) => setTimeout(resolve, Math.random() * ceiling));
+}
+
+export function mergeExtraction(backend: GraphBackend, input: MergeInput): Promise<MergeResult> {
+  return serialised(backend, () => mergeNow(backend, input));
+}
+
+async function mergeNow(backend: GraphBackend, input: MergeInput): Promise<MergeResult> {
   for (let attempt = 1; ; attempt++) {
     const { write, result, created } = await plan(backend, input);
     if (!(await backend.commit(write))) {
-      if (attempt >= MAX_ATTEMPTS) throw new Error(`the graph changed under ${MAX_ATTEMPTS} merge attempts in a row`);
+      await backOff(attempt, 'merge');
       continue;
     }
     // New full names take in the short forms stored before them, each in its own commit.
@@ -345,12 +372,16 @@ async function absorbShortForm(backend: GraphBackend, id: string, now: string): 
       record.updatedAt = now;
     }
     if (await backend.commit({ expectEntities, expectEdges, putEntities: [...records.values()], deleteEntities, putEdges, deleteEdges })) return true;
-    if (attempt >= MAX_ATTEMPTS) throw new Error(`the graph changed under ${MAX_ATTEMPTS} absorb attempts in a row`);
+    await backOff(attempt, 'short-form merge');
   }
 }
 
 /** Removes an entity, its edges and its alias entries; false when it does not exist. */
-export async function deleteEntity(backend: GraphBackend, id: string): Promise<boolean> {
+export function deleteEntity(backend: GraphBackend, id: string): Promise<boolean> {
+  return serialised(backend, () => deleteNow(backend, id));
+}
+
+async function deleteNow(backend: GraphBackend, id: string): Promise<boolean> {
   for (let attempt = 1; ; attempt++) {
     const entity = (await backend.getEntities([id])).get(id);
     if (!entity) return false;
@@ -366,6 +397,6 @@ export async function deleteEntity(backend: GraphBackend, id: string): Promise<b
     }
     const expectEdges = new Map<string, number | null>(edges.map((e) => [edgeKey(e), e.version]));
     if (await backend.commit({ expectEntities, expectEdges, putEntities, deleteEntities: [entity], putEdges: [], deleteEdges: edges })) return true;
-    if (attempt >= MAX_ATTEMPTS) throw new Error(`the graph changed under ${MAX_ATTEMPTS} delete attempts in a row`);
+    await backOff(attempt, 'delete');
   }
 }

@@ -16,9 +16,7 @@ import { join } from 'node:path';
 import { AppError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import type { Principal } from '../../core/principal.js';
-import { analyzeText } from '../entities/analyze.js';
 import { aliasKeys, nameKey, nameTokens } from '../entities/names.js';
-import { EntityRecognizer } from '../entities/recognizer.js';
 import { ENTITY_TYPES, type EntityType, type Extraction } from '../entities/types.js';
 import type { Embedder } from '../embeddings/types.js';
 import { deleteEntity, entityId, mergeExtraction, sourceId } from '../graph/graph-writer.js';
@@ -39,13 +37,13 @@ export function graphNamespace(principal: Principal | undefined): string | null 
   return principal.admin ? null : principal.id;
 }
 
-/** What every scoped service of one installation shares: the open stores and the offline tagger. */
+/** What every scoped service of one installation shares: the open stores (the offline tagger lives in the worker pool). */
 class SharedParts {
   readonly backends = new Map<string | null, Promise<GraphBackend>>();
   readonly scoped = new Map<string | null, KnowledgeService>();
-  recognizer: EntityRecognizer | null = null;
   closed = false;
 }
+
 /**
  * Cosine similarity from which an entity counts as a match by meaning. The
  * embedded static model scores unrelated news sentences up to about 0.7, so
@@ -57,6 +55,8 @@ export interface KnowledgeServiceOptions {
   dataDir: string;
   redisUrl: string | null;
   llm: LlmTiers;
+  /** The offline tagger, run off the event loop (the extraction worker pool: its cost grows with the text). */
+  tagEntities(text: string, signal: AbortSignal): Promise<Extraction>;
   /** The embedding model (search by meaning); entities are still stored and found by name when it fails. */
   embedder(): Promise<Embedder>;
   logger: Logger;
@@ -128,11 +128,6 @@ export class KnowledgeService {
     return this.options.redisUrl ? 'redis' : 'sqlite';
   }
 
-  private offline(): EntityRecognizer {
-    this.shared.recognizer ??= EntityRecognizer.load();
-    return this.shared.recognizer;
-  }
-
   /** Entities and relations of a text, by the language model or the offline tagger. */
   async analyze(text: string, signal: AbortSignal): Promise<{ extraction: Extraction; modelUsed: string }> {
     const client = this.options.llm.fast ?? this.options.llm.quality;
@@ -145,7 +140,7 @@ export class KnowledgeService {
         this.options.logger.warn({ err: error }, 'entity extraction by the language model failed; using the offline tagger');
       }
     }
-    return { extraction: analyzeText(this.offline(), text), modelUsed: OFFLINE_MODEL };
+    return { extraction: await this.options.tagEntities(text, signal), modelUsed: OFFLINE_MODEL };
   }
 
   async extract(request: ExtractRequest, signal: AbortSignal): Promise<ExtractOutcome> {

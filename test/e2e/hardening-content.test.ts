@@ -12,6 +12,7 @@ import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
 import { HEALTH_DEADLINE_MS, whileProbingHealth } from './health-probe.js';
 import { startQuarry, type RunningQuarry } from './harness.js';
 import { freePort } from '../sandbox/free-port.js';
+import { linkTargets, outsideCode } from '../sandbox/markdown-safety.js';
 
 const hasChromium = existsSync('/usr/bin/chromium');
 
@@ -34,19 +35,6 @@ ${PROSE} <a href="javascript:alert(1)">a javascript link</a> <a href="data:text/
 <p><img src="http://10.0.0.1/tracker.png" alt="internal image"> <img src="data:image/png;base64,AAAA" alt="data image">
 <img src="/real.png" alt="a ](javascript:alert(1)) real image" onerror="alert(1)"></p>
 <p>${PROSE}</p></article></main></body></html>`;
-
-/** Markdown outside fenced code: where raw HTML or links would be live. */
-function outsideCode(markdown: string): string {
-  return markdown.replace(/^(`{3,}|~{3,})[^\n]*\n[\s\S]*?^\1\s*$/gm, '');
-}
-
-function linkTargets(markdown: string): string[] {
-  // An escaped bracket (\]) is text, not the end of a link.
-  const inline = [...markdown.matchAll(/(?<!\\)\]\(\s*<?([^)>\s]+)>?[^)]*\)/g)].map((m) => m[1]!);
-  const references = [...markdown.matchAll(/^\s*\[[^\]]+\]:\s*<?(\S+?)>?\s*$/gm)].map((m) => m[1]!);
-  const autolinks = [...markdown.matchAll(/<([a-z][a-z0-9+.-]*:[^>\s]+)>/gi)].map((m) => m[1]!);
-  return [...inline, ...references, ...autolinks];
-}
 
 beforeAll(async () => {
   web = await startSandboxWeb();

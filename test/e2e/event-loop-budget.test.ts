@@ -1,0 +1,83 @@
+/**
+ * Issue 28 part 4: the CPU-heavy capabilities on request text, each with the
+ * largest input it accepts, while /healthz is asked again and again: every
+ * answer comes within 1 s (the heavy steps run in the worker pool or yield
+ * to the event loop), and the capability itself succeeds.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_TEXT_CHARS } from '../../plugins/knowledge/schemas.js';
+import { MAX_CHUNK_TEXT_CHARS } from '../../plugins/enhanced/chunk-content.js';
+import { MAX_HTML_CONTENT_CHARS } from '../../plugins/enhanced/extract-tables.js';
+import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
+import { HEALTH_DEADLINE_MS, whileProbingHealth } from './health-probe.js';
+import { startQuarry, type RunningQuarry } from './harness.js';
+
+const FIRST = ['Anna', 'Boris', 'Carla', 'Deepak', 'Elena', 'Farid', 'Greta', 'Hiro', 'Ines', 'Jonas', 'Kemal', 'Lena'];
+const LAST = ['Albrecht', 'Brennan', 'Castillo', 'Dunmore', 'Eriksen', 'Fontaine', 'Gallagher', 'Hartmann', 'Iversen', 'Jablonski'];
+const COMPANIES = ['Northwind Corp.', 'Contoso Ltd.', 'Fabrikam Inc.', 'Tailspin Systems', 'Litware Inc.', 'Adatum Corp.', 'Woodgrove Bank', 'Proseware Inc.'];
+const CITIES = ['London', 'Berlin', 'Austin', 'Toronto', 'Madrid', 'Oslo'];
+
+/** News prose naming many people, companies and places, cut to exactly `chars` characters. */
+function newsText(chars: number): string {
+  const sentences: string[] = [];
+  let length = 0;
+  for (let i = 0; length < chars; i++) {
+    const person = `${FIRST[i % FIRST.length]} ${LAST[Math.floor(i / FIRST.length) % LAST.length]}`;
+    const company = COMPANIES[i % COMPANIES.length]!;
+    const partner = COMPANIES[(i + 3) % COMPANIES.length]!;
+    const sentence = `${person}, chief executive of ${company}, said on Tuesday in ${CITIES[i % CITIES.length]} that ${company} partnered with ${partner} to build new data centres. `;
+    sentences.push(sentence);
+    length += sentence.length;
+  }
+  return sentences.join('').slice(0, chars).trim();
+}
+
+let web: SandboxWeb;
+let quarry: RunningQuarry;
+
+beforeAll(async () => {
+  web = await startSandboxWeb();
+  quarry = await startQuarry(web);
+});
+
+afterAll(async () => {
+  await quarry?.close();
+  await web?.close();
+});
+
+async function underLoad(path: string, body: unknown) {
+  const report = await whileProbingHealth(quarry.url, () => quarry.post(path, body));
+  expect(report.result.status, JSON.stringify(report.result.body).slice(0, 300)).toBe(200);
+  expect(report.worstHealthMs, `${path}: slowest /healthz of ${report.probes}`).toBeLessThan(HEALTH_DEADLINE_MS);
+  return report.result.body;
+}
+
+describe('/healthz answers within 1 s during the largest request of each CPU-heavy capability', () => {
+  it(`knowledge/extract of ${MAX_TEXT_CHARS} characters (entity tagging in the worker pool), stored in the graph`, async () => {
+    const body = await underLoad('/api/v1/knowledge/extract', { text: newsText(MAX_TEXT_CHARS), source_url: 'https://news.example/long' });
+    expect(body.model_used).toBe('offline-tagger');
+    expect(body.entities.length).toBeGreaterThan(50);
+  }, 120_000);
+
+  it(`knowledge/extract of ${MAX_TEXT_CHARS} characters without storing`, async () => {
+    const body = await underLoad('/api/v1/knowledge/extract', { text: newsText(MAX_TEXT_CHARS), store: false });
+    expect(body.stored).toBe(false);
+  }, 120_000);
+
+  it('neural/highlights over a megabyte of content', async () => {
+    const body = await underLoad('/api/v1/neural/highlights', { query: 'data centres partnership', content: newsText(1_000_000), num_highlights: 10, unit: 'passage' });
+    expect(body.highlights.length).toBeGreaterThan(0);
+  }, 120_000);
+
+  it(`enhanced/chunk-content of a megabyte, sentence strategy`, async () => {
+    const body = await underLoad('/api/v1/enhanced/chunk-content', { text: newsText(MAX_CHUNK_TEXT_CHARS - 1024), strategy: 'sentence', max_tokens: 64 });
+    expect(body.total_chunks).toBeGreaterThan(1000);
+  }, 120_000);
+
+  it(`enhanced/extract-tables of ${MAX_HTML_CONTENT_CHARS} characters`, async () => {
+    const row = '<tr><td>Northwind</td><td>London</td><td>42</td></tr>';
+    const html = `<table><tr><th>company</th><th>city</th><th>n</th></tr>${row.repeat(Math.floor((MAX_HTML_CONTENT_CHARS - 100) / row.length))}</table>`;
+    const body = await underLoad('/api/v1/enhanced/extract-tables', { html_content: html, strategy: 'all' });
+    expect(body.total_tables).toBe(1);
+  }, 120_000);
+});
