@@ -11,10 +11,12 @@
  * the handler does not run twice for a finished job and no listener sees a
  * second, different outcome.
  */
+import { untilAborted } from '../../core/abort.js';
 import { AppError, publicError, toAppError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { assertValidJobId, generatedJobId, idFromIdempotencyKey } from './job-ids.js';
 import { defaultRetryDelayMs } from './retry-policy.js';
+import { within } from './within.js';
 import {
   JobAbort,
   type JobBackend,
@@ -27,6 +29,7 @@ import {
   type RunVerdict,
   type RunningJob,
   type SubmitOptions,
+  type WaitOptions,
 } from './types.js';
 
 export const DEFAULT_LANE = 'default';
@@ -133,6 +136,29 @@ export class JobService implements Jobs {
   async cancel(id: string): Promise<JobRecord | null> {
     const record = await this.store.cancel(id);
     return record ? this.view(record) : null;
+  }
+
+  async waitFor(id: string, options: WaitOptions): Promise<JobRecord | null> {
+    let wake = (): void => undefined;
+    const unwatch = await this.store.watch(id, () => wake());
+    const deadline = performance.now() + options.timeoutMs;
+    let heard = '';
+    try {
+      for (;;) {
+        // Armed before the read, so a change while reading is not lost.
+        const changed = new Promise<void>((resolve) => (wake = resolve));
+        const job = await this.get(id);
+        if (!job || isFinished(job)) return job;
+        const progress = job.progress ? JSON.stringify(job.progress) : '';
+        if (progress && progress !== heard) options.onProgress?.(job.progress!);
+        heard = progress;
+        const left = deadline - performance.now();
+        if (left <= 0 || options.signal?.aborted) return job;
+        if ((await untilAborted(within(changed, left), options.signal).catch(() => 'aborted')) !== 'settled') return await this.get(id);
+      }
+    } finally {
+      unwatch();
+    }
   }
 
   /** Starts running jobs (each lane with its concurrency). */

@@ -61,6 +61,15 @@ export interface SubmitOptions {
   webhookUrl?: string;
 }
 
+export interface WaitOptions {
+  /** Answer the job as it stands after this long, finished or not. */
+  timeoutMs: number;
+  /** Stops the wait (not the job). */
+  signal?: AbortSignal;
+  /** Hears the job's progress while it runs, wherever it runs. */
+  onProgress?(progress: JobProgress): void;
+}
+
 /** What plugins use: submit, read and cancel jobs, from any instance. */
 export interface Jobs {
   readonly backend: JobBackendName;
@@ -70,6 +79,11 @@ export interface Jobs {
   get(id: string): Promise<JobRecord | null>;
   /** Asks the job to stop: a queued job never runs, a running one is aborted; both end failed with CANCELLED. Null for an unknown id. */
   cancel(id: string): Promise<JobRecord | null>;
+  /**
+   * Waits for the job to finish (at most timeoutMs), woken by the backend's change notices rather
+   * than by polling, so it works from any instance; answers the job as it then stands, null when unknown.
+   */
+  waitFor(id: string, options: WaitOptions): Promise<JobRecord | null>;
 }
 
 export type JobBackendName = 'embedded' | 'bullmq';
@@ -140,6 +154,11 @@ export interface JobBackend {
   recordedOutcome(id: string): Promise<JobOutcome | null>;
   /** Records the outcome unless one exists; answers the one that stands. */
   recordOutcome(id: string, outcome: JobOutcome): Promise<JobOutcome>;
+  /**
+   * Calls onChange whenever the job may have changed (progress, outcome, cancellation), wherever it
+   * runs; a notice may come for nothing, never go missing once this resolves. Answers the unsubscribe.
+   */
+  watch(id: string, onChange: () => void): Promise<() => void>;
   /** Starts taking work for these lanes. */
   start(lanes: LaneSettings[], execute: JobExecutor): Promise<void>;
   /** Stops taking work; running jobs get graceMs to finish, then are aborted and handed back. */

@@ -15,10 +15,13 @@
  * throws with its delay (read by the custom backoff), a final failure throws
  * UnrecoverableError, a run cut short by shutdown moves the job back to wait.
  * Cancellation is a flag in Redis plus a message on a channel every instance
- * listens to, so the instance running the job aborts it.
+ * listens to, so the instance running the job aborts it. Watching a job
+ * listens to its lane's BullMQ event stream, which carries every instance's
+ * progress and outcomes.
  */
+import { EventEmitter } from 'node:events';
 import { hostname } from 'node:os';
-import { Job, Queue, UnrecoverableError, WaitingError, Worker, type JobsOptions } from 'bullmq';
+import { Job, Queue, QueueEvents, UnrecoverableError, WaitingError, Worker, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../../../core/logger.js';
 import { commandConnectionOptions } from '../../../core/stores/redis-client.js';
@@ -49,6 +52,12 @@ const UNBOUNDED_ATTEMPTS = 1_000_000;
 const BACKOFF_TYPE = 'quarry';
 /** After the grace period, how long aborted runs get to hand their jobs back. */
 const HAND_BACK_MS = 5000;
+/**
+ * A lane's event stream is read from this far back when first watched: events written while the
+ * reader connects are not missed (a notice for nothing only costs the watcher a read).
+ */
+const EVENT_REPLAY_MS = 5000;
+const WATCHED_EVENTS = ['progress', 'completed', 'failed', 'delayed', 'waiting', 'removed'] as const;
 
 function deferred(): { promise: Promise<void>; resolve: () => void } {
   let resolve!: () => void;
@@ -72,6 +81,9 @@ export class BullJobBackend implements JobBackend {
   private readonly queues = new Map<string, Queue>();
   private readonly workers: Worker[] = [];
   private readonly running = new Map<string, AbortController>();
+  private readonly laneEvents = new Map<string, Promise<QueueEvents>>();
+  /** Change notices by job id, fed by the lanes' event streams and the cancel channel. */
+  private readonly changes = new EventEmitter().setMaxListeners(0);
   private readonly prefix: string;
   /** The worker name stored on every job it takes (processedBy): host and process. */
   readonly workerName = `${hostname()}:${process.pid}`;
@@ -128,6 +140,17 @@ export class BullJobBackend implements JobBackend {
     return null;
   }
 
+  async watch(id: string, onChange: () => void): Promise<() => void> {
+    this.changes.on(id, onChange);
+    try {
+      await Promise.all([...this.queues.keys()].map((lane) => this.events(lane)));
+    } catch (error) {
+      this.changes.off(id, onChange);
+      throw error;
+    }
+    return () => this.changes.off(id, onChange);
+  }
+
   async recordedOutcome(id: string): Promise<JobOutcome | null> {
     const stored = await this.options.redis.get(this.outcomeKey(id));
     return stored ? (JSON.parse(stored) as JobOutcome) : null;
@@ -142,7 +165,10 @@ export class BullJobBackend implements JobBackend {
   async start(lanes: LaneSettings[], execute: JobExecutor): Promise<void> {
     this.subscriber = this.options.redis.duplicate({ ...commandConnectionOptions('quarry-jobs-cancel'), lazyConnect: false });
     this.subscriber.on('error', (error: unknown) => this.options.logger.warn({ err: error }, 'job cancel channel: Redis error'));
-    this.subscriber.on('message', (_channel: string, id: string) => this.running.get(id)?.abort(new JobAbort('cancel')));
+    this.subscriber.on('message', (_channel: string, id: string) => {
+      this.running.get(id)?.abort(new JobAbort('cancel'));
+      this.changes.emit(id);
+    });
     await this.subscriber.subscribe(this.cancelChannel());
     for (const lane of lanes) {
       const worker = new Worker<BullJobData>(this.queueName(lane.name), (job, token) => this.process(job, token!, execute), {
@@ -171,6 +197,7 @@ export class BullJobBackend implements JobBackend {
     if (this.closed) return;
     this.closed = true;
     await this.stop(0);
+    await Promise.allSettled([...this.laneEvents.values()].map(async (events) => (await events).close()));
     await Promise.allSettled([...this.queues.values()].map((queue) => queue.close()));
   }
 
@@ -243,6 +270,24 @@ export class BullJobBackend implements JobBackend {
       this.queues.set(lane, queue);
     }
     return queue;
+  }
+
+  /** The lane's event reader, connected once and shared by every watch. */
+  private events(lane: string): Promise<QueueEvents> {
+    let events = this.laneEvents.get(lane);
+    if (!events) {
+      const reader = new QueueEvents(this.queueName(lane), {
+        connection: { url: this.options.redisUrl, connectionName: `quarry-job-events-${lane}` },
+        prefix: this.prefix,
+        lastEventId: `${Date.now() - EVENT_REPLAY_MS}-0`,
+      });
+      reader.on('error', (error) => this.options.logger.warn({ err: error, lane }, 'job events: Redis error'));
+      for (const name of WATCHED_EVENTS) reader.on(name, ({ jobId }: { jobId: string }) => this.changes.emit(jobId));
+      events = reader.waitUntilReady().then(() => reader);
+      events.catch(() => this.laneEvents.delete(lane));
+      this.laneEvents.set(lane, events);
+    }
+    return events;
   }
 
   private async read(queue: Queue, id: string): Promise<JobRecord | null> {
