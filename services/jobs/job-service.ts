@@ -140,18 +140,25 @@ export class JobService implements Jobs {
 
   async waitFor(id: string, options: WaitOptions): Promise<JobRecord | null> {
     let wake = (): void => undefined;
-    const unwatch = await this.store.watch(id, () => wake());
+    // Progress is relayed as announced, every update in order; the stored one only until the first is heard.
+    let heardAnnounced = false;
+    const unwatch = await this.store.watch(id, (announced) => {
+      if (announced) {
+        heardAnnounced = true;
+        options.onProgress?.(announced);
+      }
+      wake();
+    });
     const deadline = performance.now() + options.timeoutMs;
-    let heard = '';
+    let first = true;
     try {
       for (;;) {
         // Armed before the read, so a change while reading is not lost.
         const changed = new Promise<void>((resolve) => (wake = resolve));
         const job = await this.get(id);
         if (!job || isFinished(job)) return job;
-        const progress = job.progress ? JSON.stringify(job.progress) : '';
-        if (progress && progress !== heard) options.onProgress?.(job.progress!);
-        heard = progress;
+        if (first && job.progress && !heardAnnounced) options.onProgress?.(job.progress);
+        first = false;
         const left = deadline - performance.now();
         if (left <= 0 || options.signal?.aborted) return job;
         if ((await untilAborted(within(changed, left), options.signal).catch(() => 'aborted')) !== 'settled') return await this.get(id);
@@ -243,6 +250,7 @@ export class JobService implements Jobs {
     const intervalMs = this.options.progressIntervalMs ?? 500;
     let last = -Infinity;
     return (progress) => {
+      job.announce(progress);
       const now = performance.now();
       if (now - last < intervalMs) return;
       last = now;

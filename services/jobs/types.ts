@@ -102,6 +102,8 @@ export interface RunningJob {
   signal: AbortSignal;
   /** Writes progress (not awaited; a failed write is logged). */
   progress(progress: JobProgress): void;
+  /** Tells the job's watchers of a progress update, wherever they are, without storing it (every update, not throttled). */
+  announce(progress: JobProgress): void;
 }
 
 /** Why a running job's signal was aborted. */
@@ -156,9 +158,10 @@ export interface JobBackend {
   recordOutcome(id: string, outcome: JobOutcome): Promise<JobOutcome>;
   /**
    * Calls onChange whenever the job may have changed (progress, outcome, cancellation), wherever it
-   * runs; a notice may come for nothing, never go missing once this resolves. Answers the unsubscribe.
+   * runs, with each announced progress update in order; a notice may come for nothing, never go
+   * missing once this resolves. Answers the unsubscribe.
    */
-  watch(id: string, onChange: () => void): Promise<() => void>;
+  watch(id: string, onChange: (announced?: JobProgress) => void): Promise<() => void>;
   /** Starts taking work for these lanes. */
   start(lanes: LaneSettings[], execute: JobExecutor): Promise<void>;
   /** Stops taking work; running jobs get graceMs to finish, then are aborted and handed back. */

@@ -16,8 +16,9 @@
  * UnrecoverableError, a run cut short by shutdown moves the job back to wait.
  * Cancellation is a flag in Redis plus a message on a channel every instance
  * listens to, so the instance running the job aborts it. Watching a job
- * listens to its lane's BullMQ event stream, which carries every instance's
- * progress and outcomes.
+ * listens to its lane's BullMQ event stream (every instance's stored
+ * progress and outcomes) and to the progress channel, where each update is
+ * announced as it happens.
  */
 import { EventEmitter } from 'node:events';
 import { hostname } from 'node:os';
@@ -26,7 +27,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from '../../../core/logger.js';
 import { commandConnectionOptions } from '../../../core/stores/redis-client.js';
 import { within } from '../within.js';
-import { JobAbort, type JobBackend, type JobExecutor, type JobOutcome, type JobRecord, type LaneSettings, type NewJob, type RunVerdict } from '../types.js';
+import { JobAbort, type JobBackend, type JobExecutor, type JobOutcome, type JobProgress, type JobRecord, type LaneSettings, type NewJob, type RunVerdict } from '../types.js';
 import { decodeJobError, encodeJobError, toJobRecord, type BullJobData, type StoredResult } from './bull-records.js';
 
 export interface BullJobBackendOptions {
@@ -59,6 +60,11 @@ const HAND_BACK_MS = 5000;
 const EVENT_REPLAY_MS = 5000;
 const WATCHED_EVENTS = ['progress', 'completed', 'failed', 'delayed', 'waiting', 'removed'] as const;
 
+interface Announcement {
+  id: string;
+  progress: JobProgress;
+}
+
 function deferred(): { promise: Promise<void>; resolve: () => void } {
   let resolve!: () => void;
   const promise = new Promise<void>((r) => (resolve = r));
@@ -87,7 +93,7 @@ export class BullJobBackend implements JobBackend {
   private readonly prefix: string;
   /** The worker name stored on every job it takes (processedBy): host and process. */
   readonly workerName = `${hostname()}:${process.pid}`;
-  private subscriber: Redis | null = null;
+  private subscriber: Promise<Redis> | null = null;
   private stopped: Promise<void> | null = null;
   private closed = false;
   /** Resolved when shutdown gives up on handlers that ignore their abort: their runs hand the jobs back anyway. */
@@ -140,10 +146,10 @@ export class BullJobBackend implements JobBackend {
     return null;
   }
 
-  async watch(id: string, onChange: () => void): Promise<() => void> {
+  async watch(id: string, onChange: (announced?: JobProgress) => void): Promise<() => void> {
     this.changes.on(id, onChange);
     try {
-      await Promise.all([...this.queues.keys()].map((lane) => this.events(lane)));
+      await Promise.all([this.subscribed(), ...[...this.queues.keys()].map((lane) => this.events(lane))]);
     } catch (error) {
       this.changes.off(id, onChange);
       throw error;
@@ -163,13 +169,7 @@ export class BullJobBackend implements JobBackend {
   }
 
   async start(lanes: LaneSettings[], execute: JobExecutor): Promise<void> {
-    this.subscriber = this.options.redis.duplicate({ ...commandConnectionOptions('quarry-jobs-cancel'), lazyConnect: false });
-    this.subscriber.on('error', (error: unknown) => this.options.logger.warn({ err: error }, 'job cancel channel: Redis error'));
-    this.subscriber.on('message', (_channel: string, id: string) => {
-      this.running.get(id)?.abort(new JobAbort('cancel'));
-      this.changes.emit(id);
-    });
-    await this.subscriber.subscribe(this.cancelChannel());
+    await this.subscribed();
     for (const lane of lanes) {
       const worker = new Worker<BullJobData>(this.queueName(lane.name), (job, token) => this.process(job, token!, execute), {
         connection: { url: this.options.redisUrl, connectionName: `quarry-jobs-${lane.name}` },
@@ -218,6 +218,10 @@ export class BullJobBackend implements JobBackend {
           progress: (progress) => {
             job.updateProgress(progress).catch((error: unknown) => this.options.logger.warn({ err: error, job: job.id }, 'progress write failed'));
           },
+          announce: (progress) => {
+            const message = JSON.stringify({ id: job.id!, progress } satisfies Announcement);
+            this.options.redis.publish(this.progressChannel(), message).catch((error: unknown) => this.options.logger.warn({ err: error, job: job.id }, 'progress announcement failed'));
+          },
         }),
       ]);
     } finally {
@@ -243,7 +247,7 @@ export class BullJobBackend implements JobBackend {
    */
   async abandon(): Promise<void> {
     this.stopped ??= Promise.allSettled(this.workers.map((worker) => worker.close(true))).then(async () => {
-      await this.subscriber?.quit().catch(() => undefined);
+      await this.unsubscribe();
     });
     await this.stopped;
   }
@@ -259,7 +263,32 @@ export class BullJobBackend implements JobBackend {
         await within(closing, this.options.handBackMs ?? HAND_BACK_MS);
       }
     }
-    await this.subscriber?.quit().catch(() => undefined);
+    await this.unsubscribe();
+  }
+
+  /** The connection that hears cancellations and progress announcements from every instance. */
+  private subscribed(): Promise<Redis> {
+    this.subscriber ??= (async () => {
+      const subscriber = this.options.redis.duplicate({ ...commandConnectionOptions('quarry-jobs-channels'), lazyConnect: false });
+      subscriber.on('error', (error: unknown) => this.options.logger.warn({ err: error }, 'job channels: Redis error'));
+      subscriber.on('message', (channel: string, message: string) => {
+        if (channel === this.cancelChannel()) {
+          this.running.get(message)?.abort(new JobAbort('cancel'));
+          this.changes.emit(message);
+          return;
+        }
+        const { id, progress } = JSON.parse(message) as Announcement;
+        this.changes.emit(id, progress);
+      });
+      await subscriber.subscribe(this.cancelChannel(), this.progressChannel());
+      return subscriber;
+    })();
+    return this.subscriber;
+  }
+
+  private async unsubscribe(): Promise<void> {
+    const subscriber = await this.subscriber?.catch(() => null);
+    await subscriber?.quit().catch(() => undefined);
   }
 
   private queue(lane: string): Queue {
@@ -318,5 +347,9 @@ export class BullJobBackend implements JobBackend {
 
   private cancelChannel(): string {
     return `${this.prefix}:job-cancel`;
+  }
+
+  private progressChannel(): string {
+    return `${this.prefix}:job-progress`;
   }
 }

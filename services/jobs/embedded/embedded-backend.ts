@@ -12,7 +12,7 @@
 import { EventEmitter } from 'node:events';
 import type { Logger } from '../../../core/logger.js';
 import { within } from '../within.js';
-import { JobAbort, type JobBackend, type JobExecutor, type JobOutcome, type JobRecord, type LaneSettings, type NewJob, type RunVerdict } from '../types.js';
+import { JobAbort, type JobBackend, type JobExecutor, type JobOutcome, type JobProgress, type JobRecord, type LaneSettings, type NewJob, type RunVerdict } from '../types.js';
 import { EmbeddedJobStore, isStoredFinished, publicRecord, type StoredJob } from './embedded-job-store.js';
 
 interface Lane {
@@ -89,7 +89,7 @@ export class EmbeddedJobBackend implements JobBackend {
     return this.store.recordOutcome(id, outcome);
   }
 
-  async watch(id: string, onChange: () => void): Promise<() => void> {
+  async watch(id: string, onChange: (announced?: JobProgress) => void): Promise<() => void> {
     this.changes.on(id, onChange);
     return () => this.changes.off(id, onChange);
   }
@@ -179,8 +179,9 @@ export class EmbeddedJobBackend implements JobBackend {
       interruptions: job.attempts - 1 - job.failures,
       signal,
       progress: (progress) => {
-        this.store.setProgress(id, progress).then(() => this.changes.emit(id)).catch((error: unknown) => this.logger.warn({ err: error, job: id }, 'progress write failed'));
+        this.store.setProgress(id, progress).catch((error: unknown) => this.logger.warn({ err: error, job: id }, 'progress write failed'));
       },
+      announce: (progress) => this.changes.emit(id, progress),
     });
     switch (verdict.kind) {
       case 'finished':
