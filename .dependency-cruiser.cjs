@@ -43,6 +43,26 @@ module.exports = {
       to: { path: '^app/', pathNot: '^app/(plugin-services|config)\\.ts$' },
     },
     {
+      name: 'plugins-read-pages-only-through-the-reader',
+      severity: 'error',
+      comment:
+        'Every page an area reads goes through services/scrape (the reader) or services/discover: robots.txt, the page cache and the failure codes live there once. ' +
+        'Plugins never reach the outbound client, the browser pool, extraction itself or a DOM parser.',
+      from: { path: '^plugins/', pathNot: '\\.test\\.ts$' },
+      to: {
+        path: [
+          '^core/http/(?!types\\.ts$)',
+          '^services/browser/',
+          '^services/scrape/(page-source|rendered-page)\\.ts$',
+          '^services/extract/(?!types\\.ts$)',
+          '^services/discover/(discover|site-crawl|discovery-run|link-crawl|sitemaps|robots)\\.ts$',
+          '(^|/)node_modules/(linkedom|htmlparser2|cheerio|parse5|jsdom|turndown|@mozilla/readability|playwright-core|undici)/',
+        ],
+        // Shapes (a pattern's type, a crawl's result) are no way to read a page.
+        dependencyTypesNot: ['type-only'],
+      },
+    },
+    {
       name: 'plugins-never-import-hosts-or-engines',
       severity: 'error',
       from: { path: '^plugins/' },

@@ -26,6 +26,8 @@ export const configSchema = z
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** API keys accepted by the HTTP host; when empty one is generated on first start. */
     apiKeys: z.array(z.string().min(8)).default([]),
+    /** API keys of operators: accepted like apiKeys, and they see and change every owner's resources (README "Keys and ownership"). */
+    adminApiKeys: z.array(z.string().min(8)).default([]),
     /** Requests per minute per API key. */
     rateLimitPerMinute: z.number().int().min(1).default(600),
     /** Largest accepted request body. */
@@ -194,6 +196,23 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
+    /**
+     * Per-principal caps on durable resources (an API key, or a key group as one): a create past
+     * one is refused with QUOTA_EXCEEDED naming the limit (README "Keys and ownership").
+     */
+    quotas: z
+      .object({
+        /** Monitors one principal may have, active or paused. */
+        monitors: z.number().int().min(0).max(1_000_000).default(100),
+        /** Scheduled checks per hour over one principal's active monitors (60 / check_interval_minutes each). */
+        monitorChecksPerHour: z.number().int().min(0).max(10_000_000).default(600),
+        /** RAG corpora one principal may have. */
+        corpora: z.number().int().min(0).max(1_000_000).default(50),
+        /** Entities in one principal's knowledge graph. */
+        graphEntities: z.number().int().min(0).max(100_000_000).default(100_000),
+      })
+      .strict()
+      .prefault({}),
     /** On SIGTERM: how long running requests and jobs get to finish before jobs are handed back and the process exits. */
     shutdownGraceMs: z.number().int().min(0).max(600_000).default(20_000),
     /**
@@ -216,6 +235,7 @@ function fromEnv(env: EnvReader, raw: Env): Record<string, unknown> {
     dataDir: env.str('QUARRY_DATA_DIR'),
     logLevel: env.str('QUARRY_LOG_LEVEL'),
     apiKeys: env.list('QUARRY_API_KEYS'),
+    adminApiKeys: env.list('QUARRY_ADMIN_KEYS'),
     rateLimitPerMinute: env.num('QUARRY_RATE_LIMIT_PER_MINUTE'),
     redisUrl: env.str('QUARRY_REDIS_URL') ?? env.str('REDIS_URL'),
     outbound: {

@@ -12,6 +12,7 @@ import type { Logger } from '../core/logger.js';
 import { CapabilityRegistry } from '../core/registry.js';
 import type { Stores } from '../core/stores/stores.js';
 import { BrowserPool } from '../services/browser/browser-pool.js';
+import { Discovery } from '../services/discover/discovery.js';
 import { CredibilityService } from '../services/credibility/credibility-service.js';
 import { EngineHealth, MemoryEngineHealthStore } from '../services/engines/engine-health.js';
 import { RedisEngineHealthStore } from '../services/engines/engine-health-redis.js';
@@ -26,12 +27,15 @@ import type { JobBackend } from '../services/jobs/types.js';
 import { KnowledgeService } from '../services/knowledge/knowledge-service.js';
 import { PageFeeder } from '../services/knowledge/page-feeder.js';
 import { createLlmTiers } from '../services/llm/registry.js';
+import { outboundLinkPolicy } from '../services/markdown/link-policy.js';
 import { ExtractionStats } from '../services/metrics/extraction-stats.js';
 import { Metrics } from '../services/metrics/metrics.js';
 import { Scraper, type ExtractFn } from '../services/scrape/scraper.js';
 import { SearchHistory } from '../services/search-history/search-history.js';
 import { PageIndexer } from '../services/semantic/page-indexer.js';
 import { SemanticServices } from '../services/semantic/semantic-services.js';
+import { AnswerCache } from '../services/web-search/answer-cache.js';
+import { WebSearch } from '../services/web-search/web-search.js';
 import { WEBHOOK_LANE, WebhookDeliveries } from '../services/webhooks/webhook-deliveries.js';
 import { MONITOR_LANE, type QuarryConfig } from './config.js';
 import { createQuarryEventBus, type QuarryEventBus } from './events.js';
@@ -105,9 +109,36 @@ export function registerServices(c: DependencyContainer, config: QuarryConfig, l
     TOKENS.Scraper,
     cached(
       (r) =>
-        new Scraper(r.resolve(TOKENS.Outbound), r.resolve(TOKENS.Extract), r.resolve(TOKENS.BrowserPool), logger.child({ component: 'scraper' }), {
-          concurrency: config.search.maxScrapeConcurrency,
-        }),
+        new Scraper(
+          {
+            fetcher: r.resolve(TOKENS.Outbound),
+            renderer: r.resolve(TOKENS.BrowserPool),
+            extract: r.resolve(TOKENS.Extract),
+            parsing: r.resolve(TOKENS.ExtractionPool),
+            cache: stores.cache,
+            logger: logger.child({ component: 'scraper' }),
+          },
+          { concurrency: config.search.maxScrapeConcurrency },
+        ),
+    ),
+  );
+  c.register(
+    TOKENS.Discovery,
+    cached((r) => new Discovery(r.resolve(TOKENS.Outbound), r.resolve(TOKENS.ExtractionPool), config.outbound.respectRobots)),
+  );
+  c.register(
+    TOKENS.WebSearch,
+    cached(
+      (r) => {
+        const metrics = r.resolve<Metrics>(TOKENS.Metrics);
+        return new WebSearch({
+          engines: r.resolve(TOKENS.Engines),
+          scraper: r.resolve(TOKENS.Scraper),
+          cache: new AnswerCache(stores.cache, (hit) => metrics.cacheLookup('search', hit)),
+          defaultEngines: config.search.defaultEngines,
+          linkPolicy: outboundLinkPolicy(config.outbound),
+        });
+      },
     ),
   );
   c.register(TOKENS.Llm, cached(() => createLlmTiers(config.llm, logger)));

@@ -4,22 +4,22 @@
  * and nothing else from app/.
  */
 import type { FeatureRegistry } from '../core/features.js';
-import type { OutboundRequest, OutboundResponse } from '../core/http/types.js';
 import type { Logger } from '../core/logger.js';
 import type { AreaPlugin } from '../core/plugin.js';
 import type { Stores } from '../core/stores/stores.js';
-import type { BrowserPool } from '../services/browser/browser-pool.js';
 import type { CredibilityService } from '../services/credibility/credibility-service.js';
 import type { Corpora } from '../services/corpora/corpora.js';
+import type { Discovery } from '../services/discover/discovery.js';
 import type { EngineService } from '../services/engines/engine-service.js';
 import type { KnowledgeService } from '../services/knowledge/knowledge-service.js';
 import type { Jobs } from '../services/jobs/types.js';
 import type { ExtractionPool } from '../services/extract/extraction-pool.js';
 import type { LlmTiers } from '../services/llm/registry.js';
 import type { Metrics } from '../services/metrics/metrics.js';
-import type { ExtractFn, Scraper } from '../services/scrape/scraper.js';
+import type { Scraper } from '../services/scrape/scraper.js';
 import type { SearchHistory } from '../services/search-history/search-history.js';
 import type { SemanticServices } from '../services/semantic/semantic-services.js';
+import type { WebSearch } from '../services/web-search/web-search.js';
 import type { WebhookDeliveries } from '../services/webhooks/webhook-deliveries.js';
 import type { QuarryConfig } from './config.js';
 import type { QuarryEventBus } from './events.js';
@@ -28,8 +28,15 @@ export interface PluginServices {
   config: QuarryConfig;
   logger: Logger;
   engines: EngineService;
+  /**
+   * The one page reader: every page an area reads (fetch or render, robots.txt
+   * first for both, page cache, failure codes, scrolling, a page's links).
+   */
   scraper: Scraper;
-  outbound: { fetch(request: OutboundRequest): Promise<OutboundResponse> };
+  /** URL discovery and the bounded site crawl (robots.txt, sitemaps, links). */
+  discovery: Discovery;
+  /** The search service: every area's way to find (and read) pages for queries, cache metrics and link policy included. */
+  webSearch: WebSearch;
   features: FeatureRegistry;
   /** Shared state: cache (may be volatile) and durable records. */
   stores: Stores;
@@ -45,14 +52,10 @@ export interface PluginServices {
   semantic: SemanticServices;
   /** RAG corpora in the embedded LanceDB under dataDir/corpora, opened on first use. */
   corpora: Corpora;
-  /** The shared headless browser (render, virtual scrolling); check available() before use. */
-  browser: BrowserPool;
   /** Source credibility from published ratings and documented rules. */
   credibility: CredibilityService;
   /** The knowledge graph: extraction, the durable graph store and its reads. */
   knowledge: KnowledgeService;
-  /** Extraction in the worker pool (what the scraper uses; successful pages also feed the page index). */
-  extract: ExtractFn;
   /** Each caller's recent searches (what next-search prediction falls back on). */
   searchHistory: SearchHistory;
   /** The worker pool's other parses of untrusted input: tables, chunking, links (each with the pool's deadline). */

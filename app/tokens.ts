@@ -13,6 +13,8 @@ export const TOKENS = {
   ExtractionStats: Symbol('ExtractionStats'),
   Extract: Symbol('Extract'),
   Scraper: Symbol('Scraper'),
+  Discovery: Symbol('Discovery'),
+  WebSearch: Symbol('WebSearch'),
   Jobs: Symbol('Jobs'),
   Webhooks: Symbol('Webhooks'),
   Features: Symbol('Features'),

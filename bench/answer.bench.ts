@@ -26,7 +26,7 @@ import { createQuarry } from '../app/create-quarry.js';
 import { silentLogger } from '../core/logger.js';
 import { checkAnswer, citationNumbers, NO_ANSWER, normalizeQuoted } from '../services/answers/citations.js';
 import { sentences } from '../services/ranking/passages.js';
-import { isStopWord, tokenize } from '../services/ranking/relevance.js';
+import { rulerWords } from './ruler-words.js';
 import { startSandboxWeb } from '../test/sandbox/sandbox-web.js';
 import { CHROMA_DATASET_DIR, chromaDatasetPresent } from './chroma-dataset.js';
 import { buildQuestionSet, type BenchPage, type BenchQuestion } from './answer/question-set.js';
@@ -44,7 +44,7 @@ function renderPage(page: BenchPage): string {
 }
 
 const normal = (text: string) => normalizeQuoted(text).toLowerCase();
-const contentWords = (text: string) => new Set(tokenize(text).filter((t) => !isStopWord(t)));
+const contentWords = (text: string) => new Set(rulerWords(text));
 
 interface Scored {
   sentence: boolean;

@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod';
 import type { Logger } from './logger.js';
+import type { Principal } from './principal.js';
 
 export interface Progress {
   progress: number;
@@ -23,10 +24,12 @@ export interface CallContext {
   /** Base URL the HTTP host is reachable at, when known (for status URLs). */
   baseUrl?: string;
   /**
-   * Who is calling, as an opaque stable id (over HTTP a digest of the API key,
-   * never the key itself); per-caller state such as recent searches is kept under it.
+   * Who the call acts for (core/principal.ts): over HTTP the API key's principal
+   * (a digest of the key, or its group), over stdio MCP the local admin, in a job
+   * the job's owner. Durable resources are owned by it and scoped to it; absent,
+   * the call owns nothing and sees nothing owned.
    */
-  caller?: string;
+  caller?: Principal;
 }
 
 /** A field name an HTTP client may send instead of the declared one (older SDKs' names). */

@@ -14,6 +14,7 @@ export const ERROR_CATALOGUE = {
   UNSAFE_QUERY: { status: 400, title: 'Refused by the safety screen' },
   UNAUTHORIZED: { status: 401, title: 'Missing or invalid API key' },
   FORBIDDEN_ADDRESS: { status: 403, title: 'Address refused by the outbound policy' },
+  QUOTA_EXCEEDED: { status: 403, title: 'Quota of this API key exceeded' },
   ROBOTS_DISALLOWED: { status: 403, title: 'Disallowed by robots.txt' },
   NOT_FOUND: { status: 404, title: 'Not found' },
   METHOD_NOT_ALLOWED: { status: 405, title: 'Method not allowed' },

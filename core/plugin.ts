@@ -8,6 +8,7 @@
  */
 import type { AnyCapability } from './capability.js';
 import type { AppError } from './errors.js';
+import type { Principal } from './principal.js';
 
 export interface AreaPlugin<Services> {
   setup(services: Services): AnyCapability[] | Promise<AnyCapability[]>;
@@ -37,6 +38,8 @@ export interface JobHandlerContext {
   /** Aborted when the job is cancelled or the instance shuts down. */
   signal: AbortSignal;
   progress(p: { progress: number; total?: number; message?: string }): void;
+  /** Who submitted the job: what it creates is theirs (absent for jobs of no one, such as scheduled checks). */
+  owner?: Principal;
 }
 
 export type JobHandler = (input: unknown, ctx: JobHandlerContext) => Promise<unknown>;

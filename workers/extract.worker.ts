@@ -12,9 +12,11 @@ import { countTokens } from '../services/chunking/tokenizer.js';
 import { linksOf } from '../services/discover/page-links.js';
 import { parseSitemap } from '../services/discover/sitemap-parser.js';
 import { extract } from '../services/extract/extract.js';
+import { pageMedia } from '../services/extract/page-media.js';
 import { extractPdf } from '../services/extract/pdf.js';
 import { regexExtract } from '../services/extract/regex-extract.js';
 import { regexTest } from '../services/extract/regex-test.js';
+import { mergeScrollSnapshots } from '../services/extract/scroll-merge.js';
 import type { ExtractionResult, ExtractOptions } from '../services/extract/types.js';
 import { failureOf, type ParseOutcome, type ParseTask } from '../services/extract/worker-tasks.js';
 import { analysePage } from '../services/page-analysis/analyse-page.js';
@@ -35,9 +37,15 @@ export default function run(task: ParseTask): Promise<ParseOutcome<ParseTask['ki
 export default function run(task: ExtractWorkerTask | ParseTask): ExtractionResult | Promise<ExtractionResult> | Promise<ParseOutcome<ParseTask['kind']>> {
   if (task.kind !== undefined) return runParseTask(task);
   if (task.options?.contentType === 'application/pdf') {
-    return extractPdf(Buffer.from(task.html, 'base64'), task.url, task.options);
+    return readPdf(task.html, task.url, task.options);
   }
   return extract(task.html, task.url, task.options);
+}
+
+async function readPdf(base64: string, url: string, options: ExtractOptions): Promise<ExtractionResult> {
+  const result = await extractPdf(Buffer.from(base64, 'base64'), url, options);
+  // A PDF has no images to describe and no icon link: its media is the site's /favicon.ico.
+  return options.media ? { ...result, media: pageMedia(undefined, url, result.images) } : result;
 }
 
 async function runParseTask(task: ParseTask): Promise<ParseOutcome<ParseTask['kind']>> {
@@ -57,6 +65,8 @@ async function runParseTask(task: ParseTask): Promise<ParseOutcome<ParseTask['ki
         return { value: regexTest(task.texts, task.patterns) };
       case 'page':
         return { value: analysePage(task.html, task.url, task.options) };
+      case 'scroll-merge':
+        return { value: mergeScrollSnapshots(task.html, task.snapshots) };
     }
   } catch (error) {
     return failureOf(error);

@@ -10,7 +10,7 @@
  * time with its gold pages left out (a control: the right answer is then that
  * the sources do not answer).
  */
-import { tokenize, isStopWord } from '../../services/ranking/relevance.js';
+import { rulerWords } from '../ruler-words.js';
 import { chromaPages, readChromaCorpora, readChromaQuestions, type BenchPage, type ChromaExcerpt } from '../chroma-dataset.js';
 
 export type { BenchPage } from '../chroma-dataset.js';
@@ -30,7 +30,7 @@ export interface BenchQuestion {
 function bm25Index(pages: BenchPage[]) {
   const docs = pages.map((p) => {
     const counts = new Map<string, number>();
-    for (const t of tokenize(`${p.title} ${p.text}`)) if (!isStopWord(t)) counts.set(t, (counts.get(t) ?? 0) + 1);
+    for (const t of rulerWords(`${p.title} ${p.text}`)) counts.set(t, (counts.get(t) ?? 0) + 1);
     let length = 0;
     for (const c of counts.values()) length += c;
     return { counts, length };
@@ -39,7 +39,7 @@ function bm25Index(pages: BenchPage[]) {
   for (const d of docs) for (const t of d.counts.keys()) df.set(t, (df.get(t) ?? 0) + 1);
   const average = docs.reduce((s, d) => s + d.length, 0) / Math.max(1, docs.length);
   return (query: string) => {
-    const terms = [...new Set(tokenize(query).filter((t) => !isStopWord(t)))];
+    const terms = [...new Set(rulerWords(query))];
     return docs.map((d) => {
       let score = 0;
       for (const t of terms) {

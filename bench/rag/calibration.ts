@@ -13,7 +13,7 @@ import { chunkText } from '../../services/chunking/chunk-text.js';
 import type { Embedder } from '../../services/embeddings/types.js';
 import { DEFAULT_PASSAGE_TOKENS } from '../../services/ranking/page-passages.js';
 import { passageFeatures, probability, queryTerms, type LogisticWeights, type PassageFeatures, type PassageVectorCache } from '../../services/ranking/passage-relevance.js';
-import { isStopWord, tokenize } from '../../services/ranking/relevance.js';
+import { rulerWords } from '../ruler-words.js';
 import { readChromaCorpora, readChromaQuestions, type ChromaQuestion } from '../chroma-dataset.js';
 
 interface Row {
@@ -34,7 +34,7 @@ async function buildRows(questions: ChromaQuestion[], embedder: Embedder | null)
   const chunks = new Map<string, Array<{ text: string; start: number; end: number; words: Set<string> }>>();
   for (const [id, text] of corpora) {
     const cut = await chunkText(text, { strategy: 'recursive', maxTokens: DEFAULT_PASSAGE_TOKENS, overlapTokens: 0 });
-    chunks.set(id, cut.map((c) => ({ text: c.text, start: c.start, end: c.end, words: new Set(tokenize(c.text).filter((t) => !isStopWord(t))) })));
+    chunks.set(id, cut.map((c) => ({ text: c.text, start: c.start, end: c.end, words: new Set(rulerWords(c.text)) })));
   }
   const random = seededRandom(20260101);
   const cache: PassageVectorCache = new Map();

@@ -5,7 +5,7 @@
  * threshold that gives the best macro-F1 on the development half
  * (≥ threshold: true, else unverifiable; overlap cannot say false).
  */
-import { tokenize } from '../../services/ranking/relevance.js';
+import { tokenize } from '../../services/ranking/tokens.js';
 import { LABELS3, type BenchClaim, type Label3 } from './dataset.js';
 import { macroF1 } from './metrics.js';
 

@@ -148,7 +148,16 @@ export class OutboundClient {
     for (const { address } of addresses) this.guard.assertAllowed(host, port, address);
   }
 
-  private async assertRobotsAllow(url: URL, signal: AbortSignal): Promise<void> {
+  /**
+   * Throws ROBOTS_DISALLOWED when robots.txt (when respected) refuses the page.
+   * fetch() checks it itself for pages; a browser render checks it here first,
+   * so both read the same rules.
+   */
+  async checkRobots(url: string, signal?: AbortSignal): Promise<void> {
+    if (this.policy.respectRobots) await this.assertRobotsAllow(parseUrl(url), signal);
+  }
+
+  private async assertRobotsAllow(url: URL, signal?: AbortSignal): Promise<void> {
     if (await this.robots.isAllowed(url.href, signal)) return;
     this.logger.debug({ url: redactUrl(url.href) }, 'robots.txt disallows the page');
     throw new AppError('ROBOTS_DISALLOWED', `robots.txt of ${url.origin} disallows ${url.href} for Quarry`, {
@@ -212,7 +221,8 @@ function redirectTarget(location: string, from: URL): URL {
     throw new AppError('UPSTREAM_FAILED', `${from.host} redirected to an invalid URL: ${location}`);
   }
   if (next.protocol !== 'http:' && next.protocol !== 'https:') {
-    throw new AppError('UPSTREAM_FAILED', `${from.host} redirected to a ${next.protocol} URL, which is not followed`);
+    // A refusal of the outbound policy (4xx), like a private address: the upstream answered, Quarry will not go there.
+    throw new AppError('FORBIDDEN_ADDRESS', `${from.host} redirected to a ${next.protocol} URL, which is refused: only http(s) is followed`);
   }
   return next;
 }

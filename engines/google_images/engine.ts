@@ -5,14 +5,12 @@
  * title and domain below. Older variants link /imgres?imgurl=&imgrefurl=&w=&h=,
  * which also gives the original image and its size.
  */
-import { defineEngine, EngineCaptchaError, EngineParseError, type EngineResult, type SafeSearch, type TimeRange } from '../../core/engine.js';
+import { defineEngine, EngineParseError, type EngineResult } from '../../core/engine.js';
+import { assertNotBlocked, googleSearchParams } from '../_google/google.js';
 import { endpointUrl } from '../_lib/endpoint-url.js';
 import { absoluteHttpUrl, parseHtmlDocument, textOf } from '../_lib/html-document.js';
 
 const PAGE_SIZE = 20;
-const TIME_RANGE: Record<TimeRange, string> = { day: 'qdr:d', week: 'qdr:w', month: 'qdr:m', year: 'qdr:y' };
-/** Google knows only on (active) and off; moderate counts as on. */
-const SAFE_SEARCH: Record<SafeSearch, string> = { 0: 'off', 1: 'active', 2: 'active' };
 const GOOGLE = 'https://www.google.com';
 
 interface Target {
@@ -56,9 +54,6 @@ function tileOf(image: Element): Element {
   return tile;
 }
 
-function isBlockPage(html: string): boolean {
-  return /id="captcha-form"|g-recaptcha|unusual traffic from your computer|captcha/i.test(html);
-}
 
 function parseResults(html: string): EngineResult[] {
   const document = parseHtmlDocument(html);
@@ -93,25 +88,13 @@ function parseResults(html: string): EngineResult[] {
 
 export default defineEngine({
   buildRequest({ query, settings }) {
-    const params: Record<string, string | number | undefined> = { q: query.query, tbm: 'isch' };
-    if (query.page > 1) params.start = (query.page - 1) * PAGE_SIZE;
-    if (query.timeRange) params.tbs = TIME_RANGE[query.timeRange];
-    params.safe = SAFE_SEARCH[query.safeSearch];
-    if (query.language !== 'all') {
-      params.hl = query.language;
-      params.lr = `lang_${query.language}`;
-    }
-    params.gl = query.region?.split('-')[1]?.toLowerCase();
-    params.ie = 'utf8';
-    params.oe = 'utf8';
-    return { method: 'GET', url: endpointUrl(settings.baseUrl, '/search', params) };
+    return { method: 'GET', url: endpointUrl(settings.baseUrl, '/search', googleSearchParams(query, PAGE_SIZE, 'isch')) };
   },
 
   parseResponse(response) {
     if (response.body.trim() === '') throw new EngineParseError('google_images answered with an empty page');
-    if (/\/sorry\//.test(response.url)) throw new EngineCaptchaError('google redirected to its /sorry/ CAPTCHA page');
     const results = parseResults(response.body);
-    if (results.length === 0 && isBlockPage(response.body)) throw new EngineCaptchaError('google_images answered with a reCAPTCHA page');
+    assertNotBlocked('google_images', response, results.length);
     return { results };
   },
 });

@@ -4,19 +4,14 @@
  * its snippet starts with the age ("10 hours ago · …"), turned into a date
  * relative to the response's Date header so parsing stays deterministic.
  */
-import {
-  defineEngine,
-  EngineCaptchaError,
-  type EngineResult,
-  type HttpRequestSpec,
-  type SafeSearch,
-  type TimeRange,
-} from '../../core/engine.js';
+import { defineEngine, type EngineResult, type HttpRequestSpec, type SafeSearch } from '../../core/engine.js';
+import { assertNotBlocked, GOOGLE_TIME_RANGE, unwrapGoogleLink } from '../_google/google.js';
 import { endpointUrl } from '../_lib/endpoint-url.js';
-import { absoluteHttpUrl, parseHtmlDocument, textOf } from '../_lib/html-document.js';
+import { parseHtmlDocument, textOf } from '../_lib/html-document.js';
+
+export { unwrapGoogleLink } from '../_google/google.js';
 
 const PAGE_SIZE = 10;
-const TIME_RANGE: Record<TimeRange, string> = { day: 'qdr:d', week: 'qdr:w', month: 'qdr:m', year: 'qdr:y' };
 const SAFE_SEARCH: Record<SafeSearch, string> = { 0: 'off', 1: 'medium', 2: 'high' };
 const UNIT_MS: Record<string, number> = { minute: 60_000, min: 60_000, hour: 3_600_000, day: 86_400_000, week: 604_800_000 };
 
@@ -30,15 +25,6 @@ export function parseAge(text: string, now: Date | undefined): string | undefine
   if (!/\b\d{4}\b/.test(text)) return undefined;
   const absolute = new Date(`${text.trim()} UTC`);
   return Number.isNaN(absolute.getTime()) ? undefined : absolute.toISOString();
-}
-
-/** Google's result links are /url?q=<target>&sa=…. */
-export function unwrapGoogleLink(href: string): string | undefined {
-  const absolute = absoluteHttpUrl(href, 'https://www.google.com/');
-  if (!absolute) return undefined;
-  const url = new URL(absolute);
-  if (url.pathname === '/url') return absoluteHttpUrl(url.searchParams.get('q') ?? url.searchParams.get('url'));
-  return absolute;
 }
 
 function parseStories(html: string, now: Date | undefined): EngineResult[] {
@@ -79,7 +65,7 @@ export default defineEngine({
       tbm: 'nws',
       start: (query.page - 1) * PAGE_SIZE,
       hl: query.language === 'all' ? undefined : query.language,
-      tbs: query.timeRange ? TIME_RANGE[query.timeRange] : undefined,
+      tbs: query.timeRange ? GOOGLE_TIME_RANGE[query.timeRange] : undefined,
       safe: SAFE_SEARCH[query.safeSearch],
       gbv: 1,
       ie: 'UTF-8',
@@ -88,9 +74,8 @@ export default defineEngine({
   },
 
   parseResponse(response) {
-    if (/\/sorry\//.test(response.url)) throw new EngineCaptchaError('google redirected to its /sorry/ CAPTCHA page');
     const results = parseStories(response.body, responseDate(response.headers));
-    if (results.length === 0 && /unusual traffic|captcha/i.test(response.body)) throw new EngineCaptchaError('google answered with a CAPTCHA page');
+    assertNotBlocked('google_news', response, results.length);
     return { results };
   },
 });

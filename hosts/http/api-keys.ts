@@ -1,16 +1,62 @@
 /**
- * API keys for the HTTP host: from QUARRY_API_KEYS or the config; when none
- * is configured, one is generated on first start, stored in the data
- * directory (mode 0600) and printed once to stderr. Never open by default.
+ * API keys for the HTTP host and the principal each one acts as (README
+ * "Keys and ownership"): from QUARRY_API_KEYS / QUARRY_ADMIN_KEYS or the
+ * config; when none is configured, one is generated on first start, stored in
+ * the data directory (mode 0600) and printed once to stderr — the machine
+ * owner's key, so an admin. Never open by default.
+ *
+ * A configured key written `<group>:<key>` shares its resources with the
+ * other keys of that group; any other key owns its resources alone.
  */
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../core/errors.js';
 import type { QuarryConfig } from '../../app/config.js';
 import type { Logger } from '../../core/logger.js';
+import type { Principal } from '../../core/principal.js';
 import { loadOrCreateSecret } from '../../core/secrets.js';
 
-export function resolveApiKeys(config: QuarryConfig, logger: Logger): string[] {
-  if (config.apiKeys.length > 0) return config.apiKeys;
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The key this request authenticated with (rate limits count per key); absent on public routes. */
+    apiKey?: string;
+    /** Who the request acts for (CallContext.caller of every route, /mcp included); absent on public routes. */
+    principal?: Principal;
+  }
+}
+
+/** An accepted key and the principal it acts as. */
+export interface ApiKey {
+  key: string;
+  principal: Principal;
+}
+
+const GROUP_ENTRY = /^([A-Za-z0-9_.-]{1,64}):(.+)$/;
+const MIN_KEY_CHARS = 8;
+
+/** Keys as configured: `<group>:<key>` entries share the group's principal; admin keys see everything. */
+export function apiKeyRing(entries: readonly string[], adminKeys: readonly string[] = []): ApiKey[] {
+  const ring = entries.map((entry): ApiKey => {
+    const grouped = GROUP_ENTRY.exec(entry);
+    if (!grouped) return { key: entry, principal: { id: keyPrincipalId(entry), admin: false } };
+    const [, group, key] = grouped as unknown as [string, string, string];
+    if (key.length < MIN_KEY_CHARS) throw new Error(`apiKeys: the key of group "${group}" must have at least ${MIN_KEY_CHARS} characters`);
+    return { key, principal: { id: `group:${group}`, admin: false } };
+  });
+  return [...ring, ...adminKeys.map((key) => ({ key, principal: { id: keyPrincipalId(key), admin: true } }))];
+}
+
+/** Resources are owned under a digest of the key, never the key itself. */
+export function keyPrincipalId(key: string): string {
+  return `key:${createHash('sha256').update(key).digest('hex').slice(0, 24)}`;
+}
+
+export function resolveApiKeys(config: QuarryConfig, logger: Logger): ApiKey[] {
+  if (config.apiKeys.length > 0 || config.adminApiKeys.length > 0) return apiKeyRing(config.apiKeys, config.adminApiKeys);
+  return apiKeyRing([], [generatedKey(config, logger)]);
+}
+
+function generatedKey(config: QuarryConfig, logger: Logger): string {
   const secret = loadOrCreateSecret(config.dataDir, 'api-key', 'qk_');
   if (secret.created) {
     process.stderr.write(
@@ -25,7 +71,7 @@ export function resolveApiKeys(config: QuarryConfig, logger: Logger): string[] {
   } else {
     logger.info({ path: secret.path }, 'using the API key stored in the data directory');
   }
-  return [secret.value];
+  return secret.value;
 }
 
 /** Reads the key from X-API-Key, Authorization: Bearer, or (browsers, the graph page) Authorization: Basic with the key as password. */
@@ -46,21 +92,34 @@ export function presentedKey(headers: Record<string, string | string[] | undefin
   return null;
 }
 
-export function keyMatches(presented: string, keys: string[]): boolean {
+/**
+ * Pages a browser navigates to (the graph, the API docs) cannot send X-API-Key: their 401 carries
+ * WWW-Authenticate, so the browser asks for HTTP Basic credentials (any user name, the key as password).
+ */
+export function askBrowsersForKey(server: FastifyInstance, path: RegExp): void {
+  server.addHook('onSend', async (request, reply, payload) => {
+    if (reply.statusCode === 401 && path.test(request.url)) reply.header('www-authenticate', 'Basic realm="Quarry", charset="UTF-8"');
+    return payload;
+  });
+}
+
+/** The entry of the presented key, or null. An admin entry wins when a key is listed twice. */
+export function matchingKey(presented: string, keys: readonly ApiKey[]): ApiKey | null {
   const given = Buffer.from(presented);
-  let found = false;
-  for (const key of keys) {
-    const expected = Buffer.from(key);
+  let found: ApiKey | null = null;
+  for (const entry of keys) {
+    const expected = Buffer.from(entry.key);
     // Compare every key in constant time per key, without stopping early.
-    if (expected.length === given.length && timingSafeEqual(expected, given)) found = true;
+    if (expected.length === given.length && timingSafeEqual(expected, given) && !found?.principal.admin) found = entry;
   }
   return found;
 }
 
-/** The presented key when it is one of keys; throws UNAUTHORIZED otherwise. */
-export function authenticatedKey(headers: Record<string, string | string[] | undefined>, keys: string[]): string {
+/** The entry of the presented key when it is one of keys; throws UNAUTHORIZED otherwise. */
+export function authenticatedKey(headers: Record<string, string | string[] | undefined>, keys: readonly ApiKey[]): ApiKey {
   const key = presentedKey(headers);
   if (!key) throw new AppError('UNAUTHORIZED', 'missing API key: send it as X-API-Key or Authorization: Bearer <key>');
-  if (!keyMatches(key, keys)) throw new AppError('UNAUTHORIZED', 'invalid API key');
-  return key;
+  const entry = matchingKey(key, keys);
+  if (!entry) throw new AppError('UNAUTHORIZED', 'invalid API key');
+  return entry;
 }

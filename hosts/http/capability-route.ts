@@ -9,7 +9,6 @@
  * whatever Content-Type says. A capability whose spec answer is a bare array
  * declares `answerField`, and HTTP answers that field of the output.
  */
-import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { QuarryApp } from '../../app/create-quarry.js';
 import type { AnyCapability, CallContext } from '../../core/capability.js';
@@ -50,14 +49,13 @@ export function mountCapability(server: FastifyInstance, app: QuarryApp, capabil
           if (!reply.raw.writableFinished) controller.abort();
         };
         reply.raw.on('close', onClose);
-        const apiKey = (request as FastifyRequest & { apiKey?: string }).apiKey;
         const ctx: CallContext = {
           signal: controller.signal,
           logger: request.log as CallContext['logger'],
           progress: () => undefined,
           host: 'http',
           baseUrl: `${request.protocol}://${request.host}`,
-          ...(apiKey ? { caller: callerId(apiKey) } : {}),
+          ...(request.principal ? { caller: request.principal } : {}),
         };
         try {
           const output = await app.registry.invoke(capability.id, input, ctx);
@@ -80,7 +78,3 @@ async function forgetTypeOfEmptyBody(request: FastifyRequest): Promise<void> {
   if (headers['transfer-encoding'] === undefined && (headers['content-length'] === undefined || headers['content-length'] === '0')) delete headers['content-type'];
 }
 
-/** Per-caller state is kept under a digest of the key, never the key itself. */
-function callerId(apiKey: string): string {
-  return `key:${createHash('sha256').update(apiKey).digest('hex').slice(0, 24)}`;
-}

@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { askBrowsersForKey } from './api-keys.js';
 import { GRAPH_PAGE_HTML, GRAPH_PAGE_SCRIPT } from './graph-page-assets.js';
 
 let cytoscapeSource: string | null = null;
@@ -21,10 +22,7 @@ function cytoscape(): string {
 }
 
 export function registerGraphPage(server: FastifyInstance): void {
-  server.addHook('onSend', async (request, reply, payload) => {
-    if (reply.statusCode === 401 && /^\/graph(?:\/|$|\?)/.test(request.url)) reply.header('www-authenticate', 'Basic realm="Quarry", charset="UTF-8"');
-    return payload;
-  });
+  askBrowsersForKey(server, /^\/graph(?:\/|$|\?)/);
   server.get('/graph', async (_request, reply) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(GRAPH_PAGE_HTML));
   server.get('/graph/assets/graph-view.js', async (_request, reply) => reply.type('text/javascript; charset=utf-8').send(GRAPH_PAGE_SCRIPT));
   server.get('/graph/assets/cytoscape.min.js', async (_request, reply) => reply.type('text/javascript; charset=utf-8').header('cache-control', 'max-age=86400').send(cytoscape()));

@@ -1,13 +1,16 @@
 /**
  * The routes anyone may call without an API key: the service's front door
- * (GET /), liveness (/healthz), health from real checks (/health), and the
+ * (GET /), liveness (/healthz) and health from real checks (/health). The
  * interactive API documentation (/docs, Swagger UI served from the
- * @fastify/swagger-ui package's own files — no CDN).
+ * @fastify/swagger-ui package's own files — no CDN) is registered here too,
+ * but needs the key like /api/v1/openapi.json, which it shows: a browser is
+ * asked for it as an HTTP Basic password.
  */
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { QuarryApp } from '../../app/create-quarry.js';
+import { askBrowsersForKey } from './api-keys.js';
 
 export const DOCS_PREFIX = '/docs';
 const PUBLIC_ROUTES = new Set(['/', '/healthz', '/health']);
@@ -15,8 +18,7 @@ const PUBLIC_ROUTES = new Set(['/', '/healthz', '/health']);
 /** Whether the matched route needs no key (unmatched URLs are not public: they need a key, then 404). */
 export function isPublicRoute(request: FastifyRequest): boolean {
   const route = request.routeOptions.url;
-  if (route === undefined) return false;
-  return PUBLIC_ROUTES.has(route) || route === DOCS_PREFIX || route.startsWith(`${DOCS_PREFIX}/`);
+  return route !== undefined && PUBLIC_ROUTES.has(route);
 }
 
 export async function registerPublicRoutes(server: FastifyInstance, app: QuarryApp, version: string, openapi: () => Record<string, unknown>): Promise<void> {
@@ -32,6 +34,7 @@ export async function registerPublicRoutes(server: FastifyInstance, app: QuarryA
   // 200 whether healthy or degraded: the service answers either way; the body says what is wrong.
   server.get('/health', async () => ({ ...(await app.health.report()), version, timestamp: new Date().toISOString() }));
 
+  askBrowsersForKey(server, /^\/docs(?:\/|$|\?)/);
   await server.register(fastifySwagger, { mode: 'static', specification: { document: openapi() as never } });
   await server.register(fastifySwaggerUi, {
     routePrefix: DOCS_PREFIX,

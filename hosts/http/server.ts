@@ -12,7 +12,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyRequest } fro
 import type { QuarryApp } from '../../app/create-quarry.js';
 import { AppError } from '../../core/errors.js';
 import { packageVersion } from '../../core/paths.js';
-import { authenticatedKey, resolveApiKeys } from './api-keys.js';
+import { apiKeyRing, authenticatedKey, resolveApiKeys } from './api-keys.js';
 import { mountCapability } from './capability-route.js';
 import { registerGraphPage } from './graph-page.js';
 import { buildOpenApi } from './openapi.js';
@@ -20,13 +20,15 @@ import { isPublicRoute, registerPublicRoutes } from './public-routes.js';
 import { installTransportErrors, transportServerOptions } from './transport-errors.js';
 
 export interface HttpServerOptions {
-  /** Keys accepted; resolved from config (or generated) when absent. */
+  /** Keys accepted (`<group>:<key>` for a group's); resolved from config (or generated) when absent. */
   apiKeys?: string[];
+  /** Keys of operators, who see every owner's resources; with apiKeys only. */
+  adminApiKeys?: string[];
 }
 
 export async function buildHttpServer(app: QuarryApp, options: HttpServerOptions = {}): Promise<FastifyInstance> {
   const { config, registry, logger } = app;
-  const keys = options.apiKeys ?? resolveApiKeys(config, logger);
+  const keys = options.apiKeys ? apiKeyRing(options.apiKeys, options.adminApiKeys) : resolveApiKeys(config, logger);
   const server = Fastify({
     loggerInstance: logger.child({ component: 'http' }),
     // One concise line per request is logged in onResponse below instead of fastify's two.
@@ -48,7 +50,9 @@ export async function buildHttpServer(app: QuarryApp, options: HttpServerOptions
 
   server.addHook('onRequest', async (request) => {
     if (isPublicRoute(request)) return;
-    (request as FastifyRequest & { apiKey?: string }).apiKey = authenticatedKey(request.headers, keys);
+    const entry = authenticatedKey(request.headers, keys);
+    request.apiKey = entry.key;
+    request.principal = entry.principal;
   });
 
   const sharedRedis = app.services.stores.redis;
@@ -59,7 +63,7 @@ export async function buildHttpServer(app: QuarryApp, options: HttpServerOptions
     ...(sharedRedis ? { redis: sharedRedis, nameSpace: 'quarry:rate-limit:' } : {}),
     hook: 'preHandler',
     allowList: (request) => isPublicRoute(request),
-    keyGenerator: (request) => (request as FastifyRequest & { apiKey?: string }).apiKey ?? request.ip,
+    keyGenerator: (request) => request.apiKey ?? request.ip,
     errorResponseBuilder: (_request, context) =>
       new AppError('RATE_LIMITED', `rate limit of ${context.max} requests per minute exceeded; retry in ${context.after}`, {
         retryAfterSeconds: Math.max(1, Math.ceil(context.ttl / 1000)),

@@ -12,7 +12,7 @@ import { STATUS_CODES, type ServerOptions } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { AppError, publicError, toAppError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
-import { authenticatedKey } from './api-keys.js';
+import { authenticatedKey, type ApiKey } from './api-keys.js';
 import { registerJsonBody } from './json-body.js';
 import { RouteMethods } from './route-methods.js';
 
@@ -78,7 +78,7 @@ function writeRawError(socket: Duplex, error: AppError): void {
 }
 
 /** Fastify constructor options: transport timeouts, and the handlers for errors met before routing. */
-export function transportServerOptions(keys: string[], limits: TransportLimits, logger: Logger): Partial<FastifyServerOptions> & { http: ServerOptions } {
+export function transportServerOptions(keys: readonly ApiKey[], limits: TransportLimits, logger: Logger): Partial<FastifyServerOptions> & { http: ServerOptions } {
   return {
     // Node measures both from the first byte; without them a client sending 1 byte/s holds a connection forever.
     requestTimeout: limits.bodyTimeoutMs,

@@ -6,12 +6,13 @@
  * failures are error results an agent can act on.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { QuarryApp } from '../../app/create-quarry.js';
 import type { AnyCapability, CallContext } from '../../core/capability.js';
 import { ERROR_CATALOGUE, toAppError } from '../../core/errors.js';
 import { toObjectRootSchema } from '../../core/json-schema.js';
 import { packageVersion } from '../../core/paths.js';
+import { LOCAL_PRINCIPAL, type Principal } from '../../core/principal.js';
 import { fencedCode } from '../../services/markdown/escape.js';
 import { StrictStdioTransport } from './stdio-transport.js';
 
@@ -46,7 +47,8 @@ function toolOf(capability: AnyCapability): Tool {
   };
 }
 
-export function buildMcpServer(app: QuarryApp): Server {
+/** caller: who the calls act for; the stdio host is the machine's owner (an admin), a remote host passes the key's principal. */
+export function buildMcpServer(app: QuarryApp, caller: Principal = LOCAL_PRINCIPAL): Server {
   const server = new Server({ name: 'quarry', version: packageVersion() }, { capabilities: { tools: {}, logging: {} } });
   const capabilities = exposedCapabilities(app);
   const byTool = new Map(capabilities.map((c) => [c.mcpTool, c]));
@@ -55,20 +57,15 @@ export function buildMcpServer(app: QuarryApp): Server {
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const capability = byTool.get(request.params.name);
-    if (!capability) {
-      return {
-        isError: true,
-        content: [{ type: 'text', text: `Unknown tool "${request.params.name}". Available: ${[...byTool.keys()].join(', ')}` }],
-      };
-    }
+    // A protocol error, as the MCP specification asks for an unknown tool (not a tool result).
+    if (!capability) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
     const progressToken = request.params._meta?.progressToken ?? extra._meta?.progressToken;
     const notifications = new ProgressFlush();
     const ctx: CallContext = {
       signal: extra.signal,
       logger: app.logger.child({ tool: capability.mcpTool }),
       host: 'mcp',
-      // One local client per process: its searches form one history.
-      caller: 'mcp',
+      caller,
       progress: (update) => {
         if (progressToken === undefined) return;
         notifications.track(extra.sendNotification({ method: 'notifications/progress', params: { progressToken, ...update } }));

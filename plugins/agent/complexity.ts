@@ -12,7 +12,7 @@
  * about what is new, finance for market questions, and the advanced depth for
  * complex queries — only where the request left the default.
  */
-import type { Topic } from '../../services/sources/topic-engines.js';
+import type { Topic } from './topics.js';
 import type { QUERY_COMPLEXITIES, SearchDepth } from './schemas.js';
 
 export type QueryComplexity = (typeof QUERY_COMPLEXITIES)[number];

@@ -5,7 +5,7 @@
  */
 import type { CallContext } from '../../core/capability.js';
 import type { PluginServices } from '../../app/plugin-services.js';
-import { crawlSite, type PageRead, type SiteCrawlResult } from '../../services/discover/site-crawl.js';
+import type { PageRead, SiteCrawlResult } from '../../services/discover/site-crawl.js';
 import type { AgentMapInput } from './crawl-schemas.js';
 import { linkDecider } from './url-filters.js';
 
@@ -26,7 +26,7 @@ export async function runSiteCrawl<T>(
 ): Promise<SiteCrawlResult<T>> {
   const base = new URL(input.url);
   const decide = linkDecider(input, base, (texts, patterns, signal) => services.parsing.regexTest(texts, patterns, signal));
-  return crawlSite(
+  return services.discovery.crawlSite(
     {
       baseUrl: input.url,
       maxDepth: input.max_depth,
@@ -36,8 +36,6 @@ export async function runSiteCrawl<T>(
       concurrency: CONCURRENCY,
       timeoutMs: Math.round(input.timeout * 1000 * CRAWL_SHARE),
       signal: ctx.signal,
-      respectRobots: services.config.outbound.respectRobots,
-      fetcher: services.outbound,
       read: reader.read,
       decide,
     },
@@ -45,9 +43,15 @@ export async function runSiteCrawl<T>(
   );
 }
 
-/** Taken URLs that could not be read, with the reason; with readAll (a crawl) also those the time budget left unread. */
+/**
+ * Taken URLs that could not be read, with the reason; with readAll (a crawl) also those the time budget left unread.
+ * The start URL is listed too when reading it or deciding on its links failed though the filters leave it out of the
+ * results (a select_paths pattern that runs too long on its links), so the answer never hides why it is empty.
+ */
 export function failedResults<T>(result: SiteCrawlResult<T>, readAll: boolean): Array<{ url: string; error: string }> {
-  return result.urls
+  const listed = result.urls
     .filter((entry) => entry.error !== undefined || (readAll && entry.page === undefined))
     .map((entry) => ({ url: entry.url, error: entry.error?.message ?? 'timeout: not read before the time budget ran out' }));
+  const unlistedStart = result.errors.filter((error) => error.url === result.base_url && !result.urls.some((entry) => entry.url === error.url));
+  return [...unlistedStart.map((error) => ({ url: error.url, error: error.message })), ...listed];
 }

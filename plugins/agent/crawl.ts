@@ -11,7 +11,6 @@ import { AppError } from '../../core/errors.js';
 import type { PluginServices } from '../../app/plugin-services.js';
 import type { PageRead } from '../../services/discover/site-crawl.js';
 import type { ScrapedPage } from '../../services/scrape/scraper.js';
-import { pageMedia } from '../../services/sources/page-media.js';
 import type { AgentCrawlInput, AgentCrawlOutput } from './crawl-schemas.js';
 import { failedResults, runSiteCrawl } from './crawl-run.js';
 import { rankPagesByInstructions } from './instructions.js';
@@ -31,19 +30,19 @@ interface ReadPage {
 export async function agentCrawl(services: PluginServices, input: AgentCrawlInput, ctx: CallContext): Promise<AgentCrawlOutput> {
   const started = performance.now();
   const advanced = input.extract_depth === 'advanced';
-  const javascript = advanced && services.browser.available();
+  const javascript = advanced && services.scraper.renderAvailable();
   if (advanced && !javascript) ctx.logger.warn('agent crawl: no browser here; advanced extraction fetches pages without rendering');
 
   const read = async (url: string, signal: AbortSignal): Promise<PageRead<ReadPage>> => {
     const page = await services.scraper.scrapeOne(
       url,
-      { javascript, timeoutMs: PAGE_TIMEOUT_MS, extract: { markdown: input.format === 'markdown', includeImages: input.include_images, includeLinks: false }, includeHtml: true },
+      { javascript, timeoutMs: PAGE_TIMEOUT_MS, extract: { markdown: input.format === 'markdown', includeImages: input.include_images, includeLinks: false, media: input.include_favicon }, includeHtml: true },
       signal,
     );
     if (!page.success || !page.text.trim()) throw new AppError('UPSTREAM_FAILED', page.failureReason ?? 'the page has no text');
     const finalUrl = page.finalUrl || url;
     const links = page.html ? await services.parsing.links(page.html, finalUrl, signal) : [];
-    const favicon = input.include_favicon ? pageMedia(page.html, finalUrl, []).favicon : null;
+    const favicon = input.include_favicon ? (page.media?.favicon ?? null) : null;
     // Up to `limit` pages are held until the answer: keep their text, not their HTML.
     delete page.html;
     return { finalUrl, links, value: { page, favicon } };

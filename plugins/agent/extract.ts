@@ -7,7 +7,6 @@
 import type { CallContext } from '../../core/capability.js';
 import type { PluginServices } from '../../app/plugin-services.js';
 import { rankPagePassages } from '../../services/ranking/page-passages.js';
-import { pageMedia } from '../../services/sources/page-media.js';
 import type { AgentExtractInput, AgentExtractOutput } from './schemas.js';
 import { embedderOrNull, requestId } from './search.js';
 
@@ -17,7 +16,7 @@ export async function agentExtract(services: PluginServices, input: AgentExtract
   const started = performance.now();
   const advanced = input.extract_depth === 'advanced';
   // Without a browser, advanced falls back to a static fetch rather than failing every URL.
-  const javascript = advanced && services.browser.available();
+  const javascript = advanced && services.scraper.renderAvailable();
   if (advanced && !javascript) ctx.logger.warn('agent extract: no browser here; advanced extraction fetches pages without rendering');
   const timeoutMs = (input.timeout ?? (advanced ? 60 : 30)) * 1000;
   ctx.progress({ progress: 0, total: input.urls.length, message: `reading ${input.urls.length} pages` });
@@ -25,8 +24,7 @@ export async function agentExtract(services: PluginServices, input: AgentExtract
     javascript,
     timeoutMs,
     signal: ctx.signal,
-    extract: { markdown: input.format === 'markdown', includeImages: input.include_images, includeLinks: false },
-    includeHtml: input.include_favicon,
+    extract: { markdown: input.format === 'markdown', includeImages: input.include_images, includeLinks: false, media: input.include_favicon },
   });
 
   const embedder = input.query ? await embedderOrNull(services, ctx) : null;
@@ -56,7 +54,7 @@ export async function agentExtract(services: PluginServices, input: AgentExtract
       failed: false,
       error: null,
     };
-    if (input.include_favicon) result.favicon = pageMedia(page.html, page.finalUrl || url, []).favicon;
+    if (input.include_favicon) result.favicon = page.media?.favicon ?? null;
     return result;
   });
   const failed = results.filter((r) => r.failed);

@@ -8,7 +8,7 @@
 import type { Logger } from '../../core/logger.js';
 import { parseModelJson } from '../../services/llm/json-output.js';
 import type { LlmClient } from '../../services/llm/types.js';
-import type { PageImage } from '../../services/sources/page-media.js';
+import type { PageImage } from '../../services/extract/types.js';
 import { normalizeUrl } from '../../services/web-search/url-normalize.js';
 
 export const MAX_IMAGES = 10;

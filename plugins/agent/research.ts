@@ -18,9 +18,9 @@ import { writeReport } from '../../services/answers/report.js';
 import { rankPagePassages } from '../../services/ranking/page-passages.js';
 import { runResearch } from '../../services/research/loop.js';
 import { FACETS, planQuestions } from '../../services/research/plan.js';
-import { enginesForTopic } from '../../services/sources/topic-engines.js';
 import type { AgentResearchInput, AgentResearchReport, ResearchDepth } from './schemas.js';
 import { embedderOrNull } from './search.js';
+import { TOPIC_ROUTE } from './topics.js';
 
 interface ResearchProfile {
   questions: number;
@@ -43,7 +43,7 @@ export async function agentResearch(services: PluginServices, input: AgentResear
   const started = performance.now();
   const profile = RESEARCH_PROFILES[input.depth];
   const deadline = started + (input.timeout ?? profile.timeoutSeconds) * 1000;
-  const plans = enginesForTopic(services.engines, input.topic, input.query, services.config.search.defaultEngines);
+  const plans = services.webSearch.plan(TOPIC_ROUTE[input.topic], input.query);
   let step = 0;
   const report = (message: string) => ctx.progress({ progress: ++step, message });
 
@@ -59,7 +59,7 @@ export async function agentResearch(services: PluginServices, input: AgentResear
   report(`sub-questions: ${plan.questions.join(' | ')}`);
 
   const embedder = await embedderOrNull(services, ctx);
-  const outcome = await runResearch(services.engines, services.scraper, {
+  const outcome = await runResearch(services.webSearch, {
     subject: input.query,
     questions: plan.questions,
     plans,

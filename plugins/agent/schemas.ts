@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { domainFilterSchema, httpUrlSchema } from '../../core/field-schemas.js';
-import { TOPICS } from '../../services/sources/topic-engines.js';
+import { TOPICS } from './topics.js';
 
 export const SEARCH_DEPTHS = ['basic', 'advanced', 'fast', 'ultra-fast'] as const;
 export type SearchDepth = (typeof SEARCH_DEPTHS)[number];

@@ -12,15 +12,14 @@ import { modelFor } from '../../services/llm/model-choice.js';
 import type { Embedder } from '../../services/embeddings/types.js';
 import { rankPagePassages, type RankedPassage } from '../../services/ranking/page-passages.js';
 import { scorePassages } from '../../services/ranking/passage-relevance.js';
-import { gatherSources, type Source } from '../../services/sources/gather.js';
 import { defaultImageEngine, searchImages } from '../../services/sources/images.js';
-import { pageMedia } from '../../services/sources/page-media.js';
+import type { Source } from '../../services/web-search/gather.js';
 import { describeFindings, screenQuery } from '../../services/sources/safety.js';
-import { enginesForTopic } from '../../services/sources/topic-engines.js';
 import { autoParameters, queryComplexity } from './complexity.js';
 import { DEPTHS } from './depths.js';
 import { describeWithModel, mergeImages, MAX_IMAGES } from './images.js';
 import type { AgentSearchInput, AgentSearchOutput } from './schemas.js';
+import { TOPIC_ROUTE } from './topics.js';
 import { containsPhrases, dateWindow, quotedPhrases, regionOf, timeRangeOf, withinWindow } from './tavily-fields.js';
 
 type Result = AgentSearchOutput['results'][number];
@@ -72,7 +71,7 @@ export async function agentSearch(services: PluginServices, input: AgentSearchIn
   const deadline = started + (input.timeout ?? profile.timeoutSeconds) * 1000;
   const total = 4;
 
-  let plans = enginesForTopic(services.engines, topic, input.query, services.config.search.defaultEngines);
+  let plans = services.webSearch.plan(TOPIC_ROUTE[topic], input.query);
   if (profile.engines !== null) plans = plans.slice(0, profile.engines);
   const imageEngine = input.include_images ? defaultImageEngine(services.engines) : null;
   const images = imageEngine
@@ -93,7 +92,7 @@ export async function agentSearch(services: PluginServices, input: AgentSearchIn
   ctx.progress({ progress: 0, total, message: `searching ${plans.length} engines (${topic}, ${depth})` });
   const timeRange = timeRangeOf(input);
   const region = regionOf(input.country, language);
-  const gathering = await gatherSources(services.engines, services.scraper, {
+  const gathering = await services.webSearch.gather({
     plans,
     resultsPerEngine: profile.resultsPerEngine(input.max_results),
     readLimit: readsPages ? profile.pagesRead(input.max_results) : 0,
@@ -103,8 +102,7 @@ export async function agentSearch(services: PluginServices, input: AgentSearchIn
     ...(timeRange ? { timeRange } : {}),
     ...(region ? { region } : {}),
     domains: { ...(input.include_domains ? { include: input.include_domains } : {}), ...(input.exclude_domains ? { exclude: input.exclude_domains } : {}) },
-    extract: { markdown: rawFormat === 'markdown', includeImages: input.include_images, includeLinks: false },
-    keepHtml: input.include_images || input.include_favicon,
+    extract: { markdown: rawFormat === 'markdown', includeImages: input.include_images, includeLinks: false, media: input.include_images || input.include_favicon },
     deadline: input.fetch_timeout ? Math.min(deadline, started + (deadline - started) * 0.5 + input.fetch_timeout * 1000) : deadline,
     signal: ctx.signal,
     progress: (message) => ctx.progress({ progress: 1, total, message }),
@@ -135,7 +133,7 @@ export async function agentSearch(services: PluginServices, input: AgentSearchIn
       engines: source.engines,
     };
     if (source.publishedDate) result.published_date = source.publishedDate;
-    if (input.include_favicon) result.favicon = source.page ? pageMedia(source.page.html, source.page.finalUrl || source.url, []).favicon : null;
+    if (input.include_favicon) result.favicon = source.page?.media?.favicon ?? null;
     if (input.check_safety) result.safety = { flagged: source.agentInstructions.length > 0, reasons: source.agentInstructions.map((f) => describeFindings([f])) };
     return result;
   });
@@ -203,7 +201,7 @@ async function collectImages(
   ctx: CallContext,
 ) {
   const fromEngine = (await engineImages)?.images.map((image) => ({ url: image.url, description: image.title || null })) ?? [];
-  const fromPages = chosen.flatMap(({ source }) => (source.read && source.page ? pageMedia(source.page.html, source.page.finalUrl || source.url, source.page.images).images : []));
+  const fromPages = chosen.flatMap(({ source }) => (source.read && source.page ? (source.page.media?.images ?? []) : []));
   const merged = mergeImages([fromEngine, fromPages]);
   const describer = input.include_image_descriptions ? modelFor(services.llm, 'image-description') : null;
   return describer && merged.length > 0 ? describeWithModel(describer, input.query, merged, { signal: ctx.signal, logger: ctx.logger }) : merged;

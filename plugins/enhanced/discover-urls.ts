@@ -2,7 +2,6 @@
 import { z } from 'zod';
 import { defineCapability } from '../../core/capability.js';
 import { escapeMarkdownText } from '../../services/markdown/escape.js';
-import { discoverUrls } from '../../services/discover/discover.js';
 import { MAX_URL_LENGTH } from '../../services/discover/url-collector.js';
 import type { PluginServices } from '../../app/plugin-services.js';
 
@@ -48,8 +47,7 @@ export function discoverUrlsCapability(services: PluginServices) {
         ...out.urls.map((u) => `- ${escapeMarkdownText(`${u.url} (${u.source}${u.lastmod ? `, ${u.lastmod}` : ''})`)}`),
       ].join('\n'),
     handler(input, ctx) {
-      return discoverUrls(
-        services.outbound,
+      return services.discovery.discoverUrls(
         {
           baseUrl: input.base_url,
           maxUrls: input.max_urls,
@@ -57,9 +55,6 @@ export function discoverUrlsCapability(services: PluginServices) {
           maxDepth: input.max_depth,
           timeoutMs: input.timeout * 1000,
           signal: ctx.signal,
-          respectRobots: services.config.outbound.respectRobots,
-          parseLinks: (html, pageUrl, signal) => services.parsing.links(html, pageUrl, signal),
-          parseSitemap: (text, signal) => services.parsing.sitemap(text, signal),
         },
         (p) => ctx.progress({ progress: p.found, total: input.max_urls, message: `${p.found} URLs found, ${p.fetched} documents read` }),
       );

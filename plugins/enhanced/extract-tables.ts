@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { defineCapability } from '../../core/capability.js';
 import { AppError, isAppError } from '../../core/errors.js';
-import { MAX_MARKUP_DEPTH } from '../../services/extract/markup-depth.js';
+import { MAX_MARKUP_DEPTH } from '../../services/extract/types.js';
 import { escapeMarkdownText } from '../../services/markdown/escape.js';
 import { TABLE_STRATEGIES } from '../../services/tables/types.js';
 import type { PluginServices } from '../../app/plugin-services.js';

@@ -18,7 +18,7 @@ export function registerOptionFeatures(services: PluginServices): void {
   const check = (need: Need, what: string): (() => Feature) => () => {
     switch (need) {
       case 'browser':
-        return services.browser.available()
+        return services.scraper.renderAvailable()
           ? { available: true, detail: `${what}: headless Chromium` }
           : { available: false, detail: `${what} needs Chromium: install it (Debian/Ubuntu: apt-get install chromium) or set QUARRY_CHROMIUM_PATH` };
       case 'llm': {

@@ -1,31 +1,18 @@
 /**
- * POST /api/v1/enhanced/scrape (MCP enhanced_scrape): 1–50 URLs fetched or
- * rendered, extracted, optionally screenshotted / printed to PDF, through a
- * page cache. Per-URL failures stay inside the answer. See docs/scrape.md.
+ * POST /api/v1/enhanced/scrape (MCP enhanced_scrape): 1–50 URLs read by the
+ * page reader (services/scrape: fetch or render, robots.txt first, page
+ * cache, failure codes), optionally screenshotted / printed to PDF. Per-URL
+ * failures stay inside the answer. See docs/scrape.md.
  */
 import { defineCapability } from '../../core/capability.js';
 import type { PluginServices } from '../../app/plugin-services.js';
-import { PageCache } from './scrape/cache.js';
-import { PageFetcher } from './scrape/fetch-page.js';
-import { pipelineFrom } from './scrape/pipeline.js';
 import { outboundLinkPolicy } from '../../services/markdown/link-policy.js';
 import { renderScrapeMarkdown } from './scrape/present.js';
 import { runScrape } from './scrape/run-scrape.js';
 import { scrapeInputSchema, scrapeOutputSchema } from './scrape/schema.js';
 
 export function scrapeCapability(services: PluginServices) {
-  const pipeline = pipelineFrom(services);
-  const logger = services.logger.child({ component: 'enhanced-scrape' });
-  const deps = {
-    fetcher: new PageFetcher(services.outbound, pipeline.browser, services.config.outbound.respectRobots),
-    extract: pipeline.extract,
-    cache: new PageCache(services.stores.cache, logger),
-  };
-  const limits = {
-    fetchConcurrency: services.config.search.maxScrapeConcurrency,
-    renderConcurrency: services.config.browser.maxConcurrentPages,
-    linkPolicy: outboundLinkPolicy(services.config.outbound),
-  };
+  const linkPolicy = outboundLinkPolicy(services.config.outbound);
   return defineCapability({
     id: 'enhanced.scrape',
     title: 'Scrape pages',
@@ -36,7 +23,7 @@ export function scrapeCapability(services: PluginServices) {
     http: { method: 'POST', path: '/api/v1/enhanced/scrape' },
     mcpTool: 'enhanced_scrape',
     readOnly: true,
-    toMarkdown: (out) => out.markdown ?? renderScrapeMarkdown(out, limits.linkPolicy),
-    handler: (input, ctx) => runScrape(deps, limits, input, ctx),
+    toMarkdown: (out) => out.markdown ?? renderScrapeMarkdown(out, linkPolicy),
+    handler: (input, ctx) => runScrape(services.scraper, linkPolicy, input, ctx),
   });
 }

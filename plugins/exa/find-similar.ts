@@ -6,8 +6,9 @@
 import type { z } from 'zod';
 import type { CallContext } from '../../core/capability.js';
 import type { PluginServices } from '../../app/plugin-services.js';
-import { hostOf, passesDomains } from '../../services/neural-search/candidates.js';
 import { similarSearch } from '../../services/neural-search/similar.js';
+import { passesDomains } from '../../services/web-search/domain-filter.js';
+import { hostOf } from '../../services/web-search/url-normalize.js';
 import { charsWanted, requestId, withContents } from './contents.js';
 import type { ExaFindSimilarInput, exaFindSimilarOutputSchema } from './schemas.js';
 

@@ -1,7 +1,10 @@
 /** The knowledge area (/api/v1/knowledge): extraction into the durable graph, search, people, entities, the graph, deletion. */
 import { defineCapability } from '../../core/capability.js';
+import type { CallContext } from '../../core/capability.js';
 import { AppError } from '../../core/errors.js';
+import { quotaExceeded } from '../../core/principal.js';
 import { definePlugin } from '../../app/plugin-services.js';
+import { graphNamespace } from '../../services/knowledge/knowledge-service.js';
 import { findPeople } from './people.js';
 import {
   deleteOutputSchema,
@@ -22,7 +25,9 @@ const list = (items: string[]) => (items.length ? items.map((i) => `- ${i}`).joi
 
 export default definePlugin({
   setup(services) {
-    const { knowledge } = services;
+    // Each principal reads and writes its own graph (admins: the installation's).
+    const graphOf = (ctx: CallContext) => services.knowledge.scoped(graphNamespace(ctx.caller));
+    const maxEntities = services.config.quotas.graphEntities;
 
     const extract = defineCapability({
       id: 'knowledge.extract',
@@ -46,6 +51,11 @@ export default definePlugin({
         ].join('\n'),
       async handler(input, ctx) {
         const started = performance.now();
+        const knowledge = graphOf(ctx);
+        // A graph at its cap takes no more extractions (one extraction may take it a little past).
+        if (input.store && (await (await knowledge.graph()).counts()).entities >= maxEntities) {
+          throw quotaExceeded('knowledge graph entities', maxEntities, 'quotas.graphEntities');
+        }
         const outcome = await knowledge.extract(
           {
             text: input.text,
@@ -84,6 +94,7 @@ export default definePlugin({
           .filter(Boolean)
           .join('\n'),
       async handler(input, ctx) {
+        const knowledge = graphOf(ctx);
         const hits = await knowledge.search(input.query, input.entity_types, input.max_results, ctx.signal);
         const relationships = input.include_relationships ? (await knowledge.relationsAround(hits.map((h) => h.entity.id))).map(relationshipView) : [];
         return { entities: hits.map((h) => entityView(h.entity, h)), relationships, query: input.query };
@@ -110,7 +121,7 @@ export default definePlugin({
             ),
           ),
         ].join('\n'),
-      handler: (input, ctx) => findPeople(knowledge, input, ctx.signal),
+      handler: (input, ctx) => findPeople(graphOf(ctx), input, ctx.signal),
     });
 
     const entity = defineCapability({
@@ -130,8 +141,8 @@ export default definePlugin({
           '## Relations',
           list(out.relationships.map((r) => `${r.from_entity} —${r.type}→ ${r.to_entity} (weight ${r.weight})`)),
         ].join('\n'),
-      async handler(input) {
-        const found = await knowledge.entity(input.entity_id);
+      async handler(input, ctx) {
+        const found = await graphOf(ctx).entity(input.entity_id);
         if (!found) throw new AppError('NOT_FOUND', `no entity ${input.entity_id}`);
         return { entity: entityView(found.entity), relationships: found.edges.map(relationshipView) };
       },
@@ -153,8 +164,8 @@ export default definePlugin({
           '## Edges',
           list(out.edges.map((e) => `${nameOf(out.nodes, e.from)} —${e.type}→ ${nameOf(out.nodes, e.to)} (weight ${e.weight})`)),
         ].join('\n'),
-      async handler(input) {
-        const { nodes, edges } = await knowledge.subgraph(input.entity_types, input.limit);
+      async handler(input, ctx) {
+        const { nodes, edges } = await graphOf(ctx).subgraph(input.entity_types, input.limit);
         return {
           nodes: nodes.map((n) => ({ id: n.id, type: n.type, name: n.name, degree: n.degree })),
           edges: edges.map((e) => ({ from: e.from, to: e.to, type: e.type, weight: e.sources.length })),
@@ -171,8 +182,8 @@ export default definePlugin({
       http: { method: 'DELETE', path: '/api/v1/knowledge/entities/:entity_id' },
       mcpTool: 'knowledge_delete_entity',
       toMarkdown: (out) => `Deleted ${out.entity_id}.`,
-      async handler(input) {
-        if (!(await knowledge.remove(input.entity_id))) throw new AppError('NOT_FOUND', `no entity ${input.entity_id}`);
+      async handler(input, ctx) {
+        if (!(await graphOf(ctx).remove(input.entity_id))) throw new AppError('NOT_FOUND', `no entity ${input.entity_id}`);
         return { deleted: true as const, entity_id: input.entity_id };
       },
     });

@@ -24,8 +24,8 @@ describe('monitor analysis', () => {
     expect(titlesLine(many, false)).toMatch(/; and 3 more$/);
   });
 
-  it('picks from each page the sentence that covers the topic and keywords, and the snippet of a page not read', () => {
-    const summary = extractiveSummary(terms, items, pages, false);
+  it('picks from each page the sentence that covers the topic and keywords, and the snippet of a page not read', async () => {
+    const summary = await extractiveSummary(terms, items, pages, false);
     expect(summary.split('\n')).toEqual([
       '2 new results: Perovskite cells pass a 1,000-hour test; Unread page',
       '- Perovskite cells pass a 1,000-hour test: Perovskite solar cells kept 95% of their efficiency after 1,000 hours, a record for stability in damp heat.',

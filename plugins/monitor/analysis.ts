@@ -10,8 +10,8 @@
 import { NO_ANSWER } from '../../services/answers/citations.js';
 import { writeAnswer, type PromptSource } from '../../services/answers/written.js';
 import type { LlmClient } from '../../services/llm/types.js';
-import { sentences } from '../../services/ranking/passages.js';
-import { lexicalRelevance } from '../../services/ranking/relevance.js';
+import { cutPassages } from '../../services/ranking/passages.js';
+import { passageScorer } from '../../services/ranking/scorers.js';
 import type { MonitorTerms } from './query.js';
 import type { NewResult } from './schemas.js';
 
@@ -30,6 +30,8 @@ export interface ReadPage {
 
 const TITLES_SHOWN = 8;
 const SENTENCE_CHARS = 300;
+/** Sentences of a page read for its summary line (the first ones). */
+const SENTENCES_READ = 400;
 const PAGE_CHARS_FOR_MODEL = 2500;
 
 const clip = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`);
@@ -44,21 +46,18 @@ export function titlesLine(items: NewResult[], baseline: boolean): string {
 }
 
 /** From each page (or, unread, its snippet) the sentence that best covers the topic and keywords. */
-export function extractiveSummary(terms: MonitorTerms, items: NewResult[], pages: ReadPage[], baseline: boolean): string {
+export async function extractiveSummary(terms: MonitorTerms, items: NewResult[], pages: ReadPage[], baseline: boolean): Promise<string> {
   const query = [terms.topic, ...terms.keywords].join(' ');
+  const lexical = passageScorer('lexical');
   const lines: string[] = [];
   for (const item of items) {
     const page = pages.find((candidate) => candidate.url === item.url);
     const text = page?.text.trim() ? page.text : item.snippet;
-    let best = '';
-    let bestScore = -1;
-    for (const sentence of sentences(text, 400)) {
-      const score = lexicalRelevance(query, { title: '', snippet: sentence.text });
-      if (score > bestScore) {
-        best = sentence.text;
-        bestScore = score;
-      }
-    }
+    const candidates = await cutPassages(text, { by: 'sentence' }, { limit: SENTENCES_READ });
+    const scores = await lexical.score(query, candidates);
+    // The first of the best-scored sentences: the lead says it first.
+    const bestAt = scores.reduce((best, score, i) => (score > scores[best]! ? i : best), 0);
+    const best = candidates[bestAt]?.text ?? '';
     if (best) lines.push(`${clip(item.title || item.url, 120)}: ${clip(best.replace(/\s+/g, ' '), SENTENCE_CHARS)}`);
   }
   const head = titlesLine(items, baseline);
@@ -71,11 +70,14 @@ export function extractiveSummary(terms: MonitorTerms, items: NewResult[], pages
  * caller falls back to extractive).
  */
 export async function modelSummary(client: LlmClient, terms: MonitorTerms, items: NewResult[], pages: ReadPage[], signal: AbortSignal): Promise<Analysis> {
-  const sources: PromptSource[] = items.map((item, i) => {
-    const page = pages.find((candidate) => candidate.url === item.url);
-    const text = clip((page?.text.trim() ? page.text : item.snippet).replace(/\s+/g, ' '), PAGE_CHARS_FOR_MODEL);
-    return { n: i + 1, title: item.title || item.url, url: item.url, passages: sentences(text, 400).map((sentence) => sentence.text) };
-  });
+  const sources: PromptSource[] = await Promise.all(
+    items.map(async (item, i) => {
+      const page = pages.find((candidate) => candidate.url === item.url);
+      const text = clip((page?.text.trim() ? page.text : item.snippet).replace(/\s+/g, ' '), PAGE_CHARS_FOR_MODEL);
+      const passages = (await cutPassages(text, { by: 'sentence' })).map((sentence) => sentence.text);
+      return { n: i + 1, title: item.title || item.url, url: item.url, passages };
+    }),
+  );
   const keywords = terms.keywords.length > 0 ? ` (keywords: ${terms.keywords.join(', ')})` : '';
   const written = await writeAnswer(client, `What do these new pages report about ${terms.topic}${keywords}?`, sources, {
     length: 'short',

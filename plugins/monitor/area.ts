@@ -10,6 +10,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../../core/errors.js';
+import { mayAccess, quotaExceeded, type Principal } from '../../core/principal.js';
 import { recordMutex } from '../../core/stores/record-mutex.js';
 import { assertKnownEngines } from '../../services/web-search/search-runner.js';
 import { generateWebhookSecret } from '../../services/webhooks/standard-webhooks.js';
@@ -62,7 +63,7 @@ export class MonitorArea {
       store: this.store,
       scheduler: this.scheduler,
       alerts: this.alerts,
-      search: { engines: services.engines, scraper: services.scraper, cache: stores.cache, defaultEngines: config.search.defaultEngines },
+      search: services.webSearch,
       readPages: pageReader(services.scraper, Math.min(20_000, settings.checkTimeoutSeconds * 250)),
       llm: services.llm,
       settings: {
@@ -81,13 +82,14 @@ export class MonitorArea {
     return runCheck(this.checkDeps, input, job);
   }
 
-  async create(input: CreateInput): Promise<MonitorView & { webhook_secret: string | null }> {
+  async create(input: CreateInput, owner: Principal | undefined): Promise<MonitorView & { webhook_secret: string | null }> {
     if (input.engines) assertKnownEngines(this.services.engines, input.engines);
     if (input.webhook_url) await this.services.webhooks.assertDeliverable(input.webhook_url, 'webhook_url');
     const perMonitor = this.services.config.monitor.webhookSecret === 'per-monitor';
     const secret = input.webhook_url && perMonitor ? generateWebhookSecret() : null;
     const record: MonitorRecord = {
       id: `mon_${randomBytes(12).toString('hex')}`,
+      ...(owner ? { owner_id: owner.id } : {}),
       topic: input.topic,
       keywords: [...new Set(input.keywords)],
       sources: input.sources?.length ? [...new Set(input.sources)] : null,
@@ -110,19 +112,38 @@ export class MonitorArea {
       checks_run: 0,
       baseline_done: false,
     };
-    await this.store.create(record);
+    // Under the owner's lock, so concurrent creates cannot pass the caps together.
+    await this.store.locked(`owner:${owner?.id ?? ''}`, async () => {
+      await this.assertWithinQuota(owner?.id, record, true);
+      await this.store.create(record);
+    });
     const job = await this.scheduler.ensureScheduled(record);
     return { ...monitorView(record, { nextCheckAt: job?.runAt ?? null, checkInProgress: false, deliveries: new Map() }), webhook_secret: secret };
   }
 
-  async list(status?: 'active' | 'paused'): Promise<ListItemView[]> {
+  async list(viewer: Principal | undefined, status?: 'active' | 'paused'): Promise<ListItemView[]> {
     const all = await this.store.list();
-    return all.filter((record) => !status || record.status === status).map(listItemView);
+    return all.filter((record) => mayAccess(viewer, record.owner_id) && (!status || record.status === status)).map(listItemView);
   }
 
-  async details(id: string): Promise<MonitorView> {
+  /** The monitor when viewer may see it; NOT_FOUND otherwise, as for a monitor that does not exist. */
+  private async owned(id: string, viewer: Principal | undefined): Promise<MonitorRecord> {
     const record = await this.store.get(id);
-    if (!record) throw notFound(id);
+    if (!record || !mayAccess(viewer, record.owner_id)) throw notFound(id);
+    return record;
+  }
+
+  /** Refuses `next` (being created, or resumed) past its owner's caps: their count of monitors, and their scheduled checks an hour. */
+  private async assertWithinQuota(ownerId: string | undefined, next: MonitorRecord, creating: boolean): Promise<void> {
+    const { monitors, monitorChecksPerHour } = this.services.config.quotas;
+    const others = (await this.store.list()).filter((record) => record.owner_id === ownerId && record.id !== next.id);
+    if (creating && others.length >= monitors) throw quotaExceeded('monitors', monitors, 'quotas.monitors');
+    const perHour = [...others, next].filter((record) => record.status === 'active').reduce((sum, record) => sum + 60 / record.check_interval_minutes, 0);
+    if (perHour > monitorChecksPerHour + 1e-9) throw quotaExceeded('scheduled monitor checks an hour', monitorChecksPerHour, 'quotas.monitorChecksPerHour');
+  }
+
+  async details(id: string, viewer: Principal | undefined): Promise<MonitorView> {
+    const record = await this.owned(id, viewer);
     const [scheduled, manual, deliveries] = await Promise.all([
       this.services.jobs.get(scheduledJobId(id, record.seq)),
       this.services.jobs.get(manualJobId(id, record.seq)),
@@ -133,12 +154,18 @@ export class MonitorArea {
     return monitorView(record, { nextCheckAt, checkInProgress, deliveries });
   }
 
-  async pause(id: string): Promise<void> {
+  async pause(id: string, viewer: Principal | undefined): Promise<void> {
+    await this.owned(id, viewer);
     const { record } = await this.store.update(id, (current) => (current.status === 'paused' ? null : { ...current, status: 'paused' }));
     if (!record) throw notFound(id);
   }
 
-  async resume(id: string): Promise<void> {
+  async resume(id: string, viewer: Principal | undefined): Promise<void> {
+    const current = await this.owned(id, viewer);
+    // Resuming puts its checks back into the owner's hourly budget.
+    if (current.status === 'paused') {
+      await this.store.locked(`owner:${current.owner_id ?? ''}`, () => this.assertWithinQuota(current.owner_id, { ...current, status: 'active' }, false));
+    }
     // A new seq: the job of the state before the pause may have run (and skipped) meanwhile.
     const { record } = await this.store.update(id, (current) => (current.status === 'active' ? null : { ...current, status: 'active', seq: current.seq + 1 }));
     if (!record) throw notFound(id);
@@ -146,9 +173,8 @@ export class MonitorArea {
   }
 
   /** Queues a check of the monitor's current state now; answers at once. */
-  async check(id: string): Promise<void> {
-    let record = await this.store.get(id);
-    if (!record) throw notFound(id);
+  async check(id: string, viewer: Principal | undefined): Promise<void> {
+    let record = await this.owned(id, viewer);
     for (let tries = 0; tries < 2; tries++) {
       const input: CheckJobInput = { monitorId: id, seq: record.seq, manual: true, scheduledFor: null };
       const job = await this.services.jobs.submit(CHECK_JOB_KIND, input, { jobId: manualJobId(id, record.seq) });
@@ -163,13 +189,13 @@ export class MonitorArea {
     }
   }
 
-  async results(id: string, limit: number): Promise<ResultView[]> {
-    const record = await this.store.get(id);
-    if (!record) throw notFound(id);
+  async results(id: string, limit: number, viewer: Principal | undefined): Promise<ResultView[]> {
+    const record = await this.owned(id, viewer);
     return (await this.store.results(record.result_ids.slice(0, limit))).map(resultView);
   }
 
-  async remove(id: string): Promise<void> {
+  async remove(id: string, viewer: Principal | undefined): Promise<void> {
+    await this.owned(id, viewer);
     const removed = await this.store.remove(id);
     if (!removed) throw notFound(id);
     // Its schedule goes too: queued checks would find nothing, but need not wait for their time.

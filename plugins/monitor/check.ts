@@ -24,8 +24,8 @@ import { AppError, toAppError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import type { JobHandlerContext } from '../../core/plugin.js';
 import type { LlmTiers } from '../../services/llm/registry.js';
-import { runSearch, type SearchDeps } from '../../services/web-search/search-runner.js';
 import { searchInputSchema, type SearchAnswer } from '../../services/web-search/schemas.js';
+import type { WebSearch } from '../../services/web-search/web-search.js';
 import { extractiveSummary, modelSummary, titlesLine, type Analysis } from './analysis.js';
 import { alertMessageId, ALERTS_KEPT, type MonitorAlerts } from './alerts.js';
 import { isRelevant, monitorQuery, onSources, urlKey } from './query.js';
@@ -48,7 +48,7 @@ export interface CheckDeps {
   store: MonitorStore;
   scheduler: MonitorScheduler;
   alerts: MonitorAlerts;
-  search: SearchDeps;
+  search: Pick<WebSearch, 'search'>;
   readPages: ReadPages;
   llm: LlmTiers;
   settings: CheckSettings;
@@ -169,7 +169,7 @@ async function search(deps: CheckDeps, monitor: MonitorRecord, signal: AbortSign
     timeout: Math.max(1, Math.min(30, Math.floor(deps.settings.timeoutMs / 2000))),
   });
   const ctx: CallContext = { signal, logger: deps.logger, progress: () => undefined, host: 'job' };
-  const answer = await runSearch(deps.search, input, ctx);
+  const answer = await deps.search.search(input, ctx);
   if (signal.aborted) throw new AppError('TIMEOUT', 'the check ran out of time while searching');
   return answer;
 }
@@ -192,7 +192,7 @@ async function analyse(deps: CheckDeps, monitor: MonitorRecord, fresh: NewResult
       deps.logger.warn({ monitor: monitor.id, err: (error as Error).message }, 'the model could not summarise; the analysis is extractive');
     }
   }
-  return { analysis: extractiveSummary(monitor, fresh, pages, baseline), method: 'extractive', model: null };
+  return { analysis: await extractiveSummary(monitor, fresh, pages, baseline), method: 'extractive', model: null };
 }
 
 /** The one step that makes a check count; null when the monitor moved on (or is gone) meanwhile. */

@@ -65,20 +65,20 @@ export default definePlugin({
       http: { method: 'POST', path: BASE },
       mcpTool: 'monitor_create',
       toMarkdown: monitorMarkdown,
-      handler: (input) => area.create(input),
+      handler: (input, ctx) => area.create(input, ctx.caller),
     });
 
     const list = defineCapability({
       id: 'monitor.list',
       title: 'List monitors',
-      description: 'Every monitor, active and paused (status filters), oldest first, with when it was last checked and how many alerts were delivered.',
+      description: 'Your monitors (an admin: every monitor), active and paused (status filters), oldest first, with when it was last checked and how many alerts were delivered.',
       input: listInputSchema,
       output: listOutputSchema,
       http: { method: 'GET', path: BASE, answerField: 'monitors' },
       mcpTool: 'monitor_list',
       readOnly: true,
       toMarkdown: (out) => listMarkdown(out.monitors),
-      handler: async (input) => ({ monitors: await area.list(input.status) }),
+      handler: async (input, ctx) => ({ monitors: await area.list(ctx.caller, input.status) }),
     });
 
     const get = defineCapability({
@@ -91,7 +91,7 @@ export default definePlugin({
       mcpTool: 'monitor_get',
       readOnly: true,
       toMarkdown: monitorMarkdown,
-      handler: (input) => area.details(input.monitor_id),
+      handler: (input, ctx) => area.details(input.monitor_id, ctx.caller),
     });
 
     const pause = defineCapability({
@@ -103,8 +103,8 @@ export default definePlugin({
       http: { method: 'POST', path: `${BASE}/:monitor_id/pause` },
       mcpTool: 'monitor_pause',
       toMarkdown: (out) => `Monitor ${out.monitor_id} is paused.`,
-      async handler(input) {
-        await area.pause(input.monitor_id);
+      async handler(input, ctx) {
+        await area.pause(input.monitor_id, ctx.caller);
         return { status: 'paused' as const, monitor_id: input.monitor_id };
       },
     });
@@ -118,8 +118,8 @@ export default definePlugin({
       http: { method: 'POST', path: `${BASE}/:monitor_id/resume` },
       mcpTool: 'monitor_resume',
       toMarkdown: (out) => `Monitor ${out.monitor_id} is active.`,
-      async handler(input) {
-        await area.resume(input.monitor_id);
+      async handler(input, ctx) {
+        await area.resume(input.monitor_id, ctx.caller);
         return { status: 'active' as const, monitor_id: input.monitor_id };
       },
     });
@@ -133,8 +133,8 @@ export default definePlugin({
       http: { method: 'POST', path: `${BASE}/:monitor_id/check` },
       mcpTool: 'monitor_check',
       toMarkdown: (out) => `Checking monitor ${out.monitor_id}.`,
-      async handler(input) {
-        await area.check(input.monitor_id);
+      async handler(input, ctx) {
+        await area.check(input.monitor_id, ctx.caller);
         return { status: 'checking' as const, monitor_id: input.monitor_id };
       },
     });
@@ -149,7 +149,7 @@ export default definePlugin({
       mcpTool: 'monitor_results',
       readOnly: true,
       toMarkdown: (out) => resultsMarkdown(out.results),
-      handler: async (input) => ({ results: await area.results(input.monitor_id, input.limit) }),
+      handler: async (input, ctx) => ({ results: await area.results(input.monitor_id, input.limit, ctx.caller) }),
     });
 
     const remove = defineCapability({
@@ -161,8 +161,8 @@ export default definePlugin({
       http: { method: 'DELETE', path: `${BASE}/:monitor_id` },
       mcpTool: 'monitor_delete',
       toMarkdown: (out) => `Deleted monitor ${out.monitor_id}.`,
-      async handler(input) {
-        await area.remove(input.monitor_id);
+      async handler(input, ctx) {
+        await area.remove(input.monitor_id, ctx.caller);
         return { deleted: true as const, monitor_id: input.monitor_id };
       },
     });

@@ -5,7 +5,9 @@
  * the keyword test, and the key a URL is remembered under.
  */
 import { createHash } from 'node:crypto';
-import { lexicalRelevance, tokenize } from '../../services/ranking/relevance.js';
+import { lexicalRelevance } from '../../services/ranking/relevance.js';
+import { tokenize } from '../../services/ranking/tokens.js';
+import { onAnyDomain } from '../../services/web-search/domain-filter.js';
 import { normalizeUrl } from '../../services/web-search/url-normalize.js';
 
 const MAX_QUERY_CHARS = 2000;
@@ -51,14 +53,7 @@ export function monitorQuery(terms: MonitorTerms): string {
 
 /** Whether the URL's host is one of the sources or under one. */
 export function onSources(url: string, sources: string[] | null): boolean {
-  if (!sources?.length) return true;
-  let host: string;
-  try {
-    host = new URL(url).hostname.toLowerCase().replace(/^www\./, '');
-  } catch {
-    return false;
-  }
-  return sources.some((domain) => host === domain || host.endsWith(`.${domain}`));
+  return !sources?.length || onAnyDomain(url, sources);
 }
 
 /** A result counts when its title or snippet holds every word of one keyword, or covers the topic. */

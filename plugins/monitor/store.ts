@@ -36,6 +36,8 @@ export interface LastCheck {
 
 export interface MonitorRecord {
   id: string;
+  /** The principal that created it (core/principal.ts); absent on monitors made before ownership existed (admins only). */
+  owner_id?: string;
   topic: string;
   keywords: string[];
   sources: string[] | null;

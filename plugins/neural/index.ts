@@ -2,7 +2,6 @@
 import { z } from 'zod';
 import { defineCapability } from '../../core/capability.js';
 import { definePlugin } from '../../app/plugin-services.js';
-import { planEngines } from '../../services/neural-search/categories.js';
 import { findHighlights } from '../../services/ranking/highlights.js';
 import { neuralSearch } from '../../services/neural-search/neural-search.js';
 import { predictNext } from './predictive.js';
@@ -113,7 +112,7 @@ export default definePlugin({
         const engines: Record<string, string[]> = {};
         for (const category of NEURAL_CATEGORIES) {
           try {
-            engines[category] = [...new Set(planEngines(services.engines, category, 'q', services.config.search.defaultEngines).map((p) => p.engine))];
+            engines[category] = [...new Set(services.webSearch.plan(category, 'q').map((p) => p.engine))];
           } catch {
             engines[category] = [];
           }

@@ -22,7 +22,7 @@ type SemanticSearchOutput = z.infer<typeof semanticSearchOutputSchema>;
 export async function semanticSearch(services: PluginServices, input: SemanticSearchInput, ctx: CallContext): Promise<SemanticSearchOutput> {
   const started = performance.now();
   const store = await services.corpora.store();
-  const record = await store.require(input.corpus_id);
+  const record = await store.requireFor(input.corpus_id, ctx.caller);
   const embedder = await embedderOrNull(services, ctx);
   const { hits, vectorUsed } = await retrieve(store, record, input.query, { limit: input.limit, minRelevance: input.min_relevance, embedder, signal: ctx.signal });
   const sources = await store.sourcesById(record.corpus_id, hits.map((h) => h.source_id));
@@ -64,16 +64,16 @@ function summaryOf(record: CorpusRecord, counts: { sources: number; chunks: numb
   };
 }
 
-export async function listCorpora(services: PluginServices): Promise<z.infer<typeof corporaListOutputSchema>> {
+export async function listCorpora(services: PluginServices, ctx: CallContext): Promise<z.infer<typeof corporaListOutputSchema>> {
   const store = await services.corpora.store();
-  const records = await store.list();
+  const records = await store.listFor(ctx.caller);
   const corpora = await Promise.all(records.map(async (record) => summaryOf(record, await store.counts(record.corpus_id))));
   return { corpora, total: corpora.length };
 }
 
-export async function getCorpus(services: PluginServices, corpusId: string): Promise<z.infer<typeof corpusGetOutputSchema>> {
+export async function getCorpus(services: PluginServices, corpusId: string, ctx: CallContext): Promise<z.infer<typeof corpusGetOutputSchema>> {
   const store = await services.corpora.store();
-  const record = await store.require(corpusId);
+  const record = await store.requireFor(corpusId, ctx.caller);
   const sources = await store.sources(corpusId);
   return {
     ...summaryOf(record, await store.counts(corpusId)),
@@ -91,8 +91,9 @@ export async function getCorpus(services: PluginServices, corpusId: string): Pro
   };
 }
 
-export async function deleteCorpus(services: PluginServices, corpusId: string) {
+export async function deleteCorpus(services: PluginServices, corpusId: string, ctx: CallContext) {
   const store = await services.corpora.store();
+  await store.requireFor(corpusId, ctx.caller);
   const counts = await store.delete(corpusId);
   return { corpus_id: corpusId, deleted: true as const, sources_deleted: counts.sources, chunks_deleted: counts.chunks };
 }
@@ -100,7 +101,7 @@ export async function deleteCorpus(services: PluginServices, corpusId: string) {
 /** Adds pages (read now) and texts to an existing corpus that is not being built. */
 export async function addToCorpus(services: PluginServices, input: z.infer<typeof corpusAddInputSchema>, ctx: CallContext): Promise<z.infer<typeof corpusAddOutputSchema>> {
   const store = await services.corpora.store();
-  const record = await store.require(input.corpus_id);
+  const record = await store.requireFor(input.corpus_id, ctx.caller);
   if (record.status === 'building') throw new AppError('INVALID_INPUT', `corpus_id: ${input.corpus_id} is being built now; add once it is finished`);
   const embedder = await services.semantic.embedder();
   if (embedder.info().id !== record.embedding_model) {

@@ -78,7 +78,14 @@ export default definePlugin({
   jobHandlers(services) {
     return {
       [RESEARCH_JOB]: (input, job) =>
-        runJob(services, input as JobInput, { signal: job.signal, progress: job.progress, logger: services.logger.child({ job: RESEARCH_JOB }), host: 'job' }),
+        runJob(services, input as JobInput, {
+          signal: job.signal,
+          progress: job.progress,
+          logger: services.logger.child({ job: RESEARCH_JOB }),
+          host: 'job',
+          // The corpus it builds is the submitter's.
+          ...(job.owner ? { caller: job.owner } : {}),
+        }),
     };
   },
 
@@ -115,7 +122,11 @@ export default definePlugin({
       prepare: async (input) => void buildParameters(services, input),
       runsAsJob: (input) => input.async,
       run: (input, ctx) => researchCorpus(services, input, ctx),
-      submission: (input) => ({ input: { kind: 'build', input: { ...input, async: false }, corpus_id: newCorpusId() } satisfies JobInput }),
+      async submission(input, _prepared, ctx) {
+        // Refused now rather than as a failed job; the build checks again as it creates the corpus.
+        await (await services.corpora.store()).assertRoomFor(ctx.caller?.id, services.config.quotas.corpora);
+        return { input: { kind: 'build', input: { ...input, async: false }, corpus_id: newCorpusId() } satisfies JobInput };
+      },
     });
 
     const status = corpusBuilds.statusCapability({
@@ -172,14 +183,14 @@ export default definePlugin({
     const list = defineCapability({
       id: 'rag.corpora_list',
       title: 'List corpora',
-      description: 'Every corpus with its topic, status (building, complete, incomplete), counts and parameters, newest first.',
+      description: 'Your corpora (an admin: every corpus) with their topic, status (building, complete, incomplete), counts and parameters, newest first.',
       input: z.strictObject({}),
       output: corporaListOutputSchema,
       http: { method: 'GET', path: '/api/v1/rag/corpora' },
       mcpTool: 'rag_corpora_list',
       readOnly: true,
       toMarkdown: (out) => out.corpora.map((c) => `- ${c.corpus_id} — ${c.topic} (${c.status}; ${c.counts.sources} sources, ${c.counts.chunks} chunks)`).join('\n') || 'No corpus yet.',
-      handler: () => listCorpora(services),
+      handler: (_input, ctx) => listCorpora(services, ctx),
     });
 
     const get = defineCapability({
@@ -191,7 +202,7 @@ export default definePlugin({
       http: { method: 'GET', path: '/api/v1/rag/corpora/:corpus_id' },
       mcpTool: 'rag_corpus_get',
       readOnly: true,
-      handler: (input) => getCorpus(services, input.corpus_id),
+      handler: (input, ctx) => getCorpus(services, input.corpus_id, ctx),
     });
 
     const remove = defineCapability({
@@ -202,7 +213,7 @@ export default definePlugin({
       output: corpusDeleteOutputSchema,
       http: { method: 'DELETE', path: '/api/v1/rag/corpora/:corpus_id' },
       mcpTool: 'rag_corpus_delete',
-      handler: (input) => deleteCorpus(services, input.corpus_id),
+      handler: (input, ctx) => deleteCorpus(services, input.corpus_id, ctx),
     });
 
     const add = defineCapability({
@@ -227,8 +238,8 @@ export default definePlugin({
       toMarkdown: renderAccepted('resumed'),
       runsAsJob: (input) => input.async,
       run: (input, ctx) => resumeCorpus(services, input.corpus_id, ctx),
-      async submission(input) {
-        await (await services.corpora.store()).require(input.corpus_id);
+      async submission(input, _prepared, ctx) {
+        await (await services.corpora.store()).requireFor(input.corpus_id, ctx.caller);
         return { input: { kind: 'resume', corpus_id: input.corpus_id } satisfies JobInput };
       },
     });

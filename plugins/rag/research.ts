@@ -28,7 +28,7 @@ import type { Embedder } from '../../services/embeddings/types.js';
 import { rankPagePassages } from '../../services/ranking/page-passages.js';
 import { runResearch } from '../../services/research/loop.js';
 import { CATEGORY_TEMPLATES, FACETS, planQuestions, RAG_CATEGORIES, type RagCategory } from '../../services/research/plan.js';
-import { newSeenSources, type Source } from '../../services/sources/gather.js';
+import { newSeenSources, type Source } from '../../services/web-search/gather.js';
 import { normalizeUrl } from '../../services/web-search/url-normalize.js';
 import type { RagDepth, RagResearchInput, RagResearchResult } from './schemas.js';
 import { clip, defaultEngines } from './search.js';
@@ -108,6 +108,8 @@ export async function researchCorpus(services: PluginServices, input: RagResearc
     embedding_model: embedder.info().id,
     dimensions: embedder.info().dimensions,
     ...(corpusId ? { corpus_id: corpusId } : {}),
+    ...(ctx.caller ? { owner_id: ctx.caller.id } : {}),
+    maxPerOwner: services.config.quotas.corpora,
   });
   return build(services, store, record, embedder, ctx, started);
 }
@@ -116,7 +118,7 @@ export async function researchCorpus(services: PluginServices, input: RagResearc
 export async function resumeCorpus(services: PluginServices, corpusId: string, ctx: CallContext): Promise<RagResearchResult> {
   const started = performance.now();
   const store = await services.corpora.store();
-  const existing = await store.require(corpusId);
+  const existing = await store.requireFor(corpusId, ctx.caller);
   if (existing.status === 'complete') return result(store, existing, { found: 0, failures: [] }, started);
   const embedder = await requireEmbedder(services);
   if (embedder.info().id !== existing.embedding_model) {
@@ -178,7 +180,7 @@ async function build(services: PluginServices, store: CorpusStore, record: Corpu
   try {
     const outcome =
       remaining.length > 0 && wanted > 0
-        ? await runResearch(services.engines, services.scraper, {
+        ? await runResearch(services.webSearch, {
             subject: record.topic,
             questions: remaining,
             plans: params.engines.map((engine) => ({ engine, query: record.topic })),

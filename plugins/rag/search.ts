@@ -13,8 +13,6 @@ import { extractiveSummary, writtenSummaries } from '../../services/answers/summ
 import type { Embedder } from '../../services/embeddings/types.js';
 import { EXTRACTIVE_MODEL } from '../../services/llm/registry.js';
 import { rankPagePassages } from '../../services/ranking/page-passages.js';
-import { gatherSources } from '../../services/sources/gather.js';
-import { assertKnownEngines } from '../../services/web-search/search-runner.js';
 import type { RagSearchInput, RagSearchOutput } from './schemas.js';
 
 export const CONTENT_CHARS = 8000;
@@ -32,7 +30,7 @@ export async function embedderOrNull(services: PluginServices, ctx: CallContext)
 
 export function defaultEngines(services: PluginServices, engines: string[] | undefined): string[] {
   if (engines) {
-    assertKnownEngines(services.engines, engines);
+    services.webSearch.assertKnownEngines(engines);
     return [...new Set(engines)];
   }
   return [services.config.search.defaultSingleEngine];
@@ -46,7 +44,7 @@ export async function ragSearch(services: PluginServices, input: RagSearchInput,
   const started = performance.now();
   const engines = defaultEngines(services, input.engines);
   ctx.progress({ progress: 0, total: 3, message: `searching ${engines.join(', ')}` });
-  const gathering = await gatherSources(services.engines, services.scraper, {
+  const gathering = await services.webSearch.gather({
     plans: engines.map((engine) => ({ engine, query: input.query })),
     resultsPerEngine: input.max_sources + 3,
     readLimit: input.scrape_content ? input.max_sources + 2 : 0,

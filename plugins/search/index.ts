@@ -6,7 +6,6 @@ import { definePlugin, type PluginServices } from '../../app/plugin-services.js'
 import { autocompleteCapability } from './autocomplete.js';
 import { jobSurface } from '../../services/jobs/job-capability.js';
 import { noteUnusedWebhook, searchJobForm, searchJobSubmission } from '../../services/web-search/job-view.js';
-import { outboundLinkPolicy } from '../../services/markdown/link-policy.js';
 import { escapeMarkdownText } from '../../services/markdown/escape.js';
 import { renderSearchMarkdown } from '../../services/web-search/render-markdown.js';
 import {
@@ -23,27 +22,14 @@ import {
   type SearchAnswer,
   type SearchInput,
 } from '../../services/web-search/schemas.js';
-import { assertKnownEngines, runSearch, type SearchDeps } from '../../services/web-search/search-runner.js';
 
 const SEARCH_JOB = 'search.web';
 
-function searchDeps(services: PluginServices): SearchDeps {
-  return {
-    engines: services.engines,
-    scraper: services.scraper,
-    cache: services.stores.cache,
-    defaultEngines: services.config.search.defaultEngines,
-    onCacheLookup: (hit) => services.metrics.cacheLookup('search', hit),
-    linkPolicy: outboundLinkPolicy(services.config.outbound),
-  };
-}
-
 export default definePlugin({
   jobHandlers(services) {
-    const deps = searchDeps(services);
     return {
       [SEARCH_JOB]: (input, job) =>
-        runSearch(deps, input as SearchInput, {
+        services.webSearch.search(input as SearchInput, {
           signal: job.signal,
           logger: services.logger,
           progress: job.progress,
@@ -53,7 +39,7 @@ export default definePlugin({
   },
 
   setup(services) {
-    const deps = searchDeps(services);
+    const { webSearch } = services;
 
     const searchJobs = jobSurface(services.jobs, {
       kind: SEARCH_JOB,
@@ -87,15 +73,15 @@ export default definePlugin({
       toMarkdown: (answer) => {
         const out = answer as SearchAnswer | { job_id: string; status: string; status_url: string };
         if ('markdown' in out && out.markdown) return out.markdown;
-        if ('results' in out) return renderSearchMarkdown({ ...out, query: out.search_metadata.query }, { linkPolicy: deps.linkPolicy! });
+        if ('results' in out) return renderSearchMarkdown({ ...out, query: out.search_metadata.query }, { linkPolicy: webSearch.linkPolicy });
         return `Search accepted: ${out.job_id} (${out.status}; poll ${out.status_url})`;
       },
       async prepare(input, ctx) {
-        if (input.engines) assertKnownEngines(services.engines, input.engines);
+        if (input.engines) webSearch.assertKnownEngines(input.engines);
         await services.searchHistory.record(ctx.caller, [input.query]);
       },
       runsAsJob: (input) => input.async_mode,
-      run: async (input, ctx) => noteUnusedWebhook(await runSearch(deps, input, ctx), input.webhook_url),
+      run: async (input, ctx) => noteUnusedWebhook(await webSearch.search(input, ctx), input.webhook_url),
       submission: (input) => searchJobSubmission(services.webhooks, input),
     });
 
@@ -111,7 +97,7 @@ export default definePlugin({
       async handler(input, ctx) {
         const started = performance.now();
         const engines = input.engines ?? [services.config.search.defaultSingleEngine];
-        assertKnownEngines(services.engines, engines);
+        webSearch.assertKnownEngines(engines);
         const queries = [...new Set(input.queries)];
         await services.searchHistory.record(ctx.caller, queries);
         const results: Record<string, Array<{ title: string; url: string; snippet: string }>> = {};
@@ -124,8 +110,7 @@ export default definePlugin({
             const query = queries[next++]!;
             try {
               const remaining = Math.max(1, Math.min(120, (deadline - performance.now()) / 1000));
-              const answer = (await runSearch(
-                deps,
+              const answer = (await webSearch.search(
                 searchInputSchema.parse({
                   query,
                   engines,

@@ -1,5 +1,5 @@
 /**
- * Where verify gets its pages: the shared sources service (services/sources)
+ * Where verify gets its pages: the search service (services/web-search)
  * searches every query, interleaves the results rank by rank, drops near
  * duplicates and reads the best pages once. A second round passes the first
  * round's `seen`, so it reads only new pages. The only place verify touches
@@ -7,10 +7,9 @@
  */
 import type { CallContext } from '../../core/capability.js';
 import { AppError } from '../../core/errors.js';
-import type { EngineService } from '../../services/engines/engine-service.js';
-import { gatherSources, newSeenSources, type SeenSources } from '../../services/sources/gather.js';
-import { enginesForTopic, type EnginePlan } from '../../services/sources/topic-engines.js';
-import type { Scraper } from '../../services/scrape/scraper.js';
+import type { EnginePlan } from '../../services/web-search/engine-plans.js';
+import { newSeenSources, type SeenSources } from '../../services/web-search/gather.js';
+import type { WebSearch } from '../../services/web-search/web-search.js';
 
 export interface GatherRequest {
   queries: string[];
@@ -38,24 +37,21 @@ export interface GatherOutcome {
   seen: SeenSources;
 }
 
-export interface PageSource {
-  engines: EngineService;
-  scraper: Scraper;
-  defaultEngines: string[];
-}
+/** Where the pages come from: the search service's plans and gathering. */
+export type PageSource = Pick<WebSearch, 'plan' | 'gather'>;
 
 /** The engines get this share of the time left; reading gets the rest. */
 const SEARCH_SHARE = 0.4;
 
 function plansFor(source: PageSource, queries: string[], engines: string[] | undefined): EnginePlan[] {
   return queries.flatMap((query) =>
-    engines ? engines.map((engine) => ({ engine, query })) : enginesForTopic(source.engines, 'general', query, source.defaultEngines),
+    engines ? engines.map((engine) => ({ engine, query })) : source.plan('default', query),
   );
 }
 
 export async function gatherPages(source: PageSource, request: GatherRequest, ctx: CallContext, onStep: (step: 'search' | 'read', detail: string) => void): Promise<GatherOutcome> {
   const seen = request.seen ?? newSeenSources();
-  const gathering = await gatherSources(source.engines, source.scraper, {
+  const gathering = await source.gather({
     plans: plansFor(source, request.queries.map((q) => q.slice(0, 2000)), request.engines),
     resultsPerEngine: request.resultsPerQuery,
     readLimit: request.maxPages,

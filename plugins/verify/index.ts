@@ -13,7 +13,7 @@ import {
 import { verifyClaim, type VerifyDeps } from './verify-claim.js';
 
 function verifyDeps(services: PluginServices): VerifyDeps {
-  const source: PageSource = { engines: services.engines, scraper: services.scraper, defaultEngines: services.config.search.defaultEngines };
+  const source: PageSource = services.webSearch;
   return { services, source };
 }
 

@@ -12,7 +12,7 @@ import { checkClaim, type ClaimCheck, type ClaimStep } from '../../services/clai
 import type { EvidencePage } from '../../services/claims/retrieval.js';
 import type { Embedder } from '../../services/embeddings/types.js';
 import { assertKnownEngines } from '../../services/web-search/search-runner.js';
-import { normalizeUrl } from '../../services/web-search/url-normalize.js';
+import { hostOf, normalizeUrl } from '../../services/web-search/url-normalize.js';
 import { gatherPages, type PageSource, type ReadPage } from './evidence-pages.js';
 import { keyTermsQuery, planSearches } from './queries.js';
 import type { ClaimAnswer, ClaimInput } from './schemas.js';
@@ -129,11 +129,7 @@ const STATUS_TEXT: Record<FactOutcome['status'], string> = {
 };
 
 function domainOf(url: string): string {
-  try {
-    return new URL(url).hostname.replace(/^www\./, '');
-  } catch {
-    return url;
-  }
+  return hostOf(url) ?? url;
 }
 
 function sourcesOf(outcome: FactOutcome, stance: 'supports' | 'contradicts'): string[] {

@@ -15,7 +15,7 @@ import type { Embedder } from '../embeddings/types.js';
 import type { RankedPassage } from '../ranking/page-passages.js';
 import { scorePassages } from '../ranking/passage-relevance.js';
 import { sentences } from '../ranking/passages.js';
-import { isStopWord, tokenize } from '../ranking/relevance.js';
+import { contentTokens } from '../ranking/tokens.js';
 import { isAgentInstruction } from '../sources/safety.js';
 import { NO_ANSWER, quoteSentence } from './citations.js';
 
@@ -57,7 +57,7 @@ export interface ExtractiveOptions {
 }
 
 function contentWords(text: string): Set<string> {
-  return new Set(tokenize(text).filter((t) => !isStopWord(t)));
+  return new Set(contentTokens(text));
 }
 
 export function jaccard(a: Set<string>, b: Set<string>): number {

@@ -20,7 +20,7 @@ import type { AnswerSourceWithUrl } from './answer.js';
 import { NO_ANSWER } from './citations.js';
 import { extractiveAnswer, jaccard, renderQuotes, type Answer, type QuotedSentence } from './extractive.js';
 import { ANSWER_SYSTEM_PROMPT, checkedAnswer, renderSources } from './written.js';
-import { isStopWord, tokenize } from '../ranking/relevance.js';
+import { contentTokens } from '../ranking/tokens.js';
 
 export interface ReportQuestion {
   question: string;
@@ -60,7 +60,7 @@ function heading(question: string): string {
 }
 
 function contentWords(text: string): Set<string> {
-  return new Set(tokenize(text).filter((t) => !isStopWord(t)));
+  return new Set(contentTokens(text));
 }
 
 function bestFindings(answers: Answer[], count: number): QuotedSentence[] {

@@ -4,11 +4,8 @@
  * (benchmarks, tests) until the embedding layer exists; it sees shared
  * vocabulary, not meaning.
  */
+import { isStopWord } from '../ranking/tokens.js';
 import type { EmbedTexts } from './types.js';
-
-const STOP_WORDS = new Set(
-  'a an and are as at be but by for from has have he her his i in is it its of on or our she that the their them they this to was we were which will with you your not no so if than then there these those been can do did'.split(' '),
-);
 
 function fnv1a(word: string): number {
   let hash = 0x811c9dc5;
@@ -24,7 +21,7 @@ export function hashingEmbedding(dimensions = 512): EmbedTexts {
     texts.map((text) => {
       const vector = new Array<number>(dimensions).fill(0);
       for (const [word] of text.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)) {
-        if (STOP_WORDS.has(word)) continue;
+        if (isStopWord(word)) continue;
         const hash = fnv1a(word);
         vector[hash % dimensions]! += hash & 0x80000000 ? -1 : 1;
       }

@@ -3,7 +3,7 @@
  * (stemmed, weighted), named things, figures and years, negation, direction
  * words, hedges, words that call something false, and contrast markers.
  */
-import { stem, tokenize } from '../ranking/relevance.js';
+import { isStopWord, stem, tokenize } from '../ranking/tokens.js';
 import { CONTRAST_MARKERS, DIRECTION, FALSITY_MARKERS, HEDGES, LIGHT_WORDS, NEGATED_AUXILIARIES, NEGATORS } from './lexicon.js';
 import { isYear, quantities, type Quantity } from './quantities.js';
 
@@ -27,15 +27,6 @@ export interface TextAnalysis {
   contrast: boolean;
 }
 
-const STOP = new Set(
-  (
-    'a an and are as at be been being but by can could did do does for from had has have he her his how i if in into is it its me my no not of on or our ' +
-    'she so than that the their them then there these they this those to was we were what when where which while who whom why will with would you your ' +
-    'about above after again against all am any because before below between both during each few further here itself just more most nor off once only other ' +
-    'out over own same should some such too under until up very'
-  ).split(' '),
-);
-
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu;
 
 export function analyse(text: string): TextAnalysis {
@@ -45,11 +36,11 @@ export function analyse(text: string): TextAnalysis {
   words.forEach((word, i) => {
     const isAcronym = /^[A-Z][A-Z0-9]{1,}$/.test(word);
     const isName = /^[A-Z][a-z]/.test(word) && i > 0;
-    if ((isAcronym || isName) && !STOP.has(word.toLowerCase())) for (const t of tokenize(word)) entities.add(t);
+    if ((isAcronym || isName) && !isStopWord(word.toLowerCase())) for (const t of tokenize(word)) entities.add(t);
   });
   const terms = new Map<string, number>();
   for (const token of tokens) {
-    if (STOP.has(token) || LIGHT_WORDS.has(token) || NEGATORS.has(token) || NEGATED_AUXILIARIES.has(token) || token === 't' || token.length < 2) continue;
+    if (isStopWord(token) || LIGHT_WORDS.has(token) || NEGATORS.has(token) || NEGATED_AUXILIARIES.has(token) || token === 't' || token.length < 2) continue;
     if (/\d/.test(token)) continue; // figures are compared as quantities
     const weight = entities.has(token) ? 2 : token.length >= 8 ? 1.5 : 1;
     terms.set(token, Math.max(terms.get(token) ?? 0, weight));

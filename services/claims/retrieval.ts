@@ -1,13 +1,13 @@
 /**
- * Candidate evidence for each fact: the sentences of the pages read,
- * scored by the fact's content terms they contain (lexical) and by meaning
- * (embedding cosine, centred and calibrated as in services/ranking). Only
- * sentences that share something with the fact are embedded, so long pages
- * cost little.
+ * Candidate evidence for each fact: the sentences of the pages read
+ * (services/ranking's sentence cut), scored by the fact's content terms they
+ * contain (lexical) and by meaning (services/ranking's embedding profile: the
+ * calibrated cosine of centred vectors). Only sentences that share something
+ * with the fact are embedded, so long pages cost little.
  */
-import { cosine, type Embedder } from '../embeddings/types.js';
-import { calibrated, embedCentred } from '../ranking/calibration.js';
-import { sentences } from '../ranking/passages.js';
+import type { Embedder } from '../embeddings/types.js';
+import { cutPassages } from '../ranking/passages.js';
+import { passageScorer } from '../ranking/scorers.js';
 import { analyse, termCoverage, type TextAnalysis } from './analysis.js';
 import type { Fact } from './facts.js';
 
@@ -61,11 +61,11 @@ interface PageSentence {
   analysis: TextAnalysis;
 }
 
-export function pageSentences(pages: EvidencePage[], perPage: number): PageSentence[] {
+export async function pageSentences(pages: EvidencePage[], perPage: number): Promise<PageSentence[]> {
   const out: PageSentence[] = [];
   const seen = new Set<string>();
   for (const page of pages) {
-    for (const s of sentences(page.text, perPage)) {
+    for (const s of await cutPassages(page.text, { by: 'sentence' }, { limit: perPage })) {
       if (s.text.length < MIN_SENTENCE_CHARS || s.text.length > MAX_SENTENCE_CHARS) continue;
       // The same sentence on two pages (syndication, quotes) is one piece of evidence.
       const key = s.text.toLowerCase().replace(/\s+/g, ' ');
@@ -78,7 +78,7 @@ export function pageSentences(pages: EvidencePage[], perPage: number): PageSente
 }
 
 export async function retrieveCandidates(facts: Fact[], pages: EvidencePage[], embedder: Embedder | null, options: RetrievalOptions): Promise<Candidate[][]> {
-  const pool = pageSentences(pages, options.sentencesPerPage);
+  const pool = await pageSentences(pages, options.sentencesPerPage);
   const shortlists = facts.map((fact) =>
     pool
       .map((s) => ({ s, coverage: termCoverage(fact.analysis, s.analysis) }))
@@ -88,16 +88,9 @@ export async function retrieveCandidates(facts: Fact[], pages: EvidencePage[], e
   );
   let semantic: number[][] = shortlists.map((list) => list.map(() => 0));
   if (embedder && shortlists.some((list) => list.length > 0)) {
-    const texts = [...facts.map((f) => f.text), ...shortlists.flat().map((x) => x.s.text)];
-    const { vectors, floor } = await embedCentred(embedder, texts, options.signal);
-    let offset = facts.length;
-    semantic = shortlists.map((list, i) =>
-      list.map(() => {
-        const value = calibrated(cosine(vectors[i]!, vectors[offset]!), floor);
-        offset++;
-        return value;
-      }),
-    );
+    const meaning = passageScorer('embedding', embedder);
+    semantic = [];
+    for (const [i, list] of shortlists.entries()) semantic.push(await meaning.score(facts[i]!.text, list.map((x) => x.s), options.signal));
   }
   return shortlists.map((list, i) =>
     list

@@ -16,6 +16,7 @@ import { hostname } from 'node:os';
 import { connect, Index, type Connection, type Table } from '@lancedb/lancedb';
 import { AppError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
+import { mayAccess, quotaExceeded, type Principal } from '../../core/principal.js';
 import { meanVector } from '../ranking/scoring.js';
 import { createFtsIndex } from '../vectors/maintenance.js';
 import { sqlString } from '../vectors/filters.js';
@@ -39,6 +40,10 @@ export interface NewCorpus {
   dimensions: number;
   /** A pre-allocated id (job form); generated when absent. */
   corpus_id?: string;
+  /** The principal it belongs to. */
+  owner_id?: string;
+  /** Corpora that principal may have (quotas.corpora); QUOTA_EXCEEDED past it. */
+  maxPerOwner?: number;
 }
 
 export interface CorpusSearch {
@@ -147,9 +152,11 @@ export class CorpusStore {
       created_at: now,
       updated_at: now,
       owner: this.owner,
+      ...(input.owner_id !== undefined ? { owner_id: input.owner_id } : {}),
     };
     return this.queue.run(async () => {
       if (await this.getRecord(corpusId)) throw new AppError('INVALID_INPUT', `corpus_id: ${corpusId} exists already`);
+      if (input.maxPerOwner !== undefined) await this.assertRoomFor(input.owner_id, input.maxPerOwner);
       return this.writeRecord(record);
     });
   }
@@ -170,6 +177,24 @@ export class CorpusStore {
     const record = await this.get(corpusId);
     if (!record) throw new AppError('NOT_FOUND', `corpus_id: no corpus ${corpusId}`, { details: { field: 'corpus_id' } });
     return record;
+  }
+
+  /** The record when viewer may see it; NOT_FOUND otherwise, as for a corpus that does not exist. */
+  async requireFor(corpusId: string, viewer: Principal | undefined): Promise<CorpusRecord> {
+    const record = await this.get(corpusId);
+    if (!record || !mayAccess(viewer, record.owner_id)) throw new AppError('NOT_FOUND', `corpus_id: no corpus ${corpusId}`, { details: { field: 'corpus_id' } });
+    return record;
+  }
+
+  /** The corpora viewer may see, newest first. */
+  async listFor(viewer: Principal | undefined): Promise<CorpusRecord[]> {
+    return (await this.list()).filter((record) => mayAccess(viewer, record.owner_id));
+  }
+
+  /** QUOTA_EXCEEDED when the principal has `max` corpora already. */
+  async assertRoomFor(ownerId: string | undefined, max: number): Promise<void> {
+    const owned = (await this.list()).filter((record) => record.owner_id === ownerId).length;
+    if (owned >= max) throw quotaExceeded('corpora', max, 'quotas.corpora');
   }
 
   async list(): Promise<CorpusRecord[]> {

@@ -3,8 +3,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../core/logger.js';
 import { startLocalServer, testPolicy, type LocalServer } from '../../core/http/fixtures/local-server.js';
 import { OutboundClient } from '../../core/http/outbound-client.js';
-import { discoverUrls } from './discover.js';
-import type { DiscoverOptions, DiscoverProgress } from './types.js';
+import { discoverUrls as discoverWith } from './discover.js';
+import { linksOf } from './page-links.js';
+import { parseSitemap } from './sitemap-parser.js';
+import type { DiscoverOptions, DiscoverProgress, DiscoveryFetcher, ProgressListener } from './types.js';
+
+/** Discovery with its parsers called in-process (the service hands it the worker pool's). */
+function discoverUrls(fetcher: DiscoveryFetcher, options: Omit<DiscoverOptions, 'parseLinks' | 'parseSitemap'>, onProgress?: ProgressListener) {
+  const parsers = { parseLinks: async (html: string, pageUrl: string) => linksOf(html, pageUrl).map((url) => url.href), parseSitemap: async (text: string) => parseSitemap(text) };
+  return discoverWith(fetcher, { ...options, ...parsers }, onProgress);
+}
 
 interface Resource {
   body: string | Buffer;

@@ -8,8 +8,6 @@
 import { AppError, toAppError } from '../../core/errors.js';
 import { DiscoveryRun } from './discovery-run.js';
 import { collectFromLinks } from './link-crawl.js';
-import { linksOf } from './page-links.js';
-import { parseSitemap } from './sitemap-parser.js';
 import { readRobots } from './robots.js';
 import { normaliseUrl, SiteScope } from './site-urls.js';
 import { collectFromSitemaps } from './sitemaps.js';
@@ -55,12 +53,10 @@ export async function discoverUrls(
   try {
     const robots = await readRobots(run, base.origin);
     result.robots = { found: robots.found, sitemaps: robots.sitemaps };
-    const readSitemap = options.parseSitemap ?? (async (text: string) => parseSitemap(text));
-    if (!run.done) result.sitemaps = await collectFromSitemaps(run, base.origin, robots.sitemaps, readSitemap);
+    if (!run.done) result.sitemaps = await collectFromSitemaps(run, base.origin, robots.sitemaps, options.parseSitemap);
     if (!run.done) {
       const isAllowed = options.respectRobots === false ? () => true : robots.isAllowed;
-      const parseLinks = options.parseLinks ?? (async (html: string, pageUrl: string) => linksOf(html, pageUrl).map((url) => url.href));
-      await collectFromLinks(run, { base, scope: new SiteScope(base), maxDepth, isAllowed, parseLinks });
+      await collectFromLinks(run, { base, scope: new SiteScope(base), maxDepth, isAllowed, parseLinks: options.parseLinks });
     }
   } catch (error) {
     // Past the first request only a cancel or the time budget can end the run early.

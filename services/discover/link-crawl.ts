@@ -6,9 +6,8 @@
  */
 import { AppError } from '../../core/errors.js';
 import type { DiscoveryRun } from './discovery-run.js';
-import { isHtml } from './page-links.js';
 import { runInOrder } from './ordered-pool.js';
-import { isAssetUrl, mayHoldLinks, normaliseUrl, type SiteScope } from './site-urls.js';
+import { isAssetUrl, isHtml, mayHoldLinks, normaliseUrl, type SiteScope } from './site-urls.js';
 import type { LinkParser } from './types.js';
 import { MAX_URL_LENGTH } from './url-collector.js';
 

@@ -1,4 +1,4 @@
-/** The links of one HTML page, resolved against its <base href> or its own URL. */
+/** The links of one HTML page, resolved against its <base href> or its own URL (run in the extraction worker pool). */
 import { baseUrlOf, parseDocument } from '../extract/parse-document.js';
 import { normaliseUrl } from './site-urls.js';
 
@@ -12,9 +12,4 @@ export function linksOf(html: string, pageUrl: string): URL[] {
     if (url) links.push(url);
   }
   return links;
-}
-
-export function isHtml(contentType: string | undefined): boolean {
-  // No Content-Type at all: sniffing is what browsers do, and parsing non-HTML just finds no links.
-  return contentType === undefined || /html/i.test(contentType);
 }

@@ -66,3 +66,8 @@ export class SiteScope {
 function withoutWww(hostname: string): string {
   return hostname.startsWith('www.') ? hostname.slice(4) : hostname;
 }
+
+/** Whether a response may hold links. No Content-Type at all: sniffing is what browsers do, and parsing non-HTML just finds no links. */
+export function isHtml(contentType: string | undefined): boolean {
+  return contentType === undefined || /html/i.test(contentType);
+}

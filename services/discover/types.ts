@@ -23,13 +23,12 @@ export interface DiscoverOptions {
   /** Skip links robots.txt disallows for Quarry; default true. Pass the outbound policy's respectRobots. */
   respectRobots?: boolean;
   /**
-   * Reads a page's links (absolute URLs). Default: parsed on this thread;
-   * callers pass the extraction pool's, so a hostile page costs a worker
-   * thread under a deadline rather than the event loop.
+   * Reads a page's links (absolute URLs): the extraction pool's, so a hostile
+   * page costs a worker thread under a deadline rather than the event loop.
    */
-  parseLinks?: LinkParser;
-  /** Reads sitemaps (up to 50 MB unpacked); default: on this thread. */
-  parseSitemap?: SitemapReader;
+  parseLinks: LinkParser;
+  /** Reads sitemaps (up to 50 MB unpacked), in the extraction pool too. */
+  parseSitemap: SitemapReader;
 }
 
 export type LinkParser = (html: string, pageUrl: string, signal: AbortSignal) => Promise<string[]>;

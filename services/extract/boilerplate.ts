@@ -86,6 +86,22 @@ export function looksLikeFurniture(element: Element): boolean {
   return !(CONTENT_HINT.test(value) && !/share|social|related|comment|reviews|cookie|consent|newsletter|footer|advert|promo|popular/i.test(value));
 }
 
+/**
+ * Whether a block of text sits in page furniture: the element or an ancestor
+ * looks like furniture (looksLikeFurniture), an article's own <header> (its
+ * title and byline) excepted. For block views without the content scorer
+ * (enhanced search's content filters): nothing is rescued by the prose it holds.
+ */
+export function inFurniture(element: Element): boolean {
+  for (let current: Element | null = element; current; current = current.parentElement) {
+    const tag = current.localName;
+    if (tag === 'body' || tag === 'html') return false;
+    if (tag === 'header' && current.closest('article, main, [role="main"]')) continue;
+    if (looksLikeFurniture(current)) return true;
+  }
+  return false;
+}
+
 const COMMENTS = /comment|respond|disqus|discussion|replies|reviews/i;
 
 /** A comment or customer-review section (by its class/id), which on a forum is the content itself. */

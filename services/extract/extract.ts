@@ -15,6 +15,7 @@ import { findMainContent } from './main-content.js';
 import type { LinkPolicy } from '../markdown/escape.js';
 import { outboundLinkPolicy } from '../markdown/link-policy.js';
 import { toMarkdown } from './markdown.js';
+import { pageMedia } from './page-media.js';
 import { authorFromByline, readMetadata } from './metadata.js';
 import { MarkupTooDeepError } from './markup-depth.js';
 import { baseUrlOf, contentRoot, parseDocument, safeUrl } from './parse-document.js';
@@ -23,7 +24,7 @@ import { removeMachineText } from './machine-text.js';
 import { revealScriptedContent } from './reveal.js';
 import { placeStreamedSegments } from './streamed-segments.js';
 import { pickTitle } from './title.js';
-import type { ExtractionResult, ExtractOptions, PageMetadata } from './types.js';
+import type { ExtractionResult, ExtractOptions, PageMedia, PageMetadata } from './types.js';
 
 /** Markdown links follow the outbound policy: nothing it refuses outright (private, loopback, …) is linked. */
 function linkPolicyOf(options: ExtractOptions): LinkPolicy {
@@ -43,11 +44,24 @@ function emptyMetadata(): PageMetadata {
 }
 
 export function extract(html: string, url: string, options: ExtractOptions = {}): ExtractionResult {
+  const source = typeof html === 'string' ? html : '';
+  let result: ExtractionResult;
   try {
-    return extractOrThrow(typeof html === 'string' ? html : '', url, options);
+    result = extractOrThrow(source, url, options);
   } catch (error) {
     // A worker must answer every task; a page that breaks the parser is a failed extraction, not a crash.
-    return failed(url, '', emptyMetadata(), error instanceof MarkupTooDeepError ? 'markup_too_deep' : 'extraction_error');
+    result = failed(url, '', emptyMetadata(), error instanceof MarkupTooDeepError ? 'markup_too_deep' : 'extraction_error');
+  }
+  if (options.media) result.media = mediaOf(source, url, result.images);
+  return result;
+}
+
+/** The page's image descriptions and favicon; a page the parser refuses still has /favicon.ico. */
+function mediaOf(html: string, url: string, images: string[]): PageMedia {
+  try {
+    return pageMedia(html, url, images);
+  } catch {
+    return pageMedia(undefined, url, images);
   }
 }
 

@@ -80,6 +80,11 @@ export class ExtractionPool {
     return unwrap(await this.parse<'page'>({ kind: 'page', html, url, options }, signal));
   }
 
+  /** A virtually scrolled page's final HTML with the items its snapshots hold and it lost. */
+  async mergeScroll(html: string, snapshots: string[], signal?: AbortSignal): Promise<string> {
+    return unwrap(await this.parse<'scroll-merge'>({ kind: 'scroll-merge', html, snapshots }, signal));
+  }
+
   stats(): WorkerPoolStats {
     return this.pool.stats();
   }

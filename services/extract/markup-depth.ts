@@ -14,9 +14,7 @@
  */
 import { Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
 import { AppError } from '../../core/errors.js';
-
-/** Deepest element nesting read; deeper documents are refused (Chromium's parser stops at 512 too). */
-export const MAX_MARKUP_DEPTH = 512;
+import { MAX_MARKUP_DEPTH } from './types.js';
 
 const P = new Set(['p']);
 const FORM_TAGS = new Set(['input', 'option', 'optgroup', 'select', 'button', 'datalist', 'textarea']);

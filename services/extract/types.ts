@@ -3,6 +3,8 @@
  * pool and returns the page's main content. Later work raises its quality
  * without changing this shape.
  */
+/** Deepest element nesting read; deeper documents are refused (Chromium's parser stops at 512 too). */
+export const MAX_MARKUP_DEPTH = 512;
 
 export interface ExtractOptions {
   /** Collect <img> sources of the main content (absolute URLs). Default true. */
@@ -17,12 +19,28 @@ export interface ExtractOptions {
    * the extraction worker reads it with extractPdf. Default: HTML.
    */
   contentType?: 'text/html' | 'application/pdf';
+  /** Also describe the main-content images (alt text, caption) and find the favicon (result.media). */
+  media?: boolean;
   /**
    * The outbound policy's private-address settings: markdown links and images
    * never point at an address it refuses outright. Default: refuse every
    * non-public address. Set by the composition root, not by users.
    */
   addressPolicy?: { allowPrivateNetwork: boolean; allowHosts: string[] };
+}
+
+export interface PageImage {
+  url: string;
+  /** Alt text or caption; null when the page gives none. */
+  description: string | null;
+}
+
+/** What a read page offers beyond its text (page-media.ts). */
+export interface PageMedia {
+  /** Main-content images (at most 5) with their descriptions. */
+  images: PageImage[];
+  /** A declared icon link, else /favicon.ico. */
+  favicon: string | null;
 }
 
 export interface PageMetadata {
@@ -61,4 +79,6 @@ export interface ExtractionResult {
   success: boolean;
   /** Why success is false (e.g. "captcha", "empty", "consent_wall", "blocked"). */
   failureReason?: string;
+  /** With options.media: described main-content images and the favicon. */
+  media?: PageMedia;
 }

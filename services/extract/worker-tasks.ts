@@ -1,6 +1,6 @@
 /**
  * The tasks the extraction worker pool runs besides page extraction: table
- * extraction, chunking and link parsing — every parse of user-supplied or
+ * extraction, chunking, link parsing, merging scroll snapshots — every parse of user-supplied or
  * fetched HTML and text that could hold the event loop. AppErrors cross the
  * thread boundary as values (structured cloning drops their code).
  */
@@ -25,7 +25,9 @@ export type ParseTask =
   /** Which short strings (URLs, host names) each user-supplied pattern matches, under a vm time limit. */
   | { kind: 'regex-test'; texts: string[]; patterns: TestPattern[] }
   /** A fetched page as enhanced search reads it: text blocks, json_css records, links. */
-  | { kind: 'page'; html: string; url: string; options: PageAnalysisOptions };
+  | { kind: 'page'; html: string; url: string; options: PageAnalysisOptions }
+  /** A virtually scrolled page: the final HTML with what scrolled away folded back in from the snapshots. */
+  | { kind: 'scroll-merge'; html: string; snapshots: string[] };
 
 export interface ChunkTaskResult {
   chunks: Chunk[];
@@ -41,6 +43,7 @@ export interface ParseResults {
   regex: RegexMatch[];
   'regex-test': boolean[][];
   page: PageAnalysis;
+  'scroll-merge': string;
 }
 
 export type ParseOutcome<K extends ParseTask['kind']> = { value: ParseResults[K] } | { failure: { code: ErrorCode; message: string; details?: unknown } };

@@ -65,7 +65,7 @@ export type JobCapabilityDefinition<I extends z.ZodType, O extends z.ZodType, P>
   output?: O;
   run?(input: z.infer<I>, ctx: CallContext, prepared: P): Promise<z.infer<O>>;
   /** What the job stores: the input it runs with and the webhook. */
-  submission(input: z.infer<I>, prepared: P): JobSubmission | Promise<JobSubmission>;
+  submission(input: z.infer<I>, prepared: P, ctx: CallContext): JobSubmission | Promise<JobSubmission>;
   /** How long to wait for the job (hearing its progress) before answering; default 0. */
   waitMs?(input: z.infer<I>): number;
   toMarkdown?(output: unknown): string;
@@ -97,9 +97,9 @@ export class JobSurface<A extends z.ZodType, S extends z.ZodType, I extends z.Zo
     };
   }
 
-  /** The one read of a job for callers: unknown ids and jobs of another kind are the same 404. */
-  async read(jobId: string, _ctx: CallContext): Promise<JobRecord> {
-    const job = await this.jobs.get(jobId);
+  /** The one read of a job for callers: unknown ids, another principal's jobs and jobs of another kind are the same 404. */
+  async read(jobId: string, ctx: CallContext): Promise<JobRecord> {
+    const job = await this.jobs.getFor(jobId, ctx.caller);
     if (!job || job.kind !== this.options.kind) return this.notFound(jobId);
     return job;
   }
@@ -121,10 +121,12 @@ export class JobSurface<A extends z.ZodType, S extends z.ZodType, I extends z.Zo
     const submit = async (input: z.infer<CI>, ctx: CallContext, prepared?: P) => {
       if (!this.jobs.has(this.options.kind)) throw new AppError('UNAVAILABLE', `${definition.id}: jobs of kind "${this.options.kind}" do not run on this installation`);
       const ready = prepared ?? ((await prepare?.(input, ctx)) as P);
-      const { input: jobInput, webhookUrl } = await submission(input, ready);
+      const { input: jobInput, webhookUrl } = await submission(input, ready, ctx);
+      // The caller owns the job: only they (and admins) read it (read below).
       const job = await this.jobs.submit(this.options.kind, jobInput, {
         ...(this.options.idPrefix ? { idPrefix: this.options.idPrefix } : {}),
         ...(webhookUrl ? { webhookUrl } : {}),
+        ...(ctx.caller ? { owner: ctx.caller } : {}),
       });
       return { job };
     };

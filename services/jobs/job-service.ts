@@ -14,6 +14,7 @@
 import { untilAborted } from '../../core/abort.js';
 import { AppError, publicError, toAppError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
+import { mayAccess, type Principal } from '../../core/principal.js';
 import { assertValidJobId, generatedJobId, idFromIdempotencyKey } from './job-ids.js';
 import { defaultRetryDelayMs } from './retry-policy.js';
 import { within } from './within.js';
@@ -112,8 +113,11 @@ export class JobService implements Jobs {
     if (this.closed) throw new AppError('UNAVAILABLE', 'the job service is closed');
     const spec = this.kinds.get(kind);
     if (!spec) throw new AppError('INTERNAL', `no job handler for kind "${kind}"`);
+    // One principal's idempotency key never finds another's job.
+    const keyScope = options.owner ? `${options.owner.id}\n` : '';
     const id =
-      options.jobId ?? (options.idempotencyKey !== undefined ? idFromIdempotencyKey(kind, options.idempotencyKey, options.idPrefix) : generatedJobId(options.idPrefix));
+      options.jobId ??
+      (options.idempotencyKey !== undefined ? idFromIdempotencyKey(kind, keyScope + options.idempotencyKey, options.idPrefix) : generatedJobId(options.idPrefix));
     assertValidJobId(id);
     if (options.runAt && Number.isNaN(options.runAt.getTime())) throw new AppError('INVALID_INPUT', 'runAt: not a valid date');
     const record = await this.store.add({
@@ -123,6 +127,7 @@ export class JobService implements Jobs {
       input,
       ...(options.runAt ? { runAt: options.runAt } : {}),
       ...(options.webhookUrl ? { webhookUrl: options.webhookUrl } : {}),
+      ...(options.owner ? { owner: { id: options.owner.id, admin: options.owner.admin } } : {}),
     });
     if (record.kind !== kind) throw new AppError('INVALID_INPUT', `jobId: "${id}" is already the id of a job of another kind`);
     return this.view(record);
@@ -131,6 +136,11 @@ export class JobService implements Jobs {
   async get(id: string): Promise<JobRecord | null> {
     const record = await this.store.get(id);
     return record ? this.view(record) : null;
+  }
+
+  async getFor(id: string, viewer: Principal | undefined): Promise<JobRecord | null> {
+    const record = await this.get(id);
+    return record && mayAccess(viewer, record.owner?.id) ? record : null;
   }
 
   async cancel(id: string): Promise<JobRecord | null> {
@@ -223,7 +233,13 @@ export class JobService implements Jobs {
     }
     let result: unknown;
     try {
-      result = await kind.run(record.input, { id: record.id, attempt: job.attempt, signal: job.signal, progress: this.throttled(job) });
+      result = await kind.run(record.input, {
+        id: record.id,
+        attempt: job.attempt,
+        signal: job.signal,
+        progress: this.throttled(job),
+        ...(record.owner ? { owner: record.owner } : {}),
+      });
     } catch (error) {
       const why = abortWhy(job.signal);
       if (why === 'shutdown') return 'handed-back';

@@ -4,6 +4,8 @@
  * (the embedded durable queue and BullMQ). docs/jobs.md describes the
  * guarantees.
  */
+import type { Principal } from '../../core/principal.js';
+
 export type { JobHandler, JobHandlerContext, JobKind } from '../../core/plugin.js';
 
 export type JobStatus = 'queued' | 'processing' | 'completed' | 'failed';
@@ -37,6 +39,8 @@ export interface JobRecord {
   runAt?: string;
   /** The URL the outcome is POSTed to when the job finishes. */
   webhookUrl?: string;
+  /** Who submitted it: only they (and admins) read it (Jobs.getFor); absent for jobs of no one (scheduled checks). */
+  owner?: Principal;
   /** Cancellation was asked for; the job ends failed with CANCELLED. */
   cancelRequested?: boolean;
   createdAt: string;
@@ -59,6 +63,8 @@ export interface SubmitOptions {
   runAt?: Date;
   /** POST the outcome here when the job finishes (Standard Webhooks, docs/webhooks.md). */
   webhookUrl?: string;
+  /** Who submits it (ctx.caller): its status is theirs, and the handler acts for them. */
+  owner?: Principal;
 }
 
 export interface WaitOptions {
@@ -76,7 +82,10 @@ export interface Jobs {
   submit(kind: string, input: unknown, options?: SubmitOptions): Promise<JobRecord>;
   /** Whether this instance has a handler for kind (submit fails for a kind it has not). */
   has(kind: string): boolean;
+  /** Any job, whoever owns it: for the service's own bookkeeping, never a caller's read. */
   get(id: string): Promise<JobRecord | null>;
+  /** The job as `viewer` may read it: null when it does not exist or is another principal's (core/principal.ts). */
+  getFor(id: string, viewer: Principal | undefined): Promise<JobRecord | null>;
   /** Asks the job to stop: a queued job never runs, a running one is aborted; both end failed with CANCELLED. Null for an unknown id. */
   cancel(id: string): Promise<JobRecord | null>;
   /**
@@ -130,6 +139,7 @@ export interface NewJob {
   input: unknown;
   runAt?: Date;
   webhookUrl?: string;
+  owner?: Principal;
 }
 
 export interface LaneSettings {

@@ -5,10 +5,17 @@
  * people, an entity with its relations, the most connected part of the graph.
  * The graph store opens on first use (SQLite under the data directory, or
  * Redis when the installation has a Redis URL).
+ *
+ * One graph per principal (README "Keys and ownership"): `scoped(namespace)`
+ * is the service on one principal's graph, with its own store (a SQLite file
+ * under dataDir/knowledge-graphs, or its own Redis key prefix), so merges,
+ * reads, searches and deletes never cross principals. The unscoped service is
+ * the installation's graph: the admins', and the one the page feed fills.
  */
 import { join } from 'node:path';
 import { AppError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
+import type { Principal } from '../../core/principal.js';
 import { analyzeText } from '../entities/analyze.js';
 import { aliasKeys, nameKey, nameTokens } from '../entities/names.js';
 import { EntityRecognizer } from '../entities/recognizer.js';
@@ -24,6 +31,22 @@ import { modelFor } from '../llm/model-choice.js';
 
 export const OFFLINE_MODEL = 'offline-tagger';
 export const GRAPH_FILE = 'knowledge-graph.sqlite';
+/** Where the graphs of principals other than the admins live (SQLite). */
+export const SCOPED_GRAPHS_DIR = 'knowledge-graphs';
+
+/** The graph a principal works on: the installation's (null) for admins, its own otherwise. */
+export function graphNamespace(principal: Principal | undefined): string | null {
+  if (!principal) return 'anonymous';
+  return principal.admin ? null : principal.id;
+}
+
+/** What every scoped service of one installation shares: the open stores and the offline tagger. */
+class SharedParts {
+  readonly backends = new Map<string | null, Promise<GraphBackend>>();
+  readonly scoped = new Map<string | null, KnowledgeService>();
+  recognizer: EntityRecognizer | null = null;
+  closed = false;
+}
 /**
  * Cosine similarity from which an entity counts as a match by meaning. The
  * embedded static model scores unrelated news sentences up to about 0.7, so
@@ -62,21 +85,44 @@ export interface SearchHit {
 }
 
 export class KnowledgeService {
-  private backendPromise: Promise<GraphBackend> | null = null;
-  private recognizer: EntityRecognizer | null = null;
-  private closed = false;
+  constructor(
+    private readonly options: KnowledgeServiceOptions,
+    /** Whose graph this is; null: the installation's. */
+    private readonly namespace: string | null = null,
+    private readonly shared = new SharedParts(),
+  ) {}
 
-  constructor(private readonly options: KnowledgeServiceOptions) {}
+  /** The service on one principal's graph (graphNamespace). */
+  scoped(namespace: string | null): KnowledgeService {
+    if (namespace === this.namespace) return this;
+    let service = this.shared.scoped.get(namespace);
+    if (!service) {
+      service = new KnowledgeService(this.options, namespace, this.shared);
+      this.shared.scoped.set(namespace, service);
+    }
+    return service;
+  }
 
   graph(): Promise<GraphBackend> {
-    if (this.closed) return Promise.reject(new AppError('UNAVAILABLE', 'the knowledge graph is shut down'));
-    this.backendPromise ??= (
-      this.options.redisUrl ? RedisGraphBackend.open(this.options.redisUrl) : SqliteGraphBackend.open(join(this.options.dataDir, GRAPH_FILE))
-    ).catch((error: unknown) => {
-      this.backendPromise = null;
-      throw new AppError('UNAVAILABLE', `the knowledge graph store could not be opened: ${(error as Error).message}`, { cause: error });
-    });
-    return this.backendPromise;
+    if (this.shared.closed) return Promise.reject(new AppError('UNAVAILABLE', 'the knowledge graph is shut down'));
+    const { backends } = this.shared;
+    let opening = backends.get(this.namespace);
+    if (!opening) {
+      opening = this.openBackend().catch((error: unknown) => {
+        backends.delete(this.namespace);
+        throw new AppError('UNAVAILABLE', `the knowledge graph store could not be opened: ${(error as Error).message}`, { cause: error });
+      });
+      backends.set(this.namespace, opening);
+    }
+    return opening;
+  }
+
+  private openBackend(): Promise<GraphBackend> {
+    const ns = this.namespace;
+    if (this.options.redisUrl) return RedisGraphBackend.open(this.options.redisUrl, ns === null ? undefined : `quarry:kg:ns:${ns}:`);
+    // Principal ids are `key:<hex>`, `group:<name>` (letters, digits, "_", ".", "-") or `anonymous`.
+    const file = ns === null ? GRAPH_FILE : join(SCOPED_GRAPHS_DIR, `${ns.replace(/[^A-Za-z0-9_.-]/g, '-')}.sqlite`);
+    return SqliteGraphBackend.open(join(this.options.dataDir, file));
   }
 
   backendKind(): 'sqlite' | 'redis' {
@@ -84,8 +130,8 @@ export class KnowledgeService {
   }
 
   private offline(): EntityRecognizer {
-    this.recognizer ??= EntityRecognizer.load();
-    return this.recognizer;
+    this.shared.recognizer ??= EntityRecognizer.load();
+    return this.shared.recognizer;
   }
 
   /** Entities and relations of a text, by the language model or the offline tagger. */
@@ -225,10 +271,10 @@ export class KnowledgeService {
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    const pending = this.backendPromise;
-    this.backendPromise = null;
-    if (pending) await pending.then((b) => b.close()).catch(() => undefined);
+    this.shared.closed = true;
+    const pending = [...this.shared.backends.values()];
+    this.shared.backends.clear();
+    await Promise.all(pending.map((opening) => opening.then((b) => b.close()).catch(() => undefined)));
   }
 }
 

@@ -91,16 +91,20 @@ function withVendorKey(tier: TierOverride, env: Env): TierOverride {
   const provider = tier.provider === 'anthropic' ? 'anthropic' : 'openai-compatible';
   const vendorKey = provider === 'anthropic' ? env.ANTHROPIC_API_KEY : env.OPENAI_API_KEY;
   if (!vendorKey) return tier;
-  if (tier.baseUrl !== undefined && hostOf(tier.baseUrl) !== hostOf(DEFAULT_BASE_URLS[provider])) return tier;
+  if (tier.baseUrl !== undefined && !sameHost(tier.baseUrl, DEFAULT_BASE_URLS[provider])) return tier;
   return { ...tier, apiKey: vendorKey };
 }
 
-function hostOf(url: string): string | null {
-  try {
-    return new URL(url).host;
-  } catch {
-    return null;
-  }
+/** Whether two base URLs name the same host and port (a vendor key goes only to the vendor's own). */
+export function sameHost(a: string, b: string): boolean {
+  const host = (url: string): string | null => {
+    try {
+      return new URL(url).host;
+    } catch {
+      return null;
+    }
+  };
+  return host(a) !== null && host(a) === host(b);
 }
 
 function pickDefined(values: TierOverride): TierOverride {

@@ -5,7 +5,7 @@
  */
 import type { Logger } from '../../core/logger.js';
 import { AnthropicClient, ANTHROPIC_DEFAULT_BASE_URL } from './anthropic.js';
-import type { LlmConfig, LlmTierConfig } from './config.js';
+import { sameHost, type LlmConfig, type LlmTierConfig } from './config.js';
 import type { LlmEndpointOptions } from './http-client.js';
 import { OpenAiCompatibleClient, OPENAI_DEFAULT_BASE_URL } from './openai-compatible.js';
 import type { LlmTransport } from './transport.js';
@@ -69,7 +69,7 @@ function createClient(tier: LlmTierConfig, logger: Logger, options: LlmTierOptio
   if (tier.apiKey) endpoint.apiKey = tier.apiKey;
   if (options.transport) endpoint.transport = options.transport;
   const officialHost = tier.provider === 'anthropic' ? ANTHROPIC_DEFAULT_BASE_URL : OPENAI_DEFAULT_BASE_URL;
-  if (!tier.apiKey && hostOf(tier.baseUrl) === hostOf(officialHost)) {
+  if (!tier.apiKey && sameHost(tier.baseUrl, officialHost)) {
     logger.warn({ provider: tier.provider, model: tier.model }, 'no API key configured for the public API; calls will be refused');
   }
   return tier.provider === 'anthropic' ? new AnthropicClient(endpoint) : new OpenAiCompatibleClient(endpoint);
@@ -87,13 +87,5 @@ function withoutCredentials(url: string): string {
     return parsed.toString().replace(/\/$/, '');
   } catch {
     return url;
-  }
-}
-
-function hostOf(url: string): string | null {
-  try {
-    return new URL(url).host;
-  } catch {
-    return null;
   }
 }

@@ -6,11 +6,13 @@ import type { EngineService } from '../engines/engine-service.js';
 import type { LlmTiers } from '../llm/registry.js';
 import type { Scraper } from '../scrape/scraper.js';
 import type { SemanticServices } from '../semantic/semantic-services.js';
+import type { WebSearch } from '../web-search/web-search.js';
 
 export interface NeuralDeps {
   config: { search: { defaultEngines: string[] } };
   engines: EngineService;
   scraper: Scraper;
+  webSearch: Pick<WebSearch, 'plan' | 'gather'>;
   llm: LlmTiers;
   semantic: SemanticServices;
 }

@@ -4,11 +4,13 @@
  * frequency × length bonus, RAKE-like. Good enough to turn a page into a
  * search query, or recent results into next-search suggestions.
  */
+import { isStopWord } from '../ranking/tokens.js';
 
-const STOP = new Set(
+/** Words too general to make a phrase of, beside the stop words: light verbs, fillers, discourse words. */
+const GENERIC_WORDS = new Set(
   (
-    'a about above after again against all also am an and any are as at be because been before being below between both but by can could did do does doing down during each few for from further had has have having he her here hers herself him himself his how i if in into is it its itself just let like made make many may me might more most much must my myself new no nor not now of off on once one only or other our ours out over own said same say says she should so some such than that the their theirs them themselves then there these they this those through to too under until up upon us use used using very was we were what when where which while who whom why will with within without would yet you your yours ' +
-    'get got also however since still though via per vs etc way ways thing things lot lots really'
+    'let like made make many may might much must new now one said say says use used using ' +
+    'get got however since still though via per vs etc way ways thing things lot lots really'
   ).split(' '),
 );
 
@@ -33,7 +35,7 @@ export function keyPhrases(text: string, limit = 10, exclude: Iterable<string> =
     run = [];
   };
   for (const word of words) {
-    const content = !STOP.has(word) && !/^\d+$/.test(word) && word.length > 2 && !excluded.has(word);
+    const content = !isStopWord(word) && !GENERIC_WORDS.has(word) && !/^\d+$/.test(word) && word.length > 2 && !excluded.has(word);
     if (content) run.push(word);
     else flush();
   }

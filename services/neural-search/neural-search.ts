@@ -7,11 +7,12 @@ import type { z } from 'zod';
 import type { CallContext } from '../../core/capability.js';
 import type { NeuralDeps } from './deps.js';
 import { expandQuery } from './autoprompt.js';
-import { gatherFromEngines, gatherFromIndex, passesDomains, uniqueCandidates, type Candidate } from './candidates.js';
-import { planEngines, type EnginePlan } from './categories.js';
+import { gatherFromEngines, gatherFromIndex, uniqueCandidates, type Candidate } from './candidates.js';
 import { isoDay, windowBounds, withinWindow } from './dates.js';
 import { findHighlights } from '../ranking/highlights.js';
 import type { NeuralSearchInput, neuralSearchOutputSchema } from './schemas.js';
+import { passesDomains } from '../web-search/domain-filter.js';
+import { replan, type EnginePlan } from '../web-search/engine-plans.js';
 import { scoreDocuments } from '../ranking/scoring.js';
 
 type Output = z.infer<typeof neuralSearchOutputSchema>;
@@ -33,14 +34,10 @@ export async function neuralSearch(services: NeuralDeps, input: NeuralSearchInpu
   const expansion = input.use_autoprompt
     ? await expandQuery(input.query, input.category, services.llm, ctx.logger, ctx.signal)
     : { queries: [], by: 'none' };
-  const basePlan = planEngines(services.engines, input.category, input.query, services.config.search.defaultEngines);
+  const basePlan = services.webSearch.plan(input.category ?? 'default', input.query);
   const plans: EnginePlan[] = [...basePlan];
-  for (const expanded of expansion.queries) {
-    for (const plan of basePlan.slice(0, ENGINES_PER_EXPANSION)) {
-      // Finance news engines keep their focus on the expanded query too.
-      plans.push({ engine: plan.engine, query: plan.query === input.query ? expanded : plan.query.replace(input.query, expanded) });
-    }
-  }
+  // Finance news engines keep their focus on the expanded queries too.
+  for (const expanded of expansion.queries) plans.push(...replan(basePlan.slice(0, ENGINES_PER_EXPANSION), input.query, expanded));
 
   ctx.progress({ progress: 1, total, message: `querying ${basePlan.length} engines with ${1 + expansion.queries.length} queries` });
   const domains = {

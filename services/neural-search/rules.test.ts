@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ruleExpansions } from './autoprompt.js';
-import { financeQuery } from './categories.js';
 import { windowBounds, withinWindow } from './dates.js';
 import { keyPhrases } from './keyphrases.js';
-import { passesDomains } from './candidates.js';
 import { queriesFromSource } from './similar.js';
+import { passesDomains } from '../web-search/domain-filter.js';
+import { financeFocus } from '../web-search/engine-plans.js';
 
 describe('rule-based query expansion', () => {
   it('turns a question into its keywords and adds the category focus', () => {
@@ -21,8 +21,8 @@ describe('rule-based query expansion', () => {
   });
 
   it('finance focuses news queries unless they already are about finance', () => {
-    expect(financeQuery('Tesla')).toBe('Tesla finance');
-    expect(financeQuery('Tesla earnings call')).toBe('Tesla earnings call');
+    expect(financeFocus('Tesla')).toBe('Tesla finance');
+    expect(financeFocus('Tesla earnings call')).toBe('Tesla earnings call');
   });
 });
 

@@ -12,7 +12,6 @@ import { AppError, type ErrorCode } from '../../core/errors.js';
 import type { NeuralDeps } from './deps.js';
 import { normalizeUrl } from '../web-search/url-normalize.js';
 import { gatherFromEngines, gatherFromIndex, uniqueCandidates } from './candidates.js';
-import { planEngines } from './categories.js';
 import { keyPhrases } from './keyphrases.js';
 import type { similarInputSchema, similarOutputSchema } from './schemas.js';
 import { calibrated, embedCentred } from '../ranking/calibration.js';
@@ -60,12 +59,12 @@ export async function similarSearch(services: NeuralDeps, input: Input, ctx: Cal
   }
 
   const embedder = await services.semantic.embedder();
-  const sourcePassages = docPassages({ title, snippet: '', text });
+  const sourcePassages = await docPassages({ title, snippet: '', text });
   // Raw vectors query the index (it stores raw vectors); centred ones rank (calibration.ts).
   const sourceVector = meanVector(await embedder.embed(sourcePassages, ctx.signal), embedder.info().dimensions);
 
   const queries = queriesFromSource(title, text);
-  const base = planEngines(services.engines, undefined, queries[0]!, services.config.search.defaultEngines);
+  const base = services.webSearch.plan('default', queries[0]!);
   const plans = queries.flatMap((query) => base.map((p) => ({ engine: p.engine, query })));
   ctx.progress({ progress: 1, total, message: `searching for ${queries.map((q) => `"${q}"`).join(', ')}` });
   const [fromEngines, fromIndex] = await Promise.all([
@@ -89,7 +88,7 @@ export async function similarSearch(services: NeuralDeps, input: Input, ctx: Cal
   const candidates = uniqueCandidates([...fromEngines.candidates, ...fromIndex]).filter(
     (c) => !(input.exclude_source && sourceKey && normalizeUrl(c.url) === sourceKey),
   );
-  const passages = candidates.map(docPassages);
+  const passages = await Promise.all(candidates.map(docPassages));
   const { vectors, floor } = await embedCentred(embedder, [...sourcePassages, ...passages.flat()], ctx.signal);
   const dimensions = sourceVector.length;
   const source = meanVector(vectors.slice(0, sourcePassages.length), dimensions);

@@ -6,7 +6,8 @@
  */
 import { AppError, type ErrorCode } from '../../core/errors.js';
 import { collectLinks, type CollectedLinks } from './anchor-links.js';
-import { extractWithCss, type CssSchema } from './css-extract.js';
+import { extractWithCss } from './css-extract.js';
+import type { CssSchema } from './css-schema.js';
 import { pageBlocks, type TextBlock } from './text-blocks.js';
 
 export interface PageAnalysisOptions {

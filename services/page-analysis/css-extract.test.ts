@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fixturePages } from '../../test/sandbox/fixture-pages.js';
-import { extractWithCss, parseCssSchema } from './css-extract.js';
+import { extractWithCss } from './css-extract.js';
+import { parseCssSchema } from './css-schema.js';
 
 const page = (name: string) => fixturePages().find((p) => p.name === name)!.html;
 

@@ -2,9 +2,11 @@
  * Splits a page into text blocks: every block-level element that holds text
  * of its own (text not inside a nested block) becomes one block, with the
  * measurements the content filters need (words, characters inside links,
- * markup characters, class/id hints of it and its ancestors). Nested blocks
- * are separate blocks, so a wrapper <div> never swallows its paragraphs.
+ * markup characters, class/id hints of it and its ancestors, whether it sits
+ * in page furniture by the extractor's detector, services/extract/boilerplate.ts).
+ * Nested blocks are separate blocks, so a wrapper <div> never swallows its paragraphs.
  */
+import { inFurniture } from '../extract/boilerplate.js';
 import { contentRoot, parseDocument } from '../extract/parse-document.js';
 
 export type BlockKind = 'heading' | 'paragraph' | 'list_item' | 'code' | 'quote' | 'table_row' | 'other';
@@ -25,8 +27,8 @@ export interface TextBlock {
   markupChars: number;
   /** Lower-cased tag names, classes and ids of the element and its ancestors, space separated. */
   hints: string;
-  /** Inside nav, footer, aside, form, menu or role=navigation, or a <header> that is not part of an article. */
-  inChrome: boolean;
+  /** The block or an ancestor is page furniture (navigation, footer, share bar, cookie banner…: boilerplate.ts). */
+  furniture: boolean;
 }
 
 const SKIPPED = new Set([
@@ -38,7 +40,6 @@ const BLOCKS = new Set([
   'blockquote', 'ul', 'ol', 'li', 'dl', 'dt', 'dd', 'table', 'tbody', 'thead', 'tfoot', 'tr', 'pre', 'figure',
   'figcaption', 'form', 'address', 'details', 'summary', 'body', 'html', 'caption', 'center', 'fieldset', 'menu', 'hgroup', 'dialog',
 ]);
-const CHROME = new Set(['nav', 'footer', 'aside', 'form', 'menu']);
 const CELLS = new Set(['td', 'th']);
 /** Blocks longer than this are cut: the filters and regexes work per block, which bounds their cost. */
 export const MAX_BLOCK_CHARS = 5000;
@@ -98,22 +99,16 @@ function gather(element: Element, into: Gathered, inLink: boolean): void {
   }
 }
 
-function hintsOf(element: Element): { hints: string; inChrome: boolean; inLink: boolean } {
+function hintsOf(element: Element): { hints: string; inLink: boolean } {
   const hints: string[] = [];
   let inLink = false;
-  let inChrome = false;
-  let inHeader = false;
   for (let current: Element | null = element; current; current = current.parentElement) {
     const tag = current.tagName.toLowerCase();
-    if (CHROME.has(tag) || current.getAttribute('role') === 'navigation') inChrome = true;
-    // An article's own <header> holds its title and byline; the page's <header> is site chrome.
-    if (tag === 'header') inHeader = true;
     if (tag === 'a' && current !== element) inLink = true;
-    if (tag === 'article' || tag === 'main') inHeader = false;
     // <body> and <html> classes describe the whole page ("navigation-with-keyboard"), not a block.
     if (tag !== 'body' && tag !== 'html') hints.push(tag, current.getAttribute('class') ?? '', current.getAttribute('id') ?? '');
   }
-  return { hints: hints.join(' ').toLowerCase(), inChrome: inChrome || inHeader, inLink };
+  return { hints: hints.join(' ').toLowerCase(), inLink };
 }
 
 export function countWords(text: string): number {
@@ -151,7 +146,7 @@ function pushBlock(blocks: TextBlock[], element: Element, tag: string, raw: stri
   // Empty table cells and separators carry nothing a filter or a reader can use.
   if (!/[\p{L}\p{N}]/u.test(text)) return;
   if (text.length > MAX_BLOCK_CHARS) text = text.slice(0, MAX_BLOCK_CHARS);
-  const { hints, inChrome, inLink } = hintsOf(element);
+  const { hints, inLink } = hintsOf(element);
   // A block wrapped in a link (a teaser card, say) is link text through and through.
   if (inLink) linkChars = text.length;
   blocks.push({
@@ -164,11 +159,6 @@ function pushBlock(blocks: TextBlock[], element: Element, tag: string, raw: stri
     linkChars: Math.min(linkChars, text.length),
     markupChars: Math.max(markupChars, text.length),
     hints,
-    inChrome,
+    furniture: inFurniture(element),
   });
-}
-
-/** Plain text of blocks, one paragraph each. */
-export function blocksText(blocks: TextBlock[]): string {
-  return blocks.map((b) => b.text).join('\n\n');
 }

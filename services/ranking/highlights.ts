@@ -1,17 +1,14 @@
 /**
  * Highlights: the sentences (or passages of up to three sentences) of a text
- * that best answer a query, scored by meaning and words (scoring.ts; relevance
- * is relative to the content's other sentences), with
+ * that best answer a query, scored by the blended profile (scorers.ts: meaning
+ * and words; relevance is relative to the content's other sentences), with
  * start_index in Unicode code points so that
  * [...content].slice(start_index, start_index + [...text].length).join('') === text.
  */
 import { codePointOffsets } from '../chunking/code-points.js';
-import { cosine, type Embedder } from '../embeddings/types.js';
-import { lexicalRelevance } from './relevance.js';
-import { calibrated, embedCentred } from './calibration.js';
-import { TimeSlicer } from '../../core/time-slice.js';
-import { sentencesInSlices, sentenceWindows, type Passage } from './passages.js';
-import { blend, spread } from './scoring.js';
+import type { Embedder } from '../embeddings/types.js';
+import { cutPassages, type PassageCut } from './passages.js';
+import { passageScorer } from './scorers.js';
 
 /** Very long content: only this many sentences are scored (the first ones). */
 export const MAX_SCORED_SENTENCES = 5000;
@@ -31,21 +28,11 @@ export async function findHighlights(
   signal?: AbortSignal,
 ): Promise<Highlight[]> {
   // Content may be a megabyte of user text: it is read in time slices, so other requests go on meanwhile.
-  const slicer = new TimeSlicer();
-  const parts = await sentencesInSlices(content, MAX_SCORED_SENTENCES, slicer);
-  const candidates: Passage[] = unit === 'passage' ? sentenceWindows(content, parts, 3) : parts;
+  const cut: PassageCut = unit === 'passage' ? { by: 'window', sentences: 3 } : { by: 'sentence' };
+  const candidates = await cutPassages(content, cut, { limit: MAX_SCORED_SENTENCES });
   if (candidates.length === 0) return [];
-  const { vectors, floor } = await embedCentred(embedder, [query, ...candidates.map((c) => c.text)], signal);
-  const queryVector = vectors[0]!;
-  // Meaning is scaled within the content (spread), like documents in scoring.ts; the floor only
-  // keeps content where nothing is related from looking relevant.
-  const cosines = candidates.map((_, i) => cosine(queryVector, vectors[i + 1]!));
-  const meaning = spread(cosines).map((m, i) => m * Math.min(1, 2 * calibrated(cosines[i]!, floor)));
-  const scored: Array<{ candidate: Passage; relevance: number }> = [];
-  for (const [i, candidate] of candidates.entries()) {
-    scored.push({ candidate, relevance: blend(meaning[i]!, lexicalRelevance(query, { title: '', snippet: candidate.text })) });
-    await slicer.pause();
-  }
+  const relevance = await passageScorer('blended', embedder).score(query, candidates, signal);
+  const scored = candidates.map((candidate, i) => ({ candidate, relevance: relevance[i]! }));
   scored.sort((a, b) => b.relevance - a.relevance || a.candidate.start - b.candidate.start);
 
   const chosen: typeof scored = [];

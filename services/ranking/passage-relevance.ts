@@ -30,7 +30,7 @@
  */
 import { cosine, type Embedder } from '../embeddings/types.js';
 import { calibrated, calibration, embedCentred } from './calibration.js';
-import { isStopWord, tokenize } from './relevance.js';
+import { contentTokens, isStopWord, tokenize } from './tokens.js';
 
 export interface PassageFeatures {
   coverage: number;
@@ -78,10 +78,6 @@ export function queryTerms(query: string): QueryTerms {
   const pairs: string[] = [];
   for (let i = 1; i < used.length; i++) pairs.push(`${used[i - 1]} ${used[i]}`);
   return { terms: [...new Set(used)], pairs: [...new Set(pairs)] };
-}
-
-function contentTokens(text: string): string[] {
-  return tokenize(text).filter((t) => !isStopWord(t));
 }
 
 type LexicalFeatures = Omit<PassageFeatures, 'semantic' | 'weighted'> & { present: boolean[] };

@@ -1,9 +1,19 @@
 /**
- * Sentences and passages of a text with their exact offsets. Offsets are
- * kept in UTF-16 units internally and converted to Unicode code points (the
- * API's unit, like Python's str) only when reported.
+ * The passage cutter: every ranker cuts text into the units it scores here,
+ * by naming the cut (cutPassages):
+ *
+ *   sentence          one sentence each (verify's evidence, monitor's summary line, highlights)
+ *   window of n       up to n consecutive sentences from every start (passage highlights)
+ *   words n           consecutive sentences packed up to n words (document vectors, scoring.ts)
+ *   tokens n          the recursive chunker within n tokens: paragraphs, then lines,
+ *                     sentences, words (page passages for agent, RAG and research)
+ *
+ * Offsets are kept in UTF-16 units internally and converted to Unicode code
+ * points (the API's unit, like Python's str) only when reported; the token
+ * cut reports code points already (the chunker's unit).
  */
-import type { TimeSlicer } from '../../core/time-slice.js';
+import { TimeSlicer } from '../../core/time-slice.js';
+import { chunkText } from '../chunking/chunk-text.js';
 import { sentenceSpans } from '../chunking/segmenters.js';
 import { trimSpan } from '../chunking/spans.js';
 
@@ -28,7 +38,7 @@ export function sentences(text: string, limit = Number.POSITIVE_INFINITY): Passa
 }
 
 /** sentences(), pausing between time slices: for long user text read on the event loop. */
-export async function sentencesInSlices(text: string, limit: number, slicer: TimeSlicer): Promise<Passage[]> {
+async function sentencesInSlices(text: string, limit: number, slicer: TimeSlicer): Promise<Passage[]> {
   const out: Passage[] = [];
   for (const raw of sentenceSpans(text, { start: 0, end: text.length })) {
     const passage = sentencePassage(text, raw);
@@ -47,7 +57,7 @@ function sentencePassage(text: string, raw: { start: number; end: number }): Pas
 }
 
 /** Consecutive sentences packed into passages of at most maxWords words (a longer sentence stays whole). */
-export function packSentences(text: string, parts: Passage[], maxWords: number): Passage[] {
+function packSentences(text: string, parts: Passage[], maxWords: number): Passage[] {
   const out: Passage[] = [];
   let current: Passage | null = null;
   let words = 0;
@@ -66,11 +76,38 @@ export function packSentences(text: string, parts: Passage[], maxWords: number):
 }
 
 /** Overlapping windows of up to `size` consecutive sentences (every start position). */
-export function sentenceWindows(text: string, parts: Passage[], size: number): Passage[] {
+function sentenceWindows(text: string, parts: Passage[], size: number): Passage[] {
   const out: Passage[] = [];
   for (let i = 0; i < parts.length; i++) {
     const last = parts[Math.min(parts.length, i + size) - 1]!;
     out.push({ start: parts[i]!.start, end: last.end, text: text.slice(parts[i]!.start, last.end) });
   }
   return out;
+}
+
+export type PassageCut = { by: 'sentence' } | { by: 'window'; sentences: number } | { by: 'words'; words: number } | { by: 'tokens'; tokens: number };
+
+export interface CutOptions {
+  /** How far the text is read: sentences for the sentence cuts, passages for the token cut. */
+  limit?: number;
+  /** Long user text is read in time slices so other requests go on meanwhile. */
+  slicer?: TimeSlicer;
+}
+
+export interface CutPassage extends Passage {
+  /** Position among the text's passages. */
+  index: number;
+}
+
+/** The text cut into passages the named way, in text order. */
+export async function cutPassages(text: string, cut: PassageCut, options: CutOptions = {}): Promise<CutPassage[]> {
+  const limit = options.limit ?? Number.POSITIVE_INFINITY;
+  if (cut.by === 'tokens') {
+    if (!text.trim()) return [];
+    const chunks = await chunkText(text, { strategy: 'recursive', maxTokens: cut.tokens, overlapTokens: 0 });
+    return chunks.slice(0, limit).map((chunk) => ({ text: chunk.text, start: chunk.start, end: chunk.end, index: chunk.index }));
+  }
+  const parts = await sentencesInSlices(text, limit, options.slicer ?? new TimeSlicer());
+  const passages = cut.by === 'window' ? sentenceWindows(text, parts, cut.sentences) : cut.by === 'words' ? packSentences(text, parts, cut.words) : parts;
+  return passages.map((passage, index) => ({ ...passage, index }));
 }

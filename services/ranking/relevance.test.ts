@@ -1,40 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { filterByRelevance, lexicalRelevance, stem, tokenize } from './relevance.js';
+import { filterByRelevance, lexicalRelevance } from './relevance.js';
 
 const DEFAULT_MIN = 0.15;
-
-describe('tokenize and stem', () => {
-  it('lower-cases, folds accents, splits on non-word characters', () => {
-    expect(tokenize('Café-Résumé: C++ 2024!')).toEqual(['caf', 'resum', 'c', '2024']);
-  });
-
-  it('maps plural, -ing and -ed forms to one stem', () => {
-    for (const group of [
-      ['use', 'uses', 'used', 'using'],
-      ['make', 'makes', 'making'],
-      ['run', 'runs', 'running'],
-      ['study', 'studies', 'studied'],
-      ['class', 'classes'],
-      ['cache', 'cached', 'caching'],
-      ['free', 'freed'],
-    ]) {
-      expect(new Set(group.map(stem)), group.join('/')).toHaveProperty('size', 1);
-    }
-  });
-
-  it('leaves short or vowel-less endings alone', () => {
-    expect(stem('string')).toBe('string');
-    expect(stem('thing')).toBe('thing');
-    expect(stem('red')).toBe('red');
-    expect(stem('analysis')).toBe('analysis');
-    expect(stem('status')).toBe('status');
-  });
-
-  it('splits scripts written without spaces into character pairs', () => {
-    expect(tokenize('机器学习')).toEqual(['机器', '器学', '学习']);
-    expect(lexicalRelevance('机器学习', { title: '什么是机器学习？', snippet: '' })).toBe(1);
-  });
-});
 
 describe('lexicalRelevance', () => {
   const query = 'rust async runtime';

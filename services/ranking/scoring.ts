@@ -17,7 +17,7 @@
 import { cosine, type Embedder } from '../embeddings/types.js';
 import { lexicalRelevance } from './relevance.js';
 import { calibrated, embedCentred } from './calibration.js';
-import { packSentences, sentences } from './passages.js';
+import { cutPassages } from './passages.js';
 
 export const SEMANTIC_WEIGHT = 0.75;
 export const LEXICAL_WEIGHT = 0.25;
@@ -59,9 +59,9 @@ export function spread(values: number[]): number[] {
   return values.map((v) => (hi - lo < 1e-9 ? 1 : (v - lo) / (hi - lo)));
 }
 
-export function docPassages(doc: ScorableDoc): string[] {
+export async function docPassages(doc: ScorableDoc): Promise<string[]> {
   const head = `${doc.title}\n${doc.snippet}`.trim();
-  const body = doc.text?.trim() ? packSentences(doc.text, sentences(doc.text, MAX_PASSAGES_PER_DOC * 6), PASSAGE_WORDS).map((p) => p.text) : [];
+  const body = (await cutPassages(doc.text ?? '', { by: 'words', words: PASSAGE_WORDS }, { limit: MAX_PASSAGES_PER_DOC * 6 })).map((p) => p.text);
   return [head, ...body].filter((p) => p.length > 0).slice(0, MAX_PASSAGES_PER_DOC);
 }
 
@@ -78,7 +78,7 @@ export function meanVector(vectors: Float32Array[], dimensions: number): Float32
 /** Scores every document against the query in one embedding call. */
 export async function scoreDocuments(query: string, docs: ScorableDoc[], embedder: Embedder, signal?: AbortSignal): Promise<DocScore[]> {
   if (docs.length === 0) return [];
-  const passages = docs.map(docPassages);
+  const passages = await Promise.all(docs.map(docPassages));
   const { vectors, floor } = await embedCentred(embedder, [query, ...passages.flat()], signal);
   const queryVector = vectors[0]!;
   const dimensions = queryVector.length;

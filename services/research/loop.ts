@@ -4,7 +4,7 @@
  *
  *   for each round (at most `rounds`, within the deadline):
  *     search the round's queries on the topic's engines, read the best new
- *     pages (gatherSources: URL and near-duplicate dedupe across rounds),
+ *     pages (the search service's gather: URL and near-duplicate dedupe across rounds),
  *     rank every page's passages for every question,
  *     a question is answered when some passage scores ≥ ANSWERED_MIN;
  *     the next round searches follow-up queries for the unanswered ones
@@ -23,11 +23,10 @@ import { parseModelJson } from '../llm/json-output.js';
 import type { LlmClient } from '../llm/types.js';
 import { rankPagePassages, type RankedPage } from '../ranking/page-passages.js';
 import { queryTerms, type PassageVectorCache } from '../ranking/passage-relevance.js';
-import { tokenize } from '../ranking/relevance.js';
-import type { EngineService } from '../engines/engine-service.js';
-import type { Scraper } from '../scrape/scraper.js';
-import { gatherSources, newSeenSources, type DomainFilter, type SeenSources, type Source, type SourceFailure } from '../sources/gather.js';
-import { replan, type EnginePlan } from '../sources/topic-engines.js';
+import { tokenize } from '../ranking/tokens.js';
+import { replan, type EnginePlan } from '../web-search/engine-plans.js';
+import { newSeenSources, type DomainFilter, type SeenSources, type Source, type SourceFailure } from '../web-search/gather.js';
+import type { WebSearch } from '../web-search/web-search.js';
 
 export interface ResearchStep {
   message: string;
@@ -82,7 +81,7 @@ export interface ResearchOutcome {
   vectors: PassageVectorCache;
 }
 
-export async function runResearch(engines: EngineService, scraper: Scraper, options: ResearchLoopOptions): Promise<ResearchOutcome> {
+export async function runResearch(webSearch: Pick<WebSearch, 'gather'>, options: ResearchLoopOptions): Promise<ResearchOutcome> {
   const { signal } = options;
   const seen = options.seen ?? newSeenSources();
   const vectors: PassageVectorCache = new Map();
@@ -104,7 +103,7 @@ export async function runResearch(engines: EngineService, scraper: Scraper, opti
     round++;
     const roundDeadline = performance.now() + remaining / (options.rounds - round + 1);
     options.progress?.({ message: `round ${round}: searching ${queries.length} queries` });
-    const gathering = await gatherSources(engines, scraper, {
+    const gathering = await webSearch.gather({
       plans: queries.flatMap((query) => replan(options.plans, options.subject, query)),
       resultsPerEngine: options.resultsPerEngine,
       readLimit: options.readPages === false ? 0 : options.pagesPerRound,

@@ -8,7 +8,10 @@ import { startSandboxWeb, type SandboxWeb } from '../../test/sandbox/sandbox-web
 import run from '../../workers/extract.worker.js';
 import { silentLogger } from '../../core/logger.js';
 import type { OutboundRequest, OutboundResponse } from '../../core/http/types.js';
-import { Scraper, type PageRenderer } from './scraper.js';
+import type { ExtractOptions } from '../extract/types.js';
+import { Keyv } from 'keyv';
+import type { PageRenderer } from './page-source.js';
+import { Scraper } from './scraper.js';
 
 /** A minimal PDF 1.4: one Helvetica text line per page, with a correct cross-reference table. */
 function makePdf(pages: string[], info: Record<string, string>): Buffer {
@@ -53,11 +56,13 @@ const fetcher = {
       elapsedMs: performance.now() - started,
     };
   },
+  checkRobots: async () => undefined,
 };
 
 const noBrowser: PageRenderer = {
   available: () => false,
-  renderHtml: () => Promise.reject(new Error('no browser in this test')),
+  render: () => Promise.reject(new Error('no browser in this test')),
+  scrollAndCollect: () => Promise.reject(new Error('no browser in this test')),
 };
 
 describe('scraping PDF documents', () => {
@@ -69,7 +74,9 @@ describe('scraping PDF documents', () => {
   beforeAll(async () => {
     web = await startSandboxWeb();
     // The worker's entry point, called in-process: the same code the pool runs.
-    scraper = new Scraper(fetcher, async (content, url, options) => run({ html: content, url, options }), noBrowser, silentLogger(), { concurrency: 2 });
+    const extract = async (content: string, url: string, options: ExtractOptions) => run({ html: content, url, options });
+    const parsing = { links: () => Promise.resolve([]), mergeScroll: (html: string) => Promise.resolve(html) };
+    scraper = new Scraper({ fetcher, renderer: noBrowser, extract, parsing, cache: new Keyv(), logger: silentLogger() }, { concurrency: 2 });
   });
   afterAll(() => web.close());
 
@@ -109,6 +116,6 @@ describe('scraping PDF documents', () => {
   it('still refuses other binary types', async () => {
     const url = web.addFile('/img/photo.png', Buffer.from([0x89, 0x50, 0x4e, 0x47]), 'image/png');
     const page = await scraper.scrapeOne(url, {});
-    expect(page.errorCode).toBe('UNSUPPORTED_MEDIA_TYPE');
+    expect(page.errorCode).toBe('UNSUPPORTED_CONTENT_TYPE');
   });
 });

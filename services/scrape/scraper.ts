@@ -1,18 +1,23 @@
 /**
- * The scraping pipeline shared by every area: fetch pages (crawlee drives
- * the queue and concurrency; every request goes through the outbound policy,
- * or the browser pool when JavaScript is wanted) and extract them in the
- * worker pool. Failures are per URL and never thrown; a deadline turns what
- * has not finished into failures with reason "timeout".
+ * The page reader every area shares: fetch pages (crawlee drives the queue
+ * and concurrency) through the outbound policy, or render them in the browser
+ * pool after robots.txt allows them (page-source.ts), optionally through the
+ * page cache, and extract them in the worker pool. Failures are per URL with
+ * one set of codes (page-failures.ts) and never thrown; a deadline turns what
+ * has not finished into TIMEOUT failures.
  */
+import type { Keyv } from 'keyv';
+import type { WaitUntil } from '../browser/browser-pool.js';
 import type { ExtractionResult, ExtractOptions } from '../extract/types.js';
-import { errorPageFailure } from './rendered-page.js';
-import { AppError, toAppError } from '../../core/errors.js';
-import type { OutboundRequest, OutboundResponse } from '../../core/http/types.js';
+import { cacheKey, cacheReads, cacheWrites, PageCache, type CacheMode } from './page-cache.js';
+import { classifyFailure, extractionFailure, JAVASCRIPT_UNAVAILABLE_REASON, type PageErrorCode, type PageFailure } from './page-failures.js';
+import { PageSource, type PageFetcher, type PageRenderer } from './page-source.js';
+import { isHtml } from '../discover/site-urls.js';
+import { AppError, isAppError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 
 export interface ScrapeOptions {
-  /** Render with the browser pool. */
+  /** Render with the browser pool (robots.txt is checked first, as for a fetch). */
   javascript?: boolean;
   /** Deadline for the whole batch. */
   timeoutMs: number;
@@ -20,7 +25,16 @@ export interface ScrapeOptions {
   extract?: ExtractOptions;
   /** Keep the fetched HTML on the result. */
   includeHtml?: boolean;
-  waitUntil?: 'load' | 'domcontentloaded' | 'networkidle';
+  /** When a rendered page counts as loaded; default load. */
+  waitUntil?: WaitUntil;
+  /** A PNG of the rendered page (base64 on the result). */
+  screenshot?: boolean;
+  /** The rendered page printed to PDF (base64 on the result). */
+  pdf?: boolean;
+  /** Use the page cache as the mode says; without it the cache is neither read nor written. */
+  cache?: { mode: CacheMode; ttlSeconds: number };
+  /** Called as each page is done, in completion order (progress). */
+  onPage?(page: ScrapedPage): void;
 }
 
 export interface ScrapedPage extends Omit<ExtractionResult, 'url'> {
@@ -28,25 +42,64 @@ export interface ScrapedPage extends Omit<ExtractionResult, 'url'> {
   url: string;
   finalUrl: string;
   httpStatus: number | null;
+  /** Everything spent on this page: fetch or render, and extraction. */
   extractionTimeMs: number;
   html?: string;
-  /** Stable error code when the page could not be fetched or extracted. */
-  errorCode?: string;
-}
-
-export interface PageFetcher {
-  fetch(request: OutboundRequest): Promise<OutboundResponse>;
-}
-
-export interface PageRenderer {
-  available(): boolean;
-  renderHtml(
-    url: string,
-    opts: { waitUntil?: 'load' | 'domcontentloaded' | 'networkidle'; timeoutMs: number; signal?: AbortSignal },
-  ): Promise<{ html: string; finalUrl: string; status: number | null }>;
+  /** Set when the page could not be read (success false). */
+  errorCode?: PageErrorCode;
+  /** Whether the browser produced the page. */
+  rendered?: boolean;
+  /** base64 PNG, when asked for. */
+  screenshot?: string;
+  /** base64 PDF, when asked for. */
+  pdf?: string;
+  fromCache?: boolean;
+  /** ISO time the page was read (kept when served from the cache). */
+  fetchedAt?: string;
+  fetchMs?: number;
+  extractMs?: number;
 }
 
 export type ExtractFn = (html: string, url: string, options: ExtractOptions, signal?: AbortSignal) => Promise<ExtractionResult>;
+
+/** The worker pool's parses the reader needs besides extraction. */
+export interface ReaderParsing {
+  links(html: string, url: string, signal?: AbortSignal): Promise<string[]>;
+  mergeScroll(html: string, snapshots: string[], signal?: AbortSignal): Promise<string>;
+}
+
+export interface ReaderDeps {
+  fetcher: PageFetcher;
+  renderer: PageRenderer;
+  extract: ExtractFn;
+  parsing: ReaderParsing;
+  cache: Keyv;
+  logger: Logger;
+}
+
+export interface ScrollOptions {
+  maxScrolls: number;
+  scrollDelayMs: number;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+export interface ScrolledPage {
+  /** The final HTML with the items a virtualised list dropped while scrolling folded back in. */
+  html: string;
+  snapshots: number;
+  finalUrl: string;
+}
+
+interface Fetched {
+  /** HTML, or a PDF's bytes in base64. */
+  content: string;
+  contentType: 'text/html' | 'application/pdf';
+  finalUrl: string;
+  status: number | null;
+  screenshot?: Buffer;
+  pdf?: Buffer;
+}
 
 const HTML_TYPES = /text\/html|application\/xhtml\+xml|text\/plain|^$/i;
 const PDF_TYPE = /application\/(x-)?pdf/i;
@@ -71,7 +124,7 @@ function loadCrawlee(): Promise<CrawleeModule> {
   return crawleePromise;
 }
 
-export function failedPage(url: string, reason: string, errorCode: string, extractionTimeMs = 0): ScrapedPage {
+export function failedPage(url: string, reason: string, errorCode: PageErrorCode, extractionTimeMs = 0): ScrapedPage {
   return {
     url,
     finalUrl: url,
@@ -98,29 +151,40 @@ export function failedPage(url: string, reason: string, errorCode: string, extra
     failureReason: reason,
     extractionTimeMs,
     errorCode,
+    fetchMs: extractionTimeMs,
+    extractMs: 0,
   };
 }
 
 export class Scraper {
+  private readonly source: PageSource;
+  private readonly cache: PageCache<ScrapedPage>;
+
   constructor(
-    private readonly fetcher: PageFetcher,
-    private readonly extract: ExtractFn,
-    private readonly renderer: PageRenderer,
-    private readonly logger: Logger,
+    private readonly deps: ReaderDeps,
     private readonly options: { concurrency: number },
-  ) {}
+  ) {
+    this.source = new PageSource(deps.fetcher, deps.renderer);
+    this.cache = new PageCache(deps.cache, deps.logger);
+  }
+
+  /** Whether rendering (javascript, screenshots, scrolling) is possible here. */
+  renderAvailable(): boolean {
+    return this.source.renderAvailable();
+  }
 
   /** Scrapes every URL; the answer has one entry per input URL, in order. */
   async scrapeMany(urls: string[], options: ScrapeOptions): Promise<ScrapedPage[]> {
     if (urls.length === 0) return [];
-    if (options.javascript && !this.renderer.available()) {
-      return urls.map((url) => failedPage(url, 'javascript rendering unavailable: Chromium was not found', 'UNAVAILABLE'));
-    }
     const results = new Map<string, ScrapedPage>();
+    const done = (url: string, page: ScrapedPage): void => {
+      results.set(url, page);
+      options.onPage?.(page);
+    };
     const deadline = new AbortController();
     const onCallerAbort = (): void => deadline.abort(new AppError('CANCELLED', 'cancelled'));
     options.signal?.addEventListener('abort', onCallerAbort, { once: true });
-    const timer = setTimeout(() => deadline.abort(new AppError('TIMEOUT', 'timeout')), Math.max(1, options.timeoutMs));
+    const timer = setTimeout(() => deadline.abort(new AppError('TIMEOUT', `not done within ${options.timeoutMs} ms`)), Math.max(1, options.timeoutMs));
     const unique = [...new Set(urls)];
 
     try {
@@ -135,12 +199,12 @@ export class Scraper {
           requestHandler: async ({ request }) => {
             const url = request.userData.original as string;
             if (deadline.signal.aborted) return;
-            results.set(url, await this.scrapeOne(url, options, deadline.signal));
+            done(url, await this.scrapeOne(url, options, deadline.signal));
           },
           failedRequestHandler: async ({ request }, error) => {
             const url = request.userData.original as string;
-            const appError = toAppError(error);
-            results.set(url, failedPage(url, appError.message, appError.code));
+            const failure = classifyFailure(error, options.javascript ?? false);
+            done(url, failedPage(url, failure.reason, failure.code));
           },
         },
         new Configuration({ persistStorage: false, purgeOnStart: true }),
@@ -156,7 +220,7 @@ export class Scraper {
         run.catch(() => undefined);
       }
     } catch (error) {
-      this.logger.error({ err: error }, 'scrape batch failed');
+      this.deps.logger.error({ err: error }, 'scrape batch failed');
     } finally {
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onCallerAbort);
@@ -165,63 +229,110 @@ export class Scraper {
     return urls.map(
       (url) =>
         results.get(url) ??
-        (cancelled ? failedPage(url, 'cancelled', 'CANCELLED') : failedPage(url, 'timeout', 'TIMEOUT', options.timeoutMs)),
+        (cancelled ? failedPage(url, 'cancelled', 'CANCELLED') : failedPage(url, `timeout: not done within ${options.timeoutMs} ms`, 'TIMEOUT', options.timeoutMs)),
     );
   }
 
-  /** Fetches (or renders) and extracts one page; never throws. */
+  /** Reads one page (cache, fetch or render, extraction); never throws. */
   async scrapeOne(url: string, options: Omit<ScrapeOptions, 'timeoutMs'> & { timeoutMs?: number }, signal?: AbortSignal): Promise<ScrapedPage> {
     const started = performance.now();
     const elapsed = (): number => Math.round(performance.now() - started);
-    try {
-      let html: string;
-      let finalUrl: string;
-      let status: number | null;
-      if (options.javascript) {
-        const rendered = await this.renderer.renderHtml(url, {
-          timeoutMs: options.timeoutMs ?? 30_000,
-          ...(options.waitUntil ? { waitUntil: options.waitUntil } : {}),
-          ...(signal ? { signal } : {}),
-        });
-        const failure = errorPageFailure(rendered, url);
-        if (failure) throw failure;
-        ({ html, finalUrl, status } = rendered);
-      } else {
-        const request: OutboundRequest = { url, purpose: 'page', headers: { accept: 'text/html,application/xhtml+xml;q=0.9,application/pdf;q=0.8,*/*;q=0.5' } };
-        if (options.timeoutMs) request.timeoutMs = options.timeoutMs;
-        if (signal) request.signal = signal;
-        const response = await this.fetcher.fetch(request);
-        finalUrl = response.url;
-        status = response.status;
-        if (response.status >= 400) {
-          const page = failedPage(url, `HTTP ${response.status}`, 'UPSTREAM_FAILED', elapsed());
-          page.httpStatus = response.status;
-          page.finalUrl = finalUrl;
-          return page;
-        }
-        const type = response.headers['content-type'] ?? '';
-        if (isPdf(type, response.bytes)) {
-          // PDFs are read in the extraction worker too; the bytes travel as base64 in the content string.
-          const pdfOptions: ExtractOptions = { ...options.extract, contentType: 'application/pdf' };
-          const extracted = await this.extract(Buffer.from(response.bytes).toString('base64'), finalUrl, pdfOptions, signal);
-          return { ...extracted, url, finalUrl, httpStatus: status, extractionTimeMs: elapsed() };
-        }
-        if (!HTML_TYPES.test(type)) {
-          const page = failedPage(url, `unsupported content type ${type.split(';')[0]}`, 'UNSUPPORTED_MEDIA_TYPE', elapsed());
-          page.httpStatus = response.status;
-          return page;
-        }
-        html = response.body;
-      }
-      const extracted = await this.extract(html, finalUrl, options.extract ?? {}, signal);
-      const page: ScrapedPage = { ...extracted, url, finalUrl, httpStatus: status, extractionTimeMs: elapsed() };
-      if (options.includeHtml) page.html = html;
-      return page;
-    } catch (error) {
-      const appError = toAppError(error);
-      const reason = appError.code === 'TIMEOUT' ? 'timeout' : appError.message;
-      return failedPage(url, reason, appError.code, elapsed());
+    const rendered = options.javascript ?? false;
+    const key = options.cache ? cacheKey(normalisedUrl(url), [rendered, rendered ? (options.waitUntil ?? 'load') : null, !!options.screenshot, !!options.pdf, !!options.includeHtml, options.extract ?? {}]) : null;
+    if (key && cacheReads(options.cache!.mode)) {
+      const cached = await this.cache.read(key);
+      if (cached) return { ...cached, url, fromCache: true, extractionTimeMs: elapsed(), fetchMs: 0, extractMs: 0 };
     }
+    const fail = (failure: PageFailure, extra: Partial<ScrapedPage> = {}): ScrapedPage => ({ ...failedPage(url, failure.reason, failure.code, elapsed()), rendered, ...extra });
+    if (signal?.aborted) return fail(failureOf(signal.reason, rendered, signal));
+    if (rendered && !this.source.renderAvailable()) return fail({ code: 'JAVASCRIPT_UNAVAILABLE', reason: JAVASCRIPT_UNAVAILABLE_REASON });
+
+    let fetched: Fetched;
+    try {
+      fetched = await this.fetchPage(url, options, signal);
+    } catch (error) {
+      return fail(failureOf(error, rendered, signal));
+    }
+    const fetchMs = elapsed();
+    if (fetched.status !== null && fetched.status >= 400) {
+      return fail({ code: 'HTTP_ERROR', reason: `HTTP ${fetched.status}` }, { httpStatus: fetched.status, finalUrl: fetched.finalUrl });
+    }
+    let page: ScrapedPage;
+    try {
+      const extracted = await this.deps.extract(fetched.content, fetched.finalUrl, { ...options.extract, contentType: fetched.contentType }, signal);
+      const failure = extracted.success ? null : extractionFailure(extracted.failureReason);
+      page = {
+        ...extracted,
+        url,
+        finalUrl: fetched.finalUrl,
+        httpStatus: fetched.status,
+        extractionTimeMs: elapsed(),
+        rendered,
+        fetchMs,
+        extractMs: elapsed() - fetchMs,
+        fetchedAt: new Date().toISOString(),
+      };
+      if (failure) Object.assign(page, { errorCode: failure.code, failureReason: failure.reason });
+    } catch (error) {
+      return fail(failureOf(error, rendered, signal), { httpStatus: fetched.status, finalUrl: fetched.finalUrl });
+    }
+    if (options.includeHtml && fetched.contentType === 'text/html') page.html = fetched.content;
+    if (fetched.screenshot) page.screenshot = fetched.screenshot.toString('base64');
+    if (fetched.pdf) page.pdf = fetched.pdf.toString('base64');
+    if (key && page.success && cacheWrites(options.cache!.mode)) await this.cache.write(key, page, options.cache!.ttlSeconds);
+    return page;
+  }
+
+  /** A page's links (all of them, parsed in the worker pool), fetched without extraction; throws on failure. */
+  async links(url: string, signal?: AbortSignal): Promise<{ finalUrl: string; links: string[] }> {
+    const response = await this.source.fetch(url, undefined, signal);
+    if (response.status < 200 || response.status >= 300) throw new AppError('UPSTREAM_FAILED', `HTTP ${response.status}`, { details: { url } });
+    const links = isHtml(response.headers['content-type']) ? await this.deps.parsing.links(response.body, response.url, signal) : [];
+    return { finalUrl: response.url, links };
+  }
+
+  /** Renders and scrolls a page, collecting what a virtualised list drops (merged in the worker pool); throws on failure. */
+  async scroll(url: string, options: ScrollOptions): Promise<ScrolledPage> {
+    const scrolled = await this.source.scroll(url, options);
+    const html = await this.deps.parsing.mergeScroll(scrolled.html, scrolled.snapshots, options.signal);
+    return { html, snapshots: scrolled.snapshots.length, finalUrl: scrolled.finalUrl };
+  }
+
+  private async fetchPage(url: string, options: Omit<ScrapeOptions, 'timeoutMs'> & { timeoutMs?: number }, signal: AbortSignal | undefined): Promise<Fetched> {
+    if (options.javascript) {
+      const page = await this.source.render(url, {
+        timeoutMs: options.timeoutMs ?? 30_000,
+        waitUntil: options.waitUntil ?? 'load',
+        screenshot: options.screenshot ?? false,
+        pdf: options.pdf ?? false,
+        ...(signal ? { signal } : {}),
+      });
+      return { content: page.html, contentType: 'text/html', finalUrl: page.finalUrl, status: page.status, ...(page.screenshot ? { screenshot: page.screenshot } : {}), ...(page.pdf ? { pdf: page.pdf } : {}) };
+    }
+    const response = await this.source.fetch(url, options.timeoutMs, signal);
+    const type = response.headers['content-type'] ?? '';
+    const fetched = { finalUrl: response.url, status: response.status };
+    if (response.status >= 400) return { ...fetched, content: '', contentType: 'text/html' };
+    // PDFs are read in the extraction worker too; the bytes travel as base64 in the content string.
+    if (isPdf(type, response.bytes)) return { ...fetched, content: Buffer.from(response.bytes).toString('base64'), contentType: 'application/pdf' };
+    if (!HTML_TYPES.test(type)) throw new AppError('UNSUPPORTED_MEDIA_TYPE', `unsupported content type ${type.split(';')[0]}`, { details: { url } });
+    return { ...fetched, content: response.body, contentType: 'text/html' };
+  }
+}
+
+/** Our own deadline is a TIMEOUT however a layer below reports it (the outbound client calls a passed signal's abort "cancelled"). */
+function failureOf(error: unknown, rendered: boolean, signal: AbortSignal | undefined): PageFailure {
+  const reason: unknown = signal?.aborted ? signal.reason : undefined;
+  if (isAppError(reason) && reason.code === 'TIMEOUT') return { code: 'TIMEOUT', reason: `timeout: ${reason.message}` };
+  if (isAppError(reason) && reason.code === 'CANCELLED') return { code: 'CANCELLED', reason: 'cancelled' };
+  return classifyFailure(error, rendered);
+}
+
+function normalisedUrl(url: string): string {
+  try {
+    return new URL(url).href;
+  } catch {
+    return url;
   }
 }
 

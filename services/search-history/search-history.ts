@@ -2,11 +2,13 @@
  * The searches each caller made recently, newest last: what next-search
  * prediction works from when a request gives neither a context nor recent
  * searches. Kept in the cache store (in memory, or on Redis so every
- * process of an installation sees them), per caller id — a digest of the
- * API key over HTTP, never the key — bounded in count and age.
+ * process of an installation sees them), per principal — a digest of the
+ * API key over HTTP (or its group), never the key — bounded in count and age.
+ * Each principal reads its own alone, admins included.
  */
 import type { Keyv } from 'keyv';
 import type { Logger } from '../../core/logger.js';
+import type { Principal } from '../../core/principal.js';
 import { KeyedLock } from '../../core/stores/keyed-lock.js';
 
 export interface SearchHistoryOptions {
@@ -16,7 +18,7 @@ export interface SearchHistoryOptions {
   ttlMs?: number;
 }
 
-/** Callers without an id (CLI, jobs) share this one. */
+/** Callers without a principal (CLI, jobs of no one) share this one. */
 const ANONYMOUS = 'anonymous';
 const MAX_QUERY_CHARS = 500;
 
@@ -35,7 +37,7 @@ export class SearchHistory {
   }
 
   /** Remembers queries (in order); never fails the search that records them. */
-  async record(caller: string | undefined, queries: string[]): Promise<void> {
+  async record(caller: Principal | undefined, queries: string[]): Promise<void> {
     const cleaned = queries.map((q) => q.trim().slice(0, MAX_QUERY_CHARS)).filter(Boolean);
     if (cleaned.length === 0) return;
     const key = keyOf(caller);
@@ -53,7 +55,7 @@ export class SearchHistory {
   }
 
   /** The caller's most recent searches, oldest first, at most `limit`. */
-  async recent(caller: string | undefined, limit: number): Promise<string[]> {
+  async recent(caller: Principal | undefined, limit: number): Promise<string[]> {
     try {
       const list = ((await this.cache.get(keyOf(caller))) as string[] | undefined) ?? [];
       return list.slice(-limit);
@@ -64,6 +66,6 @@ export class SearchHistory {
   }
 }
 
-function keyOf(caller: string | undefined): string {
-  return `search-history:${caller ?? ANONYMOUS}`;
+function keyOf(caller: Principal | undefined): string {
+  return `search-history:${caller?.id ?? ANONYMOUS}`;
 }

@@ -10,7 +10,7 @@ import { AppError } from '../../core/errors.js';
 import type { EngineService } from '../engines/engine-service.js';
 import { fanOut } from '../web-search/engine-fanout.js';
 import { mergeEngineResults } from '../web-search/merge.js';
-import type { EngineReport } from './gather.js';
+import type { EngineReport } from '../web-search/find-pages.js';
 
 export interface ImageHit {
   url: string;

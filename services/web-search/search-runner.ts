@@ -4,12 +4,12 @@
  * The request's `timeout` bounds all of it, scraping included.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type Keyv from 'keyv';
 import type { CallContext } from '../../core/capability.js';
 import type { SafeSearch } from '../../core/engine.js';
 import type { EngineService } from '../engines/engine-service.js';
 import { AppError } from '../../core/errors.js';
 import type { Scraper, ScrapedPage } from '../scrape/scraper.js';
+import type { AnswerCache } from './answer-cache.js';
 import { fanOut } from './engine-fanout.js';
 import { mergeEngineResults } from './merge.js';
 import { lexicalRelevance } from '../ranking/relevance.js';
@@ -25,15 +25,26 @@ const SCRAPE_RESERVE_SHARE = 0.4;
 export interface SearchDeps {
   engines: EngineService;
   scraper: Scraper;
-  cache: Keyv;
+  /** Search answers by request (answer-cache.ts: the cache store, its lookups counted). */
+  cache: AnswerCache<SearchAnswer>;
   defaultEngines: string[];
-  onCacheLookup?(hit: boolean): void;
   /** Which result URLs the markdown answer links (the outbound policy's); default strict. */
   linkPolicy?: LinkPolicy;
 }
 
+/** Random bytes drawn in blocks: one system call per 341 ids instead of one per request. */
+const ID_BYTES = 12;
+let idPool = Buffer.alloc(0);
+let idOffset = 0;
+
 export function newRequestId(): string {
-  return `req_${randomBytes(12).toString('hex')}`;
+  if (idOffset + ID_BYTES > idPool.length) {
+    idPool = randomBytes(ID_BYTES * 341);
+    idOffset = 0;
+  }
+  const id = idPool.toString('hex', idOffset, idOffset + ID_BYTES);
+  idOffset += ID_BYTES;
+  return `req_${id}`;
 }
 
 /** Validates engine ids against the catalogue: unknown ids are a 400 listing the valid ones. */
@@ -91,8 +102,7 @@ export async function runSearch(deps: SearchDeps, input: SearchInput, ctx: CallC
   const key = cacheKey(input, engines);
 
   if (input.cache_ttl > 0) {
-    const cached = (await deps.cache.get(key)) as SearchAnswer | undefined;
-    deps.onCacheLookup?.(cached !== undefined);
+    const cached = await deps.cache.get(key);
     if (cached) return finish({ ...cached, cached: true, request_id: newRequestId() }, input, started, deps.linkPolicy);
   }
 

@@ -18,6 +18,15 @@
 const TRACKING_PARAM =
   /^(utm_\w+|gclid|gclsrc|dclid|gbraid|wbraid|fbclid|msclkid|yclid|twclid|ttclid|li_fat_id|igshid|mc_cid|mc_eid|ref_src|ref_url|_hsenc|_hsmi|mkt_tok|_ga|_gl|srsltid|oly_enc_id|oly_anon_id|vero_id|vero_conv|wickedid|s_kwcid|ef_id|spm|__s)$/i;
 
+/** The host a URL names, lower-case without "www." or a trailing dot; null when it is no URL. The one host helper. */
+export function hostOf(url: string): string | null {
+  try {
+    return new URL(url).hostname.toLowerCase().replace(/\.$/, '').replace(/^www\./, '');
+  } catch {
+    return null;
+  }
+}
+
 export function normalizeUrl(url: string): string {
   let parsed: URL;
   try {

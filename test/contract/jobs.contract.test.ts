@@ -11,6 +11,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyCapability, CallContext } from '../../core/capability.js';
 import { silentLogger } from '../../core/logger.js';
+import { LOCAL_PRINCIPAL } from '../../core/principal.js';
 import { startResearchWeb, type ResearchWeb } from '../e2e/research-web.js';
 import { startQuarry, type RunningQuarry } from '../e2e/harness.js';
 
@@ -33,7 +34,8 @@ const completed = new Map<string, Record<string, any>>();
 /** Job ids submitted, by status capability: ids of other kinds must be 404 there. */
 const submitted: Array<{ statusCapability: string; id: string }> = [];
 
-const ctx: CallContext = { signal: new AbortController().signal, logger: silentLogger(), progress: () => undefined, host: 'job' };
+/** The generic reading as a host acting for an admin (the stdio MCP host's principal) sees every job. */
+const ctx: CallContext = { signal: new AbortController().signal, logger: silentLogger(), progress: () => undefined, host: 'job', caller: LOCAL_PRINCIPAL };
 
 function jobCapabilities(): { submitting: AnyCapability[]; status: Map<string, AnyCapability> } {
   const all = quarry.app.registry.list().filter((c) => c.job);

@@ -1,7 +1,8 @@
 /**
  * GET /docs in a real browser (Debian's Chromium through playwright-core):
- * the interactive page of the OpenAPI document loads without a key, every
- * asset from this server (no CDN), and a screenshot shows the route list.
+ * the interactive page of the OpenAPI document loads once the browser gives
+ * the key as an HTTP Basic password, every asset from this server (no CDN),
+ * and a screenshot shows the route list.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +11,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findChromium } from '../../services/browser/find-chromium.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
-import { startQuarry, type RunningQuarry } from './harness.js';
+import { startQuarry, TEST_KEY, type RunningQuarry } from './harness.js';
 
 let web: SandboxWeb;
 let quarry: RunningQuarry;
@@ -68,8 +69,8 @@ async function countColours(png: Buffer, colours: number[][]): Promise<number[]>
 }
 
 describe('GET /docs', () => {
-  it('renders the route list in Chromium, without a key, from this server only', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 1600 } });
+  it('renders the route list in Chromium, with the key as Basic password, from this server only', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 1600 }, httpCredentials: { username: 'quarry', password: TEST_KEY } });
     const page = await context.newPage();
     const requested: string[] = [];
     page.on('request', (request) => requested.push(request.url()));
@@ -100,13 +101,18 @@ describe('GET /docs', () => {
     }
   }, 60_000);
 
-  it('serves the page without a key while the API still needs one', async () => {
-    const docs = await fetch(`${quarry.url}/docs/`);
+  it('needs the key for the page and its document, as for /api/v1/openapi.json, and asks a browser for it', async () => {
+    for (const path of ['/docs/', '/docs/json', '/docs/yaml', '/api/v1/openapi.json']) {
+      const keyless = await fetch(`${quarry.url}${path}`);
+      expect(keyless.status, path).toBe(401);
+      if (path.startsWith('/docs')) expect(keyless.headers.get('www-authenticate'), path).toMatch(/^Basic /);
+    }
+    const basic = { authorization: `Basic ${Buffer.from(`quarry:${TEST_KEY}`).toString('base64')}` };
+    const docs = await fetch(`${quarry.url}/docs/`, { headers: basic });
     expect(docs.status).toBe(200);
     expect(docs.headers.get('content-type')).toMatch(/text\/html/);
-    const spec = await fetch(`${quarry.url}/docs/json`);
+    const spec = await fetch(`${quarry.url}/docs/json`, { headers: { 'x-api-key': TEST_KEY } });
     expect(spec.status).toBe(200);
     expect(((await spec.json()) as any).paths['/api/v1/search/']).toBeDefined();
-    expect((await fetch(`${quarry.url}/api/v1/search/engines`)).status).toBe(401);
   });
 });

@@ -62,6 +62,10 @@ export interface StartOptions {
   capabilities?: AnyCapability[];
   /** With `dataDir`, state lives there and survives close() (restart tests); else in a temporary folder removed on close. */
   dataDir?: string;
+  /** Keys the HTTP host accepts (`<group>:<key>` for a group's); default [TEST_KEY], which post/get/request send. */
+  apiKeys?: string[];
+  /** Keys of admins (README "Keys and ownership"). */
+  adminApiKeys?: string[];
 }
 
 export async function startQuarry(web: SandboxWeb, overrides: ConfigInput = {}, options: StartOptions = {}): Promise<RunningQuarry> {
@@ -69,7 +73,7 @@ export async function startQuarry(web: SandboxWeb, overrides: ConfigInput = {}, 
   const config = mergeLayers((await sandboxConfig(web, dataDir)) as Record<string, unknown>, overrides as Record<string, unknown>);
   const app = await createQuarry({ overrides: config as ConfigInput, env: {}, ...(options.logger ? { logger: options.logger } : {}) });
   for (const capability of options.capabilities ?? []) app.registry.register(capability, 'test');
-  const server = await buildHttpServer(app, { apiKeys: [TEST_KEY] });
+  const server = await buildHttpServer(app, { apiKeys: options.apiKeys ?? [TEST_KEY], ...(options.adminApiKeys ? { adminApiKeys: options.adminApiKeys } : {}) });
   const url = await server.listen({ host: '127.0.0.1', port: 0 });
   const auth = { 'x-api-key': TEST_KEY };
   return {

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedServer, type ScriptedServer } from '../../services/llm/fixtures/scripted-server.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
-import { startQuarry, type RunningQuarry } from './harness.js';
+import { startQuarry, TEST_KEY, type RunningQuarry } from './harness.js';
 
 const fixture = (name: string) =>
   JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'knowledge', name), 'utf8')) as { pages: Array<{ url: string; title: string; text: string }> };
@@ -267,7 +267,8 @@ describe('with a language model configured', () => {
 
 describe('feeding the graph from the pages Quarry reads', () => {
   it('extracts pages in the background when knowledge.feedFromPages is on', async () => {
-    const fed = await startQuarry(web, { knowledge: { feedFromPages: true } });
+    // The page feed fills the installation's graph, which admins read (README "Keys and ownership").
+    const fed = await startQuarry(web, { knowledge: { feedFromPages: true } }, { apiKeys: [], adminApiKeys: [TEST_KEY] });
     try {
       const text = fixture('salesforce-three-pages.json').pages[1]!.text;
       fed.app.services.events.emit('page.extracted', { url: 'https://crn.example/cook', title: 'Cook on the enterprise', text, publishedDate: '2019-11-19', author: null });

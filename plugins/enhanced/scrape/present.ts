@@ -1,24 +1,26 @@
-/** Cuts the answer for one page out of its record, by the request's options; and the markdown rendering. */
+/** Cuts the answer for one page out of what the reader read, by the request's options; and the markdown rendering. */
 import { escapeMarkdownText, markdownImage, markdownLink, type LinkPolicy } from '../../../services/markdown/escape.js';
-import type { PageRecord } from './page-record.js';
+import type { ScrapedPage } from '../../../services/scrape/scraper.js';
 import type { ScrapedPageOut, ScrapeInput, ScrapeOutput } from './schema.js';
 
-export function presentPage(record: PageRecord, fromCache: boolean, input: ScrapeInput): ScrapedPageOut {
+export function presentPage(record: ScrapedPage, input: ScrapeInput): ScrapedPageOut {
+  const fromCache = record.fromCache ?? false;
+  const timing = { total_ms: record.extractionTimeMs, fetch_ms: record.fetchMs ?? 0, extract_ms: record.extractMs ?? 0 };
   const out: ScrapedPageOut = {
     url: record.url,
     final_url: record.finalUrl,
-    status: record.status,
+    status: record.httpStatus,
     title: record.title,
     word_count: record.wordCount,
     content_quality_score: Math.round(record.contentQualityScore * 10_000) / 10_000,
     extraction_success: record.success,
-    extraction_time_ms: record.timing.total_ms,
-    failure_reason: record.failureReason,
-    error_code: record.errorCode,
-    rendered: record.rendered,
+    extraction_time_ms: timing.total_ms,
+    failure_reason: record.success ? null : (record.failureReason ?? null),
+    error_code: record.success ? null : (record.errorCode ?? 'INTERNAL'),
+    rendered: record.rendered ?? false,
     from_cache: fromCache,
-    cached_at: fromCache ? record.fetchedAt : null,
-    timing: record.timing,
+    cached_at: fromCache ? (record.fetchedAt ?? null) : null,
+    timing,
   };
   if (input.extract_text) {
     out.text = record.text;

@@ -1,63 +1,50 @@
 /**
- * A whole request: plan from the options, scrape the distinct URLs with
- * bounded concurrency under one deadline, report progress per finished URL,
- * and answer one entry per input URL, in input order.
+ * A whole request mapped onto the page reader: the options become the
+ * reader's (screenshots, PDFs and wait modes mean rendering), progress is
+ * reported per finished URL, and the answer has one entry per input URL, in
+ * input order.
  */
 import { randomUUID } from 'node:crypto';
 import type { CallContext } from '../../../core/capability.js';
 import type { LinkPolicy } from '../../../services/markdown/escape.js';
+import type { Scraper, ScrapeOptions } from '../../../services/scrape/scraper.js';
 import { renderScrapeMarkdown, presentPage } from './present.js';
-import { scrapeOne, type ScrapeDeps, type ScrapeOutcome, type ScrapePlan } from './scrape-one.js';
 import type { ScrapeInput, ScrapeOutput } from './schema.js';
-
-export interface RunLimits {
-  /** Plain fetches in flight at once. */
-  fetchConcurrency: number;
-  /** Browser pages in flight at once (the pool's own bound; more would only queue there). */
-  renderConcurrency: number;
-  /** Which URLs the markdown answer links (the outbound policy's). */
-  linkPolicy: LinkPolicy;
-}
 
 /** Screenshots, PDFs and wait modes exist only in a browser, so asking for them means rendering. */
 export function needsBrowser(input: ScrapeInput): boolean {
   return input.javascript_rendering || input.screenshot || input.pdf || input.wait_until !== undefined;
 }
 
-export async function runScrape(deps: ScrapeDeps, limits: RunLimits, input: ScrapeInput, ctx: CallContext): Promise<ScrapeOutput> {
-  const started = performance.now();
-  const browser = needsBrowser(input);
-  const plan: ScrapePlan = {
-    shape: { browser, waitUntil: browser ? (input.wait_until ?? 'load') : null, screenshot: input.screenshot, pdf: input.pdf, includeHtml: input.include_html },
-    wish: { waitUntil: input.wait_until ?? 'load', screenshot: input.screenshot, pdf: input.pdf },
-    mode: input.cache_mode,
-    ttlSeconds: input.cache_ttl,
-    deadline: Date.now() + input.timeout * 1000,
+export function readerOptions(input: ScrapeInput, ctx: CallContext): ScrapeOptions {
+  return {
+    javascript: needsBrowser(input),
+    timeoutMs: input.timeout * 1000,
     signal: ctx.signal,
+    // Extracted in full once, so a cached page serves any extract_* mix.
+    extract: { includeImages: true, includeLinks: true, markdown: true },
+    includeHtml: input.include_html,
+    ...(input.wait_until ? { waitUntil: input.wait_until } : {}),
+    screenshot: input.screenshot,
+    pdf: input.pdf,
+    cache: { mode: input.cache_mode, ttlSeconds: input.cache_ttl },
   };
-  const unique = [...new Set(input.urls)];
-  const outcomes = new Map<string, ScrapeOutcome>();
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < unique.length) {
-      const url = unique[next++]!;
-      const outcome = await scrapeOne(deps, url, plan);
-      outcomes.set(url, outcome);
-      const { record } = outcome;
-      ctx.progress({
-        progress: outcomes.size,
-        total: unique.length,
-        message: `${url}: ${record.success ? (outcome.fromCache ? 'from cache' : 'scraped') : `failed (${record.errorCode})`}`,
-      });
-    }
-  };
-  const concurrency = Math.max(1, Math.min(unique.length, browser ? limits.renderConcurrency : limits.fetchConcurrency));
-  await Promise.all(Array.from({ length: concurrency }, worker));
+}
 
-  const pages = input.urls.map((url) => {
-    const outcome = outcomes.get(url)!;
-    return presentPage({ ...outcome.record, url }, outcome.fromCache, input);
+export async function runScrape(scraper: Scraper, linkPolicy: LinkPolicy, input: ScrapeInput, ctx: CallContext): Promise<ScrapeOutput> {
+  const started = performance.now();
+  const total = new Set(input.urls).size;
+  let done = 0;
+  const read = await scraper.scrapeMany(input.urls, {
+    ...readerOptions(input, ctx),
+    onPage: (page) =>
+      ctx.progress({
+        progress: ++done,
+        total,
+        message: `${page.url}: ${page.success ? (page.fromCache ? 'from cache' : 'scraped') : `failed (${page.errorCode})`}`,
+      }),
   });
+  const pages = read.map((page) => presentPage(page, input));
   const failed = pages.filter((p) => !p.extraction_success);
   const output: ScrapeOutput = {
     request_id: randomUUID(),
@@ -69,10 +56,10 @@ export async function runScrape(deps: ScrapeDeps, limits: RunLimits, input: Scra
       failed_urls: failed.map((p) => ({ url: p.url, error_code: p.error_code ?? 'INTERNAL', reason: p.failure_reason ?? '' })),
       cache_hits: pages.filter((p) => p.from_cache).length,
       cache_mode: input.cache_mode,
-      rendered: browser,
+      rendered: needsBrowser(input),
       processing_time_ms: Math.round(performance.now() - started),
     },
   };
-  if (input.response_format === 'markdown') output.markdown = renderScrapeMarkdown(output, limits.linkPolicy);
+  if (input.response_format === 'markdown') output.markdown = renderScrapeMarkdown(output, linkPolicy);
   return output;
 }

@@ -1,10 +1,12 @@
 /** Input and output of POST /api/v1/enhanced/scrape (see docs/scrape.md). */
 import { z } from 'zod';
 import { httpUrlSchema } from '../../../core/field-schemas.js';
+import { CACHE_MODES } from '../../../services/scrape/page-cache.js';
+
+export { CACHE_MODES };
 
 export const MAX_URLS = 50;
 export const WAIT_UNTIL = ['load', 'domcontentloaded', 'networkidle0', 'networkidle2'] as const;
-export const CACHE_MODES = ['enabled', 'read_only', 'write_only', 'bypass', 'disabled'] as const;
 /** One hour: long enough to absorb an agent's repeated reads of a page, short enough for news pages to refresh. */
 export const DEFAULT_CACHE_TTL_SECONDS = 3600;
 

@@ -20,7 +20,7 @@ import type { CollectedLinks } from '../../../services/page-analysis/anchor-link
 import type { TextBlock } from '../../../services/page-analysis/text-blocks.js';
 import { scoreLinks } from './link-relevance.js';
 import { pruneBlocks } from './pruning.js';
-import { contentTerms } from './terms.js';
+import { contentTerms } from '../../../services/ranking/tokens.js';
 
 export interface AdaptiveOptions {
   maxPages: number;

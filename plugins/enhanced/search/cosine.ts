@@ -17,7 +17,7 @@ import { cosine, type Embedder } from '../../../services/embeddings/types.js';
 import { calibrated, embedCentred } from '../../../services/ranking/calibration.js';
 import { meanVector } from '../../../services/ranking/scoring.js';
 import type { TextBlock } from '../../../services/page-analysis/text-blocks.js';
-import { contentTerms } from './terms.js';
+import { contentTerms } from '../../../services/ranking/tokens.js';
 
 export interface CosineOptions {
   semanticFilter: string;

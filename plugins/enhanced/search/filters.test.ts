@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { fixturePages } from '../../../test/sandbox/fixture-pages.js';
-import { blocksText, pageBlocks } from '../../../services/page-analysis/text-blocks.js';
-import { bm25Blocks, bm25Scores } from './bm25.js';
+import { blocksText } from '../../../services/page-analysis/blocks-text.js';
+import { pageBlocks } from '../../../services/page-analysis/text-blocks.js';
+import { bm25Blocks } from './bm25.js';
 import { blocksToMarkdown } from './markdown.js';
 import { pruneBlocks, pruningScore } from './pruning.js';
 
@@ -31,24 +32,36 @@ describe('pruning filter on real pages', () => {
     expect(pruneBlocks(blocks, { threshold: 0.95 }).length).toBeLessThan(pruneBlocks(blocks).length);
     expect(pruneBlocks(blocks, { minWords: 30 }).every((b) => b.words >= 30)).toBe(true);
   });
+  it("reads page furniture with the extractor's detector: the site header, a share bar and a newsletter box go, the article's own header stays", () => {
+    const blocks = pageBlocks(
+      '<body><header><p>Example News, all the news</p></header><main><article><header><h1>Council approves the new bridge</h1></header>' +
+        '<p>The city council approved the new bridge on Tuesday after a long debate about its cost and its route.</p>' +
+        '<div class="share-buttons"><p>Share this story</p></div></article>' +
+        '<div class="newsletter-signup"><p>Get our newsletter every morning</p></div></main></body>',
+    );
+    const furniture = Object.fromEntries(blocks.map((b) => [b.text, b.furniture]));
+    expect(furniture).toMatchObject({
+      'Example News, all the news': true,
+      'Council approves the new bridge': false,
+      'The city council approved the new bridge on Tuesday after a long debate about its cost and its route.': false,
+      'Share this story': true,
+      'Get our newsletter every morning': true,
+    });
+    expect(blocksText(pruneBlocks(blocks))).toBe(
+      'Council approves the new bridge\n\nThe city council approved the new bridge on Tuesday after a long debate about its cost and its route.',
+    );
+  });
 });
 
 describe('bm25 filter', () => {
-  it('scores blocks with the query terms, rarer terms higher', () => {
-    const scores = bm25Scores('hornworms leaves', ['Hornworms eat leaves.', 'Leaves turn yellow.', 'Leaves fall.', 'Water deeply.']);
-    expect(scores[0]).toBeGreaterThan(scores[1]!);
-    expect(scores[1]).toBeGreaterThan(0);
-    expect(scores[3]).toBe(0);
-  });
-
-  it('keeps the blocks of a real page that answer the query, with their headings', () => {
+  it('keeps the blocks of a real page that answer the query, with their headings', async () => {
     const blocks = pruneBlocks(blocksOf('article-audi-etron-sportback'));
-    const { kept } = bm25Blocks('range charging kW', blocks);
+    const { kept } = await bm25Blocks('range charging kW', blocks);
     const text = blocksText(kept);
     expect(text).toContain('150 kW DC fast charging');
     expect(text).toContain('Range and Charging');
     expect(text).not.toContain('Singleframe grille');
-    expect(bm25Blocks('range charging kW', blocks, 50).kept).toEqual([]);
+    expect((await bm25Blocks('range charging kW', blocks, 50)).kept).toEqual([]);
   });
 });
 

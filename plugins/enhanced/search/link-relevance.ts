@@ -2,14 +2,14 @@
  * How relevant a link looks for the query before following it, from what the
  * page says about it (anchor text, title attribute) and its URL's words:
  *
- *   lexical  = lexicalRelevance(query, {title: anchor text + title, snippet: URL words})
- *   semantic = calibrated cosine of the centred embeddings of the query and
- *              "anchor text + URL words" (services/ranking/calibration.ts)
+ *   lexical  = the lexical profile of services/ranking/scorers.ts, the anchor
+ *              text (and title) as title and the URL words as text
+ *   semantic = the embedding profile (calibrated cosine of centred vectors) of
+ *              "anchor text + URL words"
  *   score    = 0.5 · lexical + 0.5 · semantic     (lexical alone without a model)
  */
-import { cosine, type Embedder } from '../../../services/embeddings/types.js';
-import { calibrated, embedCentred } from '../../../services/ranking/calibration.js';
-import { lexicalRelevance } from '../../../services/ranking/relevance.js';
+import type { Embedder } from '../../../services/embeddings/types.js';
+import { passageScorer } from '../../../services/ranking/scorers.js';
 
 export interface LinkDescription {
   url: string;
@@ -32,16 +32,11 @@ export function urlWords(url: string): string {
 }
 
 export async function scoreLinks(query: string, links: LinkDescription[], embedder: Embedder | null, signal?: AbortSignal): Promise<number[]> {
-  const lexical = links.map((link) => lexicalRelevance(query, { title: link.text, snippet: urlWords(link.url) }));
+  const lexical = await passageScorer('lexical').score(query, links.map((link) => ({ title: link.text, text: urlWords(link.url) })));
   if (!embedder || links.length === 0) return lexical.map(round);
-  const texts = links.slice(0, MAX_EMBEDDED).map((link) => `${link.text} ${urlWords(link.url)}`.trim() || link.url);
-  const { vectors, floor } = await embedCentred(embedder, [query, ...texts], signal);
-  const queryVector = vectors[0]!;
-  return links.map((_, i) => {
-    const vector = vectors[i + 1];
-    const semantic = vector ? calibrated(cosine(queryVector, vector), floor) : 0;
-    return round(0.5 * lexical[i]! + 0.5 * semantic);
-  });
+  const described = links.slice(0, MAX_EMBEDDED).map((link) => ({ text: `${link.text} ${urlWords(link.url)}`.trim() || link.url }));
+  const semantic = await passageScorer('embedding', embedder).score(query, described, signal);
+  return links.map((_, i) => round(0.5 * lexical[i]! + 0.5 * (semantic[i] ?? 0)));
 }
 
 function round(value: number): number {

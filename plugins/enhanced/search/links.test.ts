@@ -5,7 +5,7 @@ import { collectLinks } from '../../../services/page-analysis/anchor-links.js';
 import { pageBlocks } from '../../../services/page-analysis/text-blocks.js';
 import { analyseLinks } from './link-analysis.js';
 import { urlWords } from './link-relevance.js';
-import { contentTerms } from './terms.js';
+import { contentTerms } from '../../../services/ranking/tokens.js';
 
 const html = (name: string) => fixturePages().find((p) => p.name === name)!.html;
 

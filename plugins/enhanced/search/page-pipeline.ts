@@ -6,7 +6,8 @@
 import { AppError, toAppError } from '../../../core/errors.js';
 import type { PageAnalysis } from '../../../services/page-analysis/analyse-page.js';
 import { adaptiveCrawl } from './adaptive.js';
-import { blocksText, type TextBlock } from '../../../services/page-analysis/text-blocks.js';
+import { blocksText } from '../../../services/page-analysis/blocks-text.js';
+import type { TextBlock } from '../../../services/page-analysis/text-blocks.js';
 import { bm25Blocks, DEFAULT_BM25_THRESHOLD } from './bm25.js';
 import { cosineClusters } from './cosine.js';
 import { analyseLinks } from './link-analysis.js';
@@ -70,7 +71,7 @@ export async function processPage(prepared: PreparedRequest, page: PageInput, ct
       if (input.content_filter === 'pruning') {
         content = pruneBlocks(blocks, { threshold: input.pruning?.threshold ?? DEFAULT_PRUNING_THRESHOLD, minWords: input.pruning?.min_words ?? 0 });
       } else if (input.content_filter === 'bm25') {
-        content = bm25Blocks(input.bm25?.query ?? input.query, blocks, input.bm25?.threshold ?? DEFAULT_BM25_THRESHOLD).kept;
+        content = (await bm25Blocks(input.bm25?.query ?? input.query, blocks, input.bm25?.threshold ?? DEFAULT_BM25_THRESHOLD)).kept;
       } else {
         content = await llmFilter(prepared.llm!, input.query, blocks, input.llm_filter_instruction, signal);
       }

@@ -10,7 +10,7 @@ import type { LlmClient } from '../../../services/llm/types.js';
 import type { PluginServices } from '../../../app/plugin-services.js';
 import { ADAPTIVE_DEFAULTS, type AdaptiveOptions } from './adaptive.js';
 import { COSINE_DEFAULTS, type CosineOptions } from './cosine.js';
-import { parseCssSchema, type CssSchema } from '../../../services/page-analysis/css-extract.js';
+import { parseCssSchema, type CssSchema } from '../../../services/page-analysis/css-schema.js';
 import { requireLlm } from './llm-steps.js';
 import { compilePatterns, type CompiledPattern } from './regex-patterns.js';
 import type { EnhancedSearchInput } from './schemas.js';
@@ -60,7 +60,7 @@ export async function prepareRequest(services: PluginServices, input: EnhancedSe
     },
     llm: null,
     embedder: null,
-    scroller: input.virtual_scrolling ? scrollerFrom(services.browser) : null,
+    scroller: input.virtual_scrolling ? scrollerFrom(services.scraper) : null,
   };
   if (input.extraction_strategy === 'json_css') {
     if (!input.css_schema) throw new AppError('INVALID_INPUT', 'css_schema: required with extraction_strategy "json_css"');

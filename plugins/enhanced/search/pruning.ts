@@ -8,9 +8,10 @@
  *                      0.6 li, dt, tr; 0.5 anything else (div, td, section…)
  *   length        lf = min(1, ln(1 + words) / ln(31))   (30 words or more count fully)
  *   base          = 0.35·td + 0.30·(1 − ld) + 0.15·tw + 0.20·lf
- *   hints         × 0.5 when the block or an ancestor is page chrome (nav, footer,
- *                 aside, form, a page <header>) or has a boilerplate class/id
- *                 (nav, menu, footer, sidebar, share, cookie, ad…);
+ *   hints         × 0.5 when the block or an ancestor is page furniture by the
+ *                 extractor's detector (services/extract/boilerplate.ts: nav, footer,
+ *                 aside, a page <header>, navigation roles, class/id names of menus,
+ *                 sidebars, share bars, cookie banners, ads…);
  *                 otherwise + 0.1 (capped at 1) for a content class/id (article, content, post…)
  *
  * A block is kept when score ≥ threshold (default 0.5) and it has at least
@@ -20,8 +21,6 @@ import type { TextBlock } from '../../../services/page-analysis/text-blocks.js';
 
 export const DEFAULT_PRUNING_THRESHOLD = 0.5;
 
-const NEGATIVE_HINTS =
-  /(?:^|[\s_-])(nav|navbar|navigation|menu|footer|sidebar|breadcrumbs?|comments?|advert\w*|ads?|banner|social|share|sharing|cookies?|consent|promo\w*|related|widget|popup|modal|newsletter|subscribe|signup|masthead|toolbar|pagination|pager|sponsor\w*|navbox|catlinks|printfooter|sitenotice|noprint|skip)(?=$|[\s_-])/;
 const POSITIVE_HINTS = /(?:^|[\s_-])(article|content|entry|post|main|story|prose|markdown|body-text)(?=$|[\s_-])/;
 
 function tagWeight(block: TextBlock): number {
@@ -45,7 +44,7 @@ export function pruningScore(block: TextBlock): PruningScore {
   const linkDensity = Math.min(1, block.linkChars / Math.max(1, block.textChars));
   const lengthFactor = Math.min(1, Math.log(1 + block.words) / Math.log(31));
   const base = 0.35 * textDensity + 0.3 * (1 - linkDensity) + 0.15 * tagWeight(block) + 0.2 * lengthFactor;
-  const boilerplateHint = block.inChrome || NEGATIVE_HINTS.test(block.hints);
+  const boilerplateHint = block.furniture;
   const score = boilerplateHint ? base * 0.5 : Math.min(1, base + (POSITIVE_HINTS.test(block.hints) ? 0.1 : 0));
   return { score: Math.round(score * 1000) / 1000, textDensity, linkDensity, boilerplateHint };
 }

@@ -12,15 +12,12 @@ import { AppError, toAppError } from '../../../core/errors.js';
 import type { PluginServices } from '../../../app/plugin-services.js';
 import type { ScrapedPage } from '../../../services/scrape/scraper.js';
 import { searchInputSchema, type SearchAnswer, type SearchInput } from '../../../services/web-search/schemas.js';
-import { newRequestId, runSearch } from '../../../services/web-search/search-runner.js';
+import { newRequestId } from '../../../services/web-search/search-runner.js';
 import { processPage } from './page-pipeline.js';
 import { prepareRequest, type PreparedRequest } from './prepare.js';
-import { outboundLinkPolicy } from '../../../services/markdown/link-policy.js';
 import { renderEnhancedMarkdown } from './render.js';
 import { scrapedContent } from '../../../services/web-search/scraped-content.js';
 import type { EnhancedAnswer, EnhancedPage, EnhancedResult, EnhancedSearchInput } from './schemas.js';
-import { snapshotCount } from './scroll.js';
-import { mergeScrollSnapshots } from './scroll-merge.js';
 
 const ENGINE_SHARE = 0.4;
 const PAGE_CONCURRENCY = 4;
@@ -76,14 +73,7 @@ export async function runEnhancedSearch(services: PluginServices, input: Enhance
     if (cached) return { ...cached, cached: true, request_id: newRequestId(), processing_time_ms: Math.round(performance.now() - started) };
   }
 
-  const search = (await runSearch(
-    {
-      engines: services.engines,
-      scraper: services.scraper,
-      cache: services.stores.cache,
-      defaultEngines: services.config.search.defaultEngines,
-      linkPolicy: outboundLinkPolicy(services.config.outbound),
-    },
+  const search = (await services.webSearch.search(
     searchPart(input, Math.max(1, Math.round(input.timeout * ENGINE_SHARE))),
     ctx,
   )) as SearchAnswer;
@@ -131,9 +121,9 @@ export async function runEnhancedSearch(services: PluginServices, input: Enhance
                 timeoutMs: Math.max(1000, Math.floor((deadline - performance.now()) * 0.5)),
                 signal: ctx.signal,
               });
-              // Items a virtualised list dropped while scrolling come back from the snapshots.
-              html = mergeScrollSnapshots(scrolled.html, scrolled.snapshots);
-              out.virtual_scroll = { available: true, used: true, snapshots: snapshotCount(scrolled.snapshots), final_url: scrolled.finalUrl };
+              // Items a virtualised list dropped while scrolling come back from the snapshots (merged by the reader).
+              html = scrolled.html;
+              out.virtual_scroll = { available: true, used: true, snapshots: scrolled.snapshots, final_url: scrolled.finalUrl };
             } catch (error) {
               const appError = toAppError(error);
               out.virtual_scroll = { available: true, used: false, reason: `scrolling failed: ${appError.message}` };
@@ -181,7 +171,7 @@ export async function runEnhancedSearch(services: PluginServices, input: Enhance
     processing_time_ms: Math.round(performance.now() - started),
   };
   delete answer.markdown;
-  if (input.output_format === 'markdown') answer.markdown = renderEnhancedMarkdown(answer, outboundLinkPolicy(services.config.outbound));
+  if (input.output_format === 'markdown') answer.markdown = renderEnhancedMarkdown(answer, services.webSearch.linkPolicy);
   if (input.cache_ttl > 0 && search.search_metadata.engines_succeeded.length > 0) await services.stores.cache.set(key, answer, input.cache_ttl * 1000);
   return answer;
 }

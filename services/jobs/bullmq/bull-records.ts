@@ -1,11 +1,13 @@
 /** BullMQ's job hash as a JobRecord, and job errors in BullMQ's one failedReason string. */
 import type { Job } from 'bullmq';
+import type { Principal } from '../../../core/principal.js';
 import type { JobError, JobProgress, JobRecord, JobStatus } from '../types.js';
 
 /** What a job carries in BullMQ besides its name (the kind). */
 export interface BullJobData {
   input: unknown;
   webhookUrl?: string;
+  owner?: Principal;
 }
 
 /** A completed job's return value, wrapped so that 0, false and null survive. */
@@ -54,6 +56,7 @@ export function toJobRecord(job: Job<BullJobData>, state: string, cancelRequeste
     updatedAt: iso(Math.max(job.timestamp, job.processedOn ?? 0, job.finishedOn ?? 0)) ?? createdAt,
   };
   if (job.data.webhookUrl) record.webhookUrl = job.data.webhookUrl;
+  if (job.data.owner) record.owner = job.data.owner;
   if (cancelRequested) record.cancelRequested = true;
   if (status === 'completed') record.result = (job.returnvalue as StoredResult | null)?.value ?? null;
   if (status === 'failed') record.error = decode(job.failedReason ?? 'INTERNAL: the job failed');

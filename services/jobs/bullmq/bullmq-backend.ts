@@ -110,6 +110,7 @@ export class BullJobBackend implements JobBackend {
   async add(job: NewJob): Promise<JobRecord> {
     const data: BullJobData = { input: job.input };
     if (job.webhookUrl) data.webhookUrl = job.webhookUrl;
+    if (job.owner) data.owner = job.owner;
     const opts: JobsOptions = {
       jobId: job.id,
       attempts: UNBOUNDED_ATTEMPTS,

@@ -47,6 +47,7 @@ export class EmbeddedJobStore {
       const stored: StoredJob = { id: job.id, kind: job.kind, lane: job.lane, status: 'queued', input: job.input, attempts: 0, failures: 0, createdAt: now, updatedAt: now };
       if (job.runAt) stored.runAt = job.runAt.toISOString();
       if (job.webhookUrl) stored.webhookUrl = job.webhookUrl;
+      if (job.owner) stored.owner = job.owner;
       // Record first, index second: a crash in between leaves a record nobody was told about, never an index entry without a job.
       await this.records.set(recordKey(job.id), stored);
       await addId(this.records, PENDING_COLLECTION, job.id);

@@ -5,8 +5,9 @@
  * every snapshot element (at most ITEM_CHARS of text) none of whose text is
  * already in the final page or an earlier snapshot is appended to <body>, in
  * order (containers mixing old and new items are split), so filters and strategies see each item once.
+ * Runs in the extraction worker pool (task 'scroll-merge').
  */
-import { parseDocument } from '../../../services/extract/parse-document.js';
+import { parseDocument } from './parse-document.js';
 
 const ITEM_CHARS = 2000;
 
@@ -37,8 +38,8 @@ function newItems(element: Element, seen: Set<string>, out: string[]): void {
   }
 }
 
-export function mergeScrollSnapshots(finalHtml: string, snapshots: unknown): string {
-  if (!Array.isArray(snapshots) || snapshots.length === 0) return finalHtml;
+export function mergeScrollSnapshots(finalHtml: string, snapshots: string[]): string {
+  if (snapshots.length === 0) return finalHtml;
   const document = parseDocument(finalHtml);
   const seen = new Set<string>();
   knownTexts(document.documentElement, seen);

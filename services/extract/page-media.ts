@@ -2,14 +2,10 @@
  * What a read page offers beyond its text: the images of its main content
  * with a description (alt text, else the figure's caption, else the title
  * attribute), and its favicon (a declared icon link, else /favicon.ico).
+ * Runs in the extraction worker pool (ExtractOptions.media).
  */
-import { parseHTML } from 'linkedom';
-
-export interface PageImage {
-  url: string;
-  /** Alt text or caption; null when the page gives none. */
-  description: string | null;
-}
+import { parseDocument } from './parse-document.js';
+import type { PageMedia } from './types.js';
 
 const IMAGE_SOURCES = ['src', 'data-src', 'data-original', 'data-lazy-src'];
 
@@ -28,11 +24,6 @@ function clean(text: string | null | undefined): string | null {
   return value ? value.slice(0, 300) : null;
 }
 
-export interface PageMedia {
-  images: PageImage[];
-  favicon: string | null;
-}
-
 /**
  * The main-content images (as the extractor listed them, in its order, at most `imageLimit`)
  * with their descriptions, and the favicon; one parse of the HTML.
@@ -41,7 +32,7 @@ export function pageMedia(html: string | undefined, baseUrl: string, mainImages:
   const described = new Map<string, string | null>();
   let favicon: string | null = null;
   if (html) {
-    const { document } = parseHTML(html);
+    const document = parseDocument(html);
     for (const img of Array.from(document.querySelectorAll('img'))) {
       const element = img as Element;
       const caption = element.closest('figure')?.querySelector('figcaption')?.textContent;

@@ -1,10 +1,10 @@
 /**
- * Per-URL failure codes. A page that cannot be scraped never fails the
- * request: it gets extraction_success false, one of these stable codes and a
- * readable reason. The codes are ours (not the HTTP error catalogue) because
- * they describe the target site, not this request.
+ * The page reader's failure codes, one set for every area. A page that cannot
+ * be read never fails the batch: it comes back with success false, one of
+ * these stable codes and a readable reason. The codes are ours (not the HTTP
+ * error catalogue) because they describe the target site, not the request.
  */
-import { toAppError } from '../../../core/errors.js';
+import { toAppError } from '../../core/errors.js';
 
 export const PAGE_ERROR_CODES = [
   'FORBIDDEN_ADDRESS', // the outbound policy refuses the address (private, loopback, link-local …)

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { blocksText, pageBlocks } from '../../../services/page-analysis/text-blocks.js';
+import { blocksText } from '../page-analysis/blocks-text.js';
+import { pageBlocks } from '../page-analysis/text-blocks.js';
 import { mergeScrollSnapshots } from './scroll-merge.js';
 
 describe('merging virtual-scroll snapshots', () => {

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { lexicalRelevance } from './relevance.js';
+import { contentTerms, contentTokens, isStopWord, stem, tokenize } from './tokens.js';
+
+describe('tokenize and stem', () => {
+  it('lower-cases, folds accents, splits on non-word characters', () => {
+    expect(tokenize('Café-Résumé: C++ 2024!')).toEqual(['caf', 'resum', 'c', '2024']);
+  });
+
+  it('maps plural, -ing and -ed forms to one stem', () => {
+    for (const group of [
+      ['use', 'uses', 'used', 'using'],
+      ['make', 'makes', 'making'],
+      ['run', 'runs', 'running'],
+      ['study', 'studies', 'studied'],
+      ['class', 'classes'],
+      ['cache', 'cached', 'caching'],
+      ['free', 'freed'],
+    ]) {
+      expect(new Set(group.map(stem)), group.join('/')).toHaveProperty('size', 1);
+    }
+  });
+
+  it('leaves short or vowel-less endings alone', () => {
+    expect(stem('string')).toBe('string');
+    expect(stem('thing')).toBe('thing');
+    expect(stem('red')).toBe('red');
+    expect(stem('analysis')).toBe('analysis');
+    expect(stem('status')).toBe('status');
+  });
+
+  it('splits scripts written without spaces into character pairs', () => {
+    expect(tokenize('机器学习')).toEqual(['机器', '器学', '学习']);
+    expect(lexicalRelevance('机器学习', { title: '什么是机器学习？', snippet: '' })).toBe(1);
+  });
+
+  it('keeps stop words out of content tokens, and lone letters out of content terms', () => {
+    expect(contentTokens("What's the most common cause of it?")).toEqual(['s', 'common', 'caus']);
+    expect(contentTerms("What's the most common cause of it?")).toEqual(['common', 'caus']);
+  });
+
+  it('leaves stop words unstemmed, so a stemmed stop word cannot pass for a content word', () => {
+    // "those" would stem to "thos" and "here" to "her": both must stay stop words after tokenize().
+    for (const word of ['those', 'here', 'because', 'once', 'having']) {
+      expect(isStopWord(stem(word)), word).toBe(true);
+    }
+  });
+});

@@ -1,0 +1,95 @@
+/**
+ * The stdio MCP host as a principal (README "Keys and ownership"): the built
+ * package spawned by the official SDK client acts as `local`, an admin — it
+ * lists a monitor made before ownership existed beside the one it creates —
+ * and an unknown tool is the JSON-RPC error -32602 the MCP specification asks
+ * for, not a tool result.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createQuarry } from '../../app/create-quarry.js';
+import type { ConfigInput } from '../../app/config.js';
+import { silentLogger } from '../../core/logger.js';
+import { PACKAGE_ROOT } from '../../core/paths.js';
+import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
+import { sandboxConfig } from './harness.js';
+
+let web: SandboxWeb;
+let dataDir: string;
+let configPath: string;
+let legacyId: string;
+
+beforeAll(async () => {
+  web = await startSandboxWeb();
+  dataDir = mkdtempSync(join(tmpdir(), 'quarry-mcp-owner-'));
+  const config = { ...(await sandboxConfig(web, dataDir)), logLevel: 'warn', vectorIndex: { enabled: false } } as ConfigInput;
+  configPath = join(dataDir, 'quarry.config.json');
+  writeFileSync(configPath, JSON.stringify(config));
+  // A monitor of no one, as an earlier version stored it: created by a call without a principal.
+  const app = await createQuarry({ overrides: config, env: {}, logger: silentLogger() });
+  try {
+    const created = (await app.registry.invoke('monitor.create', { topic: 'legacy topic', keywords: ['legacy'], check_interval_minutes: 1440 }, {
+      signal: new AbortController().signal,
+      logger: silentLogger(),
+      progress: () => undefined,
+      host: 'cli',
+    })) as { id: string };
+    legacyId = created.id;
+  } finally {
+    await app.close();
+  }
+}, 60_000);
+
+afterAll(async () => {
+  await web?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function connect(): Promise<Client> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [join(PACKAGE_ROOT, 'dist/hosts/cli/main.js'), 'mcp'],
+    env: { PATH: process.env.PATH ?? '', HOME: dataDir, QUARRY_CONFIG: configPath },
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'ownership-test', version: '1.0.0' });
+  await client.connect(transport);
+  return client;
+}
+
+describe('MCP over stdio as the local principal', () => {
+  it('is an admin: it sees the monitor of no one beside the one it creates, and may delete it', async () => {
+    const client = await connect();
+    try {
+      const created = await client.callTool({ name: 'monitor_create', arguments: { topic: 'local topic', keywords: ['local'], check_interval_minutes: 1440 } });
+      expect(created.isError, JSON.stringify(created.content)).toBeFalsy();
+      const mine = (created.structuredContent as { id: string }).id;
+      const listed = await client.callTool({ name: 'monitor_list', arguments: {} });
+      const ids = (listed.structuredContent as { monitors: Array<{ id: string }> }).monitors.map((m) => m.id);
+      expect(legacyId).toMatch(/^mon_/);
+      expect(ids.sort()).toEqual([legacyId, mine].sort());
+      const got = await client.callTool({ name: 'monitor_get', arguments: { monitor_id: legacyId } });
+      expect(got.isError, JSON.stringify(got.content)).toBeFalsy();
+      expect((await client.callTool({ name: 'monitor_delete', arguments: { monitor_id: legacyId } })).isError).toBeFalsy();
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+
+  it('answers an unknown tool with JSON-RPC error -32602, not an isError result', async () => {
+    const client = await connect();
+    try {
+      const error = await client.callTool({ name: 'no_such_tool', arguments: {} }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(McpError);
+      expect((error as McpError).code).toBe(-32602);
+      expect((error as McpError).message).toContain('no_such_tool');
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+});
