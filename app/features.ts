@@ -15,6 +15,7 @@ import type { LlmTiers } from '../services/llm/registry.js';
 import type { PageIndexer } from '../services/semantic/page-indexer.js';
 import type { SemanticServices } from '../services/semantic/semantic-services.js';
 import type { QuarryConfig } from './config.js';
+import { modelFor } from '../services/llm/model-choice.js';
 
 export function describeFeatures(
   features: FeatureRegistry,
@@ -70,11 +71,12 @@ export function describeFeatures(
         }
       : { available: false, detail: 'disabled in the config (vectorIndex.enabled)' },
   );
+  const extractor = modelFor(services.llm, 'entity-extraction');
   features.set('knowledge_graph', () => ({
     available: true,
     detail:
       (services.knowledge.backendKind() === 'redis' ? 'graph on Redis (shared by every instance)' : 'graph in SQLite in the data directory') +
-      `; extraction by ${llm.configured ? `${(llm.fast ?? llm.quality)?.model} with the offline tagger as fallback` : 'the offline tagger'}` +
+      `; extraction by ${extractor ? `${extractor.model} with the offline tagger as fallback` : 'the offline tagger'}` +
       (config.knowledge.feedFromPages ? '; fed from the pages Quarry reads' : ''),
     info: { backend: services.knowledge.backendKind(), feed_from_pages: config.knowledge.feedFromPages, feeder: services.feeder.stats() },
   }));

@@ -42,6 +42,38 @@ export interface HttpFieldAlias {
 
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
 
+/** A durable job as hosts see it (the job service's records carry these fields and more). */
+export interface JobSnapshot {
+  id: string;
+  kind: string;
+  status: 'queued' | 'processing' | 'completed' | 'failed';
+  progress?: Progress;
+  result?: unknown;
+  error?: { code: string; message: string };
+  createdAt: string;
+  updatedAt: string;
+}
+
+/**
+ * Set by the job surface (services/jobs/job-capability.ts) on every capability whose work runs as a
+ * durable job and on the capability that reads such a job's status, the same object on both: what a
+ * host needs to treat every job alike (submit, read, cancel) without knowing the area.
+ */
+export interface CapabilityJob {
+  kind: string;
+  /** The capability that reads this kind's status, and the field of its input naming the job. */
+  statusCapability: string;
+  idField: string;
+  /** Whether this validated input of the submitting capability runs as a job rather than being answered at once. */
+  runsAsJob(capabilityId: string, input: unknown): boolean;
+  /** Submits validated input of the submitting capability as a job (its checks first), without waiting for it. */
+  submit(capabilityId: string, input: unknown, ctx: CallContext): Promise<JobSnapshot>;
+  /** The job; NOT_FOUND when no job of this kind has that id for this caller. */
+  read(jobId: string, ctx: CallContext): Promise<JobSnapshot>;
+  /** Asks the job to stop (see read for NOT_FOUND); answers it as it will end. */
+  cancel(jobId: string, ctx: CallContext): Promise<JobSnapshot>;
+}
+
 export interface CapabilityDefinition<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
   /** "<area>.<action>", e.g. "search.web". */
   id: string;
@@ -87,6 +119,8 @@ export interface CapabilityDefinition<I extends z.ZodType = z.ZodType, O extends
    * format for tools that speak it, where a tool would repeat one agents already have.
    */
   mcpTool?: string;
+  /** Present when the capability submits a job or reads one (see CapabilityJob). */
+  job?: CapabilityJob;
   /** Read-only capabilities are safe to retry (MCP annotation). */
   readOnly?: boolean;
   /**

@@ -3,13 +3,14 @@
  * map, and multi-step research. Point Tavily's clients at `<base>/api/v1/agent`.
  */
 import { defineCapability } from '../../core/capability.js';
-import { AppError } from '../../core/errors.js';
 import { definePlugin, type PluginServices } from '../../app/plugin-services.js';
-import { jobAccepted, jobAcceptedSchema, jobStatusView } from '../../services/jobs/job-view.js';
+import { jobSurface } from '../../services/jobs/job-capability.js';
+import { standardJobForm } from '../../services/jobs/job-view.js';
 import { agentCrawl } from './crawl.js';
 import { agentCrawlInputSchema, agentCrawlOutputSchema, agentMapInputSchema, agentMapOutputSchema } from './crawl-schemas.js';
 import { agentExtract } from './extract.js';
 import { agentMap } from './map.js';
+import { inlineText } from '../../services/markdown/escape.js';
 import { outboundLinkPolicy } from '../../services/markdown/link-policy.js';
 import { renderCrawl, renderExtract, renderMap, renderResearch, renderResearchJob, renderSearch } from './render.js';
 import { agentResearch } from './research.js';
@@ -17,11 +18,10 @@ import {
   agentExtractInputSchema,
   agentExtractOutputSchema,
   agentResearchInputSchema,
-  agentResearchOutputSchema,
+  agentResearchReportSchema,
   agentSearchInputSchema,
   agentSearchOutputSchema,
   researchJobInputSchema,
-  researchJobOutputSchema,
   type AgentResearchInput,
   type AgentResearchReport,
 } from './schemas.js';
@@ -110,7 +110,23 @@ export default definePlugin({
       handler: (input, ctx) => agentMap(services, input, ctx),
     });
 
-    const research = defineCapability({
+    const researchJobs = jobSurface(services.jobs, {
+      kind: RESEARCH_JOB,
+      form: standardJobForm(agentResearchReportSchema),
+      statusRoute: {
+        id: 'agent.research_status',
+        title: 'Research job status',
+        description: 'Status, progress and, once finished, the report of a research started with async: true.',
+        mcpTool: 'agent_research_status',
+        path: `${STATUS_PATH}/:job_id`,
+        idField: 'job_id',
+        input: researchJobInputSchema,
+        noun: 'research job',
+        errorBody: tavilyError,
+      },
+    });
+
+    const research = researchJobs.capability({
       id: 'agent.research',
       title: 'Multi-step research with a cited report',
       description:
@@ -118,39 +134,22 @@ export default definePlugin({
         'then write an executive summary, a detailed analysis per sub-question and key findings, every claim cited [n] → sources. Sends progress per step; ' +
         'async: true answers at once with a job id and status URL.',
       input: agentResearchInputSchema,
-      output: agentResearchOutputSchema,
-      http: {
-        method: 'POST',
-        path: '/api/v1/agent/research',
-        accepted: { output: jobAcceptedSchema, is: (out) => !('executive_summary' in (out as object)) },
-      },
+      output: agentResearchReportSchema,
+      http: { method: 'POST', path: '/api/v1/agent/research' },
       mcpTool: 'agent_research',
       readOnly: true,
       errorBody: tavilyError,
-      toMarkdown: (out) => ('executive_summary' in out ? renderResearch(out, linkPolicy) : `Research accepted: ${out.job_id} (poll ${out.status_url})`),
-      async handler(input, ctx) {
-        if (!input.async) return agentResearch(services, input, ctx);
-        const job = await services.jobs.submit(RESEARCH_JOB, { ...input, async: false }, ctx.caller ? { owner: ctx.caller } : {});
-        return jobAccepted(job, ctx.baseUrl, `${STATUS_PATH}/${job.id}`);
+      toMarkdown: (out) => {
+        const answer = out as AgentResearchReport | { job_id: string; status_url: string };
+        return 'executive_summary' in answer ? renderResearch(answer, linkPolicy) : `Research accepted: ${answer.job_id} (poll ${answer.status_url})`;
       },
+      runsAsJob: (input) => input.async,
+      run: (input, ctx) => agentResearch(services, input, ctx),
+      submission: (input) => ({ input: { ...input, async: false } }),
     });
 
-    const status = defineCapability({
-      id: 'agent.research_status',
-      title: 'Research job status',
-      description: 'Status, progress and, once finished, the report of a research started with async: true.',
-      input: researchJobInputSchema,
-      output: researchJobOutputSchema,
-      http: { method: 'GET', path: `${STATUS_PATH}/:job_id` },
-      mcpTool: 'agent_research_status',
-      readOnly: true,
-      errorBody: tavilyError,
-      toMarkdown: (out) => (out.result ? renderResearch(out.result, linkPolicy) : renderResearchJob(out)),
-      async handler(input, ctx) {
-        const job = await services.jobs.getFor(input.job_id, ctx.caller);
-        if (!job || job.kind !== RESEARCH_JOB) throw new AppError('NOT_FOUND', `no research job ${input.job_id}`);
-        return jobStatusView<AgentResearchReport>(job);
-      },
+    const status = researchJobs.statusCapability({
+      toMarkdown: (out) => (out.result ? renderResearch(out.result, linkPolicy) : `Research ${out.job_id}: ${out.status}${out.progress?.message ? ` — ${inlineText(out.progress.message)}` : ''}${out.error ? ` — ${inlineText(out.error.message)}` : ''}`),
     });
 
     return [search, extract, crawl, map, research, status];

@@ -13,7 +13,7 @@
 import type { CallContext } from '../../core/capability.js';
 import type { PluginServices } from '../../app/plugin-services.js';
 import type { AnswerSourceWithUrl } from '../../services/answers/answer.js';
-import { pickTier } from '../../services/answers/model-choice.js';
+import { modelFor } from '../../services/llm/model-choice.js';
 import { writeReport } from '../../services/answers/report.js';
 import { rankPagePassages } from '../../services/ranking/page-passages.js';
 import { runResearch } from '../../services/research/loop.js';
@@ -52,7 +52,7 @@ export async function agentResearch(services: PluginServices, input: AgentResear
     count: profile.questions,
     templates: FACETS,
     ...(input.focus_areas ? { focusAreas: input.focus_areas } : {}),
-    llm: pickTier(services.llm, 'fast'),
+    llm: modelFor(services.llm, 'research-plan'),
     signal: ctx.signal,
     logger: ctx.logger,
   });
@@ -70,7 +70,7 @@ export async function agentResearch(services: PluginServices, input: AgentResear
     deadline,
     signal: ctx.signal,
     embedder,
-    llm: pickTier(services.llm, 'fast'),
+    llm: modelFor(services.llm, 'research-plan'),
     logger: ctx.logger,
     progress: ({ message }) => report(message),
   });
@@ -88,7 +88,7 @@ export async function agentResearch(services: PluginServices, input: AgentResear
     input.query,
     plan.questions.map((question, q) => ({ question, sources: forQuestion(q) })),
     {
-      llm: pickTier(services.llm, 'quality'),
+      llm: modelFor(services.llm, 'research-report'),
       embedder,
       summarySources: best.map(({ source }, i) => ({ n: i + 1, title: source.title, url: source.url, text: source.text, passages: main[i]!.passages })),
       includeSummary: input.include_summary,

@@ -7,7 +7,6 @@
  */
 import { z } from 'zod';
 import { domainFilterSchema, httpUrlSchema } from '../../core/field-schemas.js';
-import { jobAcceptedSchema, jobStatusViewSchema } from '../../services/jobs/job-view.js';
 import { TOPICS } from './topics.js';
 
 export const SEARCH_DEPTHS = ['basic', 'advanced', 'fast', 'ultra-fast'] as const;
@@ -170,10 +169,6 @@ export const agentResearchReportSchema = z.object({
 export type AgentResearchReport = z.infer<typeof agentResearchReportSchema>;
 
 
-export const agentResearchOutputSchema = z.union([agentResearchReportSchema, jobAcceptedSchema]);
-
 export const researchJobInputSchema = z.strictObject({
   job_id: z.string().max(68).regex(/^job_[a-f0-9]{8,64}$/, 'must be a job id like job_…'),
 });
-
-export const researchJobOutputSchema = jobStatusViewSchema(agentResearchReportSchema);

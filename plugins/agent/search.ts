@@ -8,7 +8,7 @@ import type { CallContext } from '../../core/capability.js';
 import { AppError } from '../../core/errors.js';
 import type { PluginServices } from '../../app/plugin-services.js';
 import { answerQuestion } from '../../services/answers/answer.js';
-import { pickTier } from '../../services/answers/model-choice.js';
+import { modelFor } from '../../services/llm/model-choice.js';
 import type { Embedder } from '../../services/embeddings/types.js';
 import { rankPagePassages, type RankedPassage } from '../../services/ranking/page-passages.js';
 import { scorePassages } from '../../services/ranking/passage-relevance.js';
@@ -145,12 +145,12 @@ export async function agentSearch(services: PluginServices, input: AgentSearchIn
   let modelUsed = 'none';
   if (wantsAnswer) {
     ctx.progress({ progress: 3, total, message: 'writing the answer' });
-    const preference = input.model === 'speed' || ((input.model ?? 'auto') === 'auto' && complexity === 'simple') ? 'fast' : 'quality';
+    const use = input.model === 'speed' || ((input.model ?? 'auto') === 'auto' && complexity === 'simple') ? 'quick-answer' : 'considered-answer';
     const cited = await answerQuestion(
       input.query,
       chosen.flatMap((entry, i) => (entry.source.read ? [{ n: i + 1, title: entry.source.title, url: entry.source.url, text: entry.source.text, passages: entry.passages }] : [])),
       {
-        llm: pickTier(services.llm, preference),
+        llm: modelFor(services.llm, use),
         length: input.include_answer === 'advanced' || input.include_answer === 'production' ? 'long' : 'short',
         embedder,
         signal: ctx.signal,
@@ -206,7 +206,7 @@ async function collectImages(
   const fromEngine = (await engineImages)?.images.map((image) => ({ url: image.url, description: image.title || null })) ?? [];
   const fromPages = chosen.flatMap(({ source }) => (source.read && source.page ? (source.page.media?.images ?? []) : []));
   const merged = mergeImages([fromEngine, fromPages]);
-  const describer = input.include_image_descriptions ? pickTier(services.llm, 'fast') : null;
+  const describer = input.include_image_descriptions ? modelFor(services.llm, 'image-description') : null;
   return describer && merged.length > 0 ? describeWithModel(describer, input.query, merged, { signal: ctx.signal, logger: ctx.logger }) : merged;
 }
 

@@ -9,7 +9,7 @@ import { discoverUrlsCapability } from './discover-urls.js';
 import { extractTablesCapability } from './extract-tables.js';
 import { registerOptionFeatures } from './option-features.js';
 import { scrapeCapability } from './scrape.js';
-import { enhancedSearchCapability, enhancedSearchJobHandlers, enhancedSearchJobStatusCapability } from './search.js';
+import { enhancedSearchCapabilities, enhancedSearchJobHandlers } from './search.js';
 
 const featureSchema = z.object({ available: z.boolean(), detail: z.string(), info: z.record(z.string(), z.unknown()).optional() });
 
@@ -56,8 +56,7 @@ export default definePlugin({
       discoverUrlsCapability(services),
       chunkContentCapability(services),
       extractTablesCapability(services),
-      enhancedSearchCapability(services),
-      enhancedSearchJobStatusCapability(services),
+      ...enhancedSearchCapabilities(services),
       scrapeCapability(services),
     ];
   },

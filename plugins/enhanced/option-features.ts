@@ -10,6 +10,7 @@ import type { PluginServices } from '../../app/plugin-services.js';
 import { TABLE_STRATEGIES } from '../../services/tables/types.js';
 import { CACHE_MODES, WAIT_UNTIL } from './scrape/schema.js';
 import { CONTENT_FILTERS, EXTRACTION_STRATEGIES } from './search/schemas.js';
+import { modelFor } from '../../services/llm/model-choice.js';
 
 type Need = 'nothing' | 'browser' | 'llm' | 'embeddings';
 
@@ -20,10 +21,12 @@ export function registerOptionFeatures(services: PluginServices): void {
         return services.scraper.renderAvailable()
           ? { available: true, detail: `${what}: headless Chromium` }
           : { available: false, detail: `${what} needs Chromium: install it (Debian/Ubuntu: apt-get install chromium) or set QUARRY_CHROMIUM_PATH` };
-      case 'llm':
-        return services.llm.fast || services.llm.quality
-          ? { available: true, detail: `${what}: ${(services.llm.quality ?? services.llm.fast)!.model}` }
+      case 'llm': {
+        const model = modelFor(services.llm, 'page-extraction');
+        return model
+          ? { available: true, detail: `${what}: ${model.model}` }
           : { available: false, detail: `${what} needs a language model: configure llm.fast or llm.quality (docs/llm.md)` };
+      }
       case 'embeddings': {
         const model = services.semantic.describeEmbeddings();
         return { available: model.available, detail: `${what}: ${model.detail}` };

@@ -10,6 +10,7 @@ import type { PluginServices } from '../../app/plugin-services.js';
 import { extractiveSummary, writtenSummaries } from '../../services/answers/summary.js';
 import { findHighlights } from '../../services/ranking/highlights.js';
 import type { ContentsOptions, ExaResult } from './schemas.js';
+import { modelFor } from '../../services/llm/model-choice.js';
 
 /** What a page is before its contents are chosen. */
 export interface PageForContents {
@@ -74,8 +75,9 @@ export async function withContents(
   if (summary) {
     // Without a query (getContents), each page is summarised for its own title.
     const asked = (typeof summary === 'object' ? summary.query : undefined) ?? query;
-    const written = services.llm.fast
-      ? await writtenSummaries(services.llm.fast, asked || 'what each page is about', pages, { signal: ctx.signal, logger: ctx.logger })
+    const summariser = modelFor(services.llm, 'page-summary');
+    const written = summariser
+      ? await writtenSummaries(summariser, asked || 'what each page is about', pages, { signal: ctx.signal, logger: ctx.logger })
       : pages.map(() => null);
     const embedder = await services.semantic.embedder();
     for (const [i, page] of pages.entries()) {

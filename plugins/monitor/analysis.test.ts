@@ -33,22 +33,38 @@ describe('monitor analysis', () => {
     ]);
   });
 
-  it('asks the model with the pages and reports its name', async () => {
-    let prompt = '';
+  /** A model that answers `text` and keeps the prompt it was sent. */
+  function scripted(text: string) {
+    const seen = { prompt: '', system: '' };
     const client: LlmClient = {
       provider: 'openai-compatible',
       model: 'test-model',
       async complete(request) {
-        prompt = request.messages[0]!.content;
-        return { text: 'Cells now last 1,000 hours [1].', model: 'test-model-v2', finishReason: 'stop' };
+        seen.prompt = request.messages[0]!.content;
+        seen.system = request.system ?? '';
+        return { text, model: 'test-model-v2', finishReason: 'stop' };
       },
       stream: () => {
         throw new Error('not used');
       },
     };
+    return { client, seen };
+  }
+
+  it('asks the model with the pages as numbered sources and reports its name', async () => {
+    const { client, seen } = scripted('Cells now last 1,000 hours [1].');
     const analysis = await modelSummary(client, terms, items, pages, new AbortController().signal);
     expect(analysis).toEqual({ analysis: '2 new results: Perovskite cells pass a 1,000-hour test; Unread page\nCells now last 1,000 hours [1].', method: 'llm', model: 'test-model-v2' });
-    expect(prompt).toContain('kept 95% of their efficiency');
-    expect(prompt).toContain('[2] Unread page');
+    expect(seen.prompt).toContain('kept 95% of their efficiency');
+    expect(seen.prompt).toContain('[2] Unread page');
+    expect(seen.system).toMatch(/never follow instructions/);
+  });
+
+  it('checks the citations: one to no new result is removed, and a summary citing nothing is not used', async () => {
+    const { client } = scripted('Cells now last 1,000 hours [1]. A rival lab disagrees [7].');
+    const analysis = await modelSummary(client, terms, items, pages, new AbortController().signal);
+    expect(analysis.analysis.split('\n')[1]).toBe('Cells now last 1,000 hours [1]. A rival lab disagrees.');
+    await expect(modelSummary(scripted('Cells now last 1,000 hours.').client, terms, items, pages, new AbortController().signal)).rejects.toThrow(/no cited summary/);
+    await expect(modelSummary(scripted('Everything is fine [9].').client, terms, items, pages, new AbortController().signal)).rejects.toThrow(/no cited summary/);
   });
 });

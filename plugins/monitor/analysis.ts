@@ -1,11 +1,14 @@
 /**
  * The analysis of a check's new results. Without deep_analysis: one line,
  * the count and the titles. With it, the new pages are read and what they
- * say is summarised: by the configured language model (quality tier, else
- * fast), or, without one (or when it fails), extractively: from each page
- * the sentence that best covers the topic and keywords. analysis_method and
+ * say is summarised: by the language model as a cited answer of
+ * services/answers (its [n] checked against the new results), or, without a
+ * model (or when it gives nothing usable), extractively: from each page the
+ * sentence that best covers the topic and keywords. analysis_method and
  * model_used say which.
  */
+import { NO_ANSWER } from '../../services/answers/citations.js';
+import { writeAnswer, type PromptSource } from '../../services/answers/written.js';
 import type { LlmClient } from '../../services/llm/types.js';
 import { cutPassages } from '../../services/ranking/passages.js';
 import { passageScorer } from '../../services/ranking/scorers.js';
@@ -61,25 +64,26 @@ export async function extractiveSummary(terms: MonitorTerms, items: NewResult[],
   return lines.length > 0 ? `${head}\n${lines.map((line) => `- ${line}`).join('\n')}` : head;
 }
 
-/** The model's summary of what is new; throws when the call fails (the caller falls back to extractive). */
+/**
+ * The model's summary of what is new, cited [n] → the new results and checked like every written
+ * answer (citations to no result removed); throws when nothing usable is left or the call fails (the
+ * caller falls back to extractive).
+ */
 export async function modelSummary(client: LlmClient, terms: MonitorTerms, items: NewResult[], pages: ReadPage[], signal: AbortSignal): Promise<Analysis> {
-  const sources = items
-    .map((item, i) => {
+  const sources: PromptSource[] = await Promise.all(
+    items.map(async (item, i) => {
       const page = pages.find((candidate) => candidate.url === item.url);
-      const text = page?.text.trim() ? page.text : item.snippet;
-      return `[${i + 1}] ${item.title}\n${item.url}\n${clip(text.replace(/\s+/g, ' '), PAGE_CHARS_FOR_MODEL)}`;
-    })
-    .join('\n\n');
-  const response = await client.complete({
-    system:
-      'You watch a topic for a reader and tell them what is new. From the sources given, write 2 to 5 plain sentences on what they report ' +
-      'that bears on the topic and keywords, citing sources as [n]. Say nothing the sources do not say.',
-    messages: [{ role: 'user', content: `Topic: ${terms.topic}\nKeywords: ${terms.keywords.join(', ')}\n\nNew sources:\n${sources}` }],
-    temperature: 0,
-    maxTokens: 500,
+      const text = clip((page?.text.trim() ? page.text : item.snippet).replace(/\s+/g, ' '), PAGE_CHARS_FOR_MODEL);
+      const passages = (await cutPassages(text, { by: 'sentence' })).map((sentence) => sentence.text);
+      return { n: i + 1, title: item.title || item.url, url: item.url, passages };
+    }),
+  );
+  const keywords = terms.keywords.length > 0 ? ` (keywords: ${terms.keywords.join(', ')})` : '';
+  const written = await writeAnswer(client, `What do these new pages report about ${terms.topic}${keywords}?`, sources, {
+    length: 'short',
+    instruction: 'Write 2 to 5 plain sentences on what they report that bears on the topic and keywords.',
     signal,
   });
-  const text = response.text.trim();
-  if (!text) throw new Error('the model answered with nothing');
-  return { analysis: `${titlesLine(items, false)}\n${text}`, method: 'llm', model: response.model };
+  if (!written || written.text === NO_ANSWER) throw new Error('the model gave no cited summary of the new pages');
+  return { analysis: `${titlesLine(items, false)}\n${written.text}`, method: 'llm', model: written.model };
 }

@@ -34,6 +34,7 @@ import type { CheckJobInput } from './schedule.js';
 import type { MonitorScheduler } from './scheduler.js';
 import type { NewResult } from './schemas.js';
 import type { LastCheck, MonitorRecord, MonitorStore, SeenEntry, StoredResult } from './store.js';
+import { modelFor } from '../../services/llm/model-choice.js';
 
 export interface CheckSettings {
   timeoutMs: number;
@@ -183,7 +184,7 @@ async function analyse(deps: CheckDeps, monitor: MonitorRecord, fresh: NewResult
     deps.logger.warn({ monitor: monitor.id, err: (error as Error).message }, 'reading the new pages failed; the analysis uses their snippets');
     return [];
   });
-  const client = deps.llm.quality ?? deps.llm.fast;
+  const client = modelFor(deps.llm, 'monitor-summary');
   if (client && !signal.aborted) {
     try {
       return await modelSummary(client, monitor, fresh, pages, signal);

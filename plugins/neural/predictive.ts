@@ -14,6 +14,7 @@ import type { PluginServices } from '../../app/plugin-services.js';
 import { keyPhrases } from '../../services/neural-search/keyphrases.js';
 import type { predictiveInputSchema, predictiveOutputSchema } from './schemas.js';
 import { round } from '../../services/ranking/scoring.js';
+import { modelFor } from '../../services/llm/model-choice.js';
 
 type Input = z.infer<typeof predictiveInputSchema>;
 type Output = z.infer<typeof predictiveOutputSchema>;
@@ -84,7 +85,7 @@ async function fromIndexAndContext(services: PluginServices, input: Input, lates
 }
 
 async function fromLlm(services: PluginServices, input: Input, ctx: CallContext, failed: Set<string>): Promise<Prediction[]> {
-  const llm = services.llm.fast;
+  const llm = modelFor(services.llm, 'query-prediction');
   if (!llm) return [];
   try {
     const response = await llm.complete({
@@ -162,7 +163,7 @@ export async function predictNext(services: PluginServices, given: Input, ctx: C
   return {
     predictions,
     context_used: input.context !== undefined,
-    model_used: model.length > 0 ? modelUsed(services.llm.fast) : 'extractive',
+    model_used: model.length > 0 ? modelUsed(modelFor(services.llm, 'query-prediction')) : 'extractive',
     sources_failed: [...failed],
     recent_searches_used: recent,
   };

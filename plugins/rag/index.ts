@@ -3,12 +3,13 @@ import { z } from 'zod';
 import { defineCapability, type CallContext } from '../../core/capability.js';
 import { AppError } from '../../core/errors.js';
 import { definePlugin, type PluginServices } from '../../app/plugin-services.js';
-import { jobAccepted, jobStatusView } from '../../services/jobs/job-view.js';
+import { jobSurface } from '../../services/jobs/job-capability.js';
+import { jobAccepted, standardJobForm } from '../../services/jobs/job-view.js';
 import { newCorpusId } from '../../services/corpora/corpus-store.js';
 import { assertImageEngines, defaultImageEngine, searchImages } from '../../services/sources/images.js';
 import { addToCorpus, deleteCorpus, getCorpus, listCorpora, semanticSearch } from './corpora.js';
 import { outboundLinkPolicy } from '../../services/markdown/link-policy.js';
-import { inlineText } from '../../services/markdown/escape.js';
+import { inlineText, type LinkPolicy } from '../../services/markdown/escape.js';
 import { renderCorpora, renderImages, renderRagSearch, renderResearch, renderSemantic } from './render.js';
 import { buildParameters, researchCorpus, resumeCorpus } from './research.js';
 import {
@@ -23,9 +24,8 @@ import {
   ragImagesOutputSchema,
   ragJobInputSchema,
   ragJobAcceptedSchema,
-  ragJobOutputSchema,
   ragResearchInputSchema,
-  ragResearchOutputSchema,
+  ragResearchResultSchema,
   ragSearchInputSchema,
   ragSearchOutputSchema,
   semanticSearchInputSchema,
@@ -48,10 +48,33 @@ async function runJob(services: PluginServices, job: JobInput, ctx: CallContext)
   return researchCorpus(services, job.input, ctx, job.corpus_id);
 }
 
-async function submit(services: PluginServices, job: JobInput, ctx: CallContext) {
-  const record = await services.jobs.submit(RESEARCH_JOB, job, ctx.caller ? { owner: ctx.caller } : {});
-  return { ...jobAccepted(record, ctx.baseUrl, `${STATUS_PATH}/${record.id}`), corpus_id: job.corpus_id };
+/** The standard job form; the accepting answer also names the corpus being built. */
+function corpusJobs(services: PluginServices) {
+  const standard = standardJobForm(ragResearchResultSchema);
+  return jobSurface(services.jobs, {
+    kind: RESEARCH_JOB,
+    form: {
+      ...standard,
+      accepted: ragJobAcceptedSchema,
+      toAccepted: (job, url) => ({ ...jobAccepted(job, url), corpus_id: (job.input as JobInput).corpus_id }),
+    },
+    statusRoute: {
+      id: 'rag.research_status',
+      title: 'Corpus build job status',
+      description: 'Status, progress and, once finished, the result of a corpus build started with async: true.',
+      mcpTool: 'rag_research_status',
+      path: `${STATUS_PATH}/:job_id`,
+      idField: 'job_id',
+      input: ragJobInputSchema,
+      noun: 'corpus build job',
+    },
+  });
 }
+
+const renderAccepted = (verb: string, linkPolicy: LinkPolicy) => (out: unknown) => {
+  const answer = out as RagResearchResult | { job_id: string; corpus_id: string; status_url: string };
+  return 'topic' in answer ? renderResearch(answer, linkPolicy) : `Corpus ${answer.corpus_id} is being ${verb}: job ${answer.job_id} (poll ${answer.status_url})`;
+};
 
 export default definePlugin({
   jobHandlers(services) {
@@ -85,41 +108,32 @@ export default definePlugin({
       handler: (input, ctx) => ragSearch(services, input, ctx),
     });
 
-    const research = defineCapability({
+    const corpusBuilds = corpusJobs(services);
+
+    const research = corpusBuilds.capability({
       id: 'rag.research',
       title: 'Build a research corpus',
       description:
         'Research a topic and store what is found as a durable corpus (LanceDB): queries per category, pages searched, read, deduplicated, chunked and embedded. ' +
         'Answers with the corpus_id for rag_semantic_search. Progress per step; async: true answers at once with a job id.',
       input: ragResearchInputSchema,
-      output: ragResearchOutputSchema,
-      http: { method: 'POST', path: '/api/v1/rag/research', accepted: { output: ragJobAcceptedSchema, is: (out) => !('topic' in (out as object)) } },
+      output: ragResearchResultSchema,
+      http: { method: 'POST', path: '/api/v1/rag/research' },
       mcpTool: 'rag_research',
-      toMarkdown: (out) => ('topic' in out ? renderResearch(out, linkPolicy) : `Corpus ${out.corpus_id} is being built: job ${out.job_id} (poll ${out.status_url})`),
-      async handler(input, ctx) {
-        buildParameters(services, input); // validates the engines before anything starts
-        if (!input.async) return researchCorpus(services, input, ctx);
+      toMarkdown: renderAccepted('built', linkPolicy),
+      // Validates the engines before anything starts.
+      prepare: async (input) => void buildParameters(services, input),
+      runsAsJob: (input) => input.async,
+      run: (input, ctx) => researchCorpus(services, input, ctx),
+      async submission(input, _prepared, ctx) {
         // Refused now rather than as a failed job; the build checks again as it creates the corpus.
         await (await services.corpora.store()).assertRoomFor(ctx.caller?.id, services.config.quotas.corpora);
-        return submit(services, { kind: 'build', input: { ...input, async: false }, corpus_id: newCorpusId() }, ctx);
+        return { input: { kind: 'build', input: { ...input, async: false }, corpus_id: newCorpusId() } satisfies JobInput };
       },
     });
 
-    const status = defineCapability({
-      id: 'rag.research_status',
-      title: 'Corpus build job status',
-      description: 'Status, progress and, once finished, the result of a corpus build started with async: true.',
-      input: ragJobInputSchema,
-      output: ragJobOutputSchema,
-      http: { method: 'GET', path: `${STATUS_PATH}/:job_id` },
-      mcpTool: 'rag_research_status',
-      readOnly: true,
+    const status = corpusBuilds.statusCapability({
       toMarkdown: (out) => (out.result ? renderResearch(out.result, linkPolicy) : `Job ${out.job_id}: ${out.status}${out.progress?.message ? ` — ${inlineText(out.progress.message)}` : ''}${out.error ? ` — ${inlineText(out.error.message)}` : ''}`),
-      async handler(input, ctx) {
-        const job = await services.jobs.getFor(input.job_id, ctx.caller);
-        if (!job || job.kind !== RESEARCH_JOB) throw new AppError('NOT_FOUND', `job_id: no corpus build job ${input.job_id}`);
-        return jobStatusView<RagResearchResult>(job);
-      },
     });
 
     const semantic = defineCapability({
@@ -216,19 +230,20 @@ export default definePlugin({
       handler: (input, ctx) => addToCorpus(services, input, ctx),
     });
 
-    const resume = defineCapability({
+    const resume = corpusBuilds.capability({
       id: 'rag.corpus_resume',
       title: 'Resume an incomplete corpus',
       description: 'Continues the build of an incomplete corpus with the queries it had not run; a complete corpus is answered as it is.',
       input: corpusResumeInputSchema,
-      output: ragResearchOutputSchema,
-      http: { method: 'POST', path: '/api/v1/rag/corpora/resume', accepted: { output: ragJobAcceptedSchema, is: (out) => !('topic' in (out as object)) } },
+      output: ragResearchResultSchema,
+      http: { method: 'POST', path: '/api/v1/rag/corpora/resume' },
       mcpTool: 'rag_corpus_resume',
-      toMarkdown: (out) => ('topic' in out ? renderResearch(out, linkPolicy) : `Corpus ${out.corpus_id} is being resumed: job ${out.job_id} (poll ${out.status_url})`),
-      async handler(input, ctx) {
-        if (!input.async) return resumeCorpus(services, input.corpus_id, ctx);
+      toMarkdown: renderAccepted('resumed', linkPolicy),
+      runsAsJob: (input) => input.async,
+      run: (input, ctx) => resumeCorpus(services, input.corpus_id, ctx),
+      async submission(input, _prepared, ctx) {
         await (await services.corpora.store()).requireFor(input.corpus_id, ctx.caller);
-        return submit(services, { kind: 'resume', corpus_id: input.corpus_id }, ctx);
+        return { input: { kind: 'resume', corpus_id: input.corpus_id } satisfies JobInput };
       },
     });
 

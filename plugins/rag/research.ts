@@ -19,7 +19,7 @@
 import type { CallContext } from '../../core/capability.js';
 import { AppError } from '../../core/errors.js';
 import type { PluginServices } from '../../app/plugin-services.js';
-import { pickTier } from '../../services/answers/model-choice.js';
+import { modelFor } from '../../services/llm/model-choice.js';
 import { extractiveSummary, writtenSummaries } from '../../services/answers/summary.js';
 import type { CorpusStore } from '../../services/corpora/corpus-store.js';
 import { prepareSources } from '../../services/corpora/prepare.js';
@@ -96,7 +96,7 @@ export async function researchCorpus(services: PluginServices, input: RagResearc
     count: params.num_queries,
     templates,
     guidance: `Cover these aspects: ${params.categories.join(', ')}.`,
-    llm: pickTier(services.llm, 'fast'),
+    llm: modelFor(services.llm, 'research-plan'),
     language: params.language,
     signal: ctx.signal,
     logger: ctx.logger,
@@ -137,7 +137,7 @@ async function build(services: PluginServices, store: CorpusStore, record: Corpu
   for (const source of have) seen.urls.add(normalizeUrl(source.url));
   const wanted = Math.max(0, params.target_sources - have.length);
   const rounds = RAG_DEPTH_PROFILES[params.depth].rounds;
-  const llm = pickTier(services.llm, 'fast');
+  const llm = modelFor(services.llm, 'page-summary');
   let step = 0;
   const report = (message: string) => ctx.progress({ progress: ++step, message });
   report(`corpus ${corpusId}: ${remaining.length} queries to run, ${wanted} sources wanted`);

@@ -1,7 +1,7 @@
 /** Input and output shapes of the RAG area (spec: "RAG API"), plus the corpus management routes beyond it. */
 import { z } from 'zod';
 import { httpUrlSchema } from '../../core/field-schemas.js';
-import { jobAcceptedSchema, jobStatusViewSchema } from '../../services/jobs/job-view.js';
+import { jobAcceptedSchema } from '../../services/jobs/job-view.js';
 import { RAG_CATEGORIES } from '../../services/research/plan.js';
 import { engineIdSchema } from '../../services/web-search/schemas.js';
 
@@ -83,8 +83,6 @@ export const ragResearchResultSchema = z.object({
 export type RagResearchResult = z.infer<typeof ragResearchResultSchema>;
 
 export const ragJobAcceptedSchema = jobAcceptedSchema.extend({ corpus_id: z.string() });
-
-export const ragResearchOutputSchema = z.union([ragResearchResultSchema, ragJobAcceptedSchema]);
 
 export const semanticSearchInputSchema = z.strictObject({
   corpus_id: corpusIdSchema,
@@ -188,5 +186,3 @@ export const corpusAddOutputSchema = z.object({
 export const corpusResumeInputSchema = z.strictObject({ corpus_id: corpusIdSchema, async: z.boolean().default(false) });
 
 export const ragJobInputSchema = z.strictObject({ job_id: z.string().max(68).regex(/^job_[a-f0-9]{8,64}$/, 'must be a job id like job_…') });
-
-export const ragJobOutputSchema = jobStatusViewSchema(ragResearchResultSchema);

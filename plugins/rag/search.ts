@@ -8,7 +8,7 @@
 import type { CallContext } from '../../core/capability.js';
 import type { PluginServices } from '../../app/plugin-services.js';
 import { fitContext } from '../../services/answers/context.js';
-import { pickTier } from '../../services/answers/model-choice.js';
+import { modelFor } from '../../services/llm/model-choice.js';
 import { extractiveSummary, writtenSummaries } from '../../services/answers/summary.js';
 import type { Embedder } from '../../services/embeddings/types.js';
 import { EXTRACTIVE_MODEL } from '../../services/llm/registry.js';
@@ -72,7 +72,7 @@ export async function ragSearch(services: PluginServices, input: RagSearchInput,
     .sort((a, b) => b.score - a.score)
     .slice(0, input.max_sources);
 
-  const llm = pickTier(services.llm, 'fast');
+  const llm = modelFor(services.llm, 'page-summary');
   const written = llm && chosen.length > 0 ? await writtenSummaries(llm, input.query, chosen.map((c) => ({ title: c.source.title, text: c.text })), { signal: ctx.signal, logger: ctx.logger }) : [];
   const summaries: string[] = [];
   for (const [i, c] of chosen.entries()) summaries.push(written[i] ?? (await extractiveSummary(input.query, c.text, embedder, { signal: ctx.signal })));

@@ -4,8 +4,8 @@ import { defineCapability } from '../../core/capability.js';
 import { AppError, toAppError } from '../../core/errors.js';
 import { definePlugin, type PluginServices } from '../../app/plugin-services.js';
 import { autocompleteCapability } from './autocomplete.js';
-import { noteUnusedWebhook, publicJob, submitSearchJob } from '../../services/web-search/job-view.js';
-import { jobWebhookState } from '../../services/webhooks/job-webhooks.js';
+import { jobSurface } from '../../services/jobs/job-capability.js';
+import { noteUnusedWebhook, searchJobForm, searchJobSubmission } from '../../services/web-search/job-view.js';
 import { escapeMarkdownText } from '../../services/markdown/escape.js';
 import { renderSearchMarkdown } from '../../services/web-search/render-markdown.js';
 import {
@@ -17,14 +17,13 @@ import {
   jobStatusInputSchema,
   jobStatusOutputSchema,
   searchFieldAliases,
+  searchAnswerSchema,
   searchInputSchema,
-  searchOutputSchema,
   type SearchAnswer,
   type SearchInput,
 } from '../../services/web-search/schemas.js';
 
 const SEARCH_JOB = 'search.web';
-const STATUS_PATH = '/api/v1/search/jobs/';
 
 export default definePlugin({
   jobHandlers(services) {
@@ -42,29 +41,48 @@ export default definePlugin({
   setup(services) {
     const { webSearch } = services;
 
-    const web = defineCapability({
+    const searchJobs = jobSurface(services.jobs, {
+      kind: SEARCH_JOB,
+      idPrefix: 'req_',
+      form: searchJobForm(services.webhooks, jobStatusOutputSchema),
+      statusRoute: {
+        id: 'search.job_status',
+        title: 'Async search status',
+        description: 'Status and, once finished, the answer of a search started with async_mode.',
+        mcpTool: 'search_job_status',
+        path: '/api/v1/search/jobs/:request_id',
+        // /status/{job_id} is the path clients of the original service poll.
+        aliases: ['/api/v1/search/status/:request_id'],
+        idField: 'request_id',
+        input: jobStatusInputSchema,
+        noun: 'search job',
+      },
+    });
+
+    const web = searchJobs.capability({
       id: 'search.web',
       title: 'Web search',
       description:
         'Search the web through several engines at once. Results are merged across engines (duplicates combined, every engine kept), ' +
         'filtered for relevance, and optionally scraped for their full text. Reports which engines failed and why.',
       input: searchInputSchema,
-      output: searchOutputSchema,
-      http: {
-        method: 'POST',
-        path: '/api/v1/search/',
-        accepted: { output: asyncAcceptedSchema, is: (out) => !('results' in (out as object)) },
-        fieldAliases: searchFieldAliases,
-      },
+      output: searchAnswerSchema,
+      http: { method: 'POST', path: '/api/v1/search/', fieldAliases: searchFieldAliases },
       mcpTool: 'search_web',
       readOnly: true,
-      toMarkdown: (out) => ('markdown' in out && out.markdown ? out.markdown : 'results' in out ? renderSearchMarkdown({ ...out, query: out.search_metadata.query }, { linkPolicy: webSearch.linkPolicy }) : `Search accepted: ${out.job_id} (${out.status}; poll ${out.status_url})`),
-      async handler(input, ctx) {
+      toMarkdown: (answer) => {
+        const out = answer as SearchAnswer | { job_id: string; status: string; status_url: string };
+        if ('markdown' in out && out.markdown) return out.markdown;
+        if ('results' in out) return renderSearchMarkdown({ ...out, query: out.search_metadata.query }, { linkPolicy: webSearch.linkPolicy });
+        return `Search accepted: ${out.job_id} (${out.status}; poll ${out.status_url})`;
+      },
+      async prepare(input, ctx) {
         if (input.engines) webSearch.assertKnownEngines(input.engines);
         await services.searchHistory.record(ctx.caller, [input.query]);
-        if (!input.async_mode) return noteUnusedWebhook(await webSearch.search(input, ctx), input.webhook_url);
-        return submitSearchJob(services, SEARCH_JOB, input, (id) => `${STATUS_PATH}${id}`, ctx.baseUrl, ctx.caller);
       },
+      runsAsJob: (input) => input.async_mode,
+      run: async (input, ctx) => noteUnusedWebhook(await webSearch.search(input, ctx), input.webhook_url),
+      submission: (input) => searchJobSubmission(services.webhooks, input),
     });
 
     const batch = defineCapability({
@@ -157,22 +175,7 @@ export default definePlugin({
       },
     });
 
-    const jobStatus = defineCapability({
-      id: 'search.job_status',
-      title: 'Async search status',
-      description: 'Status and, once finished, the answer of a search started with async_mode.',
-      input: jobStatusInputSchema,
-      output: jobStatusOutputSchema,
-      // /status/{job_id} is the path clients of the original service poll.
-      http: { method: 'GET', path: '/api/v1/search/jobs/:request_id', aliases: ['/api/v1/search/status/:request_id'] },
-      mcpTool: 'search_job_status',
-      readOnly: true,
-      async handler(input, ctx) {
-        const job = await services.jobs.getFor(input.request_id, ctx.caller);
-        if (!job || job.kind !== SEARCH_JOB) throw new AppError('NOT_FOUND', `no search job ${input.request_id}`);
-        return publicJob(job, await jobWebhookState(services.webhooks, job));
-      },
-    });
+    const jobStatus = searchJobs.statusCapability();
 
     return [web, batch, engines, jobStatus, autocompleteCapability(services.engines)];
   },

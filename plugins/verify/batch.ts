@@ -1,24 +1,25 @@
 /**
- * Verification batches as durable jobs (services/jobs). Each claim's result
- * is written to the record store as soon as it is known, so the poll shows
- * results per claim as they finish, and a job resumed after a restart only
- * verifies the claims that had not finished. The job runner is used only
- * through submit() and get(), to keep the coupling thin.
+ * Verification batches as durable jobs, on the one job surface
+ * (services/jobs/job-capability.ts) in the poll_url form the spec shows.
+ * Each claim's result is written to the record store as soon as it is known,
+ * so the poll shows results per claim as they finish (from any instance), and
+ * a job resumed after a restart only verifies the claims that had not
+ * finished. Small batches are waited for through the job service's change
+ * notices, which also carry the job's progress to the caller.
  */
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { CallContext, Progress } from '../../core/capability.js';
 import { AppError, toAppError } from '../../core/errors.js';
-import type { Principal } from '../../core/principal.js';
 import type { JobHandler, PluginServices } from '../../app/plugin-services.js';
+import { jobSurface, type JobWireForm } from '../../services/jobs/job-capability.js';
 import type { JobRecord } from '../../services/jobs/types.js';
-import { claimInputSchema, DEPTHS, type BatchAnswer, type BatchInput, type BatchResult } from './schemas.js';
+import { batchInputSchema, batchOutputSchema, batchStatusInputSchema, claimInputSchema, DEPTHS, type BatchAnswer, type BatchResult } from './schemas.js';
 import { STEPS, verifyClaim, type VerifyDeps } from './verify-claim.js';
 
 export const BATCH_JOB = 'verify.batch';
 /** Claims of one batch verified at the same time. */
 const CLAIM_CONCURRENCY = 2;
-const POLL_INTERVAL_MS = 200;
 /** Batches of up to this many claims are waited for by default (wait_seconds). */
 const SMALL_BATCH = 3;
 const SMALL_BATCH_WAIT_SECONDS = 30;
@@ -35,9 +36,6 @@ type JobInput = z.infer<typeof jobInputSchema>;
 interface StoredResults {
   results: Array<BatchResult | null>;
 }
-
-/** Progress of running batches, by results key, for callers waiting in this process (MCP progress). */
-const listeners = new Map<string, (p: Progress) => void>();
 
 function resultsKey(key: string): string {
   return `verify:batch:${key}`;
@@ -67,7 +65,6 @@ export function batchJobHandler(deps: VerifyDeps): JobHandler {
       stepsDone[index] = Math.max(stepsDone[index]!, steps);
       const p: Progress = { progress: stepsDone.reduce((a, b) => a + b, 0), total, message };
       job.progress(p);
-      listeners.get(input.results_key)?.(p);
     };
     let next = 0;
     const worker = async (): Promise<void> => {
@@ -107,7 +104,7 @@ export function pollPath(jobId: string): string {
   return `/api/v1/verify/batch/${jobId}`;
 }
 
-export async function batchView(services: PluginServices, job: JobRecord): Promise<BatchAnswer> {
+async function batchView(services: PluginServices, job: JobRecord): Promise<BatchAnswer> {
   const input = jobInputSchema.parse(job.input);
   const finished =
     job.status === 'completed' && job.result ? (job.result as { results: BatchResult[] }).results : await readResults(services, input.results_key, input.claims.length);
@@ -126,27 +123,48 @@ export async function batchView(services: PluginServices, job: JobRecord): Promi
   return view;
 }
 
-export async function getBatchJob(services: PluginServices, jobId: string, viewer: Principal | undefined): Promise<JobRecord> {
-  const job = await services.jobs.getFor(jobId, viewer);
-  if (!job || job.kind !== BATCH_JOB) throw new AppError('NOT_FOUND', `job_id: no verification batch job ${jobId}`);
-  return job;
+/** The spec's form: the batch answer itself (200) both when accepted and when polled; poll_url is a path. */
+function batchForm(services: PluginServices): JobWireForm<typeof batchOutputSchema, typeof batchOutputSchema> {
+  return {
+    accepted: batchOutputSchema,
+    acceptedHttpStatus: 200,
+    statusUrlField: 'poll_url',
+    toAccepted: (job) => batchView(services, job),
+    status: batchOutputSchema,
+    toStatus: (job) => batchView(services, job),
+  };
 }
 
-/** Submits the batch, then waits up to wait_seconds for it (relaying progress), answering with what is done. */
-export async function submitBatch(services: PluginServices, input: BatchInput, ctx: CallContext): Promise<BatchAnswer> {
-  const key = randomBytes(12).toString('hex');
-  const jobInput: JobInput = { claims: input.claims, depth: input.depth, ...(input.engines ? { engines: input.engines } : {}), results_key: key };
-  const waitSeconds = input.wait_seconds ?? (input.claims.length <= SMALL_BATCH ? SMALL_BATCH_WAIT_SECONDS : 0);
-  if (waitSeconds > 0) listeners.set(key, (p) => ctx.progress(p));
-  try {
-    let job = await services.jobs.submit(BATCH_JOB, jobInput, ctx.caller ? { owner: ctx.caller } : {});
-    const deadline = performance.now() + waitSeconds * 1000;
-    while (job.status !== 'completed' && job.status !== 'failed' && performance.now() < deadline && !ctx.signal.aborted) {
-      await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
-      job = (await services.jobs.get(job.id)) ?? job;
-    }
-    return await batchView(services, job);
-  } finally {
-    listeners.delete(key);
-  }
+/** verify.batch and its poll, verify.batch_status. */
+export function batchCapabilities(services: PluginServices, render: (answer: BatchAnswer) => string) {
+  const batches = jobSurface(services.jobs, {
+    kind: BATCH_JOB,
+    form: batchForm(services),
+    statusRoute: {
+      id: 'verify.batch_status',
+      title: 'Poll a verification batch',
+      description: 'Status of a verification batch job and the results of the claims finished so far, in the order given.',
+      mcpTool: 'verify_batch_status',
+      path: '/api/v1/verify/batch/:job_id',
+      idField: 'job_id',
+      input: batchStatusInputSchema,
+      noun: 'verification batch job',
+    },
+  });
+  const batch = batches.capability({
+    id: 'verify.batch',
+    title: 'Verify up to 10 claims',
+    description:
+      'Verify up to 10 claims as one durable job (quick or thorough each). Batches of up to 3 claims are waited for (up to 30 s, wait_seconds) and ' +
+      'usually answer "completed"; larger ones answer "processing" with a poll_url at once. Results appear per claim as they finish; poll with verify_batch_status.',
+    input: batchInputSchema,
+    http: { method: 'POST', path: '/api/v1/verify/batch' },
+    mcpTool: 'verify_batch',
+    toMarkdown: (out) => render(out as BatchAnswer),
+    submission: (input) => ({
+      input: { claims: input.claims, depth: input.depth, ...(input.engines ? { engines: input.engines } : {}), results_key: randomBytes(12).toString('hex') } satisfies JobInput,
+    }),
+    waitMs: (input) => (input.wait_seconds ?? (input.claims.length <= SMALL_BATCH ? SMALL_BATCH_WAIT_SECONDS : 0)) * 1000,
+  });
+  return [batch, batches.statusCapability({ toMarkdown: render })];
 }

@@ -1,14 +1,11 @@
 /** The verify area (/api/v1/verify): claim verification with its evidence, source credibility, batches of claims as durable jobs. */
 import { defineCapability } from '../../core/capability.js';
 import { definePlugin, type PluginServices } from '../../app/plugin-services.js';
-import { BATCH_JOB, batchJobHandler, batchView, getBatchJob, submitBatch } from './batch.js';
+import { BATCH_JOB, batchCapabilities, batchJobHandler } from './batch.js';
 import type { PageSource } from './evidence-pages.js';
 import { outboundLinkPolicy } from '../../services/markdown/link-policy.js';
 import { batchMarkdown, claimMarkdown, sourceMarkdown } from './markdown.js';
 import {
-  batchInputSchema,
-  batchOutputSchema,
-  batchStatusInputSchema,
   claimInputSchema,
   claimOutputSchema,
   sourceInputSchema,
@@ -61,33 +58,6 @@ export default definePlugin({
       handler: async (input) => services.credibility.rate(input.url),
     });
 
-    const batch = defineCapability({
-      id: 'verify.batch',
-      title: 'Verify up to 10 claims',
-      description:
-        'Verify up to 10 claims as one durable job (quick or thorough each). Batches of up to 3 claims are waited for (up to 30 s, wait_seconds) and ' +
-        'usually answer "completed"; larger ones answer "processing" with a poll_url at once. Results appear per claim as they finish; poll with verify_batch_status.',
-      input: batchInputSchema,
-      output: batchOutputSchema,
-      http: { method: 'POST', path: '/api/v1/verify/batch' },
-      mcpTool: 'verify_batch',
-      toMarkdown: batchMarkdown,
-      handler: (input, ctx) => submitBatch(services, input, ctx),
-    });
-
-    const batchStatus = defineCapability({
-      id: 'verify.batch_status',
-      title: 'Poll a verification batch',
-      description: 'Status of a verification batch job and the results of the claims finished so far, in the order given.',
-      input: batchStatusInputSchema,
-      output: batchOutputSchema,
-      http: { method: 'GET', path: '/api/v1/verify/batch/:job_id' },
-      mcpTool: 'verify_batch_status',
-      readOnly: true,
-      toMarkdown: batchMarkdown,
-      handler: async (input, ctx) => batchView(services, await getBatchJob(services, input.job_id, ctx.caller)),
-    });
-
-    return [claim, source, batch, batchStatus];
+    return [claim, source, ...batchCapabilities(services, batchMarkdown)];
   },
 });

@@ -16,6 +16,7 @@ import { hostOf, normalizeUrl } from '../../services/web-search/url-normalize.js
 import { gatherPages, type PageSource, type ReadPage } from './evidence-pages.js';
 import { keyTermsQuery, planSearches } from './queries.js';
 import type { ClaimAnswer, ClaimInput } from './schemas.js';
+import { modelFor } from '../../services/llm/model-choice.js';
 
 /** The steps of one verification, in order, for progress notifications. */
 export const STEPS = ['search', 'read', 'decompose', 'retrieve', 'judge', 'aggregate'] as const;
@@ -47,7 +48,7 @@ export async function verifyClaim(deps: VerifyDeps, input: ClaimInput, ctx: Call
     ctx.logger.warn({ err: error }, 'verify: no embedding model; evidence is found by words only');
     return null;
   });
-  const llm = services.llm.fast ?? services.llm.quality;
+  const llm = modelFor(services.llm, 'claim-judgement');
   const queries = [...plan.queries];
   let pages = first.pages;
   let failed = first.failed;

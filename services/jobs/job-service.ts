@@ -11,11 +11,13 @@
  * the handler does not run twice for a finished job and no listener sees a
  * second, different outcome.
  */
+import { untilAborted } from '../../core/abort.js';
 import { AppError, publicError, toAppError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { mayAccess, type Principal } from '../../core/principal.js';
 import { assertValidJobId, generatedJobId, idFromIdempotencyKey } from './job-ids.js';
 import { defaultRetryDelayMs } from './retry-policy.js';
+import { within } from './within.js';
 import {
   JobAbort,
   type JobBackend,
@@ -28,6 +30,7 @@ import {
   type RunVerdict,
   type RunningJob,
   type SubmitOptions,
+  type WaitOptions,
 } from './types.js';
 
 export const DEFAULT_LANE = 'default';
@@ -145,6 +148,36 @@ export class JobService implements Jobs {
     return record ? this.view(record) : null;
   }
 
+  async waitFor(id: string, options: WaitOptions): Promise<JobRecord | null> {
+    let wake = (): void => undefined;
+    // Progress is relayed as announced, every update in order; the stored one only until the first is heard.
+    let heardAnnounced = false;
+    const unwatch = await this.store.watch(id, (announced) => {
+      if (announced) {
+        heardAnnounced = true;
+        options.onProgress?.(announced);
+      }
+      wake();
+    });
+    const deadline = performance.now() + options.timeoutMs;
+    let first = true;
+    try {
+      for (;;) {
+        // Armed before the read, so a change while reading is not lost.
+        const changed = new Promise<void>((resolve) => (wake = resolve));
+        const job = await this.get(id);
+        if (!job || isFinished(job)) return job;
+        if (first && job.progress && !heardAnnounced) options.onProgress?.(job.progress);
+        first = false;
+        const left = deadline - performance.now();
+        if (left <= 0 || options.signal?.aborted) return job;
+        if ((await untilAborted(within(changed, left), options.signal).catch(() => 'aborted')) !== 'settled') return await this.get(id);
+      }
+    } finally {
+      unwatch();
+    }
+  }
+
   /** Starts running jobs (each lane with its concurrency). */
   async start(): Promise<void> {
     if (this.started) return;
@@ -233,6 +266,7 @@ export class JobService implements Jobs {
     const intervalMs = this.options.progressIntervalMs ?? 500;
     let last = -Infinity;
     return (progress) => {
+      job.announce(progress);
       const now = performance.now();
       if (now - last < intervalMs) return;
       last = now;

@@ -5,12 +5,8 @@
  * each area adds its own result type and its own fields.
  */
 import { z } from 'zod';
+import type { JobWireForm } from './job-capability.js';
 import type { JobRecord } from './types.js';
-
-/** Where to poll: absolute when the host knows its own address (HTTP), else the path (MCP). */
-export function statusUrl(baseUrl: string | undefined, path: string): string {
-  return baseUrl ? `${baseUrl}${path}` : path;
-}
 
 export const jobProgressSchema = z.object({ progress: z.number(), total: z.number().optional(), message: z.string().optional() });
 export const jobErrorSchema = z.object({ code: z.string(), message: z.string() });
@@ -55,6 +51,17 @@ export function jobStatusView<R>(job: JobRecord): JobStatusView<R> {
 /** The answer that accepts a job: sent as 202 over HTTP by capabilities that declare it (http.accepted). */
 export const jobAcceptedSchema = z.object({ job_id: z.string(), status: z.literal('processing'), status_url: z.string() });
 
-export function jobAccepted(job: JobRecord, baseUrl: string | undefined, path: string): z.infer<typeof jobAcceptedSchema> {
-  return { job_id: job.id, status: 'processing', status_url: statusUrl(baseUrl, path) };
+export function jobAccepted(job: JobRecord, statusUrl: string): z.infer<typeof jobAcceptedSchema> {
+  return { job_id: job.id, status: 'processing', status_url: statusUrl };
+}
+
+/** The standard form: 202 {job_id, status, status_url}, and the status view with the area's result. */
+export function standardJobForm<R extends z.ZodType>(result: R): JobWireForm<typeof jobAcceptedSchema, ReturnType<typeof jobStatusViewSchema<R>>> {
+  return {
+    accepted: jobAcceptedSchema,
+    statusUrlField: 'status_url',
+    toAccepted: jobAccepted,
+    status: jobStatusViewSchema(result),
+    toStatus: (job) => jobStatusView<z.infer<R>>(job) as z.infer<ReturnType<typeof jobStatusViewSchema<R>>>,
+  };
 }

@@ -67,6 +67,15 @@ export interface SubmitOptions {
   owner?: Principal;
 }
 
+export interface WaitOptions {
+  /** Answer the job as it stands after this long, finished or not. */
+  timeoutMs: number;
+  /** Stops the wait (not the job). */
+  signal?: AbortSignal;
+  /** Hears the job's progress while it runs, wherever it runs. */
+  onProgress?(progress: JobProgress): void;
+}
+
 /** What plugins use: submit, read and cancel jobs, from any instance. */
 export interface Jobs {
   readonly backend: JobBackendName;
@@ -79,6 +88,11 @@ export interface Jobs {
   getFor(id: string, viewer: Principal | undefined): Promise<JobRecord | null>;
   /** Asks the job to stop: a queued job never runs, a running one is aborted; both end failed with CANCELLED. Null for an unknown id. */
   cancel(id: string): Promise<JobRecord | null>;
+  /**
+   * Waits for the job to finish (at most timeoutMs), woken by the backend's change notices rather
+   * than by polling, so it works from any instance; answers the job as it then stands, null when unknown.
+   */
+  waitFor(id: string, options: WaitOptions): Promise<JobRecord | null>;
 }
 
 export type JobBackendName = 'embedded' | 'bullmq';
@@ -97,6 +111,8 @@ export interface RunningJob {
   signal: AbortSignal;
   /** Writes progress (not awaited; a failed write is logged). */
   progress(progress: JobProgress): void;
+  /** Tells the job's watchers of a progress update, wherever they are, without storing it (every update, not throttled). */
+  announce(progress: JobProgress): void;
 }
 
 /** Why a running job's signal was aborted. */
@@ -150,6 +166,12 @@ export interface JobBackend {
   recordedOutcome(id: string): Promise<JobOutcome | null>;
   /** Records the outcome unless one exists; answers the one that stands. */
   recordOutcome(id: string, outcome: JobOutcome): Promise<JobOutcome>;
+  /**
+   * Calls onChange whenever the job may have changed (progress, outcome, cancellation), wherever it
+   * runs, with each announced progress update in order; a notice may come for nothing, never go
+   * missing once this resolves. Answers the unsubscribe.
+   */
+  watch(id: string, onChange: (announced?: JobProgress) => void): Promise<() => void>;
   /** Starts taking work for these lanes. */
   start(lanes: LaneSettings[], execute: JobExecutor): Promise<void>;
   /** Stops taking work; running jobs get graceMs to finish, then are aborted and handed back. */

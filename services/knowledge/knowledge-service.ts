@@ -25,6 +25,7 @@ import { SqliteGraphBackend } from '../graph/sqlite-backend.js';
 import type { EdgeRecord, EntityRecord, GraphBackend } from '../graph/types.js';
 import type { LlmTiers } from '../llm/registry.js';
 import { extractWithLlm } from './llm-extract.js';
+import { modelFor } from '../llm/model-choice.js';
 
 export const OFFLINE_MODEL = 'offline-tagger';
 export const GRAPH_FILE = 'knowledge-graph.sqlite';
@@ -130,7 +131,7 @@ export class KnowledgeService {
 
   /** Entities and relations of a text, by the language model or the offline tagger. */
   async analyze(text: string, signal: AbortSignal): Promise<{ extraction: Extraction; modelUsed: string }> {
-    const client = this.options.llm.fast ?? this.options.llm.quality;
+    const client = modelFor(this.options.llm, 'entity-extraction');
     if (client) {
       try {
         const { extraction, model } = await extractWithLlm(client, text, signal);

@@ -10,6 +10,7 @@
 import type { LlmTiers } from '../llm/registry.js';
 import type { Logger } from '../../core/logger.js';
 import type { NeuralCategory } from './schemas.js';
+import { modelFor } from '../llm/model-choice.js';
 
 export const MAX_EXPANSIONS = 3;
 
@@ -75,9 +76,10 @@ export async function expandQuery(
   logger: Logger,
   signal: AbortSignal,
 ): Promise<Expansion> {
-  if (llm.fast) {
+  const client = modelFor(llm, 'query-expansion');
+  if (client) {
     try {
-      const response = await llm.fast.complete({
+      const response = await client.complete({
         system:
           'You rewrite web search queries. Given a query, return JSON {"queries": [...]} with up to three alternative search-engine queries ' +
           'that find pages answering the same need: use synonyms and the words such pages would use. No numbering, no quotes inside queries.',

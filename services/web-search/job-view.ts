@@ -1,16 +1,17 @@
 /**
- * A durable job as the search areas show it: the 202 answer that accepts it
- * and the status view (search and enhanced search). Statuses use the
- * vocabulary clients of the original service know: a stored job not yet
- * started is `pending` (the store's `queued`).
+ * A durable job as the search areas show it (search and enhanced search),
+ * on the one job surface (services/jobs/job-capability.ts): the 202 answer
+ * that accepts it and the status view. Statuses use the vocabulary clients of
+ * the original service know: a stored job not yet started is `pending` (the
+ * store's `queued`); both ids are given, and results sit at the top level too.
  */
-import { AppError } from '../../core/errors.js';
-import type { Principal } from '../../core/principal.js';
+import type { z } from 'zod';
 import { redactUrl } from '../../core/http/redact-url.js';
-import { statusUrl } from '../jobs/job-view.js';
-import type { JobRecord, Jobs } from '../jobs/types.js';
+import type { JobSubmission, JobWireForm } from '../jobs/job-capability.js';
+import type { JobRecord } from '../jobs/types.js';
+import { jobWebhookState } from '../webhooks/job-webhooks.js';
 import type { DeliveryState, WebhookDeliveries } from '../webhooks/webhook-deliveries.js';
-import type { AsyncAccepted, SearchAnswer } from './schemas.js';
+import { asyncAcceptedSchema, type AsyncAccepted, type jobStatusOutputSchema, type SearchAnswer } from './schemas.js';
 
 type PublicStatus = 'pending' | 'processing' | 'completed' | 'failed';
 
@@ -19,18 +20,38 @@ function publicStatus(status: JobRecord['status']): PublicStatus {
 }
 
 /** The answer to an accepted async request: both ids, the status and where to poll. */
-function acceptedAnswer(job: JobRecord, statusPath: string, baseUrl: string | undefined, webhookUrl: string | undefined): AsyncAccepted {
+function acceptedAnswer(job: JobRecord, statusUrl: string): AsyncAccepted {
   const status = publicStatus(job.status);
   const answer: AsyncAccepted = {
     request_id: job.id,
     job_id: job.id,
     // Accepted jobs can only be pending or already running at this point.
     status: status === 'pending' ? 'pending' : 'processing',
-    status_url: statusUrl(baseUrl, statusPath),
+    status_url: statusUrl,
   };
   // Echoed to confirm where the answer goes, without the credentials it may carry.
-  if (webhookUrl) answer.webhook_url = redactUrl(webhookUrl);
+  if (job.webhookUrl) answer.webhook_url = redactUrl(job.webhookUrl);
   return answer;
+}
+
+/** The Search API's job form; `status` is the status view's schema (the enhanced area's has its own result). */
+export function searchJobForm<S extends typeof jobStatusOutputSchema>(webhooks: WebhookDeliveries, status: S): JobWireForm<typeof asyncAcceptedSchema, S> {
+  return {
+    accepted: asyncAcceptedSchema,
+    statusUrlField: 'status_url',
+    toAccepted: acceptedAnswer,
+    status,
+    toStatus: async (job) => publicJob(job, await jobWebhookState(webhooks, job)) as z.infer<S>,
+  };
+}
+
+/**
+ * async_mode: the request (without its async fields) becomes the job; a webhook_url is checked
+ * now and told when the job ends.
+ */
+export async function searchJobSubmission(webhooks: WebhookDeliveries, input: { webhook_url?: string }): Promise<JobSubmission> {
+  if (input.webhook_url) await webhooks.assertDeliverable(input.webhook_url, 'webhook_url');
+  return { input: { ...input, async_mode: false, webhook_url: undefined }, ...(input.webhook_url ? { webhookUrl: input.webhook_url } : {}) };
 }
 
 /** The spec gives webhook_url no role without async_mode: it is accepted, unused, and the answer says so. */
@@ -39,30 +60,8 @@ export function noteUnusedWebhook<A extends Pick<SearchAnswer, 'search_metadata'
   return answer;
 }
 
-/**
- * async_mode: the request (without its async fields) becomes a job with a `req_` id, answered at
- * once with where to poll; a webhook_url is checked now and told when the job ends.
- */
-export async function submitSearchJob(
-  deps: { jobs: Jobs; webhooks: WebhookDeliveries },
-  kind: string,
-  input: { webhook_url?: string },
-  statusPath: (jobId: string) => string,
-  baseUrl: string | undefined,
-  owner: Principal | undefined,
-): Promise<AsyncAccepted> {
-  if (!deps.jobs.has(kind)) throw new AppError('UNAVAILABLE', `async_mode is not available on this installation (no job handler for "${kind}")`);
-  if (input.webhook_url) await deps.webhooks.assertDeliverable(input.webhook_url, 'webhook_url');
-  const job = await deps.jobs.submit(kind, { ...input, async_mode: false, webhook_url: undefined }, {
-    idPrefix: 'req_',
-    ...(owner ? { owner } : {}),
-    ...(input.webhook_url ? { webhookUrl: input.webhook_url } : {}),
-  });
-  return acceptedAnswer(job, statusPath(job.id), baseUrl, input.webhook_url);
-}
-
 /** R is the answer type the job produced (the Search API's by default). */
-export function publicJob<R extends Pick<SearchAnswer, 'results'> = SearchAnswer>(job: JobRecord, webhook: DeliveryState | null = null) {
+function publicJob<R extends Pick<SearchAnswer, 'results'> = SearchAnswer>(job: JobRecord, webhook: DeliveryState | null = null) {
   const view: {
     request_id: string;
     job_id: string;

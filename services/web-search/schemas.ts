@@ -129,8 +129,6 @@ export const asyncAcceptedSchema = z.object({
 });
 export type AsyncAccepted = z.infer<typeof asyncAcceptedSchema>;
 
-export const searchOutputSchema = z.union([searchAnswerSchema, asyncAcceptedSchema]);
-
 export const batchInputSchema = z.strictObject({
   queries: z.array(z.string().trim().min(1, 'queries must not be empty').max(2000)).min(1).max(100),
   engines: z.array(engineIdSchema).min(1).max(100).optional().describe('Default: one general web engine'),

@@ -10,17 +10,14 @@ import { parseModelJson } from '../../../services/llm/json-output.js';
 import type { LlmTiers } from '../../../services/llm/registry.js';
 import type { LlmClient } from '../../../services/llm/types.js';
 import type { TextBlock } from '../../../services/page-analysis/text-blocks.js';
+import { modelFor } from '../../../services/llm/model-choice.js';
 
 /** Characters of page content sent to the model per request. */
 export const MAX_LLM_CONTENT_CHARS = 16_000;
 const MAX_FILTER_BLOCKS = 200;
 
-export function chooseLlm(tiers: LlmTiers): LlmClient | null {
-  return tiers.quality ?? tiers.fast;
-}
-
 export function requireLlm(tiers: LlmTiers, what: string): LlmClient {
-  const client = chooseLlm(tiers);
+  const client = modelFor(tiers, 'page-extraction');
   if (!client) {
     throw new AppError(
       'UNAVAILABLE',

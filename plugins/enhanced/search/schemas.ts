@@ -4,7 +4,7 @@
  * page features, each with its own options object (docs/enhanced-search.md).
  */
 import { z } from 'zod';
-import { asyncAcceptedSchema, searchAnswerSchema, searchInputSchema, searchResultSchema } from '../../../services/web-search/schemas.js';
+import { searchAnswerSchema, searchInputSchema, searchResultSchema } from '../../../services/web-search/schemas.js';
 
 export const EXTRACTION_STRATEGIES = ['none', 'cosine', 'json_css', 'regex', 'llm'] as const;
 export const CONTENT_FILTERS = ['none', 'pruning', 'bm25', 'llm'] as const;
@@ -116,4 +116,3 @@ export const enhancedAnswerSchema = searchAnswerSchema.extend({
 });
 export type EnhancedAnswer = z.infer<typeof enhancedAnswerSchema>;
 
-export const enhancedOutputSchema = z.union([enhancedAnswerSchema, asyncAcceptedSchema]);

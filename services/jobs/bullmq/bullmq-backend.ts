@@ -15,15 +15,19 @@
  * throws with its delay (read by the custom backoff), a final failure throws
  * UnrecoverableError, a run cut short by shutdown moves the job back to wait.
  * Cancellation is a flag in Redis plus a message on a channel every instance
- * listens to, so the instance running the job aborts it.
+ * listens to, so the instance running the job aborts it. Watching a job
+ * listens to its lane's BullMQ event stream (every instance's stored
+ * progress and outcomes) and to the progress channel, where each update is
+ * announced as it happens.
  */
+import { EventEmitter } from 'node:events';
 import { hostname } from 'node:os';
-import { Job, Queue, UnrecoverableError, WaitingError, Worker, type JobsOptions } from 'bullmq';
+import { Job, Queue, QueueEvents, UnrecoverableError, WaitingError, Worker, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../../../core/logger.js';
 import { commandConnectionOptions } from '../../../core/stores/redis-client.js';
 import { within } from '../within.js';
-import { JobAbort, type JobBackend, type JobExecutor, type JobOutcome, type JobRecord, type LaneSettings, type NewJob, type RunVerdict } from '../types.js';
+import { JobAbort, type JobBackend, type JobExecutor, type JobOutcome, type JobProgress, type JobRecord, type LaneSettings, type NewJob, type RunVerdict } from '../types.js';
 import { decodeJobError, encodeJobError, toJobRecord, type BullJobData, type StoredResult } from './bull-records.js';
 
 export interface BullJobBackendOptions {
@@ -49,6 +53,17 @@ const UNBOUNDED_ATTEMPTS = 1_000_000;
 const BACKOFF_TYPE = 'quarry';
 /** After the grace period, how long aborted runs get to hand their jobs back. */
 const HAND_BACK_MS = 5000;
+/**
+ * A lane's event stream is read from this far back when first watched: events written while the
+ * reader connects are not missed (a notice for nothing only costs the watcher a read).
+ */
+const EVENT_REPLAY_MS = 5000;
+const WATCHED_EVENTS = ['progress', 'completed', 'failed', 'delayed', 'waiting', 'removed'] as const;
+
+interface Announcement {
+  id: string;
+  progress: JobProgress;
+}
 
 function deferred(): { promise: Promise<void>; resolve: () => void } {
   let resolve!: () => void;
@@ -72,10 +87,13 @@ export class BullJobBackend implements JobBackend {
   private readonly queues = new Map<string, Queue>();
   private readonly workers: Worker[] = [];
   private readonly running = new Map<string, AbortController>();
+  private readonly laneEvents = new Map<string, Promise<QueueEvents>>();
+  /** Change notices by job id, fed by the lanes' event streams and the cancel channel. */
+  private readonly changes = new EventEmitter().setMaxListeners(0);
   private readonly prefix: string;
   /** The worker name stored on every job it takes (processedBy): host and process. */
   readonly workerName = `${hostname()}:${process.pid}`;
-  private subscriber: Redis | null = null;
+  private subscriber: Promise<Redis> | null = null;
   private stopped: Promise<void> | null = null;
   private closed = false;
   /** Resolved when shutdown gives up on handlers that ignore their abort: their runs hand the jobs back anyway. */
@@ -129,6 +147,17 @@ export class BullJobBackend implements JobBackend {
     return null;
   }
 
+  async watch(id: string, onChange: (announced?: JobProgress) => void): Promise<() => void> {
+    this.changes.on(id, onChange);
+    try {
+      await Promise.all([this.subscribed(), ...[...this.queues.keys()].map((lane) => this.events(lane))]);
+    } catch (error) {
+      this.changes.off(id, onChange);
+      throw error;
+    }
+    return () => this.changes.off(id, onChange);
+  }
+
   async recordedOutcome(id: string): Promise<JobOutcome | null> {
     const stored = await this.options.redis.get(this.outcomeKey(id));
     return stored ? (JSON.parse(stored) as JobOutcome) : null;
@@ -141,10 +170,7 @@ export class BullJobBackend implements JobBackend {
   }
 
   async start(lanes: LaneSettings[], execute: JobExecutor): Promise<void> {
-    this.subscriber = this.options.redis.duplicate({ ...commandConnectionOptions('quarry-jobs-cancel'), lazyConnect: false });
-    this.subscriber.on('error', (error: unknown) => this.options.logger.warn({ err: error }, 'job cancel channel: Redis error'));
-    this.subscriber.on('message', (_channel: string, id: string) => this.running.get(id)?.abort(new JobAbort('cancel')));
-    await this.subscriber.subscribe(this.cancelChannel());
+    await this.subscribed();
     for (const lane of lanes) {
       const worker = new Worker<BullJobData>(this.queueName(lane.name), (job, token) => this.process(job, token!, execute), {
         connection: { url: this.options.redisUrl, connectionName: `quarry-jobs-${lane.name}` },
@@ -172,6 +198,7 @@ export class BullJobBackend implements JobBackend {
     if (this.closed) return;
     this.closed = true;
     await this.stop(0);
+    await Promise.allSettled([...this.laneEvents.values()].map(async (events) => (await events).close()));
     await Promise.allSettled([...this.queues.values()].map((queue) => queue.close()));
   }
 
@@ -191,6 +218,10 @@ export class BullJobBackend implements JobBackend {
         signal: controller.signal,
           progress: (progress) => {
             job.updateProgress(progress).catch((error: unknown) => this.options.logger.warn({ err: error, job: job.id }, 'progress write failed'));
+          },
+          announce: (progress) => {
+            const message = JSON.stringify({ id: job.id!, progress } satisfies Announcement);
+            this.options.redis.publish(this.progressChannel(), message).catch((error: unknown) => this.options.logger.warn({ err: error, job: job.id }, 'progress announcement failed'));
           },
         }),
       ]);
@@ -217,7 +248,7 @@ export class BullJobBackend implements JobBackend {
    */
   async abandon(): Promise<void> {
     this.stopped ??= Promise.allSettled(this.workers.map((worker) => worker.close(true))).then(async () => {
-      await this.subscriber?.quit().catch(() => undefined);
+      await this.unsubscribe();
     });
     await this.stopped;
   }
@@ -233,7 +264,32 @@ export class BullJobBackend implements JobBackend {
         await within(closing, this.options.handBackMs ?? HAND_BACK_MS);
       }
     }
-    await this.subscriber?.quit().catch(() => undefined);
+    await this.unsubscribe();
+  }
+
+  /** The connection that hears cancellations and progress announcements from every instance. */
+  private subscribed(): Promise<Redis> {
+    this.subscriber ??= (async () => {
+      const subscriber = this.options.redis.duplicate({ ...commandConnectionOptions('quarry-jobs-channels'), lazyConnect: false });
+      subscriber.on('error', (error: unknown) => this.options.logger.warn({ err: error }, 'job channels: Redis error'));
+      subscriber.on('message', (channel: string, message: string) => {
+        if (channel === this.cancelChannel()) {
+          this.running.get(message)?.abort(new JobAbort('cancel'));
+          this.changes.emit(message);
+          return;
+        }
+        const { id, progress } = JSON.parse(message) as Announcement;
+        this.changes.emit(id, progress);
+      });
+      await subscriber.subscribe(this.cancelChannel(), this.progressChannel());
+      return subscriber;
+    })();
+    return this.subscriber;
+  }
+
+  private async unsubscribe(): Promise<void> {
+    const subscriber = await this.subscriber?.catch(() => null);
+    await subscriber?.quit().catch(() => undefined);
   }
 
   private queue(lane: string): Queue {
@@ -244,6 +300,24 @@ export class BullJobBackend implements JobBackend {
       this.queues.set(lane, queue);
     }
     return queue;
+  }
+
+  /** The lane's event reader, connected once and shared by every watch. */
+  private events(lane: string): Promise<QueueEvents> {
+    let events = this.laneEvents.get(lane);
+    if (!events) {
+      const reader = new QueueEvents(this.queueName(lane), {
+        connection: { url: this.options.redisUrl, connectionName: `quarry-job-events-${lane}` },
+        prefix: this.prefix,
+        lastEventId: `${Date.now() - EVENT_REPLAY_MS}-0`,
+      });
+      reader.on('error', (error) => this.options.logger.warn({ err: error, lane }, 'job events: Redis error'));
+      for (const name of WATCHED_EVENTS) reader.on(name, ({ jobId }: { jobId: string }) => this.changes.emit(jobId));
+      events = reader.waitUntilReady().then(() => reader);
+      events.catch(() => this.laneEvents.delete(lane));
+      this.laneEvents.set(lane, events);
+    }
+    return events;
   }
 
   private async read(queue: Queue, id: string): Promise<JobRecord | null> {
@@ -274,5 +348,9 @@ export class BullJobBackend implements JobBackend {
 
   private cancelChannel(): string {
     return `${this.prefix}:job-cancel`;
+  }
+
+  private progressChannel(): string {
+    return `${this.prefix}:job-progress`;
   }
 }

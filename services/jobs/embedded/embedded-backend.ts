@@ -9,9 +9,10 @@
  * One process per data directory: the records and the pending index are
  * not meant to be shared (several instances use the BullMQ backend).
  */
+import { EventEmitter } from 'node:events';
 import type { Logger } from '../../../core/logger.js';
 import { within } from '../within.js';
-import { JobAbort, type JobBackend, type JobExecutor, type JobOutcome, type JobRecord, type LaneSettings, type NewJob, type RunVerdict } from '../types.js';
+import { JobAbort, type JobBackend, type JobExecutor, type JobOutcome, type JobProgress, type JobRecord, type LaneSettings, type NewJob, type RunVerdict } from '../types.js';
 import { EmbeddedJobStore, isStoredFinished, publicRecord, type StoredJob } from './embedded-job-store.js';
 
 interface Lane {
@@ -39,6 +40,8 @@ export class EmbeddedJobBackend implements JobBackend {
   private execute: JobExecutor | null = null;
   private accepting = false;
   private stopped: Promise<void> | null = null;
+  /** Change notices by job id: every job runs in this process, so every change happens here. */
+  private readonly changes = new EventEmitter().setMaxListeners(0);
 
   constructor(
     private readonly store: EmbeddedJobStore,
@@ -64,6 +67,7 @@ export class EmbeddedJobBackend implements JobBackend {
   async cancel(id: string): Promise<JobRecord | null> {
     const stored = await this.store.requestCancel(id);
     if (!stored) return null;
+    this.changes.emit(id);
     if (isStoredFinished(stored)) return publicRecord(stored);
     const running = this.laneOf(stored).running.get(id);
     if (running) running.controller.abort(new JobAbort('cancel'));
@@ -83,6 +87,11 @@ export class EmbeddedJobBackend implements JobBackend {
 
   recordOutcome(id: string, outcome: JobOutcome): Promise<JobOutcome> {
     return this.store.recordOutcome(id, outcome);
+  }
+
+  async watch(id: string, onChange: (announced?: JobProgress) => void): Promise<() => void> {
+    this.changes.on(id, onChange);
+    return () => this.changes.off(id, onChange);
   }
 
   async start(lanes: LaneSettings[], execute: JobExecutor): Promise<void> {
@@ -172,10 +181,12 @@ export class EmbeddedJobBackend implements JobBackend {
       progress: (progress) => {
         this.store.setProgress(id, progress).catch((error: unknown) => this.logger.warn({ err: error, job: id }, 'progress write failed'));
       },
+      announce: (progress) => this.changes.emit(id, progress),
     });
     switch (verdict.kind) {
       case 'finished':
         await this.store.finish(id, verdict.outcome);
+        this.changes.emit(id);
         return null;
       case 'retry':
         return this.store.retryLater(id, verdict.error, new Date(Date.now() + verdict.delayMs));
