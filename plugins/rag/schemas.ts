@@ -164,12 +164,15 @@ export const corpusGetOutputSchema = corpusSummarySchema.extend({
 
 export const corpusDeleteOutputSchema = z.object({ corpus_id: z.string(), deleted: z.literal(true), sources_deleted: z.int(), chunks_deleted: z.int() });
 
+/** The longest text rag/corpora/add accepts (per text). */
+export const MAX_ADDED_TEXT_CHARS = 500_000;
+
 export const corpusAddInputSchema = z
   .strictObject({
     corpus_id: corpusIdSchema,
     urls: z.array(httpUrlSchema).min(1).max(20).optional(),
     texts: z
-      .array(z.strictObject({ text: z.string().trim().min(1, 'must not be empty').max(500_000), title: z.string().trim().max(500).optional(), url: httpUrlSchema.optional() }))
+      .array(z.strictObject({ text: z.string().trim().min(1, 'must not be empty').max(MAX_ADDED_TEXT_CHARS), title: z.string().trim().max(500).optional(), url: httpUrlSchema.optional() }))
       .min(1)
       .max(20)
       .optional(),

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mergeLayers, type ConfigInput } from '../../app/config.js';
 import { PACKAGE_ROOT } from '../../core/paths.js';
 import { resultsMarkdown } from '../../plugins/monitor/views.js';
@@ -198,6 +198,45 @@ describe('a hostile site through every capability, over HTTP and MCP', () => {
     await overHttp({ id: 'knowledge.entity', tool: 'knowledge_entity', method: 'GET', path: `/api/v1/knowledge/entities/${idOf(extracted.http)}`, args: {} });
     await overMcp({ id: 'knowledge.entity', tool: 'knowledge_entity', method: 'GET', path: '', args: { entity_id: idOf(extracted.mcp) } });
   }, 120_000);
+
+  it('a monitor whose search finds the hostile pages: its results over HTTP and over MCP', async () => {
+    const body = { topic: QUERY, keywords: ['heat pump'], engines: ['local_web'], deep_analysis: true, check_interval_minutes: 1440 };
+    const results = quarry.app.registry.get('monitor.results')!;
+    const found = (out: Array<{ new_results: unknown[] }>) => out.flatMap((r) => r.new_results).length;
+
+    const created = await quarry.post('/api/v1/monitor/topics', body);
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const id = created.body.id as string;
+    expect((await quarry.post(`/api/v1/monitor/topics/${id}/check`, {})).status).toBe(200);
+    const overHttp = await vi.waitFor(
+      async () => {
+        const answer = await quarry.get(`/api/v1/monitor/topics/${id}/results`);
+        if (found(answer.body) === 0) throw new Error(`no results yet: ${JSON.stringify(answer.body)}`);
+        return answer.body;
+      },
+      { timeout: 60_000, interval: 100 },
+    );
+    expect(found(overHttp)).toBe(HOSTILE_TITLES.length);
+    expectSafe('monitor.results markdown of the HTTP answer', results.toMarkdown!({ results: overHttp }));
+
+    const made = await client.callTool({ name: 'monitor_create', arguments: body });
+    expect(made.isError, JSON.stringify(made.content)).toBeFalsy();
+    const mcpId = (made.structuredContent as { id: string }).id;
+    expect((await client.callTool({ name: 'monitor_check', arguments: { monitor_id: mcpId } })).isError).toBeFalsy();
+    const overMcp = await vi.waitFor(
+      async () => {
+        const result = await client.callTool({ name: 'monitor_results', arguments: { monitor_id: mcpId } });
+        const out = result.structuredContent as { results: Array<{ new_results: unknown[] }> };
+        if (result.isError || found(out.results) === 0) throw new Error(`no results yet: ${JSON.stringify(result.content)}`);
+        return result;
+      },
+      { timeout: 60_000, interval: 100 },
+    );
+    const blocks = overMcp.content as Array<{ type: string; text?: string }>;
+    expect(blocks.filter((b) => b.type === 'text').length).toBeGreaterThan(0);
+    for (const [i, block] of blocks.entries()) if (block.type === 'text') expectSafe(`monitor_results MCP text block ${i}`, block.text!);
+    expect(blocks.map((b) => b.text ?? '').join('\n')).toContain(`](${pageUrl(0)})`);
+  }, 180_000);
 
   it('monitor results: titles and snippets from the hostile pages cannot leave their link', () => {
     const markdown = resultsMarkdown(
