@@ -41,7 +41,7 @@ describe('MCP over Streamable HTTP', () => {
     try {
       expect(client.getNegotiatedProtocolVersion?.()).toBe('2026-07-28');
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name).sort()).toEqual(quarry.app.registry.list().map((c) => c.mcpTool).sort());
+      expect(tools.map((t) => t.name).sort()).toEqual(quarry.app.registry.list().flatMap((c) => (c.mcpTool ? [c.mcpTool] : [])).sort());
     } finally {
       await client.close();
     }
