@@ -108,6 +108,16 @@ describe('MCP over Streamable HTTP', () => {
     }
   });
 
+  it('runs every tool that submits a job as a task: a verify batch task answers the batch itself, as verify_batch does', async () => {
+    const { message } = await mcpRequest(quarry.url, 'tools/call', { name: 'verify_batch', arguments: { claims: ['The Eiffel Tower was completed in 1889'] } }, { key: TEST_KEY, extensions: { [TASKS]: {} } });
+    expect(message.result).toMatchObject({ resultType: 'task', status: 'working' });
+    const taskId = message.result.taskId as string;
+    const done = await finishedTask(quarry.url, taskId, TEST_KEY);
+    expect(done.status).toBe('completed');
+    expect(done.result.structuredContent).toMatchObject({ job_id: taskId, status: 'completed', claims_count: 1, poll_url: `/api/v1/verify/batch/${taskId}` });
+    expect(done.result.structuredContent.results).toHaveLength(1);
+  });
+
   it('cancels a task, and answers an unknown task with invalid params', async () => {
     web.setEngineMode('bing', { kind: 'slow', delayMs: 5000 });
     try {
