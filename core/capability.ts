@@ -72,6 +72,8 @@ export interface CapabilityJob {
   read(jobId: string, ctx: CallContext): Promise<JobSnapshot>;
   /** Asks the job to stop (see read for NOT_FOUND); answers it as it will end. */
   cancel(jobId: string, ctx: CallContext): Promise<JobSnapshot>;
+  /** A completed job as the submitting capability answers when it waits the job out (its output schema); see read for NOT_FOUND. */
+  answer(jobId: string, ctx: CallContext): Promise<unknown>;
 }
 
 export interface CapabilityDefinition<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {

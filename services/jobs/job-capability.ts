@@ -94,6 +94,11 @@ export class JobSurface<A extends z.ZodType, S extends z.ZodType, I extends z.Zo
         await this.read(jobId, ctx);
         return (await this.jobs.cancel(jobId)) ?? this.notFound(jobId);
       },
+      answer: async (jobId, ctx) => {
+        const job = await this.read(jobId, ctx);
+        // A form that answers the job itself (200) answers a finished job the same way; otherwise the answer is the job's result.
+        return answersWithJob(options.form) ? options.form.toAccepted(job, this.statusUrl(job.id, ctx)) : job.result;
+      },
     };
   }
 
@@ -131,7 +136,7 @@ export class JobSurface<A extends z.ZodType, S extends z.ZodType, I extends z.Zo
       return { job };
     };
     this.submitters.set(definition.id, { runsAsJob: (input) => wantsJob(input as z.infer<CI>), submit: (input, ctx) => submit(input as z.infer<CI>, ctx) });
-    const acceptedHttp = (form.acceptedHttpStatus ?? 202) === 202 ? { accepted: { output: form.accepted, is: (out: unknown) => this.isAccepted(out) } } : {};
+    const acceptedHttp = !answersWithJob(form) ? { accepted: { output: form.accepted, is: (out: unknown) => this.isAccepted(out) } } : {};
     return {
       ...declared,
       output: output ? z.union([output, form.accepted]) : form.accepted,
@@ -184,6 +189,11 @@ export class JobSurface<A extends z.ZodType, S extends z.ZodType, I extends z.Zo
     const route = this.options.statusRoute;
     throw new AppError('NOT_FOUND', `${route.idField}: no ${route.noun} ${jobId}`);
   }
+}
+
+/** Whether the area's accepting answer is the job itself (verify batch), not an acknowledgement to poll. */
+function answersWithJob(form: JobWireForm<z.ZodType, z.ZodType>): boolean {
+  return (form.acceptedHttpStatus ?? 202) === 200;
 }
 
 export function jobSurface<A extends z.ZodType, S extends z.ZodType, I extends z.ZodType>(jobs: Jobs, options: JobSurfaceOptions<A, S, I>): JobSurface<A, S, I> {

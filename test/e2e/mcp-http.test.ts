@@ -15,6 +15,8 @@ import { finishedTask, mcpRequest, TASKS } from './mcp-raw.js';
 
 let web: SandboxWeb;
 let quarry: RunningQuarry;
+/** A second key: another principal, who must not see the first key's tasks. */
+const OTHER_KEY = 'other-key-0123456789';
 
 const SEARCH = { query: 'hello', engines: ['duckduckgo', 'bing'], scrape_content: false, cache_ttl: 0, max_results: 8 };
 
@@ -27,7 +29,7 @@ async function connect(headers: Record<string, string> = { 'x-api-key': TEST_KEY
 beforeAll(async () => {
   web = await startSandboxWeb();
   playDefaultEngines(web);
-  quarry = await startQuarry(web);
+  quarry = await startQuarry(web, {}, { apiKeys: [TEST_KEY, OTHER_KEY] });
 });
 
 afterAll(async () => {
@@ -41,7 +43,7 @@ describe('MCP over Streamable HTTP', () => {
     try {
       expect(client.getNegotiatedProtocolVersion?.()).toBe('2026-07-28');
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name).sort()).toEqual(quarry.app.registry.list().map((c) => c.mcpTool).sort());
+      expect(tools.map((t) => t.name).sort()).toEqual(quarry.app.registry.list().flatMap((c) => (c.mcpTool ? [c.mcpTool] : [])).sort());
     } finally {
       await client.close();
     }
@@ -108,12 +110,24 @@ describe('MCP over Streamable HTTP', () => {
     }
   });
 
-  it('cancels a task, and answers an unknown task with invalid params', async () => {
+  it('runs every tool that submits a job as a task: a verify batch task answers the batch itself, as verify_batch does', async () => {
+    const { message } = await mcpRequest(quarry.url, 'tools/call', { name: 'verify_batch', arguments: { claims: ['The Eiffel Tower was completed in 1889'] } }, { key: TEST_KEY, extensions: { [TASKS]: {} } });
+    expect(message.result).toMatchObject({ resultType: 'task', status: 'working' });
+    const taskId = message.result.taskId as string;
+    const done = await finishedTask(quarry.url, taskId, TEST_KEY);
+    expect(done.status).toBe('completed');
+    expect(done.result.structuredContent).toMatchObject({ job_id: taskId, status: 'completed', claims_count: 1, poll_url: `/api/v1/verify/batch/${taskId}` });
+    expect(done.result.structuredContent.results).toHaveLength(1);
+  });
+
+  it('cancels a task, and answers an unknown task or another key\'s task with invalid params', async () => {
     web.setEngineMode('bing', { kind: 'slow', delayMs: 5000 });
     try {
       const args = { ...SEARCH, engines: ['bing'], query: 'cancelled search', timeout: 20 };
       const { message } = await mcpRequest(quarry.url, 'tools/call', { name: 'search_web', arguments: args }, { key: TEST_KEY, extensions: { [TASKS]: {} } });
       const taskId = message.result.taskId as string;
+      // Another key's principal is answered as for an unknown task, and cannot cancel it.
+      for (const method of ['tasks/get', 'tasks/cancel']) expect((await mcpRequest(quarry.url, method, { taskId }, { key: OTHER_KEY, extensions: { [TASKS]: {} } })).message.error.code).toBe(-32602);
       const cancelled = await mcpRequest(quarry.url, 'tasks/cancel', { taskId }, { key: TEST_KEY, extensions: { [TASKS]: {} } });
       expect(cancelled.message.result.taskId).toBe(taskId);
       expect((await finishedTask(quarry.url, taskId, TEST_KEY)).status).toBe('cancelled');

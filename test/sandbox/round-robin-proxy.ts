@@ -14,6 +14,8 @@ export interface RoundRobinProxy {
   url: string;
   /** Requests passed to the next backend, by reason. */
   retries: Map<string, number>;
+  /** Requests each backend answered. */
+  answeredBy: Map<string, number>;
   /** Why each request answered 502 (no backend answered it). */
   failures: string[];
   /** Times a backend failed its health check and left the rotation. */
@@ -78,6 +80,7 @@ export async function startRoundRobinProxy(backends: string[], tries = 6): Promi
     return pool[next++ % pool.length]!;
   };
   const retries = new Map<string, number>();
+  const answeredBy = new Map<string, number>();
   const failures: string[] = [];
   const count = (reason: string) => retries.set(reason, (retries.get(reason) ?? 0) + 1);
   const server: Server = createServer(async (req, res) => {
@@ -95,6 +98,7 @@ export async function startRoundRobinProxy(backends: string[], tries = 6): Promi
           continue;
         }
         const { connection: _connection, 'transfer-encoding': _encoding, ...headers } = answer.headers;
+        answeredBy.set(backend, (answeredBy.get(backend) ?? 0) + 1);
         res.writeHead(answer.status, headers).end(answer.body);
         return;
       } catch (error) {
@@ -113,6 +117,7 @@ export async function startRoundRobinProxy(backends: string[], tries = 6): Promi
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     retries,
+    answeredBy,
     failures,
     get removals() {
       return removals;
