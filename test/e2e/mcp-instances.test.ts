@@ -14,6 +14,7 @@ import { startRoundRobinProxy } from '../sandbox/round-robin-proxy.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
 import { finishedTask, mcpRequest, TASKS } from './mcp-raw.js';
 import { fleet, type QuarryProcess } from './quarry-process.js';
+import { until } from '../sandbox/until.js';
 
 const KEY = 'mcp-fleet-key-0123456789';
 let web: SandboxWeb;
@@ -21,16 +22,6 @@ const instances = fleet(() => web, [KEY]);
 const search = { query: 'hello', engines: ['bing'], scrape_content: false, cache_ttl: 0, timeout: 20 };
 const opted = { key: KEY, extensions: { [TASKS]: {} } };
 
-/** Polls until `check` answers something (each poll a real read, no fixed wait). */
-async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = await check();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 beforeAll(async () => {
   web = await startSandboxWeb();

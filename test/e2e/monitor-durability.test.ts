@@ -17,6 +17,7 @@ import { NewsFeed } from '../sandbox/news-feed.js';
 import { hasRedisServer, startLocalRedis, type LocalRedis } from '../sandbox/local-redis.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
 import { fleet, type QuarryProcess } from './quarry-process.js';
+import { until } from '../sandbox/until.js';
 
 const KEY = 'monitor-durability-key-0123';
 const BASE = '/api/v1/monitor/topics';
@@ -39,15 +40,6 @@ afterAll(async () => {
 
 const item = (marker: string, n: number) => ({ url: `https://news.example.org/${marker}/${n}`, title: `${marker} story ${n}`, content: `The ${marker} project reported development ${n}.` });
 
-async function until<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms for ${what}`);
-    await sleep(100);
-  }
-}
 
 const embeddedConfig = { search: { defaultEngines: ['searxng'] }, rateLimitPerMinute: 100_000, webhooks: { backoffBaseMs: 200, timeoutMs: 30_000 } };
 
