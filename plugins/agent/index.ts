@@ -10,7 +10,6 @@ import { agentCrawl } from './crawl.js';
 import { agentCrawlInputSchema, agentCrawlOutputSchema, agentMapInputSchema, agentMapOutputSchema } from './crawl-schemas.js';
 import { agentExtract } from './extract.js';
 import { agentMap } from './map.js';
-import { inlineText } from '../../services/markdown/escape.js';
 import { outboundLinkPolicy } from '../../services/markdown/link-policy.js';
 import { renderCrawl, renderExtract, renderMap, renderResearch, renderResearchJob, renderSearch } from './render.js';
 import { agentResearch } from './research.js';
@@ -149,7 +148,7 @@ export default definePlugin({
     });
 
     const status = researchJobs.statusCapability({
-      toMarkdown: (out) => (out.result ? renderResearch(out.result, linkPolicy) : `Research ${out.job_id}: ${out.status}${out.progress?.message ? ` — ${inlineText(out.progress.message)}` : ''}${out.error ? ` — ${inlineText(out.error.message)}` : ''}`),
+      toMarkdown: (out) => (out.result ? renderResearch(out.result, linkPolicy) : renderResearchJob(out)),
     });
 
     return [search, extract, crawl, map, research, status];
