@@ -28,7 +28,13 @@ export const DATA_DIR = (() => {
   while (!existsSync(join(dir, 'package.json'))) dir = dirname(dir);
   return join(dir, 'bench', 'ner', 'data');
 })();
-export const SHARED_FIXTURES = process.env.QUARRY_SHARED_FIXTURES ?? join(DATA_DIR, '..', '..', '..', '..', 'shared', 'fixtures');
+/** The shared fixtures: QUARRY_SHARED_FIXTURES, else the nearest `shared/fixtures` above the checkout (clones and worktrees sit at different depths). */
+export const SHARED_FIXTURES =
+  process.env.QUARRY_SHARED_FIXTURES ??
+  (() => {
+    for (let dir = DATA_DIR; dirname(dir) !== dir; dir = dirname(dir)) if (existsSync(join(dir, 'shared', 'fixtures'))) return join(dir, 'shared', 'fixtures');
+    return join(DATA_DIR, '..', '..', '..', '..', 'shared', 'fixtures');
+  })();
 
 export type Document = LabelledSentence[];
 
@@ -64,19 +70,39 @@ export function readWnut(path: string): Document[] {
   return documents;
 }
 
-export function readRoster(textPath: string, labelPath: string, sentencesPerDocument = 8): Document[] {
-  const texts = readFileSync(textPath, 'utf8').split('\n').filter((l) => l.trim() !== '');
-  const labels = readFileSync(labelPath, 'utf8').split('\n').filter((l) => l.trim() !== '');
-  if (texts.length !== labels.length) throw new Error(`${textPath}: ${texts.length} sentences but ${labels.length} label lines`);
-  const documents: Document[] = [];
-  texts.forEach((text, i) => {
-    const words = text.split(' ');
-    const tags = labels[i]!.split(' ') as Tag[];
-    if (words.length !== tags.length) throw new Error(`${textPath}:${i + 1}: ${words.length} words but ${tags.length} tags`);
-    if (i % sentencesPerDocument === 0) documents.push([]);
-    documents[documents.length - 1]!.push({ words, tags });
-  });
-  return documents;
+/**
+ * A CoNLL file (token and tag per line, tab or space; blank line between
+ * sentences; "-DOCSTART-" between documents). IOB1 (wikigold: I- opens a
+ * span unless it continues one of the same type) is read into BIO.
+ */
+export function readConll(path: string, mapType: (label: string) => SpanType | null = (label) => label as SpanType): Document[] {
+  const documents: Document[] = [[]];
+  let words: string[] = [];
+  let tags: Tag[] = [];
+  const flush = () => {
+    if (words.length > 0) documents[documents.length - 1]!.push({ words, tags });
+    words = [];
+    tags = [];
+  };
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    const [word, label] = line.trim().split(/[\t ]+/);
+    if (!word || !label) {
+      flush();
+      continue;
+    }
+    if (word === '-DOCSTART-') {
+      flush();
+      if (documents[documents.length - 1]!.length > 0) documents.push([]);
+      continue;
+    }
+    const type = label === 'O' ? null : mapType(label.slice(2));
+    const previous = tags[tags.length - 1];
+    const continues = previous !== undefined && previous !== 'O' && previous.slice(2) === type;
+    tags.push(type ? (`${label.startsWith('B-') || !continues ? 'B' : 'I'}-${type}` as Tag) : 'O');
+    words.push(word);
+  }
+  flush();
+  return documents.filter((d) => d.length > 0);
 }
 
 export interface AnnotatedDoc {
@@ -148,33 +174,48 @@ function zyteSet(annotationFile: string): ZyteSet | null {
   return { texts, documents };
 }
 
-/** Hand-annotated Zyte articles for training (disjoint from the test articles). */
-export function zyteNewsTrain(): ZyteSet | null {
-  const test = new Set((JSON.parse(readFileSync(join(DATA_DIR, 'news', 'zyte-news-test.annotations.json'), 'utf8')) as { docs: AnnotatedDoc[] }).docs.map((d) => d.id));
-  const train = JSON.parse(readFileSync(join(DATA_DIR, 'news', 'zyte-news-train.annotations.json'), 'utf8')) as { docs: AnnotatedDoc[] };
-  const shared = train.docs.filter((d) => test.has(d.id));
-  if (shared.length > 0) throw new Error(`training articles also in the test set: ${shared.map((d) => d.id).join(', ')}`);
-  return zyteSet('zyte-news-train.annotations.json');
+/** Every hand-annotated Zyte article (none trains the shipped model: the article text is its publishers'). */
+export function zyteNews(): ZyteSet | null {
+  const train = zyteSet('zyte-news-train.annotations.json');
+  const test = zyteSet('zyte-news-test.annotations.json');
+  return train && test ? { texts: [...train.texts, ...test.texts], documents: [...train.documents, ...test.documents] } : null;
 }
 
-export function zyteNewsTest(): ZyteSet | null {
-  return zyteSet('zyte-news-test.annotations.json');
-}
+const wikigold = () => readConll(join(DATA_DIR, 'wikigold', 'wikigold.conll.txt'));
+/** Which wikigold articles are held out from training: every fourth (bench/ner/data/wikigold/PROVENANCE.md). */
+const heldOut = (_: Document, index: number) => index % 4 === 3;
 
-export function wikigoldTest(): Document[] {
-  return readRoster(join(DATA_DIR, 'wikigold', 'test_text.txt'), join(DATA_DIR, 'wikigold', 'test_labels.txt'));
-}
-
-/** The opening of wikigold's training split (RoSTER's split; 122 sentences copied here), for training only. */
+/** wikigold articles the shipped model trains on. */
 export function wikigoldTrain(): Document[] {
-  return readRoster(join(DATA_DIR, 'wikigold', 'train_text.txt'), join(DATA_DIR, 'wikigold', 'train_labels.txt'));
+  return wikigold().filter((doc, i) => !heldOut(doc, i));
 }
 
-export function wnutDev(): Document[] {
-  return readWnut(join(DATA_DIR, 'wnut17', 'emerging.dev.conll'));
+/** wikigold articles held out from training: what the bench and the model test measure. */
+export function wikigoldHeldOut(): Document[] {
+  return wikigold().filter(heldOut);
+}
+
+const WNUT = join(SHARED_FIXTURES, 'datasets', 'ner', 'wnut17');
+const BTC = join(SHARED_FIXTURES, 'datasets', 'ner', 'btc');
+/** BTC sections; H is the held-out test section (as in Derczynski et al. 2016). */
+const BTC_TRAIN = ['a', 'b', 'e', 'f', 'g'];
+/** A tweet per document: BTC has no document boundaries. */
+const tweets = (documents: Document[]) => documents.flatMap((doc) => doc.map((sentence) => [sentence]));
+
+export function btcTrain(): Document[] | null {
+  return existsSync(BTC) ? BTC_TRAIN.flatMap((section) => tweets(readConll(join(BTC, `${section}.conll`)))) : null;
+}
+
+export function btcTest(): Document[] | null {
+  return existsSync(BTC) ? tweets(readConll(join(BTC, 'h.conll'))) : null;
+}
+
+export function wnutDev(): Document[] | null {
+  const path = join(WNUT, 'emerging.dev.conll');
+  return existsSync(path) ? readWnut(path) : null;
 }
 
 export function wnutTest(): Document[] | null {
-  const path = join(SHARED_FIXTURES, 'datasets', 'ner', 'wnut17', 'emerging.test.annotated');
+  const path = join(WNUT, 'emerging.test.annotated');
   return existsSync(path) ? readWnut(path) : null;
 }

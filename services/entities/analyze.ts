@@ -87,7 +87,7 @@ export function analyzeText(recognizer: EntityRecognizer, text: string): Extract
       const id = `${relation.from}|${relation.type}|${relation.to}`;
       if (seen.has(id)) continue;
       seen.add(id);
-      relations.push(relation);
+      relations.push({ ...relation, evidence: truncate(sentenceText(s), 400) });
     }
   });
   return { entities, relations };

@@ -19,6 +19,8 @@ export interface SentenceContext {
   shapes: readonly string[];
   marks: readonly TokenMarks[];
   doc: DocumentStats;
+  /** Per token, its features that do not depend on the tags before it (filled on first use). */
+  fixed: Array<string[] | undefined>;
 }
 
 export function wordShape(word: string): string {
@@ -49,7 +51,7 @@ export function documentStats(sentences: readonly (readonly string[])[]): Docume
 }
 
 export function sentenceContext(words: readonly string[], gazetteer: Gazetteer, doc: DocumentStats): SentenceContext {
-  return { words, lower: words.map((w) => w.toLowerCase()), shapes: words.map(wordShape), marks: gazetteer.mark(words), doc };
+  return { words, lower: words.map((w) => w.toLowerCase()), shapes: words.map(wordShape), marks: gazetteer.mark(words), doc, fixed: [] };
 }
 
 function markFeatures(prefix: string, marks: TokenMarks | undefined, out: string[]): void {
@@ -62,49 +64,99 @@ function markFeatures(prefix: string, marks: TokenMarks | undefined, out: string
   if (marks.designator) out.push(`${prefix}des`);
   if (marks.orgKeyword) out.push(`${prefix}okw`);
   if (marks.title) out.push(`${prefix}title`);
+  if (marks.cluster) out.push(`${prefix}c=${marks.cluster.fine}`, `${prefix}cc=${marks.cluster.coarse}`);
 }
 
-export function tokenFeatures(ctx: SentenceContext, i: number, prev: string, prev2: string): string[] {
+/** The coarse shape: runs collapsed to one ("Xx", "X", "x-Xx", "d"). */
+function shortShape(shape: string): string {
+  return shape.replace(/(.)\1+/g, '$1');
+}
+
+const capitalFlag = (word: string | undefined) => (word === undefined ? '_' : /^\p{Lu}/u.test(word) ? 'C' : /^\p{Ll}/u.test(word) ? 'l' : 'o');
+
+/**
+ * Features of token i. `prev`/`prev2` are the tags already given to the two
+ * tokens before it; `history` is the type given to the same word earlier in
+ * the document (a name tagged once is evidence the next time it is seen).
+ */
+export function tokenFeatures(ctx: SentenceContext, i: number, prev: string, prev2: string, history?: string): string[] {
+  // The features that do not depend on earlier tags are computed once per token (training revisits each token every epoch).
+  const fixed = (ctx.fixed[i] ??= fixedFeatures(ctx, i));
+  const shape = ctx.shapes[i]!;
+  const cluster = ctx.marks[i]?.cluster;
+  const features = [
+    `t1=${prev}`,
+    `t2=${prev2}|${prev}`,
+    `t1w=${prev}|${ctx.lower[i]!}`,
+    `t1sh=${prev}|${shape}`,
+    `t1caps=${prev}|${capitalFlag(ctx.words[i])}${capitalFlag(ctx.words[i + 1])}`,
+  ];
+  if (cluster) features.push(`t1c=${prev}|${cluster.coarse}`);
+  if (history) features.push(`hist=${history}`, `hist|${prev}=${history}`);
+  return fixed.concat(features);
+}
+
+function fixedFeatures(ctx: SentenceContext, i: number): string[] {
   const word = ctx.words[i]!;
   const lower = ctx.lower[i]!;
   const shape = ctx.shapes[i]!;
   const capital = isCapitalised(word);
+  const lowerAt = (k: number) => ctx.lower[k] ?? (k < 0 ? '<s>' : '</s>');
+  const shapeAt = (k: number) => ctx.shapes[k] ?? (k < 0 ? '<s>' : '</s>');
   const features = [
     'b',
     `w=${lower}`,
+    `W=${word}`,
     `sh=${shape}`,
-    `s3=${lower.slice(-3)}`,
+    `ss=${shortShape(shape)}`,
+    `s1=${lower.slice(-1)}`,
     `s2=${lower.slice(-2)}`,
+    `s3=${lower.slice(-3)}`,
+    `s4=${lower.slice(-4)}`,
+    `p1=${word.slice(0, 1)}`,
+    `p2=${lower.slice(0, 2)}`,
     `p3=${lower.slice(0, 3)}`,
-    `t1=${prev}`,
-    `t2=${prev2}|${prev}`,
-    `t1w=${prev}|${lower}`,
-    `t1sh=${prev}|${shape}`,
-    `w-1=${ctx.lower[i - 1] ?? '<s>'}`,
-    `w+1=${ctx.lower[i + 1] ?? '</s>'}`,
-    `w-2=${ctx.lower[i - 2] ?? '<s>'}`,
-    `w+2=${ctx.lower[i + 2] ?? '</s>'}`,
-    `sh-1=${ctx.shapes[i - 1] ?? '<s>'}`,
-    `sh+1=${ctx.shapes[i + 1] ?? '</s>'}`,
-    `w-1w=${ctx.lower[i - 1] ?? '<s>'}|${lower}`,
-    `ww+1=${lower}|${ctx.lower[i + 1] ?? '</s>'}`,
-    `sh-1sh=${ctx.shapes[i - 1] ?? '<s>'}|${shape}|${ctx.shapes[i + 1] ?? '</s>'}`,
+    `p4=${lower.slice(0, 4)}`,
+    `len=${Math.min(word.length, 8)}`,
+    `w-1=${lowerAt(i - 1)}`,
+    `w+1=${lowerAt(i + 1)}`,
+    `w-2=${lowerAt(i - 2)}`,
+    `w+2=${lowerAt(i + 2)}`,
+    `sh-1=${shapeAt(i - 1)}`,
+    `sh+1=${shapeAt(i + 1)}`,
+    `sh-2=${shapeAt(i - 2)}`,
+    `sh+2=${shapeAt(i + 2)}`,
+    `w-1w=${lowerAt(i - 1)}|${lower}`,
+    `ww+1=${lower}|${lowerAt(i + 1)}`,
+    `w-2w-1=${lowerAt(i - 2)}|${lowerAt(i - 1)}`,
+    `w+1w+2=${lowerAt(i + 1)}|${lowerAt(i + 2)}`,
+    `w-1sh=${lowerAt(i - 1)}|${shape}`,
+    `shw+1=${shape}|${lowerAt(i + 1)}`,
+    `sh-1sh=${shapeAt(i - 1)}|${shape}|${shapeAt(i + 1)}`,
+    `caps=${capitalFlag(ctx.words[i - 2])}${capitalFlag(ctx.words[i - 1])}${capitalFlag(word)}${capitalFlag(ctx.words[i + 1])}${capitalFlag(ctx.words[i + 2])}`,
   ];
-  if (i === 0) features.push(`first|${shape}`);
+  if (i === 0) features.push(`first|${shape}`, `first|${lower}`);
   const marks = ctx.marks[i];
   markFeatures('g', marks, features);
   markFeatures('g-1', ctx.marks[i - 1], features);
   markFeatures('g+1', ctx.marks[i + 1], features);
+  markFeatures('g-2', ctx.marks[i - 2], features);
+  markFeatures('g+2', ctx.marks[i + 2], features);
+  if (marks?.cluster) features.push(`c|sh=${marks.cluster.fine}|${shortShape(shape)}`);
+  else features.push(`oov|sh=${shortShape(shape)}`);
   if (capital) {
     if (marks?.common) features.push(i === 0 ? 'cap-common-first' : 'cap-common');
-    if (ctx.doc.capitalisedMidSentence.has(word)) features.push('doc-cap');
-    if (ctx.doc.seenLowerCase.has(lower)) features.push('doc-lower');
+    if (ctx.doc.capitalisedMidSentence.has(word)) features.push(i === 0 ? 'doc-cap-first' : 'doc-cap');
+    if (ctx.doc.seenLowerCase.has(lower)) features.push(i === 0 ? 'doc-lower-first' : 'doc-lower');
     if (marks?.firstName && isCapitalised(ctx.words[i + 1])) features.push('fn+cap');
     if (isCapitalised(ctx.words[i - 1]) && marks?.surname) features.push('cap+sn');
+    let run = 0;
     for (let j = i + 1; j < Math.min(ctx.words.length, i + 5) && isCapitalised(ctx.words[j]); j++) {
+      run += 1;
       if (ctx.marks[j]?.designator) features.push('chain-des');
       if (ctx.marks[j]?.orgKeyword) features.push('chain-okw');
     }
+    features.push(`run+=${run}`);
   }
   return features;
 }

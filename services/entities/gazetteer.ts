@@ -2,7 +2,8 @@
  * The tagger's name lists (model/gazetteer.json, built by
  * scripts/build-ner-gazetteer.mjs) and the per-token marks they give:
  * first name, surname, place (longest multi-word match, B/I), organisation
- * designator or keyword, person title, common lower-case word.
+ * designator or keyword, person title, common lower-case word, and the
+ * word's cluster (model/word-clusters.json.gz, scripts/build-ner-clusters.mjs).
  */
 import { tokenize } from './tokenize.js';
 
@@ -33,6 +34,21 @@ export interface TokenMarks {
   title: boolean;
   /** The lower-case form is a common word in running text. */
   common: boolean;
+  /** Word cluster of the lower-case form ("coarse/fine"), null for words outside the clustered vocabulary. */
+  cluster: WordCluster | null;
+}
+
+export interface WordCluster {
+  coarse: number;
+  fine: number;
+}
+
+/** model/word-clusters.json.gz as written by scripts/build-ner-clusters.mjs: cluster index = coarse · fine + sub. */
+export interface WordClusterData {
+  coarse: number;
+  fine: number;
+  /** Space-separated lower-case words of each cluster. */
+  clusters: string[];
 }
 
 interface TrieNode {
@@ -84,8 +100,13 @@ export class Gazetteer {
   private readonly common: Set<string>;
   private readonly places: TrieNode;
   private readonly titles: TrieNode;
+  private readonly clusters = new Map<string, WordCluster>();
 
-  constructor(data: GazetteerData) {
+  constructor(data: GazetteerData, clusters?: WordClusterData) {
+    clusters?.clusters.forEach((words, index) => {
+      const cluster = { coarse: Math.floor(index / clusters.fine), fine: index };
+      for (const word of words.split(' ')) if (word) this.clusters.set(word, cluster);
+    });
     this.firstNames = new Set(data.firstNames);
     this.surnames = new Set(data.surnames);
     this.nameWords = new Set(data.personNameWords);
@@ -129,6 +150,7 @@ export class Gazetteer {
       orgKeyword: this.orgKeywords.has(word),
       title: false,
       common: this.common.has(word.toLowerCase()),
+      cluster: this.clusters.get(word.toLowerCase()) ?? null,
     }));
     for (let i = 0; i < words.length; ) {
       const length = /^\p{Lu}/u.test(words[i]!) ? longestMatch(this.places, words, i) : 0;

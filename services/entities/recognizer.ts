@@ -8,15 +8,17 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { PACKAGE_ROOT } from '../../core/paths.js';
-import { Gazetteer, type GazetteerData } from './gazetteer.js';
+import { DEMONYM } from './classify.js';
+import { Gazetteer, type GazetteerData, type WordClusterData } from './gazetteer.js';
 import { Perceptron, type SerializedModel } from './perceptron.js';
 import { tagDocument } from './sequence-tagger.js';
-import { applyOrganisationRules, propagateWithinDocument, tagsToSpans, type SpanType, type TokenSpan } from './spans.js';
+import { applyOrganisationRules, propagateWithinDocument, splitCoordinations, tagsToSpans, trimPunctuation, type SpanType, type TokenSpan } from './spans.js';
 import { splitSentences, tokenize, type Token } from './tokenize.js';
 
 export const MODEL_DIR = join(PACKAGE_ROOT, 'services', 'entities', 'model');
 export const MODEL_FILE = 'ner-model.json.gz';
 export const GAZETTEER_FILE = 'gazetteer.json';
+export const CLUSTERS_FILE = 'word-clusters.json.gz';
 
 export interface Mention {
   text: string;
@@ -36,7 +38,8 @@ export interface RecognizedText {
 }
 
 export function loadGazetteer(dir = MODEL_DIR): Gazetteer {
-  return new Gazetteer(JSON.parse(readFileSync(join(dir, GAZETTEER_FILE), 'utf8')) as GazetteerData);
+  const clusters = JSON.parse(gunzipSync(readFileSync(join(dir, CLUSTERS_FILE))).toString('utf8')) as WordClusterData;
+  return new Gazetteer(JSON.parse(readFileSync(join(dir, GAZETTEER_FILE), 'utf8')) as GazetteerData, clusters);
 }
 
 export class EntityRecognizer {
@@ -53,16 +56,31 @@ export class EntityRecognizer {
   /** Spans per sentence of one document given as words (what the bench scores). */
   tagWords(sentences: readonly (readonly string[])[]): TokenSpan[][] {
     const tags = tagDocument(this.model, this.gazetteer, sentences);
-    const spans = tags.map((sentenceTags, s) => applyOrganisationRules(sentences[s]!, tagsToSpans(sentenceTags), (w) => this.gazetteer.isDesignator(w)));
-    const consistent = spans.map((sentenceSpans, s) => sentenceSpans.map((span) => this.knownCompanyNotPlace(sentences[s]!, span)));
+    const spans = tags.map((sentenceTags, s) => applyOrganisationRules(sentences[s]!, trimPunctuation(sentences[s]!, tagsToSpans(sentenceTags)), (w) => this.gazetteer.isDesignator(w)));
+    const alone = new Set(spans.flatMap((sentenceSpans, s) => sentenceSpans.map((span) => sentences[s]!.slice(span.start, span.end).join(' '))));
+    const isName = (part: readonly string[]) => alone.has(part.join(' ')) || (part.length === 1 && (this.gazetteer.isCompanyWord(part[0]!) || this.gazetteer.isPlace(part)));
+    const split = spans.map((sentenceSpans, s) => splitCoordinations(sentences[s]!, sentenceSpans, isName));
+    const consistent = split.map((sentenceSpans, s) => sentenceSpans.map((span) => this.knownPlaceNotCompany(sentences[s]!, this.knownCompanyNotPlace(sentences[s]!, span))));
     return propagateWithinDocument(sentences, consistent, (lower) => this.gazetteer.isCommonWord(lower));
   }
 
-  /** A one-word "location" that the lists know as a company and not as a place is a company ("of Microsoft"). */
+  /**
+   * A one-word "location" or "misc" name that the lists know as a company and
+   * not as a place is a company ("of Microsoft"); a nationality ("American")
+   * stays what it was.
+   */
   private knownCompanyNotPlace(words: readonly string[], span: TokenSpan): TokenSpan {
-    if (span.type !== 'LOC' || span.end - span.start !== 1) return span;
+    if ((span.type !== 'LOC' && span.type !== 'MISC') || span.end - span.start !== 1) return span;
     const word = words[span.start]!;
+    if (span.type === 'MISC' && DEMONYM.test(word)) return span;
     return this.gazetteer.isCompanyWord(word) && !this.gazetteer.isPlace([word]) ? { ...span, type: 'ORG' } : span;
+  }
+
+  /** A one-word "organisation" right after "in" that the lists know as a place and not as a company is a place ("Apple in Cupertino"). */
+  private knownPlaceNotCompany(words: readonly string[], span: TokenSpan): TokenSpan {
+    if (span.type !== 'ORG' || span.end - span.start !== 1 || !/^(?:in|near)$/i.test(words[span.start - 1] ?? '')) return span;
+    const word = words[span.start]!;
+    return this.gazetteer.isPlace([word]) && !this.gazetteer.isCompanyWord(word) ? { ...span, type: 'LOC' } : span;
   }
 
   recognize(text: string): RecognizedText {

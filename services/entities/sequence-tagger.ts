@@ -5,7 +5,7 @@
  * case elsewhere in it.
  */
 import { seededRandom } from '../../core/seeded-random.js';
-import { documentStats, sentenceContext, tokenFeatures } from './features.js';
+import { documentStats, sentenceContext, tokenFeatures, type SentenceContext } from './features.js';
 import type { Gazetteer } from './gazetteer.js';
 import { allowedAfter, Perceptron, TAGS, type Tag } from './perceptron.js';
 
@@ -21,50 +21,62 @@ export interface TrainingOptions {
   onEpoch?(epoch: number, errors: number, tokens: number): void;
 }
 
+/** The type a tag names ("B-ORG" → "ORG"), recorded per capitalised word for the history feature. */
+function remember(history: Map<string, string>, words: readonly string[], tags: readonly number[]): void {
+  tags.forEach((tag, i) => {
+    if (tag !== 0 && /^\p{Lu}/u.test(words[i]!)) history.set(words[i]!, TAGS[tag]!.slice(2));
+  });
+}
+
+/** Tags one sentence left to right; with `truth`, learns from each mistake (training). */
+function tagSentence(model: Perceptron, ctx: SentenceContext, history: Map<string, string>, truth?: readonly number[]): number[] {
+  const tags: number[] = [];
+  let prev = 0;
+  let prev2 = 0;
+  for (let i = 0; i < ctx.words.length; i++) {
+    const word = ctx.words[i]!;
+    const features = tokenFeatures(ctx, i, TAGS[prev]!, TAGS[prev2]!, history.get(word));
+    const guess = model.predict(features, allowedAfter(prev));
+    if (truth) model.update(truth[i]!, guess, features);
+    tags.push(guess);
+    prev2 = prev;
+    prev = guess;
+  }
+  remember(history, ctx.words, tags);
+  return tags;
+}
+
+/** Tags a document's sentences in order: what earlier sentences said of a word is a feature of its later mentions. */
+function tagContexts(model: Perceptron, contexts: readonly SentenceContext[], truth?: readonly (readonly number[])[]): number[][] {
+  const history = new Map<string, string>();
+  return contexts.map((ctx, s) => tagSentence(model, ctx, history, truth?.[s]));
+}
+
 export function tagDocument(model: Perceptron, gazetteer: Gazetteer, sentences: readonly (readonly string[])[]): Tag[][] {
   const doc = documentStats(sentences);
-  return sentences.map((words) => {
-    const ctx = sentenceContext(words, gazetteer, doc);
-    const tags: Tag[] = [];
-    let prev = 0;
-    let prev2 = 0;
-    for (let i = 0; i < words.length; i++) {
-      const guess = model.predict(tokenFeatures(ctx, i, TAGS[prev]!, TAGS[prev2]!), allowedAfter(prev));
-      tags.push(TAGS[guess]!);
-      prev2 = prev;
-      prev = guess;
-    }
-    return tags;
-  });
+  return tagContexts(model, sentences.map((words) => sentenceContext(words, gazetteer, doc))).map((tags) => tags.map((t) => TAGS[t]!));
 }
 
 export function trainTagger(documents: readonly LabelledSentence[][], gazetteer: Gazetteer, options: TrainingOptions): Perceptron {
   const model = new Perceptron();
   const next = seededRandom(options.seed);
-  const prepared = documents.map((sentences) => {
+  const order = documents.map((sentences) => {
     const doc = documentStats(sentences.map((s) => s.words));
-    return sentences.map((s) => ({ ctx: sentenceContext(s.words, gazetteer, doc), truth: s.tags.map((t) => TAGS.indexOf(t)) }));
+    return { contexts: sentences.map((s) => sentenceContext(s.words, gazetteer, doc)), truth: sentences.map((s) => s.tags.map((t) => TAGS.indexOf(t))) };
   });
-  const order = prepared.flat();
   for (let epoch = 1; epoch <= options.epochs; epoch++) {
+    // Documents are shuffled; sentences keep their order, so the document features see what they will see when tagging.
     for (let i = order.length - 1; i > 0; i--) {
       const j = Math.floor(next() * (i + 1));
       [order[i], order[j]] = [order[j]!, order[i]!];
     }
     let errors = 0;
     let tokens = 0;
-    for (const { ctx, truth } of order) {
-      let prev = 0;
-      let prev2 = 0;
-      for (let i = 0; i < truth.length; i++) {
-        const features = tokenFeatures(ctx, i, TAGS[prev]!, TAGS[prev2]!);
-        const guess = model.predict(features, allowedAfter(prev));
-        model.update(truth[i]!, guess, features);
-        if (guess !== truth[i]) errors += 1;
-        tokens += 1;
-        prev2 = prev;
-        prev = guess;
-      }
+    for (const { contexts, truth } of order) {
+      tagContexts(model, contexts, truth).forEach((guesses, s) => {
+        guesses.forEach((guess, i) => (errors += guess === truth[s]![i] ? 0 : 1));
+        tokens += guesses.length;
+      });
     }
     options.onEpoch?.(epoch, errors, tokens);
   }

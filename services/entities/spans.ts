@@ -115,3 +115,43 @@ export function applyOrganisationRules(words: readonly string[], spans: TokenSpa
   }
   return result;
 }
+
+const COORDINATOR = new Set(['and', 'or', ',', '&']);
+
+/**
+ * Splits a span that is a coordination of names ("Microsoft and Google",
+ * "Apple, Google and Amazon") into one span per name, when every part is a
+ * name on its own: one `isName` accepts (known to the lists, or tagged alone
+ * elsewhere in the document). "Procter & Gamble", whose parts are not both
+ * names on their own, stays whole.
+ */
+export function splitCoordinations(words: readonly string[], spans: readonly TokenSpan[], isName: (part: readonly string[]) => boolean): TokenSpan[] {
+  return spans.flatMap((span) => {
+    const parts: TokenSpan[] = [];
+    let start = span.start;
+    for (let i = span.start; i < span.end; i++) {
+      if (!COORDINATOR.has(words[i]!)) continue;
+      if (i > start) parts.push({ type: span.type, start, end: i });
+      start = i + 1;
+    }
+    if (parts.length === 0 || start >= span.end) return [span];
+    parts.push({ type: span.type, start, end: span.end });
+    const names = parts.every((part) => /^\p{Lu}/u.test(words[part.start]!) && isName(words.slice(part.start, part.end)));
+    return names ? parts : [span];
+  });
+}
+
+/**
+ * Drops punctuation the tagger took in at either end of a span ("Microsoft ,");
+ * a span of punctuation only goes. A handle's or hashtag's mark ("@ Microsoft")
+ * stays: it belongs to the name.
+ */
+export function trimPunctuation(words: readonly string[], spans: readonly TokenSpan[]): TokenSpan[] {
+  const isWord = (i: number) => /[\p{L}\p{N}@#]/u.test(words[i]!);
+  return spans.flatMap((span) => {
+    let { start, end } = span;
+    while (start < end && !isWord(start)) start += 1;
+    while (end > start && !isWord(end - 1)) end -= 1;
+    return end > start ? [{ ...span, start, end }] : [];
+  });
+}

@@ -62,6 +62,8 @@ export interface ExtractedRelation {
   type: RelationType;
   /** The words that signalled the relation. */
   cue: string;
+  /** The sentence that states it (offline tagger), or the model's quote. */
+  evidence?: string;
 }
 
 export interface Extraction {
