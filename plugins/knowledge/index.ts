@@ -20,7 +20,7 @@ import {
   searchOutputSchema,
 } from './schemas.js';
 import { entityMarkdown, extractMarkdown, graphMarkdown, peopleMarkdown, searchMarkdown } from './markdown.js';
-import { entityView, relationshipView } from './views.js';
+import { entityView, extractedRelationshipView, relationshipView } from './views.js';
 
 export default definePlugin({
   setup(services) {
@@ -60,7 +60,7 @@ export default definePlugin({
         );
         return {
           entities: outcome.entities.map((e) => entityView(e)),
-          relationships: outcome.edges.map((e) => ({ ...relationshipView(e), source: 'direct' as const })),
+          relationships: outcome.edges.map((e) => extractedRelationshipView(e, outcome.evidence)),
           processing_time_ms: Math.round(performance.now() - started),
           model_used: outcome.modelUsed,
           stored: outcome.stored,

@@ -55,7 +55,7 @@ export const extractInputSchema = z.strictObject({
 
 export const extractOutputSchema = z.object({
   entities: z.array(entitySchema),
-  relationships: z.array(relationshipSchema.extend({ source: z.literal('direct') })),
+  relationships: z.array(relationshipSchema.extend({ source: z.literal('direct'), evidence: z.string().optional().describe('Extension: the sentence of this text that states the relation') })),
   processing_time_ms: z.int(),
   model_used: z.string().describe('Extension: the language model that extracted, or offline-tagger'),
   stored: z.boolean().describe('Extension: whether the result was merged into the graph'),

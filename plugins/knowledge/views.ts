@@ -1,5 +1,5 @@
 /** Graph records in the API's shapes (Entity, Relationship, Person). */
-import type { EdgeRecord, EntityRecord } from '../../services/graph/types.js';
+import { edgeKey, type EdgeRecord, type EntityRecord } from '../../services/graph/types.js';
 import type { SearchHit } from '../../services/knowledge/knowledge-service.js';
 
 const SOURCES_SHOWN = 10;
@@ -35,4 +35,10 @@ export function entityView(entity: EntityRecord, hit?: Pick<SearchHit, 'match' |
 
 export function relationshipView(edge: EdgeRecord) {
   return { from_entity: edge.from, to_entity: edge.to, type: edge.type, weight: edge.sources.length };
+}
+
+/** A relationship as an extraction returns it: found directly in the text, with the sentence that states it. */
+export function extractedRelationshipView(edge: EdgeRecord, evidence: ReadonlyMap<string, string>) {
+  const sentence = evidence.get(edgeKey(edge));
+  return { ...relationshipView(edge), source: 'direct' as const, ...(sentence ? { evidence: sentence } : {}) };
 }

@@ -17,12 +17,12 @@ import { AppError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import type { Principal } from '../../core/principal.js';
 import { aliasKeys, nameKey, nameTokens } from '../entities/names.js';
-import { ENTITY_TYPES, type EntityType, type Extraction } from '../entities/types.js';
+import { ENTITY_TYPES, SYMMETRIC_RELATIONS, type EntityType, type Extraction } from '../entities/types.js';
 import type { Embedder } from '../embeddings/types.js';
 import { deleteEntity, entityId, mergeExtraction, sourceId } from '../graph/graph-writer.js';
 import { RedisGraphBackend } from '../graph/redis-backend.js';
 import { SqliteGraphBackend } from '../graph/sqlite-backend.js';
-import type { EdgeRecord, EntityRecord, GraphBackend } from '../graph/types.js';
+import { edgeKey, type EdgeRecord, type EntityRecord, type GraphBackend } from '../graph/types.js';
 import type { LlmTiers } from '../llm/registry.js';
 import { extractWithLlm } from './llm-extract.js';
 import { modelFor } from '../llm/model-choice.js';
@@ -74,6 +74,8 @@ export interface ExtractRequest {
 export interface ExtractOutcome {
   entities: EntityRecord[];
   edges: EdgeRecord[];
+  /** The sentence stating each edge in this text, by edgeKey. */
+  evidence: Map<string, string>;
   modelUsed: string;
   stored: boolean;
 }
@@ -157,12 +159,13 @@ export class KnowledgeService {
     const vectors = await this.vectorsFor(extraction, signal);
     if (request.store === false) {
       const preview = previewRecords(extraction, source, modelUsed, now, vectors);
-      return { entities: preview.entities, edges: preview.edges, modelUsed, stored: false };
+      const ids = new Map(extraction.entities.map((e, i) => [e.key, preview.entities[i]!.id]));
+      return { entities: preview.entities, edges: preview.edges, evidence: evidenceByEdge(extraction, (key) => ids.get(key)), modelUsed, stored: false };
     }
     const graph = await this.graph();
     const merged = await mergeExtraction(graph, { extraction, source, modelUsed, vectors, now });
     const entities = uniqueById([...merged.entities.values()]);
-    return { entities, edges: merged.edges, modelUsed, stored: true };
+    return { entities, edges: merged.edges, evidence: evidenceByEdge(extraction, (key) => merged.entities.get(key)?.id), modelUsed, stored: true };
   }
 
   private async vectorsFor(extraction: Extraction, signal: AbortSignal): Promise<Map<string, number[]>> {
@@ -322,4 +325,18 @@ function previewRecords(
   });
   const edges = extraction.relations.map((r): EdgeRecord => ({ from: idOf.get(r.from)!, to: idOf.get(r.to)!, type: r.type, sources: [source.id], cues: [r.cue], createdAt: at, updatedAt: at, version: 0 }));
   return { entities, edges };
+}
+
+/** The evidence of each relation, keyed as its edge is (entity ids; a symmetric relation from the smaller id). */
+function evidenceByEdge(extraction: Extraction, idOf: (key: string) => string | undefined): Map<string, string> {
+  const evidence = new Map<string, string>();
+  for (const relation of extraction.relations) {
+    let from = idOf(relation.from);
+    let to = idOf(relation.to);
+    if (!from || !to || !relation.evidence) continue;
+    if (SYMMETRIC_RELATIONS.has(relation.type) && from > to) [from, to] = [to, from];
+    const key = edgeKey({ from, type: relation.type, to });
+    if (!evidence.has(key)) evidence.set(key, relation.evidence);
+  }
+  return evidence;
 }

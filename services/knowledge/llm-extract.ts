@@ -102,7 +102,7 @@ export async function extractWithLlm(client: LlmClient, text: string, signal: Ab
     const from = keyOf.get(str(raw.from));
     const to = keyOf.get(str(raw.to));
     const type = str(raw.type) as RelationType;
-    if (from && to && from !== to && RELATION_TYPES.includes(type)) relations.push({ from, to, type, cue: str(raw.evidence).slice(0, 120) || 'llm' });
+    if (from && to && from !== to && RELATION_TYPES.includes(type)) relations.push({ from, to, type, cue: str(raw.evidence).slice(0, 120) || 'llm', ...(str(raw.evidence) ? { evidence: str(raw.evidence).slice(0, 400) } : {}) });
   }
   for (const entity of entities) {
     const related = relations.filter((r) => r.from === entity.key || r.to === entity.key).map((r) => (r.from === entity.key ? r.to : r.from));

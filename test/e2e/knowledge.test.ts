@@ -97,6 +97,22 @@ describe('knowledge extraction', () => {
     const again = await quarry.post('/api/v1/knowledge/extract', { text: page.text, source_url: page.url });
     expect(again.body.entities.find((e: any) => e.id === last.id).source_count).toBe(3);
   });
+
+  it('reads a news example offline: three separate companies, and Nadella leads Microsoft with the sentence as evidence', async () => {
+    const text =
+      'Satya Nadella is the chief executive of Microsoft, which is based in Redmond, Washington. ' +
+      'Tim Cook leads Apple in Cupertino; Apple competes with Microsoft and Google.';
+    const res = await quarry.post('/api/v1/knowledge/extract', { text, store: false });
+    expect(res.status).toBe(200);
+    const { entities, relationships } = res.body;
+    const byName = (name: string) => entities.find((e: any) => e.name === name);
+    for (const company of ['Microsoft', 'Apple', 'Google']) expect(byName(company)?.type, company).toBe('organization');
+    expect(entities.some((e: any) => / and /.test(e.name))).toBe(false);
+    const leads = relationships.find((r: any) => r.from_entity === byName('Satya Nadella')?.id && r.type === 'leads' && r.to_entity === byName('Microsoft')?.id);
+    expect(leads).toMatchObject({ source: 'direct', evidence: 'Satya Nadella is the chief executive of Microsoft, which is based in Redmond, Washington.' });
+    const cook = relationships.find((r: any) => r.from_entity === byName('Tim Cook')?.id && r.type === 'leads' && r.to_entity === byName('Apple')?.id);
+    expect(cook?.evidence).toMatch(/^Tim Cook leads Apple/);
+  });
 });
 
 describe('knowledge reads', () => {
