@@ -90,11 +90,14 @@ export class Perceptron {
   static load(model: SerializedModel): Perceptron {
     if (model.tags.join(',') !== TAGS.join(',')) throw new Error(`entity model tags ${model.tags.join(',')} do not match ${TAGS.join(',')}`);
     const perceptron = new Perceptron();
-    for (const [feature, pairs] of Object.entries(model.weights)) {
-      const values = new Float64Array(TAGS.length);
+    const entries = Object.entries(model.weights);
+    // One buffer for all weights: a hundred thousand small arrays would each be an allocation at start-up.
+    const buffer = new Float64Array(entries.length * TAGS.length);
+    entries.forEach(([feature, pairs], k) => {
+      const values = buffer.subarray(k * TAGS.length, (k + 1) * TAGS.length);
       for (const [tag, value] of pairs) values[tag] = value;
       perceptron.weights.set(feature, values);
-    }
+    });
     return perceptron;
   }
 }

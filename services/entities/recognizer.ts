@@ -12,7 +12,7 @@ import { DEMONYM } from './classify.js';
 import { Gazetteer, type GazetteerData, type WordClusterData } from './gazetteer.js';
 import { Perceptron, type SerializedModel } from './perceptron.js';
 import { tagDocument } from './sequence-tagger.js';
-import { applyOrganisationRules, propagateWithinDocument, splitCoordinations, tagsToSpans, trimPunctuation, type SpanType, type TokenSpan } from './spans.js';
+import { applyOrganisationRules, propagateWithinDocument, splitCoordinations, splitPossessives, tagsToSpans, trimPunctuation, type SpanType, type TokenSpan } from './spans.js';
 import { splitSentences, tokenize, type Token } from './tokenize.js';
 
 export const MODEL_DIR = join(PACKAGE_ROOT, 'services', 'entities', 'model');
@@ -56,10 +56,10 @@ export class EntityRecognizer {
   /** Spans per sentence of one document given as words (what the bench scores). */
   tagWords(sentences: readonly (readonly string[])[]): TokenSpan[][] {
     const tags = tagDocument(this.model, this.gazetteer, sentences);
-    const spans = tags.map((sentenceTags, s) => applyOrganisationRules(sentences[s]!, trimPunctuation(sentences[s]!, tagsToSpans(sentenceTags)), (w) => this.gazetteer.isDesignator(w)));
+    const spans = tags.map((sentenceTags, s) => applyOrganisationRules(sentences[s]!, splitPossessives(sentences[s]!, trimPunctuation(sentences[s]!, tagsToSpans(sentenceTags))), (w) => this.gazetteer.isDesignator(w)));
     const alone = new Set(spans.flatMap((sentenceSpans, s) => sentenceSpans.map((span) => sentences[s]!.slice(span.start, span.end).join(' '))));
     const isName = (part: readonly string[]) => alone.has(part.join(' ')) || (part.length === 1 && (this.gazetteer.isCompanyWord(part[0]!) || this.gazetteer.isPlace(part)));
-    const split = spans.map((sentenceSpans, s) => splitCoordinations(sentences[s]!, sentenceSpans, isName));
+    const split = spans.map((sentenceSpans, s) => this.companiesAfterPrepositions(sentences[s]!, splitCoordinations(sentences[s]!, sentenceSpans, isName)));
     const consistent = split.map((sentenceSpans, s) => sentenceSpans.map((span) => this.knownPlaceNotCompany(sentences[s]!, this.knownCompanyNotPlace(sentences[s]!, span))));
     return propagateWithinDocument(sentences, consistent, (lower) => this.gazetteer.isCommonWord(lower));
   }
@@ -74,6 +74,22 @@ export class EntityRecognizer {
     const word = words[span.start]!;
     if (span.type === 'MISC' && DEMONYM.test(word)) return span;
     return this.gazetteer.isCompanyWord(word) && !this.gazetteer.isPlace([word]) ? { ...span, type: 'ORG' } : span;
+  }
+
+  /**
+   * A capitalised word the tagger left out right after "of", "at", "for",
+   * "with" or "by", that the lists know as a company and not as a place or
+   * nationality, standing alone, is a company ("chief executive of Microsoft,").
+   */
+  private companiesAfterPrepositions(words: readonly string[], spans: TokenSpan[]): TokenSpan[] {
+    const covered = (i: number) => spans.some((span) => i >= span.start && i < span.end);
+    const capitalised = (i: number) => /^\p{Lu}/u.test(words[i] ?? '');
+    const added: TokenSpan[] = [];
+    words.forEach((word, i) => {
+      if (!/^(?:of|at|for|with|by)$/.test(words[i - 1] ?? '') || covered(i) || !capitalised(i) || capitalised(i + 1)) return;
+      if (this.gazetteer.isCompanyWord(word) && !this.gazetteer.isPlace([word]) && !DEMONYM.test(word)) added.push({ type: 'ORG', start: i, end: i + 1 });
+    });
+    return added.length === 0 ? spans : [...spans, ...added].sort((a, b) => a.start - b.start);
   }
 
   /** A one-word "organisation" right after "in" that the lists know as a place and not as a company is a place ("Apple in Cupertino"). */

@@ -155,3 +155,17 @@ export function trimPunctuation(words: readonly string[], spans: readonly TokenS
     return end > start ? [{ ...span, start, end }] : [];
   });
 }
+
+/**
+ * A span running across a possessive ("Microsoft 's Teams", "Salesforce 's
+ * Dreamforce conference") is an owner and a thing: the owner keeps the type,
+ * the rest becomes MISC (a product, event or work by its words).
+ */
+export function splitPossessives(words: readonly string[], spans: readonly TokenSpan[]): TokenSpan[] {
+  return spans.flatMap((span) => {
+    for (let i = span.start + 1; i < span.end - 1; i++) {
+      if (/^['’]s$/.test(words[i]!)) return [{ ...span, end: i }, { type: 'MISC' as const, start: i + 1, end: span.end }];
+    }
+    return [span];
+  });
+}

@@ -46,7 +46,7 @@ const RELATIONSHIP: Shape = { from_entity: 'string', to_entity: 'string', type: 
 const SHAPES: Record<string, Shape> = {
   knowledge_extract: {
     entities: [ENTITY],
-    relationships: [{ ...(RELATIONSHIP as object), source: 'string' }],
+    relationships: [{ ...(RELATIONSHIP as object), source: 'string', 'evidence?': 'string' }],
     processing_time_ms: 'integer',
     model_used: 'string',
     stored: 'boolean',
