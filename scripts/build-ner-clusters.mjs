@@ -9,7 +9,7 @@
  *
  * Writes services/entities/model/word-clusters.json.gz:
  * { coarse, fine, clusters: ["word word …", …] } (index = coarse·fine + sub).
- * Deterministic (seeded); about a minute on one core.
+ * Deterministic (seeded; core/seeded-random, so run `npm run build` first); about a minute on one core.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -17,23 +17,14 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
+const { seededRandom } = await import(new URL('../dist/core/seeded-random.js', import.meta.url).href);
+
 const require = createRequire(import.meta.url);
 const WORDS = 100_000;
 const COARSE = 64;
 const FINE = 16;
 const ITERATIONS = 12;
 const OUT = join(resolve(dirname(fileURLToPath(import.meta.url)), '..'), 'services', 'entities', 'model', 'word-clusters.json.gz');
-
-function seeded(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Spherical k-means over unit rows `members` of `data` (dims wide); returns the cluster of each member. */
 function kmeans(data, dims, members, k, random) {
@@ -91,7 +82,7 @@ words.forEach((word, w) => {
   norm = Math.sqrt(norm) || 1;
   for (let d = 0; d < dims; d++) data[w * dims + d] = vector[d] / norm;
 });
-const random = seeded(20261126);
+const random = seededRandom(20261126);
 const all = words.map((_, w) => w);
 const coarse = kmeans(data, dims, all, COARSE, random);
 const clusters = Array.from({ length: COARSE * FINE }, () => []);
