@@ -72,7 +72,7 @@ describe('configured task models', () => {
     expect(res.body.contradicting_evidence.length).toBeGreaterThan(0);
   });
 
-  it('RAG and agent passages are reordered by the cross-encoder, and model_used says so', async () => {
+  it('RAG, agent and neural results are reordered by the cross-encoder, and model_used says so', async () => {
     const rag = await withModels.post('/api/v1/rag/search', { query: 'heat pump problems cold weather', max_sources: 3 });
     expect(rag.status).toBe(200);
     expect(rag.body.sources[0].url).toBe(site.url(HISTORY));
@@ -81,6 +81,10 @@ describe('configured task models', () => {
     expect(agent.status).toBe(200);
     expect(agent.body.results[0].url).toBe(site.url(HISTORY));
     expect(agent.body.model_used).toBe('none, reranked by tiny-reranker');
+    const neural = await withModels.post('/api/v1/neural/search', { query: 'heat pump problems cold weather', num_results: 3, use_autoprompt: false });
+    expect(neural.status).toBe(200);
+    expect(neural.body.results[0].url).toBe(site.url(HISTORY));
+    expect(neural.body.model_used).toBe('none, reranked by tiny-reranker');
   });
 
   it('the features answer names the models in use', async () => {
