@@ -79,7 +79,8 @@ const int64 = (rows: number[][], width: number) => {
  */
 async function tagSentences({ tokenizer, model, labels }: Loaded, sentences: string[][], batchSize: number): Promise<string[][]> {
   const specials = tokenizer.encode('');
-  const [prefix, suffix] = specials.length >= 2 ? [specials.slice(0, 1), specials.slice(1)] : [[], specials];
+  // What the tokenizer adds around a text ([CLS] … [SEP], <s> … </s>; a lone marker is a beginning one).
+  const [prefix, suffix] = specials.length >= 2 ? [specials.slice(0, 1), specials.slice(1)] : [specials, []];
   const pad = (tokenizer as unknown as { pad_token_id?: number }).pad_token_id ?? 0;
   const pieces = new Map<string, number[]>();
   const piecesOf = (word: string) => {
