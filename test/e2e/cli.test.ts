@@ -117,7 +117,7 @@ describe('quarry engine parse on each kind of answer', () => {
         const result = run('engine', 'parse', id, join(fixtures, file), '--query', 'test');
         if (result.status !== 0) return false;
         const parsed = JSON.parse(result.stdout) as Array<{ url?: unknown; title?: unknown }>;
-        return Array.isArray(parsed) && parsed.length > 0 && typeof parsed[0].url === 'string' && typeof parsed[0].title === 'string';
+        return Array.isArray(parsed) && parsed.length > 0 && typeof parsed[0]?.url === 'string' && typeof parsed[0]?.title === 'string';
       });
       if (!parsedOne) failures.push(`${id} (${format})`);
     }
