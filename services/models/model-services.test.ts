@@ -61,9 +61,10 @@ describe('token classifier (entities)', () => {
     const found = extraction.entities.map((e) => [e.type, e.name]);
     expect(found).toEqual(expect.arrayContaining([['organization', 'Zorblax'], ['person', 'Quenby Marsh']]));
     expect(found).toHaveLength(2);
-    // The offline tagger reads the same text differently: the model visibly decides.
-    const offline = analyzeText(EntityRecognizer.load(), TEXT).entities.map((e) => [e.type, e.name]);
-    expect(offline).not.toEqual(found);
+    // The model visibly decides: it names the lower-case words it knows, which the offline tagger leaves alone.
+    const lower = 'zorblax hired quenby marsh last spring.';
+    expect((await classifier.extract(lower)).entities.length).toBeGreaterThan(0);
+    expect(analyzeText(EntityRecognizer.load(), lower).entities).toEqual([]);
   });
 
   it('tags many sentences in batches with the same result as one batch', async () => {
