@@ -59,7 +59,8 @@ export class EntityRecognizer {
     const spans = tags.map((sentenceTags, s) => applyOrganisationRules(sentences[s]!, splitPossessives(sentences[s]!, trimPunctuation(sentences[s]!, tagsToSpans(sentenceTags))), (w) => this.gazetteer.isDesignator(w)));
     const alone = new Set(spans.flatMap((sentenceSpans, s) => sentenceSpans.map((span) => sentences[s]!.slice(span.start, span.end).join(' '))));
     const isName = (part: readonly string[]) => alone.has(part.join(' ')) || (part.length === 1 && (this.gazetteer.isCompanyWord(part[0]!) || this.gazetteer.isPlace(part)));
-    const split = spans.map((sentenceSpans, s) => this.companiesAfterPrepositions(sentences[s]!, splitCoordinations(sentences[s]!, sentenceSpans, isName)));
+    const recurring = this.recurringCompanyWords(sentences);
+    const split = spans.map((sentenceSpans, s) => this.companiesAfterPrepositions(sentences[s]!, splitCoordinations(sentences[s]!, sentenceSpans, isName), recurring));
     const consistent = split.map((sentenceSpans, s) => sentenceSpans.map((span) => this.knownPlaceNotCompany(sentences[s]!, this.knownCompanyNotPlace(sentences[s]!, span))));
     return propagateWithinDocument(sentences, consistent, (lower) => this.gazetteer.isCommonWord(lower));
   }
@@ -78,15 +79,25 @@ export class EntityRecognizer {
 
   /**
    * A capitalised word the tagger left out right after "of", "at", "for",
-   * "with" or "by", that the lists know as a company and not as a place or
-   * nationality, standing alone, is a company ("chief executive of Microsoft,").
+   * "with" or "by", or recurring in the text, that the lists know as a company
+   * and not as a place or nationality, standing alone, is a company ("chief
+   * executive of Microsoft,"; "Salesforce founder … Salesforce is based in").
    */
-  private companiesAfterPrepositions(words: readonly string[], spans: TokenSpan[]): TokenSpan[] {
+  /** Company-list words (not common words) the text names capitalised at least twice and never in lower case. */
+  private recurringCompanyWords(sentences: readonly (readonly string[])[]): Set<string> {
+    const counts = new Map<string, number>();
+    const lower = new Set(sentences.flat().filter((w) => /^\p{Ll}/u.test(w)));
+    for (const word of sentences.flat()) if (/^\p{Lu}\p{Ll}/u.test(word)) counts.set(word, (counts.get(word) ?? 0) + 1);
+    const known = (word: string) => this.gazetteer.isCompanyWord(word) && !this.gazetteer.isCommonWord(word.toLowerCase()) && !lower.has(word.toLowerCase());
+    return new Set([...counts].filter(([word, n]) => n >= 2 && known(word)).map(([word]) => word));
+  }
+
+  private companiesAfterPrepositions(words: readonly string[], spans: TokenSpan[], recurring: ReadonlySet<string>): TokenSpan[] {
     const covered = (i: number) => spans.some((span) => i >= span.start && i < span.end);
     const capitalised = (i: number) => /^\p{Lu}/u.test(words[i] ?? '');
     const added: TokenSpan[] = [];
     words.forEach((word, i) => {
-      if (!/^(?:of|at|for|with|by)$/.test(words[i - 1] ?? '') || covered(i) || !capitalised(i) || capitalised(i + 1)) return;
+      if (!(recurring.has(word) || /^(?:of|at|for|with|by)$/.test(words[i - 1] ?? '')) || covered(i) || !capitalised(i) || capitalised(i + 1)) return;
       if (this.gazetteer.isCompanyWord(word) && !this.gazetteer.isPlace([word]) && !DEMONYM.test(word)) added.push({ type: 'ORG', start: i, end: i + 1 });
     });
     return added.length === 0 ? spans : [...spans, ...added].sort((a, b) => a.start - b.start);
