@@ -76,6 +76,23 @@ export interface CapabilityJob {
   answer(jobId: string, ctx: CallContext): Promise<unknown>;
 }
 
+/**
+ * A read-only capability whose answer is also an MCP resource: context an agent attaches (a corpus,
+ * a monitor's results, a graph entity) rather than an action it takes. The URI template's variables
+ * are the capability's input fields, so reading the resource is calling the capability, with its
+ * checks (ownership included).
+ */
+export interface McpResource {
+  /** RFC 6570 simple template under quarry://, e.g. "quarry://corpora/{corpus_id}"; one variable per path segment. */
+  uriTemplate: string;
+  /** The template's short name, e.g. "corpus". */
+  name: string;
+  title: string;
+  description: string;
+  /** How the caller's concrete resources are found: a listing capability and its output as template variables. */
+  list?: { capability: string; items(output: unknown): Array<{ variables: Record<string, string>; name: string; title?: string }> };
+}
+
 export interface CapabilityDefinition<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
   /** "<area>.<action>", e.g. "search.web". */
   id: string;
@@ -121,6 +138,8 @@ export interface CapabilityDefinition<I extends z.ZodType = z.ZodType, O extends
    * format for tools that speak it, where a tool would repeat one agents already have.
    */
   mcpTool?: string;
+  /** Also served as an MCP resource (read-only capabilities only). */
+  mcpResource?: McpResource;
   /** Present when the capability submits a job or reads one (see CapabilityJob). */
   job?: CapabilityJob;
   /** Read-only capabilities are safe to retry (MCP annotation). */

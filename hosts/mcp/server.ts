@@ -9,11 +9,23 @@
  * handshake is answered at once, and requests that need the tools wait for it.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  type CallToolResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { QuarryApp } from '../../app/create-quarry.js';
 import type { CallContext } from '../../core/capability.js';
 import { packageVersion } from '../../core/paths.js';
 import { LOCAL_PRINCIPAL, type Principal } from '../../core/principal.js';
+import { requestFailure } from './message-checks.js';
+import { McpResources } from './resources.js';
 import { StrictStdioTransport } from './stdio-transport.js';
 import { callTool, exposedCapabilities, toolOf, type ToolCapability } from './tool-calls.js';
 
@@ -22,15 +34,32 @@ export type AppSource = QuarryApp | (() => Promise<QuarryApp>);
 
 /** caller: who the calls act for; the stdio host is the machine's owner (an admin). */
 export function buildMcpServer(source: AppSource, caller: Principal = LOCAL_PRINCIPAL): Server {
-  const server = new Server({ name: 'quarry', version: packageVersion() }, { capabilities: { tools: {}, logging: {} } });
-  let tools: Promise<{ app: QuarryApp; capabilities: ToolCapability[]; byTool: Map<string, ToolCapability> }> | undefined;
+  const server = new Server({ name: 'quarry', version: packageVersion() }, { capabilities: { tools: {}, resources: {}, logging: {} } });
+  let tools: Promise<{ app: QuarryApp; capabilities: ToolCapability[]; byTool: Map<string, ToolCapability>; resources: McpResources }> | undefined;
   const ready = () =>
     (tools ??= Promise.resolve(typeof source === 'function' ? source() : source).then((app) => {
       const capabilities = exposedCapabilities(app);
-      return { app, capabilities, byTool: new Map(capabilities.map((c) => [c.mcpTool, c])) };
+      return { app, capabilities, byTool: new Map(capabilities.map((c) => [c.mcpTool, c])), resources: new McpResources(app, capabilities) };
     }));
+  /** A resource request's context: the caller, no progress. */
+  const resourceContext = (app: QuarryApp, signal: AbortSignal): CallContext => ({ signal, logger: app.logger.child({ mcp: 'resources' }), host: 'mcp', caller, progress: () => undefined });
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (await ready()).capabilities.map(toolOf) as Tool[] }));
+
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: (await ready()).resources.templates() }));
+  server.setRequestHandler(ListResourcesRequestSchema, async (_request, extra) => {
+    const { app, resources } = await ready();
+    return { resources: await resources.list(resourceContext(app, extra.signal)) };
+  });
+  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
+    const { app, resources } = await ready();
+    try {
+      return await resources.read(request.params.uri, resourceContext(app, extra.signal));
+    } catch (error) {
+      const failure = requestFailure(error);
+      throw new McpError(failure.code, failure.message, failure.data);
+    }
+  });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const { app, byTool } = await ready();
