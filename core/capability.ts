@@ -72,8 +72,11 @@ export interface CapabilityJob {
   read(jobId: string, ctx: CallContext): Promise<JobSnapshot>;
   /** Asks the job to stop (see read for NOT_FOUND); answers it as it will end. */
   cancel(jobId: string, ctx: CallContext): Promise<JobSnapshot>;
-  /** A completed job as the submitting capability answers when it waits the job out (its output schema); see read for NOT_FOUND. */
-  answer(jobId: string, ctx: CallContext): Promise<unknown>;
+  /**
+   * A completed job, as read (by `read` or the job service for this caller), answered as the submitting
+   * capability answers when it waits the job out (its output schema): no second read of the record.
+   */
+  answer(job: JobSnapshot, ctx: CallContext): Promise<unknown>;
 }
 
 /**
