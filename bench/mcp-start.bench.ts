@@ -59,8 +59,10 @@ function mcpStart(dataDir: string): Promise<{ initialize: number; toolsList: num
           send({ jsonrpc: '2.0', method: 'notifications/initialized' });
           send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
         } else if (message.id === 2) {
+          const toolsList = performance.now() - started;
           child.removeAllListeners('exit');
-          child.once('exit', () => resolve({ initialize, toolsList: performance.now() - started }));
+          // The next start begins once this one has gone (it may still be loading the app: that is not timed).
+          child.once('exit', () => resolve({ initialize, toolsList }));
           child.stdin.end();
         }
       }
