@@ -110,6 +110,13 @@ export default definePlugin({
       http: { method: 'GET', path: '/api/v1/knowledge/entities/:entity_id' },
       mcpTool: 'knowledge_entity',
       readOnly: true,
+      // Not listed: a graph has thousands; the ids come from knowledge_search or knowledge_graph.
+      mcpResource: {
+        uriTemplate: 'quarry://knowledge/entities/{entity_id}',
+        name: 'entity',
+        title: 'An entity of the knowledge graph',
+        description: 'One entity (person, organisation, place, …) with its aliases, sources and every relation it takes part in. Entity ids come from knowledge_search or knowledge_graph.',
+      },
       toMarkdown: entityMarkdown,
       async handler(input, ctx) {
         const found = await graphOf(ctx).entity(input.entity_id);
