@@ -10,6 +10,7 @@ import { AppError } from '../../core/errors.js';
 import type { PluginServices } from '../../app/plugin-services.js';
 import { extractiveSummary } from '../../services/answers/summary.js';
 import { prepareSources } from '../../services/corpora/prepare.js';
+import { pooledChunker } from '../../services/chunking/lead.js';
 import { retrieve } from '../../services/corpora/retrieve.js';
 import type { CorpusRecord } from '../../services/corpora/types.js';
 import { rankPagePassages } from '../../services/ranking/page-passages.js';
@@ -138,6 +139,7 @@ export async function addToCorpus(services: PluginServices, input: z.infer<typeo
       })),
     ),
     embedder,
+    pooledChunker(services.parsing, ctx.signal),
     ctx.signal,
   );
   const stored = await store.addSources(input.corpus_id, prepared);

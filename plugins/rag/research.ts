@@ -23,6 +23,7 @@ import { modelFor } from '../../services/llm/model-choice.js';
 import { extractiveSummary, writtenSummaries } from '../../services/answers/summary.js';
 import type { CorpusStore } from '../../services/corpora/corpus-store.js';
 import { prepareSources } from '../../services/corpora/prepare.js';
+import { pooledChunker } from '../../services/chunking/lead.js';
 import type { CorpusRecord } from '../../services/corpora/types.js';
 import type { Embedder } from '../../services/embeddings/types.js';
 import { rankPagePassages } from '../../services/ranking/page-passages.js';
@@ -163,6 +164,7 @@ async function build(services: PluginServices, store: CorpusStore, record: Corpu
           query: s.queries[0] ?? record.topic,
         })),
         embedder,
+        pooledChunker(services.parsing, ctx.signal),
         ctx.signal,
       );
       stored = (await store.addSources(corpusId, prepared)).length;

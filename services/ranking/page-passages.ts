@@ -5,6 +5,7 @@
  * scored in one call (passage-relevance.ts, the calibrated profile). A page's
  * score is its best passage's.
  */
+import { TimeSlicer } from '../../core/time-slice.js';
 import type { Embedder } from '../embeddings/types.js';
 import { cutPassages, type CutPassage } from './passages.js';
 import { scorePassages, type PassageRelevance, type PassageVectorCache } from './passage-relevance.js';
@@ -40,7 +41,13 @@ export async function rankPagePassages(
 ): Promise<RankedPage[]> {
   const cut = { by: 'tokens', tokens: options.passageTokens ?? DEFAULT_PASSAGE_TOKENS } as const;
   const limit = options.maxPassagesPerPage ?? DEFAULT_MAX_PASSAGES_PER_PAGE;
-  const split = await Promise.all(pages.map((page) => cutPassages(page.text, cut, { limit })));
+  // One page at a time, yielding between pages: each cut is bounded (its lead), many pages together are not.
+  const slicer = new TimeSlicer();
+  const split: PagePassage[][] = [];
+  for (const page of pages) {
+    split.push(await cutPassages(page.text, cut, { limit }));
+    await slicer.pause();
+  }
   const flat = split.flatMap((passages, i) => passages.map((passage) => ({ text: passage.text, title: pages[i]!.title })));
   const scores = await scorePassages(query, flat, embedder, options.signal, options.vectors);
   let offset = 0;

@@ -14,6 +14,7 @@
  */
 import { TimeSlicer } from '../../core/time-slice.js';
 import { chunkText } from '../chunking/chunk-text.js';
+import { chunkLead } from '../chunking/lead.js';
 import { sentenceSpans } from '../chunking/segmenters.js';
 import { trimSpan } from '../chunking/spans.js';
 
@@ -104,8 +105,10 @@ export async function cutPassages(text: string, cut: PassageCut, options: CutOpt
   const limit = options.limit ?? Number.POSITIVE_INFINITY;
   if (cut.by === 'tokens') {
     if (!text.trim()) return [];
-    const chunks = await chunkText(text, { strategy: 'recursive', maxTokens: cut.tokens, overlapTokens: 0 });
-    return chunks.slice(0, limit).map((chunk) => ({ text: chunk.text, start: chunk.start, end: chunk.end, index: chunk.index }));
+    const options = { strategy: 'recursive', maxTokens: cut.tokens, overlapTokens: 0 } as const;
+    // With a limit, only the lead that fills it is chunked (a long page's tail would cost seconds on the event loop).
+    const chunks = Number.isFinite(limit) ? await chunkLead(text, options, limit) : await chunkText(text, options);
+    return chunks.map((chunk) => ({ text: chunk.text, start: chunk.start, end: chunk.end, index: chunk.index }));
   }
   const parts = await sentencesInSlices(text, limit, options.slicer ?? new TimeSlicer());
   const passages = cut.by === 'window' ? sentenceWindows(text, parts, cut.sentences) : cut.by === 'words' ? packSentences(text, parts, cut.words) : parts;
