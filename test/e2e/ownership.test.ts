@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startResearchWeb, type ResearchWeb } from './research-web.js';
 import { startQuarry, type RunningQuarry } from './harness.js';
+import { until } from '../sandbox/until.js';
 
 const KEY_A = 'key-alpha-0123456789';
 const KEY_B = 'key-bravo-0123456789';
@@ -229,6 +230,23 @@ describe('caps per key', () => {
     expect(other.status).toBe(200);
     expectQuota(await at(KEY_B, 'POST', `/api/v1/monitor/topics/${bId}/resume`), 'quotas.monitorChecksPerHour');
   });
+
+  it('counts manual checks in the checks an hour: past it POST check is refused, naming the setting', async () => {
+    const read = async (key: string, path: string) => (await fetch(capped.url + path, { headers: { 'x-api-key': key } })).json();
+    const [hourly] = (await read(KEY_A, '/api/v1/monitor/topics')).filter((m: { topic: string }) => m.topic === 'one');
+    const path = `/api/v1/monitor/topics/${hourly.id}`;
+    const settled = () => until('the manual check to finish', async () => !(await read(KEY_A, path)).check_in_progress, 60_000);
+    // A's monitors are scheduled for 1 + 12 checks an hour: 7 manual checks fit in 20.
+    for (let i = 0; i < 7; i++) {
+      const check = await at(KEY_A, 'POST', `${path}/check`);
+      expect(check.status, JSON.stringify(check.body)).toBe(200);
+      await settled();
+    }
+    expectQuota(await at(KEY_A, 'POST', `${path}/check`), 'quotas.monitorChecksPerHour');
+    // B's budget is its own (12 scheduled of 20).
+    const [bActive] = (await read(KEY_B, '/api/v1/monitor/topics')).filter((m: { status: string }) => m.status === 'active');
+    expect((await at(KEY_B, 'POST', `/api/v1/monitor/topics/${bActive.id}/check`)).status).toBe(200);
+  }, 120_000);
 
   it('refuses a corpus past quotas.corpora, before any job starts', async () => {
     expectQuota(await at(KEY_A, 'POST', '/api/v1/rag/research', { topic: 'heat pump', depth: 'quick', async: true }), 'quotas.corpora');
