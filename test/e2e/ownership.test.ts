@@ -197,7 +197,7 @@ describe('the knowledge graph', () => {
 describe('caps per key', () => {
   let capped: RunningQuarry;
   beforeAll(async () => {
-    capped = await startQuarry(site.web, { ...site.config(), quotas: { monitors: 2, monitorChecksPerHour: 20, corpora: 0, graphEntities: 1 } } as never, { apiKeys: [KEY_A, KEY_B] });
+    capped = await startQuarry(site.web, { ...site.config(), quotas: { monitors: 2, monitorChecksPerHour: 20, corpora: 0, graphEntities: 3 } } as never, { apiKeys: [KEY_A, KEY_B] });
   });
   afterAll(async () => {
     await capped?.close();
@@ -253,10 +253,33 @@ describe('caps per key', () => {
     expectQuota(await at(KEY_A, 'POST', '/api/v1/rag/research', { topic: 'heat pump', depth: 'quick' }), 'quotas.corpora');
   });
 
-  it('refuses extraction into a graph at quotas.graphEntities; another key has its own graph', async () => {
-    expect((await at(KEY_A, 'POST', '/api/v1/knowledge/extract', { text: NEWS })).status).toBe(200);
-    expectQuota(await at(KEY_A, 'POST', '/api/v1/knowledge/extract', { text: NEWS }), 'quotas.graphEntities');
-    expect((await at(KEY_A, 'POST', '/api/v1/knowledge/extract', { text: NEWS, store: false })).status).toBe(200);
-    expect((await at(KEY_B, 'POST', '/api/v1/knowledge/extract', { text: NEWS })).status).toBe(200);
+  it('refuses an extraction that would take a graph past quotas.graphEntities, whole; another key has its own graph', async () => {
+    const graphSize = async (key: string) => (await (await fetch(`${capped.url}/api/v1/knowledge/graph`, { headers: { 'x-api-key': key } })).json()).nodes.length;
+    const preview = await at(KEY_A, 'POST', '/api/v1/knowledge/extract', { text: NEWS, store: false });
+    expect(preview.status).toBe(200);
+    const named = preview.body.entities.length;
+    expect(named).toBeGreaterThan(3);
+    // One extraction naming more entities than the cap of 3: refused, nothing of it stored.
+    const large = await at(KEY_A, 'POST', '/api/v1/knowledge/extract', { text: NEWS });
+    expectQuota(large, 'quotas.graphEntities');
+    expect(large.body.error.message).toContain(`would add ${named} entities to the 0 stored, so nothing was stored`);
+    expect(large.body.error.details).toMatchObject({ stored: 0, adding: named, max: 3 });
+    expect(await graphSize(KEY_A)).toBe(0);
+    // What fits is stored; past it, refused again; what is stored already can always be merged into.
+    const one = 'Satya Nadella spoke on Tuesday.';
+    expect((await at(KEY_A, 'POST', '/api/v1/knowledge/extract', { text: one })).body.entities).toHaveLength(1);
+    expect((await at(KEY_A, 'POST', '/api/v1/knowledge/extract', { text: NEWS })).body.error.details).toMatchObject({ stored: 1 });
+    expect((await at(KEY_A, 'POST', '/api/v1/knowledge/extract', { text: one, source_url: 'https://news.example/again' })).status).toBe(200);
+    expect(await graphSize(KEY_A)).toBe(1);
+    expect((await at(KEY_B, 'POST', '/api/v1/knowledge/extract', { text: one })).status).toBe(200);
+  });
+
+  it('holds the graph cap under concurrent extractions: each stored whole or refused whole', async () => {
+    const texts = ['Greta Hartmann', 'Hiro Iversen', 'Ines Jablonski', 'Jonas Albrecht', 'Kemal Brennan', 'Lena Castillo'].map((name) => `${name} spoke on Tuesday.`);
+    const answers = await Promise.all(texts.map((text) => at(KEY_B, 'POST', '/api/v1/knowledge/extract', { text })));
+    for (const answer of answers) expect([200, 403], JSON.stringify(answer.body)).toContain(answer.status);
+    // B holds one entity already: two more fit.
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(2);
+    expect((await (await fetch(`${capped.url}/api/v1/knowledge/graph`, { headers: { 'x-api-key': KEY_B } })).json()).nodes).toHaveLength(3);
   });
 });
