@@ -3,7 +3,7 @@
  * two keys, every read, change and delete of the other key's monitors,
  * corpora, graph entities and jobs of every async area answers 404 (the code
  * of a missing resource) and lists show only one's own; keys of one group
- * share; an admin key sees everything, including what was made before
+ * share (search history included); an admin key sees everything, including what was made before
  * ownership existed; the caps per key answer QUOTA_EXCEEDED naming the limit.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -167,6 +167,22 @@ describe('jobs of the other async areas', () => {
       expect((await as(KEY_A, 'GET', path)).status, `A GET ${path}`).toBe(200);
       expect((await as(ADMIN, 'GET', path)).status, `admin GET ${path}`).toBe(200);
     }
+  }, 60_000);
+});
+
+describe('search history', () => {
+  it("is each key's own: next-search prediction from history never sees another key's queries; a group's keys share one", async () => {
+    expect((await as(KEY_A, 'POST', '/api/v1/search/', { query: 'alpha heat pump sizing', async_mode: true })).status).toBe(202);
+    expect((await as(TEAM_1, 'POST', '/api/v1/search/', { query: 'team heat pump noise', async_mode: true })).status).toBe(202);
+    const history = async (key: string) => {
+      const answer = await as(key, 'POST', '/api/v1/neural/predictive', {});
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      return answer.body.recent_searches_used as string[];
+    };
+    expect(await history(KEY_A)).toContain('alpha heat pump sizing');
+    expect(await history(KEY_A)).not.toContain('team heat pump noise');
+    expect(await history(KEY_B)).toEqual([]);
+    expect(await history(TEAM_2)).toEqual(['team heat pump noise']);
   }, 60_000);
 });
 
