@@ -123,7 +123,7 @@ export async function addToCorpus(services: PluginServices, input: z.infer<typeo
     const url = text.url ?? `urn:quarry:text:${createHash('sha256').update(text.text).digest('hex').slice(0, 16)}`;
     items.push({ url, title: text.title ?? text.text.slice(0, 80).replace(/\s+/g, ' '), text: text.text, engine: 'text' });
   }
-  const ranked = await rankPagePassages(record.topic, items.map((i) => ({ title: i.title, text: i.text })), embedder, { signal: ctx.signal });
+  const ranked = await rankPagePassages(record.topic, items.map((i) => ({ title: i.title, text: i.text })), embedder, { signal: ctx.signal, chunker: pooledChunker(services.parsing, ctx.signal) });
   const now = new Date().toISOString();
   const prepared = await prepareSources(
     await Promise.all(

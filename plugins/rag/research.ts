@@ -147,7 +147,7 @@ async function build(services: PluginServices, store: CorpusStore, record: Corpu
     let stored = 0;
     if (fresh.length > 0) {
       const pages = fresh.map((s) => ({ title: s.title, text: s.text }));
-      const ranked = await rankPagePassages(record.topic, pages, embedder, { signal: ctx.signal });
+      const ranked = await rankPagePassages(record.topic, pages, embedder, { signal: ctx.signal, chunker: pooledChunker(services.parsing, ctx.signal) });
       const written = llm ? await writtenSummaries(llm, record.topic, pages, { signal: ctx.signal, logger: ctx.logger }) : [];
       const summaries: string[] = [];
       for (const [i, s] of fresh.entries()) summaries.push(written[i] ?? (await extractiveSummary(record.topic, s.text, embedder, { signal: ctx.signal })));
@@ -194,6 +194,7 @@ async function build(services: PluginServices, store: CorpusStore, record: Corpu
             deadline: started + params.timeout_seconds * 1000,
             signal: ctx.signal,
             embedder,
+            chunker: pooledChunker(services.parsing, ctx.signal),
             llm,
             logger: ctx.logger,
             seen,

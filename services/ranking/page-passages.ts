@@ -6,6 +6,7 @@
  * score is its best passage's.
  */
 import { TimeSlicer } from '../../core/time-slice.js';
+import type { Chunker } from '../chunking/lead.js';
 import type { Embedder } from '../embeddings/types.js';
 import { cutPassages, type CutPassage } from './passages.js';
 import { scorePassages, type PassageRelevance, type PassageVectorCache } from './passage-relevance.js';
@@ -37,7 +38,7 @@ export async function rankPagePassages(
   query: string,
   pages: PageToRank[],
   embedder: Embedder | null,
-  options: { passageTokens?: number; maxPassagesPerPage?: number; signal?: AbortSignal; vectors?: PassageVectorCache } = {},
+  options: { passageTokens?: number; maxPassagesPerPage?: number; signal?: AbortSignal; vectors?: PassageVectorCache; chunker?: Chunker } = {},
 ): Promise<RankedPage[]> {
   const cut = { by: 'tokens', tokens: options.passageTokens ?? DEFAULT_PASSAGE_TOKENS } as const;
   const limit = options.maxPassagesPerPage ?? DEFAULT_MAX_PASSAGES_PER_PAGE;
@@ -45,7 +46,7 @@ export async function rankPagePassages(
   const slicer = new TimeSlicer();
   const split: PagePassage[][] = [];
   for (const page of pages) {
-    split.push(await cutPassages(page.text, cut, { limit }));
+    split.push(await cutPassages(page.text, cut, { limit, ...(options.chunker ? { chunker: options.chunker } : {}) }));
     await slicer.pause();
   }
   const flat = split.flatMap((passages, i) => passages.map((passage) => ({ text: passage.text, title: pages[i]!.title })));

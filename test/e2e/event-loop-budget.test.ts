@@ -36,16 +36,17 @@ function newsText(chars: number): string {
 
 let web: SandboxWeb;
 let quarry: RunningQuarry;
+/** A 1.5 MB page of news paragraphs (about 1,400 blocks), each with a link and an address; the one result of engine sandbox_big. */
+let bigPage: string;
 
 beforeAll(async () => {
   web = await startSandboxWeb();
   quarry = await startQuarry(web, {
     customEngines: [{ type: 'json', id: 'sandbox_big', name: 'Big results', urlTemplate: `${web.url}/api/big?q={query}`, results: 'items', fields: { url: 'link', title: 'name', snippet: 'summary' } }],
   });
-  // One result: a 1.5 MB page of news paragraphs (about 1,400 blocks), each with a link and an address.
   const paragraph = `<p>${newsText(1000)} <a href="/big/next">more news</a> press@northwind.com</p>`;
-  const big = web.addPage('/big-news', `<html><body><main>${paragraph.repeat(Math.floor(1_500_000 / paragraph.length))}</main></body></html>`);
-  web.addPage('/api/big', JSON.stringify({ items: [{ link: big, name: 'Big news page', summary: 'data centres partnership news' }] }), { contentType: 'application/json' });
+  bigPage = web.addPage('/big-news', `<html><body><main>${paragraph.repeat(Math.floor(1_500_000 / paragraph.length))}</main></body></html>`);
+  web.addPage('/api/big', JSON.stringify({ items: [{ link: bigPage, name: 'Big news page', summary: 'data centres partnership news' }] }), { contentType: 'application/json' });
 });
 
 afterAll(async () => {
@@ -126,4 +127,16 @@ describe('/healthz answers within 1 s during the largest request of each CPU-hea
     const body = await underLoad('/api/v1/enhanced/search', { ...bigSearch, content_filter: 'none', extraction_strategy: 'cosine' });
     expect(body.results[0].enhanced.extraction.blocks_considered).toBeGreaterThan(100);
   }, 120_000);
+
+  it('agent/extract of the 1.5 MB page with a query (its passages ranked)', async () => {
+    const body = await underLoad('/api/v1/agent/extract', { urls: [bigPage], query: 'data centres partnership', chunks_per_source: 5 });
+    expect(body.results).toHaveLength(1);
+    expect(body.results[0].raw_content.length).toBeGreaterThan(100);
+  }, 120_000);
+
+  it('rag/research whose one source is the 1.5 MB page (ranked, summarised, chunked and stored)', async () => {
+    const body = await underLoad('/api/v1/rag/research', { topic: 'data centres partnership', engines: ['sandbox_big'], depth: 'quick', num_queries: 1, timeout: 60 });
+    expect(body.sources.map((source: { url: string }) => source.url)).toEqual([bigPage]);
+    expect(body.counts.chunks).toBeGreaterThan(100);
+  }, 240_000);
 });
