@@ -139,7 +139,7 @@ function sourcesOf(outcome: FactOutcome, stance: 'supports' | 'contradicts'): st
 
 function partly(check: ClaimCheck): string {
   const n = check.facts.filter((f) => f.status === 'partly_supported').length;
-  return n === 0 ? '' : check.facts.length === 1 ? ' in part' : `, ${n} in part`;
+  return n === 0 ? '' : `, ${n} in part`;
 }
 
 function summarise(check: ClaimCheck, pagesRead: number): string {
@@ -153,7 +153,8 @@ function summarise(check: ClaimCheck, pagesRead: number): string {
     case 'false':
       return `False: "${central.fact.text}" is contradicted by ${sourcesOf(central, 'contradicts').join(', ')}${central.support > 0 ? ', which outweigh the sources that support it' : ''}.`;
     case 'partially_true':
-      return `Partially true: ${facts} supported${partly(check)}; the others found no evidence in the ${pagesRead} pages read, and nothing contradicts the claim.`;
+      if (n === 1) return `Partially true: the ${pagesRead} pages read state part of the claim and not the rest, and nothing contradicts it.`;
+      return `Partially true: ${facts} supported${partly(check)}; the rest is not stated in the ${pagesRead} pages read, and nothing contradicts the claim.`;
     case 'misleading': {
       const contradicted = check.facts.find((f) => f.status === 'contradicted');
       if (contradicted) return `Misleading: "${central.fact.text}" is supported, but "${contradicted.fact.text}" is contradicted by ${sourcesOf(contradicted, 'contradicts').join(', ')}.`;
