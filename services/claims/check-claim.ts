@@ -12,6 +12,7 @@ import { decomposeClaim, type Fact } from './facts.js';
 import { decomposeWithLlm, judgeWithLlm } from './llm-steps.js';
 import { retrieveCandidates, type EvidencePage, type RetrievalOptions } from './retrieval.js';
 import { reachOf } from './fact-parts.js';
+import type { StanceModel } from './stance-model.js';
 import { stanceOf } from './stance.js';
 
 export type Depth = 'quick' | 'thorough';
@@ -28,6 +29,8 @@ export interface CheckClaimOptions {
   embedder: Embedder | null;
   /** When given, the model decomposes the claim and judges stance; rules otherwise (and where its answer cannot be read). */
   llm: LlmClient | null;
+  /** A configured NLI model: judges stance when the LLM does not (absent or unreadable), before the rules. */
+  stance?: StanceModel | null;
   signal?: AbortSignal;
   onStep?(step: ClaimStep, detail: string): void;
 }
@@ -35,7 +38,7 @@ export interface CheckClaimOptions {
 export interface ClaimCheck extends VerdictOutcome {
   facts: VerdictOutcome['facts'];
   confidence: number;
-  /** "rules", or the model's name when it judged (some facts may still have fallen back to rules). */
+  /** "rules", or the name of the model (LLM or NLI) that judged (some facts may still have fallen back to rules). */
   judgedBy: string;
   decomposedBy: string;
 }
@@ -60,6 +63,10 @@ export async function checkClaim(claim: string, pages: EvidencePage[], options: 
     const list = candidates[i]!;
     let judgements = options.llm ? await judgeWithLlm(options.llm, fact, list, options.signal).catch(() => null) : null;
     if (judgements) judgedBy = options.llm!.model;
+    else if (options.stance && list.length > 0) {
+      judgements = await options.stance.judge(fact.text, list.map((c) => c.sentence), options.signal).catch(() => null);
+      if (judgements) judgedBy = options.stance.id;
+    }
     judgements ??= list.map((c) => stanceOf(fact, c));
     judged.push(list.map((c, j) => ({ ...c, judgement: judgements[j]!, weight: credibilityWeight(c.page.credibility) })));
   }

@@ -1,8 +1,8 @@
 /**
- * The one stance decision: how one piece of evidence (a sentence of a page)
- * stands toward one fact.
- * Rules today (stance-rules.ts); a model judging premise and hypothesis can
- * replace this function without touching retrieval or the verdict.
+ * The rules' stance decision: how one piece of evidence (a sentence of a
+ * page) stands toward one fact (stance-rules.ts). check-claim asks the
+ * language model or a configured NLI model (stance-model.ts) first and falls
+ * back to this; retrieval and the verdict do not care which judged.
  */
 import type { TextAnalysis } from './analysis.js';
 import type { Fact } from './facts.js';
