@@ -26,15 +26,15 @@ const PERSON = /^\s*(who|whom|whose)\b|\b(which|what) (person|people|individual|
 const DATE = /^\s*when\b|\b(what|which) (year|date|day|month|decade|century)\b|\bin what year\b/i;
 const NUMBER =
   /^\s*how (many|much|long|far|old|large|big|high|often)\b|\b(what|which) (was|is|were|are) the (total|number|amount|value|percentage|ratio|rate|price|cost|sum|change|difference|average|level|size|balance|growth)\b|\b(what|which) (percentage|number|amount|proportion|share|fraction)\b/i;
-const DEFINITION = /^\s*what (is|are|was|were) (an? |the )?([^?,]{1,60}?)\??\s*$/i;
+const DEFINING_QUESTION = /^\s*what (is|are) (an? |the )?([^?,]{1,40}?)\??\s*$/i;
 
 export function questionShape(question: string): QuestionShape {
   if (PERSON.test(question)) return { shape: 'person', subject: [] };
   if (DATE.test(question)) return { shape: 'date', subject: [] };
   if (NUMBER.test(question)) return { shape: 'number', subject: [] };
-  const definition = DEFINITION.exec(question);
+  const definition = DEFINING_QUESTION.exec(question);
   // "what is the role of X in Y" asks for more than a definition: only short subjects count.
-  if (definition && contentTokens(definition[3]!).length <= 4) return { shape: 'definition', subject: contentTokens(definition[3]!) };
+  if (definition && contentTokens(definition[3]!).length <= 3) return { shape: 'definition', subject: contentTokens(definition[3]!) };
   return { shape: 'open', subject: [] };
 }
 
