@@ -13,6 +13,7 @@ import { configEngineSchema } from '../services/engines/config-engines.js';
 import { enginesConfigSchema } from '../services/engines/engine-config.js';
 import { knowledgeConfigSchema } from '../services/knowledge/config.js';
 import { llmConfigSchema, llmEnvOverrides } from '../services/llm/config.js';
+import { modelsConfigSchema, modelsEnvOverrides } from '../services/models/config.js';
 import { webhookSecretProblem } from '../services/webhooks/standard-webhooks.js';
 
 /** The job lane of monitor checks (its concurrency is monitor.concurrency). */
@@ -123,6 +124,8 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
+    /** Optional task models: entity tagging, verify's stance, passage reranking (services/models/config.ts). */
+    models: modelsConfigSchema,
     vectorIndex: z
       .object({
         enabled: z.boolean().default(true),
@@ -266,6 +269,7 @@ function fromEnv(env: EnvReader, raw: Env): Record<string, unknown> {
       remoteHost: env.str('QUARRY_EMBEDDING_REMOTE_HOST'),
       threads: env.num('QUARRY_EMBEDDING_THREADS'),
     },
+    models: modelsEnvOverrides(env),
     vectorIndex: { retentionDays: env.num('QUARRY_INDEX_RETENTION_DAYS'), dir: env.str('QUARRY_INDEX_DIR') },
     knowledge: { feedFromPages: env.bool('QUARRY_KNOWLEDGE_FEED_FROM_PAGES') },
   };

@@ -30,6 +30,7 @@ import { createLlmTiers } from '../services/llm/registry.js';
 import { outboundLinkPolicy } from '../services/markdown/link-policy.js';
 import { ExtractionStats } from '../services/metrics/extraction-stats.js';
 import { Metrics } from '../services/metrics/metrics.js';
+import { ModelServices } from '../services/models/model-services.js';
 import { Scraper, type ExtractFn } from '../services/scrape/scraper.js';
 import { SearchHistory } from '../services/search-history/search-history.js';
 import { PageIndexer } from '../services/semantic/page-indexer.js';
@@ -143,6 +144,7 @@ export function registerServices(c: DependencyContainer, config: QuarryConfig, l
   );
   c.register(TOKENS.Llm, cached(() => createLlmTiers(config.llm, logger)));
   c.register(TOKENS.Semantic, cached(() => new SemanticServices(config, logger)));
+  c.register(TOKENS.Models, cached(() => new ModelServices({ ...config.models, dataDir: config.dataDir }, logger.child({ component: 'models' }))));
   c.register(TOKENS.Corpora, cached(() => new Corpora(config.dataDir, logger.child({ component: 'corpora' }))));
   c.register(
     TOKENS.PageIndexer,
@@ -159,6 +161,7 @@ export function registerServices(c: DependencyContainer, config: QuarryConfig, l
           redisUrl: config.redisUrl,
           llm: r.resolve(TOKENS.Llm),
           tagEntities: (text, signal) => r.resolve<ExtractionPool>(TOKENS.ExtractionPool).entities(text, signal),
+          tokenClassifier: () => r.resolve<ModelServices>(TOKENS.Models).tokenClassifier(),
           embedder: () => r.resolve<SemanticServices>(TOKENS.Semantic).embedder(),
           logger: logger.child({ component: 'knowledge' }),
         }),

@@ -30,6 +30,7 @@ import type { ExtractionStats } from '../services/metrics/extraction-stats.js';
 import type { Metrics } from '../services/metrics/metrics.js';
 import type { PageIndexer } from '../services/semantic/page-indexer.js';
 import type { SemanticServices } from '../services/semantic/semantic-services.js';
+import type { ModelServices } from '../services/models/model-services.js';
 import { jobWebhookListener } from '../services/webhooks/job-webhooks.js';
 import { WEBHOOK_DELIVERY_KIND, type WebhookDeliveries } from '../services/webhooks/webhook-deliveries.js';
 import { loadConfig, type ConfigInput, type QuarryConfig } from './config.js';
@@ -103,11 +104,12 @@ export async function createQuarry(options: CreateQuarryOptions = {}): Promise<Q
   const semantic = c.resolve<SemanticServices>(TOKENS.Semantic);
   const indexer = c.resolve<PageIndexer>(TOKENS.PageIndexer);
   const corpora = c.resolve<Corpora>(TOKENS.Corpora);
+  const models = c.resolve<ModelServices>(TOKENS.Models);
   if (config.vectorIndex.enabled) indexer.start();
   const knowledge = c.resolve<KnowledgeService>(TOKENS.Knowledge);
   const feeder = c.resolve<PageFeeder>(TOKENS.KnowledgeFeeder);
   if (config.knowledge.feedFromPages) feeder.start();
-  describeFeatures(features, config, { browser, engines, stores, llm, semantic, indexer, knowledge, feeder });
+  describeFeatures(features, config, { browser, engines, stores, llm, semantic, models, indexer, knowledge, feeder });
 
   const services: PluginServices = {
     config,
@@ -124,6 +126,7 @@ export async function createQuarry(options: CreateQuarryOptions = {}): Promise<Q
     events,
     llm,
     semantic,
+    models,
     corpora,
     credibility: c.resolve(TOKENS.Credibility),
     searchHistory: c.resolve(TOKENS.SearchHistory),
@@ -172,7 +175,7 @@ export async function createQuarry(options: CreateQuarryOptions = {}): Promise<Q
     registry,
     services,
     engines,
-    health: new HealthMonitor(healthChecks({ stores, browser, llm })),
+    health: new HealthMonitor(healthChecks({ stores, browser, llm, models })),
     stopJobs: (graceMs) => jobs.stop(graceMs),
     async close() {
       if (closed) return;
@@ -184,6 +187,7 @@ export async function createQuarry(options: CreateQuarryOptions = {}): Promise<Q
       await knowledge.close();
       await corpora.close();
       await semantic.close();
+      await models.close();
       await Promise.allSettled([extraction.close(), browser.close(), c.resolve<OutboundClient>(TOKENS.Outbound).close()]);
       await stores.close();
       c.clearInstances();

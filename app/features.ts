@@ -14,6 +14,7 @@ import type { PageFeeder } from '../services/knowledge/page-feeder.js';
 import type { LlmTiers } from '../services/llm/registry.js';
 import type { PageIndexer } from '../services/semantic/page-indexer.js';
 import type { SemanticServices } from '../services/semantic/semantic-services.js';
+import type { ModelServices } from '../services/models/model-services.js';
 import type { QuarryConfig } from './config.js';
 import { modelFor } from '../services/llm/model-choice.js';
 
@@ -26,6 +27,7 @@ export function describeFeatures(
     stores: Stores;
     llm: LlmTiers;
     semantic: SemanticServices;
+    models: ModelServices;
     indexer: PageIndexer;
     knowledge: KnowledgeService;
     feeder: PageFeeder;
@@ -62,6 +64,7 @@ export function describeFeatures(
       : { available: false, detail: 'no LLM provider configured: LLM-backed features use their extractive paths (model_used "extractive")' },
   );
   features.set('embeddings', () => services.semantic.describeEmbeddings());
+  for (const kind of ['entities', 'stance', 'reranker'] as const) features.set(`${kind}_model`, () => services.models.describe(kind));
   features.set('page_index', () =>
     config.vectorIndex.enabled
       ? {

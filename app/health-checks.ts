@@ -10,12 +10,13 @@ import type { BrowserPool } from '../services/browser/browser-pool.js';
 import type { HealthCheck } from '../services/health/health-monitor.js';
 import type { LlmClient } from '../services/llm/types.js';
 import type { LlmTiers } from '../services/llm/registry.js';
+import type { ModelServices } from '../services/models/model-services.js';
 
 const LLM_CHECK_INTERVAL_MS = 60_000;
 const LLM_CHECK_TIMEOUT_MS = 8000;
 
-export function healthChecks(deps: { stores: Stores; browser: BrowserPool; llm: LlmTiers }): HealthCheck[] {
-  const { stores, browser, llm } = deps;
+export function healthChecks(deps: { stores: Stores; browser: BrowserPool; llm: LlmTiers; models: ModelServices }): HealthCheck[] {
+  const { stores, browser, llm, models: taskModels } = deps;
   const checks: HealthCheck[] = [
     {
       name: 'cache',
@@ -52,6 +53,18 @@ export function healthChecks(deps: { stores: Stores; browser: BrowserPool; llm: 
       async run(signal) {
         const answer = await client.complete({ messages: [{ role: 'user', content: 'Reply with OK.' }], maxTokens: 1, temperature: 0, signal, timeoutMs: LLM_CHECK_TIMEOUT_MS });
         return `${client.provider}: ${answer.model}`;
+      },
+    });
+  }
+  // A configured task model is reported, never loaded, here: loading may take minutes (a download).
+  for (const kind of ['entities', 'stance', 'reranker'] as const) {
+    if (!taskModels.configured(kind)) continue;
+    checks.push({
+      name: `${kind}_model`,
+      async run() {
+        const { model, fallbackReason } = taskModels.state(kind);
+        if (fallbackReason) throw new Error(taskModels.describe(kind).detail);
+        return model ? `${model.id} (${model.source})` : 'configured, loaded on first use';
       },
     });
   }

@@ -16,6 +16,7 @@ import type { Jobs } from '../services/jobs/types.js';
 import type { ExtractionPool } from '../services/extract/extraction-pool.js';
 import type { LlmTiers } from '../services/llm/registry.js';
 import type { Metrics } from '../services/metrics/metrics.js';
+import type { ModelServices } from '../services/models/model-services.js';
 import type { Scraper } from '../services/scrape/scraper.js';
 import type { SearchHistory } from '../services/search-history/search-history.js';
 import type { SemanticServices } from '../services/semantic/semantic-services.js';
@@ -50,6 +51,8 @@ export interface PluginServices {
   llm: LlmTiers;
   /** Embedding model and local page index, created on first use. */
   semantic: SemanticServices;
+  /** Optional task models (entity tagger, verify's stance, passage reranker), each null when not configured or not loadable. */
+  models: ModelServices;
   /** RAG corpora in the embedded LanceDB under dataDir/corpora, opened on first use. */
   corpora: Corpora;
   /** Source credibility from published ratings and documented rules. */

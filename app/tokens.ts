@@ -27,4 +27,5 @@ export const TOKENS = {
   Knowledge: Symbol('Knowledge'),
   KnowledgeFeeder: Symbol('KnowledgeFeeder'),
   Corpora: Symbol('Corpora'),
+  Models: Symbol('Models'),
 } as const;

@@ -11,7 +11,8 @@ import { agentCrawlInputSchema, agentCrawlOutputSchema, agentMapInputSchema, age
 import { agentExtract } from './extract.js';
 import { agentMap } from './map.js';
 import { outboundLinkPolicy } from '../../services/markdown/link-policy.js';
-import { renderCrawl, renderExtract, renderMap, renderResearch, renderResearchJob, renderSearch } from './render.js';
+import { renderJobState } from '../../services/markdown/job-state.js';
+import { renderCrawl, renderExtract, renderMap, renderResearch, renderSearch } from './render.js';
 import { agentResearch } from './research.js';
 import {
   agentExtractInputSchema,
@@ -148,7 +149,7 @@ export default definePlugin({
     });
 
     const status = researchJobs.statusCapability({
-      toMarkdown: (out) => (out.result ? renderResearch(out.result, linkPolicy) : renderResearchJob(out)),
+      toMarkdown: (out) => (out.result ? renderResearch(out.result, linkPolicy) : renderJobState('Research', out)),
     });
 
     return [search, extract, crawl, map, research, status];

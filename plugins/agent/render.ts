@@ -78,7 +78,3 @@ export function renderResearch(out: AgentResearchReport, policy: LinkPolicy): st
   return lines.join('\n');
 }
 
-/** A research job's state while it runs (progress and error messages may quote queries and pages). */
-export function renderResearchJob(out: { job_id: string; status: string; progress?: { message?: string } | null; error?: { message: string } | null }): string {
-  return `Research ${out.job_id}: ${out.status}${out.progress?.message ? ` — ${inlineText(out.progress.message)}` : ''}${out.error ? ` — ${inlineText(out.error.message)}` : ''}`;
-}

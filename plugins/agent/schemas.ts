@@ -81,7 +81,7 @@ export const agentSearchOutputSchema = z.object({
   images: z.array(imageSchema),
   results: z.array(agentResultSchema),
   response_time: z.number().describe('Seconds'),
-  model_used: z.string().describe('The LLM that wrote the answer, "extractive", or "none" when no answer was asked'),
+  model_used: z.string().describe('The LLM that wrote the answer, "extractive", or "none" when no answer was asked; followed by ", reranked by <model>" when a configured cross-encoder (models.reranker) ordered the passages'),
   query_complexity: z.enum(QUERY_COMPLEXITIES),
   request_id: z.string(),
   search_depth: z.enum(SEARCH_DEPTHS).describe('Extension: the depth used'),

@@ -12,6 +12,7 @@ import { modelFor } from '../../services/llm/model-choice.js';
 import type { Embedder } from '../../services/embeddings/types.js';
 import { rankPagePassages, type RankedPassage } from '../../services/ranking/page-passages.js';
 import { scorePassages } from '../../services/ranking/passage-relevance.js';
+import { withReranker, type PassageReranker } from '../../services/ranking/reranker.js';
 import { defaultImageEngine, searchImages } from '../../services/sources/images.js';
 import type { Source } from '../../services/web-search/gather.js';
 import { describeFindings, screenQuery } from '../../services/sources/safety.js';
@@ -116,7 +117,8 @@ export async function agentSearch(services: PluginServices, input: AgentSearchIn
 
   ctx.progress({ progress: 2, total, message: `ranking the passages of ${kept.filter((s) => s.read).length} pages` });
   const embedder = profile.embeddings ? await embedderOrNull(services, ctx) : null;
-  const entries = await rankEntries(input.query, kept, embedder, ctx.signal);
+  const reranker = await services.models.passageReranker();
+  const entries = await rankEntries(input.query, kept, embedder, reranker, ctx.signal);
   const rerank = input.rerank || profile.rerank;
   const ordered = rerank ? [...entries].sort((a, b) => b.score - a.score || a.order - b.order) : entries;
   const chosen = ordered.slice(0, input.max_results);
@@ -169,7 +171,7 @@ export async function agentSearch(services: PluginServices, input: AgentSearchIn
     images: input.include_image_descriptions ? imageList.map((i) => ({ url: i.url, description: i.description })) : imageList.map((i) => i.url),
     results,
     response_time: Math.round(performance.now() - started) / 1000,
-    model_used: modelUsed,
+    model_used: withReranker(modelUsed, reranker),
     query_complexity: complexity,
     request_id: requestId(),
     search_depth: depth,
@@ -183,11 +185,11 @@ export async function agentSearch(services: PluginServices, input: AgentSearchIn
 }
 
 /** Read pages score by their best passage; unread ones by title and snippet, on the same scale. */
-async function rankEntries(query: string, sources: Source[], embedder: Embedder | null, signal: AbortSignal): Promise<Entry[]> {
+async function rankEntries(query: string, sources: Source[], embedder: Embedder | null, reranker: PassageReranker | null, signal: AbortSignal): Promise<Entry[]> {
   const read = sources.filter((s) => s.read);
   const unread = sources.filter((s) => !s.read);
   const [ranked, snippetScores] = await Promise.all([
-    rankPagePassages(query, read.map((s) => ({ title: s.title, text: s.text })), embedder, { signal }),
+    rankPagePassages(query, read.map((s) => ({ title: s.title, text: s.text })), embedder, { signal, reranker }),
     scorePassages(query, unread.map((s) => ({ text: s.snippet || s.title, title: s.title })), embedder, signal),
   ]);
   const byUrl = new Map<string, { passages: RankedPassage[]; score: number }>();

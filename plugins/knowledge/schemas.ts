@@ -57,7 +57,7 @@ export const extractOutputSchema = z.object({
   entities: z.array(entitySchema),
   relationships: z.array(relationshipSchema.extend({ source: z.literal('direct') })),
   processing_time_ms: z.int(),
-  model_used: z.string().describe('Extension: the language model that extracted, or offline-tagger'),
+  model_used: z.string().describe('Extension: what extracted: the language model, the configured token-classification model (models.entities), or offline-tagger'),
   stored: z.boolean().describe('Extension: whether the result was merged into the graph'),
 });
 

@@ -9,7 +9,8 @@ import { newCorpusId } from '../../services/corpora/corpus-store.js';
 import { assertImageEngines, defaultImageEngine, searchImages } from '../../services/sources/images.js';
 import { addToCorpus, deleteCorpus, getCorpus, listCorpora, semanticSearch } from './corpora.js';
 import { outboundLinkPolicy } from '../../services/markdown/link-policy.js';
-import { inlineText, type LinkPolicy } from '../../services/markdown/escape.js';
+import { renderJobState } from '../../services/markdown/job-state.js';
+import { type LinkPolicy } from '../../services/markdown/escape.js';
 import { renderCorpora, renderImages, renderRagSearch, renderResearch, renderSemantic } from './render.js';
 import { buildParameters, researchCorpus, resumeCorpus } from './research.js';
 import {
@@ -133,7 +134,7 @@ export default definePlugin({
     });
 
     const status = corpusBuilds.statusCapability({
-      toMarkdown: (out) => (out.result ? renderResearch(out.result, linkPolicy) : `Job ${out.job_id}: ${out.status}${out.progress?.message ? ` — ${inlineText(out.progress.message)}` : ''}${out.error ? ` — ${inlineText(out.error.message)}` : ''}`),
+      toMarkdown: (out) => (out.result ? renderResearch(out.result, linkPolicy) : renderJobState('Research', out)),
     });
 
     const semantic = defineCapability({

@@ -42,7 +42,7 @@ export const ragSearchOutputSchema = z.object({
   source_count: z.int(),
   processing_time_ms: z.int(),
   context_tokens: z.int().describe('Extension: tokens of context'),
-  model_used: z.string().describe('Extension: the LLM that wrote the summaries, or "extractive"'),
+  model_used: z.string().describe('Extension: the LLM that wrote the summaries, or "extractive"; followed by ", reranked by <model>" when a configured cross-encoder (models.reranker) ordered the passages'),
   engines_failed: z.array(z.string()).describe('Extension'),
   failed_results: z.array(z.object({ url: z.string(), error: z.string() })).describe('Extension: pages that could not be read'),
 });

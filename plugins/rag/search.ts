@@ -13,6 +13,7 @@ import { extractiveSummary, writtenSummaries } from '../../services/answers/summ
 import type { Embedder } from '../../services/embeddings/types.js';
 import { EXTRACTIVE_MODEL } from '../../services/llm/registry.js';
 import { rankPagePassages } from '../../services/ranking/page-passages.js';
+import { withReranker } from '../../services/ranking/reranker.js';
 import type { RagSearchInput, RagSearchOutput } from './schemas.js';
 
 export const CONTENT_CHARS = 8000;
@@ -63,9 +64,11 @@ export async function ragSearch(services: PluginServices, input: RagSearchInput,
   const candidates = gathering.sources
     .map((source) => ({ source, text: source.read ? source.text : source.snippet }))
     .filter((c) => c.text.trim().length > 0);
+  const reranker = await services.models.passageReranker();
   const ranked = await rankPagePassages(input.query, candidates.map((c) => ({ title: c.source.title, text: c.text })), embedder, {
     passageTokens: CONTEXT_PASSAGE_TOKENS,
     signal: ctx.signal,
+    reranker,
   });
   const chosen = candidates
     .map((c, i) => ({ ...c, ranked: ranked[i]!, score: ranked[i]!.score }))
@@ -101,7 +104,7 @@ export async function ragSearch(services: PluginServices, input: RagSearchInput,
     source_count: chosen.length,
     processing_time_ms: Math.round(performance.now() - started),
     context_tokens: fitted.tokens,
-    model_used: written.some((w) => w !== null) ? llm!.model : EXTRACTIVE_MODEL,
+    model_used: withReranker(written.some((w) => w !== null) ? llm!.model : EXTRACTIVE_MODEL, reranker),
     engines_failed: gathering.engines.failed,
     failed_results: gathering.failures.filter((f) => f.stage === 'page').map((f) => ({ url: f.url, error: f.reason })),
   };

@@ -50,7 +50,7 @@ export const claimOutputSchema = z.object({
   nuances: z.string(),
   sources_checked: z.int(),
   verification_time_ms: z.int(),
-  model_used: z.string().describe('Extension: "rules", or the language model that judged the evidence'),
+  model_used: z.string().describe('Extension: what judged the evidence: the language model, the configured NLI model (models.stance), or "rules"'),
   facts: z.array(factSchema).describe('Extension: each fact with its status and combined strengths'),
   queries: z.array(z.string()).describe('Extension: the searches run'),
   engines_failed: z.array(z.string()).describe('Extension: engines that failed on some search'),

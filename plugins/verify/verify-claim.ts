@@ -49,6 +49,7 @@ export async function verifyClaim(deps: VerifyDeps, input: ClaimInput, ctx: Call
     return null;
   });
   const llm = modelFor(services.llm, 'claim-judgement');
+  const stance = await services.models.stanceModel();
   const queries = [...plan.queries];
   let pages = first.pages;
   let failed = first.failed;
@@ -58,6 +59,7 @@ export async function verifyClaim(deps: VerifyDeps, input: ClaimInput, ctx: Call
       depth: input.depth,
       embedder,
       llm,
+      stance,
       signal: ctx.signal,
       ...(steps ? { onStep: (step: ClaimStep, detail: string) => report(step, detail) } : {}),
     });

@@ -11,6 +11,7 @@ import { calibratedConfidence } from './confidence.js';
 import { decomposeClaim, type Fact } from './facts.js';
 import { decomposeWithLlm, judgeWithLlm } from './llm-steps.js';
 import { retrieveCandidates, type EvidencePage, type RetrievalOptions } from './retrieval.js';
+import type { StanceModel } from './stance-model.js';
 import { judgeByRules } from './stance-rules.js';
 
 export type Depth = 'quick' | 'thorough';
@@ -27,6 +28,8 @@ export interface CheckClaimOptions {
   embedder: Embedder | null;
   /** When given, the model decomposes the claim and judges stance; rules otherwise (and where its answer cannot be read). */
   llm: LlmClient | null;
+  /** A configured NLI model: judges stance when the LLM does not (absent or unreadable), before the rules. */
+  stance?: StanceModel | null;
   signal?: AbortSignal;
   onStep?(step: ClaimStep, detail: string): void;
 }
@@ -34,7 +37,7 @@ export interface CheckClaimOptions {
 export interface ClaimCheck extends VerdictOutcome {
   facts: VerdictOutcome['facts'];
   confidence: number;
-  /** "rules", or the model's name when it judged (some facts may still have fallen back to rules). */
+  /** "rules", or the name of the model (LLM or NLI) that judged (some facts may still have fallen back to rules). */
   judgedBy: string;
   decomposedBy: string;
 }
@@ -59,6 +62,10 @@ export async function checkClaim(claim: string, pages: EvidencePage[], options: 
     const list = candidates[i]!;
     let judgements = options.llm ? await judgeWithLlm(options.llm, fact, list, options.signal).catch(() => null) : null;
     if (judgements) judgedBy = options.llm!.model;
+    else if (options.stance && list.length > 0) {
+      judgements = await options.stance.judge(fact.text, list.map((c) => c.sentence), options.signal).catch(() => null);
+      if (judgements) judgedBy = options.stance.id;
+    }
     judgements ??= list.map((c) => judgeByRules({ fact: fact.analysis, sentence: c.analysis, coverage: c.coverage, relevance: c.relevance }));
     judged.push(list.map((c, j) => ({ ...c, judgement: judgements[j]!, weight: credibilityWeight(c.page.credibility) })));
   }

@@ -1,26 +1,26 @@
 /**
- * A FIFO of texts waiting to be embedded. Calls are cut into batches of at
+ * A FIFO of texts (or other items) waiting for a model. Calls are cut into batches of at
  * most batchSize texts, and small calls that wait together share a batch, so
  * one worker round trip serves many callers. At most `concurrency` batches are
  * in flight; the queue is bounded and refuses work with OVERLOADED.
  */
 import { AppError } from '../../core/errors.js';
 
-interface Request {
-  texts: string[];
-  results: Float32Array[];
+interface Request<Item, Out> {
+  texts: Item[];
+  results: Out[];
   /** Next text not yet handed to a batch. */
   next: number;
   /** Texts whose vectors have not come back yet. */
   remaining: number;
   settled: boolean;
-  resolve: (vectors: Float32Array[]) => void;
+  resolve: (outputs: Out[]) => void;
   reject: (error: unknown) => void;
   detach: () => void;
 }
 
-interface Part {
-  request: Request;
+interface Part<Item, Out> {
+  request: Request<Item, Out>;
   start: number;
   end: number;
 }
@@ -30,30 +30,35 @@ export interface BatchQueueOptions {
   /** Texts that may wait; a call that would go beyond it is refused (unless nothing waits). */
   maxQueuedTexts: number;
   concurrency: number;
+  /** What the queue feeds, for its messages (default "embedding"). */
+  label?: string;
 }
 
-export class BatchQueue {
-  private readonly waiting: Request[] = [];
+export class BatchQueue<Item = string, Out = Float32Array> {
+  private readonly waiting: Request<Item, Out>[] = [];
   private queuedTexts = 0;
   private inFlight = 0;
   private pumpScheduled = false;
+  private get label(): string {
+    return this.options.label ?? 'embedding';
+  }
 
   constructor(
-    private readonly runBatch: (texts: string[]) => Promise<Float32Array[]>,
+    private readonly runBatch: (texts: Item[]) => Promise<Out[]>,
     private readonly options: BatchQueueOptions,
   ) {}
 
-  submit(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
+  submit(texts: Item[], signal?: AbortSignal): Promise<Out[]> {
     if (texts.length === 0) return Promise.resolve([]);
-    if (signal?.aborted) return Promise.reject(new AppError('CANCELLED', 'embedding cancelled before it started'));
+    if (signal?.aborted) return Promise.reject(new AppError('CANCELLED', `${this.label} cancelled before it started`));
     // An oversized call is still accepted into an empty queue, so big jobs work on an idle server.
     if (this.queuedTexts > 0 && this.queuedTexts + texts.length > this.options.maxQueuedTexts) {
       return Promise.reject(
-        new AppError('OVERLOADED', `the embedding queue is full (${this.queuedTexts} texts waiting); try again shortly`, { retryAfterSeconds: 1 }),
+        new AppError('OVERLOADED', `the ${this.label} queue is full (${this.queuedTexts} texts waiting); try again shortly`, { retryAfterSeconds: 1 }),
       );
     }
     return new Promise((resolve, reject) => {
-      const request: Request = { texts, results: new Array(texts.length), next: 0, remaining: texts.length, settled: false, resolve, reject, detach: () => {} };
+      const request: Request<Item, Out> = { texts, results: new Array(texts.length), next: 0, remaining: texts.length, settled: false, resolve, reject, detach: () => {} };
       if (signal) {
         const onAbort = (): void => this.cancel(request);
         signal.addEventListener('abort', onAbort, { once: true });
@@ -70,11 +75,11 @@ export class BatchQueue {
     for (const request of [...this.waiting]) this.settle(request, error);
   }
 
-  private cancel(request: Request): void {
-    this.settle(request, new AppError('CANCELLED', 'embedding cancelled'));
+  private cancel(request: Request<Item, Out>): void {
+    this.settle(request, new AppError('CANCELLED', `${this.label} cancelled`));
   }
 
-  private settle(request: Request, error: unknown): void {
+  private settle(request: Request<Item, Out>, error: unknown): void {
     if (request.settled) return;
     request.settled = true;
     request.detach();
@@ -100,8 +105,8 @@ export class BatchQueue {
     while (this.inFlight < this.options.concurrency && this.waiting.length > 0) this.dispatch(this.takeBatch());
   }
 
-  private takeBatch(): Part[] {
-    const parts: Part[] = [];
+  private takeBatch(): Part<Item, Out>[] {
+    const parts: Part<Item, Out>[] = [];
     let room = this.options.batchSize;
     while (room > 0 && this.waiting.length > 0) {
       const request = this.waiting[0]!;
@@ -115,7 +120,7 @@ export class BatchQueue {
     return parts;
   }
 
-  private dispatch(parts: Part[]): void {
+  private dispatch(parts: Part<Item, Out>[]): void {
     this.inFlight++;
     const texts = parts.flatMap((part) => part.request.texts.slice(part.start, part.end));
     this.runBatch(texts)

@@ -46,7 +46,8 @@ function asLocalPath(model: string): string | null {
   return existsSync(relative) && statSync(relative).isDirectory() ? relative : null;
 }
 
-function configuredCandidates(model: string, options: ModelOptions): { specs: ModelSpec[]; skipped: string | null } {
+/** The configured model's ways to load: its folder, or the cache and then the hub (when allowed). */
+export function configuredCandidates(model: string, options: ModelOptions): { specs: ModelSpec[]; skipped: string | null } {
   const base = { id: model, remoteHost: options.remoteHost, allowRemote: false, cacheDir: null };
   const folder = asLocalPath(model);
   if (folder) {

@@ -6,7 +6,7 @@
  */
 import { classifySpan } from './classify.js';
 import { acronymLetters, cleanName, hasDesignator, initials, nameKey } from './names.js';
-import type { EntityRecognizer } from './recognizer.js';
+import type { EntityRecognizer, RecognizedText } from './recognizer.js';
 import { findRelations, type MentionSpan } from './relations.js';
 import type { EntityType, ExtractedEntity, ExtractedRelation, Extraction, MergeRule } from './types.js';
 
@@ -33,7 +33,11 @@ const TITLE_BEFORE =
   /(?:^|\s)((?:(?:former|deputy|vice|senior|executive|interior|defense|defence|foreign|prime|chief|managing|lead|acting|interim)\s+){0,2}(?:CEO|CFO|CTO|COO|Chief Executive|President|Vice President|Prime Minister|Minister|Chancellor|Secretary|Senator|Sen\.|Rep\.|Gov\.|Governor|Mayor|Judge|Dr\.|Prof\.|Professor|General|Gen\.|Coach|coach|Chairman|chairman|founder|co-founder|chief executive|president|spokesperson|spokesman|spokeswoman|analyst|scientist|researcher|economist|director|Director|Ambassador|ambassador|Interior Minister|Defense Secretary|Secretary of State))\s+$/iu;
 
 export function analyzeText(recognizer: EntityRecognizer, text: string): Extraction {
-  const { sentences, mentions } = recognizer.recognize(text);
+  return analyzeRecognized(text, recognizer.recognize(text));
+}
+
+/** The same analysis over mentions any tagger found (the offline recognizer, or a configured model). */
+export function analyzeRecognized(text: string, { sentences, mentions }: RecognizedText): Extraction {
   const typed: TypedMention[] = [];
   for (const mention of mentions) {
     // The exchange in "(NASDAQ: MSFT)" is not an entity of the text.

@@ -67,16 +67,20 @@ export class EntityRecognizer {
 
   recognize(text: string): RecognizedText {
     const sentences = splitSentences(text, tokenize(text));
-    const spans = this.tagWords(sentences.map((tokens) => tokens.map((t) => t.text)));
-    const mentions: Mention[] = [];
-    spans.forEach((sentenceSpans, s) => {
-      const tokens = sentences[s]!;
-      for (const span of sentenceSpans) {
-        const start = tokens[span.start]!.start;
-        const end = tokens[span.end - 1]!.end;
-        mentions.push({ text: text.slice(start, end), type: span.type, start, end, sentence: s, tokenStart: span.start, tokenEnd: span.end });
-      }
-    });
-    return { sentences, mentions };
+    return recognizedFromSpans(text, sentences, this.tagWords(sentences.map((tokens) => tokens.map((t) => t.text))));
   }
+}
+
+/** Mentions with character offsets from token spans per sentence (any tagger's: the perceptron's or a configured model's). */
+export function recognizedFromSpans(text: string, sentences: Token[][], spans: readonly TokenSpan[][]): RecognizedText {
+  const mentions: Mention[] = [];
+  spans.forEach((sentenceSpans, s) => {
+    const tokens = sentences[s]!;
+    for (const span of sentenceSpans) {
+      const start = tokens[span.start]!.start;
+      const end = tokens[span.end - 1]!.end;
+      mentions.push({ text: text.slice(start, end), type: span.type, start, end, sentence: s, tokenStart: span.start, tokenEnd: span.end });
+    }
+  });
+  return { sentences, mentions };
 }

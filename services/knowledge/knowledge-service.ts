@@ -17,6 +17,7 @@ import { AppError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import type { Principal } from '../../core/principal.js';
 import { aliasKeys, nameKey, nameTokens } from '../entities/names.js';
+import type { TokenClassifier } from '../entities/token-classifier.js';
 import { ENTITY_TYPES, type EntityType, type Extraction } from '../entities/types.js';
 import type { Embedder } from '../embeddings/types.js';
 import { deleteEntity, entityId, mergeExtraction, sourceId } from '../graph/graph-writer.js';
@@ -58,6 +59,8 @@ export interface KnowledgeServiceOptions {
   llm: LlmTiers;
   /** The offline tagger, run off the event loop (the extraction worker pool: its cost grows with the text). */
   tagEntities(text: string, signal: AbortSignal): Promise<Extraction>;
+  /** A configured token-classification model, used instead of the offline tagger when it loads (null otherwise). */
+  tokenClassifier?(): Promise<TokenClassifier | null>;
   /** The embedding model (search by meaning); entities are still stored and found by name when it fails. */
   embedder(): Promise<Embedder>;
   logger: Logger;
@@ -139,6 +142,15 @@ export class KnowledgeService {
       } catch (error) {
         if (signal.aborted) throw error;
         this.options.logger.warn({ err: error }, 'entity extraction by the language model failed; using the offline tagger');
+      }
+    }
+    const classifier = await this.options.tokenClassifier?.();
+    if (classifier) {
+      try {
+        return { extraction: await classifier.extract(text, signal), modelUsed: classifier.id };
+      } catch (error) {
+        if (signal.aborted) throw error;
+        this.options.logger.warn({ err: error, model: classifier.id }, 'entity tagging by the token-classification model failed; using the offline tagger');
       }
     }
     return { extraction: await this.options.tagEntities(text, signal), modelUsed: OFFLINE_MODEL };

@@ -4,6 +4,7 @@
  */
 import type { EngineService } from '../engines/engine-service.js';
 import type { LlmTiers } from '../llm/registry.js';
+import type { ModelServices } from '../models/model-services.js';
 import type { Scraper } from '../scrape/scraper.js';
 import type { SemanticServices } from '../semantic/semantic-services.js';
 import type { WebSearch } from '../web-search/web-search.js';
@@ -15,4 +16,6 @@ export interface NeuralDeps {
   webSearch: Pick<WebSearch, 'plan' | 'gather'>;
   llm: LlmTiers;
   semantic: SemanticServices;
+  /** The configured cross-encoder, when any, reorders the best documents. */
+  models?: Pick<ModelServices, 'passageReranker'>;
 }

@@ -13,6 +13,7 @@ import { findHighlights } from '../ranking/highlights.js';
 import type { NeuralSearchInput, neuralSearchOutputSchema } from './schemas.js';
 import { passesDomains } from '../web-search/domain-filter.js';
 import { replan, type EnginePlan } from '../web-search/engine-plans.js';
+import { rerankScores, withReranker } from '../ranking/reranker.js';
 import { scoreDocuments } from '../ranking/scoring.js';
 
 type Output = z.infer<typeof neuralSearchOutputSchema>;
@@ -21,6 +22,8 @@ type Output = z.infer<typeof neuralSearchOutputSchema>;
 const ENGINES_PER_EXPANSION = 2;
 const CONTENT_CHARS = 4000;
 const HIGHLIGHTS_PER_RESULT = 3;
+/** The start of a document the cross-encoder reads (it truncates at 512 tokens anyway). */
+const RERANK_CHARS = 2000;
 
 /** contentChars: how much of each page a result carries (callers that return whole pages ask for more); cutMark ends a cut text (default …; '' for callers that cut again themselves). */
 export async function neuralSearch(services: NeuralDeps, input: NeuralSearchInput, ctx: CallContext, options: { contentChars?: number; cutMark?: string } = {}): Promise<Output> {
@@ -74,6 +77,12 @@ export async function neuralSearch(services: NeuralDeps, input: NeuralSearchInpu
     (c) => passesDomains(c.url, domains) && withinWindow(c.publishedDate, bounds),
   );
   const scores = await scoreDocuments(input.query, candidates, embedder, ctx.signal);
+  const reranker = (await services.models?.passageReranker()) ?? null;
+  if (reranker) {
+    const texts = candidates.map((c) => `${c.title}\n${c.text || c.snippet}`.slice(0, RERANK_CHARS));
+    const reranked = await rerankScores(input.query, texts, scores.map((s) => s.score), reranker, ctx.signal);
+    reranked.forEach((score, i) => (scores[i] = { ...scores[i]!, score }));
+  }
   const ranked = candidates
     .map((candidate, i) => ({ candidate, score: scores[i]! }))
     .sort((a, b) => b.score.score - a.score.score)
@@ -114,6 +123,6 @@ export async function neuralSearch(services: NeuralDeps, input: NeuralSearchInpu
     engine_errors: fromEngines.engineErrors,
     pages_failed: fromEngines.pagesFailed,
     embedding_model: embedder.info().id,
-    model_used: !input.use_autoprompt ? 'none' : expansion.by === 'rules' ? 'rules' : expansion.by,
+    model_used: withReranker(!input.use_autoprompt ? 'none' : expansion.by === 'rules' ? 'rules' : expansion.by, reranker),
   };
 }

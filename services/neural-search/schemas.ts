@@ -60,7 +60,7 @@ export const neuralSearchOutputSchema = z.object({
   engine_errors: z.record(z.string(), z.object({ code: z.string(), message: z.string() })),
   pages_failed: z.array(z.object({ url: z.string(), reason: z.string() })),
   embedding_model: z.string(),
-  model_used: z.string().describe('The LLM that expanded the query, or "rules" / "extractive" when none did'),
+  model_used: z.string().describe('The LLM that expanded the query, or "rules" / "extractive" / "none" when none did; followed by ", reranked by <model>" when a configured cross-encoder (models.reranker) ordered the results'),
 });
 
 export const similarInputSchema = z

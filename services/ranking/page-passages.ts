@@ -3,10 +3,12 @@
  * into passages (passages.ts, the token cut: paragraphs, then lines,
  * sentences, words, within a token budget) and every passage of every page is
  * scored in one call (passage-relevance.ts, the calibrated profile). A page's
- * score is its best passage's.
+ * score is its best passage's. With a reranker (reranker.ts), a cross-encoder
+ * reorders the best passages of all pages together.
  */
 import type { Embedder } from '../embeddings/types.js';
 import { cutPassages, type CutPassage } from './passages.js';
+import { rerankScores, type PassageReranker } from './reranker.js';
 import { scorePassages, type PassageRelevance, type PassageVectorCache } from './passage-relevance.js';
 
 export const DEFAULT_PASSAGE_TOKENS = 120;
@@ -36,13 +38,17 @@ export async function rankPagePassages(
   query: string,
   pages: PageToRank[],
   embedder: Embedder | null,
-  options: { passageTokens?: number; maxPassagesPerPage?: number; signal?: AbortSignal; vectors?: PassageVectorCache } = {},
+  options: { passageTokens?: number; maxPassagesPerPage?: number; signal?: AbortSignal; vectors?: PassageVectorCache; reranker?: PassageReranker | null } = {},
 ): Promise<RankedPage[]> {
   const cut = { by: 'tokens', tokens: options.passageTokens ?? DEFAULT_PASSAGE_TOKENS } as const;
   const limit = options.maxPassagesPerPage ?? DEFAULT_MAX_PASSAGES_PER_PAGE;
   const split = await Promise.all(pages.map((page) => cutPassages(page.text, cut, { limit })));
   const flat = split.flatMap((passages, i) => passages.map((passage) => ({ text: passage.text, title: pages[i]!.title })));
-  const scores = await scorePassages(query, flat, embedder, options.signal, options.vectors);
+  let scores = await scorePassages(query, flat, embedder, options.signal, options.vectors);
+  if (options.reranker) {
+    const reranked = await rerankScores(query, flat.map((p) => p.text), scores.map((s) => s.score), options.reranker, options.signal);
+    scores = scores.map((relevance, i) => ({ ...relevance, score: reranked[i]! }));
+  }
   let offset = 0;
   return split.map((passages) => {
     const ranked = passages.map((passage, i) => ({ ...passage, relevance: scores[offset + i]! }));

@@ -101,11 +101,11 @@ export class SemanticServices {
 }
 
 /** A model given as a folder is shown by its name only: the features answer names no server paths. */
-function withoutPath(model: string): string {
+export function withoutPath(model: string): string {
   return /^(?:[/.~]|[A-Za-z]:[\\/])/.test(model) ? (model.split(/[\\/]/).filter(Boolean).at(-1) ?? 'local model') : model;
 }
 
 /** Absolute paths inside a message, cut to their last part. */
-function withoutPaths(text: string): string {
+export function withoutPaths(text: string): string {
   return text.replace(/(?:^|(?<=[\s("'=:]))\/(?:[^\s/"')]+\/)+([^\s/"')]+)/g, '…/$1');
 }

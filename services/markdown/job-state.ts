@@ -1,0 +1,16 @@
+import { inlineText } from './escape.js';
+
+/** What every job view shares: its id, state, and the latest progress or error message. */
+export interface JobStateView {
+  job_id: string;
+  status: string;
+  progress?: { message?: string } | null;
+  error?: { message: string } | null;
+}
+
+/** One line for a job that has no result yet; progress and error messages may quote queries and pages. */
+export function renderJobState(label: string, out: JobStateView): string {
+  const progress = out.progress?.message ? ` — ${inlineText(out.progress.message)}` : '';
+  const error = out.error ? ` — ${inlineText(out.error.message)}` : '';
+  return `${label} ${out.job_id}: ${out.status}${progress}${error}`;
+}
