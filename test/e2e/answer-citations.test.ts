@@ -11,6 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ConfigInput } from '../../app/config.js';
 import { PACKAGE_ROOT } from '../../core/paths.js';
 import { checkAnswer, citationNumbers, NO_ANSWER } from '../../services/answers/citations.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
@@ -73,8 +74,8 @@ beforeAll(async () => {
   };
   web.answerEngine('speech_all', lister(false));
   web.answerEngine('speech_without', lister(true));
-  const config = (engine: string) => ({
-    customEngines: [{ type: 'json', id: engine, name: engine, urlTemplate: `${web.engineBaseUrl(engine)}/search?q={query}`, results: 'items', fields: { url: 'link', title: 'name', snippet: 'summary' } }],
+  const config = (engine: string): ConfigInput => ({
+    customEngines: [{ type: 'json' as const, id: engine, name: engine, urlTemplate: `${web.engineBaseUrl(engine)}/search?q={query}`, results: 'items', fields: { url: 'link', title: 'name', snippet: 'summary' } }],
     search: { defaultEngines: [engine], defaultSingleEngine: engine },
   });
   quarry = await startQuarry(web, config('speech_all'));
