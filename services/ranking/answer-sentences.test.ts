@@ -1,20 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { SPEECH, WIKI, sentenceWith } from './fixtures/real-texts.js';
 import { repeatsQuestion, scoreAnswerSentences } from './answer-sentences.js';
 import { contentTerms } from './tokens.js';
-
-const HERE = dirname(fileURLToPath(import.meta.url));
-/** Real texts (Chroma's chunking evaluation; see services/chunking/fixtures/PROVENANCE.md). */
-const SPEECH = readFileSync(join(HERE, '../chunking/fixtures/state_of_the_union.md'), 'utf8');
-const WIKI = readFileSync(join(HERE, '../chunking/fixtures/wikitexts-head.md'), 'utf8');
-
-function sentenceWith(text: string, words: string): string {
-  const found = text.split(/(?<=[.!?])\s+/).find((s) => s.includes(words));
-  if (!found) throw new Error(`fixture has no sentence with "${words}"`);
-  return found.trim();
-}
 
 async function scores(question: string, sentences: string[]): Promise<number[]> {
   return scoreAnswerSentences(

@@ -1,15 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { SPEECH, WIKI } from './fixtures/real-texts.js';
 import { pagePriors } from './page-prior.js';
 import { questionTermWeights, weightedShare } from './term-weights.js';
 import { contentTerms } from './tokens.js';
 
-const HERE = dirname(fileURLToPath(import.meta.url));
-/** Real texts (Chroma's chunking evaluation; see services/chunking/fixtures/PROVENANCE.md). */
-const SPEECH = readFileSync(join(HERE, '../chunking/fixtures/state_of_the_union.md'), 'utf8');
-const WIKI = readFileSync(join(HERE, '../chunking/fixtures/wikitexts-head.md'), 'utf8');
 const GARDEN = 'Tomatoes grow well in large containers filled with rich compost and placed in full sun. Water the plants deeply and regularly, and feed them once the first flowers appear.';
 
 describe('pagePriors', () => {
