@@ -65,7 +65,7 @@ export function registerServices(c: DependencyContainer, config: QuarryConfig, l
   );
   c.register(
     TOKENS.Engines,
-    cached((r) => new EngineService(engines, config, r.resolve(TOKENS.Outbound), r.resolve(TOKENS.EngineHealth), logger.child({ component: 'engines' }))),
+    cached((r) => new EngineService(engines, config, r.resolve(TOKENS.Outbound), r.resolve(TOKENS.ExtractionPool), r.resolve(TOKENS.EngineHealth), logger.child({ component: 'engines' }))),
   );
   c.register(TOKENS.ExtractionPool, cached(() => new ExtractionPool({ threads: config.pools.extractThreads, maxQueue: config.pools.maxQueue, taskTimeoutMs: config.pools.taskTimeoutMs })));
   c.register(

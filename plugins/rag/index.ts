@@ -171,7 +171,7 @@ export default definePlugin({
           if (!fallback) throw new AppError('UNAVAILABLE', 'no image engine is enabled; enable one in the config (engines.<id>.enabled)');
           engines = [fallback];
         }
-        const found = await searchImages(services.engines, {
+        const found = await searchImages(services.webSearch, {
           query: input.query,
           engines,
           maxResults: input.max_results,

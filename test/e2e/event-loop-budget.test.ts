@@ -6,6 +6,9 @@
  * from when they were due, so a block that delays sending one counts too.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PACKAGE_ROOT } from '../../core/paths.js';
 import { MAX_TEXT_CHARS } from '../../plugins/knowledge/schemas.js';
 import { MAX_CHUNK_TEXT_CHARS } from '../../plugins/enhanced/chunk-content.js';
 import { MAX_HTML_CONTENT_CHARS } from '../../plugins/enhanced/extract-tables.js';
@@ -18,6 +21,14 @@ const FIRST = ['Anna', 'Boris', 'Carla', 'Deepak', 'Elena', 'Farid', 'Greta', 'H
 const LAST = ['Albrecht', 'Brennan', 'Castillo', 'Dunmore', 'Eriksen', 'Fontaine', 'Gallagher', 'Hartmann', 'Iversen', 'Jablonski'];
 const COMPANIES = ['Northwind Corp.', 'Contoso Ltd.', 'Fabrikam Inc.', 'Tailspin Systems', 'Litware Inc.', 'Adatum Corp.', 'Woodgrove Bank', 'Proseware Inc.'];
 const CITIES = ['London', 'Berlin', 'Austin', 'Toronto', 'Madrid', 'Oslo'];
+
+/** A real Google result page with its results repeated 40 times (about 2 MB): seconds of DOM work for the engine's parser. */
+function hugeResultPage(): string {
+  const page = readFileSync(join(PACKAGE_ROOT, 'engines/google/fixtures/nojs.html'), 'utf8');
+  const bodyEnd = page.lastIndexOf('</body>');
+  const inner = page.slice(page.indexOf('>', page.indexOf('<body')) + 1, bodyEnd);
+  return page.slice(0, bodyEnd) + inner.repeat(40) + page.slice(bodyEnd);
+}
 
 /** News prose naming many people, companies and places, cut to exactly `chars` characters. */
 function newsText(chars: number): string {
@@ -81,6 +92,13 @@ describe('/healthz answers within 1 s during the largest request of each CPU-hea
     const html = `<table><tr><th>company</th><th>city</th><th>n</th></tr>${row.repeat(Math.floor((MAX_HTML_CONTENT_CHARS - 100) / row.length))}</table>`;
     const body = await underLoad('/api/v1/enhanced/extract-tables', { html_content: html, strategy: 'all' });
     expect(body.total_tables).toBe(1);
+  }, 120_000);
+
+  it('search whose engine answers a huge result page (the engine parses it in the worker pool)', async () => {
+    const page = Buffer.from(hugeResultPage());
+    web.answerEngine('google', () => ({ body: page, contentType: 'text/html; charset=utf-8', status: 200 }));
+    const body = await underLoad('/api/v1/search/', { query: 'hello world', engines: ['google'], relevance_filter: false });
+    expect(body.results.length).toBeGreaterThan(3);
   }, 120_000);
 
   it(`rag/corpora/add of the largest text (${MAX_ADDED_TEXT_CHARS} characters) twice, as much as the body limit lets in`, async () => {
