@@ -19,6 +19,7 @@ import { RedisEngineHealthStore } from '../services/engines/engine-health-redis.
 import { Corpora } from '../services/corpora/corpora.js';
 import { EngineService } from '../services/engines/engine-service.js';
 import { ExtractionPool } from '../services/extract/extraction-pool.js';
+import { pooledChunker } from '../services/chunking/lead.js';
 import { BullJobBackend } from '../services/jobs/bullmq/bullmq-backend.js';
 import { EmbeddedJobBackend } from '../services/jobs/embedded/embedded-backend.js';
 import { EmbeddedJobStore } from '../services/jobs/embedded/embedded-job-store.js';
@@ -65,7 +66,7 @@ export function registerServices(c: DependencyContainer, config: QuarryConfig, l
   );
   c.register(
     TOKENS.Engines,
-    cached((r) => new EngineService(engines, config, r.resolve(TOKENS.Outbound), r.resolve(TOKENS.EngineHealth), logger.child({ component: 'engines' }))),
+    cached((r) => new EngineService(engines, config, r.resolve(TOKENS.Outbound), r.resolve(TOKENS.ExtractionPool), r.resolve(TOKENS.EngineHealth), logger.child({ component: 'engines' }))),
   );
   c.register(TOKENS.ExtractionPool, cached(() => new ExtractionPool({ threads: config.pools.extractThreads, maxQueue: config.pools.maxQueue, taskTimeoutMs: config.pools.taskTimeoutMs })));
   c.register(
@@ -148,7 +149,7 @@ export function registerServices(c: DependencyContainer, config: QuarryConfig, l
   c.register(TOKENS.Corpora, cached(() => new Corpora(config.dataDir, logger.child({ component: 'corpora' }))));
   c.register(
     TOKENS.PageIndexer,
-    cached((r) => new PageIndexer(r.resolve(TOKENS.Events), r.resolve(TOKENS.Semantic), logger.child({ component: 'page-indexer' }))),
+    cached((r) => new PageIndexer(r.resolve(TOKENS.Events), r.resolve(TOKENS.Semantic), logger.child({ component: 'page-indexer' }), pooledChunker(r.resolve<ExtractionPool>(TOKENS.ExtractionPool)))),
   );
   c.register(TOKENS.Credibility, cached(() => new CredibilityService(config.credibility, logger.child({ component: 'credibility' }))));
   c.register(TOKENS.SearchHistory, cached(() => new SearchHistory(stores.cache, logger.child({ component: 'search-history' }))));

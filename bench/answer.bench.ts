@@ -15,7 +15,10 @@
  * beside the baseline "first sentence of the top result" in the same run.
  *
  * BENCH_QUESTIONS (default 120) questions, drawn with a fixed seed; BENCH_DEPTHS
- * (default "basic") the search depths to run. Dataset as for bench:rag.
+ * (default "basic") the search depths to run. The answer ranker's weights and
+ * thresholds were set on those 120; BENCH_SET=heldout asks the other questions
+ * of the same draw instead (352 + their controls), which nothing was tuned on.
+ * Dataset as for bench:rag.
  */
 import { createServer } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -31,7 +34,9 @@ import { startSandboxWeb } from '../test/sandbox/sandbox-web.js';
 import { CHROMA_DATASET_DIR, chromaDatasetPresent } from './chroma-dataset.js';
 import { buildQuestionSet, type BenchPage, type BenchQuestion } from './answer/question-set.js';
 
-const COUNT = Number(process.env.BENCH_QUESTIONS ?? 120);
+const TUNED_ON = 120;
+const HELD_OUT = process.env.BENCH_SET === 'heldout';
+const COUNT = Number(process.env.BENCH_QUESTIONS ?? (HELD_OUT ? 472 - TUNED_ON : TUNED_ON));
 const DEPTHS = (process.env.BENCH_DEPTHS ?? 'basic').split(',');
 
 function escapeHtml(text: string): string {
@@ -90,7 +95,7 @@ async function main(): Promise<void> {
     console.log(`Chunking dataset not found at ${CHROMA_DATASET_DIR}; nothing to benchmark (set CHUNKING_DATASET_DIR to point at it).`);
     return;
   }
-  const set = buildQuestionSet({ count: COUNT, distractors: 7 });
+  const set = buildQuestionSet({ count: COUNT, distractors: 7, skip: HELD_OUT ? TUNED_ON : 0 });
   const web = await startSandboxWeb();
   const pageById = new Map(set.pages.map((p) => [p.id, p]));
   const urlOf = (id: string) => `${web.url}/bench/${id}`;
@@ -124,7 +129,7 @@ async function main(): Promise<void> {
   });
   const controls = set.questions.filter((q) => q.control).length;
   console.log(
-    `Answer benchmark: ${set.questions.length - controls} questions (+ ${controls} controls without their gold pages) over ${set.pages.length} pages (${DEPTHS.join(', ')} depth), gold pages among up to 7 distractors each, no LLM`,
+    `Answer benchmark${HELD_OUT ? ' (held-out questions)' : ''}: ${set.questions.length - controls} questions (+ ${controls} controls without their gold pages) over ${set.pages.length} pages (${DEPTHS.join(', ')} depth), gold pages among up to 7 distractors each, no LLM`,
   );
   try {
     const table: string[][] = [['', 'answer sentence', 'key phrase', 'citation precision', 'answered', 'abstained (controls)', 'verbatim + [n] ok']];

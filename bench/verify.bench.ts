@@ -1,16 +1,23 @@
 /**
- * npm run bench:verify — the claim-verification pipeline on Climate-FEVER
- * (bench/verify/dataset.ts): each claim's evidence sentences are served as
- * pages on a local web, the full POST /api/v1/verify/claim endpoint is run,
- * and SUPPORTS/REFUTES/NOT_ENOUGH_INFO are compared with true/false/
- * unverifiable (DISPUTED is reported apart). Accuracy, macro-F1 and the
- * confusion matrix are printed beside two baselines from the same run, per
- * half (development / held-out test), with the calibration of confidence.
+ * npm run bench:verify — the claim-verification pipeline on two sets, end to
+ * end the way a user hits it (POST /api/v1/verify/claim over HTTP, pages
+ * served on a local web and read by the service):
  *
- *   --direct      call the pipeline directly on the pages (no search, no HTTP; fast, for tuning)
- *   --limit N     only the first N claims
+ *   WiCE dev (bench/verify/wice-dataset.ts): 349 Wikipedia claims, each
+ *     with the whole noisy web page it cites; supported / partially_supported
+ *     / not_supported, scored by three-class macro-F1 beside the majority
+ *     label and two-threshold word overlap fitted on the same split, plus a
+ *     held-out half (bench/verify/wice-report.ts).
+ *   Climate-FEVER (bench/verify/dataset.ts): each claim's evidence sentences
+ *     served as pages; SUPPORTS/REFUTES/NOT_ENOUGH_INFO compared with
+ *     true/false/unverifiable (DISPUTED reported apart), per half
+ *     (development / held-out test), with the calibration of confidence.
+ *
+ *   --set S       wice, climate-fever or both (default both)
+ *   --direct      call the pipeline directly on the pages (no search, no HTTP, no extraction; fast, for tuning)
+ *   --limit N     only the first N claims of each set
  *   --depth D     quick (default) or thorough
- *   --fit         print the Platt constants fitted on the development half
+ *   --fit         print the Platt constants fitted on Climate-FEVER's development half
  *
  * It also checks the credibility label mapping on the real MBFC rows of Baly et al.
  */
@@ -19,6 +26,9 @@ import { loadClaims } from './verify/dataset.js';
 import { runDirect } from './verify/direct.js';
 import { runEndpoint } from './verify/endpoint.js';
 import { report } from './verify/report.js';
+import { loadWice, wiceAvailable, WICE_FILE } from './verify/wice-dataset.js';
+import { reportWice } from './verify/wice-report.js';
+import { runWiceDirect, runWiceEndpoint } from './verify/wice-run.js';
 
 const args = process.argv.slice(2);
 const flag = (name: string): string | undefined => {
@@ -27,11 +37,28 @@ const flag = (name: string): string | undefined => {
 };
 const limit = flag('--limit') ? Number(flag('--limit')) : Infinity;
 const depth = flag('--depth') === 'thorough' ? 'thorough' : 'quick';
-checkCredibilityMapping();
-const claims = loadClaims().slice(0, limit);
-const started = performance.now();
+const set = flag('--set') ?? 'both';
 const direct = args.includes('--direct');
-console.log(`Climate-FEVER: ${claims.length} claims; ${direct ? 'pipeline called directly' : 'full endpoint, pages on a local web'}; depth ${depth}\n`);
-const predictions = direct ? await runDirect(claims, depth) : await runEndpoint(claims, depth);
-report(predictions, claims, { fit: args.includes('--fit') });
-console.log(`\n${claims.length} claims in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+const how = direct ? 'pipeline called directly' : 'full endpoint, pages on a local web';
+
+if (set === 'wice' || set === 'both') {
+  if (!wiceAvailable() && set === 'both') console.log(`WiCE not found at ${WICE_FILE} (set WICE_FILE); skipped\n`);
+  else {
+    const claims = loadWice().slice(0, limit);
+    const started = performance.now();
+    console.log(`WiCE dev: ${claims.length} claims, each with the page it cites; ${how}; depth ${depth}\n`);
+    const answers = direct ? await runWiceDirect(claims, depth) : await runWiceEndpoint(claims, depth);
+    reportWice(claims, answers);
+    console.log(`${claims.length} WiCE claims in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+  }
+}
+
+if (set === 'climate-fever' || set === 'both') {
+  checkCredibilityMapping();
+  const claims = loadClaims().slice(0, limit);
+  const started = performance.now();
+  console.log(`Climate-FEVER: ${claims.length} claims; ${how}; depth ${depth}\n`);
+  const predictions = direct ? await runDirect(claims, depth) : await runEndpoint(claims, depth);
+  report(predictions, claims, { fit: args.includes('--fit') });
+  console.log(`\n${claims.length} claims in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}

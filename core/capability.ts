@@ -72,8 +72,28 @@ export interface CapabilityJob {
   read(jobId: string, ctx: CallContext): Promise<JobSnapshot>;
   /** Asks the job to stop (see read for NOT_FOUND); answers it as it will end. */
   cancel(jobId: string, ctx: CallContext): Promise<JobSnapshot>;
-  /** A completed job as the submitting capability answers when it waits the job out (its output schema); see read for NOT_FOUND. */
-  answer(jobId: string, ctx: CallContext): Promise<unknown>;
+  /**
+   * A completed job, as read (by `read` or the job service for this caller), answered as the submitting
+   * capability answers when it waits the job out (its output schema): no second read of the record.
+   */
+  answer(job: JobSnapshot, ctx: CallContext): Promise<unknown>;
+}
+
+/**
+ * A read-only capability whose answer is also an MCP resource: context an agent attaches (a corpus,
+ * a monitor's results, a graph entity) rather than an action it takes. The URI template's variables
+ * are the capability's input fields, so reading the resource is calling the capability, with its
+ * checks (ownership included).
+ */
+export interface McpResource {
+  /** RFC 6570 simple template under quarry://, e.g. "quarry://corpora/{corpus_id}"; one variable per path segment. */
+  uriTemplate: string;
+  /** The template's short name, e.g. "corpus". */
+  name: string;
+  title: string;
+  description: string;
+  /** How the caller's concrete resources are found: a listing capability and its output as template variables. */
+  list?: { capability: string; items(output: unknown): Array<{ variables: Record<string, string>; name: string; title?: string }> };
 }
 
 export interface CapabilityDefinition<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
@@ -121,6 +141,8 @@ export interface CapabilityDefinition<I extends z.ZodType = z.ZodType, O extends
    * format for tools that speak it, where a tool would repeat one agents already have.
    */
   mcpTool?: string;
+  /** Also served as an MCP resource (read-only capabilities only). */
+  mcpResource?: McpResource;
   /** Present when the capability submits a job or reads one (see CapabilityJob). */
   job?: CapabilityJob;
   /** Read-only capabilities are safe to retry (MCP annotation). */

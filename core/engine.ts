@@ -149,10 +149,22 @@ export interface EngineDefinition {
   };
 }
 
+/**
+ * Where a worker thread finds the same definition, to parse answers off the
+ * event loop: the default export of `module`, or — for an engine declared in
+ * configuration — the `factory` export of `module` called with `spec`.
+ */
+export interface EngineModuleRef {
+  module: string;
+  factory?: string;
+  spec?: unknown;
+}
+
 /** An engine as the plugin loader hands it to the engine service. */
 export interface LoadedEngine {
   manifest: EngineManifest;
   definition: EngineDefinition;
+  moduleRef: EngineModuleRef;
   /** Folder the engine was loaded from. */
   dir: string;
   source: 'builtin' | 'directory' | 'package' | 'config';

@@ -31,7 +31,8 @@ export function mayAccess(viewer: Principal | undefined, ownerId: string | null 
   return viewer.admin || (typeof ownerId === 'string' && ownerId === viewer.id);
 }
 
-/** QUOTA_EXCEEDED naming the cap, its value and the setting that raises it. */
-export function quotaExceeded(what: string, max: number, setting: string): AppError {
-  return new AppError('QUOTA_EXCEEDED', `quota exceeded: at most ${max} ${what} per API key (${setting})`, { details: { limit: setting, max } });
+/** QUOTA_EXCEEDED naming the cap, its value and the setting that raises it; `more` says what the refused call would have done. */
+export function quotaExceeded(what: string, max: number, setting: string, more?: { message: string; details: Record<string, unknown> }): AppError {
+  const message = `quota exceeded: at most ${max} ${what} per API key (${setting})${more ? `; ${more.message}` : ''}`;
+  return new AppError('QUOTA_EXCEEDED', message, { details: { limit: setting, max, ...more?.details } });
 }

@@ -5,7 +5,7 @@
  * synchronously; a PDF (options.contentType "application/pdf", the bytes in
  * base64 in `html`) is read with pdf.js, which is asynchronous. Tasks with a
  * `kind` (services/extract/worker-tasks.ts) parse tables, chunk text, read
- * links or tag entities, so that no parse of untrusted input runs on the main thread.
+ * links, tag entities or parse search engines' answers, so that no parse of untrusted input runs on the main thread.
  */
 import { chunkText } from '../services/chunking/chunk-text.js';
 import { countTokens } from '../services/chunking/tokenizer.js';
@@ -13,6 +13,7 @@ import { analyzeText } from '../services/entities/analyze.js';
 import { EntityRecognizer } from '../services/entities/recognizer.js';
 import { linksOf } from '../services/discover/page-links.js';
 import { parseSitemap } from '../services/discover/sitemap-parser.js';
+import { parseEngineAnswer } from '../services/engines/engine-parse-task.js';
 import { extract } from '../services/extract/extract.js';
 import { pageMedia } from '../services/extract/page-media.js';
 import { extractPdf } from '../services/extract/pdf.js';
@@ -75,6 +76,8 @@ async function runParseTask(task: ParseTask): Promise<ParseOutcome<ParseTask['ki
       case 'entities':
         recognizer ??= EntityRecognizer.load();
         return { value: analyzeText(recognizer, task.text) };
+      case 'engine':
+        return { value: await parseEngineAnswer(task) };
     }
   } catch (error) {
     return failureOf(error);

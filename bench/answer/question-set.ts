@@ -58,13 +58,14 @@ export interface QuestionSet {
   questions: BenchQuestion[];
 }
 
-export function buildQuestionSet(options: { count: number; distractors: number; seed?: number }): QuestionSet {
+/** `skip` leaves out the first questions of the seeded draw: the held-out set is the draw after the tuned-on 120. */
+export function buildQuestionSet(options: { count: number; distractors: number; seed?: number; skip?: number }): QuestionSet {
   const all = readChromaQuestions();
   const corpora = readChromaCorpora([...new Set(all.map((q) => q.corpusId))]);
   const pages = [...corpora].flatMap(([id, text]) => chromaPages(id, text));
   const score = bm25Index(pages);
   const random = seededRandom(options.seed ?? 7);
-  const picked = [...all].map((q) => ({ q, key: random() })).sort((a, b) => a.key - b.key).slice(0, options.count).map((x) => x.q);
+  const picked = [...all].map((q) => ({ q, key: random() })).sort((a, b) => a.key - b.key).slice(options.skip ?? 0, (options.skip ?? 0) + options.count).map((x) => x.q);
   const questions: BenchQuestion[] = [];
   for (const q of picked) {
     const own = pages.filter((p) => p.corpusId === q.corpusId);

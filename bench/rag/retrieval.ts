@@ -23,6 +23,7 @@ import { join } from 'node:path';
 import { silentLogger } from '../../core/logger.js';
 import { CorpusStore } from '../../services/corpora/corpus-store.js';
 import { prepareSources } from '../../services/corpora/prepare.js';
+import { chunkText } from '../../services/chunking/chunk-text.js';
 import { retrieve } from '../../services/corpora/retrieve.js';
 import type { ChunkHit, StoredSourceInput } from '../../services/corpora/types.js';
 import type { Embedder } from '../../services/embeddings/types.js';
@@ -105,6 +106,7 @@ export async function runRetrievalBench(embedder: Embedder): Promise<void> {
       const prepared = await prepareSources(
         batch.map((p) => ({ url: `bench:${p.id}`, title: p.title, content: p.text, summary: '', engine: 'bench', scraped_at: new Date().toISOString(), relevance_score: 0, query: '' })),
         embedder,
+        chunkText,
       );
       const stored = await store.addSources(record.corpus_id, prepared);
       stored.forEach((source, j) => {

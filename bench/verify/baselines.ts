@@ -12,14 +12,17 @@ import { macroF1 } from './metrics.js';
 const STOP = new Set('a an and are as at be been but by can did do does for from had has have how i if in into is it its no not of on or our so than that the their them then there these they this to was we were what when where which who will with you your'.split(' '));
 
 export function wordOverlap(claim: BenchClaim): number {
-  const words = new Set(tokenize(claim.claim).filter((t) => !STOP.has(t)));
+  return overlapScore(claim.claim, claim.pages.flatMap((page) => page.sentences));
+}
+
+/** The claim's share of content words found in its best sentence. */
+export function overlapScore(claim: string, sentences: readonly string[]): number {
+  const words = new Set(tokenize(claim).filter((t) => !STOP.has(t)));
   if (words.size === 0) return 0;
   let best = 0;
-  for (const page of claim.pages) {
-    for (const sentence of page.sentences) {
-      const present = new Set(tokenize(sentence));
-      best = Math.max(best, [...words].filter((w) => present.has(w)).length / words.size);
-    }
+  for (const sentence of sentences) {
+    const present = new Set(tokenize(sentence));
+    best = Math.max(best, [...words].filter((w) => present.has(w)).length / words.size);
   }
   return best;
 }

@@ -1,23 +1,30 @@
 /** Accuracy, macro-F1, confusion matrices and the calibration of confidence (ECE, reliability table, Platt fit). */
 import { LABELS3, type Label3 } from './dataset.js';
 
-export interface Scored {
-  gold: Label3;
-  predicted: Label3;
+/** A gold label and the label answered, on one label scale (Climate-FEVER's three, WiCE's three). */
+export interface Scored<L extends string = Label3> {
+  gold: L;
+  predicted: L;
 }
 
-export function confusion(rows: Scored[]): Record<Label3, Record<Label3, number>> {
-  const m = Object.fromEntries(LABELS3.map((g) => [g, Object.fromEntries(LABELS3.map((p) => [p, 0]))])) as Record<Label3, Record<Label3, number>>;
+export function confusion<L extends string>(rows: Scored<L>[], labels: readonly L[] = LABELS3 as unknown as L[]): Record<L, Record<L, number>> {
+  const m = Object.fromEntries(labels.map((g) => [g, Object.fromEntries(labels.map((p) => [p, 0]))])) as Record<L, Record<L, number>>;
   for (const r of rows) m[r.gold][r.predicted]++;
   return m;
 }
 
-export function accuracy(rows: Scored[]): number {
+export function accuracy<L extends string>(rows: Scored<L>[]): number {
   return rows.length === 0 ? 0 : rows.filter((r) => r.gold === r.predicted).length / rows.length;
 }
 
-export function macroF1(rows: Scored[]): number {
-  const f1s = LABELS3.map((label) => {
+/** Share of each gold label answered as that label. */
+export function recall<L extends string>(rows: Scored<L>[], label: L): number {
+  const gold = rows.filter((r) => r.gold === label);
+  return gold.length === 0 ? 0 : gold.filter((r) => r.predicted === label).length / gold.length;
+}
+
+export function macroF1<L extends string>(rows: Scored<L>[], labels: readonly L[] = LABELS3 as unknown as L[]): number {
+  const f1s = labels.map((label) => {
     const tp = rows.filter((r) => r.gold === label && r.predicted === label).length;
     const fp = rows.filter((r) => r.gold !== label && r.predicted === label).length;
     const fn = rows.filter((r) => r.gold === label && r.predicted !== label).length;
@@ -79,9 +86,10 @@ export function pct(value: number): string {
   return `${(value * 100).toFixed(1)}%`;
 }
 
-export function printConfusion(title: string, rows: Scored[]): void {
-  const m = confusion(rows);
+export function printConfusion<L extends string>(title: string, rows: Scored<L>[], labels: readonly L[] = LABELS3 as unknown as L[]): void {
+  const m = confusion(rows, labels);
+  const width = Math.max(14, ...labels.map((l) => l.length + 2));
   console.log(`  ${title} (rows gold, columns predicted)`);
-  console.log(`    ${''.padEnd(14)}${LABELS3.map((l) => l.padStart(14)).join('')}`);
-  for (const g of LABELS3) console.log(`    ${g.padEnd(14)}${LABELS3.map((p) => String(m[g][p]).padStart(14)).join('')}`);
+  console.log(`    ${''.padEnd(width)}${labels.map((l) => l.padStart(width)).join('')}`);
+  for (const g of labels) console.log(`    ${g.padEnd(width)}${labels.map((p) => String(m[g][p]).padStart(width)).join('')}`);
 }

@@ -50,11 +50,12 @@ export async function loadEngineFolder(dir: string, source: LoadedEngine['source
   if (source === 'builtin' && folderName !== manifest.id) {
     throw new ManifestError(manifestPath, [`id: "${manifest.id}" must match its folder name "${folderName}"`]);
   }
-  const definition = (await importDefault(entryFile(dir, manifest.entry ?? 'engine'), manifestPath)) as EngineDefinition;
+  const entry = entryFile(dir, manifest.entry ?? 'engine');
+  const definition = (await importDefault(entry, manifestPath)) as EngineDefinition;
   if (typeof definition?.buildRequest !== 'function' || typeof definition?.parseResponse !== 'function') {
     throw new ManifestError(manifestPath, ['entry: the default export must be an engine with buildRequest and parseResponse']);
   }
-  return { manifest: manifest as EngineManifest, definition, dir: resolve(dir), source };
+  return { manifest: manifest as EngineManifest, definition, moduleRef: { module: entry }, dir: resolve(dir), source };
 }
 
 /** Services is what the composition root will pass to setup(); the kernel cannot check it. */

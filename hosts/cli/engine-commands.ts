@@ -24,7 +24,8 @@ async function offlineEngineService(only?: string): Promise<EngineService> {
   const noNetwork = {
     fetch: () => Promise.reject(new Error('the CLI catalogue does not fetch')),
   };
-  return new EngineService(engines, config, noNetwork, new EngineHealth(), silentLogger());
+  const noAnswers = { engine: () => Promise.reject(new Error('the CLI catalogue parses no answers')) };
+  return new EngineService(engines, config, noNetwork, noAnswers, new EngineHealth(), silentLogger());
 }
 
 export async function runEnginesList(options: { json: boolean }): Promise<number> {

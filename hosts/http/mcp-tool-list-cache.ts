@@ -11,8 +11,11 @@ import type { FastifyRequest } from 'fastify';
 const MODERN = '2026-07-28';
 const VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
 
+const CLOSE = Buffer.from('}');
+
 export class ToolListCache {
-  private result: string | undefined;
+  /** The result's bytes, encoded once: the answer is these between a per-request head and a brace. */
+  private result: Buffer | undefined;
 
   /** The id of a plain modern tools/list request this cache may answer, or undefined. */
   requestId(request: FastifyRequest): string | number | undefined {
@@ -25,14 +28,15 @@ export class ToolListCache {
   }
 
   /** The cached answer for this id, once there is one. */
-  answer(id: string | number): string | undefined {
-    return this.result === undefined ? undefined : `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${this.result}}`;
+  answer(id: string | number): Buffer | undefined {
+    if (this.result === undefined) return undefined;
+    return Buffer.concat([Buffer.from(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`), this.result, CLOSE]);
   }
 
   /** Keeps the result of an answer the SDK gave in JSON. */
   remember(contentType: string | null, text: string): void {
     if (!contentType?.includes('application/json')) return;
     const message = JSON.parse(text) as { result?: unknown };
-    if (message.result !== undefined) this.result = JSON.stringify(message.result);
+    if (message.result !== undefined) this.result = Buffer.from(JSON.stringify(message.result));
   }
 }

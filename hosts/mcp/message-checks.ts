@@ -18,11 +18,13 @@ import {
   type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
+import { toAppError } from '../../core/errors.js';
 import { findInputShapeProblem, FORBIDDEN_KEYS, jsonNestsDeeperThan, MAX_INPUT_DEPTH } from '../../core/input-shape.js';
 
 export const PARSE_ERROR = -32700;
 export const INVALID_REQUEST = -32600;
 export const INVALID_PARAMS = -32602;
+export const INTERNAL_ERROR = -32603;
 
 type Id = string | number | null;
 
@@ -128,4 +130,16 @@ function paramsShapeProblem(params: object): { field: string; message: string } 
     if (problem) return { field: problem.field === '(body)' ? `params.${key}` : `params.${key}.${problem.field}`, message: problem.message };
   }
   return null;
+}
+
+/**
+ * A failed task or resource request as its JSON-RPC error: an unknown task or
+ * resource, or a malformed id, is the client's to fix (invalid params, which
+ * is also what the 2026-07-28 revision asks for a resource it cannot find);
+ * anything else is internal.
+ */
+export function requestFailure(error: unknown): { code: number; message: string; data: { code: string } } {
+  const appError = toAppError(error);
+  const code = appError.code === 'NOT_FOUND' || appError.code === 'INVALID_INPUT' ? INVALID_PARAMS : INTERNAL_ERROR;
+  return { code, message: appError.message, data: { code: appError.code } };
 }

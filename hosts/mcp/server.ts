@@ -9,28 +9,75 @@
  * handshake is answered at once, and requests that need the tools wait for it.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  type CallToolResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { QuarryApp } from '../../app/create-quarry.js';
 import type { CallContext } from '../../core/capability.js';
 import { packageVersion } from '../../core/paths.js';
 import { LOCAL_PRINCIPAL, type Principal } from '../../core/principal.js';
+import { requestFailure } from './message-checks.js';
+import { McpResources } from './resources.js';
 import { StrictStdioTransport } from './stdio-transport.js';
+import { ToolListSnapshot } from './tool-list-snapshot.js';
 import { callTool, exposedCapabilities, toolOf, type ToolCapability } from './tool-calls.js';
 
 /** The app, or how to load it: loaded on the first request that needs it. */
 export type AppSource = QuarryApp | (() => Promise<QuarryApp>);
 
-/** caller: who the calls act for; the stdio host is the machine's owner (an admin). */
-export function buildMcpServer(source: AppSource, caller: Principal = LOCAL_PRINCIPAL): Server {
-  const server = new Server({ name: 'quarry', version: packageVersion() }, { capabilities: { tools: {}, logging: {} } });
-  let tools: Promise<{ app: QuarryApp; capabilities: ToolCapability[]; byTool: Map<string, ToolCapability> }> | undefined;
+/**
+ * caller: who the calls act for; the stdio host is the machine's owner (an admin).
+ * snapshot: the tool list of the previous start, answered while the app loads (tool-list-snapshot.ts).
+ */
+export function buildMcpServer(source: AppSource, caller: Principal = LOCAL_PRINCIPAL, snapshot?: ToolListSnapshot): Server {
+  const server = new Server({ name: 'quarry', version: packageVersion() }, { capabilities: { tools: { listChanged: snapshot !== undefined }, resources: {}, logging: {} } });
+  let loadedTools: Tool[] | undefined;
+  let servedSnapshot = false;
+  let tools: Promise<{ app: QuarryApp; capabilities: ToolCapability[]; byTool: Map<string, ToolCapability>; resources: McpResources }> | undefined;
   const ready = () =>
     (tools ??= Promise.resolve(typeof source === 'function' ? source() : source).then((app) => {
       const capabilities = exposedCapabilities(app);
-      return { app, capabilities, byTool: new Map(capabilities.map((c) => [c.mcpTool, c])) };
+      loadedTools = capabilities.map(toolOf) as Tool[];
+      // A client given the previous start's list hears when this one differs.
+      if (snapshot?.update(loadedTools) && servedSnapshot) void server.sendToolListChanged().catch(() => undefined);
+      return { app, capabilities, byTool: new Map(capabilities.map((c) => [c.mcpTool, c])), resources: new McpResources(app, capabilities) };
     }));
+  /** A resource request's context: the caller, no progress. */
+  const resourceContext = (app: QuarryApp, signal: AbortSignal): CallContext => ({ signal, logger: app.logger.child({ mcp: 'resources' }), host: 'mcp', caller, progress: () => undefined });
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (await ready()).capabilities.map(toolOf) as Tool[] }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    if (!loadedTools && snapshot?.tools) {
+      servedSnapshot = true;
+      // Loading goes on after this answer, and the live list is checked against the snapshot then.
+      setImmediate(() => void ready().catch(() => undefined));
+      return { tools: snapshot.tools as Tool[] };
+    }
+    await ready();
+    return { tools: loadedTools! };
+  });
+
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: (await ready()).resources.templates() }));
+  server.setRequestHandler(ListResourcesRequestSchema, async (_request, extra) => {
+    const { app, resources } = await ready();
+    return { resources: await resources.list(resourceContext(app, extra.signal)) };
+  });
+  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
+    const { app, resources } = await ready();
+    try {
+      return await resources.read(request.params.uri, resourceContext(app, extra.signal));
+    } catch (error) {
+      const failure = requestFailure(error);
+      throw new McpError(failure.code, failure.message, failure.data);
+    }
+  });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const { app, byTool } = await ready();
@@ -105,7 +152,8 @@ export async function serveMcpOverStdio(source: AppSource): Promise<Server> {
     );
     return loaded;
   };
-  const server = buildMcpServer(load);
+  // Only a host that loads the app itself has a previous start to remember.
+  const server = buildMcpServer(load, LOCAL_PRINCIPAL, typeof source === 'function' ? ToolListSnapshot.forThisProcess() : undefined);
   await server.connect(transport);
   const send = transport.send.bind(transport);
   transport.send = async (message) => {

@@ -13,11 +13,12 @@ import { CLIENT_CAPABILITIES_META_KEY, ProtocolError, ProtocolErrorCode, Server,
 import { z } from 'zod';
 import type { QuarryApp } from '../../app/create-quarry.js';
 import type { CallContext } from '../../core/capability.js';
-import { toAppError } from '../../core/errors.js';
+import { requestFailure } from './message-checks.js';
 import { packageVersion } from '../../core/paths.js';
 import type { Principal } from '../../core/principal.js';
 import { callTool, exposedCapabilities, toolOf, type ToolCapability } from './tool-calls.js';
-import { optsInToTasks, TASKS_EXTENSION, ToolTasks, type TaskState } from './tool-tasks.js';
+import { McpResources } from './resources.js';
+import { optsInToTasks, TASKS_EXTENSION, ToolTasks } from './tool-tasks.js';
 
 /** How long a client may reuse a tool list: the list changes only when the configuration does (a restart). */
 const TOOL_LIST_TTL_MS = 5 * 60_000;
@@ -36,12 +37,14 @@ export class StreamableMcp {
   private readonly byTool: Map<string, ToolCapability>;
   private readonly tools: Tool[];
   readonly tasks: ToolTasks;
+  private readonly resources: McpResources;
 
   constructor(private readonly app: QuarryApp) {
     this.capabilities = exposedCapabilities(app);
     this.byTool = new Map(this.capabilities.map((c) => [c.mcpTool, c]));
     this.tools = this.capabilities.map(toolOf) as Tool[];
     this.tasks = new ToolTasks(app, app.services.jobs, this.capabilities);
+    this.resources = new McpResources(app, this.capabilities);
   }
 
   /** A server for one request. */
@@ -49,15 +52,20 @@ export class StreamableMcp {
     const server = new Server(
       { name: 'quarry', version: packageVersion() },
       {
-        capabilities: { tools: { listChanged: false }, extensions: { [TASKS_EXTENSION]: {} } },
+        capabilities: { tools: { listChanged: false }, ...(this.resources.any() ? { resources: {} } : {}), extensions: { [TASKS_EXTENSION]: {} } },
         // The list is the same for every caller and changes only with the configuration.
         cacheHints: { 'tools/list': { ttlMs: TOOL_LIST_TTL_MS, cacheScope: 'public' } },
       },
     );
     server.setRequestHandler('tools/list', async () => ({ tools: this.tools }));
     server.setRequestHandler('tools/call', async (request, ctx) => this.call(request.params.name, request.params.arguments ?? {}, who, ctx));
-    server.setRequestHandler('tasks/get', { params: taskIdParams }, async (params, ctx) => this.taskAnswer(() => this.tasks.get(params.taskId, this.context(who, ctx, 'tasks/get'))));
-    server.setRequestHandler('tasks/cancel', { params: taskIdParams }, async (params, ctx) => this.taskAnswer(() => this.tasks.cancel(params.taskId, this.context(who, ctx, 'tasks/cancel'))));
+    server.setRequestHandler('tasks/get', { params: taskIdParams }, async (params, ctx) => protocolAnswer(() => this.tasks.get(params.taskId, this.context(who, ctx, 'tasks/get'))));
+    server.setRequestHandler('tasks/cancel', { params: taskIdParams }, async (params, ctx) => protocolAnswer(() => this.tasks.cancel(params.taskId, this.context(who, ctx, 'tasks/cancel'))));
+    if (this.resources.any()) {
+      server.setRequestHandler('resources/templates/list', async () => ({ resourceTemplates: this.resources.templates() }));
+      server.setRequestHandler('resources/list', async (_request, ctx) => ({ resources: await this.resources.list(this.context(who, ctx, 'resources/list')) }));
+      server.setRequestHandler('resources/read', async (request, ctx) => protocolAnswer(() => this.resources.read(request.params.uri, this.context(who, ctx, 'resources/read'))));
+    }
     return server;
   }
 
@@ -89,16 +97,15 @@ export class StreamableMcp {
       },
     };
   }
+}
 
-  /** A task request's failure as a JSON-RPC error: an unknown task is bad params, the rest internal. */
-  private async taskAnswer(read: () => Promise<TaskState>): Promise<TaskState> {
-    try {
-      return await read();
-    } catch (error) {
-      const appError = toAppError(error);
-      const code = appError.code === 'NOT_FOUND' || appError.code === 'INVALID_INPUT' ? ProtocolErrorCode.InvalidParams : ProtocolErrorCode.InternalError;
-      throw new ProtocolError(code, appError.message, { code: appError.code });
-    }
+/** A task or resource request's failure as its JSON-RPC error (message-checks.ts). */
+async function protocolAnswer<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    const failure = requestFailure(error);
+    throw new ProtocolError(failure.code, failure.message, failure.data);
   }
 }
 

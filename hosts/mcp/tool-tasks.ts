@@ -6,15 +6,16 @@
  * `job` declaration, services/jobs/job-capability.ts) can run as a task: the
  * task is that job — the task id is the job id — so a task lives as long as
  * its job, survives a client's disconnect and is taken over with the job when
- * an instance dies (services/jobs). Status, answer and cancellation go through
- * the same declaration, so its checks (ownership, kind) hold for tasks too.
+ * an instance dies (services/jobs). The job is read for the caller (ownership,
+ * as its status tool reads it); answer and cancellation go through the tool's
+ * job declaration, so its checks hold for tasks too.
  *
  * Transport-neutral: plain objects in, plain objects out.
  */
 import type { QuarryApp } from '../../app/create-quarry.js';
 import type { CallContext, CapabilityJob, JobSnapshot } from '../../core/capability.js';
 import { AppError, publicError } from '../../core/errors.js';
-import type { Jobs } from '../../services/jobs/types.js';
+import type { JobRecord, Jobs } from '../../services/jobs/types.js';
 import { toolErrorOf, toolResultOf, type ToolCapability, type ToolResult } from './tool-calls.js';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
@@ -81,26 +82,28 @@ export class ToolTasks {
     }
   }
 
-  /** The task's state from the job, read on whichever instance answers, with the job declaration's checks. */
+  /**
+   * The task's state from its job, read once on whichever instance answers: the job service's read for
+   * this caller (another principal's job is unknown), the tool by the job's kind, and once completed
+   * the tool's answer made from that same record.
+   */
   async get(taskId: string, ctx: CallContext): Promise<TaskState> {
-    const tool = await this.toolOf(taskId);
-    // The job first: once it reads completed, the answer read after it is final.
-    const job = await tool.job.read(taskId, ctx);
-    const answer = job.status === 'completed' ? await tool.job.answer(taskId, ctx) : undefined;
+    const { job, tool } = await this.find(taskId, ctx);
+    const answer = job.status === 'completed' ? await tool.job.answer(job, ctx) : undefined;
     return this.stateOf(job, answer === undefined ? undefined : toolResultOf(tool, answer as Record<string, unknown>));
   }
 
   async cancel(taskId: string, ctx: CallContext): Promise<TaskState> {
-    const tool = await this.toolOf(taskId);
+    const { tool } = await this.find(taskId, ctx);
     return this.stateOf(await tool.job.cancel(taskId, ctx), undefined);
   }
 
-  /** The tool answering a task: by its job's kind (the declaration's read then checks who may see it). */
-  private async toolOf(taskId: string): Promise<TaskTool> {
-    const job = await this.jobs.get(taskId);
+  /** The caller's job and the tool answering it; NOT_FOUND for an unknown id, another principal's job or a kind no tool submits. */
+  private async find(taskId: string, ctx: CallContext): Promise<{ job: JobRecord; tool: TaskTool }> {
+    const job = await this.jobs.getFor(taskId, ctx.caller);
     const tool = job ? this.byKind.get(job.kind) : undefined;
-    if (!tool) throw new AppError('NOT_FOUND', `no task ${taskId}`);
-    return tool;
+    if (!job || !tool) throw new AppError('NOT_FOUND', `no task ${taskId}`);
+    return { job, tool };
   }
 
   private stateOf(job: JobSnapshot & { cancelRequested?: boolean }, result: ToolResult | undefined): TaskState {

@@ -10,6 +10,7 @@
  * | deep          | 6             | 2      | max_sources           | 180 s           |
  * | comprehensive | 8             | 3      | max_sources           | 300 s           |
  */
+import { pooledChunker } from '../../services/chunking/lead.js';
 import type { CallContext } from '../../core/capability.js';
 import type { PluginServices } from '../../app/plugin-services.js';
 import type { AnswerSourceWithUrl } from '../../services/answers/answer.js';
@@ -70,6 +71,7 @@ export async function agentResearch(services: PluginServices, input: AgentResear
     deadline,
     signal: ctx.signal,
     embedder,
+    chunker: pooledChunker(services.parsing, ctx.signal),
     llm: modelFor(services.llm, 'research-plan'),
     logger: ctx.logger,
     progress: ({ message }) => report(message),

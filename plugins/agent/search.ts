@@ -76,7 +76,7 @@ export async function agentSearch(services: PluginServices, input: AgentSearchIn
   if (profile.engines !== null) plans = plans.slice(0, profile.engines);
   const imageEngine = input.include_images ? defaultImageEngine(services.engines) : null;
   const images = imageEngine
-    ? searchImages(services.engines, {
+    ? searchImages(services.webSearch, {
         query: input.query,
         engines: [imageEngine],
         maxResults: MAX_IMAGES,

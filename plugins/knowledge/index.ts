@@ -3,6 +3,7 @@ import { defineCapability } from '../../core/capability.js';
 import type { CallContext } from '../../core/capability.js';
 import { AppError } from '../../core/errors.js';
 import { quotaExceeded } from '../../core/principal.js';
+import { GraphCapReached } from '../../services/graph/graph-cap.js';
 import { definePlugin } from '../../app/plugin-services.js';
 import { graphNamespace } from '../../services/knowledge/knowledge-service.js';
 import { findPeople } from './people.js';
@@ -45,19 +46,32 @@ export default definePlugin({
       async handler(input, ctx) {
         const started = performance.now();
         const knowledge = graphOf(ctx);
-        // A graph at its cap takes no more extractions (one extraction may take it a little past).
-        if (input.store && (await (await knowledge.graph()).counts()).entities >= maxEntities) {
-          throw quotaExceeded('knowledge graph entities', maxEntities, 'quotas.graphEntities');
-        }
-        const outcome = await knowledge.extract(
-          {
-            text: input.text,
-            ...(input.types ? { types: input.types } : {}),
-            store: input.store,
-            source: { url: input.source_url ?? null, title: input.source_title ?? null, publishedDate: input.published_date ?? null },
-          },
-          ctx.signal,
-        );
+        const refused = (more?: GraphCapReached) =>
+          quotaExceeded(
+            'knowledge graph entities',
+            maxEntities,
+            'quotas.graphEntities',
+            more && {
+              message: `this extraction would add ${more.adding} entities to the ${more.stored} stored, so nothing was stored (store: false extracts without storing)`,
+              details: { stored: more.stored, adding: more.adding },
+            },
+          );
+        // A full graph is refused before the text is read; the commit refuses an extraction that would pass the cap, atomically.
+        if (input.store && (await (await knowledge.graph()).counts()).entities >= maxEntities) throw refused();
+        const outcome = await knowledge
+          .extract(
+            {
+              text: input.text,
+              ...(input.types ? { types: input.types } : {}),
+              store: input.store,
+              source: { url: input.source_url ?? null, title: input.source_title ?? null, publishedDate: input.published_date ?? null },
+              maxEntities,
+            },
+            ctx.signal,
+          )
+          .catch((error: unknown) => {
+            throw error instanceof GraphCapReached ? refused(error) : error;
+          });
         return {
           entities: outcome.entities.map((e) => entityView(e)),
           relationships: outcome.edges.map((e) => extractedRelationshipView(e, outcome.evidence)),
@@ -110,6 +124,13 @@ export default definePlugin({
       http: { method: 'GET', path: '/api/v1/knowledge/entities/:entity_id' },
       mcpTool: 'knowledge_entity',
       readOnly: true,
+      // Not listed: a graph has thousands; the ids come from knowledge_search or knowledge_graph.
+      mcpResource: {
+        uriTemplate: 'quarry://knowledge/entities/{entity_id}',
+        name: 'entity',
+        title: 'An entity of the knowledge graph',
+        description: 'One entity (person, organisation, place, …) with its aliases, sources and every relation it takes part in. Entity ids come from knowledge_search or knowledge_graph.',
+      },
       toMarkdown: entityMarkdown,
       async handler(input, ctx) {
         const found = await graphOf(ctx).entity(input.entity_id);

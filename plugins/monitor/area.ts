@@ -40,6 +40,11 @@ function notFound(id: string): AppError {
   return new AppError('NOT_FOUND', `monitor_id: no monitor ${id}`, { details: { field: 'monitor_id' } });
 }
 
+/** The checks an hour the active ones of these monitors are scheduled for. */
+function scheduledChecksPerHour(records: MonitorRecord[]): number {
+  return records.filter((record) => record.status === 'active').reduce((sum, record) => sum + 60 / record.check_interval_minutes, 0);
+}
+
 export class MonitorArea {
   readonly store: MonitorStore;
   readonly alerts: MonitorAlerts;
@@ -133,13 +138,42 @@ export class MonitorArea {
     return record;
   }
 
-  /** Refuses `next` (being created, or resumed) past its owner's caps: their count of monitors, and their scheduled checks an hour. */
+  /**
+   * Refuses `next` (being created, or resumed) past its owner's caps: their count of monitors, and their
+   * checks an hour — the scheduled ones of their active monitors plus the manual ones of the last hour.
+   */
   private async assertWithinQuota(ownerId: string | undefined, next: MonitorRecord, creating: boolean): Promise<void> {
-    const { monitors, monitorChecksPerHour } = this.services.config.quotas;
+    const { monitors } = this.services.config.quotas;
     const others = (await this.store.list()).filter((record) => record.owner_id === ownerId && record.id !== next.id);
     if (creating && others.length >= monitors) throw quotaExceeded('monitors', monitors, 'quotas.monitors');
-    const perHour = [...others, next].filter((record) => record.status === 'active').reduce((sum, record) => sum + 60 / record.check_interval_minutes, 0);
-    if (perHour > monitorChecksPerHour + 1e-9) throw quotaExceeded('scheduled monitor checks an hour', monitorChecksPerHour, 'quotas.monitorChecksPerHour');
+    this.assertChecksPerHour(scheduledChecksPerHour([...others, next]) + (await this.recentManualChecks(ownerId)).length);
+  }
+
+  private assertChecksPerHour(perHour: number): void {
+    const max = this.services.config.quotas.monitorChecksPerHour;
+    if (perHour > max + 1e-9) throw quotaExceeded('monitor checks an hour (scheduled, and manual in the last hour)', max, 'quotas.monitorChecksPerHour');
+  }
+
+  /** The owner's manual checks queued within the last hour (60 of the monitors' minutes). */
+  private async recentManualChecks(ownerId: string | undefined): Promise<number[]> {
+    const since = Date.now() - 60 * this.services.config.monitor.testOnlyMinuteMs;
+    return (await this.store.manualChecks(ownerId ?? '')).filter((at) => at > since);
+  }
+
+  /**
+   * Counts a manual check against its owner's checks an hour, or refuses it past the cap. A request that
+   * joins a manual check still waiting to run adds no work and is not counted. Under the owner's lock.
+   */
+  private async countManualCheck(record: MonitorRecord): Promise<void> {
+    const ownerId = record.owner_id ?? undefined;
+    await this.store.locked(`owner:${ownerId ?? ''}`, async () => {
+      const waiting = await this.services.jobs.get(manualJobId(record.id, record.seq));
+      if (waiting && (waiting.status === 'queued' || waiting.status === 'processing')) return;
+      const recent = await this.recentManualChecks(ownerId);
+      const owned = (await this.store.list()).filter((other) => other.owner_id === record.owner_id);
+      this.assertChecksPerHour(scheduledChecksPerHour(owned) + recent.length + 1);
+      await this.store.putManualChecks(ownerId ?? '', [...recent, Date.now()]);
+    });
   }
 
   async details(id: string, viewer: Principal | undefined): Promise<MonitorView> {
@@ -175,6 +209,7 @@ export class MonitorArea {
   /** Queues a check of the monitor's current state now; answers at once. */
   async check(id: string, viewer: Principal | undefined): Promise<void> {
     let record = await this.owned(id, viewer);
+    await this.countManualCheck(record);
     for (let tries = 0; tries < 2; tries++) {
       const input: CheckJobInput = { monitorId: id, seq: record.seq, manual: true, scheduledFor: null };
       const job = await this.services.jobs.submit(CHECK_JOB_KIND, input, { jobId: manualJobId(id, record.seq) });

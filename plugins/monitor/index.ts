@@ -3,6 +3,7 @@
  * schedule that survives restarts, results kept, signed webhook alerts with
  * retries and a delivery log. docs/monitor.md says how and why.
  */
+import type { z } from 'zod';
 import { defineCapability } from '../../core/capability.js';
 import { definePlugin } from '../../app/plugin-services.js';
 import { monitorArea } from './area.js';
@@ -24,6 +25,8 @@ import {
 import { outboundLinkPolicy } from '../../services/markdown/link-policy.js';
 import { listMarkdown, monitorMarkdown, resultsMarkdown } from './views.js';
 import { MONITOR_LANE } from '../../app/config.js';
+
+type MonitorList = z.infer<typeof listOutputSchema>;
 
 const BASE = '/api/v1/monitor/topics';
 /** Store and Redis hiccups are worth another run of a check; anything else is committed by the check itself. */
@@ -150,6 +153,16 @@ export default definePlugin({
       http: { method: 'GET', path: `${BASE}/:monitor_id/results`, answerField: 'results' },
       mcpTool: 'monitor_results',
       readOnly: true,
+      mcpResource: {
+        uriTemplate: 'quarry://monitors/{monitor_id}/results',
+        name: 'monitor-results',
+        title: 'A monitor\u2019s latest results',
+        description: 'What a monitor\u2019s last 10 checks found, newest first: the new results of each check and their analysis (the first check is the baseline).',
+        list: {
+          capability: 'monitor.list',
+          items: (out) => (out as MonitorList).monitors.map((m) => ({ variables: { monitor_id: m.id }, name: m.id, title: m.topic })),
+        },
+      },
       toMarkdown: (out) => resultsMarkdown(out.results, linkPolicy),
       handler: async (input, ctx) => ({ results: await area.results(input.monitor_id, input.limit, ctx.caller) }),
     });

@@ -86,6 +86,7 @@ const INDEX = 'monitors';
 const monitorKey = (id: string) => `monitor:${id}`;
 const seenKey = (id: string) => `monitor-seen:${id}`;
 const resultKey = (id: string) => `monitor-result:${id}`;
+const manualChecksKey = (ownerId: string) => `monitor-manual-checks:${ownerId}`;
 
 export class MonitorStore {
   constructor(
@@ -173,6 +174,17 @@ export class MonitorStore {
   async results(ids: string[]): Promise<StoredResult[]> {
     const found = await Promise.all(ids.map((id) => this.result(id)));
     return found.filter((result): result is StoredResult => result !== null);
+  }
+
+  /** When the owner's manual checks were queued (ms since the epoch), for the checks-an-hour quota; '' is the owner of unowned monitors. */
+  async manualChecks(ownerId: string): Promise<number[]> {
+    const stored = (await this.records.get(manualChecksKey(ownerId))) as number[] | undefined;
+    return Array.isArray(stored) ? stored : [];
+  }
+
+  /** Writes the owner's manual check times; only under the owner's lock. */
+  async putManualChecks(ownerId: string, times: number[]): Promise<void> {
+    await this.records.set(manualChecksKey(ownerId), times);
   }
 
   async deleteResults(ids: string[]): Promise<void> {

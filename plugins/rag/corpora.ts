@@ -10,6 +10,7 @@ import { AppError } from '../../core/errors.js';
 import type { PluginServices } from '../../app/plugin-services.js';
 import { extractiveSummary } from '../../services/answers/summary.js';
 import { prepareSources } from '../../services/corpora/prepare.js';
+import { pooledChunker } from '../../services/chunking/lead.js';
 import { retrieve } from '../../services/corpora/retrieve.js';
 import type { CorpusRecord } from '../../services/corpora/types.js';
 import { rankPagePassages } from '../../services/ranking/page-passages.js';
@@ -122,7 +123,7 @@ export async function addToCorpus(services: PluginServices, input: z.infer<typeo
     const url = text.url ?? `urn:quarry:text:${createHash('sha256').update(text.text).digest('hex').slice(0, 16)}`;
     items.push({ url, title: text.title ?? text.text.slice(0, 80).replace(/\s+/g, ' '), text: text.text, engine: 'text' });
   }
-  const ranked = await rankPagePassages(record.topic, items.map((i) => ({ title: i.title, text: i.text })), embedder, { signal: ctx.signal });
+  const ranked = await rankPagePassages(record.topic, items.map((i) => ({ title: i.title, text: i.text })), embedder, { signal: ctx.signal, chunker: pooledChunker(services.parsing, ctx.signal) });
   const now = new Date().toISOString();
   const prepared = await prepareSources(
     await Promise.all(
@@ -138,6 +139,7 @@ export async function addToCorpus(services: PluginServices, input: z.infer<typeo
       })),
     ),
     embedder,
+    pooledChunker(services.parsing, ctx.signal),
     ctx.signal,
   );
   const stored = await store.addSources(input.corpus_id, prepared);

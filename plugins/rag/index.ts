@@ -11,7 +11,7 @@ import { addToCorpus, deleteCorpus, getCorpus, listCorpora, semanticSearch } fro
 import { outboundLinkPolicy } from '../../services/markdown/link-policy.js';
 import { renderJobState } from '../../services/markdown/job-state.js';
 import { type LinkPolicy } from '../../services/markdown/escape.js';
-import { renderCorpora, renderImages, renderRagSearch, renderResearch, renderSemantic } from './render.js';
+import { renderCorpora, renderCorpus, renderImages, renderRagSearch, renderResearch, renderSemantic } from './render.js';
 import { buildParameters, researchCorpus, resumeCorpus } from './research.js';
 import {
   corporaListOutputSchema,
@@ -35,6 +35,8 @@ import {
   type RagResearchResult,
 } from './schemas.js';
 import { ragSearch } from './search.js';
+
+type CorporaList = z.infer<typeof corporaListOutputSchema>;
 
 const RESEARCH_JOB = 'rag.research';
 const STATUS_PATH = '/api/v1/rag/research/jobs';
@@ -171,7 +173,7 @@ export default definePlugin({
           if (!fallback) throw new AppError('UNAVAILABLE', 'no image engine is enabled; enable one in the config (engines.<id>.enabled)');
           engines = [fallback];
         }
-        const found = await searchImages(services.engines, {
+        const found = await searchImages(services.webSearch, {
           query: input.query,
           engines,
           maxResults: input.max_results,
@@ -206,6 +208,17 @@ export default definePlugin({
       http: { method: 'GET', path: '/api/v1/rag/corpora/:corpus_id' },
       mcpTool: 'rag_corpus_get',
       readOnly: true,
+      mcpResource: {
+        uriTemplate: 'quarry://corpora/{corpus_id}',
+        name: 'corpus',
+        title: 'A corpus and its documents',
+        description: 'A research corpus: its topic, status, queries and the documents (sources) it holds, each with its URL and summary. Search inside it with rag_semantic_search.',
+        list: {
+          capability: 'rag.corpora_list',
+          items: (out) => (out as CorporaList).corpora.map((c) => ({ variables: { corpus_id: c.corpus_id }, name: c.corpus_id, title: c.topic })),
+        },
+      },
+      toMarkdown: (out) => renderCorpus(out, linkPolicy),
       handler: (input, ctx) => getCorpus(services, input.corpus_id, ctx),
     });
 

@@ -2,7 +2,7 @@
 import type { z } from 'zod';
 import { escapeMarkdownText as text, inlineText, markdownImage, markdownLink, type LinkPolicy } from '../../services/markdown/escape.js';
 import { renderSourceList } from '../../services/markdown/source-list.js';
-import type { corporaListOutputSchema, ragImagesOutputSchema, RagResearchResult, RagSearchOutput, semanticSearchOutputSchema } from './schemas.js';
+import type { corporaListOutputSchema, corpusGetOutputSchema, ragImagesOutputSchema, RagResearchResult, RagSearchOutput, semanticSearchOutputSchema } from './schemas.js';
 
 export function renderRagSearch(out: RagSearchOutput, policy: LinkPolicy): string {
   const lines = [`# ${inlineText(out.query)}`, ''];
@@ -42,4 +42,18 @@ export function renderImages(out: z.infer<typeof ragImagesOutputSchema>, policy:
 
 export function renderCorpora(out: z.infer<typeof corporaListOutputSchema>): string {
   return out.corpora.map((c) => `- ${c.corpus_id} — ${inlineText(c.topic)} (${c.status}; ${c.counts.sources} sources, ${c.counts.chunks} chunks)`).join('\n') || 'No corpus yet.';
+}
+
+/** A corpus with its documents, as a tool answer and as the quarry://corpora/{id} resource. */
+export function renderCorpus(out: z.infer<typeof corpusGetOutputSchema>, policy: LinkPolicy): string {
+  const sources = out.sources.map((s) => ({ title: s.title, url: s.url, details: [`${s.chunks} chunks`, `relevance ${s.relevance_score}`], excerpt: s.summary }));
+  return [
+    `# Corpus ${out.corpus_id}: ${inlineText(out.topic)}`,
+    '',
+    `Status ${out.status}${out.status_reason ? ` (${inlineText(out.status_reason)})` : ''}; ${out.counts.sources} sources, ${out.counts.chunks} chunks (${text(out.embedding_model)}); updated ${out.updated_at}.`,
+    '',
+    '## Documents',
+    '',
+    ...(sources.length > 0 ? renderSourceList(sources, { policy, marker: 'number', excerptChars: 300 }) : ['None yet.']),
+  ].join('\n');
 }

@@ -23,6 +23,7 @@ import { modelFor } from '../../services/llm/model-choice.js';
 import { extractiveSummary, writtenSummaries } from '../../services/answers/summary.js';
 import type { CorpusStore } from '../../services/corpora/corpus-store.js';
 import { prepareSources } from '../../services/corpora/prepare.js';
+import { pooledChunker } from '../../services/chunking/lead.js';
 import type { CorpusRecord } from '../../services/corpora/types.js';
 import type { Embedder } from '../../services/embeddings/types.js';
 import { rankPagePassages } from '../../services/ranking/page-passages.js';
@@ -146,7 +147,7 @@ async function build(services: PluginServices, store: CorpusStore, record: Corpu
     let stored = 0;
     if (fresh.length > 0) {
       const pages = fresh.map((s) => ({ title: s.title, text: s.text }));
-      const ranked = await rankPagePassages(record.topic, pages, embedder, { signal: ctx.signal });
+      const ranked = await rankPagePassages(record.topic, pages, embedder, { signal: ctx.signal, chunker: pooledChunker(services.parsing, ctx.signal) });
       const written = llm ? await writtenSummaries(llm, record.topic, pages, { signal: ctx.signal, logger: ctx.logger }) : [];
       const summaries: string[] = [];
       for (const [i, s] of fresh.entries()) summaries.push(written[i] ?? (await extractiveSummary(record.topic, s.text, embedder, { signal: ctx.signal })));
@@ -163,6 +164,7 @@ async function build(services: PluginServices, store: CorpusStore, record: Corpu
           query: s.queries[0] ?? record.topic,
         })),
         embedder,
+        pooledChunker(services.parsing, ctx.signal),
         ctx.signal,
       );
       stored = (await store.addSources(corpusId, prepared)).length;
@@ -192,6 +194,7 @@ async function build(services: PluginServices, store: CorpusStore, record: Corpu
             deadline: started + params.timeout_seconds * 1000,
             signal: ctx.signal,
             embedder,
+            chunker: pooledChunker(services.parsing, ctx.signal),
             llm,
             logger: ctx.logger,
             seen,

@@ -6,7 +6,7 @@ import { engineIdSchema } from '../../services/web-search/schemas.js';
 
 export const VERDICTS = ['true', 'false', 'partially_true', 'unverifiable', 'misleading'] as const;
 export const DEPTHS = ['quick', 'thorough'] as const;
-export const FACT_STATUSES = ['supported', 'contradicted', 'disputed', 'no_evidence'] as const;
+export const FACT_STATUSES = ['supported', 'partly_supported', 'contradicted', 'disputed', 'no_evidence'] as const;
 export const MAX_BATCH_CLAIMS = 10;
 
 const claimText = z.string().trim().min(1, 'must not be empty').max(2000, 'must be at most 2000 characters');

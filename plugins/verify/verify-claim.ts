@@ -66,7 +66,7 @@ export async function verifyClaim(deps: VerifyDeps, input: ClaimInput, ctx: Call
 
   let check = await analyse(pages, !plan.secondRound);
   if (plan.secondRound) {
-    const missing = check.facts.filter((f) => f.status === 'no_evidence').map((f) => keyTermsQuery(f.fact));
+    const missing = check.facts.filter((f) => f.status === 'no_evidence' || f.status === 'partly_supported').map((f) => keyTermsQuery(f.fact));
     if (missing.length > 0 && performance.now() < deadline) {
       const more = await gatherPages(
         deps.source,
@@ -125,6 +125,7 @@ function evidenceList(check: ClaimCheck, stance: 'supports' | 'contradicts') {
 
 const STATUS_TEXT: Record<FactOutcome['status'], string> = {
   supported: 'supported',
+  partly_supported: 'partly supported: part of it is on the pages',
   contradicted: 'contradicted',
   disputed: 'disputed: sources disagree',
   no_evidence: 'no evidence found',
@@ -138,6 +139,11 @@ function sourcesOf(outcome: FactOutcome, stance: 'supports' | 'contradicts'): st
   return [...new Set(outcome.evidence.filter((e) => e.judgement.stance === stance).map((e) => domainOf(e.page.url)))];
 }
 
+function partly(check: ClaimCheck): string {
+  const n = check.facts.filter((f) => f.status === 'partly_supported').length;
+  return n === 0 ? '' : `, ${n} in part`;
+}
+
 function summarise(check: ClaimCheck, pagesRead: number): string {
   const central = check.facts.find((f) => f.fact.central) ?? check.facts[0]!;
   const supported = check.facts.filter((f) => f.status === 'supported').length;
@@ -149,7 +155,8 @@ function summarise(check: ClaimCheck, pagesRead: number): string {
     case 'false':
       return `False: "${central.fact.text}" is contradicted by ${sourcesOf(central, 'contradicts').join(', ')}${central.support > 0 ? ', which outweigh the sources that support it' : ''}.`;
     case 'partially_true':
-      return `Partially true: ${facts} supported; the others found no evidence in the ${pagesRead} pages read, and nothing contradicts the claim.`;
+      if (n === 1) return `Partially true: the ${pagesRead} pages read state part of the claim and not the rest, and nothing contradicts it.`;
+      return `Partially true: ${facts} supported${partly(check)}; the rest is not stated in the ${pagesRead} pages read, and nothing contradicts the claim.`;
     case 'misleading': {
       const contradicted = check.facts.find((f) => f.status === 'contradicted');
       if (contradicted) return `Misleading: "${central.fact.text}" is supported, but "${contradicted.fact.text}" is contradicted by ${sourcesOf(contradicted, 'contradicts').join(', ')}.`;

@@ -1,30 +1,52 @@
 /**
  * Extractive answers, for when no language model is configured (or it
- * failed): sentences quoted from the read pages, ranked for the question,
- * deduplicated, each followed by its citation [n].
+ * failed): sentences quoted from the read pages, ranked for how well they
+ * answer the question, each followed by its citation [n] (docs/agent.md, "Answers").
  *
- * 1. The best passages of all sources (already ranked, page-passages.ts) are
- *    pooled; if even the best scores below ANSWERED_MIN the answer is NO_ANSWER.
- * 2. Their sentences (5 to 60 words, no instructions aimed at an agent) are
- *    scored for the question (passage-relevance.ts) and blended with their
- *    passage's score: 0.6 × sentence + 0.4 × passage.
- * 3. The best are taken in order, skipping any whose words mostly repeat a
- *    sentence already taken (Jaccard of content words ≥ 0.6), down to SENTENCE_MIN.
+ * 1. If even the best passage of all sources scores below ANSWERED_MIN the
+ *    answer is NO_ANSWER.
+ * 2. Each page gets a score: its best passage's plus its prior (title and
+ *    lead, whole-page term match, search position; ranking/page-prior.ts).
+ * 3. The sentences (5 to 60 words, no instructions aimed at an agent) of each
+ *    page's best passages are scored for how well they answer
+ *    (ranking/answer-sentences.ts), blended 0.7 × that + 0.3 × their passage's score.
+ * 4. The strongest page leads: its best sentence is the answer's first. The
+ *    confidence is that sentence's score plus the page's lead over the
+ *    runner-up page (capped at MARGIN_CAP); below ABSTAIN_BELOW no sentence
+ *    answers well enough and the answer is NO_ANSWER.
+ * 5. The margin rule: more sentences follow from the same page down to
+ *    SAME_PAGE_SHARE of the first's score; a sentence of another page only
+ *    when that page is within OTHER_PAGE_MARGIN of the leading one and the
+ *    sentence scores at least as well as the first. Sentences whose words
+ *    mostly repeat one already taken (Jaccard ≥ 0.6) are skipped.
  */
 import type { Embedder } from '../embeddings/types.js';
 import type { RankedPassage } from '../ranking/page-passages.js';
-import { scorePassages } from '../ranking/passage-relevance.js';
+import { scoreAnswerSentences } from '../ranking/answer-sentences.js';
+import { pagePriors } from '../ranking/page-prior.js';
 import { sentences } from '../ranking/passages.js';
 import { contentTokens } from '../ranking/tokens.js';
 import { isAgentInstruction } from '../sources/safety.js';
 import { escapeMarkdownText } from '../markdown/escape.js';
 import { NO_ANSWER, quoteSentence } from './citations.js';
 
-/** Below this best-passage score the sources are taken not to answer the question. */
+/** Below this best-passage score the sources are taken not to answer the question (research's test too). */
 export const ANSWERED_MIN = 0.5;
-/** Sentences blended below this are not quoted. */
-export const SENTENCE_MIN = 0.35;
-const POOLED_PASSAGES = 10;
+/**
+ * Below this confidence no sentence answers. Calibrated on bench:answer's 120 questions and 39
+ * controls: about half the controls abstain there, and answers kept cite the page that answers
+ * about 85% of the time (docs/agent.md, "Benchmark").
+ */
+export const ABSTAIN_BELOW = 0.75;
+/** The leading page's margin over the runner-up counts towards confidence up to this much. */
+export const MARGIN_CAP = 0.3;
+/** Further sentences of the leading page are quoted down to this share of the first's score. */
+export const SAME_PAGE_SHARE = 0.6;
+/** Another page's sentence is quoted only when that page scores this close to the leading one. */
+export const OTHER_PAGE_MARGIN = 0.05;
+/** Passages of each page whose sentences are candidates (a table-heavy page's answer is seldom in its first three). */
+const PASSAGES_PER_SOURCE = 8;
+const BLEND = { sentence: 0.7, passage: 0.3 };
 const MIN_WORDS = 5;
 const MAX_WORDS = 60;
 const DUPLICATE_JACCARD = 0.6;
@@ -68,42 +90,79 @@ export function jaccard(a: Set<string>, b: Set<string>): number {
   return shared / (a.size + b.size - shared);
 }
 
-/** Candidate sentences of the best passages, each with its passage's score and citation. */
-function candidateSentences(sources: AnswerSource[]): Array<{ text: string; citation: number; passageScore: number; title: string }> {
-  const pooled = sources
-    .flatMap((source) => source.passages.map((passage) => ({ source, passage })))
-    .sort((a, b) => b.passage.relevance.score - a.passage.relevance.score)
-    .slice(0, POOLED_PASSAGES);
-  const out: Array<{ text: string; citation: number; passageScore: number; title: string }> = [];
-  for (const { source, passage } of pooled) {
-    for (const sentence of sentences(passage.text)) {
-      const quoted = quoteSentence(sentence.text);
-      const words = quoted.split(' ').length;
-      if (words < MIN_WORDS || words > MAX_WORDS || isAgentInstruction(quoted) || !/[.!?…"”')]$/.test(quoted)) continue;
-      out.push({ text: quoted, citation: source.n, passageScore: passage.relevance.score, title: source.title });
+interface Candidate {
+  text: string;
+  citation: number;
+  title: string;
+  /** The passage it comes from. */
+  context: string;
+  passageScore: number;
+}
+
+/** Candidate sentences of each source's best passages, with their passage and citation. */
+function candidateSentences(sources: AnswerSource[]): Candidate[] {
+  const out: Candidate[] = [];
+  for (const source of sources) {
+    for (const passage of source.passages.slice(0, PASSAGES_PER_SOURCE)) {
+      for (const sentence of sentences(passage.text)) {
+        const quoted = quoteSentence(sentence.text);
+        const words = quoted.split(' ').length;
+        if (words < MIN_WORDS || words > MAX_WORDS || isAgentInstruction(quoted) || !/[.!?…"”')]$/.test(quoted)) continue;
+        out.push({ text: quoted, citation: source.n, title: source.title, context: passage.text, passageScore: passage.relevance.score });
+      }
     }
   }
   return out;
 }
 
+export interface RankedCandidate extends Candidate {
+  /** How well it answers, blended with its passage's score. */
+  score: number;
+  /** Its page's score: best passage plus the page prior. */
+  pageScore: number;
+}
+
+/** Candidates scored for how well they answer, each with its page's score; best sentence first. */
+export async function rankCandidates(query: string, sources: AnswerSource[], options: ExtractiveOptions): Promise<RankedCandidate[]> {
+  const candidates = candidateSentences(sources);
+  const pageTexts = sources.map((s) => `${s.title}\n${s.text}`);
+  const answering = await scoreAnswerSentences(query, candidates, { pageTexts, embedder: options.embedder, ...(options.signal ? { signal: options.signal } : {}) });
+  const priors = pagePriors(query, sources.map((s) => ({ title: s.title, text: s.text, position: s.n })));
+  const pageScore = new Map(sources.map((s, i) => [s.n, round((s.passages[0]?.relevance.score ?? 0) + priors[i]!)]));
+  return candidates
+    .map((c, i) => ({ ...c, score: round(BLEND.sentence * answering[i]! + BLEND.passage * c.passageScore), pageScore: pageScore.get(c.citation)! }))
+    .sort((a, b) => b.score - a.score);
+}
+
 export async function extractiveAnswer(query: string, sources: AnswerSource[], options: ExtractiveOptions): Promise<Answer> {
   const best = Math.max(0, ...sources.flatMap((s) => s.passages.map((p) => p.relevance.score)));
-  if (best < ANSWERED_MIN) return { text: NO_ANSWER, answered: false, sentences: [] };
-  const candidates = candidateSentences(sources);
-  const scores = await scorePassages(query, candidates.map((c) => ({ text: c.text, title: c.title })), options.embedder, options.signal);
-  const ranked = candidates
-    .map((c, i) => ({ ...c, score: Math.round((0.6 * scores[i]!.score + 0.4 * c.passageScore) * 10_000) / 10_000 }))
-    .sort((a, b) => b.score - a.score);
+  if (best < ANSWERED_MIN) return NOT_ANSWERED;
+  const ranked = await rankCandidates(query, sources, options);
+  const pageScores = [...new Set(ranked.map((c) => c.pageScore))].sort((a, b) => b - a);
+  const leading = pageScores[0] ?? 0;
+  const top = ranked.find((c) => c.pageScore === leading);
+  if (!top || top.score + Math.min(leading - (pageScores[1] ?? 0), MARGIN_CAP) < ABSTAIN_BELOW) return NOT_ANSWERED;
   const chosen: Array<QuotedSentence & { words: Set<string> }> = [];
-  for (const candidate of ranked) {
-    if (chosen.length >= options.maxSentences || candidate.score < SENTENCE_MIN) break;
+  for (const candidate of [top, ...ranked]) {
+    if (chosen.length >= options.maxSentences) break;
+    const enough =
+      candidate === top ||
+      (candidate.citation === top.citation
+        ? candidate.score >= SAME_PAGE_SHARE * top.score
+        : candidate.pageScore >= leading - OTHER_PAGE_MARGIN && candidate.score >= top.score);
+    if (!enough) continue;
     const words = contentWords(candidate.text);
     if (chosen.some((c) => c.text === candidate.text || jaccard(c.words, words) >= DUPLICATE_JACCARD)) continue;
     chosen.push({ text: candidate.text, citation: candidate.citation, score: candidate.score, words });
   }
-  if (chosen.length === 0) return { text: NO_ANSWER, answered: false, sentences: [] };
   const quoted = chosen.map(({ words: _words, ...sentence }) => sentence);
   return { text: renderQuotes(quoted), answered: true, sentences: quoted };
+}
+
+const NOT_ANSWERED: Answer = Object.freeze({ text: NO_ANSWER, answered: false, sentences: [] }) as Answer;
+
+function round(value: number): number {
+  return Math.round(value * 10_000) / 10_000;
 }
 
 /** Quoted sentences as markdown: each escaped (page text renders as text), then its citation. */

@@ -72,6 +72,8 @@ export interface RenderedPage {
   html: string;
   finalUrl: string;
   status: number | null;
+  /** Every URL the main frame was sent to, redirect hops included, in order: Chromium follows redirects without asking, so robots.txt is checked for these afterwards. */
+  navigationUrls: string[];
 }
 
 export interface RenderRequest extends RenderOptions, CaptureRequest {}
@@ -87,6 +89,8 @@ export interface RenderResult extends RenderedPage {
 interface Navigated {
   page: Page;
   status: number | null;
+  /** The main frame's navigations so far (a live list: read it when the work is done). */
+  navigationUrls: string[];
   tracker: NetworkTracker;
   deadline: number;
   signal: AbortSignal;
@@ -186,15 +190,15 @@ export class BrowserPool {
 
   /** Loads url in a page, runs its scripts and returns the resulting HTML. */
   async renderHtml(url: string, opts: RenderOptions): Promise<RenderedPage> {
-    const { html, finalUrl, status } = await this.render(url, opts);
-    return { html, finalUrl, status };
+    const { html, finalUrl, status, navigationUrls } = await this.render(url, opts);
+    return { html, finalUrl, status, navigationUrls };
   }
 
   /** renderHtml plus an optional screenshot and PDF of the rendered page. */
   async render(url: string, opts: RenderRequest): Promise<RenderResult> {
-    return this.navigate(url, opts, async ({ page, status, deadline, signal }) => {
+    return this.navigate(url, opts, async ({ page, status, navigationUrls, deadline, signal }) => {
       const captured = await capture(page, opts, deadline, signal);
-      return { ...captured, finalUrl: page.url(), status };
+      return { ...captured, finalUrl: page.url(), status, navigationUrls: [...navigationUrls] };
     });
   }
 
@@ -206,7 +210,10 @@ export class BrowserPool {
    */
   async scrollAndCollect(url: string, opts: ScrollCollectOptions): Promise<ScrollCollectResult> {
     const navigation: RenderOptions = { timeoutMs: opts.timeoutMs, waitUntil: 'load', ...(opts.signal ? { signal: opts.signal } : {}) };
-    return this.navigate(url, navigation, ({ page, tracker, deadline, signal }) => collectByScrolling(page, tracker, opts, deadline, signal));
+    return this.navigate(url, navigation, async ({ page, tracker, navigationUrls, deadline, signal }) => ({
+      ...(await collectByScrolling(page, tracker, opts, deadline, signal)),
+      navigationUrls: [...navigationUrls],
+    }));
   }
 
   /** Bounded: a browser that does not close within BROWSER_CLOSE_TIMEOUT_MS is killed. */
@@ -241,7 +248,7 @@ export class BrowserPool {
           } catch (error) {
             throw (await this.refusalBehind(state, signal)) ?? error;
           }
-          return await work({ page, status: response?.status() ?? null, tracker, deadline, signal });
+          return await work({ page, status: response?.status() ?? null, navigationUrls: state.navigationUrls, tracker, deadline, signal });
         } finally {
           tracker.dispose();
         }

@@ -9,6 +9,9 @@ import { AppError, isAppError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { untilAborted } from '../../core/abort.js';
 
+/** Navigations kept per page: a page that keeps navigating is not remembered without bound. */
+const MAX_NAVIGATION_URLS = 50;
+
 export interface UrlGuard {
   /** Throws (FORBIDDEN_ADDRESS) when the URL must not be loaded. */
   checkUrl(url: string): Promise<void>;
@@ -19,6 +22,8 @@ export interface GuardedContextState {
   navigationRefusal: AppError | null;
   /** The main frame's latest navigation request, redirect hops included. */
   lastNavigationUrl: string | null;
+  /** Every URL the main frame was sent to, redirect hops and script navigations included, in order (the reader checks robots.txt for each). */
+  navigationUrls: string[];
   refusedRequests: number;
 }
 
@@ -30,9 +35,11 @@ export async function guardContext(
   logger: Logger,
   ended: AbortSignal,
 ): Promise<GuardedContextState> {
-  const state: GuardedContextState = { navigationRefusal: null, lastNavigationUrl: null, refusedRequests: 0 };
+  const state: GuardedContextState = { navigationRefusal: null, lastNavigationUrl: null, navigationUrls: [], refusedRequests: 0 };
   context.on('request', (request) => {
-    if (isMainFrameNavigation(request)) state.lastNavigationUrl = request.url();
+    if (!isMainFrameNavigation(request)) return;
+    state.lastNavigationUrl = request.url();
+    if (state.navigationUrls.length < MAX_NAVIGATION_URLS) state.navigationUrls.push(request.url());
   });
   // A route may be settled after its page closed; those late errors do not matter.
   const ignore = (): void => undefined;

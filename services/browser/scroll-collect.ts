@@ -26,6 +26,8 @@ export interface ScrollCollectResult {
   /** Main-content HTML after each step, in order, each distinct snapshot once. */
   snapshots: string[];
   finalUrl: string;
+  /** Every URL the main frame was sent to, redirect hops included (browser-pool.ts RenderedPage). */
+  navigationUrls: string[];
 }
 
 /** Bounds on one call, so a pathological page cannot hold a browser page forever or fill memory. */
@@ -47,7 +49,7 @@ export async function collectByScrolling(
   options: ScrollCollectOptions,
   deadline: number,
   signal: AbortSignal,
-): Promise<ScrollCollectResult> {
+): Promise<Omit<ScrollCollectResult, 'navigationUrls'>> {
   // Leave time to serialise the final document before the hard deadline closes the page.
   const softDeadline = deadline - Math.min(2000, options.timeoutMs * 0.2);
   const snapshots: string[] = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideVerdict, factOutcome, type JudgedCandidate } from './aggregate.js';
+import { AGGREGATION, decideVerdict, factOutcome, type JudgedCandidate } from './aggregate.js';
 import { decomposeClaim } from './facts.js';
 import type { Stance } from './stance-rules.js';
 
@@ -35,12 +35,29 @@ describe('verdict aggregation', () => {
   });
 
   it('weighs evidence by the credibility of its source', () => {
-    const weak = factOutcome(central!, [evidence('supports', 0.9, [], 0), evidence('supports', 0.5, [], 0)]);
-    const credible = factOutcome(central!, [evidence('supports', 0.9, [], 1), evidence('supports', 0.5, [], 1)]);
+    const weak = factOutcome(central!, [evidence('supports', 0.7, [], 0), evidence('supports', 0.5, [], 0)]);
+    const credible = factOutcome(central!, [evidence('supports', 0.7, [], 1), evidence('supports', 0.5, [], 1)]);
     expect(weak.status).toBe('no_evidence');
     expect(credible.status).toBe('supported');
   });
 
+  it('takes the strongest supporting sentence, not the sum of many half-relevant ones', () => {
+    const many = factOutcome(central!, [evidence('supports', 0.45), evidence('supports', 0.45), evidence('supports', 0.45)]);
+    expect(many.status).toBe('no_evidence');
+    expect(many.support).toBeCloseTo(0.75 * 0.45, 2);
+  });
+  it('tells full support from partial by what the evidence holds of the fact', () => {
+    const support = strong('supports');
+    expect(factOutcome(central!, support, AGGREGATION, { coverage: 1, parts: [1, 0.9] }).status).toBe('supported');
+    // One part of the fact is not in its sentences, or the sentences hold too little of it together.
+    expect(factOutcome(central!, support, AGGREGATION, { coverage: 0.9, parts: [1, 0.2] }).status).toBe('partly_supported');
+    expect(factOutcome(central!, support, AGGREGATION, { coverage: 0.5, parts: [0.6, 0.6] }).status).toBe('partly_supported');
+    // Without enough support, one part stated in full still counts for part of the fact.
+    expect(factOutcome(central!, [], AGGREGATION, { coverage: 0.6, parts: [1, 0] }).status).toBe('partly_supported');
+    expect(factOutcome(central!, [], AGGREGATION, { coverage: 0.6, parts: [0.5, 0.3] }).status).toBe('no_evidence');
+    const verdict = (a: ReturnType<typeof factOutcome>, b: ReturnType<typeof factOutcome>) => decideVerdict([a, b]).verdict;
+    expect(verdict(factOutcome(central!, support), factOutcome(other!, [], AGGREGATION, { coverage: 0.6, parts: [1, 0] }))).toBe('partially_true');
+  });
   it('reports no strength when nothing relevant was found, so the confidence of unverifiable is low', () => {
     expect(decideVerdict([factOutcome(central!, [])]).strength).toBe(0);
   });

@@ -1,23 +1,29 @@
 /**
  * From judged evidence to a verdict (docs/verify.md, "Verdict"). Per fact,
- * the supporting and the contradicting strengths are combined as
- * independent pieces of evidence (1 − Π(1 − wᵢ·sᵢ) over the best three,
- * wᵢ the source's credibility weight); a fact is supported, contradicted,
- * disputed (both, neither clearly ahead) or without evidence. Then:
+ * support is the strongest supporting piece (wᵢ·sᵢ, wᵢ the source's
+ * credibility weight: on a long page many half-relevant sentences must not
+ * add up to one that states the fact), contradiction combines the best three
+ * contradicting pieces as independent evidence (1 − Π(1 − wᵢ·sᵢ)). What the
+ * evidence reaches of the fact (fact-parts.ts) then tells full support from
+ * partial: a supported fact whose sentences leave out part of it, or hold
+ * too little of it together, is only partly supported; a fact without enough
+ * support is partly supported when some support or one of its parts stated
+ * in full is on the pages. Then:
  *
- *   central fact contradicted                       → false
- *   every fact supported, evidence qualifies one    → misleading
- *   central fact supported, another contradicted    → misleading
- *   every fact supported                            → true
- *   some supported, none contradicted               → partially_true
- *   otherwise (no evidence, or only disputed)       → unverifiable
+ *   central fact contradicted                             → false
+ *   every fact supported, evidence qualifies one          → misleading
+ *   central fact supported, another contradicted          → misleading
+ *   every fact supported                                  → true
+ *   some supported or partly supported, none contradicted → partially_true
+ *   otherwise (no evidence, or only disputed)             → unverifiable
  */
+import type { FactReach } from './fact-parts.js';
 import type { Fact } from './facts.js';
 import type { Candidate } from './retrieval.js';
 import type { StanceJudgement } from './stance-rules.js';
 
 export type Verdict = 'true' | 'false' | 'partially_true' | 'unverifiable' | 'misleading';
-export type FactStatus = 'supported' | 'contradicted' | 'disputed' | 'no_evidence';
+export type FactStatus = 'supported' | 'partly_supported' | 'contradicted' | 'disputed' | 'no_evidence';
 
 export interface JudgedCandidate extends Candidate {
   judgement: StanceJudgement;
@@ -43,11 +49,20 @@ export interface VerdictOutcome {
 }
 
 export const AGGREGATION = {
-  /** Combined strength a side needs for a fact to count as supported or contradicted. */
-  supportThreshold: 0.7,
+  /** Strength a side needs for a fact to count as supported or contradicted. */
+  supportThreshold: 0.55,
   contradictionThreshold: 0.4,
+  /** Support short of the bar but at least this: part of the fact is on the pages. */
+  partialThreshold: 0.4,
+  /** A supported fact needs this share of its terms in its evidence sentences together … */
+  reachCoverage: 0.7,
+  /** … and this share of every one of its parts; else it is only partly supported. */
+  partShare: 0.45,
+  /** A fact of several parts with one stated this fully is partly supported even without support. */
+  fullPart: 0.8,
   /** A side wins a disputed fact when it is this many times the other. */
   dominance: 1.6,
+  /** Contradicting pieces combined. */
   topEvidence: 3,
 };
 
@@ -60,10 +75,11 @@ function combine(values: number[], top: number): number {
   return 1 - values.sort((a, b) => b - a).slice(0, top).reduce((acc, v) => acc * (1 - v), 1);
 }
 
-export function factOutcome(fact: Fact, evidence: JudgedCandidate[], rules = AGGREGATION): FactOutcome {
+/** `reach`: what the evidence sentences hold of the fact (fact-parts.ts); without it, support alone decides. */
+export function factOutcome(fact: Fact, evidence: JudgedCandidate[], rules = AGGREGATION, reach: FactReach | null = null): FactOutcome {
   const supporting = evidence.filter((e) => e.judgement.stance === 'supports');
   const contradicting = evidence.filter((e) => e.judgement.stance === 'contradicts');
-  const support = combine(supporting.map((e) => e.weight * e.judgement.strength), rules.topEvidence);
+  const support = Math.max(0, ...supporting.map((e) => e.weight * e.judgement.strength));
   const contradiction = combine(contradicting.map((e) => e.weight * e.judgement.strength), rules.topEvidence);
   const supported = support >= rules.supportThreshold;
   const contradicted = contradiction >= rules.contradictionThreshold;
@@ -72,6 +88,8 @@ export function factOutcome(fact: Fact, evidence: JudgedCandidate[], rules = AGG
     status = support >= rules.dominance * contradiction ? 'supported' : contradiction >= rules.dominance * support ? 'contradicted' : 'disputed';
   } else if (supported) status = 'supported';
   else if (contradicted) status = 'contradicted';
+  if (status === 'supported' && reach && (reach.coverage < rules.reachCoverage || Math.min(...reach.parts) < rules.partShare)) status = 'partly_supported';
+  if (status === 'no_evidence' && (support >= rules.partialThreshold || (reach && reach.parts.length > 1 && Math.max(...reach.parts) >= rules.fullPart))) status = 'partly_supported';
   const qualifier = status === 'supported' ? (supporting.find((e) => e.judgement.reasons.includes('qualifies the fact')) ?? null) : null;
   return { fact, status, support: round(support), contradiction: round(contradiction), evidence, qualifier };
 }
@@ -94,7 +112,7 @@ export function decideVerdict(outcomes: FactOutcome[]): VerdictOutcome {
   } else if (all('supported')) {
     verdict = 'true';
     strength = Math.min(...outcomes.map((o) => o.support)) - central.contradiction / 2;
-  } else if (outcomes.some((o) => o.status === 'supported') && !outcomes.some((o) => o.status === 'contradicted')) {
+  } else if (outcomes.some((o) => o.status === 'supported' || o.status === 'partly_supported') && !outcomes.some((o) => o.status === 'contradicted')) {
     verdict = 'partially_true';
     strength = outcomes.filter((o) => o.status === 'supported').length / outcomes.length * Math.max(...outcomes.map((o) => o.support));
   } else {

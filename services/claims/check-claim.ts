@@ -6,19 +6,20 @@
  */
 import type { Embedder } from '../embeddings/types.js';
 import type { LlmClient } from '../llm/types.js';
-import { credibilityWeight, decideVerdict, factOutcome, type JudgedCandidate, type VerdictOutcome } from './aggregate.js';
+import { AGGREGATION, credibilityWeight, decideVerdict, factOutcome, type JudgedCandidate, type VerdictOutcome } from './aggregate.js';
 import { calibratedConfidence } from './confidence.js';
 import { decomposeClaim, type Fact } from './facts.js';
 import { decomposeWithLlm, judgeWithLlm } from './llm-steps.js';
 import { retrieveCandidates, type EvidencePage, type RetrievalOptions } from './retrieval.js';
+import { reachOf } from './fact-parts.js';
 import type { StanceModel } from './stance-model.js';
-import { judgeByRules } from './stance-rules.js';
+import { stanceOf } from './stance.js';
 
 export type Depth = 'quick' | 'thorough';
 
 export const RETRIEVAL: Record<Depth, Omit<RetrievalOptions, 'signal'>> = {
-  quick: { perFact: 6, sentencesPerPage: 300, embedPerFact: 60, minRelevance: 0.2 },
-  thorough: { perFact: 12, sentencesPerPage: 1000, embedPerFact: 150, minRelevance: 0.2 },
+  quick: { perFact: 6, sentencesPerPage: 300, embedPerFact: 60, minRelevance: 0.2, coverSize: 3 },
+  thorough: { perFact: 12, sentencesPerPage: 1000, embedPerFact: 150, minRelevance: 0.2, coverSize: 3 },
 };
 
 export type ClaimStep = 'decompose' | 'retrieve' | 'judge' | 'aggregate';
@@ -66,12 +67,13 @@ export async function checkClaim(claim: string, pages: EvidencePage[], options: 
       judgements = await options.stance.judge(fact.text, list.map((c) => c.sentence), options.signal).catch(() => null);
       if (judgements) judgedBy = options.stance.id;
     }
-    judgements ??= list.map((c) => judgeByRules({ fact: fact.analysis, sentence: c.analysis, coverage: c.coverage, relevance: c.relevance }));
+    judgements ??= list.map((c) => stanceOf(fact, c));
     judged.push(list.map((c, j) => ({ ...c, judgement: judgements[j]!, weight: credibilityWeight(c.page.credibility) })));
   }
   step('judge', `${judged.flat().filter((c) => c.judgement.stance !== 'unrelated').length} sentences take a side`);
 
-  const outcome = decideVerdict(facts.map((fact, i) => factOutcome(fact, judged[i]!)));
+  const outcome = decideVerdict(facts.map((fact, i) => factOutcome(fact, judged[i]!, AGGREGATION, reachOf(fact, judged[i]!))));
   step('aggregate', outcome.verdict);
   return { ...outcome, confidence: calibratedConfidence(outcome.verdict, outcome.strength, judgedBy !== 'rules'), judgedBy, decomposedBy };
 }
+

@@ -8,6 +8,7 @@
 import type { Embedder } from '../embeddings/types.js';
 import { cutPassages } from '../ranking/passages.js';
 import { passageScorer } from '../ranking/scorers.js';
+import { coverTerms } from '../ranking/term-cover.js';
 import { analyse, termCoverage, type TextAnalysis } from './analysis.js';
 import type { Fact } from './facts.js';
 
@@ -31,6 +32,8 @@ export interface Candidate {
   /** Calibrated cosine of fact and sentence, 0..1. */
   semantic: number;
   relevance: number;
+  /** One of the few sentences that together hold most of the fact's terms (ranking's term cover). */
+  inCover?: boolean;
 }
 
 export interface RetrievalOptions {
@@ -41,6 +44,8 @@ export interface RetrievalOptions {
   /** Sentences embedded per fact, the best by coverage. */
   embedPerFact: number;
   minRelevance: number;
+  /** Sentences in a fact's cover: the few that together hold most of its terms. */
+  coverSize: number;
   signal?: AbortSignal;
 }
 
@@ -92,14 +97,17 @@ export async function retrieveCandidates(facts: Fact[], pages: EvidencePage[], e
     semantic = [];
     for (const [i, list] of shortlists.entries()) semantic.push(await meaning.score(facts[i]!.text, list.map((x) => x.s), options.signal));
   }
-  return shortlists.map((list, i) =>
-    list
+  return shortlists.map((list, i) => {
+    const scored = list
       .map(({ s, coverage }, j): Candidate => {
         const sem = semantic[i]![j]!;
         return { page: s.page, sentence: s.text, start: s.start, end: s.end, analysis: s.analysis, coverage, semantic: sem, relevance: relevanceOf(coverage, sem) };
       })
       .filter((c) => c.relevance >= options.minRelevance)
-      .sort((a, b) => b.relevance - a.relevance)
-      .slice(0, options.perFact),
-  );
+      .sort((a, b) => b.relevance - a.relevance);
+    const cover = coverTerms(facts[i]!.analysis.terms, scored.map((c) => new Set(c.analysis.tokens)), options.coverSize).picked.map((j) => scored[j]!);
+    const best = scored.slice(0, options.perFact);
+    // The cover's sentences join the best ones: what they add is what no single sentence holds.
+    return [...best, ...cover.filter((c) => !best.includes(c))].map((c) => (cover.includes(c) ? { ...c, inCover: true } : c));
+  });
 }

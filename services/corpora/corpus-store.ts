@@ -22,6 +22,7 @@ import { createFtsIndex } from '../vectors/maintenance.js';
 import { sqlString } from '../vectors/filters.js';
 import { SerialQueue } from '../vectors/serial-queue.js';
 import { searchCorpusChunks } from './corpus-search.js';
+import { chunkRowsTable } from './chunk-table.js';
 import { chunksSchema, chunksTable, CORPUS_ID, RECORDS_TABLE, recordsSchema, sourcesSchema, sourcesTable } from './schema.js';
 import type { ChunkHit, CorpusOwner, CorpusRecord, StoredSource, StoredSourceInput } from './types.js';
 
@@ -256,7 +257,7 @@ export class CorpusStore {
           return { source_id: source.source_id, chunk_index: index, text: chunk.text, start: chunk.start, end: chunk.end, tokens: chunk.tokens, url: source.url, title: source.title, vector: chunk.vector };
         }),
       );
-      if (rows.length > 0) await chunks.add(rows);
+      if (rows.length > 0) await chunks.add(chunkRowsTable(rows, record.dimensions));
       this.ftsStale.add(corpusId);
       return stored.map(({ chunks: _chunks, ...source }) => source);
     });

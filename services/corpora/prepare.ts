@@ -3,7 +3,7 @@
  * recursive chunker, CORPUS_CHUNK_TOKENS tokens of cl100k, offsets in code
  * points into the stored content) and each chunk embedded on its own text.
  */
-import { chunkText } from '../chunking/chunk-text.js';
+import { chunkLead, type Chunker } from '../chunking/lead.js';
 import type { Embedder } from '../embeddings/types.js';
 import type { StoredSourceInput } from './types.js';
 
@@ -22,10 +22,10 @@ export interface SourceToStore {
   query: string;
 }
 
-export async function prepareSources(sources: SourceToStore[], embedder: Embedder, signal?: AbortSignal): Promise<StoredSourceInput[]> {
-  const chunked = await Promise.all(
-    sources.map(async (source) => (await chunkText(source.content, { strategy: 'recursive', maxTokens: CORPUS_CHUNK_TOKENS, overlapTokens: 0 })).slice(0, MAX_CHUNKS_PER_SOURCE)),
-  );
+/** `chunker`: the worker pool's chunk task, so a long source is not chunked on the event loop. */
+export async function prepareSources(sources: SourceToStore[], embedder: Embedder, chunker: Chunker, signal?: AbortSignal): Promise<StoredSourceInput[]> {
+  const options = { strategy: 'recursive', maxTokens: CORPUS_CHUNK_TOKENS, overlapTokens: 0 } as const;
+  const chunked = await Promise.all(sources.map((source) => chunkLead(source.content, options, MAX_CHUNKS_PER_SOURCE, chunker)));
   const vectors = await embedder.embed(chunked.flat().map((chunk) => chunk.text), signal);
   let offset = 0;
   return sources.map((source, i) => {

@@ -8,6 +8,7 @@
  * JSON paths: dot paths with [n] indexes ("data.items", "links[0].href").
  * Selectors: CSS; "selector@attr" reads an attribute instead of the text.
  */
+import { fileURLToPath } from 'node:url';
 import { parseHTML } from 'linkedom';
 import { z } from 'zod';
 import { defineEngine, EngineParseError, stripMarkup, type EngineDefinition, type EngineManifest, type EngineResult } from '../../core/engine.js';
@@ -69,7 +70,8 @@ function selectValue(root: Element, spec: string): string | null {
   return attribute ? element.getAttribute(attribute) : element.textContent;
 }
 
-function definitionFor(engine: ConfigEngine): EngineDefinition {
+/** The definition of a config-declared engine; also what a worker thread calls to parse its answers (`moduleRef.factory`). */
+export function configEngineDefinition(engine: ConfigEngine): EngineDefinition {
   return defineEngine({
     buildRequest({ query, settings }) {
       const page = engine.paging ? query.page : 1;
@@ -145,5 +147,6 @@ export function loadConfigEngine(engine: ConfigEngine): LoadedEngine {
       notes: 'declared in configuration',
     },
   };
-  return { manifest, definition: definitionFor(engine), dir: '(config)', source: 'config' };
+  const moduleRef = { module: fileURLToPath(import.meta.url), factory: 'configEngineDefinition', spec: engine };
+  return { manifest, definition: configEngineDefinition(engine), moduleRef, dir: '(config)', source: 'config' };
 }

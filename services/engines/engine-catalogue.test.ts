@@ -11,9 +11,10 @@ import { loadBuiltinEngines } from './engine-sources.js';
 
 const engines = await loadBuiltinEngines();
 const noFetch = { fetch: () => Promise.reject(new Error('no network in this test')) };
+const noParsing = { engine: () => Promise.reject(new Error('no engine answers in this test')) };
 
 function service(config: Record<string, object> = {}): EngineService {
-  return new EngineService(engines, { engines: config }, noFetch, new EngineHealth(), createLogger('silent'));
+  return new EngineService(engines, { engines: config }, noFetch, noParsing, new EngineHealth(), createLogger('silent'));
 }
 
 describe('engine catalogue naming', () => {
@@ -52,6 +53,6 @@ describe('former engine ids', () => {
 
   it('refuses an alias that clashes with an engine id', () => {
     const clash = engines.map((e) => (e.manifest.id === 'europeana_images' ? { ...e, manifest: { ...e.manifest, aliases: ['bing'] } } : e));
-    expect(() => new EngineService(clash, { engines: {} }, noFetch, new EngineHealth(), createLogger('silent'))).toThrow(/alias "bing"/);
+    expect(() => new EngineService(clash, { engines: {} }, noFetch, noParsing, new EngineHealth(), createLogger('silent'))).toThrow(/alias "bing"/);
   });
 });

@@ -15,6 +15,7 @@ import type { ExtractTablesOptions, ExtractTablesResult } from '../tables/types.
 import type { PageAnalysis, PageAnalysisOptions } from '../page-analysis/analyse-page.js';
 import type { CompiledPattern, RegexMatch } from './regex-extract.js';
 import type { TestPattern } from './regex-test.js';
+import type { EngineParseOutcome, EngineParseTask } from '../engines/engine-parse-task.js';
 import { unwrap, type ChunkTaskResult, type ParseOutcome, type ParseTask } from './worker-tasks.js';
 
 export interface ExtractTask {
@@ -89,6 +90,11 @@ export class ExtractionPool {
   /** A virtually scrolled page's final HTML with the items its snapshots hold and it lost. */
   async mergeScroll(html: string, snapshots: string[], signal?: AbortSignal): Promise<string> {
     return unwrap(await this.parse<'scroll-merge'>({ kind: 'scroll-merge', html, snapshots }, signal));
+  }
+
+  /** A search engine's answer parsed by the engine's own parser (the engine service's parsing). */
+  async engine(task: EngineParseTask, signal?: AbortSignal): Promise<EngineParseOutcome> {
+    return unwrap(await this.parse<'engine'>(task, signal));
   }
 
   stats(): WorkerPoolStats {

@@ -1,6 +1,6 @@
 /**
  * The tasks the extraction worker pool runs besides page extraction: table
- * extraction, chunking, link parsing, merging scroll snapshots, entity tagging — every parse of user-supplied or
+ * extraction, chunking, link parsing, merging scroll snapshots, entity tagging, search engines' answers — every parse of user-supplied or
  * fetched HTML and text that could hold the event loop. AppErrors cross the
  * thread boundary as values (structured cloning drops their code).
  */
@@ -12,6 +12,7 @@ import type { PageAnalysis, PageAnalysisOptions } from '../page-analysis/analyse
 import type { CompiledPattern, RegexMatch } from './regex-extract.js';
 import type { TestPattern } from './regex-test.js';
 import type { ExtractTablesOptions, ExtractTablesResult } from '../tables/types.js';
+import type { EngineParseOutcome, EngineParseTask } from '../engines/engine-parse-task.js';
 
 export type ParseTask =
   | { kind: 'tables'; html: string; options: ExtractTablesOptions }
@@ -30,7 +31,9 @@ export type ParseTask =
   /** A virtually scrolled page: the final HTML with what scrolled away folded back in from the snapshots. */
   | { kind: 'scroll-merge'; html: string; snapshots: string[] }
   /** Entities and relations of a text by the offline tagger (services/entities). */
-  | { kind: 'entities'; text: string };
+  | { kind: 'entities'; text: string }
+  /** A search engine's answer, by the engine's own parser (services/engines/engine-parse-task.ts). */
+  | EngineParseTask;
 
 export interface ChunkTaskResult {
   chunks: Chunk[];
@@ -48,6 +51,7 @@ export interface ParseResults {
   page: PageAnalysis;
   'scroll-merge': string;
   entities: Extraction;
+  engine: EngineParseOutcome;
 }
 
 export type ParseOutcome<K extends ParseTask['kind']> = { value: ParseResults[K] } | { failure: { code: ErrorCode; message: string; details?: unknown } };

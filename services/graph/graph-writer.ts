@@ -43,6 +43,8 @@ export interface MergeInput {
   /** Vectors for the extracted entities, by their key (new entities take them). */
   vectors?: Map<string, number[]>;
   now?: Date;
+  /** The graph's cap: a merge that would take it past is refused whole (GraphCapReached, graph-cap.ts). */
+  maxEntities?: number;
 }
 
 export interface MergeResult {
@@ -215,7 +217,15 @@ async function plan(backend: GraphBackend, input: MergeInput): Promise<{ write: 
   for (const [key, { id }] of resolved) entities.set(key, records.get(id)!);
   const created = ids.filter((id) => !existing.has(id) && [...resolved.values()].some((r) => r.id === id && r.rule === null));
   return {
-    write: { expectEntities, expectEdges, putEntities: [...records.values()], deleteEntities: [], putEdges, deleteEdges: [] },
+    write: {
+      expectEntities,
+      expectEdges,
+      putEntities: [...records.values()],
+      deleteEntities: [],
+      putEdges,
+      deleteEdges: [],
+      ...(input.maxEntities !== undefined ? { maxEntities: input.maxEntities } : {}),
+    },
     result: { entities, edges: putEdges },
     created,
   };

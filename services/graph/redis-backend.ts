@@ -5,7 +5,7 @@
  *   ent:<id>        JSON entity record          edge:<from|type|to>  JSON edge record
  *   adj:<id>        set of edge keys at <id>    alias:<key>          set of entity ids
  *   tok:<word>      set of entity ids           rank, rank:<type>    sorted sets by degree
- *   vec             hash id → vector (JSON)
+ *   vec             hash id → vector (JSON)     entity-count         entities, kept by commits that add or delete some
  *
  * A commit WATCHes the records it read, checks their versions and applies
  * everything in one MULTI/EXEC: atomic, and refused (false) when another
@@ -15,6 +15,7 @@
  */
 import { createClient, WatchError } from '@redis/client';
 import { entityTokens } from './sqlite-backend.js';
+import { assertWithinCap, entityGrowth } from './graph-cap.js';
 import { edgeKey, type EdgeRecord, type EntityRecord, type GraphBackend, type GraphWrite, type TopOptions } from './types.js';
 
 function connect(url: string) {
@@ -128,7 +129,10 @@ export class RedisGraphBackend implements GraphBackend {
     const entityKeys = [...write.expectEntities.keys()].map((id) => this.key('ent', id));
     const edgeKeys = [...write.expectEdges.keys()].map((k) => this.key('edge', k));
     const watched = [...entityKeys, ...edgeKeys];
-    if (watched.length > 0) await client.watch(watched);
+    // A write that creates or deletes entities also watches the entity count (the cap's measure), so it is checked and changed atomically.
+    const growth = entityGrowth(write);
+    const countKey = this.key('entity-count');
+    if (watched.length > 0 || growth !== 0) await client.watch(growth !== 0 ? [...watched, countKey] : watched);
     const current = watched.length > 0 ? await client.mGet(watched) : [];
     const expected = [...write.expectEntities.values(), ...write.expectEdges.values()];
     const old = new Map<string, EntityRecord>();
@@ -144,7 +148,20 @@ export class RedisGraphBackend implements GraphBackend {
         old.set(entity.id, entity);
       }
     }
+    let count: number | null = null;
+    if (growth !== 0) {
+      const stored = await client.get(countKey);
+      // Graphs written before the count existed: their rank set counts every entity (watched, so a concurrent first count is caught).
+      count = stored === null ? await client.zCard(this.key('rank')) : Number(stored);
+      try {
+        assertWithinCap(write, count);
+      } catch (error) {
+        await client.unwatch();
+        throw error;
+      }
+    }
     const multi = client.multi();
+    if (count !== null) multi.set(countKey, String(count + growth));
     for (const entity of write.deleteEntities) {
       const before = old.get(entity.id) ?? entity;
       multi.del(this.key('ent', entity.id));

@@ -14,6 +14,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import sqlite3 from 'sqlite3';
 import { nameTokens } from '../entities/names.js';
+import { assertWithinCap, entityGrowth } from './graph-cap.js';
 import { edgeKey, type EdgeRecord, type EntityRecord, type GraphBackend, type GraphWrite, type TopOptions } from './types.js';
 
 type Row = Record<string, unknown>;
@@ -159,6 +160,10 @@ export class SqliteGraphBackend implements GraphBackend {
       if (!(await this.versionsHold(write))) {
         await db.run('ROLLBACK');
         return false;
+      }
+      if (write.maxEntities !== undefined && entityGrowth(write) > 0) {
+        const [row] = await db.all('SELECT COUNT(*) AS n FROM entities');
+        assertWithinCap(write, Number(row?.n ?? 0));
       }
       for (const entity of write.deleteEntities) {
         await db.run('DELETE FROM entities WHERE id = ?', [entity.id]);

@@ -72,6 +72,8 @@ export interface GraphWrite {
   deleteEntities: EntityRecord[];
   putEdges: EdgeRecord[];
   deleteEdges: EdgeRecord[];
+  /** When set, the commit throws GraphCapReached (graph-cap.ts) rather than take the graph past this many entities. */
+  maxEntities?: number;
 }
 
 export interface TopOptions {

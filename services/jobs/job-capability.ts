@@ -94,8 +94,10 @@ export class JobSurface<A extends z.ZodType, S extends z.ZodType, I extends z.Zo
         await this.read(jobId, ctx);
         return (await this.jobs.cancel(jobId)) ?? this.notFound(jobId);
       },
-      answer: async (jobId, ctx) => {
-        const job = await this.read(jobId, ctx);
+      answer: async (snapshot, ctx) => {
+        // The record the caller read (JobSnapshot is its host-facing view); a job of another kind is not this surface's.
+        const job = snapshot as JobRecord;
+        if (job.kind !== options.kind) return this.notFound(job.id);
         // A form that answers the job itself (200) answers a finished job the same way; otherwise the answer is the job's result.
         return answersWithJob(options.form) ? options.form.toAccepted(job, this.statusUrl(job.id, ctx)) : job.result;
       },

@@ -72,6 +72,8 @@ export interface ExtractRequest {
   /** Merge into the graph (default); false only extracts. */
   store?: boolean;
   source?: { url?: string | null; title?: string | null; publishedDate?: string | null };
+  /** The graph's cap on entities: an extraction that would pass it stores nothing (GraphCapReached). */
+  maxEntities?: number;
 }
 
 export interface ExtractOutcome {
@@ -175,7 +177,7 @@ export class KnowledgeService {
       return { entities: preview.entities, edges: preview.edges, evidence: evidenceByEdge(extraction, (key) => ids.get(key)), modelUsed, stored: false };
     }
     const graph = await this.graph();
-    const merged = await mergeExtraction(graph, { extraction, source, modelUsed, vectors, now });
+    const merged = await mergeExtraction(graph, { extraction, source, modelUsed, vectors, now, ...(request.maxEntities !== undefined ? { maxEntities: request.maxEntities } : {}) });
     const entities = uniqueById([...merged.entities.values()]);
     return { entities, edges: merged.edges, evidence: evidenceByEdge(extraction, (key) => merged.entities.get(key)?.id), modelUsed, stored: true };
   }

@@ -11,15 +11,13 @@ import type { LlmTiers } from '../llm/registry.js';
 import type { Logger } from '../../core/logger.js';
 import type { NeuralCategory } from './schemas.js';
 import { modelFor } from '../llm/model-choice.js';
+import { isStopWord } from '../ranking/tokens.js';
 
 export const MAX_EXPANSIONS = 3;
 
+/** How a question or request opens ("how do I", "please tell me about"): dropped before the keywords are taken. */
 const QUESTION_LEAD =
-  /^(?:(?:what|which|who|whom|whose|when|where|why|how)(?:\s+(?:is|are|was|were|do|does|did|can|could|should|would|will|to|much|many|long|often))?|(?:is|are|can|could|should|would|do|does|did)\b|(?:tell me|explain|show me|find|i want to know|i need)(?:\s+(?:about|how|what|why))?)\s+/i;
-
-const FILLER = new Set(
-  'a an the i me my we you your it its is are was were be been do does did of to in on for with about at by from some any please there this that these those and or can could should would will'.split(' '),
-);
+  /^(?:please\s+)?(?:(?:what|which|who|whom|whose|when|where|why|how)(?:\s+(?:is|are|was|were|do|does|did|can|could|should|would|will|to|much|many|long|often))?|(?:is|are|can|could|should|would|do|does|did)\b|(?:tell me|explain|show me|find|i want to know|i need)(?:\s+(?:about|how|what|why))?)\s+/i;
 
 const CATEGORY_FOCUS: Record<NeuralCategory, string | null> = {
   general: null,
@@ -40,7 +38,8 @@ function keywords(query: string): string[] {
   return stripped
     .split(/\s+/)
     .map((w) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''))
-    .filter((w) => w.length > 0 && !FILLER.has(w.toLowerCase()));
+    // The one stop-word list (services/ranking/tokens.ts).
+    .filter((w) => w.length > 0 && !isStopWord(w.toLowerCase()));
 }
 
 export function ruleExpansions(query: string, category: NeuralCategory | undefined): string[] {

@@ -13,6 +13,11 @@ describe('rule-based query expansion', () => {
     expect(ruleExpansions('rust async runtime', 'tech')).toEqual(['rust async runtime documentation']);
   });
 
+  it('drops the words of the one stop-word list (services/ranking/tokens.ts) and a leading "please"', () => {
+    expect(ruleExpansions('How do I help someone who stopped breathing?', undefined)).toEqual(['help someone stopped breathing']);
+    expect(ruleExpansions('please explain how vaccines work without adjuvants', undefined)).toEqual(['vaccines work adjuvants']);
+  });
+
   it('never repeats the original query and keeps at most three expansions', () => {
     expect(ruleExpansions('solar panels', undefined)).toEqual([]);
     const many = ruleExpansions('why are the long-term effects of intermittent fasting on metabolism debated?', 'news');

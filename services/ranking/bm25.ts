@@ -14,8 +14,12 @@ const K1 = 1.2;
 const B = 0.75;
 
 export function bm25Scores(query: string, texts: readonly string[]): number[] {
+  return bm25TermScores(query, texts.map((text) => contentTerms(text)));
+}
+
+/** bm25Scores of texts already cut into terms (contentTerms), so long texts can be read in time slices first. */
+export function bm25TermScores(query: string, docs: readonly string[][]): number[] {
   const queryTerms = [...new Set(contentTerms(query))];
-  const docs = texts.map((text) => contentTerms(text));
   const n = docs.length;
   if (n === 0 || queryTerms.length === 0) return docs.map(() => 0);
   const avgLength = docs.reduce((sum, d) => sum + d.length, 0) / n || 1;

@@ -6,6 +6,8 @@
  * score is its best passage's. With a reranker (reranker.ts), a cross-encoder
  * reorders the best passages of all pages together.
  */
+import { TimeSlicer } from '../../core/time-slice.js';
+import type { Chunker } from '../chunking/lead.js';
 import type { Embedder } from '../embeddings/types.js';
 import { cutPassages, type CutPassage } from './passages.js';
 import { rerankScores, type PassageReranker } from './reranker.js';
@@ -38,11 +40,17 @@ export async function rankPagePassages(
   query: string,
   pages: PageToRank[],
   embedder: Embedder | null,
-  options: { passageTokens?: number; maxPassagesPerPage?: number; signal?: AbortSignal; vectors?: PassageVectorCache; reranker?: PassageReranker | null } = {},
+  options: { passageTokens?: number; maxPassagesPerPage?: number; signal?: AbortSignal; vectors?: PassageVectorCache; reranker?: PassageReranker | null; chunker?: Chunker } = {},
 ): Promise<RankedPage[]> {
   const cut = { by: 'tokens', tokens: options.passageTokens ?? DEFAULT_PASSAGE_TOKENS } as const;
   const limit = options.maxPassagesPerPage ?? DEFAULT_MAX_PASSAGES_PER_PAGE;
-  const split = await Promise.all(pages.map((page) => cutPassages(page.text, cut, { limit })));
+  // One page at a time, yielding between pages: each cut is bounded (its lead), many pages together are not.
+  const slicer = new TimeSlicer();
+  const split: PagePassage[][] = [];
+  for (const page of pages) {
+    split.push(await cutPassages(page.text, cut, { limit, ...(options.chunker ? { chunker: options.chunker } : {}) }));
+    await slicer.pause();
+  }
   const flat = split.flatMap((passages, i) => passages.map((passage) => ({ text: passage.text, title: pages[i]!.title })));
   let scores = await scorePassages(query, flat, embedder, options.signal, options.vectors);
   if (options.reranker) {

@@ -14,6 +14,7 @@
  */
 import { TimeSlicer } from '../../core/time-slice.js';
 import { chunkText } from '../chunking/chunk-text.js';
+import { chunkLead, type Chunker } from '../chunking/lead.js';
 import { sentenceSpans } from '../chunking/segmenters.js';
 import { trimSpan } from '../chunking/spans.js';
 
@@ -92,6 +93,8 @@ export interface CutOptions {
   limit?: number;
   /** Long user text is read in time slices so other requests go on meanwhile. */
   slicer?: TimeSlicer;
+  /** The token cut's chunker: the worker pool's where the caller has it (default chunkText, on this thread). */
+  chunker?: Chunker;
 }
 
 export interface CutPassage extends Passage {
@@ -104,8 +107,11 @@ export async function cutPassages(text: string, cut: PassageCut, options: CutOpt
   const limit = options.limit ?? Number.POSITIVE_INFINITY;
   if (cut.by === 'tokens') {
     if (!text.trim()) return [];
-    const chunks = await chunkText(text, { strategy: 'recursive', maxTokens: cut.tokens, overlapTokens: 0 });
-    return chunks.slice(0, limit).map((chunk) => ({ text: chunk.text, start: chunk.start, end: chunk.end, index: chunk.index }));
+    const cutOptions = { strategy: 'recursive', maxTokens: cut.tokens, overlapTokens: 0 } as const;
+    // With a limit, only the lead that fills it is chunked (a long page's tail would cost seconds on the event loop).
+    const chunker = options.chunker ?? chunkText;
+    const chunks = Number.isFinite(limit) ? await chunkLead(text, cutOptions, limit, chunker) : await chunker(text, cutOptions);
+    return chunks.map((chunk) => ({ text: chunk.text, start: chunk.start, end: chunk.end, index: chunk.index }));
   }
   const parts = await sentencesInSlices(text, limit, options.slicer ?? new TimeSlicer());
   const passages = cut.by === 'window' ? sentenceWindows(text, parts, cut.sentences) : cut.by === 'words' ? packSentences(text, parts, cut.words) : parts;

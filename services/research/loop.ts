@@ -14,6 +14,7 @@
  * Each round gets an equal share of the time left. Progress is reported per
  * step; the caller's signal stops the work between and inside steps.
  */
+import type { Chunker } from '../chunking/lead.js';
 import type { SafeSearch } from '../../core/engine.js';
 import { AppError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
@@ -48,6 +49,8 @@ export interface ResearchLoopOptions {
   deadline: number;
   signal: AbortSignal;
   embedder: Embedder | null;
+  /** Cuts the pages into passages off the event loop (the worker pool's chunk task). */
+  chunker?: Chunker;
   llm: LlmClient | null;
   logger?: Pick<Logger, 'info' | 'warn'>;
   progress?(step: ResearchStep): void;
@@ -136,7 +139,7 @@ export async function runResearch(webSearch: Pick<WebSearch, 'gather'>, options:
     options.progress?.({ message: `round ${round}: ranking ${sources.length} pages for ${options.questions.length} questions` });
     ranked = [];
     for (const question of options.questions) {
-      ranked.push(await rankPagePassages(question, sources.map((s) => ({ title: s.title, text: s.text })), options.embedder, { signal, vectors }));
+      ranked.push(await rankPagePassages(question, sources.map((s) => ({ title: s.title, text: s.text })), options.embedder, { signal, vectors, ...(options.chunker ? { chunker: options.chunker } : {}) }));
     }
     coverage = options.questions.map((question, q) => {
       const best = Math.max(0, ...ranked[q]!.map((page) => page.score));

@@ -47,6 +47,7 @@ export class PageSource {
     this.assertRenderer();
     await this.fetcher.checkRobots(url, request.signal);
     const rendered = await this.renderer.render(url, request);
+    await this.checkNavigations(url, rendered, request.signal);
     const failure = errorPageFailure(rendered, url);
     if (failure) throw failure;
     return rendered;
@@ -55,7 +56,20 @@ export class PageSource {
   async scroll(url: string, options: ScrollCollectOptions): Promise<ScrollCollectResult> {
     this.assertRenderer();
     await this.fetcher.checkRobots(url, options.signal);
-    return this.renderer.scrollAndCollect(url, options);
+    const scrolled = await this.renderer.scrollAndCollect(url, options);
+    await this.checkNavigations(url, scrolled, options.signal);
+    return scrolled;
+  }
+
+  /**
+   * robots.txt for every page the browser went on to (redirect hops, script
+   * navigations, the final URL): Chromium follows those without asking, so
+   * they are checked once it reports them, and a disallowed one discards the
+   * whole render (ROBOTS_DISALLOWED) before anything of it is used or cached.
+   */
+  private async checkNavigations(url: string, page: { finalUrl: string; navigationUrls: string[] }, signal: AbortSignal | undefined): Promise<void> {
+    const visited = new Set([...page.navigationUrls, page.finalUrl].filter((visitedUrl) => visitedUrl !== url && /^https?:/i.test(visitedUrl)));
+    for (const visitedUrl of visited) await this.fetcher.checkRobots(visitedUrl, signal);
   }
 
   private assertRenderer(): void {

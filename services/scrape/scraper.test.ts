@@ -1,7 +1,7 @@
 /**
  * The reader's own rules with stand-ins for the network and the browser:
  * robots.txt is asked before a render or a scroll (and a refused page is
- * never rendered), failures carry the one set of page codes, and the page
+ * never rendered) and for every page the browser was redirected to, failures carry the one set of page codes, and the page
  * cache is used only when a caller passes a mode.
  */
 import { Keyv } from 'keyv';
@@ -15,6 +15,9 @@ import { Scraper } from './scraper.js';
 
 const DISALLOWED = 'https://site.example/private/page';
 const ALLOWED = 'https://site.example/open/page';
+/** An open page the site redirects to a disallowed one. */
+const REDIRECTING = 'https://site.example/open/moved';
+const REDIRECTS: Record<string, string> = { [REDIRECTING]: DISALLOWED };
 
 function html(url: string): OutboundResponse {
   return { status: 200, headers: { 'content-type': 'text/html' }, body: `<p>${url}</p>`, bytes: new Uint8Array(), url, elapsedMs: 1 };
@@ -37,11 +40,13 @@ function reader(options: { chromium?: boolean } = {}) {
     available: () => options.chromium ?? true,
     async render(url: string, _request: RenderRequest): Promise<RenderResult> {
       rendered.push(url);
-      return { html: `<p>${url}</p>`, finalUrl: url, status: 200 };
+      const finalUrl = REDIRECTS[url] ?? url;
+      return { html: `<p>${finalUrl}</p>`, finalUrl, status: 200, navigationUrls: finalUrl === url ? [url] : [url, finalUrl] };
     },
     async scrollAndCollect(url: string) {
       scrolled.push(url);
-      return { html: '<p>final</p>', snapshots: ['<p>earlier</p>'], finalUrl: url };
+      const finalUrl = REDIRECTS[url] ?? url;
+      return { html: '<p>final</p>', snapshots: ['<p>earlier</p>'], finalUrl, navigationUrls: finalUrl === url ? [url] : [url, finalUrl] };
     },
   };
   const extract = async (content: string, url: string): Promise<ExtractionResult> => ({
@@ -76,6 +81,15 @@ describe('the page reader', () => {
     await expect(scraper.scroll(DISALLOWED, { maxScrolls: 2, scrollDelayMs: 0, timeoutMs: 5000 })).rejects.toMatchObject({ code: 'ROBOTS_DISALLOWED' });
     expect(await scraper.scroll(ALLOWED, { maxScrolls: 2, scrollDelayMs: 0, timeoutMs: 5000 })).toEqual({ html: '<p>final</p><p>earlier</p>', snapshots: 1, finalUrl: ALLOWED });
     expect(scrolled).toEqual([ALLOWED]);
+  });
+
+  it('asks robots.txt for where a render or a scroll was redirected, and discards a disallowed one', async () => {
+    const { scraper } = reader();
+    const [moved] = await scraper.scrapeMany([REDIRECTING], { javascript: true, timeoutMs: 5000, includeHtml: true });
+    expect(moved).toMatchObject({ success: false, errorCode: 'ROBOTS_DISALLOWED', rendered: true });
+    expect(moved!.failureReason).toContain(DISALLOWED);
+    expect(moved!.html).toBeUndefined();
+    await expect(scraper.scroll(REDIRECTING, { maxScrolls: 2, scrollDelayMs: 0, timeoutMs: 5000 })).rejects.toMatchObject({ code: 'ROBOTS_DISALLOWED' });
   });
 
   it('fails rendering per page with JAVASCRIPT_UNAVAILABLE when there is no Chromium', async () => {

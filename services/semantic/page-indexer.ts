@@ -4,7 +4,7 @@
  * queue is bounded so a burst of scraping never holds unbounded text in
  * memory; pages beyond it are counted, not indexed.
  */
-import { chunkText } from '../chunking/chunk-text.js';
+import { chunkLead, type Chunker } from '../chunking/lead.js';
 
 /** A page fetched and extracted successfully (what feeds the local page index). */
 export interface PageExtractedEvent {
@@ -55,6 +55,8 @@ export class PageIndexer {
     private readonly events: PageEventSource,
     private readonly semantic: SemanticServices,
     private readonly logger: Logger,
+    /** Chunks a page's lead: the worker pool's chunk task in the app, so long pages do not block the event loop. */
+    private readonly chunker?: Chunker,
   ) {}
 
   start(): void {
@@ -123,7 +125,7 @@ export class PageIndexer {
     const index = await this.semantic.pageIndex();
     if (!index) return;
     const embedder = await this.semantic.embedder();
-    const chunks = (await chunkText(page.text, { strategy: 'recursive', maxTokens: CHUNK_TOKENS, overlapTokens: 0 })).slice(0, MAX_CHUNKS_PER_PAGE);
+    const chunks = await chunkLead(page.text, { strategy: 'recursive', maxTokens: CHUNK_TOKENS, overlapTokens: 0 }, MAX_CHUNKS_PER_PAGE, this.chunker);
     if (chunks.length === 0) return;
     const vectors = await embedder.embed(chunks.map((chunk) => `${page.title}\n${chunk.text}`));
     await index.addPage({

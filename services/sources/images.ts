@@ -1,16 +1,15 @@
 /**
  * Image search across image engines (ids ending in `_images`, or any engine
- * of the "images" group): fanned out under one deadline, merged by the
- * normalised URL of the image itself (not of the page it sits on), scored as
- * web results are (services/web-search/merge.ts: engines that agree rank
- * higher), at most `maxResults`.
+ * of the "images" group) through the one search service: fanned out under
+ * one deadline, merged by the normalised URL of the image itself (not of the
+ * page it sits on), scored as web results are (services/web-search/merge.ts:
+ * engines that agree rank higher), at most `maxResults`.
  */
 import type { SafeSearch } from '../../core/engine.js';
 import { AppError } from '../../core/errors.js';
 import type { EngineService } from '../engines/engine-service.js';
-import { fanOut } from '../web-search/engine-fanout.js';
-import { mergeEngineResults } from '../web-search/merge.js';
 import type { EngineReport } from '../web-search/find-pages.js';
+import type { WebSearch } from '../web-search/web-search.js';
 
 export interface ImageHit {
   url: string;
@@ -59,28 +58,18 @@ export interface ImageSearchOptions {
   signal: AbortSignal;
 }
 
-export async function searchImages(engines: EngineService, options: ImageSearchOptions): Promise<{ images: ImageHit[]; engines: EngineReport }> {
-  const outcomes = await fanOut(engines, {
-    engines: options.engines,
-    query: { query: options.query, language: options.language, safeSearch: options.safeSearch },
-    firstPage: 1,
-    wantedPerEngine: options.maxResults,
+/** Fan-out, merge by the image's URL and the engine report come from the one search service (webSearch.find). */
+export async function searchImages(webSearch: WebSearch, options: ImageSearchOptions): Promise<{ images: ImageHit[]; engines: EngineReport }> {
+  const found = await webSearch.find({
+    plans: options.engines.map((engine) => ({ engine, query: options.query })),
+    resultsPerEngine: options.maxResults,
+    language: options.language,
+    safeSearch: options.safeSearch,
+    byImage: true,
     deadline: options.deadline,
     signal: options.signal,
   });
-  if (options.signal.aborted) throw new AppError('CANCELLED', 'the image search was cancelled');
-  const lists = outcomes
-    .filter((o) => !o.error)
-    .map((o) => ({
-      engine: o.engine,
-      weight: o.weight,
-      // Keyed by the image itself: the page URL is kept as sourceUrl.
-      results: o.results
-        .filter((r) => r.imageUrl ?? r.url)
-        .map((r) => ({ ...r, url: r.imageUrl ?? r.url, sourceUrl: r.sourceUrl ?? r.url })),
-    }));
-  const merged = mergeEngineResults(lists).slice(0, options.maxResults);
-  const images = merged.map((r) => ({
+  const images = found.pages.slice(0, options.maxResults).map(({ result: r }) => ({
     url: r.url,
     thumbnail_url: r.thumbnail ?? r.url,
     title: r.title,
@@ -90,8 +79,5 @@ export async function searchImages(engines: EngineService, options: ImageSearchO
     engine: r.engines[0] ?? '',
     engines: r.engines,
   }));
-  const used = [...new Set(outcomes.map((o) => o.engine))];
-  const errors: EngineReport['errors'] = {};
-  for (const outcome of outcomes) if (outcome.error) errors[outcome.engine] = outcome.error;
-  return { images, engines: { used, succeeded: used.filter((e) => !errors[e]), failed: Object.keys(errors), errors } };
+  return { images, engines: found.engines };
 }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { containment, nearDuplicateOf, shingles } from './near-duplicates.js';
+import { containment, MAX_READ_CHARS, nearDuplicateOf, shingles } from './near-duplicates.js';
 import { isAgentInstruction, screenQuery, screenText } from './safety.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -26,6 +26,11 @@ describe('near duplicates', () => {
     const b = shingles(PART.slice(0, PART.length / 2))!;
     expect(containment(a, b)).toBe(1);
     expect(containment(b, a)).toBe(1);
+  });
+  it('reads only the lead of a very long text: a copy that differs past it is still a copy', () => {
+    const lead = SPEECH.repeat(Math.ceil(MAX_READ_CHARS / SPEECH.length)).slice(0, MAX_READ_CHARS);
+    expect(shingles(lead + SPEECH.repeat(20))).toEqual(shingles(lead));
+    expect(nearDuplicateOf([lead + PART.repeat(40), lead + SPEECH.repeat(20)])).toEqual([-1, 0]);
   });
 });
 

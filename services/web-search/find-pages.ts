@@ -28,6 +28,8 @@ export interface FindOptions {
   domains?: DomainFilter;
   /** Normalised URLs (normalizeUrl) to leave out: what earlier rounds found. */
   skip?: ReadonlySet<string>;
+  /** Image search: results merged by the image's own URL (the page it is on kept as sourceUrl); results without one are left out. */
+  byImage?: boolean;
   /** Absolute performance.now() by which every engine must have answered. */
   deadline: number;
   signal: AbortSignal;
@@ -84,7 +86,8 @@ export async function findPages(engines: EngineService, options: FindOptions): P
         signal: options.signal,
         onEngineDone: (engine) => options.onEngineDone?.(engine, query, ++answered, total),
       });
-      return { query, outcomes, results: mergeEngineResults(succeededLists(outcomes)) };
+      const lists = succeededLists(outcomes);
+      return { query, outcomes, results: mergeEngineResults(options.byImage ? lists.map(keyedByImage) : lists) };
     }),
   );
   if (options.signal.aborted) throw new AppError('CANCELLED', 'the search was cancelled');
@@ -99,6 +102,12 @@ export async function findPages(engines: EngineService, options: FindOptions): P
 /** The lists of the engines that answered, as merge.ts takes them. */
 export function succeededLists(outcomes: EngineOutcome[]): Array<{ engine: string; weight: number; results: EngineOutcome['results'] }> {
   return outcomes.filter((o) => !o.error).map((o) => ({ engine: o.engine, weight: o.weight, results: o.results }));
+}
+
+/** A list keyed by each image's URL, the page it sits on kept as sourceUrl. */
+function keyedByImage(list: ReturnType<typeof succeededLists>[number]): ReturnType<typeof succeededLists>[number] {
+  const results = list.results.filter((r) => r.imageUrl ?? r.url).map((r) => ({ ...r, url: r.imageUrl ?? r.url, sourceUrl: r.sourceUrl ?? r.url }));
+  return { ...list, results };
 }
 
 /** Rank 1 of every list, then rank 2 of every list, …; the first occurrence of a URL wins. */

@@ -1,11 +1,14 @@
 /**
  * With a Redis URL the knowledge graph lives on Redis: two Quarry instances
- * on one Redis share it (one extracts, the other finds, counts and deletes).
+ * on one Redis share it (one extracts, the other finds, counts and deletes),
+ * and its cap (quotas.graphEntities) holds across them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasRedisServer, startLocalRedis, type LocalRedis } from '../sandbox/local-redis.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
 import { startQuarry, TEST_KEY, type RunningQuarry } from './harness.js';
+
+const CAP = 6;
 
 describe.runIf(hasRedisServer)('knowledge graph on Redis', () => {
   let redis: LocalRedis;
@@ -16,8 +19,9 @@ describe.runIf(hasRedisServer)('knowledge graph on Redis', () => {
   beforeAll(async () => {
     redis = await startLocalRedis();
     web = await startSandboxWeb();
-    first = await startQuarry(web, { redisUrl: redis.url });
-    second = await startQuarry(web, { redisUrl: redis.url });
+    const quotas = { graphEntities: CAP };
+    first = await startQuarry(web, { redisUrl: redis.url, quotas });
+    second = await startQuarry(web, { redisUrl: redis.url, quotas });
   });
 
   afterAll(async () => {
@@ -44,5 +48,18 @@ describe.runIf(hasRedisServer)('knowledge graph on Redis', () => {
     const del = await second.server.inject({ method: 'DELETE', url: `/api/v1/knowledge/entities/${nadella.id}`, headers: { 'x-api-key': TEST_KEY } });
     expect(del.statusCode).toBe(200);
     expect((await first.get(`/api/v1/knowledge/entities/${nadella.id}`)).status).toBe(404);
+  });
+
+  it('holds the graph cap across instances: concurrent extractions on both are each stored whole or refused whole', async () => {
+    const size = async () => (await first.get('/api/v1/knowledge/graph')).body.nodes.length as number;
+    const before = await size();
+    const names = ['Greta Hartmann', 'Hiro Iversen', 'Ines Jablonski', 'Jonas Albrecht', 'Kemal Brennan', 'Lena Castillo', 'Anna Dunmore', 'Boris Eriksen'];
+    const answers = await Promise.all(names.map((name, i) => (i % 2 ? second : first).post('/api/v1/knowledge/extract', { text: `${name} spoke on Tuesday.` })));
+    for (const answer of answers) {
+      expect([200, 403], JSON.stringify(answer.body)).toContain(answer.status);
+      if (answer.status === 403) expect(answer.body.error).toMatchObject({ code: 'QUOTA_EXCEEDED', details: { limit: 'quotas.graphEntities' } });
+    }
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(CAP - before);
+    expect(await size()).toBe(CAP);
   });
 });

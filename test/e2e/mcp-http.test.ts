@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { playDefaultEngines } from '../recordings.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
 import { startQuarry, TEST_KEY, type RunningQuarry } from './harness.js';
@@ -105,6 +105,15 @@ describe('MCP over Streamable HTTP', () => {
       expect(done.status).toBe('completed');
       expect(done.result.structuredContent.results.length).toBeGreaterThan(0);
       expect(done.result.content[0].text).toContain('hello');
+      // A completed task's status and result come from one read of its job record.
+      const jobs = quarry.app.services.jobs;
+      const reads = vi.spyOn(jobs, 'get'); // every read goes through get (getFor included)
+      try {
+        expect((await mcpRequest(quarry.url, 'tasks/get', { taskId }, { key: TEST_KEY, extensions: { [TASKS]: {} } })).message.result.status).toBe('completed');
+        expect(reads).toHaveBeenCalledTimes(1);
+      } finally {
+        reads.mockRestore();
+      }
     } finally {
       web.setEngineMode('bing', { kind: 'ok' });
     }

@@ -2,14 +2,18 @@
  * The MCP Inspector's CLI (a real client, not ours) against `quarry mcp` over
  * stdio: it lists every tool the README names and nothing else, calls one with
  * structured content back, and gets a correctable error result for bad arguments.
+ * Then the same CLI with its HTTP transport against /mcp, with the key as a header.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../core/paths.js';
+import { playDefaultEngines } from '../recordings.js';
+import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
+import { startQuarry, TEST_KEY, type RunningQuarry } from './harness.js';
 
 const INSPECTOR = join(PACKAGE_ROOT, 'node_modules/@modelcontextprotocol/inspector/cli/build/index.js');
 const CLI = join(PACKAGE_ROOT, 'dist/hosts/cli/main.js');
@@ -17,7 +21,11 @@ const dataDir = mkdtempSync(join(tmpdir(), 'quarry-inspector-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 async function inspect(...args: string[]): Promise<any> {
-  const { stdout } = await promisify(execFile)(process.execPath, [INSPECTOR, process.execPath, CLI, 'mcp', ...args], {
+  return inspectTarget([process.execPath, CLI, 'mcp'], ...args);
+}
+
+async function inspectTarget(target: string[], ...args: string[]): Promise<any> {
+  const { stdout } = await promisify(execFile)(process.execPath, [INSPECTOR, ...target, ...args], {
     env: { PATH: process.env.PATH ?? '', HOME: dataDir, QUARRY_DATA_DIR: dataDir, QUARRY_LOG_LEVEL: 'warn' },
     maxBuffer: 64 * 1024 * 1024,
   });
@@ -57,5 +65,37 @@ describe('the MCP Inspector CLI', () => {
     expect(result.isError).toBe(true);
     expect(result._meta.code).toBe('INVALID_INPUT');
     expect(result.content[0].text).toContain('text');
+  });
+});
+
+describe('the MCP Inspector CLI over HTTP', () => {
+  let web: SandboxWeb;
+  let quarry: RunningQuarry;
+  const overHttp = (...args: string[]) => inspectTarget([`${quarry.url}/mcp`, '--transport', 'http', '--header', `X-API-Key: ${TEST_KEY}`], ...args);
+
+  beforeAll(async () => {
+    web = await startSandboxWeb();
+    playDefaultEngines(web);
+    quarry = await startQuarry(web);
+  }, 60_000);
+
+  afterAll(async () => {
+    await quarry?.close();
+    await web?.close();
+  });
+
+  it('lists exactly the README tools from /mcp and calls one', { timeout: 60_000 }, async () => {
+    const { tools } = await overHttp('--method', 'tools/list');
+    expect((tools as Array<{ name: string }>).map((tool) => tool.name).sort()).toEqual([...new Set(readmeTools())].sort());
+    const result = await overHttp('--method', 'tools/call', '--tool-name', 'enhanced_chunk_content', '--tool-arg', 'text=Heat pumps move heat instead of making it. They use a refrigerant loop. Their efficiency is given as a coefficient of performance.', '--tool-arg', 'max_tokens=16');
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent.chunks.map((chunk: { text: string }) => chunk.text)).toContain('They use a refrigerant loop.');
+    expect(result.content[0]).toMatchObject({ type: 'text', text: expect.stringContaining('chunks') });
+    const { resourceTemplates } = await overHttp('--method', 'resources/templates/list');
+    expect(resourceTemplates.map((t: { uriTemplate: string }) => t.uriTemplate)).toContain('quarry://corpora/{corpus_id}');
+  });
+
+  it('is refused without the key', { timeout: 60_000 }, async () => {
+    await expect(inspectTarget([`${quarry.url}/mcp`, '--transport', 'http'], '--method', 'tools/list')).rejects.toThrow(/UNAUTHORIZED.*missing API key/);
   });
 });

@@ -3,12 +3,13 @@
  * two keys, every read, change and delete of the other key's monitors,
  * corpora, graph entities and jobs of every async area answers 404 (the code
  * of a missing resource) and lists show only one's own; keys of one group
- * share; an admin key sees everything, including what was made before
+ * share (search history included); an admin key sees everything, including what was made before
  * ownership existed; the caps per key answer QUOTA_EXCEEDED naming the limit.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startResearchWeb, type ResearchWeb } from './research-web.js';
 import { startQuarry, type RunningQuarry } from './harness.js';
+import { until } from '../sandbox/until.js';
 
 const KEY_A = 'key-alpha-0123456789';
 const KEY_B = 'key-bravo-0123456789';
@@ -169,6 +170,22 @@ describe('jobs of the other async areas', () => {
   }, 60_000);
 });
 
+describe('search history', () => {
+  it("is each key's own: next-search prediction from history never sees another key's queries; a group's keys share one", async () => {
+    expect((await as(KEY_A, 'POST', '/api/v1/search/', { query: 'alpha heat pump sizing', async_mode: true })).status).toBe(202);
+    expect((await as(TEAM_1, 'POST', '/api/v1/search/', { query: 'team heat pump noise', async_mode: true })).status).toBe(202);
+    const history = async (key: string) => {
+      const answer = await as(key, 'POST', '/api/v1/neural/predictive', {});
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      return answer.body.recent_searches_used as string[];
+    };
+    expect(await history(KEY_A)).toContain('alpha heat pump sizing');
+    expect(await history(KEY_A)).not.toContain('team heat pump noise');
+    expect(await history(KEY_B)).toEqual([]);
+    expect(await history(TEAM_2)).toEqual(['team heat pump noise']);
+  }, 60_000);
+});
+
 describe('the knowledge graph', () => {
   it("is one graph per key: another key neither finds, reads nor deletes A's entities", async () => {
     const extracted = await as(KEY_A, 'POST', '/api/v1/knowledge/extract', { text: NEWS });
@@ -196,7 +213,7 @@ describe('the knowledge graph', () => {
 describe('caps per key', () => {
   let capped: RunningQuarry;
   beforeAll(async () => {
-    capped = await startQuarry(site.web, { ...site.config(), quotas: { monitors: 2, monitorChecksPerHour: 20, corpora: 0, graphEntities: 1 } } as never, { apiKeys: [KEY_A, KEY_B] });
+    capped = await startQuarry(site.web, { ...site.config(), quotas: { monitors: 2, monitorChecksPerHour: 20, corpora: 0, graphEntities: 3 } } as never, { apiKeys: [KEY_A, KEY_B] });
   });
   afterAll(async () => {
     await capped?.close();
@@ -230,15 +247,55 @@ describe('caps per key', () => {
     expectQuota(await at(KEY_B, 'POST', `/api/v1/monitor/topics/${bId}/resume`), 'quotas.monitorChecksPerHour');
   });
 
+  it('counts manual checks in the checks an hour: past it POST check is refused, naming the setting', async () => {
+    const read = async (key: string, path: string) => (await fetch(capped.url + path, { headers: { 'x-api-key': key } })).json();
+    const [hourly] = (await read(KEY_A, '/api/v1/monitor/topics')).filter((m: { topic: string }) => m.topic === 'one');
+    const path = `/api/v1/monitor/topics/${hourly.id}`;
+    const settled = () => until('the manual check to finish', async () => !(await read(KEY_A, path)).check_in_progress, 60_000);
+    // A's monitors are scheduled for 1 + 12 checks an hour: 7 manual checks fit in 20.
+    for (let i = 0; i < 7; i++) {
+      const check = await at(KEY_A, 'POST', `${path}/check`);
+      expect(check.status, JSON.stringify(check.body)).toBe(200);
+      await settled();
+    }
+    expectQuota(await at(KEY_A, 'POST', `${path}/check`), 'quotas.monitorChecksPerHour');
+    // B's budget is its own (12 scheduled of 20).
+    const [bActive] = (await read(KEY_B, '/api/v1/monitor/topics')).filter((m: { status: string }) => m.status === 'active');
+    expect((await at(KEY_B, 'POST', `/api/v1/monitor/topics/${bActive.id}/check`)).status).toBe(200);
+  }, 120_000);
+
   it('refuses a corpus past quotas.corpora, before any job starts', async () => {
     expectQuota(await at(KEY_A, 'POST', '/api/v1/rag/research', { topic: 'heat pump', depth: 'quick', async: true }), 'quotas.corpora');
     expectQuota(await at(KEY_A, 'POST', '/api/v1/rag/research', { topic: 'heat pump', depth: 'quick' }), 'quotas.corpora');
   });
 
-  it('refuses extraction into a graph at quotas.graphEntities; another key has its own graph', async () => {
-    expect((await at(KEY_A, 'POST', '/api/v1/knowledge/extract', { text: NEWS })).status).toBe(200);
-    expectQuota(await at(KEY_A, 'POST', '/api/v1/knowledge/extract', { text: NEWS }), 'quotas.graphEntities');
-    expect((await at(KEY_A, 'POST', '/api/v1/knowledge/extract', { text: NEWS, store: false })).status).toBe(200);
-    expect((await at(KEY_B, 'POST', '/api/v1/knowledge/extract', { text: NEWS })).status).toBe(200);
+  it('refuses an extraction that would take a graph past quotas.graphEntities, whole; another key has its own graph', async () => {
+    const graphSize = async (key: string) => (await (await fetch(`${capped.url}/api/v1/knowledge/graph`, { headers: { 'x-api-key': key } })).json()).nodes.length;
+    const preview = await at(KEY_A, 'POST', '/api/v1/knowledge/extract', { text: NEWS, store: false });
+    expect(preview.status).toBe(200);
+    const named = preview.body.entities.length;
+    expect(named).toBeGreaterThan(3);
+    // One extraction naming more entities than the cap of 3: refused, nothing of it stored.
+    const large = await at(KEY_A, 'POST', '/api/v1/knowledge/extract', { text: NEWS });
+    expectQuota(large, 'quotas.graphEntities');
+    expect(large.body.error.message).toContain(`would add ${named} entities to the 0 stored, so nothing was stored`);
+    expect(large.body.error.details).toMatchObject({ stored: 0, adding: named, max: 3 });
+    expect(await graphSize(KEY_A)).toBe(0);
+    // What fits is stored; past it, refused again; what is stored already can always be merged into.
+    const one = 'Satya Nadella spoke on Tuesday.';
+    expect((await at(KEY_A, 'POST', '/api/v1/knowledge/extract', { text: one })).body.entities).toHaveLength(1);
+    expect((await at(KEY_A, 'POST', '/api/v1/knowledge/extract', { text: NEWS })).body.error.details).toMatchObject({ stored: 1 });
+    expect((await at(KEY_A, 'POST', '/api/v1/knowledge/extract', { text: one, source_url: 'https://news.example/again' })).status).toBe(200);
+    expect(await graphSize(KEY_A)).toBe(1);
+    expect((await at(KEY_B, 'POST', '/api/v1/knowledge/extract', { text: one })).status).toBe(200);
+  });
+
+  it('holds the graph cap under concurrent extractions: each stored whole or refused whole', async () => {
+    const texts = ['Greta Hartmann', 'Hiro Iversen', 'Ines Jablonski', 'Jonas Albrecht', 'Kemal Brennan', 'Lena Castillo'].map((name) => `${name} spoke on Tuesday.`);
+    const answers = await Promise.all(texts.map((text) => at(KEY_B, 'POST', '/api/v1/knowledge/extract', { text })));
+    for (const answer of answers) expect([200, 403], JSON.stringify(answer.body)).toContain(answer.status);
+    // B holds one entity already: two more fit.
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(2);
+    expect((await (await fetch(`${capped.url}/api/v1/knowledge/graph`, { headers: { 'x-api-key': KEY_B } })).json()).nodes).toHaveLength(3);
   });
 });

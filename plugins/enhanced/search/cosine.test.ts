@@ -25,15 +25,15 @@ afterAll(async () => {
 const blocksOf = (name: string) => pruneBlocks(pageBlocks(fixturePages().find((p) => p.name === name)!.html));
 
 describe('agglomerative clustering', () => {
-  it('merges the most similar vectors first and stops at the threshold', () => {
+  it('merges the most similar vectors first and stops at the threshold', async () => {
     const v = (...xs: number[]) => {
       const norm = Math.hypot(...xs);
       return Float32Array.from(xs.map((x) => x / norm));
     };
     const vectors = [v(1, 0, 0), v(0.95, 0.1, 0), v(0, 1, 0), v(0, 0.9, 0.2), v(0, 0, 1)];
-    expect(agglomerate(vectors, 0.9)).toEqual([[0, 1], [2, 3], [4]]);
-    expect(agglomerate(vectors, 0.999)).toHaveLength(5);
-    expect(agglomerate(vectors, -1)).toEqual([[0, 1, 2, 3, 4]]);
+    expect(await agglomerate(vectors, 0.9)).toEqual([[0, 1], [2, 3], [4]]);
+    expect(await agglomerate(vectors, 0.999)).toHaveLength(5);
+    expect(await agglomerate(vectors, -1)).toEqual([[0, 1, 2, 3, 4]]);
   });
 });
 

@@ -13,6 +13,7 @@
  * 4. Keywords of a cluster: its five terms with the highest tf·idf, idf taken
  *    over the page's blocks.
  */
+import { TimeSlicer } from '../../../core/time-slice.js';
 import { cosine, type Embedder } from '../../../services/embeddings/types.js';
 import { calibrated, embedCentred } from '../../../services/ranking/calibration.js';
 import { meanVector } from '../../../services/ranking/scoring.js';
@@ -40,12 +41,20 @@ export interface BlockCluster {
 export const COSINE_DEFAULTS = { wordCountThreshold: 10, simThreshold: 0.6, topK: 3, minRelevance: 0.05 };
 const MAX_BLOCKS = 300;
 
-/** Average-linkage agglomerative clustering over a cosine similarity matrix; returns member lists. */
-export function agglomerate(vectors: Float32Array[], threshold: number): number[][] {
+/**
+ * Average-linkage agglomerative clustering over a cosine similarity matrix; returns member lists.
+ * O(n³) for n blocks (up to 300 merges, each a scan of the matrix), so it runs in time slices.
+ */
+export async function agglomerate(vectors: Float32Array[], threshold: number, slicer = new TimeSlicer()): Promise<number[][]> {
   const n = vectors.length;
-  const sim: number[][] = vectors.map((a) => vectors.map((b) => cosine(a, b)));
+  const sim: number[][] = [];
+  for (const a of vectors) {
+    sim.push(vectors.map((b) => cosine(a, b)));
+    await slicer.pause();
+  }
   const members: Array<number[] | null> = vectors.map((_, i) => [i]);
   for (;;) {
+    await slicer.pause();
     let best = -Infinity;
     let bi = -1;
     let bj = -1;
@@ -90,8 +99,13 @@ export async function cosineClusters(blocks: TextBlock[], embedder: Embedder, op
   if (candidates.length === 0) return { clusters: [], total_clusters: 0, blocks_considered: 0 };
   const { vectors, floor } = await embedCentred(embedder, [options.semanticFilter, ...candidates.map((b) => b.text)], signal);
   const [queryVector, ...blockVectors] = vectors as [Float32Array, ...Float32Array[]];
-  const groups = agglomerate(blockVectors, options.simThreshold);
-  const terms = candidates.map((b) => contentTerms(b.text));
+  const slicer = new TimeSlicer();
+  const groups = await agglomerate(blockVectors, options.simThreshold, slicer);
+  const terms: string[][] = [];
+  for (const block of candidates) {
+    terms.push(contentTerms(block.text));
+    await slicer.pause();
+  }
   const documentFrequency = new Map<string, number>();
   for (const t of terms) for (const term of new Set(t)) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
   const clusters = groups.map((group) => {

@@ -66,13 +66,13 @@ describe('bm25 filter', () => {
 });
 
 describe('markdown of blocks', () => {
-  it('keeps headings, list items, code and quotes in markdown form', () => {
-    const md = blocksToMarkdown(pageBlocks('<h2>Steps</h2><ul><li>Mix</li><li>Bake</li></ul><pre>let x = 1;\n  x++;</pre><blockquote>Good bread</blockquote><p>Done.</p>'));
+  it('keeps headings, list items, code and quotes in markdown form', async () => {
+    const md = await blocksToMarkdown(pageBlocks('<h2>Steps</h2><ul><li>Mix</li><li>Bake</li></ul><pre>let x = 1;\n  x++;</pre><blockquote>Good bread</blockquote><p>Done.</p>'));
     expect(md).toBe('## Steps\n\n- Mix\n- Bake\n\n```\nlet x = 1;\n  x++;\n```\n\n> Good bread\n\nDone.');
   });
 
-  it('renders the pruned blog post with its headings and list', () => {
-    const md = blocksToMarkdown(pruneBlocks(blocksOf('blog-llm-tuning-math')));
+  it('renders the pruned blog post with its headings and list', async () => {
+    const md = await blocksToMarkdown(pruneBlocks(blocksOf('blog-llm-tuning-math')));
     expect(md).toMatch(/^# Does Model and Inference Parameter Matter/m);
     expect(md).toMatch(/^## Experiment Setup/m);
     expect(md).toMatch(/^- temperature: The parameter that controls/m);

@@ -1,4 +1,5 @@
 /** Markdown of a list of text blocks: headings, list items, code fences, quotes and table rows keep their form; the text itself is escaped. */
+import { TimeSlicer } from '../../../core/time-slice.js';
 import { escapeMarkdownText, fencedCode } from '../../../services/markdown/escape.js';
 import type { TextBlock } from '../../../services/page-analysis/text-blocks.js';
 
@@ -24,14 +25,18 @@ function blockMarkdown(block: TextBlock): string {
   }
 }
 
-export function blocksToMarkdown(blocks: TextBlock[]): string {
-  let out = '';
+/** Written in time slices: a megabyte page has thousands of blocks, each escaped on the event loop. */
+export async function blocksToMarkdown(blocks: TextBlock[]): Promise<string> {
+  const slicer = new TimeSlicer();
+  const parts: string[] = [];
   let previous: TextBlock | undefined;
   for (const block of blocks) {
     // Consecutive list items and table rows stay one list or table.
     const tight = previous && previous.kind === block.kind && (block.kind === 'list_item' || block.kind === 'table_row');
-    out += (out ? (tight ? '\n' : '\n\n') : '') + blockMarkdown(block);
+    if (previous) parts.push(tight ? '\n' : '\n\n');
+    parts.push(blockMarkdown(block));
     previous = block;
+    await slicer.pause();
   }
-  return out;
+  return parts.join('');
 }

@@ -81,9 +81,9 @@ export async function processPage(prepared: PreparedRequest, page: PageInput, ct
   }
   // Without a filter, markdown and the llm strategy read the main content the extractor found.
   const filtered = input.content_filter !== 'none';
-  const contentMarkdown = (): string => (filtered || !page.mainMarkdown ? blocksToMarkdown(content) : page.mainMarkdown);
+  const contentMarkdown = async (): Promise<string> => (filtered || !page.mainMarkdown ? blocksToMarkdown(content) : page.mainMarkdown);
 
-  if (input.markdown_generation) await attempt('markdown', () => void (out.markdown = contentMarkdown()));
+  if (input.markdown_generation) await attempt('markdown', async () => void (out.markdown = await contentMarkdown()));
 
   if (input.extraction_strategy !== 'none') {
     await attempt('extraction', async () => {
@@ -111,7 +111,7 @@ export async function processPage(prepared: PreparedRequest, page: PageInput, ct
           const data = await llmExtract(prepared.llm!, {
             query: input.query,
             url: page.url,
-            content: contentMarkdown(),
+            content: await contentMarkdown(),
             ...(input.llm_instruction ? { instruction: input.llm_instruction } : {}),
             ...(input.llm_schema ? { schema: input.llm_schema } : {}),
             ...(signal ? { signal } : {}),

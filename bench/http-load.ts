@@ -1,0 +1,25 @@
+/**
+ * The client side of a throughput bench, run as its own process so that the
+ * server's process spends its CPU on serving alone (mcp-start.bench.ts forks
+ * it). Sends one request again and again from C concurrent loops for S
+ * seconds and prints {"done","failed","seconds"} on stdout.
+ *
+ * Arguments: <url> <seconds> <concurrency> [<JSON body> <JSON headers>] (a body means POST).
+ */
+const [url, seconds, concurrency, body, headers] = process.argv.slice(2) as [string, string, string, string?, string?];
+const init: RequestInit = body ? { method: 'POST', body, headers: JSON.parse(headers ?? '{}') as Record<string, string> } : {};
+let done = 0;
+let failed = 0;
+const started = performance.now();
+const until = started + Number(seconds) * 1000;
+await Promise.all(
+  Array.from({ length: Number(concurrency) }, async () => {
+    while (performance.now() < until) {
+      const response = await fetch(url, init);
+      await response.arrayBuffer();
+      if (response.ok) done++;
+      else failed++;
+    }
+  }),
+);
+process.stdout.write(JSON.stringify({ done, failed, seconds: (performance.now() - started) / 1000 }));

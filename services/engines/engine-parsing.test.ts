@@ -1,0 +1,96 @@
+/**
+ * Engine answers are parsed in the extraction worker pool (built worker:
+ * `npm run build`), a JSON answer up to INLINE_JSON_MAX_CHARS on the event
+ * loop: the same results either way, and an engine's typed failure keeps its
+ * code and suspension across the thread boundary.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EngineQuery, LoadedEngine } from '../../core/engine.js';
+import { createLogger } from '../../core/logger.js';
+import { PACKAGE_ROOT } from '../../core/paths.js';
+import { ExtractionPool } from '../extract/extraction-pool.js';
+import type { EngineParseTask } from './engine-parse-task.js';
+import { loadConfigEngine } from './config-engines.js';
+import { EngineHealth } from './engine-health.js';
+import { EngineService, INLINE_JSON_MAX_CHARS } from './engine-service.js';
+import { loadBuiltinEngines } from './engine-sources.js';
+
+const QUERY: EngineQuery = { query: 'hello world', page: 1, language: 'en', safeSearch: 1 };
+const fixture = (engine: string, file: string) => readFileSync(join(PACKAGE_ROOT, 'engines', engine, 'fixtures', file), 'utf8');
+
+let pool: ExtractionPool;
+let builtin: LoadedEngine[];
+
+beforeAll(async () => {
+  pool = new ExtractionPool({ threads: 1, maxQueue: 20 });
+  builtin = await loadBuiltinEngines();
+});
+afterAll(() => pool.close());
+
+/** An engine service whose engines all answer `body`, recording what went to the pool. */
+function serviceAnswering(engines: LoadedEngine[], body: string) {
+  const pooled: EngineParseTask[] = [];
+  const fetcher = { fetch: async (request: { url: string }) => ({ status: 200, headers: { 'content-type': 'text/html' }, body, url: request.url }) };
+  const parsing = { engine: (task: EngineParseTask, signal?: AbortSignal) => (pooled.push(task), pool.engine(task, signal)) };
+  const health = new EngineHealth();
+  const service = new EngineService(engines, { engines: { brave: { apiKey: 'test-key' } } }, fetcher as never, parsing, health, createLogger('silent'));
+  return { service, pooled, health };
+}
+
+const engine = (id: string) => builtin.find((e) => e.manifest.id === id)!;
+
+describe('engine answers parsed off the event loop', () => {
+  it('parses an HTML answer in the worker pool, with the results the engine gives on this thread', async () => {
+    const body = fixture('google', 'nojs.html');
+    const { service, pooled } = serviceAnswering([engine('google')], body);
+    const results = await service.search('google', QUERY);
+    expect(pooled).toHaveLength(1);
+    expect(pooled[0]!.engine.module).toMatch(/dist\/engines\/google\/engine\.js$/);
+    const request = engine('google').definition.buildRequest({ query: QUERY, settings: service.settings('google'), manifest: engine('google').manifest });
+    const here = engine('google').definition.parseResponse({ status: 200, headers: { 'content-type': 'text/html' }, body, url: request.url, request }, { query: QUERY, settings: service.settings('google'), manifest: engine('google').manifest });
+    expect(results.length).toBeGreaterThan(3);
+    expect(results).toEqual('results' in here ? here.results : null);
+  });
+
+  it('keeps a block page typed across the thread boundary: CAPTCHA, and the engine suspended for its time', async () => {
+    const { service, pooled, health } = serviceAnswering([engine('google')], fixture('google', 'recaptcha.html'));
+    await expect(service.search('google', QUERY)).rejects.toMatchObject({ code: 'ENGINE_CAPTCHA' });
+    expect(pooled).toHaveLength(1);
+    expect((await health.suspension('google')).remainingMs).toBeGreaterThan(3000 * 1000);
+  });
+
+  it('parses a small JSON answer on the event loop and a large one in the pool', async () => {
+    const capture = fixture('brave', 'web-search-hello-world.json');
+    expect(capture.length).toBeLessThanOrEqual(INLINE_JSON_MAX_CHARS);
+    const small = serviceAnswering([engine('brave')], capture);
+    const inline = await small.service.search('brave', QUERY);
+    expect(small.pooled).toHaveLength(0);
+    // The same answer padded past the limit (whitespace JSON.parse skips) goes to the pool and gives the same results.
+    const large = serviceAnswering([engine('brave')], capture + ' '.repeat(INLINE_JSON_MAX_CHARS));
+    expect(await large.service.search('brave', QUERY)).toEqual(inline);
+    expect(large.pooled).toHaveLength(1);
+    expect(inline.length).toBeGreaterThan(3);
+  });
+
+  it('parses a config-declared HTML engine in the pool by its spec', async () => {
+    const declared = loadConfigEngine({
+      id: 'docs_site',
+      name: 'Docs',
+      type: 'html',
+      categories: ['general'],
+      urlTemplate: 'https://docs.example/search?q={query}',
+      pageSize: 10,
+      paging: false,
+      weight: 1,
+      headers: {},
+      selectors: { result: 'div.hit', url: 'a@href', title: 'a', snippet: 'p' },
+    });
+    const body = '<div class="hit"><a href="/a">Pod scheduling</a><p>How pods are placed.</p></div><div class="hit"><a href="https://k8s.example/b">Taints</a></div>';
+    const { service, pooled } = serviceAnswering([declared], body);
+    const results = await service.search('docs_site', QUERY);
+    expect(pooled[0]!.engine).toMatchObject({ factory: 'configEngineDefinition', spec: { id: 'docs_site' } });
+    expect(results.map((r) => r.url)).toEqual(['https://docs.example/a', 'https://k8s.example/b']);
+  });
+});

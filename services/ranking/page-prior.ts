@@ -1,0 +1,57 @@
+/**
+ * How likely each page read is the page a question is about, before any of
+ * its sentences is read closely (a prior for cited answers, added to the
+ * page's best passage score):
+ *
+ *   title and lead  the question's weighted terms (term-weights.ts) in the title
+ *                   count fully, in the lead (first ~400 characters) 0.6, as titles
+ *                   count above text in lexical relevance
+ *   whole page      BM25 of the question over the pages read together (bm25.ts),
+ *                   relative to the best of them
+ *   position        1/√position among the search results: the engine's own order,
+ *                   weighed lightly
+ *
+ *   prior = 0.1 · title and lead + 0.3 · whole page + 0.1 · position
+ *
+ * The weights were set on bench:answer's questions; the prior is relative to
+ * the pages scored together.
+ */
+import { bm25Scores } from './bm25.js';
+import { contentTerms } from './tokens.js';
+import { questionTermWeights, type TermWeights } from './term-weights.js';
+
+export const LEAD_CHARS = 400;
+const LEAD_STRENGTH = 0.6;
+const PRIOR = { titleLead: 0.1, wholePage: 0.3, position: 0.1 } as const;
+
+export interface PageToWeigh {
+  title: string;
+  text: string;
+  /** 1-based position among the search results. */
+  position: number;
+}
+
+/** Share of the weighted question terms in the page's title (fully) and lead (0.6), 0..1. */
+export function titleLeadMatch(weights: TermWeights, page: Pick<PageToWeigh, 'title' | 'text'>): number {
+  if (weights.total === 0) return 1;
+  const inTitle = new Set(contentTerms(page.title));
+  const inLead = new Set(contentTerms(page.text.slice(0, LEAD_CHARS)));
+  let sum = 0;
+  weights.terms.forEach((term, i) => (sum += weights.weights[i]! * (inTitle.has(term) ? 1 : inLead.has(term) ? LEAD_STRENGTH : 0)));
+  return sum / weights.total;
+}
+
+/** The prior of every page, relative to the pages given. */
+export function pagePriors(question: string, pages: readonly PageToWeigh[]): number[] {
+  const texts = pages.map((p) => `${p.title}\n${p.text}`);
+  const weights = questionTermWeights(question, texts);
+  const bm25 = bm25Scores(question, texts);
+  const top = Math.max(...bm25, 0);
+  return pages.map((page, i) =>
+    round(PRIOR.titleLead * titleLeadMatch(weights, page) + PRIOR.wholePage * (top > 0 ? bm25[i]! / top : 0) + PRIOR.position / Math.sqrt(Math.max(1, page.position))),
+  );
+}
+
+function round(value: number): number {
+  return Math.round(value * 10_000) / 10_000;
+}

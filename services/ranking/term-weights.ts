@@ -1,0 +1,40 @@
+/**
+ * A question's content terms weighted by how well they pick one page out of
+ * the pages read together: ln(1 + N / (1 + pages holding the term)). The
+ * subject every page repeats weighs little; the term only the answering page
+ * holds weighs most. The heaviest term present somewhere is the question's
+ * focus and counts twice — it is what the question is about among these pages.
+ */
+import { contentTerms } from './tokens.js';
+
+export interface TermWeights {
+  terms: string[];
+  weights: number[];
+  total: number;
+}
+
+const FOCUS_FACTOR = 2;
+
+export function questionTermWeights(question: string, pageTexts: readonly string[]): TermWeights {
+  const terms = [...new Set(contentTerms(question))];
+  const pages = pageTexts.map((text) => new Set(contentTerms(text)));
+  const n = pages.length;
+  const holding = terms.map((term) => pages.filter((page) => page.has(term)).length);
+  const weights = holding.map((count) => (count === 0 ? 0 : Math.log(1 + n / (1 + count))));
+  // A term no page holds cannot tell pages apart; it still counts once, at the lightest weight any term has.
+  const lightest = Math.min(...weights.filter((w) => w > 0), Math.log(2));
+  for (let i = 0; i < weights.length; i++) if (weights[i] === 0) weights[i] = lightest;
+  let focus = -1;
+  for (let i = 0; i < terms.length; i++) if (holding[i]! > 0 && (focus < 0 || weights[i]! > weights[focus]!)) focus = i;
+  if (focus >= 0) weights[focus] = weights[focus]! * FOCUS_FACTOR;
+  return { terms, weights, total: weights.reduce((a, b) => a + b, 0) };
+}
+
+/** Share of the weighted question terms a text holds, 0..1 (1 for a question without content terms). */
+export function weightedShare(weights: TermWeights, text: string | Set<string>): number {
+  if (weights.total === 0) return 1;
+  const present = typeof text === 'string' ? new Set(contentTerms(text)) : text;
+  let sum = 0;
+  weights.terms.forEach((term, i) => (sum += present.has(term) ? weights.weights[i]! : 0));
+  return sum / weights.total;
+}
