@@ -6,8 +6,8 @@
  *   title and lead  the question's weighted terms (term-weights.ts) in the title
  *                   count fully, in the lead (first ~400 characters) 0.6, as titles
  *                   count above text in lexical relevance
- *   whole page      BM25 of the question over the pages read together (bm25.ts),
- *                   relative to the best of them
+ *   whole page      BM25 of the question over the pages read together (bm25.ts;
+ *                   their first PAGE_TEXT_CHARS), relative to the best of them
  *   position        1/√position among the search results: the engine's own order,
  *                   weighed lightly
  *
@@ -18,7 +18,7 @@
  */
 import { bm25Scores } from './bm25.js';
 import { contentTerms } from './tokens.js';
-import { questionTermWeights, type TermWeights } from './term-weights.js';
+import { PAGE_TEXT_CHARS, questionTermWeights, type TermWeights } from './term-weights.js';
 
 export const LEAD_CHARS = 400;
 const LEAD_STRENGTH = 0.6;
@@ -43,7 +43,7 @@ export function titleLeadMatch(weights: TermWeights, page: Pick<PageToWeigh, 'ti
 
 /** The prior of every page, relative to the pages given. */
 export function pagePriors(question: string, pages: readonly PageToWeigh[]): number[] {
-  const texts = pages.map((p) => `${p.title}\n${p.text}`);
+  const texts = pages.map((p) => `${p.title}\n${p.text.slice(0, PAGE_TEXT_CHARS)}`);
   const weights = questionTermWeights(question, texts);
   const bm25 = bm25Scores(question, texts);
   const top = Math.max(...bm25, 0);

@@ -14,10 +14,16 @@ export interface TermWeights {
 }
 
 const FOCUS_FACTOR = 2;
+/**
+ * How much of each page the page-level weights read: the lead and body of any
+ * ordinary page. They run on the event loop over every page read, so a
+ * megabyte page must not be tokenised whole (test/e2e/event-loop-budget).
+ */
+export const PAGE_TEXT_CHARS = 50_000;
 
 export function questionTermWeights(question: string, pageTexts: readonly string[]): TermWeights {
   const terms = [...new Set(contentTerms(question))];
-  const pages = pageTexts.map((text) => new Set(contentTerms(text)));
+  const pages = pageTexts.map((text) => new Set(contentTerms(text.slice(0, PAGE_TEXT_CHARS))));
   const n = pages.length;
   const holding = terms.map((term) => pages.filter((page) => page.has(term)).length);
   const weights = holding.map((count) => (count === 0 ? 0 : Math.log(1 + n / (1 + count))));

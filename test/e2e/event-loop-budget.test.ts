@@ -53,6 +53,8 @@ let bigPage: string;
 beforeAll(async () => {
   web = await startSandboxWeb();
   quarry = await startQuarry(web, {
+    // The areas that search without naming engines (agent and neural search) find the big page too.
+    search: { defaultEngines: ['sandbox_big'] },
     customEngines: [{ type: 'json', id: 'sandbox_big', name: 'Big results', urlTemplate: `${web.url}/api/big?q={query}`, results: 'items', fields: { url: 'link', title: 'name', snippet: 'summary' } }],
   });
   const paragraph = `<p>${newsText(1000)} <a href="/big/next">more news</a> press@northwind.com</p>`;
@@ -150,6 +152,41 @@ describe('/healthz answers within 1 s during the largest request of each CPU-hea
     const body = await underLoad('/api/v1/agent/extract', { urls: [bigPage], query: 'data centres partnership', chunks_per_source: 5 });
     expect(body.results).toHaveLength(1);
     expect(body.results[0].raw_content.length).toBeGreaterThan(100);
+  }, 120_000);
+
+  it('search with scrape_content reading the 1.5 MB result page', async () => {
+    const body = await underLoad('/api/v1/search/', { ...bigSearch, scrape_content: true });
+    expect(body.results[0].url).toBe(bigPage);
+  }, 120_000);
+
+  it('verify/claim whose evidence is looked for in the 1.5 MB page', async () => {
+    const body = await underLoad('/api/v1/verify/claim', { claim: 'Northwind Corp. partnered with Tailspin Systems to build new data centres.', engines: ['sandbox_big'], timeout: 60 });
+    expect(body.sources_checked).toBeGreaterThanOrEqual(1);
+  }, 120_000);
+
+  it('exa/contents of the 1.5 MB page with text and highlights', async () => {
+    const body = await underLoad('/api/v1/exa/contents', { ids: [bigPage], text: true, highlights: { query: 'data centres partnership' } });
+    expect(body.results).toHaveLength(1);
+  }, 120_000);
+
+  it('agent/crawl starting at the 1.5 MB page (read, links collected, content kept)', async () => {
+    const body = await underLoad('/api/v1/agent/crawl', { url: bigPage, max_depth: 1, limit: 2 });
+    expect(body.results.length).toBeGreaterThanOrEqual(1);
+  }, 120_000);
+
+  it('agent/search, advanced, with raw content and an answer from the 1.5 MB page', async () => {
+    const body = await underLoad('/api/v1/agent/search', { query: 'data centres partnership', search_depth: 'advanced', include_raw_content: true, include_answer: true, max_results: 1 });
+    expect(body.results[0].url).toBe(bigPage);
+  }, 120_000);
+
+  it('neural/search with highlights from the 1.5 MB page', async () => {
+    const body = await underLoad('/api/v1/neural/search', { query: 'data centres partnership', include_highlights: true, num_results: 1 });
+    expect(body.results.map((r: { url: string }) => r.url)).toEqual([bigPage]);
+  }, 120_000);
+
+  it('agent/map of the 1.5 MB page', async () => {
+    const body = await underLoad('/api/v1/agent/map', { url: bigPage, max_depth: 1, limit: 5 });
+    expect(body.results.length).toBeGreaterThanOrEqual(1);
   }, 120_000);
 
   it('rag/research whose one source is the 1.5 MB page (ranked, summarised, chunked and stored)', async () => {
