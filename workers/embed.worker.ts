@@ -3,8 +3,9 @@
  * All model work (download, tokenizer, ONNX) happens here so the event loop
  * never waits on it. Runs as built JavaScript (dist/workers/embed.worker.js).
  */
-import { env, pipeline, type FeatureExtractionPipeline, type PretrainedModelOptions } from '@huggingface/transformers';
+import { pipeline, type FeatureExtractionPipeline, type PretrainedModelOptions } from '@huggingface/transformers';
 import type { EmbedResult, EmbedTask, LoadResult, ModelSpec } from '../services/embeddings/worker-protocol.js';
+import { pointTransformersAt } from './transformers-env.js';
 
 // stdout carries the MCP protocol in the main process and worker output is merged into it, so
 // anything a library prints goes to stderr instead.
@@ -27,14 +28,7 @@ async function extractorFor(spec: ModelSpec): Promise<FeatureExtractionPipeline>
   if (loaded?.key === key) return loaded.extractor;
   if (loaded) await loaded.extractor.dispose();
   loaded = null;
-  // env is global to this worker process; each load sets all of it, so a previous spec cannot leak in.
-  env.allowLocalModels = spec.localModelPath !== null || !spec.allowRemote;
-  env.localModelPath = spec.localModelPath ?? '/nonexistent-quarry-models/';
-  env.allowRemoteModels = spec.allowRemote;
-  env.remoteHost = spec.remoteHost;
-  env.remotePathTemplate = '{model}/resolve/{revision}/';
-  env.useFSCache = spec.cacheDir !== null;
-  if (spec.cacheDir !== null) env.cacheDir = spec.cacheDir;
+  pointTransformersAt(spec);
   // One ONNX thread per worker: parallelism comes from the number of workers, and nested
   // thread pools would oversubscribe the cores.
   const extractor = await featureExtraction('feature-extraction', spec.model, {

@@ -9,7 +9,6 @@ import {
   AutoModelForSequenceClassification,
   AutoModelForTokenClassification,
   AutoTokenizer,
-  env,
   Tensor,
   type PreTrainedModel,
   type PreTrainedTokenizer,
@@ -22,6 +21,7 @@ import { splitSentences, tokenize } from '../services/entities/tokenize.js';
 import type { Extraction } from '../services/entities/types.js';
 import { bioTag } from '../services/models/entity-labels.js';
 import type { LoadResult, ModelHead, ModelTask, PairsResult } from '../services/models/protocol.js';
+import { pointTransformersAt } from './transformers-env.js';
 
 // stdout carries the MCP protocol in the main process; library output goes to stderr.
 console.log = console.error;
@@ -45,14 +45,7 @@ async function modelFor(spec: ModelSpec, head: ModelHead): Promise<Loaded> {
   if (loaded?.key === key) return loaded;
   if (loaded) await loaded.model.dispose();
   loaded = null;
-  // env is global to this process; each load sets all of it (as the embed worker does).
-  env.allowLocalModels = spec.localModelPath !== null || !spec.allowRemote;
-  env.localModelPath = spec.localModelPath ?? '/nonexistent-quarry-models/';
-  env.allowRemoteModels = spec.allowRemote;
-  env.remoteHost = spec.remoteHost;
-  env.remotePathTemplate = '{model}/resolve/{revision}/';
-  env.useFSCache = spec.cacheDir !== null;
-  if (spec.cacheDir !== null) env.cacheDir = spec.cacheDir;
+  pointTransformersAt(spec);
   const options = { dtype: 'fp32', device: 'cpu', session_options: { intraOpNumThreads: 1, interOpNumThreads: 1 } } as const;
   const tokenizer = await AutoTokenizer.from_pretrained(spec.model);
   const model = await (head === 'token' ? AutoModelForTokenClassification : AutoModelForSequenceClassification).from_pretrained(spec.model, options);
