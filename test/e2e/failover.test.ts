@@ -5,11 +5,11 @@
  * is posted once; with the embedded default, a job accepted before a
  * SIGKILL finishes after the restart.
  */
-import { Redis } from 'ioredis';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { playDefaultEngines } from '../recordings.js';
-import { hasRedisServer, startLocalRedis, type LocalRedis } from '../sandbox/local-redis.js';
+import { hasRedisServer } from '../sandbox/local-redis.js';
+import { redisForThisSuite } from '../sandbox/redis-hooks.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
 import { WEBHOOK_SECRET } from './harness.js';
 import { finishedJob, fleet, type QuarryProcess, type SpawnOptions } from './quarry-process.js';
@@ -37,16 +37,7 @@ afterEach(async () => {
 });
 
 describe.runIf(hasRedisServer)('two instances on one Redis', () => {
-  let redis: LocalRedis;
-  let admin: Redis;
-  beforeAll(async () => {
-    redis = await startLocalRedis();
-    admin = new Redis(redis.url);
-  });
-  afterAll(async () => {
-    admin?.disconnect();
-    await redis?.stop();
-  });
+  const redis = redisForThisSuite();
 
   const shared = (config: SpawnOptions['config'] = {}) => ({ env: { QUARRY_REDIS_URL: redis.url }, config });
 
@@ -64,7 +55,7 @@ describe.runIf(hasRedisServer)('two instances on one Redis', () => {
     // Which instance runs it: BullMQ keeps the worker's name (host:pid) on the job.
     let runner: QuarryProcess | undefined;
     for (let i = 0; i < 100 && !runner; i++) {
-      const processedBy = await admin.hget(`quarry:jobs-default:${id}`, 'pb');
+      const processedBy = await redis.admin.hget(`quarry:jobs-default:${id}`, 'pb');
       runner = [a, b].find((instance) => processedBy?.endsWith(`:${instance.pid}`));
       if (!runner) await sleep(50);
     }

@@ -6,10 +6,10 @@
  * instance is SIGKILLed mid-run is finished by the survivor and read there.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { playDefaultEngines } from '../recordings.js';
-import { hasRedisServer, startLocalRedis, type LocalRedis } from '../sandbox/local-redis.js';
+import { hasRedisServer } from '../sandbox/local-redis.js';
+import { redisForThisSuite } from '../sandbox/redis-hooks.js';
 import { startRoundRobinProxy } from '../sandbox/round-robin-proxy.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
 import { finishedTask, mcpRequest, TASKS } from './mcp-raw.js';
@@ -39,16 +39,7 @@ afterEach(async () => {
 });
 
 describe.runIf(hasRedisServer)('MCP on two instances behind an alternating balancer', () => {
-  let redis: LocalRedis;
-  let admin: Redis;
-  beforeAll(async () => {
-    redis = await startLocalRedis();
-    admin = new Redis(redis.url);
-  });
-  afterAll(async () => {
-    admin?.disconnect();
-    await redis?.stop();
-  });
+  const redis = redisForThisSuite();
   const shared = () => ({ env: { QUARRY_REDIS_URL: redis.url }, config: { rateLimitPerMinute: 100_000 } });
 
   it('lists, calls, and runs a task started on one instance, read and cancelled through the other', { timeout: 180_000 }, async () => {
@@ -108,7 +99,7 @@ describe.runIf(hasRedisServer)('MCP on two instances behind an alternating balan
 
       // Which instance runs it: BullMQ keeps the worker's name (host:pid) on the job; kill it once its engine call is out.
       const runner = await until<QuarryProcess>('a worker took the job', async () => {
-        const processedBy = await admin.hget(`quarry:jobs-default:${taskId}`, 'pb');
+        const processedBy = await redis.admin.hget(`quarry:jobs-default:${taskId}`, 'pb');
         return [a, b].find((instance) => processedBy?.endsWith(`:${instance.pid}`));
       }, 30_000);
       await until('the job called the engine', async () => (web.engineRequests('bing').length > heardBefore ? true : undefined), 30_000);

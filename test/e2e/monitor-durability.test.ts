@@ -10,11 +10,11 @@
  *     several intervals (one "minute" = 200 ms through monitor.testOnlyMinuteMs).
  * Every delivery is verified with the `standardwebhooks` package.
  */
-import { Redis } from 'ioredis';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { NewsFeed } from '../sandbox/news-feed.js';
-import { hasRedisServer, startLocalRedis, type LocalRedis } from '../sandbox/local-redis.js';
+import { hasRedisServer } from '../sandbox/local-redis.js';
+import { redisForThisSuite } from '../sandbox/redis-hooks.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
 import { fleet, type QuarryProcess } from './quarry-process.js';
 import { until } from '../sandbox/until.js';
@@ -152,16 +152,7 @@ describe('a monitor survives SIGKILL', () => {
 });
 
 describe.runIf(hasRedisServer)('two instances on one Redis', () => {
-  let redis: LocalRedis;
-  let admin: Redis;
-  beforeAll(async () => {
-    redis = await startLocalRedis();
-    admin = new Redis(redis.url);
-  });
-  afterAll(async () => {
-    admin?.disconnect();
-    await redis?.stop();
-  });
+  const redis = redisForThisSuite();
   afterEach(async () => {
     await instances.killAll();
   });
@@ -189,7 +180,7 @@ describe.runIf(hasRedisServer)('two instances on one Redis', () => {
       // Each committed check searched once: no check ran on both instances.
       expect(feed.queriesFor(markers[i]!).length, id).toBe(monitor.checks_run);
       for (let seq = 0; seq < monitor.checks_run; seq++) {
-        const job = await admin.hgetall(`quarry:jobs-monitors:check_${id}_${seq}`);
+        const job = await redis.admin.hgetall(`quarry:jobs-monitors:check_${id}_${seq}`);
         expect(job.ats, `check_${id}_${seq} started`).toBe('1');
         if (job.pb) runners.add(job.pb);
       }

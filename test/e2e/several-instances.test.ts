@@ -7,10 +7,10 @@
  * job. (failover.test.ts kills instances with SIGKILL.)
  */
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { playDefaultEngines } from '../recordings.js';
-import { hasRedisServer, startLocalRedis, type LocalRedis } from '../sandbox/local-redis.js';
+import { hasRedisServer } from '../sandbox/local-redis.js';
+import { redisForThisSuite } from '../sandbox/redis-hooks.js';
 import { startRoundRobinProxy } from '../sandbox/round-robin-proxy.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
 import { finishedJob, fleet, type QuarryProcess, type SpawnOptions } from './quarry-process.js';
@@ -39,16 +39,7 @@ afterEach(async () => {
 });
 
 describe.runIf(hasRedisServer)('several quarry serve instances on one Redis', () => {
-  let redis: LocalRedis;
-  let admin: Redis;
-  beforeAll(async () => {
-    redis = await startLocalRedis();
-    admin = new Redis(redis.url);
-  });
-  afterAll(async () => {
-    admin?.disconnect();
-    await redis?.stop();
-  });
+  const redis = redisForThisSuite();
 
   const shared = (config: SpawnOptions['config'] = {}) => ({ env: { QUARRY_REDIS_URL: redis.url }, config });
 
@@ -129,7 +120,7 @@ describe.runIf(hasRedisServer)('several quarry serve instances on one Redis', ()
       expect(job.status, `job ${id}`).toBe('completed');
     }
     // Jobs running at a SIGTERM were handed back and finished by the other instance (BullMQ counts the starts).
-    const starts = await Promise.all(jobIds.map(async (id) => Number(await admin.hget(`quarry:jobs-default:${id}`, 'ats'))));
+    const starts = await Promise.all(jobIds.map(async (id) => Number(await redis.admin.hget(`quarry:jobs-default:${id}`, 'ats'))));
     expect(starts.filter((count) => count > 1).length).toBeGreaterThan(0);
   });
 });
