@@ -10,7 +10,7 @@ import { AGGREGATION, credibilityWeight, decideVerdict, factOutcome, type Judged
 import { calibratedConfidence } from './confidence.js';
 import { decomposeClaim, type Fact } from './facts.js';
 import { decomposeWithLlm, judgeWithLlm } from './llm-steps.js';
-import { retrieveCandidates, type EvidencePage, type RetrievalOptions } from './retrieval.js';
+import { retrieveEvidence, type EvidencePage, type RetrievalOptions } from './retrieval.js';
 import { reachOf } from './fact-parts.js';
 import type { StanceModel } from './stance-model.js';
 import { stanceOf } from './stance.js';
@@ -54,7 +54,7 @@ export async function checkClaim(claim: string, pages: EvidencePage[], options: 
   facts ??= decomposeClaim(claim);
   step('decompose', `${facts.length} fact${facts.length === 1 ? '' : 's'}`);
 
-  const candidates = await retrieveCandidates(facts, pages, options.embedder, { ...RETRIEVAL[options.depth], ...(options.signal ? { signal: options.signal } : {}) });
+  const { candidates, mentions } = await retrieveEvidence(facts, pages, options.embedder, { ...RETRIEVAL[options.depth], ...(options.signal ? { signal: options.signal } : {}) });
   step('retrieve', `${candidates.reduce((n, c) => n + c.length, 0)} candidate sentences`);
 
   let judgedBy = 'rules';
@@ -72,7 +72,7 @@ export async function checkClaim(claim: string, pages: EvidencePage[], options: 
   }
   step('judge', `${judged.flat().filter((c) => c.judgement.stance !== 'unrelated').length} sentences take a side`);
 
-  const outcome = decideVerdict(facts.map((fact, i) => factOutcome(fact, judged[i]!, AGGREGATION, reachOf(fact, judged[i]!))));
+  const outcome = decideVerdict(facts.map((fact, i) => factOutcome(fact, judged[i]!, AGGREGATION, reachOf(fact, judged[i]!, mentions))));
   step('aggregate', outcome.verdict);
   return { ...outcome, confidence: calibratedConfidence(outcome.verdict, outcome.strength, judgedBy !== 'rules'), judgedBy, decomposedBy };
 }
