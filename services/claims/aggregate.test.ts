@@ -61,6 +61,10 @@ describe('verdict aggregation', () => {
   it('grades a fact by what its sentences hold, so a paraphrase the stance rules miss still supports it', () => {
     expect(factOutcome(central!, [], AGGREGATION, { coverage: 0.9, parts: [1, 0.8] }).status).toBe('supported');
     expect(factOutcome(central!, [], AGGREGATION, { coverage: 0.6, parts: [0.7, 0.5] }).status).toBe('partly_supported');
+    // A model that read the sentences and found none stating the fact is not overruled by the words they share.
+    expect(factOutcome(central!, [], AGGREGATION, { coverage: 0.9, parts: [0.7, 0.7] }, true).status).toBe('no_evidence');
+    expect(factOutcome(central!, [], AGGREGATION, { coverage: 0.9, parts: [0.7, 0.7] }).status).toBe('supported');
+    expect(factOutcome(central!, strong('supports'), AGGREGATION, { coverage: 0.4, parts: [0.5, 0.3] }, true).status).toBe('partly_supported');
   });
   it('counts a named thing no page mentions against full support', () => {
     const reach = (nameShare: number) => ({ coverage: 0.9, parts: [1, 0.8], unmentioned: { names: nameShare > 0 ? ['eiffel'] : [], nameShare, figures: [] } });

@@ -98,8 +98,12 @@ export function gradeOf(reach: FactReach, rules = AGGREGATION): number {
   return Math.max(0, reach.coverage - rules.unmentionedNamePenalty * (reach.unmentioned?.nameShare ?? 0));
 }
 
-/** `reach`: what the evidence sentences hold of the fact (fact-parts.ts); without it, support alone decides. */
-export function factOutcome(fact: Fact, evidence: JudgedCandidate[], rules = AGGREGATION, reach: FactReach | null = null): FactOutcome {
+/**
+ * `reach`: what the evidence sentences hold of the fact (fact-parts.ts); without it, support alone decides.
+ * `judgedByModel`: a model (LLM or NLI) read the sentences; then the grade can only lower its
+ * support to partial, never turn "nothing states it" into support.
+ */
+export function factOutcome(fact: Fact, evidence: JudgedCandidate[], rules = AGGREGATION, reach: FactReach | null = null, judgedByModel = false): FactOutcome {
   const supporting = evidence.filter((e) => e.judgement.stance === 'supports');
   const contradicting = evidence.filter((e) => e.judgement.stance === 'contradicts' && !(reach?.unmentioned && otherFigureOnly(fact, e, reach.unmentioned)));
   const support = Math.max(0, ...supporting.map((e) => e.weight * e.judgement.strength));
@@ -111,10 +115,10 @@ export function factOutcome(fact: Fact, evidence: JudgedCandidate[], rules = AGG
     status = support >= rules.dominance * contradiction ? 'supported' : contradiction >= rules.dominance * support ? 'contradicted' : 'disputed';
   } else if (supported) status = 'supported';
   else if (contradicted) status = 'contradicted';
-  if (reach && (status === 'supported' || status === 'no_evidence')) {
+  if (reach && (status === 'supported' || (status === 'no_evidence' && !judgedByModel))) {
     const grade = gradeOf(reach, rules);
     const whole = grade >= rules.fullGrade && Math.min(...reach.parts) >= rules.partShare;
-    status = whole ? 'supported' : grade >= rules.partGrade ? 'partly_supported' : 'no_evidence';
+    status = whole ? 'supported' : grade >= rules.partGrade || judgedByModel ? 'partly_supported' : 'no_evidence';
   }
   if (status === 'no_evidence' && (support >= rules.partialThreshold || (reach && reach.parts.length > 1 && Math.max(...reach.parts) >= rules.fullPart))) status = 'partly_supported';
   const qualifier = status === 'supported' ? (supporting.find((e) => e.judgement.reasons.includes('qualifies the fact')) ?? null) : null;

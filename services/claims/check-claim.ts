@@ -59,6 +59,7 @@ export async function checkClaim(claim: string, pages: EvidencePage[], options: 
 
   let judgedBy = 'rules';
   const judged: JudgedCandidate[][] = [];
+  const byModel: boolean[] = [];
   for (const [i, fact] of facts.entries()) {
     const list = candidates[i]!;
     let judgements = options.llm ? await judgeWithLlm(options.llm, fact, list, options.signal).catch(() => null) : null;
@@ -67,12 +68,13 @@ export async function checkClaim(claim: string, pages: EvidencePage[], options: 
       judgements = await options.stance.judge(fact.text, list.map((c) => c.sentence), options.signal).catch(() => null);
       if (judgements) judgedBy = options.stance.id;
     }
+    byModel.push(judgements !== null);
     judgements ??= list.map((c) => stanceOf(fact, c));
     judged.push(list.map((c, j) => ({ ...c, judgement: judgements[j]!, weight: credibilityWeight(c.page.credibility) })));
   }
   step('judge', `${judged.flat().filter((c) => c.judgement.stance !== 'unrelated').length} sentences take a side`);
 
-  const outcome = decideVerdict(facts.map((fact, i) => factOutcome(fact, judged[i]!, AGGREGATION, reachOf(fact, judged[i]!, mentions))));
+  const outcome = decideVerdict(facts.map((fact, i) => factOutcome(fact, judged[i]!, AGGREGATION, reachOf(fact, judged[i]!, mentions), byModel[i])));
   step('aggregate', outcome.verdict);
   return { ...outcome, confidence: calibratedConfidence(outcome.verdict, outcome.strength, judgedBy !== 'rules'), judgedBy, decomposedBy };
 }
