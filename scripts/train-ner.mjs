@@ -6,12 +6,16 @@
  *
  * Training data — only sets whose licence allows shipping the weights
  * (provenance and attribution in services/entities/model/PROVENANCE.md):
- *   wikigold, the articles not held out (CC-BY-4.0, bench/ner/data/wikigold), twice per epoch
+ *   wikigold, the articles not held out (CC-BY-4.0, bench/ner/data/wikigold), four times per epoch
  *   (the closest to news prose of the sets);
  *   BTC sections A, B, E, F, G (CC-BY-4.0, read from ../shared/fixtures; H is held out);
  *   WNUT-17 dev (CC-BY-4.0, read from ../shared/fixtures; the test split is held out);
  *   16 WCXB news openings (CC-BY-4.0 text, annotated by us, bench/ner/data/news).
  * The Zyte news annotations are never trained on: that article text is its publishers'.
+ * Then the span typer (services/entities/span-typer.ts) learns from the same
+ * documents' gold spans; its weights share the file under `span|`.
+ * `--typer-only` keeps the tagger's weights from the model file and retrains
+ * the typer alone (the same result, in seconds).
  * Deterministic: fixed epochs and shuffling seed.
  */
 import { readFileSync, writeFileSync } from 'node:fs';

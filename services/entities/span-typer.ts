@@ -56,8 +56,8 @@ export function spanFeatures(ctx: SentenceContext, span: TokenSpan, gazetteer: G
   ];
   for (const word of lower) features.push(`span|w=${word}`);
   // The words around the span, in no order: "the village of X", "X, a band from", "signed for X".
-  for (let k = Math.max(0, start - WINDOW); k < start; k++) if (/\p{L}/u.test(ctx.lower[k]!)) features.push(`span|bw=${ctx.lower[k]!}`);
-  for (let k = end; k < Math.min(ctx.words.length, end + WINDOW); k++) if (/\p{L}/u.test(ctx.lower[k]!)) features.push(`span|aw=${ctx.lower[k]!}`);
+  for (let k = Math.max(0, start - WINDOW); k < start; k++) if (/\p{L}/u.test(ctx.lower[k]!)) features.push(`span|bw=${ctx.lower[k]!}`, `span|bc=${ctx.marks[k]!.cluster?.fine}`);
+  for (let k = end; k < Math.min(ctx.words.length, end + WINDOW); k++) if (/\p{L}/u.test(ctx.lower[k]!)) features.push(`span|aw=${ctx.lower[k]!}`, `span|ac=${ctx.marks[k]!.cluster?.fine}`);
   if (start === 0) features.push('span|first');
   if (gazetteer.isPlace(ctx.words.slice(start, end))) features.push('span|place');
   markFeatures('span|gf', ctx.marks[start], features);
