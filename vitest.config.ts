@@ -9,8 +9,8 @@ const IGNORED = ['node_modules/**', 'dist/**'];
  * state, and none mocks modules or leaves a global changed.
  */
 const SHARED_WORKERS = ['test/e2e/**/*.test.ts', 'test/contract/**/*.test.ts'];
-/** They measure the event loop of their own worker, so nothing left behind by an earlier file may run there. */
-const OWN_WORKER = ['test/e2e/event-loop-budget.test.ts', 'test/e2e/fuzz.test.ts'];
+/** They time the event loop of their own worker (stalls, /healthz answers), so nothing left behind by an earlier file may run there. */
+const OWN_WORKER = ['test/e2e/event-loop-budget.test.ts', 'test/e2e/fuzz.test.ts', 'test/e2e/hardening-budgets.test.ts', 'test/e2e/hardening-content.test.ts'];
 
 export default defineConfig({
   test: {
