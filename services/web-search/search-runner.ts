@@ -118,7 +118,7 @@ export async function runSearch(deps: SearchDeps, input: SearchInput, ctx: CallC
       ...(input.time_range ? { timeRange: input.time_range } : {}),
     },
     firstPage: input.page,
-    wantedPerEngine: input.max_results,
+    wantedInAll: input.max_results,
     deadline: engineDeadline,
     signal: ctx.signal,
     onEngineDone: (engine, done, total) => ctx.progress({ progress: done, total, message: `engine ${engine} answered` }),
