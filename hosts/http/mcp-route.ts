@@ -36,14 +36,19 @@ export function registerMcpRoute(server: FastifyInstance, app: QuarryApp): McpHt
       if (origin !== undefined && !originAllowed(origin, request, allowedOrigins)) {
         return reply.code(403).send(errorReply(null, INVALID_REQUEST, `Forbidden: requests from origin ${origin} are not accepted (mcp.allowedOrigins)`));
       }
+      // The commonest request, answered from bytes kept since the first one (mcp-tool-list-cache.ts).
+      const listId = toolList.requestId(request);
+      const cached = listId === undefined ? undefined : toolList.answer(listId, request.headers['accept-encoding']);
+      if (cached) {
+        reply.header('vary', 'accept-encoding');
+        if (cached.gzip) reply.header('content-encoding', 'gzip');
+        return reply.type('application/json').send(cached.body);
+      }
       if (request.method === 'POST') {
         const verdict = checkMessage(request.body);
         if ('reply' in verdict) return reply.code(400).send(verdict.reply);
         if ('drop' in verdict) return reply.code(202).send();
       }
-      const listId = toolList.requestId(request);
-      const cached = listId === undefined ? undefined : toolList.answer(listId);
-      if (cached) return reply.type('application/json').send(cached);
       // Calls act for the key's principal, as on /api/v1 (README "Keys and ownership").
       const who: RemoteCaller = { ...(request.principal ? { caller: request.principal } : {}), baseUrl: `${request.protocol}://${request.host}` };
       const response = await handler.fetch(toWebRequest(request, reply), {

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { playDefaultEngines } from '../recordings.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
 import { startQuarry, TEST_KEY, type RunningQuarry } from './harness.js';
-import { finishedTask, mcpRequest, TASKS } from './mcp-raw.js';
+import { finishedTask, mcpRequest, MODERN, TASKS } from './mcp-raw.js';
 
 let web: SandboxWeb;
 let quarry: RunningQuarry;
@@ -49,6 +49,20 @@ describe('MCP over Streamable HTTP', () => {
     }
     const { message } = await mcpRequest(quarry.url, 'tools/list', {}, { key: TEST_KEY });
     expect(message.result).toMatchObject({ resultType: 'complete', ttlMs: 300_000, cacheScope: 'public' });
+  });
+
+  it('answers later lists from the kept answer, gzip to a client that accepts it, plain JSON to one that does not', async () => {
+    const first = await mcpRequest(quarry.url, 'tools/list', {}, { key: TEST_KEY });
+    for (const encoding of ['gzip, deflate', 'identity']) {
+      const response = await fetch(`${quarry.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'accept-encoding': encoding, 'x-api-key': TEST_KEY, 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/list' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 'list-41', method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} } } }),
+      });
+      expect(response.headers.get('content-encoding')).toBe(encoding === 'identity' ? null : 'gzip');
+      // fetch decompresses: the same answer, with this request's id.
+      expect(await response.json()).toEqual({ jsonrpc: '2.0', id: 'list-41', result: first.message.result });
+    }
   });
 
   it('answers a search as the HTTP API does: structured content and markdown', async () => {
