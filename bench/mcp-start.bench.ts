@@ -10,7 +10,7 @@
  *    process) for S seconds, and the server's CPU time per request, beside
  *    `GET /healthz` on the same server.
  *
- * Options: --starts N (default 10), --seconds S (default 5), --concurrency C (default 16).
+ * Options: --starts N (default 10), --seconds S (default 5), --concurrency C (default 16), --only stdio|http.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -21,7 +21,7 @@ import { createQuarry } from '../app/create-quarry.js';
 import { PACKAGE_ROOT } from '../core/paths.js';
 import { buildHttpServer } from '../hosts/http/server.js';
 
-const { values } = parseArgs({ options: { starts: { type: 'string', default: '10' }, seconds: { type: 'string', default: '5' }, concurrency: { type: 'string', default: '16' } } });
+const { values } = parseArgs({ options: { starts: { type: 'string', default: '10' }, seconds: { type: 'string', default: '5' }, concurrency: { type: 'string', default: '16' }, only: { type: 'string' } } });
 const STARTS = Number(values.starts);
 const SECONDS = Number(values.seconds);
 const CONCURRENCY = Number(values.concurrency);
@@ -141,5 +141,5 @@ async function httpToolsList(): Promise<void> {
   }
 }
 
-await stdioStarts();
-await httpToolsList();
+if (values.only !== 'http') await stdioStarts();
+if (values.only !== 'stdio') await httpToolsList();
