@@ -20,7 +20,7 @@ import { Corpora } from '../services/corpora/corpora.js';
 import { EngineService } from '../services/engines/engine-service.js';
 import { ExtractionPool } from '../services/extract/extraction-pool.js';
 import { pooledChunker } from '../services/chunking/lead.js';
-import { BullJobBackend } from '../services/jobs/bullmq/bullmq-backend.js';
+import type { BullJobBackend } from '../services/jobs/bullmq/bullmq-backend.js';
 import { EmbeddedJobBackend } from '../services/jobs/embedded/embedded-backend.js';
 import { EmbeddedJobStore } from '../services/jobs/embedded/embedded-job-store.js';
 import { JobService } from '../services/jobs/job-service.js';
@@ -47,7 +47,20 @@ export interface ResolvedSecrets {
   webhookSecret: string;
 }
 
-export function registerServices(c: DependencyContainer, config: QuarryConfig, logger: Logger, stores: Stores, engines: LoadedEngine[], secrets: ResolvedSecrets): void {
+/** Modules imported only when the configuration uses them (importing BullMQ is a good part of a start without Redis). */
+export interface OnDemandModules {
+  BullJobBackend?: typeof BullJobBackend;
+}
+
+export function registerServices(
+  c: DependencyContainer,
+  config: QuarryConfig,
+  logger: Logger,
+  stores: Stores,
+  engines: LoadedEngine[],
+  secrets: ResolvedSecrets,
+  onDemand: OnDemandModules = {},
+): void {
   const cached = <T>(factory: (c: DependencyContainer) => T) => ({ useFactory: instanceCachingFactory<T>(factory) });
   c.register(TOKENS.Config, { useValue: config });
   c.register(TOKENS.Logger, { useValue: logger });
@@ -181,7 +194,7 @@ export function registerServices(c: DependencyContainer, config: QuarryConfig, l
         ),
     ),
   );
-  c.register(TOKENS.Jobs, cached(() => new JobService(jobBackend(config, stores, logger.child({ component: 'jobs' })), logger.child({ component: 'jobs' }), jobServiceOptions(config))));
+  c.register(TOKENS.Jobs, cached(() => new JobService(jobBackend(config, stores, logger.child({ component: 'jobs' }), onDemand), logger.child({ component: 'jobs' }), jobServiceOptions(config))));
   c.register(
     TOKENS.Webhooks,
     cached((r) => {
@@ -199,10 +212,11 @@ export function registerServices(c: DependencyContainer, config: QuarryConfig, l
 }
 
 /** BullMQ when the state is shared on Redis, else the embedded durable queue under the data directory. */
-function jobBackend(config: QuarryConfig, stores: Stores, logger: Logger): JobBackend {
+function jobBackend(config: QuarryConfig, stores: Stores, logger: Logger, onDemand: OnDemandModules): JobBackend {
   const keepFinishedMs = config.jobs.keepFinishedHours * 3600_000;
   if (stores.redis && stores.redisUrl) {
-    return new BullJobBackend({
+    if (!onDemand.BullJobBackend) throw new Error('jobs on Redis need the BullMQ backend module (createQuarry imports it when redisUrl is set)');
+    return new onDemand.BullJobBackend({
       redisUrl: stores.redisUrl,
       redis: stores.redis,
       lockMs: config.jobs.lockMs,

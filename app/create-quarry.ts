@@ -80,7 +80,9 @@ export async function createQuarry(options: CreateQuarryOptions = {}): Promise<Q
   });
 
   const c = rootContainer.createChildContainer();
-  registerServices(c, config, logger, stores, loadedEngines, { webhookSecret });
+  // BullMQ only with Redis: the embedded queue needs none of it.
+  const onDemand = stores.redis && stores.redisUrl ? { BullJobBackend: (await import('../services/jobs/bullmq/bullmq-backend.js')).BullJobBackend } : {};
+  registerServices(c, config, logger, stores, loadedEngines, { webhookSecret }, onDemand);
 
   const registry = c.resolve<CapabilityRegistry>(TOKENS.Registry);
   const metrics = c.resolve<Metrics>(TOKENS.Metrics);

@@ -2,7 +2,7 @@
  * The client side of a throughput bench, run as its own process so that the
  * server's process spends its CPU on serving alone (mcp-start.bench.ts forks
  * it). Sends one request again and again from C concurrent loops for S
- * seconds and prints {"done","failed","seconds"} on stdout.
+ * seconds and prints {"done","failed","seconds","clientCpuMs"} on stdout.
  *
  * Arguments: <url> <seconds> <concurrency> [<JSON body> <JSON headers>] (a body means POST).
  */
@@ -22,4 +22,6 @@ await Promise.all(
     }
   }),
 );
-process.stdout.write(JSON.stringify({ done, failed, seconds: (performance.now() - started) / 1000 }));
+// The client's own CPU: on a machine with few cores the clients may be what limits the rate.
+const cpu = process.cpuUsage();
+process.stdout.write(JSON.stringify({ done, failed, seconds: (performance.now() - started) / 1000, clientCpuMs: (cpu.user + cpu.system) / 1000 }));

@@ -10,7 +10,7 @@
  *    process) for S seconds, and the server's CPU time per request, beside
  *    `GET /healthz` on the same server.
  *
- * Options: --starts N (default 10), --seconds S (default 5), --concurrency C (default 16).
+ * Options: --starts N (default 10), --seconds S (default 5), --concurrency C (default 16), --only stdio|http.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -21,7 +21,7 @@ import { createQuarry } from '../app/create-quarry.js';
 import { PACKAGE_ROOT } from '../core/paths.js';
 import { buildHttpServer } from '../hosts/http/server.js';
 
-const { values } = parseArgs({ options: { starts: { type: 'string', default: '10' }, seconds: { type: 'string', default: '5' }, concurrency: { type: 'string', default: '16' } } });
+const { values } = parseArgs({ options: { starts: { type: 'string', default: '10' }, seconds: { type: 'string', default: '5' }, concurrency: { type: 'string', default: '16' }, only: { type: 'string' } } });
 const STARTS = Number(values.starts);
 const SECONDS = Number(values.seconds);
 const CONCURRENCY = Number(values.concurrency);
@@ -97,7 +97,7 @@ async function stdioStarts(): Promise<void> {
  * child process (bench/http-load.ts), and this process's CPU time per request:
  * on a loaded machine the rate shows the load, the CPU time what serving costs.
  */
-async function rate(url: string, post?: { body: string; headers: Record<string, string> }): Promise<{ perSecond: number; failed: number; cpuMsPerRequest: number }> {
+async function rate(url: string, post?: { body: string; headers: Record<string, string> }): Promise<{ perSecond: number; failed: number; cpuMsPerRequest: number; clientCpuMsPerRequest: number }> {
   const cpu = process.cpuUsage();
   const args = [join(PACKAGE_ROOT, 'dist/bench/http-load.js'), url, String(SECONDS), String(CONCURRENCY), ...(post ? [post.body, JSON.stringify(post.headers)] : [])];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -105,8 +105,9 @@ async function rate(url: string, post?: { body: string; headers: Record<string, 
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   await new Promise((resolve) => child.once('exit', resolve));
   const used = process.cpuUsage(cpu);
-  const { done, failed, seconds } = JSON.parse(out) as { done: number; failed: number; seconds: number };
-  return { perSecond: done / seconds, failed, cpuMsPerRequest: (used.user + used.system) / 1000 / Math.max(1, done + failed) };
+  const { done, failed, seconds, clientCpuMs } = JSON.parse(out) as { done: number; failed: number; seconds: number; clientCpuMs: number };
+  const requests = Math.max(1, done + failed);
+  return { perSecond: done / seconds, failed, cpuMsPerRequest: (used.user + used.system) / 1000 / requests, clientCpuMsPerRequest: clientCpuMs / requests };
 }
 
 async function httpToolsList(): Promise<void> {
@@ -124,12 +125,15 @@ async function httpToolsList(): Promise<void> {
   try {
     const check = await fetch(url, { method: 'POST', headers, body });
     const tools = ((await check.json()) as { result: { tools: unknown[] } }).result.tools.length;
+    // fetch asks for gzip, as the SDK clients do; a client that does not gets plain JSON (about 7 times the bytes).
     const list = await rate(url, { body, headers });
+    const plain = await rate(url, { body, headers: { ...headers, 'accept-encoding': 'identity' } });
     // The same server's smallest route: what the machine allows at all right now.
     const healthz = await rate(url.replace(/\/mcp$/, '/healthz'));
     const load = loadavg()[0]!.toFixed(1);
-    console.log(`tools/list over HTTP (${tools} tools, ${CONCURRENCY} concurrent, ${SECONDS} s, load ${load}): ${list.perSecond.toFixed(0)} requests/s${list.failed ? `, ${list.failed} failed` : ''}, ${list.cpuMsPerRequest.toFixed(2)} ms server CPU each (${(1000 / list.cpuMsPerRequest).toFixed(0)}/s per core)`);
-    console.log(`  GET /healthz on the same server: ${healthz.perSecond.toFixed(0)} requests/s, ${healthz.cpuMsPerRequest.toFixed(2)} ms CPU each (ratio ${(list.perSecond / healthz.perSecond).toFixed(2)})`);
+    console.log(`tools/list over HTTP (${tools} tools, ${CONCURRENCY} concurrent, ${SECONDS} s, load ${load}): ${list.perSecond.toFixed(0)} requests/s${list.failed ? `, ${list.failed} failed` : ''}, ${list.cpuMsPerRequest.toFixed(2)} ms server CPU each (${(1000 / list.cpuMsPerRequest).toFixed(0)}/s per core); the clients ${list.clientCpuMsPerRequest.toFixed(2)} ms CPU each`);
+    console.log(`  without gzip: ${plain.perSecond.toFixed(0)} requests/s, ${plain.cpuMsPerRequest.toFixed(2)} ms server CPU each, the clients ${plain.clientCpuMsPerRequest.toFixed(2)} ms`);
+    console.log(`  GET /healthz on the same server: ${healthz.perSecond.toFixed(0)} requests/s, ${healthz.cpuMsPerRequest.toFixed(2)} ms CPU each, the clients ${healthz.clientCpuMsPerRequest.toFixed(2)} ms (ratio ${(list.perSecond / healthz.perSecond).toFixed(2)})`);
   } finally {
     await server.close();
     await app.close();
@@ -137,5 +141,5 @@ async function httpToolsList(): Promise<void> {
   }
 }
 
-await stdioStarts();
-await httpToolsList();
+if (values.only !== 'http') await stdioStarts();
+if (values.only !== 'stdio') await httpToolsList();

@@ -12,9 +12,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { QuarryApp } from '../../app/create-quarry.js';
 import { checkMessage, errorReply, INVALID_REQUEST } from '../mcp/message-checks.js';
 import { StreamableMcp, type RemoteCaller } from '../mcp/streamable-server.js';
+import { listenedTaskIds } from '../mcp/task-listen.js';
 import { ToolListCache } from './mcp-tool-list-cache.js';
 
 export const MCP_PATH = '/mcp';
+const MODERN = '2026-07-28';
 
 export function registerMcpRoute(server: FastifyInstance, app: QuarryApp): McpHttpHandler {
   const mcp = new StreamableMcp(app);
@@ -36,16 +38,24 @@ export function registerMcpRoute(server: FastifyInstance, app: QuarryApp): McpHt
       if (origin !== undefined && !originAllowed(origin, request, allowedOrigins)) {
         return reply.code(403).send(errorReply(null, INVALID_REQUEST, `Forbidden: requests from origin ${origin} are not accepted (mcp.allowedOrigins)`));
       }
+      // The commonest request, answered from bytes kept since the first one (mcp-tool-list-cache.ts).
+      const listId = toolList.requestId(request);
+      const cached = listId === undefined ? undefined : toolList.answer(listId, request.headers['accept-encoding']);
+      if (cached) {
+        reply.header('vary', 'accept-encoding');
+        if (cached.gzip) reply.header('content-encoding', 'gzip');
+        return reply.type('application/json').send(cached.body);
+      }
       if (request.method === 'POST') {
         const verdict = checkMessage(request.body);
         if ('reply' in verdict) return reply.code(400).send(verdict.reply);
         if ('drop' in verdict) return reply.code(202).send();
       }
-      const listId = toolList.requestId(request);
-      const cached = listId === undefined ? undefined : toolList.answer(listId);
-      if (cached) return reply.type('application/json').send(cached);
       // Calls act for the key's principal, as on /api/v1 (README "Keys and ownership").
       const who: RemoteCaller = { ...(request.principal ? { caller: request.principal } : {}), baseUrl: `${request.protocol}://${request.host}` };
+      // Task status on a listen stream (task-listen.ts): the SDK's listen router has no task subscriptions.
+      const taskIds = request.headers['mcp-protocol-version'] === MODERN ? listenedTaskIds(request.body) : undefined;
+      if (taskIds) return sendWebResponse(reply, await mcp.listenToTasks((request.body as { id: string | number }).id, taskIds, who, clientGone(reply)));
       const response = await handler.fetch(toWebRequest(request, reply), {
         ...(request.method === 'POST' ? { parsedBody: request.body } : {}),
         // The key itself stays here: handlers see only the caller id derived from it.
@@ -80,12 +90,16 @@ function toWebRequest(request: FastifyRequest, reply: FastifyReply): Request {
     if (value === undefined) continue;
     headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
-  // A client that goes away cancels what it asked for.
+  return new Request(`${request.protocol}://${request.host}${request.url}`, { method: request.method, headers, signal: clientGone(reply) });
+}
+
+/** Aborted when the client goes away before its answer is complete: it cancels what it asked for. */
+function clientGone(reply: FastifyReply): AbortSignal {
   const controller = new AbortController();
   reply.raw.on('close', () => {
     if (!reply.raw.writableFinished) controller.abort();
   });
-  return new Request(`${request.protocol}://${request.host}${request.url}`, { method: request.method, headers, signal: controller.signal });
+  return controller.signal;
 }
 
 function sendWebResponse(reply: FastifyReply, response: Response): FastifyReply {

@@ -7,7 +7,8 @@
  *
  * Beyond stdio: tools/list carries a cache hint (it changes only with the
  * configuration), and long tools run as tasks for clients that opt in
- * (tool-tasks.ts).
+ * (tool-tasks.ts), whose status changes a client may hear on a listen stream
+ * (task-listen.ts).
  */
 import { CLIENT_CAPABILITIES_META_KEY, ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type ServerContext, type Tool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
@@ -18,6 +19,7 @@ import { packageVersion } from '../../core/paths.js';
 import type { Principal } from '../../core/principal.js';
 import { callTool, exposedCapabilities, toolOf, type ToolCapability } from './tool-calls.js';
 import { McpResources } from './resources.js';
+import { TaskListen } from './task-listen.js';
 import { optsInToTasks, TASKS_EXTENSION, ToolTasks } from './tool-tasks.js';
 
 /** How long a client may reuse a tool list: the list changes only when the configuration does (a restart). */
@@ -37,6 +39,7 @@ export class StreamableMcp {
   private readonly byTool: Map<string, ToolCapability>;
   private readonly tools: Tool[];
   readonly tasks: ToolTasks;
+  private readonly taskListen: TaskListen;
   private readonly resources: McpResources;
 
   constructor(private readonly app: QuarryApp) {
@@ -44,6 +47,7 @@ export class StreamableMcp {
     this.byTool = new Map(this.capabilities.map((c) => [c.mcpTool, c]));
     this.tools = this.capabilities.map(toolOf) as Tool[];
     this.tasks = new ToolTasks(app, app.services.jobs, this.capabilities);
+    this.taskListen = new TaskListen(this.tasks, app.services.jobs);
     this.resources = new McpResources(app, this.capabilities);
   }
 
@@ -67,6 +71,18 @@ export class StreamableMcp {
       server.setRequestHandler('resources/read', async (request, ctx) => protocolAnswer(() => this.resources.read(request.params.uri, this.context(who, ctx, 'resources/read'))));
     }
     return server;
+  }
+
+  /** A subscriptions/listen stream reporting these tasks' status to the caller, until they end or `signal` aborts. */
+  listenToTasks(subscriptionId: string | number, taskIds: string[], who: RemoteCaller, signal: AbortSignal): Promise<Response> {
+    return this.taskListen.open(subscriptionId, taskIds, {
+      signal,
+      logger: this.app.logger.child({ mcp: 'subscriptions/listen' }),
+      host: 'mcp',
+      ...(who.caller ? { caller: who.caller } : {}),
+      ...(who.baseUrl ? { baseUrl: who.baseUrl } : {}),
+      progress: () => undefined,
+    });
   }
 
   private async call(name: string, args: Record<string, unknown>, who: RemoteCaller, ctx: ServerContext): Promise<CallToolResult> {

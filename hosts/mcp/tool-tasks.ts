@@ -36,6 +36,8 @@ export interface TaskState {
   createdAt: string;
   lastUpdatedAt: string;
   pollIntervalMs: number;
+  /** How long from its creation the task is kept: once ended, until the job service drops the finished job (jobs.keepFinishedHours); null while it runs (not yet bounded). */
+  ttlMs: number | null;
   /** Once completed: the call's final result, as the tool would have answered it. */
   result?: ToolResult;
   /** Once failed: why, as a JSON-RPC error. */
@@ -107,7 +109,9 @@ export class ToolTasks {
   }
 
   private stateOf(job: JobSnapshot & { cancelRequested?: boolean }, result: ToolResult | undefined): TaskState {
-    const base = { taskId: job.id, createdAt: job.createdAt, lastUpdatedAt: job.updatedAt, pollIntervalMs: POLL_INTERVAL_MS };
+    const ended = job.status === 'completed' || job.status === 'failed';
+    const ttlMs = ended ? Math.max(0, Date.parse(job.updatedAt) - Date.parse(job.createdAt)) + this.app.config.jobs.keepFinishedHours * 3_600_000 : null;
+    const base = { taskId: job.id, createdAt: job.createdAt, lastUpdatedAt: job.updatedAt, ttlMs, pollIntervalMs: POLL_INTERVAL_MS };
     if (job.status === 'failed') {
       const error = job.error ?? { code: 'INTERNAL', message: 'the job failed' };
       if (error.code === 'CANCELLED') return { ...base, status: 'cancelled', statusMessage: error.message };

@@ -43,6 +43,7 @@ const crawlBoundsShape = {
   timeout: z.number().min(CRAWL_LIMITS.timeout.min).max(CRAWL_LIMITS.timeout.max).default(150).describe('Seconds for the whole call; what was found in time is returned'),
   categories: z.array(z.string().max(60)).max(20).optional().describe(accepted('no effect')),
   include_usage: z.boolean().optional().describe(accepted('no effect (nothing is metered)')),
+  async: z.boolean().default(false).describe('Extension: answer at once with a job id and status URL; the answer is kept with the job'),
 };
 
 export const agentMapInputSchema = z.strictObject(crawlBoundsShape);

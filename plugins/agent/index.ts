@@ -1,18 +1,15 @@
 /**
  * The agent area (/api/v1/agent): Tavily-compatible search, extract, crawl and
- * map, and multi-step research. Point Tavily's clients at `<base>/api/v1/agent`.
+ * map (site-jobs.ts: also as jobs), and multi-step research. Point Tavily's clients at `<base>/api/v1/agent`.
  */
 import { defineCapability } from '../../core/capability.js';
 import { definePlugin, type PluginServices } from '../../app/plugin-services.js';
 import { jobSurface } from '../../services/jobs/job-capability.js';
 import { standardJobForm } from '../../services/jobs/job-view.js';
-import { agentCrawl } from './crawl.js';
-import { agentCrawlInputSchema, agentCrawlOutputSchema, agentMapInputSchema, agentMapOutputSchema } from './crawl-schemas.js';
 import { agentExtract } from './extract.js';
-import { agentMap } from './map.js';
 import { outboundLinkPolicy } from '../../services/markdown/link-policy.js';
 import { renderJobState } from '../../services/markdown/job-state.js';
-import { renderCrawl, renderExtract, renderMap, renderResearch, renderSearch } from './render.js';
+import { renderExtract, renderResearch, renderSearch } from './render.js';
 import { agentResearch } from './research.js';
 import {
   agentExtractInputSchema,
@@ -21,17 +18,15 @@ import {
   agentResearchReportSchema,
   agentSearchInputSchema,
   agentSearchOutputSchema,
-  researchJobInputSchema,
+  agentJobInputSchema,
   type AgentResearchInput,
   type AgentResearchReport,
 } from './schemas.js';
 import { agentSearch } from './search.js';
+import { siteCapabilities, siteJobHandlers, tavilyError } from './site-jobs.js';
 
 const RESEARCH_JOB = 'agent.research';
 const STATUS_PATH = '/api/v1/agent/research/jobs';
-
-/** Tavily's clients read the message of a failed call from detail.error. */
-const tavilyError = (error: { message: string }) => ({ detail: { error: error.message } });
 
 function runResearchJob(services: PluginServices) {
   return (input: unknown, job: { signal: AbortSignal; progress(p: { progress: number; total?: number; message?: string }): void }) =>
@@ -40,7 +35,7 @@ function runResearchJob(services: PluginServices) {
 
 export default definePlugin({
   jobHandlers(services) {
-    return { [RESEARCH_JOB]: runResearchJob(services) };
+    return { [RESEARCH_JOB]: runResearchJob(services), ...siteJobHandlers(services) };
   },
 
   setup(services) {
@@ -77,39 +72,6 @@ export default definePlugin({
       handler: (input, ctx) => agentExtract(services, input, ctx),
     });
 
-    const crawl = defineCapability({
-      id: 'agent.crawl',
-      title: 'Crawl a site and read its pages',
-      description:
-        'Follow a site\'s links breadth-first from a URL (max_depth hops, max_breadth links per page, limit pages; regex filters on paths and domains; robots.txt respected) ' +
-        'and return each page\'s main content as markdown or text. With instructions, pages are ranked by relevance to them and unrelated ones dropped. ' +
-        'Sends progress per page read. Tavily-compatible (POST /crawl).',
-      input: agentCrawlInputSchema,
-      output: agentCrawlOutputSchema,
-      http: { method: 'POST', path: '/api/v1/agent/crawl' },
-      mcpTool: 'agent_crawl',
-      readOnly: true,
-      errorBody: tavilyError,
-      toMarkdown: (out) => renderCrawl(out, linkPolicy),
-      handler: (input, ctx) => agentCrawl(services, input, ctx),
-    });
-
-    const map = defineCapability({
-      id: 'agent.map',
-      title: 'Map a site\'s URLs',
-      description:
-        'List the URLs of a site by following its links breadth-first from a URL (same bounds and filters as agent_crawl, without reading page content). ' +
-        'With instructions, only URLs whose words relate to them, best first. Sends progress per page read. Tavily-compatible (POST /map).',
-      input: agentMapInputSchema,
-      output: agentMapOutputSchema,
-      http: { method: 'POST', path: '/api/v1/agent/map' },
-      mcpTool: 'agent_map',
-      readOnly: true,
-      errorBody: tavilyError,
-      toMarkdown: renderMap,
-      handler: (input, ctx) => agentMap(services, input, ctx),
-    });
-
     const researchJobs = jobSurface(services.jobs, {
       kind: RESEARCH_JOB,
       form: standardJobForm(agentResearchReportSchema),
@@ -120,7 +82,7 @@ export default definePlugin({
         mcpTool: 'agent_research_status',
         path: `${STATUS_PATH}/:job_id`,
         idField: 'job_id',
-        input: researchJobInputSchema,
+        input: agentJobInputSchema,
         noun: 'research job',
         errorBody: tavilyError,
       },
@@ -152,6 +114,6 @@ export default definePlugin({
       toMarkdown: (out) => (out.result ? renderResearch(out.result, linkPolicy) : renderJobState('Research', out)),
     });
 
-    return [search, extract, crawl, map, research, status];
+    return [search, extract, ...siteCapabilities(services, linkPolicy), research, status];
   },
 });

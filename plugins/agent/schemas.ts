@@ -169,6 +169,7 @@ export const agentResearchReportSchema = z.object({
 export type AgentResearchReport = z.infer<typeof agentResearchReportSchema>;
 
 
-export const researchJobInputSchema = z.strictObject({
+/** The id of one of the area's jobs (research, crawl, map), as its status route takes it. */
+export const agentJobInputSchema = z.strictObject({
   job_id: z.string().max(68).regex(/^job_[a-f0-9]{8,64}$/, 'must be a job id like job_…'),
 });

@@ -2,9 +2,26 @@
  * Token counting with OpenAI's cl100k_base byte-pair encoding, and the
  * mapping of token boundaries back to character offsets (fixed windows).
  */
-import { encode } from 'gpt-tokenizer/encoding/cl100k_base';
-import bytePairRanks from 'gpt-tokenizer/bpeRanks/cl100k_base';
+import { createRequire } from 'node:module';
 import type { Span } from './types.js';
+
+type Cl100k = typeof import('gpt-tokenizer/encoding/cl100k_base');
+type Ranks = (typeof import('gpt-tokenizer/bpeRanks/cl100k_base'))['default'];
+
+/**
+ * The encoding, loaded on first use and synchronously (the package's CommonJS
+ * build): building it takes a good part of a process start (quarry mcp answers
+ * its first requests before anything counts a token), so it is not built at import.
+ */
+let cl100k: { encode: Cl100k['encode']; ranks: Ranks; tokenByteLengths: Uint16Array } | undefined;
+function encoding(): NonNullable<typeof cl100k> {
+  if (cl100k) return cl100k;
+  const load = createRequire(import.meta.url);
+  const ranks = (load('gpt-tokenizer/bpeRanks/cl100k_base') as { default: Ranks }).default;
+  // Byte length of each token id, filled on first use (0 = not yet known; no token is empty).
+  cl100k = { encode: (load('gpt-tokenizer/encoding/cl100k_base') as Cl100k).encode, ranks, tokenByteLengths: new Uint16Array(ranks.length) };
+  return cl100k;
+}
 
 export const TOKENIZER_NAME = 'cl100k_base (gpt-tokenizer)';
 
@@ -23,6 +40,7 @@ const SEGMENT_LIMIT = 512;
 const LETTER = /\p{L}/u;
 
 export function encodeText(text: string): number[] {
+  const { encode } = encoding();
   if (text.length <= SEGMENT_LIMIT) return text.length === 0 ? [] : encode(text, PLAIN_TEXT);
   const tokens: number[] = [];
   let start = 0;
@@ -51,14 +69,13 @@ export function countSpanTokens(text: string, span: Span): number {
   return countTokens(text.slice(span.start, span.end));
 }
 
-// Byte length of each token id, filled on first use (0 = not yet known; no token is empty).
-const tokenByteLengths = new Uint16Array(bytePairRanks.length);
 const utf8 = new TextEncoder();
 
 function tokenByteLength(token: number): number {
+  const { ranks, tokenByteLengths } = encoding();
   const known = tokenByteLengths[token];
   if (known) return known;
-  const entry = bytePairRanks[token];
+  const entry = ranks[token];
   const length = entry === undefined ? 0 : typeof entry === 'string' ? utf8.encode(entry).length : entry.length;
   tokenByteLengths[token] = length;
   return length;

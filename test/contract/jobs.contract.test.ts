@@ -23,6 +23,8 @@ const EXAMPLES: Record<string, Record<string, unknown> | (() => Record<string, u
   'search.web': { query: 'heat pump', async_mode: true },
   'enhanced.search': { query: 'heat pump', async_mode: true },
   'agent.research': { query: 'heat pump', depth: 'quick', max_sources: 3, async: true },
+  'agent.crawl': () => ({ url: site.url('/heat-pumps/what-is-a-heat-pump'), max_depth: 1, limit: 3, async: true }),
+  'agent.map': () => ({ url: site.url('/heat-pumps/what-is-a-heat-pump'), max_depth: 1, limit: 3, async: true }),
   'rag.research': { topic: 'heat pump', depth: 'quick', async: true },
   // Resumes the corpus the rag.research job built (a complete corpus is answered as it is).
   'rag.corpus_resume': () => ({ corpus_id: completed.get('rag.research')!.corpus_id, async: true }),

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { playDefaultEngines } from '../recordings.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
 import { startQuarry, TEST_KEY, type RunningQuarry } from './harness.js';
-import { finishedTask, mcpRequest, TASKS } from './mcp-raw.js';
+import { finishedTask, mcpRequest, MODERN, TASKS } from './mcp-raw.js';
 
 let web: SandboxWeb;
 let quarry: RunningQuarry;
@@ -49,6 +49,20 @@ describe('MCP over Streamable HTTP', () => {
     }
     const { message } = await mcpRequest(quarry.url, 'tools/list', {}, { key: TEST_KEY });
     expect(message.result).toMatchObject({ resultType: 'complete', ttlMs: 300_000, cacheScope: 'public' });
+  });
+
+  it('answers later lists from the kept answer, gzip to a client that accepts it, plain JSON to one that does not', async () => {
+    const first = await mcpRequest(quarry.url, 'tools/list', {}, { key: TEST_KEY });
+    for (const encoding of ['gzip, deflate', 'identity']) {
+      const response = await fetch(`${quarry.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'accept-encoding': encoding, 'x-api-key': TEST_KEY, 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/list' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 'list-41', method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} } } }),
+      });
+      expect(response.headers.get('content-encoding')).toBe(encoding === 'identity' ? null : 'gzip');
+      // fetch decompresses: the same answer, with this request's id.
+      expect(await response.json()).toEqual({ jsonrpc: '2.0', id: 'list-41', result: first.message.result });
+    }
   });
 
   it('answers a search as the HTTP API does: structured content and markdown', async () => {
@@ -127,6 +141,66 @@ describe('MCP over Streamable HTTP', () => {
     expect(done.status).toBe('completed');
     expect(done.result.structuredContent).toMatchObject({ job_id: taskId, status: 'completed', claims_count: 1, poll_url: `/api/v1/verify/batch/${taskId}` });
     expect(done.result.structuredContent.results).toHaveLength(1);
+  });
+
+  it('runs agent_crawl and agent_map as tasks: each task is a job of its kind, answered as the tool answers', async () => {
+    for (let i = 0; i < 3; i++) web.addPage(`/task-chain/${i}`, `<!doctype html><html><head><title>Chain ${i}</title></head><body><main><h1>Chain ${i}</h1><p>Page ${i} of a chain about heat pumps.</p>${i < 2 ? `<a href="/task-chain/${i + 1}">next</a>` : ''}</main></body></html>`);
+    const start = `${web.url}/task-chain/0`;
+    const chain = [0, 1, 2].map((i) => `${web.url}/task-chain/${i}`);
+    for (const [name, kind] of [['agent_crawl', 'agent.crawl'], ['agent_map', 'agent.map']] as const) {
+      const { message } = await mcpRequest(quarry.url, 'tools/call', { name, arguments: { url: start, max_depth: 2 } }, { key: TEST_KEY, extensions: { [TASKS]: {} } });
+      expect(message.result, name).toMatchObject({ resultType: 'task', status: 'working' });
+      const taskId = message.result.taskId as string;
+      expect(await quarry.app.services.jobs.get(taskId)).toMatchObject({ kind });
+      const done = await finishedTask(quarry.url, taskId, TEST_KEY);
+      expect(done.status, name).toBe('completed');
+      const results = done.result.structuredContent.results as Array<string | { url: string }>;
+      expect(results.map((r) => (typeof r === 'string' ? r : r.url)), name).toEqual(chain);
+      expect(done.result.content[0].text, name).toContain(name === 'agent_crawl' ? 'Crawl of' : chain[2]);
+    }
+  }, 60_000);
+
+  it('pushes task status on a subscriptions/listen stream naming the task: acknowledged, the state now, then the end with the result', async () => {
+    web.setEngineMode('bing', { kind: 'slow', delayMs: 1500 });
+    try {
+      const args = { ...SEARCH, engines: ['bing'], query: 'hello' };
+      const { message } = await mcpRequest(quarry.url, 'tools/call', { name: 'search_web', arguments: args }, { key: TEST_KEY, extensions: { [TASKS]: {} } });
+      const taskId = message.result.taskId as string;
+      const unknown = 'req_0000000000000000';
+      const response = await fetch(`${quarry.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-api-key': TEST_KEY, 'mcp-protocol-version': MODERN, 'mcp-method': 'subscriptions/listen' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 'listen-1',
+          method: 'subscriptions/listen',
+          params: { notifications: { taskIds: [taskId, unknown] }, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': { extensions: { [TASKS]: {} } } } },
+        }),
+      });
+      expect(response.headers.get('content-type')).toContain('text/event-stream');
+      // The stream ends by itself once the task has: reading it whole is waiting for that.
+      const events = (await response.text()).split('\n').filter((line) => line.startsWith('data:')).map((line) => JSON.parse(line.slice(5)));
+      const stamp = { 'io.modelcontextprotocol/subscriptionId': 'listen-1' };
+      expect(events[0]).toEqual({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: { taskIds: [taskId] }, _meta: stamp } });
+      const statuses = events.filter((e) => e.method === 'notifications/tasks').map((e) => e.params);
+      expect(statuses.map((s) => s.status)).toEqual(['working', 'completed']);
+      expect(statuses.every((s) => s.taskId === taskId && s._meta['io.modelcontextprotocol/subscriptionId'] === 'listen-1')).toBe(true);
+      // Kept as long as the finished job is: unbounded while it runs.
+      expect(statuses.map((s) => s.ttlMs)).toEqual([null, expect.any(Number)]);
+      expect(statuses[1].result.structuredContent.results.length).toBeGreaterThan(0);
+      expect(events.at(-1)).toEqual({ jsonrpc: '2.0', id: 'listen-1', result: { resultType: 'complete', _meta: stamp } });
+      // Another key hears nothing of it: its stream acknowledges no task and closes at once.
+      const other = await fetch(`${quarry.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-api-key': OTHER_KEY, 'mcp-protocol-version': MODERN, 'mcp-method': 'subscriptions/listen' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'subscriptions/listen', params: { notifications: { taskIds: [taskId] }, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} } } }),
+      });
+      const otherEvents = (await other.text()).split('\n').filter((line) => line.startsWith('data:')).map((line) => JSON.parse(line.slice(5)));
+      expect(otherEvents.map((e) => e.method ?? 'result')).toEqual(['notifications/subscriptions/acknowledged', 'result']);
+      expect(otherEvents[0].params.notifications.taskIds).toEqual([]);
+    } finally {
+      web.setEngineMode('bing', { kind: 'ok' });
+    }
   });
 
   it('cancels a task, and answers an unknown task or another key\'s task with invalid params', async () => {
