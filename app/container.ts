@@ -82,7 +82,8 @@ export function registerServices(c: DependencyContainer, config: QuarryConfig, l
           recycleAfterPages: config.browser.recycleAfterPages,
           userAgent: config.outbound.userAgent,
         },
-        { checkUrl: (url: string) => outbound.checkUrl(url) },
+        // Addresses on every request; robots.txt before each main-frame navigation and redirect hop is sent.
+        { checkUrl: (url: string) => outbound.checkUrl(url), checkNavigation: (url: string, signal: AbortSignal) => outbound.checkRobots(url, signal) },
         logger.child({ component: 'browser' }),
       );
     }),

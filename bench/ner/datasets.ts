@@ -202,12 +202,17 @@ const BTC_TRAIN = ['a', 'b', 'e', 'f', 'g'];
 /** A tweet per document: BTC has no document boundaries. */
 const tweets = (documents: Document[]) => documents.flatMap((doc) => doc.map((sentence) => [sentence]));
 
+/** The tweets of the named BTC sections (lower-case letters), null when the shared fixtures are absent. */
+export function btcSections(sections: readonly string[]): Document[] | null {
+  return existsSync(BTC) ? sections.flatMap((section) => tweets(readConll(join(BTC, `${section}.conll`)))) : null;
+}
+
 export function btcTrain(): Document[] | null {
-  return existsSync(BTC) ? BTC_TRAIN.flatMap((section) => tweets(readConll(join(BTC, `${section}.conll`)))) : null;
+  return btcSections(BTC_TRAIN);
 }
 
 export function btcTest(): Document[] | null {
-  return existsSync(BTC) ? tweets(readConll(join(BTC, 'h.conll'))) : null;
+  return btcSections(['h']);
 }
 
 export function wnutDev(): Document[] | null {

@@ -9,7 +9,7 @@ import { silentLogger } from '../../core/logger.js';
 import { AGGREGATION, credibilityWeight, decideVerdict, factOutcome } from '../../services/claims/aggregate.js';
 import { RETRIEVAL } from '../../services/claims/check-claim.js';
 import { decomposeClaim } from '../../services/claims/facts.js';
-import { retrieveCandidates } from '../../services/claims/retrieval.js';
+import { retrieveEvidence } from '../../services/claims/retrieval.js';
 import { judgeByRules, STANCE_RULES } from '../../services/claims/stance-rules.js';
 import type { Fact } from '../../services/claims/facts.js';
 import type { Candidate } from '../../services/claims/retrieval.js';
@@ -25,7 +25,7 @@ const prepared: Array<{ claim: BenchClaim; facts: Fact[]; candidates: Candidate[
 for (const claim of claims) {
   const facts = decomposeClaim(claim.claim);
   const pages = claim.pages.map((p) => ({ url: `bench://${claim.id}/${p.slug}`, title: p.title, text: p.sentences.join('\n\n'), credibility: 0.5 }));
-  const candidates = await retrieveCandidates(facts, pages, embedder, RETRIEVAL.quick);
+  const { candidates } = await retrieveEvidence(facts, pages, embedder, RETRIEVAL.quick);
   prepared.push({ claim, facts, candidates });
 }
 await embedder.close();

@@ -56,6 +56,7 @@ export function loadWice(): WiceClaim[] {
       lines.push(line);
     });
     const supporting = new Set(row.supporting_sentences.flat().flatMap((i) => (renumber.has(i) ? [renumber.get(i)!] : [])));
-    return { id: row.meta.id, index, claim: row.claim, gold: row.label, lines, title, supporting, half: index % 2 === 0 ? 'fit' : 'held_out' };
+    // 21 rows have an empty or no TITLE line; their first line is the page title. A search result needs one (engines drop untitled results).
+    return { id: row.meta.id, index, claim: row.claim, gold: row.label, lines, title: title || (lines[0] ?? ''), supporting, half: index % 2 === 0 ? 'fit' : 'held_out' };
   });
 }

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../errors.js';
 import { WorkerPool } from './worker-pool.js';
 
@@ -21,7 +21,8 @@ describe('WorkerPool', () => {
   it('refuses work with OVERLOADED when the queue is full', async () => {
     pool = new WorkerPool({ filename: worker, name: 'sleep', threads: 1, maxQueue: 1 });
     const running = [pool.run({ ms: 300, value: '1' }), pool.run({ ms: 300, value: '2' })];
-    await new Promise((r) => setTimeout(r, 50));
+    // The thread has taken the first task; the second fills the queue.
+    await vi.waitFor(() => expect(pool!.stats().queued).toBe(1), { timeout: 5000, interval: 5 });
     const error = await pool.run({ ms: 1, value: '3' }).catch((e: AppError) => e);
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).code).toBe('OVERLOADED');

@@ -4,6 +4,8 @@
  * and a relaunch after recycleAfterPages pages or when the browser dies.
  * Every request a page makes is checked by the outbound guard: when it starts
  * (context.route) and when it connects (GuardingProxy, which sees redirects).
+ * Every main-frame navigation, redirect hops included, is checked against
+ * robots.txt before it is sent (navigation-guard.ts).
  * Every page call settles by its deadline whatever the browser does: a browser
  * that stops answering (a context that does not close in time) is killed.
  */
@@ -72,7 +74,7 @@ export interface RenderedPage {
   html: string;
   finalUrl: string;
   status: number | null;
-  /** Every URL the main frame was sent to, redirect hops included, in order: Chromium follows redirects without asking, so robots.txt is checked for these afterwards. */
+  /** Every URL the main frame was sent to, redirect hops included, in order (robots.txt was asked before each was sent; the reader asks again). */
   navigationUrls: string[];
 }
 
@@ -248,7 +250,10 @@ export class BrowserPool {
           } catch (error) {
             throw (await this.refusalBehind(state, signal)) ?? error;
           }
-          return await work({ page, status: response?.status() ?? null, navigationUrls: state.navigationUrls, tracker, deadline, signal });
+          const result = await work({ page, status: response?.status() ?? null, navigationUrls: state.navigationUrls, tracker, deadline, signal });
+          // A later navigation (a script's, a meta refresh) that was refused left the browser's error page: the refusal is the answer.
+          if (state.navigationRefusal) throw state.navigationRefusal;
+          return result;
         } finally {
           tracker.dispose();
         }

@@ -7,6 +7,7 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { Logger } from '../../core/logger.js';
+import { guardNavigations } from './navigation-guard.js';
 import { guardContext, type GuardedContextState, type UrlGuard } from './request-guard.js';
 
 export interface PageSetup {
@@ -38,7 +39,9 @@ export class PageSession {
     const context = await this.context;
     const { guard, blockedResourceTypes, logger } = this.setup;
     const state = await guardContext(context, guard, blockedResourceTypes, logger, this.ended.signal);
-    return { page: await context.newPage(), state };
+    const page = await context.newPage();
+    if (guard.checkNavigation) await guardNavigations(page, guard.checkNavigation.bind(guard), state, logger, this.ended.signal);
+    return { page, state };
   }
 
   /** Asks once; settles when the context is closed or was never made. Closing it makes whatever awaits the page reject. */

@@ -2,7 +2,8 @@
  * Request interception for a browser context: every request and WebSocket a
  * page starts is checked with the outbound guard, and unwanted resource types
  * are dropped before they cost time. Redirect hops never reach route(); the
- * GuardingProxy all browser traffic goes through catches those.
+ * GuardingProxy all browser traffic goes through checks their addresses, and
+ * navigation-guard.ts their robots.txt.
  */
 import type { BrowserContext, Request } from 'playwright-core';
 import { AppError, isAppError } from '../../core/errors.js';
@@ -15,10 +16,12 @@ const MAX_NAVIGATION_URLS = 50;
 export interface UrlGuard {
   /** Throws (FORBIDDEN_ADDRESS) when the URL must not be loaded. */
   checkUrl(url: string): Promise<void>;
+  /** Throws (ROBOTS_DISALLOWED) when the main frame must not navigate to the URL; asked before each navigation and redirect hop is sent (navigation-guard.ts). */
+  checkNavigation?(url: string, signal: AbortSignal): Promise<void>;
 }
 
 export interface GuardedContextState {
-  /** Set when the main frame's own navigation was refused, to report it instead of a generic net error. */
+  /** Set when a main-frame navigation (or redirect hop) was refused, to report it instead of a generic net error. */
   navigationRefusal: AppError | null;
   /** The main frame's latest navigation request, redirect hops included. */
   lastNavigationUrl: string | null;

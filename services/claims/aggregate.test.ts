@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AGGREGATION, decideVerdict, factOutcome, type JudgedCandidate } from './aggregate.js';
 import { decomposeClaim } from './facts.js';
-import type { Stance } from './stance-rules.js';
+import { FIGURE_DIFFERS, YEAR_DIFFERS, type Stance } from './stance-rules.js';
 
 function evidence(stance: Stance, strength: number, reasons: string[] = [], credibility = 0.5): JudgedCandidate {
   return {
@@ -54,9 +54,30 @@ describe('verdict aggregation', () => {
     expect(factOutcome(central!, support, AGGREGATION, { coverage: 0.5, parts: [0.6, 0.6] }).status).toBe('partly_supported');
     // Without enough support, one part stated in full still counts for part of the fact.
     expect(factOutcome(central!, [], AGGREGATION, { coverage: 0.6, parts: [1, 0] }).status).toBe('partly_supported');
-    expect(factOutcome(central!, [], AGGREGATION, { coverage: 0.6, parts: [0.5, 0.3] }).status).toBe('no_evidence');
+    expect(factOutcome(central!, [], AGGREGATION, { coverage: 0.4, parts: [0.5, 0.3] }).status).toBe('no_evidence');
     const verdict = (a: ReturnType<typeof factOutcome>, b: ReturnType<typeof factOutcome>) => decideVerdict([a, b]).verdict;
     expect(verdict(factOutcome(central!, support), factOutcome(other!, [], AGGREGATION, { coverage: 0.6, parts: [1, 0] }))).toBe('partially_true');
+  });
+  it('grades a fact by what its sentences hold, so a paraphrase the stance rules miss still supports it', () => {
+    expect(factOutcome(central!, [], AGGREGATION, { coverage: 0.9, parts: [1, 0.8] }).status).toBe('supported');
+    expect(factOutcome(central!, [], AGGREGATION, { coverage: 0.6, parts: [0.7, 0.5] }).status).toBe('partly_supported');
+    // A model that read the sentences and found none stating the fact is not overruled by the words they share.
+    expect(factOutcome(central!, [], AGGREGATION, { coverage: 0.9, parts: [0.7, 0.7] }, true).status).toBe('no_evidence');
+    expect(factOutcome(central!, [], AGGREGATION, { coverage: 0.9, parts: [0.7, 0.7] }).status).toBe('supported');
+    expect(factOutcome(central!, strong('supports'), AGGREGATION, { coverage: 0.4, parts: [0.5, 0.3] }, true).status).toBe('partly_supported');
+  });
+  it('counts a named thing no page mentions against full support', () => {
+    const reach = (nameShare: number) => ({ coverage: 0.9, parts: [1, 0.8], unmentioned: { names: nameShare > 0 ? ['eiffel'] : [], nameShare, figures: [] } });
+    expect(factOutcome(central!, [], AGGREGATION, reach(0)).status).toBe('supported');
+    expect(factOutcome(central!, [], AGGREGATION, reach(1)).status).toBe('partly_supported');
+  });
+  it('ignores another figure when the pages also state the fact\'s own', () => {
+    const otherYear = [evidence('contradicts', 0.9, [FIGURE_DIFFERS]), evidence('contradicts', 0.9, [YEAR_DIFFERS])];
+    const reach = (figures: string[]) => ({ coverage: 0.9, parts: [1, 0.8], unmentioned: { names: [], nameShare: 0, figures } });
+    expect(factOutcome(central!, otherYear, AGGREGATION, reach([])).status).toBe('supported');
+    expect(factOutcome(central!, otherYear, AGGREGATION, reach(['1889'])).status).toBe('contradicted');
+    // Another reason to disagree still counts.
+    expect(factOutcome(central!, [evidence('contradicts', 0.9, [FIGURE_DIFFERS, 'opposite words (open/close)'])], AGGREGATION, reach([])).status).toBe('contradicted');
   });
   it('reports no strength when nothing relevant was found, so the confidence of unverifiable is low', () => {
     expect(decideVerdict([factOutcome(central!, [])]).strength).toBe(0);

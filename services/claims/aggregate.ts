@@ -3,12 +3,15 @@
  * support is the strongest supporting piece (wᵢ·sᵢ, wᵢ the source's
  * credibility weight: on a long page many half-relevant sentences must not
  * add up to one that states the fact), contradiction combines the best three
- * contradicting pieces as independent evidence (1 − Π(1 − wᵢ·sᵢ)). What the
- * evidence reaches of the fact (fact-parts.ts) then tells full support from
- * partial: a supported fact whose sentences leave out part of it, or hold
- * too little of it together, is only partly supported; a fact without enough
- * support is partly supported when some support or one of its parts stated
- * in full is on the pages. Then:
+ * contradicting pieces as independent evidence (1 − Π(1 − wᵢ·sᵢ)). A fact
+ * not contradicted is then graded by what its evidence reaches of it
+ * (fact-parts.ts): the share of its terms its few best sentences hold
+ * together, less a penalty for the share of its named things no page
+ * mentions (mentions.ts). A high grade with every part of the fact in its
+ * sentences is support, a middling one partial support; below that, some
+ * support or one of its parts stated in full on the pages still makes it
+ * partly supported. A sentence that contradicts only by another figure does
+ * not count when the pages state the fact's own figures. Then:
  *
  *   central fact contradicted                             → false
  *   every fact supported, evidence qualifies one          → misleading
@@ -19,8 +22,9 @@
  */
 import type { FactReach } from './fact-parts.js';
 import type { Fact } from './facts.js';
+import type { Unmentioned } from './mentions.js';
 import type { Candidate } from './retrieval.js';
-import type { StanceJudgement } from './stance-rules.js';
+import { FIGURE_DIFFERS, YEAR_DIFFERS, type StanceJudgement } from './stance-rules.js';
 
 export type Verdict = 'true' | 'false' | 'partially_true' | 'unverifiable' | 'misleading';
 export type FactStatus = 'supported' | 'partly_supported' | 'contradicted' | 'disputed' | 'no_evidence';
@@ -54,10 +58,14 @@ export const AGGREGATION = {
   contradictionThreshold: 0.4,
   /** Support short of the bar but at least this: part of the fact is on the pages. */
   partialThreshold: 0.4,
-  /** A supported fact needs this share of its terms in its evidence sentences together … */
-  reachCoverage: 0.7,
-  /** … and this share of every one of its parts; else it is only partly supported. */
+  /** A fact graded this high (share of its terms its evidence holds, less the penalties) is supported … */
+  fullGrade: 0.66,
+  /** … this high, partly supported. */
+  partGrade: 0.5,
+  /** A supported fact needs this share of every one of its parts in its best sentences. */
   partShare: 0.45,
+  /** Grade lost by the share of the fact's named things no page mentions. */
+  unmentionedNamePenalty: 0.4,
   /** A fact of several parts with one stated this fully is partly supported even without support. */
   fullPart: 0.8,
   /** A side wins a disputed fact when it is this many times the other. */
@@ -75,10 +83,29 @@ function combine(values: number[], top: number): number {
   return 1 - values.sort((a, b) => b - a).slice(0, top).reduce((acc, v) => acc * (1 - v), 1);
 }
 
-/** `reach`: what the evidence sentences hold of the fact (fact-parts.ts); without it, support alone decides. */
-export function factOutcome(fact: Fact, evidence: JudgedCandidate[], rules = AGGREGATION, reach: FactReach | null = null): FactOutcome {
+/**
+ * A sentence that contradicts only by stating another figure, when the pages also state the
+ * fact's own figures: on a long page, another count or date is most often about something else.
+ */
+function otherFigureOnly(fact: Fact, evidence: JudgedCandidate, missing: Unmentioned): boolean {
+  const reasons = evidence.judgement.reasons.filter((r) => r !== 'the evidence is hedged');
+  const figureOnly = reasons.length > 0 && reasons.every((r) => r === FIGURE_DIFFERS || r === YEAR_DIFFERS);
+  return figureOnly && fact.analysis.quantities.length + fact.analysis.years.length > 0 && missing.figures.length === 0;
+}
+
+/** How fully the evidence bears out the fact, 0..1 (the module comment). */
+export function gradeOf(reach: FactReach, rules = AGGREGATION): number {
+  return Math.max(0, reach.coverage - rules.unmentionedNamePenalty * (reach.unmentioned?.nameShare ?? 0));
+}
+
+/**
+ * `reach`: what the evidence sentences hold of the fact (fact-parts.ts); without it, support alone decides.
+ * `judgedByModel`: a model (LLM or NLI) read the sentences; then the grade can only lower its
+ * support to partial, never turn "nothing states it" into support.
+ */
+export function factOutcome(fact: Fact, evidence: JudgedCandidate[], rules = AGGREGATION, reach: FactReach | null = null, judgedByModel = false): FactOutcome {
   const supporting = evidence.filter((e) => e.judgement.stance === 'supports');
-  const contradicting = evidence.filter((e) => e.judgement.stance === 'contradicts');
+  const contradicting = evidence.filter((e) => e.judgement.stance === 'contradicts' && !(reach?.unmentioned && otherFigureOnly(fact, e, reach.unmentioned)));
   const support = Math.max(0, ...supporting.map((e) => e.weight * e.judgement.strength));
   const contradiction = combine(contradicting.map((e) => e.weight * e.judgement.strength), rules.topEvidence);
   const supported = support >= rules.supportThreshold;
@@ -88,7 +115,11 @@ export function factOutcome(fact: Fact, evidence: JudgedCandidate[], rules = AGG
     status = support >= rules.dominance * contradiction ? 'supported' : contradiction >= rules.dominance * support ? 'contradicted' : 'disputed';
   } else if (supported) status = 'supported';
   else if (contradicted) status = 'contradicted';
-  if (status === 'supported' && reach && (reach.coverage < rules.reachCoverage || Math.min(...reach.parts) < rules.partShare)) status = 'partly_supported';
+  if (reach && (status === 'supported' || (status === 'no_evidence' && !judgedByModel))) {
+    const grade = gradeOf(reach, rules);
+    const whole = grade >= rules.fullGrade && Math.min(...reach.parts) >= rules.partShare;
+    status = whole ? 'supported' : grade >= rules.partGrade || judgedByModel ? 'partly_supported' : 'no_evidence';
+  }
   if (status === 'no_evidence' && (support >= rules.partialThreshold || (reach && reach.parts.length > 1 && Math.max(...reach.parts) >= rules.fullPart))) status = 'partly_supported';
   const qualifier = status === 'supported' ? (supporting.find((e) => e.judgement.reasons.includes('qualifies the fact')) ?? null) : null;
   return { fact, status, support: round(support), contradiction: round(contradiction), evidence, qualifier };

@@ -10,7 +10,7 @@ import { AGGREGATION, credibilityWeight, decideVerdict, factOutcome, type Judged
 import { calibratedConfidence } from './confidence.js';
 import { decomposeClaim, type Fact } from './facts.js';
 import { decomposeWithLlm, judgeWithLlm } from './llm-steps.js';
-import { retrieveCandidates, type EvidencePage, type RetrievalOptions } from './retrieval.js';
+import { retrieveEvidence, type EvidencePage, type RetrievalOptions } from './retrieval.js';
 import { reachOf } from './fact-parts.js';
 import type { StanceModel } from './stance-model.js';
 import { stanceOf } from './stance.js';
@@ -54,11 +54,12 @@ export async function checkClaim(claim: string, pages: EvidencePage[], options: 
   facts ??= decomposeClaim(claim);
   step('decompose', `${facts.length} fact${facts.length === 1 ? '' : 's'}`);
 
-  const candidates = await retrieveCandidates(facts, pages, options.embedder, { ...RETRIEVAL[options.depth], ...(options.signal ? { signal: options.signal } : {}) });
+  const { candidates, mentions } = await retrieveEvidence(facts, pages, options.embedder, { ...RETRIEVAL[options.depth], ...(options.signal ? { signal: options.signal } : {}) });
   step('retrieve', `${candidates.reduce((n, c) => n + c.length, 0)} candidate sentences`);
 
   let judgedBy = 'rules';
   const judged: JudgedCandidate[][] = [];
+  const byModel: boolean[] = [];
   for (const [i, fact] of facts.entries()) {
     const list = candidates[i]!;
     let judgements = options.llm ? await judgeWithLlm(options.llm, fact, list, options.signal).catch(() => null) : null;
@@ -67,12 +68,13 @@ export async function checkClaim(claim: string, pages: EvidencePage[], options: 
       judgements = await options.stance.judge(fact.text, list.map((c) => c.sentence), options.signal).catch(() => null);
       if (judgements) judgedBy = options.stance.id;
     }
+    byModel.push(judgements !== null);
     judgements ??= list.map((c) => stanceOf(fact, c));
     judged.push(list.map((c, j) => ({ ...c, judgement: judgements[j]!, weight: credibilityWeight(c.page.credibility) })));
   }
   step('judge', `${judged.flat().filter((c) => c.judgement.stance !== 'unrelated').length} sentences take a side`);
 
-  const outcome = decideVerdict(facts.map((fact, i) => factOutcome(fact, judged[i]!, AGGREGATION, reachOf(fact, judged[i]!))));
+  const outcome = decideVerdict(facts.map((fact, i) => factOutcome(fact, judged[i]!, AGGREGATION, reachOf(fact, judged[i]!, mentions), byModel[i])));
   step('aggregate', outcome.verdict);
   return { ...outcome, confidence: calibratedConfidence(outcome.verdict, outcome.strength, judgedBy !== 'rules'), judgedBy, decomposedBy };
 }

@@ -8,6 +8,7 @@
 import { coverTerms } from '../ranking/term-cover.js';
 import { analyse, termCoverage, type TextAnalysis } from './analysis.js';
 import type { Fact } from './facts.js';
+import { unmentioned, type PageMentions, type Unmentioned } from './mentions.js';
 
 const LINKS = /\s*(?:[,;()]|\s[-–—]\s|\s+(?:and|or|which|who|whom|whose|including|as well as|with|after|before|while|where|when|because|since|until|although)\s+)\s*/i;
 /** A part needs this many content terms of its own; shorter pieces stay with the part before them. */
@@ -32,12 +33,15 @@ export interface FactReach {
   coverage: number;
   /** Per part, the share of its terms its best one or two sentences hold. */
   parts: number[];
+  /** The fact's names and figures no page mentions (when the pages' mentions were given). */
+  unmentioned?: Unmentioned;
 }
 
-export function reachOf(fact: Fact, evidence: ReadonlyArray<{ analysis: TextAnalysis; inCover?: boolean }>): FactReach {
+export function reachOf(fact: Fact, evidence: ReadonlyArray<{ analysis: TextAnalysis; inCover?: boolean }>, mentions?: PageMentions): FactReach {
   const cover = evidence.filter((e) => e.inCover);
   const together = analyse((cover.length > 0 ? cover : evidence).map((e) => e.analysis.text).join(' '));
-  return { coverage: round(termCoverage(fact.analysis, together)), parts: partShares(fact, evidence) };
+  const reach: FactReach = { coverage: round(termCoverage(fact.analysis, together)), parts: partShares(fact, evidence) };
+  return mentions ? { ...reach, unmentioned: unmentioned(fact.analysis, mentions) } : reach;
 }
 
 /** For each part of the fact, the weighted share of its terms that its best one or two evidence sentences hold. */

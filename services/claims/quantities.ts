@@ -31,7 +31,8 @@ const WORD_NUMBERS: Record<string, number> = {
   twenty: 20, thirty: 30, forty: 40, fifty: 50, hundred: 100, dozen: 12, half: 50,
 };
 
-const NUMBER = String.raw`-?\d[\d,]*(?:\.\d+)?`;
+// Thousands groups only: "1987, draws" is the year 1987, not a number with a trailing comma.
+const NUMBER = String.raw`-?\d+(?:,\d{3})*(?:\.\d+)?`;
 const UNIT = String.raw`%|percent|per cent|percentage points?|°\s?[CF]|[CF](?![a-z])|degrees? (?:celsius|fahrenheit|[CF])|degrees?|ppmv?|parts per million|mm|cm|km|metres?|meters?|feet|foot|ft|inches|inch|miles?|kg|tons?|tonnes?|gigatons?|gigatonnes?|megatons?|gt|mt|pounds?|lbs?|years?|decades?|centuries|century|days?|months?|weeks?|hours?`;
 const QUANTITY = new RegExp(
   String.raw`(?<approx>\b(?:about|around|roughly|nearly|almost|approximately|some|over|more than|less than|up to)\s+)?(?<money>[$€£])?(?<![\w.])(?<a>${NUMBER})(?:\s*(?:-|–|—|to|and)\s*(?<b>${NUMBER}))?\s*(?<scale>thousand|million|billion|trillion)?\s*(?<unit>${UNIT})?(?![\w]|\.\d)`,

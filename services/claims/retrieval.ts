@@ -11,6 +11,7 @@ import { passageScorer } from '../ranking/scorers.js';
 import { coverTerms } from '../ranking/term-cover.js';
 import { analyse, termCoverage, type TextAnalysis } from './analysis.js';
 import type { Fact } from './facts.js';
+import { pageMentions, type PageMentions } from './mentions.js';
 
 export interface EvidencePage {
   url: string;
@@ -82,8 +83,20 @@ export async function pageSentences(pages: EvidencePage[], perPage: number): Pro
   return out;
 }
 
-export async function retrieveCandidates(facts: Fact[], pages: EvidencePage[], embedder: Embedder | null, options: RetrievalOptions): Promise<Candidate[][]> {
+export interface Retrieved {
+  /** Per fact, its candidate sentences, best first, then the rest of its cover. */
+  candidates: Candidate[][];
+  /** Everything the sentences read and the pages' titles mention. */
+  mentions: PageMentions;
+}
+
+export async function retrieveEvidence(facts: Fact[], pages: EvidencePage[], embedder: Embedder | null, options: RetrievalOptions): Promise<Retrieved> {
   const pool = await pageSentences(pages, options.sentencesPerPage);
+  const mentions = pageMentions([...pool.map((s) => s.analysis), ...pages.map((p) => analyse(p.title))]);
+  return { candidates: await candidatesFrom(facts, pool, embedder, options), mentions };
+}
+
+async function candidatesFrom(facts: Fact[], pool: PageSentence[], embedder: Embedder | null, options: RetrievalOptions): Promise<Candidate[][]> {
   const shortlists = facts.map((fact) =>
     pool
       .map((s) => ({ s, coverage: termCoverage(fact.analysis, s.analysis) }))

@@ -36,6 +36,9 @@ export interface StanceInput {
   relevance: number;
 }
 
+export const FIGURE_DIFFERS = 'a figure of the same kind differs';
+export const YEAR_DIFFERS = 'a different year';
+
 /** Tunable constants; the defaults were set on the development half of the benchmark (docs/verify.md). */
 export const STANCE_RULES = {
   /** Below this relevance a sentence is unrelated whatever else it says. */
@@ -150,9 +153,9 @@ export function judgeByRules(input: StanceInput, rules = STANCE_RULES, lookForQu
     if (antonym) (against += w.antonym), reasons.push(`opposite words (${antonym})`);
     if (sentence.callsFalse && !fact.callsFalse) (against += w.falsity), reasons.push('the evidence calls the statement false');
   }
-  if (fig.mismatched > 0 && fig.matched === 0) (against += w.figure), reasons.push('a figure of the same kind differs');
+  if (fig.mismatched > 0 && fig.matched === 0) (against += w.figure), reasons.push(FIGURE_DIFFERS);
   // A different year contradicts only a sentence that states the same thing (every content word of the fact but its names).
-  if (year === 'mismatch' && predicateCoverage(fact, sentence) >= 1) (against += w.year), reasons.push('a different year');
+  if (year === 'mismatch' && predicateCoverage(fact, sentence) >= 1) (against += w.year), reasons.push(YEAR_DIFFERS);
   const hedge = sentence.hedged ? rules.hedgeFactor : 1;
   if (sentence.hedged) reasons.push('the evidence is hedged');
 

@@ -1,9 +1,12 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, expect, it } from 'vitest';
+import { afterEach, expect, it, vi } from 'vitest';
 import { ProcessPool } from './process-pool.js';
 
 const worker = fileURLToPath(new URL('./fixtures/stuck-worker.mjs', import.meta.url));
-let pool: ProcessPool<{ kind: string; value?: string }, string> | null = null;
+let pool: ProcessPool<{ kind: string; value?: string; started?: string }, string> | null = null;
 
 afterEach(async () => {
   await pool?.close();
@@ -21,11 +24,14 @@ it('abandons a task whose process is wedged at its time limit, then serves the n
 
 it('closes within its bound even while a process spins', async () => {
   pool = new ProcessPool({ filename: worker, name: 'stuck', processes: 1 });
-  const spinning = pool.run({ kind: 'spin' }, { timeoutMs: 60_000 }).catch(() => 'abandoned');
-  await new Promise((resolve) => setTimeout(resolve, 300));
-  const started = Date.now();
+  const started = join(mkdtempSync(join(tmpdir(), 'quarry-spin-')), 'started');
+  const spinning = pool.run({ kind: 'spin', started }, { timeoutMs: 60_000 }).catch(() => 'abandoned');
+  // The process is inside its busy loop (it made the file just before entering it).
+  await vi.waitFor(() => expect(existsSync(started)).toBe(true), { timeout: 20_000, interval: 20 });
+  rmSync(dirname(started), { recursive: true, force: true });
+  const closing = Date.now();
   await pool.close(1000);
   pool = null;
-  expect(Date.now() - started).toBeLessThan(2000);
+  expect(Date.now() - closing).toBeLessThan(2000);
   await expect(spinning).resolves.toBe('abandoned');
 });

@@ -54,7 +54,8 @@ export function sentenceContext(words: readonly string[], gazetteer: Gazetteer, 
   return { words, lower: words.map((w) => w.toLowerCase()), shapes: words.map(wordShape), marks: gazetteer.mark(words), doc, fixed: [] };
 }
 
-function markFeatures(prefix: string, marks: TokenMarks | undefined, out: string[]): void {
+/** The gazetteer marks of one token as features under `prefix` (the tagger's window, the span typer's ends). */
+export function markFeatures(prefix: string, marks: TokenMarks | undefined, out: string[]): void {
   if (!marks) return;
   if (marks.firstName) out.push(`${prefix}fn`);
   if (marks.surname) out.push(`${prefix}sn`);

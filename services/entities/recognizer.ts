@@ -11,7 +11,8 @@ import { PACKAGE_ROOT } from '../../core/paths.js';
 import { DEMONYM } from './classify.js';
 import { Gazetteer, type GazetteerData, type WordClusterData } from './gazetteer.js';
 import { Perceptron, type SerializedModel } from './perceptron.js';
-import { tagDocument } from './sequence-tagger.js';
+import { tagDocumentContexts } from './sequence-tagger.js';
+import { hasSpanTyper, retypeSpans } from './span-typer.js';
 import { applyOrganisationRules, propagateWithinDocument, splitCoordinations, splitPossessives, tagsToSpans, trimPunctuation, type SpanType, type TokenSpan } from './spans.js';
 import { splitSentences, tokenize, type Token } from './tokenize.js';
 
@@ -55,8 +56,10 @@ export class EntityRecognizer {
 
   /** Spans per sentence of one document given as words (what the bench scores). */
   tagWords(sentences: readonly (readonly string[])[]): TokenSpan[][] {
-    const tags = tagDocument(this.model, this.gazetteer, sentences);
-    const spans = tags.map((sentenceTags, s) => applyOrganisationRules(sentences[s]!, splitPossessives(sentences[s]!, trimPunctuation(sentences[s]!, tagsToSpans(sentenceTags))), (w) => this.gazetteer.isDesignator(w)));
+    const { contexts, tags } = tagDocumentContexts(this.model, this.gazetteer, sentences);
+    const tagged = tags.map((sentenceTags, s) => trimPunctuation(sentences[s]!, tagsToSpans(sentenceTags)));
+    const typed = hasSpanTyper(this.model) ? retypeSpans(this.model, contexts, tagged, this.gazetteer) : tagged;
+    const spans = typed.map((sentenceSpans, s) => applyOrganisationRules(sentences[s]!, splitPossessives(sentences[s]!, sentenceSpans), (w) => this.gazetteer.isDesignator(w)));
     const alone = new Set(spans.flatMap((sentenceSpans, s) => sentenceSpans.map((span) => sentences[s]!.slice(span.start, span.end).join(' '))));
     const isName = (part: readonly string[]) => alone.has(part.join(' ')) || (part.length === 1 && (this.gazetteer.isCompanyWord(part[0]!) || this.gazetteer.isPlace(part)));
     const recurring = this.recurringCompanyWords(sentences);

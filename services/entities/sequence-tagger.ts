@@ -52,9 +52,11 @@ function tagContexts(model: Perceptron, contexts: readonly SentenceContext[], tr
   return contexts.map((ctx, s) => tagSentence(model, ctx, history, truth?.[s]));
 }
 
-export function tagDocument(model: Perceptron, gazetteer: Gazetteer, sentences: readonly (readonly string[])[]): Tag[][] {
+/** The tags of a document's sentences, with the sentence contexts they were computed on (the span typer reads them too). */
+export function tagDocumentContexts(model: Perceptron, gazetteer: Gazetteer, sentences: readonly (readonly string[])[]): { contexts: SentenceContext[]; tags: Tag[][] } {
   const doc = documentStats(sentences);
-  return tagContexts(model, sentences.map((words) => sentenceContext(words, gazetteer, doc))).map((tags) => tags.map((t) => TAGS[t]!));
+  const contexts = sentences.map((words) => sentenceContext(words, gazetteer, doc));
+  return { contexts, tags: tagContexts(model, contexts).map((tags) => tags.map((t) => TAGS[t]!)) };
 }
 
 export function trainTagger(documents: readonly LabelledSentence[][], gazetteer: Gazetteer, options: TrainingOptions): Perceptron {

@@ -3,10 +3,12 @@
  * tests can create many): calls and latency percentiles per capability,
  * cache hit rate, engine outcomes, and gauges for pools and the browser.
  * Served as Prometheus text at /metrics and as JSON by the performance
- * endpoint. Percentiles come from Summaries over a sliding 10-minute window.
+ * endpoint. Percentiles come from summaries over a sliding 10-minute window
+ * (windowed-summary.ts: cheap to observe on every call).
  */
-import { Counter, Gauge, Registry, Summary, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { AppError } from '../../core/errors.js';
+import { WindowedSummary } from './windowed-summary.js';
 
 export type CallHost = 'http' | 'mcp' | 'cli' | 'job';
 /** 'ok' or an error code. */
@@ -47,7 +49,8 @@ export interface PerformanceSnapshot {
   gauges: Record<string, number | GaugeSample[]>;
 }
 
-const WINDOW = { maxAgeSeconds: 600, ageBuckets: 5 } as const;
+/** Ten minutes, left two minutes at a time. */
+const WINDOW = { windowMs: 600_000, slots: 5 } as const;
 const PERCENTILES = [0.5, 0.95, 0.99];
 
 export class Metrics {
@@ -60,10 +63,10 @@ export class Metrics {
     labelNames: ['capability', 'host', 'status'],
     registers: [this.registry],
   });
-  private readonly callLatency = new Summary({
+  private readonly callLatency = new WindowedSummary({
     name: 'quarry_capability_duration_ms',
     help: 'Capability latency in milliseconds over the last 10 minutes',
-    labelNames: ['capability'],
+    labelName: 'capability',
     percentiles: PERCENTILES,
     ...WINDOW,
     registers: [this.registry],
@@ -80,10 +83,10 @@ export class Metrics {
     labelNames: ['engine', 'outcome'],
     registers: [this.registry],
   });
-  private readonly engineLatency = new Summary({
+  private readonly engineLatency = new WindowedSummary({
     name: 'quarry_engine_duration_ms',
     help: 'Search engine latency in milliseconds over the last 10 minutes',
-    labelNames: ['engine'],
+    labelName: 'engine',
     percentiles: PERCENTILES,
     ...WINDOW,
     registers: [this.registry],
@@ -95,7 +98,7 @@ export class Metrics {
 
   observeCall(capabilityId: string, host: CallHost | string, status: Outcome, durationMs: number): void {
     this.calls.inc({ capability: capabilityId, host, status });
-    this.callLatency.observe({ capability: capabilityId }, durationMs);
+    this.callLatency.observe(capabilityId, durationMs);
   }
 
   cacheLookup(area: string, hit: boolean): void {
@@ -104,7 +107,7 @@ export class Metrics {
 
   engineRequest(engine: string, outcome: Outcome, durationMs: number): void {
     this.engineRequests.inc({ engine, outcome });
-    this.engineLatency.observe({ engine }, durationMs);
+    this.engineLatency.observe(engine, durationMs);
   }
 
   /**
@@ -150,7 +153,7 @@ export class Metrics {
       entry.calls += value;
       if (labels.status !== 'ok') entry.errors += value;
     }
-    for (const { labels, value } of (await this.callLatency.get()).values) {
+    for (const { labels, value } of this.callLatency.get().values) {
       const entry = snapshot.capabilities[String(labels.capability)];
       const key = percentileKey((labels as { quantile?: number }).quantile);
       if (entry && key) entry[key] = roundMs(value);
@@ -169,7 +172,7 @@ export class Metrics {
       if (labels.outcome !== 'ok') entry.failures += value;
     }
     for (const entry of Object.values(snapshot.engines)) entry.error_rate = ratio(entry.failures, entry.requests);
-    for (const { labels, value } of (await this.engineLatency.get()).values) {
+    for (const { labels, value } of this.engineLatency.get().values) {
       const entry = snapshot.engines[String(labels.engine)];
       if (entry && (labels as { quantile?: number }).quantile === 0.5) entry.p50_ms = roundMs(value);
     }

@@ -2,7 +2,8 @@
  * Getting one page's bytes, the only way any area does: a static fetch
  * through the outbound client (address guard and robots.txt on every hop),
  * or a render / virtual scroll in the browser pool once the same robots.txt
- * rules allow the page (the browser itself checks only addresses). Throws
+ * rules allow the page (the pool asks them again before each navigation the
+ * page makes). Throws
  * AppErrors; page-failures.ts names them.
  */
 import type { RenderRequest, RenderResult, ScrollCollectOptions, ScrollCollectResult } from '../browser/browser-pool.js';
@@ -63,9 +64,9 @@ export class PageSource {
 
   /**
    * robots.txt for every page the browser went on to (redirect hops, script
-   * navigations, the final URL): Chromium follows those without asking, so
-   * they are checked once it reports them, and a disallowed one discards the
-   * whole render (ROBOTS_DISALLOWED) before anything of it is used or cached.
+   * navigations, the final URL), once more after the render: the browser pool
+   * refuses disallowed ones before they are sent (navigation-guard.ts); this
+   * keeps a renderer without that check from returning or caching one.
    */
   private async checkNavigations(url: string, page: { finalUrl: string; navigationUrls: string[] }, signal: AbortSignal | undefined): Promise<void> {
     const visited = new Set([...page.navigationUrls, page.finalUrl].filter((visitedUrl) => visitedUrl !== url && /^https?:/i.test(visitedUrl)));

@@ -16,16 +16,31 @@ export interface SearchHistoryOptions {
   maxPerCaller?: number;
   /** How long a caller's history lives after their last search; default 24 h. */
   ttlMs?: number;
+  /** For tests: the clock. */
+  now?: () => number;
 }
 
 /** Callers without a principal (CLI, jobs of no one) share this one. */
 const ANONYMOUS = 'anonymous';
 const MAX_QUERY_CHARS = 500;
+/**
+ * A caller repeating the search this process recorded for them moments ago
+ * changes nothing (it is already the newest, its expiry a few seconds old),
+ * so the store is not read and written again: that round trip was the
+ * largest share of a cached search's own work, by profile. Another
+ * instance's searches in between are not seen here; at worst the repeat
+ * stays behind them in the list.
+ */
+const REPEAT_WINDOW_MS = 10_000;
+const REPEATS_REMEMBERED = 1000;
 
 export class SearchHistory {
   private readonly lock = new KeyedLock();
+  /** Per caller key: the single query last recorded by this process, and when. */
+  private readonly lastRecorded = new Map<string, { query: string; at: number }>();
   private readonly maxPerCaller: number;
   private readonly ttlMs: number;
+  private readonly now: () => number;
 
   constructor(
     private readonly cache: Keyv,
@@ -34,6 +49,7 @@ export class SearchHistory {
   ) {
     this.maxPerCaller = options.maxPerCaller ?? 20;
     this.ttlMs = options.ttlMs ?? 24 * 3600 * 1000;
+    this.now = options.now ?? Date.now;
   }
 
   /** Remembers queries (in order); never fails the search that records them. */
@@ -41,6 +57,7 @@ export class SearchHistory {
     const cleaned = queries.map((q) => q.trim().slice(0, MAX_QUERY_CHARS)).filter(Boolean);
     if (cleaned.length === 0) return;
     const key = keyOf(caller);
+    if (this.isRepeat(key, cleaned)) return;
     try {
       await this.lock.run(key, async () => {
         const previous = ((await this.cache.get(key)) as string[] | undefined) ?? [];
@@ -48,10 +65,24 @@ export class SearchHistory {
         const repeated = new Set(cleaned.map((q) => q.toLowerCase()));
         const next = [...previous.filter((q) => !repeated.has(q.toLowerCase())), ...cleaned].slice(-this.maxPerCaller);
         await this.cache.set(key, next, this.ttlMs);
+        this.remember(key, cleaned);
       });
     } catch (error) {
       this.logger.warn({ err: error }, 'could not record the search in the search history');
     }
+  }
+
+  private isRepeat(key: string, cleaned: string[]): boolean {
+    const last = this.lastRecorded.get(key);
+    return cleaned.length === 1 && last !== undefined && last.query === cleaned[0] && this.now() - last.at < REPEAT_WINDOW_MS;
+  }
+
+  private remember(key: string, cleaned: string[]): void {
+    this.lastRecorded.delete(key);
+    if (cleaned.length !== 1) return;
+    this.lastRecorded.set(key, { query: cleaned[0]!, at: this.now() });
+    // Oldest first: insertion order.
+    if (this.lastRecorded.size > REPEATS_REMEMBERED) this.lastRecorded.delete(this.lastRecorded.keys().next().value!);
   }
 
   /** The caller's most recent searches, oldest first, at most `limit`. */

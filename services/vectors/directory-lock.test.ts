@@ -49,8 +49,16 @@ it('gives up with UNAVAILABLE when another holder keeps the lock past the wait',
   const holder = directoryLock(dir, { logger: silentLogger() });
   const waiter = directoryLock(dir, { waitMs: 300, logger: silentLogger() });
   let release!: () => void;
-  const held = holder(() => new Promise<void>((resolve) => (release = resolve)));
-  await sleep(50);
+  let acquired!: () => void;
+  const holding = new Promise<void>((resolve) => (acquired = resolve));
+  const held = holder(
+    () =>
+      new Promise<void>((resolve) => {
+        release = resolve;
+        acquired();
+      }),
+  );
+  await holding;
   await expect(waiter(async () => 'never')).rejects.toMatchObject({ code: 'UNAVAILABLE' });
   release();
   await held;

@@ -221,12 +221,14 @@ describe('webhook delivery (Standard Webhooks)', () => {
   });
 
   it('sends a message once however often it is enqueued', async () => {
-    const { jobs, webhooks } = await deliveries();
+    // One delivery at a time, so a later message delivered means everything queued before it was sent.
+    const { jobs, webhooks } = await deliveries({ webhookConcurrency: 1 });
     await jobs.start();
     await Promise.all([1, 2, 3].map(() => webhooks.enqueue({ id: 'msg_dup', url: url('/dup'), body: '{"once":true}' })));
     await settled(webhooks, 'msg_dup');
-    await webhooks.enqueue({ id: 'msg_dup', url: url('/dup'), body: '{"once":true}' });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await webhooks.enqueue({ id: 'msg_dup', url: url('/dup'), body: '{"once":true}' })).toMatchObject({ status: 'delivered' });
+    await webhooks.enqueue({ id: 'msg_after_dup', url: url('/after-dup'), body: '{}' });
+    expect(await settled(webhooks, 'msg_after_dup')).toMatchObject({ status: 'delivered' });
     expect(received.get('/dup')).toHaveLength(1);
   });
 

@@ -11,11 +11,13 @@ import { playDefaultEngines } from '../recordings.js';
 import { hasRedisServer } from '../sandbox/local-redis.js';
 import { redisForThisSuite } from '../sandbox/redis-hooks.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
+import { until } from '../sandbox/until.js';
 import { WEBHOOK_SECRET } from './harness.js';
-import { finishedJob, fleet, type QuarryProcess, type SpawnOptions } from './quarry-process.js';
+import { finishedJob, fleet, type SpawnOptions } from './quarry-process.js';
 
 const KEY = 'failover-key-0123456789';
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Whether the sandbox's bing has been asked for `query`. */
+const engineCalled = (query: string) => web.requestLog().some((r) => r.path.startsWith('/engines/bing') && r.path.includes(query));
 
 let web: SandboxWeb;
 const instances = fleet(() => web, [KEY]);
@@ -53,18 +55,16 @@ describe.runIf(hasRedisServer)('two instances on one Redis', () => {
     expect(accepted.status).toBe(202);
     const id: string = accepted.body.request_id;
     // Which instance runs it: BullMQ keeps the worker's name (host:pid) on the job.
-    let runner: QuarryProcess | undefined;
-    for (let i = 0; i < 100 && !runner; i++) {
+    const runner = await until('a worker to take the job', async () => {
       const processedBy = await redis.admin.hget(`quarry:jobs-default:${id}`, 'pb');
-      runner = [a, b].find((instance) => processedBy?.endsWith(`:${instance.pid}`));
-      if (!runner) await sleep(50);
-    }
-    expect(runner).toBeDefined();
+      return [a, b].find((instance) => processedBy?.endsWith(`:${instance.pid}`));
+    }, 10_000);
     const survivor = runner === a ? b : a;
-    await sleep(1000);
-    runner!.kill('SIGKILL');
+    // Mid-run: its engine call (3 s on bing) has reached the engine.
+    await until('the job to call the engine', async () => engineCalled('failover'), 10_000);
+    runner.kill('SIGKILL');
     const killedAt = Date.now();
-    expect((await runner!.exited).signal).toBe('SIGKILL');
+    expect((await runner.exited).signal).toBe('SIGKILL');
     expect((await survivor.get(`/api/v1/search/jobs/${id}`, KEY)).body.status).toBe('processing');
 
     const job = await finishedJob({ get: (path) => survivor.get(path, KEY) }, id, 60_000);
@@ -75,10 +75,13 @@ describe.runIf(hasRedisServer)('two instances on one Redis', () => {
 
     const [delivery] = await web.waitForWebhook('failover', 1, 15_000);
     expect(new Webhook(WEBHOOK_SECRET).verify(delivery!.body, delivery!.headers)).toMatchObject({ request_id: id, status: 'completed' });
-    await sleep(1500);
-    expect(web.webhooks('failover')).toHaveLength(1);
-    const status = await survivor.get(`/api/v1/search/jobs/${id}`, KEY);
+    // Once the job records its one delivery as done, nothing else is on its way: it was posted once.
+    const status = await until('the delivery to be recorded', async () => {
+      const answer = await survivor.get(`/api/v1/search/jobs/${id}`, KEY);
+      return answer.body.webhook?.status === 'delivered' && answer;
+    }, 10_000);
     expect(status.body.webhook).toMatchObject({ status: 'delivered', attempts: 1, webhook_id: delivery!.headers['webhook-id'] });
+    expect(web.webhooks('failover')).toHaveLength(1);
   });
 });
 
@@ -89,11 +92,9 @@ describe('one instance on the embedded default', () => {
     web.setEngineMode('bing', { kind: 'slow', delayMs: 3000 });
     const accepted = await first.post('/api/v1/search/', { query: 'survives', engines: ['bing'], scrape_content: false, cache_ttl: 0, timeout: 8, async_mode: true }, KEY);
     const id: string = accepted.body.request_id;
-    for (let i = 0; i < 100; i++) {
-      if ((await first.get(`/api/v1/search/jobs/${id}`, KEY)).body.status === 'processing') break;
-      await sleep(50);
-    }
-    await sleep(1000);
+    // Mid-run: its engine call (3 s on bing) has reached the engine.
+    await until('the job to call the engine', async () => engineCalled('survives'), 10_000);
+    expect((await first.get(`/api/v1/search/jobs/${id}`, KEY)).body.status).toBe('processing');
     first.kill('SIGKILL');
     await first.exited;
     const second = await start({ dataDir });

@@ -303,8 +303,13 @@ describe('feeding the graph from the pages Quarry reads', () => {
   });
 
   it('is off by default', async () => {
-    quarry.app.services.events.emit('page.extracted', { url: 'https://off.example/', title: 'x', text: `${'Zanzibar Quill founded Quillworks in Nairobi. '.repeat(8)}`, publishedDate: null, author: null });
-    await new Promise((r) => setTimeout(r, 300));
+    // Two pages at once: a feeder that listened would be reading the first and hold the second in
+    // its queue as the events are emitted (synchronously), so an empty queue shows none took them.
+    for (const url of ['https://off.example/1', 'https://off.example/2']) {
+      quarry.app.services.events.emit('page.extracted', { url, title: 'x', text: `${'Zanzibar Quill founded Quillworks in Nairobi. '.repeat(8)}`, publishedDate: null, author: null });
+    }
+    const info = (await quarry.get('/api/v1/enhanced/features')).body.features.knowledge_graph.info;
+    expect(info).toMatchObject({ feed_from_pages: false, feeder: { queued: 0, extracted: 0, failed: 0, dropped: 0 } });
     expect((await quarry.post('/api/v1/knowledge/search', { query: 'Quillworks' })).body.entities).toEqual([]);
   });
 });

@@ -18,6 +18,8 @@ let web: SandboxWeb;
 let quarry: RunningQuarry;
 let dataDir: string;
 let configPath: string;
+/** One server for the tests that need no settings of their own (each start costs seconds), logging at info for the stderr test. */
+let shared: { client: Client; stderr: () => string };
 
 async function connect(extraEnv: Record<string, string> = {}): Promise<{ client: Client; stderr: () => string }> {
   const transport = new StdioClientTransport({
@@ -40,9 +42,11 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'quarry-mcp-'));
   configPath = join(dataDir, 'quarry.config.json');
   writeFileSync(configPath, JSON.stringify({ ...(await sandboxConfig(web, dataDir)), logLevel: 'warn' }));
+  shared = await connect({ QUARRY_LOG_LEVEL: 'info' });
 });
 
 afterAll(async () => {
+  await shared?.client.close();
   await quarry?.close();
   await web?.close();
   rmSync(dataDir, { recursive: true, force: true });
@@ -50,22 +54,17 @@ afterAll(async () => {
 
 describe('MCP over stdio', () => {
   it('lists every capability as a tool with input and output schemas', async () => {
-    const { client } = await connect();
-    try {
-      const { tools } = await client.listTools();
-      const names = tools.map((t) => t.name);
-      expect(names).toEqual(expect.arrayContaining(['search_web', 'search_batch', 'search_engines', 'search_job_status', 'enhanced_features', 'enhanced_performance']));
-      for (const tool of tools) {
-        expect(tool.name).toMatch(/^[a-z][a-z0-9_]{0,63}$/);
-        expect(tool.inputSchema.type).toBe('object');
-        expect(tool.outputSchema?.type).toBe('object');
-        expect(tool.description?.length).toBeGreaterThan(20);
-      }
-      const search = tools.find((t) => t.name === 'search_web')!;
-      expect((search.inputSchema.properties as any).max_results.maximum).toBe(100);
-    } finally {
-      await client.close();
+    const { tools } = await shared.client.listTools();
+    const names = tools.map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(['search_web', 'search_batch', 'search_engines', 'search_job_status', 'enhanced_features', 'enhanced_performance']));
+    for (const tool of tools) {
+      expect(tool.name).toMatch(/^[a-z][a-z0-9_]{0,63}$/);
+      expect(tool.inputSchema.type).toBe('object');
+      expect(tool.outputSchema?.type).toBe('object');
+      expect(tool.description?.length).toBeGreaterThan(20);
     }
+    const search = tools.find((t) => t.name === 'search_web')!;
+    expect((search.inputSchema.properties as any).max_results.maximum).toBe(100);
   });
 
   it('answers the same search as the HTTP API, with progress notifications', async () => {
@@ -74,38 +73,28 @@ describe('MCP over stdio', () => {
     expect(http.status).toBe(200);
     expect(http.body.results.length).toBeGreaterThan(0);
 
-    const { client } = await connect();
-    try {
-      const progress: number[] = [];
-      const result = await client.callTool({ name: 'search_web', arguments: body }, undefined, {
-        onprogress: (p) => progress.push(p.progress),
-      });
-      expect(result.isError).toBeFalsy();
-      const structured = result.structuredContent as any;
-      expect(structured.results.map((r: any) => r.url)).toEqual(http.body.results.map((r: any) => r.url));
-      expect(structured.search_metadata.engines_succeeded).toEqual(http.body.search_metadata.engines_succeeded);
-      const text = (result.content as Array<{ type: string; text: string }>)[0]!.text;
-      expect(text).toContain('hello');
-      expect(progress.length).toBeGreaterThan(0);
-    } finally {
-      await client.close();
-    }
+    const progress: number[] = [];
+    const result = await shared.client.callTool({ name: 'search_web', arguments: body }, undefined, {
+      onprogress: (p) => progress.push(p.progress),
+    });
+    expect(result.isError).toBeFalsy();
+    const structured = result.structuredContent as any;
+    expect(structured.results.map((r: any) => r.url)).toEqual(http.body.results.map((r: any) => r.url));
+    expect(structured.search_metadata.engines_succeeded).toEqual(http.body.search_metadata.engines_succeeded);
+    const text = (result.content as Array<{ type: string; text: string }>)[0]!.text;
+    expect(text).toContain('hello');
+    expect(progress.length).toBeGreaterThan(0);
   });
 
   it('returns an actionable error result for bad input', async () => {
-    const { client } = await connect();
-    try {
-      const result = await client.callTool({ name: 'search_web', arguments: { query: 'x', max_results: '5' } });
-      expect(result.isError).toBe(true);
-      const text = (result.content as Array<{ text: string }>)[0]!.text;
-      expect(text).toContain('INVALID_INPUT');
-      expect(text).toContain('max_results');
-      const unknown = await client.callTool({ name: 'search_web', arguments: { query: 'x', engines: ['nosuchengine'] } });
-      expect(unknown.isError).toBe(true);
-      expect((unknown.content as Array<{ text: string }>)[0]!.text).toContain('duckduckgo');
-    } finally {
-      await client.close();
-    }
+    const result = await shared.client.callTool({ name: 'search_web', arguments: { query: 'x', max_results: '5' } });
+    expect(result.isError).toBe(true);
+    const text = (result.content as Array<{ text: string }>)[0]!.text;
+    expect(text).toContain('INVALID_INPUT');
+    expect(text).toContain('max_results');
+    const unknown = await shared.client.callTool({ name: 'search_web', arguments: { query: 'x', engines: ['nosuchengine'] } });
+    expect(unknown.isError).toBe(true);
+    expect((unknown.content as Array<{ text: string }>)[0]!.text).toContain('duckduckgo');
   });
 
   it('exposes only the allow-listed tools', async () => {
@@ -119,14 +108,10 @@ describe('MCP over stdio', () => {
   });
 
   it('keeps stdout for the protocol: logs go to stderr', async () => {
-    const { client, stderr } = await connect({ QUARRY_LOG_LEVEL: 'info' });
-    try {
-      const result = await client.callTool({ name: 'search_engines', arguments: {} });
-      expect(result.isError).toBeFalsy();
-      expect((result.structuredContent as any).total_engines).toBeGreaterThan(5);
-      expect(stderr()).toContain('quarry core ready');
-    } finally {
-      await client.close();
-    }
+    // The shared server logs at info: everything it logged so far went to stderr and none broke the protocol.
+    const result = await shared.client.callTool({ name: 'search_engines', arguments: {} });
+    expect(result.isError).toBeFalsy();
+    expect((result.structuredContent as any).total_engines).toBeGreaterThan(5);
+    expect(shared.stderr()).toContain('quarry core ready');
   });
 });

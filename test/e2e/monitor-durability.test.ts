@@ -21,7 +21,6 @@ import { until } from '../sandbox/until.js';
 
 const KEY = 'monitor-durability-key-0123';
 const BASE = '/api/v1/monitor/topics';
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let web: SandboxWeb;
 const feed = new NewsFeed();
@@ -98,8 +97,13 @@ describe('a monitor survives SIGKILL', () => {
     const [, delivery] = await web.waitForWebhook('crash-check', 2, 60_000);
     const payload = new Webhook(secrets.checked!).verify(delivery!.body, delivery!.headers) as any;
     expect(payload.new_results.map((r: { url: string }) => r.url)).toEqual([item('crashchecked', 2).url]);
-    await sleep(1500);
-    // Nothing lost, nothing repeated: the first check's alert and the interrupted check's, once each.
+    // Nothing lost, nothing repeated: once the monitor records both alerts as delivered and none still
+    // pending (a repeat would be a pending delivery first), the first check's alert and the
+    // interrupted check's arrived once each.
+    await until('both alerts to be delivered', async () => {
+      const { alerts_sent, deliveries } = (await get(`${BASE}/${ids.checked}`)).body;
+      return alerts_sent === 2 && deliveries.length === 2 && deliveries.every((d: { status: string }) => d.status === 'delivered');
+    }, 10_000);
     expect(web.webhooks('crash-check')).toHaveLength(2);
 
     const after = await snapshot();
@@ -110,7 +114,6 @@ describe('a monitor survives SIGKILL', () => {
     expect(after.checked.results.slice(1)).toEqual(before.checked.results);
     expect(after.checked.results[0]).toMatchObject({ id: payload.result_id, new_results: payload.new_results });
     expect(after.checked.monitor.checks_run).toBe(2);
-    await until('the alert to be counted', async () => (await get(`${BASE}/${ids.checked}`)).body.alerts_sent === 2, 10_000);
   });
 
   it('in the middle of a delivery: after the restart it arrives again with the same webhook-id, once, and nothing is alerted twice', { timeout: 120_000 }, async () => {
@@ -145,8 +148,13 @@ describe('a monitor survives SIGKILL', () => {
     // Checked again, nothing already alerted on is sent again.
     const runs = after.delivered.monitor.checks_run;
     await post(`${BASE}/${ids.delivered}/check`);
-    await until('another check', async () => (await get(`${BASE}/${ids.delivered}`)).body.checks_run > runs, 20_000);
-    await sleep(1000);
+    const checked = await until('another check', async () => {
+      const monitor = (await get(`${BASE}/${ids.delivered}`)).body;
+      return monitor.checks_run > runs && !monitor.check_in_progress && monitor;
+    }, 20_000);
+    // The check is committed with nothing new, so no delivery was queued (an alert is queued with its check).
+    expect(checked.last_check.new_results).toBe(0);
+    expect(checked.deliveries).toHaveLength(2);
     expect(web.webhooks('crash-deliver')).toHaveLength(3);
   });
 });
@@ -168,10 +176,12 @@ describe.runIf(hasRedisServer)('two instances on one Redis', () => {
       expect(created.status, JSON.stringify(created.body)).toBe(200);
       ids.push(created.body.id);
     }
-    // 5 "minutes" of 200 ms: a check a second per monitor; let several intervals pass, with both instances sweeping.
-    await sleep(7000);
+    // 5 "minutes" of 200 ms: a check a second per monitor; several intervals pass, with both instances sweeping.
+    const checksRun = async (id: string) => (await b!.get(`${BASE}/${id}`, KEY)).body;
+    await until('five checks of every monitor', async () => (await Promise.all(ids.map(checksRun))).every((m) => m.checks_run >= 5), 30_000);
     for (const id of ids) expect((await a!.post(`${BASE}/${id}/pause`, {}, KEY)).status).toBe(200);
-    await sleep(1500);
+    // A check already running when paused still commits: wait until none is.
+    await until('the running checks to commit', async () => (await Promise.all(ids.map(checksRun))).every((m) => !m.check_in_progress), 10_000);
 
     const runners = new Set<string>();
     for (const [i, id] of ids.entries()) {

@@ -63,33 +63,32 @@ async function connect(): Promise<Client> {
 }
 
 describe('MCP over stdio as the local principal', () => {
+  // One server for both tests: each start of the package costs seconds.
+  let client: Client;
+  beforeAll(async () => {
+    client = await connect();
+  }, 60_000);
+  afterAll(async () => {
+    await client?.close();
+  });
+
   it('is an admin: it sees the monitor of no one beside the one it creates, and may delete it', async () => {
-    const client = await connect();
-    try {
-      const created = await client.callTool({ name: 'monitor_create', arguments: { topic: 'local topic', keywords: ['local'], check_interval_minutes: 1440 } });
-      expect(created.isError, JSON.stringify(created.content)).toBeFalsy();
-      const mine = (created.structuredContent as { id: string }).id;
-      const listed = await client.callTool({ name: 'monitor_list', arguments: {} });
-      const ids = (listed.structuredContent as { monitors: Array<{ id: string }> }).monitors.map((m) => m.id);
-      expect(legacyId).toMatch(/^mon_/);
-      expect(ids.sort()).toEqual([legacyId, mine].sort());
-      const got = await client.callTool({ name: 'monitor_get', arguments: { monitor_id: legacyId } });
-      expect(got.isError, JSON.stringify(got.content)).toBeFalsy();
-      expect((await client.callTool({ name: 'monitor_delete', arguments: { monitor_id: legacyId } })).isError).toBeFalsy();
-    } finally {
-      await client.close();
-    }
+    const created = await client.callTool({ name: 'monitor_create', arguments: { topic: 'local topic', keywords: ['local'], check_interval_minutes: 1440 } });
+    expect(created.isError, JSON.stringify(created.content)).toBeFalsy();
+    const mine = (created.structuredContent as { id: string }).id;
+    const listed = await client.callTool({ name: 'monitor_list', arguments: {} });
+    const ids = (listed.structuredContent as { monitors: Array<{ id: string }> }).monitors.map((m) => m.id);
+    expect(legacyId).toMatch(/^mon_/);
+    expect(ids.sort()).toEqual([legacyId, mine].sort());
+    const got = await client.callTool({ name: 'monitor_get', arguments: { monitor_id: legacyId } });
+    expect(got.isError, JSON.stringify(got.content)).toBeFalsy();
+    expect((await client.callTool({ name: 'monitor_delete', arguments: { monitor_id: legacyId } })).isError).toBeFalsy();
   }, 60_000);
 
   it('answers an unknown tool with JSON-RPC error -32602, not an isError result', async () => {
-    const client = await connect();
-    try {
-      const error = await client.callTool({ name: 'no_such_tool', arguments: {} }).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(McpError);
-      expect((error as McpError).code).toBe(-32602);
-      expect((error as McpError).message).toContain('no_such_tool');
-    } finally {
-      await client.close();
-    }
+    const error = await client.callTool({ name: 'no_such_tool', arguments: {} }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(McpError);
+    expect((error as McpError).code).toBe(-32602);
+    expect((error as McpError).message).toContain('no_such_tool');
   }, 60_000);
 });

@@ -14,7 +14,9 @@ import { sandboxConfig, TEST_KEY } from './harness.js';
 import { freePort } from '../sandbox/free-port.js';
 
 const CLI = join(PACKAGE_ROOT, 'dist/hosts/cli/main.js');
-const READY_TIMEOUT_MS = 30_000;
+// A bound for a stuck start, not a check of start-up time: two instances starting at once on a loaded
+// 2-core machine took over 30 s to listen (several-instances, failover, monitor-durability).
+const READY_TIMEOUT_MS = 60_000;
 
 export interface QuarryProcess {
   url: string;

@@ -13,11 +13,11 @@ import { hasRedisServer } from '../sandbox/local-redis.js';
 import { redisForThisSuite } from '../sandbox/redis-hooks.js';
 import { startRoundRobinProxy } from '../sandbox/round-robin-proxy.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
+import { until } from '../sandbox/until.js';
 import { finishedJob, fleet, type QuarryProcess, type SpawnOptions } from './quarry-process.js';
 
 const KEY = 'several-instances-key-0123';
 const SECOND_KEY = 'several-instances-key-4567';
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let web: SandboxWeb;
 const instances = fleet(() => web, [KEY, SECOND_KEY]);
@@ -43,7 +43,8 @@ describe.runIf(hasRedisServer)('several quarry serve instances on one Redis', ()
 
   const shared = (config: SpawnOptions['config'] = {}) => ({ env: { QUARRY_REDIS_URL: redis.url }, config });
 
-  it('share one rate limit and engine suspensions', async () => {
+  // Two instances start inside the test: on a loaded 2-core machine that alone can take over 30 s.
+  it('share one rate limit and engine suspensions', { timeout: 120_000 }, async () => {
     const [a, b] = await Promise.all([start(shared({ rateLimitPerMinute: 40 })), start(shared({ rateLimitPerMinute: 40 }))]);
     const statuses = async (instance: QuarryProcess) => {
       const out: number[] = [];
@@ -94,17 +95,24 @@ describe.runIf(hasRedisServer)('several quarry serve instances on one Redis', ()
     const loadDone = Promise.all([0, 1, 2, 3].map(load));
 
     const restart = async (instance: QuarryProcess): Promise<QuarryProcess> => {
+      const removals = proxy.removals;
       instance.kill('SIGTERM');
       expect((await instance.exited).code).toBe(0);
       instances.forget(instance);
-      await sleep(500);
+      // The balancer has taken the instance out before it comes back on the same port.
+      await until('the balancer to take the instance out', async () => proxy.removals > removals, 10_000);
       return start({ ...shared(config), port: instance.port, dataDir: instance.dataDir });
     };
-    await sleep(2000);
+    /** Load under way: more requests answered, and async jobs (4 s each on bing) accepted and still running. */
+    const moreLoad = (what: string) => {
+      const [answered, accepted] = [answers.length, jobIds.length];
+      return until(what, async () => answers.length >= answered + 10 && jobIds.length >= accepted + 3, 30_000);
+    };
+    await moreLoad('load before the first restart');
     a = await restart(a);
-    await sleep(2000);
+    await moreLoad('load between the restarts');
     b = await restart(b);
-    await sleep(2000);
+    await moreLoad('load after the restarts');
     loading = false;
     await loadDone;
 

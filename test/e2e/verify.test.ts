@@ -80,10 +80,11 @@ describe('verify/claim', () => {
     expect(out.contradicting_evidence[0].snippet).toMatch(/330 metres/);
   });
 
-  it('answers partially_true when one fact is supported and the other has no evidence', async () => {
+  it('answers partially_true when one fact is supported and the other only in part', async () => {
     const out = await verify({ claim: 'The Eiffel Tower was completed in 1889, and it is painted with gold leaf every year' });
     expect(out.verdict).toBe('partially_true');
-    expect(out.key_facts).toEqual(['The Eiffel Tower was completed in 1889 — supported', 'it is painted with gold leaf every year — no evidence found']);
+    // The pages say it is repainted with paint every seven years: painted, yes; gold leaf and every year, no.
+    expect(out.key_facts).toEqual(['The Eiffel Tower was completed in 1889 — supported', 'it is painted with gold leaf every year — partly supported: part of it is on the pages']);
   });
 
   it('answers misleading when the supporting evidence states the qualification the claim leaves out', async () => {

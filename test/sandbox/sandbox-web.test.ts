@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fixturePages } from './fixture-pages.js';
 import { startSandboxWeb, type SandboxWeb } from './sandbox-web.js';
 import { TOPIC_PAGES } from './topic-pages.js';
@@ -340,7 +340,8 @@ describe('close', () => {
       () => 'answered',
       () => 'failed',
     );
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Both requests have reached the sandbox and are held there.
+    await vi.waitFor(() => expect(own.openRequests()).toBe(2), { timeout: 5000, interval: 10 });
     const started = performance.now();
     await own.close();
     expect(performance.now() - started).toBeLessThan(1000);

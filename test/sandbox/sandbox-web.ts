@@ -61,6 +61,8 @@ export interface SandboxWeb {
   waitForWebhook(name: string, count?: number, timeoutMs?: number): Promise<WebhookDelivery[]>;
   /** Every request received, path including the query string. */
   requestLog(): Array<{ method: string; path: string }>;
+  /** Requests under pathPrefix not yet answered nor dropped by their sender (a delayed page in flight). */
+  openRequests(pathPrefix?: string): number;
   /** Stops the server, dropping open (even hanging) connections. */
   close(): Promise<void>;
 }
@@ -86,8 +88,13 @@ export async function startSandboxWeb(): Promise<SandboxWeb> {
   let robots: string | null = null;
   let closed = false;
 
+  const open = new Set<string[]>();
   const server = createServer((req, res) => {
     log.push({ method: req.method ?? 'GET', path: req.url ?? '/' });
+    // One entry per request (an array, so two requests for one path stay two), gone once answered or dropped.
+    const entry = [req.url ?? '/'];
+    open.add(entry);
+    res.on('close', () => open.delete(entry));
     route(req, res).catch((error: unknown) => send(res, 500, `sandbox web error: ${String(error)}`));
   });
   server.on('connection', (socket) => {
@@ -215,6 +222,7 @@ export async function startSandboxWeb(): Promise<SandboxWeb> {
     webhooks: (name) => webhooks.deliveries(name),
     waitForWebhook: (name, count = 1, timeoutMs = 5000) => webhooks.waitFor(name, count, timeoutMs),
     requestLog: () => [...log],
+    openRequests: (pathPrefix = '/') => [...open].filter(([path]) => path!.startsWith(pathPrefix)).length,
     async close() {
       if (closed) return;
       closed = true;

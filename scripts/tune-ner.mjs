@@ -1,0 +1,94 @@
+#!/usr/bin/env node
+/**
+ * The quick loop for trying tagger ideas in minutes, not the shipped model:
+ * trains on the training sets minus a development fold (wikigold training
+ * articles whose index mod 4 = 1 and BTC section G), with fewer epochs, and
+ * scores that fold per type with the error classes of each type (wrong type,
+ * wrong boundary, missed, spurious). The held-out sets (wikigold index mod
+ * 4 = 3, BTC H, WNUT-17 test) are never read here: they are measured once,
+ * by `npm run bench:ner`, after the final `npm run train:ner`.
+ *
+ * Run after `npm run build`: node scripts/tune-ner.mjs [epochs=3]
+ * (env: NER_WIKIGOLD_COPIES, NER_TYPER_EPOCHS, NER_TAGGER_CACHE, NER_EXAMPLES=ORG|PER|LOC).
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+
+const dist = new URL('../dist/', import.meta.url);
+const { btcSections, wcxbTrainingDocuments, wikigoldTrain, wnutDev } = await import(new URL('bench/ner/datasets.js', dist).href);
+const { EntityRecognizer, loadGazetteer } = await import(new URL('services/entities/recognizer.js', dist).href);
+const { trainTagger } = await import(new URL('services/entities/sequence-tagger.js', dist).href);
+const { trainSpanTyper } = await import(new URL('services/entities/span-typer.js', dist).href);
+const { Perceptron } = await import(new URL('services/entities/perceptron.js', dist).href);
+const { tagsToSpans } = await import(new URL('services/entities/spans.js', dist).href);
+const { count, emptyCounts, score, SCORED } = await import(new URL('bench/ner/score.js', dist).href);
+
+const epochs = Number(process.argv[2] ?? 3);
+const wikigold = wikigoldTrain();
+// wikigoldTrain() keeps the articles whose index mod 4 ≠ 3, in order: 0, 1, 2, 4, 5, 6, … — every third of them has index mod 4 = 1.
+const wikigoldDev = wikigold.filter((_, i) => i % 3 === 1);
+const wikigoldFit = wikigold.filter((_, i) => i % 3 !== 1);
+const btcFit = btcSections(['a', 'b', 'e', 'f']);
+const btcDev = btcSections(['g']);
+const wnut = wnutDev();
+if (!btcFit || !wnut) throw new Error('BTC and WNUT-17 are read from ../shared/fixtures/datasets/ner');
+
+const gazetteer = loadGazetteer();
+const started = performance.now();
+const copies = Number(process.env.NER_WIKIGOLD_COPIES ?? 4);
+const training = [...Array.from({ length: copies }, () => wikigoldFit).flat(), ...btcFit, ...wnut, ...wcxbTrainingDocuments()];
+// NER_TAGGER_CACHE=file: the first run saves the trained tagger there, later runs load it (span-typer and post-processing ideas in seconds).
+const cache = process.env.NER_TAGGER_CACHE;
+const tagger =
+  cache && existsSync(cache)
+    ? Perceptron.load(JSON.parse(readFileSync(cache, 'utf8')))
+    : trainTagger(training, gazetteer, {
+        epochs,
+        seed: 20261125,
+        onEpoch: (epoch, errors, tokens) => console.log(`epoch ${epoch}: ${((1 - errors / tokens) * 100).toFixed(2)}% tokens right`),
+      });
+if (cache && !existsSync(cache)) writeFileSync(cache, JSON.stringify(tagger.serialize(0)));
+console.log(`tagger ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+const typerEpochs = Number(process.env.NER_TYPER_EPOCHS ?? 8);
+const typer = typerEpochs > 0 ? trainSpanTyper(training, gazetteer, { epochs: typerEpochs, seed: 20261125 }).serialize(0).weights : {};
+const model = Perceptron.load({ tags: tagger.serialize(0).tags, weights: { ...tagger.serialize(0).weights, ...typer } });
+console.log(`span typer ${typerEpochs} epochs, total ${((performance.now() - started) / 1000).toFixed(1)} s`);
+const recognizer = new EntityRecognizer(model, gazetteer);
+
+const key = (s) => `${s.start}:${s.end}`;
+const overlaps = (a, b) => a.start < b.end && b.start < a.end;
+
+function evaluate(name, documents) {
+  const all = emptyCounts();
+  const byType = Object.fromEntries(SCORED.map((t) => [t, emptyCounts()]));
+  const errors = Object.fromEntries(SCORED.map((t) => [t, new Map()]));
+  const note = (type, what) => errors[type].set(what, (errors[type].get(what) ?? 0) + 1);
+  const examples = [];
+  for (const doc of documents) {
+    const predicted = recognizer.tagWords(doc.map((s) => s.words));
+    doc.forEach((sentence, s) => {
+      const gold = tagsToSpans(sentence.tags);
+      const guess = predicted[s];
+      count(all, gold, guess);
+      for (const type of SCORED) count(byType[type], gold, guess, type);
+      for (const g of gold.filter((g) => SCORED.includes(g.type))) {
+        const same = guess.find((p) => key(p) === key(g));
+        if (same?.type === g.type) continue;
+        const what = same ? `typed ${same.type}` : guess.some((p) => overlaps(p, g)) ? 'boundary' : 'missed';
+        note(g.type, what);
+        if (g.type === (process.env.NER_EXAMPLES ?? 'ORG') && examples.length < 120) examples.push(`${what}: ${sentence.words.slice(g.start, g.end).join(' ')}`);
+      }
+      for (const p of guess.filter((p) => SCORED.includes(p.type))) {
+        if (!gold.some((g) => overlaps(p, g))) note(p.type, 'spurious');
+        else if (!gold.some((g) => key(g) === key(p)) && gold.some((g) => overlaps(p, g) && g.type === 'MISC')) note(p.type, 'spurious (gold MISC)');
+      }
+    });
+  }
+  const pct = (v) => (v * 100).toFixed(1);
+  const micro = score(all);
+  console.log(`\n${name}: micro F1 ${pct(micro.f1)} (P ${pct(micro.precision)}, R ${pct(micro.recall)}) | ${SCORED.map((t) => `${t} ${pct(score(byType[t]).f1)}`).join(' | ')}`);
+  for (const type of SCORED) console.log(`  ${type} errors: ${[...errors[type]].sort((a, b) => b[1] - a[1]).map(([w, n]) => `${w} ${n}`).join(', ')}`);
+  if (process.env.NER_EXAMPLES) console.log(examples.map((e) => `    ${e}`).join('\n'));
+}
+
+evaluate(`wikigold dev fold (${wikigoldDev.length} training articles set aside)`, wikigoldDev);
+evaluate('BTC section G (set aside)', btcDev);
