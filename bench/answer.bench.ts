@@ -25,12 +25,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createQuarry } from '../app/create-quarry.js';
+import { createQuarry, type QuarryApp } from '../app/create-quarry.js';
 import { silentLogger } from '../core/logger.js';
 import { checkAnswer, citationNumbers, NO_ANSWER, normalizeQuoted } from '../services/answers/citations.js';
 import { sentences } from '../services/ranking/passages.js';
 import { rulerWords } from './ruler-words.js';
-import { startSandboxWeb } from '../test/sandbox/sandbox-web.js';
+import { startSandboxWeb, type SandboxWeb } from '../test/sandbox/sandbox-web.js';
 import { CHROMA_DATASET_DIR, chromaDatasetPresent } from './chroma-dataset.js';
 import { buildQuestionSet, type BenchPage, type BenchQuestion } from './answer/question-set.js';
 
@@ -104,10 +104,58 @@ async function main(): Promise<void> {
     web.addPage(`/bench/${page.id}`, renderPage(page));
     idOfUrl.set(urlOf(page.id), page.id);
   }
-  const listedFor = new Map(set.questions.map((q) => [q.question, q.listed]));
+  const controls = set.questions.filter((q) => q.control).length;
+  console.log(
+    `Answer benchmark${HELD_OUT ? ' (held-out questions)' : ''}: ${set.questions.length - controls} questions (+ ${controls} controls without their gold pages) over ${set.pages.length} pages (${DEPTHS.join(', ')} depth), gold pages among up to 7 distractors each, no LLM`,
+  );
+  try {
+    const table: string[][] = [['', 'answer sentence', 'key phrase', 'citation precision', 'answered', 'abstained (controls)', 'verbatim + [n] ok']];
+    for (const depth of DEPTHS) {
+      const system: Array<Scored & { control: boolean }> = [];
+      const baseline: Array<Scored & { control: boolean }> = [];
+      const started = performance.now();
+      // A control asks its question's words again, so it runs on an app of its own: the agent trims
+      // the query and would otherwise be answered from the search cache with the gold pages listed.
+      for (const control of [false, true]) {
+        const asked = set.questions.filter((q) => q.control === control);
+        const bench = await startBenchApp(web, pageById, new Map(asked.map((q) => [q.question.trim(), q.listed])));
+        try {
+          for (const question of asked) {
+            const ctx = { signal: new AbortController().signal, logger: silentLogger(), progress: () => undefined, host: 'cli' as const };
+            const out = (await bench.app.registry.invoke('agent.search', { query: question.question, include_answer: true, include_raw_content: 'text', max_results: 8, search_depth: depth }, ctx)) as {
+              answer: string;
+              results: Array<{ url: string; raw_content: string | null }>;
+            };
+            const pageIds = out.results.map((r) => idOfUrl.get(r.url) ?? null);
+            const cited = citationNumbers(out.answer).map((n) => pageIds[n - 1] ?? null);
+            const problems = checkAnswer(out.answer, out.results.map((r) => ({ text: r.raw_content ?? '' })), { extractive: true });
+            system.push({ ...score(out.answer, question, cited), verbatimProblems: problems.length, control });
+            if (process.env.BENCH_VERBOSE) console.log(JSON.stringify({ q: question.question, gold: question.excerpts.map((e) => e.content.slice(0, 200)), answer: out.answer, ok: system.at(-1) }));
+            const top = out.results[0];
+            const first = top?.raw_content ? (sentences(top.raw_content)[0]?.text ?? '') : '';
+            baseline.push({ ...score(first ? `${first} [1]` : NO_ANSWER, question, first ? [pageIds[0] ?? null] : []), verbatimProblems: 0, control });
+          }
+        } finally {
+          await bench.close();
+        }
+      }
+      const seconds = (performance.now() - started) / 1000;
+      table.push(summarise(`quarry extractive (${depth}, ${(seconds / set.questions.length).toFixed(2)} s/question)`, system));
+      table.push(summarise('baseline: first sentence of the top result', baseline));
+    }
+    const widths = table[0]!.map((_, c) => Math.max(...table.map((row) => row[c]!.length)));
+    console.log('');
+    for (const row of table) console.log(row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  '));
+  } finally {
+    await web.close();
+  }
+}
+
+/** A fresh app (empty caches) whose one engine lists, for each query, the pages `listed` names, in order. */
+async function startBenchApp(web: SandboxWeb, pageById: Map<string, BenchPage>, listed: Map<string, string[]>): Promise<{ app: QuarryApp; close(): Promise<void> }> {
   const engine = createServer((request, response) => {
     const query = new URL(request.url ?? '/', 'http://x').searchParams.get('q') ?? '';
-    const items = (listedFor.get(query) ?? []).map((id) => ({ link: urlOf(id), name: pageById.get(id)!.title, summary: pageById.get(id)!.text.slice(0, 200) }));
+    const items = (listed.get(query) ?? []).map((id) => ({ link: `${web.url}/bench/${id}`, name: pageById.get(id)!.title, summary: pageById.get(id)!.text.slice(0, 200) }));
     response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ items }));
   });
   await new Promise<void>((resolve) => engine.listen(0, '127.0.0.1', resolve));
@@ -127,44 +175,14 @@ async function main(): Promise<void> {
       vectorIndex: { enabled: false },
     },
   });
-  const controls = set.questions.filter((q) => q.control).length;
-  console.log(
-    `Answer benchmark${HELD_OUT ? ' (held-out questions)' : ''}: ${set.questions.length - controls} questions (+ ${controls} controls without their gold pages) over ${set.pages.length} pages (${DEPTHS.join(', ')} depth), gold pages among up to 7 distractors each, no LLM`,
-  );
-  try {
-    const table: string[][] = [['', 'answer sentence', 'key phrase', 'citation precision', 'answered', 'abstained (controls)', 'verbatim + [n] ok']];
-    for (const depth of DEPTHS) {
-      const system: Array<Scored & { control: boolean }> = [];
-      const baseline: Array<Scored & { control: boolean }> = [];
-      const started = performance.now();
-      for (const question of set.questions) {
-        const ctx = { signal: new AbortController().signal, logger: silentLogger(), progress: () => undefined, host: 'cli' as const };
-        const out = (await app.registry.invoke('agent.search', { query: question.question, include_answer: true, include_raw_content: 'text', max_results: 8, search_depth: depth }, ctx)) as {
-          answer: string;
-          results: Array<{ url: string; raw_content: string | null }>;
-        };
-        const pageIds = out.results.map((r) => idOfUrl.get(r.url) ?? null);
-        const cited = citationNumbers(out.answer).map((n) => pageIds[n - 1] ?? null);
-        const problems = checkAnswer(out.answer, out.results.map((r) => ({ text: r.raw_content ?? '' })), { extractive: true });
-        system.push({ ...score(out.answer, question, cited), verbatimProblems: problems.length, control: question.control });
-        if (process.env.BENCH_VERBOSE) console.log(JSON.stringify({ q: question.question, gold: question.excerpts.map((e) => e.content.slice(0, 200)), answer: out.answer, ok: system.at(-1) }));
-        const top = out.results[0];
-        const first = top?.raw_content ? (sentences(top.raw_content)[0]?.text ?? '') : '';
-        baseline.push({ ...score(first ? `${first} [1]` : NO_ANSWER, question, first ? [pageIds[0] ?? null] : []), verbatimProblems: 0, control: question.control });
-      }
-      const seconds = (performance.now() - started) / 1000;
-      table.push(summarise(`quarry extractive (${depth}, ${(seconds / set.questions.length).toFixed(2)} s/question)`, system));
-      table.push(summarise('baseline: first sentence of the top result', baseline));
-    }
-    const widths = table[0]!.map((_, c) => Math.max(...table.map((row) => row[c]!.length)));
-    console.log('');
-    for (const row of table) console.log(row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  '));
-  } finally {
-    await app.close();
-    await web.close();
-    await new Promise<void>((resolve) => engine.close(() => resolve()));
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  return {
+    app,
+    async close() {
+      await app.close();
+      await new Promise<void>((resolve) => engine.close(() => resolve()));
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 main().catch((error: unknown) => {

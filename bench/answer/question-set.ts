@@ -8,7 +8,8 @@
  * distractor pages in BM25 order, so the answer sentence is always in one of
  * the pages read, among distractors. Every fourth question is asked a second
  * time with its gold pages left out (a control: the right answer is then that
- * the sources do not answer).
+ * the sources do not answer); the benchmark asks the controls on an app of
+ * their own, so no cache answers them with the gold pages.
  */
 import { rulerWords } from '../ruler-words.js';
 import { chromaPages, readChromaCorpora, readChromaQuestions, type BenchPage, type ChromaExcerpt } from '../chroma-dataset.js';
@@ -78,7 +79,7 @@ export function buildQuestionSet(options: { count: number; distractors: number; 
     questions.push({ question: q.question, corpusId: q.corpusId, excerpts: q.excerpts, gold, listed, control: false });
     // Every fourth question is also asked without its gold pages: the sources then do not answer it.
     if (questions.length % 4 === 0) {
-      questions.push({ question: `${q.question} `, corpusId: q.corpusId, excerpts: q.excerpts, gold, listed: listed.filter((id) => !gold.includes(id)), control: true });
+      questions.push({ question: q.question, corpusId: q.corpusId, excerpts: q.excerpts, gold, listed: listed.filter((id) => !gold.includes(id)), control: true });
     }
   }
   return { pages, questions };

@@ -28,9 +28,10 @@ export async function agentExtract(services: PluginServices, input: AgentExtract
   });
 
   const embedder = input.query ? await embedderOrNull(services, ctx) : null;
+  const reranker = input.query ? await services.models.passageReranker() : null;
   const read = pages.map((page) => page.success && page.text.trim().length > 0);
   const ranked = input.query
-    ? await rankPagePassages(input.query, pages.filter((_, i) => read[i]).map((p) => ({ title: p.title, text: p.text })), embedder, { signal: ctx.signal })
+    ? await rankPagePassages(input.query, pages.filter((_, i) => read[i]).map((p) => ({ title: p.title, text: p.text })), embedder, { signal: ctx.signal, reranker })
     : [];
   let rankedIndex = 0;
 

@@ -17,6 +17,7 @@ import type { AnswerSourceWithUrl } from '../../services/answers/answer.js';
 import { modelFor } from '../../services/llm/model-choice.js';
 import { writeReport } from '../../services/answers/report.js';
 import { rankPagePassages } from '../../services/ranking/page-passages.js';
+import { withReranker } from '../../services/ranking/reranker.js';
 import { runResearch } from '../../services/research/loop.js';
 import { FACETS, planQuestions } from '../../services/research/plan.js';
 import type { AgentResearchInput, AgentResearchReport, ResearchDepth } from './schemas.js';
@@ -60,6 +61,7 @@ export async function agentResearch(services: PluginServices, input: AgentResear
   report(`sub-questions: ${plan.questions.join(' | ')}`);
 
   const embedder = await embedderOrNull(services, ctx);
+  const reranker = await services.models.passageReranker();
   const outcome = await runResearch(services.webSearch, {
     subject: input.query,
     questions: plan.questions,
@@ -71,6 +73,7 @@ export async function agentResearch(services: PluginServices, input: AgentResear
     deadline,
     signal: ctx.signal,
     embedder,
+    reranker,
     chunker: pooledChunker(services.parsing, ctx.signal),
     llm: modelFor(services.llm, 'research-plan'),
     logger: ctx.logger,
@@ -85,13 +88,14 @@ export async function agentResearch(services: PluginServices, input: AgentResear
   report(`writing the report from ${best.length} sources`);
   const forQuestion = (q: number): AnswerSourceWithUrl[] =>
     best.map(({ source, s }, i) => ({ n: i + 1, title: source.title, url: source.url, text: source.text, passages: outcome.ranked[q]![s]!.passages }));
-  const main = await rankPagePassages(input.query, best.map((b) => ({ title: b.source.title, text: b.source.text })), embedder, { signal: ctx.signal, vectors: outcome.vectors });
+  const main = await rankPagePassages(input.query, best.map((b) => ({ title: b.source.title, text: b.source.text })), embedder, { signal: ctx.signal, vectors: outcome.vectors, reranker });
   const written = await writeReport(
     input.query,
     plan.questions.map((question, q) => ({ question, sources: forQuestion(q) })),
     {
       llm: modelFor(services.llm, 'research-report'),
       embedder,
+      reranker,
       summarySources: best.map(({ source }, i) => ({ n: i + 1, title: source.title, url: source.url, text: source.text, passages: main[i]!.passages })),
       includeSummary: input.include_summary,
       includeAnalysis: input.include_analysis,
@@ -125,7 +129,7 @@ export async function agentResearch(services: PluginServices, input: AgentResear
       engines_failed: outcome.enginesFailed,
       unanswered: written.unanswered,
     },
-    model_used: written.model,
+    model_used: withReranker(written.model, reranker),
     response_time: Math.round(performance.now() - started) / 1000,
   };
 }

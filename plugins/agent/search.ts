@@ -155,6 +155,7 @@ export async function agentSearch(services: PluginServices, input: AgentSearchIn
         llm: modelFor(services.llm, use),
         length: input.include_answer === 'advanced' || input.include_answer === 'production' ? 'long' : 'short',
         embedder,
+        reranker,
         signal: ctx.signal,
         logger: ctx.logger,
       },

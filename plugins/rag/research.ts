@@ -139,6 +139,7 @@ async function build(services: PluginServices, store: CorpusStore, record: Corpu
   const wanted = Math.max(0, params.target_sources - have.length);
   const rounds = RAG_DEPTH_PROFILES[params.depth].rounds;
   const llm = modelFor(services.llm, 'page-summary');
+  const reranker = await services.models.passageReranker();
   let step = 0;
   const report = (message: string) => ctx.progress({ progress: ++step, message });
   report(`corpus ${corpusId}: ${remaining.length} queries to run, ${wanted} sources wanted`);
@@ -147,7 +148,7 @@ async function build(services: PluginServices, store: CorpusStore, record: Corpu
     let stored = 0;
     if (fresh.length > 0) {
       const pages = fresh.map((s) => ({ title: s.title, text: s.text }));
-      const ranked = await rankPagePassages(record.topic, pages, embedder, { signal: ctx.signal, chunker: pooledChunker(services.parsing, ctx.signal) });
+      const ranked = await rankPagePassages(record.topic, pages, embedder, { signal: ctx.signal, reranker, chunker: pooledChunker(services.parsing, ctx.signal) });
       const written = llm ? await writtenSummaries(llm, record.topic, pages, { signal: ctx.signal, logger: ctx.logger }) : [];
       const summaries: string[] = [];
       for (const [i, s] of fresh.entries()) summaries.push(written[i] ?? (await extractiveSummary(record.topic, s.text, embedder, { signal: ctx.signal })));
@@ -194,6 +195,7 @@ async function build(services: PluginServices, store: CorpusStore, record: Corpu
             deadline: started + params.timeout_seconds * 1000,
             signal: ctx.signal,
             embedder,
+            reranker,
             chunker: pooledChunker(services.parsing, ctx.signal),
             llm,
             logger: ctx.logger,

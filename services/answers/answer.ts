@@ -9,6 +9,7 @@ import { toAppError } from '../../core/errors.js';
 import type { Embedder } from '../embeddings/types.js';
 import { EXTRACTIVE_MODEL } from '../llm/registry.js';
 import type { LlmClient } from '../llm/types.js';
+import type { PassageReranker } from '../ranking/reranker.js';
 import { NO_ANSWER } from './citations.js';
 import { extractiveAnswer, type AnswerSource } from './extractive.js';
 import { writeAnswer, type AnswerLength } from './written.js';
@@ -30,6 +31,8 @@ export interface AnswerOptions {
   llm: LlmClient | null;
   length: AnswerLength;
   embedder: Embedder | null;
+  /** A configured cross-encoder orders the sentences an extractive answer quotes. */
+  reranker?: PassageReranker | null;
   signal?: AbortSignal;
   logger?: Pick<Logger, 'warn'>;
   /** Passages per source shown to the model. */
@@ -59,6 +62,7 @@ export async function answerQuestion(question: string, sources: AnswerSourceWith
   const extractive = await extractiveAnswer(question, sources, {
     maxSentences: SENTENCES[options.length],
     embedder: options.embedder,
+    reranker: options.reranker ?? null,
     ...(options.signal ? { signal: options.signal } : {}),
   });
   return { text: extractive.text, answered: extractive.answered, model: EXTRACTIVE_MODEL, ...(fallbackReason ? { fallbackReason } : {}) };

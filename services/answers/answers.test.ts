@@ -9,7 +9,7 @@ import { rankPagePassages } from '../ranking/page-passages.js';
 import { checkAnswer, citationNumbers, extractivePieces, keepCitations, NO_ANSWER } from './citations.js';
 import { checkedAnswer } from './written.js';
 import { fitContext } from './context.js';
-import { extractiveAnswer, type AnswerSource } from './extractive.js';
+import { candidateSentences, extractiveAnswer, type AnswerSource } from './extractive.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 /** A real speech (Chroma's chunking evaluation, public domain; see services/chunking/fixtures/PROVENANCE.md). */
@@ -52,6 +52,16 @@ describe('extractive answers', () => {
     const answer = await extractiveAnswer('heat pump install cost', await sources('heat pump install cost', pages), { maxSentences: 3, embedder: null });
     expect(answer.text).toContain('9000 euros');
     expect(answer.text).not.toMatch(/AI assistants/);
+  });
+});
+
+describe('candidate sentences', () => {
+  it('quotes a passage\'s last sentence whole when the cut ended it mid-sentence, and never a question', () => {
+    const text = 'Is the arsenal still standing today? The arsenal was seized by state troops in February 1861 after a long standoff with the federal garrison. Later it became a museum.';
+    const cutAt = text.indexOf(' after a long');
+    const passage = { text: text.slice(0, cutAt), start: 0, end: cutAt, index: 0, relevance: { score: 0.8 } } as unknown as AnswerSource['passages'][number];
+    const quoted = candidateSentences([{ n: 1, title: 'Arsenal', text, passages: [passage] }]).map((c) => c.text);
+    expect(quoted).toEqual(['The arsenal was seized by state troops in February 1861 after a long standoff with the federal garrison.']);
   });
 });
 

@@ -25,6 +25,8 @@ import type { RankedPassage } from '../ranking/page-passages.js';
 import { scoreAnswerSentences } from '../ranking/answer-sentences.js';
 import { pagePriors } from '../ranking/page-prior.js';
 import { sentences } from '../ranking/passages.js';
+import { questionFocus } from '../ranking/question-focus.js';
+import type { PassageReranker } from '../ranking/reranker.js';
 import { contentTokens } from '../ranking/tokens.js';
 import { isAgentInstruction } from '../sources/safety.js';
 import { escapeMarkdownText } from '../markdown/escape.js';
@@ -33,9 +35,11 @@ import { NO_ANSWER, quoteSentence } from './citations.js';
 /** Below this best-passage score the sources are taken not to answer the question (research's test too). */
 export const ANSWERED_MIN = 0.5;
 /**
- * Below this confidence no sentence answers. Calibrated on bench:answer's 120 questions and 39
- * controls: about half the controls abstain there, and answers kept cite the page that answers
- * about 85% of the time (docs/agent.md, "Benchmark").
+ * Below this confidence no sentence answers. Set on bench:answer's 120 questions and 39 controls
+ * (each control asked without its gold pages, on an app of its own): about 70% of the controls
+ * abstain and about 87% of the citations kept point at the page that answers (docs/agent.md,
+ * "Benchmark"). Lower (0.6 with MARGIN_CAP 0.15) answers more but quotes a wrong sentence in
+ * test/e2e/answer-citations.test.ts.
  */
 export const ABSTAIN_BELOW = 0.75;
 /** The leading page's margin over the runner-up counts towards confidence up to this much. */
@@ -50,6 +54,9 @@ const BLEND = { sentence: 0.7, passage: 0.3 };
 const MIN_WORDS = 5;
 const MAX_WORDS = 60;
 const DUPLICATE_JACCARD = 0.6;
+/** How far past a passage's end its last sentence is looked for. */
+const COMPLETION_CHARS = 400;
+const STATEMENT_END = /[.!…"”')]$/;
 
 export interface AnswerSource {
   /** The citation number: 1-based position among the returned sources. */
@@ -76,6 +83,8 @@ export interface Answer {
 export interface ExtractiveOptions {
   maxSentences: number;
   embedder: Embedder | null;
+  /** A configured cross-encoder orders the best sentences (ranking/answer-sentences.ts). */
+  reranker?: PassageReranker | null;
   signal?: AbortSignal;
 }
 
@@ -99,17 +108,34 @@ interface Candidate {
   passageScore: number;
 }
 
+/** Quotable: 5 to 60 words, a statement (a question never answers one), no instruction aimed at an agent. */
+function quotable(sentence: string): boolean {
+  const words = sentence.split(' ').length;
+  return words >= MIN_WORDS && words <= MAX_WORDS && STATEMENT_END.test(sentence) && !isAgentInstruction(sentence);
+}
+
+/**
+ * A passage's last sentence as the page has it: the passage cutter may end a
+ * passage mid-sentence (a token budget), and the rest of the sentence is in
+ * the page right after it.
+ */
+function wholeSentence(pageText: string, sentence: string, isLast: boolean): string {
+  if (!isLast || STATEMENT_END.test(sentence)) return sentence;
+  const at = pageText.indexOf(sentence);
+  if (at < 0) return sentence;
+  return sentences(pageText.slice(at, at + sentence.length + COMPLETION_CHARS))[0]?.text ?? sentence;
+}
+
 /** Candidate sentences of each source's best passages, with their passage and citation. */
-function candidateSentences(sources: AnswerSource[]): Candidate[] {
+export function candidateSentences(sources: AnswerSource[]): Candidate[] {
   const out: Candidate[] = [];
   for (const source of sources) {
     for (const passage of source.passages.slice(0, PASSAGES_PER_SOURCE)) {
-      for (const sentence of sentences(passage.text)) {
-        const quoted = quoteSentence(sentence.text);
-        const words = quoted.split(' ').length;
-        if (words < MIN_WORDS || words > MAX_WORDS || isAgentInstruction(quoted) || !/[.!?…"”')]$/.test(quoted)) continue;
-        out.push({ text: quoted, citation: source.n, title: source.title, context: passage.text, passageScore: passage.relevance.score });
-      }
+      const inPassage = sentences(passage.text);
+      inPassage.forEach((sentence, i) => {
+        const quoted = quoteSentence(wholeSentence(source.text, sentence.text, i === inPassage.length - 1));
+        if (quotable(quoted)) out.push({ text: quoted, citation: source.n, title: source.title, context: passage.text, passageScore: passage.relevance.score });
+      });
     }
   }
   return out;
@@ -125,9 +151,10 @@ export interface RankedCandidate extends Candidate {
 /** Candidates scored for how well they answer, each with its page's score; best sentence first. */
 export async function rankCandidates(query: string, sources: AnswerSource[], options: ExtractiveOptions): Promise<RankedCandidate[]> {
   const candidates = candidateSentences(sources);
-  const pageTexts = sources.map((s) => `${s.title}\n${s.text}`);
-  const answering = await scoreAnswerSentences(query, candidates, { pageTexts, embedder: options.embedder, ...(options.signal ? { signal: options.signal } : {}) });
-  const priors = pagePriors(query, sources.map((s) => ({ title: s.title, text: s.text, position: s.n })));
+  // The question's term weights and shape, once for both the sentences and the page priors.
+  const focus = questionFocus(query, sources.map((s) => `${s.title}\n${s.text}`));
+  const answering = await scoreAnswerSentences(focus, candidates, { embedder: options.embedder, reranker: options.reranker ?? null, ...(options.signal ? { signal: options.signal } : {}) });
+  const priors = pagePriors(focus, sources.map((s) => ({ title: s.title, text: s.text, position: s.n })));
   const pageScore = new Map(sources.map((s, i) => [s.n, round((s.passages[0]?.relevance.score ?? 0) + priors[i]!)]));
   return candidates
     .map((c, i) => ({ ...c, score: round(BLEND.sentence * answering[i]! + BLEND.passage * c.passageScore), pageScore: pageScore.get(c.citation)! }))

@@ -13,6 +13,7 @@
  * Every piece is markdown with page-derived text escaped (services/markdown).
  */
 import type { Logger } from '../../core/logger.js';
+import type { PassageReranker } from '../ranking/reranker.js';
 import type { Embedder } from '../embeddings/types.js';
 import { EXTRACTIVE_MODEL } from '../llm/registry.js';
 import { parseModelJson } from '../llm/json-output.js';
@@ -33,6 +34,8 @@ export interface ReportQuestion {
 export interface ReportOptions {
   llm: LlmClient | null;
   embedder: Embedder | null;
+  /** A configured cross-encoder orders the sentences an extractive report quotes. */
+  reranker?: PassageReranker | null;
   /** The returned sources ranked for the main question (for the summary). */
   summarySources: AnswerSourceWithUrl[];
   includeSummary: boolean;
@@ -79,7 +82,7 @@ function bestFindings(answers: Answer[], count: number): QuotedSentence[] {
 }
 
 async function extractiveReport(query: string, questions: ReportQuestion[], options: ReportOptions): Promise<Report> {
-  const common = { embedder: options.embedder, ...(options.signal ? { signal: options.signal } : {}) };
+  const common = { embedder: options.embedder, reranker: options.reranker ?? null, ...(options.signal ? { signal: options.signal } : {}) };
   const answers: Answer[] = [];
   for (const q of questions) answers.push(await extractiveAnswer(q.question, q.sources, { ...common, maxSentences: SECTION_SENTENCES }));
   const findings = bestFindings(answers, options.maxFindings ?? DEFAULT_FINDINGS);

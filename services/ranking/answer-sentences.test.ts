@@ -1,14 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { SPEECH, WIKI, sentenceWith } from './fixtures/real-texts.js';
 import { repeatsQuestion, scoreAnswerSentences } from './answer-sentences.js';
+import { questionFocus } from './question-focus.js';
 import { contentTerms } from './tokens.js';
 
 async function scores(question: string, sentences: string[]): Promise<number[]> {
-  return scoreAnswerSentences(
-    question,
-    sentences.map((text) => ({ text, title: '', context: text })),
-    { pageTexts: [SPEECH, WIKI], embedder: null },
-  );
+  return scoreAnswerSentences(questionFocus(question, [SPEECH, WIKI]), sentences.map((text) => ({ text, title: '', context: text })), { embedder: null });
 }
 
 describe('scoreAnswerSentences', () => {
@@ -41,5 +38,19 @@ describe('scoreAnswerSentences', () => {
       expect(s).toBeLessThanOrEqual(1);
     }
     expect(await scores('anything', [])).toEqual([]);
+  });
+
+  it('lets a configured cross-encoder order the best sentences, their scores kept on the same scale', async () => {
+    const question = 'Who composed the music for Valkyria Chronicles III?';
+    const texts = [sentenceWith(WIKI, 'composer Hitoshi Sakimoto'), sentenceWith(WIKI, 'The game began development in 2010')];
+    const sentences = texts.map((text) => ({ text, title: '', context: text }));
+    const focus = questionFocus(question, [SPEECH, WIKI]);
+    const offline = await scoreAnswerSentences(focus, sentences, { embedder: null });
+    // A model that prefers the sentence the offline scorer ranks second.
+    const reranker = { id: 'test/reverse', topK: 10, score: async (_q: string, passages: string[]) => passages.map((p) => (p === texts[1] ? 0.9 : 0.1)) };
+    const reranked = await scoreAnswerSentences(focus, sentences, { embedder: null, reranker });
+    expect(offline[0]!).toBeGreaterThan(offline[1]!);
+    expect(reranked[1]!).toBeGreaterThan(reranked[0]!);
+    expect([...reranked].sort()).toEqual([...offline].sort());
   });
 });

@@ -14,12 +14,16 @@
  *   score = 0.35·relevance + 0.35·coverage + 0.15·context + 0.15·shape
  *
  * then halved for a sentence that only repeats the question: one ending in a
- * question mark, or with fewer than a third of its content words new.
+ * question mark, or with fewer than a third of its content words new. With a
+ * configured cross-encoder (models.reranker) the model orders the best
+ * sentences: they take the same scores in the model's order (reranker.ts).
  */
 import type { Embedder } from '../embeddings/types.js';
 import { scorePassages } from './passage-relevance.js';
-import { questionShape, shapeMatch } from './question-shape.js';
-import { questionTermWeights, weightedShare } from './term-weights.js';
+import { rerankScores, type PassageReranker } from './reranker.js';
+import type { QuestionFocus } from './question-focus.js';
+import { shapeMatch } from './question-shape.js';
+import { weightedShare } from './term-weights.js';
 import { contentTerms } from './tokens.js';
 
 export interface SentenceToScore {
@@ -31,9 +35,9 @@ export interface SentenceToScore {
 }
 
 export interface AnswerScoringOptions {
-  /** The texts of the pages read together: the term weights come from them. */
-  pageTexts: readonly string[];
   embedder: Embedder | null;
+  /** A configured cross-encoder: it orders the best sentences (their scores keep their scale; reranker.ts). */
+  reranker?: PassageReranker | null;
   signal?: AbortSignal;
 }
 
@@ -49,20 +53,20 @@ export function repeatsQuestion(questionTerms: ReadonlySet<string>, sentence: st
   return words.filter((w) => !questionTerms.has(w)).length / words.length < NEW_WORDS_MIN;
 }
 
-export async function scoreAnswerSentences(question: string, sentences: readonly SentenceToScore[], options: AnswerScoringOptions): Promise<number[]> {
+export async function scoreAnswerSentences(focus: QuestionFocus, sentences: readonly SentenceToScore[], options: AnswerScoringOptions): Promise<number[]> {
   if (sentences.length === 0) return [];
+  const { question, weights, shape } = focus;
   const relevance = await scorePassages(question, sentences.map((s) => ({ text: s.text, title: s.title })), options.embedder, options.signal);
-  const weights = questionTermWeights(question, options.pageTexts);
-  const shape = questionShape(question);
-  const questionTerms = new Set(contentTerms(question));
-  return sentences.map((sentence, i) => {
+  const scores = sentences.map((sentence, i) => {
     const score =
       ANSWER_WEIGHTS.relevance * relevance[i]!.score +
       ANSWER_WEIGHTS.coverage * weightedShare(weights, sentence.text) +
       ANSWER_WEIGHTS.context * weightedShare(weights, sentence.context) +
       ANSWER_WEIGHTS.shape * shapeMatch(shape, question, sentence.text);
-    return round(repeatsQuestion(questionTerms, sentence.text) ? score * REPEAT_FACTOR : score);
+    return round(repeatsQuestion(focus.terms, sentence.text) ? score * REPEAT_FACTOR : score);
   });
+  if (!options.reranker) return scores;
+  return rerankScores(question, sentences.map((s) => s.text), scores, options.reranker, options.signal);
 }
 
 function round(value: number): number {

@@ -1,10 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { SPEECH, WIKI } from './fixtures/real-texts.js';
-import { pagePriors } from './page-prior.js';
+import { pagePriors, type PageToWeigh } from './page-prior.js';
+import { questionFocus } from './question-focus.js';
 import { questionTermWeights, weightedShare } from './term-weights.js';
 import { contentTerms } from './tokens.js';
 
 const GARDEN = 'Tomatoes grow well in large containers filled with rich compost and placed in full sun. Water the plants deeply and regularly, and feed them once the first flowers appear.';
+
+function priorsFor(question: string, pages: PageToWeigh[]): number[] {
+  return pagePriors(questionFocus(question, pages.map((p) => `${p.title}\n${p.text}`)), pages);
+}
 
 describe('pagePriors', () => {
   it('prefers the page whose title and lead match the question, over a better-placed page', () => {
@@ -13,9 +18,9 @@ describe('pagePriors', () => {
       { title: 'Growing tomatoes', text: GARDEN, position: 2 },
       { title: 'Valkyria Chronicles III', text: WIKI, position: 3 },
     ];
-    const priors = pagePriors('Who composed the music for Valkyria Chronicles III?', pages);
+    const priors = priorsFor('Who composed the music for Valkyria Chronicles III?', pages);
     expect(priors.indexOf(Math.max(...priors))).toBe(2);
-    const speech = pagePriors('What did the President say about credit card late fees?', pages);
+    const speech = priorsFor('What did the President say about credit card late fees?', pages);
     expect(speech.indexOf(Math.max(...speech))).toBe(0);
   });
 
@@ -24,7 +29,7 @@ describe('pagePriors', () => {
       { title: 'Growing tomatoes', text: GARDEN, position: 1 },
       { title: 'Tomato care', text: GARDEN, position: 2 },
     ];
-    const [first, second] = pagePriors('price of gold bullion', pages);
+    const [first, second] = priorsFor('price of gold bullion', pages);
     expect(first!).toBeGreaterThan(second!);
   });
 });

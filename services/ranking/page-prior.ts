@@ -18,7 +18,8 @@
  */
 import { bm25Scores } from './bm25.js';
 import { contentTerms } from './tokens.js';
-import { PAGE_TEXT_CHARS, questionTermWeights, type TermWeights } from './term-weights.js';
+import type { QuestionFocus } from './question-focus.js';
+import { PAGE_TEXT_CHARS, type TermWeights } from './term-weights.js';
 
 export const LEAD_CHARS = 400;
 const LEAD_STRENGTH = 0.6;
@@ -41,14 +42,13 @@ export function titleLeadMatch(weights: TermWeights, page: Pick<PageToWeigh, 'ti
   return sum / weights.total;
 }
 
-/** The prior of every page, relative to the pages given. */
-export function pagePriors(question: string, pages: readonly PageToWeigh[]): number[] {
+/** The prior of every page, relative to the pages given (the focus's weights come from the same pages). */
+export function pagePriors(focus: QuestionFocus, pages: readonly PageToWeigh[]): number[] {
   const texts = pages.map((p) => `${p.title}\n${p.text.slice(0, PAGE_TEXT_CHARS)}`);
-  const weights = questionTermWeights(question, texts);
-  const bm25 = bm25Scores(question, texts);
+  const bm25 = bm25Scores(focus.question, texts);
   const top = Math.max(...bm25, 0);
   return pages.map((page, i) =>
-    round(PRIOR.titleLead * titleLeadMatch(weights, page) + PRIOR.wholePage * (top > 0 ? bm25[i]! / top : 0) + PRIOR.position / Math.sqrt(Math.max(1, page.position))),
+    round(PRIOR.titleLead * titleLeadMatch(focus.weights, page) + PRIOR.wholePage * (top > 0 ? bm25[i]! / top : 0) + PRIOR.position / Math.sqrt(Math.max(1, page.position))),
   );
 }
 

@@ -23,6 +23,7 @@ import type { Embedder } from '../embeddings/types.js';
 import { parseModelJson } from '../llm/json-output.js';
 import type { LlmClient } from '../llm/types.js';
 import { rankPagePassages, type RankedPage } from '../ranking/page-passages.js';
+import type { PassageReranker } from '../ranking/reranker.js';
 import { queryTerms, type PassageVectorCache } from '../ranking/passage-relevance.js';
 import { tokenize } from '../ranking/tokens.js';
 import { replan, type EnginePlan } from '../web-search/engine-plans.js';
@@ -49,6 +50,8 @@ export interface ResearchLoopOptions {
   deadline: number;
   signal: AbortSignal;
   embedder: Embedder | null;
+  /** A configured cross-encoder (models.reranker) orders each question's best passages. */
+  reranker?: PassageReranker | null;
   /** Cuts the pages into passages off the event loop (the worker pool's chunk task). */
   chunker?: Chunker;
   llm: LlmClient | null;
@@ -139,7 +142,7 @@ export async function runResearch(webSearch: Pick<WebSearch, 'gather'>, options:
     options.progress?.({ message: `round ${round}: ranking ${sources.length} pages for ${options.questions.length} questions` });
     ranked = [];
     for (const question of options.questions) {
-      ranked.push(await rankPagePassages(question, sources.map((s) => ({ title: s.title, text: s.text })), options.embedder, { signal, vectors, ...(options.chunker ? { chunker: options.chunker } : {}) }));
+      ranked.push(await rankPagePassages(question, sources.map((s) => ({ title: s.title, text: s.text })), options.embedder, { signal, vectors, reranker: options.reranker ?? null, ...(options.chunker ? { chunker: options.chunker } : {}) }));
     }
     coverage = options.questions.map((question, q) => {
       const best = Math.max(0, ...ranked[q]!.map((page) => page.score));
