@@ -125,14 +125,11 @@ async function httpToolsList(): Promise<void> {
   try {
     const check = await fetch(url, { method: 'POST', headers, body });
     const tools = ((await check.json()) as { result: { tools: unknown[] } }).result.tools.length;
-    // fetch asks for gzip, as the SDK clients do; a client that does not gets plain JSON (about 7 times the bytes).
     const list = await rate(url, { body, headers });
-    const plain = await rate(url, { body, headers: { ...headers, 'accept-encoding': 'identity' } });
     // The same server's smallest route: what the machine allows at all right now.
     const healthz = await rate(url.replace(/\/mcp$/, '/healthz'));
     const load = loadavg()[0]!.toFixed(1);
     console.log(`tools/list over HTTP (${tools} tools, ${CONCURRENCY} concurrent, ${SECONDS} s, load ${load}): ${list.perSecond.toFixed(0)} requests/s${list.failed ? `, ${list.failed} failed` : ''}, ${list.cpuMsPerRequest.toFixed(2)} ms server CPU each (${(1000 / list.cpuMsPerRequest).toFixed(0)}/s per core); the clients ${list.clientCpuMsPerRequest.toFixed(2)} ms CPU each`);
-    console.log(`  without gzip: ${plain.perSecond.toFixed(0)} requests/s, ${plain.cpuMsPerRequest.toFixed(2)} ms server CPU each, the clients ${plain.clientCpuMsPerRequest.toFixed(2)} ms`);
     console.log(`  GET /healthz on the same server: ${healthz.perSecond.toFixed(0)} requests/s, ${healthz.cpuMsPerRequest.toFixed(2)} ms CPU each, the clients ${healthz.clientCpuMsPerRequest.toFixed(2)} ms (ratio ${(list.perSecond / healthz.perSecond).toFixed(2)})`);
   } finally {
     await server.close();

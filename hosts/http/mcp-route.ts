@@ -40,12 +40,8 @@ export function registerMcpRoute(server: FastifyInstance, app: QuarryApp): McpHt
       }
       // The commonest request, answered from bytes kept since the first one (mcp-tool-list-cache.ts).
       const listId = toolList.requestId(request);
-      const cached = listId === undefined ? undefined : toolList.answer(listId, request.headers['accept-encoding']);
-      if (cached) {
-        reply.header('vary', 'accept-encoding');
-        if (cached.gzip) reply.header('content-encoding', 'gzip');
-        return reply.type('application/json').send(cached.body);
-      }
+      const cached = listId === undefined ? undefined : toolList.answer(listId);
+      if (cached) return reply.type('application/json').send(cached);
       if (request.method === 'POST') {
         const verdict = checkMessage(request.body);
         if ('reply' in verdict) return reply.code(400).send(verdict.reply);

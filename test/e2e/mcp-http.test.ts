@@ -51,17 +51,16 @@ describe('MCP over Streamable HTTP', () => {
     expect(message.result).toMatchObject({ resultType: 'complete', ttlMs: 300_000, cacheScope: 'public' });
   });
 
-  it('answers later lists from the kept answer, gzip to a client that accepts it, plain JSON to one that does not', async () => {
+  it('answers later lists from the kept answer, with their own id', async () => {
     const first = await mcpRequest(quarry.url, 'tools/list', {}, { key: TEST_KEY });
-    for (const encoding of ['gzip, deflate', 'identity']) {
+    for (const id of ['list-41', 42]) {
       const response = await fetch(`${quarry.url}/mcp`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'accept-encoding': encoding, 'x-api-key': TEST_KEY, 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/list' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 'list-41', method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} } } }),
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-api-key': TEST_KEY, 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/list' },
+        body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} } } }),
       });
-      expect(response.headers.get('content-encoding')).toBe(encoding === 'identity' ? null : 'gzip');
-      // fetch decompresses: the same answer, with this request's id.
-      expect(await response.json()).toEqual({ jsonrpc: '2.0', id: 'list-41', result: first.message.result });
+      expect(response.headers.get('content-type')).toContain('application/json');
+      expect(await response.json()).toEqual({ jsonrpc: '2.0', id, result: first.message.result });
     }
   });
 
