@@ -20,6 +20,7 @@ import { parseArgs } from 'node:util';
 import { createQuarry } from '../app/create-quarry.js';
 import { PACKAGE_ROOT } from '../core/paths.js';
 import { buildHttpServer } from '../hosts/http/server.js';
+import { measureThroughput } from './load-client.js';
 
 const { values } = parseArgs({ options: { starts: { type: 'string', default: '10' }, seconds: { type: 'string', default: '5' }, concurrency: { type: 'string', default: '16' }, only: { type: 'string' } } });
 const STARTS = Number(values.starts);
@@ -92,24 +93,6 @@ async function stdioStarts(): Promise<void> {
   }
 }
 
-/**
- * Requests per second with CONCURRENCY clients for SECONDS, the clients in a
- * child process (bench/http-load.ts), and this process's CPU time per request:
- * on a loaded machine the rate shows the load, the CPU time what serving costs.
- */
-async function rate(url: string, post?: { body: string; headers: Record<string, string> }): Promise<{ perSecond: number; failed: number; cpuMsPerRequest: number; clientCpuMsPerRequest: number }> {
-  const cpu = process.cpuUsage();
-  const args = [join(PACKAGE_ROOT, 'dist/bench/http-load.js'), url, String(SECONDS), String(CONCURRENCY), ...(post ? [post.body, JSON.stringify(post.headers)] : [])];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  await new Promise((resolve) => child.once('exit', resolve));
-  const used = process.cpuUsage(cpu);
-  const { done, failed, seconds, clientCpuMs } = JSON.parse(out) as { done: number; failed: number; seconds: number; clientCpuMs: number };
-  const requests = Math.max(1, done + failed);
-  return { perSecond: done / seconds, failed, cpuMsPerRequest: (used.user + used.system) / 1000 / requests, clientCpuMsPerRequest: clientCpuMs / requests };
-}
-
 async function httpToolsList(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'quarry-bench-http-'));
   const app = await createQuarry({ env: {}, overrides: { dataDir, apiKeys: [KEY], logLevel: 'silent', rateLimitPerMinute: 10_000_000 } });
@@ -125,9 +108,9 @@ async function httpToolsList(): Promise<void> {
   try {
     const check = await fetch(url, { method: 'POST', headers, body });
     const tools = ((await check.json()) as { result: { tools: unknown[] } }).result.tools.length;
-    const list = await rate(url, { body, headers });
+    const list = await measureThroughput(url, SECONDS, CONCURRENCY, { body, headers });
     // The same server's smallest route: what the machine allows at all right now.
-    const healthz = await rate(url.replace(/\/mcp$/, '/healthz'));
+    const healthz = await measureThroughput(url.replace(/\/mcp$/, '/healthz'), SECONDS, CONCURRENCY);
     const load = loadavg()[0]!.toFixed(1);
     console.log(`tools/list over HTTP (${tools} tools, ${CONCURRENCY} concurrent, ${SECONDS} s, load ${load}): ${list.perSecond.toFixed(0)} requests/s${list.failed ? `, ${list.failed} failed` : ''}, ${list.cpuMsPerRequest.toFixed(2)} ms server CPU each (${(1000 / list.cpuMsPerRequest).toFixed(0)}/s per core); the clients ${list.clientCpuMsPerRequest.toFixed(2)} ms CPU each`);
     console.log(`  GET /healthz on the same server: ${healthz.perSecond.toFixed(0)} requests/s, ${healthz.cpuMsPerRequest.toFixed(2)} ms CPU each, the clients ${healthz.clientCpuMsPerRequest.toFixed(2)} ms (ratio ${(list.perSecond / healthz.perSecond).toFixed(2)})`);

@@ -6,8 +6,9 @@
  * fetched in parallel with nothing else done; the service figure is a full
  * POST /api/v1/search/ (scrape off, cache off, parsing and merging
  * included). Overhead = service latency − floor latency, per round. Then
- * cached searches are driven by concurrent clients for a few seconds,
- * beside GET /healthz on the same server as the baseline.
+ * cached searches are driven by concurrent clients in another process for a
+ * few seconds (load-client.ts), beside GET /healthz on the same server as the
+ * baseline.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -16,6 +17,7 @@ import { createQuarry } from '../app/create-quarry.js';
 import { buildHttpServer } from '../hosts/http/server.js';
 import { startSandboxWeb } from '../test/sandbox/sandbox-web.js';
 import { BENCH_ENGINES, playRecording } from '../test/recordings.js';
+import { measureThroughput } from './load-client.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 60);
 const WARMUP = 5;
@@ -26,30 +28,6 @@ const KEY = 'bench-key-0123456789';
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-
-interface Driven {
-  perSecond: number;
-  /** Process CPU (client and server, both in this process) per request: less swayed by other load than throughput. */
-  cpuMsPerRequest: number;
-}
-
-async function drive(url: string, init: RequestInit, seconds: number): Promise<Driven> {
-  const until = performance.now() + seconds * 1000;
-  const cpuBefore = process.cpuUsage();
-  let count = 0;
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (performance.now() < until) {
-        const res = await fetch(url, init);
-        await res.arrayBuffer();
-        if (res.status !== 200) throw new Error(`status ${res.status}`);
-        count++;
-      }
-    }),
-  );
-  const cpu = process.cpuUsage(cpuBefore);
-  return { perSecond: count / seconds, cpuMsPerRequest: (cpu.user + cpu.system) / 1000 / Math.max(1, count) };
 }
 
 async function main(): Promise<void> {
@@ -106,8 +84,9 @@ async function main(): Promise<void> {
   const overhead = service.map((s, i) => s - floor[i]!);
 
   await fetch(`${base}/api/v1/search/`, { method: 'POST', headers, body: body(3600) });
-  const cached = await drive(`${base}/api/v1/search/`, { method: 'POST', headers, body: body(3600) }, CACHED_SECONDS);
-  const health = await drive(`${base}/healthz`, {}, CACHED_SECONDS);
+  const cached = await measureThroughput(`${base}/api/v1/search/`, CACHED_SECONDS, CONCURRENCY, { headers, body: body(3600) });
+  const health = await measureThroughput(`${base}/healthz`, CACHED_SECONDS, CONCURRENCY);
+  if (cached.failed || health.failed) throw new Error(`throughput run had failures: search ${cached.failed}, /healthz ${health.failed}`);
   const loadAfter = loadavg()[0]!;
 
   const fmt = (n: number) => n.toFixed(1).padStart(8);
@@ -122,7 +101,7 @@ async function main(): Promise<void> {
       `ratio quarry/floor     ${fmt(percentile(service, 50) / percentile(floor, 50))}`,
       '',
       `cached searches: ${cached.perSecond.toFixed(0)} req/s vs GET /healthz ${health.perSecond.toFixed(0)} req/s on the same server (ratio ${(cached.perSecond / health.perSecond).toFixed(2)}, target ≥ 0.6), ${CONCURRENCY} concurrent clients`,
-      `CPU per request (client and server): cached search ${cached.cpuMsPerRequest.toFixed(3)} ms, /healthz ${health.cpuMsPerRequest.toFixed(3)} ms (ratio ${(health.cpuMsPerRequest / cached.cpuMsPerRequest).toFixed(2)})`,
+      `server CPU per request: cached search ${cached.cpuMsPerRequest.toFixed(3)} ms, /healthz ${health.cpuMsPerRequest.toFixed(3)} ms (ratio ${(health.cpuMsPerRequest / cached.cpuMsPerRequest).toFixed(2)}); the clients ${cached.clientCpuMsPerRequest.toFixed(3)} / ${health.clientCpuMsPerRequest.toFixed(3)} ms`,
       `load average (1 min) ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after: figures from a loaded machine are pessimistic`,
       '',
     ].join('\n'),
