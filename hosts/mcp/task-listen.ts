@@ -12,15 +12,20 @@
  * heard through the job service's change notices, so the stream may be open on
  * any instance, whichever one runs the job; nothing is kept once it closes.
  * The SDK's listen router knows only list and resource changes, so such a
- * request is answered here.
+ * request is answered here. A caller holds at most MAX_STREAMS_PER_CALLER
+ * open streams on one instance: each holds a socket and a job watch for as
+ * long as its tasks run, so one key could otherwise exhaust them.
  */
 import type { CallContext } from '../../core/capability.js';
 import type { Jobs } from '../../services/jobs/types.js';
+import { errorReply, INVALID_REQUEST } from './message-checks.js';
 import type { TaskState, ToolTasks } from './tool-tasks.js';
 
 const SUBSCRIPTION_ID_KEY = 'io.modelcontextprotocol/subscriptionId';
 /** Most task ids one stream reports on. */
 const MAX_TASK_IDS = 100;
+/** Most listen streams one caller keeps open on one instance. */
+export const MAX_STREAMS_PER_CALLER = 16;
 /** A comment line this often keeps proxies from closing a quiet stream. */
 const KEEP_ALIVE_MS = 15_000;
 /** One wait for a job's end lasts this long before it is renewed. */
@@ -38,6 +43,9 @@ export function listenedTaskIds(body: unknown): string[] | undefined {
 }
 
 export class TaskListen {
+  /** Open streams per caller id (the anonymous caller of a keyless server counts as one). */
+  private readonly openStreams = new Map<string, number>();
+
   constructor(
     private readonly tasks: ToolTasks,
     private readonly jobs: Jobs,
@@ -45,6 +53,21 @@ export class TaskListen {
 
   /** The listen stream (SSE) for these task ids, read for the caller in `ctx`; `ctx.signal` ends it (the client went away). */
   async open(subscriptionId: RequestId, taskIds: string[], ctx: CallContext): Promise<Response> {
+    const caller = ctx.caller?.id ?? 'anonymous';
+    const open = this.openStreams.get(caller) ?? 0;
+    if (open >= MAX_STREAMS_PER_CALLER) {
+      const refusal = errorReply(subscriptionId, INVALID_REQUEST, `Too many open subscriptions/listen streams: ${MAX_STREAMS_PER_CALLER} per key on one server; close one first`, { code: 'RATE_LIMITED' });
+      return new Response(JSON.stringify(refusal), { status: 429, headers: { 'content-type': 'application/json' } });
+    }
+    this.openStreams.set(caller, open + 1);
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      const left = (this.openStreams.get(caller) ?? 1) - 1;
+      if (left > 0) this.openStreams.set(caller, left);
+      else this.openStreams.delete(caller);
+    };
     const known = new Map<string, TaskState>();
     for (const taskId of taskIds) {
       const state = await this.tasks.get(taskId, ctx).catch(() => undefined);
@@ -64,6 +87,7 @@ export class TaskListen {
           if (graceful) write({ id: subscriptionId, result: { resultType: 'complete', _meta: stamp } });
           closed = true;
           clearInterval(keepAlive);
+          release();
           controller.close();
         };
         const notify = (state: TaskState) => write({ method: 'notifications/tasks', params: { ...state, _meta: stamp } });
@@ -77,6 +101,7 @@ export class TaskListen {
       cancel: () => {
         closed = true;
         clearInterval(keepAlive);
+        release();
       },
     });
     return new Response(stream, { status: 200, headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' } });
