@@ -13,3 +13,11 @@ export function seededRandom(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/** Shuffles `items` in place (Fisher–Yates) with the draws of `next`. */
+export function shuffleInPlace<T>(items: T[], next: () => number): void {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    [items[i], items[j]] = [items[j]!, items[i]!];
+  }
+}

@@ -35,11 +35,13 @@ for (const claim of loadWice()) {
 }
 await embedder.close();
 
+/** Gold and predicted label of each claim under the current AGGREGATION. */
+function labelled(claims: typeof prepared) {
+  return claims.map(({ claim, facts }) => ({ gold: claim.gold, predicted: toWiceLabel(decideVerdict(facts.map((f) => factOutcome(f.fact, f.judged, AGGREGATION, f.reach))).verdict) }));
+}
+
 function evaluate(half: WiceClaim['half']): number {
-  const rows = prepared
-    .filter((p) => p.claim.half === half)
-    .map(({ claim, facts }) => ({ gold: claim.gold, predicted: toWiceLabel(decideVerdict(facts.map((f) => factOutcome(f.fact, f.judged, AGGREGATION, f.reach))).verdict) }));
-  return macroF1(rows, WICE_LABELS);
+  return macroF1(labelled(prepared.filter((p) => p.claim.half === half)), WICE_LABELS);
 }
 
 const range = (from: number, to: number, step: number) => Array.from({ length: Math.round((to - from) / step) + 1 }, (_, i) => Math.round((from + i * step) * 100) / 100);
@@ -55,7 +57,6 @@ for (const partShare of [0, 0.3, 0.45, 0.6])
 results.sort((a, b) => b.fit - a.fit);
 {
   Object.assign(AGGREGATION, results[0]!.setting);
-  const rows = prepared.map(({ claim, facts }) => ({ gold: claim.gold, predicted: toWiceLabel(decideVerdict(facts.map((f) => factOutcome(f.fact, f.judged, AGGREGATION, f.reach))).verdict) }));
-  printConfusion('best setting, all claims', rows, WICE_LABELS);
+  printConfusion('best setting, all claims', labelled(prepared), WICE_LABELS);
 }
 for (const r of results.slice(0, 10)) console.log(JSON.stringify(r.setting), 'fit', r.fit.toFixed(3), '(held out', `${r.heldOut.toFixed(3)})`);

@@ -12,11 +12,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { QuarryApp } from '../../app/create-quarry.js';
 import { checkMessage, errorReply, INVALID_REQUEST } from '../mcp/message-checks.js';
 import { StreamableMcp, type RemoteCaller } from '../mcp/streamable-server.js';
+import { MODERN_REVISION } from '../mcp/revision.js';
 import { listenedTaskIds } from '../mcp/task-listen.js';
 import { ToolListCache } from './mcp-tool-list-cache.js';
 
 export const MCP_PATH = '/mcp';
-const MODERN = '2026-07-28';
 
 export function registerMcpRoute(server: FastifyInstance, app: QuarryApp): McpHttpHandler {
   const mcp = new StreamableMcp(app);
@@ -50,7 +50,7 @@ export function registerMcpRoute(server: FastifyInstance, app: QuarryApp): McpHt
       // Calls act for the key's principal, as on /api/v1 (README "Keys and ownership").
       const who: RemoteCaller = { ...(request.principal ? { caller: request.principal } : {}), baseUrl: `${request.protocol}://${request.host}` };
       // Task status on a listen stream (task-listen.ts): the SDK's listen router has no task subscriptions.
-      const taskIds = request.headers['mcp-protocol-version'] === MODERN ? listenedTaskIds(request.body) : undefined;
+      const taskIds = request.headers['mcp-protocol-version'] === MODERN_REVISION ? listenedTaskIds(request.body) : undefined;
       if (taskIds) return sendWebResponse(reply, await mcp.listenToTasks((request.body as { id: string | number }).id, taskIds, who, clientGone(reply)));
       const response = await handler.fetch(toWebRequest(request, reply), {
         ...(request.method === 'POST' ? { parsedBody: request.body } : {}),

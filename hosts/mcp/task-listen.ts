@@ -16,12 +16,13 @@
  * open streams on one instance: each holds a socket and a job watch for as
  * long as its tasks run, so one key could otherwise exhaust them.
  */
+import { SUBSCRIPTION_ID_META_KEY } from '@modelcontextprotocol/server';
 import type { CallContext } from '../../core/capability.js';
+import { isFinished } from '../../services/jobs/job-service.js';
 import type { Jobs } from '../../services/jobs/types.js';
 import { errorReply, INVALID_REQUEST } from './message-checks.js';
 import type { TaskState, ToolTasks } from './tool-tasks.js';
 
-const SUBSCRIPTION_ID_KEY = 'io.modelcontextprotocol/subscriptionId';
 /** Most task ids one stream reports on. */
 const MAX_TASK_IDS = 100;
 /** Most listen streams one caller keeps open on one instance. */
@@ -73,7 +74,7 @@ export class TaskListen {
       const state = await this.tasks.get(taskId, ctx).catch(() => undefined);
       if (state) known.set(taskId, state);
     }
-    const stamp = { [SUBSCRIPTION_ID_KEY]: subscriptionId };
+    const stamp = { [SUBSCRIPTION_ID_META_KEY]: subscriptionId };
     const encoder = new TextEncoder();
     let closed = false;
     let keepAlive: NodeJS.Timeout | undefined;
@@ -113,8 +114,9 @@ export class TaskListen {
     while (!closed() && last === 'working') {
       const job = await this.jobs.waitFor(start.taskId, { timeoutMs: WAIT_SLICE_MS, signal: ctx.signal }).catch(() => null);
       if (!job || closed()) return;
-      if (job.status !== 'completed' && job.status !== 'failed') continue;
-      const state = await this.tasks.get(start.taskId, ctx);
+      if (!isFinished(job)) continue;
+      // The record just waited for is the task's (its owner was checked when the stream opened): no second read.
+      const state = await this.tasks.stateOfRecord(job, ctx);
       if (state.status !== last) notify(state);
       last = state.status;
     }

@@ -15,6 +15,7 @@
 import type { QuarryApp } from '../../app/create-quarry.js';
 import type { CallContext, CapabilityJob, JobSnapshot } from '../../core/capability.js';
 import { AppError, publicError } from '../../core/errors.js';
+import { isFinished } from '../../services/jobs/job-service.js';
 import type { JobRecord, Jobs } from '../../services/jobs/types.js';
 import { toolErrorOf, toolResultOf, type ToolCapability, type ToolResult } from './tool-calls.js';
 
@@ -90,7 +91,12 @@ export class ToolTasks {
    * the tool's answer made from that same record.
    */
   async get(taskId: string, ctx: CallContext): Promise<TaskState> {
-    const { job, tool } = await this.find(taskId, ctx);
+    return this.stateOfRecord((await this.find(taskId, ctx)).job, ctx);
+  }
+
+  /** The task's state from a job record already read for this caller (tasks/get, a listen stream's wait). */
+  async stateOfRecord(job: JobRecord, ctx: CallContext): Promise<TaskState> {
+    const tool = this.toolOf(job);
     const answer = job.status === 'completed' ? await tool.job.answer(job, ctx) : undefined;
     return this.stateOf(job, answer === undefined ? undefined : toolResultOf(tool, answer as Record<string, unknown>));
   }
@@ -103,14 +109,18 @@ export class ToolTasks {
   /** The caller's job and the tool answering it; NOT_FOUND for an unknown id, another principal's job or a kind no tool submits. */
   private async find(taskId: string, ctx: CallContext): Promise<{ job: JobRecord; tool: TaskTool }> {
     const job = await this.jobs.getFor(taskId, ctx.caller);
-    const tool = job ? this.byKind.get(job.kind) : undefined;
-    if (!job || !tool) throw new AppError('NOT_FOUND', `no task ${taskId}`);
-    return { job, tool };
+    if (!job) throw new AppError('NOT_FOUND', `no task ${taskId}`);
+    return { job, tool: this.toolOf(job) };
+  }
+
+  private toolOf(job: JobRecord): TaskTool {
+    const tool = this.byKind.get(job.kind);
+    if (!tool) throw new AppError('NOT_FOUND', `no task ${job.id}`);
+    return tool;
   }
 
   private stateOf(job: JobSnapshot & { cancelRequested?: boolean }, result: ToolResult | undefined): TaskState {
-    const ended = job.status === 'completed' || job.status === 'failed';
-    const ttlMs = ended ? Math.max(0, Date.parse(job.updatedAt) - Date.parse(job.createdAt)) + this.app.config.jobs.keepFinishedHours * 3_600_000 : null;
+    const ttlMs = isFinished(job) ? Math.max(0, Date.parse(job.updatedAt) - Date.parse(job.createdAt)) + this.app.config.jobs.keepFinishedHours * 3_600_000 : null;
     const base = { taskId: job.id, createdAt: job.createdAt, lastUpdatedAt: job.updatedAt, ttlMs, pollIntervalMs: POLL_INTERVAL_MS };
     if (job.status === 'failed') {
       const error = job.error ?? { code: 'INTERNAL', message: 'the job failed' };

@@ -8,7 +8,7 @@ import { jobSurface } from '../../services/jobs/job-capability.js';
 import { standardJobForm } from '../../services/jobs/job-view.js';
 import { agentExtract } from './extract.js';
 import { outboundLinkPolicy } from '../../services/markdown/link-policy.js';
-import { renderJobState } from '../../services/markdown/job-state.js';
+import { renderJobAccepted, renderJobState } from '../../services/markdown/job-state.js';
 import { renderExtract, renderResearch, renderSearch } from './render.js';
 import { agentResearch } from './research.js';
 import {
@@ -103,7 +103,7 @@ export default definePlugin({
       errorBody: tavilyError,
       toMarkdown: (out) => {
         const answer = out as AgentResearchReport | { job_id: string; status_url: string };
-        return 'executive_summary' in answer ? renderResearch(answer, linkPolicy) : `Research accepted: ${answer.job_id} (poll ${answer.status_url})`;
+        return 'executive_summary' in answer ? renderResearch(answer, linkPolicy) : renderJobAccepted('Research', { job_id: answer.job_id, status_url: answer.status_url });
       },
       runsAsJob: (input) => input.async,
       run: (input, ctx) => agentResearch(services, input, ctx),

@@ -10,7 +10,7 @@ import type { CallContext, CapabilityDefinition } from '../../core/capability.js
 import type { PluginServices } from '../../app/plugin-services.js';
 import { jobSurface } from '../../services/jobs/job-capability.js';
 import { standardJobForm } from '../../services/jobs/job-view.js';
-import { renderJobState } from '../../services/markdown/job-state.js';
+import { renderJobAccepted, renderJobState } from '../../services/markdown/job-state.js';
 import type { LinkPolicy } from '../../services/markdown/escape.js';
 import { agentCrawl } from './crawl.js';
 import { agentCrawlInputSchema, agentCrawlOutputSchema, agentMapInputSchema, agentMapOutputSchema, type AgentCrawlInput, type AgentMapInput } from './crawl-schemas.js';
@@ -35,43 +35,36 @@ export function siteJobHandlers(services: PluginServices): Record<string, (input
   };
 }
 
-const accepted = (what: string) => (out: unknown): string | undefined => {
-  const answer = out as { job_id?: string; status_url?: string; results?: unknown };
-  return answer.results === undefined ? `${what} accepted: ${answer.job_id} (poll ${answer.status_url})` : undefined;
+/** The line for an accepted job; undefined for a finished answer (it has results). */
+const accepted = (label: string, out: unknown): string | undefined => {
+  const answer = out as { job_id: string; status_url: string; results?: unknown };
+  return answer.results === undefined ? renderJobAccepted(label, { job_id: answer.job_id, status_url: answer.status_url }) : undefined;
 };
+
+/** The job surface of one site job (crawl or map): its kind, answer form and status route. */
+function siteJobSurface<O extends z.ZodType>(services: PluginServices, what: 'crawl' | 'map', output: O, statusDescription: string) {
+  const label = what === 'crawl' ? 'Crawl' : 'Map';
+  return jobSurface(services.jobs, {
+    kind: what === 'crawl' ? CRAWL_JOB : MAP_JOB,
+    form: standardJobForm(output),
+    statusRoute: {
+      id: `agent.${what}_status`,
+      title: `${label} job status`,
+      description: statusDescription,
+      mcpTool: `agent_${what}_status`,
+      path: `/api/v1/agent/${what}/jobs/:job_id`,
+      idField: 'job_id',
+      input: agentJobInputSchema,
+      noun: `${what} job`,
+      errorBody: tavilyError,
+    },
+  });
+}
 
 /** agent.crawl and agent.map with their status capabilities. */
 export function siteCapabilities(services: PluginServices, linkPolicy: LinkPolicy): CapabilityDefinition<z.ZodType, z.ZodType>[] {
-  const crawlJobs = jobSurface(services.jobs, {
-    kind: CRAWL_JOB,
-    form: standardJobForm(agentCrawlOutputSchema),
-    statusRoute: {
-      id: 'agent.crawl_status',
-      title: 'Crawl job status',
-      description: 'Status, progress and, once finished, the pages of a crawl started with async: true.',
-      mcpTool: 'agent_crawl_status',
-      path: '/api/v1/agent/crawl/jobs/:job_id',
-      idField: 'job_id',
-      input: agentJobInputSchema,
-      noun: 'crawl job',
-      errorBody: tavilyError,
-    },
-  });
-  const mapJobs = jobSurface(services.jobs, {
-    kind: MAP_JOB,
-    form: standardJobForm(agentMapOutputSchema),
-    statusRoute: {
-      id: 'agent.map_status',
-      title: 'Map job status',
-      description: 'Status, progress and, once finished, the URLs of a map started with async: true.',
-      mcpTool: 'agent_map_status',
-      path: '/api/v1/agent/map/jobs/:job_id',
-      idField: 'job_id',
-      input: agentJobInputSchema,
-      noun: 'map job',
-      errorBody: tavilyError,
-    },
-  });
+  const crawlJobs = siteJobSurface(services, 'crawl', agentCrawlOutputSchema, 'Status, progress and, once finished, the pages of a crawl started with async: true.');
+  const mapJobs = siteJobSurface(services, 'map', agentMapOutputSchema, 'Status, progress and, once finished, the URLs of a map started with async: true.');
 
   const crawl = crawlJobs.capability({
     id: 'agent.crawl',
@@ -86,7 +79,7 @@ export function siteCapabilities(services: PluginServices, linkPolicy: LinkPolic
     mcpTool: 'agent_crawl',
     readOnly: true,
     errorBody: tavilyError,
-    toMarkdown: (out) => accepted('Crawl')(out) ?? renderCrawl(out as z.infer<typeof agentCrawlOutputSchema>, linkPolicy),
+    toMarkdown: (out) => accepted('Crawl', out) ?? renderCrawl(out as z.infer<typeof agentCrawlOutputSchema>, linkPolicy),
     runsAsJob: (input) => input.async,
     run: (input, ctx) => agentCrawl(services, input, ctx),
     submission: (input) => ({ input: { ...input, async: false } }),
@@ -105,7 +98,7 @@ export function siteCapabilities(services: PluginServices, linkPolicy: LinkPolic
     mcpTool: 'agent_map',
     readOnly: true,
     errorBody: tavilyError,
-    toMarkdown: (out) => accepted('Map')(out) ?? renderMap(out as z.infer<typeof agentMapOutputSchema>),
+    toMarkdown: (out) => accepted('Map', out) ?? renderMap(out as z.infer<typeof agentMapOutputSchema>),
     runsAsJob: (input) => input.async,
     run: (input, ctx) => agentMap(services, input, ctx),
     submission: (input) => ({ input: { ...input, async: false } }),

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { JobHandler, PluginServices } from '../../app/plugin-services.js';
 import type { AnyCapability } from '../../core/capability.js';
 import { jobSurface } from '../../services/jobs/job-capability.js';
+import { renderJobAccepted } from '../../services/markdown/job-state.js';
 import { outboundLinkPolicy } from '../../services/markdown/link-policy.js';
 import { noteUnusedWebhook, searchJobForm, searchJobSubmission } from '../../services/web-search/job-view.js';
 import { jobStatusInputSchema, jobStatusOutputSchema, searchFieldAliases } from '../../services/web-search/schemas.js';
@@ -53,7 +54,7 @@ export function enhancedSearchCapabilities(services: PluginServices): AnyCapabil
     readOnly: true,
     toMarkdown: (answer) => {
       const out = answer as EnhancedAnswer | { job_id: string; status: string; status_url: string };
-      return 'results' in out ? (out.markdown ?? renderEnhancedMarkdown(out, outboundLinkPolicy(services.config.outbound))) : `Enhanced search accepted: ${out.job_id} (${out.status}; poll ${out.status_url})`;
+      return 'results' in out ? (out.markdown ?? renderEnhancedMarkdown(out, outboundLinkPolicy(services.config.outbound))) : renderJobAccepted('Enhanced search', out);
     },
     // Checked before anything runs, also for async requests: bad input is a 400 now, not a failed job later.
     async prepare(input, ctx) {

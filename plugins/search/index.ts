@@ -7,6 +7,7 @@ import { autocompleteCapability } from './autocomplete.js';
 import { jobSurface } from '../../services/jobs/job-capability.js';
 import { noteUnusedWebhook, searchJobForm, searchJobSubmission } from '../../services/web-search/job-view.js';
 import { escapeMarkdownText } from '../../services/markdown/escape.js';
+import { renderJobAccepted } from '../../services/markdown/job-state.js';
 import { renderSearchMarkdown } from '../../services/web-search/render-markdown.js';
 import {
   asyncAcceptedSchema,
@@ -74,7 +75,7 @@ export default definePlugin({
         const out = answer as SearchAnswer | { job_id: string; status: string; status_url: string };
         if ('markdown' in out && out.markdown) return out.markdown;
         if ('results' in out) return renderSearchMarkdown({ ...out, query: out.search_metadata.query }, { linkPolicy: webSearch.linkPolicy });
-        return `Search accepted: ${out.job_id} (${out.status}; poll ${out.status_url})`;
+        return renderJobAccepted('Search', out);
       },
       async prepare(input, ctx) {
         if (input.engines) webSearch.assertKnownEngines(input.engines);

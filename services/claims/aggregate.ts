@@ -24,7 +24,7 @@ import type { FactReach } from './fact-parts.js';
 import type { Fact } from './facts.js';
 import type { Unmentioned } from './mentions.js';
 import type { Candidate } from './retrieval.js';
-import { FIGURE_DIFFERS, YEAR_DIFFERS, type StanceJudgement } from './stance-rules.js';
+import { FIGURE_DIFFERS, HEDGED, YEAR_DIFFERS, type StanceJudgement } from './stance-rules.js';
 
 export type Verdict = 'true' | 'false' | 'partially_true' | 'unverifiable' | 'misleading';
 export type FactStatus = 'supported' | 'partly_supported' | 'contradicted' | 'disputed' | 'no_evidence';
@@ -88,7 +88,7 @@ function combine(values: number[], top: number): number {
  * fact's own figures: on a long page, another count or date is most often about something else.
  */
 function otherFigureOnly(fact: Fact, evidence: JudgedCandidate, missing: Unmentioned): boolean {
-  const reasons = evidence.judgement.reasons.filter((r) => r !== 'the evidence is hedged');
+  const reasons = evidence.judgement.reasons.filter((r) => r !== HEDGED);
   const figureOnly = reasons.length > 0 && reasons.every((r) => r === FIGURE_DIFFERS || r === YEAR_DIFFERS);
   return figureOnly && fact.analysis.quantities.length + fact.analysis.years.length > 0 && missing.figures.length === 0;
 }

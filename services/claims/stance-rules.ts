@@ -38,6 +38,7 @@ export interface StanceInput {
 
 export const FIGURE_DIFFERS = 'a figure of the same kind differs';
 export const YEAR_DIFFERS = 'a different year';
+export const HEDGED = 'the evidence is hedged';
 
 /** Tunable constants; the defaults were set on the development half of the benchmark (docs/verify.md). */
 export const STANCE_RULES = {
@@ -157,7 +158,7 @@ export function judgeByRules(input: StanceInput, rules = STANCE_RULES, lookForQu
   // A different year contradicts only a sentence that states the same thing (every content word of the fact but its names).
   if (year === 'mismatch' && predicateCoverage(fact, sentence) >= 1) (against += w.year), reasons.push(YEAR_DIFFERS);
   const hedge = sentence.hedged ? rules.hedgeFactor : 1;
-  if (sentence.hedged) reasons.push('the evidence is hedged');
+  if (sentence.hedged) reasons.push(HEDGED);
 
   if (against > 0) {
     return { stance: 'contradicts', strength: round(Math.min(1, against) * relevance * hedge), reasons };

@@ -4,7 +4,7 @@
  * features ask whether a word is seen capitalised mid-sentence or in lower
  * case elsewhere in it.
  */
-import { seededRandom } from '../../core/seeded-random.js';
+import { seededRandom, shuffleInPlace } from '../../core/seeded-random.js';
 import { documentStats, sentenceContext, tokenFeatures, type SentenceContext } from './features.js';
 import type { Gazetteer } from './gazetteer.js';
 import { allowedAfter, Perceptron, TAGS, type Tag } from './perceptron.js';
@@ -68,10 +68,7 @@ export function trainTagger(documents: readonly LabelledSentence[][], gazetteer:
   });
   for (let epoch = 1; epoch <= options.epochs; epoch++) {
     // Documents are shuffled; sentences keep their order, so the document features see what they will see when tagging.
-    for (let i = order.length - 1; i > 0; i--) {
-      const j = Math.floor(next() * (i + 1));
-      [order[i], order[j]] = [order[j]!, order[i]!];
-    }
+    shuffleInPlace(order, next);
     let errors = 0;
     let tokens = 0;
     for (const { contexts, truth } of order) {

@@ -7,7 +7,7 @@
  * gets one type from all its contexts. Its weights live in the tagger's
  * model under the `span|` prefix.
  */
-import { seededRandom } from '../../core/seeded-random.js';
+import { seededRandom, shuffleInPlace } from '../../core/seeded-random.js';
 import { documentStats, markFeatures, sentenceContext, type SentenceContext } from './features.js';
 import type { Gazetteer } from './gazetteer.js';
 import { Perceptron, TAGS } from './perceptron.js';
@@ -110,10 +110,7 @@ export function trainSpanTyper(documents: readonly LabelledSentence[][], gazette
     }
   }
   for (let epoch = 0; epoch < options.epochs; epoch++) {
-    for (let i = examples.length - 1; i > 0; i--) {
-      const j = Math.floor(next() * (i + 1));
-      [examples[i], examples[j]] = [examples[j]!, examples[i]!];
-    }
+    shuffleInPlace(examples, next);
     for (const { features, truth } of examples) model.update(truth, model.predict(features, isTypeTag), features);
   }
   model.average();

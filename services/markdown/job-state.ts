@@ -14,3 +14,9 @@ export function renderJobState(label: string, out: JobStateView): string {
   const error = out.error ? ` — ${inlineText(out.error.message)}` : '';
   return `${label} ${out.job_id}: ${out.status}${progress}${error}`;
 }
+
+/** One line for a job just accepted: its id and where to poll it (with its status where the answer carries one). */
+export function renderJobAccepted(label: string, out: { job_id: string; status_url: string; status?: string }): string {
+  const status = out.status ? `${out.status}; ` : '';
+  return `${label} accepted: ${out.job_id} (${status}poll ${out.status_url})`;
+}

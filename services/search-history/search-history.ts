@@ -9,6 +9,7 @@
 import type { Keyv } from 'keyv';
 import type { Logger } from '../../core/logger.js';
 import type { Principal } from '../../core/principal.js';
+import { BoundedMap } from '../../core/stores/bounded-map.js';
 import { KeyedLock } from '../../core/stores/keyed-lock.js';
 
 export interface SearchHistoryOptions {
@@ -37,7 +38,7 @@ const REPEATS_REMEMBERED = 1000;
 export class SearchHistory {
   private readonly lock = new KeyedLock();
   /** Per caller key: the single query last recorded by this process, and when. */
-  private readonly lastRecorded = new Map<string, { query: string; at: number }>();
+  private readonly lastRecorded = new BoundedMap<string, { query: string; at: number }>(REPEATS_REMEMBERED, Number.POSITIVE_INFINITY);
   private readonly maxPerCaller: number;
   private readonly ttlMs: number;
   private readonly now: () => number;
@@ -81,8 +82,6 @@ export class SearchHistory {
     this.lastRecorded.delete(key);
     if (cleaned.length !== 1) return;
     this.lastRecorded.set(key, { query: cleaned[0]!, at: this.now() });
-    // Oldest first: insertion order.
-    if (this.lastRecorded.size > REPEATS_REMEMBERED) this.lastRecorded.delete(this.lastRecorded.keys().next().value!);
   }
 
   /** The caller's most recent searches, oldest first, at most `limit`. */
