@@ -15,7 +15,7 @@ export interface PassageReranker {
 }
 
 /** An answer's model_used when its passages were reranked: the answer's model, and the reranker's. */
-export function withReranker(modelUsed: string, reranker: PassageReranker | null | undefined): string {
+export function withReranker(modelUsed: string, reranker: Pick<PassageReranker, 'id'> | null | undefined): string {
   return reranker ? `${modelUsed}, reranked by ${reranker.id}` : modelUsed;
 }
 
