@@ -96,7 +96,7 @@ describe('pair models (stance, reranker)', () => {
   it('scores (query, passage) pairs with the cross-encoder', async () => {
     const reranker = (await services({ reranker: join(dir, 'tiny-reranker') }).passageReranker())!;
     expect(reranker).toMatchObject({ id: 'tiny-reranker', topK: 5 });
-    const [plain, zebra, striped] = await reranker.score('animals', ['a horse in a field', 'a zebra in a field', 'a striped horse']);
+    const [plain, zebra, striped] = (await reranker.score('animals', ['a horse in a field', 'a zebra in a field', 'a striped horse']))!;
     expect(zebra!).toBeGreaterThan(striped!);
     expect(striped!).toBeGreaterThan(plain!);
   });
@@ -134,6 +134,18 @@ describe('reranker batching', () => {
       expect(await small.score('animals', texts.slice(0, 40))).toEqual(await big.score('animals', texts.slice(0, 40)));
     } finally {
       recorder.restore();
+    }
+  });
+
+  it('keeps the offline order when the model fails a call, and logs why', async () => {
+    const reranker = (await services({ reranker: join(dir, 'tiny-reranker') }).passageReranker())!;
+    const spy = vi.spyOn(ProcessPool.prototype, 'run').mockRejectedValue(new Error('the worker died'));
+    try {
+      const offline = [0.9, 0.5, 0.2];
+      expect(await rerankScores('animals', ['a horse', 'a striped horse', 'a zebra'], offline, reranker)).toEqual(offline);
+      expect(warnings.some((w) => w.includes('reranker failed: keeping the offline order') && w.includes('tiny-reranker'))).toBe(true);
+    } finally {
+      spy.mockRestore();
     }
   });
 });
