@@ -115,10 +115,18 @@ describe('research and extraction', () => {
     expect(withModel.sources[0].url).toBe(site.url(HISTORY));
     expect(withModel.model_used).toBe('templates + extractive, reranked by tiny-reranker');
     expect(offline.model_used).toBe('templates + extractive');
-    // Read back later (a finished corpus resumed), the corpus still names what ordered it.
-    const again = await reranked.post('/api/v1/rag/corpora/resume', { corpus_id: withModel.corpus_id });
-    expect(again.status).toBe(200);
-    expect(again.body.model_used).toBe('templates + extractive, reranked by tiny-reranker');
+    // A page added later is summarised the same way; read back (a finished corpus resumed), the corpus still names what ordered it.
+    const addAndReadBack = async (quarry: RunningQuarry, corpusId: string) => {
+      expect((await quarry.post('/api/v1/rag/corpora/add', { corpus_id: corpusId, urls: [site.url(GUIDE.path)] })).status).toBe(200);
+      const again = await quarry.post('/api/v1/rag/corpora/resume', { corpus_id: corpusId });
+      expect(again.status).toBe(200);
+      return { modelUsed: again.body.model_used, guide: again.body.sources.find((s: any) => s.url === site.url(GUIDE.path)).summary as string };
+    };
+    const [later, offlineLater] = await Promise.all([addAndReadBack(reranked, withModel.corpus_id), addAndReadBack(broken, offline.corpus_id)]);
+    expect(later.modelUsed).toBe('templates + extractive, reranked by tiny-reranker');
+    expect(later.guide).toContain('Lord Kelvin');
+    expect(offlineLater.modelUsed).toBe('templates + extractive');
+    expect(offlineLater.guide).not.toContain('Lord Kelvin');
   });
 });
 
