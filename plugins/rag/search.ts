@@ -78,7 +78,7 @@ export async function ragSearch(services: PluginServices, input: RagSearchInput,
   const llm = modelFor(services.llm, 'page-summary');
   const written = llm && chosen.length > 0 ? await writtenSummaries(llm, input.query, chosen.map((c) => ({ title: c.source.title, text: c.text })), { signal: ctx.signal, logger: ctx.logger }) : [];
   const summaries: string[] = [];
-  for (const [i, c] of chosen.entries()) summaries.push(written[i] ?? (await extractiveSummary(input.query, c.text, embedder, { signal: ctx.signal })));
+  for (const [i, c] of chosen.entries()) summaries.push(written[i] ?? (await extractiveSummary(input.query, c.text, embedder, { reranker, signal: ctx.signal })));
   const scrapedAt = new Date().toISOString();
 
   const fitted = input.include_context

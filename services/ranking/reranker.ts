@@ -10,12 +10,12 @@ export interface PassageReranker {
   readonly id: string;
   /** How many of the best passages it reorders. */
   readonly topK: number;
-  /** One relevance score per passage (higher is more relevant), in order. */
-  score(query: string, passages: string[], signal?: AbortSignal): Promise<number[]>;
+  /** One relevance score per passage (higher is more relevant), in order; null when the model failed (the offline order stands). */
+  score(query: string, passages: string[], signal?: AbortSignal): Promise<number[] | null>;
 }
 
 /** An answer's model_used when its passages were reranked: the answer's model, and the reranker's. */
-export function withReranker(modelUsed: string, reranker: PassageReranker | null | undefined): string {
+export function withReranker(modelUsed: string, reranker: Pick<PassageReranker, 'id'> | null | undefined): string {
   return reranker ? `${modelUsed}, reranked by ${reranker.id}` : modelUsed;
 }
 
@@ -27,6 +27,7 @@ export async function rerankScores(query: string, texts: readonly string[], scor
     .slice(0, reranker.topK);
   if (top.length < 2) return [...scores];
   const modelScores = await reranker.score(query, top.map((t) => texts[t.index]!), signal);
+  if (!modelScores) return [...scores];
   const byModel = top.map((t, i) => ({ index: t.index, model: modelScores[i]! })).sort((a, b) => b.model - a.model);
   const out = [...scores];
   byModel.forEach(({ index }, rank) => (out[index] = top[rank]!.score));
