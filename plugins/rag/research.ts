@@ -27,7 +27,7 @@ import { pooledChunker } from '../../services/chunking/lead.js';
 import type { CorpusRecord } from '../../services/corpora/types.js';
 import type { Embedder } from '../../services/embeddings/types.js';
 import { rankPagePassages } from '../../services/ranking/page-passages.js';
-import { withReranker } from '../../services/ranking/reranker.js';
+import { rerankerForRequest, withReranker } from '../../services/ranking/reranker.js';
 import { runResearch } from '../../services/research/loop.js';
 import { CATEGORY_TEMPLATES, FACETS, planQuestions, RAG_CATEGORIES, type RagCategory } from '../../services/research/plan.js';
 import { newSeenSources, type Source } from '../../services/web-search/gather.js';
@@ -142,7 +142,7 @@ async function build(services: PluginServices, store: CorpusStore, record: Corpu
   const wanted = Math.max(0, params.target_sources - have.length);
   const rounds = RAG_DEPTH_PROFILES[params.depth].rounds;
   const llm = modelFor(services.llm, 'page-summary');
-  const reranker = await services.models.passageReranker();
+  const reranker = rerankerForRequest(await services.models.passageReranker());
   let step = 0;
   const report = (message: string) => ctx.progress({ progress: ++step, message });
   report(`corpus ${corpusId}: ${remaining.length} queries to run, ${wanted} sources wanted`);
@@ -211,7 +211,7 @@ async function build(services: PluginServices, store: CorpusStore, record: Corpu
     const done = await store.update(corpusId, (r) => ({
       ...r,
       // Kept for model_used: a corpus read back later says what ordered its passages.
-      parameters: { ...r.parameters, reranked_by: reranker?.id ?? (r.parameters as Partial<BuildParameters>).reranked_by ?? null },
+      parameters: { ...r.parameters, reranked_by: (reranker?.answered ? reranker.id : null) ?? (r.parameters as Partial<BuildParameters>).reranked_by ?? null },
       status: 'complete',
       status_reason: null,
       owner: null,

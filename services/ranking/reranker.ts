@@ -14,9 +14,35 @@ export interface PassageReranker {
   score(query: string, passages: string[], signal?: AbortSignal): Promise<number[] | null>;
 }
 
-/** An answer's model_used when its passages were reranked: the answer's model, and the reranker's. */
-export function withReranker(modelUsed: string, reranker: Pick<PassageReranker, 'id'> | null | undefined): string {
-  return reranker ? `${modelUsed}, reranked by ${reranker.id}` : modelUsed;
+/** The reranker as one request sees it: `answered` turns true once the model has scored something for it. */
+export interface RequestReranker extends PassageReranker {
+  readonly answered: boolean;
+}
+
+/**
+ * Wraps the configured reranker for one request, so its answer names the model
+ * only when the model ordered something (a failed call keeps the offline order).
+ */
+export function rerankerForRequest(reranker: PassageReranker | null): RequestReranker | null {
+  if (!reranker) return null;
+  let answered = false;
+  return {
+    id: reranker.id,
+    topK: reranker.topK,
+    get answered() {
+      return answered;
+    },
+    async score(query, passages, signal) {
+      const scores = await reranker.score(query, passages, signal);
+      if (scores) answered = true;
+      return scores;
+    },
+  };
+}
+
+/** An answer's model_used: the answer's model, and the reranker's when it ordered the passages (a stored name counts as having done so). */
+export function withReranker(modelUsed: string, reranker: { readonly id: string; readonly answered?: boolean } | null | undefined): string {
+  return reranker && reranker.answered !== false ? `${modelUsed}, reranked by ${reranker.id}` : modelUsed;
 }
 
 /** `scores` reassigned so the top k (by score) follow the reranker's order; returns new scores, same positions. */
