@@ -10,8 +10,8 @@
  * answers POST with a form body (or none), read like its query string; a
  * path parameter that carries a URL key (url-keys.ts) is not input. A capability whose spec answer is a bare array
  * declares `answerField`, and HTTP answers that field of the output. An
- * answer holding deep-frozen parts (a cached search) is sent as bytes, those
- * parts encoded once (core/frozen-json.ts), the same JSON fastify would write.
+ * answer holding deep-frozen parts (a cached search) is sent as JSON text with
+ * those parts encoded once (core/frozen-json.ts): what fastify would write.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { QuarryApp } from '../../app/create-quarry.js';
@@ -25,7 +25,7 @@ import { declaredFields, IGNORED_FIELDS_HEADER, ignoredFieldsHeader, nameAliases
 import { queryToInput } from './query-input.js';
 import type { CapabilityRouteConfig } from './route-config.js';
 
-/** What fastify labels the JSON it serialises itself: the same for bytes encoded here. */
+/** What fastify labels the JSON it serialises itself: the same for JSON encoded here. */
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 export function mountCapability(server: FastifyInstance, app: QuarryApp, capability: AnyCapability): void {
@@ -96,11 +96,11 @@ async function answer(app: QuarryApp, capability: AnyCapability, declared: Set<s
     reply.status(capability.http.accepted?.is(output) ? 202 : (capability.http.status ?? 200));
     const field = capability.http.answerField;
     if (field) return (output as Record<string, unknown>)[field];
-    // A cached answer's frozen parts are sent as the bytes they were encoded to once.
-    const bytes = output !== null && typeof output === 'object' ? encodeWithFrozenParts(output) : undefined;
-    if (!bytes) return output;
+    // A cached answer's frozen parts are sent as the JSON they were encoded to once.
+    const json = output !== null && typeof output === 'object' ? encodeWithFrozenParts(output) : undefined;
+    if (json === undefined) return output;
     reply.type(JSON_TYPE);
-    return bytes;
+    return json;
   } catch (error) {
     throw error instanceof AppError ? nameAliasesInError(error, aliased) : error;
   } finally {
