@@ -43,7 +43,7 @@ const tagger =
     ? Perceptron.load(JSON.parse(readFileSync(cache, 'utf8')))
     : trainTagger(training, gazetteer, {
         epochs,
-        seed: 20261125,
+        seed: Number(process.env.NER_SEED ?? 20261125),
         onEpoch: (epoch, errors, tokens) => console.log(`epoch ${epoch}: ${((1 - errors / tokens) * 100).toFixed(2)}% tokens right`),
       });
 if (cache && !existsSync(cache)) writeFileSync(cache, JSON.stringify(tagger.serialize(0)));

@@ -12,8 +12,11 @@ import { wikigoldHeldOut } from '../../bench/ner/datasets.js';
 import { count, emptyCounts, score } from '../../bench/ner/score.js';
 import { analyzeText } from './analyze.js';
 import { aliasKeys, cleanName, nameKey } from './names.js';
-import { EntityRecognizer } from './recognizer.js';
-import { splitCoordinations, tagsToSpans } from './spans.js';
+import { EntityRecognizer, loadGazetteer } from './recognizer.js';
+import { documentStats, sentenceContext } from './features.js';
+import { Perceptron, TAGS } from './perceptron.js';
+import { retypeSpans } from './span-typer.js';
+import { applyOrganisationRules, splitCoordinations, tagsToSpans, trimLowerCaseTail } from './spans.js';
 import { splitSentences, tokenize } from './tokenize.js';
 
 const recognizer = EntityRecognizer.load();
@@ -95,6 +98,48 @@ describe('coordinated names', () => {
   it('keeps a name whose parts are not names on their own whole ("Procter & Gamble")', () => {
     const span = { type: 'ORG' as const, start: 7, end: 10 };
     expect(splitCoordinations(words, [span], (part) => known.has(part.join(' ')))).toEqual([span]);
+  });
+});
+
+describe('span boundaries and types', () => {
+  it('drops lower-case words run on at the end of a name, keeps all-lower-case names', () => {
+    const words = ['the', 'Union', 'army', 'met', 'lipporocks', 'fans'];
+    expect(trimLowerCaseTail(words, [{ type: 'ORG', start: 1, end: 3 }, { type: 'PER', start: 4, end: 6 }])).toEqual([
+      { type: 'ORG', start: 1, end: 2 },
+      { type: 'PER', start: 4, end: 6 },
+    ]);
+  });
+
+  it('makes a name followed by an organisation word that organisation ("Salt Publishing", wikigold)', () => {
+    const words = ['(', 'Salt', 'Publishing', ',', 'Cambridge', ')'];
+    const keyword = (word: string) => word === 'Publishing';
+    expect(applyOrganisationRules(words, [{ type: 'LOC', start: 1, end: 2 }, { type: 'LOC', start: 4, end: 5 }], () => false, keyword)).toEqual([
+      { type: 'ORG', start: 1, end: 3 },
+      { type: 'LOC', start: 4, end: 5 },
+    ]);
+  });
+
+  it('types every mention of a name by what the document says it is ("Atwick is a village", wikigold)', () => {
+    const gazetteer = loadGazetteer();
+    const sentences = [
+      ['Atwick', 'is', 'a', 'village', 'in', 'Holderness', '.'],
+      ['Defences', 'around', 'Atwick', 'were', 'documented', '.'],
+    ];
+    const doc = documentStats(sentences);
+    const contexts = sentences.map((words) => sentenceContext(words, gazetteer, doc));
+    // The tagger's vote (10 a mention) says person twice; the definition, worth 15 a mention, must reach the second mention to win.
+    const model = Perceptron.load({ tags: [...TAGS], weights: { 'span|b': [[0, 0.001]], 'span|isa=village': [[TAGS.indexOf('B-LOC'), 15]] } });
+    const typed = retypeSpans(model, contexts, [[{ type: 'PER', start: 0, end: 1 }], [{ type: 'PER', start: 2, end: 3 }]], gazetteer);
+    expect(typed.flat().map((span) => span.type)).toEqual(['LOC', 'LOC']);
+  });
+
+  it('averages taggers trained with different seeds feature by feature', () => {
+    const mean = Perceptron.mean([
+      { tags: [...TAGS], weights: { a: [[1, 2]], b: [[3, 4]] } },
+      { tags: [...TAGS], weights: { a: [[1, 4], [2, -2]] } },
+    ]);
+    expect([...mean.weights.get('a')!].slice(0, 3)).toEqual([0, 3, -1]);
+    expect(mean.weights.get('b')![3]).toBe(2);
   });
 });
 
