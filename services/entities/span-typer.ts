@@ -26,7 +26,7 @@ const isTypeTag = (tag: number) => TYPE_TAG.includes(tag);
  * clear typer overrule a tagger that is wrong at every mention ("Salesforce"
  * as a person all through a news page).
  */
-const TAGGER_PRIOR = Number(process.env.NER_PRIOR ?? 10);
+const TAGGER_PRIOR = 10;
 /** How many words each side of a span count as its context (6 fitted on the development fold among 3, 4, 6, 8, 12). */
 const WINDOW = 6;
 /** Present in every model that has a span typer (older models type by the tagger alone). */
