@@ -16,7 +16,7 @@ import { EntityRecognizer, loadGazetteer } from './recognizer.js';
 import { documentStats, sentenceContext } from './features.js';
 import { Perceptron, TAGS } from './perceptron.js';
 import { retypeSpans } from './span-typer.js';
-import { applyOrganisationRules, splitCoordinations, tagsToSpans, trimLowerCaseTail } from './spans.js';
+import { applyOrganisationRules, companiesByDesignator, splitCoordinations, tagsToSpans, trimLowerCaseTail } from './spans.js';
 import { splitSentences, tokenize } from './tokenize.js';
 
 const recognizer = EntityRecognizer.load();
@@ -117,6 +117,15 @@ describe('span boundaries and types', () => {
       { type: 'ORG', start: 1, end: 3 },
       { type: 'LOC', start: 4, end: 5 },
     ]);
+  });
+
+  it('makes a name written once with a designator a company at every mention ("Eberhard Faber GmbH", wikigold)', () => {
+    const sentences = [
+      ['Eberhard', 'Faber', 'GmbH', 'was', 'founded', 'in', '1922', '.'],
+      ['Eberhard', 'Faber', 'also', 'produces', 'clay', ',', 'said', 'Anna', 'Faber', '.'],
+    ];
+    const spans = companiesByDesignator(sentences, [[{ type: 'PER', start: 0, end: 3 }], [{ type: 'PER', start: 0, end: 2 }, { type: 'PER', start: 7, end: 9 }]], (word) => word === 'GmbH');
+    expect(spans.flat().map((span) => span.type)).toEqual(['ORG', 'ORG', 'PER']);
   });
 
   it('types every mention of a name by what the document says it is ("Atwick is a village", wikigold)', () => {

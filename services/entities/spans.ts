@@ -123,6 +123,32 @@ export function applyOrganisationRules(words: readonly string[], spans: TokenSpa
   return result;
 }
 
+/**
+ * A name ending with a company designator is a company, and so is every
+ * mention of the name without it ("Eberhard Faber GmbH was founded …
+ * Eberhard Faber also produces"): the designator settles what the name
+ * alone leaves open.
+ */
+export function companiesByDesignator(sentences: readonly (readonly string[])[], spans: readonly TokenSpan[][], isDesignator: (word: string) => boolean): TokenSpan[][] {
+  const companies = new Set<string>();
+  spans.forEach((sentenceSpans, s) => {
+    for (const span of sentenceSpans) {
+      const words = sentences[s]!.slice(span.start, span.end);
+      if (words.length < 2 || !isDesignator(words[words.length - 1]!)) continue;
+      const name = words.slice(0, words[words.length - 2] === ',' ? -2 : -1);
+      if (name.length > 0) companies.add(name.join(' '));
+    }
+  });
+  if (companies.size === 0) return spans.map((sentenceSpans) => [...sentenceSpans]);
+  return spans.map((sentenceSpans, s) =>
+    sentenceSpans.map((span) => {
+      const words = sentences[s]!.slice(span.start, span.end);
+      const company = companies.has(words.join(' ')) || (words.length >= 2 && isDesignator(words[words.length - 1]!));
+      return company && span.type !== 'ORG' ? { ...span, type: 'ORG' as const } : span;
+    }),
+  );
+}
+
 const COORDINATOR = new Set(['and', 'or', ',', '&']);
 
 /**
