@@ -16,16 +16,16 @@ export function toWiceLabel(verdict: Verdict5): WiceLabel {
   return verdict === 'true' ? 'supported' : verdict === 'partially_true' ? 'partially_supported' : 'not_supported';
 }
 
-interface Overlap {
+export interface Overlap {
   low: number;
   high: number;
 }
 
-function byOverlap(score: number, t: Overlap): WiceLabel {
+export function byOverlap(score: number, t: Overlap): WiceLabel {
   return score >= t.high ? 'supported' : score >= t.low ? 'partially_supported' : 'not_supported';
 }
 
-function fitOverlap(rows: Array<{ gold: WiceLabel; score: number }>): Overlap {
+export function fitOverlap(rows: Array<{ gold: WiceLabel; score: number }>): Overlap {
   let best = { t: { low: 0, high: 0 }, f1: -1 };
   for (let low = 0; low <= 100; low += 5)
     for (let high = low; high <= 100; high += 5) {

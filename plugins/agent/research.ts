@@ -17,7 +17,7 @@ import type { AnswerSourceWithUrl } from '../../services/answers/answer.js';
 import { modelFor } from '../../services/llm/model-choice.js';
 import { writeReport } from '../../services/answers/report.js';
 import { rankPagePassages } from '../../services/ranking/page-passages.js';
-import { withReranker } from '../../services/ranking/reranker.js';
+import { rerankerForRequest, withReranker } from '../../services/ranking/reranker.js';
 import { runResearch } from '../../services/research/loop.js';
 import { FACETS, planQuestions } from '../../services/research/plan.js';
 import type { AgentResearchInput, AgentResearchReport, ResearchDepth } from './schemas.js';
@@ -61,7 +61,7 @@ export async function agentResearch(services: PluginServices, input: AgentResear
   report(`sub-questions: ${plan.questions.join(' | ')}`);
 
   const embedder = await embedderOrNull(services, ctx);
-  const reranker = await services.models.passageReranker();
+  const reranker = rerankerForRequest(await services.models.passageReranker());
   const outcome = await runResearch(services.webSearch, {
     subject: input.query,
     questions: plan.questions,

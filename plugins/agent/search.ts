@@ -12,7 +12,7 @@ import { modelFor } from '../../services/llm/model-choice.js';
 import type { Embedder } from '../../services/embeddings/types.js';
 import { rankPagePassages, type RankedPassage } from '../../services/ranking/page-passages.js';
 import { scorePassages } from '../../services/ranking/passage-relevance.js';
-import { withReranker, type PassageReranker } from '../../services/ranking/reranker.js';
+import { rerankerForRequest, withReranker, type PassageReranker } from '../../services/ranking/reranker.js';
 import { defaultImageEngine, searchImages } from '../../services/sources/images.js';
 import type { Source } from '../../services/web-search/gather.js';
 import { describeFindings, screenQuery } from '../../services/sources/safety.js';
@@ -117,7 +117,7 @@ export async function agentSearch(services: PluginServices, input: AgentSearchIn
 
   ctx.progress({ progress: 2, total, message: `ranking the passages of ${kept.filter((s) => s.read).length} pages` });
   const embedder = profile.embeddings ? await embedderOrNull(services, ctx) : null;
-  const reranker = await services.models.passageReranker();
+  const reranker = rerankerForRequest(await services.models.passageReranker());
   const entries = await rankEntries(input.query, kept, embedder, reranker, ctx.signal);
   const rerank = input.rerank || profile.rerank;
   const ordered = rerank ? [...entries].sort((a, b) => b.score - a.score || a.order - b.order) : entries;

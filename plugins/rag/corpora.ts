@@ -123,7 +123,9 @@ export async function addToCorpus(services: PluginServices, input: z.infer<typeo
     const url = text.url ?? `urn:quarry:text:${createHash('sha256').update(text.text).digest('hex').slice(0, 16)}`;
     items.push({ url, title: text.title ?? text.text.slice(0, 80).replace(/\s+/g, ' '), text: text.text, engine: 'text' });
   }
-  const ranked = await rankPagePassages(record.topic, items.map((i) => ({ title: i.title, text: i.text })), embedder, { signal: ctx.signal, chunker: pooledChunker(services.parsing, ctx.signal) });
+  // Scored as a build scores its pages (rag/research.ts), so added sources rank among the others on one scale.
+  const reranker = await services.models.passageReranker();
+  const ranked = await rankPagePassages(record.topic, items.map((i) => ({ title: i.title, text: i.text })), embedder, { signal: ctx.signal, reranker, chunker: pooledChunker(services.parsing, ctx.signal) });
   const now = new Date().toISOString();
   const prepared = await prepareSources(
     await Promise.all(
@@ -131,7 +133,7 @@ export async function addToCorpus(services: PluginServices, input: z.infer<typeo
         url: item.url,
         title: item.title,
         content: item.text,
-        summary: await extractiveSummary(record.topic, item.text, embedder, { signal: ctx.signal }),
+        summary: await extractiveSummary(record.topic, item.text, embedder, { reranker, signal: ctx.signal }),
         engine: item.engine,
         scraped_at: now,
         relevance_score: ranked[i]!.score,

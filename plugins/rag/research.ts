@@ -27,6 +27,7 @@ import { pooledChunker } from '../../services/chunking/lead.js';
 import type { CorpusRecord } from '../../services/corpora/types.js';
 import type { Embedder } from '../../services/embeddings/types.js';
 import { rankPagePassages } from '../../services/ranking/page-passages.js';
+import { rerankerForRequest, withReranker } from '../../services/ranking/reranker.js';
 import { runResearch } from '../../services/research/loop.js';
 import { CATEGORY_TEMPLATES, FACETS, planQuestions, RAG_CATEGORIES, type RagCategory } from '../../services/research/plan.js';
 import { newSeenSources, type Source } from '../../services/web-search/gather.js';
@@ -59,6 +60,8 @@ export interface BuildParameters {
   generate_embeddings: boolean;
   language: string;
   timeout_seconds: number;
+  /** The cross-encoder that ordered the passages (set when a build finishes), null or absent when none did. */
+  reranked_by?: string | null;
 }
 
 async function requireEmbedder(services: PluginServices): Promise<Embedder> {
@@ -139,7 +142,7 @@ async function build(services: PluginServices, store: CorpusStore, record: Corpu
   const wanted = Math.max(0, params.target_sources - have.length);
   const rounds = RAG_DEPTH_PROFILES[params.depth].rounds;
   const llm = modelFor(services.llm, 'page-summary');
-  const reranker = await services.models.passageReranker();
+  const reranker = rerankerForRequest(await services.models.passageReranker());
   let step = 0;
   const report = (message: string) => ctx.progress({ progress: ++step, message });
   report(`corpus ${corpusId}: ${remaining.length} queries to run, ${wanted} sources wanted`);
@@ -151,7 +154,7 @@ async function build(services: PluginServices, store: CorpusStore, record: Corpu
       const ranked = await rankPagePassages(record.topic, pages, embedder, { signal: ctx.signal, reranker, chunker: pooledChunker(services.parsing, ctx.signal) });
       const written = llm ? await writtenSummaries(llm, record.topic, pages, { signal: ctx.signal, logger: ctx.logger }) : [];
       const summaries: string[] = [];
-      for (const [i, s] of fresh.entries()) summaries.push(written[i] ?? (await extractiveSummary(record.topic, s.text, embedder, { signal: ctx.signal })));
+      for (const [i, s] of fresh.entries()) summaries.push(written[i] ?? (await extractiveSummary(record.topic, s.text, embedder, { reranker, signal: ctx.signal })));
       const now = new Date().toISOString();
       const prepared = await prepareSources(
         fresh.map((s, i) => ({
@@ -207,6 +210,8 @@ async function build(services: PluginServices, store: CorpusStore, record: Corpu
     const counts = await store.counts(corpusId);
     const done = await store.update(corpusId, (r) => ({
       ...r,
+      // Kept for model_used: a corpus read back later says what ordered its passages.
+      parameters: { ...r.parameters, reranked_by: (reranker?.answered ? reranker.id : null) ?? (r.parameters as Partial<BuildParameters>).reranked_by ?? null },
       status: 'complete',
       status_reason: null,
       owner: null,
@@ -236,6 +241,7 @@ async function result(
   started: number,
 ): Promise<RagResearchResult> {
   const params = record.parameters as unknown as BuildParameters & { planned_by?: string };
+  const reranker = params.reranked_by ? { id: params.reranked_by } : null;
   const sources = (await store.sources(record.corpus_id, { withContent: true })).sort((a, b) => b.relevance_score - a.relevance_score);
   const vectors = params.generate_embeddings ? await store.sourceVectors(record.corpus_id) : null;
   const summarisedBy = params.planned_by && params.planned_by !== 'templates' ? params.planned_by : 'templates + extractive';
@@ -266,7 +272,7 @@ async function result(
     counts: record.counts,
     categories: params.categories,
     embedding_model: record.embedding_model,
-    model_used: summarisedBy,
+    model_used: withReranker(summarisedBy, reranker),
     failed_results: outcome.failures.filter((f) => f.stage === 'page').map((f) => ({ url: f.url, error: f.reason })),
   };
 }

@@ -77,7 +77,7 @@ export const ragResearchResultSchema = z.object({
   counts: corpusCountsSchema.describe('Extension'),
   categories: z.array(z.string()).describe('Extension'),
   embedding_model: z.string().describe('Extension'),
-  model_used: z.string().describe('Extension: the LLM that planned the queries and wrote summaries, or "templates + extractive"'),
+  model_used: z.string().describe('Extension: the LLM that planned the queries and wrote summaries, or "templates + extractive"; followed by ", reranked by <model>" when a configured cross-encoder (models.reranker) ordered the passages'),
   failed_results: z.array(z.object({ url: z.string(), error: z.string() })),
 });
 export type RagResearchResult = z.infer<typeof ragResearchResultSchema>;

@@ -13,7 +13,7 @@ import { extractiveSummary, writtenSummaries } from '../../services/answers/summ
 import type { Embedder } from '../../services/embeddings/types.js';
 import { EXTRACTIVE_MODEL } from '../../services/llm/registry.js';
 import { rankPagePassages } from '../../services/ranking/page-passages.js';
-import { withReranker } from '../../services/ranking/reranker.js';
+import { rerankerForRequest, withReranker } from '../../services/ranking/reranker.js';
 import type { RagSearchInput, RagSearchOutput } from './schemas.js';
 
 export const CONTENT_CHARS = 8000;
@@ -64,7 +64,7 @@ export async function ragSearch(services: PluginServices, input: RagSearchInput,
   const candidates = gathering.sources
     .map((source) => ({ source, text: source.read ? source.text : source.snippet }))
     .filter((c) => c.text.trim().length > 0);
-  const reranker = await services.models.passageReranker();
+  const reranker = rerankerForRequest(await services.models.passageReranker());
   const ranked = await rankPagePassages(input.query, candidates.map((c) => ({ title: c.source.title, text: c.text })), embedder, {
     passageTokens: CONTEXT_PASSAGE_TOKENS,
     signal: ctx.signal,
@@ -78,7 +78,7 @@ export async function ragSearch(services: PluginServices, input: RagSearchInput,
   const llm = modelFor(services.llm, 'page-summary');
   const written = llm && chosen.length > 0 ? await writtenSummaries(llm, input.query, chosen.map((c) => ({ title: c.source.title, text: c.text })), { signal: ctx.signal, logger: ctx.logger }) : [];
   const summaries: string[] = [];
-  for (const [i, c] of chosen.entries()) summaries.push(written[i] ?? (await extractiveSummary(input.query, c.text, embedder, { signal: ctx.signal })));
+  for (const [i, c] of chosen.entries()) summaries.push(written[i] ?? (await extractiveSummary(input.query, c.text, embedder, { reranker, signal: ctx.signal })));
   const scrapedAt = new Date().toISOString();
 
   const fitted = input.include_context

@@ -1,6 +1,7 @@
 /**
  * A short summary of each source for a query or topic. Extractive: the two
- * sentences of the page that score best for the query (passage-relevance.ts),
+ * sentences of the page that score best for the query (passage-relevance.ts;
+ * a configured cross-encoder orders the best of them, ranking/reranker.ts),
  * in page order, quoted as they are. With a language model (the fast tier),
  * one call summarises every source in one or two sentences; a source the model
  * leaves out keeps its extractive summary.
@@ -11,20 +12,29 @@ import { parseModelJson } from '../llm/json-output.js';
 import type { LlmClient } from '../llm/types.js';
 import { scorePassages } from '../ranking/passage-relevance.js';
 import { sentences } from '../ranking/passages.js';
+import { rerankScores, type PassageReranker } from '../ranking/reranker.js';
 import { isAgentInstruction } from '../sources/safety.js';
 import { quoteSentence } from './citations.js';
 
 /** Sentences of the page's beginning that are considered (long pages). */
 const SCANNED_SENTENCES = 300;
 
-export async function extractiveSummary(query: string, text: string, embedder: Embedder | null, options: { sentences?: number; signal?: AbortSignal } = {}): Promise<string> {
+export interface SummaryOptions {
+  sentences?: number;
+  /** A configured cross-encoder (models.reranker): it orders the best sentences. */
+  reranker?: PassageReranker | null;
+  signal?: AbortSignal;
+}
+
+export async function extractiveSummary(query: string, text: string, embedder: Embedder | null, options: SummaryOptions = {}): Promise<string> {
   const parts = sentences(text, SCANNED_SENTENCES)
     .map((s, order) => ({ text: quoteSentence(s.text), order }))
     .filter((s) => s.text.split(' ').length >= 5 && s.text.split(' ').length <= 60 && !isAgentInstruction(s.text));
   if (parts.length === 0) return quoteSentence(text).slice(0, 300);
-  const scores = await scorePassages(query, parts.map((p) => ({ text: p.text })), embedder, options.signal);
+  const offline = (await scorePassages(query, parts.map((p) => ({ text: p.text })), embedder, options.signal)).map((s) => s.score);
+  const scores = options.reranker ? await rerankScores(query, parts.map((p) => p.text), offline, options.reranker, options.signal) : offline;
   return parts
-    .map((p, i) => ({ ...p, score: scores[i]!.score }))
+    .map((p, i) => ({ ...p, score: scores[i]! }))
     .sort((a, b) => b.score - a.score || a.order - b.order)
     .slice(0, options.sentences ?? 2)
     .sort((a, b) => a.order - b.order)

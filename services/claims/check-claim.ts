@@ -7,11 +7,13 @@
 import type { Embedder } from '../embeddings/types.js';
 import type { LlmClient } from '../llm/types.js';
 import { AGGREGATION, credibilityWeight, decideVerdict, factOutcome, type JudgedCandidate, type VerdictOutcome } from './aggregate.js';
+import type { TextAnalysis } from './analysis.js';
 import { calibratedConfidence } from './confidence.js';
 import { decomposeClaim, type Fact } from './facts.js';
 import { decomposeWithLlm, judgeWithLlm } from './llm-steps.js';
 import { retrieveEvidence, type EvidencePage, type RetrievalOptions } from './retrieval.js';
-import { reachOf } from './fact-parts.js';
+import { reachOf, type FactReach } from './fact-parts.js';
+import type { PageMentions } from './mentions.js';
 import type { StanceModel } from './stance-model.js';
 import { stanceOf } from './stance.js';
 
@@ -43,7 +45,25 @@ export interface ClaimCheck extends VerdictOutcome {
   decomposedBy: string;
 }
 
+/** Everything the rules concluded of a claim, with what they read to get there (the benchmarks fit on it). */
+export interface ClaimAssessment {
+  outcome: VerdictOutcome;
+  /** Per fact, in order: what its evidence sentences hold of it. */
+  reaches: FactReach[];
+  /** Every sentence read of the pages, and what the pages mention. */
+  sentences: TextAnalysis[];
+  mentions: PageMentions;
+  judgedBy: string;
+  decomposedBy: string;
+}
+
 export async function checkClaim(claim: string, pages: EvidencePage[], options: CheckClaimOptions): Promise<ClaimCheck> {
+  const { outcome, judgedBy, decomposedBy } = await assessClaim(claim, pages, options);
+  options.onStep?.('aggregate', outcome.verdict);
+  return { ...outcome, confidence: calibratedConfidence(outcome.verdict, outcome.strength, judgedBy !== 'rules'), judgedBy, decomposedBy };
+}
+
+export async function assessClaim(claim: string, pages: EvidencePage[], options: CheckClaimOptions): Promise<ClaimAssessment> {
   const step = options.onStep ?? (() => undefined);
   let facts: Fact[] | null = null;
   let decomposedBy = 'rules';
@@ -54,7 +74,7 @@ export async function checkClaim(claim: string, pages: EvidencePage[], options: 
   facts ??= decomposeClaim(claim);
   step('decompose', `${facts.length} fact${facts.length === 1 ? '' : 's'}`);
 
-  const { candidates, mentions } = await retrieveEvidence(facts, pages, options.embedder, { ...RETRIEVAL[options.depth], ...(options.signal ? { signal: options.signal } : {}) });
+  const { candidates, mentions, sentences } = await retrieveEvidence(facts, pages, options.embedder, { ...RETRIEVAL[options.depth], ...(options.signal ? { signal: options.signal } : {}) });
   step('retrieve', `${candidates.reduce((n, c) => n + c.length, 0)} candidate sentences`);
 
   let judgedBy = 'rules';
@@ -74,8 +94,7 @@ export async function checkClaim(claim: string, pages: EvidencePage[], options: 
   }
   step('judge', `${judged.flat().filter((c) => c.judgement.stance !== 'unrelated').length} sentences take a side`);
 
-  const outcome = decideVerdict(facts.map((fact, i) => factOutcome(fact, judged[i]!, AGGREGATION, reachOf(fact, judged[i]!, mentions), byModel[i])));
-  step('aggregate', outcome.verdict);
-  return { ...outcome, confidence: calibratedConfidence(outcome.verdict, outcome.strength, judgedBy !== 'rules'), judgedBy, decomposedBy };
+  const reaches = facts.map((fact, i) => reachOf(fact, judged[i]!, mentions));
+  const outcomes = facts.map((fact, i) => factOutcome(fact, judged[i]!, AGGREGATION, reaches[i], byModel[i]));
+  return { outcome: decideVerdict(outcomes), reaches, sentences, mentions, judgedBy, decomposedBy };
 }
-

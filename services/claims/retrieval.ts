@@ -88,12 +88,14 @@ export interface Retrieved {
   candidates: Candidate[][];
   /** Everything the sentences read and the pages' titles mention. */
   mentions: PageMentions;
+  /** Every sentence read of the pages. */
+  sentences: TextAnalysis[];
 }
 
 export async function retrieveEvidence(facts: Fact[], pages: EvidencePage[], embedder: Embedder | null, options: RetrievalOptions): Promise<Retrieved> {
   const pool = await pageSentences(pages, options.sentencesPerPage);
   const mentions = pageMentions([...pool.map((s) => s.analysis), ...pages.map((p) => analyse(p.title))]);
-  return { candidates: await candidatesFrom(facts, pool, embedder, options), mentions };
+  return { candidates: await candidatesFrom(facts, pool, embedder, options), mentions, sentences: pool.map((s) => s.analysis) };
 }
 
 async function candidatesFrom(facts: Fact[], pool: PageSentence[], embedder: Embedder | null, options: RetrievalOptions): Promise<Candidate[][]> {

@@ -4,14 +4,17 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { silentLogger, type Logger } from '../../core/logger.js';
 import { startSandboxWeb, type SandboxWeb } from '../../test/sandbox/sandbox-web.js';
+import { ProcessPool } from '../embeddings/process-pool.js';
 import { analyzeText } from '../entities/analyze.js';
 import { EntityRecognizer } from '../entities/recognizer.js';
 import { modelsConfigSchema, type ModelsConfig } from './config.js';
 import { NER_SPEC, NLI_SPEC, RERANKER_SPEC, writeTinyModel } from './fixtures/tiny-models.js';
 import { ModelServices } from './model-services.js';
+import type { ModelTask, PairsResult } from './protocol.js';
+import { rerankScores } from '../ranking/reranker.js';
 
 let dir: string;
 const open: ModelServices[] = [];
@@ -23,13 +26,13 @@ const recordingLogger = (): Logger => {
   return child();
 };
 
-function services(models: Partial<Record<'entities' | 'stance' | 'reranker', string | null>>, extra: Record<string, unknown> = {}, batchSize?: number): ModelServices {
+function services(models: Partial<Record<'entities' | 'stance' | 'reranker', string | null>>, extra: Record<string, unknown> = {}, batchSize?: number, topK = 5): ModelServices {
   const config: ModelsConfig = modelsConfigSchema.parse({
     allowRemote: false,
     ...extra,
     entities: { model: models.entities ?? null, ...(batchSize ? { batchSize } : {}) },
     stance: { model: models.stance ?? null, ...(batchSize ? { batchSize } : {}) },
-    reranker: { model: models.reranker ?? null, ...(batchSize ? { batchSize } : {}), topK: 5 },
+    reranker: { model: models.reranker ?? null, ...(batchSize ? { batchSize } : {}), topK },
   });
   const created = new ModelServices({ ...config, dataDir: dir }, recordingLogger());
   open.push(created);
@@ -93,9 +96,57 @@ describe('pair models (stance, reranker)', () => {
   it('scores (query, passage) pairs with the cross-encoder', async () => {
     const reranker = (await services({ reranker: join(dir, 'tiny-reranker') }).passageReranker())!;
     expect(reranker).toMatchObject({ id: 'tiny-reranker', topK: 5 });
-    const [plain, zebra, striped] = await reranker.score('animals', ['a horse in a field', 'a zebra in a field', 'a striped horse']);
+    const [plain, zebra, striped] = (await reranker.score('animals', ['a horse in a field', 'a zebra in a field', 'a striped horse']))!;
     expect(zebra!).toBeGreaterThan(striped!);
     expect(striped!).toBeGreaterThan(plain!);
+  });
+});
+
+describe('reranker batching', () => {
+  /** Every pair batch the model worker is sent: its size and the process that scored it. */
+  function recordBatches() {
+    const batches: Array<{ pairs: number; pid: number }> = [];
+    const run = ProcessPool.prototype.run;
+    const spy = vi.spyOn(ProcessPool.prototype, 'run').mockImplementation(async function (this: ProcessPool<unknown, unknown>, task, limits) {
+      const result = await run.call(this, task, limits);
+      const sent = task as ModelTask;
+      if (sent.kind === 'pairs') batches.push({ pairs: sent.pairs.length, pid: (result as PairsResult).pid });
+      return result;
+    });
+    return { batches, restore: () => spy.mockRestore() };
+  }
+
+  it('scores only the top k of many passages, in bounded batches, in the model worker, as one batch would', async () => {
+    const texts = Array.from({ length: 100 }, (_, i) => (i % 10 === 9 ? `passage ${i} about a zebra` : `passage ${i} about a horse`));
+    const offline = texts.map((_, i) => 1 - i / 100);
+    const small = (await services({ reranker: join(dir, 'tiny-reranker') }, {}, 4, 40).passageReranker())!;
+    const big = (await services({ reranker: join(dir, 'tiny-reranker') }, {}, 64, 40).passageReranker())!;
+    const recorder = recordBatches();
+    try {
+      const reranked = await rerankScores('animals', texts, offline, small);
+      expect(recorder.batches.reduce((sum, b) => sum + b.pairs, 0)).toBe(40);
+      expect(recorder.batches).toHaveLength(10);
+      expect(recorder.batches.every((b) => b.pairs <= 4 && b.pid !== process.pid)).toBe(true);
+      // The zebras among the best 40 take the 4 best scores; passages past the top k keep theirs.
+      const best = reranked.map((score, index) => ({ score, index })).sort((a, b) => b.score - a.score).slice(0, 4);
+      expect(best.map((b) => b.index).sort((a, b) => a - b)).toEqual([9, 19, 29, 39]);
+      expect(reranked.slice(40)).toEqual(offline.slice(40));
+      expect(await small.score('animals', texts.slice(0, 40))).toEqual(await big.score('animals', texts.slice(0, 40)));
+    } finally {
+      recorder.restore();
+    }
+  });
+
+  it('keeps the offline order when the model fails a call, and logs why', async () => {
+    const reranker = (await services({ reranker: join(dir, 'tiny-reranker') }).passageReranker())!;
+    const spy = vi.spyOn(ProcessPool.prototype, 'run').mockRejectedValue(new Error('the worker died'));
+    try {
+      const offline = [0.9, 0.5, 0.2];
+      expect(await rerankScores('animals', ['a horse', 'a striped horse', 'a zebra'], offline, reranker)).toEqual(offline);
+      expect(warnings.some((w) => w.includes('reranker failed: keeping the offline order') && w.includes('tiny-reranker'))).toBe(true);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });
 

@@ -74,7 +74,7 @@ export class ModelServices {
     return this.slot('reranker', (host, slot) => {
       const queue = pairQueue(host, this.config.reranker);
       slot.close = queue.close;
-      return passageRerankerOf(host, queue.scorePairs, this.config.reranker.topK);
+      return passageRerankerOf(host, queue.scorePairs, this.config.reranker.topK, this.logger.child({ component: 'reranker-model' }));
     });
   }
 

@@ -13,7 +13,7 @@ import { findHighlights } from '../ranking/highlights.js';
 import type { NeuralSearchInput, neuralSearchOutputSchema } from './schemas.js';
 import { passesDomains } from '../web-search/domain-filter.js';
 import { replan, type EnginePlan } from '../web-search/engine-plans.js';
-import { rerankScores, withReranker } from '../ranking/reranker.js';
+import { rerankScores, rerankerForRequest, withReranker } from '../ranking/reranker.js';
 import { scoreDocuments } from '../ranking/scoring.js';
 
 type Output = z.infer<typeof neuralSearchOutputSchema>;
@@ -77,7 +77,7 @@ export async function neuralSearch(services: NeuralDeps, input: NeuralSearchInpu
     (c) => passesDomains(c.url, domains) && withinWindow(c.publishedDate, bounds),
   );
   const scores = await scoreDocuments(input.query, candidates, embedder, ctx.signal);
-  const reranker = (await services.models?.passageReranker()) ?? null;
+  const reranker = rerankerForRequest((await services.models?.passageReranker()) ?? null);
   if (reranker) {
     const texts = candidates.map((c) => `${c.title}\n${c.text || c.snippet}`.slice(0, RERANK_CHARS));
     const reranked = await rerankScores(input.query, texts, scores.map((s) => s.score), reranker, ctx.signal);

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { rerankScores, withReranker, type PassageReranker } from './reranker.js';
+import { rerankerForRequest, rerankScores, withReranker, type PassageReranker } from './reranker.js';
 
 /** Scores a passage by how many times it says "zebra"; records what it was asked. */
 function zebraReranker(topK: number) {
@@ -29,4 +29,17 @@ it('leaves one passage alone and names the reranker in model_used', async () => 
   expect(asked).toEqual([]);
   expect(withReranker('extractive', reranker)).toBe('extractive, reranked by zebra-model');
   expect(withReranker('extractive', null)).toBe('extractive');
+});
+
+it("names the reranker in one request's model_used only once the model has ordered something for it", async () => {
+  const { reranker } = zebraReranker(5);
+  const failing: PassageReranker = { ...reranker, score: async () => null };
+  const failed = rerankerForRequest(failing)!;
+  expect(await rerankScores('q', ['a', 'zebra'], [0.2, 0.1], failed)).toEqual([0.2, 0.1]);
+  expect(withReranker('extractive', failed)).toBe('extractive');
+  const idle = rerankerForRequest(reranker)!;
+  expect(withReranker('extractive', idle)).toBe('extractive');
+  await rerankScores('q', ['a', 'zebra'], [0.2, 0.1], idle);
+  expect(withReranker('extractive', idle)).toBe('extractive, reranked by zebra-model');
+  expect(rerankerForRequest(null)).toBeNull();
 });

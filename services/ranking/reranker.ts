@@ -10,13 +10,39 @@ export interface PassageReranker {
   readonly id: string;
   /** How many of the best passages it reorders. */
   readonly topK: number;
-  /** One relevance score per passage (higher is more relevant), in order. */
-  score(query: string, passages: string[], signal?: AbortSignal): Promise<number[]>;
+  /** One relevance score per passage (higher is more relevant), in order; null when the model failed (the offline order stands). */
+  score(query: string, passages: string[], signal?: AbortSignal): Promise<number[] | null>;
 }
 
-/** An answer's model_used when its passages were reranked: the answer's model, and the reranker's. */
-export function withReranker(modelUsed: string, reranker: PassageReranker | null | undefined): string {
-  return reranker ? `${modelUsed}, reranked by ${reranker.id}` : modelUsed;
+/** The reranker as one request sees it: `answered` turns true once the model has scored something for it. */
+export interface RequestReranker extends PassageReranker {
+  readonly answered: boolean;
+}
+
+/**
+ * Wraps the configured reranker for one request, so its answer names the model
+ * only when the model ordered something (a failed call keeps the offline order).
+ */
+export function rerankerForRequest(reranker: PassageReranker | null): RequestReranker | null {
+  if (!reranker) return null;
+  let answered = false;
+  return {
+    id: reranker.id,
+    topK: reranker.topK,
+    get answered() {
+      return answered;
+    },
+    async score(query, passages, signal) {
+      const scores = await reranker.score(query, passages, signal);
+      if (scores) answered = true;
+      return scores;
+    },
+  };
+}
+
+/** An answer's model_used: the answer's model, and the reranker's when it ordered the passages (a stored name counts as having done so). */
+export function withReranker(modelUsed: string, reranker: { readonly id: string; readonly answered?: boolean } | null | undefined): string {
+  return reranker && reranker.answered !== false ? `${modelUsed}, reranked by ${reranker.id}` : modelUsed;
 }
 
 /** `scores` reassigned so the top k (by score) follow the reranker's order; returns new scores, same positions. */
@@ -27,6 +53,7 @@ export async function rerankScores(query: string, texts: readonly string[], scor
     .slice(0, reranker.topK);
   if (top.length < 2) return [...scores];
   const modelScores = await reranker.score(query, top.map((t) => texts[t.index]!), signal);
+  if (!modelScores) return [...scores];
   const byModel = top.map((t, i) => ({ index: t.index, model: modelScores[i]! })).sort((a, b) => b.model - a.model);
   const out = [...scores];
   byModel.forEach(({ index }, rank) => (out[index] = top[rank]!.score));
