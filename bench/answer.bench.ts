@@ -6,7 +6,8 @@
  * include_answer, against a local web: the sandbox web serves the pages, and
  * a local engine lists each question's gold page(s) among its distractors in
  * BM25 order. Per answer:
- *   sentence   the answer quotes a gold excerpt (or a sentence of one, 6+ words)
+ *   sentence   the answer quotes a gold excerpt (or a sentence of one, 6+ words),
+ *              compared as text (the answer's markdown escapes undone)
  *   key phrase the answer holds 70% or more of a gold excerpt's content words
  *   citation precision  share of the answer's [n] that point at a gold page
  *   verbatim   the citation checker finds no problem (services/answers/citations.ts)
@@ -28,6 +29,7 @@ import { join } from 'node:path';
 import { createQuarry, type QuarryApp } from '../app/create-quarry.js';
 import { silentLogger } from '../core/logger.js';
 import { checkAnswer, citationNumbers, NO_ANSWER, normalizeQuoted } from '../services/answers/citations.js';
+import { unescapeMarkdownText } from '../services/markdown/escape.js';
 import { sentences } from '../services/ranking/passages.js';
 import { rulerWords } from './ruler-words.js';
 import { startSandboxWeb, type SandboxWeb } from '../test/sandbox/sandbox-web.js';
@@ -61,11 +63,13 @@ interface Scored {
 }
 
 function score(answer: string, question: BenchQuestion, citedPageIds: Array<string | null>): Omit<Scored, 'verbatimProblems'> {
-  const text = normal(answer);
+  // The answer is markdown (page text escaped: "<unk>" arrives as "&lt;unk&gt;"); the excerpts are plain text.
+  const plain = unescapeMarkdownText(answer);
+  const text = normal(plain);
   const sentence = question.excerpts.some(
     (e) => text.includes(normal(e.content)) || sentences(e.content).some((s) => s.text.split(/\s+/).length >= 6 && text.includes(normal(s.text))),
   );
-  const answerWords = contentWords(answer);
+  const answerWords = contentWords(plain);
   const keyPhrase = question.excerpts.some((e) => {
     const words = [...contentWords(e.content)];
     return words.length > 0 && words.filter((w) => answerWords.has(w)).length / words.length >= 0.7;

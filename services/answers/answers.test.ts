@@ -10,6 +10,7 @@ import { checkAnswer, citationNumbers, extractivePieces, keepCitations, NO_ANSWE
 import { checkedAnswer } from './written.js';
 import { fitContext } from './context.js';
 import { candidateSentences, extractiveAnswer, type AnswerSource } from './extractive.js';
+import { FINANCE } from '../ranking/fixtures/real-texts.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 /** A real speech (Chroma's chunking evaluation, public domain; see services/chunking/fixtures/PROVENANCE.md). */
@@ -37,6 +38,17 @@ describe('extractive answers', () => {
     expect(answer.text).toContain('My administration announced we’re cutting credit card late fees from $32 to $8. [2]');
     expect(checkAnswer(answer.text, pages, { extractive: true })).toEqual([]);
     expect(citationNumbers(answer.text).every((n) => n === 2)).toBe(true);
+  });
+
+  it('quotes the one sentence that answers out of a lower-cased paragraph (a filing) that runs its sentences together', async () => {
+    const question = 'What were the total dividends paid per common share for the years 2013, 2012, and 2011?';
+    const pages = [
+      { title: 'State of the Union 2024', text: SPEECH },
+      { title: 'Annual report 2013', text: FINANCE },
+    ];
+    const answer = await extractiveAnswer(question, await sources(question, pages), { maxSentences: 3, embedder: embedder() });
+    expect(answer.sentences[0]).toMatchObject({ text: 'we paid dividends of $0.68 per common share for each of the years ended december 31, 2013, 2012 and 2011.', citation: 2 });
+    expect(checkAnswer(answer.text, pages, { extractive: true })).toEqual([]);
   });
 
   it('says plainly when no page answers', async () => {
