@@ -2,7 +2,10 @@
  * npm run bench:search — the service's own overhead over the slowest engine.
  *
  * Three engines are played from real captures by the sandbox web at fixed
- * latencies (50, 120 and 300 ms). The floor is the same three requests
+ * latencies (50, 120 and 300 ms), in a process of their own (engine-host.ts)
+ * as real engines are elsewhere: serving their 400 kB pages must not load the
+ * server's heap and event loop (the floor's fetches still run in the server's
+ * process, each round before its search, never during it). The floor is the same three requests
  * fetched in parallel with nothing else done; the service figure is a full
  * POST /api/v1/search/ (scrape off, cache off, parsing and merging
  * included). Overhead = service latency − floor latency, per round. Then
@@ -15,8 +18,11 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createQuarry } from '../app/create-quarry.js';
 import { buildHttpServer } from '../hosts/http/server.js';
-import { startSandboxWeb } from '../test/sandbox/sandbox-web.js';
-import { BENCH_ENGINES, playRecording } from '../test/recordings.js';
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { BENCH_ENGINES } from '../test/recordings.js';
+import type { EngineHostReady } from './engine-host.js';
 import { measureThroughput } from './load-client.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 60);
@@ -32,9 +38,12 @@ function percentile(values: number[], p: number): number {
 
 async function main(): Promise<void> {
   const loadBefore = loadavg()[0]!;
-  const web = await startSandboxWeb();
   const latencies = [50, 120, 300];
-  BENCH_ENGINES.forEach((engine, i) => playRecording(web, engine, { delayMs: latencies[i]! }));
+  const engineHost = fork(fileURLToPath(new URL('./engine-host.js', import.meta.url)), { env: { ...process.env, BENCH_ENGINE_LATENCIES: latencies.join(',') } });
+  const [web] = (await Promise.race([
+    once(engineHost, 'message'),
+    once(engineHost, 'exit').then(([code]) => Promise.reject(new Error(`the engine host exited (${String(code)}) before it was ready`))),
+  ])) as [EngineHostReady];
   const dataDir = mkdtempSync(join(tmpdir(), 'quarry-bench-'));
   const app = await createQuarry({
     env: {},
@@ -44,7 +53,7 @@ async function main(): Promise<void> {
       logLevel: 'silent',
       rateLimitPerMinute: 10_000_000,
       outbound: { allowHosts: [`127.0.0.1:${web.port}`], retries: 0, perHostConcurrency: 64 },
-      engines: Object.fromEntries(BENCH_ENGINES.map((id) => [id, { baseUrl: web.engineBaseUrl(id) }])),
+      engines: Object.fromEntries(BENCH_ENGINES.map((id) => [id, { baseUrl: web.baseUrls[id]! }])),
     },
   });
   const server = await buildHttpServer(app, { apiKeys: [KEY] });
@@ -108,7 +117,7 @@ async function main(): Promise<void> {
   );
   await server.close();
   await app.close();
-  await web.close();
+  engineHost.disconnect();
   rmSync(dataDir, { recursive: true, force: true });
 }
 

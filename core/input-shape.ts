@@ -16,35 +16,50 @@ export interface InputShapeProblem {
   message: string;
 }
 
+/** Where a value sits in the input: its key and its parent's place (built into a path only for a problem). */
+interface Place {
+  key: string;
+  parent: Place | null;
+  depth: number;
+}
+
 /** The first shape problem in value (forbidden key, or nesting past MAX_INPUT_DEPTH), or null. Iterative: deep input cannot exhaust the stack. */
 export function findInputShapeProblem(value: unknown): InputShapeProblem | null {
-  const pending: Array<{ value: unknown; path: string[] }> = [{ value, path: [] }];
+  // Every request's input passes here (more than once over HTTP): no path is built unless one is reported.
+  const pending: Array<{ value: unknown; place: Place | null }> = [{ value, place: null }];
   while (pending.length > 0) {
-    const { value: current, path } = pending.pop()!;
+    const { value: current, place } = pending.pop()!;
     if (current === null || typeof current !== 'object') continue;
-    if (path.length >= MAX_INPUT_DEPTH) {
-      return { field: fieldName(path), message: `nested more than ${MAX_INPUT_DEPTH} levels deep` };
+    const depth = place?.depth ?? 0;
+    if (depth >= MAX_INPUT_DEPTH) {
+      return { field: fieldName(place), message: `nested more than ${MAX_INPUT_DEPTH} levels deep` };
     }
     if (Array.isArray(current)) {
-      for (let index = current.length - 1; index >= 0; index--) pending.push({ value: current[index], path: [...path, String(index)] });
+      for (let index = current.length - 1; index >= 0; index--) {
+        const child: unknown = current[index];
+        if (child !== null && typeof child === 'object') pending.push({ value: child, place: { key: String(index), parent: place, depth: depth + 1 } });
+      }
       continue;
     }
     // Own keys only, read without touching accessors: JSON.parse makes "__proto__" an ordinary own key.
     const keys = Object.keys(current);
     for (const key of keys) {
       if (FORBIDDEN_KEYS.has(key)) {
-        return { field: fieldName([...path, key]), message: `the key "${key}" is not accepted (${[...FORBIDDEN_KEYS].join(', ')} are refused anywhere in input)` };
+        return { field: fieldName({ key, parent: place, depth: depth + 1 }), message: `the key "${key}" is not accepted (${[...FORBIDDEN_KEYS].join(', ')} are refused anywhere in input)` };
       }
     }
     for (let index = keys.length - 1; index >= 0; index--) {
       const key = keys[index]!;
-      pending.push({ value: (current as Record<string, unknown>)[key], path: [...path, key] });
+      const child = (current as Record<string, unknown>)[key];
+      if (child !== null && typeof child === 'object') pending.push({ value: child, place: { key, parent: place, depth: depth + 1 } });
     }
   }
   return null;
 }
 
-function fieldName(path: string[]): string {
+function fieldName(place: Place | null): string {
+  const path: string[] = [];
+  for (let at = place; at; at = at.parent) path.unshift(at.key);
   return path.length > 0 ? path.join('.') : '(body)';
 }
 

@@ -86,6 +86,11 @@ const orgKeywords = [
   'News', 'Office', 'Organisation', 'Organization', 'Parliament', 'Party', 'Pharmaceuticals', 'Police', 'Press', 'Records', 'Reserve',
   'School', 'Senate', 'Service', 'Services', 'Society', 'Solutions', 'Studios', 'Systems', 'Technologies', 'Telecom', 'Times', 'Trust', 'Union',
   'United', 'University', 'Ventures', 'Airlines', 'Army', 'Navy', 'Forces', 'Journal', 'Post', 'Herald', 'Tribune', 'Gazette', 'Chronicle',
+  // Publishers, broadcasters, units, clubs and institutions whose last word names the kind of organisation ("Salt Publishing", "Leeds Rovers").
+  'Academy', 'Battalion', 'Brigade', 'Broadcasting', 'Cabinet', 'Corps', 'Diocese', 'Division', 'Electronics', 'Energy', 'Entertainment',
+  'Exchange', 'FC', 'F.C.', 'AFC', 'Insurance', 'Magazine', 'Orchestra', 'Pictures', 'Productions', 'Publishers', 'Publishing', 'Radio',
+  'Railroad', 'Railway', 'Railways', 'Recordings', 'Regiment', 'Rovers', 'Securities', 'Software', 'Squadron', 'Television', 'Tribunal',
+  'Wanderers',
 ];
 const personTitles = [
   'Mr', 'Mr.', 'Mrs', 'Mrs.', 'Ms', 'Ms.', 'Dr', 'Dr.', 'Prof', 'Prof.', 'Professor', 'Sir', 'Dame', 'Lord', 'Lady', 'President', 'Vice President',

@@ -9,7 +9,7 @@
  * by `npm run bench:ner`, after the final `npm run train:ner`.
  *
  * Run after `npm run build`: node scripts/tune-ner.mjs [epochs=3]
- * (env: NER_WIKIGOLD_COPIES, NER_TYPER_EPOCHS, NER_TAGGER_CACHE, NER_EXAMPLES=ORG|PER|LOC).
+ * (env: NER_WIKIGOLD_COPIES, NER_TYPER_EPOCHS, NER_TAGGER_CACHE, NER_SEEDS=a,b,c, NER_EXAMPLES=ORG|PER|LOC).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
@@ -38,14 +38,20 @@ const copies = Number(process.env.NER_WIKIGOLD_COPIES ?? 4);
 const training = [...Array.from({ length: copies }, () => wikigoldFit).flat(), ...btcFit, ...wnut, ...wcxbTrainingDocuments()];
 // NER_TAGGER_CACHE=file: the first run saves the trained tagger there, later runs load it (span-typer and post-processing ideas in seconds).
 const cache = process.env.NER_TAGGER_CACHE;
+// NER_SEEDS=a,b,c: one tagger per shuffling seed, averaged as train-ner.mjs does (one seed, the default, trains a single tagger).
+const seeds = (process.env.NER_SEEDS ?? '20261125').split(',').map(Number);
+const trainOne = (seed) =>
+  trainTagger(training, gazetteer, {
+    epochs,
+    seed,
+    onEpoch: (epoch, errors, tokens) => console.log(`seed ${seed} epoch ${epoch}: ${((1 - errors / tokens) * 100).toFixed(2)}% tokens right`),
+  });
 const tagger =
   cache && existsSync(cache)
     ? Perceptron.load(JSON.parse(readFileSync(cache, 'utf8')))
-    : trainTagger(training, gazetteer, {
-        epochs,
-        seed: 20261125,
-        onEpoch: (epoch, errors, tokens) => console.log(`epoch ${epoch}: ${((1 - errors / tokens) * 100).toFixed(2)}% tokens right`),
-      });
+    : seeds.length === 1
+      ? trainOne(seeds[0])
+      : Perceptron.mean(seeds.map((seed) => trainOne(seed).serialize(0)));
 if (cache && !existsSync(cache)) writeFileSync(cache, JSON.stringify(tagger.serialize(0)));
 console.log(`tagger ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 const typerEpochs = Number(process.env.NER_TYPER_EPOCHS ?? 8);

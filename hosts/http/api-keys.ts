@@ -103,12 +103,24 @@ export function askBrowsersForKey(server: FastifyInstance, path: RegExp): void {
   });
 }
 
+/** Each entry's key as bytes, encoded once rather than on every request. */
+const keyBytes = new WeakMap<ApiKey, Buffer>();
+
+function bytesOf(entry: ApiKey): Buffer {
+  let bytes = keyBytes.get(entry);
+  if (!bytes) {
+    bytes = Buffer.from(entry.key);
+    keyBytes.set(entry, bytes);
+  }
+  return bytes;
+}
+
 /** The entry of the presented key, or null. An admin entry wins when a key is listed twice. */
 export function matchingKey(presented: string, keys: readonly ApiKey[]): ApiKey | null {
   const given = Buffer.from(presented);
   let found: ApiKey | null = null;
   for (const entry of keys) {
-    const expected = Buffer.from(entry.key);
+    const expected = bytesOf(entry);
     // Compare every key in constant time per key, without stopping early.
     if (expected.length === given.length && timingSafeEqual(expected, given) && !found?.principal.admin) found = entry;
   }

@@ -9,18 +9,24 @@
  * whatever Content-Type says. A GET capability declaring `formPost` also
  * answers POST with a form body (or none), read like its query string; a
  * path parameter that carries a URL key (url-keys.ts) is not input. A capability whose spec answer is a bare array
- * declares `answerField`, and HTTP answers that field of the output.
+ * declares `answerField`, and HTTP answers that field of the output. An
+ * answer holding deep-frozen parts (a cached search) is sent as JSON text with
+ * those parts encoded once (core/frozen-json.ts): what fastify would write.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { QuarryApp } from '../../app/create-quarry.js';
 import type { AnyCapability, CallContext } from '../../core/capability.js';
 import { AppError } from '../../core/errors.js';
+import { encodeWithFrozenParts } from '../../core/frozen-json.js';
 import { findInputShapeProblem } from '../../core/input-shape.js';
 import { toJsonSchema } from '../../core/json-schema.js';
 import { shapeRefusal } from '../../core/registry.js';
 import { declaredFields, IGNORED_FIELDS_HEADER, ignoredFieldsHeader, nameAliasesInError, prepareHttpInput } from './http-input.js';
 import { queryToInput } from './query-input.js';
 import type { CapabilityRouteConfig } from './route-config.js';
+
+/** What fastify labels the JSON it serialises itself: the same for JSON encoded here. */
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 export function mountCapability(server: FastifyInstance, app: QuarryApp, capability: AnyCapability): void {
   const inputSchema = toJsonSchema(capability.input, 'input');
@@ -89,7 +95,12 @@ async function answer(app: QuarryApp, capability: AnyCapability, declared: Set<s
     const output = await app.registry.invoke(capability.id, input, ctx);
     reply.status(capability.http.accepted?.is(output) ? 202 : (capability.http.status ?? 200));
     const field = capability.http.answerField;
-    return field ? (output as Record<string, unknown>)[field] : output;
+    if (field) return (output as Record<string, unknown>)[field];
+    // A cached answer's frozen parts are sent as the JSON they were encoded to once.
+    const json = output !== null && typeof output === 'object' ? encodeWithFrozenParts(output) : undefined;
+    if (json === undefined) return output;
+    reply.type(JSON_TYPE);
+    return json;
   } catch (error) {
     throw error instanceof AppError ? nameAliasesInError(error, aliased) : error;
   } finally {

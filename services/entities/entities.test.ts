@@ -12,8 +12,11 @@ import { wikigoldHeldOut } from '../../bench/ner/datasets.js';
 import { count, emptyCounts, score } from '../../bench/ner/score.js';
 import { analyzeText } from './analyze.js';
 import { aliasKeys, cleanName, nameKey } from './names.js';
-import { EntityRecognizer } from './recognizer.js';
-import { splitCoordinations, tagsToSpans } from './spans.js';
+import { EntityRecognizer, loadGazetteer } from './recognizer.js';
+import { documentStats, sentenceContext } from './features.js';
+import { Perceptron, TAGS } from './perceptron.js';
+import { retypeSpans } from './span-typer.js';
+import { applyOrganisationRules, companiesByDesignator, splitCoordinations, tagsToSpans, trimLowerCaseTail } from './spans.js';
 import { splitSentences, tokenize } from './tokenize.js';
 
 const recognizer = EntityRecognizer.load();
@@ -98,6 +101,57 @@ describe('coordinated names', () => {
   });
 });
 
+describe('span boundaries and types', () => {
+  it('drops lower-case words run on at the end of a name, keeps all-lower-case names', () => {
+    const words = ['the', 'Union', 'army', 'met', 'lipporocks', 'fans'];
+    expect(trimLowerCaseTail(words, [{ type: 'ORG', start: 1, end: 3 }, { type: 'PER', start: 4, end: 6 }])).toEqual([
+      { type: 'ORG', start: 1, end: 2 },
+      { type: 'PER', start: 4, end: 6 },
+    ]);
+  });
+
+  it('makes a name followed by an organisation word that organisation ("Salt Publishing", wikigold)', () => {
+    const words = ['(', 'Salt', 'Publishing', ',', 'Cambridge', ')'];
+    const keyword = (word: string) => word === 'Publishing';
+    expect(applyOrganisationRules(words, [{ type: 'LOC', start: 1, end: 2 }, { type: 'LOC', start: 4, end: 5 }], () => false, keyword)).toEqual([
+      { type: 'ORG', start: 1, end: 3 },
+      { type: 'LOC', start: 4, end: 5 },
+    ]);
+  });
+
+  it('makes a name written once with a designator a company at every mention ("Eberhard Faber GmbH", wikigold)', () => {
+    const sentences = [
+      ['Eberhard', 'Faber', 'GmbH', 'was', 'founded', 'in', '1922', '.'],
+      ['Eberhard', 'Faber', 'also', 'produces', 'clay', ',', 'said', 'Anna', 'Faber', '.'],
+    ];
+    const spans = companiesByDesignator(sentences, [[{ type: 'PER', start: 0, end: 3 }], [{ type: 'PER', start: 0, end: 2 }, { type: 'PER', start: 7, end: 9 }]], (word) => word === 'GmbH');
+    expect(spans.flat().map((span) => span.type)).toEqual(['ORG', 'ORG', 'PER']);
+  });
+
+  it('types every mention of a name by what the document says it is ("Atwick is a village", wikigold)', () => {
+    const gazetteer = loadGazetteer();
+    const sentences = [
+      ['Atwick', 'is', 'a', 'village', 'in', 'Holderness', '.'],
+      ['Defences', 'around', 'Atwick', 'were', 'documented', '.'],
+    ];
+    const doc = documentStats(sentences);
+    const contexts = sentences.map((words) => sentenceContext(words, gazetteer, doc));
+    // The tagger's vote (10 a mention) says person twice; the definition, worth 15 a mention, must reach the second mention to win.
+    const model = Perceptron.load({ tags: [...TAGS], weights: { 'span|b': [[0, 0.001]], 'span|isa=village': [[TAGS.indexOf('B-LOC'), 15]] } });
+    const typed = retypeSpans(model, contexts, [[{ type: 'PER', start: 0, end: 1 }], [{ type: 'PER', start: 2, end: 3 }]], gazetteer);
+    expect(typed.flat().map((span) => span.type)).toEqual(['LOC', 'LOC']);
+  });
+
+  it('averages taggers trained with different seeds feature by feature', () => {
+    const mean = Perceptron.mean([
+      { tags: [...TAGS], weights: { a: [[1, 2]], b: [[3, 4]] } },
+      { tags: [...TAGS], weights: { a: [[1, 4], [2, -2]] } },
+    ]);
+    expect([...mean.weights.get('a')!].slice(0, 3)).toEqual([0, 3, -1]);
+    expect(mean.weights.get('b')![3]).toBe(2);
+  });
+});
+
 describe('the shipped model', () => {
   it('loads and tags a news example: each company apart, the person, the places, and who leads what', () => {
     const shipped = EntityRecognizer.load();
@@ -117,12 +171,12 @@ describe('the shipped model', () => {
     expect(relation('organization:apple', 'competes_with', 'organization:microsoft') ?? relation('organization:microsoft', 'competes_with', 'organization:apple')).toBeDefined();
   });
 
-  it('keeps its measured quality on the wikigold articles held out from training (72.2 micro-F1 when trained; 70.1 without the span typer)', () => {
+  it('keeps its measured quality on the wikigold articles held out from training (73.9 micro-F1 when trained; 72.2 before the three-seed mean)', () => {
     const counts = emptyCounts();
     for (const doc of wikigoldHeldOut()) {
       const predicted = recognizer.tagWords(doc.map((s) => s.words));
       doc.forEach((sentence, i) => count(counts, tagsToSpans(sentence.tags), predicted[i]!));
     }
-    expect(score(counts).f1).toBeGreaterThan(0.71);
+    expect(score(counts).f1).toBeGreaterThan(0.73);
   });
 });

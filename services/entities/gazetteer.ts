@@ -126,6 +126,10 @@ export class Gazetteer {
     return this.designators.has(word);
   }
 
+  isOrgKeyword(word: string): boolean {
+    return this.orgKeywords.has(word);
+  }
+
   isCompanyWord(word: string): boolean {
     return this.companyWords.has(word);
   }

@@ -13,7 +13,7 @@ import { Gazetteer, type GazetteerData, type WordClusterData } from './gazetteer
 import { Perceptron, type SerializedModel } from './perceptron.js';
 import { tagDocumentContexts } from './sequence-tagger.js';
 import { hasSpanTyper, retypeSpans } from './span-typer.js';
-import { applyOrganisationRules, propagateWithinDocument, splitCoordinations, splitPossessives, tagsToSpans, trimPunctuation, type SpanType, type TokenSpan } from './spans.js';
+import { applyOrganisationRules, companiesByDesignator, propagateWithinDocument, splitCoordinations, splitPossessives, tagsToSpans, trimLowerCaseTail, trimPunctuation, type SpanType, type TokenSpan } from './spans.js';
 import { splitSentences, tokenize, type Token } from './tokenize.js';
 
 export const MODEL_DIR = join(PACKAGE_ROOT, 'services', 'entities', 'model');
@@ -57,9 +57,11 @@ export class EntityRecognizer {
   /** Spans per sentence of one document given as words (what the bench scores). */
   tagWords(sentences: readonly (readonly string[])[]): TokenSpan[][] {
     const { contexts, tags } = tagDocumentContexts(this.model, this.gazetteer, sentences);
-    const tagged = tags.map((sentenceTags, s) => trimPunctuation(sentences[s]!, tagsToSpans(sentenceTags)));
+    const tagged = tags.map((sentenceTags, s) => trimLowerCaseTail(sentences[s]!, trimPunctuation(sentences[s]!, tagsToSpans(sentenceTags))));
     const typed = hasSpanTyper(this.model) ? retypeSpans(this.model, contexts, tagged, this.gazetteer) : tagged;
-    const spans = typed.map((sentenceSpans, s) => applyOrganisationRules(sentences[s]!, splitPossessives(sentences[s]!, sentenceSpans), (w) => this.gazetteer.isDesignator(w)));
+    const isDesignator = (word: string) => this.gazetteer.isDesignator(word);
+    const organised = typed.map((sentenceSpans, s) => applyOrganisationRules(sentences[s]!, splitPossessives(sentences[s]!, sentenceSpans), isDesignator, (w) => this.gazetteer.isOrgKeyword(w)));
+    const spans = companiesByDesignator(sentences, organised, isDesignator);
     const alone = new Set(spans.flatMap((sentenceSpans, s) => sentenceSpans.map((span) => sentences[s]!.slice(span.start, span.end).join(' '))));
     const isName = (part: readonly string[]) => alone.has(part.join(' ')) || (part.length === 1 && (this.gazetteer.isCompanyWord(part[0]!) || this.gazetteer.isPlace(part)));
     const recurring = this.recurringCompanyWords(sentences);

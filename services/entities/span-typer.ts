@@ -32,7 +32,53 @@ const WINDOW = 6;
 /** Present in every model that has a span typer (older models type by the tagger alone). */
 const BIAS = 'span|b';
 
-export function spanFeatures(ctx: SentenceContext, span: TokenSpan, gazetteer: Gazetteer): string[] {
+const COPULA = /^(?:is|was|are|were|,|\(|-|–|—)$/;
+const ARTICLE = /^(?:a|an|the|one)$/;
+const PREDICATE_END = /^(?:in|of|on|at|from|for|by|to|with|that|which|who|and|or)$/;
+
+/**
+ * What the text says the span is ("Atwick is a village in", "X, an American
+ * band", "X was founded"): the lower-case words after a copula or an
+ * apposition, up to the first preposition or punctuation. The bag of window
+ * words dilutes this one cue among many.
+ */
+function predicateWords(ctx: SentenceContext, end: number): string[] {
+  const lower = ctx.lower;
+  if (!COPULA.test(lower[end] ?? '')) return [];
+  let k = end + 1;
+  const article = ARTICLE.test(lower[k] ?? '');
+  if (article) k += 1;
+  else if (!/^(?:is|was|are|were)$/.test(lower[end]!)) return [];
+  const words: string[] = [];
+  for (; k < Math.min(lower.length, end + 7) && words.length < 3; k++) {
+    const word = lower[k]!;
+    if (PREDICATE_END.test(word) || !/^\p{L}/u.test(word)) break;
+    if (/^\p{Ll}/u.test(ctx.words[k]!)) words.push(word);
+  }
+  return words;
+}
+
+/** A span's string, the key its mentions share within a document. */
+const spanText = (ctx: SentenceContext, span: TokenSpan) => ctx.words.slice(span.start, span.end).join(' ');
+
+/**
+ * What the document says each string is, from every mention's predicate:
+ * "Atwick is a village" once makes every "Atwick" of the page a village.
+ */
+function definitions(mentions: ReadonlyArray<{ ctx: SentenceContext; span: TokenSpan }>): Map<string, string[]> {
+  const byText = new Map<string, Set<string>>();
+  for (const { ctx, span } of mentions) {
+    const words = predicateWords(ctx, span.end);
+    if (words.length === 0) continue;
+    const key = spanText(ctx, span);
+    const set = byText.get(key) ?? new Set<string>();
+    for (const word of words) set.add(word);
+    byText.set(key, set);
+  }
+  return new Map([...byText].map(([key, set]) => [key, [...set]]));
+}
+
+export function spanFeatures(ctx: SentenceContext, span: TokenSpan, gazetteer: Gazetteer, definition: readonly string[] = predicateWords(ctx, span.end)): string[] {
   const { start, end } = span;
   const lower = ctx.lower.slice(start, end);
   const at = (k: number) => ctx.lower[k] ?? (k < 0 ? '<s>' : '</s>');
@@ -58,6 +104,7 @@ export function spanFeatures(ctx: SentenceContext, span: TokenSpan, gazetteer: G
   // The words around the span, in no order: "the village of X", "X, a band from", "signed for X".
   for (let k = Math.max(0, start - WINDOW); k < start; k++) if (/\p{L}/u.test(ctx.lower[k]!)) features.push(`span|bw=${ctx.lower[k]!}`, `span|bc=${ctx.marks[k]!.cluster?.fine}`);
   for (let k = end; k < Math.min(ctx.words.length, end + WINDOW); k++) if (/\p{L}/u.test(ctx.lower[k]!)) features.push(`span|aw=${ctx.lower[k]!}`, `span|ac=${ctx.marks[k]!.cluster?.fine}`);
+  for (const word of definition) features.push(`span|isa=${word}`);
   if (start === 0) features.push('span|first');
   if (gazetteer.isPlace(ctx.words.slice(start, end))) features.push('span|place');
   markFeatures('span|gf', ctx.marks[start], features);
@@ -82,12 +129,13 @@ export function hasSpanTyper(model: Perceptron): boolean {
  */
 export function retypeSpans(model: Perceptron, contexts: readonly SentenceContext[], spans: readonly TokenSpan[][], gazetteer: Gazetteer): TokenSpan[][] {
   const totals = new Map<string, Float64Array>();
-  const keyOf = (s: number, span: TokenSpan) => contexts[s]!.words.slice(span.start, span.end).join(' ');
+  const keyOf = (s: number, span: TokenSpan) => spanText(contexts[s]!, span);
+  const defined = definitions(spans.flatMap((sentenceSpans, s) => sentenceSpans.map((span) => ({ ctx: contexts[s]!, span }))));
   spans.forEach((sentenceSpans, s) => {
     for (const span of sentenceSpans) {
-      const scores = model.scores(spanFeatures(contexts[s]!, span, gazetteer));
-      scores[TAGS.indexOf(`B-${span.type}`)]! += TAGGER_PRIOR;
       const key = keyOf(s, span);
+      const scores = model.scores(spanFeatures(contexts[s]!, span, gazetteer, defined.get(key) ?? []));
+      scores[TAGS.indexOf(`B-${span.type}`)]! += TAGGER_PRIOR;
       const total = totals.get(key) ?? new Float64Array(scores.length);
       scores.forEach((value, t) => (total[t]! += value));
       totals.set(key, total);
@@ -104,10 +152,12 @@ export function trainSpanTyper(documents: readonly LabelledSentence[][], gazette
   const examples: Array<{ features: string[]; truth: number }> = [];
   for (const sentences of documents) {
     const doc = documentStats(sentences.map((s) => s.words));
-    for (const sentence of sentences) {
+    const mentions = sentences.flatMap((sentence) => {
       const ctx = sentenceContext(sentence.words, gazetteer, doc);
-      for (const span of tagsToSpans(sentence.tags)) examples.push({ features: spanFeatures(ctx, span, gazetteer), truth: TAGS.indexOf(`B-${span.type}`) });
-    }
+      return tagsToSpans(sentence.tags).map((span) => ({ ctx, span }));
+    });
+    const defined = definitions(mentions);
+    for (const { ctx, span } of mentions) examples.push({ features: spanFeatures(ctx, span, gazetteer, defined.get(spanText(ctx, span)) ?? []), truth: TAGS.indexOf(`B-${span.type}`) });
   }
   for (let epoch = 0; epoch < options.epochs; epoch++) {
     shuffleInPlace(examples, next);

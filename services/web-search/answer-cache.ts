@@ -5,9 +5,11 @@
  * same answer again (the largest cost of a cached search, by profile).
  * Memoised answers are frozen (callers copy before changing anything),
  * bounded in count and size, and live no longer than their store entry nor
- * MEMO_MAX_MS (so a cache cleared on another instance is seen soon).
+ * MEMO_MAX_MS (so a cache cleared on another instance is seen soon). Frozen
+ * with core/frozen-json.ts, their parts are JSON-encoded once for every hit.
  */
 import type { Keyv } from 'keyv';
+import { deepFreeze } from '../../core/frozen-json.js';
 
 const MEMO_ENTRIES = 128;
 const MEMO_CHARS = 8_000_000;
@@ -66,14 +68,4 @@ export class AnswerCache<T extends object> {
     this.chars -= memo.chars;
     this.memo.delete(key);
   }
-}
-
-/** Freezes the value and everything in it; returns its size in string characters (a memory estimate). */
-function deepFreeze(value: unknown): number {
-  if (typeof value === 'string') return value.length;
-  if (value === null || typeof value !== 'object') return 8;
-  let chars = 0;
-  for (const child of Object.values(value)) chars += deepFreeze(child) + 8;
-  Object.freeze(value);
-  return chars;
 }

@@ -160,6 +160,29 @@ describe('cache, relevance and output', () => {
     expect(different.body.cached).toBe(false);
   });
 
+  it('sends a cache hit as the same JSON a fresh answer is, per-request fields its own', async () => {
+    const body = { query: 'hello', engines: ['duckduckgo'], scrape_content: false, cache_ttl: 60, max_results: 7 };
+    const first = await quarry.post('/api/v1/search/', body);
+    const hits = [await quarry.post('/api/v1/search/', body), await quarry.post('/api/v1/search/', body)];
+    for (const hit of hits) {
+      expect(hit.body.cached).toBe(true);
+      expect(hit.headers.get('content-type')).toBe(first.headers.get('content-type'));
+      // The bytes are what JSON.stringify writes, field for field in the same order.
+      expect(Number(hit.headers.get('content-length'))).toBe(Buffer.byteLength(JSON.stringify(hit.body)));
+      expect(Object.keys(hit.body)).toEqual(Object.keys(first.body));
+      expect(hit.body.search_metadata).toEqual(first.body.search_metadata);
+      expect(hit.body.results).toEqual(first.body.results);
+    }
+    expect(hits[0]!.body.request_id).not.toBe(hits[1]!.body.request_id);
+    // A hit whose answer changes after the cache (webhook_url without async_mode) is sent changed.
+    const noted = await quarry.post('/api/v1/search/', { ...body, webhook_url: 'https://hooks.example.org/x' });
+    expect(noted.body.cached).toBe(true);
+    expect(noted.body.search_metadata.webhook_unused).toBe(true);
+    const markdown = await quarry.post('/api/v1/search/', { ...body, output_format: 'markdown' });
+    expect(markdown.body.cached).toBe(true);
+    expect(markdown.body.markdown).toContain('hello');
+  });
+
   it('drops unrelated results with the relevance filter and says so', async () => {
     const unrelated = await quarry.post('/api/v1/search/', { query: 'lattice quantum chromodynamics', engines: ['duckduckgo'], ...quick });
     expect(unrelated.body.results).toEqual([]);

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { deepFreeze, encodeWithFrozenParts } from './frozen-json.js';
+
+/** A cached search answer's shape: frozen metadata and results, fresh per-request fields beside them. */
+function cachedAnswer() {
+  const stored = {
+    search_metadata: { query: 'zürich "quotes" \u2028 😀', engines: ['a', 'b'], engine_errors: {}, categories: undefined },
+    results: [{ rank: 1, title: 'Ünïcode — title', url: 'https://example.org/?q=1&r=2', score: 0.25, thumbnail: undefined }],
+  };
+  deepFreeze(stored);
+  return stored;
+}
+
+describe('frozen-json', () => {
+  it('encodes an answer with frozen parts exactly as JSON.stringify does', () => {
+    const stored = cachedAnswer();
+    const answer = { ...stored, processing_time_ms: 3, cached: true, skipped: undefined, request_id: 'req_1', f: () => 1 };
+    expect(encodeWithFrozenParts(answer)).toBe(JSON.stringify(answer));
+    // Again, from the remembered encoding of the same parts.
+    const again = { ...stored, processing_time_ms: 12, cached: true, request_id: 'req_2' };
+    expect(encodeWithFrozenParts(again)).toBe(JSON.stringify(again));
+  });
+
+  it('encodes a part that replaced a frozen one afresh', () => {
+    const stored = cachedAnswer();
+    encodeWithFrozenParts({ ...stored });
+    const changed = { ...stored, search_metadata: { ...stored.search_metadata, webhook_unused: true } };
+    expect(encodeWithFrozenParts(changed)).toBe(JSON.stringify(changed));
+  });
+
+  it('leaves answers without deep-frozen parts to the usual serialiser', () => {
+    const shallow = Object.freeze({ nested: { n: 1 } });
+    expect(encodeWithFrozenParts({ a: shallow })).toBeUndefined();
+    expect(encodeWithFrozenParts({ a: 1 })).toBeUndefined();
+    const frozen = { n: 1 };
+    deepFreeze(frozen);
+    expect(encodeWithFrozenParts([frozen])).toBeUndefined();
+    expect(encodeWithFrozenParts(frozen)).toBeUndefined();
+  });
+
+  it('freezes every level', () => {
+    const value = { a: [{ b: { c: 'x' } }] };
+    deepFreeze(value);
+    expect(Object.isFrozen(value.a[0]!.b)).toBe(true);
+  });
+});
