@@ -206,18 +206,16 @@ export async function runSearch(deps: SearchDeps, input: SearchInput, ctx: CallC
     total_results: results.length,
     request_id: newRequestId(),
   };
+  // Measured once, before caching: the fresh answer and its later cache hits report the same search time.
+  answer.search_metadata.search_time_ms = Math.round(performance.now() - started);
   // Only answers where at least one engine worked are worth caching.
-  if (input.cache_ttl > 0 && succeeded.length > 0) {
-    answer.search_metadata.search_time_ms = Math.round(performance.now() - started);
-    await deps.cache.set(key, answer, input.cache_ttl * 1000);
-  }
+  if (input.cache_ttl > 0 && succeeded.length > 0) await deps.cache.set(key, answer, input.cache_ttl * 1000);
   return finish(answer, input, started, deps.linkPolicy);
 }
 
 function finish(answer: SearchAnswer, input: SearchInput, started: number, linkPolicy: LinkPolicy | undefined): SearchAnswer {
   const elapsed = Math.round(performance.now() - started);
   const out: SearchAnswer = { ...answer, processing_time_ms: elapsed };
-  if (!answer.cached) out.search_metadata = { ...answer.search_metadata, search_time_ms: elapsed };
   if (input.output_format === 'markdown') {
     out.markdown = renderSearchMarkdown(
       {
