@@ -50,9 +50,13 @@ describe.runIf(hasRedisServer)('MCP on two instances behind an alternating balan
       await client.connect(new StreamableHTTPClientTransport(new URL(`${proxy.url}/mcp`), { requestInit: { headers: { 'x-api-key': KEY } } }));
       try {
         for (let i = 0; i < 2; i++) expect((await client.listTools()).tools.map((t) => t.name)).toContain('search_web');
-        // Four calls: the client may answer its second tools/list from its cache (the list carries a TTL hint),
-        // so the calls alone must reach both instances of the alternating balancer twice.
-        for (let i = 0; i < 4; i++) expect(((await client.callTool({ name: 'search_engines', arguments: {} })).structuredContent as any).total_engines).toBeGreaterThan(5);
+        // Calls until both instances have answered twice: the client may answer its second tools/list from its
+        // cache (the list carries a TTL hint), and the balancer leaves a backend out of its turn for a while when
+        // a health check times out on a loaded machine (a fresh-clone run once saw B answer only 1 of 6).
+        const answeredTwice = () => (proxy.answeredBy.get(a.url) ?? 0) >= 2 && (proxy.answeredBy.get(b.url) ?? 0) >= 2;
+        for (let i = 0; i < 4 || (!answeredTwice() && i < 40); i++) {
+          expect(((await client.callTool({ name: 'search_engines', arguments: {} })).structuredContent as any).total_engines).toBeGreaterThan(5);
+        }
       } finally {
         await client.close();
       }
