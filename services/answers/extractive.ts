@@ -149,39 +149,33 @@ export interface RankedCandidate extends Candidate {
   score: number;
   /** Its page's score: best passage plus the page prior. */
   pageScore: number;
-  /** Share of its content terms the question lacks (ranking/answer-confidence.ts). */
-  novelty: number;
 }
 
-/** Candidates scored for how well they answer, each with its page's score; best sentence first. */
-export async function rankCandidates(query: string, sources: AnswerSource[], options: ExtractiveOptions): Promise<RankedCandidate[]> {
+/** Candidates scored for how well they answer, each with its page's score, best sentence first; and the question's content terms. */
+export async function rankCandidates(query: string, sources: AnswerSource[], options: ExtractiveOptions): Promise<{ ranked: RankedCandidate[]; questionTerms: ReadonlySet<string> }> {
   const candidates = candidateSentences(sources);
   // The question's term weights and shape, once for both the sentences and the page priors.
   const focus = questionFocus(query, sources.map((s) => `${s.title}\n${s.text}`));
   const answering = await scoreAnswerSentences(focus, candidates, { embedder: options.embedder, reranker: options.reranker ?? null, ...(options.signal ? { signal: options.signal } : {}) });
   const priors = pagePriors(focus, sources.map((s) => ({ title: s.title, text: s.text, position: s.n })));
   const pageScore = new Map(sources.map((s, i) => [s.n, round((s.passages[0]?.relevance.score ?? 0) + priors[i]!)]));
-  return candidates
-    .map((c, i) => ({
-      ...c,
-      score: round(BLEND.sentence * answering[i]! + BLEND.passage * c.passageScore),
-      pageScore: pageScore.get(c.citation)!,
-      novelty: novelty(focus.terms, contentTerms(c.text)),
-    }))
+  const ranked = candidates
+    .map((c, i) => ({ ...c, score: round(BLEND.sentence * answering[i]! + BLEND.passage * c.passageScore), pageScore: pageScore.get(c.citation)! }))
     .sort((a, b) => b.score - a.score);
+  return { ranked, questionTerms: focus.terms };
 }
 
 export async function extractiveAnswer(query: string, sources: AnswerSource[], options: ExtractiveOptions): Promise<Answer> {
   const best = Math.max(0, ...sources.flatMap((s) => s.passages.map((p) => p.relevance.score)));
   if (best < ANSWERED_MIN) return NOT_ANSWERED;
-  const ranked = await rankCandidates(query, sources, options);
+  const { ranked, questionTerms } = await rankCandidates(query, sources, options);
   const pageScores = [...new Set(ranked.map((c) => c.pageScore))].sort((a, b) => b - a);
   const leading = pageScores[0] ?? 0;
   const top = ranked.find((c) => c.pageScore === leading);
   if (!top) return NOT_ANSWERED;
   // The best sentence of any other page: a rival that answers as well makes the lead doubtful.
   const rival = ranked.find((c) => c.citation !== top.citation)?.score ?? 0;
-  if (answerConfidence({ best: top.score, rival, margin: leading - (pageScores[1] ?? 0), novelty: top.novelty }) < ABSTAIN_BELOW) return NOT_ANSWERED;
+  if (answerConfidence({ best: top.score, rival, margin: leading - (pageScores[1] ?? 0), novelty: novelty(questionTerms, contentTerms(top.text)) }) < ABSTAIN_BELOW) return NOT_ANSWERED;
   const chosen: Array<QuotedSentence & { words: Set<string> }> = [];
   for (const candidate of [top, ...ranked]) {
     if (chosen.length >= options.maxSentences) break;
