@@ -150,7 +150,7 @@ export function registerServices(
         return new WebSearch({
           engines: r.resolve(TOKENS.Engines),
           scraper: r.resolve(TOKENS.Scraper),
-          cache: new AnswerCache(stores.cache, (hit) => metrics.cacheLookup('search', hit)),
+          cache: new AnswerCache(stores.cache, 'search', (hit) => metrics.cacheLookup('search', hit)),
           defaultEngines: config.search.defaultEngines,
           linkPolicy: outboundLinkPolicy(config.outbound),
         });

@@ -16,6 +16,11 @@ export interface Progress {
 export interface CallContext {
   /** Aborted when the caller cancels (MCP cancel, HTTP client disconnect) or the server shuts down. */
   signal: AbortSignal;
+  /**
+   * Whether the call is cancelled already, for a host whose signal is made on first use (HTTP):
+   * asking this does not make it. Absent, signal.aborted says.
+   */
+  cancelled?(): boolean;
   logger: Logger;
   /** Reports progress of long work (MCP progress notifications, job status). */
   progress(update: Progress): void;
@@ -147,6 +152,11 @@ export interface CapabilityDefinition<I extends z.ZodType = z.ZodType, O extends
   job?: CapabilityJob;
   /** Read-only capabilities are safe to retry (MCP annotation). */
   readOnly?: boolean;
+  /**
+   * The handler never changes its input: calls with the same raw input may share one validated,
+   * deep-frozen value instead of validating again (core/input-memo.ts).
+   */
+  sharedInput?: boolean;
   /**
    * Extra top-level fields for this capability's HTTP error bodies, beside Quarry's own `error`
    * object — for routes that mimic another service's wire format, whose clients read the error

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import type { AnyCapability, CallContext } from './capability.js';
 import { AppError, publicError } from './errors.js';
+import { InputMemo } from './input-memo.js';
 import { findInputShapeProblem } from './input-shape.js';
 
 const MCP_TOOL_NAME = /^[a-z][a-z0-9_]{0,63}$/;
@@ -20,6 +21,7 @@ export class CapabilityRegistry {
   private readonly byTool = new Map<string, AnyCapability>();
   private readonly byRoute = new Map<string, AnyCapability>();
   private readonly observers: CallObserver[] = [];
+  private readonly inputs = new InputMemo();
 
   register(capability: AnyCapability, owner = 'unknown'): void {
     const where = `capability "${capability.id}" of plugin "${owner}"`;
@@ -55,9 +57,12 @@ export class CapabilityRegistry {
   validate(capability: AnyCapability, raw: unknown): unknown {
     const problem = findInputShapeProblem(raw);
     if (problem) throw shapeRefusal(problem);
+    const key = capability.sharedInput ? this.inputs.keyOf(capability.id, raw) : undefined;
+    const known = key === undefined ? undefined : this.inputs.get(key);
+    if (known !== undefined) return known;
     const result = capability.input.safeParse(raw ?? {});
-    if (result.success) return result.data;
-    throw invalidInput(result.error);
+    if (!result.success) throw invalidInput(result.error);
+    return key === undefined ? result.data : this.inputs.remember(key, result.data);
   }
 
   async invoke(id: string, raw: unknown, ctx: CallContext): Promise<unknown> {
@@ -67,7 +72,8 @@ export class CapabilityRegistry {
     let status = 'ok';
     try {
       const input = this.validate(capability, raw);
-      if (ctx.signal.aborted) throw new AppError('CANCELLED', 'the request was cancelled before it started');
+      // Without reading the signal when the host says otherwise: HTTP makes it only for work that reads it.
+      if (ctx.cancelled ? ctx.cancelled() : ctx.signal.aborted) throw new AppError('CANCELLED', 'the request was cancelled before it started');
       return await capability.handler(input, ctx);
     } catch (error) {
       const appError = publicError(error, ctx.logger, { capability: id });

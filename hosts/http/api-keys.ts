@@ -97,9 +97,10 @@ export function presentedKey(headers: Record<string, string | string[] | undefin
  * WWW-Authenticate, so the browser asks for HTTP Basic credentials (any user name, the key as password).
  */
 export function askBrowsersForKey(server: FastifyInstance, path: RegExp): void {
-  server.addHook('onSend', async (request, reply, payload) => {
+  // Runs on every answer: with done rather than async, no promise per request.
+  server.addHook('onSend', (request, reply, payload, done) => {
     if (reply.statusCode === 401 && path.test(request.url)) reply.header('www-authenticate', 'Basic realm="Quarry", charset="UTF-8"');
-    return payload;
+    done(null, payload);
   });
 }
 

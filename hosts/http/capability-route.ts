@@ -21,6 +21,7 @@ import { encodeWithFrozenParts } from '../../core/frozen-json.js';
 import { findInputShapeProblem } from '../../core/input-shape.js';
 import { toJsonSchema } from '../../core/json-schema.js';
 import { shapeRefusal } from '../../core/registry.js';
+import { ClientDisconnect } from './client-disconnect.js';
 import { declaredFields, IGNORED_FIELDS_HEADER, ignoredFieldsHeader, nameAliasesInError, prepareHttpInput } from './http-input.js';
 import { queryToInput } from './query-input.js';
 import type { CapabilityRouteConfig } from './route-config.js';
@@ -77,18 +78,20 @@ async function answer(app: QuarryApp, capability: AnyCapability, declared: Set<s
   if (problem) throw shapeRefusal(problem);
   const { input, ignored, aliased } = prepareHttpInput(raw, capability, declared);
   if (ignored.length > 0) reply.header(IGNORED_FIELDS_HEADER, ignoredFieldsHeader(ignored));
-  const controller = new AbortController();
-  // A client that disconnects before the answer cancels the work.
-  const onClose = (): void => {
-    if (!reply.raw.writableFinished) controller.abort();
-  };
-  reply.raw.on('close', onClose);
+  // A client that disconnects before the answer cancels the work; the signal is made only if the work reads it.
+  const disconnect = new ClientDisconnect(reply.raw);
   const ctx: CallContext = {
-    signal: controller.signal,
+    get signal() {
+      return disconnect.signal;
+    },
+    cancelled: () => disconnect.happened,
     logger: request.log as CallContext['logger'],
     progress: () => undefined,
     host: 'http',
-    baseUrl: `${request.protocol}://${request.host}`,
+    // Read by the few answers that link a status route: worked out then, not for every request.
+    get baseUrl() {
+      return `${request.protocol}://${request.host}`;
+    },
     ...(request.principal ? { caller: request.principal } : {}),
   };
   try {
@@ -104,7 +107,7 @@ async function answer(app: QuarryApp, capability: AnyCapability, declared: Set<s
   } catch (error) {
     throw error instanceof AppError ? nameAliasesInError(error, aliased) : error;
   } finally {
-    reply.raw.off('close', onClose);
+    disconnect.release();
   }
 }
 

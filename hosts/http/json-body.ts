@@ -14,7 +14,8 @@ import { shapeRefusal } from '../../core/registry.js';
 const UTF8_CHARSETS = new Set(['utf-8', 'utf8']);
 
 export function parseJsonBody(body: Buffer, contentType: string | undefined): unknown {
-  const charset = /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(contentType ?? '')?.[1]?.toLowerCase();
+  // Most clients send exactly this: no charset to read.
+  const charset = contentType === 'application/json' ? undefined : /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(contentType ?? '')?.[1]?.toLowerCase();
   if (charset !== undefined && !UTF8_CHARSETS.has(charset)) {
     throw new AppError('UNSUPPORTED_MEDIA_TYPE', `the body must be JSON in UTF-8, not ${charset}`);
   }

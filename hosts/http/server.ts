@@ -8,7 +8,7 @@
  * http-input.ts); the routes that need no key in public-routes.ts.
  */
 import rateLimit from '@fastify/rate-limit';
-import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { QuarryApp } from '../../app/create-quarry.js';
 import { AppError } from '../../core/errors.js';
 import { packageVersion } from '../../core/paths.js';
@@ -36,6 +36,8 @@ export async function buildHttpServer(app: QuarryApp, options: HttpServerOptions
     loggerInstance: logger.child({ component: 'http' }),
     // One concise line per request is logged in onResponse below instead of fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
+    // A silent logger writes nothing for any request: requests share it instead of each making a child.
+    ...(logger.isLevelEnabled('fatal') ? {} : { childLoggerFactory: (parent: FastifyBaseLogger) => parent }),
     bodyLimit: config.bodyLimitBytes,
     forceCloseConnections: true,
     ...transportServerOptions(keys, config, logger),
@@ -47,10 +49,15 @@ export async function buildHttpServer(app: QuarryApp, options: HttpServerOptions
   server.removeContentTypeParser('text/plain');
   installTransportErrors(server);
 
-  server.addHook('onResponse', async (request, reply) => {
-    request.log.info({ method: request.method, url: redactUrlKeys(request.url.split('?')[0]!), status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
-  });
+  // Logged at info: with the level above it, no hook runs at all.
+  if (logger.isLevelEnabled('info')) {
+    server.addHook('onResponse', async (request, reply) => {
+      request.log.info({ method: request.method, url: redactUrlKeys(request.url.split('?')[0]!), status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    });
+  }
 
+  // Async on purpose: its answer waits a microtask, so a request whose framing breaks after its headers is still
+  // answered 400 by the parser (which reads on in the same tick) rather than 401.
   server.addHook('onRequest', async (request) => {
     if (isPublicRoute(request)) return;
     const entry = urlKeyOf(request, urlKeys) ?? authenticatedKey(request.headers, keys);

@@ -126,8 +126,10 @@ export function installTransportErrors(server: FastifyInstance): void {
   server.addHook('preClose', async () => {
     closing = true;
   });
-  server.addHook('onRequest', async () => {
+  // Hooks on every request are written with done rather than async: no promise per request (a throw is caught the same).
+  server.addHook('onRequest', (_request, _reply, done) => {
     if (closing) throw new AppError('OVERLOADED', 'the server is shutting down; retry shortly', { retryAfterSeconds: 1 });
+    done();
   });
 
   server.setErrorHandler((error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {

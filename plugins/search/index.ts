@@ -71,6 +71,7 @@ export default definePlugin({
       http: { method: 'POST', path: '/api/v1/search/', fieldAliases: searchFieldAliases },
       mcpTool: 'search_web',
       readOnly: true,
+      sharedInput: true,
       toMarkdown: (answer) => {
         const out = answer as SearchAnswer | { job_id: string; status: string; status_url: string };
         if ('markdown' in out && out.markdown) return out.markdown;

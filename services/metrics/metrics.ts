@@ -4,10 +4,12 @@
  * cache hit rate, engine outcomes, and gauges for pools and the browser.
  * Served as Prometheus text at /metrics and as JSON by the performance
  * endpoint. Percentiles come from summaries over a sliding 10-minute window
- * (windowed-summary.ts: cheap to observe on every call).
+ * (windowed-summary.ts: cheap to observe on every call); counts are added up
+ * in plain numbers and handed to prom-client when read (batched-counter.ts).
  */
-import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { AppError } from '../../core/errors.js';
+import { BatchedCounter } from './batched-counter.js';
 import { WindowedSummary } from './windowed-summary.js';
 
 export type CallHost = 'http' | 'mcp' | 'cli' | 'job';
@@ -57,12 +59,7 @@ export class Metrics {
   readonly registry = new Registry();
   private readonly gaugeReaders = new Map<string, GaugeReader>();
 
-  private readonly calls = new Counter({
-    name: 'quarry_capability_calls_total',
-    help: 'Capability calls by capability, host and outcome (ok or error code)',
-    labelNames: ['capability', 'host', 'status'],
-    registers: [this.registry],
-  });
+  private readonly calls = new BatchedCounter({ name: 'quarry_capability_calls_total', help: 'Capability calls by capability, host and outcome (ok or error code)', registers: [this.registry] }, ['capability', 'host', 'status']);
   private readonly callLatency = new WindowedSummary({
     name: 'quarry_capability_duration_ms',
     help: 'Capability latency in milliseconds over the last 10 minutes',
@@ -71,18 +68,8 @@ export class Metrics {
     ...WINDOW,
     registers: [this.registry],
   });
-  private readonly cacheLookups = new Counter({
-    name: 'quarry_cache_lookups_total',
-    help: 'Cache lookups by area and result (hit or miss)',
-    labelNames: ['area', 'result'],
-    registers: [this.registry],
-  });
-  private readonly engineRequests = new Counter({
-    name: 'quarry_engine_requests_total',
-    help: 'Search engine requests by engine and outcome (ok or error code)',
-    labelNames: ['engine', 'outcome'],
-    registers: [this.registry],
-  });
+  private readonly cacheLookups = new BatchedCounter({ name: 'quarry_cache_lookups_total', help: 'Cache lookups by area and result (hit or miss)', registers: [this.registry] }, ['area', 'result']);
+  private readonly engineRequests = new BatchedCounter({ name: 'quarry_engine_requests_total', help: 'Search engine requests by engine and outcome (ok or error code)', registers: [this.registry] }, ['engine', 'outcome']);
   private readonly engineLatency = new WindowedSummary({
     name: 'quarry_engine_duration_ms',
     help: 'Search engine latency in milliseconds over the last 10 minutes',
@@ -97,16 +84,16 @@ export class Metrics {
   }
 
   observeCall(capabilityId: string, host: CallHost | string, status: Outcome, durationMs: number): void {
-    this.calls.inc({ capability: capabilityId, host, status });
+    this.calls.inc(capabilityId, host, status);
     this.callLatency.observe(capabilityId, durationMs);
   }
 
   cacheLookup(area: string, hit: boolean): void {
-    this.cacheLookups.inc({ area, result: hit ? 'hit' : 'miss' });
+    this.cacheLookups.inc(area, hit ? 'hit' : 'miss');
   }
 
   engineRequest(engine: string, outcome: Outcome, durationMs: number): void {
-    this.engineRequests.inc({ engine, outcome });
+    this.engineRequests.inc(engine, outcome);
     this.engineLatency.observe(engine, durationMs);
   }
 
@@ -148,7 +135,7 @@ export class Metrics {
   async snapshot(): Promise<PerformanceSnapshot> {
     const snapshot: PerformanceSnapshot = { capabilities: {}, cache: {}, engines: {}, gauges: {} };
 
-    for (const { labels, value } of (await this.calls.get()).values) {
+    for (const { labels, value } of await this.calls.values()) {
       const entry = (snapshot.capabilities[String(labels.capability)] ??= { calls: 0, errors: 0, p50_ms: null, p95_ms: null, p99_ms: null });
       entry.calls += value;
       if (labels.status !== 'ok') entry.errors += value;
@@ -159,14 +146,14 @@ export class Metrics {
       if (entry && key) entry[key] = roundMs(value);
     }
 
-    for (const { labels, value } of (await this.cacheLookups.get()).values) {
+    for (const { labels, value } of await this.cacheLookups.values()) {
       const entry = (snapshot.cache[String(labels.area)] ??= { hits: 0, misses: 0, hit_rate: null });
       if (labels.result === 'hit') entry.hits += value;
       else entry.misses += value;
     }
     for (const entry of Object.values(snapshot.cache)) entry.hit_rate = ratio(entry.hits, entry.hits + entry.misses);
 
-    for (const { labels, value } of (await this.engineRequests.get()).values) {
+    for (const { labels, value } of await this.engineRequests.values()) {
       const entry = (snapshot.engines[String(labels.engine)] ??= { requests: 0, failures: 0, error_rate: null, p50_ms: null });
       entry.requests += value;
       if (labels.outcome !== 'ok') entry.failures += value;

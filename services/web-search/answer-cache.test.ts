@@ -22,7 +22,7 @@ describe('answer cache', () => {
   it('answers a repeated lookup from its memo, frozen, and counts every lookup', async () => {
     const { store, reads } = countingStore();
     const lookups: boolean[] = [];
-    const cache = new AnswerCache<{ results: Array<{ url: string }> }>(store, (hit) => lookups.push(hit));
+    const cache = new AnswerCache<{ results: Array<{ url: string }> }>(store, 'search', (hit) => lookups.push(hit));
     expect(await cache.get('k')).toBeUndefined();
     await cache.set('k', { results: [{ url: 'https://example.org/' }] }, 60_000);
     const first = await cache.get('k');
@@ -37,8 +37,8 @@ describe('answer cache', () => {
   it('reads what another instance stored, and forgets an entry once the store entry expired', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     const { store, reads } = countingStore();
-    await store.set('k', { n: 1 }, 30);
-    const cache = new AnswerCache<{ n: number }>(store);
+    await new AnswerCache<{ n: number }>(store, 'search').set('k', { n: 1 }, 30);
+    const cache = new AnswerCache<{ n: number }>(store, 'search');
     expect(await cache.get('k')).toEqual({ n: 1 });
     vi.setSystemTime(Date.now() + 31);
     expect(await cache.get('k')).toBeUndefined();

@@ -7,7 +7,12 @@
  * bounded in count and size, and live no longer than their store entry nor
  * MEMO_MAX_MS (so a cache cleared on another instance is seen soon). Frozen
  * with core/frozen-json.ts, their parts are JSON-encoded once for every hit.
+ *
+ * Keys are the request's identity as text. The memo is keyed by that text
+ * as it is; only the store, which may be shared and keeps keys short, gets
+ * its digest (`<namespace>:<sha256>`), worked out when the memo misses.
  */
+import { hash } from 'node:crypto';
 import type { Keyv } from 'keyv';
 import { deepFreeze } from '../../core/frozen-json.js';
 
@@ -27,8 +32,14 @@ export class AnswerCache<T extends object> {
 
   constructor(
     private readonly store: Keyv,
+    private readonly namespace: string,
     private readonly onLookup?: (hit: boolean) => void,
   ) {}
+
+  /** The store's key for an identity: the one-shot hash, a third of createHash's cost. */
+  storeKey(key: string): string {
+    return `${this.namespace}:${hash('sha256', key)}`;
+  }
 
   async get(key: string): Promise<T | undefined> {
     const now = Date.now();
@@ -38,7 +49,7 @@ export class AnswerCache<T extends object> {
       return memo.value;
     }
     if (memo) this.forget(key);
-    const raw = await this.store.getRaw<T>(key);
+    const raw = await this.store.getRaw<T>(this.storeKey(key));
     const value = raw?.value ?? undefined;
     this.onLookup?.(value !== undefined);
     if (value !== undefined) this.remember(key, value, raw?.expires ?? Number.POSITIVE_INFINITY);
@@ -46,7 +57,7 @@ export class AnswerCache<T extends object> {
   }
 
   async set(key: string, value: T, ttlMs: number): Promise<void> {
-    await this.store.set(key, value, ttlMs);
+    await this.store.set(this.storeKey(key), value, ttlMs);
     this.remember(key, value, Date.now() + ttlMs);
   }
 

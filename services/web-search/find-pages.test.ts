@@ -68,7 +68,7 @@ describe('finding pages', () => {
     const search = new WebSearch({
       engines,
       scraper: {} as Scraper,
-      cache: new AnswerCache({} as Keyv),
+      cache: new AnswerCache({} as Keyv, 'search'),
       defaultEngines: ['alpha', 'beta'],
     });
     const answer = await search.meta({ query: 'q2', language: 'en', page: 1, safeSearch: 1, deadline: performance.now() + 5000, signal: base.signal });

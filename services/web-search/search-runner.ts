@@ -3,7 +3,7 @@
  * deadline, merge, filter by relevance, scrape, and shape the answer.
  * The request's `timeout` bounds all of it, scraping included.
  */
-import { hash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { CallContext } from '../../core/capability.js';
 import type { SafeSearch } from '../../core/engine.js';
 import type { EngineService } from '../engines/engine-service.js';
@@ -74,7 +74,22 @@ export function chooseEngines(deps: SearchDeps, input: Pick<SearchInput, 'engine
   return deps.defaultEngines.filter((id) => deps.engines.has(id));
 }
 
+/**
+ * Keys already worked out for inputs shared between requests (validated once
+ * and frozen, core/input-memo.ts): a repeated request brings the same input.
+ */
+const keysOfSharedInputs = new WeakMap<SearchInput, { engines: string[]; key: string }>();
+
+/** What makes two searches the same answer, as text (the cache digests it for its store). */
 function cacheKey(input: SearchInput, engines: string[]): string {
+  const known = keysOfSharedInputs.get(input);
+  if (known && known.engines.length === engines.length && known.engines.every((id, i) => id === engines[i])) return known.key;
+  const key = identityOf(input, engines);
+  if (Object.isFrozen(input)) keysOfSharedInputs.set(input, { engines, key });
+  return key;
+}
+
+function identityOf(input: SearchInput, engines: string[]): string {
   const relevant = {
     q: input.query,
     e: [...engines].sort(),
@@ -92,8 +107,7 @@ function cacheKey(input: SearchInput, engines: string[]): string {
     p: input.page,
     x: input.explain,
   };
-  // The one-shot hash: a third of createHash's cost, paid on every search, cached or not.
-  return `search:${hash('sha256', JSON.stringify(relevant))}`;
+  return JSON.stringify(relevant);
 }
 
 export async function runSearch(deps: SearchDeps, input: SearchInput, ctx: CallContext): Promise<SearchAnswer> {
