@@ -37,9 +37,22 @@ export function encodeWithFrozenParts(answer: object): string | undefined {
     const encoded = isDeepFrozen(value) ? encodingOf(value) : (JSON.stringify(value) as string | undefined);
     // Like JSON.stringify: undefined, functions and symbols leave their key out.
     if (encoded === undefined) continue;
-    json += `${json === '' ? '{' : ','}${JSON.stringify(key)}:${encoded}`;
+    json += `${json === '' ? '{' : ','}${keyJson(key)}:${encoded}`;
   }
   return json === '' ? '{}' : `${json}}`;
+}
+
+/** Answers reuse a handful of top-level keys: each encoded once. */
+const keyEncodings = new Map<string, string>();
+const MAX_KEYS_REMEMBERED = 1000;
+
+function keyJson(key: string): string {
+  let json = keyEncodings.get(key);
+  if (json === undefined) {
+    json = JSON.stringify(key);
+    if (keyEncodings.size < MAX_KEYS_REMEMBERED) keyEncodings.set(key, json);
+  }
+  return json;
 }
 
 function isDeepFrozen(value: unknown): value is object {

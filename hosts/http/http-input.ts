@@ -35,10 +35,13 @@ export function prepareHttpInput(raw: Record<string, unknown>, capability: AnyCa
   const ignored: string[] = [];
   const aliased = new Map<string, string>();
   const aliases = capability.http.fieldAliases ?? {};
+  let aliasSent = false;
   for (const [name, value] of Object.entries(raw)) {
     if (declared.has(name)) input[name] = value;
-    else if (!Object.hasOwn(aliases, name)) ignored.push(name);
+    else if (Object.hasOwn(aliases, name)) aliasSent = true;
+    else ignored.push(name);
   }
+  if (!aliasSent) return { input, ignored, aliased };
   for (const [alias, definition] of Object.entries(aliases)) {
     if (!Object.hasOwn(raw, alias)) continue;
     const mapped = definition.map ? definition.map(raw[alias]) : { value: raw[alias] };

@@ -49,6 +49,8 @@ export function newRequestId(): string {
 
 /** Validates engine ids against the catalogue: unknown ids are a 400 listing the valid ones. */
 export function assertKnownEngines(engines: EngineService, ids: string[]): void {
+  // Checked on every search (twice for one over HTTP): nothing is built unless one is unknown.
+  if (ids.every((id) => engines.has(id))) return;
   const unknown = ids.filter((id) => !engines.has(id));
   if (unknown.length > 0) {
     throw new AppError('UNKNOWN_ENGINE', `unknown engine(s): ${unknown.join(', ')}. Valid engines: ${engines.ids().join(', ')}`, {
