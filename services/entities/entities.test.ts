@@ -128,18 +128,37 @@ describe('span boundaries and types', () => {
     expect(spans.flat().map((span) => span.type)).toEqual(['ORG', 'ORG', 'PER']);
   });
 
-  it('types every mention of a name by what the document says it is ("Atwick is a village", wikigold)', () => {
+  it('types every mention of a name by what the document says it is ("Baatsagaan is a sum", wikigold)', () => {
     const gazetteer = loadGazetteer();
     const sentences = [
-      ['Atwick', 'is', 'a', 'village', 'in', 'Holderness', '.'],
-      ['Defences', 'around', 'Atwick', 'were', 'documented', '.'],
+      ['Baatsagaan', 'is', 'a', 'sum', 'in', 'Mongolia', '.'],
+      ['Herders', 'around', 'Baatsagaan', 'were', 'counted', '.'],
     ];
     const doc = documentStats(sentences);
     const contexts = sentences.map((words) => sentenceContext(words, gazetteer, doc));
     // The tagger's vote (10 a mention) says person twice; the definition, worth 15 a mention, must reach the second mention to win.
-    const model = Perceptron.load({ tags: [...TAGS], weights: { 'span|b': [[0, 0.001]], 'span|isa=village': [[TAGS.indexOf('B-LOC'), 15]] } });
+    const model = Perceptron.load({ tags: [...TAGS], weights: { 'span|b': [[0, 0.001]], 'span|isa=sum': [[TAGS.indexOf('B-LOC'), 15]] } });
     const typed = retypeSpans(model, contexts, [[{ type: 'PER', start: 0, end: 1 }], [{ type: 'PER', start: 2, end: 3 }]], gazetteer);
     expect(typed.flat().map((span) => span.type)).toEqual(['LOC', 'LOC']);
+  });
+
+  it('lets a definition whose head noun names a kind settle the type of every mention ("Atwick is a village", "Staedtler, a stationery company"; wikigold)', () => {
+    const gazetteer = loadGazetteer();
+    const sentences = [
+      ['Atwick', 'is', 'a', 'village', 'and', 'civil', 'parish', '.'],
+      ['Defences', 'around', 'Atwick', 'were', 'documented', '.'],
+      ['It', 'was', 'taken', 'over', 'by', 'Staedtler', ',', 'a', 'stationery', 'company', '.'],
+      ['Born', 'in', 'Danvers', ',', 'Massachusetts', 'is', 'an', 'American', 'rapper', '.'],
+      ['Cowley', 'was', 'the', 'team', "'s", 'last', 'original', 'player', '.'],
+    ];
+    const doc = documentStats(sentences);
+    const contexts = sentences.map((words) => sentenceContext(words, gazetteer, doc));
+    // A typer with no opinion: the tagger's types stand unless a definition's head noun names a kind.
+    const model = Perceptron.load({ tags: [...TAGS], weights: { 'span|b': [[0, 0.001]] } });
+    const spans = [[{ type: 'PER' as const, start: 0, end: 1 }], [{ type: 'PER' as const, start: 2, end: 3 }], [{ type: 'PER' as const, start: 5, end: 6 }], [{ type: 'LOC' as const, start: 4, end: 5 }], [{ type: 'PER' as const, start: 0, end: 1 }]];
+    const typed = retypeSpans(model, contexts, spans, gazetteer);
+    // Massachusetts is not the subject of "is an American rapper"; Cowley is not a team, the team's player is.
+    expect(typed.flat().map((span) => span.type)).toEqual(['LOC', 'LOC', 'ORG', 'LOC', 'PER']);
   });
 
   it('averages taggers trained with different seeds feature by feature', () => {
