@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { wikigoldHeldOut } from '../../bench/ner/datasets.js';
 import { count, emptyCounts, score } from '../../bench/ner/score.js';
 import { analyzeText } from './analyze.js';
+import { clubsNamedAfterPlaces } from './clubs.js';
 import { aliasKeys, cleanName, nameKey } from './names.js';
 import { EntityRecognizer, loadGazetteer } from './recognizer.js';
 import { documentStats, sentenceContext } from './features.js';
@@ -159,6 +160,18 @@ describe('span boundaries and types', () => {
     const typed = retypeSpans(model, contexts, spans, gazetteer);
     // Massachusetts is not the subject of "is an American rapper"; Cowley is not a team, the team's player is.
     expect(typed.flat().map((span) => span.type)).toEqual(['LOC', 'LOC', 'ORG', 'LOC', 'PER']);
+  });
+
+  it('makes a place name a club where the text plays for it, at every mention, unless something is "in" it (wikigold)', () => {
+    const sentences = [
+      ['He', 'played', 'with', 'Footscray', 'and', 'North', 'Melbourne', 'in', 'the', 'VFL', '.'],
+      ['He', 'began', 'his', 'career', 'at', 'Footscray', '.'],
+      ['He', 'was', 'the', 'father', 'of', 'North', 'Melbourne', 'player', 'Michael', 'Gaudion', '.'],
+      ['He', 'coached', 'Carlton', ',', 'and', 'lived', 'in', 'Carlton', 'until', 'he', 'died', '.'],
+    ];
+    const loc = (start: number, end: number) => ({ type: 'LOC' as const, start, end });
+    const spans = [[loc(3, 4), loc(5, 7)], [loc(5, 6)], [loc(5, 7)], [loc(2, 3), loc(7, 8)]];
+    expect(clubsNamedAfterPlaces(sentences, spans).flat().map((span) => span.type)).toEqual(['ORG', 'ORG', 'ORG', 'ORG', 'LOC', 'LOC']);
   });
 
   it('averages taggers trained with different seeds feature by feature', () => {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { PACKAGE_ROOT } from '../../core/paths.js';
 import { DEMONYM } from './classify.js';
+import { clubsNamedAfterPlaces } from './clubs.js';
 import { Gazetteer, type GazetteerData, type WordClusterData } from './gazetteer.js';
 import { Perceptron, type SerializedModel } from './perceptron.js';
 import { tagDocumentContexts } from './sequence-tagger.js';
@@ -58,7 +59,7 @@ export class EntityRecognizer {
   tagWords(sentences: readonly (readonly string[])[]): TokenSpan[][] {
     const { contexts, tags } = tagDocumentContexts(this.model, this.gazetteer, sentences);
     const tagged = tags.map((sentenceTags, s) => trimLowerCaseTail(sentences[s]!, trimPunctuation(sentences[s]!, tagsToSpans(sentenceTags))));
-    const typed = hasSpanTyper(this.model) ? retypeSpans(this.model, contexts, tagged, this.gazetteer) : tagged;
+    const typed = clubsNamedAfterPlaces(sentences, hasSpanTyper(this.model) ? retypeSpans(this.model, contexts, tagged, this.gazetteer) : tagged);
     const isDesignator = (word: string) => this.gazetteer.isDesignator(word);
     const organised = typed.map((sentenceSpans, s) => applyOrganisationRules(sentences[s]!, splitPossessives(sentences[s]!, sentenceSpans), isDesignator, (w) => this.gazetteer.isOrgKeyword(w)));
     const spans = companiesByDesignator(sentences, organised, isDesignator);
