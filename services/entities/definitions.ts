@@ -101,3 +101,32 @@ export function definedTypes(mentions: ReadonlyArray<{ ctx: SentenceContext; spa
   }
   return new Map([...kinds].filter(([, types]) => types.size === 1).map(([key, types]) => [key, [...types][0]!]));
 }
+
+const capitalised = (word: string | undefined) => word !== undefined && /^\p{Lu}/u.test(word);
+
+/**
+ * Names introduced by their kind ("the band God Street Wine", "the
+ * scientific journal Protein Science", "the village of Atwick"): the
+ * capitalised words right after a lower-case kind noun are one name of that
+ * kind (50 of 53 such runs in the training articles are exactly a gold name
+ * of that type). The run replaces the tagger's spans inside it and takes the
+ * kind's type; a tagged span reaching past it ("historian Pierre de Marca")
+ * is left as it is.
+ */
+export function namesAfterKinds(words: readonly string[], spans: readonly TokenSpan[]): TokenSpan[] {
+  const result = [...spans];
+  for (let i = 0; i < words.length; i++) {
+    const kind = /^\p{Ll}/u.test(words[i]!) ? KIND.get(words[i]!) : undefined;
+    if (!kind) continue;
+    const start = kind === 'LOC' && words[i + 1] === 'of' ? i + 2 : i + 1;
+    let end = start;
+    while (end < words.length && end - start < 6 && capitalised(words[end])) end += 1;
+    if (end === start) continue;
+    const overlapping = result.filter((span) => span.start < end && start < span.end);
+    if (overlapping.some((span) => span.start < start || span.end > end)) continue;
+    for (const span of overlapping) result.splice(result.indexOf(span), 1);
+    result.push({ type: kind, start, end });
+    i = end - 1;
+  }
+  return result.sort((a, b) => a.start - b.start);
+}

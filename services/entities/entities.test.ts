@@ -12,6 +12,7 @@ import { wikigoldHeldOut } from '../../bench/ner/datasets.js';
 import { count, emptyCounts, score } from '../../bench/ner/score.js';
 import { analyzeText } from './analyze.js';
 import { clubsNamedAfterPlaces } from './clubs.js';
+import { namesAfterKinds } from './definitions.js';
 import { aliasKeys, cleanName, nameKey } from './names.js';
 import { EntityRecognizer, loadGazetteer } from './recognizer.js';
 import { documentStats, sentenceContext } from './features.js';
@@ -172,6 +173,16 @@ describe('span boundaries and types', () => {
     const loc = (start: number, end: number) => ({ type: 'LOC' as const, start, end });
     const spans = [[loc(3, 4), loc(5, 7)], [loc(5, 6)], [loc(5, 7)], [loc(2, 3), loc(7, 8)]];
     expect(clubsNamedAfterPlaces(sentences, spans).flat().map((span) => span.type)).toEqual(['ORG', 'ORG', 'ORG', 'ORG', 'LOC', 'LOC']);
+  });
+
+  it('reads a name introduced by its kind as one name of that kind ("the band God Street Wine", "the village of Mece"; wikigold)', () => {
+    const band = ['He', 'was', 'a', 'founding', 'member', 'of', 'the', 'band', 'God', 'Street', 'Wine', '.'];
+    expect(namesAfterKinds(band, [{ type: 'PER', start: 8, end: 9 }])).toEqual([{ type: 'ORG', start: 8, end: 11 }]);
+    const village = ['The', 'neighbouring', 'village', 'of', 'Mece', 'is', 'the', 'centre', '.'];
+    expect(namesAfterKinds(village, [{ type: 'MISC', start: 4, end: 5 }])).toEqual([{ type: 'LOC', start: 4, end: 5 }]);
+    // A tagged name reaching past the capitalised run stays as the tagger had it.
+    const historian = ['the', 'French', 'historian', 'Pierre', 'de', 'Marca', 'wrote'];
+    expect(namesAfterKinds(historian, [{ type: 'PER', start: 3, end: 6 }])).toEqual([{ type: 'PER', start: 3, end: 6 }]);
   });
 
   it('averages taggers trained with different seeds feature by feature', () => {
