@@ -20,7 +20,7 @@ const PREDICATE_END = /^(?:in|of|on|at|from|for|by|to|with|that|which|who|and|or
  * punctuation; capitalised words between them ("an American rock band") are
  * skipped.
  */
-export function predicateWords(ctx: SentenceContext, end: number): string[] {
+export function predicateWords(ctx: Pick<SentenceContext, 'words' | 'lower'>, end: number): string[] {
   const lower = ctx.lower;
   if (!COPULA.test(lower[end] ?? '')) return [];
   let k = end + 1;
@@ -77,7 +77,7 @@ const KIND = new Map(KINDS.flatMap(([type, nouns]) => nouns.map((noun) => [noun,
 const NOT_SUBJECT = /^(?:,|in|at|of|from|near|to|for|with|by|on|and|or)$/;
 
 /** The kind a mention's definition names by its head noun (its last word, or last two: "school district"), or null. */
-function mentionKind(ctx: SentenceContext, span: TokenSpan): SpanType | null {
+function mentionKind(ctx: Pick<SentenceContext, 'words' | 'lower'>, span: TokenSpan): SpanType | null {
   if (/^(?:is|was|are|were)$/.test(ctx.lower[span.end] ?? '') && NOT_SUBJECT.test(ctx.lower[span.start - 1] ?? '')) return null;
   const words = predicateWords(ctx, span.end);
   if (words.length === 0) return null;
@@ -111,22 +111,38 @@ const capitalised = (word: string | undefined) => word !== undefined && /^\p{Lu}
  * kind (50 of 53 such runs in the training articles are exactly a gold name
  * of that type). The run replaces the tagger's spans inside it and takes the
  * kind's type; a tagged span reaching past it ("historian Pierre de Marca")
- * is left as it is.
+ * is left as it is, and one holding the kind noun is cut before it ("Polish
+ * poet Adam Mickiewicz" → "Polish", "Adam Mickiewicz"). A sentence opening
+ * with a name the tagger missed and defining it by a kind ("Bilje is a
+ * village") gains that name.
  */
 export function namesAfterKinds(words: readonly string[], spans: readonly TokenSpan[]): TokenSpan[] {
-  const result = [...spans];
+  const result = spans.map((span) => ({ ...span }));
   for (let i = 0; i < words.length; i++) {
     const kind = /^\p{Ll}/u.test(words[i]!) ? KIND.get(words[i]!) : undefined;
     if (!kind) continue;
     const start = kind === 'LOC' && words[i + 1] === 'of' ? i + 2 : i + 1;
-    let end = start;
-    while (end < words.length && end - start < 6 && capitalised(words[end])) end += 1;
+    const end = capitalisedRunEnd(words, start);
     if (end === start) continue;
+    const holding = result.find((span) => span.start < i && span.end > i);
+    if (holding && holding.end <= end) holding.end = i;
     const overlapping = result.filter((span) => span.start < end && start < span.end);
     if (overlapping.some((span) => span.start < start || span.end > end)) continue;
     for (const span of overlapping) result.splice(result.indexOf(span), 1);
     result.push({ type: kind, start, end });
     i = end - 1;
   }
+  const opening = capitalisedRunEnd(words, 0);
+  if (opening > 0 && !result.some((span) => span.start < opening)) {
+    const kind = mentionKind({ words, lower: words.map((word) => word.toLowerCase()) }, { type: 'MISC', start: 0, end: opening });
+    if (kind) result.push({ type: kind, start: 0, end: opening });
+  }
   return result.sort((a, b) => a.start - b.start);
+}
+
+/** One past the last of up to six capitalised words from `start`. */
+function capitalisedRunEnd(words: readonly string[], start: number): number {
+  let end = start;
+  while (end < words.length && end - start < 6 && capitalised(words[end])) end += 1;
+  return end;
 }

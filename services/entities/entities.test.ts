@@ -175,7 +175,7 @@ describe('span boundaries and types', () => {
     expect(clubsNamedAfterPlaces(sentences, spans).flat().map((span) => span.type)).toEqual(['ORG', 'ORG', 'ORG', 'ORG', 'LOC', 'LOC']);
   });
 
-  it('reads a name introduced by its kind as one name of that kind ("the band God Street Wine", "the village of Mece"; wikigold)', () => {
+  it('reads a name introduced or defined by its kind as one name of that kind ("the band God Street Wine", "the village of Mece", "Bilje is a village"; wikigold)', () => {
     const band = ['He', 'was', 'a', 'founding', 'member', 'of', 'the', 'band', 'God', 'Street', 'Wine', '.'];
     expect(namesAfterKinds(band, [{ type: 'PER', start: 8, end: 9 }])).toEqual([{ type: 'ORG', start: 8, end: 11 }]);
     const village = ['The', 'neighbouring', 'village', 'of', 'Mece', 'is', 'the', 'centre', '.'];
@@ -183,6 +183,11 @@ describe('span boundaries and types', () => {
     // A tagged name reaching past the capitalised run stays as the tagger had it.
     const historian = ['the', 'French', 'historian', 'Pierre', 'de', 'Marca', 'wrote'];
     expect(namesAfterKinds(historian, [{ type: 'PER', start: 3, end: 6 }])).toEqual([{ type: 'PER', start: 3, end: 6 }]);
+    // A span holding the kind noun is cut before it; a sentence defining a name the tagger missed gains it.
+    const poet = ['the', 'great', 'Polish', 'poet', 'Adam', 'Mickiewicz', '.'];
+    expect(namesAfterKinds(poet, [{ type: 'MISC', start: 2, end: 6 }])).toEqual([{ type: 'MISC', start: 2, end: 3 }, { type: 'PER', start: 4, end: 6 }]);
+    expect(namesAfterKinds(['Bilje', 'is', 'a', 'village', 'and', 'a', 'municipality', '.'], [])).toEqual([{ type: 'LOC', start: 0, end: 1 }]);
+    expect(namesAfterKinds(['Bilje', 'is', 'a', 'nice', 'place', '.'], [])).toEqual([]);
   });
 
   it('averages taggers trained with different seeds feature by feature', () => {
