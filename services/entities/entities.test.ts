@@ -12,7 +12,7 @@ import { wikigoldHeldOut } from '../../bench/ner/datasets.js';
 import { count, emptyCounts, score } from '../../bench/ner/score.js';
 import { analyzeText } from './analyze.js';
 import { clubsNamedAfterPlaces } from './clubs.js';
-import { namesAfterKinds } from './definitions.js';
+import { namesAfterKinds, placesByLastWord } from './definitions.js';
 import { aliasKeys, cleanName, nameKey } from './names.js';
 import { EntityRecognizer, loadGazetteer } from './recognizer.js';
 import { documentStats, sentenceContext } from './features.js';
@@ -188,6 +188,8 @@ describe('span boundaries and types', () => {
     expect(namesAfterKinds(poet, [{ type: 'MISC', start: 2, end: 6 }])).toEqual([{ type: 'MISC', start: 2, end: 3 }, { type: 'PER', start: 4, end: 6 }]);
     expect(namesAfterKinds(['Bilje', 'is', 'a', 'village', 'and', 'a', 'municipality', '.'], [])).toEqual([{ type: 'LOC', start: 0, end: 1 }]);
     expect(namesAfterKinds(['Bilje', 'is', 'a', 'nice', 'place', '.'], [])).toEqual([]);
+    const parish = ['part', 'of', 'Bov', 'Parish', 'joined', 'Colwyn', 'Bay'];
+    expect(placesByLastWord(parish, [{ type: 'PER', start: 2, end: 4 }, { type: 'ORG', start: 5, end: 7 }]).map((span) => span.type)).toEqual(['LOC', 'ORG']);
   });
 
   it('averages taggers trained with different seeds feature by feature', () => {

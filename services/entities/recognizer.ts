@@ -10,7 +10,7 @@ import { gunzipSync } from 'node:zlib';
 import { PACKAGE_ROOT } from '../../core/paths.js';
 import { DEMONYM } from './classify.js';
 import { clubsNamedAfterPlaces } from './clubs.js';
-import { namesAfterKinds } from './definitions.js';
+import { namesAfterKinds, placesByLastWord } from './definitions.js';
 import { Gazetteer, type GazetteerData, type WordClusterData } from './gazetteer.js';
 import { Perceptron, type SerializedModel } from './perceptron.js';
 import { tagDocumentContexts } from './sequence-tagger.js';
@@ -61,7 +61,7 @@ export class EntityRecognizer {
     const { contexts, tags } = tagDocumentContexts(this.model, this.gazetteer, sentences);
     const tagged = tags.map((sentenceTags, s) => trimLowerCaseTail(sentences[s]!, trimPunctuation(sentences[s]!, tagsToSpans(sentenceTags))));
     const typed = clubsNamedAfterPlaces(sentences, hasSpanTyper(this.model) ? retypeSpans(this.model, contexts, tagged, this.gazetteer) : tagged);
-    const introduced = typed.map((sentenceSpans, s) => namesAfterKinds(sentences[s]!, sentenceSpans));
+    const introduced = typed.map((sentenceSpans, s) => placesByLastWord(sentences[s]!, namesAfterKinds(sentences[s]!, sentenceSpans)));
     const isDesignator = (word: string) => this.gazetteer.isDesignator(word);
     const organised = introduced.map((sentenceSpans, s) => applyOrganisationRules(sentences[s]!, splitPossessives(sentences[s]!, sentenceSpans), isDesignator, (w) => this.gazetteer.isOrgKeyword(w)));
     const spans = companiesByDesignator(sentences, organised, isDesignator);
