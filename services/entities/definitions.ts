@@ -153,8 +153,17 @@ const PLACE_LAST_WORD = /^(?:Parish|County|River|Lake|Island|Islands|Mountain|Mo
 /**
  * A person or other name ending with a place noun is a place ("Bov Parish"
  * typed a person): 51 of 55 such gold names in the training sets are
- * places, and the rest organisations ("Colwyn Bay" the club), which it leaves alone.
+ * places, and the rest organisations ("Colwyn Bay" the club), which it leaves
+ * alone. A place noun the tagger left out after a place, or tagged without
+ * the capitalised word before it, joins it ("Seminole County", "Hanved Parish").
  */
 export function placesByLastWord(words: readonly string[], spans: readonly TokenSpan[]): TokenSpan[] {
-  return spans.map((span) => ((span.type === 'PER' || span.type === 'MISC') && span.end - span.start >= 2 && PLACE_LAST_WORD.test(words[span.end - 1]!) ? { ...span, type: 'LOC' as const } : span));
+  const result = spans.map((span) => ({ ...span }));
+  const covered = (i: number) => result.some((span) => i >= span.start && i < span.end);
+  for (let k = 0; k < result.length; k++) {
+    const span = result[k]!;
+    if (span.type === 'LOC' && PLACE_LAST_WORD.test(words[span.end] ?? '') && !covered(span.end)) span.end += 1;
+    else if (span.end - span.start === 1 && PLACE_LAST_WORD.test(words[span.start]!) && capitalised(words[span.start - 1]) && !/^(?:The|A|An)$/.test(words[span.start - 1]!) && !covered(span.start - 1)) span.start -= 1;
+  }
+  return result.map((span) => ((span.type === 'PER' || span.type === 'MISC') && span.end - span.start >= 2 && PLACE_LAST_WORD.test(words[span.end - 1]!) ? { ...span, type: 'LOC' as const } : span));
 }

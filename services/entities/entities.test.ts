@@ -190,6 +190,8 @@ describe('span boundaries and types', () => {
     expect(namesAfterKinds(['Bilje', 'is', 'a', 'nice', 'place', '.'], [])).toEqual([]);
     const parish = ['part', 'of', 'Bov', 'Parish', 'joined', 'Colwyn', 'Bay'];
     expect(placesByLastWord(parish, [{ type: 'PER', start: 2, end: 4 }, { type: 'ORG', start: 5, end: 7 }]).map((span) => span.type)).toEqual(['LOC', 'ORG']);
+    const county = ['Seminole', 'County', 'Sheriff', 'said', ',', 'and', 'Hanved', 'Parish', 'agreed', '.'];
+    expect(placesByLastWord(county, [{ type: 'LOC', start: 0, end: 1 }, { type: 'MISC', start: 7, end: 8 }])).toEqual([{ type: 'LOC', start: 0, end: 2 }, { type: 'LOC', start: 6, end: 8 }]);
   });
 
   it('averages taggers trained with different seeds feature by feature', () => {
