@@ -5,6 +5,7 @@
  * arrives, so none is left behind. Nothing here is bounded in time: a hung
  * browser leaves these promises pending, and the pool bounds the waiting.
  */
+import { setMaxListeners } from 'node:events';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { Logger } from '../../core/logger.js';
 import { guardNavigations } from './navigation-guard.js';
@@ -28,7 +29,12 @@ export class PageSession {
   /** Ends the route handlers' pending guard checks once the page is done. */
   private readonly ended = new AbortController();
 
-  constructor(private readonly setup: PageSetup) {}
+  constructor(private readonly setup: PageSetup) {
+    // Every subresource the page loads at once waits on this signal while its address is checked
+    // (each listener is removed when its check settles), so a page with many images legitimately
+    // holds more than Node's default of 10; the warning would only be noise.
+    setMaxListeners(0, this.ended.signal);
+  }
 
   async open(browser: Browser): Promise<OpenedPage> {
     if (this.closing) throw new Error('the page was closed before it opened');

@@ -40,7 +40,12 @@ afterEach(async () => {
 
 describe.runIf(hasRedisServer)('MCP on two instances behind an alternating balancer', () => {
   const redis = redisForThisSuite();
-  const shared = () => ({ env: { QUARRY_REDIS_URL: redis.url }, config: { rateLimitPerMinute: 100_000 } });
+  // Short lock and stall intervals: what is tested here is that the survivor's task reads the same over MCP;
+  // the failover bound users get with the defaults is failover.test.ts's.
+  const shared = () => ({
+    env: { QUARRY_REDIS_URL: redis.url },
+    config: { rateLimitPerMinute: 100_000, jobs: { lockMs: 6000, stalledIntervalMs: 2000 } },
+  });
 
   it('lists, calls, and runs a task started on one instance, read and cancelled through the other', { timeout: 180_000 }, async () => {
     const [a, b] = await Promise.all([instances.start(shared()), instances.start(shared())]);
@@ -112,7 +117,7 @@ describe.runIf(hasRedisServer)('MCP on two instances behind an alternating balan
       expect((await runner.exited).signal).toBe('SIGKILL');
       web.setEngineMode('bing', { kind: 'ok' });
 
-      // Still working after the kill, then completed by the survivor (BullMQ hands a stalled job over within ~60 s).
+      // Still working after the kill, then completed by the survivor (BullMQ hands a stalled job over within lockMs + 2 × stalledIntervalMs).
       const working = await mcpRequest(survivor.url, 'tasks/get', { taskId }, opted);
       expect(working.message.result.status).toBe('working');
       const done = await finishedTask(proxy.url, taskId, KEY, 120_000);
