@@ -5,7 +5,9 @@
  * organisation or person. The span typer reads the words as features; the
  * head noun overrides its vote, because the training sets hold too few
  * definitions for it to learn "village" or "company" from them (a handful of
- * each in 9,000 sentences).
+ * each in 9,000 sentences). The same kind nouns mark the name after them
+ * ("the band God Street Wine"), and place nouns the last word of a place's
+ * name ("Bov Parish").
  */
 import type { SentenceContext } from './features.js';
 import type { SpanType, TokenSpan } from './spans.js';
