@@ -11,6 +11,8 @@ import { describe, expect, it } from 'vitest';
 import { wikigoldHeldOut } from '../../bench/ner/datasets.js';
 import { count, emptyCounts, score } from '../../bench/ner/score.js';
 import { analyzeText } from './analyze.js';
+import { clubsNamedAfterPlaces } from './clubs.js';
+import { namesAfterKinds, placesByLastWord } from './definitions.js';
 import { aliasKeys, cleanName, nameKey } from './names.js';
 import { EntityRecognizer, loadGazetteer } from './recognizer.js';
 import { documentStats, sentenceContext } from './features.js';
@@ -128,18 +130,68 @@ describe('span boundaries and types', () => {
     expect(spans.flat().map((span) => span.type)).toEqual(['ORG', 'ORG', 'PER']);
   });
 
-  it('types every mention of a name by what the document says it is ("Atwick is a village", wikigold)', () => {
+  it('types every mention of a name by what the document says it is ("Baatsagaan is a sum", wikigold)', () => {
     const gazetteer = loadGazetteer();
     const sentences = [
-      ['Atwick', 'is', 'a', 'village', 'in', 'Holderness', '.'],
-      ['Defences', 'around', 'Atwick', 'were', 'documented', '.'],
+      ['Baatsagaan', 'is', 'a', 'sum', 'in', 'Mongolia', '.'],
+      ['Herders', 'around', 'Baatsagaan', 'were', 'counted', '.'],
     ];
     const doc = documentStats(sentences);
     const contexts = sentences.map((words) => sentenceContext(words, gazetteer, doc));
     // The tagger's vote (10 a mention) says person twice; the definition, worth 15 a mention, must reach the second mention to win.
-    const model = Perceptron.load({ tags: [...TAGS], weights: { 'span|b': [[0, 0.001]], 'span|isa=village': [[TAGS.indexOf('B-LOC'), 15]] } });
+    const model = Perceptron.load({ tags: [...TAGS], weights: { 'span|b': [[0, 0.001]], 'span|isa=sum': [[TAGS.indexOf('B-LOC'), 15]] } });
     const typed = retypeSpans(model, contexts, [[{ type: 'PER', start: 0, end: 1 }], [{ type: 'PER', start: 2, end: 3 }]], gazetteer);
     expect(typed.flat().map((span) => span.type)).toEqual(['LOC', 'LOC']);
+  });
+
+  it('lets a definition whose head noun names a kind settle the type of every mention ("Atwick is a village", "Staedtler, a stationery company"; wikigold)', () => {
+    const gazetteer = loadGazetteer();
+    const sentences = [
+      ['Atwick', 'is', 'a', 'village', 'and', 'civil', 'parish', '.'],
+      ['Defences', 'around', 'Atwick', 'were', 'documented', '.'],
+      ['It', 'was', 'taken', 'over', 'by', 'Staedtler', ',', 'a', 'stationery', 'company', '.'],
+      ['Born', 'in', 'Danvers', ',', 'Massachusetts', 'is', 'an', 'American', 'rapper', '.'],
+      ['Cowley', 'was', 'the', 'team', "'s", 'last', 'original', 'player', '.'],
+    ];
+    const doc = documentStats(sentences);
+    const contexts = sentences.map((words) => sentenceContext(words, gazetteer, doc));
+    // A typer with no opinion: the tagger's types stand unless a definition's head noun names a kind.
+    const model = Perceptron.load({ tags: [...TAGS], weights: { 'span|b': [[0, 0.001]] } });
+    const spans = [[{ type: 'PER' as const, start: 0, end: 1 }], [{ type: 'PER' as const, start: 2, end: 3 }], [{ type: 'PER' as const, start: 5, end: 6 }], [{ type: 'LOC' as const, start: 4, end: 5 }], [{ type: 'PER' as const, start: 0, end: 1 }]];
+    const typed = retypeSpans(model, contexts, spans, gazetteer);
+    // Massachusetts is not the subject of "is an American rapper"; Cowley is not a team, the team's player is.
+    expect(typed.flat().map((span) => span.type)).toEqual(['LOC', 'LOC', 'ORG', 'LOC', 'PER']);
+  });
+
+  it('makes a place name a club where the text plays for it, at every mention, unless something is "in" it (wikigold)', () => {
+    const sentences = [
+      ['He', 'played', 'with', 'Footscray', 'and', 'North', 'Melbourne', 'in', 'the', 'VFL', '.'],
+      ['He', 'began', 'his', 'career', 'at', 'Footscray', '.'],
+      ['He', 'was', 'the', 'father', 'of', 'North', 'Melbourne', 'player', 'Michael', 'Gaudion', '.'],
+      ['He', 'coached', 'Carlton', ',', 'and', 'lived', 'in', 'Carlton', 'until', 'he', 'died', '.'],
+    ];
+    const loc = (start: number, end: number) => ({ type: 'LOC' as const, start, end });
+    const spans = [[loc(3, 4), loc(5, 7)], [loc(5, 6)], [loc(5, 7)], [loc(2, 3), loc(7, 8)]];
+    expect(clubsNamedAfterPlaces(sentences, spans).flat().map((span) => span.type)).toEqual(['ORG', 'ORG', 'ORG', 'ORG', 'LOC', 'LOC']);
+  });
+
+  it('reads a name introduced or defined by its kind as one name of that kind ("the band God Street Wine", "the village of Mece", "Bilje is a village"; wikigold)', () => {
+    const band = ['He', 'was', 'a', 'founding', 'member', 'of', 'the', 'band', 'God', 'Street', 'Wine', '.'];
+    expect(namesAfterKinds(band, [{ type: 'PER', start: 8, end: 9 }])).toEqual([{ type: 'ORG', start: 8, end: 11 }]);
+    const village = ['The', 'neighbouring', 'village', 'of', 'Mece', 'is', 'the', 'centre', '.'];
+    expect(namesAfterKinds(village, [{ type: 'MISC', start: 4, end: 5 }])).toEqual([{ type: 'LOC', start: 4, end: 5 }]);
+    // A tagged name reaching past the capitalised run stays as the tagger had it.
+    const historian = ['the', 'French', 'historian', 'Pierre', 'de', 'Marca', 'wrote'];
+    expect(namesAfterKinds(historian, [{ type: 'PER', start: 3, end: 6 }])).toEqual([{ type: 'PER', start: 3, end: 6 }]);
+    // A span holding the kind noun is cut before it; a sentence defining a name the tagger missed gains it.
+    const poet = ['the', 'great', 'Polish', 'poet', 'Adam', 'Mickiewicz', '.'];
+    expect(namesAfterKinds(poet, [{ type: 'MISC', start: 2, end: 6 }])).toEqual([{ type: 'MISC', start: 2, end: 3 }, { type: 'PER', start: 4, end: 6 }]);
+    expect(namesAfterKinds(['Bilje', 'is', 'a', 'village', 'and', 'a', 'municipality', '.'], [])).toEqual([{ type: 'LOC', start: 0, end: 1 }]);
+    expect(namesAfterKinds(['Bilje', 'is', 'a', 'nice', 'place', '.'], [])).toEqual([]);
+    const parish = ['part', 'of', 'Bov', 'Parish', 'joined', 'Colwyn', 'Bay'];
+    expect(placesByLastWord(parish, [{ type: 'PER', start: 2, end: 4 }, { type: 'ORG', start: 5, end: 7 }]).map((span) => span.type)).toEqual(['LOC', 'ORG']);
+    const county = ['Seminole', 'County', 'Sheriff', 'said', ',', 'and', 'Hanved', 'Parish', 'agreed', '.'];
+    expect(placesByLastWord(county, [{ type: 'LOC', start: 0, end: 1 }, { type: 'MISC', start: 7, end: 8 }])).toEqual([{ type: 'LOC', start: 0, end: 2 }, { type: 'LOC', start: 6, end: 8 }]);
   });
 
   it('averages taggers trained with different seeds feature by feature', () => {

@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { PACKAGE_ROOT } from '../../core/paths.js';
 import { DEMONYM } from './classify.js';
+import { clubsNamedAfterPlaces } from './clubs.js';
+import { namesAfterKinds, placesByLastWord } from './definitions.js';
 import { Gazetteer, type GazetteerData, type WordClusterData } from './gazetteer.js';
 import { Perceptron, type SerializedModel } from './perceptron.js';
 import { tagDocumentContexts } from './sequence-tagger.js';
@@ -58,9 +60,10 @@ export class EntityRecognizer {
   tagWords(sentences: readonly (readonly string[])[]): TokenSpan[][] {
     const { contexts, tags } = tagDocumentContexts(this.model, this.gazetteer, sentences);
     const tagged = tags.map((sentenceTags, s) => trimLowerCaseTail(sentences[s]!, trimPunctuation(sentences[s]!, tagsToSpans(sentenceTags))));
-    const typed = hasSpanTyper(this.model) ? retypeSpans(this.model, contexts, tagged, this.gazetteer) : tagged;
+    const typed = clubsNamedAfterPlaces(sentences, hasSpanTyper(this.model) ? retypeSpans(this.model, contexts, tagged, this.gazetteer) : tagged);
+    const introduced = typed.map((sentenceSpans, s) => placesByLastWord(sentences[s]!, namesAfterKinds(sentences[s]!, sentenceSpans)));
     const isDesignator = (word: string) => this.gazetteer.isDesignator(word);
-    const organised = typed.map((sentenceSpans, s) => applyOrganisationRules(sentences[s]!, splitPossessives(sentences[s]!, sentenceSpans), isDesignator, (w) => this.gazetteer.isOrgKeyword(w)));
+    const organised = introduced.map((sentenceSpans, s) => applyOrganisationRules(sentences[s]!, splitPossessives(sentences[s]!, sentenceSpans), isDesignator, (w) => this.gazetteer.isOrgKeyword(w)));
     const spans = companiesByDesignator(sentences, organised, isDesignator);
     const alone = new Set(spans.flatMap((sentenceSpans, s) => sentenceSpans.map((span) => sentences[s]!.slice(span.start, span.end).join(' '))));
     const isName = (part: readonly string[]) => alone.has(part.join(' ')) || (part.length === 1 && (this.gazetteer.isCompanyWord(part[0]!) || this.gazetteer.isPlace(part)));

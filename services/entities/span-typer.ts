@@ -8,6 +8,7 @@
  * model under the `span|` prefix.
  */
 import { seededRandom, shuffleInPlace } from '../../core/seeded-random.js';
+import { definedTypes, definitions, predicateWords, spanText } from './definitions.js';
 import { documentStats, markFeatures, sentenceContext, type SentenceContext } from './features.js';
 import type { Gazetteer } from './gazetteer.js';
 import { Perceptron, TAGS } from './perceptron.js';
@@ -31,52 +32,6 @@ const TAGGER_PRIOR = 10;
 const WINDOW = 6;
 /** Present in every model that has a span typer (older models type by the tagger alone). */
 const BIAS = 'span|b';
-
-const COPULA = /^(?:is|was|are|were|,|\(|-|–|—)$/;
-const ARTICLE = /^(?:a|an|the|one)$/;
-const PREDICATE_END = /^(?:in|of|on|at|from|for|by|to|with|that|which|who|and|or)$/;
-
-/**
- * What the text says the span is ("Atwick is a village in", "X, an American
- * band", "X was founded"): the lower-case words after a copula or an
- * apposition, up to the first preposition or punctuation. The bag of window
- * words dilutes this one cue among many.
- */
-function predicateWords(ctx: SentenceContext, end: number): string[] {
-  const lower = ctx.lower;
-  if (!COPULA.test(lower[end] ?? '')) return [];
-  let k = end + 1;
-  const article = ARTICLE.test(lower[k] ?? '');
-  if (article) k += 1;
-  else if (!/^(?:is|was|are|were)$/.test(lower[end]!)) return [];
-  const words: string[] = [];
-  for (; k < Math.min(lower.length, end + 7) && words.length < 3; k++) {
-    const word = lower[k]!;
-    if (PREDICATE_END.test(word) || !/^\p{L}/u.test(word)) break;
-    if (/^\p{Ll}/u.test(ctx.words[k]!)) words.push(word);
-  }
-  return words;
-}
-
-/** A span's string, the key its mentions share within a document. */
-const spanText = (ctx: SentenceContext, span: TokenSpan) => ctx.words.slice(span.start, span.end).join(' ');
-
-/**
- * What the document says each string is, from every mention's predicate:
- * "Atwick is a village" once makes every "Atwick" of the page a village.
- */
-function definitions(mentions: ReadonlyArray<{ ctx: SentenceContext; span: TokenSpan }>): Map<string, string[]> {
-  const byText = new Map<string, Set<string>>();
-  for (const { ctx, span } of mentions) {
-    const words = predicateWords(ctx, span.end);
-    if (words.length === 0) continue;
-    const key = spanText(ctx, span);
-    const set = byText.get(key) ?? new Set<string>();
-    for (const word of words) set.add(word);
-    byText.set(key, set);
-  }
-  return new Map([...byText].map(([key, set]) => [key, [...set]]));
-}
 
 export function spanFeatures(ctx: SentenceContext, span: TokenSpan, gazetteer: Gazetteer, definition: readonly string[] = predicateWords(ctx, span.end)): string[] {
   const { start, end } = span;
@@ -130,7 +85,9 @@ export function hasSpanTyper(model: Perceptron): boolean {
 export function retypeSpans(model: Perceptron, contexts: readonly SentenceContext[], spans: readonly TokenSpan[][], gazetteer: Gazetteer): TokenSpan[][] {
   const totals = new Map<string, Float64Array>();
   const keyOf = (s: number, span: TokenSpan) => spanText(contexts[s]!, span);
-  const defined = definitions(spans.flatMap((sentenceSpans, s) => sentenceSpans.map((span) => ({ ctx: contexts[s]!, span }))));
+  const mentions = spans.flatMap((sentenceSpans, s) => sentenceSpans.map((span) => ({ ctx: contexts[s]!, span })));
+  const defined = definitions(mentions);
+  const kinds = definedTypes(mentions);
   spans.forEach((sentenceSpans, s) => {
     for (const span of sentenceSpans) {
       const key = keyOf(s, span);
@@ -142,7 +99,9 @@ export function retypeSpans(model: Perceptron, contexts: readonly SentenceContex
     }
   });
   const best = (total: Float64Array) => TYPE_TAG.reduce((a, b) => (total[b]! > total[a]! ? b : a));
-  return spans.map((sentenceSpans, s) => sentenceSpans.map((span) => ({ ...span, type: TYPES[TYPE_TAG.indexOf(best(totals.get(keyOf(s, span))!))]! })));
+  // A definition whose head noun names a kind ("is a village", ", a stationery company") settles the type over the scores.
+  const typeOf = (key: string) => kinds.get(key) ?? TYPES[TYPE_TAG.indexOf(best(totals.get(key)!))]!;
+  return spans.map((sentenceSpans, s) => sentenceSpans.map((span) => ({ ...span, type: typeOf(keyOf(s, span)) })));
 }
 
 /** Learns the span typer from the gold spans of the training documents. */
