@@ -26,12 +26,15 @@ function installNpmPackages() {
   }
   log('installing npm packages (npm ci)');
   try {
-    run('npm ci --no-audit --no-fund');
-  } catch {
-    // Registry mirrors that hold only this platform's native packages leave the lock's optional
-    // platform entries (e.g. LanceDB's darwin/win32 builds) unresolved, which npm ci refuses;
-    // npm install keeps the locked versions and skips what the platform does not need.
-    log('npm ci failed; installing with npm install and the same lock file');
+    // Its messages are held back until it is known whether it worked: a refusal prints npm's whole usage text.
+    const output = execSync('npm ci --no-audit --no-fund', { stdio: ['ignore', 'inherit', 'pipe'], encoding: 'utf8' });
+    process.stderr.write(output);
+  } catch (error) {
+    // The lock leaves out the other platforms' native LanceDB builds (the registry mirror it was made
+    // with holds only this platform's), which npm ci refuses as "Missing: … from lock file"; npm
+    // install keeps the locked versions and skips what this platform does not need.
+    const reasons = String(error?.stderr ?? '').split('\n').filter((line) => /npm error (Missing|code|`npm ci`)/.test(line));
+    log(`npm ci refused the lock file (${reasons.map((line) => line.replace(/^npm error\s*/, '')).join('; ') || 'see npm\'s log'}); installing with npm install and the same lock file`);
     run('npm install --no-audit --no-fund --no-save');
   }
 }
