@@ -41,21 +41,31 @@ export function predicateWords(ctx: Pick<SentenceContext, 'words' | 'lower'>, en
 /** A span's string, the key its mentions share within a document. */
 export const spanText = (ctx: SentenceContext, span: TokenSpan) => ctx.words.slice(span.start, span.end).join(' ');
 
-/**
- * What the document says each string is, from every mention's predicate:
- * "Atwick is a village" once makes every "Atwick" of the page a village.
- */
-export function definitions(mentions: ReadonlyArray<{ ctx: SentenceContext; span: TokenSpan }>): Map<string, string[]> {
-  const byText = new Map<string, Set<string>>();
+/** What a document says its names are, read once from every mention's predicate. */
+export interface Definitions {
+  /** The predicate words of each string: "Atwick is a village" once makes every "Atwick" of the page a village. */
+  words: Map<string, string[]>;
+  /** The strings whose definitions name one kind by their head nouns, with that type; a string defined as two kinds is left out. */
+  kinds: Map<string, SpanType>;
+}
+
+export function readDefinitions(mentions: ReadonlyArray<{ ctx: SentenceContext; span: TokenSpan }>): Definitions {
+  const words = new Map<string, Set<string>>();
+  const kinds = new Map<string, Set<SpanType>>();
   for (const { ctx, span } of mentions) {
-    const words = predicateWords(ctx, span.end);
-    if (words.length === 0) continue;
+    const predicate = predicateWords(ctx, span.end);
+    if (predicate.length === 0) continue;
     const key = spanText(ctx, span);
-    const set = byText.get(key) ?? new Set<string>();
-    for (const word of words) set.add(word);
-    byText.set(key, set);
+    const set = words.get(key) ?? new Set<string>();
+    for (const word of predicate) set.add(word);
+    words.set(key, set);
+    const kind = mentionKind(ctx, span, predicate);
+    if (kind) kinds.set(key, (kinds.get(key) ?? new Set()).add(kind));
   }
-  return new Map([...byText].map(([key, set]) => [key, [...set]]));
+  return {
+    words: new Map([...words].map(([key, set]) => [key, [...set]])),
+    kinds: new Map([...kinds].filter(([, types]) => types.size === 1).map(([key, types]) => [key, [...types][0]!])),
+  };
 }
 
 /** Head nouns that say which kind of name a definition is about; hand-written, kept to nouns that rarely name anything else. */
@@ -79,29 +89,12 @@ const KIND = new Map(KINDS.flatMap(([type, nouns]) => nouns.map((noun) => [noun,
 const NOT_SUBJECT = /^(?:,|in|at|of|from|near|to|for|with|by|on|and|or)$/;
 
 /** The kind a mention's definition names by its head noun (its last word, or last two: "school district"), or null. */
-function mentionKind(ctx: Pick<SentenceContext, 'words' | 'lower'>, span: TokenSpan): SpanType | null {
+function mentionKind(ctx: Pick<SentenceContext, 'words' | 'lower'>, span: TokenSpan, words = predicateWords(ctx, span.end)): SpanType | null {
   if (/^(?:is|was|are|were)$/.test(ctx.lower[span.end] ?? '') && NOT_SUBJECT.test(ctx.lower[span.start - 1] ?? '')) return null;
-  const words = predicateWords(ctx, span.end);
   if (words.length === 0) return null;
   // "Cowley was the team's sole remaining …": a possessive head owns the thing named, it is not the name's kind.
   if (/^['’]s$/.test(ctx.lower[ctx.lower.indexOf(words[words.length - 1]!, span.end) + 1] ?? '')) return null;
   return KIND.get(words.slice(-2).join(' ')) ?? KIND.get(words[words.length - 1]!) ?? null;
-}
-
-/**
- * The strings whose definitions name one kind by their head nouns
- * ("Atwick is a village", "Staedtler, a stationery company"), with that type;
- * a string defined as two kinds is left out.
- */
-export function definedTypes(mentions: ReadonlyArray<{ ctx: SentenceContext; span: TokenSpan }>): Map<string, SpanType> {
-  const kinds = new Map<string, Set<SpanType>>();
-  for (const { ctx, span } of mentions) {
-    const kind = mentionKind(ctx, span);
-    if (!kind) continue;
-    const key = spanText(ctx, span);
-    kinds.set(key, (kinds.get(key) ?? new Set()).add(kind));
-  }
-  return new Map([...kinds].filter(([, types]) => types.size === 1).map(([key, types]) => [key, [...types][0]!]));
 }
 
 const capitalised = (word: string | undefined) => word !== undefined && /^\p{Lu}/u.test(word);

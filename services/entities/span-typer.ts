@@ -8,7 +8,7 @@
  * model under the `span|` prefix.
  */
 import { seededRandom, shuffleInPlace } from '../../core/seeded-random.js';
-import { definedTypes, definitions, predicateWords, spanText } from './definitions.js';
+import { predicateWords, readDefinitions, spanText } from './definitions.js';
 import { documentStats, markFeatures, sentenceContext, type SentenceContext } from './features.js';
 import type { Gazetteer } from './gazetteer.js';
 import { Perceptron, TAGS } from './perceptron.js';
@@ -86,8 +86,7 @@ export function retypeSpans(model: Perceptron, contexts: readonly SentenceContex
   const totals = new Map<string, Float64Array>();
   const keyOf = (s: number, span: TokenSpan) => spanText(contexts[s]!, span);
   const mentions = spans.flatMap((sentenceSpans, s) => sentenceSpans.map((span) => ({ ctx: contexts[s]!, span })));
-  const defined = definitions(mentions);
-  const kinds = definedTypes(mentions);
+  const { words: defined, kinds } = readDefinitions(mentions);
   spans.forEach((sentenceSpans, s) => {
     for (const span of sentenceSpans) {
       const key = keyOf(s, span);
@@ -115,7 +114,7 @@ export function trainSpanTyper(documents: readonly LabelledSentence[][], gazette
       const ctx = sentenceContext(sentence.words, gazetteer, doc);
       return tagsToSpans(sentence.tags).map((span) => ({ ctx, span }));
     });
-    const defined = definitions(mentions);
+    const defined = readDefinitions(mentions).words;
     for (const { ctx, span } of mentions) examples.push({ features: spanFeatures(ctx, span, gazetteer, defined.get(spanText(ctx, span)) ?? []), truth: TAGS.indexOf(`B-${span.type}`) });
   }
   for (let epoch = 0; epoch < options.epochs; epoch++) {

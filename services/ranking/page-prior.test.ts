@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SPEECH, WIKI } from './fixtures/real-texts.js';
 import { pagePriors, type PageToWeigh } from './page-prior.js';
 import { questionFocus } from './question-focus.js';
-import { questionTermWeights, weightedShare } from './term-weights.js';
+import { focusWeights, termCounts, weightedShare } from './term-weights.js';
 import { contentTerms } from './tokens.js';
 
 const GARDEN = 'Tomatoes grow well in large containers filled with rich compost and placed in full sun. Water the plants deeply and regularly, and feed them once the first flowers appear.';
@@ -34,9 +34,9 @@ describe('pagePriors', () => {
   });
 });
 
-describe('questionTermWeights', () => {
+describe('focusWeights', () => {
   it('weighs the term that picks one page out above the subject every page shares, the focus twice', () => {
-    const weights = questionTermWeights('Valkyria game composer', [WIKI, `${WIKI} composer`.replace(/Valkyria/g, 'X'), SPEECH]);
+    const weights = focusWeights(termCounts('Valkyria game composer', [WIKI, `${WIKI} composer`.replace(/Valkyria/g, 'X'), SPEECH]));
     const weightOf = (word: string) => weights.weights[weights.terms.indexOf(contentTerms(word)[0]!)]!;
     expect(weightOf('valkyria')).toBeGreaterThan(weightOf('game'));
     expect(weightedShare(weights, 'Valkyria')).toBeGreaterThan(weightedShare(weights, 'game'));

@@ -73,10 +73,6 @@ export function distinctiveWeights({ terms, holding, pages }: TermCounts): TermW
   return weighted(indices.map((i) => terms[i]!), indices.map((i) => rarity(holding[i]!, pages)));
 }
 
-export function questionTermWeights(question: string, pageTexts: readonly string[]): TermWeights {
-  return focusWeights(termCounts(question, pageTexts));
-}
-
 /** Share of the weighted question terms a text holds, 0..1 (1 for a question without content terms). */
 export function weightedShare(weights: TermWeights, text: string | Set<string>): number {
   if (weights.total === 0) return 1;

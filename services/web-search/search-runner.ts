@@ -52,11 +52,9 @@ export function assertKnownEngines(engines: EngineService, ids: string[]): void 
   // Checked on every search (twice for one over HTTP): nothing is built unless one is unknown.
   if (ids.every((id) => engines.has(id))) return;
   const unknown = ids.filter((id) => !engines.has(id));
-  if (unknown.length > 0) {
-    throw new AppError('UNKNOWN_ENGINE', `unknown engine(s): ${unknown.join(', ')}. Valid engines: ${engines.ids().join(', ')}`, {
-      details: { unknown, valid: engines.ids() },
-    });
-  }
+  throw new AppError('UNKNOWN_ENGINE', `unknown engine(s): ${unknown.join(', ')}. Valid engines: ${engines.ids().join(', ')}`, {
+    details: { unknown, valid: engines.ids() },
+  });
 }
 
 export function chooseEngines(deps: SearchDeps, input: Pick<SearchInput, 'engines' | 'categories'>): string[] {
@@ -76,22 +74,8 @@ export function chooseEngines(deps: SearchDeps, input: Pick<SearchInput, 'engine
   return deps.defaultEngines.filter((id) => deps.engines.has(id));
 }
 
-/**
- * Keys already worked out for inputs shared between requests (validated once
- * and frozen, core/input-memo.ts): a repeated request brings the same input.
- */
-const keysOfSharedInputs = new WeakMap<SearchInput, { engines: string[]; key: string }>();
-
 /** What makes two searches the same answer, as text (the cache digests it for its store). */
 function cacheKey(input: SearchInput, engines: string[]): string {
-  const known = keysOfSharedInputs.get(input);
-  if (known && known.engines.length === engines.length && known.engines.every((id, i) => id === engines[i])) return known.key;
-  const key = identityOf(input, engines);
-  if (Object.isFrozen(input)) keysOfSharedInputs.set(input, { engines, key });
-  return key;
-}
-
-function identityOf(input: SearchInput, engines: string[]): string {
   const relevant = {
     q: input.query,
     e: [...engines].sort(),
