@@ -42,6 +42,22 @@ function serviceAnswering(engines: LoadedEngine[], body: string | Buffer) {
 
 const engine = (id: string) => builtin.find((e) => e.manifest.id === id)!;
 
+/** A config-declared HTML engine whose results are `div.hit` blocks: a link and a paragraph. */
+function hitListEngine(id: string, origin: string): LoadedEngine {
+  return loadConfigEngine({
+    id,
+    name: id,
+    type: 'html',
+    categories: ['general'],
+    urlTemplate: `${origin}/search?q={query}`,
+    pageSize: 10,
+    paging: false,
+    weight: 1,
+    headers: {},
+    selectors: { result: 'div.hit', url: 'a@href', title: 'a', snippet: 'p' },
+  });
+}
+
 describe('engine answers parsed off the event loop', () => {
   it('parses an HTML answer in the worker pool, with the results the engine gives on this thread', async () => {
     const body = fixture('google', 'nojs.html');
@@ -78,18 +94,7 @@ describe('engine answers parsed off the event loop', () => {
   });
 
   it('parses a config-declared HTML engine in the pool by its spec', async () => {
-    const declared = loadConfigEngine({
-      id: 'docs_site',
-      name: 'Docs',
-      type: 'html',
-      categories: ['general'],
-      urlTemplate: 'https://docs.example/search?q={query}',
-      pageSize: 10,
-      paging: false,
-      weight: 1,
-      headers: {},
-      selectors: { result: 'div.hit', url: 'a@href', title: 'a', snippet: 'p' },
-    });
+    const declared = hitListEngine('docs_site', 'https://docs.example');
     const body = '<div class="hit"><a href="/a">Pod scheduling</a><p>How pods are placed.</p></div><div class="hit"><a href="https://k8s.example/b">Taints</a></div>';
     const { service, pooled } = serviceAnswering([declared], body);
     const results = await service.search('docs_site', QUERY);
@@ -98,18 +103,7 @@ describe('engine answers parsed off the event loop', () => {
   });
 
   it('sends the answer to the pool as bytes and decodes it there by the charset its <meta> names', async () => {
-    const declared = loadConfigEngine({
-      id: 'old_site',
-      name: 'Old',
-      type: 'html',
-      categories: ['general'],
-      urlTemplate: 'https://old.example/search?q={query}',
-      pageSize: 10,
-      paging: false,
-      weight: 1,
-      headers: {},
-      selectors: { result: 'div.hit', url: 'a@href', title: 'a', snippet: 'p' },
-    });
+    const declared = hitListEngine('old_site', 'https://old.example');
     const page = '<html><head><meta charset="windows-1252"></head><body><div class="hit"><a href="/c">Café crème – “naïve”</a><p>Ça coûte 5 €.</p></div></body></html>';
     // windows-1252 bytes: é is 0xE9, – 0x96, “ ” 0x93 0x94, € 0x80 — none of them valid UTF-8.
     const bytes = Buffer.from(page.replace('–', '\x96').replace('“', '\x93').replace('”', '\x94').replace('€', '\x80'), 'latin1');
