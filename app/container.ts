@@ -109,10 +109,10 @@ export function registerServices(
       const events = r.resolve<QuarryEventBus>(TOKENS.Events);
       // Every successful extraction also feeds the local page index (through the event bus).
       const stats = r.resolve<ExtractionStats>(TOKENS.ExtractionStats);
-      return async (html, url, options, signal) => {
+      return async (content, url, options, signal) => {
         const started = performance.now();
         const { allowPrivateNetwork, allowHosts } = config.outbound;
-        const result = await pool.extract(html, url, { ...options, addressPolicy: { allowPrivateNetwork, allowHosts } }, signal);
+        const result = await pool.extract(content, url, { ...options, addressPolicy: { allowPrivateNetwork, allowHosts } }, signal);
         stats.record(result.success, result.failureReason, performance.now() - started);
         if (result.success) {
           events.emit('page.extracted', { url: result.url, title: result.title, text: result.text, publishedDate: result.metadata.publishedDate, author: result.metadata.author });

@@ -2,11 +2,13 @@
  * Extraction worker for the tinypool pool (services/extract/extraction-pool.ts).
  * Tinypool calls the default export with each task; it runs as built
  * JavaScript (dist/workers/extract.worker.js). HTML is extracted
- * synchronously; a PDF (options.contentType "application/pdf", the bytes in
- * base64 in `html`) is read with pdf.js, which is asynchronous. Tasks with a
+ * synchronously, a fetched page's bytes decoded here first; a PDF
+ * (options.contentType "application/pdf", its bytes) is read with pdf.js,
+ * which is asynchronous. Tasks with a
  * `kind` (services/extract/worker-tasks.ts) parse tables, chunk text, read
  * links, tag entities or parse search engines' answers, so that no parse of untrusted input runs on the main thread.
  */
+import { decodeBody } from '../core/http/response-body.js';
 import { chunkText } from '../services/chunking/chunk-text.js';
 import { countTokens } from '../services/chunking/tokenizer.js';
 import { analyzeText } from '../services/entities/analyze.js';
@@ -20,18 +22,13 @@ import { extractPdf } from '../services/extract/pdf.js';
 import { regexExtract } from '../services/extract/regex-extract.js';
 import { regexTest } from '../services/extract/regex-test.js';
 import { mergeScrollSnapshots } from '../services/extract/scroll-merge.js';
-import type { ExtractionResult, ExtractOptions } from '../services/extract/types.js';
+import type { ExtractionResult, ExtractOptions, PageBytes } from '../services/extract/types.js';
 import { failureOf, type ParseOutcome, type ParseTask } from '../services/extract/worker-tasks.js';
 import { analysePage } from '../services/page-analysis/analyse-page.js';
 import { extractTables } from '../services/tables/extract-tables.js';
 
-export interface ExtractWorkerTask {
-  /** The HTML, or the PDF's bytes in base64 when options.contentType is "application/pdf". */
-  html: string;
-  url: string;
-  options?: ExtractOptions;
-  kind?: undefined;
-}
+/** Markup as text, or a fetched body's bytes (decoded here; a PDF's when options.contentType is "application/pdf"). */
+export type ExtractWorkerTask = ({ html: string } | PageBytes) & { url: string; options?: ExtractOptions; kind?: undefined };
 
 /** HTML tasks answer synchronously (callers in-process rely on it); PDF tasks answer with a promise. */
 export default function run(task: ExtractWorkerTask & { options?: ExtractOptions & { contentType?: 'text/html' } }): ExtractionResult;
@@ -40,16 +37,17 @@ export default function run(task: ParseTask): Promise<ParseOutcome<ParseTask['ki
 export default function run(task: ExtractWorkerTask | ParseTask): ExtractionResult | Promise<ExtractionResult> | Promise<ParseOutcome<ParseTask['kind']>> {
   if (task.kind !== undefined) return runParseTask(task);
   if (task.options?.contentType === 'application/pdf') {
-    return readPdf(task.html, task.url, task.options);
+    return readPdf('bytes' in task ? task.bytes : Buffer.from(task.html, 'base64'), task.url, task.options);
   }
-  return extract(task.html, task.url, task.options);
+  const html = 'bytes' in task ? decodeBody(task.bytes, task.contentTypeHeader) : task.html;
+  return extract(html, task.url, task.options);
 }
 
 /** The tagger's model, loaded by a thread on its first entities task. */
 let recognizer: EntityRecognizer | null = null;
 
-async function readPdf(base64: string, url: string, options: ExtractOptions): Promise<ExtractionResult> {
-  const result = await extractPdf(Buffer.from(base64, 'base64'), url, options);
+async function readPdf(bytes: Uint8Array, url: string, options: ExtractOptions): Promise<ExtractionResult> {
+  const result = await extractPdf(bytes, url, options);
   // A PDF has no images to describe and no icon link: its media is the site's /favicon.ico.
   return options.media ? { ...result, media: pageMedia(undefined, url, result.images) } : result;
 }

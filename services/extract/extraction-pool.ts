@@ -5,7 +5,7 @@
  * Every task has a deadline: one still running then is stopped (its thread
  * ended) and fails with TIMEOUT.
  */
-import type { ExtractionResult, ExtractOptions } from './types.js';
+import type { ExtractionResult, ExtractOptions, PageBytes, PageContent } from './types.js';
 import { builtWorkerPath } from '../../core/paths.js';
 import { WorkerPool, type WorkerPoolStats } from '../../core/pools/worker-pool.js';
 import type { ChunkOptions } from '../chunking/types.js';
@@ -18,12 +18,8 @@ import type { TestPattern } from './regex-test.js';
 import type { EngineParseOutcome, EngineParseTask } from '../engines/engine-parse-task.js';
 import { unwrap, type ChunkTaskResult, type ParseOutcome, type ParseTask } from './worker-tasks.js';
 
-export interface ExtractTask {
-  /** The HTML, or the PDF's bytes in base64 when options.contentType is "application/pdf". */
-  html: string;
-  url: string;
-  options?: ExtractOptions;
-}
+/** Markup as text, or a fetched body's bytes (a PDF's when options.contentType is "application/pdf"). */
+export type ExtractTask = ({ html: string } | PageBytes) & { url: string; options?: ExtractOptions };
 
 /** Default deadline of one task in the pool. */
 export const DEFAULT_TASK_TIMEOUT_MS = 30_000;
@@ -38,14 +34,15 @@ export class ExtractionPool {
     this.pool = new WorkerPool({ filename: builtWorkerPath('extract'), name: 'extract', ...poolOptions });
   }
 
-  /** HTML by default; with options.contentType "application/pdf", `html` holds the PDF's bytes in base64. */
-  extract(html: string, url: string, options: ExtractOptions = {}, signal?: AbortSignal): Promise<ExtractionResult> {
-    return this.pool.run({ html, url, options }, signal, { timeoutMs: this.taskTimeoutMs }) as Promise<ExtractionResult>;
-  }
-
-  /** A PDF document's text; the bytes travel to the worker as base64 (a string crosses the thread boundary in one copy). */
-  extractPdf(bytes: Uint8Array, url: string, options: ExtractOptions = {}, signal?: AbortSignal): Promise<ExtractionResult> {
-    return this.extract(Buffer.from(bytes).toString('base64'), url, { ...options, contentType: 'application/pdf' }, signal);
+  /**
+   * A page's main content: HTML by default, a PDF with options.contentType "application/pdf". Fetched
+   * bytes are decoded in the worker and move there when they fill a buffer of their own (the caller does
+   * not read them afterwards), so the event loop neither decodes a page nor copies it.
+   */
+  extract(content: PageContent, url: string, options: ExtractOptions = {}, signal?: AbortSignal): Promise<ExtractionResult> {
+    const task: ExtractTask = typeof content === 'string' ? { html: content, url, options } : { ...content, url, options };
+    const transfer = typeof content === 'string' ? undefined : movableBuffer(content.bytes);
+    return this.pool.run(task, signal, { timeoutMs: this.taskTimeoutMs, ...(transfer ? { transfer: [transfer] } : {}) }) as Promise<ExtractionResult>;
   }
 
   async tables(html: string, options: ExtractTablesOptions, signal?: AbortSignal): Promise<ExtractTablesResult> {
@@ -98,9 +95,8 @@ export class ExtractionPool {
    * ~0.3 ms; moving it, nothing); the caller does not read them afterwards.
    */
   async engine(task: EngineParseTask, signal?: AbortSignal): Promise<EngineParseOutcome> {
-    const { bytes } = task.response;
-    const ownsBuffer = bytes.buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
-    return unwrap(await this.parse<'engine'>(task, signal, ownsBuffer ? [bytes.buffer as ArrayBuffer] : undefined));
+    const transfer = movableBuffer(task.response.bytes);
+    return unwrap(await this.parse<'engine'>(task, signal, transfer ? [transfer] : undefined));
   }
 
   stats(): WorkerPoolStats {
@@ -114,4 +110,9 @@ export class ExtractionPool {
   private parse<K extends ParseTask['kind']>(task: ParseTask & { kind: K }, signal: AbortSignal | undefined, transfer?: ArrayBuffer[]): Promise<ParseOutcome<K>> {
     return this.pool.run(task, signal, { timeoutMs: this.taskTimeoutMs, ...(transfer ? { transfer } : {}) }) as Promise<ParseOutcome<K>>;
   }
+}
+
+/** The buffer behind bytes when they fill all of it (a pooled Buffer's slab is shared and must not move). */
+function movableBuffer(bytes: Uint8Array): ArrayBuffer | undefined {
+  return bytes.buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes.buffer : undefined;
 }

@@ -15,8 +15,8 @@ export interface ExtractOptions {
   markdown?: boolean;
   /**
    * Media type of the content handed over (set by the scraper, not by users).
-   * "application/pdf": the content string is the PDF's bytes in base64, and
-   * the extraction worker reads it with extractPdf. Default: HTML.
+   * "application/pdf": the content is the PDF's bytes, which the extraction
+   * worker reads with extractPdf. Default: HTML.
    */
   contentType?: 'text/html' | 'application/pdf';
   /** Also describe the main-content images (alt text, caption) and find the favicon (result.media). */
@@ -28,6 +28,16 @@ export interface ExtractOptions {
    */
   addressPolicy?: { allowPrivateNetwork: boolean; allowHosts: string[] };
 }
+
+/** A fetched page's body as it came: decoded (by `contentTypeHeader`'s charset or the page's <meta>) in the worker that reads it. */
+export interface PageBytes {
+  bytes: Uint8Array;
+  /** The response's Content-Type header, for the charset. */
+  contentTypeHeader?: string;
+}
+
+/** What extraction reads: markup as text (a rendered page), or a fetched page's bytes (HTML or PDF). */
+export type PageContent = string | PageBytes;
 
 export interface PageImage {
   url: string;

@@ -8,7 +8,7 @@ import { startSandboxWeb, type SandboxWeb } from '../../test/sandbox/sandbox-web
 import run from '../../workers/extract.worker.js';
 import { silentLogger } from '../../core/logger.js';
 import type { OutboundRequest, OutboundResponse } from '../../core/http/types.js';
-import type { ExtractOptions } from '../extract/types.js';
+import type { ExtractOptions, PageContent } from '../extract/types.js';
 import { Keyv } from 'keyv';
 import type { PageRenderer } from './page-source.js';
 import { Scraper } from './scraper.js';
@@ -74,7 +74,7 @@ describe('scraping PDF documents', () => {
   beforeAll(async () => {
     web = await startSandboxWeb();
     // The worker's entry point, called in-process: the same code the pool runs.
-    const extract = async (content: string, url: string, options: ExtractOptions) => run({ html: content, url, options });
+    const extract = async (content: PageContent, url: string, options: ExtractOptions) => run(typeof content === 'string' ? { html: content, url, options } : { ...content, url, options });
     const parsing = { links: () => Promise.resolve([]), mergeScroll: (html: string) => Promise.resolve(html) };
     scraper = new Scraper({ fetcher, renderer: noBrowser, extract, parsing, cache: new Keyv(), logger: silentLogger() }, { concurrency: 2 });
   });

@@ -10,7 +10,7 @@ import { AppError } from '../../core/errors.js';
 import { silentLogger } from '../../core/logger.js';
 import type { OutboundRequest, OutboundResponse } from '../../core/http/types.js';
 import type { RenderRequest, RenderResult } from '../browser/browser-pool.js';
-import type { ExtractionResult } from '../extract/types.js';
+import type { ExtractionResult, PageContent } from '../extract/types.js';
 import { Scraper } from './scraper.js';
 
 const DISALLOWED = 'https://site.example/private/page';
@@ -20,7 +20,8 @@ const REDIRECTING = 'https://site.example/open/moved';
 const REDIRECTS: Record<string, string> = { [REDIRECTING]: DISALLOWED };
 
 function html(url: string): OutboundResponse {
-  return { status: 200, headers: { 'content-type': 'text/html' }, body: `<p>${url}</p>`, bytes: new Uint8Array(), url, elapsedMs: 1 };
+  const body = `<p>${url}</p>`;
+  return { status: 200, headers: { 'content-type': 'text/html' }, body, bytes: Buffer.from(body), url, elapsedMs: 1 };
 }
 
 function reader(options: { chromium?: boolean } = {}) {
@@ -49,11 +50,11 @@ function reader(options: { chromium?: boolean } = {}) {
       return { html: '<p>final</p>', snapshots: ['<p>earlier</p>'], finalUrl, navigationUrls: finalUrl === url ? [url] : [url, finalUrl] };
     },
   };
-  const extract = async (content: string, url: string): Promise<ExtractionResult> => ({
+  const extract = async (content: PageContent, url: string): Promise<ExtractionResult> => ({
     url,
     title: url,
-    text: content,
-    markdown: content,
+    text: typeof content === 'string' ? content : Buffer.from(content.bytes).toString('utf8'),
+    markdown: typeof content === 'string' ? content : Buffer.from(content.bytes).toString('utf8'),
     metadata: { title: null, description: null, author: null, publishedDate: null, keywords: [], siteName: null, language: null, canonicalUrl: null, openGraph: {} },
     images: [],
     links: [],

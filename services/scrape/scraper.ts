@@ -8,12 +8,13 @@
  */
 import type { Keyv } from 'keyv';
 import type { WaitUntil } from '../browser/browser-pool.js';
-import type { ExtractionResult, ExtractOptions } from '../extract/types.js';
+import type { ExtractionResult, ExtractOptions, PageContent } from '../extract/types.js';
 import { cacheKey, cacheReads, cacheWrites, PageCache, type CacheMode } from './page-cache.js';
 import { classifyFailure, extractionFailure, JAVASCRIPT_UNAVAILABLE_REASON, type PageErrorCode, type PageFailure } from './page-failures.js';
 import { PageSource, type PageFetcher, type PageRenderer } from './page-source.js';
 import { isHtml } from '../discover/site-urls.js';
 import { AppError, isAppError } from '../../core/errors.js';
+import { decodeBody } from '../../core/http/response-body.js';
 import type { Logger } from '../../core/logger.js';
 
 export interface ScrapeOptions {
@@ -60,7 +61,8 @@ export interface ScrapedPage extends Omit<ExtractionResult, 'url'> {
   extractMs?: number;
 }
 
-export type ExtractFn = (html: string, url: string, options: ExtractOptions, signal?: AbortSignal) => Promise<ExtractionResult>;
+/** Extraction in the worker pool: a rendered page's markup, or a fetched page's bytes (decoded there, and not read here afterwards). */
+export type ExtractFn = (content: PageContent, url: string, options: ExtractOptions, signal?: AbortSignal) => Promise<ExtractionResult>;
 
 /** The worker pool's parses the reader needs besides extraction. */
 export interface ReaderParsing {
@@ -92,8 +94,8 @@ export interface ScrolledPage {
 }
 
 interface Fetched {
-  /** HTML, or a PDF's bytes in base64. */
-  content: string;
+  /** Rendered HTML, or the fetched body's bytes (HTML or PDF). */
+  content: PageContent;
   contentType: 'text/html' | 'application/pdf';
   finalUrl: string;
   status: number | null;
@@ -220,6 +222,10 @@ export class Scraper {
     }
     let page: ScrapedPage;
     try {
+      // Extraction may move fetched bytes to its worker: markup the answer includes is decoded here first.
+      if (options.includeHtml && fetched.contentType === 'text/html' && typeof fetched.content !== 'string') {
+        fetched.content = decodeBody(fetched.content.bytes, fetched.content.contentTypeHeader);
+      }
       const extracted = await this.deps.extract(fetched.content, fetched.finalUrl, { ...options.extract, contentType: fetched.contentType }, signal);
       const failure = extracted.success ? null : extractionFailure(extracted.failureReason);
       page = {
@@ -237,7 +243,7 @@ export class Scraper {
     } catch (error) {
       return fail(failureOf(error, rendered, signal), { httpStatus: fetched.status, finalUrl: fetched.finalUrl });
     }
-    if (options.includeHtml && fetched.contentType === 'text/html') page.html = fetched.content;
+    if (options.includeHtml && typeof fetched.content === 'string') page.html = fetched.content;
     if (fetched.screenshot) page.screenshot = fetched.screenshot.toString('base64');
     if (fetched.pdf) page.pdf = fetched.pdf.toString('base64');
     if (key && page.success && cacheWrites(options.cache!.mode)) await this.cache.write(key, page, options.cache!.ttlSeconds);
@@ -274,10 +280,10 @@ export class Scraper {
     const type = response.headers['content-type'] ?? '';
     const fetched = { finalUrl: response.url, status: response.status };
     if (response.status >= 400) return { ...fetched, content: '', contentType: 'text/html' };
-    // PDFs are read in the extraction worker too; the bytes travel as base64 in the content string.
-    if (isPdf(type, response.bytes)) return { ...fetched, content: Buffer.from(response.bytes).toString('base64'), contentType: 'application/pdf' };
+    // PDFs are read in the extraction worker too, from their bytes.
+    if (isPdf(type, response.bytes)) return { ...fetched, content: { bytes: response.bytes }, contentType: 'application/pdf' };
     if (!HTML_TYPES.test(type)) throw new AppError('UNSUPPORTED_MEDIA_TYPE', `unsupported content type ${type.split(';')[0]}`, { details: { url } });
-    return { ...fetched, content: response.body, contentType: 'text/html' };
+    return { ...fetched, content: { bytes: response.bytes, contentTypeHeader: type }, contentType: 'text/html' };
   }
 }
 
