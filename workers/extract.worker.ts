@@ -60,7 +60,7 @@ async function runParseTask(task: ParseTask): Promise<ParseOutcome<ParseTask['ki
       case 'chunk':
         return { value: { chunks: await chunkText(task.text, task.options), totalTokens: countTokens(task.text) } };
       case 'links':
-        return { value: linksOf(task.html, task.url).map((url) => url.href) };
+        return { value: linksOf('bytes' in task ? decodeBody(task.bytes, task.contentTypeHeader) : task.html, task.url).map((url) => url.href) };
       case 'sitemap':
         return { value: parseSitemap(task.text) };
       case 'regex':

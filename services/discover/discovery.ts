@@ -27,7 +27,7 @@ export class Discovery {
       {
         ...options,
         respectRobots: this.respectRobots,
-        parseLinks: (html, pageUrl, signal) => this.parsing.links(html, pageUrl, signal),
+        parseLinks: (page, pageUrl, signal) => this.parsing.links(page, pageUrl, signal),
         parseSitemap: (text, signal) => this.parsing.sitemap(text, signal),
       },
       onProgress,

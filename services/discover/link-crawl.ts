@@ -50,7 +50,8 @@ export async function collectFromLinks(run: DiscoveryRun, options: LinkCrawlOpti
     work: async (task) => {
       const response = await run.fetch(task.url.href, 'page', PAGE_ACCEPT);
       const readable = response.status >= 200 && response.status < 300 && isHtml(response.headers['content-type']);
-      return { response, links: readable ? await parseLinks(response.body, response.url, run.signal) : [] };
+      // The page's bytes go to the parser's thread (and may move there): its text is decoded there, not here.
+      return { response, links: readable ? await parseLinks({ bytes: response.bytes, contentTypeHeader: response.headers['content-type'] }, response.url, run.signal) : [] };
     },
     commit: (task, outcome) => {
       if (!outcome.ok) {

@@ -1,6 +1,7 @@
 /** Shapes of URL discovery: what callers pass in and get back. */
 import type { OutboundRequest, OutboundResponse } from '../../core/http/types.js';
 import type { SitemapDocument } from './sitemap-parser.js';
+import type { PageContent } from '../extract/types.js';
 
 /** The part of OutboundClient discovery needs; tests and callers pass the real client. */
 export interface DiscoveryFetcher {
@@ -31,7 +32,8 @@ export interface DiscoverOptions {
   parseSitemap: SitemapReader;
 }
 
-export type LinkParser = (html: string, pageUrl: string, signal: AbortSignal) => Promise<string[]>;
+/** A page's links, parsed off this thread from its bytes (decoded there) or its markup. */
+export type LinkParser = (page: PageContent, pageUrl: string, signal: AbortSignal) => Promise<string[]>;
 
 /** Reads a sitemap document (null when it is none); like LinkParser, off this thread when the caller can. */
 export type SitemapReader = (text: string, signal: AbortSignal) => Promise<SitemapDocument | null>;

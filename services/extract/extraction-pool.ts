@@ -55,8 +55,10 @@ export class ExtractionPool {
   }
 
   /** Absolute http(s) link targets of an HTML page. */
-  async links(html: string, url: string, signal?: AbortSignal): Promise<string[]> {
-    return unwrap(await this.parse<'links'>({ kind: 'links', html, url }, signal));
+  async links(page: PageContent, url: string, signal?: AbortSignal): Promise<string[]> {
+    const transfer = typeof page === 'string' ? undefined : movableBuffer(page.bytes);
+    const task = typeof page === 'string' ? { kind: 'links' as const, html: page, url } : { kind: 'links' as const, ...page, url };
+    return unwrap(await this.parse<'links'>(task, signal, transfer ? [transfer] : undefined));
   }
 
   /** A sitemap document, or null when the text is none. */

@@ -66,7 +66,7 @@ export type ExtractFn = (content: PageContent, url: string, options: ExtractOpti
 
 /** The worker pool's parses the reader needs besides extraction. */
 export interface ReaderParsing {
-  links(html: string, url: string, signal?: AbortSignal): Promise<string[]>;
+  links(page: PageContent, url: string, signal?: AbortSignal): Promise<string[]>;
   mergeScroll(html: string, snapshots: string[], signal?: AbortSignal): Promise<string>;
 }
 
@@ -254,7 +254,8 @@ export class Scraper {
   async links(url: string, signal?: AbortSignal): Promise<{ finalUrl: string; links: string[] }> {
     const response = await this.source.fetch(url, undefined, signal);
     if (response.status < 200 || response.status >= 300) throw new AppError('UPSTREAM_FAILED', `HTTP ${response.status}`, { details: { url } });
-    const links = isHtml(response.headers['content-type']) ? await this.deps.parsing.links(response.body, response.url, signal) : [];
+    const type = response.headers['content-type'];
+    const links = isHtml(type) ? await this.deps.parsing.links({ bytes: response.bytes, contentTypeHeader: type }, response.url, signal) : [];
     return { finalUrl: response.url, links };
   }
 
