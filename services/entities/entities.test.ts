@@ -261,12 +261,12 @@ describe('the shipped model', () => {
     expect(relation('organization:apple', 'competes_with', 'organization:microsoft') ?? relation('organization:microsoft', 'competes_with', 'organization:apple')).toBeDefined();
   });
 
-  it('keeps its measured quality on the wikigold articles held out from training (73.9 micro-F1 when trained; 72.2 before the three-seed mean)', () => {
+  it('keeps its measured quality on the wikigold articles held out from training (74.5 micro-F1 when trained with the stacked typer; 73.9 before it)', () => {
     const counts = emptyCounts();
     for (const doc of wikigoldHeldOut()) {
       const predicted = recognizer.tagWords(doc.map((s) => s.words));
       doc.forEach((sentence, i) => count(counts, tagsToSpans(sentence.tags), predicted[i]!));
     }
-    expect(score(counts).f1).toBeGreaterThan(0.73);
+    expect(score(counts).f1).toBeGreaterThan(0.74);
   });
 });
