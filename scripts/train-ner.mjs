@@ -95,7 +95,8 @@ if (!isMainThread) {
   );
   // Tagger features whose largest weight is under 0.75 are dropped: 42% of the mean's features kept, no F1 lost on the development fold
   // (pruning at 1.5 kept 14% and lost 0.7 on wikigold: the mean of three 3-epoch taggers has smaller weights than one 12-epoch tagger had).
-  // --typer-only keeps the tagger's weights from the model file: the span typer learns from the gold spans alone, so the result is the same as a full run's.
+  // --typer-only keeps the tagger's weights from the model file: the typer learns from the gold spans and the out-of-fold taggers' spans, not from
+  // the shipped tagger, so the result is the same as a full run's.
   const taggerWeights = process.argv.includes('--typer-only')
     ? Object.fromEntries(Object.entries(JSON.parse(gunzipSync(readFileSync(path)).toString('utf8')).weights).filter(([feature]) => !feature.startsWith('span|')))
     : Perceptron.mean(await Promise.all(TAGGER_SEEDS.map((seed) => trainInWorker(seed)))).serialize(0.75).weights;

@@ -9,7 +9,8 @@
  * by `npm run bench:ner`, after the final `npm run train:ner`.
  *
  * Run after `npm run build`: node scripts/tune-ner.mjs [epochs=3]
- * (env: NER_DEV_FOLD=0|1|2, NER_WIKIGOLD_COPIES, NER_TYPER_EPOCHS, NER_TAGGER_CACHE, NER_SEEDS=a,b,c, NER_EXAMPLES=ORG|PER|LOC).
+ * (env: NER_DEV_FOLD=0|1|2, NER_WIKIGOLD_COPIES, NER_TYPER_EPOCHS, NER_TAGGER_CACHE, NER_SEEDS=a,b,c, NER_EXAMPLES=ORG|PER|LOC,
+ * NER_STACK=1 with NER_OOF_CACHE and NER_OOF_FOLDS for the stacked span typer as train-ner.mjs trains it).
  * NER_DEV_FOLD picks which third of the wikigold training articles is set aside (default 1, the fold of the
  * earlier sessions, much tuned on): an idea is kept only if it helps on two folds.
  */
