@@ -48,13 +48,14 @@ async function main(): Promise<void> {
     const ctx: EngineContext = { query: { query: 'hello world', page: 1, language: 'en', safeSearch: 1 }, settings: { baseUrl: engine.manifest.baseUrl, options: {} }, manifest: engine.manifest };
     const request = engine.definition.buildRequest(ctx);
     const response: EngineResponse = { status: 200, headers: { 'content-type': 'application/json' }, body, url: request.url, request };
-    const task = { kind: 'engine' as const, engine: workerModuleRef(engine.moduleRef), phase: 'results' as const, response, ctx };
+    const { body: _text, ...head } = response;
+    const task = { kind: 'engine' as const, engine: workerModuleRef(engine.moduleRef), phase: 'results' as const, response: { ...head, bytes: Buffer.from(body) }, ctx };
     const inline: number[] = [];
     const pooled: number[] = [];
     for (let i = 0; i < ROUNDS; i++) {
       let started = performance.now();
       try {
-        parseWith(engine.definition, task);
+        parseWith(engine.definition, { phase: 'results', response, ctx });
       } catch {
         // a capture the parser refuses (block page): its cost counts all the same
       }

@@ -55,11 +55,12 @@ export class CapabilityRegistry {
 
   /** Validates raw input against the capability's schema; throws INVALID_INPUT naming the fields. */
   validate(capability: AnyCapability, raw: unknown): unknown {
-    const problem = findInputShapeProblem(raw);
-    if (problem) throw shapeRefusal(problem);
     const key = capability.sharedInput ? this.inputs.keyOf(capability.id, raw) : undefined;
     const known = key === undefined ? undefined : this.inputs.get(key);
+    // Remembered only after passing the shape check below as the same JSON text, which fixes its keys and depth.
     if (known !== undefined) return known;
+    const problem = findInputShapeProblem(raw);
+    if (problem) throw shapeRefusal(problem);
     const result = capability.input.safeParse(raw ?? {});
     if (!result.success) throw invalidInput(result.error);
     return key === undefined ? result.data : this.inputs.remember(key, result.data);

@@ -13,7 +13,7 @@ import type { Logger } from '../logger.js';
 import { AddressGuard, normalizeHost, portOf } from './address-guard.js';
 import { createGuardedConnector, resolveAll } from './guarded-connector.js';
 import { HostLimiter } from './host-limiter.js';
-import { decodeBody, readCappedBody } from './response-body.js';
+import { readCappedBody, responseDecodedOnRead } from './response-body.js';
 import { RobotsCache } from './robots-cache.js';
 import type { OutboundPolicy, OutboundRequest, OutboundResponse } from './types.js';
 import { abortableSleep } from '../abort.js';
@@ -35,7 +35,7 @@ interface Attempt {
   maxBytes: number;
 }
 
-type AttemptResult = Omit<OutboundResponse, 'url' | 'elapsedMs'>;
+type AttemptResult = Omit<OutboundResponse, 'url' | 'elapsedMs' | 'body'>;
 
 export class OutboundClient {
   private readonly guard: AddressGuard;
@@ -99,7 +99,7 @@ export class OutboundClient {
         const result = await this.fetchWithRetries(url, attempt, retries, signal);
         const location = result.headers.location;
         if (!REDIRECT_STATUSES.has(result.status) || !location || request.followRedirects === false) {
-          return { ...result, url: url.href, elapsedMs: Math.round(performance.now() - started) };
+          return responseDecodedOnRead({ ...result, url: url.href, elapsedMs: Math.round(performance.now() - started) });
         }
         if (hop >= this.policy.maxRedirects) {
           throw new AppError('UPSTREAM_FAILED', `more than ${this.policy.maxRedirects} redirects from ${request.url}`, {
@@ -198,7 +198,7 @@ export class OutboundClient {
         headers[key] = value;
       });
       const bytes = await readCappedBody(response.body, attempt.maxBytes, url.host);
-      return { status: response.status, headers, bytes, body: decodeBody(bytes, headers['content-type']) };
+      return { status: response.status, headers, bytes };
     } finally {
       release();
     }

@@ -1,4 +1,6 @@
 /** Reading a response body under a size cap, and decoding it to text. */
+import iconv from 'iconv-lite';
+import type { OutboundResponse } from './types.js';
 import { AppError } from '../errors.js';
 
 /** The part of a web ReadableStream used here (undici's and the DOM's types differ). */
@@ -50,11 +52,16 @@ export function detectCharset(bytes: Uint8Array, contentType: string | undefined
 /** Decodes with the detected charset; unknown labels fall back to UTF-8 (a BOM always wins). */
 export function decodeBody(bytes: Uint8Array, contentType: string | undefined): string {
   const charset = bomCharset(bytes) ?? detectCharset(bytes, contentType) ?? 'utf-8';
+  let decoder: TextDecoder;
   try {
-    return new TextDecoder(charset).decode(bytes);
+    decoder = new TextDecoder(charset);
   } catch {
-    return new TextDecoder('utf-8').decode(bytes);
+    decoder = new TextDecoder('utf-8');
   }
+  // Labels are resolved as browsers do (iso-8859-1, ascii and latin1 all mean windows-1252), but Node 20 decodes
+  // windows-1252 as ISO-8859-1, turning its quotes, dashes and € (0x80–0x9F) into control characters.
+  if (decoder.encoding === 'windows-1252') return iconv.decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), 'windows-1252');
+  return decoder.decode(bytes);
 }
 
 function bomCharset(bytes: Uint8Array): string | null {
@@ -62,4 +69,17 @@ function bomCharset(bytes: Uint8Array): string | null {
   if (bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
   return null;
+}
+
+/**
+ * The response with its body decoded on first read, not before: an engine's
+ * answer goes to the worker pool as bytes and is decoded there, so the event
+ * loop never decodes a page only to copy the text to another thread.
+ */
+export function responseDecodedOnRead(response: Omit<OutboundResponse, 'body'>): OutboundResponse {
+  let text: string | undefined;
+  return Object.defineProperty({ ...response }, 'body', {
+    enumerable: true,
+    get: () => (text ??= decodeBody(response.bytes, response.headers['content-type'])),
+  }) as OutboundResponse;
 }

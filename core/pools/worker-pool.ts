@@ -46,8 +46,9 @@ export class WorkerPool<Task, Result> {
    * Runs one task. With `timeoutMs`, a task still queued or running then is
    * stopped — a running one by ending its worker thread, the only way to stop
    * synchronous work — and fails with TIMEOUT; the pool starts a fresh thread.
+   * Buffers in `transfer` are moved to the worker, not copied.
    */
-  async run(task: Task, signal?: AbortSignal, options: { timeoutMs?: number } = {}): Promise<Result> {
+  async run(task: Task, signal?: AbortSignal, options: { timeoutMs?: number; transfer?: ArrayBuffer[] } = {}): Promise<Result> {
     if (signal?.aborted) throw new AppError('CANCELLED', `${this.options.name} task cancelled before it started`);
     const deadline = options.timeoutMs !== undefined ? AbortSignal.timeout(Math.max(1, Math.ceil(options.timeoutMs))) : undefined;
     const stop = deadline ? (signal ? AbortSignal.any([signal, deadline]) : deadline) : signal;
@@ -58,7 +59,8 @@ export class WorkerPool<Task, Result> {
     }
     this.running++;
     try {
-      return (await this.pool.run(task, stop ? { signal: stop } : {})) as Result;
+      // Transferred buffers move to the worker without a copy and are empty here afterwards.
+      return (await this.pool.run(task, { ...(stop ? { signal: stop } : {}), ...(options.transfer?.length ? { transferList: options.transfer } : {}) })) as Result;
     } catch (error) {
       if (signal?.aborted) throw new AppError('CANCELLED', `${this.options.name} task cancelled`, { cause: error });
       if (deadline?.aborted) {

@@ -52,7 +52,9 @@ export function mountCapability(server: FastifyInstance, app: QuarryApp, capabil
           throw new AppError('INVALID_INPUT', 'the body must be a JSON object');
         }
         const raw = method === 'POST' ? { ...(body as object), ...params(request) } : { ...query(request), ...params(request) };
-        return answer(app, capability, declared, raw, request, reply);
+        // A JSON body's shape was checked as it was parsed (json-body.ts), path parameters are the router's strings, and
+        // without formPost no other body reaches here: only a query (or a GET capability's form route) is checked again.
+        return answer(app, capability, declared, method === 'POST' && !formPost ? raw : checkedShape(raw), request, reply);
       },
     });
     if (formPost) {
@@ -64,7 +66,7 @@ export function mountCapability(server: FastifyInstance, app: QuarryApp, capabil
         onRequest: forgetTypeOfEmptyBody,
         handler: async (request, reply) => {
           const form = request.body === undefined ? {} : queryToInput(request.body as Record<string, unknown>, inputSchema);
-          return answer(app, capability, declared, { ...query(request), ...form, ...params(request) }, request, reply);
+          return answer(app, capability, declared, checkedShape({ ...query(request), ...form, ...params(request) }), request, reply);
         },
       });
     }
@@ -73,9 +75,6 @@ export function mountCapability(server: FastifyInstance, app: QuarryApp, capabil
 
 /** Prepares the input as http-input.ts says, invokes the capability, and sends its answer. */
 async function answer(app: QuarryApp, capability: AnyCapability, declared: Set<string>, raw: Record<string, unknown>, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
-  // Before unknown fields are dropped: a prototype key or deep nesting is refused wherever it is, by name.
-  const problem = findInputShapeProblem(raw);
-  if (problem) throw shapeRefusal(problem);
   const { input, ignored, aliased } = prepareHttpInput(raw, capability, declared);
   if (ignored.length > 0) reply.header(IGNORED_FIELDS_HEADER, ignoredFieldsHeader(ignored));
   // A client that disconnects before the answer cancels the work; the signal is made only if the work reads it.
@@ -109,6 +108,13 @@ async function answer(app: QuarryApp, capability: AnyCapability, declared: Set<s
   } finally {
     disconnect.release();
   }
+}
+
+/** Before unknown fields are dropped: a prototype key or deep nesting in a query or form is refused wherever it is, by name. */
+function checkedShape(raw: Record<string, unknown>): Record<string, unknown> {
+  const problem = findInputShapeProblem(raw);
+  if (problem) throw shapeRefusal(problem);
+  return raw;
 }
 
 /** An empty body labelled JSON is no body at all (clients send the header on every POST). */

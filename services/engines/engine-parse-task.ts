@@ -9,6 +9,7 @@ import { isAbsolute, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { EngineError, type EngineContext, type EngineDefinition, type EngineModuleRef, type EngineResponse, type EngineStep } from '../../core/engine.js';
 import { AppError, type ErrorCode } from '../../core/errors.js';
+import { decodeBody } from '../../core/http/response-body.js';
 import { PACKAGE_ROOT } from '../../core/paths.js';
 
 export interface EngineParseTask {
@@ -16,8 +17,17 @@ export interface EngineParseTask {
   engine: EngineModuleRef;
   /** The search answer (`parseResponse`, needs ctx) or an autocomplete answer. */
   phase: 'results' | 'autocomplete';
-  response: EngineResponse;
+  response: EncodedEngineResponse;
   ctx?: EngineContext;
+}
+
+/**
+ * An engine's answer as it crosses to a worker thread: its bytes, decoded
+ * there (charset from Content-Type or the page's <meta>), so that the event
+ * loop neither decodes a page nor copies its text.
+ */
+export interface EncodedEngineResponse extends Omit<EngineResponse, 'body'> {
+  bytes: Uint8Array;
 }
 
 export type EngineParseValue = EngineStep | string[];
@@ -81,8 +91,9 @@ function definitionOf(ref: EngineModuleRef): Promise<EngineDefinition> {
 /** Runs in a worker thread: the engine's own parser over its answer. Other errors go back to the pool as errors. */
 export async function parseEngineAnswer(task: EngineParseTask): Promise<EngineParseOutcome> {
   const definition = await definitionOf(task.engine);
+  const { bytes, ...response } = task.response;
   try {
-    return { parsed: parseWith(definition, task) };
+    return { parsed: parseWith(definition, { phase: task.phase, ctx: task.ctx, response: { ...response, body: decodeBody(bytes, response.headers['content-type']) } }) };
   } catch (error) {
     if (!(error instanceof EngineError)) throw error;
     const suspendSeconds = (error as EngineError & { suspendSeconds?: number }).suspendSeconds ?? 0;
@@ -91,7 +102,7 @@ export async function parseEngineAnswer(task: EngineParseTask): Promise<EnginePa
 }
 
 /** The parse itself, the same on either side of the thread boundary. */
-export function parseWith(definition: EngineDefinition, task: Pick<EngineParseTask, 'phase' | 'response' | 'ctx'>): EngineParseValue {
+export function parseWith(definition: EngineDefinition, task: { phase: EngineParseTask['phase']; response: EngineResponse; ctx?: EngineContext | undefined }): EngineParseValue {
   if (task.phase === 'autocomplete') {
     if (!definition.autocomplete) throw new AppError('INVALID_INPUT', 'the engine has no autocomplete');
     return definition.autocomplete.parseResponse(task.response);

@@ -29,13 +29,20 @@ import { engineParseResult, parseWith, workerModuleRef, type EngineParseOutcome,
 const MAX_STEPS = 4;
 const DEFAULT_ENGINE_TIMEOUT_MS = 8000;
 /**
- * Engine answers are untrusted and parsed in the worker pool, except a JSON
- * engine's answer up to this size, parsed here: it costs under 2 ms on the
- * event loop, less than the thread round trip (bench/engine-parse.bench.ts:
- * 64 KB of Wikipedia JSON 1.5 ms inline, 14 ms through the pool at load 17),
- * while a 53 KB Google page takes 39 ms to parse.
+ * Engine answers are untrusted and parsed in the worker pool (sent as bytes,
+ * decoded there), except a JSON engine's answer up to this size, decoded and
+ * parsed here: it costs under 2 ms on the event loop, less than the thread
+ * round trip (bench/engine-parse.bench.ts: 64 KB of Wikipedia JSON 1.5 ms
+ * inline, 14 ms through the pool at load 17), while a 53 KB Google page takes
+ * 39 ms to parse.
  */
-export const INLINE_JSON_MAX_CHARS = 64 * 1024;
+export const INLINE_JSON_MAX_BYTES = 64 * 1024;
+
+/** An engine's answer as fetched: the outbound response (decoded only when read) and the request it answers. */
+interface FetchedAnswer {
+  response: OutboundResponse;
+  request: HttpRequestSpec;
+}
 
 export type { LoadedEngine } from '../../core/engine.js';
 
@@ -77,7 +84,7 @@ export interface EngineCallOptions {
   timeoutMs?: number;
 }
 
-/** Where engine answers are parsed off the event loop (the extraction worker pool). */
+/** Where engine answers are parsed off the event loop (the extraction worker pool); it may move the answer's bytes there. */
 export interface EngineAnswerParsing {
   engine(task: EngineParseTask, signal?: AbortSignal): Promise<EngineParseOutcome>;
 }
@@ -235,9 +242,9 @@ export class EngineService {
     try {
       let request = engine.definition.buildRequest(ctx);
       for (let step = 1; ; step++) {
-        const response = await this.send(id, request, options);
-        this.raiseForStatus(response);
-        const outcome = (await this.parse(engine, { phase: 'results', response, ctx }, options.signal)) as EngineStep;
+        const answer = await this.send(id, request, options);
+        this.raiseForStatus(answer.response);
+        const outcome = (await this.parse(engine, 'results', answer, ctx, options.signal)) as EngineStep;
         if ('results' in outcome) {
           await this.health.recordSuccess(id);
           this.notify(id, 'ok', started);
@@ -267,19 +274,23 @@ export class EngineService {
     const unavailable = await this.unavailableReason(id);
     if (unavailable) throw new AppError(unavailable.code, unavailable.message);
     const request = auto.buildRequest(text, { settings: this.settings(id), manifest: engine.manifest, language });
-    const response = await this.send(id, request, options);
-    this.raiseForStatus(response);
-    return (await this.parse(engine, { phase: 'autocomplete', response }, options.signal)) as string[];
+    const answer = await this.send(id, request, options);
+    this.raiseForStatus(answer.response);
+    return (await this.parse(engine, 'autocomplete', answer, undefined, options.signal)) as string[];
   }
 
-  /** The engine's parser over its answer: in the worker pool, or here for a small JSON answer (INLINE_JSON_MAX_CHARS). */
-  private async parse(engine: LoadedEngine, task: Pick<EngineParseTask, 'phase' | 'response' | 'ctx'>, signal: AbortSignal | undefined): Promise<EngineParseValue> {
-    if (engine.manifest.about.results === 'JSON' && task.response.body.length <= INLINE_JSON_MAX_CHARS) return parseWith(engine.definition, task);
-    const outcome = await this.parsing.engine({ kind: 'engine', engine: workerModuleRef(engine.moduleRef), ...task }, signal);
+  /** The engine's parser over its answer: in the worker pool, or here for a small JSON answer (INLINE_JSON_MAX_BYTES). */
+  private async parse(engine: LoadedEngine, phase: EngineParseTask['phase'], answer: FetchedAnswer, ctx: EngineContext | undefined, signal: AbortSignal | undefined): Promise<EngineParseValue> {
+    const { status, headers, url, bytes } = answer.response;
+    if (engine.manifest.about.results === 'JSON' && bytes.byteLength <= INLINE_JSON_MAX_BYTES) {
+      return parseWith(engine.definition, { phase, ctx, response: { status, headers, url, request: answer.request, body: answer.response.body } });
+    }
+    const response = { status, headers, url, request: answer.request, bytes };
+    const outcome = await this.parsing.engine({ kind: 'engine', engine: workerModuleRef(engine.moduleRef), phase, response, ...(ctx ? { ctx } : {}) }, signal);
     return engineParseResult(outcome);
   }
 
-  private async send(id: string, request: HttpRequestSpec, options: EngineCallOptions): Promise<EngineResponse> {
+  private async send(id: string, request: HttpRequestSpec, options: EngineCallOptions): Promise<FetchedAnswer> {
     const timeoutMs = options.timeoutMs ?? this.timeoutMs(id);
     const outbound: OutboundRequest = {
       url: request.url,
@@ -291,11 +302,10 @@ export class EngineService {
     if (request.headers) outbound.headers = request.headers;
     if (request.body !== undefined) outbound.body = request.body;
     if (options.signal) outbound.signal = options.signal;
-    const response = await this.fetcher.fetch(outbound);
-    return { status: response.status, headers: response.headers, body: response.body, url: response.url, request };
+    return { response: await this.fetcher.fetch(outbound), request };
   }
 
-  private raiseForStatus(response: EngineResponse): void {
+  private raiseForStatus(response: Pick<OutboundResponse, 'status'>): void {
     if (response.status === 429) throw new EngineRateLimitedError();
     if (response.status === 401 || response.status === 402 || response.status === 403) {
       throw new EngineAccessDeniedError(`the engine answered HTTP ${response.status}`);

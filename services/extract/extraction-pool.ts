@@ -92,9 +92,15 @@ export class ExtractionPool {
     return unwrap(await this.parse<'scroll-merge'>({ kind: 'scroll-merge', html, snapshots }, signal));
   }
 
-  /** A search engine's answer parsed by the engine's own parser (the engine service's parsing). */
+  /**
+   * A search engine's answer parsed by the engine's own parser (the engine service's parsing). The answer's
+   * bytes move to the worker when they fill a buffer of their own (copying a 400 kB page costs the event loop
+   * ~0.3 ms; moving it, nothing); the caller does not read them afterwards.
+   */
   async engine(task: EngineParseTask, signal?: AbortSignal): Promise<EngineParseOutcome> {
-    return unwrap(await this.parse<'engine'>(task, signal));
+    const { bytes } = task.response;
+    const ownsBuffer = bytes.buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+    return unwrap(await this.parse<'engine'>(task, signal, ownsBuffer ? [bytes.buffer as ArrayBuffer] : undefined));
   }
 
   stats(): WorkerPoolStats {
@@ -105,7 +111,7 @@ export class ExtractionPool {
     return this.pool.close();
   }
 
-  private parse<K extends ParseTask['kind']>(task: ParseTask & { kind: K }, signal: AbortSignal | undefined): Promise<ParseOutcome<K>> {
-    return this.pool.run(task, signal, { timeoutMs: this.taskTimeoutMs }) as Promise<ParseOutcome<K>>;
+  private parse<K extends ParseTask['kind']>(task: ParseTask & { kind: K }, signal: AbortSignal | undefined, transfer?: ArrayBuffer[]): Promise<ParseOutcome<K>> {
+    return this.pool.run(task, signal, { timeoutMs: this.taskTimeoutMs, ...(transfer ? { transfer } : {}) }) as Promise<ParseOutcome<K>>;
   }
 }
