@@ -17,9 +17,13 @@
  * development fold of scripts/tune-ner.mjs the mean of three beat each of
  * them, by 1 to 2 F1 on wikigold and up to 2.5 on tweets).
  * Then the span typer (services/entities/span-typer.ts) learns from the same
- * documents' gold spans; its weights share the file under `span|`.
- * `--typer-only` keeps the tagger's weights from the model file and retrains
- * the typer alone (the same result, in seconds).
+ * documents' gold spans, stacked on the tagger: each document's tagger spans
+ * come from a tagger trained without it (one single-seed tagger per third of
+ * the documents, in worker threads beside the others), so the typer learns
+ * how far to trust the tagger, and to drop its spurious spans, on output like
+ * the tagger's on new text. Its weights share the file under `span|`.
+ * `--typer-only` keeps the tagger's weights from the model file and trains
+ * the out-of-fold taggers and the typer (the same result, in a few minutes).
  * Deterministic: fixed epochs and shuffling seeds.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -29,7 +33,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 
 const dist = new URL('../dist/', import.meta.url);
 const { btcTrain, wcxbTrainingDocuments, wikigoldTrain, wnutDev } = await import(new URL('bench/ner/datasets.js', dist).href);
-const { loadGazetteer, MODEL_DIR, MODEL_FILE } = await import(new URL('services/entities/recognizer.js', dist).href);
+const { loadGazetteer, MODEL_DIR, MODEL_FILE, taggerSpans } = await import(new URL('services/entities/recognizer.js', dist).href);
 const { trainTagger } = await import(new URL('services/entities/sequence-tagger.js', dist).href);
 const { trainSpanTyper } = await import(new URL('services/entities/span-typer.js', dist).href);
 const { Perceptron, TAGS } = await import(new URL('services/entities/perceptron.js', dist).href);
@@ -41,6 +45,8 @@ const SEED = 20261125;
 const TAGGER_SEEDS = [SEED, 7, 99];
 /** wikigold counts four times per epoch: it is the set closest to the prose Quarry reads (+1.7 F1 on a wikigold development fold, −0.6 on BTC). */
 const WIKIGOLD_COPIES = 4;
+/** The typer's first pass comes from this many taggers, each trained without one part of the documents. */
+const FIRST_PASS_FOLDS = 3;
 
 function trainingDocuments() {
   const btc = btcTrain();
@@ -50,15 +56,25 @@ function trainingDocuments() {
   return [...Array.from({ length: WIKIGOLD_COPIES }, () => wikigold).flat(), ...btc, ...wnut, ...wcxbTrainingDocuments()];
 }
 
+/** Which part of the documents each distinct document is in (the wikigold copies of one article fall together). */
+function firstPassFolds(documents) {
+  return new Map([...new Set(documents)].map((doc, i) => [doc, i % FIRST_PASS_FOLDS]));
+}
+
 if (!isMainThread) {
-  // A worker: trains one tagger with its seed and sends back the unpruned weights.
-  const { seed } = workerData;
-  const tagger = trainTagger(trainingDocuments(), loadGazetteer(), {
+  // A worker: trains one tagger with its seed and sends back the unpruned weights; with a fold, trains without that part of the
+  // documents and sends back its spans of the part (the typer's out-of-fold first pass), by distinct-document index.
+  const { seed, fold } = workerData;
+  const documents = trainingDocuments();
+  const folds = firstPassFolds(documents);
+  const gazetteer = loadGazetteer();
+  const tagger = trainTagger(fold === undefined ? documents : documents.filter((doc) => folds.get(doc) !== fold), gazetteer, {
     epochs: EPOCHS,
     seed,
-    onEpoch: (epoch, errors, tokens) => console.log(`seed ${seed} epoch ${epoch}: ${((1 - errors / tokens) * 100).toFixed(2)}% tokens right`),
+    onEpoch: (epoch, errors, tokens) => console.log(`${fold === undefined ? '' : `fold ${fold} `}seed ${seed} epoch ${epoch}: ${((1 - errors / tokens) * 100).toFixed(2)}% tokens right`),
   });
-  parentPort.postMessage(tagger.serialize(0));
+  if (fold === undefined) parentPort.postMessage(tagger.serialize(0));
+  else parentPort.postMessage([...folds].flatMap(([doc, k], i) => (k === fold ? [[i, taggerSpans(tagger, gazetteer, doc.map((s) => s.words)).spans]] : [])));
 } else {
   const documents = trainingDocuments();
   const sentences = documents.reduce((n, d) => n + d.length, 0);
@@ -66,20 +82,25 @@ if (!isMainThread) {
   const started = performance.now();
   const gazetteer = loadGazetteer();
   const path = join(MODEL_DIR, MODEL_FILE);
-  const trainInWorker = (seed) =>
+  const trainInWorker = (seed, fold) =>
     new Promise((resolve, reject) => {
-      const worker = new Worker(new URL(import.meta.url), { workerData: { seed } });
+      const worker = new Worker(new URL(import.meta.url), { workerData: { seed, fold } });
       worker.once('message', resolve);
       worker.once('error', reject);
-      worker.once('exit', (code) => code !== 0 && reject(new Error(`tagger worker (seed ${seed}) exited with ${code}`)));
+      worker.once('exit', (code) => code !== 0 && reject(new Error(`tagger worker (seed ${seed}, fold ${fold ?? 'none'}) exited with ${code}`)));
     });
+  const unique = [...new Set(documents)];
+  const firstPassing = Promise.all(Array.from({ length: FIRST_PASS_FOLDS }, (_, fold) => trainInWorker(SEED, fold))).then(
+    (parts) => new Map(parts.flat().map(([i, spans]) => [unique[i], spans])),
+  );
   // Tagger features whose largest weight is under 0.75 are dropped: 42% of the mean's features kept, no F1 lost on the development fold
   // (pruning at 1.5 kept 14% and lost 0.7 on wikigold: the mean of three 3-epoch taggers has smaller weights than one 12-epoch tagger had).
-  // --typer-only keeps the tagger's weights from the model file: the span typer learns from the gold spans alone, so the result is the same as a full run's.
+  // --typer-only keeps the tagger's weights from the model file: the typer learns from the gold spans and the out-of-fold taggers' spans, not from
+  // the shipped tagger, so the result is the same as a full run's.
   const taggerWeights = process.argv.includes('--typer-only')
     ? Object.fromEntries(Object.entries(JSON.parse(gunzipSync(readFileSync(path)).toString('utf8')).weights).filter(([feature]) => !feature.startsWith('span|')))
-    : Perceptron.mean(await Promise.all(TAGGER_SEEDS.map(trainInWorker))).serialize(0.75).weights;
-  const typer = trainSpanTyper(documents, gazetteer, { epochs: TYPER_EPOCHS, seed: SEED });
+    : Perceptron.mean(await Promise.all(TAGGER_SEEDS.map((seed) => trainInWorker(seed)))).serialize(0.75).weights;
+  const typer = trainSpanTyper(documents, gazetteer, { epochs: TYPER_EPOCHS, seed: SEED, firstPass: await firstPassing });
   // The span typer's weights (prefix `span|`) share the file; averaged over fewer updates they are smaller, so they are pruned lower.
   const serialized = { tags: TAGS, weights: { ...taggerWeights, ...typer.serialize(0.05).weights } };
   const gz = gzipSync(JSON.stringify(serialized), { level: 9 });

@@ -111,7 +111,7 @@ const capitalised = (word: string | undefined) => word !== undefined && /^\p{Lu}
  * with a name the tagger missed and defining it by a kind ("Bilje is a
  * village") gains that name.
  */
-export function namesAfterKinds(words: readonly string[], spans: readonly TokenSpan[]): TokenSpan[] {
+export function namesAfterKinds(words: readonly string[], spans: readonly TokenSpan[], introduced?: Map<string, SpanType>): TokenSpan[] {
   const result = spans.map((span) => ({ ...span }));
   for (let i = 0; i < words.length; i++) {
     const kind = /^\p{Ll}/u.test(words[i]!) ? KIND.get(words[i]!) : undefined;
@@ -125,15 +125,36 @@ export function namesAfterKinds(words: readonly string[], spans: readonly TokenS
     if (overlapping.some((span) => span.start < start || span.end > end)) continue;
     for (const span of overlapping) result.splice(result.indexOf(span), 1);
     result.push({ type: kind, start, end });
+    introduced?.set(words.slice(start, end).join(' '), kind);
     i = end - 1;
   }
   const opening = capitalisedRunEnd(words, 0);
-  if (opening > 0 && !result.some((span) => span.start < opening)) {
+  if (opening > 0 && !PRONOUN.test(words[0]!) && !result.some((span) => span.start < opening)) {
     const kind = mentionKind({ words, lower: words.map((word) => word.toLowerCase()) }, { type: 'MISC', start: 0, end: opening });
     if (kind) result.push({ type: kind, start: 0, end: opening });
   }
   return result.sort((a, b) => a.start - b.start);
 }
+
+/**
+ * namesAfterKinds over a document, and every other mention of a name a kind
+ * noun introduced takes that kind ("the band Gigi … Gigi has released six
+ * albums").
+ */
+export function namesAfterKindsInDocument(sentences: readonly (readonly string[])[], spans: readonly TokenSpan[][]): TokenSpan[][] {
+  const introduced = new Map<string, SpanType>();
+  const named = spans.map((sentenceSpans, s) => namesAfterKinds(sentences[s]!, sentenceSpans, introduced));
+  if (introduced.size === 0) return named;
+  return named.map((sentenceSpans, s) =>
+    sentenceSpans.map((span) => {
+      const kind = introduced.get(sentences[s]!.slice(span.start, span.end).join(' '));
+      return kind ? { ...span, type: kind } : span;
+    }),
+  );
+}
+
+/** A sentence opening with one of these is no name defined by its kind ("He is a guitarist", "This is a village"). */
+const PRONOUN = /^(?:He|She|It|They|We|I|You|This|That|These|Those|There|Here|Each|One|Both|All|The|A|An)$/;
 
 /** One past the last of up to six capitalised words from `start`. */
 function capitalisedRunEnd(words: readonly string[], start: number): number {

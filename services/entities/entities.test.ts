@@ -12,13 +12,13 @@ import { wikigoldHeldOut } from '../../bench/ner/datasets.js';
 import { count, emptyCounts, score } from '../../bench/ner/score.js';
 import { analyzeText } from './analyze.js';
 import { clubsNamedAfterPlaces } from './clubs.js';
-import { namesAfterKinds, placesByLastWord } from './definitions.js';
+import { namesAfterKinds, namesAfterKindsInDocument, placesByLastWord } from './definitions.js';
 import { aliasKeys, cleanName, nameKey } from './names.js';
 import { EntityRecognizer, loadGazetteer } from './recognizer.js';
 import { documentStats, sentenceContext } from './features.js';
 import { Perceptron, TAGS } from './perceptron.js';
 import { retypeSpans } from './span-typer.js';
-import { applyOrganisationRules, companiesByDesignator, splitCoordinations, tagsToSpans, trimLowerCaseTail } from './spans.js';
+import { acronymsInParentheses, applyOrganisationRules, companiesByDesignator, splitCoordinations, tagsToSpans, trimLowerCaseTail } from './spans.js';
 import { splitSentences, tokenize } from './tokenize.js';
 
 const recognizer = EntityRecognizer.load();
@@ -188,10 +188,48 @@ describe('span boundaries and types', () => {
     expect(namesAfterKinds(poet, [{ type: 'MISC', start: 2, end: 6 }])).toEqual([{ type: 'MISC', start: 2, end: 3 }, { type: 'PER', start: 4, end: 6 }]);
     expect(namesAfterKinds(['Bilje', 'is', 'a', 'village', 'and', 'a', 'municipality', '.'], [])).toEqual([{ type: 'LOC', start: 0, end: 1 }]);
     expect(namesAfterKinds(['Bilje', 'is', 'a', 'nice', 'place', '.'], [])).toEqual([]);
+    expect(namesAfterKinds(['He', 'is', 'a', 'guitarist', '.'], [])).toEqual([]);
     const parish = ['part', 'of', 'Bov', 'Parish', 'joined', 'Colwyn', 'Bay'];
     expect(placesByLastWord(parish, [{ type: 'PER', start: 2, end: 4 }, { type: 'ORG', start: 5, end: 7 }]).map((span) => span.type)).toEqual(['LOC', 'ORG']);
     const county = ['Seminole', 'County', 'Sheriff', 'said', ',', 'and', 'Hanved', 'Parish', 'agreed', '.'];
     expect(placesByLastWord(county, [{ type: 'LOC', start: 0, end: 1 }, { type: 'MISC', start: 7, end: 8 }])).toEqual([{ type: 'LOC', start: 0, end: 2 }, { type: 'LOC', start: 6, end: 8 }]);
+  });
+
+  it('gives every mention of a name a kind noun introduced that kind ("the band Gigi … Gigi has released six albums"; wikigold)', () => {
+    const sentences = [
+      ['He', 'is', 'the', 'guitarist', 'of', 'the', 'band', 'Gigi', '.'],
+      ['Since', 'then', ',', 'Gigi', 'has', 'released', 'six', 'albums', ',', 'said', 'Anna', '.'],
+    ];
+    const typed = namesAfterKindsInDocument(sentences, [[{ type: 'PER', start: 7, end: 8 }], [{ type: 'PER', start: 3, end: 4 }, { type: 'PER', start: 10, end: 11 }]]);
+    expect(typed.flat().map((span) => span.type)).toEqual(['ORG', 'ORG', 'PER']);
+  });
+
+  it('gives an acronym in parentheses the type of the name before it ("World Series of Poker ( WSOP )"; wikigold)', () => {
+    const words = ['two', 'World', 'Series', 'of', 'Poker', '(', 'WSOP', ')', 'final', 'tables', 'and', 'the', 'Liberal', 'Party', '(', 'LIB', ')', 'and', 'Texas', '(', 'tomorrow', ')'];
+    const spans = [{ type: 'ORG' as const, start: 1, end: 5 }, { type: 'ORG' as const, start: 12, end: 14 }, { type: 'LOC' as const, start: 15, end: 16 }, { type: 'LOC' as const, start: 18, end: 19 }];
+    expect(acronymsInParentheses(words, spans)).toEqual([
+      { type: 'ORG', start: 1, end: 5 },
+      { type: 'ORG', start: 6, end: 7 },
+      { type: 'ORG', start: 12, end: 14 },
+      { type: 'ORG', start: 15, end: 16 },
+      { type: 'LOC', start: 18, end: 19 },
+    ]);
+  });
+
+  it('drops a span a stacked typer calls no name, and reads what the tagger said of the other mentions (wikigold: "by KO")', () => {
+    const gazetteer = loadGazetteer();
+    const sentences = [
+      ['He', 'won', 'all', 'six', 'by', 'KO', '.'],
+      ['Gigi', 'toured', 'with', 'Gigi', '.'],
+    ];
+    const doc = documentStats(sentences);
+    const contexts = sentences.map((words) => sentenceContext(words, gazetteer, doc));
+    const weights: Record<string, Array<[number, number]>> = { 'span|b': [[0, 0.001]], 'span|s=ko': [[0, 30]], 'span|to=PER': [[TAGS.indexOf('B-ORG'), 20]] };
+    const spans = [[{ type: 'ORG' as const, start: 5, end: 6 }], [{ type: 'PER' as const, start: 0, end: 1 }, { type: 'PER' as const, start: 3, end: 4 }]];
+    // Without the marker of a stacked typer, "no name" is no class and the first-pass features are not read: the tagger's types stand.
+    expect(retypeSpans(Perceptron.load({ tags: [...TAGS], weights }), contexts, spans, gazetteer)).toEqual(spans);
+    const stacked = Perceptron.load({ tags: [...TAGS], weights: { ...weights, 'span|stacked': [[0, 1]] } });
+    expect(retypeSpans(stacked, contexts, spans, gazetteer)).toEqual([[], [{ type: 'ORG', start: 0, end: 1 }, { type: 'ORG', start: 3, end: 4 }]]);
   });
 
   it('averages taggers trained with different seeds feature by feature', () => {
@@ -223,12 +261,12 @@ describe('the shipped model', () => {
     expect(relation('organization:apple', 'competes_with', 'organization:microsoft') ?? relation('organization:microsoft', 'competes_with', 'organization:apple')).toBeDefined();
   });
 
-  it('keeps its measured quality on the wikigold articles held out from training (73.9 micro-F1 when trained; 72.2 before the three-seed mean)', () => {
+  it('keeps its measured quality on the wikigold articles held out from training (74.5 micro-F1 when trained with the stacked typer; 73.9 before it)', () => {
     const counts = emptyCounts();
     for (const doc of wikigoldHeldOut()) {
       const predicted = recognizer.tagWords(doc.map((s) => s.words));
       doc.forEach((sentence, i) => count(counts, tagsToSpans(sentence.tags), predicted[i]!));
     }
-    expect(score(counts).f1).toBeGreaterThan(0.73);
+    expect(score(counts).f1).toBeGreaterThan(0.74);
   });
 });

@@ -10,12 +10,13 @@ import { gunzipSync } from 'node:zlib';
 import { PACKAGE_ROOT } from '../../core/paths.js';
 import { DEMONYM } from './classify.js';
 import { clubsNamedAfterPlaces } from './clubs.js';
-import { namesAfterKinds, placesByLastWord } from './definitions.js';
+import { namesAfterKindsInDocument, placesByLastWord } from './definitions.js';
+import type { SentenceContext } from './features.js';
 import { Gazetteer, type GazetteerData, type WordClusterData } from './gazetteer.js';
 import { Perceptron, type SerializedModel } from './perceptron.js';
 import { tagDocumentContexts } from './sequence-tagger.js';
 import { hasSpanTyper, retypeSpans } from './span-typer.js';
-import { applyOrganisationRules, companiesByDesignator, propagateWithinDocument, splitCoordinations, splitPossessives, tagsToSpans, trimLowerCaseTail, trimPunctuation, type SpanType, type TokenSpan } from './spans.js';
+import { acronymsInParentheses, applyOrganisationRules, companiesByDesignator, propagateWithinDocument, splitCoordinations, splitPossessives, tagsToSpans, trimLowerCaseTail, trimPunctuation, type SpanType, type TokenSpan } from './spans.js';
 import { splitSentences, tokenize, type Token } from './tokenize.js';
 
 export const MODEL_DIR = join(PACKAGE_ROOT, 'services', 'entities', 'model');
@@ -58,12 +59,11 @@ export class EntityRecognizer {
 
   /** Spans per sentence of one document given as words (what the bench scores). */
   tagWords(sentences: readonly (readonly string[])[]): TokenSpan[][] {
-    const { contexts, tags } = tagDocumentContexts(this.model, this.gazetteer, sentences);
-    const tagged = tags.map((sentenceTags, s) => trimLowerCaseTail(sentences[s]!, trimPunctuation(sentences[s]!, tagsToSpans(sentenceTags))));
+    const { contexts, spans: tagged } = taggerSpans(this.model, this.gazetteer, sentences);
     const typed = clubsNamedAfterPlaces(sentences, hasSpanTyper(this.model) ? retypeSpans(this.model, contexts, tagged, this.gazetteer) : tagged);
-    const introduced = typed.map((sentenceSpans, s) => placesByLastWord(sentences[s]!, namesAfterKinds(sentences[s]!, sentenceSpans)));
+    const introduced = namesAfterKindsInDocument(sentences, typed).map((sentenceSpans, s) => placesByLastWord(sentences[s]!, sentenceSpans));
     const isDesignator = (word: string) => this.gazetteer.isDesignator(word);
-    const organised = introduced.map((sentenceSpans, s) => applyOrganisationRules(sentences[s]!, splitPossessives(sentences[s]!, sentenceSpans), isDesignator, (w) => this.gazetteer.isOrgKeyword(w)));
+    const organised = introduced.map((sentenceSpans, s) => acronymsInParentheses(sentences[s]!, applyOrganisationRules(sentences[s]!, splitPossessives(sentences[s]!, sentenceSpans), isDesignator, (w) => this.gazetteer.isOrgKeyword(w))));
     const spans = companiesByDesignator(sentences, organised, isDesignator);
     const alone = new Set(spans.flatMap((sentenceSpans, s) => sentenceSpans.map((span) => sentences[s]!.slice(span.start, span.end).join(' '))));
     const isName = (part: readonly string[]) => alone.has(part.join(' ')) || (part.length === 1 && (this.gazetteer.isCompanyWord(part[0]!) || this.gazetteer.isPlace(part)));
@@ -122,6 +122,12 @@ export class EntityRecognizer {
     const sentences = splitSentences(text, tokenize(text));
     return recognizedFromSpans(text, sentences, this.tagWords(sentences.map((tokens) => tokens.map((t) => t.text))));
   }
+}
+
+/** The tagger's spans of one document, trimmed of punctuation and run-on lower-case words: what the span typer retypes (and, out of fold, learns from). */
+export function taggerSpans(model: Perceptron, gazetteer: Gazetteer, sentences: readonly (readonly string[])[]): { contexts: SentenceContext[]; spans: TokenSpan[][] } {
+  const { contexts, tags } = tagDocumentContexts(model, gazetteer, sentences);
+  return { contexts, spans: tags.map((sentenceTags, s) => trimLowerCaseTail(sentences[s]!, trimPunctuation(sentences[s]!, tagsToSpans(sentenceTags)))) };
 }
 
 /** Mentions with character offsets from token spans per sentence (any tagger's: the perceptron's or a configured model's). */

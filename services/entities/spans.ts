@@ -217,3 +217,25 @@ export function splitPossessives(words: readonly string[], spans: readonly Token
     return [span];
   });
 }
+
+/** A word in capitals that reads as an acronym: "CSHL", "LSWR", "ADDCs", "PG&E". */
+const ACRONYM = /^(?=(?:.*\p{Lu}){2})[\p{Lu}\p{N}&.-]{2,8}s?$/u;
+
+/**
+ * An acronym in parentheses right after a name is that name's ("Cold Spring
+ * Harbor Laboratory ( CSHL )", "World Series of Poker ( WSOP )"): it takes
+ * the name's type, tagged or not (each such acronym in the wikigold training
+ * articles is the type of the name before it), and the document-level pass
+ * then finds its later mentions.
+ */
+export function acronymsInParentheses(words: readonly string[], spans: readonly TokenSpan[]): TokenSpan[] {
+  const result = spans.map((span) => ({ ...span }));
+  for (const name of spans) {
+    const i = name.end + 1;
+    if (words[name.end] !== '(' || words[i + 1] !== ')' || !ACRONYM.test(words[i] ?? '')) continue;
+    const tagged = result.find((span) => span.start <= i && span.end > i);
+    if (!tagged) result.push({ type: name.type, start: i, end: i + 1 });
+    else if (tagged.start === i && tagged.end === i + 1) tagged.type = name.type;
+  }
+  return result.sort((a, b) => a.start - b.start);
+}
