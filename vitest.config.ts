@@ -1,6 +1,5 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
-import SlowFirstSequencer from './test/slow-first-sequencer.js';
 
 const IGNORED = ['node_modules/**', 'dist/**'];
 /**
@@ -19,8 +18,6 @@ export default defineConfig({
     hookTimeout: 60_000,
     // A machine without redis-server or Chromium fails the run instead of skipping their tests quietly.
     globalSetup: ['test/global-requirements.ts'],
-    // The longest files first, so that no worker starts a minute-long file as the others run out of work.
-    sequence: { sequencer: SlowFirstSequencer },
     pool: 'forks',
     // Most long tests wait (deadlines, lock expiry, a second instance), so two files at once
     // even on 2 cores — vitest's default there is one. The load this adds is load the tests must bear.

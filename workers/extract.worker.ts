@@ -8,7 +8,7 @@
  * `kind` (services/extract/worker-tasks.ts) parse tables, chunk text, read
  * links, tag entities or parse search engines' answers, so that no parse of untrusted input runs on the main thread.
  */
-import { decodeBody } from '../core/http/response-body.js';
+import { AppError } from '../core/errors.js';
 import { chunkText } from '../services/chunking/chunk-text.js';
 import { countTokens } from '../services/chunking/tokenizer.js';
 import { analyzeText } from '../services/entities/analyze.js';
@@ -22,13 +22,14 @@ import { extractPdf } from '../services/extract/pdf.js';
 import { regexExtract } from '../services/extract/regex-extract.js';
 import { regexTest } from '../services/extract/regex-test.js';
 import { mergeScrollSnapshots } from '../services/extract/scroll-merge.js';
-import type { ExtractionResult, ExtractOptions, PageBytes } from '../services/extract/types.js';
+import type { ExtractionResult, ExtractOptions, ExtractTask } from '../services/extract/types.js';
+import { markupOf } from '../services/extract/page-content.js';
 import { failureOf, type ParseOutcome, type ParseTask } from '../services/extract/worker-tasks.js';
 import { analysePage } from '../services/page-analysis/analyse-page.js';
 import { extractTables } from '../services/tables/extract-tables.js';
 
-/** Markup as text, or a fetched body's bytes (decoded here; a PDF's when options.contentType is "application/pdf"). */
-export type ExtractWorkerTask = ({ html: string } | PageBytes) & { url: string; options?: ExtractOptions; kind?: undefined };
+/** A page extraction task (services/extract/types.ts); fetched bytes are decoded here. */
+export type ExtractWorkerTask = ExtractTask & { kind?: undefined };
 
 /** HTML tasks answer synchronously (callers in-process rely on it); PDF tasks answer with a promise. */
 export default function run(task: ExtractWorkerTask & { options?: ExtractOptions & { contentType?: 'text/html' } }): ExtractionResult;
@@ -37,10 +38,11 @@ export default function run(task: ParseTask): Promise<ParseOutcome<ParseTask['ki
 export default function run(task: ExtractWorkerTask | ParseTask): ExtractionResult | Promise<ExtractionResult> | Promise<ParseOutcome<ParseTask['kind']>> {
   if (task.kind !== undefined) return runParseTask(task);
   if (task.options?.contentType === 'application/pdf') {
-    return readPdf('bytes' in task ? task.bytes : Buffer.from(task.html, 'base64'), task.url, task.options);
+    // A PDF is read from its bytes; there is no text form of one.
+    if (!('bytes' in task)) return Promise.reject(new AppError('INVALID_INPUT', 'a PDF is extracted from its bytes, not from text')) as Promise<ExtractionResult>;
+    return readPdf(task.bytes, task.url, task.options);
   }
-  const html = 'bytes' in task ? decodeBody(task.bytes, task.contentTypeHeader) : task.html;
-  return extract(html, task.url, task.options);
+  return extract(markupOf(task), task.url, task.options);
 }
 
 /** The tagger's model, loaded by a thread on its first entities task. */
@@ -60,7 +62,7 @@ async function runParseTask(task: ParseTask): Promise<ParseOutcome<ParseTask['ki
       case 'chunk':
         return { value: { chunks: await chunkText(task.text, task.options), totalTokens: countTokens(task.text) } };
       case 'links':
-        return { value: linksOf('bytes' in task ? decodeBody(task.bytes, task.contentTypeHeader) : task.html, task.url).map((url) => url.href) };
+        return { value: linksOf(markupOf(task), task.url).map((url) => url.href) };
       case 'sitemap':
         return { value: parseSitemap(task.text) };
       case 'regex':

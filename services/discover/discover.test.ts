@@ -7,13 +7,13 @@ import { discoverUrls as discoverWith } from './discover.js';
 import { linksOf } from './page-links.js';
 import { parseSitemap } from './sitemap-parser.js';
 import type { DiscoverOptions, DiscoverProgress, DiscoveryFetcher, ProgressListener } from './types.js';
-import { decodeBody } from '../../core/http/response-body.js';
+import { markupOf } from '../extract/page-content.js';
 import type { PageContent } from '../extract/types.js';
 
 /** Discovery with its parsers called in-process (the service hands it the worker pool's). */
 function discoverUrls(fetcher: DiscoveryFetcher, options: Omit<DiscoverOptions, 'parseLinks' | 'parseSitemap'>, onProgress?: ProgressListener) {
   const parsers = {
-    parseLinks: async (page: PageContent, pageUrl: string) => linksOf(typeof page === 'string' ? page : decodeBody(page.bytes, page.contentTypeHeader), pageUrl).map((url) => url.href),
+    parseLinks: async (page: PageContent, pageUrl: string) => linksOf(markupOf(page), pageUrl).map((url) => url.href),
     parseSitemap: async (text: string) => parseSitemap(text),
   };
   return discoverWith(fetcher, { ...options, ...parsers }, onProgress);

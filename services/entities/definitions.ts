@@ -129,7 +129,7 @@ export function namesAfterKinds(words: readonly string[], spans: readonly TokenS
     i = end - 1;
   }
   const opening = capitalisedRunEnd(words, 0);
-  if (opening > 0 && !PRONOUN.test(words[0]!) && !result.some((span) => span.start < opening)) {
+  if (opening > 0 && !NOT_A_NAME_OPENING.test(words[0]!) && !result.some((span) => span.start < opening)) {
     const kind = mentionKind({ words, lower: words.map((word) => word.toLowerCase()) }, { type: 'MISC', start: 0, end: opening });
     if (kind) result.push({ type: kind, start: 0, end: opening });
   }
@@ -153,8 +153,8 @@ export function namesAfterKindsInDocument(sentences: readonly (readonly string[]
   );
 }
 
-/** A sentence opening with one of these is no name defined by its kind ("He is a guitarist", "This is a village"). */
-const PRONOUN = /^(?:He|She|It|They|We|I|You|This|That|These|Those|There|Here|Each|One|Both|All|The|A|An)$/;
+/** Sentence openings that are no name defined by its kind: pronouns, determiners, articles ("He is a guitarist", "This is a village"). */
+const NOT_A_NAME_OPENING = /^(?:He|She|It|They|We|I|You|This|That|These|Those|There|Here|Each|One|Both|All|The|A|An)$/;
 
 /** One past the last of up to six capitalised words from `start`. */
 function capitalisedRunEnd(words: readonly string[], start: number): number {

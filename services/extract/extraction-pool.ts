@@ -5,7 +5,8 @@
  * Every task has a deadline: one still running then is stopped (its thread
  * ended) and fails with TIMEOUT.
  */
-import type { ExtractionResult, ExtractOptions, PageBytes, PageContent } from './types.js';
+import type { ExtractionResult, ExtractOptions, ExtractTask, PageContent } from './types.js';
+import { movableBuffer, pageFields } from './page-content.js';
 import { builtWorkerPath } from '../../core/paths.js';
 import { WorkerPool, type WorkerPoolStats } from '../../core/pools/worker-pool.js';
 import type { ChunkOptions } from '../chunking/types.js';
@@ -18,8 +19,6 @@ import type { TestPattern } from './regex-test.js';
 import type { EngineParseOutcome, EngineParseTask } from '../engines/engine-parse-task.js';
 import { unwrap, type ChunkTaskResult, type ParseOutcome, type ParseTask } from './worker-tasks.js';
 
-/** Markup as text, or a fetched body's bytes (a PDF's when options.contentType is "application/pdf"). */
-export type ExtractTask = ({ html: string } | PageBytes) & { url: string; options?: ExtractOptions };
 
 /** Default deadline of one task in the pool. */
 export const DEFAULT_TASK_TIMEOUT_MS = 30_000;
@@ -40,9 +39,8 @@ export class ExtractionPool {
    * not read them afterwards), so the event loop neither decodes a page nor copies it.
    */
   extract(content: PageContent, url: string, options: ExtractOptions = {}, signal?: AbortSignal): Promise<ExtractionResult> {
-    const task: ExtractTask = typeof content === 'string' ? { html: content, url, options } : { ...content, url, options };
-    const transfer = typeof content === 'string' ? undefined : movableBuffer(content.bytes);
-    return this.pool.run(task, signal, { timeoutMs: this.taskTimeoutMs, ...(transfer ? { transfer: [transfer] } : {}) }) as Promise<ExtractionResult>;
+    const { fields, transfer } = pageFields(content);
+    return this.pool.run({ ...fields, url, options }, signal, { timeoutMs: this.taskTimeoutMs, ...(transfer ? { transfer } : {}) }) as Promise<ExtractionResult>;
   }
 
   async tables(html: string, options: ExtractTablesOptions, signal?: AbortSignal): Promise<ExtractTablesResult> {
@@ -56,9 +54,8 @@ export class ExtractionPool {
 
   /** Absolute http(s) link targets of an HTML page. */
   async links(page: PageContent, url: string, signal?: AbortSignal): Promise<string[]> {
-    const transfer = typeof page === 'string' ? undefined : movableBuffer(page.bytes);
-    const task = typeof page === 'string' ? { kind: 'links' as const, html: page, url } : { kind: 'links' as const, ...page, url };
-    return unwrap(await this.parse<'links'>(task, signal, transfer ? [transfer] : undefined));
+    const { fields, transfer } = pageFields(page);
+    return unwrap(await this.parse<'links'>({ kind: 'links', ...fields, url }, signal, transfer));
   }
 
   /** A sitemap document, or null when the text is none. */
@@ -112,9 +109,4 @@ export class ExtractionPool {
   private parse<K extends ParseTask['kind']>(task: ParseTask & { kind: K }, signal: AbortSignal | undefined, transfer?: ArrayBuffer[]): Promise<ParseOutcome<K>> {
     return this.pool.run(task, signal, { timeoutMs: this.taskTimeoutMs, ...(transfer ? { transfer } : {}) }) as Promise<ParseOutcome<K>>;
   }
-}
-
-/** The buffer behind bytes when they fill all of it (a pooled Buffer's slab is shared and must not move). */
-function movableBuffer(bytes: Uint8Array): ArrayBuffer | undefined {
-  return bytes.buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes.buffer : undefined;
 }

@@ -39,6 +39,9 @@ export interface PageBytes {
 /** What extraction reads: markup as text (a rendered page), or a fetched page's bytes (HTML or PDF). */
 export type PageContent = string | PageBytes;
 
+/** A page extraction task: markup as text or a fetched body's bytes (a PDF's when options.contentType is "application/pdf"). */
+export type ExtractTask = ({ html: string } | PageBytes) & { url: string; options?: ExtractOptions };
+
 export interface PageImage {
   url: string;
   /** Alt text or caption; null when the page gives none. */

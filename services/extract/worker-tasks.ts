@@ -13,14 +13,14 @@ import type { CompiledPattern, RegexMatch } from './regex-extract.js';
 import type { TestPattern } from './regex-test.js';
 import type { ExtractTablesOptions, ExtractTablesResult } from '../tables/types.js';
 import type { EngineParseOutcome, EngineParseTask } from '../engines/engine-parse-task.js';
-import type { PageBytes } from './types.js';
+import type { PageFields } from './page-content.js';
 
 export type ParseTask =
   | { kind: 'tables'; html: string; options: ExtractTablesOptions }
   /** Chunking without embeddings (every strategy but semantic). */
   | { kind: 'chunk'; text: string; options: Omit<ChunkOptions, 'embed'> }
   /** The href targets of a page's <a> and <area> elements, resolved against its <base href> or URL. */
-  | ({ kind: 'links'; url: string } & ({ html: string } | PageBytes))
+  | ({ kind: 'links'; url: string } & PageFields)
   /** A sitemap (XML or a text list of URLs), up to 50 MB unpacked. */
   | { kind: 'sitemap'; text: string }
   /** User-supplied regular expressions over text blocks, under a vm time limit. */

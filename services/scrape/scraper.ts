@@ -14,7 +14,7 @@ import { classifyFailure, extractionFailure, JAVASCRIPT_UNAVAILABLE_REASON, type
 import { PageSource, type PageFetcher, type PageRenderer } from './page-source.js';
 import { isHtml } from '../discover/site-urls.js';
 import { AppError, isAppError } from '../../core/errors.js';
-import { decodeBody } from '../../core/http/response-body.js';
+import { markupOf } from '../extract/page-content.js';
 import type { Logger } from '../../core/logger.js';
 
 export interface ScrapeOptions {
@@ -224,7 +224,7 @@ export class Scraper {
     try {
       // Extraction may move fetched bytes to its worker: markup the answer includes is decoded here first.
       if (options.includeHtml && fetched.contentType === 'text/html' && typeof fetched.content !== 'string') {
-        fetched.content = decodeBody(fetched.content.bytes, fetched.content.contentTypeHeader);
+        fetched.content = markupOf(fetched.content);
       }
       const extracted = await this.deps.extract(fetched.content, fetched.finalUrl, { ...options.extract, contentType: fetched.contentType }, signal);
       const failure = extracted.success ? null : extractionFailure(extracted.failureReason);
