@@ -13,12 +13,15 @@ import { count, emptyCounts, score } from '../../bench/ner/score.js';
 import { analyzeText } from './analyze.js';
 import { clubsNamedAfterPlaces } from './clubs.js';
 import { namesAfterKinds, namesAfterKindsInDocument, placesByLastWord } from './definitions.js';
+import { buildingsInArticles, citiesOfPlaces, numberedUnits, organisationsByLastWord, placesJoinedByAnd } from './name-shapes.js';
 import { aliasKeys, cleanName, nameKey } from './names.js';
+import { surnamesArePeople, titlesLeftOut } from './persons.js';
 import { EntityRecognizer, loadGazetteer } from './recognizer.js';
 import { documentStats, sentenceContext } from './features.js';
 import { Perceptron, TAGS } from './perceptron.js';
 import { retypeSpans } from './span-typer.js';
 import { acronymsInParentheses, applyOrganisationRules, companiesByDesignator, splitCoordinations, tagsToSpans, trimLowerCaseTail } from './spans.js';
+import { teamsByNickname } from './teams.js';
 import { splitSentences, tokenize } from './tokenize.js';
 
 const recognizer = EntityRecognizer.load();
@@ -230,6 +233,47 @@ describe('span boundaries and types', () => {
     expect(retypeSpans(Perceptron.load({ tags: [...TAGS], weights }), contexts, spans, gazetteer)).toEqual(spans);
     const stacked = Perceptron.load({ tags: [...TAGS], weights: { ...weights, 'span|stacked': [[0, 1]] } });
     expect(retypeSpans(stacked, contexts, spans, gazetteer)).toEqual([[], [{ type: 'ORG', start: 0, end: 1 }, { type: 'ORG', start: 3, end: 4 }]]);
+  });
+
+  it('calls a team by its nickname after its town-and-nickname name ("Toronto Blue Jays … with the Blue Jays"; wikigold)', () => {
+    const gazetteer = loadGazetteer();
+    const sentences = [
+      ['He', 'was', 'drafted', 'by', 'the', 'Toronto', 'Blue', 'Jays', 'and', 'faced', 'the', 'Boston', 'Braves', '.'],
+      ['He', 'made', '5', 'appearances', 'with', 'the', 'Blue', 'Jays', 'and', 'lived', 'in', 'the', 'Florida', 'Keys', '.'],
+    ];
+    const spans = [[{ type: 'ORG' as const, start: 5, end: 8 }, { type: 'LOC' as const, start: 11, end: 13 }], [{ type: 'LOC' as const, start: 12, end: 14 }]];
+    expect(teamsByNickname(sentences, spans, (words) => gazetteer.isPlace(words))).toEqual([
+      [{ type: 'ORG', start: 5, end: 8 }, { type: 'ORG', start: 11, end: 13 }],
+      [{ type: 'ORG', start: 6, end: 8 }, { type: 'LOC', start: 12, end: 14 }],
+    ]);
+  });
+
+  it('settles types and bounds by the shape of a name: buildings of articles, organisation words, "City of", numbered units, "X and Y Railroad" (wikigold)', () => {
+    const hall = [['He', 'sang', 'at', 'Carnegie', 'Hall', 'and', 'at', 'Hayward', 'City', 'Center', '.']];
+    const places = [[{ type: 'LOC' as const, start: 3, end: 5 }, { type: 'LOC' as const, start: 7, end: 10 }]];
+    // A post (one sentence) keeps the building a place; an article of three sentences makes it an organization.
+    expect(buildingsInArticles(hall, places).flat().map((span) => span.type)).toEqual(['LOC', 'LOC']);
+    expect(buildingsInArticles([...hall, ['Fine', '.'], ['Yes', '.']], [...places, [], []]).flat().map((span) => span.type)).toEqual(['ORG', 'LOC']);
+    const band = [['He', 'joined', 'the', 'Jimmy', 'Manopo', 'Band', 'with', 'Frank', 'Church', '.']];
+    const isOrganisationWord = (word: string) => word === 'Church';
+    expect(organisationsByLastWord(band, [[{ type: 'PER', start: 3, end: 6 }, { type: 'PER', start: 7, end: 9 }]], isOrganisationWord).flat().map((span) => span.type)).toEqual(['ORG', 'ORG']);
+    expect(citiesOfPlaces([['the', 'City', 'of', 'Little', 'Falls']], [[{ type: 'ORG', start: 1, end: 5 }]])).toEqual([[{ type: 'LOC', start: 1, end: 5 }]]);
+    const units = [['Eighth', 'Air', 'Force', ';', '65', 'Air', 'Division', ';', '12', 'Air', 'Force', 'bases']];
+    const unitSpans = [[{ type: 'ORG' as const, start: 1, end: 3 }, { type: 'MISC' as const, start: 5, end: 7 }, { type: 'ORG' as const, start: 9, end: 12 }]];
+    expect(numberedUnits(units, unitSpans)).toEqual([[{ type: 'ORG', start: 0, end: 3 }, { type: 'ORG', start: 4, end: 7 }, { type: 'ORG', start: 9, end: 12 }]]);
+    const railroad = [['the', 'Portland', 'and', 'Ogdensburg', 'Railroad', 'and', 'Maine', 'and', 'Vermont']];
+    const railSpans = [[{ type: 'LOC' as const, start: 1, end: 2 }, { type: 'ORG' as const, start: 3, end: 5 }, { type: 'LOC' as const, start: 6, end: 7 }, { type: 'LOC' as const, start: 8, end: 9 }]];
+    expect(placesJoinedByAnd(railroad, railSpans, (word) => word === 'Railroad')).toEqual([[{ type: 'ORG', start: 1, end: 5 }, { type: 'LOC', start: 6, end: 7 }, { type: 'LOC', start: 8, end: 9 }]]);
+  });
+
+  it('leaves titles out of the names of an article, not of a post, and makes a surname the person (wikigold)', () => {
+    const colonel = [['Colonel', 'Meredith', 'H.', 'Shade', 'and', 'Lord', 'Stanley', 'met', 'Dr', '.', 'Nner', '.']];
+    const people = [[{ type: 'PER' as const, start: 0, end: 4 }, { type: 'PER' as const, start: 5, end: 7 }, { type: 'PER' as const, start: 8, end: 11 }]];
+    expect(titlesLeftOut(colonel, people)).toEqual(people);
+    expect(titlesLeftOut([...colonel, [], []], [...people, [], []])[0]).toEqual([{ type: 'PER', start: 1, end: 4 }, { type: 'PER', start: 5, end: 7 }, { type: 'PER', start: 10, end: 11 }]);
+    const belgrano = [['Manuel', 'Belgrano', 'led', 'it', '.'], ['Belgrano', "'s", 'army', 'left', 'Salta', '.']];
+    const spans = [[{ type: 'PER' as const, start: 0, end: 2 }], [{ type: 'LOC' as const, start: 0, end: 1 }, { type: 'LOC' as const, start: 4, end: 5 }]];
+    expect(surnamesArePeople(belgrano, spans)[1]!.map((span) => span.type)).toEqual(['PER', 'LOC']);
   });
 
   it('averages taggers trained with different seeds feature by feature', () => {

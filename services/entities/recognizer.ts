@@ -13,10 +13,13 @@ import { clubsNamedAfterPlaces } from './clubs.js';
 import { namesAfterKindsInDocument, placesByLastWord } from './definitions.js';
 import type { SentenceContext } from './features.js';
 import { Gazetteer, type GazetteerData, type WordClusterData } from './gazetteer.js';
+import { buildingsInArticles, citiesOfPlaces, numberedUnits, organisationsByLastWord, placesJoinedByAnd } from './name-shapes.js';
 import { Perceptron, type SerializedModel } from './perceptron.js';
+import { surnamesArePeople, titlesLeftOut } from './persons.js';
 import { tagDocumentContexts } from './sequence-tagger.js';
 import { hasSpanTyper, retypeSpans } from './span-typer.js';
 import { acronymsInParentheses, applyOrganisationRules, companiesByDesignator, propagateWithinDocument, splitCoordinations, splitPossessives, tagsToSpans, trimLowerCaseTail, trimPunctuation, type SpanType, type TokenSpan } from './spans.js';
+import { teamsByNickname } from './teams.js';
 import { splitSentences, tokenize, type Token } from './tokenize.js';
 
 export const MODEL_DIR = join(PACKAGE_ROOT, 'services', 'entities', 'model');
@@ -70,7 +73,17 @@ export class EntityRecognizer {
     const recurring = this.recurringCompanyWords(sentences);
     const split = spans.map((sentenceSpans, s) => this.companiesAfterPrepositions(sentences[s]!, splitCoordinations(sentences[s]!, sentenceSpans, isName), recurring));
     const consistent = split.map((sentenceSpans, s) => sentenceSpans.map((span) => this.knownPlaceNotCompany(sentences[s]!, this.knownCompanyNotPlace(sentences[s]!, span))));
-    return propagateWithinDocument(sentences, consistent, (lower) => this.gazetteer.isCommonWord(lower));
+    return propagateWithinDocument(sentences, this.namesByShape(sentences, consistent), (lower) => this.gazetteer.isCommonWord(lower));
+  }
+
+  /** The rules that a name's shape and its other mentions settle (teams.ts, name-shapes.ts, persons.ts), in this order. */
+  private namesByShape(sentences: readonly (readonly string[])[], spans: TokenSpan[][]): TokenSpan[][] {
+    const isOrgKeyword = (word: string) => this.gazetteer.isOrgKeyword(word);
+    const teams = teamsByNickname(sentences, spans, (words) => this.gazetteer.isPlace(words));
+    const joined = placesJoinedByAnd(sentences, numberedUnits(sentences, buildingsInArticles(sentences, teams)), isOrgKeyword);
+    const people = surnamesArePeople(sentences, joined);
+    const organisations = organisationsByLastWord(sentences, citiesOfPlaces(sentences, people), (word) => isOrgKeyword(word) || this.gazetteer.isDesignator(word));
+    return titlesLeftOut(sentences, organisations);
   }
 
   /**
