@@ -15,7 +15,7 @@ import { clubsNamedAfterPlaces } from './clubs.js';
 import { namesAfterKinds, namesAfterKindsInDocument, placesByLastWord } from './definitions.js';
 import { buildingsInArticles, citiesOfPlaces, numberedUnits, organisationsByLastWord, placesJoinedByAnd } from './name-shapes.js';
 import { aliasKeys, cleanName, nameKey } from './names.js';
-import { surnamesArePeople, titlesLeftOut } from './persons.js';
+import { quotedNicknames, surnamesArePeople, titlesLeftOut } from './persons.js';
 import { EntityRecognizer, loadGazetteer } from './recognizer.js';
 import { documentStats, sentenceContext } from './features.js';
 import { Perceptron, TAGS } from './perceptron.js';
@@ -266,7 +266,7 @@ describe('span boundaries and types', () => {
     expect(placesJoinedByAnd(railroad, railSpans, (word) => word === 'Railroad')).toEqual([[{ type: 'ORG', start: 1, end: 5 }, { type: 'LOC', start: 6, end: 7 }, { type: 'LOC', start: 8, end: 9 }]]);
   });
 
-  it('leaves titles out of the names of an article, not of a post, and makes a surname the person (wikigold)', () => {
+  it('leaves titles out of the names of an article, not of a post, makes a surname the person, and takes a quoted nickname in (wikigold)', () => {
     const colonel = [['Colonel', 'Meredith', 'H.', 'Shade', 'and', 'Lord', 'Stanley', 'met', 'Dr', '.', 'Nner', '.']];
     const people = [[{ type: 'PER' as const, start: 0, end: 4 }, { type: 'PER' as const, start: 5, end: 7 }, { type: 'PER' as const, start: 8, end: 11 }]];
     expect(titlesLeftOut(colonel, people)).toEqual(people);
@@ -274,6 +274,9 @@ describe('span boundaries and types', () => {
     const belgrano = [['Manuel', 'Belgrano', 'led', 'it', '.'], ['Belgrano', "'s", 'army', 'left', 'Salta', '.']];
     const spans = [[{ type: 'PER' as const, start: 0, end: 2 }], [{ type: 'LOC' as const, start: 0, end: 1 }, { type: 'LOC' as const, start: 4, end: 5 }]];
     expect(surnamesArePeople(belgrano, spans)[1]!.map((span) => span.type)).toEqual(['PER', 'LOC']);
+    const buckshot = ['William', 'Herbert', '"', 'Buckshot', '"', 'May', 'and', 'Apple', '"', 'Think', '"', 'Different'];
+    const tagged = [[{ type: 'PER' as const, start: 0, end: 2 }, { type: 'PER' as const, start: 5, end: 6 }, { type: 'ORG' as const, start: 7, end: 8 }]];
+    expect(quotedNicknames([buckshot], tagged)).toEqual([[{ type: 'PER', start: 0, end: 6 }, { type: 'ORG', start: 7, end: 8 }]]);
   });
 
   it('averages taggers trained with different seeds feature by feature', () => {

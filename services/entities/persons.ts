@@ -1,7 +1,8 @@
 /**
- * Two rules for people's names over a document: an article leaves a title
- * out of the name ("Colonel Meredith H. Shade" → "Meredith H. Shade"), and a
- * person's surname names that person wherever it stands alone.
+ * Rules for people's names over a document: an article leaves a title out
+ * of the name ("Colonel Meredith H. Shade" → "Meredith H. Shade"), a
+ * person's surname names that person wherever it stands alone, and a
+ * nickname in quotes belongs to the name around it.
  */
 import { isArticle } from './name-shapes.js';
 import type { TokenSpan } from './spans.js';
@@ -45,4 +46,37 @@ export function surnamesArePeople(sentences: readonly (readonly string[])[], spa
     for (const span of sentenceSpans) if (span.type === 'PER' && span.end - span.start >= 2 && /^\p{Lu}/u.test(sentences[s]![span.end - 1]!)) surnames.add(sentences[s]![span.end - 1]!);
   });
   return spans.map((sentenceSpans, s) => sentenceSpans.map((span) => (span.end - span.start === 1 && span.type !== 'PER' && surnames.has(sentences[s]![span.start]!) ? { ...span, type: 'PER' as const } : span)));
+}
+
+const QUOTE = /^["“”]$/;
+
+/**
+ * A nickname in quotes between a person's first and last names is part of
+ * the name ("William Herbert " Buckshot " May", "Rubin " Hurricane "
+ * Carter": each of the six in the training sets is one gold person): when
+ * the tagger has a person on either side, the whole run is that person.
+ */
+export function quotedNicknames(sentences: readonly (readonly string[])[], spans: readonly TokenSpan[][]): TokenSpan[][] {
+  return spans.map((sentenceSpans, s) => {
+    const words = sentences[s]!;
+    const capitalised = (i: number) => /^\p{Lu}/u.test(words[i] ?? '');
+    let result: TokenSpan[] = sentenceSpans.map((span) => ({ ...span }));
+    for (let open = 1; open < words.length; open++) {
+      if (!QUOTE.test(words[open]!) || !capitalised(open - 1)) continue;
+      let close = open + 1;
+      while (close < open + 4 && capitalised(close)) close += 1;
+      if (close === open + 1 || !QUOTE.test(words[close] ?? '') || !capitalised(close + 1)) continue;
+      const left = result.find((span) => span.start <= open - 1 && span.end === open);
+      const right = result.find((span) => span.start === close + 1);
+      if (left?.type !== 'PER' && right?.type !== 'PER') continue;
+      let start = left?.start ?? open - 1;
+      while (!left && start > 0 && capitalised(start - 1)) start -= 1;
+      let end = right?.end ?? close + 2;
+      while (!right && end < words.length && capitalised(end)) end += 1;
+      if (result.some((span) => span !== left && span !== right && span.start < end && start < span.end)) continue;
+      result = [...result.filter((span) => span !== left && span !== right), { type: 'PER' as const, start, end }].sort((a, b) => a.start - b.start);
+      open = end - 1;
+    }
+    return result;
+  });
 }

@@ -15,7 +15,7 @@ import type { SentenceContext } from './features.js';
 import { Gazetteer, type GazetteerData, type WordClusterData } from './gazetteer.js';
 import { buildingsInArticles, citiesOfPlaces, numberedUnits, organisationsByLastWord, placesJoinedByAnd } from './name-shapes.js';
 import { Perceptron, type SerializedModel } from './perceptron.js';
-import { surnamesArePeople, titlesLeftOut } from './persons.js';
+import { quotedNicknames, surnamesArePeople, titlesLeftOut } from './persons.js';
 import { tagDocumentContexts } from './sequence-tagger.js';
 import { hasSpanTyper, retypeSpans } from './span-typer.js';
 import { acronymsInParentheses, applyOrganisationRules, companiesByDesignator, propagateWithinDocument, splitCoordinations, splitPossessives, tagsToSpans, trimLowerCaseTail, trimPunctuation, type SpanType, type TokenSpan } from './spans.js';
@@ -83,7 +83,7 @@ export class EntityRecognizer {
     const joined = placesJoinedByAnd(sentences, numberedUnits(sentences, buildingsInArticles(sentences, teams)), isOrgKeyword);
     const people = surnamesArePeople(sentences, joined);
     const organisations = organisationsByLastWord(sentences, citiesOfPlaces(sentences, people), (word) => isOrgKeyword(word) || this.gazetteer.isDesignator(word));
-    return titlesLeftOut(sentences, organisations);
+    return quotedNicknames(sentences, titlesLeftOut(sentences, organisations));
   }
 
   /**
