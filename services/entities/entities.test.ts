@@ -308,12 +308,12 @@ describe('the shipped model', () => {
     expect(relation('organization:apple', 'competes_with', 'organization:microsoft') ?? relation('organization:microsoft', 'competes_with', 'organization:apple')).toBeDefined();
   });
 
-  it('keeps its measured quality on the wikigold articles held out from training (74.5 micro-F1 when trained with the stacked typer; 73.9 before it)', () => {
+  it('keeps its measured quality on the wikigold articles held out from training (75.4 micro-F1 with the rules of a name shape; 74.5 before them)', () => {
     const counts = emptyCounts();
     for (const doc of wikigoldHeldOut()) {
       const predicted = recognizer.tagWords(doc.map((s) => s.words));
       doc.forEach((sentence, i) => count(counts, tagsToSpans(sentence.tags), predicted[i]!));
     }
-    expect(score(counts).f1).toBeGreaterThan(0.74);
+    expect(score(counts).f1).toBeGreaterThan(0.75);
   });
 });
