@@ -4,12 +4,13 @@
  * Three engines are played from real captures by the sandbox web at fixed
  * latencies (50, 120 and 300 ms), in a process of their own (engine-host.ts)
  * as real engines are elsewhere: serving their 400 kB pages must not load the
- * server's heap and event loop (the floor's fetches still run in the server's
- * process, each round before its search, never during it). The floor is the same three requests
- * fetched in parallel with nothing else done; the service figure is a full
- * POST /api/v1/search/ (scrape off, cache off, parsing and merging
- * included). Overhead = service latency − floor latency, per round; 200
- * rounds, because the p95 of 60 moved by 10 ms between runs of one build.
+ * server's heap and event loop. The rounds are driven from a third process
+ * (round-driver.ts), one client for both halves of a round: the floor, the
+ * same three requests fetched in parallel with nothing else done, then the
+ * service figure, a full POST /api/v1/search/ (scrape off, cache off, parsing
+ * and merging included). Overhead = service latency − floor latency, per
+ * round; 200 rounds, because the p95 of 60 moved by 10 ms between runs of one
+ * build.
  * Then cached searches are driven by concurrent clients in another process
  * (load-client.ts), beside GET /healthz on the same server as the baseline:
  * both are warmed first (the first seconds of a cold route run at twice the
@@ -28,6 +29,7 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { BENCH_ENGINES } from '../test/recordings.js';
 import type { EngineHostReady } from './engine-host.js';
+import type { RoundPlan, RoundTimes } from './round-driver.js';
 import { measureThroughput, type LoadResult } from './load-client.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 200);
@@ -75,28 +77,15 @@ async function main(): Promise<void> {
     settings: app.engines.settings(id),
     manifest: app.engines.get(id).manifest,
   }));
-  const floor: number[] = [];
-  const service: number[] = [];
-  for (let round = 0; round < ROUNDS + WARMUP; round++) {
-    const f0 = performance.now();
-    await Promise.all(
-      engineUrls.map(async (r) => {
-        const res = await fetch(r.url, { method: r.method, headers: r.headers ?? {}, ...(r.body ? { body: r.body } : {}) });
-        await res.text();
-      }),
-    );
-    const f1 = performance.now();
-    const res = await fetch(`${base}/api/v1/search/`, { method: 'POST', headers, body: body(0) });
-    const answer = (await res.json()) as { search_metadata?: { engines_succeeded: string[] } };
-    const s1 = performance.now();
-    if (res.status !== 200 || answer.search_metadata?.engines_succeeded.length !== BENCH_ENGINES.length) {
-      throw new Error(`search failed: ${res.status} ${JSON.stringify(answer).slice(0, 300)}`);
-    }
-    if (round >= WARMUP) {
-      floor.push(f1 - f0);
-      service.push(s1 - f1);
-    }
-  }
+  const driver = fork(fileURLToPath(new URL('./round-driver.js', import.meta.url)));
+  const plan: RoundPlan = { engineRequests: engineUrls, searchUrl: `${base}/api/v1/search/`, headers, body: body(0), rounds: ROUNDS, warmup: WARMUP, engines: BENCH_ENGINES.length };
+  driver.send(plan);
+  const [times] = (await Promise.race([
+    once(driver, 'message'),
+    once(driver, 'exit').then(([code]) => Promise.reject(new Error(`the round driver exited (${String(code)}) before it answered`))),
+  ])) as [RoundTimes];
+  if ('error' in times) throw new Error(times.error);
+  const { floor, service } = times;
   const overhead = service.map((s, i) => s - floor[i]!);
 
   await fetch(`${base}/api/v1/search/`, { method: 'POST', headers, body: body(3600) });
