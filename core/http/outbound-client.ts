@@ -16,7 +16,7 @@ import { HostLimiter } from './host-limiter.js';
 import { readCappedBody, responseDecodedOnRead } from './response-body.js';
 import { RobotsCache } from './robots-cache.js';
 import type { OutboundPolicy, OutboundRequest, OutboundResponse } from './types.js';
-import { abortableSleep } from '../abort.js';
+import { abortableSleep, startDeadline, type Deadline } from '../abort.js';
 
 const RETRY_STATUSES = new Set([502, 503, 504]);
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -76,9 +76,8 @@ export class OutboundClient {
     const started = performance.now();
     const timeoutMs = request.timeoutMs ?? this.policy.timeoutMs;
     // One deadline for the whole call: robots.txt, queueing, retries and redirects included.
-    // AbortSignal.timeout takes whole milliseconds only.
-    const deadline = AbortSignal.timeout(Math.max(1, Math.ceil(timeoutMs)));
-    const signal = request.signal ? AbortSignal.any([request.signal, deadline]) : deadline;
+    const deadline = startDeadline(timeoutMs, request.signal);
+    const signal = deadline.signal;
     let url = parseUrl(request.url);
     try {
       if (url.protocol !== 'http:' && url.protocol !== 'https:') {
@@ -112,6 +111,9 @@ export class OutboundClient {
       }
     } catch (error) {
       throw classifyFailure(error, request.signal, deadline, timeoutMs, url);
+    } finally {
+      // The body has been read: nothing of this call needs its deadline any more.
+      deadline.dispose();
     }
   }
 
@@ -259,11 +261,11 @@ function guardRefusalIn(error: unknown): AppError | null {
   return isAppError(cause) ? cause : null;
 }
 
-function classifyFailure(error: unknown, callerSignal: AbortSignal | undefined, deadline: AbortSignal, timeoutMs: number, url: URL): AppError {
+function classifyFailure(error: unknown, callerSignal: AbortSignal | undefined, deadline: Deadline, timeoutMs: number, url: URL): AppError {
   if (callerSignal?.aborted) return new AppError('CANCELLED', `request to ${url.host} cancelled`, { cause: error });
   const refusal = guardRefusalIn(error);
   if (refusal) return refusal;
-  if (deadline.aborted) {
+  if (deadline.expired) {
     return new AppError('TIMEOUT', `no complete answer from ${url.host} within ${timeoutMs} ms`, {
       details: { url: url.href, timeoutMs },
       cause: error,

@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { Tinypool } from 'tinypool';
 import { AppError } from '../errors.js';
+import { startDeadline } from '../abort.js';
 
 export interface WorkerPoolOptions {
   /** Absolute path of the built worker module (its default export is the task function). */
@@ -50,20 +51,20 @@ export class WorkerPool<Task, Result> {
    */
   async run(task: Task, signal?: AbortSignal, options: { timeoutMs?: number; transfer?: ArrayBuffer[] } = {}): Promise<Result> {
     if (signal?.aborted) throw new AppError('CANCELLED', `${this.options.name} task cancelled before it started`);
-    const deadline = options.timeoutMs !== undefined ? AbortSignal.timeout(Math.max(1, Math.ceil(options.timeoutMs))) : undefined;
-    const stop = deadline ? (signal ? AbortSignal.any([signal, deadline]) : deadline) : signal;
     if (this.pool.queueSize >= this.options.maxQueue) {
       throw new AppError('OVERLOADED', `the ${this.options.name} pool is busy (${this.pool.queueSize} tasks queued); try again shortly`, {
         retryAfterSeconds: 1,
       });
     }
+    const deadline = options.timeoutMs !== undefined ? startDeadline(options.timeoutMs, signal) : undefined;
+    const stop = deadline ? deadline.signal : signal;
     this.running++;
     try {
       // Transferred buffers move to the worker without a copy and are empty here afterwards.
       return (await this.pool.run(task, { ...(stop ? { signal: stop } : {}), ...(options.transfer?.length ? { transferList: options.transfer } : {}) })) as Result;
     } catch (error) {
       if (signal?.aborted) throw new AppError('CANCELLED', `${this.options.name} task cancelled`, { cause: error });
-      if (deadline?.aborted) {
+      if (deadline?.expired) {
         throw new AppError('TIMEOUT', `the ${this.options.name} task did not finish within ${options.timeoutMs} ms and was stopped`, {
           details: { timeoutMs: options.timeoutMs },
           cause: error,
@@ -72,6 +73,7 @@ export class WorkerPool<Task, Result> {
       throw new AppError('INTERNAL', `${this.options.name} worker failed: ${(error as Error).message}`, { cause: error });
     } finally {
       this.running--;
+      deadline?.dispose();
     }
   }
 

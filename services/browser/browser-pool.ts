@@ -14,7 +14,7 @@ import { AppError, isAppError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { Semaphore } from '../../core/http/semaphore.js';
 import { killMarkedProcesses, launchMarker } from './browser-process.js';
-import { untilAborted } from '../../core/abort.js';
+import { startDeadline, untilAborted, type Deadline } from '../../core/abort.js';
 import { settlesWithin, within } from './deadline.js';
 import { CHROMIUM_MISSING_HINT, findChromium } from './find-chromium.js';
 import { GuardingProxy } from './guarding-proxy.js';
@@ -179,14 +179,15 @@ export class BrowserPool {
    * (TIMEOUT); without either, only opening and closing the page are bounded.
    */
   async withPage<T>(fn: (page: Page) => Promise<T>, opts: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<T> {
-    const timeout = opts.timeoutMs === undefined ? undefined : AbortSignal.timeout(opts.timeoutMs);
-    const signals = [opts.signal, timeout].filter((s): s is AbortSignal => s !== undefined);
+    const timeout = opts.timeoutMs === undefined ? undefined : startDeadline(opts.timeoutMs, opts.signal);
     try {
-      return await this.usePage((page) => fn(page), signals.length > 0 ? AbortSignal.any(signals) : undefined);
+      return await this.usePage((page) => fn(page), timeout ? timeout.signal : opts.signal);
     } catch (error) {
       if (opts.signal?.aborted && !isAppError(error)) throw new AppError('CANCELLED', 'browser page cancelled', { cause: error });
-      if (timeout?.aborted && !isAppError(error)) throw new AppError('TIMEOUT', `browser page work took longer than ${opts.timeoutMs} ms`, { cause: error });
+      if (timeout?.expired && !isAppError(error)) throw new AppError('TIMEOUT', `browser page work took longer than ${opts.timeoutMs} ms`, { cause: error });
       throw error;
+    } finally {
+      timeout?.dispose();
     }
   }
 
@@ -236,8 +237,8 @@ export class BrowserPool {
     this.assertUsable();
     const deadline = Date.now() + opts.timeoutMs;
     // Covers waiting for a page slot and for the launch, not just the navigation.
-    const timeout = AbortSignal.timeout(opts.timeoutMs);
-    const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
+    const timeout = startDeadline(opts.timeoutMs, opts.signal);
+    const signal = timeout.signal;
     try {
       await untilAborted(this.guard.checkUrl(url), signal);
       return await this.usePage(async (page, state) => {
@@ -260,6 +261,8 @@ export class BrowserPool {
       }, signal);
     } catch (error) {
       throw renderFailure(error, url, opts, timeout);
+    } finally {
+      timeout.dispose();
     }
   }
 
@@ -437,10 +440,10 @@ async function closeGeneration(generation: Generation, logger: Logger): Promise<
   await settlesWithin(closed, KILL_WAIT_MS);
 }
 
-function renderFailure(error: unknown, url: string, opts: RenderOptions, timeout: AbortSignal): AppError {
+function renderFailure(error: unknown, url: string, opts: RenderOptions, timeout: Deadline): AppError {
   if (opts.signal?.aborted) return new AppError('CANCELLED', `rendering ${url} was cancelled`, { cause: error });
   if (isAppError(error)) return error;
-  if (timeout.aborted || error instanceof playwrightErrors.TimeoutError) {
+  if (timeout.expired || error instanceof playwrightErrors.TimeoutError) {
     return new AppError('TIMEOUT', `rendering ${url} took longer than ${opts.timeoutMs} ms`, { details: { url }, cause: error });
   }
   const reason = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
