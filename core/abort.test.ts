@@ -36,6 +36,31 @@ describe('startDeadline', () => {
     expect(getEventListeners(job.signal, 'abort')).toHaveLength(0);
   });
 
+  it('gives a parent one listener however many calls run under it at once, and aborts them all', () => {
+    // One listener each would pass the limit of ten and warn (MaxListenersExceededWarning) for a search's scrapes.
+    const search = new AbortController();
+    const calls = Array.from({ length: 20 }, () => startDeadline(60_000, search.signal));
+    expect(getEventListeners(search.signal, 'abort')).toHaveLength(1);
+    calls[0]!.dispose();
+    search.abort(new Error('client left'));
+    expect(calls.slice(1).every((call) => call.signal.aborted && (call.signal.reason as Error).message === 'client left')).toBe(true);
+    expect(calls[0]!.signal.aborted).toBe(false);
+    for (const call of calls) call.dispose();
+  });
+
+  it('lets go of the parent when the last call under it ends, and follows it again for the next', () => {
+    const job = new AbortController();
+    const first = startDeadline(60_000, job.signal);
+    const second = startDeadline(60_000, job.signal);
+    first.dispose();
+    expect(getEventListeners(job.signal, 'abort')).toHaveLength(1);
+    second.dispose();
+    expect(getEventListeners(job.signal, 'abort')).toHaveLength(0);
+    const third = startDeadline(60_000, job.signal);
+    job.abort('stopped');
+    expect(third.signal.reason).toBe('stopped');
+  });
+
   it('never fires after dispose', async () => {
     const deadline = startDeadline(1);
     deadline.dispose();

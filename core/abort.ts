@@ -43,37 +43,36 @@ export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undef
   });
 }
 
-/** A signal for one call: it aborts when `ms` pass or `parent` aborts, and dispose() lets it go. */
+/** A signal for one call: the caller's, or a timeout; dispose() lets it go when the call ends. */
 export interface Deadline {
   readonly signal: AbortSignal;
   /** Whether the time ran out (rather than the parent aborting). */
   readonly expired: boolean;
-  /** Stops the timer and leaves the parent: call it when the call ends, however it ends. */
   dispose(): void;
 }
 
 /**
- * Like AbortSignal.any([parent, AbortSignal.timeout(ms)]), but released when
- * the call ends: a timeout signal and everything its listeners hold (the
- * request, its pool task) stay reachable until the timer fires, seconds after
- * the call, and a busy server then promoted them all to the old generation.
+ * Like AbortSignal.any([parent, AbortSignal.timeout(ms)]), but let go when the call ends: a timeout
+ * signal kept what its listeners held (the request, its pool task) until it fired, and AbortSignal.any
+ * kept a dependant in a long-lived parent per call on Node 20 (nodejs/node#54614).
  */
 export function startDeadline(ms: number, parent?: AbortSignal): Deadline {
   const controller = new AbortController();
   let expired = false;
-  const onParentAbort = (): void => {
-    clearTimeout(timer);
-    controller.abort(parent!.reason);
-  };
+  let unfollow: (() => void) | undefined;
   const timer = setTimeout(() => {
     expired = true;
-    parent?.removeEventListener('abort', onParentAbort);
+    unfollow?.();
     controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
   }, Math.max(1, Math.ceil(ms)));
   // Like AbortSignal.timeout's, the timer alone does not keep the process running.
   timer.unref();
+  const onParentAbort = (): void => {
+    clearTimeout(timer);
+    controller.abort(parent!.reason);
+  };
   if (parent?.aborted) onParentAbort();
-  else parent?.addEventListener('abort', onParentAbort, { once: true });
+  else if (parent) unfollow = follow(parent, onParentAbort);
   return {
     signal: controller.signal,
     get expired() {
@@ -81,7 +80,32 @@ export function startDeadline(ms: number, parent?: AbortSignal): Deadline {
     },
     dispose() {
       clearTimeout(timer);
-      parent?.removeEventListener('abort', onParentAbort);
+      unfollow?.();
     },
+  };
+}
+
+/** Per parent signal, the calls under it and its one listener: not one each (past the limit of ten for a search's scrapes). */
+const followers = new WeakMap<AbortSignal, { calls: Set<() => void>; listener: () => void }>();
+
+function follow(parent: AbortSignal, onAbort: () => void): () => void {
+  let entry = followers.get(parent);
+  if (!entry) {
+    const calls = new Set<() => void>();
+    const listener = (): void => {
+      followers.delete(parent);
+      for (const call of [...calls]) call();
+    };
+    entry = { calls, listener };
+    followers.set(parent, entry);
+    parent.addEventListener('abort', entry.listener, { once: true });
+  }
+  const { calls, listener } = entry;
+  calls.add(onAbort);
+  return () => {
+    if (!calls.delete(onAbort) || calls.size > 0) return;
+    // The last call under the parent has ended: it keeps no listener of ours.
+    if (followers.get(parent)?.calls === calls) followers.delete(parent);
+    parent.removeEventListener('abort', listener);
   };
 }
