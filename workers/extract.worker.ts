@@ -64,7 +64,7 @@ async function runParseTask(task: ParseTask): Promise<ParseOutcome<ParseTask['ki
       case 'links':
         return { value: linksOf(markupOf(task), task.url).map((url) => url.href) };
       case 'sitemap':
-        return { value: parseSitemap(task.text) };
+        return { value: parseSitemap(markupOf(task)) };
       case 'regex':
         return { value: regexExtract(task.texts, task.patterns) };
       case 'regex-test':

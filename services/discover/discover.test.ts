@@ -7,6 +7,8 @@ import { discoverUrls as discoverWith } from './discover.js';
 import { linksOf } from './page-links.js';
 import { parseSitemap } from './sitemap-parser.js';
 import type { DiscoverOptions, DiscoverProgress, DiscoveryFetcher, ProgressListener } from './types.js';
+import { unwrap, type ParseOutcome } from '../extract/worker-tasks.js';
+import runInWorker from '../../workers/extract.worker.js';
 import { markupOf } from '../extract/page-content.js';
 import type { PageContent } from '../extract/types.js';
 
@@ -14,7 +16,7 @@ import type { PageContent } from '../extract/types.js';
 function discoverUrls(fetcher: DiscoveryFetcher, options: Omit<DiscoverOptions, 'parseLinks' | 'parseSitemap'>, onProgress?: ProgressListener) {
   const parsers = {
     parseLinks: async (page: PageContent, pageUrl: string) => linksOf(markupOf(page), pageUrl).map((url) => url.href),
-    parseSitemap: async (text: string) => parseSitemap(text),
+    parseSitemap: async (sitemap: PageContent) => parseSitemap(markupOf(sitemap)),
   };
   return discoverWith(fetcher, { ...options, ...parsers }, onProgress);
 }
@@ -181,6 +183,30 @@ describe('discoverUrls', () => {
     expect(progress.length).toBeGreaterThan(0);
     expect(progress.at(-1)).toMatchObject({ found: 15 });
     for (let i = 1; i < progress.length; i++) expect(progress[i]!.fetched).toBeGreaterThanOrEqual(progress[i - 1]!.fetched);
+  });
+
+  it('hands the sitemap parser bytes, decoded by their charset in the worker, gzipped or not', async () => {
+    const latin1 = (origin: string) => Buffer.from(urlset(origin, [['/café'], ['/über']]), 'latin1');
+    const server = await serveSite((origin) => ({
+      '/robots.txt': { type: 'text/plain', body: `Sitemap: ${origin}/latin.xml\nSitemap: ${origin}/packed.xml.gz\n` },
+      '/latin.xml': { type: 'application/xml; charset=iso-8859-1', body: latin1(origin) },
+      '/packed.xml.gz': { type: 'application/gzip', body: gzipSync(urlset(origin, [['/naïve']])) },
+      '/': page(),
+    }));
+    const handed: PageContent[] = [];
+    // The worker's entry point, called in-process: the same code the pool runs.
+    const parseSitemap = async (sitemap: PageContent) => {
+      handed.push(sitemap);
+      return unwrap((await runInWorker({ kind: 'sitemap', ...(typeof sitemap === 'string' ? { html: sitemap } : sitemap) })) as ParseOutcome<'sitemap'>);
+    };
+    const result = await discoverWith(clientFor(server), { baseUrl: `${server.origin}/`, maxUrls: 10, maxDepth: 0, parseLinks: async () => [], parseSitemap });
+    expect(handed).toEqual([
+      { bytes: expect.any(Uint8Array), contentTypeHeader: 'application/xml; charset=iso-8859-1' },
+      { bytes: expect.any(Uint8Array), contentTypeHeader: 'application/xml' },
+    ]);
+    expect(result.urls.map((u) => u.url)).toEqual(
+      expect.arrayContaining([`${server.origin}/caf%C3%A9`, `${server.origin}/%C3%BCber`, `${server.origin}/na%C3%AFve`]),
+    );
   });
 
   it('respects maxDepth', async () => {

@@ -28,7 +28,7 @@ export class Discovery {
         ...options,
         respectRobots: this.respectRobots,
         parseLinks: (page, pageUrl, signal) => this.parsing.links(page, pageUrl, signal),
-        parseSitemap: (text, signal) => this.parsing.sitemap(text, signal),
+        parseSitemap: (sitemap, signal) => this.parsing.sitemap(sitemap, signal),
       },
       onProgress,
     );

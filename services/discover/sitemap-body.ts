@@ -1,18 +1,22 @@
-/** Turning a fetched sitemap into text: gunzips .xml.gz and gzip-typed bodies, then decodes the charset. */
+/**
+ * A fetched sitemap's bytes as the worker reads them: .xml.gz and gzip-typed
+ * bodies gunzipped (off the event loop, in zlib's threads), the charset left
+ * to decode in the worker with the parse: a sitemap may unpack to 50 MB.
+ */
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import { AppError } from '../../core/errors.js';
-import { decodeBody } from '../../core/http/response-body.js';
 import type { OutboundResponse } from '../../core/http/types.js';
+import type { PageBytes } from '../extract/types.js';
 
 const gunzipAsync = promisify(gunzip);
 /** The sitemaps.org limit for one uncompressed sitemap. */
 export const MAX_SITEMAP_BYTES = 50 * 1024 * 1024;
 
-export async function sitemapText(response: OutboundResponse): Promise<string> {
+export async function sitemapBytes(response: OutboundResponse): Promise<PageBytes> {
   // Content-Encoding: gzip is already undone by the HTTP layer; a .gz file or a
   // gzip content type still arrives compressed. The magic bytes decide.
-  if (!isGzip(response.bytes)) return response.body;
+  if (!isGzip(response.bytes)) return { bytes: response.bytes, ...contentTypeOf(response) };
   let bytes: Buffer;
   try {
     bytes = await gunzipAsync(response.bytes, { maxOutputLength: MAX_SITEMAP_BYTES });
@@ -22,7 +26,12 @@ export async function sitemapText(response: OutboundResponse): Promise<string> {
     }
     throw new AppError('UPSTREAM_FAILED', `gzipped sitemap ${response.url} cannot be unpacked`, { cause: error });
   }
-  return decodeBody(bytes, 'application/xml');
+  return { bytes, contentTypeHeader: 'application/xml' };
+}
+
+function contentTypeOf(response: OutboundResponse): { contentTypeHeader?: string } {
+  const header = response.headers['content-type'];
+  return header === undefined ? {} : { contentTypeHeader: header };
 }
 
 function isGzip(bytes: Uint8Array): boolean {

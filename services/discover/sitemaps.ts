@@ -5,7 +5,7 @@
  */
 import { AppError } from '../../core/errors.js';
 import type { DiscoveryRun } from './discovery-run.js';
-import { sitemapText } from './sitemap-body.js';
+import { sitemapBytes } from './sitemap-body.js';
 import { normaliseUrl } from './site-urls.js';
 import { runInOrder } from './ordered-pool.js';
 import type { SitemapReader } from './types.js';
@@ -39,7 +39,7 @@ export async function collectFromSitemaps(run: DiscoveryRun, origin: string, ann
     work: async (task) => {
       const response = await run.fetch(task.url, 'page', SITEMAP_ACCEPT);
       if (response.status < 200 || response.status >= 300) return { status: response.status, document: null };
-      return { status: response.status, document: await readSitemap(await sitemapText(response), run.signal) };
+      return { status: response.status, document: await readSitemap(await sitemapBytes(response), run.signal) };
     },
     commit: (task, outcome) => {
       if (!outcome.ok) {

@@ -36,7 +36,8 @@ export interface DiscoverOptions {
 export type LinkParser = (page: PageContent, pageUrl: string, signal: AbortSignal) => Promise<string[]>;
 
 /** Reads a sitemap document (null when it is none); like LinkParser, off this thread when the caller can. */
-export type SitemapReader = (text: string, signal: AbortSignal) => Promise<SitemapDocument | null>;
+/** A sitemap parsed off this thread, from its text or its bytes (decoded there). */
+export type SitemapReader = (sitemap: PageContent, signal: AbortSignal) => Promise<SitemapDocument | null>;
 
 export type DiscoveredSource = 'sitemap' | 'link';
 

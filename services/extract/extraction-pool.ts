@@ -58,9 +58,10 @@ export class ExtractionPool {
     return unwrap(await this.parse<'links'>({ kind: 'links', ...fields, url }, signal, transfer));
   }
 
-  /** A sitemap document, or null when the text is none. */
-  async sitemap(text: string, signal?: AbortSignal): Promise<SitemapDocument | null> {
-    return unwrap(await this.parse<'sitemap'>({ kind: 'sitemap', text }, signal));
+  /** A sitemap document, or null when the text is none; bytes are decoded in the worker. */
+  async sitemap(sitemap: PageContent, signal?: AbortSignal): Promise<SitemapDocument | null> {
+    const { fields, transfer } = pageFields(sitemap);
+    return unwrap(await this.parse<'sitemap'>({ kind: 'sitemap', ...fields }, signal, transfer));
   }
 
   /** Regular expressions over texts (user-supplied patterns: each page's matching is time-limited in the worker). */

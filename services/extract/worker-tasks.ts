@@ -22,7 +22,7 @@ export type ParseTask =
   /** The href targets of a page's <a> and <area> elements, resolved against its <base href> or URL. */
   | ({ kind: 'links'; url: string } & PageFields)
   /** A sitemap (XML or a text list of URLs), up to 50 MB unpacked. */
-  | { kind: 'sitemap'; text: string }
+  | ({ kind: 'sitemap' } & PageFields)
   /** User-supplied regular expressions over text blocks, under a vm time limit. */
   | { kind: 'regex'; texts: string[]; patterns: CompiledPattern[] }
   /** Which short strings (URLs, host names) each user-supplied pattern matches, under a vm time limit. */
