@@ -24,7 +24,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createQuarry } from '../app/create-quarry.js';
 import { buildHttpServer } from '../hosts/http/server.js';
-import { fork } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { BENCH_ENGINES } from '../test/recordings.js';
@@ -45,14 +45,20 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
+/** The first message of a forked helper; its exit before one is a failure naming it. */
+async function firstMessage<T>(child: ChildProcess, name: string): Promise<T> {
+  const [message] = (await Promise.race([
+    once(child, 'message'),
+    once(child, 'exit').then(([code]) => Promise.reject(new Error(`${name} exited (${String(code)}) before it answered`))),
+  ])) as [T];
+  return message;
+}
+
 async function main(): Promise<void> {
   const loadBefore = loadavg()[0]!;
   const latencies = [50, 120, 300];
   const engineHost = fork(fileURLToPath(new URL('./engine-host.js', import.meta.url)), { env: { ...process.env, BENCH_ENGINE_LATENCIES: latencies.join(',') } });
-  const [web] = (await Promise.race([
-    once(engineHost, 'message'),
-    once(engineHost, 'exit').then(([code]) => Promise.reject(new Error(`the engine host exited (${String(code)}) before it was ready`))),
-  ])) as [EngineHostReady];
+  const web = await firstMessage<EngineHostReady>(engineHost, 'the engine host');
   const dataDir = mkdtempSync(join(tmpdir(), 'quarry-bench-'));
   const app = await createQuarry({
     env: {},
@@ -80,10 +86,7 @@ async function main(): Promise<void> {
   const driver = fork(fileURLToPath(new URL('./round-driver.js', import.meta.url)));
   const plan: RoundPlan = { engineRequests: engineUrls, searchUrl: `${base}/api/v1/search/`, headers, body: body(0), rounds: ROUNDS, warmup: WARMUP, engines: BENCH_ENGINES.length };
   driver.send(plan);
-  const [times] = (await Promise.race([
-    once(driver, 'message'),
-    once(driver, 'exit').then(([code]) => Promise.reject(new Error(`the round driver exited (${String(code)}) before it answered`))),
-  ])) as [RoundTimes];
+  const times = await firstMessage<RoundTimes>(driver, 'the round driver');
   if ('error' in times) throw new Error(times.error);
   const { floor, service } = times;
   const overhead = service.map((s, i) => s - floor[i]!);

@@ -9,7 +9,7 @@ import { parseSitemap } from './sitemap-parser.js';
 import type { DiscoverOptions, DiscoverProgress, DiscoveryFetcher, ProgressListener } from './types.js';
 import { unwrap, type ParseOutcome } from '../extract/worker-tasks.js';
 import runInWorker from '../../workers/extract.worker.js';
-import { markupOf } from '../extract/page-content.js';
+import { markupOf, pageFields } from '../extract/page-content.js';
 import type { PageContent } from '../extract/types.js';
 
 /** Discovery with its parsers called in-process (the service hands it the worker pool's). */
@@ -197,7 +197,7 @@ describe('discoverUrls', () => {
     // The worker's entry point, called in-process: the same code the pool runs.
     const parseSitemap = async (sitemap: PageContent) => {
       handed.push(sitemap);
-      return unwrap((await runInWorker({ kind: 'sitemap', ...(typeof sitemap === 'string' ? { html: sitemap } : sitemap) })) as ParseOutcome<'sitemap'>);
+      return unwrap((await runInWorker({ kind: 'sitemap', ...pageFields(sitemap).fields })) as ParseOutcome<'sitemap'>);
     };
     const result = await discoverWith(clientFor(server), { baseUrl: `${server.origin}/`, maxUrls: 10, maxDepth: 0, parseLinks: async () => [], parseSitemap });
     expect(handed).toEqual([

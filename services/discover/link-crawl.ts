@@ -9,6 +9,7 @@ import type { DiscoveryRun } from './discovery-run.js';
 import { runInOrder } from './ordered-pool.js';
 import { isAssetUrl, isHtml, mayHoldLinks, normaliseUrl, type SiteScope } from './site-urls.js';
 import type { LinkParser } from './types.js';
+import { bodyBytes } from '../extract/page-content.js';
 import { MAX_URL_LENGTH } from './url-collector.js';
 
 const PAGE_ACCEPT = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1';
@@ -51,7 +52,7 @@ export async function collectFromLinks(run: DiscoveryRun, options: LinkCrawlOpti
       const response = await run.fetch(task.url.href, 'page', PAGE_ACCEPT);
       const readable = response.status >= 200 && response.status < 300 && isHtml(response.headers['content-type']);
       // The page's bytes go to the parser's thread (and may move there): its text is decoded there, not here.
-      return { response, links: readable ? await parseLinks({ bytes: response.bytes, contentTypeHeader: response.headers['content-type'] }, response.url, run.signal) : [] };
+      return { response, links: readable ? await parseLinks(bodyBytes(response), response.url, run.signal) : [] };
     },
     commit: (task, outcome) => {
       if (!outcome.ok) {

@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import { AppError } from '../../core/errors.js';
 import type { OutboundResponse } from '../../core/http/types.js';
+import { bodyBytes } from '../extract/page-content.js';
 import type { PageBytes } from '../extract/types.js';
 
 const gunzipAsync = promisify(gunzip);
@@ -16,7 +17,7 @@ export const MAX_SITEMAP_BYTES = 50 * 1024 * 1024;
 export async function sitemapBytes(response: OutboundResponse): Promise<PageBytes> {
   // Content-Encoding: gzip is already undone by the HTTP layer; a .gz file or a
   // gzip content type still arrives compressed. The magic bytes decide.
-  if (!isGzip(response.bytes)) return { bytes: response.bytes, ...contentTypeOf(response) };
+  if (!isGzip(response.bytes)) return bodyBytes(response);
   let bytes: Buffer;
   try {
     bytes = await gunzipAsync(response.bytes, { maxOutputLength: MAX_SITEMAP_BYTES });
@@ -27,11 +28,6 @@ export async function sitemapBytes(response: OutboundResponse): Promise<PageByte
     throw new AppError('UPSTREAM_FAILED', `gzipped sitemap ${response.url} cannot be unpacked`, { cause: error });
   }
   return { bytes, contentTypeHeader: 'application/xml' };
-}
-
-function contentTypeOf(response: OutboundResponse): { contentTypeHeader?: string } {
-  const header = response.headers['content-type'];
-  return header === undefined ? {} : { contentTypeHeader: header };
 }
 
 function isGzip(bytes: Uint8Array): boolean {

@@ -35,8 +35,7 @@ export interface DiscoverOptions {
 /** A page's links, parsed off this thread from its bytes (decoded there) or its markup. */
 export type LinkParser = (page: PageContent, pageUrl: string, signal: AbortSignal) => Promise<string[]>;
 
-/** Reads a sitemap document (null when it is none); like LinkParser, off this thread when the caller can. */
-/** A sitemap parsed off this thread, from its text or its bytes (decoded there). */
+/** Reads a sitemap document (null when it is none), off this thread from its bytes (decoded there) or its text. */
 export type SitemapReader = (sitemap: PageContent, signal: AbortSignal) => Promise<SitemapDocument | null>;
 
 export type DiscoveredSource = 'sitemap' | 'link';

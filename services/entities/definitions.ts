@@ -11,6 +11,7 @@
  */
 import type { SentenceContext } from './features.js';
 import type { SpanType, TokenSpan } from './spans.js';
+import { isCapitalised } from './tokenize.js';
 
 const COPULA = /^(?:is|was|are|were|,|\(|-|–|—)$/;
 const ARTICLE = /^(?:a|an|the|one)$/;
@@ -97,7 +98,6 @@ function mentionKind(ctx: Pick<SentenceContext, 'words' | 'lower'>, span: TokenS
   return KIND.get(words.slice(-2).join(' ')) ?? KIND.get(words[words.length - 1]!) ?? null;
 }
 
-const capitalised = (word: string | undefined) => word !== undefined && /^\p{Lu}/u.test(word);
 
 /**
  * Names introduced by their kind ("the band God Street Wine", "the
@@ -159,7 +159,7 @@ const NOT_A_NAME_OPENING = /^(?:He|She|It|They|We|I|You|This|That|These|Those|Th
 /** One past the last of up to six capitalised words from `start`. */
 function capitalisedRunEnd(words: readonly string[], start: number): number {
   let end = start;
-  while (end < words.length && end - start < 6 && capitalised(words[end])) end += 1;
+  while (end < words.length && end - start < 6 && isCapitalised(words[end])) end += 1;
   return end;
 }
 
@@ -180,7 +180,7 @@ export function placesByLastWord(words: readonly string[], spans: readonly Token
   for (let k = 0; k < result.length; k++) {
     const span = result[k]!;
     if (span.type === 'LOC' && PLACE_LAST_WORD.test(words[span.end] ?? '') && !covered(span.end)) span.end += 1;
-    else if (span.end - span.start === 1 && PLACE_LAST_WORD.test(words[span.start]!) && capitalised(words[span.start - 1]) && !/^(?:The|A|An)$/.test(words[span.start - 1]!) && !covered(span.start - 1)) span.start -= 1;
+    else if (span.end - span.start === 1 && PLACE_LAST_WORD.test(words[span.start]!) && isCapitalised(words[span.start - 1]) && !/^(?:The|A|An)$/.test(words[span.start - 1]!) && !covered(span.start - 1)) span.start -= 1;
   }
   return result.map((span) => ((span.type === 'PER' || span.type === 'MISC') && span.end - span.start >= 2 && PLACE_LAST_WORD.test(words[span.end - 1]!) ? { ...span, type: 'LOC' as const } : span));
 }

@@ -5,6 +5,7 @@
  * about the word (seen capitalised mid-sentence, seen in lower case).
  */
 import type { Gazetteer, TokenMarks } from './gazetteer.js';
+import { isCapitalised } from './tokenize.js';
 
 export interface DocumentStats {
   /** Words seen capitalised at a position other than the start of a sentence. */
@@ -35,8 +36,6 @@ export function wordShape(word: string): string {
   }
   return shape;
 }
-
-const isCapitalised = (word: string | undefined) => word !== undefined && /^\p{Lu}/u.test(word);
 
 export function documentStats(sentences: readonly (readonly string[])[]): DocumentStats {
   const capitalisedMidSentence = new Set<string>();

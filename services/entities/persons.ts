@@ -5,7 +5,8 @@
  * nickname in quotes belongs to the name around it.
  */
 import { isArticle } from './name-shapes.js';
-import type { TokenSpan } from './spans.js';
+import { personSurnames, type TokenSpan } from './spans.js';
+import { isCapitalised } from './tokenize.js';
 
 /**
  * Titles and ranks before a name. Royal and noble ones stay ("King Carlos
@@ -41,10 +42,7 @@ export function titlesLeftOut(sentences: readonly (readonly string[])[], spans: 
  * names in the wikigold training articles are.
  */
 export function surnamesArePeople(sentences: readonly (readonly string[])[], spans: readonly TokenSpan[][]): TokenSpan[][] {
-  const surnames = new Set<string>();
-  spans.forEach((sentenceSpans, s) => {
-    for (const span of sentenceSpans) if (span.type === 'PER' && span.end - span.start >= 2 && /^\p{Lu}/u.test(sentences[s]![span.end - 1]!)) surnames.add(sentences[s]![span.end - 1]!);
-  });
+  const surnames = personSurnames(sentences, spans);
   return spans.map((sentenceSpans, s) => sentenceSpans.map((span) => (span.end - span.start === 1 && span.type !== 'PER' && surnames.has(sentences[s]![span.start]!) ? { ...span, type: 'PER' as const } : span)));
 }
 
@@ -59,7 +57,7 @@ const QUOTE = /^["“”]$/;
 export function quotedNicknames(sentences: readonly (readonly string[])[], spans: readonly TokenSpan[][]): TokenSpan[][] {
   return spans.map((sentenceSpans, s) => {
     const words = sentences[s]!;
-    const capitalised = (i: number) => /^\p{Lu}/u.test(words[i] ?? '');
+    const capitalised = (i: number) => isCapitalised(words[i]);
     let result: TokenSpan[] = sentenceSpans.map((span) => ({ ...span }));
     for (let open = 1; open < words.length; open++) {
       if (!QUOTE.test(words[open]!) || !capitalised(open - 1)) continue;

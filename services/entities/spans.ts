@@ -5,6 +5,7 @@
  * gets one type, the one most of its mentions got.
  */
 import type { Tag } from './perceptron.js';
+import { isCapitalised } from './tokenize.js';
 
 export type SpanType = 'PER' | 'ORG' | 'LOC' | 'MISC';
 
@@ -38,22 +39,28 @@ export function spansToTags(length: number, spans: readonly TokenSpan[]): Tag[] 
   return tags;
 }
 
-const capitalised = (word: string | undefined) => word !== undefined && /^\p{Lu}/u.test(word);
+/** The last words of the document's people named by two words or more ("Manuel Belgrano" → "Belgrano"). */
+export function personSurnames(sentences: readonly (readonly string[])[], spans: readonly TokenSpan[][]): Set<string> {
+  const surnames = new Set<string>();
+  spans.forEach((sentenceSpans, s) => {
+    for (const span of sentenceSpans) {
+      const last = sentences[s]![span.end - 1];
+      if (span.type === 'PER' && span.end - span.start >= 2 && isCapitalised(last)) surnames.add(last!);
+    }
+  });
+  return surnames;
+}
 
 export function propagateWithinDocument(sentences: readonly (readonly string[])[], spans: readonly TokenSpan[][], isCommonWord: (lower: string) => boolean): TokenSpan[][] {
   const votes = new Map<string, Map<SpanType, number>>();
-  const surnames = new Set<string>();
+  const surnames = personSurnames(sentences, spans);
   const vote = (key: string, type: SpanType) => {
     const byType = votes.get(key) ?? new Map<SpanType, number>();
     byType.set(type, (byType.get(type) ?? 0) + 1);
     votes.set(key, byType);
   };
   spans.forEach((sentenceSpans, s) => {
-    for (const span of sentenceSpans) {
-      const words = sentences[s]!.slice(span.start, span.end);
-      vote(words.join(' '), span.type);
-      if (span.type === 'PER' && words.length >= 2 && capitalised(words[words.length - 1])) surnames.add(words[words.length - 1]!);
-    }
+    for (const span of sentenceSpans) vote(sentences[s]!.slice(span.start, span.end).join(' '), span.type);
   });
   const majority = (key: string): SpanType | null => {
     const byType = votes.get(key);
@@ -68,7 +75,7 @@ export function propagateWithinDocument(sentences: readonly (readonly string[])[
       return { ...span, type: majority(words.slice(span.start, span.end).join(' ')) ?? span.type };
     });
     for (let i = 0; i < words.length; i++) {
-      if (covered[i] || !capitalised(words[i])) continue;
+      if (covered[i] || !isCapitalised(words[i])) continue;
       let found: TokenSpan | null = null;
       for (let end = Math.min(words.length, i + 6); end > i && !found; end--) {
         if (covered.slice(i, end).some(Boolean)) continue;
@@ -76,7 +83,7 @@ export function propagateWithinDocument(sentences: readonly (readonly string[])[
         const type = majority(key);
         if (type && (end - i > 1 || !isCommonWord(key.toLowerCase()) || i > 0)) found = { type, start: i, end };
       }
-      if (!found && surnames.has(words[i]!) && !capitalised(words[i + 1])) found = { type: 'PER', start: i, end: i + 1 };
+      if (!found && surnames.has(words[i]!) && !isCapitalised(words[i + 1])) found = { type: 'PER', start: i, end: i + 1 };
       if (found) {
         result.push(found);
         for (let j = found.start; j < found.end; j++) covered[j] = true;
@@ -199,7 +206,7 @@ export function trimLowerCaseTail(words: readonly string[], spans: readonly Toke
   return spans.map((span) => {
     let end = span.end;
     while (end - 1 > span.start && /^\p{Ll}+$/u.test(words[end - 1]!)) end -= 1;
-    const named = words.slice(span.start, end).some((word) => /^\p{Lu}/u.test(word));
+    const named = words.slice(span.start, end).some(isCapitalised);
     return named && end < span.end ? { ...span, end } : span;
   });
 }

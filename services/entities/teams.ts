@@ -7,8 +7,8 @@
  * articles each such nickname after "the" is the team (9 of 9).
  */
 import type { TokenSpan } from './spans.js';
+import { isCapitalised } from './tokenize.js';
 
-const capitalised = (word: string | undefined) => word !== undefined && /^\p{Lu}/u.test(word);
 /** A plural word: "Jays", "Athletics", "Canucks" (not "Congress"). */
 const PLURAL = /\p{Ll}s$/u;
 /** Plurals that end the names of places ("Florida Keys", "Yorkshire Dales", "Blue Mountains"), not teams. */
@@ -23,7 +23,7 @@ const PLACE_PLURAL = /^(?:Keys|Dales|Hills|Heights|Falls|Highlands|Lowlands|Plai
 function townWords(words: readonly string[], isPlace: (words: readonly string[]) => boolean): number {
   const last = words[words.length - 1]!;
   if (!PLURAL.test(last) || last.endsWith('ss') || PLACE_PLURAL.test(last) || isPlace(words)) return 0;
-  for (let k = 1; k < words.length; k++) if (isPlace(words.slice(0, k)) && words.slice(k).every(capitalised)) return k;
+  for (let k = 1; k < words.length; k++) if (isPlace(words.slice(0, k)) && words.slice(k).every(isCapitalised)) return k;
   return 0;
 }
 
@@ -50,9 +50,9 @@ export function teamsByNickname(sentences: readonly (readonly string[])[], spans
     const result = sentenceSpans.map((span) => (nicknames.has(words.slice(span.start, span.end).join(' ')) ? { ...span, type: 'ORG' as const } : span));
     const covered = (i: number) => result.some((span) => i >= span.start && i < span.end);
     for (let i = 1; i < words.length; i++) {
-      if (words[i - 1] !== 'the' || !capitalised(words[i]) || covered(i)) continue;
+      if (words[i - 1] !== 'the' || !isCapitalised(words[i]) || covered(i)) continue;
       let end = i;
-      while (capitalised(words[end]) && !covered(end)) end += 1;
+      while (isCapitalised(words[end]) && !covered(end)) end += 1;
       if (nicknames.has(words.slice(i, end).join(' '))) result.push({ type: 'ORG', start: i, end });
     }
     return result.sort((a, b) => a.start - b.start);

@@ -4,6 +4,9 @@
  * dotted abbreviations stay whole ("U.S.", "Inc.", "Calif."), hyphenated and
  * ampersand names stay whole ("Bautista-Agut", "AT&T").
  */
+/** Whether a word starts with a capital letter (any script's). */
+export const isCapitalised = (word: string | undefined): boolean => word !== undefined && /^\p{Lu}/u.test(word);
+
 export interface Token {
   text: string;
   start: number;

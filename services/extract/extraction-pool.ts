@@ -19,7 +19,6 @@ import type { TestPattern } from './regex-test.js';
 import type { EngineParseOutcome, EngineParseTask } from '../engines/engine-parse-task.js';
 import { unwrap, type ChunkTaskResult, type ParseOutcome, type ParseTask } from './worker-tasks.js';
 
-
 /** Default deadline of one task in the pool. */
 export const DEFAULT_TASK_TIMEOUT_MS = 30_000;
 

@@ -4,7 +4,14 @@
  * that reads them. One shape for every task that reads a page.
  */
 import { decodeBody } from '../../core/http/response-body.js';
+import type { OutboundResponse } from '../../core/http/types.js';
 import type { PageBytes, PageContent } from './types.js';
+
+/** A fetched response's body as the worker reads it: its bytes, with the Content-Type that names their charset. */
+export function bodyBytes(response: Pick<OutboundResponse, 'bytes' | 'headers'>): PageBytes {
+  const type = response.headers['content-type'];
+  return type === undefined ? { bytes: response.bytes } : { bytes: response.bytes, contentTypeHeader: type };
+}
 
 /** The page fields of a worker task. */
 export type PageFields = { html: string } | PageBytes;

@@ -14,7 +14,7 @@ import { classifyFailure, extractionFailure, JAVASCRIPT_UNAVAILABLE_REASON, type
 import { PageSource, type PageFetcher, type PageRenderer } from './page-source.js';
 import { isHtml } from '../discover/site-urls.js';
 import { AppError, isAppError } from '../../core/errors.js';
-import { markupOf } from '../extract/page-content.js';
+import { bodyBytes, markupOf } from '../extract/page-content.js';
 import type { Logger } from '../../core/logger.js';
 
 export interface ScrapeOptions {
@@ -254,8 +254,7 @@ export class Scraper {
   async links(url: string, signal?: AbortSignal): Promise<{ finalUrl: string; links: string[] }> {
     const response = await this.source.fetch(url, undefined, signal);
     if (response.status < 200 || response.status >= 300) throw new AppError('UPSTREAM_FAILED', `HTTP ${response.status}`, { details: { url } });
-    const type = response.headers['content-type'];
-    const links = isHtml(type) ? await this.deps.parsing.links({ bytes: response.bytes, contentTypeHeader: type }, response.url, signal) : [];
+    const links = isHtml(response.headers['content-type']) ? await this.deps.parsing.links(bodyBytes(response), response.url, signal) : [];
     return { finalUrl: response.url, links };
   }
 
@@ -284,7 +283,7 @@ export class Scraper {
     // PDFs are read in the extraction worker too, from their bytes.
     if (isPdf(type, response.bytes)) return { ...fetched, content: { bytes: response.bytes }, contentType: 'application/pdf' };
     if (!HTML_TYPES.test(type)) throw new AppError('UNSUPPORTED_MEDIA_TYPE', `unsupported content type ${type.split(';')[0]}`, { details: { url } });
-    return { ...fetched, content: { bytes: response.bytes, contentTypeHeader: type }, contentType: 'text/html' };
+    return { ...fetched, content: bodyBytes(response), contentType: 'text/html' };
   }
 }
 
