@@ -55,7 +55,8 @@ function keyJson(key: string): string {
   return json;
 }
 
-function isDeepFrozen(value: unknown): value is object {
+/** Whether value was frozen whole by deepFreeze (and so can never change). */
+export function isDeepFrozen(value: unknown): value is object {
   return typeof value === 'object' && value !== null && deepFrozen.has(value);
 }
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineCapability, type CallContext } from './capability.js';
 import { AppError } from './errors.js';
+import { deepFreeze } from './frozen-json.js';
 import { silentLogger } from './logger.js';
 import { CapabilityRegistry } from './registry.js';
 
@@ -57,5 +58,44 @@ describe('validated inputs shared between identical calls', () => {
       const error = await registry.invoke('test.shared', { query: '  ' }, ctx()).catch((e: AppError) => e);
       expect((error as AppError).code).toBe('INVALID_INPUT');
     }
+  });
+
+  it('knows a deep-frozen raw input by identity, for each capability on its own', async () => {
+    const registry = new CapabilityRegistry();
+    registry.register(mirror(true));
+    const lengths = defineCapability({
+      id: 'test.lengths',
+      title: 'Lengths',
+      description: 'Answers the length of its query',
+      input: z.strictObject({ query: z.string().transform((q) => q.length), tags: z.array(z.string()).default([]) }),
+      output: z.unknown(),
+      http: { method: 'POST', path: '/api/v1/test/lengths' },
+      sharedInput: true,
+      async handler(input) {
+        return input;
+      },
+    });
+    registry.register(lengths);
+    const raw = { query: ' rye ', tags: ['a'] };
+    deepFreeze(raw);
+    const first = await registry.invoke('test.shared', raw, ctx());
+    expect(await registry.invoke('test.shared', raw, ctx())).toBe(first);
+    // The same frozen value sent to another capability is validated by that capability's schema.
+    expect(await registry.invoke('test.lengths', raw, ctx())).toEqual({ query: 5, tags: ['a'] });
+    expect(await registry.invoke('test.shared', raw, ctx())).toEqual({ query: 'rye', tags: ['a'], limit: 10 });
+  });
+
+  it('freezes a value known by identity even when its text is too long to keep', async () => {
+    const registry = new CapabilityRegistry();
+    registry.register(mirror(true));
+    const raw = { query: 'x', tags: Array.from({ length: 800 }, (_, i) => `tag-${i}`) };
+    deepFreeze(raw);
+    const first = (await registry.invoke('test.shared', raw, ctx())) as { tags: string[] };
+    expect(await registry.invoke('test.shared', raw, ctx())).toBe(first);
+    expect(Object.isFrozen(first.tags)).toBe(true);
+    // A refusal of a frozen input is not remembered either.
+    const bad = { query: '   ' };
+    deepFreeze(bad);
+    for (let i = 0; i < 2; i++) expect(((await registry.invoke('test.shared', bad, ctx()).catch((e: AppError) => e)) as AppError).code).toBe('INVALID_INPUT');
   });
 });

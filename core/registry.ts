@@ -55,15 +55,8 @@ export class CapabilityRegistry {
 
   /** Validates raw input against the capability's schema; throws INVALID_INPUT naming the fields. */
   validate(capability: AnyCapability, raw: unknown): unknown {
-    const key = capability.sharedInput ? this.inputs.keyOf(capability.id, raw) : undefined;
-    const known = key === undefined ? undefined : this.inputs.get(key);
-    // Remembered only after passing the shape check below as the same JSON text, which fixes its keys and depth.
-    if (known !== undefined) return known;
-    const problem = findInputShapeProblem(raw);
-    if (problem) throw shapeRefusal(problem);
-    const result = capability.input.safeParse(raw ?? {});
-    if (!result.success) throw invalidInput(result.error);
-    return key === undefined ? result.data : this.inputs.remember(key, result.data);
+    // Remembered only after passing the shape check below as the same JSON text (or the same frozen value), which fixes its keys and depth.
+    return capability.sharedInput ? this.inputs.validated(capability.id, raw, () => checkInput(capability, raw)) : checkInput(capability, raw);
   }
 
   async invoke(id: string, raw: unknown, ctx: CallContext): Promise<unknown> {
@@ -85,6 +78,14 @@ export class CapabilityRegistry {
       for (const observer of this.observers) observer({ id, host: ctx.host, durationMs, status });
     }
   }
+}
+
+function checkInput(capability: AnyCapability, raw: unknown): unknown {
+  const problem = findInputShapeProblem(raw);
+  if (problem) throw shapeRefusal(problem);
+  const result = capability.input.safeParse(raw ?? {});
+  if (!result.success) throw invalidInput(result.error);
+  return result.data;
 }
 
 /** INVALID_INPUT for a forbidden key or too deep a value, in the same shape as a schema failure. */

@@ -12,17 +12,21 @@
  * declares `answerField`, and HTTP answers that field of the output. An
  * answer holding deep-frozen parts (a cached search) is sent as JSON text with
  * those parts encoded once (core/frozen-json.ts): what fastify would write.
+ * A capability that never changes its input (`sharedInput`) has its JSON
+ * body parsed once for the same bytes (json-body.ts) and that body prepared
+ * once (prepared below), so a repeated request reaches the registry as the
+ * same frozen value.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { QuarryApp } from '../../app/create-quarry.js';
 import type { AnyCapability, CallContext } from '../../core/capability.js';
 import { AppError } from '../../core/errors.js';
-import { encodeWithFrozenParts } from '../../core/frozen-json.js';
+import { deepFreeze, encodeWithFrozenParts, isDeepFrozen } from '../../core/frozen-json.js';
 import { findInputShapeProblem } from '../../core/input-shape.js';
 import { toJsonSchema } from '../../core/json-schema.js';
 import { shapeRefusal } from '../../core/registry.js';
 import { ClientDisconnect } from './client-disconnect.js';
-import { declaredFields, IGNORED_FIELDS_HEADER, ignoredFieldsHeader, nameAliasesInError, prepareHttpInput } from './http-input.js';
+import { declaredFields, IGNORED_FIELDS_HEADER, ignoredFieldsHeader, nameAliasesInError, prepareHttpInput, type HttpInput } from './http-input.js';
 import { queryToInput } from './query-input.js';
 import type { CapabilityRouteConfig } from './route-config.js';
 
@@ -31,7 +35,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 export function mountCapability(server: FastifyInstance, app: QuarryApp, capability: AnyCapability): void {
   const inputSchema = toJsonSchema(capability.input, 'input');
-  const declared = declaredFields(capability);
+  const prepare = preparer(capability);
   const { method, path, aliases, formPost, urlKeyParam } = capability.http;
   const params = (request: FastifyRequest): Record<string, unknown> => {
     const { [urlKeyParam ?? '']: _key, ...rest } = (request.params ?? {}) as Record<string, unknown>;
@@ -39,7 +43,11 @@ export function mountCapability(server: FastifyInstance, app: QuarryApp, capabil
   };
   const query = (request: FastifyRequest) => queryToInput((request.query ?? {}) as Record<string, unknown>, inputSchema);
   const onResource = method === 'POST' && path.includes('/:');
-  const config: CapabilityRouteConfig = { ...(urlKeyParam ? { urlKeyParam } : {}), ...(formPost ? { formPost } : {}) };
+  const config: CapabilityRouteConfig = {
+    ...(urlKeyParam ? { urlKeyParam } : {}),
+    ...(formPost ? { formPost } : {}),
+    ...(capability.sharedInput ? { sharedBody: true } : {}),
+  };
   for (const url of [path, ...(aliases ?? [])]) {
     server.route({
       method,
@@ -51,10 +59,13 @@ export function mountCapability(server: FastifyInstance, app: QuarryApp, capabil
         if (method === 'POST' && (body === null || typeof body !== 'object' || Array.isArray(body))) {
           throw new AppError('INVALID_INPUT', 'the body must be a JSON object');
         }
-        const raw = method === 'POST' ? { ...(body as object), ...params(request) } : { ...query(request), ...params(request) };
+        const fromPath = params(request);
+        // A shared body without path parameters is the input as it is: frozen, and known to the memos by identity.
+        const raw =
+          method === 'POST' ? (isDeepFrozen(body) && isEmpty(fromPath) ? (body as Record<string, unknown>) : { ...(body as object), ...fromPath }) : { ...query(request), ...fromPath };
         // A JSON body's shape was checked as it was parsed (json-body.ts), path parameters are the router's strings, and
         // without formPost no other body reaches here: only a query (or a GET capability's form route) is checked again.
-        return answer(app, capability, declared, method === 'POST' && !formPost ? raw : checkedShape(raw), request, reply);
+        return answer(app, capability, prepare, method === 'POST' && !formPost ? raw : checkedShape(raw), request, reply);
       },
     });
     if (formPost) {
@@ -66,16 +77,40 @@ export function mountCapability(server: FastifyInstance, app: QuarryApp, capabil
         onRequest: forgetTypeOfEmptyBody,
         handler: async (request, reply) => {
           const form = request.body === undefined ? {} : queryToInput(request.body as Record<string, unknown>, inputSchema);
-          return answer(app, capability, declared, checkedShape({ ...query(request), ...form, ...params(request) }), request, reply);
+          return answer(app, capability, prepare, checkedShape({ ...query(request), ...form, ...params(request) }), request, reply);
         },
       });
     }
   }
 }
 
-/** Prepares the input as http-input.ts says, invokes the capability, and sends its answer. */
-async function answer(app: QuarryApp, capability: AnyCapability, declared: Set<string>, raw: Record<string, unknown>, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
-  const { input, ignored, aliased } = prepareHttpInput(raw, capability, declared);
+type Preparer = (raw: Record<string, unknown>) => HttpInput;
+
+/** Prepares raw input as http-input.ts says; a frozen raw input once, its preparation frozen too. */
+function preparer(capability: AnyCapability): Preparer {
+  const declared = declaredFields(capability);
+  const prepared = new WeakMap<object, HttpInput>();
+  return (raw) => {
+    if (!isDeepFrozen(raw)) return prepareHttpInput(raw, capability, declared);
+    let known = prepared.get(raw);
+    if (!known) {
+      known = prepareHttpInput(raw, capability, declared);
+      deepFreeze(known.input);
+      Object.freeze(known.ignored);
+      prepared.set(raw, known);
+    }
+    return known;
+  };
+}
+
+function isEmpty(record: Record<string, unknown>): boolean {
+  for (const _ in record) return false;
+  return true;
+}
+
+/** Prepares the input, invokes the capability, and sends its answer. */
+async function answer(app: QuarryApp, capability: AnyCapability, prepare: Preparer, raw: Record<string, unknown>, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+  const { input, ignored, aliased } = prepare(raw);
   if (ignored.length > 0) reply.header(IGNORED_FIELDS_HEADER, ignoredFieldsHeader(ignored));
   // A client that disconnects before the answer cancels the work; the signal is made only if the work reads it.
   const disconnect = new ClientDisconnect(reply.raw);

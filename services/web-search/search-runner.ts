@@ -8,6 +8,7 @@ import type { CallContext } from '../../core/capability.js';
 import type { SafeSearch } from '../../core/engine.js';
 import type { EngineService } from '../engines/engine-service.js';
 import { AppError } from '../../core/errors.js';
+import { isDeepFrozen } from '../../core/frozen-json.js';
 import type { Scraper, ScrapedPage } from '../scrape/scraper.js';
 import type { AnswerCache } from './answer-cache.js';
 import { fanOut } from './engine-fanout.js';
@@ -96,11 +97,31 @@ function cacheKey(input: SearchInput, engines: string[]): string {
   return JSON.stringify(relevant);
 }
 
+interface Plan {
+  deps: SearchDeps;
+  engines: string[];
+  key: string;
+}
+
+/**
+ * The engines and cache key of a frozen input (one validated once and shared by its repeats, core/input-memo.ts),
+ * worked out once. Not with categories: their engines follow which engines are enabled now.
+ */
+const plans = new WeakMap<object, Plan>();
+
+function planOf(deps: SearchDeps, input: SearchInput): Plan {
+  const known = plans.get(input);
+  if (known?.deps === deps) return known;
+  const engines = chooseEngines(deps, input);
+  const plan = { deps, engines, key: cacheKey(input, engines) };
+  if (!input.categories && isDeepFrozen(input)) plans.set(input, plan);
+  return plan;
+}
+
 export async function runSearch(deps: SearchDeps, input: SearchInput, ctx: CallContext): Promise<SearchAnswer> {
   const started = performance.now();
   const deadline = started + input.timeout * 1000;
-  const engines = chooseEngines(deps, input);
-  const key = cacheKey(input, engines);
+  const { engines, key } = planOf(deps, input);
 
   if (input.cache_ttl > 0) {
     const cached = await deps.cache.get(key);

@@ -123,6 +123,21 @@ describe('unknown fields over HTTP', () => {
     expect(known.headers.get('x-quarry-ignored-fields')).toBeNull();
   });
 
+  it('answers a body sent again as the first time: the header, the refusal, the alias each time', async () => {
+    // A search body is parsed and prepared once for the same bytes (json-body.ts); every answer must still be whole.
+    for (let i = 0; i < 3; i++) {
+      const res = await quarry.post('/api/v1/search/', { query: 'hello', ...quick, colour: 'blue' });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-quarry-ignored-fields')).toBe('colour');
+      const refused = await quarry.post('/api/v1/search/', { query: 'hello', max_results: 101, extra: true });
+      expect(refused.status).toBe(400);
+      expect(refused.headers.get('x-quarry-ignored-fields')).toBe('extra');
+      const conflict = await quarry.post('/api/v1/search/', { query: 'hello', ...quick, use_cache: false, cache_ttl: 60 });
+      expect(conflict.status).toBe(400);
+      expect(conflict.body.error.message).toContain('use_cache');
+    }
+  });
+
   it('still rejects a known field with a wrong type or bound, naming it', async () => {
     const res = await quarry.post('/api/v1/search/', { query: 'hello', max_results: 101, extra: true });
     expect(res.status).toBe(400);
