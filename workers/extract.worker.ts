@@ -42,7 +42,9 @@ export default function run(task: ExtractWorkerTask | ParseTask): ExtractionResu
     if (!('bytes' in task)) return Promise.reject(new AppError('INVALID_INPUT', 'a PDF is extracted from its bytes, not from text')) as Promise<ExtractionResult>;
     return readPdf(task.bytes, task.url, task.options);
   }
-  return extract(markupOf(task), task.url, task.options);
+  const markup = markupOf(task);
+  const result = extract(markup, task.url, task.options);
+  return task.options?.keepMarkup ? { ...result, html: markup } : result;
 }
 
 /** The tagger's model, loaded by a thread on its first entities task. */

@@ -27,6 +27,8 @@ export interface ExtractOptions {
    * non-public address. Set by the composition root, not by users.
    */
   addressPolicy?: { allowPrivateNetwork: boolean; allowHosts: string[] };
+  /** Also answer the page's markup as text (result.html), decoded where the page is read: for include_html. HTML only. */
+  keepMarkup?: boolean;
 }
 
 /** A fetched page's body as it came: decoded (by `contentTypeHeader`'s charset or the page's <meta>) in the worker that reads it. */
@@ -94,4 +96,6 @@ export interface ExtractionResult {
   failureReason?: string;
   /** With options.media: described main-content images and the favicon. */
   media?: PageMedia;
+  /** With options.keepMarkup: the page's markup, decoded from its bytes by the worker that read them. */
+  html?: string;
 }

@@ -1,7 +1,8 @@
 /**
  * A statically fetched page reaches extraction as its bytes and is decoded
  * there, by the charset its <meta> names: the reader itself never decodes it
- * (its response's text throws if read), unless the answer includes the markup.
+ * (its response's text throws if read), not even when the answer includes the
+ * markup: extraction hands that back, decoded.
  */
 import { Keyv } from 'keyv';
 import { describe, expect, it } from 'vitest';
@@ -58,11 +59,12 @@ describe('a fetched page decoded where it is extracted', () => {
     expect(page.text).toContain('“The flat white costs 3 €”, the owner said – and the crème brûlée 5 €.');
   });
 
-  it('decodes the markup itself when the answer includes it', async () => {
+  it('gets the markup the answer includes from extraction, decoded there, and none when it is not asked for', async () => {
     const { scraper, handed } = reader();
     const page = await scraper.scrapeOne('https://cafe.example/prices', { includeHtml: true });
-    expect(typeof handed[0]).toBe('string');
+    expect(handed[0]).toMatchObject({ bytes: expect.any(Uint8Array), contentTypeHeader: 'text/html' });
     expect(page.html).toBe(PAGE);
     expect(page.text).toContain('crème brûlée 5 €');
+    expect((await scraper.scrapeOne('https://cafe.example/prices', {})).html).toBeUndefined();
   });
 });

@@ -14,7 +14,7 @@ import { classifyFailure, extractionFailure, JAVASCRIPT_UNAVAILABLE_REASON, type
 import { PageSource, type PageFetcher, type PageRenderer } from './page-source.js';
 import { isHtml } from '../discover/site-urls.js';
 import { AppError, isAppError } from '../../core/errors.js';
-import { bodyBytes, markupOf } from '../extract/page-content.js';
+import { bodyBytes } from '../extract/page-content.js';
 import type { Logger } from '../../core/logger.js';
 
 export interface ScrapeOptions {
@@ -222,11 +222,9 @@ export class Scraper {
     }
     let page: ScrapedPage;
     try {
-      // Extraction may move fetched bytes to its worker: markup the answer includes is decoded here first.
-      if (options.includeHtml && fetched.contentType === 'text/html' && typeof fetched.content !== 'string') {
-        fetched.content = markupOf(fetched.content);
-      }
-      const extracted = await this.deps.extract(fetched.content, fetched.finalUrl, { ...options.extract, contentType: fetched.contentType }, signal);
+      // Markup the answer includes comes back from the worker that decoded the fetched bytes.
+      const keepMarkup = options.includeHtml === true && fetched.contentType === 'text/html' && typeof fetched.content !== 'string';
+      const extracted = await this.deps.extract(fetched.content, fetched.finalUrl, { ...options.extract, contentType: fetched.contentType, ...(keepMarkup ? { keepMarkup } : {}) }, signal);
       const failure = extracted.success ? null : extractionFailure(extracted.failureReason);
       page = {
         ...extracted,
