@@ -75,7 +75,8 @@ export function registerServices(
   );
   c.register(
     TOKENS.Outbound,
-    cached(() => new OutboundClient({ ...config.outbound }, logger.child({ component: 'outbound' }))),
+    // robots.txt is read in the worker pool, never on the event loop.
+    cached((r) => new OutboundClient({ ...config.outbound }, logger.child({ component: 'outbound' }), r.resolve(TOKENS.ExtractionPool))),
   );
   c.register(
     TOKENS.Engines,

@@ -6,7 +6,7 @@
  * (options.contentType "application/pdf", its bytes) is read with pdf.js,
  * which is asynchronous. Tasks with a
  * `kind` (services/extract/worker-tasks.ts) parse tables, chunk text, read
- * links, tag entities or parse search engines' answers, so that no parse of untrusted input runs on the main thread.
+ * links, tag entities, read robots.txt or parse search engines' answers, so that no parse of untrusted input runs on the main thread.
  */
 import { AppError } from '../core/errors.js';
 import { chunkText } from '../services/chunking/chunk-text.js';
@@ -21,6 +21,7 @@ import { pageMedia } from '../services/extract/page-media.js';
 import { extractPdf } from '../services/extract/pdf.js';
 import { regexExtract } from '../services/extract/regex-extract.js';
 import { regexTest } from '../services/extract/regex-test.js';
+import { reduceRobots, robotsAllow } from '../services/extract/robots-rules.js';
 import { mergeScrollSnapshots } from '../services/extract/scroll-merge.js';
 import type { ExtractionResult, ExtractOptions, ExtractTask } from '../services/extract/types.js';
 import { markupOf } from '../services/extract/page-content.js';
@@ -80,6 +81,10 @@ async function runParseTask(task: ParseTask): Promise<ParseOutcome<ParseTask['ki
         return { value: analyzeText(recognizer, task.text) };
       case 'engine':
         return { value: await parseEngineAnswer(task) };
+      case 'robots':
+        return { value: reduceRobots(markupOf(task), task.agent) };
+      case 'robots-check':
+        return { value: robotsAllow(task.rules, task.url) };
     }
   } catch (error) {
     return failureOf(error);

@@ -14,7 +14,7 @@ import { AddressGuard, normalizeHost, portOf } from './address-guard.js';
 import { createGuardedConnector, resolveAll } from './guarded-connector.js';
 import { HostLimiter } from './host-limiter.js';
 import { readCappedBody, responseDecodedOnRead } from './response-body.js';
-import { RobotsCache } from './robots-cache.js';
+import { RobotsCache, type RobotsReader } from './robots-cache.js';
 import type { OutboundPolicy, OutboundRequest, OutboundResponse } from './types.js';
 import { abortableSleep, startDeadline, type Deadline } from '../abort.js';
 
@@ -43,7 +43,8 @@ export class OutboundClient {
   private readonly robots: RobotsCache;
   private readonly dispatcher: Dispatcher;
 
-  constructor(private readonly policy: OutboundPolicy, private readonly logger: Logger) {
+  /** robotsReader reads robots.txt off the event loop; the app always hands in its worker pool's. */
+  constructor(private readonly policy: OutboundPolicy, private readonly logger: Logger, robotsReader?: RobotsReader) {
     this.guard = new AddressGuard(policy);
     this.limiter = new HostLimiter(policy.perHostConcurrency);
     // Behind a proxy the proxy resolves names, so the connector only ever sees
@@ -51,10 +52,7 @@ export class OutboundClient {
     this.dispatcher = policy.proxy
       ? new ProxyAgent({ uri: policy.proxy, keepAliveTimeout: 10_000 })
       : new Agent({ connect: createGuardedConnector(this.guard), keepAliveTimeout: 10_000 });
-    this.robots = new RobotsCache(async (robotsUrl) => {
-      const response = await this.fetch({ url: robotsUrl, purpose: 'robots', ...ROBOTS_REQUEST });
-      return { status: response.status, body: response.body };
-    });
+    this.robots = new RobotsCache((robotsUrl) => this.fetch({ url: robotsUrl, purpose: 'robots', ...ROBOTS_REQUEST }), { reader: robotsReader });
   }
 
   /**

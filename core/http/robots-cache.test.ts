@@ -27,6 +27,11 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
 
+/** A robots.txt response as RobotsCache's fetcher answers it. */
+function robotsFile(status: number, text: string): { status: number; bytes: Uint8Array; headers: Record<string, string> } {
+  return { status, bytes: Buffer.from(text), headers: {} };
+}
+
 const RULES = 'User-agent: *\nDisallow: /private\n\nUser-agent: Quarry\nDisallow: /no-quarry\nDisallow: /private\n';
 
 describe('robots.txt in OutboundClient', () => {
@@ -67,7 +72,7 @@ describe('RobotsCache', () => {
     const cache = new RobotsCache(
       async () => {
         fetches++;
-        return { status, body: 'User-agent: *\nDisallow: /x' };
+        return robotsFile(status, 'User-agent: *\nDisallow: /x');
       },
       { failureTtlMs: 0, ttlMs: 60_000 },
     );
@@ -86,14 +91,14 @@ describe('RobotsCache', () => {
   });
 
   it('lets a waiting caller give up without spoiling the shared fetch', async () => {
-    let finish: (value: { status: number; body: string }) => void = () => undefined;
+    let finish: (value: ReturnType<typeof robotsFile>) => void = () => undefined;
     const cache = new RobotsCache(() => new Promise((resolve) => (finish = resolve)));
     const controller = new AbortController();
     const impatient = cache.isAllowed('http://slow.example/x', controller.signal);
     const patient = cache.isAllowed('http://slow.example/x');
     controller.abort(new Error('gave up'));
     await expect(impatient).rejects.toThrow('gave up');
-    finish({ status: 200, body: 'User-agent: *\nDisallow: /x' });
+    finish(robotsFile(200, 'User-agent: *\nDisallow: /x'));
     expect(await patient).toBe(false);
   });
 });

@@ -17,12 +17,15 @@ import type { PageAnalysis, PageAnalysisOptions } from '../page-analysis/analyse
 import type { CompiledPattern, RegexMatch } from './regex-extract.js';
 import type { TestPattern } from './regex-test.js';
 import type { EngineParseOutcome, EngineParseTask } from '../engines/engine-parse-task.js';
+import type { RobotsReader } from '../../core/http/robots-cache.js';
+import type { RobotsRules } from './robots-rules.js';
 import { unwrap, type ChunkTaskResult, type ParseOutcome, type ParseTask } from './worker-tasks.js';
 
 /** Default deadline of one task in the pool. */
 export const DEFAULT_TASK_TIMEOUT_MS = 30_000;
 
-export class ExtractionPool {
+/** Also the outbound client's RobotsReader: robots.txt is decoded, reduced and (when large) matched here. */
+export class ExtractionPool implements RobotsReader {
   private readonly pool: WorkerPool<ExtractTask | ParseTask, unknown>;
   private readonly taskTimeoutMs: number;
 
@@ -96,6 +99,17 @@ export class ExtractionPool {
   async engine(task: EngineParseTask, signal?: AbortSignal): Promise<EngineParseOutcome> {
     const transfer = movableBuffer(task.response.bytes);
     return unwrap(await this.parse<'engine'>(task, signal, transfer ? [transfer] : undefined));
+  }
+
+  /** The rules of a fetched robots.txt that agent obeys; its bytes are decoded in the worker. */
+  async robotsRules(bytes: Uint8Array, contentType: string | undefined, agent: string): Promise<RobotsRules> {
+    const { fields, transfer } = pageFields(contentType === undefined ? { bytes } : { bytes, contentTypeHeader: contentType });
+    return unwrap(await this.parse<'robots'>({ kind: 'robots', ...fields, agent }, undefined, transfer));
+  }
+
+  /** Whether reduced robots.txt rules (robotsRules' text) let us fetch url. */
+  async robotsAllow(rules: string, url: string, signal?: AbortSignal): Promise<boolean> {
+    return unwrap(await this.parse<'robots-check'>({ kind: 'robots-check', rules, url }, signal));
   }
 
   stats(): WorkerPoolStats {

@@ -1,6 +1,6 @@
 /**
  * The tasks the extraction worker pool runs besides page extraction: table
- * extraction, chunking, link parsing, merging scroll snapshots, entity tagging, search engines' answers — every parse of user-supplied or
+ * extraction, chunking, link parsing, merging scroll snapshots, entity tagging, search engines' answers, robots.txt — every parse of user-supplied or
  * fetched HTML and text that could hold the event loop. AppErrors cross the
  * thread boundary as values (structured cloning drops their code).
  */
@@ -14,6 +14,7 @@ import type { TestPattern } from './regex-test.js';
 import type { ExtractTablesOptions, ExtractTablesResult } from '../tables/types.js';
 import type { EngineParseOutcome, EngineParseTask } from '../engines/engine-parse-task.js';
 import type { PageFields } from './page-content.js';
+import type { RobotsRules } from './robots-rules.js';
 
 export type ParseTask =
   | { kind: 'tables'; html: string; options: ExtractTablesOptions }
@@ -33,6 +34,10 @@ export type ParseTask =
   | { kind: 'scroll-merge'; html: string; snapshots: string[] }
   /** Entities and relations of a text by the offline tagger (services/entities). */
   | { kind: 'entities'; text: string }
+  /** A fetched robots.txt, reduced to the rules agent obeys (robots-rules.ts). */
+  | ({ kind: 'robots'; agent: string } & PageFields)
+  /** Whether reduced robots.txt rules, too many to match on the event loop, let us fetch url. */
+  | { kind: 'robots-check'; rules: string; url: string }
   /** A search engine's answer, by the engine's own parser (services/engines/engine-parse-task.ts). */
   | EngineParseTask;
 
@@ -53,6 +58,8 @@ export interface ParseResults {
   'scroll-merge': string;
   entities: Extraction;
   engine: EngineParseOutcome;
+  robots: RobotsRules;
+  'robots-check': boolean;
 }
 
 export type ParseOutcome<K extends ParseTask['kind']> = { value: ParseResults[K] } | { failure: { code: ErrorCode; message: string; details?: unknown } };
