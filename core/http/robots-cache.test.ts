@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../logger.js';
 import { startLocalServer, testPolicy, type LocalServer } from './fixtures/local-server.js';
 import { OutboundClient } from './outbound-client.js';
-import { RobotsCache } from './robots-cache.js';
+import { RobotsCache, type RobotsReader } from './robots-cache.js';
 
 const servers: LocalServer[] = [];
 const clients: OutboundClient[] = [];
@@ -100,5 +100,74 @@ describe('RobotsCache', () => {
     await expect(impatient).rejects.toThrow('gave up');
     finish(robotsFile(200, 'User-agent: *\nDisallow: /x'));
     expect(await patient).toBe(false);
+  });
+});
+
+/** A fetched robots.txt whose text throws if anyone reads it: with a reader, only its bytes go anywhere. */
+function undecodable(status = 200): ReturnType<typeof robotsFile> {
+  return Object.defineProperty(robotsFile(status, 'User-agent: *\nDisallow: /'), 'body', {
+    get: () => {
+      throw new Error('robots.txt was decoded on the event loop');
+    },
+  });
+}
+
+/** A reader that answers fixed rules and records what it was asked. */
+function fakeReader(rules: { text: string; count: number }, overrides: Partial<RobotsReader> = {}): RobotsReader & { checks: string[]; reads: number } {
+  const reader = {
+    checks: [] as string[],
+    reads: 0,
+    robotsRules: async () => {
+      reader.reads++;
+      return rules;
+    },
+    robotsAllow: async (_rules: string, url: string) => {
+      reader.checks.push(url);
+      return !url.endsWith('/x');
+    },
+    ...overrides,
+  };
+  return reader;
+}
+
+describe('RobotsCache with a reader (the worker pool)', () => {
+  it('hands the bytes to the reader and matches its reduced rules here when they are few', async () => {
+    const reader = fakeReader({ text: 'User-agent: *\nDisallow: /x', count: 1 });
+    const cache = new RobotsCache(async () => undecodable(), { reader });
+    expect(await cache.isAllowed('http://a.example/x')).toBe(false);
+    expect(await cache.isAllowed('http://a.example/y')).toBe(true);
+    expect(reader.reads).toBe(1);
+    expect(reader.checks).toEqual([]);
+  });
+
+  it('asks the reader for every check when the rules are more than maxLocalRules', async () => {
+    const reader = fakeReader({ text: 'User-agent: *\nDisallow: /x\nDisallow: /z', count: 2 });
+    const cache = new RobotsCache(async () => undecodable(), { reader, maxLocalRules: 1 });
+    expect(await cache.isAllowed('http://a.example/x')).toBe(false);
+    expect(await cache.isAllowed('http://a.example/y')).toBe(true);
+    expect(reader.checks).toEqual(['http://a.example/x', 'http://a.example/y']);
+  });
+
+  it('allows when the reader fails (queue full, timeout), and reads again after failureTtlMs', async () => {
+    let reads = 0;
+    const reader = fakeReader({ text: '', count: 0 }, {
+      robotsRules: async () => {
+        reads++;
+        throw new Error('the extract pool is busy');
+      },
+    });
+    const cache = new RobotsCache(async () => undecodable(), { reader, failureTtlMs: 0 });
+    expect(await cache.isAllowed('http://a.example/x')).toBe(true);
+    expect(await cache.isAllowed('http://a.example/x')).toBe(true);
+    expect(reads).toBe(2);
+  });
+
+  it('allows a check the reader fails, but tells a caller who gave up so', async () => {
+    const reader = fakeReader({ text: 'User-agent: *\nDisallow: /x\nDisallow: /z', count: 2 }, { robotsAllow: () => Promise.reject(new Error('task timed out')) });
+    const cache = new RobotsCache(async () => undecodable(), { reader, maxLocalRules: 1 });
+    expect(await cache.isAllowed('http://a.example/x')).toBe(true);
+    const controller = new AbortController();
+    controller.abort(new Error('gave up'));
+    await expect(cache.isAllowed('http://a.example/x', controller.signal)).rejects.toThrow('gave up');
   });
 });
