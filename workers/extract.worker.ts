@@ -84,7 +84,7 @@ async function runParseTask(task: ParseTask): Promise<ParseOutcome<ParseTask['ki
       case 'robots':
         return { value: reduceRobots(markupOf(task), task.agent) };
       case 'robots-check':
-        return { value: robotsAllow(task.rules, task.url) };
+        return { value: robotsAllow(task.id, task.rules, task.url) };
     }
   } catch (error) {
     return failureOf(error);

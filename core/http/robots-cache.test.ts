@@ -121,7 +121,7 @@ function fakeReader(rules: { text: string; count: number }, overrides: Partial<R
       reader.reads++;
       return rules;
     },
-    robotsAllow: async (_rules: string, url: string) => {
+    robotsAllow: async (_rules: unknown, url: string) => {
       reader.checks.push(url);
       return !url.endsWith('/x');
     },

@@ -17,8 +17,7 @@ import type { PageAnalysis, PageAnalysisOptions } from '../page-analysis/analyse
 import type { CompiledPattern, RegexMatch } from './regex-extract.js';
 import type { TestPattern } from './regex-test.js';
 import type { EngineParseOutcome, EngineParseTask } from '../engines/engine-parse-task.js';
-import type { RobotsReader } from '../../core/http/robots-cache.js';
-import type { RobotsRules } from './robots-rules.js';
+import type { ReducedRobots, RobotsReader } from '../../core/http/robots-cache.js';
 import { unwrap, type ChunkTaskResult, type ParseOutcome, type ParseTask } from './worker-tasks.js';
 
 /** Default deadline of one task in the pool. */
@@ -28,6 +27,9 @@ export const DEFAULT_TASK_TIMEOUT_MS = 30_000;
 export class ExtractionPool implements RobotsReader {
   private readonly pool: WorkerPool<ExtractTask | ParseTask, unknown>;
   private readonly taskTimeoutMs: number;
+  /** Ids of the robots.txt rule sets the threads may hold parsed, so a check sends a set's text only to a thread without it. */
+  private readonly robotsIds = new WeakMap<ReducedRobots, string>();
+  private robotsSets = 0;
 
   constructor(options: { threads: number; maxQueue: number; taskTimeoutMs?: number }) {
     const { taskTimeoutMs = DEFAULT_TASK_TIMEOUT_MS, ...poolOptions } = options;
@@ -102,14 +104,17 @@ export class ExtractionPool implements RobotsReader {
   }
 
   /** The rules of a fetched robots.txt that agent obeys; its bytes are decoded in the worker. */
-  async robotsRules(bytes: Uint8Array, contentType: string | undefined, agent: string): Promise<RobotsRules> {
+  async robotsRules(bytes: Uint8Array, contentType: string | undefined, agent: string): Promise<ReducedRobots> {
     const { fields, transfer } = pageFields(contentType === undefined ? { bytes } : { bytes, contentTypeHeader: contentType });
     return unwrap(await this.parse<'robots'>({ kind: 'robots', ...fields, agent }, undefined, transfer));
   }
 
-  /** Whether reduced robots.txt rules (robotsRules' text) let us fetch url. */
-  async robotsAllow(rules: string, url: string, signal?: AbortSignal): Promise<boolean> {
-    return unwrap(await this.parse<'robots-check'>({ kind: 'robots-check', rules, url }, signal));
+  /** Whether reduced robots.txt rules (from robotsRules) let us fetch url: asked by id first, with the text if the thread lacks them. */
+  async robotsAllow(rules: ReducedRobots, url: string, signal?: AbortSignal): Promise<boolean> {
+    let id = this.robotsIds.get(rules);
+    if (id === undefined) this.robotsIds.set(rules, (id = String(++this.robotsSets)));
+    const known = unwrap(await this.parse<'robots-check'>({ kind: 'robots-check', id, url }, signal));
+    return known ?? unwrap(await this.parse<'robots-check'>({ kind: 'robots-check', id, rules: rules.text, url }, signal)) === true;
   }
 
   stats(): WorkerPoolStats {

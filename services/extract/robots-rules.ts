@@ -7,12 +7,7 @@
  * those of `*`); matching stays the library's.
  */
 import { createRequire } from 'node:module';
-
-/** A robots.txt holding only the rules one agent obeys, as one `User-agent: *` group, and how many rules that is. */
-export interface RobotsRules {
-  text: string;
-  count: number;
-}
+import type { ReducedRobots } from '../../core/http/robots-cache.js';
 
 interface Robots {
   isAllowed(url: string, agent?: string): boolean | undefined;
@@ -24,8 +19,11 @@ const robotsParser = createRequire(import.meta.url)('robots-parser') as (url: st
 /** Lines that give a group rules, or (crawl-delay) select it without adding any, as robots-parser counts them. */
 const RULE_KEYS: Record<string, string | null> = { allow: 'Allow', disallow: 'Disallow', 'crawl-delay': null };
 
-/** The rules of contents that agent obeys; every line is read the way robots-parser's parseRobots reads it. */
-export function reduceRobots(contents: string, agent: string): RobotsRules {
+/**
+ * The rules of contents that agent obeys, as a robots.txt of one `User-agent: *` group, and their count;
+ * every line is read the way robots-parser's parseRobots reads it.
+ */
+export function reduceRobots(contents: string, agent: string): ReducedRobots {
   const ours = productToken(agent);
   const selected = new Map<string, string[]>();
   let groupAgents: string[] = [];
@@ -66,18 +64,22 @@ function productToken(userAgent: string): string {
   return (slash < 0 ? lower : lower.slice(0, slash)).trim();
 }
 
-/** Parsed rule sets of this thread, by their text: a crawl checks one site's many URLs in a row. */
+/** Rule sets this thread has parsed, by the id the pool gave them: a crawl checks one site's many URLs in a row. */
 const parsedRules = new Map<string, Robots>();
 const MAX_PARSED_RULE_SETS = 4;
 /** One origin for every rule set: robots-parser answers only for URLs of the origin its file came from. */
 const RULES_ORIGIN = 'http://robots.invalid';
 
-/** Whether reduced rules (RobotsRules.text) let us fetch url. */
-export function robotsAllow(rules: string, url: string): boolean {
-  let robots = parsedRules.get(rules);
-  if (robots) parsedRules.delete(rules);
-  else robots = robotsParser(`${RULES_ORIGIN}/robots.txt`, rules);
-  parsedRules.set(rules, robots);
+/**
+ * Whether rule set id (reduced rules: reduceRobots' text) lets us fetch url; null when this thread does not
+ * hold the set and was not sent its text, which the pool then sends: a large set crosses to each thread once.
+ */
+export function robotsAllow(id: string, rules: string | undefined, url: string): boolean | null {
+  let robots = parsedRules.get(id);
+  if (!robots && rules === undefined) return null;
+  robots ??= robotsParser(`${RULES_ORIGIN}/robots.txt`, rules ?? '');
+  parsedRules.delete(id);
+  parsedRules.set(id, robots);
   if (parsedRules.size > MAX_PARSED_RULE_SETS) parsedRules.delete(parsedRules.keys().next().value as string);
   const { pathname, search } = new URL(url);
   return robots.isAllowed(`${RULES_ORIGIN}${pathname}${search}`) !== false;

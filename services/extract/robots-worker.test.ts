@@ -13,8 +13,15 @@ async function rulesOf(bytes: Uint8Array, contentTypeHeader?: string): Promise<{
   return unwrap((await run({ kind: 'robots', ...fields, agent: 'Quarry' })) as ParseOutcome<'robots'>);
 }
 
-async function allows(rules: string, url: string): Promise<boolean> {
-  return unwrap((await run({ kind: 'robots-check', rules, url })) as ParseOutcome<'robots-check'>);
+let ruleSets = 0;
+
+/** The worker's answer for rules, sent with their text as the pool sends them to a thread that lacks them. */
+async function allows(rules: string, url: string): Promise<boolean | null> {
+  return check({ kind: 'robots-check', id: `set-${++ruleSets}`, rules, url });
+}
+
+async function check(task: { kind: 'robots-check'; id: string; rules?: string; url: string }): Promise<boolean | null> {
+  return unwrap((await run(task)) as ParseOutcome<'robots-check'>);
 }
 
 describe('robots.txt in the extraction worker', () => {
@@ -41,5 +48,13 @@ describe('robots.txt in the extraction worker', () => {
     expect(await allows(rules.text, 'https://a.example/section-4999/x/report.pdf')).toBe(false);
     expect(await allows(rules.text, 'http://b.example:8080/section-4999/x/report.pdf?download=1')).toBe(true);
     expect(await allows(rules.text, 'https://a.example/section-7/open.pdf')).toBe(true);
+  });
+
+  it('keeps a parsed rule set by its id, and answers null for one it was never sent', async () => {
+    const rules = 'User-agent: *\nDisallow: /private/';
+    expect(await check({ kind: 'robots-check', id: 'kept', url: 'https://a.example/private/x' })).toBeNull();
+    expect(await check({ kind: 'robots-check', id: 'kept', rules, url: 'https://a.example/private/x' })).toBe(false);
+    expect(await check({ kind: 'robots-check', id: 'kept', url: 'https://a.example/private/y' })).toBe(false);
+    expect(await check({ kind: 'robots-check', id: 'kept', url: 'https://a.example/public' })).toBe(true);
   });
 });
