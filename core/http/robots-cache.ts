@@ -20,14 +20,12 @@ const robotsParser = createRequire(import.meta.url)('robots-parser') as (url: st
 
 export type RobotsFetcher = (robotsUrl: string) => Promise<Pick<OutboundResponse, 'status' | 'bytes' | 'headers'>>;
 
-export interface ReducedRobots {
-  text: string;
-  count: number;
-}
+/** The rules one agent obeys, as a robots.txt of one `User-agent: *` group, and how many. */
+export type ReducedRobots = { text: string; count: number };
 
 /** Reads robots.txt off the event loop. Its failures (queue full, timeout) allow, as an unreachable robots.txt does. */
 export interface RobotsReader {
-  /** The rules of a fetched robots.txt that agent obeys, as a robots.txt of one `User-agent: *` group, and their count. */
+  /** The rules of a fetched robots.txt that agent obeys. */
   robotsRules(bytes: Uint8Array, contentType: string | undefined, agent: string): Promise<ReducedRobots>;
   /** Whether such rules let us fetch url: matched in the reader when there are more than maxLocalRules. */
   robotsAllow(rules: ReducedRobots, url: string, signal?: AbortSignal): Promise<boolean>;
@@ -61,16 +59,12 @@ export class RobotsCache {
   private readonly ttlMs: number;
   private readonly failureTtlMs: number;
   private readonly maxOrigins: number;
-  private readonly reader: RobotsReader | undefined;
-  private readonly maxLocalRules: number;
 
-  constructor(private readonly fetchRobots: RobotsFetcher, options: RobotsCacheOptions = {}) {
+  constructor(private readonly fetchRobots: RobotsFetcher, private readonly options: RobotsCacheOptions = {}) {
     this.agent = options.agent ?? 'Quarry';
     this.ttlMs = options.ttlMs ?? 3_600_000;
     this.failureTtlMs = options.failureTtlMs ?? 60_000;
     this.maxOrigins = options.maxOrigins ?? 10_000;
-    this.reader = options.reader;
-    this.maxLocalRules = options.maxLocalRules ?? 1000;
   }
 
   /** Whether robots.txt lets our agent fetch url. Rejects with signal.reason if the caller gives up waiting. */
@@ -119,9 +113,10 @@ export class RobotsCache {
   }
 
   private async checkOf(robotsUrl: string, bytes: Uint8Array, contentType: string | undefined): Promise<RobotsCheck> {
-    const reader = this.reader;
+    const reader = this.options.reader;
+    // Without a reader (core's tests, tools) the whole file is parsed here, however many rules it holds.
     const rules = reader ? await reader.robotsRules(bytes, contentType, this.agent) : { text: decodeBody(bytes, contentType), count: 0 };
-    if (reader && rules.count > this.maxLocalRules) return (url, signal) => reader.robotsAllow(rules, url, signal);
+    if (reader && rules.count > (this.options.maxLocalRules ?? 1000)) return (url, signal) => reader.robotsAllow(rules, url, signal);
     const robots = robotsParser(robotsUrl, rules.text);
     return (url) => robots.isAllowed(url, this.agent) !== false;
   }
