@@ -8,6 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../../core/seeded-random.js';
 import { reduceRobots, robotsAllow } from './robots-rules.js';
 
 interface Robots {
@@ -19,18 +20,6 @@ const FIXTURES = join(import.meta.dirname, 'fixtures', 'robots');
 const ORIGIN = 'https://site.example';
 /** Our product token as the configuration might spell it. */
 const AGENTS = ['Quarry', 'quarry', 'QUARRY/1.0'];
-
-/** A small seeded generator, so a failure can be replayed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const pick = <T>(next: () => number, items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
 
@@ -79,7 +68,7 @@ describe('robots.txt reduced to the rules Quarry obeys', () => {
 
   it.each(fixtures)('%s: the reduced rules answer every URL as the whole file does', (name) => {
     const text = readFileSync(join(FIXTURES, name), 'utf8');
-    const next = random(name.length * 7919);
+    const next = seededRandom(name.length * 7919);
     for (const contents of spellings(text)) {
       const counts = expectSameAnswers(contents, urlsFor(contents, next));
       // Every fixture has pages we may read; all but one (which lets us everywhere) have pages we may not.
@@ -97,7 +86,7 @@ describe('robots.txt reduced to the rules Quarry obeys', () => {
   });
 
   it('agrees with robots-parser on generated files (groups, runs of User-agent lines, comments, stray and unknown lines)', () => {
-    const next = random(20261127);
+    const next = seededRandom(20261127);
     const agents = ['*', 'Quarry', 'quarry/1.0', 'QUARRY', 'Quarrybot', 'Googlebot', ' ', 'Quarry (+https://q.example)'];
     const patterns = ['/', '/a', '/a/', '/a/b', '/*.pdf$', '/*?x=', '/a*/c', '/b$', '/%E2%82%AC', '/€', '/A', '', '*/c', '/a#frag'];
     let refused = 0;
