@@ -21,7 +21,7 @@ import { pageMedia } from '../services/extract/page-media.js';
 import { extractPdf } from '../services/extract/pdf.js';
 import { regexExtract } from '../services/extract/regex-extract.js';
 import { regexTest } from '../services/extract/regex-test.js';
-import { reduceRobots, robotsAllow } from '../services/extract/robots-rules.js';
+import { reduceRobots, robotsAllowAll } from '../services/extract/robots-rules.js';
 import { mergeScrollSnapshots } from '../services/extract/scroll-merge.js';
 import type { ExtractionResult, ExtractOptions, ExtractTask } from '../services/extract/types.js';
 import { markupOf } from '../services/extract/page-content.js';
@@ -84,7 +84,7 @@ async function runParseTask(task: ParseTask): Promise<ParseOutcome<ParseTask['ki
       case 'robots':
         return { value: reduceRobots(markupOf(task), task.agent) };
       case 'robots-check':
-        return { value: robotsAllow(task.id, task.rules, task.url) };
+        return { value: robotsAllowAll(task.id, task.rules, task.urls) };
     }
   } catch (error) {
     return failureOf(error);

@@ -6,19 +6,39 @@ import { OutboundClient } from '../../core/http/outbound-client.js';
 import { discoverUrls as discoverWith } from './discover.js';
 import { linksOf } from './page-links.js';
 import { parseSitemap } from './sitemap-parser.js';
-import type { DiscoverOptions, DiscoverProgress, DiscoveryFetcher, ProgressListener } from './types.js';
+import type { DiscoverOptions, DiscoverProgress, DiscoveryFetcher, ProgressListener, RobotsFileReader } from './types.js';
+import type { ReducedRobots } from '../../core/http/robots-cache.js';
 import { unwrap, type ParseOutcome } from '../extract/worker-tasks.js';
 import runInWorker from '../../workers/extract.worker.js';
 import { markupOf, pageFields } from '../extract/page-content.js';
 import type { PageContent } from '../extract/types.js';
 
+let ruleSets = 0;
+
+/** robots.txt read by the worker's entry point, called in-process (the service hands discovery the worker pool); counts the checks it matched. */
+function workerRobotsReader(): RobotsFileReader & { checks: number } {
+  const ids = new WeakMap<object, string>();
+  const reader = {
+    checks: 0,
+    robotsRules: async (bytes: Uint8Array, contentType: string | undefined, agent: string) =>
+      unwrap((await runInWorker({ kind: 'robots', ...pageFields(contentType === undefined ? { bytes } : { bytes, contentTypeHeader: contentType }).fields, agent })) as ParseOutcome<'robots'>),
+    robotsAllowAll: async (rules: ReducedRobots, urls: string[]) => {
+      reader.checks += urls.length;
+      if (!ids.has(rules)) ids.set(rules, `discover-${++ruleSets}`);
+      return unwrap((await runInWorker({ kind: 'robots-check', id: ids.get(rules)!, rules: rules.text, urls })) as ParseOutcome<'robots-check'>)!;
+    },
+  };
+  return reader;
+}
+
 /** Discovery with its parsers called in-process (the service hands it the worker pool's). */
-function discoverUrls(fetcher: DiscoveryFetcher, options: Omit<DiscoverOptions, 'parseLinks' | 'parseSitemap'>, onProgress?: ProgressListener) {
+function discoverUrls(fetcher: DiscoveryFetcher, options: Omit<DiscoverOptions, 'parseLinks' | 'parseSitemap' | 'robotsReader'> & { robotsReader?: RobotsFileReader }, onProgress?: ProgressListener) {
   const parsers = {
     parseLinks: async (page: PageContent, pageUrl: string) => linksOf(markupOf(page), pageUrl).map((url) => url.href),
     parseSitemap: async (sitemap: PageContent) => parseSitemap(markupOf(sitemap)),
+    robotsReader: workerRobotsReader(),
   };
-  return discoverWith(fetcher, { ...options, ...parsers }, onProgress);
+  return discoverWith(fetcher, { ...parsers, ...options }, onProgress);
 }
 
 interface Resource {
@@ -199,7 +219,7 @@ describe('discoverUrls', () => {
       handed.push(sitemap);
       return unwrap((await runInWorker({ kind: 'sitemap', ...pageFields(sitemap).fields })) as ParseOutcome<'sitemap'>);
     };
-    const result = await discoverWith(clientFor(server), { baseUrl: `${server.origin}/`, maxUrls: 10, maxDepth: 0, parseLinks: async () => [], parseSitemap });
+    const result = await discoverWith(clientFor(server), { baseUrl: `${server.origin}/`, maxUrls: 10, maxDepth: 0, parseLinks: async () => [], parseSitemap, robotsReader: workerRobotsReader() });
     expect(handed).toEqual([
       { bytes: expect.any(Uint8Array), contentTypeHeader: 'application/xml; charset=iso-8859-1' },
       { bytes: expect.any(Uint8Array), contentTypeHeader: 'application/xml' },
@@ -222,6 +242,26 @@ describe('discoverUrls', () => {
     clients.push(client);
     const result = await discoverUrls(client, { baseUrl: server.origin, maxUrls: 100, pattern: '/private/**', respectRobots: false });
     expect(result.urls.map((entry) => entry.url.slice(server.origin.length))).toEqual(['/private/secret', '/private/deeper']);
+  });
+
+  it('matches a robots.txt of more rules than the event loop parses in the worker pool, and still skips what it disallows', async () => {
+    const many = Array.from({ length: 1500 }, (_, i) => `Disallow: /archive-${i}/*.pdf$`);
+    const server = await serveSite((origin) => ({ ...fullSite(origin), '/robots.txt': { type: 'text/plain', body: ['User-agent: *', ...many, 'Disallow: /private/'].join('\n') } }));
+    const robotsReader = workerRobotsReader();
+    const result = await discoverUrls(clientFor(server), { baseUrl: server.origin, maxUrls: 100, robotsReader });
+    const paths = result.urls.map((entry) => entry.url.slice(server.origin.length));
+    expect(paths).toEqual(expect.arrayContaining(['/about', '/blog/third', '/new-home']));
+    expect(paths.filter((path) => path.startsWith('/private/'))).toEqual([]);
+    expect(robotsReader.checks).toBeGreaterThan(10);
+    expect(server.requests).not.toContain('/private/secret');
+  });
+
+  it('matches a small robots.txt here, without the worker pool', async () => {
+    const robotsReader = workerRobotsReader();
+    const server = await serveSite(fullSite);
+    const result = await discoverUrls(clientFor(server), { baseUrl: server.origin, maxUrls: 100, robotsReader });
+    expect(result.urls.map((entry) => entry.url)).not.toContain(`${server.origin}/private/secret`);
+    expect(robotsReader.checks).toBe(0);
   });
 
   it('reports a robots-disallowed base_url as an error entry and crawls nothing', async () => {

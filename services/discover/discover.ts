@@ -8,7 +8,7 @@
 import { AppError, toAppError } from '../../core/errors.js';
 import { DiscoveryRun } from './discovery-run.js';
 import { collectFromLinks } from './link-crawl.js';
-import { readRobots } from './robots.js';
+import { allowEverything, readRobots } from './robots.js';
 import { normaliseUrl, SiteScope } from './site-urls.js';
 import { collectFromSitemaps } from './sitemaps.js';
 import { UrlCollector } from './url-collector.js';
@@ -51,12 +51,12 @@ export async function discoverUrls(
     errors: run.errors,
   };
   try {
-    const robots = await readRobots(run, base.origin);
+    const robots = await readRobots(run, base.origin, options.robotsReader);
     result.robots = { found: robots.found, sitemaps: robots.sitemaps };
     if (!run.done) result.sitemaps = await collectFromSitemaps(run, base.origin, robots.sitemaps, options.parseSitemap);
     if (!run.done) {
-      const isAllowed = options.respectRobots === false ? () => true : robots.isAllowed;
-      await collectFromLinks(run, { base, scope: new SiteScope(base), maxDepth, isAllowed, parseLinks: options.parseLinks });
+      const allowed = options.respectRobots === false ? allowEverything : robots.allowed;
+      await collectFromLinks(run, { base, scope: new SiteScope(base), maxDepth, allowed, parseLinks: options.parseLinks });
     }
   } catch (error) {
     // Past the first request only a cancel or the time budget can end the run early.

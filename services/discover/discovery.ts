@@ -6,9 +6,9 @@
  */
 import { discoverUrls } from './discover.js';
 import { crawlSite, type SiteCrawlOptions, type SiteCrawlProgress, type SiteCrawlResult } from './site-crawl.js';
-import type { DiscoverOptions, DiscoverResult, DiscoveryFetcher, LinkParser, ProgressListener, SitemapReader } from './types.js';
+import type { DiscoverOptions, DiscoverResult, DiscoveryFetcher, LinkParser, ProgressListener, RobotsFileReader, SitemapReader } from './types.js';
 
-export interface DiscoveryParsing {
+export interface DiscoveryParsing extends RobotsFileReader {
   links: LinkParser;
   sitemap: SitemapReader;
 }
@@ -21,7 +21,7 @@ export class Discovery {
   ) {}
 
   /** robots.txt, sitemaps, then in-site links (discover.ts). */
-  discoverUrls(options: Omit<DiscoverOptions, 'respectRobots' | 'parseLinks' | 'parseSitemap'>, onProgress?: ProgressListener): Promise<DiscoverResult> {
+  discoverUrls(options: Omit<DiscoverOptions, 'respectRobots' | 'parseLinks' | 'parseSitemap' | 'robotsReader'>, onProgress?: ProgressListener): Promise<DiscoverResult> {
     return discoverUrls(
       this.fetcher,
       {
@@ -29,13 +29,14 @@ export class Discovery {
         respectRobots: this.respectRobots,
         parseLinks: (page, pageUrl, signal) => this.parsing.links(page, pageUrl, signal),
         parseSitemap: (sitemap, signal) => this.parsing.sitemap(sitemap, signal),
+        robotsReader: this.parsing,
       },
       onProgress,
     );
   }
 
   /** A breadth-first crawl whose pages the caller reads (site-crawl.ts). */
-  crawlSite<T>(options: Omit<SiteCrawlOptions<T>, 'fetcher' | 'respectRobots'>, onProgress?: (progress: SiteCrawlProgress) => void): Promise<SiteCrawlResult<T>> {
-    return crawlSite({ ...options, fetcher: this.fetcher, respectRobots: this.respectRobots }, onProgress);
+  crawlSite<T>(options: Omit<SiteCrawlOptions<T>, 'fetcher' | 'respectRobots' | 'robotsReader'>, onProgress?: (progress: SiteCrawlProgress) => void): Promise<SiteCrawlResult<T>> {
+    return crawlSite({ ...options, fetcher: this.fetcher, respectRobots: this.respectRobots, robotsReader: this.parsing }, onProgress);
   }
 }

@@ -1,24 +1,22 @@
-/** Reading the site's robots.txt once: its Sitemap lines and, for the link crawl, its rules for Quarry. */
-import { createRequire } from 'node:module';
+/**
+ * Reading the site's robots.txt once: its Sitemap lines and, for the link
+ * crawl, its rules for Quarry. The file is decoded and reduced to our rules in
+ * the worker pool (services/extract/robots-rules.ts), as the outbound client's
+ * RobotsCache reads it; a small rule set is matched here, a large one there.
+ */
 import { toAppError, type AppError } from '../../core/errors.js';
 import { normalizeHost } from '../../core/http/address-guard.js';
+import { MAX_LOCAL_ROBOTS_RULES, ROBOTS_AGENT, robotsParser } from '../../core/http/robots-cache.js';
+import { bodyBytes } from '../extract/page-content.js';
+import type { RobotsFile } from '../extract/robots-rules.js';
 import type { DiscoveryRun } from './discovery-run.js';
-
-interface RobotsRules {
-  isAllowed(url: string, agent?: string): boolean | undefined;
-  getSitemaps(): string[];
-}
-
-// robots-parser is CommonJS whose typings claim an ES default export (see core/http/robots-cache.ts).
-const robotsParser = createRequire(import.meta.url)('robots-parser') as (url: string, contents: string) => RobotsRules;
-
-/** Same product token as the outbound client's RobotsCache, so both read the same group. */
-const ROBOTS_AGENT = 'Quarry';
+import type { RobotsFileReader } from './types.js';
 
 export interface SiteRobots {
   found: boolean;
   sitemaps: string[];
-  isAllowed(url: URL): boolean;
+  /** Which of urls robots.txt lets Quarry fetch. */
+  allowed(urls: URL[], signal: AbortSignal): Promise<boolean[]>;
 }
 
 /**
@@ -26,24 +24,27 @@ export interface SiteRobots {
  * "no rules" (as RobotsCache treats them) and the last two add an error
  * entry; a refused address or a cancel is thrown, as base_url shares it.
  */
-export async function readRobots(run: DiscoveryRun, origin: string): Promise<SiteRobots> {
+export async function readRobots(run: DiscoveryRun, origin: string, reader: RobotsFileReader): Promise<SiteRobots> {
   const robotsUrl = `${origin}/robots.txt`;
   try {
     const response = await run.fetch(robotsUrl, 'robots', 'text/plain,*/*;q=0.1');
     if (response.status >= 500) run.recordStatus(robotsUrl, response.status);
     if (response.status < 200 || response.status >= 300) return noRobots();
-    const rules = robotsParser(robotsUrl, response.body);
-    return {
-      found: true,
-      sitemaps: [...new Set(rules.getSitemaps())],
-      isAllowed: (url) => rules.isAllowed(url.href, ROBOTS_AGENT) !== false,
-    };
+    const { bytes, contentTypeHeader } = bodyBytes(response);
+    const file = await reader.robotsRules(bytes, contentTypeHeader, ROBOTS_AGENT, run.signal);
+    return { found: true, sitemaps: [...new Set(file.sitemaps)], allowed: matcher(robotsUrl, file, reader) };
   } catch (error) {
     const appError = toAppError(error);
     if (concernsBaseUrl(appError, origin) || run.signal.aborted) throw appError;
     run.recordError(robotsUrl, appError);
     return noRobots();
   }
+}
+
+function matcher(robotsUrl: string, file: RobotsFile, reader: RobotsFileReader): SiteRobots['allowed'] {
+  if (file.count > MAX_LOCAL_ROBOTS_RULES) return (urls, signal) => (urls.length === 0 ? Promise.resolve([]) : reader.robotsAllowAll(file, urls.map((url) => url.href), signal));
+  const rules = robotsParser(robotsUrl, file.text);
+  return async (urls) => urls.map((url) => rules.isAllowed(url.href, ROBOTS_AGENT) !== false);
 }
 
 /** A cancel, or the guard refusing the site's own host (not a host robots.txt redirected to): discovery cannot go on. */
@@ -54,6 +55,9 @@ function concernsBaseUrl(error: AppError, origin: string): boolean {
   return refusedHost === undefined || refusedHost === normalizeHost(new URL(origin).hostname);
 }
 
+/** Every URL allowed: no robots.txt, or robots.txt not respected. */
+export const allowEverything: SiteRobots['allowed'] = async (urls) => urls.map(() => true);
+
 function noRobots(): SiteRobots {
-  return { found: false, sitemaps: [], isAllowed: () => true };
+  return { found: false, sitemaps: [], allowed: allowEverything };
 }

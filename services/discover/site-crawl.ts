@@ -14,7 +14,7 @@ import { runInOrder } from './ordered-pool.js';
 import { readRobots } from './robots.js';
 import { isAssetUrl, mayHoldLinks, normaliseUrl } from './site-urls.js';
 import { MAX_URL_LENGTH, UrlCollector } from './url-collector.js';
-import type { DiscoveryError, DiscoveryFetcher } from './types.js';
+import type { DiscoveryError, DiscoveryFetcher, RobotsFileReader } from './types.js';
 
 /** follow: taken, and its links followed while within maxDepth; leaf: taken, links not followed; drop: neither. */
 export type LinkDecision = 'follow' | 'leaf' | 'drop';
@@ -42,8 +42,9 @@ export interface SiteCrawlOptions<T> {
   signal?: AbortSignal;
   /** Skip links robots.txt disallows for Quarry; pass the outbound policy's respectRobots. */
   respectRobots: boolean;
-  /** For robots.txt. */
+  /** For robots.txt, fetched here and read in the worker pool. */
   fetcher: DiscoveryFetcher;
+  robotsReader: RobotsFileReader;
   read(url: string, signal: AbortSignal): Promise<PageRead<T>>;
   /** One decision per URL, in order; called with baseUrl first, then with each read page's new links. */
   decide(urls: URL[], signal: AbortSignal): Promise<LinkDecision[]>;
@@ -110,9 +111,16 @@ export async function crawlSite<T>(options: SiteCrawlOptions<T>, onProgress?: (p
   const needsReading = (task: Task<T>): boolean => (options.readAll && task.entry !== null) || (followsLinks(task) && !full());
 
   try {
-    const robots = await readRobots(robotsRun, base.origin);
-    const allowed = (url: URL): boolean => !options.respectRobots || url.origin !== base.origin || robots.isAllowed(url);
-    if (!allowed(base)) {
+    const robots = await readRobots(robotsRun, base.origin, options.robotsReader);
+    /** Which of urls robots.txt lets us take: only the site's own are asked (another origin's rules are the reader's to apply). */
+    const allowed = async (urls: URL[]): Promise<boolean[]> => {
+      if (!options.respectRobots) return urls.map(() => true);
+      const own = urls.filter((url) => url.origin === base.origin);
+      const answers = await robots.allowed(own, signal);
+      let next = 0;
+      return urls.map((url) => (url.origin === base.origin ? answers[next++]! : true));
+    };
+    if (!(await allowed([base]))[0]) {
       result.errors.push({ url: base.href, code: 'ROBOTS_DISALLOWED', message: `robots.txt of ${base.origin} disallows ${base.href} for Quarry` });
       return result;
     }
@@ -166,17 +174,18 @@ export async function crawlSite<T>(options: SiteCrawlOptions<T>, onProgress?: (p
 async function candidatesOf<T>(
   page: PageRead<T>,
   pageUrl: URL,
-  allowed: (url: URL) => boolean,
+  allowed: (urls: URL[]) => Promise<boolean[]>,
   decide: SiteCrawlOptions<T>['decide'],
   signal: AbortSignal,
 ): Promise<Candidate[]> {
   const unique = new Map<string, URL>();
   for (const href of page.links) {
     const url = normaliseUrl(href, pageUrl);
-    if (!url || url.href.length > MAX_URL_LENGTH || isAssetUrl(url) || !allowed(url) || unique.has(url.href)) continue;
+    if (!url || url.href.length > MAX_URL_LENGTH || isAssetUrl(url) || unique.has(url.href)) continue;
     unique.set(url.href, url);
   }
-  const urls = [...unique.values()];
+  const answers = await allowed([...unique.values()]);
+  const urls = [...unique.values()].filter((_, i) => answers[i]);
   if (urls.length === 0) return [];
   const decisions = await decide(urls, signal);
   return urls.map((url, i) => ({ url, decision: decisions[i] ?? 'drop' }));

@@ -2,6 +2,8 @@
 import type { OutboundRequest, OutboundResponse } from '../../core/http/types.js';
 import type { SitemapDocument } from './sitemap-parser.js';
 import type { PageContent } from '../extract/types.js';
+import type { ReducedRobots } from '../../core/http/robots-cache.js';
+import type { RobotsFile } from '../extract/robots-rules.js';
 
 /** The part of OutboundClient discovery needs; tests and callers pass the real client. */
 export interface DiscoveryFetcher {
@@ -30,6 +32,14 @@ export interface DiscoverOptions {
   parseLinks: LinkParser;
   /** Reads sitemaps (up to 50 MB unpacked), in the extraction pool too. */
   parseSitemap: SitemapReader;
+  /** Reads robots.txt, in the extraction pool too. */
+  robotsReader: RobotsFileReader;
+}
+
+/** Reads a fetched robots.txt off this thread (decoded and reduced to our rules there), and matches large rule sets there (the extraction pool). */
+export interface RobotsFileReader {
+  robotsRules(bytes: Uint8Array, contentType: string | undefined, agent: string, signal?: AbortSignal): Promise<RobotsFile>;
+  robotsAllowAll(rules: ReducedRobots, urls: string[], signal?: AbortSignal): Promise<boolean[]>;
 }
 
 /** A page's links, parsed off this thread from its bytes (decoded there) or its markup. */

@@ -18,6 +18,7 @@ import type { CompiledPattern, RegexMatch } from './regex-extract.js';
 import type { TestPattern } from './regex-test.js';
 import type { EngineParseOutcome, EngineParseTask } from '../engines/engine-parse-task.js';
 import type { ReducedRobots, RobotsReader } from '../../core/http/robots-cache.js';
+import type { RobotsFile } from './robots-rules.js';
 import { unwrap, type ChunkTaskResult, type ParseOutcome, type ParseTask } from './worker-tasks.js';
 
 /** Default deadline of one task in the pool. */
@@ -103,18 +104,23 @@ export class ExtractionPool implements RobotsReader {
     return unwrap(await this.parse<'engine'>(task, signal, transfer ? [transfer] : undefined));
   }
 
-  /** The rules of a fetched robots.txt that agent obeys; its bytes are decoded in the worker. */
-  async robotsRules(bytes: Uint8Array, contentType: string | undefined, agent: string): Promise<ReducedRobots> {
+  /** The rules of a fetched robots.txt that agent obeys, and its sitemaps; its bytes are decoded in the worker. */
+  async robotsRules(bytes: Uint8Array, contentType: string | undefined, agent: string, signal?: AbortSignal): Promise<RobotsFile> {
     const { fields, transfer } = pageFields(contentType === undefined ? { bytes } : { bytes, contentTypeHeader: contentType });
-    return unwrap(await this.parse<'robots'>({ kind: 'robots', ...fields, agent }, undefined, transfer));
+    return unwrap(await this.parse<'robots'>({ kind: 'robots', ...fields, agent }, signal, transfer));
   }
 
-  /** Whether reduced robots.txt rules (from robotsRules) let us fetch url: asked by id first, with the text if the thread lacks them. */
+  /** Whether reduced robots.txt rules (from robotsRules) let us fetch url. */
   async robotsAllow(rules: ReducedRobots, url: string, signal?: AbortSignal): Promise<boolean> {
+    return (await this.robotsAllowAll(rules, [url], signal))[0] === true;
+  }
+
+  /** The same for many URLs in one task: asked by the set's id first, with its text if the thread lacks it. */
+  async robotsAllowAll(rules: ReducedRobots, urls: string[], signal?: AbortSignal): Promise<boolean[]> {
     let id = this.robotsIds.get(rules);
     if (id === undefined) this.robotsIds.set(rules, (id = String(++this.robotsSets)));
-    const known = unwrap(await this.parse<'robots-check'>({ kind: 'robots-check', id, url }, signal));
-    return known ?? unwrap(await this.parse<'robots-check'>({ kind: 'robots-check', id, rules: rules.text, url }, signal)) === true;
+    const known = unwrap(await this.parse<'robots-check'>({ kind: 'robots-check', id, urls }, signal));
+    return known ?? unwrap(await this.parse<'robots-check'>({ kind: 'robots-check', id, rules: rules.text, urls }, signal)) ?? urls.map(() => true);
   }
 
   stats(): WorkerPoolStats {

@@ -9,10 +9,11 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../core/seeded-random.js';
-import { reduceRobots, robotsAllow } from './robots-rules.js';
+import { reduceRobots, robotsAllowAll } from './robots-rules.js';
 
 interface Robots {
   isAllowed(url: string, agent?: string): boolean | undefined;
+  getSitemaps(): string[];
 }
 const robotsParser = createRequire(import.meta.url)('robots-parser') as (url: string, contents: string) => Robots;
 
@@ -49,13 +50,16 @@ function expectSameAnswers(contents: string, urls: string[]): { allowed: number;
   const whole = robotsParser(`${ORIGIN}/robots.txt`, contents);
   for (const agent of AGENTS) {
     const reduced = reduceRobots(contents, agent);
+    // Sitemap lines belong to no group: every agent reads them all, in order.
+    expect(reduced.sitemaps).toEqual(whole.getSitemaps());
     const local = robotsParser(`${ORIGIN}/robots.txt`, reduced.text);
-    for (const url of urls) {
+    const inWorker = robotsAllowAll(`${setId}-${agent}`, reduced.text, urls)!;
+    urls.forEach((url, i) => {
       const expected = whole.isAllowed(url, agent) !== false;
       expect({ agent, url, allowed: local.isAllowed(url, agent) !== false }).toEqual({ agent, url, allowed: expected });
-      expect({ agent, url, allowed: robotsAllow(`${setId}-${agent}`, reduced.text, url) }).toEqual({ agent, url, allowed: expected });
+      expect({ agent, url, allowed: inWorker[i] }).toEqual({ agent, url, allowed: expected });
       counts[expected ? 'allowed' : 'refused']++;
-    }
+    });
   }
   return counts;
 }
@@ -82,7 +86,7 @@ describe('robots.txt reduced to the rules Quarry obeys', () => {
     expect(reduced.count).toBe(9);
     expect(reduced.text).not.toMatch(/Disallow: \/$/m);
     expect(reduced.text).not.toContain('/drafts/');
-    expect(reduceRobots(readFileSync(join(FIXTURES, 'empty-disallow.txt'), 'utf8'), 'Quarry')).toEqual({ text: 'User-agent: *', count: 0 });
+    expect(reduceRobots(readFileSync(join(FIXTURES, 'empty-disallow.txt'), 'utf8'), 'Quarry')).toEqual({ text: 'User-agent: *', count: 0, sitemaps: [] });
   });
 
   it('agrees with robots-parser on generated files (groups, runs of User-agent lines, comments, stray and unknown lines)', () => {

@@ -6,26 +6,22 @@
  * robots-parser's (the rules of every group naming our product token, else
  * those of `*`); matching stays the library's.
  */
-import { createRequire } from 'node:module';
-import type { ReducedRobots } from '../../core/http/robots-cache.js';
-
-interface Robots {
-  isAllowed(url: string, agent?: string): boolean | undefined;
-}
-
-// robots-parser is CommonJS whose typings claim an ES default export (see core/http/robots-cache.ts).
-const robotsParser = createRequire(import.meta.url)('robots-parser') as (url: string, contents: string) => Robots;
+import { robotsParser, type ReducedRobots, type Robots } from '../../core/http/robots-cache.js';
 
 /** Lines that give a group rules, or (crawl-delay) select it without adding any, as robots-parser counts them. */
 const RULE_KEYS: Record<string, string | null> = { allow: 'Allow', disallow: 'Disallow', 'crawl-delay': null };
 
+/** A robots.txt as discovery reads it: our rules, and the sitemaps it lists (for every agent). */
+export type RobotsFile = ReducedRobots & { sitemaps: string[] };
+
 /**
- * The rules of contents that agent obeys, as a robots.txt of one `User-agent: *` group, and their count;
- * every line is read the way robots-parser's parseRobots reads it.
+ * The rules of contents that agent obeys, as a robots.txt of one `User-agent: *` group, and their count,
+ * with its Sitemap lines; every line is read the way robots-parser's parseRobots reads it.
  */
-export function reduceRobots(contents: string, agent: string): ReducedRobots {
+export function reduceRobots(contents: string, agent: string): RobotsFile {
   const ours = productToken(agent);
   const selected = new Map<string, string[]>();
+  const sitemaps: string[] = [];
   let groupAgents: string[] = [];
   let afterUserAgent = false;
   for (const rawLine of contents.split(/\r\n|\r|\n/)) {
@@ -43,6 +39,7 @@ export function reduceRobots(contents: string, agent: string): ReducedRobots {
       continue;
     }
     afterUserAgent = false;
+    if (key === 'sitemap' && value) sitemaps.push(value);
     const directive = RULE_KEYS[key];
     if (directive === undefined) continue;
     for (const token of new Set([ours, '*'])) {
@@ -54,7 +51,7 @@ export function reduceRobots(contents: string, agent: string): ReducedRobots {
     }
   }
   const rules = selected.get(ours) ?? selected.get('*') ?? [];
-  return { text: ['User-agent: *', ...rules].join('\n'), count: rules.length };
+  return { text: ['User-agent: *', ...rules].join('\n'), count: rules.length, sitemaps };
 }
 
 /** A User-agent value as robots-parser compares it: lower case, without a "/version". */
@@ -71,16 +68,18 @@ const MAX_PARSED_RULE_SETS = 4;
 const RULES_ORIGIN = 'http://robots.invalid';
 
 /**
- * Whether rule set id (reduced rules: reduceRobots' text) lets us fetch url; null when this thread does not
- * hold the set and was not sent its text, which the pool then sends: a large set crosses to each thread once.
+ * Whether rule set id (reduced rules: reduceRobots' text) lets us fetch each of urls; null when this thread does
+ * not hold the set and was not sent its text, which the pool then sends: a large set crosses to each thread once.
  */
-export function robotsAllow(id: string, rules: string | undefined, url: string): boolean | null {
+export function robotsAllowAll(id: string, rules: string | undefined, urls: string[]): boolean[] | null {
   let robots = parsedRules.get(id);
   if (!robots && rules === undefined) return null;
   robots ??= robotsParser(`${RULES_ORIGIN}/robots.txt`, rules ?? '');
   parsedRules.delete(id);
   parsedRules.set(id, robots);
   if (parsedRules.size > MAX_PARSED_RULE_SETS) parsedRules.delete(parsedRules.keys().next().value as string);
-  const { pathname, search } = new URL(url);
-  return robots.isAllowed(`${RULES_ORIGIN}${pathname}${search}`) !== false;
+  return urls.map((url) => {
+    const { pathname, search } = new URL(url);
+    return robots.isAllowed(`${RULES_ORIGIN}${pathname}${search}`) !== false;
+  });
 }

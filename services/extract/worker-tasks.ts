@@ -14,7 +14,7 @@ import type { TestPattern } from './regex-test.js';
 import type { ExtractTablesOptions, ExtractTablesResult } from '../tables/types.js';
 import type { EngineParseOutcome, EngineParseTask } from '../engines/engine-parse-task.js';
 import type { PageFields } from './page-content.js';
-import type { ReducedRobots } from '../../core/http/robots-cache.js';
+import type { RobotsFile } from './robots-rules.js';
 
 export type ParseTask =
   | { kind: 'tables'; html: string; options: ExtractTablesOptions }
@@ -36,8 +36,8 @@ export type ParseTask =
   | { kind: 'entities'; text: string }
   /** A fetched robots.txt, reduced to the rules agent obeys (robots-rules.ts). */
   | ({ kind: 'robots'; agent: string } & PageFields)
-  /** Whether reduced robots.txt rules, too many to match on the event loop, let us fetch url; their text only when the thread lacks set id. */
-  | { kind: 'robots-check'; id: string; rules?: string; url: string }
+  /** Whether reduced robots.txt rules, too many to match on the event loop, let us fetch each URL; their text only when the thread lacks set id. */
+  | { kind: 'robots-check'; id: string; rules?: string; urls: string[] }
   /** A search engine's answer, by the engine's own parser (services/engines/engine-parse-task.ts). */
   | EngineParseTask;
 
@@ -58,8 +58,8 @@ export interface ParseResults {
   'scroll-merge': string;
   entities: Extraction;
   engine: EngineParseOutcome;
-  robots: ReducedRobots;
-  'robots-check': boolean | null;
+  robots: RobotsFile;
+  'robots-check': boolean[] | null;
 }
 
 export type ParseOutcome<K extends ParseTask['kind']> = { value: ParseResults[K] } | { failure: { code: ErrorCode; message: string; details?: unknown } };
