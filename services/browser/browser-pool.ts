@@ -9,7 +9,7 @@
  * Every page call settles by its deadline whatever the browser does: a browser
  * that stops answering (a context that does not close in time) is killed.
  */
-import { chromium, errors as playwrightErrors, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { AppError, isAppError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { Semaphore } from '../../core/http/semaphore.js';
@@ -23,6 +23,16 @@ import { capture, navigateAndWait, type CaptureRequest, type WaitUntil } from '.
 import { PageSession, type OpenedPage, type PageSetup } from './page-session.js';
 import { collectByScrolling, type ScrollCollectOptions, type ScrollCollectResult } from './scroll-collect.js';
 import type { GuardedContextState, UrlGuard } from './request-guard.js';
+
+/**
+ * Playwright, loaded on the first launch: its bundles are ~7 MB of source and their code, which every
+ * major collection of a server that never renders would otherwise mark again.
+ */
+let playwright: typeof import('playwright-core') | undefined;
+async function loadPlaywright(): Promise<typeof import('playwright-core')> {
+  playwright ??= await import('playwright-core');
+  return playwright;
+}
 
 /** From notes/dependencies.md: what Debian's Chromium needs to run headless here (as root, in containers). */
 const CHROMIUM_ARGS = [
@@ -385,14 +395,14 @@ export class BrowserPool {
     generation.browser = this.proxy
       .start()
       .then((proxyServer) =>
-        chromium.launch({
+        loadPlaywright().then(({ chromium }) => chromium.launch({
           executablePath,
           headless: true,
           args: [...CHROMIUM_ARGS, generation.marker],
           timeout: this.options.launchTimeoutMs ?? 30_000,
           // "<-loopback>" removes Chromium's built-in bypass, so loopback goes through the proxy too.
           proxy: { server: proxyServer, bypass: '<-loopback>' },
-        }),
+        })),
       )
       .then(
         (browser) => {
@@ -443,7 +453,7 @@ async function closeGeneration(generation: Generation, logger: Logger): Promise<
 function renderFailure(error: unknown, url: string, opts: RenderOptions, timeout: Deadline): AppError {
   if (opts.signal?.aborted) return new AppError('CANCELLED', `rendering ${url} was cancelled`, { cause: error });
   if (isAppError(error)) return error;
-  if (timeout.expired || error instanceof playwrightErrors.TimeoutError) {
+  if (timeout.expired || (playwright !== undefined && error instanceof playwright.errors.TimeoutError)) {
     return new AppError('TIMEOUT', `rendering ${url} took longer than ${opts.timeoutMs} ms`, { details: { url }, cause: error });
   }
   const reason = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
