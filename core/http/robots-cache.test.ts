@@ -121,9 +121,9 @@ function fakeReader(rules: { text: string; count: number }, overrides: Partial<R
       reader.reads++;
       return rules;
     },
-    robotsAllow: async (_rules: unknown, url: string) => {
-      reader.checks.push(url);
-      return !url.endsWith('/x');
+    robotsAllowAll: async (_rules: unknown, urls: string[]) => {
+      reader.checks.push(...urls);
+      return urls.map((url) => !url.endsWith('/x'));
     },
     ...overrides,
   };
@@ -163,7 +163,7 @@ describe('RobotsCache with a reader (the worker pool)', () => {
   });
 
   it('allows a check the reader fails, but tells a caller who gave up so', async () => {
-    const reader = fakeReader({ text: 'User-agent: *\nDisallow: /x\nDisallow: /z', count: 2 }, { robotsAllow: () => Promise.reject(new Error('task timed out')) });
+    const reader = fakeReader({ text: 'User-agent: *\nDisallow: /x\nDisallow: /z', count: 2 }, { robotsAllowAll: () => Promise.reject(new Error('task timed out')) });
     const cache = new RobotsCache(async () => undecodable(), { reader, maxLocalRules: 1 });
     expect(await cache.isAllowed('http://a.example/x')).toBe(true);
     const controller = new AbortController();

@@ -30,9 +30,23 @@ export type ReducedRobots = { text: string; count: number };
 /** Reads robots.txt off the event loop. Its failures (queue full, timeout) allow, as an unreachable robots.txt does. */
 export interface RobotsReader {
   /** The rules of a fetched robots.txt that agent obeys. */
-  robotsRules(bytes: Uint8Array, contentType: string | undefined, agent: string): Promise<ReducedRobots>;
-  /** Whether such rules let us fetch url: matched in the reader when there are more than maxLocalRules. */
-  robotsAllow(rules: ReducedRobots, url: string, signal?: AbortSignal): Promise<boolean>;
+  robotsRules(bytes: Uint8Array, contentType: string | undefined, agent: string, signal?: AbortSignal): Promise<ReducedRobots>;
+  /** Which of urls such rules let us fetch, matched in the reader (robotsMatcher sends it only large rule sets). */
+  robotsAllowAll(rules: ReducedRobots, urls: string[], signal?: AbortSignal): Promise<boolean[]>;
+}
+
+/** Which of urls reduced rules let agent fetch. */
+export type RobotsMatcher = (urls: string[], signal?: AbortSignal) => Promise<boolean[]>;
+
+/**
+ * The one choice of where reduced rules are matched (the outbound client's
+ * page checks and discovery's link checks): here when there are at most
+ * maxLocalRules, in the pool otherwise, so a huge file never costs the event loop.
+ */
+export function robotsMatcher(robotsUrl: string, rules: ReducedRobots, agent: string, pool: Pick<RobotsReader, 'robotsAllowAll'> | undefined, maxLocalRules = MAX_LOCAL_ROBOTS_RULES): RobotsMatcher {
+  if (pool && rules.count > maxLocalRules) return (urls, signal) => (urls.length === 0 ? Promise.resolve([]) : pool.robotsAllowAll(rules, urls, signal));
+  const robots = robotsParser(robotsUrl, rules.text);
+  return (urls) => Promise.resolve(urls.map((url) => robots.isAllowed(url, agent) !== false));
 }
 
 export interface RobotsCacheOptions {
@@ -48,8 +62,8 @@ export interface RobotsCacheOptions {
   maxLocalRules?: number;
 }
 
-/** Whether robots.txt lets us fetch a URL of its origin; null when there are no rules. */
-type RobotsCheck = ((url: string, signal?: AbortSignal) => boolean | Promise<boolean>) | null;
+/** Whether robots.txt lets us fetch URLs of its origin; null when there are no rules. */
+type RobotsCheck = RobotsMatcher | null;
 
 interface Entry {
   check: RobotsCheck;
@@ -77,7 +91,7 @@ export class RobotsCache {
     const check = await untilAborted(this.rulesFor(origin), signal);
     if (!check) return true;
     // A check the reader could not answer (queue full, timeout) allows, as an unreachable robots.txt does.
-    return untilAborted(Promise.resolve(check(url, signal)).catch(() => true), signal);
+    return untilAborted(check([url], signal).then(([allowed]) => allowed !== false, () => true), signal);
   }
 
   clear(): void {
@@ -120,9 +134,7 @@ export class RobotsCache {
     const reader = this.options.reader;
     // Without a reader (core's tests, tools) the whole file is parsed here, however many rules it holds.
     const rules = reader ? await reader.robotsRules(bytes, contentType, this.agent) : { text: decodeBody(bytes, contentType), count: 0 };
-    if (reader && rules.count > (this.options.maxLocalRules ?? MAX_LOCAL_ROBOTS_RULES)) return (url, signal) => reader.robotsAllow(rules, url, signal);
-    const robots = robotsParser(robotsUrl, rules.text);
-    return (url) => robots.isAllowed(url, this.agent) !== false;
+    return robotsMatcher(robotsUrl, rules, this.agent, reader, this.options.maxLocalRules);
   }
 
   private remember(origin: string, entry: Entry): void {

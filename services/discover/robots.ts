@@ -6,9 +6,8 @@
  */
 import { toAppError, type AppError } from '../../core/errors.js';
 import { normalizeHost } from '../../core/http/address-guard.js';
-import { MAX_LOCAL_ROBOTS_RULES, ROBOTS_AGENT, robotsParser } from '../../core/http/robots-cache.js';
+import { ROBOTS_AGENT, robotsMatcher } from '../../core/http/robots-cache.js';
 import { bodyBytes } from '../extract/page-content.js';
-import type { RobotsFile } from '../extract/robots-rules.js';
 import type { DiscoveryRun } from './discovery-run.js';
 import type { RobotsFileReader } from './types.js';
 
@@ -32,19 +31,14 @@ export async function readRobots(run: DiscoveryRun, origin: string, reader: Robo
     if (response.status < 200 || response.status >= 300) return noRobots();
     const { bytes, contentTypeHeader } = bodyBytes(response);
     const file = await reader.robotsRules(bytes, contentTypeHeader, ROBOTS_AGENT, run.signal);
-    return { found: true, sitemaps: [...new Set(file.sitemaps)], allowed: matcher(robotsUrl, file, reader) };
+    const matches = robotsMatcher(robotsUrl, file, ROBOTS_AGENT, reader);
+    return { found: true, sitemaps: [...new Set(file.sitemaps)], allowed: (urls, signal) => matches(urls.map((url) => url.href), signal) };
   } catch (error) {
     const appError = toAppError(error);
     if (concernsBaseUrl(appError, origin) || run.signal.aborted) throw appError;
     run.recordError(robotsUrl, appError);
     return noRobots();
   }
-}
-
-function matcher(robotsUrl: string, file: RobotsFile, reader: RobotsFileReader): SiteRobots['allowed'] {
-  if (file.count > MAX_LOCAL_ROBOTS_RULES) return (urls, signal) => (urls.length === 0 ? Promise.resolve([]) : reader.robotsAllowAll(file, urls.map((url) => url.href), signal));
-  const rules = robotsParser(robotsUrl, file.text);
-  return async (urls) => urls.map((url) => rules.isAllowed(url.href, ROBOTS_AGENT) !== false);
 }
 
 /** A cancel, or the guard refusing the site's own host (not a host robots.txt redirected to): discovery cannot go on. */

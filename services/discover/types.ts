@@ -2,7 +2,7 @@
 import type { OutboundRequest, OutboundResponse } from '../../core/http/types.js';
 import type { SitemapDocument } from './sitemap-parser.js';
 import type { PageContent } from '../extract/types.js';
-import type { ReducedRobots } from '../../core/http/robots-cache.js';
+import type { RobotsReader } from '../../core/http/robots-cache.js';
 import type { RobotsFile } from '../extract/robots-rules.js';
 
 /** The part of OutboundClient discovery needs; tests and callers pass the real client. */
@@ -36,10 +36,9 @@ export interface DiscoverOptions {
   robotsReader: RobotsFileReader;
 }
 
-/** Reads a fetched robots.txt off this thread (decoded and reduced to our rules there), and matches large rule sets there (the extraction pool). */
-export interface RobotsFileReader {
+/** The outbound client's robots.txt reader (the extraction pool), whose rules also carry the file's Sitemap lines. */
+export interface RobotsFileReader extends RobotsReader {
   robotsRules(bytes: Uint8Array, contentType: string | undefined, agent: string, signal?: AbortSignal): Promise<RobotsFile>;
-  robotsAllowAll(rules: ReducedRobots, urls: string[], signal?: AbortSignal): Promise<boolean[]>;
 }
 
 /** A page's links, parsed off this thread from its bytes (decoded there) or its markup. */

@@ -110,12 +110,7 @@ export class ExtractionPool implements RobotsReader {
     return unwrap(await this.parse<'robots'>({ kind: 'robots', ...fields, agent }, signal, transfer));
   }
 
-  /** Whether reduced robots.txt rules (from robotsRules) let us fetch url. */
-  async robotsAllow(rules: ReducedRobots, url: string, signal?: AbortSignal): Promise<boolean> {
-    return (await this.robotsAllowAll(rules, [url], signal))[0] === true;
-  }
-
-  /** The same for many URLs in one task: asked by the set's id first, with its text if the thread lacks it. */
+  /** Which of urls reduced robots.txt rules (from robotsRules) let us fetch, in one task: asked by the set's id first, with its text if the thread lacks it. */
   async robotsAllowAll(rules: ReducedRobots, urls: string[], signal?: AbortSignal): Promise<boolean[]> {
     let id = this.robotsIds.get(rules);
     if (id === undefined) this.robotsIds.set(rules, (id = String(++this.robotsSets)));

@@ -36,10 +36,10 @@ beforeAll(async () => {
     if (text.includes(MARKER)) decodedHere.push(text);
     return text;
   });
-  const robotsAllow = ExtractionPool.prototype.robotsAllow;
-  vi.spyOn(ExtractionPool.prototype, 'robotsAllow').mockImplementation(function (this: ExtractionPool, rules, url, signal) {
-    checkedInPool.push(url);
-    return robotsAllow.call(this, rules, url, signal);
+  const robotsAllowAll = ExtractionPool.prototype.robotsAllowAll;
+  vi.spyOn(ExtractionPool.prototype, 'robotsAllowAll').mockImplementation(function (this: ExtractionPool, rules, urls, signal) {
+    checkedInPool.push(...urls);
+    return robotsAllowAll.call(this, rules, urls, signal);
   });
   quarry = await startQuarry(small, { outbound: { allowHosts: [`127.0.0.1:${small.port}`, `127.0.0.1:${large.port}`], retries: 0, respectRobots: true } } as ConfigInput);
 }, 60_000);
