@@ -18,6 +18,29 @@ describe('WorkerPool', () => {
     expect(pool.stats().completed).toBe(2);
   });
 
+  it('keeps a thread it started for a burst, where an idle timeout would retire it', async () => {
+    // Only the pool's timers are faked: the threads and their messages run for real.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const burst = async (p: WorkerPool<{ ms: number; value: string }, string>) => {
+        await Promise.all([p.run({ ms: 0, value: 'a' }, new AbortController().signal), p.run({ ms: 0, value: 'b' }, new AbortController().signal)]);
+        expect(p.stats().threads).toBe(2);
+        vi.advanceTimersByTime(24 * 3_600_000);
+        return p.stats().threads;
+      };
+      const retiring = new WorkerPool<{ ms: number; value: string }, string>({ filename: worker, name: 'sleep', threads: 2, maxQueue: 4, idleTimeoutMs: 60_000 });
+      try {
+        expect(await burst(retiring)).toBe(1);
+      } finally {
+        await retiring.close();
+      }
+      pool = new WorkerPool({ filename: worker, name: 'sleep', threads: 2, maxQueue: 4 });
+      expect(await burst(pool)).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('refuses work with OVERLOADED when the queue is full', async () => {
     pool = new WorkerPool({ filename: worker, name: 'sleep', threads: 1, maxQueue: 1 });
     const running = [pool.run({ ms: 300, value: '1' }), pool.run({ ms: 300, value: '2' })];
