@@ -2,8 +2,7 @@
  * robots.txt rules for page fetches, fetched once per origin and kept in
  * memory. Like the major crawlers: a missing robots.txt or any 4xx allows
  * everything; a 5xx or network failure allows for now and is retried soon.
- * Given a RobotsReader (app/container.ts hands in the worker pool), the file is
- * read there and the event loop parses at most maxLocalRules of our rules.
+ * A RobotsReader (the app's worker pool) reads the file off the event loop.
  */
 import { createRequire } from 'node:module';
 import { untilAborted } from '../abort.js';
@@ -14,8 +13,7 @@ export interface Robots {
   isAllowed(url: string, agent?: string): boolean | undefined;
 }
 
-// robots-parser is CommonJS whose typings claim an ES default export; under
-// NodeNext that types as `.default`, which does not exist at run time.
+// robots-parser is CommonJS typed as an ES default export, which NodeNext reads as a `.default` absent at run time.
 export const robotsParser = createRequire(import.meta.url)('robots-parser') as (url: string, contents: string) => Robots;
 
 /** Our product token in User-agent lines. 1,000 rules parse in ~2 ms and cost ~0.25 ms per URL matched, about a check's round trip to the pool. */
@@ -35,14 +33,9 @@ export interface RobotsReader {
   robotsAllowAll(rules: ReducedRobots, urls: string[], signal?: AbortSignal): Promise<boolean[]>;
 }
 
-/** Which of urls reduced rules let agent fetch. */
-export type RobotsMatcher = (urls: string[], signal?: AbortSignal) => Promise<boolean[]>;
+export type RobotsMatcher = (urls: string[], signal?: AbortSignal) => Promise<boolean[]>; // which of urls the rules allow
 
-/**
- * The one choice of where reduced rules are matched (the outbound client's
- * page checks and discovery's link checks): here when there are at most
- * maxLocalRules, in the pool otherwise, so a huge file never costs the event loop.
- */
+/** Where rules are matched, for page fetches and discovery alike: here up to maxLocalRules, else in the pool. */
 export function robotsMatcher(robotsUrl: string, rules: ReducedRobots, agent: string, pool: Pick<RobotsReader, 'robotsAllowAll'> | undefined, maxLocalRules = MAX_LOCAL_ROBOTS_RULES): RobotsMatcher {
   if (pool && rules.count > maxLocalRules) return (urls, signal) => (urls.length === 0 ? Promise.resolve([]) : pool.robotsAllowAll(rules, urls, signal));
   const robots = robotsParser(robotsUrl, rules.text);
@@ -58,21 +51,17 @@ export interface RobotsCacheOptions {
   maxOrigins?: number;
   /** Without one, robots.txt is parsed here (core's unit tests, tools that build an OutboundClient alone). */
   reader?: RobotsReader;
-  /** Default MAX_LOCAL_ROBOTS_RULES. */
-  maxLocalRules?: number;
+  maxLocalRules?: number; // default MAX_LOCAL_ROBOTS_RULES
 }
 
-/** Whether robots.txt lets us fetch URLs of its origin; null when there are no rules. */
-type RobotsCheck = RobotsMatcher | null;
-
 interface Entry {
-  check: RobotsCheck;
+  check: RobotsMatcher | null;
   expires: number;
 }
 
 export class RobotsCache {
   private readonly entries = new Map<string, Entry>();
-  private readonly pending = new Map<string, Promise<RobotsCheck>>();
+  private readonly pending = new Map<string, Promise<RobotsMatcher | null>>();
   private readonly agent: string;
   private readonly ttlMs: number;
   private readonly failureTtlMs: number;
@@ -100,7 +89,7 @@ export class RobotsCache {
 
   // One fetch per origin, shared by concurrent callers and not tied to any
   // caller's signal: one caller giving up must not leave the others without rules.
-  private rulesFor(origin: string): Promise<RobotsCheck> {
+  private rulesFor(origin: string): Promise<RobotsMatcher | null> {
     const cached = this.entries.get(origin);
     if (cached && cached.expires > Date.now()) return Promise.resolve(cached.check);
     let pending = this.pending.get(origin);
@@ -111,9 +100,9 @@ export class RobotsCache {
     return pending;
   }
 
-  private async load(origin: string): Promise<RobotsCheck> {
+  private async load(origin: string): Promise<RobotsMatcher | null> {
     const robotsUrl = `${origin}/robots.txt`;
-    let check: RobotsCheck = null;
+    let check: RobotsMatcher | null = null;
     let ttl = this.failureTtlMs;
     try {
       const response = await this.fetchRobots(robotsUrl);
@@ -130,7 +119,7 @@ export class RobotsCache {
     return check;
   }
 
-  private async checkOf(robotsUrl: string, bytes: Uint8Array, contentType: string | undefined): Promise<RobotsCheck> {
+  private async checkOf(robotsUrl: string, bytes: Uint8Array, contentType: string | undefined): Promise<RobotsMatcher | null> {
     const reader = this.options.reader;
     // Without a reader (core's tests, tools) the whole file is parsed here, however many rules it holds.
     const rules = reader ? await reader.robotsRules(bytes, contentType, this.agent) : { text: decodeBody(bytes, contentType), count: 0 };

@@ -14,17 +14,11 @@ export interface WorkerPoolOptions {
   name: string;
   threads: number;
   maxQueue: number;
-  /** How long a thread beyond the first may stay idle before it stops; by default it never does (see below). */
+  /** How long a thread beyond the first may idle before it stops; by default ~24.8 days (setTimeout's longest), i.e. never. */
   idleTimeoutMs?: number;
 }
 
-/**
- * A started thread has loaded its modules and warmed its compiled code; one
- * retired after a quiet minute made the next burst pay a cold start (a 400 kB
- * result page took 144–384 ms to parse on a fresh thread, ~15 ms on a warm
- * one). The threads are bounded by `threads`, so they are kept: setTimeout's
- * longest delay, ~24.8 days.
- */
+/** Threads (at most `threads`) are kept once warm: one retired when idle made the next burst parse a 400 kB page in 144–384 ms, not ~15. */
 const KEEP_THREADS_MS = 2_147_483_647;
 
 export interface WorkerPoolStats {
