@@ -9,9 +9,8 @@ import { untilAborted } from '../abort.js';
 import { decodeBody } from './response-body.js';
 import type { OutboundResponse } from './types.js';
 
-export interface Robots {
-  isAllowed(url: string, agent?: string): boolean | undefined;
-}
+/** The part of robots-parser's answer we read. */
+export type Robots = { isAllowed(url: string, agent?: string): boolean | undefined; getSitemaps(): string[] };
 
 // robots-parser is CommonJS typed as an ES default export, which NodeNext reads as a `.default` absent at run time.
 export const robotsParser = createRequire(import.meta.url)('robots-parser') as (url: string, contents: string) => Robots;

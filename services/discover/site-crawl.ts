@@ -11,7 +11,7 @@
 import { AppError, toAppError } from '../../core/errors.js';
 import { DiscoveryRun } from './discovery-run.js';
 import { runInOrder } from './ordered-pool.js';
-import { readRobots } from './robots.js';
+import { allowEverything, readRobots } from './robots.js';
 import { isAssetUrl, mayHoldLinks, normaliseUrl } from './site-urls.js';
 import { MAX_URL_LENGTH, UrlCollector } from './url-collector.js';
 import type { DiscoveryError, DiscoveryFetcher, RobotsFileReader } from './types.js';
@@ -114,7 +114,7 @@ export async function crawlSite<T>(options: SiteCrawlOptions<T>, onProgress?: (p
     const robots = await readRobots(robotsRun, base.origin, options.robotsReader);
     /** Which of urls robots.txt lets us take: only the site's own are asked (another origin's rules are the reader's to apply). */
     const allowed = async (urls: URL[]): Promise<boolean[]> => {
-      if (!options.respectRobots) return urls.map(() => true);
+      if (!options.respectRobots) return allowEverything(urls, signal);
       const own = urls.filter((url) => url.origin === base.origin);
       const answers = await robots.allowed(own, signal);
       let next = 0;

@@ -5,17 +5,11 @@
  * generated ones, for many URLs built from the files' own patterns.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../core/seeded-random.js';
+import { robotsParser } from '../../core/http/robots-cache.js';
 import { reduceRobots, robotsAllowAll } from './robots-rules.js';
-
-interface Robots {
-  isAllowed(url: string, agent?: string): boolean | undefined;
-  getSitemaps(): string[];
-}
-const robotsParser = createRequire(import.meta.url)('robots-parser') as (url: string, contents: string) => Robots;
 
 const FIXTURES = join(import.meta.dirname, 'fixtures', 'robots');
 const ORIGIN = 'https://site.example';
