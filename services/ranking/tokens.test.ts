@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { lexicalRelevance } from './relevance.js';
 import { contentTerms, contentTokens, isStopWord, stem, tokenize } from './tokens.js';
+import { FINANCE, SPEECH } from './fixtures/real-texts.js';
 
 describe('tokenize and stem', () => {
   it('lower-cases, folds accents, splits on non-word characters', () => {
@@ -27,6 +28,13 @@ describe('tokenize and stem', () => {
     expect(stem('red')).toBe('red');
     expect(stem('analysis')).toBe('analysis');
     expect(stem('status')).toBe('status');
+  });
+
+  it('cuts plain ASCII text as the full Unicode path does', () => {
+    // A non-ASCII character appended sends the same text through the Unicode path; its tokens must be the same.
+    const lines = `${SPEECH}\n${FINANCE}`.split('\n').filter((line) => line.trim() && !/[^\x00-\x7f]/.test(line));
+    expect(lines.length).toBeGreaterThan(50);
+    for (const line of lines) expect(tokenize(`${line} é`)).toEqual([...tokenize(line), 'e']);
   });
 
   it('splits scripts written without spaces into character pairs', () => {

@@ -43,6 +43,13 @@ describe('fanning out to engines', () => {
     expect(outcomes.map((o) => o.results.length)).toEqual([9, 28]);
   });
 
+  it("keys each result by its normalised URL as its engine's page arrives", async () => {
+    const tracked = { paging: false, page: () => [{ url: 'http://www.Site.example/a/?utm_source=x', title: 'a', snippet: '' }, { url: 'https://site.example/b', title: 'b', snippet: '' }] };
+    const { engines } = pagedEngines({ tracked });
+    const [outcome] = await fanOut(engines, options(['tracked'], { wantedPerEngine: 2 }));
+    expect(outcome!.keys).toEqual(['site.example/a', 'site.example/b']);
+  });
+
   it('pages an engine alone until it has what was wanted', async () => {
     const { engines, asked } = pagedEngines({ nine });
     await fanOut(engines, options(['nine'], { wantedInAll: 10 }));

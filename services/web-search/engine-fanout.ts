@@ -16,12 +16,15 @@ import type { EngineQuery, EngineResult } from '../../core/engine.js';
 import type { EngineService } from '../engines/engine-service.js';
 import { AppError, toAppError } from '../../core/errors.js';
 import { normalizeUrl } from './url-normalize.js';
+import type { EngineResultList } from './merge.js';
 
 export interface EngineOutcome {
   engine: string;
   weight: number;
   category: string;
   results: EngineResult[];
+  /** Each result's URL as a duplicate key (url-normalize.ts), in the same order: worked out as its page arrives, while slower engines are still out, not after the last one. */
+  keys: string[];
   /** Pages fetched successfully. */
   pages: number;
   error?: { code: string; message: string };
@@ -82,14 +85,14 @@ async function topUp(engines: EngineService, pagings: Paging[], wanted: number, 
 }
 
 function distinctResults(pagings: Paging[]): number {
-  const urls = new Set<string>();
-  for (const { outcome } of pagings) for (const result of outcome.results) urls.add(normalizeUrl(result.url));
-  return urls.size;
+  const keys = new Set<string>();
+  for (const { outcome } of pagings) for (const key of outcome.keys) keys.add(key);
+  return keys.size;
 }
 
 function startPaging(engines: EngineService, engine: string, options: FanoutOptions): Paging {
   const { manifest } = engines.get(engine);
-  const outcome: EngineOutcome = { engine, weight: engines.weight(engine), category: manifest.categories[0] ?? 'general', results: [], pages: 0 };
+  const outcome: EngineOutcome = { engine, weight: engines.weight(engine), category: manifest.categories[0] ?? 'general', results: [], keys: [], pages: 0 };
   const maxPage = manifest.supports.paging ? (manifest.supports.maxPage || Number.MAX_SAFE_INTEGER) : options.firstPage;
   const paging: Paging = { outcome, next: options.firstPage, last: Math.min(maxPage, options.firstPage + MAX_EXTRA_PAGES), seen: new Set(), more: true };
   if (options.firstPage > 1 && !manifest.supports.paging) failed(paging, new AppError('INVALID_INPUT', `engine "${engine}" has no further pages`));
@@ -117,9 +120,17 @@ async function nextPage(engines: EngineService, paging: Paging, options: FanoutO
   paging.next++;
   outcome.pages++;
   const fresh = results.filter((r) => !paging.seen.has(r.url));
-  for (const r of fresh) paging.seen.add(r.url);
-  outcome.results.push(...fresh);
+  for (const r of fresh) {
+    paging.seen.add(r.url);
+    outcome.results.push(r);
+    outcome.keys.push(normalizeUrl(r.url));
+  }
   if (fresh.length === 0 || paging.next > paging.last) paging.more = false;
+}
+
+/** The lists of the engines that answered, as merge.ts takes them, their URL keys included. */
+export function succeededLists(outcomes: EngineOutcome[]): EngineResultList[] {
+  return outcomes.filter((o) => !o.error).map((o) => ({ engine: o.engine, weight: o.weight, results: o.results, keys: o.keys }));
 }
 
 function failed(paging: Paging, error: unknown): void {

@@ -10,9 +10,9 @@ import type { EngineQuery, SafeSearch, TimeRange } from '../../core/engine.js';
 import { AppError } from '../../core/errors.js';
 import type { EngineService } from '../engines/engine-service.js';
 import { passesDomains, type DomainFilter } from './domain-filter.js';
-import { fanOut, type EngineOutcome } from './engine-fanout.js';
+import { fanOut, succeededLists, type EngineOutcome } from './engine-fanout.js';
 import type { EnginePlan } from './engine-plans.js';
-import { mergeEngineResults, type MergedResult } from './merge.js';
+import { mergeEngineResults, type EngineResultList, type MergedResult } from './merge.js';
 import { normalizeUrl } from './url-normalize.js';
 
 export interface FindOptions {
@@ -99,15 +99,11 @@ export async function findPages(engines: EngineService, options: FindOptions): P
   return { pages, queries, engines: engineReport(outcomes), outcomes };
 }
 
-/** The lists of the engines that answered, as merge.ts takes them. */
-export function succeededLists(outcomes: EngineOutcome[]): Array<{ engine: string; weight: number; results: EngineOutcome['results'] }> {
-  return outcomes.filter((o) => !o.error).map((o) => ({ engine: o.engine, weight: o.weight, results: o.results }));
-}
-
 /** A list keyed by each image's URL, the page it sits on kept as sourceUrl. */
-function keyedByImage(list: ReturnType<typeof succeededLists>[number]): ReturnType<typeof succeededLists>[number] {
+function keyedByImage(list: EngineResultList): EngineResultList {
   const results = list.results.filter((r) => r.imageUrl ?? r.url).map((r) => ({ ...r, url: r.imageUrl ?? r.url, sourceUrl: r.sourceUrl ?? r.url }));
-  return { ...list, results };
+  // The page URLs' keys no longer apply: merge keys the image URLs itself.
+  return { engine: list.engine, weight: list.weight, results };
 }
 
 /** Rank 1 of every list, then rank 2 of every list, …; the first occurrence of a URL wins. */

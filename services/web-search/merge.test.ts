@@ -34,6 +34,19 @@ describe('mergeEngineResults', () => {
     expect(guide.score).toBe(1);
   });
 
+  it("groups by the keys a list brings along, when it has them, and keys a list without them itself", () => {
+    const merged = mergeEngineResults([
+      { engine: 'a', weight: 1, results: [result('https://one.example/'), result('https://two.example/')], keys: ['same', 'other'] },
+      { engine: 'b', weight: 1, results: [result('https://three.example/')], keys: ['same'] },
+      { engine: 'c', weight: 1, results: [result('https://www.two.example')] },
+    ]);
+    expect(merged.map((m) => [m.url, m.engines])).toEqual([
+      ['https://one.example/', ['a', 'b']],
+      ['https://www.two.example', ['c']],
+      ['https://two.example/', ['a']],
+    ]);
+  });
+
   it('keeps the original URL when no duplicate is https', () => {
     const [only] = mergeEngineResults([
       { engine: 'a', weight: 1, results: [result('http://example.com/page?utm_medium=x')] },

@@ -39,6 +39,8 @@ export interface EngineResultList {
   engine: string;
   weight: number;
   results: EngineResult[];
+  /** The results' normalised URLs when the caller has them already (EngineOutcome.keys); else worked out here. */
+  keys?: string[];
 }
 
 /** Fields copied from the first duplicate that has them. */
@@ -57,13 +59,13 @@ interface Group {
 
 export function mergeEngineResults(lists: EngineResultList[], options: { explain?: boolean } = {}): MergedResult[] {
   const groups = new Map<string, Group>();
-  lists.forEach(({ engine, weight, results }, engineIndex) => {
+  lists.forEach(({ engine, weight, results, keys }, engineIndex) => {
     // A negative weight would push scores below 0; an engine can at most not count.
     const effectiveWeight = Math.max(0, weight);
     results.forEach((result, index) => {
       if (!result.url) return;
       const position = index + 1;
-      const key = normalizeUrl(result.url);
+      const key = keys?.[index] ?? normalizeUrl(result.url);
       const group = groups.get(key);
       if (!group) {
         groups.set(key, {

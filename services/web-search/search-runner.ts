@@ -11,7 +11,7 @@ import { AppError } from '../../core/errors.js';
 import { isDeepFrozen } from '../../core/frozen-json.js';
 import type { Scraper, ScrapedPage } from '../scrape/scraper.js';
 import type { AnswerCache } from './answer-cache.js';
-import { fanOut } from './engine-fanout.js';
+import { fanOut, succeededLists } from './engine-fanout.js';
 import { mergeEngineResults } from './merge.js';
 import { lexicalRelevance } from '../ranking/relevance.js';
 import type { LinkPolicy } from '../markdown/escape.js';
@@ -149,7 +149,7 @@ export async function runSearch(deps: SearchDeps, input: SearchInput, ctx: CallC
   const succeeded = outcomes.filter((o) => !o.error);
   const failed = outcomes.filter((o) => o.error);
   const merged = mergeEngineResults(
-    succeeded.map((o) => ({ engine: o.engine, weight: o.weight, results: o.results })),
+    succeededLists(outcomes),
     { explain: input.explain },
   );
   const categoryOf = new Map(outcomes.map((o) => [o.engine, o.category]));
