@@ -4,7 +4,7 @@
  * retry) is checked against the addresses it will actually reach, so a
  * public name that resolves to a private address is refused too.
  */
-import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions } from 'node:dns';
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
 import { buildConnector } from 'undici';
 import type { AddressGuard } from './address-guard.js';
@@ -45,9 +45,7 @@ export function createGuardedConnector(guard: AddressGuard, options: { connectTi
 export function guardedLookup(guard: AddressGuard, port: string) {
   return (hostname: string, options: { all?: boolean; family?: number | string }, callback: LookupCallback): void => {
     const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : Number(options.family ?? 0) || 0;
-    const lookupOptions: LookupAllOptions = { all: true, family };
-    dnsLookup(hostname, lookupOptions, (error, addresses) => {
-      if (error) return callback(error, []);
+    lookupAll(hostname, family).then((addresses) => {
       try {
         // All, not just the first: a name answering with one public and one
         // private address must not be a way in.
@@ -59,8 +57,27 @@ export function guardedLookup(guard: AddressGuard, port: string) {
       const first = addresses[0];
       if (!first) return callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), []);
       return callback(null, first.address, first.family);
-    });
+    }, (error: NodeJS.ErrnoException) => callback(error, []));
   };
+}
+
+/**
+ * Lookups in flight, by family and name. A rendered page asks for one host many times at once (its images), and
+ * getaddrinfo runs on libuv's four threads: asks that overlap share one lookup (nothing is kept once it is answered).
+ */
+const inFlight = new Map<string, Promise<LookupAddress[]>>();
+
+function lookupAll(hostname: string, family: number): Promise<LookupAddress[]> {
+  const key = `${family}/${hostname}`;
+  const shared = inFlight.get(key);
+  if (shared) return shared;
+  const lookup = new Promise<LookupAddress[]>((resolve, reject) => dnsLookup(hostname, { all: true, family }, (error, addresses) => (error ? reject(error) : resolve(addresses))));
+  inFlight.set(key, lookup);
+  const forget = (): void => void (inFlight.get(key) === lookup && inFlight.delete(key));
+  lookup.then(forget, forget);
+  // getaddrinfo gives up within the resolver's own timeouts; a lookup that never answers is not shared past this.
+  setTimeout(forget, 30_000).unref();
+  return lookup;
 }
 
 /**
@@ -71,10 +88,6 @@ export function guardedLookup(guard: AddressGuard, port: string) {
 export function resolveAll(hostname: string, timeoutMs: number): Promise<LookupAddress[]> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(Object.assign(new Error(`no DNS answer for ${hostname} within ${timeoutMs} ms`), { code: 'ETIMEOUT' })), timeoutMs);
-    dnsLookup(hostname, { all: true }, (error, addresses) => {
-      clearTimeout(timer);
-      if (error) reject(error);
-      else resolve(addresses);
-    });
+    lookupAll(hostname, 0).then(resolve, reject).finally(() => clearTimeout(timer));
   });
 }

@@ -99,9 +99,7 @@ export class OutboundClient {
           return responseDecodedOnRead({ ...result, url: url.href, elapsedMs: Math.round(performance.now() - started) });
         }
         if (hop >= this.policy.maxRedirects) {
-          throw new AppError('UPSTREAM_FAILED', `more than ${this.policy.maxRedirects} redirects from ${request.url}`, {
-            details: { url: request.url, lastUrl: url.href },
-          });
+          throw new AppError('UPSTREAM_FAILED', `more than ${this.policy.maxRedirects} redirects from ${request.url}`, { details: { url: request.url, lastUrl: url.href } });
         }
         const next = redirectTarget(location, url);
         attempt = redirectedAttempt(attempt, result.status, url, next);
@@ -140,10 +138,7 @@ export class OutboundClient {
       return;
     }
     const addresses = await resolveAll(host, this.policy.timeoutMs).catch((error: NodeJS.ErrnoException) => {
-      throw new AppError('UNREACHABLE', `cannot resolve ${host}: ${error.code ?? error.message}`, {
-        details: { host, reason: 'dns' },
-        cause: error,
-      });
+      throw new AppError('UNREACHABLE', `cannot resolve ${host}: ${error.code ?? error.message}`, { details: { host, reason: 'dns' }, cause: error });
     });
     for (const { address } of addresses) this.guard.assertAllowed(host, port, address);
   }
@@ -160,9 +155,7 @@ export class OutboundClient {
   private async assertRobotsAllow(url: URL, signal?: AbortSignal): Promise<void> {
     if (await this.robots.isAllowed(url.href, signal)) return;
     this.logger.debug({ url: redactUrl(url.href) }, 'robots.txt disallows the page');
-    throw new AppError('ROBOTS_DISALLOWED', `robots.txt of ${url.origin} disallows ${url.href} for Quarry`, {
-      details: { url: url.href },
-    });
+    throw new AppError('ROBOTS_DISALLOWED', `robots.txt of ${url.origin} disallows ${url.href} for Quarry`, { details: { url: url.href } });
   }
 
   private async fetchWithRetries(url: URL, attempt: Attempt, retries: number, signal: AbortSignal): Promise<AttemptResult> {
@@ -193,10 +186,7 @@ export class OutboundClient {
         signal,
         dispatcher: this.dispatcher,
       });
-      const headers: Record<string, string> = {};
-      response.headers.forEach((value, key) => {
-        headers[key] = value;
-      });
+      const headers: Record<string, string> = Object.fromEntries(response.headers);
       const bytes = await readCappedBody(response.body, attempt.maxBytes, url.host);
       return { status: response.status, headers, bytes };
     } finally {
@@ -227,7 +217,6 @@ function redirectTarget(location: string, from: URL): URL {
   return next;
 }
 
-/** The request for the next hop: 303 (and 301/302 after POST) become GET; credentials stay with their origin. */
 /**
  * fetch refuses URLs with user:password@, which webhook receivers commonly
  * use: the credentials travel as HTTP Basic authentication instead, as curl
@@ -242,6 +231,7 @@ function takeCredentials(url: URL): { url: URL; headers: Record<string, string> 
   return { url: bare, headers: { authorization: `Basic ${Buffer.from(userinfo).toString('base64')}` } };
 }
 
+/** The request for the next hop: 303 (and 301/302 after POST) become GET; credentials stay with their origin. */
 function redirectedAttempt(attempt: Attempt, status: number, from: URL, to: URL): Attempt {
   const headers = { ...attempt.headers };
   if (from.origin !== to.origin) for (const name of CREDENTIAL_HEADERS) delete headers[name];
@@ -264,17 +254,11 @@ function classifyFailure(error: unknown, callerSignal: AbortSignal | undefined, 
   const refusal = guardRefusalIn(error);
   if (refusal) return refusal;
   if (deadline.expired) {
-    return new AppError('TIMEOUT', `no complete answer from ${url.host} within ${timeoutMs} ms`, {
-      details: { url: url.href, timeoutMs },
-      cause: error,
-    });
+    return new AppError('TIMEOUT', `no complete answer from ${url.host} within ${timeoutMs} ms`, { details: { url: url.href, timeoutMs }, cause: error });
   }
   const cause = (error as { cause?: { code?: string; message?: string } } | null)?.cause;
   const reason = cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
-  return new AppError('UNREACHABLE', `request to ${url.host} failed: ${reason}`, {
-    details: { url: url.href, reason: 'network' },
-    cause: error,
-  });
+  return new AppError('UNREACHABLE', `request to ${url.host} failed: ${reason}`, { details: { url: url.href, reason: 'network' }, cause: error });
 }
 
 function lowerCaseKeys(headers: Record<string, string>): Record<string, string> {
