@@ -40,7 +40,8 @@ afterAll(async () => {
 const item = (marker: string, n: number) => ({ url: `https://news.example.org/${marker}/${n}`, title: `${marker} story ${n}`, content: `The ${marker} project reported development ${n}.` });
 
 
-const embeddedConfig = { search: { defaultEngines: ['searxng'] }, rateLimitPerMinute: 100_000, webhooks: { backoffBaseMs: 200, timeoutMs: 30_000 } };
+// Jitter 0.1% of the interval (default 10%): the first checks of 60-minute monitors then start within 3.6 s, not 10 s.
+const embeddedConfig = { search: { defaultEngines: ['searxng'] }, rateLimitPerMinute: 100_000, webhooks: { backoffBaseMs: 200, timeoutMs: 30_000 }, monitor: { jitterShare: 0.001 } };
 
 describe('a monitor survives SIGKILL', () => {
   let instance: QuarryProcess;
