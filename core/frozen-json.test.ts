@@ -12,20 +12,25 @@ function cachedAnswer() {
 }
 
 describe('frozen-json', () => {
-  it('encodes an answer with frozen parts exactly as JSON.stringify does', () => {
+  it('encodes an answer with frozen parts to exactly the UTF-8 of JSON.stringify', () => {
     const stored = cachedAnswer();
     const answer = { ...stored, processing_time_ms: 3, cached: true, skipped: undefined, request_id: 'req_1', f: () => 1 };
-    expect(encodeWithFrozenParts(answer)).toBe(JSON.stringify(answer));
+    expect(encodeWithFrozenParts(answer)).toEqual(Buffer.from(JSON.stringify(answer)));
     // Again, from the remembered encoding of the same parts.
     const again = { ...stored, processing_time_ms: 12, cached: true, request_id: 'req_2' };
-    expect(encodeWithFrozenParts(again)).toBe(JSON.stringify(again));
+    expect(encodeWithFrozenParts(again)).toEqual(Buffer.from(JSON.stringify(again)));
+    // Fresh values between and after frozen ones, and a frozen part first.
+    const mixed = { request_id: 'req_3', results: stored.results, n: 1, search_metadata: stored.search_metadata, last: 'é' };
+    expect(encodeWithFrozenParts(mixed)).toEqual(Buffer.from(JSON.stringify(mixed)));
+    const first = { results: stored.results, skipped: undefined };
+    expect(encodeWithFrozenParts(first)?.toString('utf8')).toBe(JSON.stringify(first));
   });
 
   it('encodes a part that replaced a frozen one afresh', () => {
     const stored = cachedAnswer();
     encodeWithFrozenParts({ ...stored });
     const changed = { ...stored, search_metadata: { ...stored.search_metadata, webhook_unused: true } };
-    expect(encodeWithFrozenParts(changed)).toBe(JSON.stringify(changed));
+    expect(encodeWithFrozenParts(changed)).toEqual(Buffer.from(JSON.stringify(changed)));
   });
 
   it('leaves answers without deep-frozen parts to the usual serialiser', () => {

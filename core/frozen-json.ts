@@ -1,16 +1,17 @@
 /**
- * JSON text for answers built from deep-frozen parts (a cached search's
- * metadata and results): a frozen value cannot change, so its JSON is
- * encoded once, on first use, and every later answer that carries the same
- * value splices that text instead of serialising it again. The result is
- * exactly what JSON.stringify gives for the whole answer.
+ * JSON for answers built from deep-frozen parts (a cached search's metadata
+ * and results): a frozen value cannot change, so its JSON is encoded to UTF-8
+ * once, and later answers carrying it splice those bytes: exactly the UTF-8 of
+ * JSON.stringify's text. Bytes, because spliced text is a rope the reply would
+ * flatten, measure and encode on every send (15 µs for 5 kB with one non-ASCII
+ * character; joining bytes takes 3).
  *
  * Only values frozen here (deepFreeze) count: Object.isFrozen is shallow and
  * would let a changed nested object keep stale JSON.
  */
 
 const deepFrozen = new WeakSet<object>();
-const encodings = new WeakMap<object, string>();
+const encodings = new WeakMap<object, Buffer>();
 
 /** Freezes value and everything in it and remembers it as unchangeable; returns its size in string characters (a memory estimate). */
 export function deepFreeze(value: unknown): number {
@@ -23,23 +24,23 @@ export function deepFreeze(value: unknown): number {
   return chars;
 }
 
-/**
- * The JSON of a plain object, its deep-frozen top-level values from their
- * remembered encoding; undefined when it has none (nothing to gain: the
- * caller serialises as usual).
- */
-export function encodeWithFrozenParts(answer: object): string | undefined {
+/** A plain object's JSON bytes, its deep-frozen top-level values from their remembered encoding; undefined when it has none (nothing to gain). */
+export function encodeWithFrozenParts(answer: object): Buffer | undefined {
   if (Array.isArray(answer) || Object.getPrototypeOf(answer) !== Object.prototype) return undefined;
   const entries = Object.entries(answer);
   if (!entries.some(([, value]) => isDeepFrozen(value))) return undefined;
-  let json = '';
+  const parts: Buffer[] = [];
+  let text = ''; // keys and fresh values since the last frozen part
   for (const [key, value] of entries) {
-    const encoded = isDeepFrozen(value) ? encodingOf(value) : (JSON.stringify(value) as string | undefined);
+    const frozen = isDeepFrozen(value) ? encodingOf(value) : undefined;
+    const encoded = frozen ?? (JSON.stringify(value) as string | undefined);
     // Like JSON.stringify: undefined, functions and symbols leave their key out.
     if (encoded === undefined) continue;
-    json += `${json === '' ? '{' : ','}${keyJson(key)}:${encoded}`;
+    text += `${text === '' && parts.length === 0 ? '{' : ','}${keyJson(key)}:`;
+    if (frozen) parts.push(Buffer.from(text), frozen), (text = '');
+    else text += encoded;
   }
-  return json === '' ? '{}' : `${json}}`;
+  return Buffer.concat([...parts, Buffer.from(text === '' && parts.length === 0 ? '{}' : `${text}}`)]);
 }
 
 /** Answers reuse a handful of top-level keys: each encoded once. */
@@ -60,11 +61,12 @@ export function isDeepFrozen(value: unknown): value is object {
   return typeof value === 'object' && value !== null && deepFrozen.has(value);
 }
 
-function encodingOf(value: object): string | undefined {
+function encodingOf(value: object): Buffer | undefined {
   let json = encodings.get(value);
   if (json === undefined) {
-    json = JSON.stringify(value) as string | undefined;
-    if (json === undefined) return undefined;
+    const text = JSON.stringify(value) as string | undefined;
+    if (text === undefined) return undefined;
+    json = Buffer.from(text);
     encodings.set(value, json);
   }
   return json;

@@ -10,7 +10,7 @@
  * answers POST with a form body (or none), read like its query string; a
  * path parameter that carries a URL key (url-keys.ts) is not input. A capability whose spec answer is a bare array
  * declares `answerField`, and HTTP answers that field of the output. An
- * answer holding deep-frozen parts (a cached search) is sent as JSON text with
+ * answer holding deep-frozen parts (a cached search) is sent as JSON bytes with
  * those parts encoded once (core/frozen-json.ts): what fastify would write.
  * A capability that never changes its input (`sharedInput`) has its JSON
  * body parsed once for the same bytes (json-body.ts) and that body prepared
