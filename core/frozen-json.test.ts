@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { deepFreeze, encodeWithFrozenParts } from './frozen-json.js';
+import { deepFreeze, frozenJsonPieces } from './frozen-json.js';
+
+/** The pieces' bytes in order (the HTTP host joins them the same way, hosts/http/reply-bytes.ts). */
+function encodeWithFrozenParts(answer: object): Buffer | undefined {
+  const pieces = frozenJsonPieces(answer);
+  return pieces && Buffer.concat(pieces.map((piece) => (typeof piece === 'string' ? Buffer.from(piece) : piece)));
+}
 
 /** A cached search answer's shape: frozen metadata and results, fresh per-request fields beside them. */
 function cachedAnswer() {
@@ -19,6 +25,9 @@ describe('frozen-json', () => {
     // Again, from the remembered encoding of the same parts.
     const again = { ...stored, processing_time_ms: 12, cached: true, request_id: 'req_2' };
     expect(encodeWithFrozenParts(again)).toEqual(Buffer.from(JSON.stringify(again)));
+    // The frozen parts are the remembered bytes themselves, not copies made per answer.
+    const [, metadataBytes] = frozenJsonPieces(again)!;
+    expect(frozenJsonPieces({ ...stored, request_id: 'req_4' })![1]).toBe(metadataBytes);
     // Fresh values between and after frozen ones, and a frozen part first.
     const mixed = { request_id: 'req_3', results: stored.results, n: 1, search_metadata: stored.search_metadata, last: 'é' };
     expect(encodeWithFrozenParts(mixed)).toEqual(Buffer.from(JSON.stringify(mixed)));

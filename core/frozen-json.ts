@@ -2,9 +2,9 @@
  * JSON for answers built from deep-frozen parts (a cached search's metadata
  * and results): a frozen value cannot change, so its JSON is encoded to UTF-8
  * once, and later answers carrying it splice those bytes: exactly the UTF-8 of
- * JSON.stringify's text. Bytes, because spliced text is a rope the reply would
- * flatten, measure and encode on every send (15 µs for 5 kB with one non-ASCII
- * character; joining bytes takes 3).
+ * JSON.stringify's text. Bytes, because spliced text is a rope that a reply
+ * flattens, measures and encodes on every send (15 µs for 5 kB, one non-ASCII
+ * character in it; joining the bytes takes 3).
  *
  * Only values frozen here (deepFreeze) count: Object.isFrozen is shallow and
  * would let a changed nested object keep stale JSON.
@@ -24,23 +24,25 @@ export function deepFreeze(value: unknown): number {
   return chars;
 }
 
-/** A plain object's JSON bytes, its deep-frozen top-level values from their remembered encoding; undefined when it has none (nothing to gain). */
-export function encodeWithFrozenParts(answer: object): Buffer | undefined {
+/** A plain object's JSON in pieces: text, and its deep-frozen top-level values' remembered UTF-8; undefined without such parts. */
+export function frozenJsonPieces(answer: object): Array<string | Buffer> | undefined {
   if (Array.isArray(answer) || Object.getPrototypeOf(answer) !== Object.prototype) return undefined;
-  const entries = Object.entries(answer);
-  if (!entries.some(([, value]) => isDeepFrozen(value))) return undefined;
-  const parts: Buffer[] = [];
+  const record = answer as Record<string, unknown>;
+  const keys = Object.keys(record);
+  if (!keys.some((key) => isDeepFrozen(record[key]))) return undefined;
+  const pieces: Array<string | Buffer> = [];
   let text = ''; // keys and fresh values since the last frozen part
-  for (const [key, value] of entries) {
+  for (const key of keys) {
+    const value = record[key];
     const frozen = isDeepFrozen(value) ? encodingOf(value) : undefined;
     const encoded = frozen ?? (JSON.stringify(value) as string | undefined);
     // Like JSON.stringify: undefined, functions and symbols leave their key out.
     if (encoded === undefined) continue;
-    text += `${text === '' && parts.length === 0 ? '{' : ','}${keyJson(key)}:`;
-    if (frozen) parts.push(Buffer.from(text), frozen), (text = '');
+    text += `${text === '' && pieces.length === 0 ? '{' : ','}${keyJson(key)}:`;
+    if (frozen) pieces.push(text, frozen), (text = '');
     else text += encoded;
   }
-  return Buffer.concat([...parts, Buffer.from(text === '' && parts.length === 0 ? '{}' : `${text}}`)]);
+  return pieces.length === 0 ? undefined : [...pieces, `${text}}`];
 }
 
 /** Answers reuse a handful of top-level keys: each encoded once. */

@@ -11,7 +11,8 @@
  * path parameter that carries a URL key (url-keys.ts) is not input. A capability whose spec answer is a bare array
  * declares `answerField`, and HTTP answers that field of the output. An
  * answer holding deep-frozen parts (a cached search) is sent as JSON bytes with
- * those parts encoded once (core/frozen-json.ts): what fastify would write.
+ * those parts encoded once (core/frozen-json.ts, joined by reply-bytes.ts):
+ * what fastify would write.
  * A capability that never changes its input (`sharedInput`) has its JSON
  * body parsed once for the same bytes (json-body.ts) and that body prepared
  * once (prepared below), so a repeated request reaches the registry as the
@@ -21,13 +22,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { QuarryApp } from '../../app/create-quarry.js';
 import type { AnyCapability, CallContext } from '../../core/capability.js';
 import { AppError } from '../../core/errors.js';
-import { deepFreeze, encodeWithFrozenParts, isDeepFrozen } from '../../core/frozen-json.js';
+import { deepFreeze, frozenJsonPieces, isDeepFrozen } from '../../core/frozen-json.js';
 import { findInputShapeProblem } from '../../core/input-shape.js';
 import { toJsonSchema } from '../../core/json-schema.js';
 import { shapeRefusal } from '../../core/registry.js';
 import { ClientDisconnect } from './client-disconnect.js';
 import { declaredFields, IGNORED_FIELDS_HEADER, ignoredFieldsHeader, nameAliasesInError, prepareHttpInput, type HttpInput } from './http-input.js';
 import { queryToInput } from './query-input.js';
+import { joinReply } from './reply-bytes.js';
 import type { CapabilityRouteConfig } from './route-config.js';
 
 /** What fastify labels the JSON it serialises itself: the same for JSON encoded here. */
@@ -134,10 +136,10 @@ async function answer(app: QuarryApp, capability: AnyCapability, prepare: Prepar
     const field = capability.http.answerField;
     if (field) return (output as Record<string, unknown>)[field];
     // A cached answer's frozen parts are sent as the JSON they were encoded to once.
-    const json = output !== null && typeof output === 'object' ? encodeWithFrozenParts(output) : undefined;
-    if (json === undefined) return output;
+    const pieces = output !== null && typeof output === 'object' ? frozenJsonPieces(output) : undefined;
+    if (pieces === undefined) return output;
     reply.type(JSON_TYPE);
-    return json;
+    return joinReply(pieces);
   } catch (error) {
     throw error instanceof AppError ? nameAliasesInError(error, aliased) : error;
   } finally {
