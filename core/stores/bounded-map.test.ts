@@ -11,6 +11,17 @@ describe('BoundedMap', () => {
     expect([...map.keys()]).toEqual(['a', 'c']);
   });
 
+  it('keeps the order of use when the newest entry is read again and again', () => {
+    const map = new BoundedMap<string, string>(2, 1e9);
+    map.set('a', '1').set('b', '2');
+    expect([map.get('b'), map.get('b'), map.get('a'), map.get('b')]).toEqual(['2', '2', '1', '2']);
+    map.set('c', '3');
+    expect([...map.keys()]).toEqual(['b', 'c']);
+    map.delete('c');
+    expect(map.get('c')).toBeUndefined();
+    expect([...map.keys()]).toEqual(['b']);
+  });
+
   it('keeps within the byte budget, counting replaced values once', () => {
     const map = new BoundedMap<string, string>(100, 100);
     map.set('a', 'x'.repeat(20)).set('a', 'y'.repeat(20)).set('b', 'z'.repeat(20));

@@ -1,8 +1,7 @@
 /**
- * The in-memory cache's store: a Map that forgets its least recently used
- * entries beyond a count and a byte budget. Keyv's default Map only drops an
- * expired entry when it is read again, so a busy server caching scraped
- * pages (screenshots and PDFs included) would otherwise grow without bound.
+ * The in-memory cache's store: a Map forgetting its least recently used entries
+ * past a count and a byte budget. Keyv's default Map drops an expired entry only
+ * when it is read again: a server caching scraped pages would grow unbounded.
  */
 
 /** Strings are counted at two bytes per UTF-16 unit; other values at a flat estimate. */
@@ -12,6 +11,7 @@ function sizeOf(value: unknown): number {
 
 export class BoundedMap<K, V> extends Map<K, V> {
   private bytes = 0;
+  private newest: K | undefined;
 
   constructor(
     private readonly maxEntries: number,
@@ -21,17 +21,17 @@ export class BoundedMap<K, V> extends Map<K, V> {
   }
 
   override get(key: K): V | undefined {
-    if (!super.has(key)) return undefined;
-    // Re-insert so iteration order is least recently used first.
+    // Re-insert so iteration order is least recently used first (the newest is last already: reading it again churns nothing).
+    if (key === this.newest || !super.has(key)) return super.get(key);
     const value = super.get(key) as V;
     super.delete(key);
-    super.set(key, value);
+    super.set((this.newest = key), value);
     return value;
   }
 
   override set(key: K, value: V): this {
     if (super.has(key)) this.delete(key);
-    super.set(key, value);
+    super.set((this.newest = key), value);
     this.bytes += sizeOf(value);
     for (const oldest of super.keys()) {
       if (super.size <= this.maxEntries && this.bytes <= this.maxBytes) break;
