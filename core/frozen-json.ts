@@ -5,9 +5,7 @@
  * JSON.stringify's text. Bytes, because spliced text is a rope that a reply
  * flattens, measures and encodes on every send (15 µs for 5 kB, one non-ASCII
  * character in it; joining the bytes takes 3).
- *
- * Only values frozen here (deepFreeze) count: Object.isFrozen is shallow and
- * would let a changed nested object keep stale JSON.
+ * Only values frozen by deepFreeze count (Object.isFrozen is shallow: a nested change would go unseen).
  */
 
 const deepFrozen = new WeakSet<object>();
@@ -38,9 +36,11 @@ export function frozenJsonPieces(answer: object): Array<string | Buffer> | undef
     const encoded = frozen ?? (JSON.stringify(value) as string | undefined);
     // Like JSON.stringify: undefined, functions and symbols leave their key out.
     if (encoded === undefined) continue;
-    text += `${text === '' && pieces.length === 0 ? '{' : ','}${keyJson(key)}:`;
-    if (frozen) pieces.push(text, frozen), (text = '');
-    else text += encoded;
+    text += `${text === '' && pieces.length === 0 ? '{' : ','}${keyJson(key)}:${frozen ? '' : encoded}`;
+    if (frozen) {
+      pieces.push(text, frozen);
+      text = '';
+    }
   }
   return pieces.length === 0 ? undefined : [...pieces, `${text}}`];
 }
