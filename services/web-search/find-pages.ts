@@ -12,8 +12,7 @@ import type { EngineService } from '../engines/engine-service.js';
 import { passesDomains, type DomainFilter } from './domain-filter.js';
 import { fanOut, succeededLists, type EngineOutcome } from './engine-fanout.js';
 import type { EnginePlan } from './engine-plans.js';
-import { mergeEngineResults, type EngineResultList, type MergedResult } from './merge.js';
-import { normalizeUrl } from './url-normalize.js';
+import { mergeKeyedResults, type EngineResultList, type KeyedResult, type MergedResult } from './merge.js';
 
 export interface FindOptions {
   plans: EnginePlan[];
@@ -87,14 +86,15 @@ export async function findPages(engines: EngineService, options: FindOptions): P
         onEngineDone: (engine) => options.onEngineDone?.(engine, query, ++answered, total),
       });
       const lists = succeededLists(outcomes);
-      return { query, outcomes, results: mergeEngineResults(options.byImage ? lists.map(keyedByImage) : lists) };
+      return { query, outcomes, results: mergeKeyedResults(options.byImage ? lists.map(keyedByImage) : lists) };
     }),
   );
   if (options.signal.aborted) throw new AppError('CANCELLED', 'the search was cancelled');
 
-  const pages = interleave(perQuery).filter(
-    ({ result }) => passesDomains(result.url, options.domains) && !options.skip?.has(normalizeUrl(result.url)),
-  );
+  // Each page's key is the one the merge grouped it under: not worked out again.
+  const pages = interleave(perQuery)
+    .filter(({ key, page }) => passesDomains(page.result.url, options.domains) && !options.skip?.has(key))
+    .map(({ page }) => page);
   const outcomes = perQuery.flatMap((q) => q.outcomes);
   return { pages, queries, engines: engineReport(outcomes), outcomes };
 }
@@ -106,16 +106,16 @@ function keyedByImage(list: EngineResultList): EngineResultList {
   return { engine: list.engine, weight: list.weight, results };
 }
 
-/** Rank 1 of every list, then rank 2 of every list, …; the first occurrence of a URL wins. */
-function interleave(lists: Array<{ query: string; results: MergedResult[] }>): FoundPage[] {
-  if (lists.length === 1) return lists[0]!.results.map((result) => ({ result, queries: [lists[0]!.query] }));
+/** Rank 1 of every list, then rank 2 of every list, …; the first occurrence of a URL (by its merge key) wins. */
+function interleave(lists: Array<{ query: string; results: KeyedResult[] }>): Array<{ key: string; page: FoundPage }> {
+  if (lists.length === 1) return lists[0]!.results.map(({ key, result }) => ({ key, page: { result, queries: [lists[0]!.query] } }));
   const byKey = new Map<string, FoundPage>();
   const longest = Math.max(0, ...lists.map((l) => l.results.length));
   for (let rank = 0; rank < longest; rank++) {
     for (const { query, results } of lists) {
-      const result = results[rank];
-      if (!result) continue;
-      const key = normalizeUrl(result.url);
+      const keyed = results[rank];
+      if (!keyed) continue;
+      const { key, result } = keyed;
       const found = byKey.get(key);
       if (found) {
         if (!found.queries.includes(query)) found.queries.push(query);
@@ -125,7 +125,7 @@ function interleave(lists: Array<{ query: string; results: MergedResult[] }>): F
       }
     }
   }
-  return [...byKey.values()];
+  return [...byKey].map(([key, page]) => ({ key, page }));
 }
 
 function engineReport(outcomes: EngineOutcome[]): EngineReport {

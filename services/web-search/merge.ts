@@ -50,6 +50,8 @@ const FIRST_WINS_FIELDS = ['publishedDate', 'author', 'thumbnail', 'imageUrl', '
 const SCORE_PRECISION = 12;
 
 interface Group {
+  /** The duplicate key the group was formed under (url-normalize.ts). */
+  key: string;
   result: MergedResult;
   /** Index of the first list (engine) that found it. */
   firstEngineIndex: number;
@@ -58,6 +60,17 @@ interface Group {
 }
 
 export function mergeEngineResults(lists: EngineResultList[], options: { explain?: boolean } = {}): MergedResult[] {
+  return mergeKeyedResults(lists, options).map(({ result }) => result);
+}
+
+/** A merged result beside the duplicate key it was grouped under: for callers that group results again. */
+export interface KeyedResult {
+  key: string;
+  result: MergedResult;
+}
+
+/** mergeEngineResults, each result with its key. */
+export function mergeKeyedResults(lists: EngineResultList[], options: { explain?: boolean } = {}): KeyedResult[] {
   const groups = new Map<string, Group>();
   lists.forEach(({ engine, weight, results, keys }, engineIndex) => {
     // A negative weight would push scores below 0; an engine can at most not count.
@@ -69,6 +82,7 @@ export function mergeEngineResults(lists: EngineResultList[], options: { explain
       const group = groups.get(key);
       if (!group) {
         groups.set(key, {
+          key,
           result: { ...result, engines: [engine], positions: [{ engine, position }], score: 0, rawScore: 0 },
           firstEngineIndex: engineIndex,
           firstPosition: position,
@@ -94,10 +108,10 @@ export function mergeEngineResults(lists: EngineResultList[], options: { explain
   for (const group of all) best = Math.max(best, group.result.rawScore);
   all.sort(compareGroups);
 
-  return all.map(({ result, terms }) => {
+  return all.map(({ key, result, terms }) => {
     result.score = best > 0 ? result.rawScore / best : 0;
     if (options.explain) result.explanation = explain(result, terms, best);
-    return result;
+    return { key, result };
   });
 }
 
