@@ -20,13 +20,13 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { QuarryApp } from '../../app/create-quarry.js';
-import type { AnyCapability, CallContext } from '../../core/capability.js';
+import type { AnyCapability } from '../../core/capability.js';
 import { AppError } from '../../core/errors.js';
 import { deepFreeze, frozenJsonPieces, isDeepFrozen } from '../../core/frozen-json.js';
 import { findInputShapeProblem } from '../../core/input-shape.js';
 import { toJsonSchema } from '../../core/json-schema.js';
 import { shapeRefusal } from '../../core/registry.js';
-import { ClientDisconnect } from './client-disconnect.js';
+import { HttpCallContext } from './http-call-context.js';
 import { declaredFields, IGNORED_FIELDS_HEADER, ignoredFieldsHeader, nameAliasesInError, prepareHttpInput, type HttpInput } from './http-input.js';
 import { queryToInput } from './query-input.js';
 import { joinReply } from './reply-bytes.js';
@@ -114,22 +114,7 @@ function isEmpty(record: Record<string, unknown>): boolean {
 async function answer(app: QuarryApp, capability: AnyCapability, prepare: Preparer, raw: Record<string, unknown>, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
   const { input, ignored, aliased } = prepare(raw);
   if (ignored.length > 0) reply.header(IGNORED_FIELDS_HEADER, ignoredFieldsHeader(ignored));
-  // A client that disconnects before the answer cancels the work; the signal is made only if the work reads it.
-  const disconnect = new ClientDisconnect(reply.raw);
-  const ctx: CallContext = {
-    get signal() {
-      return disconnect.signal;
-    },
-    cancelled: () => disconnect.happened,
-    logger: request.log as CallContext['logger'],
-    progress: () => undefined,
-    host: 'http',
-    // Read by the few answers that link a status route: worked out then, not for every request.
-    get baseUrl() {
-      return `${request.protocol}://${request.host}`;
-    },
-    ...(request.principal ? { caller: request.principal } : {}),
-  };
+  const ctx = new HttpCallContext(request, reply.raw);
   try {
     const output = await app.registry.invoke(capability.id, input, ctx);
     reply.status(capability.http.accepted?.is(output) ? 202 : (capability.http.status ?? 200));
@@ -143,7 +128,7 @@ async function answer(app: QuarryApp, capability: AnyCapability, prepare: Prepar
   } catch (error) {
     throw error instanceof AppError ? nameAliasesInError(error, aliased) : error;
   } finally {
-    disconnect.release();
+    ctx.release();
   }
 }
 

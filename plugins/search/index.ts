@@ -1,6 +1,6 @@
 /** The search area: web search, batch search, the engine catalogue and async job status. */
 import { randomBytes } from 'node:crypto';
-import { defineCapability } from '../../core/capability.js';
+import { defineCapability, type CallContext } from '../../core/capability.js';
 import { AppError, toAppError } from '../../core/errors.js';
 import { definePlugin, type PluginServices } from '../../app/plugin-services.js';
 import { autocompleteCapability } from './autocomplete.js';
@@ -107,6 +107,9 @@ export default definePlugin({
         let next = 0;
         let done = 0;
         const deadline = performance.now() + input.timeout * 1000;
+        // Each query's search reports no progress of its own: the batch reports one step per query. Named field by
+        // field, not spread: a host's context may keep its parts on its prototype (hosts/http/http-call-context.ts).
+        const perQuery: CallContext = { signal: ctx.signal, logger: ctx.logger, host: ctx.host, progress: () => undefined, ...(ctx.caller ? { caller: ctx.caller } : {}) };
         const worker = async (): Promise<void> => {
           while (next < queries.length && !ctx.signal.aborted) {
             const query = queries[next++]!;
@@ -123,7 +126,7 @@ export default definePlugin({
                   timeout: remaining,
                   relevance_filter: false,
                 }),
-                { ...ctx, progress: () => undefined },
+                perQuery,
               )) as SearchAnswer;
               if (answer.search_metadata.engines_succeeded.length === 0) {
                 const reasons = Object.entries(answer.search_metadata.engine_errors).map(([e, err]) => `${e}: ${err.message}`);
