@@ -4,7 +4,9 @@
  * when read) in dictionary mode, and every read of it on the way down
  * (registry, plugin, service) is then a slow lookup. As a literal it cost a
  * cached search 12–18 µs of server CPU per request (A/B in one process, both
- * orders), about a fifth of all it costs. Every request's context has one shape.
+ * orders), about a fifth of all it costs; under that load the old generation
+ * grew ~1.5 MB per scavenge (--trace-gc: a mark-compact every ~2 s), and with
+ * the class it stays flat. Every request's context has one shape.
  */
 import type { FastifyRequest } from 'fastify';
 import type { ServerResponse } from 'node:http';
