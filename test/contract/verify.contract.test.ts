@@ -15,6 +15,7 @@ import { mergeLayers, type ConfigInput } from '../../app/config.js';
 import { PACKAGE_ROOT } from '../../core/paths.js';
 import { BIAS_RATINGS, FACTUAL_RATINGS, SOURCE_CATEGORIES } from '../../services/credibility/labels.js';
 import { sandboxConfig, startQuarry, type RunningQuarry } from '../e2e/harness.js';
+import { recordProgress } from '../e2e/mcp-progress.js';
 import { CLAIM_GROUPS, claimEngines, serveClaimWeb } from '../sandbox/claim-pages.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
 
@@ -210,8 +211,9 @@ describe('verify/claim', () => {
     expect((strict.content as Array<{ text: string }>)[0]!.text).toMatch('surprise');
   });
   it('sends a progress notification per step over MCP, in order', async () => {
-    const progress: Array<{ progress: number; total?: number; message?: string }> = [];
-    const result = await client.callTool({ name: 'verify_claim', arguments: { claim: 'The Eiffel Tower was completed in 1889' } }, undefined, { onprogress: (p) => progress.push(p) });
+    const recorder = recordProgress(client);
+    const result = await client.callTool({ name: 'verify_claim', arguments: { claim: 'The Eiffel Tower was completed in 1889' } }, undefined, { onprogress: recorder.onprogress }).finally(recorder.stop);
+    const progress = recorder.seen;
     expect(result.isError).toBeFalsy();
     // Every step arrives: the MCP host sends the answer only after the last notification is out (hosts/mcp/server.ts).
     const steps = ['search', 'read', 'decompose', 'retrieve', 'judge', 'aggregate'];
@@ -270,10 +272,11 @@ describe('verify/batch', () => {
     const polled = await quarry.get(small.body.poll_url);
     expect(polled.body).toEqual(small.body);
 
-    const progress: Array<{ progress: number; total?: number; message?: string }> = [];
-    const mcp = await client.callTool({ name: 'verify_batch', arguments: { claims: ['The Eiffel Tower was completed in 1889', 'The Eiffel Tower is 500 metres tall'] } }, undefined, {
-      onprogress: (p) => progress.push(p),
-    });
+    const recorder = recordProgress(client);
+    const mcp = await client
+      .callTool({ name: 'verify_batch', arguments: { claims: ['The Eiffel Tower was completed in 1889', 'The Eiffel Tower is 500 metres tall'] } }, undefined, { onprogress: recorder.onprogress })
+      .finally(recorder.stop);
+    const progress = recorder.seen;
     const out = mcp.structuredContent as any;
     expectShape(out, BATCH_SHAPE, 'mcp batch');
     expect(out.status).toBe('completed');

@@ -15,6 +15,7 @@ import { mergeLayers } from '../../app/config.js';
 import { PACKAGE_ROOT } from '../../core/paths.js';
 import { HEAT_PUMP_PAGES, renderResearchPage } from '../sandbox/research-pages.js';
 import { sandboxConfig, startQuarry, type RunningQuarry } from './harness.js';
+import { recordProgress } from './mcp-progress.js';
 import { startResearchWeb, type ResearchWeb } from './research-web.js';
 import { until } from '../sandbox/until.js';
 
@@ -93,11 +94,11 @@ describe('agent and RAG tools over MCP', () => {
   });
 
   it('agent_research: progress notifications per step, and a report with its sources', async () => {
-    const progress: Array<{ progress: number; message?: string }> = [];
-    const result = await client.callTool({ name: 'agent_research', arguments: { query: 'heat pump', depth: 'deep', max_sources: 5 } }, undefined, {
-      onprogress: (p) => progress.push(p),
-      timeout: 120_000,
-    });
+    const recorder = recordProgress(client);
+    const result = await client
+      .callTool({ name: 'agent_research', arguments: { query: 'heat pump', depth: 'deep', max_sources: 5 } }, undefined, { onprogress: recorder.onprogress, timeout: 120_000 })
+      .finally(recorder.stop);
+    const progress = recorder.seen;
     expect(result.isError).toBeFalsy();
     const messages = progress.map((p) => p.message ?? '');
     expect(messages[0]).toMatch(/planning/);
@@ -113,11 +114,11 @@ describe('agent and RAG tools over MCP', () => {
   }, 150_000);
 
   it('rag_research: a progress notification for every query', async () => {
-    const progress: string[] = [];
-    const result = await client.callTool({ name: 'rag_research', arguments: { topic: 'heat pump', depth: 'quick', categories: ['history', 'technical'] } }, undefined, {
-      onprogress: (p) => progress.push(p.message ?? ''),
-      timeout: 120_000,
-    });
+    const recorder = recordProgress(client);
+    const result = await client
+      .callTool({ name: 'rag_research', arguments: { topic: 'heat pump', depth: 'quick', categories: ['history', 'technical'] } }, undefined, { onprogress: recorder.onprogress, timeout: 120_000 })
+      .finally(recorder.stop);
+    const progress = recorder.seen.map((p) => p.message ?? '');
     expect(result.isError).toBeFalsy();
     const structured = result.structuredContent as any;
     for (const query of structured.queries_executed) expect(progress.some((m) => m.includes(`"${query}"`))).toBe(true);
@@ -185,8 +186,9 @@ describe('agent and RAG tools over MCP', () => {
 
   it('agent_crawl and agent_map: a progress notification per page read, structuredContent and markdown', async () => {
     const start = addChain('/mcp-chain', 4);
-    const progress: Array<{ progress: number; total?: number; message?: string }> = [];
-    const result = await client.callTool({ name: 'agent_crawl', arguments: { url: start, max_depth: 3 } }, undefined, { onprogress: (p) => progress.push(p), timeout: 60_000 });
+    const recorder = recordProgress(client);
+    const result = await client.callTool({ name: 'agent_crawl', arguments: { url: start, max_depth: 3 } }, undefined, { onprogress: recorder.onprogress, timeout: 60_000 }).finally(recorder.stop);
+    const progress = recorder.seen;
     expect(result.isError).toBeFalsy();
     const structured = result.structuredContent as any;
     expect(structured.results.map((r: { url: string; depth: number }) => [r.url, r.depth])).toEqual([0, 1, 2, 3].map((i) => [site.url(`/mcp-chain/${i}`), i]));

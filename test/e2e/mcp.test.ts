@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../core/paths.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
 import { sandboxConfig, startQuarry, type RunningQuarry } from './harness.js';
+import { recordProgress } from './mcp-progress.js';
 import { playDefaultEngines } from '../recordings.js';
 
 let web: SandboxWeb;
@@ -73,10 +74,9 @@ describe('MCP over stdio', () => {
     expect(http.status).toBe(200);
     expect(http.body.results.length).toBeGreaterThan(0);
 
-    const progress: number[] = [];
-    const result = await shared.client.callTool({ name: 'search_web', arguments: body }, undefined, {
-      onprogress: (p) => progress.push(p.progress),
-    });
+    const recorder = recordProgress(shared.client);
+    const result = await shared.client.callTool({ name: 'search_web', arguments: body }, undefined, { onprogress: recorder.onprogress }).finally(recorder.stop);
+    const progress = recorder.seen.map((p) => p.progress);
     expect(result.isError).toBeFalsy();
     const structured = result.structuredContent as any;
     expect(structured.results.map((r: any) => r.url)).toEqual(http.body.results.map((r: any) => r.url));

@@ -18,6 +18,7 @@ import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
 import { mergeLayers } from '../../app/config.js';
 import { buildHttpServer } from '../../hosts/http/server.js';
 import { sandboxConfig, startQuarry, type RunningQuarry } from './harness.js';
+import { recordProgress } from './mcp-progress.js';
 
 let web: SandboxWeb;
 let quarry: RunningQuarry;
@@ -389,10 +390,9 @@ describe('over MCP', () => {
     try {
       const names = (await client.listTools()).tools.map((t) => t.name);
       expect(names).toEqual(expect.arrayContaining(['neural_search', 'neural_similar', 'neural_highlights', 'neural_predictive', 'neural_categories']));
-      const progress: string[] = [];
-      const result = await client.callTool({ name: 'neural_search', arguments: { query: PARAPHRASE, use_autoprompt: false } }, undefined, {
-        onprogress: (p) => progress.push(p.message ?? String(p.progress)),
-      });
+      const recorder = recordProgress(client);
+      const result = await client.callTool({ name: 'neural_search', arguments: { query: PARAPHRASE, use_autoprompt: false } }, undefined, { onprogress: recorder.onprogress }).finally(recorder.stop);
+      const progress = recorder.seen.map((p) => p.message ?? String(p.progress));
       expect(result.isError).toBeFalsy();
       expect((result.structuredContent as any).results[0].url).toBe(`${web.url}${CPR!.path}`);
       expect(progress.length).toBeGreaterThanOrEqual(3);
