@@ -120,6 +120,8 @@ async function main(): Promise<void> {
       '',
       `cached searches: ${cached.perSecond.toFixed(0)} req/s vs GET /healthz ${health.perSecond.toFixed(0)} req/s on the same server (ratio ${(cached.perSecond / health.perSecond).toFixed(2)}, target ≥ 0.6), ${CONCURRENCY} concurrent clients; the median of ${PAIRS} warm pairs of ${CACHED_SECONDS} s (ratios ${byRatio.map((p) => p.ratio.toFixed(2)).join(', ')})`,
       `server CPU per request: cached search ${cached.cpuMsPerRequest.toFixed(3)} ms, /healthz ${health.cpuMsPerRequest.toFixed(3)} ms (ratio ${(health.cpuMsPerRequest / cached.cpuMsPerRequest).toFixed(2)}); the clients ${cached.clientCpuMsPerRequest.toFixed(3)} / ${health.clientCpuMsPerRequest.toFixed(3)} ms`,
+      // Per pair, in the order run: a low pair shows whether the server or the client paid more per request then.
+      `per pair (ratio: server cached / healthz ms, client cached / healthz ms): ${pairs.map((p) => `${p.ratio.toFixed(2)}: ${p.cached.cpuMsPerRequest.toFixed(3)} / ${p.health.cpuMsPerRequest.toFixed(3)}, ${p.cached.clientCpuMsPerRequest.toFixed(3)} / ${p.health.clientCpuMsPerRequest.toFixed(3)}`).join('; ')}`,
       `load average (1 min) ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after: figures from a loaded machine are pessimistic`,
       '',
     ].join('\n'),
