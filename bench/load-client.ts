@@ -1,9 +1,11 @@
 /**
  * Throughput as the benches measure it: CONCURRENCY clients for SECONDS in a
- * child process (bench/http-load.ts), and this process's CPU time per
- * request. With the clients out of the server's process, the rate is what the
- * server serves; on a loaded machine the rate shows the load, the CPU time
- * what serving costs.
+ * child process, and this process's CPU time per request. With the clients
+ * out of the server's process, the rate is what the server serves; on a
+ * loaded machine the rate shows the load, the CPU time what serving costs.
+ * Two clients: node:http over kept-alive sockets (http-load.ts), what Node
+ * programs use, and autocannon (autocannon-load.ts), light enough that the
+ * server saturates first.
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -18,9 +20,19 @@ export interface LoadResult {
   clientCpuMsPerRequest: number;
 }
 
-export async function measureThroughput(url: string, seconds: number, concurrency: number, post?: { body: string; headers: Record<string, string> }): Promise<LoadResult> {
+export type LoadClient = 'node-http' | 'autocannon';
+
+const CLIENT_SCRIPTS: Record<LoadClient, string> = { 'node-http': 'dist/bench/http-load.js', autocannon: 'dist/bench/autocannon-load.js' };
+
+export async function measureThroughput(
+  url: string,
+  seconds: number,
+  concurrency: number,
+  post?: { body: string; headers: Record<string, string> },
+  client: LoadClient = 'node-http',
+): Promise<LoadResult> {
   const cpu = process.cpuUsage();
-  const args = [join(PACKAGE_ROOT, 'dist/bench/http-load.js'), url, String(seconds), String(concurrency), ...(post ? [post.body, JSON.stringify(post.headers)] : [])];
+  const args = [join(PACKAGE_ROOT, CLIENT_SCRIPTS[client]), url, String(seconds), String(concurrency), ...(post ? [post.body, JSON.stringify(post.headers)] : [])];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
