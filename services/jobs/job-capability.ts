@@ -147,7 +147,8 @@ export class JobSurface<A extends z.ZodType, S extends z.ZodType, I extends z.Zo
       ...(toMarkdown ? { toMarkdown } : {}),
       handler: async (input: z.infer<CI>, ctx: CallContext) => {
         const prepared = (await prepare?.(input, ctx)) as P;
-        if (run && !wantsJob(input)) return run(input, ctx, prepared);
+        // Awaited rather than returned: a promise returned from an async function costs two more turns of the microtask queue.
+        if (run && !wantsJob(input)) return await run(input, ctx, prepared);
         const { job } = await submit(input, ctx, prepared);
         const wait = waitMs?.(input) ?? 0;
         const current = wait > 0 ? ((await this.jobs.waitFor(job.id, { timeoutMs: wait, signal: ctx.signal, onProgress: (p) => ctx.progress(p) })) ?? job) : job;

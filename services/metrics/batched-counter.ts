@@ -6,35 +6,45 @@
  */
 import { Counter, type Registry } from 'prom-client';
 
+type Pending<L extends string> = { labels: Record<L, string>; count: number };
+
 export class BatchedCounter<L extends string> {
-  private readonly pending = new Map<string, { labels: Record<L, string>; count: number }>();
+  /** By first, second and third label value (the empty string when there are two labels): no key is built per event. */
+  private readonly pending = new Map<string, Map<string, Map<string, Pending<L>>>>();
   private readonly counter: Counter<L>;
 
   constructor(
     config: { name: string; help: string; registers: Registry[] },
-    private readonly labelNames: readonly L[],
+    private readonly labelNames: readonly [L, L] | readonly [L, L, L],
   ) {
     const pending = this.pending;
     this.counter = new Counter({
       ...config,
       labelNames,
       collect() {
-        for (const { labels, count } of pending.values()) this.inc(labels, count);
+        for (const seconds of pending.values()) for (const thirds of seconds.values()) for (const { labels, count } of thirds.values()) this.inc(labels, count);
         pending.clear();
       },
     });
   }
 
-  /** Counts one event with these label values, in labelNames' order. */
-  inc(...values: string[]): void {
-    const key = values.join('\u0000');
-    const entry = this.pending.get(key);
+  /** Counts one event with these label values, in labelNames' order (the third only with three labels). */
+  inc(first: string, second: string, third = ''): void {
+    let seconds = this.pending.get(first);
+    if (!seconds) this.pending.set(first, (seconds = new Map()));
+    let thirds = seconds.get(second);
+    if (!thirds) seconds.set(second, (thirds = new Map()));
+    const entry = thirds.get(third);
     if (entry) entry.count++;
-    else this.pending.set(key, { labels: Object.fromEntries(this.labelNames.map((name, i) => [name, values[i]])) as Record<L, string>, count: 1 });
+    else thirds.set(third, { labels: this.labelsOf([first, second, third]), count: 1 });
   }
 
   /** Every labelled value counted so far. */
   async values(): Promise<Array<{ labels: Partial<Record<L, string | number>>; value: number }>> {
     return (await this.counter.get()).values;
+  }
+
+  private labelsOf(values: string[]): Record<L, string> {
+    return Object.fromEntries(this.labelNames.map((name, i) => [name, values[i]])) as Record<L, string>;
   }
 }

@@ -55,10 +55,11 @@ export class SearchHistory {
 
   /** Remembers queries (in order); never fails the search that records them. */
   async record(caller: Principal | undefined, queries: string[]): Promise<void> {
-    const cleaned = queries.map((q) => q.trim().slice(0, MAX_QUERY_CHARS)).filter(Boolean);
-    if (cleaned.length === 0) return;
     const key = keyOf(caller);
-    if (this.isRepeat(key, cleaned)) return;
+    // One query, the common case, is checked for a repeat before any list is built.
+    if (queries.length === 1 && this.isRepeat(key, cleanQuery(queries[0]!))) return;
+    const cleaned = queries.map(cleanQuery).filter(Boolean);
+    if (cleaned.length === 0) return;
     try {
       await this.lock.run(key, async () => {
         const previous = ((await this.cache.get(key)) as string[] | undefined) ?? [];
@@ -73,9 +74,10 @@ export class SearchHistory {
     }
   }
 
-  private isRepeat(key: string, cleaned: string[]): boolean {
+  /** Whether this one query is the caller's last, recorded here moments ago. */
+  private isRepeat(key: string, query: string): boolean {
     const last = this.lastRecorded.get(key);
-    return cleaned.length === 1 && last !== undefined && last.query === cleaned[0] && this.now() - last.at < REPEAT_WINDOW_MS;
+    return query !== '' && last !== undefined && last.query === query && this.now() - last.at < REPEAT_WINDOW_MS;
   }
 
   private remember(key: string, cleaned: string[]): void {
@@ -94,6 +96,10 @@ export class SearchHistory {
       return [];
     }
   }
+}
+
+function cleanQuery(query: string): string {
+  return query.trim().slice(0, MAX_QUERY_CHARS);
 }
 
 function keyOf(caller: Principal | undefined): string {

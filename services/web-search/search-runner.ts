@@ -125,6 +125,7 @@ export async function runSearch(deps: SearchDeps, input: SearchInput, ctx: CallC
 
   if (input.cache_ttl > 0) {
     const cached = await deps.cache.get(key);
+    // A copy of its own (the cached answer is frozen and shared), finished in place.
     if (cached) return finish({ ...cached, cached: true, request_id: newRequestId() }, input, started, deps.linkPolicy);
   }
 
@@ -231,12 +232,13 @@ export async function runSearch(deps: SearchDeps, input: SearchInput, ctx: CallC
   answer.search_metadata.search_time_ms = Math.round(performance.now() - started);
   // Only answers where at least one engine worked are worth caching.
   if (input.cache_ttl > 0 && succeeded.length > 0) await deps.cache.set(key, answer, input.cache_ttl * 1000);
-  return finish(answer, input, started, deps.linkPolicy);
+  // The cache now holds (and has frozen) that answer: the caller gets a copy.
+  return finish({ ...answer }, input, started, deps.linkPolicy);
 }
 
-function finish(answer: SearchAnswer, input: SearchInput, started: number, linkPolicy: LinkPolicy | undefined): SearchAnswer {
-  const elapsed = Math.round(performance.now() - started);
-  const out: SearchAnswer = { ...answer, processing_time_ms: elapsed };
+/** Completes an answer the caller owns (a copy): its processing time and, when asked for, its markdown. */
+function finish(out: SearchAnswer, input: SearchInput, started: number, linkPolicy: LinkPolicy | undefined): SearchAnswer {
+  out.processing_time_ms = Math.round(performance.now() - started);
   if (input.output_format === 'markdown') {
     out.markdown = renderSearchMarkdown(
       {
@@ -246,7 +248,8 @@ function finish(answer: SearchAnswer, input: SearchInput, started: number, linkP
       },
       linkPolicy ? { linkPolicy } : {},
     );
-  } else {
+  } else if (out.markdown !== undefined) {
+    // Only an answer cached by another build could carry one; deleting an absent key is not needed.
     delete out.markdown;
   }
   return out;
