@@ -232,7 +232,7 @@ export async function runSearch(deps: SearchDeps, input: SearchInput, ctx: CallC
   answer.search_metadata.search_time_ms = Math.round(performance.now() - started);
   // Only answers where at least one engine worked are worth caching.
   if (input.cache_ttl > 0 && succeeded.length > 0) await deps.cache.set(key, answer, input.cache_ttl * 1000);
-  // The cache now holds (and has frozen) that answer: the caller gets a copy.
+  // The cache may now hold (and have frozen) that answer: the caller gets a copy.
   return finish({ ...answer }, input, started, deps.linkPolicy);
 }
 
