@@ -6,8 +6,9 @@
  * node:http's client costs more CPU per request than a trivial route costs
  * the server, so on a machine with two cores it, not the server, sets
  * /healthz's rate. autocannon writes prebuilt requests on raw sockets and
- * costs about a third as much, so the server's core is what saturates and
- * the rate is the server's capacity.
+ * costs a third (/healthz) to a half (a cached search) as much per request,
+ * so the server's core is what saturates and the rate is the server's
+ * capacity.
  *
  * Arguments: <url> <seconds> <concurrency> [<JSON body> <JSON headers>] (a body means POST).
  */
