@@ -47,17 +47,9 @@ export interface StoredSourceInput {
   chunks: Array<{ text: string; start: number; end: number; tokens: number; vector: Float32Array }>;
 }
 
-export interface StoredSource {
+/** A stored source as read back: its fields without the chunks, which it counts. */
+export interface StoredSource extends Omit<StoredSourceInput, 'chunks'> {
   source_id: string;
-  url: string;
-  title: string;
-  content: string;
-  summary: string;
-  word_count: number;
-  engine: string;
-  scraped_at: string;
-  relevance_score: number;
-  query: string;
   chunk_count: number;
 }
 
