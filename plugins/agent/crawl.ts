@@ -14,7 +14,7 @@ import type { ScrapedPage } from '../../services/scrape/scraper.js';
 import type { AgentCrawlInput, AgentCrawlOutput } from './crawl-schemas.js';
 import { failedResults, runSiteCrawl } from './crawl-run.js';
 import { rankPagesByInstructions } from './instructions.js';
-import { embedderOrNull, requestId } from './search.js';
+import { requestId } from './search.js';
 
 const DEFAULT_CHUNKS = 3;
 /** Longest a single page read may take; the crawl's own deadline usually ends it sooner. */
@@ -62,7 +62,7 @@ export async function agentCrawl(services: PluginServices, input: AgentCrawlInpu
     return result;
   });
   if (input.instructions) {
-    const embedder = await embedderOrNull(services, ctx);
+    const embedder = await services.semantic.embedderOrNull(ctx.logger);
     const ranked = await rankPagesByInstructions(input.instructions, pages.map(({ page }) => ({ title: page.title, text: page.text })), embedder, ctx.signal);
     const chunks = input.chunks_per_source ?? DEFAULT_CHUNKS;
     results = ranked.map(({ index, score, passages }) => ({

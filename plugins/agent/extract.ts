@@ -8,7 +8,7 @@ import type { CallContext } from '../../core/capability.js';
 import type { PluginServices } from '../../app/plugin-services.js';
 import { rankPagePassages } from '../../services/ranking/page-passages.js';
 import type { AgentExtractInput, AgentExtractOutput } from './schemas.js';
-import { embedderOrNull, requestId } from './search.js';
+import { requestId } from './search.js';
 
 const DEFAULT_CHUNKS = 3;
 
@@ -27,7 +27,7 @@ export async function agentExtract(services: PluginServices, input: AgentExtract
     extract: { markdown: input.format === 'markdown', includeImages: input.include_images, includeLinks: false, media: input.include_favicon },
   });
 
-  const embedder = input.query ? await embedderOrNull(services, ctx) : null;
+  const embedder = input.query ? await services.semantic.embedderOrNull(ctx.logger) : null;
   const reranker = input.query ? await services.models.passageReranker() : null;
   const read = pages.map((page) => page.success && page.text.trim().length > 0);
   const ranked = input.query

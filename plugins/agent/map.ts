@@ -10,7 +10,7 @@ import type { PageRead } from '../../services/discover/site-crawl.js';
 import type { AgentMapInput, AgentMapOutput } from './crawl-schemas.js';
 import { failedResults, runSiteCrawl } from './crawl-run.js';
 import { rankUrlsByInstructions } from './instructions.js';
-import { embedderOrNull, requestId } from './search.js';
+import { requestId } from './search.js';
 
 export async function agentMap(services: PluginServices, input: AgentMapInput, ctx: CallContext): Promise<AgentMapOutput> {
   const started = performance.now();
@@ -21,7 +21,7 @@ export async function agentMap(services: PluginServices, input: AgentMapInput, c
   const crawl = await runSiteCrawl(services, input, ctx, { readAll: false, read });
   let urls = crawl.urls.map((entry) => entry.url);
   if (input.instructions) {
-    const embedder = await embedderOrNull(services, ctx);
+    const embedder = await services.semantic.embedderOrNull(ctx.logger);
     urls = (await rankUrlsByInstructions(input.instructions, urls, embedder, ctx.signal)).map((ranked) => ranked.url);
   }
   return {

@@ -21,7 +21,6 @@ import { rerankerForRequest, withReranker } from '../../services/ranking/reranke
 import { runResearch } from '../../services/research/loop.js';
 import { FACETS, planQuestions } from '../../services/research/plan.js';
 import type { AgentResearchInput, AgentResearchReport, ResearchDepth } from './schemas.js';
-import { embedderOrNull } from './search.js';
 import { TOPIC_ROUTE } from './topics.js';
 
 interface ResearchProfile {
@@ -60,7 +59,7 @@ export async function agentResearch(services: PluginServices, input: AgentResear
   });
   report(`sub-questions: ${plan.questions.join(' | ')}`);
 
-  const embedder = await embedderOrNull(services, ctx);
+  const embedder = await services.semantic.embedderOrNull(ctx.logger);
   const reranker = rerankerForRequest(await services.models.passageReranker());
   const outcome = await runResearch(services.webSearch, {
     subject: input.query,

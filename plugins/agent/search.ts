@@ -41,14 +41,6 @@ export function requestId(): string {
   return `req_${randomBytes(12).toString('hex')}`;
 }
 
-export async function embedderOrNull(services: PluginServices, ctx: CallContext): Promise<Embedder | null> {
-  try {
-    return await services.semantic.embedder();
-  } catch (error) {
-    ctx.logger.warn({ err: error }, 'no embedding model: ranking by words only');
-    return null;
-  }
-}
 
 export function assertSafeQuery(query: string, field = 'query'): void {
   const findings = screenQuery(query);
@@ -116,7 +108,7 @@ export async function agentSearch(services: PluginServices, input: AgentSearchIn
   );
 
   ctx.progress({ progress: 2, total, message: `ranking the passages of ${kept.filter((s) => s.read).length} pages` });
-  const embedder = profile.embeddings ? await embedderOrNull(services, ctx) : null;
+  const embedder = profile.embeddings ? await services.semantic.embedderOrNull(ctx.logger) : null;
   const reranker = rerankerForRequest(await services.models.passageReranker());
   const entries = await rankEntries(input.query, kept, embedder, reranker, ctx.signal);
   const rerank = input.rerank || profile.rerank;

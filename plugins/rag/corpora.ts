@@ -15,7 +15,6 @@ import { retrieve } from '../../services/corpora/retrieve.js';
 import type { CorpusRecord } from '../../services/corpora/types.js';
 import { rankPagePassages } from '../../services/ranking/page-passages.js';
 import type { corpusAddInputSchema, corpusAddOutputSchema, corpusGetOutputSchema, corporaListOutputSchema, semanticSearchInputSchema, semanticSearchOutputSchema } from './schemas.js';
-import { embedderOrNull } from './search.js';
 
 type SemanticSearchInput = z.infer<typeof semanticSearchInputSchema>;
 type SemanticSearchOutput = z.infer<typeof semanticSearchOutputSchema>;
@@ -24,7 +23,7 @@ export async function semanticSearch(services: PluginServices, input: SemanticSe
   const started = performance.now();
   const store = await services.corpora.store();
   const record = await store.requireFor(input.corpus_id, ctx.caller);
-  const embedder = await embedderOrNull(services, ctx);
+  const embedder = await services.semantic.embedderOrNull(ctx.logger);
   const { hits, vectorUsed } = await retrieve(store, record, input.query, { limit: input.limit, minRelevance: input.min_relevance, embedder, signal: ctx.signal });
   const sources = await store.sourcesById(record.corpus_id, hits.map((h) => h.source_id));
   return {

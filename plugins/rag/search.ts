@@ -10,7 +10,6 @@ import type { PluginServices } from '../../app/plugin-services.js';
 import { fitContext } from '../../services/answers/context.js';
 import { modelFor } from '../../services/llm/model-choice.js';
 import { extractiveSummary, writtenSummaries } from '../../services/answers/summary.js';
-import type { Embedder } from '../../services/embeddings/types.js';
 import { EXTRACTIVE_MODEL } from '../../services/llm/registry.js';
 import { rankPagePassages } from '../../services/ranking/page-passages.js';
 import { rerankerForRequest, withReranker } from '../../services/ranking/reranker.js';
@@ -20,14 +19,6 @@ export const CONTENT_CHARS = 8000;
 /** Passage size for context chunks (tokens). */
 const CONTEXT_PASSAGE_TOKENS = 160;
 
-export async function embedderOrNull(services: PluginServices, ctx: CallContext): Promise<Embedder | null> {
-  try {
-    return await services.semantic.embedder();
-  } catch (error) {
-    ctx.logger.warn({ err: error }, 'no embedding model: ranking by words only');
-    return null;
-  }
-}
 
 export function defaultEngines(services: PluginServices, engines: string[] | undefined): string[] {
   if (engines) {
@@ -59,7 +50,7 @@ export async function ragSearch(services: PluginServices, input: RagSearchInput,
   });
 
   ctx.progress({ progress: 2, total: 3, message: 'ranking passages' });
-  const embedder = await embedderOrNull(services, ctx);
+  const embedder = await services.semantic.embedderOrNull(ctx.logger);
   // Unread pages (scrape_content false, or a failed read) compete on their title and snippet.
   const candidates = gathering.sources
     .map((source) => ({ source, text: source.read ? source.text : source.snippet }))

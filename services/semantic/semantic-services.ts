@@ -47,6 +47,16 @@ export class SemanticServices {
     return this.embedderPromise;
   }
 
+  /** The embedding model, or null when none can be loaded (said on the caller's logger): the caller then ranks by words only. */
+  async embedderOrNull(logger: Logger): Promise<Embedder | null> {
+    try {
+      return await this.embedder();
+    } catch (error) {
+      logger.warn({ err: error }, 'no embedding model: ranking by words only');
+      return null;
+    }
+  }
+
   /** The local page index, or null when disabled in the config. */
   pageIndex(): Promise<PageIndex | null> {
     if (!this.config.vectorIndex.enabled) return Promise.resolve(null);
