@@ -6,7 +6,7 @@
 import { defineEngine, stripMarkup, type EngineResult, type SafeSearch } from '../../core/engine.js';
 import { absoluteHttpUrl } from '../_lib/html-document.js';
 import { asRecord, asString } from '../_lib/json-body.js';
-import { braveLanguage, braveRequest, braveResults } from '../brave_news/brave-api.js';
+import { braveLanguage, braveRequest, braveResults } from '../_brave/brave-api.js';
 
 const PAGE_SIZE = 50;
 const SAFE_SEARCH: Record<SafeSearch, string> = { 0: 'off', 1: 'strict', 2: 'strict' };

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { EngineAccessDeniedError, EngineRateLimitedError } from '../../core/engine.js';
 import { runEngineConformance } from '../../test/contract/engine-conformance.js';
 import { loadEngine, readFixture, testContext, testResponse, type LoadedTestEngine } from '../../test/contract/load-engine.js';
-import { braveDate } from './brave-api.js';
+import { braveDate } from '../_brave/brave-api.js';
 
 const engineDir = fileURLToPath(new URL('.', import.meta.url));
 

@@ -2,21 +2,16 @@
  * Brave Search API, videos endpoint (api.search.brave.com/res/v1/videos/search).
  * Needs a subscription token (engines.brave_videos.apiKey).
  */
-import { defineEngine, stripMarkup, type EngineResult, type SafeSearch } from '../../core/engine.js';
+import { defineEngine, type EngineResult } from '../../core/engine.js';
 import { absoluteHttpUrl } from '../_lib/html-document.js';
 import { asRecord, asString } from '../_lib/json-body.js';
-import { BRAVE_FRESHNESS, braveDate, braveLanguage, braveOffset, braveRequest, braveResults } from '../brave_news/brave-api.js';
+import { braveListedResult, braveListingParams, braveRequest, braveResults } from '../_brave/brave-api.js';
 
 const PAGE_SIZE = 20;
-const SAFE_SEARCH: Record<SafeSearch, string> = { 0: 'off', 1: 'moderate', 2: 'strict' };
 
 function toResult(item: Record<string, unknown>): EngineResult | undefined {
-  const url = absoluteHttpUrl(asString(item.url));
-  const title = stripMarkup(asString(item.title) ?? '');
-  if (!url || !title) return undefined;
-  const result: EngineResult = { url, title, snippet: stripMarkup(asString(item.description) ?? '') };
-  const published = braveDate(item.page_age);
-  if (published) result.publishedDate = published;
+  const result = braveListedResult(item);
+  if (!result) return undefined;
   const thumbnail = asRecord(item.thumbnail) ?? {};
   const thumbnailUrl = absoluteHttpUrl(asString(thumbnail.src)) ?? absoluteHttpUrl(asString(thumbnail.original));
   if (thumbnailUrl) result.thumbnail = thumbnailUrl;
@@ -33,14 +28,7 @@ function toResult(item: Record<string, unknown>): EngineResult | undefined {
 
 export default defineEngine({
   buildRequest({ query, settings }) {
-    return braveRequest(settings, '/res/v1/videos/search', {
-      q: query.query,
-      count: PAGE_SIZE,
-      offset: braveOffset(query),
-      freshness: query.timeRange ? BRAVE_FRESHNESS[query.timeRange] : undefined,
-      safesearch: SAFE_SEARCH[query.safeSearch],
-      search_lang: braveLanguage(query),
-    });
+    return braveRequest(settings, '/res/v1/videos/search', braveListingParams(query, PAGE_SIZE));
   },
 
   parseResponse(response) {

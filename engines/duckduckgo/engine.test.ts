@@ -3,7 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { EngineCaptchaError } from '../../core/engine.js';
 import { runEngineConformance } from '../../test/contract/engine-conformance.js';
 import { loadEngine, readFixture, testContext, testResponse, type LoadedTestEngine } from '../../test/contract/load-engine.js';
-import { duckduckgoRegion, pageOffset, unwrapRedirect } from './engine.js';
+import { duckduckgoRegion } from '../_duckduckgo/duckduckgo.js';
+import { pageOffset, unwrapRedirect } from './engine.js';
 
 const engineDir = fileURLToPath(new URL('.', import.meta.url));
 

@@ -9,32 +9,16 @@ import {
   EngineParseError,
   type EngineResult,
   type HttpRequestSpec,
-  type SafeSearch,
   type TimeRange,
 } from '../../core/engine.js';
 import { endpointUrl, formBody } from '../_lib/endpoint-url.js';
 import { absoluteHttpUrl, parseHtmlDocument, textOf } from '../_lib/html-document.js';
 import { parseJsonBody } from '../_lib/json-body.js';
+import { DUCKDUCKGO_SAFE_SEARCH, duckduckgoRegion, isDuckduckgoBlockPage } from '../_duckduckgo/duckduckgo.js';
 
 const AUTOCOMPLETE_ORIGIN = 'https://duckduckgo.com';
 
 const TIME_RANGE: Record<TimeRange, string> = { day: 'd', week: 'w', month: 'm', year: 'y' };
-/** DuckDuckGo's kp: 1 strict, -1 moderate, -2 off. */
-const SAFE_SEARCH: Record<SafeSearch, string> = { 0: '-2', 1: '-1', 2: '1' };
-/** Region (kl) for a bare language; "wt-wt" is DuckDuckGo's "no region". */
-const REGION_BY_LANGUAGE: Record<string, string> = {
-  en: 'us-en', de: 'de-de', fr: 'fr-fr', es: 'es-es', it: 'it-it', nl: 'nl-nl', pt: 'br-pt', ru: 'ru-ru', pl: 'pl-pl',
-  sv: 'se-sv', da: 'dk-da', fi: 'fi-fi', no: 'no-no', cs: 'cz-cs', el: 'gr-el', hu: 'hu-hu', ro: 'ro-ro', tr: 'tr-tr',
-  uk: 'ua-uk', ja: 'jp-jp', ko: 'kr-kr', zh: 'cn-zh', ar: 'xa-ar', he: 'il-he', id: 'id-id', vi: 'vn-vi', th: 'th-th',
-};
-
-/** "en-US" → "us-en"; otherwise the language's default region. */
-export function duckduckgoRegion(language: string, region?: string): string {
-  const match = region ? /^([a-z]{2})-([a-z]{2})$/i.exec(region) : null;
-  if (match) return `${match[2]!.toLowerCase()}-${match[1]!.toLowerCase()}`;
-  return REGION_BY_LANGUAGE[language] ?? 'wt-wt';
-}
-
 /** Offsets of DuckDuckGo's "Next" form: page 2 starts at 20, later pages advance by 50. */
 export function pageOffset(page: number): number {
   if (page <= 1) return 0;
@@ -48,10 +32,6 @@ export function unwrapRedirect(href: string): string | undefined {
   const url = new URL(absolute);
   if (url.hostname.endsWith('duckduckgo.com') && url.pathname === '/l/') return absoluteHttpUrl(url.searchParams.get('uddg'));
   return absolute;
-}
-
-function isBlockPage(html: string): boolean {
-  return /anomaly-modal|anomaly\.js|bots use DuckDuckGo too|captcha|unusual traffic/i.test(html);
 }
 
 function parseResults(html: string): EngineResult[] {
@@ -78,7 +58,7 @@ export default defineEngine({
     }
     fields.kl = duckduckgoRegion(query.language, query.region);
     fields.df = query.timeRange ? TIME_RANGE[query.timeRange] : '';
-    fields.kp = SAFE_SEARCH[query.safeSearch];
+    fields.kp = DUCKDUCKGO_SAFE_SEARCH[query.safeSearch];
     return {
       method: 'POST',
       url: endpointUrl(settings.baseUrl, '/html/'),
@@ -90,7 +70,7 @@ export default defineEngine({
   parseResponse(response) {
     if (response.body.trim() === '') throw new EngineParseError('duckduckgo answered with an empty page');
     const results = parseResults(response.body);
-    if (results.length === 0 && isBlockPage(response.body)) throw new EngineCaptchaError('duckduckgo answered with its bot check (anomaly) page');
+    if (results.length === 0 && isDuckduckgoBlockPage(response.body)) throw new EngineCaptchaError('duckduckgo answered with its bot check (anomaly) page');
     return { results };
   },
 

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { EngineCaptchaError, type EngineStep } from '../../core/engine.js';
 import { runEngineConformance } from '../../test/contract/engine-conformance.js';
 import { loadEngine, readFixture, testContext, testResponse, type LoadedTestEngine } from '../../test/contract/load-engine.js';
-import { extractVqd } from './engine.js';
+import { extractVqd } from '../_duckduckgo/duckduckgo.js';
 
 const engineDir = fileURLToPath(new URL('.', import.meta.url));
 

@@ -6,24 +6,20 @@
  */
 import {
   defineEngine,
-  EngineCaptchaError,
   EngineParseError,
   stripMarkup,
   type EngineQuery,
   type EngineResult,
   type HttpRequestSpec,
-  type SafeSearch,
   type TimeRange,
 } from '../../core/engine.js';
 import { endpointUrl } from '../_lib/endpoint-url.js';
 import { absoluteHttpUrl } from '../_lib/html-document.js';
 import { asArray, asRecord, asString, parseJsonBody } from '../_lib/json-body.js';
-import { duckduckgoRegion } from '../duckduckgo/engine.js';
+import { DUCKDUCKGO_SAFE_SEARCH, duckduckgoRegion, requestAfterTokenPage } from '../_duckduckgo/duckduckgo.js';
 
 const PAGE_SIZE = 100;
 const TIME_RANGE: Record<TimeRange, string> = { day: 'Day', week: 'Week', month: 'Month', year: 'Year' };
-/** p: 1 strict, -1 moderate, -2 off (as kp on the page). */
-const SAFE_SEARCH: Record<SafeSearch, string> = { 0: '-2', 1: '-1', 2: '1' };
 
 interface ImageParams {
   q: string;
@@ -39,14 +35,9 @@ function imageParams(query: EngineQuery): ImageParams {
     l: duckduckgoRegion(query.language, query.region),
     // f is the filter list time,size,color,type,layout,license.
     f: query.timeRange ? `time:${TIME_RANGE[query.timeRange]},,,,,` : ',,,,,',
-    p: SAFE_SEARCH[query.safeSearch],
+    p: DUCKDUCKGO_SAFE_SEARCH[query.safeSearch],
     s: query.page > 1 ? (query.page - 1) * PAGE_SIZE : undefined,
   };
-}
-
-/** The vqd token in the query page ("vqd="4-1234..." or vqd='...'). */
-export function extractVqd(html: string): string | undefined {
-  return /vqd=["']?([\d-]+)/.exec(html)?.[1];
 }
 
 function dimension(value: unknown): number | undefined {
@@ -85,14 +76,8 @@ export default defineEngine({
   parseResponse(response, { query, settings }) {
     const body = response.body.trim();
     if (body.startsWith('<')) {
-      const vqd = extractVqd(body);
-      if (!vqd) {
-        if (/captcha|anomaly|unusual traffic|are you a robot/i.test(body)) throw new EngineCaptchaError('duckduckgo answered with its bot check page');
-        throw new EngineParseError('duckduckgo page without a vqd token');
-      }
       const params = (asRecord(response.request.meta?.images) as ImageParams | undefined) ?? imageParams(query);
-      const url = endpointUrl(settings.baseUrl, '/i.js', { ...params, o: 'json', vqd });
-      return { next: { method: 'GET', url, headers: { referer: `${settings.baseUrl.replace(/\/+$/, '')}/`, accept: 'application/json' } } };
+      return { next: requestAfterTokenPage(body, settings.baseUrl, '/i.js', { ...params, o: 'json' }, { accept: 'application/json' }) };
     }
     const data = asRecord(parseJsonBody(body, 'duckduckgo_images'));
     if (!data || !Array.isArray(data.results)) throw new EngineParseError('duckduckgo_images answered without results');

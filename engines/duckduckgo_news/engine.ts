@@ -7,24 +7,20 @@
  */
 import {
   defineEngine,
-  EngineCaptchaError,
   EngineParseError,
   stripMarkup,
   type EngineQuery,
   type EngineResult,
   type HttpRequestSpec,
-  type SafeSearch,
   type TimeRange,
 } from '../../core/engine.js';
 import { endpointUrl } from '../_lib/endpoint-url.js';
 import { absoluteHttpUrl } from '../_lib/html-document.js';
 import { asArray, asRecord, asString, parseJsonBody } from '../_lib/json-body.js';
-import { duckduckgoRegion } from '../duckduckgo/engine.js';
+import { DUCKDUCKGO_SAFE_SEARCH, duckduckgoRegion, requestAfterTokenPage } from '../_duckduckgo/duckduckgo.js';
 
 const PAGE_SIZE = 30;
 const TIME_RANGE: Record<TimeRange, string> = { day: 'd', week: 'w', month: 'm', year: 'y' };
-/** kp / p: 1 strict, -1 moderate, -2 off. */
-const SAFE_SEARCH: Record<SafeSearch, string> = { 0: '-2', 1: '-1', 2: '1' };
 
 interface NewsParams {
   q: string;
@@ -39,13 +35,9 @@ function newsParams(query: EngineQuery): NewsParams {
     q: query.query,
     l: duckduckgoRegion(query.language, query.region),
     df: query.timeRange ? TIME_RANGE[query.timeRange] : undefined,
-    p: SAFE_SEARCH[query.safeSearch],
+    p: DUCKDUCKGO_SAFE_SEARCH[query.safeSearch],
     s: (query.page - 1) * PAGE_SIZE,
   };
-}
-
-export function extractVqd(html: string): string | undefined {
-  return /vqd=["']?(\d-[\d-]+)/.exec(html)?.[1];
 }
 
 function toResult(item: unknown): EngineResult | undefined {
@@ -73,14 +65,8 @@ export default defineEngine({
   parseResponse(response, { query, settings }) {
     const body = response.body.trim();
     if (body.startsWith('<')) {
-      const vqd = extractVqd(body);
-      if (!vqd) {
-        if (/captcha|anomaly|unusual traffic/i.test(body)) throw new EngineCaptchaError('duckduckgo answered with its bot check page');
-        throw new EngineParseError('duckduckgo page without a vqd token');
-      }
       const params = (asRecord(response.request.meta?.news) as NewsParams | undefined) ?? newsParams(query);
-      const url = endpointUrl(settings.baseUrl, '/news.js', { ...params, o: 'json', noamp: 1, vqd });
-      return { next: { method: 'GET', url, headers: { referer: `${settings.baseUrl.replace(/\/+$/, '')}/` } } };
+      return { next: requestAfterTokenPage(body, settings.baseUrl, '/news.js', { ...params, o: 'json', noamp: 1 }) };
     }
     const data = asRecord(parseJsonBody(body, 'duckduckgo_news'));
     if (!data) throw new EngineParseError('duckduckgo_news answered with JSON that is not an object');

@@ -6,15 +6,20 @@ import {
   EngineAccessDeniedError,
   EngineParseError,
   EngineRateLimitedError,
+  stripMarkup,
   type EngineQuery,
+  type EngineResult,
   type EngineSettings,
   type HttpRequestSpec,
+  type SafeSearch,
   type TimeRange,
 } from '../../core/engine.js';
 import { endpointUrl } from '../_lib/endpoint-url.js';
+import { absoluteHttpUrl } from '../_lib/html-document.js';
 import { asArray, asRecord, asString, parseJsonBody } from '../_lib/json-body.js';
 
-export const BRAVE_FRESHNESS: Record<TimeRange, string> = { day: 'pd', week: 'pw', month: 'pm', year: 'py' };
+const BRAVE_FRESHNESS: Record<TimeRange, string> = { day: 'pd', week: 'pw', month: 'pm', year: 'py' };
+const LISTING_SAFE_SEARCH: Record<SafeSearch, string> = { 0: 'off', 1: 'moderate', 2: 'strict' };
 /** offset is a page index; the API accepts 0–9. */
 const MAX_OFFSET = 9;
 
@@ -26,7 +31,7 @@ export function braveRequest(settings: EngineSettings, path: string, params: Rec
   };
 }
 
-export function braveOffset(query: EngineQuery): number | undefined {
+function braveOffset(query: EngineQuery): number | undefined {
   return query.page > 1 ? Math.min(query.page - 1, MAX_OFFSET) : undefined;
 }
 
@@ -57,4 +62,27 @@ export function braveDate(value: unknown): string | undefined {
   if (!text) return undefined;
   const date = new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(text) ? text : `${text}Z`);
   return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}
+
+/** The query parameters the news and videos endpoints take alike. */
+export function braveListingParams(query: EngineQuery, pageSize: number): Record<string, string | number | undefined> {
+  return {
+    q: query.query,
+    count: pageSize,
+    offset: braveOffset(query),
+    freshness: query.timeRange ? BRAVE_FRESHNESS[query.timeRange] : undefined,
+    safesearch: LISTING_SAFE_SEARCH[query.safeSearch],
+    search_lang: braveLanguage(query),
+  };
+}
+
+/** What a news or video item says alike: its page, title, description and age; undefined without a page or title. */
+export function braveListedResult(item: Record<string, unknown>): EngineResult | undefined {
+  const url = absoluteHttpUrl(asString(item.url));
+  const title = stripMarkup(asString(item.title) ?? '');
+  if (!url || !title) return undefined;
+  const result: EngineResult = { url, title, snippet: stripMarkup(asString(item.description) ?? '') };
+  const published = braveDate(item.page_age);
+  if (published) result.publishedDate = published;
+  return result;
 }
