@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { EngineParseError, EngineRateLimitedError } from '../../core/engine.js';
 import { runEngineConformance } from '../../test/contract/engine-conformance.js';
 import { loadEngine, readFixture, testContext, testResponse, type LoadedTestEngine } from '../../test/contract/load-engine.js';
-import { licenseLabel } from './engine.js';
+import { openverseLicense } from '../_openverse/openverse.js';
 
 const engineDir = fileURLToPath(new URL('.', import.meta.url));
 const JSON_TYPE = 'application/json';
@@ -63,7 +63,7 @@ describe('openverse_audio', () => {
   it('types error answers', () => {
     expect(() => parse('{"detail":"Invalid page_size"}', 400)).toThrow(EngineParseError);
     expect(() => parse('{"detail":"Request was throttled."}', 429)).toThrow(EngineRateLimitedError);
-    expect(licenseLabel('pdm', '')).toBe('PDM');
+    expect(openverseLicense('pdm', '')).toBe('PDM');
   });
 
   it('pages and lets sensitive results in only with safe search off', () => {

@@ -2,23 +2,14 @@
  * Openverse (api.openverse.org) audio search: openly licensed music and
  * sound effects through the official, keyless GET /v1/audio/ endpoint.
  */
-import { defineEngine, EngineParseError, EngineRateLimitedError, stripMarkup, type EngineResult } from '../../core/engine.js';
-import { endpointUrl } from '../_lib/endpoint-url.js';
+import { defineEngine, stripMarkup, type EngineResult } from '../../core/engine.js';
 import { absoluteHttpUrl } from '../_lib/html-document.js';
-import { asArray, asRecord, asString, parseJsonBody } from '../_lib/json-body.js';
-
-const PAGE_SIZE = 20;
+import { asArray, asRecord, asString } from '../_lib/json-body.js';
+import { openverseLicense, openverseRequest, openverseResults } from '../_openverse/openverse.js';
 
 function clean(value: unknown): string {
   const text = asString(value);
   return text === undefined ? '' : stripMarkup(text);
-}
-
-/** license "by-sa" + version "3.0" → "CC BY-SA 3.0"; cc0 and pdm keep their names. */
-export function licenseLabel(license: string, version: string): string {
-  const code = license.toUpperCase();
-  const name = code === 'CC0' || code === 'PDM' ? code : `CC ${code}`;
-  return version ? `${name} ${version}` : name;
 }
 
 function toResult(value: unknown): EngineResult | undefined {
@@ -29,7 +20,7 @@ function toResult(value: unknown): EngineResult | undefined {
   const title = clean(track.title) || url;
   const genres = asArray(track.genres).filter((genre): genre is string => typeof genre === 'string' && genre.trim() !== '').map(stripMarkup);
   const license = clean(track.license);
-  const licenseText = license ? licenseLabel(license, clean(track.license_version)) : '';
+  const licenseText = openverseLicense(license, clean(track.license_version)) ?? '';
   const category = clean(track.category);
   const result: EngineResult = { url, title, snippet: [genres.join(', '), category, licenseText].filter(Boolean).join(' · ') };
   const creator = clean(track.creator);
@@ -56,25 +47,10 @@ function toResult(value: unknown): EngineResult | undefined {
 
 export default defineEngine({
   buildRequest({ query, settings }) {
-    return {
-      method: 'GET',
-      url: endpointUrl(settings.baseUrl, '/v1/audio/', {
-        q: query.query,
-        page: query.page,
-        page_size: PAGE_SIZE,
-        include_sensitive_results: query.safeSearch === 0 ? 'true' : undefined,
-      }),
-      headers: { accept: 'application/json' },
-    };
+    return openverseRequest(settings, 'audio', query);
   },
 
   parseResponse(response) {
-    if (response.status === 429) throw new EngineRateLimitedError('openverse answered 429 Too Many Requests');
-    const data = asRecord(parseJsonBody(response.body, 'openverse_audio'));
-    if (!data || !Array.isArray(data.results)) {
-      const detail = asString(data?.detail) ?? asString(asRecord(data?.detail)?.message);
-      throw new EngineParseError(`openverse_audio answered without results${detail ? `: ${detail}` : ''}`);
-    }
-    return { results: asArray(data.results).map(toResult).filter((result): result is EngineResult => result !== undefined) };
+    return { results: openverseResults(response, 'openverse_audio').map(toResult).filter((result): result is EngineResult => result !== undefined) };
   },
 });
