@@ -5,14 +5,14 @@
  * heading-per-result layout, and the block page (/sorry/ redirect, reCAPTCHA).
  */
 import { EngineCaptchaError, type EngineQuery, type SafeSearch, type TimeRange } from '../../core/engine.js';
-import { absoluteHttpUrl } from '../_lib/html-document.js';
+import { absoluteHttpUrl, parseHtmlDocument, textOf } from '../_lib/html-document.js';
 
 const GOOGLE = 'https://www.google.com';
 export const GOOGLE_TIME_RANGE: Record<TimeRange, string> = { day: 'qdr:d', week: 'qdr:w', month: 'qdr:m', year: 'qdr:y' };
 /** Google's web tabs know only on (active) and off; moderate counts as on. */
 const SAFE_SEARCH: Record<SafeSearch, string> = { 0: 'off', 1: 'active', 2: 'active' };
 /** A result's title: an h3 on the no-JS and desktop pages, role=heading on the mobile page. */
-export const RESULT_HEADING = 'h3, [role="heading"]';
+const RESULT_HEADING = 'h3, [role="heading"]';
 const BLOCK_MARKERS = /id="captcha-form"|g-recaptcha|unusual traffic|captcha/i;
 
 /** The /search parameters of a web, image or video tab (`tbm` names the tab; none is web). */
@@ -42,10 +42,34 @@ export function unwrapGoogleLink(href: string): string | undefined {
 }
 
 /** The largest ancestor of an element that holds no other element matching `selector` (a result's block). */
-export function blockOf(element: Element, selector: string): Element {
+function blockOf(element: Element, selector: string): Element {
   let block = element;
   while (block.parentElement && block.parentElement.querySelectorAll(selector).length <= 1) block = block.parentElement;
   return block;
+}
+
+/** A result of the web and video tabs: a link holding a heading, in its block. */
+export interface HeadedResult {
+  url: string;
+  title: string;
+  /** The result's block: the largest ancestor of its heading that holds no other result's. */
+  container: Element;
+}
+
+/** The results of a web or video tab page, in order, each link once. */
+export function headedResults(html: string): HeadedResult[] {
+  const document = parseHtmlDocument(html);
+  const results: HeadedResult[] = [];
+  const seen = new Set<string>();
+  for (const heading of document.querySelectorAll(RESULT_HEADING)) {
+    const link = heading.closest('a') ?? heading.querySelector('a');
+    const url = unwrapGoogleLink(link?.getAttribute('href') ?? '');
+    const title = textOf(heading);
+    if (!url || !title || seen.has(url)) continue;
+    seen.add(url);
+    results.push({ url, title, container: blockOf(heading, RESULT_HEADING) });
+  }
+  return results;
 }
 
 /** Throws the CAPTCHA error when Google redirected to /sorry/, or answered nothing but a robot check. */

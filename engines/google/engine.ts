@@ -4,9 +4,9 @@
  * a result is a link holding a heading (h3, or role=heading on mobile).
  */
 import { defineEngine, EngineParseError, type EngineResult } from '../../core/engine.js';
-import { assertNotBlocked, blockOf, googleSearchParams, RESULT_HEADING, unwrapGoogleLink } from '../_google/google.js';
+import { assertNotBlocked, googleSearchParams, headedResults } from '../_google/google.js';
 import { endpointUrl } from '../_lib/endpoint-url.js';
-import { parseHtmlDocument, textOf } from '../_lib/html-document.js';
+import { textOf } from '../_lib/html-document.js';
 import { parseJsonBody } from '../_lib/json-body.js';
 
 const PAGE_SIZE = 10;
@@ -15,20 +15,10 @@ const SUGGEST_ORIGIN = 'https://suggestqueries.google.com';
 const SNIPPET_SELECTORS = ['.VwiC3b', '[data-sncf]', '.s3v9rd', '.st', '.yDYNvb', '.lEBKkf'];
 
 function parseResults(html: string): EngineResult[] {
-  const document = parseHtmlDocument(html);
-  const results: EngineResult[] = [];
-  const seen = new Set<string>();
-  for (const heading of document.querySelectorAll(RESULT_HEADING)) {
-    const link = heading.closest('a') ?? heading.querySelector('a');
-    const url = unwrapGoogleLink(link?.getAttribute('href') ?? '');
-    const title = textOf(heading);
-    if (!url || !title || seen.has(url)) continue;
-    seen.add(url);
-    const container = blockOf(heading, RESULT_HEADING);
+  return headedResults(html).map(({ url, title, container }) => {
     const snippetElement = SNIPPET_SELECTORS.map((selector) => container.querySelector(selector)).find((element) => element !== null);
-    results.push({ url, title, snippet: textOf(snippetElement) });
-  }
-  return results;
+    return { url, title, snippet: textOf(snippetElement) };
+  });
 }
 
 export default defineEngine({

@@ -4,9 +4,9 @@
  * thumbnail, a duration badge and a "date · uploaded by" line.
  */
 import { defineEngine, EngineParseError, type EngineResult } from '../../core/engine.js';
-import { assertNotBlocked, blockOf, googleSearchParams, RESULT_HEADING, unwrapGoogleLink } from '../_google/google.js';
+import { assertNotBlocked, googleSearchParams, headedResults } from '../_google/google.js';
 import { endpointUrl } from '../_lib/endpoint-url.js';
-import { absoluteHttpUrl, parseHtmlDocument, textOf } from '../_lib/html-document.js';
+import { absoluteHttpUrl, textOf } from '../_lib/html-document.js';
 import { durationInText } from '../_video/duration.js';
 
 const PAGE_SIZE = 10;
@@ -14,16 +14,7 @@ const SNIPPET_SELECTORS = ['.VwiC3b', '.s3v9rd', '.st', '.yDYNvb'];
 
 
 function parseResults(html: string): EngineResult[] {
-  const document = parseHtmlDocument(html);
-  const results: EngineResult[] = [];
-  const seen = new Set<string>();
-  for (const heading of document.querySelectorAll(RESULT_HEADING)) {
-    const link = heading.closest('a') ?? heading.querySelector('a');
-    const url = unwrapGoogleLink(link?.getAttribute('href') ?? '');
-    const title = textOf(heading);
-    if (!url || !title || seen.has(url)) continue;
-    seen.add(url);
-    const container = blockOf(heading, RESULT_HEADING);
+  return headedResults(html).map(({ url, title, container }) => {
     // The innermost snippet block, without the duration badge that may lead it.
     const selector = SNIPPET_SELECTORS.join(', ');
     const snippetElement = [...container.querySelectorAll(selector)].find((element) => element.querySelector(selector) === null);
@@ -35,9 +26,8 @@ function parseResults(html: string): EngineResult[] {
     const badges = [...container.querySelectorAll('span, div')].filter((element) => element.children.length === 0).map((element) => textOf(element));
     const duration = badges.map((text) => (/^(\d{1,2}:)?\d{1,2}:\d{2}$/.test(text) ? durationInText(text) : undefined)).find(Boolean);
     if (duration) result.extra = { duration };
-    results.push(result);
-  }
-  return results;
+    return result;
+  });
 }
 
 export default defineEngine({
