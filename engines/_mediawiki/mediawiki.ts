@@ -10,6 +10,7 @@
 import { defineEngine, EngineParseError, stripMarkup, type EngineDefinition, type EngineResult } from '../../core/engine.js';
 import { endpointUrl } from '../_lib/endpoint-url.js';
 import { asArray, asRecord, asString, parseJsonBody } from '../_lib/json-body.js';
+import { isoDate } from '../_lib/dates.js';
 
 export const MEDIAWIKI_PAGE_SIZE = 10;
 
@@ -36,11 +37,6 @@ export function pageUrl(apiUrl: string, title: string): string {
   return `${wiki}/wiki/${path}`;
 }
 
-function isoTimestamp(value: unknown): string | undefined {
-  const text = asString(value);
-  const date = text ? new Date(text) : undefined;
-  return date && !Number.isNaN(date.getTime()) ? date.toISOString() : undefined;
-}
 
 /** Parses a list=search answer (formatversion 1 or 2) into results linking to pages on the requested wiki. */
 export function parseMediaWikiSearch(body: string, apiUrl: string, id: string): EngineResult[] {
@@ -56,7 +52,7 @@ export function parseMediaWikiSearch(body: string, apiUrl: string, id: string): 
     const title = asString(hit?.title);
     if (!hit || !title) continue;
     const result: EngineResult = { url: pageUrl(apiUrl, title), title: stripMarkup(title), snippet: stripMarkup(asString(hit.snippet) ?? '') };
-    const lastEdited = isoTimestamp(hit.timestamp);
+    const lastEdited = isoDate(hit.timestamp);
     const extra: Record<string, unknown> = {};
     if (lastEdited) extra.lastEdited = lastEdited;
     if (typeof hit.wordcount === 'number') extra.wordCount = hit.wordcount;

@@ -14,10 +14,3 @@ export function durationInText(text: string): string | undefined {
   return /(?<![\d:])(\d{1,2}:)?\d{1,2}:\d{2}(?![\d:])/.exec(text)?.[0];
 }
 
-/** A timestamp (ISO string or unix seconds) as an ISO 8601 string, or undefined. */
-export function isoDate(value: unknown): string | undefined {
-  if (typeof value === 'number' && Number.isFinite(value) && value > 0) return new Date(value * 1000).toISOString();
-  if (typeof value !== 'string' || value.trim() === '') return undefined;
-  const time = Date.parse(value);
-  return Number.isNaN(time) ? undefined : new Date(time).toISOString();
-}

@@ -7,7 +7,8 @@ import { EngineParseError, stripMarkup, type EngineQuery, type EngineResult, typ
 import { endpointUrl } from '../_lib/endpoint-url.js';
 import { absoluteHttpUrl } from '../_lib/html-document.js';
 import { asArray, asRecord, asString, parseJsonBody } from '../_lib/json-body.js';
-import { formatDuration, isoDate } from './duration.js';
+import { isoDateOrUnixSeconds } from '../_lib/dates.js';
+import { formatDuration } from './duration.js';
 
 export const PEERTUBE_PAGE_SIZE = 20;
 /** nsfw: "both" shows everything, "false" hides sensitive videos. */
@@ -45,7 +46,7 @@ function toResult(item: unknown, baseUrl: string): EngineResult | undefined {
     title,
     snippet: stripMarkup(asString(video.truncatedDescription) ?? asString(video.description) ?? ''),
   };
-  const published = isoDate(video.publishedAt) ?? isoDate(video.originallyPublishedAt) ?? isoDate(video.createdAt);
+  const published = isoDateOrUnixSeconds(video.publishedAt) ?? isoDateOrUnixSeconds(video.originallyPublishedAt) ?? isoDateOrUnixSeconds(video.createdAt);
   if (published) result.publishedDate = published;
   const author = name(video.account) ?? name(video.channel);
   if (author) result.author = author;

@@ -6,6 +6,7 @@ import { DOMParser } from 'linkedom';
 import { defineEngine, EngineCaptchaError, EngineParseError, stripMarkup, type EngineResult, type HttpRequestSpec, type TimeRange } from '../../core/engine.js';
 import { endpointUrl } from '../_lib/endpoint-url.js';
 import { absoluteHttpUrl } from '../_lib/html-document.js';
+import { isoDate } from '../_lib/dates.js';
 
 const PAGE_SIZE = 10;
 /** qft interval codes: 7 = past 24 hours, 8 = past week, 9 = past month; Bing News has no year filter. */
@@ -24,10 +25,6 @@ function childText(item: Element, tagName: string): string {
   return item.getElementsByTagName(tagName)[0]?.textContent?.trim() ?? '';
 }
 
-function isoDate(text: string): string | undefined {
-  const date = text ? new Date(text) : undefined;
-  return date && !Number.isNaN(date.getTime()) ? date.toISOString() : undefined;
-}
 
 function parseFeed(xml: string): EngineResult[] {
   const document = new DOMParser().parseFromString(xml, 'text/xml') as unknown as Document;

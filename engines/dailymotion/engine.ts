@@ -6,7 +6,8 @@ import { defineEngine, EngineParseError, stripMarkup, type EngineResult, type Sa
 import { endpointUrl } from '../_lib/endpoint-url.js';
 import { absoluteHttpUrl } from '../_lib/html-document.js';
 import { asArray, asRecord, asString, parseJsonBody } from '../_lib/json-body.js';
-import { formatDuration, isoDate } from '../_video/duration.js';
+import { isoDateOrUnixSeconds } from '../_lib/dates.js';
+import { formatDuration } from '../_video/duration.js';
 
 const PAGE_SIZE = 20;
 const FIELDS = 'id,title,description,thumbnail_360_url,duration,created_time,url';
@@ -21,7 +22,7 @@ function toResult(item: unknown): EngineResult | undefined {
   const title = stripMarkup(asString(video.title) ?? '');
   if (!url || !title) return undefined;
   const result: EngineResult = { url, title, snippet: stripMarkup(asString(video.description) ?? '') };
-  const published = isoDate(video.created_time);
+  const published = isoDateOrUnixSeconds(video.created_time);
   if (published) result.publishedDate = published;
   const thumbnail = absoluteHttpUrl(asString(video.thumbnail_360_url));
   if (thumbnail) result.thumbnail = thumbnail;

@@ -7,16 +7,11 @@ import { defineEngine, EngineAccessDeniedError, EngineParseError, EngineRateLimi
 import { endpointUrl } from '../_lib/endpoint-url.js';
 import { absoluteHttpUrl } from '../_lib/html-document.js';
 import { asArray, asRecord, asString, parseJsonBody } from '../_lib/json-body.js';
+import { isoDate } from '../_lib/dates.js';
 
 const PAGE_SIZE = 10;
 const FIELDS = 'trailText,thumbnail,byline';
 
-function isoDate(value: unknown): string | undefined {
-  const text = asString(value);
-  if (!text) return undefined;
-  const date = new Date(text);
-  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
-}
 
 function toResult(value: unknown): EngineResult | undefined {
   const item = asRecord(value);

@@ -6,14 +6,10 @@ import { defineEngine, EngineParseError, stripMarkup, type EngineResult } from '
 import { endpointUrl } from '../_lib/endpoint-url.js';
 import { absoluteHttpUrl } from '../_lib/html-document.js';
 import { asArray, asRecord, asString, parseJsonBody } from '../_lib/json-body.js';
+import { isoDate } from '../_lib/dates.js';
 
 const PAGE_SIZE = 20;
 
-function isoDate(value: unknown): string | undefined {
-  const text = asString(value);
-  const date = text ? new Date(text) : undefined;
-  return date && !Number.isNaN(date.getTime()) ? date.toISOString() : undefined;
-}
 
 function toResult(value: unknown): EngineResult | undefined {
   const object = asRecord(value);

@@ -5,12 +5,8 @@ import { defineEngine, EngineParseError, EngineRateLimitedError, stripMarkup, ty
 import { endpointUrl } from '../_lib/endpoint-url.js';
 import { absoluteHttpUrl } from '../_lib/html-document.js';
 import { asArray, asRecord, asString, parseJsonBody } from '../_lib/json-body.js';
+import { isoDate } from '../_lib/dates.js';
 
-function isoDate(value: unknown): string | undefined {
-  const text = asString(value);
-  const date = text ? new Date(text) : undefined;
-  return date && !Number.isNaN(date.getTime()) ? date.toISOString() : undefined;
-}
 
 function toResult(value: unknown, site: string): EngineResult | undefined {
   const gem = asRecord(value);

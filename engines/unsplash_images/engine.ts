@@ -7,7 +7,7 @@ import { defineEngine, EngineParseError, stripMarkup, type EngineResult, type Sa
 import { endpointUrl } from '../_lib/endpoint-url.js';
 import { absoluteHttpUrl } from '../_lib/html-document.js';
 import { asArray, asRecord, asString, parseJsonBody } from '../_lib/json-body.js';
-import { isoDate } from '../_video/duration.js';
+import { isoDateOrUnixSeconds } from '../_lib/dates.js';
 
 const PAGE_SIZE = 20;
 /** content_filter: "low" (Unsplash's default) or "high" (strictest). */
@@ -43,7 +43,7 @@ function toResult(item: unknown): EngineResult | undefined {
     thumbnail: cleanImageUrl(urls.thumb) ?? cleanImageUrl(urls.small) ?? imageUrl,
     sourceUrl: page,
   };
-  const published = isoDate(photo.created_at);
+  const published = isoDateOrUnixSeconds(photo.created_at);
   if (published) result.publishedDate = published;
   const author = asString(asRecord(photo.user)?.name);
   if (author) result.author = author;

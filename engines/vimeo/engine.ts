@@ -8,7 +8,8 @@ import { defineEngine, EngineCaptchaError, EngineParseError, stripMarkup, type E
 import { endpointUrl } from '../_lib/endpoint-url.js';
 import { absoluteHttpUrl } from '../_lib/html-document.js';
 import { asArray, asRecord, asString } from '../_lib/json-body.js';
-import { formatDuration, isoDate } from '../_video/duration.js';
+import { isoDateOrUnixSeconds } from '../_lib/dates.js';
+import { formatDuration } from '../_video/duration.js';
 
 /** The balanced {...} that starts at `start`, strings and escapes respected. */
 export function balancedObject(text: string, start: number): string | undefined {
@@ -49,7 +50,7 @@ function toResult(entry: unknown, baseUrl: string): EngineResult | undefined {
   const title = stripMarkup(asString(video.name) ?? '');
   if (!url || !title) return undefined;
   const result: EngineResult = { url, title, snippet: stripMarkup(asString(video.description) ?? '') };
-  const published = isoDate(video.created_time);
+  const published = isoDateOrUnixSeconds(video.created_time);
   if (published) result.publishedDate = published;
   const author = asString(asRecord(video.user)?.name);
   if (author) result.author = author;

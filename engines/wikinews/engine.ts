@@ -6,6 +6,7 @@
 import { defineEngine, EngineParseError, stripMarkup, type EngineResult, type HttpRequestSpec } from '../../core/engine.js';
 import { endpointUrl } from '../_lib/endpoint-url.js';
 import { asArray, asRecord, asString, parseJsonBody } from '../_lib/json-body.js';
+import { isoDate } from '../_lib/dates.js';
 
 const PAGE_SIZE = 10;
 
@@ -14,11 +15,6 @@ export function articleUrl(baseUrl: string, title: string): string {
   return `${baseUrl.replace(/\/+$/, '')}/wiki/${encodeURIComponent(title.replace(/ /g, '_')).replace(/%2F/g, '/').replace(/%3A/g, ':')}`;
 }
 
-function isoTimestamp(value: unknown): string | undefined {
-  const text = asString(value);
-  const date = text ? new Date(text) : undefined;
-  return date && !Number.isNaN(date.getTime()) ? date.toISOString() : undefined;
-}
 
 export default defineEngine({
   buildRequest({ query, settings }): HttpRequestSpec {
@@ -48,7 +44,7 @@ export default defineEngine({
       if (!hit || !title) continue;
       const result: EngineResult = { url: articleUrl(settings.baseUrl, title), title: stripMarkup(title), snippet: stripMarkup(asString(hit.snippet) ?? '') };
       // The last edit's time: Wikinews articles are archived (frozen) soon after publication.
-      const timestamp = isoTimestamp(hit.timestamp);
+      const timestamp = isoDate(hit.timestamp);
       if (timestamp) result.publishedDate = timestamp;
       results.push(result);
     }
