@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 const IGNORED = ['node_modules/**', 'dist/**'];
@@ -18,10 +19,12 @@ const OWN_WORKER = ['test/e2e/event-loop-budget.test.ts', 'test/e2e/fuzz.test.ts
 function filesThatMock(): string[] {
   const replaces = /\bvi\.(mock|doMock|stubGlobal|stubEnv|useFakeTimers|spyOn)\(/;
   const skipped = new Set(['node_modules', 'dist', '.git']);
-  return readdirSync('.', { withFileTypes: true })
+  // Paths relative to this file's folder, as `include` reads them, wherever vitest was started.
+  const root = dirname(fileURLToPath(import.meta.url));
+  return readdirSync(root, { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && !skipped.has(entry.name))
-    .flatMap((dir) => readdirSync(dir.name, { recursive: true }).map((name) => join(dir.name, String(name))))
-    .filter((path) => path.endsWith('.test.ts') && replaces.test(readFileSync(path, 'utf8')));
+    .flatMap((dir) => readdirSync(join(root, dir.name), { recursive: true }).map((name) => join(dir.name, String(name))))
+    .filter((path) => path.endsWith('.test.ts') && replaces.test(readFileSync(join(root, path), 'utf8')));
 }
 /** The other unit files share reused workers as well: a fresh worker per file cost ~0.3 s each, over 200 files. */
 const MOCKING = filesThatMock();
