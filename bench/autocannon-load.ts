@@ -1,7 +1,7 @@
 /**
  * The server-bound client of a throughput bench: autocannon (the load
- * generator of fastify's own benchmarks) in a process of its own, with the
- * arguments and the one line of JSON on stdout that http-load.ts has.
+ * generator of fastify's own benchmarks) in a process of its own, started and
+ * reporting as http-load.ts is (load-client-protocol.ts).
  *
  * node:http's client costs more CPU per request than a trivial route costs
  * the server, so on a machine with two cores it, not the server, sets
@@ -9,26 +9,17 @@
  * costs a third (/healthz) to a half (a cached search) as much per request,
  * so the server's core is what saturates and the rate is the server's
  * capacity.
- *
- * Arguments: <url> <seconds> <concurrency> [<JSON body> <JSON headers>] (a body means POST).
  */
 import autocannon from 'autocannon';
+import { clientArguments, reportClientRun } from './load-client-protocol.js';
 
-const [url, seconds, concurrency, body, headers] = process.argv.slice(2) as [string, string, string, string?, string?];
+const { url, seconds, concurrency, body, headers } = clientArguments();
 const started = performance.now();
 const result = await autocannon({
   url,
-  duration: Number(seconds),
-  connections: Number(concurrency),
+  duration: seconds,
+  connections: concurrency,
   method: body === undefined ? 'GET' : 'POST',
-  ...(body === undefined ? {} : { body, headers: JSON.parse(headers ?? '{}') as Record<string, string> }),
+  ...(body === undefined ? {} : { body, headers }),
 });
-const cpu = process.cpuUsage();
-process.stdout.write(
-  JSON.stringify({
-    done: result['2xx'],
-    failed: result.non2xx + result.errors + result.timeouts,
-    seconds: (performance.now() - started) / 1000,
-    clientCpuMs: (cpu.user + cpu.system) / 1000,
-  }),
-);
+reportClientRun(result['2xx'], result.non2xx + result.errors + result.timeouts, started);

@@ -2,24 +2,22 @@
  * The client side of a throughput bench, run as its own process so that the
  * server's process spends its CPU on serving alone (mcp-start.bench.ts forks
  * it). Sends one request again and again from C concurrent loops for S
- * seconds and prints {"done","failed","seconds","clientCpuMs"} on stdout.
+ * seconds and prints its run on stdout (load-client-protocol.ts).
  *
  * It speaks node:http over kept-alive sockets and reads each body to its end
  * without decoding it, as load generators do: undici's fetch cost more CPU
  * per request than the server on a 2-core machine, so it, not the server,
  * set the rate.
  *
- * Arguments: <url> <seconds> <concurrency> [<JSON body> <JSON headers>] (a body means POST).
+ * Arguments and output: load-client-protocol.ts.
  */
 import { Agent, request } from 'node:http';
+import { clientArguments, reportClientRun } from './load-client-protocol.js';
 
-const [url, seconds, concurrency, body, headers] = process.argv.slice(2) as [string, string, string, string?, string?];
-const agent = new Agent({ keepAlive: true, maxSockets: Number(concurrency) });
+const { url, seconds, concurrency, body, headers } = clientArguments();
+const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
 const payload = body === undefined ? undefined : Buffer.from(body);
-const requestHeaders: Record<string, string | number> = {
-  ...(JSON.parse(headers ?? '{}') as Record<string, string>),
-  ...(payload ? { 'content-length': payload.length } : {}),
-};
+const requestHeaders: Record<string, string | number> = { ...headers, ...(payload ? { 'content-length': payload.length } : {}) };
 
 /** One request, its body read to the end: whether it answered 2xx. */
 function once(): Promise<boolean> {
@@ -37,9 +35,9 @@ function once(): Promise<boolean> {
 let done = 0;
 let failed = 0;
 const started = performance.now();
-const until = started + Number(seconds) * 1000;
+const until = started + seconds * 1000;
 await Promise.all(
-  Array.from({ length: Number(concurrency) }, async () => {
+  Array.from({ length: concurrency }, async () => {
     while (performance.now() < until) {
       if (await once()) done++;
       else failed++;
@@ -47,6 +45,4 @@ await Promise.all(
   }),
 );
 agent.destroy();
-// The client's own CPU: on a machine with few cores the clients may be what limits the rate.
-const cpu = process.cpuUsage();
-process.stdout.write(JSON.stringify({ done, failed, seconds: (performance.now() - started) / 1000, clientCpuMs: (cpu.user + cpu.system) / 1000 }));
+reportClientRun(done, failed, started);

@@ -10,6 +10,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../core/paths.js';
+import { clientArgv, type ClientRun } from './load-client-protocol.js';
 
 export interface LoadResult {
   perSecond: number;
@@ -32,13 +33,13 @@ export async function measureThroughput(
   client: LoadClient = 'node-http',
 ): Promise<LoadResult> {
   const cpu = process.cpuUsage();
-  const args = [join(PACKAGE_ROOT, CLIENT_SCRIPTS[client]), url, String(seconds), String(concurrency), ...(post ? [post.body, JSON.stringify(post.headers)] : [])];
+  const args = [join(PACKAGE_ROOT, CLIENT_SCRIPTS[client]), ...clientArgv(url, seconds, concurrency, post)];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   await new Promise((resolve) => child.once('exit', resolve));
   const used = process.cpuUsage(cpu);
-  const { done, failed, seconds: took, clientCpuMs } = JSON.parse(out) as { done: number; failed: number; seconds: number; clientCpuMs: number };
+  const { done, failed, seconds: took, clientCpuMs } = JSON.parse(out) as ClientRun;
   const requests = Math.max(1, done + failed);
   return { perSecond: done / took, failed, cpuMsPerRequest: (used.user + used.system) / 1000 / requests, clientCpuMsPerRequest: clientCpuMs / requests };
 }

@@ -1,4 +1,3 @@
-import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -20,7 +19,8 @@ function recordingLogger(): { logger: pino.Logger; lines: Array<Record<string, u
 
 describe('SemanticServices.embedderOrNull', () => {
   it('answers null, and says why on the caller\'s logger, when no embedding model can be had', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'quarry-semantic-'));
+    // Shut down before any use: nothing is written to the data directory.
+    const dataDir = join(tmpdir(), 'quarry-semantic-never-written');
     const semantic = new SemanticServices({ dataDir, embeddings: {}, vectorIndex: { enabled: false, retentionDays: 30, maxChunks: 1000 } }, pino({ level: 'silent' }));
     await semantic.close();
     const { logger, lines } = recordingLogger();
