@@ -14,6 +14,7 @@ import {
   type SafeSearch,
   type TimeRange,
 } from '../../core/engine.js';
+import { isoDate } from '../_lib/dates.js';
 import { endpointUrl } from '../_lib/endpoint-url.js';
 import { absoluteHttpUrl } from '../_lib/html-document.js';
 import { asArray, asRecord, asString, parseJsonBody } from '../_lib/json-body.js';
@@ -60,8 +61,7 @@ export function braveResults(body: string, engine: string): Record<string, unkno
 export function braveDate(value: unknown): string | undefined {
   const text = asString(value);
   if (!text) return undefined;
-  const date = new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(text) ? text : `${text}Z`);
-  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+  return isoDate(/[zZ]|[+-]\d\d:?\d\d$/.test(text) ? text : `${text}Z`);
 }
 
 /** The query parameters the news and videos endpoints take alike. */
