@@ -26,16 +26,11 @@ function installNpmPackages() {
   }
   log('installing npm packages (npm ci)');
   try {
-    // Its messages are held back until it is known whether it worked: a refusal prints npm's whole usage text.
-    const output = execSync('npm ci --no-audit --no-fund', { stdio: ['ignore', 'inherit', 'pipe'], encoding: 'utf8' });
-    process.stderr.write(output);
-  } catch (error) {
-    // The lock leaves out the other platforms' native LanceDB builds (the registry mirror it was made
-    // with holds only this platform's), which npm ci refuses as "Missing: … from lock file"; npm
-    // install keeps the locked versions and skips what this platform does not need.
-    const reasons = String(error?.stderr ?? '').split('\n').filter((line) => /npm error (Missing|code|`npm ci`)/.test(line));
-    log(`npm ci refused the lock file (${reasons.map((line) => line.replace(/^npm error\s*/, '')).join('; ') || 'see npm\'s log'}); installing with npm install and the same lock file`);
-    run('npm install --no-audit --no-fund --no-save');
+    run('npm ci --no-audit --no-fund');
+  } catch {
+    // No fallback to `npm install`: that would quietly give a tree the lock file does not describe.
+    log('npm ci failed (see npm\'s message above). The lock file must be in sync with package.json: run `npm install` once, commit package-lock.json, and try again.');
+    process.exit(1);
   }
 }
 
