@@ -283,7 +283,7 @@ describe('with a language model configured', () => {
 
 describe('feeding the graph from the pages Quarry reads', () => {
   it('extracts pages in the background when knowledge.feedFromPages is on', async () => {
-    // The page feed fills the installation's graph, which admins read (README "Keys and ownership").
+    // The page feed fills the installation's graph, which admins read (docs/http-api.md "Keys and ownership").
     const fed = await startQuarry(web, { knowledge: { feedFromPages: true } }, { apiKeys: [], adminApiKeys: [TEST_KEY] });
     try {
       const text = fixture('salesforce-three-pages.json').pages[1]!.text;

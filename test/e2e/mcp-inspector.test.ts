@@ -1,6 +1,6 @@
 /**
  * The MCP Inspector's CLI (a real client, not ours) against `quarry mcp` over
- * stdio: it lists every tool the README names and nothing else, calls one with
+ * stdio: it lists every tool docs/mcp.md names and nothing else, calls one with
  * structured content back, and gets a correctable error result for bad arguments.
  * Then the same CLI with its HTTP transport against /mcp, with the key as a header.
  */
@@ -32,15 +32,15 @@ async function inspectTarget(target: string[], ...args: string[]): Promise<any> 
   return JSON.parse(stdout);
 }
 
-/** The tool names the README's "Use it from an MCP client" paragraph lists. */
+/** The tool names docs/mcp.md lists (the paragraph from 'Tools are named'). */
 function readmeTools(): string[] {
-  const readme = readFileSync(join(PACKAGE_ROOT, 'README.md'), 'utf8');
+  const readme = readFileSync(join(PACKAGE_ROOT, 'docs', 'mcp.md'), 'utf8');
   const paragraph = readme.slice(readme.indexOf('Tools are named'), readme.indexOf('Every tool returns'));
   return [...paragraph.matchAll(/`([a-z]+_[a-z_]+)`/g)].map((m) => m[1]!).filter((name) => name !== 'area_action');
 }
 
 describe('the MCP Inspector CLI', () => {
-  it('lists exactly the tools the README names, each with its input and output schema', { timeout: 60_000 }, async () => {
+  it('lists exactly the tools docs/mcp.md names, each with its input and output schema', { timeout: 60_000 }, async () => {
     const { tools } = await inspect('--method', 'tools/list');
     const names = (tools as Array<{ name: string }>).map((tool) => tool.name).sort();
     expect(names).toEqual([...new Set(readmeTools())].sort());
@@ -84,7 +84,7 @@ describe('the MCP Inspector CLI over HTTP', () => {
     await web?.close();
   });
 
-  it('lists exactly the README tools from /mcp and calls one', { timeout: 60_000 }, async () => {
+  it('lists exactly the documented tools from /mcp and calls one', { timeout: 60_000 }, async () => {
     const { tools } = await overHttp('--method', 'tools/list');
     expect((tools as Array<{ name: string }>).map((tool) => tool.name).sort()).toEqual([...new Set(readmeTools())].sort());
     const result = await overHttp('--method', 'tools/call', '--tool-name', 'enhanced_chunk_content', '--tool-arg', 'text=Heat pumps move heat instead of making it. They use a refrigerant loop. Their efficiency is given as a coefficient of performance.', '--tool-arg', 'max_tokens=16');

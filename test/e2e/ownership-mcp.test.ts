@@ -1,5 +1,5 @@
 /**
- * The stdio MCP host as a principal (README "Keys and ownership"): the built
+ * The stdio MCP host as a principal (docs/http-api.md "Keys and ownership"): the built
  * package spawned by the official SDK client acts as `local`, an admin — it
  * lists a monitor made before ownership existed beside the one it creates —
  * and an unknown tool is the JSON-RPC error -32602 the MCP specification asks

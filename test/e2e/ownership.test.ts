@@ -1,5 +1,5 @@
 /**
- * Ownership between API keys over HTTP (README "Keys and ownership"): with
+ * Ownership between API keys over HTTP (docs/http-api.md "Keys and ownership"): with
  * two keys, every read, change and delete of the other key's monitors,
  * corpora, graph entities and jobs of every async area answers 404 (the code
  * of a missing resource) and lists show only one's own; keys of one group

@@ -1,5 +1,5 @@
 /**
- * Several instances, as README "Several instances" sets them up: real
+ * Several instances, as docs/scaling.md sets them up: real
  * `quarry serve` processes on loopback with one Redis (Debian's
  * redis-server, started here) and the same API keys, a load balancer in
  * front, the sandbox web behind. They share the rate limit and engine
