@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { AppError } from '../../core/errors.js';
-import type { PageAction, PageActionType } from '../browser/browser-pool.js';
+import type { PageAction, PageActionOutcome, PageActionType } from '../browser/browser-pool.js';
 
 export type { PageAction, PageActionType } from '../browser/browser-pool.js';
 
@@ -54,13 +54,8 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const schemaMatchesBrowser: Same<z.infer<typeof pageActionSchema>, PageAction> = true;
 void schemaMatchesBrowser;
 
-/** What the actions produced, as the read result carries it; each list in action order. */
-export interface PageActionResults {
-  /** base64-encoded PNGs (no data: prefix), one per screenshot action. */
-  screenshots: string[];
-  scrapes: Array<{ url: string; html: string }>;
-  javascriptReturns: Array<{ type: string; value: unknown }>;
-}
+/** What the actions produced, as the read result carries it (the browser's outcome with each screenshot as base64 PNG, no data: prefix); each list in action order. */
+export type PageActionResults = Omit<PageActionOutcome, 'screenshots'> & { screenshots: string[] };
 
 /** Which action failed (ACTION_FAILED pages). */
 export interface FailedAction {
