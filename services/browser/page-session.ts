@@ -38,8 +38,9 @@ function phoneUserAgent(chromiumVersion: string): string {
 
 /**
  * A caller's Cookie header goes into the context's cookie jar for the page's
- * origin (Chromium sets the Cookie header itself and ignores one a request
- * interception sets); the other headers are added to that origin's requests.
+ * host (Chromium sets the Cookie header itself and ignores one a request
+ * interception sets; a cookie belongs to a host, every port of it, as in any
+ * browser); the other headers are added to the page origin's requests only.
  */
 function splitCookies(extra: ExtraHeaders | undefined): { cookies: Array<{ name: string; value: string; url: string }>; headers: ExtraHeaders | undefined } {
   if (!extra) return { cookies: [], headers: undefined };

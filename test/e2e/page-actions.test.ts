@@ -32,7 +32,7 @@ const PAGES: Record<string, (query: URLSearchParams) => string> = {
   '/open/links': () => page('Links', `<a id="go" href="/members/secret">members</a>`),
   '/members/secret': () => page('Members only', '<p>secret</p>'),
   '/width': () => page('Width', `<p id="w"></p><script>document.getElementById('w').textContent = 'inner width ' + innerWidth + ' agent ' + navigator.userAgent;</script>`, '<meta name="viewport" content="width=device-width">'),
-  '/echo': () => page('Echo', '<p>headers are logged by the site</p>'),
+  '/echo': () => page('Echo', `<p>headers are logged by the site</p><img src="${otherUrl}/pixel.png" alt="">`),
 };
 
 interface LoggedRequest {
@@ -44,6 +44,10 @@ let web: SandboxWeb;
 let site: Server;
 let siteUrl: string;
 let log: LoggedRequest[] = [];
+/** Another origin the site's pages load from: a caller's headers must not reach it. */
+let other: Server;
+let otherUrl: string;
+const otherLog: LoggedRequest[] = [];
 let quarry: RunningQuarry;
 
 async function startSite(): Promise<void> {
@@ -59,11 +63,18 @@ async function startSite(): Promise<void> {
   });
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
   siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  other = createServer((req, res) => {
+    otherLog.push({ path: req.url ?? '/', headers: req.headers });
+    res.writeHead(404, { 'content-type': 'text/plain' }).end('no pixel');
+  });
+  await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+  // Another host, not just another port: cookies are kept per host, as browsers keep them.
+  otherUrl = `http://localhost:${(other.address() as AddressInfo).port}`;
 }
 
 function configFor(extra: ConfigInput = {}): ConfigInput {
-  const sitePort = new URL(siteUrl).port;
-  return { outbound: { allowHosts: [`127.0.0.1:${web.port}`, `127.0.0.1:${sitePort}`], retries: 0, respectRobots: true }, ...extra } as ConfigInput;
+  const hosts = [web.url, siteUrl, otherUrl].map((url) => new URL(url).host);
+  return { outbound: { allowHosts: hosts, retries: 0, respectRobots: true }, ...extra } as ConfigInput;
 }
 
 function read(app: RunningQuarry, path: string, options: Omit<ScrapeOptions, 'timeoutMs'>, timeoutMs = 30_000): Promise<ScrapedPage> {
@@ -87,6 +98,7 @@ afterAll(async () => {
   await quarry?.close();
   await web?.close();
   await new Promise((resolve) => site?.close(resolve));
+  await new Promise((resolve) => other?.close(resolve));
 });
 
 describe('page actions in the one reader', () => {
@@ -202,13 +214,18 @@ describe('page actions in the one reader', () => {
     expect(desktop.html).not.toMatch(/agent [^<]*Mobile/);
   }, 60_000);
 
-  it('headers reach the site, rendered and fetched; hop-by-hop ones are dropped', async () => {
+  it('headers reach the site, rendered and fetched, and no other origin; hop-by-hop ones are dropped', async () => {
     const headers = { 'X-Quarry-Test': 'rendered-value', Connection: 'close-me-not', Cookie: 'session=abc' };
     await read(quarry, '/echo?rendered', { javascript: true, headers });
     const rendered = log.find((entry) => entry.path === '/echo?rendered')!;
     expect(rendered.headers['x-quarry-test']).toBe('rendered-value');
     expect(rendered.headers.cookie).toBe('session=abc');
     expect(rendered.headers.connection).not.toBe('close-me-not');
+    // The page's image on another origin was requested without the caller's headers or cookie.
+    const pixel = otherLog.find((entry) => entry.path === '/pixel.png')!;
+    expect(pixel).toBeDefined();
+    expect(pixel.headers['x-quarry-test']).toBeUndefined();
+    expect(pixel.headers.cookie).toBeUndefined();
     await read(quarry, '/echo?fetched', { headers: { 'X-Quarry-Test': 'fetched-value' } });
     expect(log.find((entry) => entry.path === '/echo?fetched')!.headers['x-quarry-test']).toBe('fetched-value');
   }, 60_000);
