@@ -4,8 +4,10 @@
  * scripts/make-release-fixture.mjs) finds every monitor (the active one still
  * scheduled), the corpus, the graph, the finished jobs and the webhook
  * delivery logs, embedded and on Redis; each store then carries its schema
- * version. Data stamped with a newer version stops start-up, untouched.
+ * version. Data stamped with a newer version stops start-up, untouched. And
+ * `quarry backup` → wipe → `quarry restore` gives back a data directory with everything in it.
  */
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -147,6 +149,37 @@ describe.runIf(existsSync(join(PACKAGE_ROOT, 'dist/hosts/cli/main.js')))('upgrad
     } finally {
       client.disconnect();
     }
+  }, 180_000);
+
+  it('backup → wipe → restore with the quarry CLI: the restored data directory serves everything again', async () => {
+    const dataDir = copyOf('embedded');
+    const first = await start(dataDir);
+    first.kill('SIGTERM');
+    await first.exited;
+    running.splice(0);
+    const work = mkdtempSync(join(tmpdir(), 'quarry-backup-cli-'));
+    dirs.push(work);
+    // The server's config (written into the data directory) names the data directory; keep it outside while wiping.
+    const configPath = join(work, 'quarry.config.json');
+    cpSync(join(dataDir, 'quarry.config.json'), configPath);
+    const cli = (...args: string[]) =>
+      spawnSync(process.execPath, [join(PACKAGE_ROOT, 'dist/hosts/cli/main.js'), ...args], { env: { PATH: process.env.PATH ?? '', HOME: work, QUARRY_CONFIG: configPath }, encoding: 'utf8' });
+    const backupDir = join(work, 'backup');
+    const backup = cli('backup', backupDir);
+    expect(backup.stderr).toBe('');
+    expect(backup.status).toBe(0);
+    expect(backup.stdout).toMatch(/records v1 \(quarry\.sqlite\), graph v1 .*corpora v1 \(corpora\), page-index v1/);
+
+    rmSync(dataDir, { recursive: true, force: true });
+    const restore = cli('restore', backupDir);
+    expect(restore.stderr).toBe('');
+    expect(restore.status).toBe(0);
+    const again = cli('restore', backupDir);
+    expect(again.status).toBe(2);
+    expect(again.stderr).toMatch(/already holds stored data .*--force/);
+
+    const restored = await start(dataDir);
+    await expectEverythingFound(restored, expected.embedded);
   }, 180_000);
 
   it('refuses data stamped with a newer schema version: start-up stops naming store, versions and the way out; nothing is written', async () => {
