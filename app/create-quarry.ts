@@ -29,7 +29,8 @@ import type { LlmTiers } from '../services/llm/registry.js';
 import type { ExtractionStats } from '../services/metrics/extraction-stats.js';
 import type { Metrics } from '../services/metrics/metrics.js';
 import type { PageIndexer } from '../services/semantic/page-indexer.js';
-import type { SemanticServices } from '../services/semantic/semantic-services.js';
+import { pageIndexDir, type SemanticServices } from '../services/semantic/semantic-services.js';
+import { bringStoredDataToCurrent } from '../services/storage-versions/stored-data.js';
 import type { ModelServices } from '../services/models/model-services.js';
 import { jobWebhookListener } from '../services/webhooks/job-webhooks.js';
 import { WEBHOOK_DELIVERY_KIND, type WebhookDeliveries } from '../services/webhooks/webhook-deliveries.js';
@@ -73,6 +74,13 @@ export async function createQuarry(options: CreateQuarryOptions = {}): Promise<Q
   const { config } = loadConfig({ ...(options.env ? { env: options.env } : {}), ...(options.overrides ? { overrides: options.overrides } : {}) });
   const logger = options.logger ?? createLogger(config.logLevel);
   const loadedEngines = await loadAllEngines(config, process.cwd(), options.engineDirs ?? []);
+  // Before any owner opens its store: older data is brought forward, newer data stops start-up untouched.
+  await bringStoredDataToCurrent({
+    dataDir: config.dataDir,
+    pageIndexDir: config.vectorIndex.enabled ? pageIndexDir(config) : null,
+    redisUrl: config.redisUrl,
+    logger: logger.child({ component: 'storage-versions' }),
+  });
   const stores = await createStores({ dataDir: config.dataDir, redisUrl: config.redisUrl, logger: logger.child({ component: 'stores' }) });
   const webhookSecret = await resolveWebhookSecret(config, stores, logger).catch(async (error: unknown) => {
     await stores.close();

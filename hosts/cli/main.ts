@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The quarry command: serve (HTTP), mcp (stdio), engines, engine parse/new/try, index stats/purge.
+ * The quarry command: serve (HTTP), mcp (stdio), engines, engine parse/new/try, index stats/purge, backup, restore.
  * Output meant for people or pipes goes to stdout; logs go to stderr.
  */
 import { parseArgs } from 'node:util';
@@ -18,6 +18,10 @@ Commands:
   index stats [--json]               size of the local page index
   index purge [--all] [--domain D] [--url U] [--older-than-days N]
                                      remove pages from the local page index
+  backup <dir>                       copy the embedded stores (records, graphs, corpora, page index, generated secrets)
+                                     into a new folder with a manifest; stop the server first (docs/upgrading.md)
+  restore <dir> [--force]            put a backup into the configured data directory (empty, or --force to replace
+                                     its stores); refuses a backup newer than this release
 
 Configuration: quarry.config.json in the working directory (or QUARRY_CONFIG), QUARRY_* variables; see README.md.
 `;
@@ -35,6 +39,7 @@ async function main(argv: string[]): Promise<number> {
       domain: { type: 'string' },
       url: { type: 'string' },
       'older-than-days': { type: 'string' },
+      force: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -74,6 +79,16 @@ async function main(argv: string[]): Promise<number> {
       }
       process.stderr.write('quarry index: expected "index stats" or "index purge"\n');
       return 2;
+    }
+    case 'backup':
+    case 'restore': {
+      const storageCommands = await import('./storage-commands.js');
+      const [dir] = rest;
+      if (!dir || rest.length > 1) {
+        process.stderr.write(`quarry ${command}: expected "${command} <dir>"\n`);
+        return 2;
+      }
+      return command === 'backup' ? storageCommands.runBackup(dir) : storageCommands.runRestore(dir, values.force);
     }
     default:
       process.stderr.write(`quarry: unknown command "${command}"\n\n${USAGE}`);

@@ -5,6 +5,7 @@
  */
 import { join } from 'node:path';
 import type { Logger } from '../../core/logger.js';
+import { CORPORA_DIR } from '../storage-versions/data-layout.js';
 import { CorpusStore } from './corpus-store.js';
 
 export class Corpora {
@@ -17,7 +18,7 @@ export class Corpora {
   ) {}
 
   store(): Promise<CorpusStore> {
-    this.opening ??= CorpusStore.open({ dir: join(this.dataDir, 'corpora'), logger: this.logger, ...this.options }).catch((error: unknown) => {
+    this.opening ??= CorpusStore.open({ dir: join(this.dataDir, CORPORA_DIR), logger: this.logger, ...this.options }).catch((error: unknown) => {
       this.opening = null;
       throw error;
     });

@@ -14,6 +14,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import sqlite3 from 'sqlite3';
 import { nameTokens } from '../entities/names.js';
+import { bringGraphFileToCurrent } from '../storage-versions/stored-data.js';
 import { assertWithinCap, entityGrowth } from './graph-cap.js';
 import { edgeKey, type EdgeRecord, type EntityRecord, type GraphBackend, type GraphWrite, type TopOptions } from './types.js';
 
@@ -76,6 +77,7 @@ export class SqliteGraphBackend implements GraphBackend {
 
   static async open(path: string): Promise<SqliteGraphBackend> {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    await bringGraphFileToCurrent(path);
     const writer = await Connection.open(path, sqlite3.OPEN_READWRITE | sqlite3.OPEN_CREATE);
     await writer.exec('PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA busy_timeout=10000;');
     await writer.exec(SCHEMA);

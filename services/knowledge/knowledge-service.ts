@@ -27,11 +27,11 @@ import { edgeKey, type EdgeRecord, type EntityRecord, type GraphBackend } from '
 import type { LlmTiers } from '../llm/registry.js';
 import { extractWithLlm } from './llm-extract.js';
 import { modelFor } from '../llm/model-choice.js';
+import { GRAPH_FILE, SCOPED_GRAPHS_DIR } from '../storage-versions/data-layout.js';
 
 export const OFFLINE_MODEL = 'offline-tagger';
-export const GRAPH_FILE = 'knowledge-graph.sqlite';
-/** Where the graphs of principals other than the admins live (SQLite). */
-export const SCOPED_GRAPHS_DIR = 'knowledge-graphs';
+// The graph files' names belong to the data directory's layout (storage versions and backups read it too).
+export { GRAPH_FILE, SCOPED_GRAPHS_DIR } from '../storage-versions/data-layout.js';
 
 /** The graph a principal works on: the installation's (null) for admins, its own otherwise. */
 export function graphNamespace(principal: Principal | undefined): string | null {

@@ -36,8 +36,9 @@ function exited(child: ChildProcess): Promise<void> {
   });
 }
 
-export async function startLocalRedis(): Promise<LocalRedis> {
-  const dir = mkdtempSync(join(tmpdir(), 'quarry-redis-'));
+/** With `dir`, the server loads `dir/dump.rdb` when there is one (a recorded Redis) and leaves the folder to the caller. */
+export async function startLocalRedis(options: { dir?: string } = {}): Promise<LocalRedis> {
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'quarry-redis-'));
   const port = await freePort();
   const child = spawn(REDIS_SERVER_PATH, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
     stdio: 'ignore',
@@ -45,7 +46,7 @@ export async function startLocalRedis(): Promise<LocalRedis> {
   const stop = async (): Promise<void> => {
     if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await exited(child);
-    rmSync(dir, { recursive: true, force: true });
+    if (!options.dir) rmSync(dir, { recursive: true, force: true });
   };
   const deadline = Date.now() + 10_000;
   while (!(await canConnect(port))) {
