@@ -37,6 +37,8 @@ export const configSchema = z
     adminApiKeys: z.array(z.string().min(8)).default([]),
     /** Requests per minute per API key. */
     rateLimitPerMinute: z.number().int().min(1).default(600),
+    /** Put the API documentation (/docs, /docs/json, /api/v1/openapi.json) behind the API key; by default it is public, as API docs usually are. */
+    docsRequireKey: z.boolean().default(false),
     /** Largest accepted request body. */
     bodyLimitBytes: z.number().int().min(1024).default(1_048_576),
     /** Longest wait for a request's headers; a slower client gets 408 and is disconnected. */
@@ -249,6 +251,7 @@ function fromEnv(env: EnvReader, raw: Env): Record<string, unknown> {
     urlKeys: env.list('QUARRY_URL_KEYS'),
     adminApiKeys: env.list('QUARRY_ADMIN_KEYS'),
     rateLimitPerMinute: env.num('QUARRY_RATE_LIMIT_PER_MINUTE'),
+    docsRequireKey: env.bool('QUARRY_DOCS_REQUIRE_KEY'),
     redisUrl: env.str('QUARRY_REDIS_URL') ?? env.str('REDIS_URL'),
     outbound: {
       allowPrivateNetwork: env.bool('QUARRY_ALLOW_PRIVATE_NETWORK'),
