@@ -21,9 +21,13 @@ export const MONITOR_LANE = 'monitors';
 
 export const configSchema = z
   .object({
+    /** The address the HTTP server listens on; 0.0.0.0 to accept connections from other machines. */
     host: z.string().min(1).default('127.0.0.1'),
+    /** The HTTP server's port (0: any free port). */
     port: z.number().int().min(0).max(65535).default(8080),
+    /** Where Quarry keeps its state: SQLite records and jobs, the page index, the generated API key, downloaded models. */
     dataDir: z.string().min(1).default(join(homedir(), '.quarry')),
+    /** Least severe log level written (to stderr). */
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** API keys accepted by the HTTP host; when empty one is generated on first start. */
     apiKeys: z.array(z.string().min(8)).default([]),
@@ -37,24 +41,37 @@ export const configSchema = z
     adminApiKeys: z.array(z.string().min(8)).default([]),
     /** Requests per minute per API key. */
     rateLimitPerMinute: z.number().int().min(1).default(600),
+    /** Put the API documentation (/docs, /docs/json, /api/v1/openapi.json) behind the API key; by default it is public, as API docs usually are. */
+    docsRequireKey: z.boolean().default(false),
     /** Largest accepted request body. */
     bodyLimitBytes: z.number().int().min(1024).default(1_048_576),
     /** Longest wait for a request's headers; a slower client gets 408 and is disconnected. */
     headersTimeoutMs: z.number().int().min(1000).max(300_000).default(10_000),
     /** Longest wait for a whole request, headers and body (not the answer); at least headersTimeoutMs. */
     bodyTimeoutMs: z.number().int().min(1000).max(600_000).default(30_000),
+    /** Redis shared by several instances (cache, records, jobs, rate limits, engine health); null keeps all state in this process and the data directory. */
     redisUrl: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').nullable().default(null),
     outbound: z
       .object({
+        /** User-Agent sent with every outbound request (and matched against robots.txt). */
         userAgent: z.string().min(1).default('Mozilla/5.0 (compatible; Quarry/0.1; +https://github.com/quarry-search/quarry)'),
+        /** Longest wait for one outbound request. */
         timeoutMs: z.number().int().min(100).max(120_000).default(10_000),
+        /** Retries of an outbound request that failed to connect or answered 502, 503 or 504. */
         retries: z.number().int().min(0).max(5).default(1),
+        /** Outbound requests in flight at once to one host, per instance. */
         perHostConcurrency: z.number().int().min(1).max(64).default(4),
+        /** Largest outbound response read; a larger one is refused. */
         maxResponseBytes: z.number().int().min(1024).default(10 * 1024 * 1024),
+        /** Redirects followed per outbound request (each hop checked like the first). */
         maxRedirects: z.number().int().min(0).max(20).default(5),
+        /** HTTP(S) proxy for every outbound request; null: direct. */
         proxy: z.string().regex(/^https?:\/\//).nullable().default(null),
+        /** Obey robots.txt before every page fetch and render. */
         respectRobots: z.boolean().default(true),
+        /** Allow outbound requests to private, loopback and link-local addresses (off: only the public internet). */
         allowPrivateNetwork: z.boolean().default(false),
+        /** Hosts (host or host:port) that may be reached at private addresses while allowPrivateNetwork is off. */
         allowHosts: z.array(z.string().min(1)).default([]),
       })
       .strict()
@@ -73,6 +90,7 @@ export const configSchema = z
         defaultEngines: z.array(z.string()).min(1).default(['duckduckgo', 'bing', 'wikipedia']),
         /** The single engine used by batch search and other one-engine defaults. */
         defaultSingleEngine: z.string().default('duckduckgo'),
+        /** Result pages read at once by one search with scrape_content. */
         maxScrapeConcurrency: z.number().int().min(1).max(32).default(6),
       })
       .strict()
@@ -88,8 +106,11 @@ export const configSchema = z
       .prefault({}),
     browser: z
       .object({
+        /** The Chromium (or Chrome) binary for rendering; null finds an installed one. */
         executablePath: z.string().nullable().default(null),
+        /** Browser pages rendering at once per instance. */
         maxConcurrentPages: z.number().int().min(1).max(16).default(2),
+        /** Pages a browser renders before it is restarted (bounds its memory). */
         recycleAfterPages: z.number().int().min(1).default(100),
         /** Whether a read's page actions may include executeJavascript (a caller's script run in the page); off unless enabled (docs/page-actions.md). */
         allowExecuteJavascript: z.boolean().default(false),
@@ -98,7 +119,9 @@ export const configSchema = z
       .prefault({}),
     pools: z
       .object({
+        /** Worker threads of the extraction pool (page extraction and every other parse of untrusted input). */
         extractThreads: z.number().int().min(1).max(32).default(2),
+        /** Parsing tasks waiting for a thread at most; past it a task is refused. */
         maxQueue: z.number().int().min(1).default(256),
         /** Longest one parsing task (page extraction, tables, chunking, links) may run; it is then stopped and answers TIMEOUT. */
         taskTimeoutMs: z.number().int().min(100).max(600_000).default(30_000),
@@ -120,8 +143,11 @@ export const configSchema = z
         remoteHost: z.url({ protocol: /^https?$/ }).default('https://huggingface.co/'),
         /** Where downloaded models are cached; default <dataDir>/models. */
         cacheDir: z.string().min(1).nullable().default(null),
+        /** Worker processes running the embedding model. */
         threads: z.number().int().min(1).max(32).default(1),
+        /** Texts embedded per model call. */
         batchSize: z.number().int().min(1).max(1024).default(64),
+        /** Texts waiting to be embedded at most; past it a request is refused. */
         maxQueue: z.number().int().min(1).default(256),
       })
       .strict()
@@ -130,6 +156,7 @@ export const configSchema = z
     models: modelsConfigSchema,
     vectorIndex: z
       .object({
+        /** Keep the page index: pages Quarry reads are embedded and indexed for semantic search. */
         enabled: z.boolean().default(true),
         /** The LanceDB directory; default <dataDir>/page-index. Several instances may share one (docs/vector-index.md). */
         dir: z.string().min(1).nullable().default(null),
@@ -172,9 +199,11 @@ export const configSchema = z
           }),
         /** Attempts per message in all, the first included. */
         maxAttempts: z.number().int().min(1).max(50).default(12),
+        /** Longest wait for the receiver's answer to one delivery attempt. */
         timeoutMs: z.number().int().min(100).max(120_000).default(10_000),
         /** Backoff between attempts: grows from backoffBaseMs, doubling, up to backoffMaxMs, with jitter. */
         backoffBaseMs: z.number().int().min(10).default(2000),
+        /** The longest backoff between attempts. */
         backoffMaxMs: z.number().int().min(10).default(30 * 60_000),
         /** Deliveries in flight at once per instance. */
         concurrency: z.number().int().min(1).max(256).default(8),
@@ -240,8 +269,11 @@ export const configSchema = z
 export type QuarryConfig = z.infer<typeof configSchema>;
 export type ConfigInput = z.input<typeof configSchema>;
 
-/** Environment variables for the common settings, applied over the file (unset ones are dropped by the loader). */
-function fromEnv(env: EnvReader, raw: Env): Record<string, unknown> {
+/**
+ * Environment variables for the common settings, applied over the file (unset ones are dropped by the loader).
+ * Exported for the configuration reference (scripts/config-docs.ts), which reads which variable sets which setting from it.
+ */
+export function fromEnv(env: EnvReader, raw: Env): Record<string, unknown> {
   return {
     host: env.str('QUARRY_HOST'),
     port: env.num('QUARRY_PORT'),
@@ -251,6 +283,7 @@ function fromEnv(env: EnvReader, raw: Env): Record<string, unknown> {
     urlKeys: env.list('QUARRY_URL_KEYS'),
     adminApiKeys: env.list('QUARRY_ADMIN_KEYS'),
     rateLimitPerMinute: env.num('QUARRY_RATE_LIMIT_PER_MINUTE'),
+    docsRequireKey: env.bool('QUARRY_DOCS_REQUIRE_KEY'),
     redisUrl: env.str('QUARRY_REDIS_URL') ?? env.str('REDIS_URL'),
     outbound: {
       allowPrivateNetwork: env.bool('QUARRY_ALLOW_PRIVATE_NETWORK'),

@@ -57,10 +57,7 @@ export function mountCapability(server: FastifyInstance, app: QuarryApp, capabil
       config,
       ...(onResource ? { onRequest: forgetTypeOfEmptyBody } : {}),
       handler: async (request, reply) => {
-        const body = onResource && request.body === undefined ? {} : request.body;
-        if (method === 'POST' && (body === null || typeof body !== 'object' || Array.isArray(body))) {
-          throw new AppError('INVALID_INPUT', 'the body must be a JSON object');
-        }
+        const body = method === 'POST' ? objectBody(onResource && request.body === undefined ? {} : request.body) : undefined;
         const fromPath = params(request);
         // A shared body without path parameters is the input as it is: frozen, and known to the memos by identity.
         const raw =
@@ -78,7 +75,7 @@ export function mountCapability(server: FastifyInstance, app: QuarryApp, capabil
         config,
         onRequest: forgetTypeOfEmptyBody,
         handler: async (request, reply) => {
-          const form = request.body === undefined ? {} : queryToInput(request.body as Record<string, unknown>, inputSchema);
+          const form = request.body === undefined ? {} : queryToInput(objectBody(request.body), inputSchema);
           return answer(app, capability, prepare, checkedShape({ ...query(request), ...form, ...params(request) }), request, reply);
         },
       });
@@ -130,6 +127,12 @@ async function answer(app: QuarryApp, capability: AnyCapability, prepare: Prepar
   } finally {
     ctx.release();
   }
+}
+
+/** A body as the object every input is: any other JSON value (null, a list, a number) is a 400 on every route. */
+function objectBody(body: unknown): Record<string, unknown> {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new AppError('INVALID_INPUT', 'the body must be a JSON object');
+  return body as Record<string, unknown>;
 }
 
 /** Before unknown fields are dropped: a prototype key or deep nesting in a query or form is refused wherever it is, by name. */

@@ -1,10 +1,12 @@
 /**
  * The routes anyone may call without an API key: the service's front door
- * (GET /), liveness (/healthz) and health from real checks (/health). The
- * interactive API documentation (/docs, Swagger UI served from the
- * @fastify/swagger-ui package's own files — no CDN) is registered here too,
- * but needs the key like /api/v1/openapi.json, which it shows: a browser is
- * asked for it as an HTTP Basic password.
+ * (GET /), liveness (/healthz) and health from real checks (/health), and —
+ * unless `docsRequireKey` is set — the API documentation: the interactive
+ * page (/docs, Swagger UI served from the @fastify/swagger-ui package's own
+ * files — no CDN), its document (/docs/json, /docs/yaml) and
+ * /api/v1/openapi.json, public as API docs usually are (clients of the
+ * original service open /docs without a key). With the setting, they need the
+ * key like every other route, and a browser is asked for it as an HTTP Basic password.
  */
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -13,12 +15,23 @@ import type { QuarryApp } from '../../app/create-quarry.js';
 import { askBrowsersForKey } from './api-keys.js';
 
 export const DOCS_PREFIX = '/docs';
+export const OPENAPI_PATH = '/api/v1/openapi.json';
 const PUBLIC_ROUTES = new Set(['/', '/healthz', '/health']);
 
-/** Whether the matched route needs no key (unmatched URLs are not public: they need a key, then 404). */
-export function isPublicRoute(request: FastifyRequest): boolean {
-  const route = request.routeOptions.url;
-  return route !== undefined && PUBLIC_ROUTES.has(route);
+export type PublicRouteTest = (request: FastifyRequest) => boolean;
+
+/** Whether a matched route needs no key (unmatched URLs are not public: they need a key, then 404). */
+export function publicRouteTest(options: { docsRequireKey: boolean }): PublicRouteTest {
+  return (request) => {
+    const route = request.routeOptions.url;
+    if (route === undefined) return false;
+    if (PUBLIC_ROUTES.has(route)) return true;
+    return !options.docsRequireKey && isDocsRoute(route);
+  };
+}
+
+function isDocsRoute(route: string): boolean {
+  return route === OPENAPI_PATH || route === DOCS_PREFIX || route.startsWith(`${DOCS_PREFIX}/`);
 }
 
 export async function registerPublicRoutes(server: FastifyInstance, app: QuarryApp, version: string, openapi: () => Record<string, unknown>): Promise<void> {
@@ -26,7 +39,7 @@ export async function registerPublicRoutes(server: FastifyInstance, app: QuarryA
     name: 'Quarry',
     description: 'Self-hosted web search, research, monitoring and knowledge-graph service',
     version,
-    links: { docs: DOCS_PREFIX, openapi: '/api/v1/openapi.json', health: '/health', api: '/api/v1' },
+    links: { docs: DOCS_PREFIX, openapi: OPENAPI_PATH, health: '/health', api: '/api/v1' },
   }));
 
   server.get('/healthz', async () => ({ status: 'ok', version }));

@@ -17,9 +17,9 @@ import { mountCapability } from './capability-route.js';
 import { registerGraphPage } from './graph-page.js';
 import { registerMcpRoute } from './mcp-route.js';
 import { buildOpenApi } from './openapi.js';
-import { isPublicRoute, registerPublicRoutes } from './public-routes.js';
+import { OPENAPI_PATH, publicRouteTest, registerPublicRoutes } from './public-routes.js';
 import { installTransportErrors, transportServerOptions } from './transport-errors.js';
-import { redactUrlKeys, urlKeyOf, urlKeyRing } from './url-keys.js';
+import { redactUrlKeys, urlKeyBases, urlKeyOf, urlKeyRing } from './url-keys.js';
 
 export interface HttpServerOptions {
   /** Keys accepted (`<group>:<key>` for a group's); resolved from config (or generated) when absent. */
@@ -32,6 +32,8 @@ export async function buildHttpServer(app: QuarryApp, options: HttpServerOptions
   const { config, registry, logger } = app;
   const keys = options.apiKeys ? apiKeyRing(options.apiKeys, options.adminApiKeys) : resolveApiKeys(config, logger);
   const urlKeys = urlKeyRing(config.urlKeys);
+  const keyBases = urlKeyBases(registry.list());
+  const isPublicRoute = publicRouteTest({ docsRequireKey: config.docsRequireKey });
   const server = Fastify({
     loggerInstance: logger.child({ component: 'http' }),
     // One concise line per request is logged in onResponse below instead of fastify's two.
@@ -60,7 +62,7 @@ export async function buildHttpServer(app: QuarryApp, options: HttpServerOptions
   // answered 400 by the parser (which reads on in the same tick) rather than 401.
   server.addHook('onRequest', async (request) => {
     if (isPublicRoute(request)) return;
-    const entry = urlKeyOf(request, urlKeys) ?? authenticatedKey(request.headers, keys);
+    const entry = urlKeyOf(request, urlKeys, keyBases) ?? authenticatedKey(request.headers, keys);
     request.apiKey = entry.key;
     request.principal = entry.principal;
   });
@@ -87,7 +89,7 @@ export async function buildHttpServer(app: QuarryApp, options: HttpServerOptions
     reply.type('text/plain; version=0.0.4');
     return app.services.metrics.prometheus();
   });
-  server.get('/api/v1/openapi.json', async () => openapi);
+  server.get(OPENAPI_PATH, async () => openapi);
 
   for (const capability of registry.list()) mountCapability(server, app, capability);
   registerGraphPage(server);

@@ -1,10 +1,15 @@
 /**
- * A Quarry search answer in SearXNG's JSON shape. Quarry has no instant
- * answers, infoboxes, spelling corrections or suggestions, so those lists are
- * empty; engines that failed (and names Quarry does not know) are reported as
- * SearXNG reports unresponsive engines, [engine, reason].
+ * A Quarry metasearch in SearXNG's JSON shape: every merged result, best
+ * first. Quarry has no instant answers, infoboxes, spelling corrections or
+ * suggestions, so those lists are empty; engines that failed (and names
+ * Quarry does not know) are reported as SearXNG reports unresponsive engines,
+ * [engine, reason]. number_of_results is the count of merged results: SearXNG
+ * sends the engines' own estimate of all matches there when they give one,
+ * which Quarry's engines do not.
  */
-import type { SearchAnswer, SearchResultItem } from '../../services/web-search/schemas.js';
+import { round } from '../../services/ranking/scoring.js';
+import type { MergedResult } from '../../services/web-search/merge.js';
+import type { MetaSearchAnswer } from '../../services/web-search/web-search.js';
 import { searxngCategory } from './categories.js';
 import type { SearxngAnswer, SearxngResult } from './schemas.js';
 
@@ -22,51 +27,48 @@ const REASONS: Record<string, string> = {
 };
 
 export interface AnswerContext {
+  query: string;
   /** The main category of an engine, Quarry's name. */
   categoryOf(engine: string): string | undefined;
   unknownEngines: string[];
 }
 
-export function toSearxngAnswer(answer: SearchAnswer, context: AnswerContext): SearxngAnswer {
-  const meta = answer.search_metadata;
+export function toSearxngAnswer(answer: MetaSearchAnswer, context: AnswerContext): SearxngAnswer {
   return {
-    query: meta.query,
-    number_of_results: meta.total_results_found,
+    query: context.query,
+    number_of_results: answer.results.length,
     results: answer.results.map((item) => toSearxngResult(item, context)),
     answers: [],
     corrections: [],
     infoboxes: [],
     suggestions: [],
     unresponsive_engines: [
-      ...meta.engines_failed.map((engine): [string, string] => {
-        const error = meta.engine_errors[engine];
-        return [engine, (error && REASONS[error.code]) ?? error?.message ?? 'error'];
-      }),
+      ...answer.unresponsive.map(({ engine, code, message }): [string, string] => [engine, REASONS[code] ?? message]),
       ...context.unknownEngines.map((engine): [string, string] => [engine, 'unknown engine']),
     ],
   };
 }
 
-function toSearxngResult(item: SearchResultItem, context: AnswerContext): SearxngResult {
-  const category = searxngCategory(item.category ?? context.categoryOf(item.engine) ?? 'general');
+function toSearxngResult(item: MergedResult, context: AnswerContext): SearxngResult {
+  const engine = item.engines[0] ?? '';
+  const category = searxngCategory(context.categoryOf(engine) ?? 'general');
   const result: SearxngResult = {
     url: item.url,
     title: item.title,
     content: item.snippet,
-    engine: item.engine,
+    engine,
     engines: item.engines,
-    positions: item.explanation?.contributions.map((c) => c.position) ?? [item.rank],
-    score: item.score,
+    positions: item.positions.map((p) => p.position),
+    score: round(item.score),
     category,
     template: category === 'images' ? 'images.html' : 'default.html',
     parsed_url: parsedUrl(item.url),
-    publishedDate: item.published_date ?? null,
+    publishedDate: item.publishedDate ?? null,
   };
-  if (item.thumbnail) {
-    result.thumbnail = item.thumbnail;
-    // An image result's picture is what the image tools read (the search service passes its thumbnail).
-    if (category === 'images') result.img_src = item.thumbnail;
-  }
+  if (item.thumbnail) result.thumbnail = item.thumbnail;
+  // An image result's picture is what the image tools read: the image itself, else its thumbnail.
+  const picture = item.imageUrl ?? item.thumbnail;
+  if (category === 'images' && picture) result.img_src = picture;
   return result;
 }
 

@@ -1,6 +1,7 @@
 /**
- * The searxng area: SearXNG's JSON search API and /config on the web search
- * pipeline (cache and engine health included), for the tools that speak
+ * The searxng area: SearXNG's JSON search API, /autocompleter and /config on
+ * the web search service (each engine's page N, every merged result, engine
+ * health included), for the tools that speak
  * SearXNG. Point them at `<base>/searxng` (or `<base>/api/v1/searxng`); tools
  * that send no headers use a URL key, `<base>/searxng/k/<key>` (urlKeys).
  * The base itself answers a search too, as SearXNG's front page does (LangChain's
@@ -9,13 +10,23 @@
 import { defineCapability } from '../../core/capability.js';
 import { packageVersion } from '../../core/paths.js';
 import { definePlugin } from '../../app/plugin-services.js';
+import { suggestQueries } from '../../services/web-search/suggestions.js';
 import { toSearxngAnswer } from './answer.js';
 import { searxngCategoriesOf, searxngCategory } from './categories.js';
-import { planSearch } from './request.js';
-import { searxngConfigInputSchema, searxngConfigOutputSchema, searxngSearchInputSchema, searxngSearchOutputSchema } from './schemas.js';
+import { languageOf, planSearch } from './request.js';
+import {
+  searxngAutocompleteInputSchema,
+  searxngAutocompleteOutputSchema,
+  searxngConfigInputSchema,
+  searxngConfigOutputSchema,
+  searxngSearchInputSchema,
+  searxngSearchOutputSchema,
+} from './schemas.js';
 import { searchService } from './search-service.js';
 
 const BASES = ['/searxng', '/searxng/k/:url_key'];
+/** Suggestions answered at most, about what SearXNG's backends give. */
+const SUGGESTIONS = 10;
 
 export default definePlugin({
   setup(services) {
@@ -35,9 +46,9 @@ export default definePlugin({
       readOnly: true,
       async handler(request, ctx) {
         const plan = planSearch(request, engines);
-        await services.searchHistory.record(ctx.caller, [plan.input.query]);
-        const answer = await search(plan.input, ctx);
-        return toSearxngAnswer(answer, { categoryOf: mainCategory, unknownEngines: plan.unknownEngines });
+        await services.searchHistory.record(ctx.caller, [plan.query]);
+        const answer = await search(plan, ctx);
+        return toSearxngAnswer(answer, { query: plan.query, categoryOf: mainCategory, unknownEngines: plan.unknownEngines });
       },
     });
 
@@ -80,6 +91,36 @@ export default definePlugin({
       },
     });
 
-    return [searxngSearch, searxngConfig];
+    const searxngAutocompleter = defineCapability({
+      id: 'searxng.autocompleter',
+      title: 'Query suggestions (SearXNG-compatible)',
+      description:
+        "SearXNG's /autocompleter: suggestions for a partly typed query q, answered as [q, [suggestions…]] from the engines that offer autocomplete.",
+      input: searxngAutocompleteInputSchema,
+      output: searxngAutocompleteOutputSchema,
+      http: {
+        method: 'GET',
+        path: '/api/v1/searxng/autocompleter',
+        aliases: BASES.map((base) => `${base}/autocompleter`),
+        formPost: true,
+        urlKeyParam: 'url_key',
+        answerField: 'suggestions',
+      },
+      readOnly: true,
+      async handler(request, ctx): Promise<{ suggestions: [string, string[]] }> {
+        if (request.q === '') return { suggestions: ['', []] };
+        const language = languageOf(request.language);
+        const found = await suggestQueries(engines, {
+          query: request.q,
+          // SearXNG asks its autocomplete backend in English when the language is any.
+          language: !language || language === 'all' ? 'en' : language,
+          max: SUGGESTIONS,
+          signal: ctx.signal,
+        });
+        return { suggestions: [request.q, found.suggestions] };
+      },
+    });
+
+    return [searxngSearch, searxngConfig, searxngAutocompleter];
   },
 });

@@ -79,3 +79,12 @@ export const searxngConfigOutputSchema = z.object({
   locales: z.record(z.string(), z.string()),
   public_instance: z.boolean(),
 });
+
+export const searxngAutocompleteInputSchema = z.strictObject({
+  q: z.string().trim().max(200).default('').describe('The partly typed query'),
+  language: z.string().max(35).optional().describe('Language code such as en or de-DE'),
+});
+
+export const searxngAutocompleteOutputSchema = z.object({
+  suggestions: z.tuple([z.string(), z.array(z.string())]).describe('[query, [suggestions…]], the OpenSearch suggestions form SearXNG answers'),
+});

@@ -1,15 +1,27 @@
 /**
- * The one search service as this area calls it: the web search service's
- * Search API search (engines, merge, relevance, cache, engine health), which
- * SearXNG's requests are mapped onto (request.ts) and whose answers are
- * mapped back (answer.ts).
+ * The one search service as this area calls it: one metasearch
+ * (WebSearch.meta: each engine's page N, merged by URL with every engine's
+ * position, engine health included), which SearXNG's requests are mapped onto
+ * (request.ts) and whose answers are mapped back (answer.ts).
  */
 import type { CallContext } from '../../core/capability.js';
 import type { PluginServices } from '../../app/plugin-services.js';
-import type { SearchAnswer, SearchInput } from '../../services/web-search/schemas.js';
+import type { MetaSearchAnswer } from '../../services/web-search/web-search.js';
+import type { SearxngSearchPlan } from './request.js';
 
-export type SearchFn = (input: SearchInput, ctx: CallContext) => Promise<SearchAnswer>;
+export type SearchFn = (plan: SearxngSearchPlan, ctx: CallContext) => Promise<MetaSearchAnswer>;
 
 export function searchService(services: PluginServices): SearchFn {
-  return (input, ctx) => services.webSearch.search(input, ctx);
+  return (plan, ctx) =>
+    services.webSearch.meta({
+      query: plan.query,
+      ...(plan.engines ? { engines: plan.engines } : {}),
+      ...(plan.categories ? { categories: plan.categories } : {}),
+      language: plan.language,
+      page: plan.page,
+      safeSearch: plan.safeSearch,
+      ...(plan.timeRange ? { timeRange: plan.timeRange } : {}),
+      deadline: performance.now() + plan.timeoutSeconds * 1000,
+      signal: ctx.signal,
+    });
 }

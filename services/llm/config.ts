@@ -17,12 +17,17 @@ const DEFAULT_BASE_URLS: Record<LlmProvider, string> = {
 
 export const llmTierConfigSchema = z
   .object({
+    /** The API the model is reached through: OpenAI-compatible (OpenAI, Ollama, vLLM, …) or Anthropic. */
     provider: z.enum(LLM_PROVIDERS).default('openai-compatible'),
     /** Defaults to the provider's public API; point it at Ollama, vLLM, a proxy... */
     baseUrl: z.url({ protocol: /^https?$/ }).optional(),
+    /** The provider's API key (none for a local server that needs none). */
     apiKey: z.string().min(1).optional(),
+    /** The model name, as the provider knows it. */
     model: z.string().min(1),
+    /** Longest wait for one model call. */
     timeoutMs: z.number().int().min(100).max(600_000).default(60_000),
+    /** Retries of a model call that failed. */
     maxRetries: z.number().int().min(0).max(10).default(2),
   })
   .strict()

@@ -14,6 +14,7 @@ const modelSchema = (batchSize: number) =>
       model: z.string().min(1).nullable().default(null),
       /** Worker processes for this model. */
       threads: z.number().int().min(1).max(8).default(1),
+      /** Inputs per model call. */
       batchSize: z.number().int().min(1).max(256).default(batchSize),
     })
     .strict();
@@ -22,6 +23,7 @@ export const modelsConfigSchema = z
   .object({
     /** Download models the cache does not hold (needs internet, or a mirror in remoteHost). */
     allowRemote: z.boolean().default(true),
+    /** The hub to download from (a mirror, or the tests' sandbox web). */
     remoteHost: z.url({ protocol: /^https?$/ }).default('https://huggingface.co/'),
     /** Download cache; default <dataDir>/models (shared with the embedding model). */
     cacheDir: z.string().min(1).nullable().default(null),

@@ -1,8 +1,9 @@
 /**
  * GET /docs in a real browser (Debian's Chromium through playwright-core):
- * the interactive page of the OpenAPI document loads once the browser gives
- * the key as an HTTP Basic password, every asset from this server (no CDN),
- * and a screenshot shows the route list.
+ * the interactive page of the OpenAPI document loads without a key (public by
+ * default, as API docs usually are), every asset from this server (no CDN), and
+ * a screenshot shows the route list. With docsRequireKey the page and its
+ * documents need the key, which a browser gives as an HTTP Basic password.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -69,8 +70,8 @@ async function countColours(png: Buffer, colours: number[][]): Promise<number[]>
 }
 
 describe('GET /docs', () => {
-  it('renders the route list in Chromium, with the key as Basic password, from this server only', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 1600 }, httpCredentials: { username: 'quarry', password: TEST_KEY } });
+  it('renders the route list in Chromium without a key, from this server only', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 1600 } });
     const page = await context.newPage();
     const requested: string[] = [];
     page.on('request', (request) => requested.push(request.url()));
@@ -101,18 +102,33 @@ describe('GET /docs', () => {
     }
   }, 60_000);
 
-  it('needs the key for the page and its document, as for /api/v1/openapi.json, and asks a browser for it', async () => {
-    for (const path of ['/docs/', '/docs/json', '/docs/yaml', '/api/v1/openapi.json']) {
+  it('is public by default: the page and its documents answer without a key, while the API still needs one', async () => {
+    for (const path of ['/docs', '/docs/', '/docs/json', '/docs/yaml', '/api/v1/openapi.json']) {
       const keyless = await fetch(`${quarry.url}${path}`);
-      expect(keyless.status, path).toBe(401);
-      if (path.startsWith('/docs')) expect(keyless.headers.get('www-authenticate'), path).toMatch(/^Basic /);
+      expect(keyless.status, path).toBe(200);
     }
-    const basic = { authorization: `Basic ${Buffer.from(`quarry:${TEST_KEY}`).toString('base64')}` };
-    const docs = await fetch(`${quarry.url}/docs/`, { headers: basic });
-    expect(docs.status).toBe(200);
-    expect(docs.headers.get('content-type')).toMatch(/text\/html/);
-    const spec = await fetch(`${quarry.url}/docs/json`, { headers: { 'x-api-key': TEST_KEY } });
-    expect(spec.status).toBe(200);
-    expect(((await spec.json()) as any).paths['/api/v1/search/']).toBeDefined();
+    const spec = (await (await fetch(`${quarry.url}/docs/json`)).json()) as any;
+    expect(spec.paths['/api/v1/search/']).toBeDefined();
+    expect((await fetch(`${quarry.url}/api/v1/search/engines`)).status).toBe(401);
+  });
+
+  it('with docsRequireKey, needs the key for the page and its documents, and asks a browser for it', async () => {
+    const guarded = await startQuarry(web, { docsRequireKey: true });
+    try {
+      for (const path of ['/docs/', '/docs/json', '/docs/yaml', '/api/v1/openapi.json']) {
+        const keyless = await fetch(`${guarded.url}${path}`);
+        expect(keyless.status, path).toBe(401);
+        if (path.startsWith('/docs')) expect(keyless.headers.get('www-authenticate'), path).toMatch(/^Basic /);
+      }
+      const basic = { authorization: `Basic ${Buffer.from(`quarry:${TEST_KEY}`).toString('base64')}` };
+      const docs = await fetch(`${guarded.url}/docs/`, { headers: basic });
+      expect(docs.status).toBe(200);
+      expect(docs.headers.get('content-type')).toMatch(/text\/html/);
+      const spec = await fetch(`${guarded.url}/docs/json`, { headers: { 'x-api-key': TEST_KEY } });
+      expect(spec.status).toBe(200);
+      expect(((await spec.json()) as any).paths['/api/v1/search/']).toBeDefined();
+    } finally {
+      await guarded.close();
+    }
   });
 });

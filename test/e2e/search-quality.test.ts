@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../core/paths.js';
-import { mergeSuggestions } from '../../plugins/search/autocomplete.js';
+import { mergeSuggestions } from '../../services/web-search/suggestions.js';
 import { playDefaultEngines } from '../recordings.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
 import { startQuarry, type RunningQuarry } from './harness.js';

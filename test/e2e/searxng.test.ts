@@ -3,7 +3,8 @@
  * LangChain's own SearXNG tool pointed at <base>/searxng, then the requests
  * Open WebUI, LibreChat and Perplexica send (their query strings and headers,
  * as their sources build them), each checked for the JSON fields that tool reads;
- * format and key refusals; URL keys (off by default, search-only, never logged); /config.
+ * format and key refusals; URL keys (off by default, search-only, never logged); /config;
+ * what SearXNG itself does (every merged result, each engine's page N only, /autocompleter).
  */
 import { Writable } from 'node:stream';
 import { join } from 'node:path';
@@ -11,7 +12,8 @@ import { SearxngSearch } from '@langchain/community/tools/searxng_search';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../core/paths.js';
-import { playDefaultEngines } from '../recordings.js';
+import { playDefaultEngines, playRecording, RECORDINGS } from '../recordings.js';
+import { prepareAnswer } from '../sandbox/engine-playback.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
 import { startQuarry, TEST_KEY, type RunningQuarry } from './harness.js';
 
@@ -159,6 +161,70 @@ describe('URL keys', () => {
       expect(res.body.error.message).toMatch(/urlKeys/);
     } finally {
       await plain.close();
+    }
+  });
+});
+
+describe('as SearXNG answers', () => {
+  it('answers every merged result, whether or not it holds the query words, and number_of_results counts them', async () => {
+    // The recorded Bing page is about "hello": no result mentions levain, and a relevance filter would drop them all.
+    const res = await quarry.get('/searxng/search?q=levain&format=json&engines=bing');
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const all = await quarry.post('/api/v1/search/', { query: 'levain', engines: ['bing'], relevance_filter: false, scrape_content: false, max_results: 100, cache_ttl: 0 });
+    const urls = all.body.results.map((r: any) => r.url);
+    expect(urls.length).toBeGreaterThan(3);
+    expect(res.body.results.map((r: any) => r.url).sort()).toEqual([...urls].sort());
+    expect(res.body.number_of_results).toBe(res.body.results.length);
+  });
+
+  it('asks each engine for the page pageno names, and that page only', async () => {
+    const pagesAsked = async (pageno: number): Promise<Array<string | null>> => {
+      const before = web.engineRequests('bing').length;
+      const res = await quarry.get(`/searxng/search?q=sourdough+starter&format=json&engines=bing&pageno=${pageno}`);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return web.engineRequests('bing').slice(before).map((r) => new URL(r.url).searchParams.get('first'));
+    };
+    // Bing's page N starts at result (N-1)×10+1; its first page sends no offset.
+    expect(await pagesAsked(1)).toEqual([null]);
+    expect(await pagesAsked(2)).toEqual(['11']);
+    expect(await pagesAsked(3)).toEqual(['21']);
+  });
+
+  it('/autocompleter answers [q, [suggestions…]] from the engines that suggest, with a key header or a URL key', async () => {
+    const suggestions = Buffer.from(JSON.stringify(['sourd', ['sourdough starter', 'sourdough bread recipe']]));
+    web.answerEngine('duckduckgo', (url) =>
+      url.pathname.endsWith('/ac/') ? { body: suggestions, contentType: 'application/json', status: 200 } : prepareAnswer(RECORDINGS.duckduckgo!),
+    );
+    try {
+      const direct = await quarry.get('/api/v1/search/autocomplete?q=sourd');
+      expect(direct.body.suggestions).toEqual(expect.arrayContaining(['sourdough starter', 'sourdough bread recipe']));
+      for (const path of ['/searxng/autocompleter?q=sourd', `/searxng/k/${URL_KEY}/autocompleter?q=sourd`]) {
+        const res = await quarry.get(path);
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        expect(res.body).toEqual(['sourd', direct.body.suggestions]);
+      }
+      const form = await raw(`/searxng/k/${URL_KEY}/autocompleter`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'q=sourd' });
+      expect(form.body).toEqual(['sourd', direct.body.suggestions]);
+      expect((await quarry.get('/searxng/autocompleter?q=')).body).toEqual(['', []]);
+    } finally {
+      playRecording(web, 'duckduckgo');
+    }
+  });
+
+  it('under a valid URL key an unknown path is 404; under a wrong key it is 401', async () => {
+    const unknown = await raw(`/searxng/k/${URL_KEY}/stats`);
+    expect(unknown.status, JSON.stringify(unknown.body)).toBe(404);
+    expect((await raw('/searxng/k/not-the-key-000000000/stats')).status).toBe(401);
+    expect((await raw('/searxng/nonsense')).status).toBe(401);
+  });
+
+  it('a JSON body that is not an object is a 400 naming the body, on every kind of route', async () => {
+    for (const path of ['/api/v1/searxng/search', '/searxng/search', '/searxng/autocompleter', '/api/v1/search/']) {
+      for (const body of ['null', '[]', '7']) {
+        const res = await quarry.post(path, body);
+        expect(res.status, `${path} ${body}: ${JSON.stringify(res.body)}`).toBe(400);
+        expect(res.body.error.message).toMatch(/body must be a JSON object/);
+      }
     }
   });
 });
