@@ -17,13 +17,13 @@ import { loadAreaFolder, pluginFolders, type LoadedArea } from '../core/plugins/
 import type { CapabilityRegistry } from '../core/registry.js';
 import { createStores } from '../core/stores/stores.js';
 import type { BrowserPool } from '../services/browser/browser-pool.js';
-import type { Corpora } from '../services/corpora/corpora.js';
+import type { Corpora } from '../plugins/rag/corpora/corpora.js';
 import type { EngineService } from '../services/engines/engine-service.js';
 import { loadAllEngines } from '../services/engines/engine-sources.js';
 import type { ExtractionPool } from '../services/extract/extraction-pool.js';
 import { HealthMonitor } from '../services/health/health-monitor.js';
-import type { KnowledgeService } from '../services/knowledge/knowledge-service.js';
-import type { PageFeeder } from '../services/knowledge/page-feeder.js';
+import type { KnowledgeService } from '../plugins/knowledge/service/knowledge-service.js';
+import type { PageFeeder } from '../plugins/knowledge/service/page-feeder.js';
 import type { JobService } from '../services/jobs/job-service.js';
 import type { LlmTiers } from '../services/llm/registry.js';
 import type { ExtractionStats } from '../services/metrics/extraction-stats.js';

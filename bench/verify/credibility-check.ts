@@ -5,8 +5,8 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { biasFromBaly, factualFromBaly } from '../../services/credibility/labels.js';
-import { loadRatingsFile, type DomainRating } from '../../services/credibility/ratings.js';
+import { biasFromBaly, factualFromBaly } from '../../plugins/verify/credibility/labels.js';
+import { loadRatingsFile, type DomainRating } from '../../plugins/verify/credibility/ratings.js';
 
 const DIR = resolve(process.env.CREDIBILITY_DATASET_DIR ?? '../shared/fixtures/datasets/credibility/baly2018-mbfc');
 

@@ -3,9 +3,9 @@ import { defineCapability } from '../../core/capability.js';
 import type { CallContext } from '../../core/capability.js';
 import { AppError } from '../../core/errors.js';
 import { quotaExceeded } from '../../core/principal.js';
-import { GraphCapReached } from '../../services/graph/graph-cap.js';
+import { GraphCapReached } from './graph/graph-cap.js';
 import { definePlugin } from '../../app/plugin-services.js';
-import { graphNamespace } from '../../services/knowledge/knowledge-service.js';
+import { graphNamespace } from './service/knowledge-service.js';
 import { findPeople } from './people.js';
 import {
   deleteOutputSchema,

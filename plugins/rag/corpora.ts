@@ -9,10 +9,10 @@ import type { CallContext } from '../../core/capability.js';
 import { AppError } from '../../core/errors.js';
 import type { PluginServices } from '../../app/plugin-services.js';
 import { extractiveSummary } from '../../services/answers/summary.js';
-import { prepareSources } from '../../services/corpora/prepare.js';
+import { prepareSources } from './corpora/prepare.js';
 import { pooledChunker } from '../../services/chunking/lead.js';
-import { retrieve } from '../../services/corpora/retrieve.js';
-import type { CorpusRecord } from '../../services/corpora/types.js';
+import { retrieve } from './corpora/retrieve.js';
+import type { CorpusRecord } from './corpora/types.js';
 import { rankPagePassages } from '../../services/ranking/page-passages.js';
 import type { corpusAddInputSchema, corpusAddOutputSchema, corpusGetOutputSchema, corporaListOutputSchema, semanticSearchInputSchema, semanticSearchOutputSchema } from './schemas.js';
 

@@ -5,7 +5,7 @@ import { AppError } from '../../core/errors.js';
 import { definePlugin, type PluginServices } from '../../app/plugin-services.js';
 import { jobSurface } from '../../services/jobs/job-capability.js';
 import { jobAccepted, standardJobForm } from '../../services/jobs/job-view.js';
-import { newCorpusId } from '../../services/corpora/corpus-store.js';
+import { newCorpusId } from './corpora/corpus-store.js';
 import { assertImageEngines, defaultImageEngine, searchImages } from '../../services/sources/images.js';
 import { addToCorpus, deleteCorpus, getCorpus, listCorpora, semanticSearch } from './corpora.js';
 import { outboundLinkPolicy } from '../../services/markdown/link-policy.js';

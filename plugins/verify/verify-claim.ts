@@ -7,9 +7,9 @@
 import type { CallContext } from '../../core/capability.js';
 import { AppError } from '../../core/errors.js';
 import type { PluginServices } from '../../app/plugin-services.js';
-import type { FactOutcome, JudgedCandidate } from '../../services/claims/aggregate.js';
-import { checkClaim, type ClaimCheck, type ClaimStep } from '../../services/claims/check-claim.js';
-import type { EvidencePage } from '../../services/claims/retrieval.js';
+import type { FactOutcome, JudgedCandidate } from './claims/aggregate.js';
+import { checkClaim, type ClaimCheck, type ClaimStep } from './claims/check-claim.js';
+import type { EvidencePage } from './claims/retrieval.js';
 import type { Embedder } from '../../services/embeddings/types.js';
 import { assertKnownEngines } from '../../services/web-search/search-runner.js';
 import { hostOf, normalizeUrl } from '../../services/web-search/url-normalize.js';

@@ -24,9 +24,9 @@
  * contending instances spread out instead of refusing each other in lockstep.
  */
 import { createHash } from 'node:crypto';
-import { AppError } from '../../core/errors.js';
-import { acronymLetters, aliasKeys, hasDesignator, nameKey } from '../entities/names.js';
-import { SYMMETRIC_RELATIONS, type EntityType, type Extraction, type MergeRule } from '../entities/types.js';
+import { AppError } from '../../../core/errors.js';
+import { acronymLetters, aliasKeys, hasDesignator, nameKey } from '../../../services/entities/names.js';
+import { SYMMETRIC_RELATIONS, type EntityType, type Extraction, type MergeRule } from '../../../services/entities/types.js';
 import { edgeKey, type EdgeRecord, type EntityRecord, type GraphBackend, type GraphWrite, type SourceRef } from './types.js';
 
 export const MAX_SOURCES_KEPT = 50;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe } from 'vitest';
-import { hasRedisServer, startLocalRedis, type LocalRedis } from '../../test/sandbox/local-redis.js';
+import { hasRedisServer, startLocalRedis, type LocalRedis } from '../../../test/sandbox/local-redis.js';
 import { graphBackendConformance } from './fixtures/conformance.js';
 import { RedisGraphBackend } from './redis-backend.js';
 

@@ -13,7 +13,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import sqlite3 from 'sqlite3';
-import { nameTokens } from '../entities/names.js';
+import { nameTokens } from '../../../services/entities/names.js';
 import { assertWithinCap, entityGrowth } from './graph-cap.js';
 import { edgeKey, type EdgeRecord, type EntityRecord, type GraphBackend, type GraphWrite, type TopOptions } from './types.js';
 

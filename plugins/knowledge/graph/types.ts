@@ -5,7 +5,7 @@
  * of them moved (optimistic concurrency, so several instances can share the
  * Redis graph). Merge logic lives above the backends (graph-writer.ts).
  */
-import type { EntityType, MergeRule, RelationType } from '../entities/types.js';
+import type { EntityType, MergeRule, RelationType } from '../../../services/entities/types.js';
 
 export interface SourceRef {
   /** Stable id of the source: a hash of its URL, or of its text when it has none. */

@@ -13,20 +13,20 @@
  * the installation's graph: the admins', and the one the page feed fills.
  */
 import { join } from 'node:path';
-import { AppError } from '../../core/errors.js';
-import type { Logger } from '../../core/logger.js';
-import type { Principal } from '../../core/principal.js';
-import { aliasKeys, nameKey, nameTokens } from '../entities/names.js';
-import type { TokenClassifier } from '../entities/token-classifier.js';
-import { ENTITY_TYPES, SYMMETRIC_RELATIONS, type EntityType, type Extraction } from '../entities/types.js';
-import type { Embedder } from '../embeddings/types.js';
+import { AppError } from '../../../core/errors.js';
+import type { Logger } from '../../../core/logger.js';
+import type { Principal } from '../../../core/principal.js';
+import { aliasKeys, nameKey, nameTokens } from '../../../services/entities/names.js';
+import type { TokenClassifier } from '../../../services/entities/token-classifier.js';
+import { ENTITY_TYPES, SYMMETRIC_RELATIONS, type EntityType, type Extraction } from '../../../services/entities/types.js';
+import type { Embedder } from '../../../services/embeddings/types.js';
 import { deleteEntity, entityId, mergeExtraction, sourceId } from '../graph/graph-writer.js';
 import { RedisGraphBackend } from '../graph/redis-backend.js';
 import { SqliteGraphBackend } from '../graph/sqlite-backend.js';
 import { edgeKey, type EdgeRecord, type EntityRecord, type GraphBackend } from '../graph/types.js';
-import type { LlmTiers } from '../llm/registry.js';
+import type { LlmTiers } from '../../../services/llm/registry.js';
 import { extractWithLlm } from './llm-extract.js';
-import { modelFor } from '../llm/model-choice.js';
+import { modelFor } from '../../../services/llm/model-choice.js';
 
 export const OFFLINE_MODEL = 'offline-tagger';
 export const GRAPH_FILE = 'knowledge-graph.sqlite';

@@ -3,9 +3,9 @@
  * closed type lists, turned into the same Extraction the offline analysis
  * gives (names keyed the same way, so resolution treats both alike).
  */
-import { nameKey } from '../entities/names.js';
-import { ENTITY_TYPES, RELATION_TYPES, type EntityType, type Extraction, type RelationType } from '../entities/types.js';
-import type { LlmClient } from '../llm/types.js';
+import { nameKey } from '../../../services/entities/names.js';
+import { ENTITY_TYPES, RELATION_TYPES, type EntityType, type Extraction, type RelationType } from '../../../services/entities/types.js';
+import type { LlmClient } from '../../../services/llm/types.js';
 
 const SCHEMA = {
   type: 'object',

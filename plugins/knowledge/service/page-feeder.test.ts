@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { silentLogger } from '../../core/logger.js';
+import { silentLogger } from '../../../core/logger.js';
 import type { KnowledgeService } from './knowledge-service.js';
 import { PageFeeder } from './page-feeder.js';
 

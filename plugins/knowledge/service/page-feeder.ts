@@ -4,8 +4,8 @@
  * lead merged into the graph in the background, one page at a time. The
  * queue is bounded; pages beyond it are counted, not extracted.
  */
-import type { Logger } from '../../core/logger.js';
-import type { PageEventSource, PageExtractedEvent } from '../semantic/page-indexer.js';
+import type { Logger } from '../../../core/logger.js';
+import type { PageEventSource, PageExtractedEvent } from '../../../services/semantic/page-indexer.js';
 import type { KnowledgeService } from './knowledge-service.js';
 
 export interface PageFeederStats {

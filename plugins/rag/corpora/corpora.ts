@@ -4,7 +4,7 @@
  * closed with the app.
  */
 import { join } from 'node:path';
-import type { Logger } from '../../core/logger.js';
+import type { Logger } from '../../../core/logger.js';
 import { CorpusStore } from './corpus-store.js';
 
 export class Corpora {

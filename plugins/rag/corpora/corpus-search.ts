@@ -6,8 +6,8 @@
  * text is given.
  */
 import { MatchQuery, type Table } from '@lancedb/lancedb';
-import { AppError } from '../../core/errors.js';
-import { reciprocalRankFusion } from '../vectors/fusion.js';
+import { AppError } from '../../../core/errors.js';
+import { reciprocalRankFusion } from '../../../services/vectors/fusion.js';
 import type { ChunkHit } from './types.js';
 
 const COLUMNS = ['source_id', 'chunk_index', 'text', 'start', 'end', 'url', 'title', 'vector'];

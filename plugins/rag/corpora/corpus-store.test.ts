@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from '@lancedb/lancedb';
 import { afterEach, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../core/logger.js';
+import { silentLogger } from '../../../core/logger.js';
 import { CorpusStore } from './corpus-store.js';
 import { chunksSchema } from './schema.js';
 import type { StoredSourceInput } from './types.js';

@@ -3,8 +3,8 @@
  * recursive chunker, CORPUS_CHUNK_TOKENS tokens of cl100k, offsets in code
  * points into the stored content) and each chunk embedded on its own text.
  */
-import { chunkLead, type Chunker } from '../chunking/lead.js';
-import type { Embedder } from '../embeddings/types.js';
+import { chunkLead, type Chunker } from '../../../services/chunking/lead.js';
+import type { Embedder } from '../../../services/embeddings/types.js';
 import type { StoredSourceInput } from './types.js';
 
 export const CORPUS_CHUNK_TOKENS = 200;

@@ -7,9 +7,9 @@
  * where the evidence neither favours nor disfavours the chunk holding the
  * answer, so min_relevance 0.5 keeps the chunks more likely relevant than not.
  */
-import type { Embedder } from '../embeddings/types.js';
-import { calibration, centred } from '../ranking/calibration.js';
-import { passageFeatures, probability, type PassageVectorCache } from '../ranking/passage-relevance.js';
+import type { Embedder } from '../../../services/embeddings/types.js';
+import { calibration, centred } from '../../../services/ranking/calibration.js';
+import { passageFeatures, probability, type PassageVectorCache } from '../../../services/ranking/passage-relevance.js';
 import type { CorpusStore } from './corpus-store.js';
 import type { ChunkHit, CorpusRecord } from './types.js';
 

@@ -3,7 +3,7 @@
  * (stemmed, weighted), named things, figures and years, negation, direction
  * words, hedges, words that call something false, and contrast markers.
  */
-import { isStopWord, stem, tokenize } from '../ranking/tokens.js';
+import { isStopWord, stem, tokenize } from '../../../services/ranking/tokens.js';
 import { CONTRAST_MARKERS, DIRECTION, FALSITY_MARKERS, HEDGES, LIGHT_WORDS, NEGATED_AUXILIARIES, NEGATORS } from './lexicon.js';
 import { isYear, quantities, type Quantity } from './quantities.js';
 

@@ -4,8 +4,8 @@
  * verify area and anything else that has to weigh a statement against pages
  * (monitor analysis, research).
  */
-import type { Embedder } from '../embeddings/types.js';
-import type { LlmClient } from '../llm/types.js';
+import type { Embedder } from '../../../services/embeddings/types.js';
+import type { LlmClient } from '../../../services/llm/types.js';
 import { AGGREGATION, credibilityWeight, decideVerdict, factOutcome, type JudgedCandidate, type VerdictOutcome } from './aggregate.js';
 import type { TextAnalysis } from './analysis.js';
 import { calibratedConfidence } from './confidence.js';
@@ -14,7 +14,7 @@ import { decomposeWithLlm, judgeWithLlm } from './llm-steps.js';
 import { retrieveEvidence, type EvidencePage, type RetrievalOptions } from './retrieval.js';
 import { reachOf, type FactReach } from './fact-parts.js';
 import type { PageMentions } from './mentions.js';
-import type { StanceModel } from './stance-model.js';
+import type { StanceModel } from '../../../services/models/stance-model.js';
 import { stanceOf } from './stance.js';
 
 export type Depth = 'quick' | 'thorough';

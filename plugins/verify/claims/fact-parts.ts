@@ -5,7 +5,7 @@
  * tells a fact supported in full from one supported in part. Each part is
  * looked for in the fact's evidence sentences (ranking's term cover).
  */
-import { coverTerms } from '../ranking/term-cover.js';
+import { coverTerms } from '../../../services/ranking/term-cover.js';
 import { analyse, termCoverage, type TextAnalysis } from './analysis.js';
 import type { Fact } from './facts.js';
 import { unmentioned, type PageMentions, type Unmentioned } from './mentions.js';

@@ -3,7 +3,7 @@
  * are compared after services/ranking's stem(), so one entry covers its
  * inflections ("rises", "rising", "rose" needs its own entry: irregular).
  */
-import { stem } from '../ranking/tokens.js';
+import { stem } from '../../../services/ranking/tokens.js';
 
 function stems(words: string): Set<string> {
   return new Set(words.split(/\s+/).filter(Boolean).map((w) => stem(w.toLowerCase())));

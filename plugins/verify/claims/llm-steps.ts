@@ -5,8 +5,8 @@
  * piece of evidence it cites is still a sentence of a page; a model answer
  * that cannot be read falls back to the rules for that fact.
  */
-import { parseModelJson } from '../llm/json-output.js';
-import type { LlmClient } from '../llm/types.js';
+import { parseModelJson } from '../../../services/llm/json-output.js';
+import type { LlmClient } from '../../../services/llm/types.js';
 import { analyse } from './analysis.js';
 import { cleanClaim, MAX_FACTS, type Fact } from './facts.js';
 import type { Candidate } from './retrieval.js';

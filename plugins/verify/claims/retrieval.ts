@@ -5,10 +5,10 @@
  * calibrated cosine of centred vectors). Only sentences that share something
  * with the fact are embedded, so long pages cost little.
  */
-import type { Embedder } from '../embeddings/types.js';
-import { cutPassages } from '../ranking/passages.js';
-import { passageScorer } from '../ranking/scorers.js';
-import { coverTerms } from '../ranking/term-cover.js';
+import type { Embedder } from '../../../services/embeddings/types.js';
+import { cutPassages } from '../../../services/ranking/passages.js';
+import { passageScorer } from '../../../services/ranking/scorers.js';
+import { coverTerms } from '../../../services/ranking/term-cover.js';
 import { analyse, termCoverage, type TextAnalysis } from './analysis.js';
 import type { Fact } from './facts.js';
 import { pageMentions, type PageMentions } from './mentions.js';

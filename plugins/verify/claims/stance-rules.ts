@@ -16,16 +16,10 @@
 import { analyse, termCoverage, type TextAnalysis } from './analysis.js';
 import { ANTONYMS, DIRECTION } from './lexicon.js';
 import { agree, sameKind } from './quantities.js';
+import type { StanceJudgement } from '../../../services/models/stance-model.js';
 
-export type Stance = 'supports' | 'contradicts' | 'unrelated';
-
-export interface StanceJudgement {
-  stance: Stance;
-  /** 0..1: how strongly the sentence supports or contradicts the fact. */
-  strength: number;
-  /** Which rules fired, for the nuances and for debugging. */
-  reasons: string[];
-}
+// The judgement's shape is the task models' contract too (an NLI model judges in place of these rules).
+export type { Stance, StanceJudgement } from '../../../services/models/stance-model.js';
 
 export interface StanceInput {
   fact: TextAnalysis;

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../core/logger.js';
+import { silentLogger } from '../../../core/logger.js';
 import { credibilityConfigSchema } from './config.js';
 import { CredibilityService } from './credibility-service.js';
 import { domainParts, lookupChain } from './domain.js';

@@ -7,9 +7,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AppError } from '../../core/errors.js';
-import type { Logger } from '../../core/logger.js';
-import { CODE_ROOT } from '../../core/paths.js';
+import { AppError } from '../../../core/errors.js';
+import type { Logger } from '../../../core/logger.js';
+import { CODE_ROOT } from '../../../core/paths.js';
 import type { CredibilityConfig } from './config.js';
 import { domainParts, lookupChain } from './domain.js';
 import { FACTUAL_SCORE, type BiasRating, type FactualReporting, type SourceCategory } from './labels.js';

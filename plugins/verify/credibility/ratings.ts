@@ -4,7 +4,7 @@
  * so an answer can say where every value comes from.
  */
 import { readFileSync, statSync } from 'node:fs';
-import { AppError } from '../../core/errors.js';
+import { AppError } from '../../../core/errors.js';
 import { biasFromBaly, factualFromBaly, type BiasRating, type FactualReporting } from './labels.js';
 
 export interface RatingSet {
