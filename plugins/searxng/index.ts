@@ -6,6 +6,7 @@
  * The base itself answers a search too, as SearXNG's front page does (LangChain's
  * Python wrapper queries it). HTTP only: an MCP tool would repeat search_web.
  */
+import { SEARXNG_USES } from './uses.js';
 import { defineCapability } from '../../core/capability.js';
 import { packageVersion } from '../../core/paths.js';
 import { definePlugin } from '../../app/plugin-services.js';
@@ -18,6 +19,7 @@ import { searchService } from './search-service.js';
 const BASES = ['/searxng', '/searxng/k/:url_key'];
 
 export default definePlugin({
+  uses: SEARXNG_USES,
   setup(services) {
     const search = searchService(services);
     const { engines } = services;
