@@ -19,7 +19,7 @@ import { recordProgress } from '../e2e/mcp-progress.js';
 import { CLAIM_GROUPS, claimEngines, serveClaimWeb } from '../sandbox/claim-pages.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
 
-const HANDMADE_MBFC = join(PACKAGE_ROOT, 'services', 'credibility', 'fixtures', 'handmade-mbfc.tsv');
+const HANDMADE_MBFC = join(PACKAGE_ROOT, 'plugins', 'verify', 'credibility', 'fixtures', 'handmade-mbfc.tsv');
 
 let web: SandboxWeb;
 let quarry: RunningQuarry;

@@ -16,7 +16,7 @@ import { FACTUAL_SCORE, type BiasRating, type FactualReporting, type SourceCateg
 import { LIN_2023, LIN_2023_DATE, loadRatingsFile, loadRatingsText, type DomainRating } from './ratings.js';
 import { categoryFromHost, RULE_SCORES } from './rules.js';
 
-export const BUNDLED_RATINGS_FILE = join(CODE_ROOT, 'services', 'credibility', 'data', 'lin2023-domain-pc1.csv');
+export const BUNDLED_RATINGS_FILE = join(CODE_ROOT, 'plugins', 'verify', 'credibility', 'data', 'lin2023-domain-pc1.csv');
 
 export interface SourceCredibility {
   domain: string;
