@@ -138,9 +138,9 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
-    /** Source credibility ratings (services/credibility/config.ts; docs/verify.md). */
+    /** Source credibility ratings (plugins/verify/credibility/config.ts; docs/verify.md). */
     credibility: credibilityConfigSchema,
-    /** The knowledge graph (services/knowledge/config.ts). */
+    /** The knowledge graph (plugins/knowledge/service/config.ts). */
     knowledge: knowledgeConfigSchema,
     jobs: z
       .object({

@@ -1,11 +1,11 @@
 /**
  * Retrieval quality and latency of a RAG corpus. The five corpora of Chroma's
  * chunking evaluation are cut into pages (bench/chroma-dataset.ts) and stored
- * as one corpus the way rag/research stores pages (services/corpora:
+ * as one corpus the way rag/research stores pages (plugins/rag/corpora:
  * 200-token recursive chunks, each embedded); every question then searches it:
  *
  *   quarry        semantic-search: hybrid candidates rescored with the
- *                 calibrated passage relevance (services/corpora/retrieve.ts)
+ *                 calibrated passage relevance (plugins/rag/corpora/retrieve.ts)
  *   hybrid (RRF)  the same candidates in fused rank order
  *   vector only   cosine over the chunk embeddings
  *   BM25          LanceDB's full-text search alone (the baseline)

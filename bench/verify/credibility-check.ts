@@ -1,5 +1,5 @@
 /**
- * The label mapping of services/credibility on the real rows of Baly et al.'s
+ * The label mapping of plugins/verify/credibility on the real rows of Baly et al.'s
  * MBFC corpora (read from ../shared; they may not be copied into the project):
  * every row loads, and every label it carries maps onto a spec value.
  */

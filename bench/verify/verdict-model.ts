@@ -3,7 +3,7 @@
  * from the claim's features (verdict-features.ts) by a small multinomial
  * logistic model fitted by wice-fit.ts. Not in the product: cross-validated
  * on WiCE it does not beat the hand-set rules (docs/verify.md, "A learned
- * verdict"), so the rules (services/claims/aggregate.ts) decide.
+ * verdict"), so the rules (plugins/verify/claims/aggregate.ts) decide.
  */
 import type { VerdictOutcome } from '../../plugins/verify/claims/aggregate.js';
 

@@ -8,7 +8,7 @@
  * summarised and stored as they come, and the corpus record is updated in the
  * same step; it turns "complete" at the end, or "incomplete" when the build
  * stops early (cancelled, failed, or the process died — see
- * services/corpora/corpus-store.ts). An incomplete corpus can be resumed.
+ * plugins/rag/corpora/corpus-store.ts). An incomplete corpus can be resumed.
  *
  * | depth    | queries | target sources | rounds | default timeout | categories by default |
  * |----------|---------|----------------|--------|-----------------|-----------------------|

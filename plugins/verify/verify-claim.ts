@@ -1,6 +1,6 @@
 /**
  * POST /api/v1/verify/claim: plan the searches, read the pages, weigh each
- * page by its source's credibility, check the claim (services/claims), and
+ * page by its source's credibility, check the claim (plugins/verify/claims), and
  * answer with the evidence — every snippet one sentence of the page at its
  * url — the facts, the nuances and a summary.
  */

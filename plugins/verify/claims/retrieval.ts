@@ -17,7 +17,7 @@ export interface EvidencePage {
   url: string;
   title: string;
   text: string;
-  /** 0..1, weighs the page's evidence (services/credibility). */
+  /** 0..1, weighs the page's evidence (plugins/verify/credibility). */
   credibility: number;
 }
 
