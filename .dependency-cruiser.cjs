@@ -29,6 +29,22 @@ module.exports = {
       to: { path: '^(app|plugins|engines|hosts|bench)/' },
     },
     {
+      name: 'app-loads-plugins-at-run-time',
+      severity: 'error',
+      comment:
+        'The composition root finds area plugins by folder at run time and hands each its declared services; it never imports a plugin ' +
+        '(what only one area uses is built by that area, in its open()).',
+      from: { path: '^app/', pathNot: '^app/config\\.ts$|\\.test\\.ts$' },
+      to: { path: '^plugins/' },
+    },
+    {
+      name: 'app-config-reads-only-areas-config-sections',
+      severity: 'error',
+      comment: 'The configuration file format includes the sections areas declare (plugins/<area>/…/config.ts, a zod schema), and nothing else of a plugin.',
+      from: { path: '^app/config\\.ts$' },
+      to: { path: '^plugins/', pathNot: ['^plugins/[a-z-]+/config\\.ts$', '^plugins/[a-z-]+/[a-z-]+/config\\.ts$'] },
+    },
+    {
       name: 'plugins-are-isolated',
       severity: 'error',
       comment: 'An area plugin never imports another area plugin: what two areas share is a service.',

@@ -8,10 +8,10 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { loadLayeredConfig, type Env, type EnvReader } from '../core/config.js';
-import { credibilityConfigSchema } from '../services/credibility/config.js';
+import { credibilityConfigSchema } from '../plugins/verify/credibility/config.js';
 import { configEngineSchema } from '../services/engines/config-engines.js';
 import { enginesConfigSchema } from '../services/engines/engine-config.js';
-import { knowledgeConfigSchema } from '../services/knowledge/config.js';
+import { knowledgeConfigSchema } from '../plugins/knowledge/service/config.js';
 import { llmConfigSchema, llmEnvOverrides } from '../services/llm/config.js';
 import { modelsConfigSchema, modelsEnvOverrides } from '../services/models/config.js';
 import { webhookSecretProblem } from '../services/webhooks/standard-webhooks.js';
@@ -167,9 +167,9 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
-    /** Source credibility ratings (services/credibility/config.ts; docs/verify.md). */
+    /** Source credibility ratings (plugins/verify/credibility/config.ts; docs/verify.md). */
     credibility: credibilityConfigSchema,
-    /** The knowledge graph (services/knowledge/config.ts). */
+    /** The knowledge graph (plugins/knowledge/service/config.ts). */
     knowledge: knowledgeConfigSchema,
     jobs: z
       .object({

@@ -13,10 +13,8 @@ import { CapabilityRegistry } from '../core/registry.js';
 import type { Stores } from '../core/stores/stores.js';
 import { BrowserPool } from '../services/browser/browser-pool.js';
 import { Discovery } from '../services/discover/discovery.js';
-import { CredibilityService } from '../services/credibility/credibility-service.js';
 import { EngineHealth, MemoryEngineHealthStore } from '../services/engines/engine-health.js';
 import { RedisEngineHealthStore } from '../services/engines/engine-health-redis.js';
-import { Corpora } from '../services/corpora/corpora.js';
 import { EngineService } from '../services/engines/engine-service.js';
 import { ExtractionPool } from '../services/extract/extraction-pool.js';
 import { pooledChunker } from '../services/chunking/lead.js';
@@ -25,8 +23,6 @@ import { EmbeddedJobBackend } from '../services/jobs/embedded/embedded-backend.j
 import { EmbeddedJobStore } from '../services/jobs/embedded/embedded-job-store.js';
 import { JobService } from '../services/jobs/job-service.js';
 import type { JobBackend } from '../services/jobs/types.js';
-import { KnowledgeService } from '../services/knowledge/knowledge-service.js';
-import { PageFeeder } from '../services/knowledge/page-feeder.js';
 import { createLlmTiers } from '../services/llm/registry.js';
 import { outboundLinkPolicy } from '../services/markdown/link-policy.js';
 import { ExtractionStats } from '../services/metrics/extraction-stats.js';
@@ -161,40 +157,11 @@ export function registerServices(
   c.register(TOKENS.Llm, cached(() => createLlmTiers(config.llm, logger)));
   c.register(TOKENS.Semantic, cached(() => new SemanticServices(config, logger)));
   c.register(TOKENS.Models, cached(() => new ModelServices({ ...config.models, dataDir: config.dataDir }, logger.child({ component: 'models' }))));
-  c.register(TOKENS.Corpora, cached(() => new Corpora(config.dataDir, logger.child({ component: 'corpora' }))));
   c.register(
     TOKENS.PageIndexer,
     cached((r) => new PageIndexer(r.resolve(TOKENS.Events), r.resolve(TOKENS.Semantic), logger.child({ component: 'page-indexer' }), pooledChunker(r.resolve<ExtractionPool>(TOKENS.ExtractionPool)))),
   );
-  c.register(TOKENS.Credibility, cached(() => new CredibilityService(config.credibility, logger.child({ component: 'credibility' }))));
   c.register(TOKENS.SearchHistory, cached(() => new SearchHistory(stores.cache, logger.child({ component: 'search-history' }))));
-  c.register(
-    TOKENS.Knowledge,
-    cached(
-      (r) =>
-        new KnowledgeService({
-          dataDir: config.dataDir,
-          redisUrl: config.redisUrl,
-          llm: r.resolve(TOKENS.Llm),
-          tagEntities: (text, signal) => r.resolve<ExtractionPool>(TOKENS.ExtractionPool).entities(text, signal),
-          tokenClassifier: () => r.resolve<ModelServices>(TOKENS.Models).tokenClassifier(),
-          embedder: () => r.resolve<SemanticServices>(TOKENS.Semantic).embedder(),
-          logger: logger.child({ component: 'knowledge' }),
-        }),
-    ),
-  );
-  c.register(
-    TOKENS.KnowledgeFeeder,
-    cached(
-      (r) =>
-        new PageFeeder(
-          r.resolve(TOKENS.Events),
-          r.resolve(TOKENS.Knowledge),
-          { maxQueue: config.knowledge.feedQueue, maxChars: config.knowledge.feedMaxChars },
-          logger.child({ component: 'knowledge-feeder' }),
-        ),
-    ),
-  );
   c.register(TOKENS.Jobs, cached(() => new JobService(jobBackend(config, stores, logger.child({ component: 'jobs' }), onDemand), logger.child({ component: 'jobs' }), jobServiceOptions(config))));
   c.register(
     TOKENS.Webhooks,

@@ -17,17 +17,15 @@ import { loadAreaFolder, pluginFolders, type LoadedArea } from '../core/plugins/
 import type { CapabilityRegistry } from '../core/registry.js';
 import { createStores } from '../core/stores/stores.js';
 import type { BrowserPool } from '../services/browser/browser-pool.js';
-import type { Corpora } from '../services/corpora/corpora.js';
 import type { EngineService } from '../services/engines/engine-service.js';
 import { loadAllEngines } from '../services/engines/engine-sources.js';
 import type { ExtractionPool } from '../services/extract/extraction-pool.js';
 import { HealthMonitor } from '../services/health/health-monitor.js';
-import type { KnowledgeService } from '../services/knowledge/knowledge-service.js';
-import type { PageFeeder } from '../services/knowledge/page-feeder.js';
 import type { JobService } from '../services/jobs/job-service.js';
 import type { LlmTiers } from '../services/llm/registry.js';
 import type { ExtractionStats } from '../services/metrics/extraction-stats.js';
 import type { Metrics } from '../services/metrics/metrics.js';
+import { RuntimeStats } from '../services/metrics/runtime-stats.js';
 import type { PageIndexer } from '../services/semantic/page-indexer.js';
 import { pageIndexDir, type SemanticServices } from '../services/semantic/semantic-services.js';
 import { bringStoredDataToCurrent } from '../services/storage-versions/stored-data.js';
@@ -39,7 +37,7 @@ import { registerServices } from './container.js';
 import type { QuarryEventBus } from './events.js';
 import { describeFeatures } from './features.js';
 import { healthChecks } from './health-checks.js';
-import type { PluginServices } from './plugin-services.js';
+import { servicesFor, type PluginServices } from './plugin-services.js';
 import { TOKENS } from './tokens.js';
 import { resolveWebhookSecret } from './webhook-secret.js';
 
@@ -113,13 +111,14 @@ export async function createQuarry(options: CreateQuarryOptions = {}): Promise<Q
   const llm = c.resolve<LlmTiers>(TOKENS.Llm);
   const semantic = c.resolve<SemanticServices>(TOKENS.Semantic);
   const indexer = c.resolve<PageIndexer>(TOKENS.PageIndexer);
-  const corpora = c.resolve<Corpora>(TOKENS.Corpora);
   const models = c.resolve<ModelServices>(TOKENS.Models);
   if (config.vectorIndex.enabled) indexer.start();
-  const knowledge = c.resolve<KnowledgeService>(TOKENS.Knowledge);
-  const feeder = c.resolve<PageFeeder>(TOKENS.KnowledgeFeeder);
-  if (config.knowledge.feedFromPages) feeder.start();
-  describeFeatures(features, config, { browser, engines, stores, llm, semantic, models, indexer, knowledge, feeder });
+  describeFeatures(features, config, { browser, engines, stores, llm, semantic, models, indexer });
+  const runtime = new RuntimeStats();
+  runtime.add('extraction', () => c.resolve<ExtractionStats>(TOKENS.ExtractionStats).figures());
+  runtime.add('extraction_pool', () => extraction.stats());
+  runtime.add('browser', () => browser.stats());
+  runtime.add('page_indexer', () => indexer.stats());
 
   const services: PluginServices = {
     config,
@@ -137,36 +136,39 @@ export async function createQuarry(options: CreateQuarryOptions = {}): Promise<Q
     llm,
     semantic,
     models,
-    corpora,
-    credibility: c.resolve(TOKENS.Credibility),
     searchHistory: c.resolve(TOKENS.SearchHistory),
-    knowledge,
     parsing: extraction,
-    runtimeStats: () => ({
-      extraction: c.resolve<ExtractionStats>(TOKENS.ExtractionStats).figures(),
-      extraction_pool: extraction.stats(),
-      browser: browser.stats(),
-      page_indexer: indexer.stats(),
-      knowledge_feeder: feeder.stats(),
-    }),
+    runtime,
   };
 
-  const areas: LoadedArea<PluginServices>[] = await Promise.all(pluginFolders(join(CODE_ROOT, 'plugins')).map((dir) => loadAreaFolder<PluginServices>(dir)));
-  for (const area of areas) {
-    const capabilities: AnyCapability[] = await area.plugin.setup(services);
+  const areas: LoadedArea[] = await Promise.all(pluginFolders(join(CODE_ROOT, 'plugins')).map((dir) => loadAreaFolder(dir)));
+  // Each area gets the services its manifest declares and no other, and builds what it alone owns (open).
+  const opened: Array<{ area: LoadedArea; given: Partial<PluginServices>; own: unknown }> = [];
+  const closeAreas = () => Promise.allSettled(opened.map(({ area, own }) => area.plugin.close?.(own)));
+  try {
+    for (const area of areas) {
+      const given = servicesFor(area.manifest.id, services, area.manifest.uses, area.plugin.uses);
+      opened.push({ area, given, own: await area.plugin.open?.(given) });
+    }
+  } catch (error) {
+    await closeAreas();
+    throw error;
+  }
+  for (const { area, given, own } of opened) {
+    const capabilities: AnyCapability[] = await area.plugin.setup(given, own);
     const declared = [...area.manifest.capabilities].sort();
-    const given = capabilities.map((cap) => cap.id).sort();
-    if (JSON.stringify(declared) !== JSON.stringify(given)) {
-      throw new Error(`plugin "${area.manifest.id}": manifest lists capabilities [${declared.join(', ')}] but setup() returned [${given.join(', ')}]`);
+    const returned = capabilities.map((cap) => cap.id).sort();
+    if (JSON.stringify(declared) !== JSON.stringify(returned)) {
+      throw new Error(`plugin "${area.manifest.id}": manifest lists capabilities [${declared.join(', ')}] but setup() returned [${returned.join(', ')}]`);
     }
     for (const capability of capabilities) registry.register(capability, area.manifest.id);
-    for (const [kind, definition] of Object.entries(area.plugin.jobHandlers?.(services) ?? {})) jobs.define(kind, definition);
+    for (const [kind, definition] of Object.entries(area.plugin.jobHandlers?.(given, own) ?? {})) jobs.define(kind, definition);
   }
   await jobs.start();
   const background: Array<{ stop(): Promise<void> }> = [];
   try {
-    for (const area of areas) {
-      const work = await area.plugin.start?.(services);
+    for (const { area, given, own } of opened) {
+      const work = await area.plugin.start?.(given, own);
       if (work) background.push(work);
     }
   } catch (error) {
@@ -192,10 +194,8 @@ export async function createQuarry(options: CreateQuarryOptions = {}): Promise<Q
       closed = true;
       await Promise.allSettled(background.map((work) => work.stop()));
       await jobs.close();
+      await closeAreas();
       await indexer.stop();
-      await feeder.stop();
-      await knowledge.close();
-      await corpora.close();
       await semantic.close();
       await models.close();
       await Promise.allSettled([extraction.close(), browser.close(), c.resolve<OutboundClient>(TOKENS.Outbound).close()]);

@@ -9,14 +9,11 @@ import type { FeatureRegistry } from '../core/features.js';
 import type { Stores } from '../core/stores/stores.js';
 import { BrowserPool } from '../services/browser/browser-pool.js';
 import type { EngineService } from '../services/engines/engine-service.js';
-import type { KnowledgeService } from '../services/knowledge/knowledge-service.js';
-import type { PageFeeder } from '../services/knowledge/page-feeder.js';
 import type { LlmTiers } from '../services/llm/registry.js';
 import type { PageIndexer } from '../services/semantic/page-indexer.js';
 import type { SemanticServices } from '../services/semantic/semantic-services.js';
 import type { ModelServices } from '../services/models/model-services.js';
 import type { QuarryConfig } from './config.js';
-import { modelFor } from '../services/llm/model-choice.js';
 
 export function describeFeatures(
   features: FeatureRegistry,
@@ -29,8 +26,6 @@ export function describeFeatures(
     semantic: SemanticServices;
     models: ModelServices;
     indexer: PageIndexer;
-    knowledge: KnowledgeService;
-    feeder: PageFeeder;
   },
 ): void {
   features.set('browser', () => {
@@ -74,15 +69,6 @@ export function describeFeatures(
         }
       : { available: false, detail: 'disabled in the config (vectorIndex.enabled)' },
   );
-  const extractor = modelFor(services.llm, 'entity-extraction');
-  features.set('knowledge_graph', () => ({
-    available: true,
-    detail:
-      (services.knowledge.backendKind() === 'redis' ? 'graph on Redis (shared by every instance)' : 'graph in SQLite in the data directory') +
-      `; extraction by ${extractor ? `${extractor.model} with the offline tagger as fallback` : 'the offline tagger'}` +
-      (config.knowledge.feedFromPages ? '; fed from the pages Quarry reads' : ''),
-    info: { backend: services.knowledge.backendKind(), feed_from_pages: config.knowledge.feedFromPages, feeder: services.feeder.stats() },
-  }));
   features.set('scraping', { available: true, detail: 'static pages through the outbound policy, rendered pages after the same robots.txt check; extraction in the worker pool' });
   features.set('javascript_rendering', () => ({
     available: services.browser.available(),

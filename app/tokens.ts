@@ -22,10 +22,6 @@ export const TOKENS = {
   Llm: Symbol('Llm'),
   Semantic: Symbol('Semantic'),
   PageIndexer: Symbol('PageIndexer'),
-  Credibility: Symbol('Credibility'),
   SearchHistory: Symbol('SearchHistory'),
-  Knowledge: Symbol('Knowledge'),
-  KnowledgeFeeder: Symbol('KnowledgeFeeder'),
-  Corpora: Symbol('Corpora'),
   Models: Symbol('Models'),
 } as const;

@@ -4,26 +4,24 @@
  * composition root hands it as plain arguments (no container import, no
  * decorators) and returns the capabilities it contributes, which must match
  * its manifest's list. What those services are is the composition root's
- * business (app/plugin-services.ts), not the kernel's.
+ * business (app/plugin-services.ts).
  */
 import type { AnyCapability } from './capability.js';
 import type { AppError } from './errors.js';
 import type { Principal } from './principal.js';
 
-export interface AreaPlugin<Services> {
-  setup(services: Services): AnyCapability[] | Promise<AnyCapability[]>;
-  /**
-   * Job kinds the plugin runs in the background (async modes, research,
-   * batches, scheduled checks), by kind: a handler, or a handler with its
-   * retry bound and lane. Registered before any job runs.
-   */
-  jobHandlers?(services: Services): Record<string, JobHandler | JobKind>;
-  /**
-   * Starts the plugin's background work (a scheduler) once jobs run; called
-   * after every plugin's setup. What it returns is stopped when the service
-   * closes, before the job mechanism.
-   */
-  start?(services: Services): Promise<BackgroundWork | void> | BackgroundWork | void;
+export interface AreaPlugin<Services, Own = undefined> {
+  /** The services it uses, by name: its manifest's "uses" (the composition root checks both lists agree). */
+  readonly uses: readonly string[];
+  /** Builds once, before setup, what this area alone owns (its stores, its services); handed to the other hooks. */
+  open?(services: Services): Own | Promise<Own>;
+  setup(services: Services, own: Own): AnyCapability[] | Promise<AnyCapability[]>;
+  /** Its job kinds (async modes, research, batches, scheduled checks): a handler, or one with its retry bound and lane; registered before any job runs. */
+  jobHandlers?(services: Services, own: Own): Record<string, JobHandler | JobKind>;
+  /** Starts its background work (a scheduler) once jobs run, after every setup; what it returns is stopped on close, before the jobs. */
+  start?(services: Services, own: Own): Promise<BackgroundWork | void> | BackgroundWork | void;
+  /** Releases what open built, after the job mechanism has closed. */
+  close?(own: Own): Promise<void>;
 }
 
 export interface BackgroundWork {

@@ -1,4 +1,4 @@
-// Copies the non-TypeScript files the built package needs (plugin manifests, services' data files) into dist/.
+// Copies the non-TypeScript files the built package needs (plugin manifests, services' and areas' data files) into dist/.
 import { cpSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
@@ -9,7 +9,9 @@ function walk(dir) {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) {
-      if (name !== 'fixtures' && name !== 'node_modules') walk(path);
+      // Data an area ships (plugins/<area>/…/data/*), e.g. verify's bundled credibility ratings.
+      if (name === 'data' && path.startsWith('plugins')) cpSync(path, join('dist', path), { recursive: true });
+      else if (name !== 'fixtures' && name !== 'node_modules') walk(path);
     } else if (ASSET.test(name)) {
       const target = join('dist', path);
       mkdirSync(dirname(target), { recursive: true });

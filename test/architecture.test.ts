@@ -2,8 +2,10 @@
  * Keeps the layout ARCHITECTURE.md describes: the import rules of
  * .dependency-cruiser.cjs (no cycles, the kernel imports nothing above it,
  * plugins never import each other, …), untrusted pages parsed only in the
- * worker pool, a kernel small enough to read, and a document that names every
- * service folder that exists and no other.
+ * worker pool, a kernel small enough to read, a document that names every
+ * service folder that exists and no other, and the two layers: services/
+ * holds what several areas (or a host, or a worker) use, each area's own
+ * logic lives in its plugin folder.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -39,6 +41,18 @@ const PARSES_ON_THE_MAIN_THREAD: Record<string, string> = {
   'services/engines/config-engines.ts': 'engine definition',
   // A request's json_css selectors, tried on a fixed probe element before any page is fetched.
   'services/page-analysis/css-schema.ts': 'selector checks',
+};
+
+/**
+ * Service folders that one area alone uses but that stay in services/, each
+ * with the reason. A worker entry file imports services only (never a
+ * plugin), and these run in the extraction worker pool; they move to their
+ * area once workers load an area's worker module by a registered path.
+ */
+const ONE_AREA_SERVICES_ALLOWED: Record<string, string> = {
+  entities: 'the offline entity tagger runs in the extraction worker pool and the models worker processes (knowledge)',
+  'page-analysis': "enhanced search's page analysis runs in the extraction worker pool",
+  tables: 'table extraction runs in the extraction worker pool (enhanced)',
 };
 
 let cruised: Cruise | null = null;
@@ -80,6 +94,71 @@ function mainThreadParsers(modules: CruisedModule[]): string[] {
   return found;
 }
 
+/** Each PluginServices entry's name, by the service folder its type comes from (app/plugin-services.ts). */
+function serviceNamesByFolder(): Map<string, string[]> {
+  const text = readFileSync(join(PACKAGE_ROOT, 'app', 'plugin-services.ts'), 'utf8');
+  const folderOfType = new Map<string, string>();
+  for (const [, names, folder] of text.matchAll(/^import type \{([^}]+)\} from '\.\.\/services\/([^/]+)\//gm)) {
+    for (const name of names!.split(',')) folderOfType.set(name.trim(), folder!);
+  }
+  const body = text.slice(text.indexOf('export interface PluginServices'), text.indexOf('\n}\n', text.indexOf('export interface PluginServices')));
+  const byFolder = new Map<string, string[]>();
+  for (const [, key, type] of body.matchAll(/^ {2}([a-zA-Z]+)\??: (?:Pick<)?([A-Za-z]+)/gm)) {
+    const folder = folderOfType.get(type!);
+    if (folder) byFolder.set(folder, [...(byFolder.get(folder) ?? []), key!]);
+  }
+  return byFolder;
+}
+
+/** Each area's declared services (its manifest's "uses"). */
+function declaredUses(): Map<string, string[]> {
+  const root = join(PACKAGE_ROOT, 'plugins');
+  const out = new Map<string, string[]>();
+  for (const area of readdirSync(root)) {
+    const manifest = join(root, area, 'plugin.json');
+    if (existsSync(manifest)) out.set(area, (JSON.parse(readFileSync(manifest, 'utf8')) as { uses?: string[] }).uses ?? []);
+  }
+  return out;
+}
+
+/**
+ * Who uses each service folder: the areas that import it or declare a service
+ * built from it, and "services", "hosts" or "workers" when one of those
+ * imports it for its own work. The composition root, which builds every
+ * service, and another service's type-only imports (a shape, not a use) do
+ * not count.
+ */
+export function serviceUsers(modules: CruisedModule[], namesByFolder: Map<string, string[]>, uses: Map<string, string[]>): Map<string, Set<string>> {
+  const users = new Map<string, Set<string>>();
+  const add = (folder: string, user: string) => users.set(folder, (users.get(folder) ?? new Set()).add(user));
+  for (const [folder, names] of namesByFolder) {
+    for (const [area, declared] of uses) if (names.some((name) => declared.includes(name))) add(folder, `plugins/${area}`);
+  }
+  for (const module of modules) {
+    if (/\.test\.ts$|\/fixtures\//.test(module.source)) continue;
+    const [layer, name] = module.source.split('/');
+    for (const dependency of module.dependencies) {
+      const folder = /^services\/([^/]+)\//.exec(dependency.resolved)?.[1];
+      if (!folder || (layer === 'services' && name === folder)) continue;
+      if (layer === 'plugins') add(folder, `plugins/${name}`);
+      else if (layer === 'services' && !dependency.dependencyTypes.includes('type-only')) add(folder, 'services');
+      else if (layer === 'hosts' || layer === 'workers') add(folder, layer);
+    }
+  }
+  return users;
+}
+
+/** Service folders that one area alone uses (a worker running its code aside). */
+function oneAreaServices(users: Map<string, Set<string>>): string[] {
+  return [...users]
+    .filter(([, by]) => {
+      const areas = [...by].filter((user) => user.startsWith('plugins/'));
+      return areas.length === 1 && [...by].every((user) => user === areas[0] || user === 'workers');
+    })
+    .map(([folder, by]) => `${folder} (${[...by].sort().join(', ')})`)
+    .sort();
+}
+
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
@@ -106,6 +185,26 @@ describe('architecture', () => {
       { source: 'services/y/shape.ts', dependencies: [{ resolved: 'node_modules/htmlparser2/dist/index.js', dependencyTypes: ['npm'] }] },
     ];
     expect(mainThreadParsers(modules)).toEqual(['plugins/x/index.ts → services/y/read.ts → node_modules/linkedom/esm/index.js']);
+  });
+
+  it('keeps in services/ only what several areas, a host or a worker use: an area owns its logic in its plugin folder', () => {
+    const found = oneAreaServices(serviceUsers(cruise().modules, serviceNamesByFolder(), declaredUses()));
+    expect(found.filter((entry) => !(entry.split(' ')[0]! in ONE_AREA_SERVICES_ALLOWED))).toEqual([]);
+    // An allowed folder that is shared by now, or gone, leaves the list.
+    expect(Object.keys(ONE_AREA_SERVICES_ALLOWED).filter((folder) => !found.some((entry) => entry.startsWith(`${folder} `)))).toEqual([]);
+  }, 120_000);
+
+  it('would notice a service folder that one area alone uses, declared or imported', () => {
+    const modules: CruisedModule[] = [
+      { source: 'plugins/rag/index.ts', dependencies: [{ resolved: 'services/corpora/corpora.ts', dependencyTypes: ['local', 'import'] }] },
+      { source: 'services/models/stance.ts', dependencies: [{ resolved: 'services/corpora/types.ts', dependencyTypes: ['local', 'type-only', 'import'] }] },
+      { source: 'app/container.ts', dependencies: [{ resolved: 'services/history/history.ts', dependencyTypes: ['local', 'import'] }] },
+      { source: 'plugins/verify/index.ts', dependencies: [{ resolved: 'services/ranking/tokens.ts', dependencyTypes: ['local', 'import'] }] },
+      { source: 'services/answers/cite.ts', dependencies: [{ resolved: 'services/ranking/tokens.ts', dependencyTypes: ['local', 'import'] }] },
+    ];
+    const uses = new Map([['search', ['history']], ['rag', []], ['verify', []]]);
+    const users = serviceUsers(modules, new Map([['history', ['history']]]), uses);
+    expect(oneAreaServices(users)).toEqual(['corpora (plugins/rag)', 'history (plugins/search)']);
   });
 
   it('keeps the kernel under 3,100 lines', () => {

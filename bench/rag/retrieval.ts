@@ -1,11 +1,11 @@
 /**
  * Retrieval quality and latency of a RAG corpus. The five corpora of Chroma's
  * chunking evaluation are cut into pages (bench/chroma-dataset.ts) and stored
- * as one corpus the way rag/research stores pages (services/corpora:
+ * as one corpus the way rag/research stores pages (plugins/rag/corpora:
  * 200-token recursive chunks, each embedded); every question then searches it:
  *
  *   quarry        semantic-search: hybrid candidates rescored with the
- *                 calibrated passage relevance (services/corpora/retrieve.ts)
+ *                 calibrated passage relevance (plugins/rag/corpora/retrieve.ts)
  *   hybrid (RRF)  the same candidates in fused rank order
  *   vector only   cosine over the chunk embeddings
  *   BM25          LanceDB's full-text search alone (the baseline)
@@ -21,11 +21,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { silentLogger } from '../../core/logger.js';
-import { CorpusStore } from '../../services/corpora/corpus-store.js';
-import { prepareSources } from '../../services/corpora/prepare.js';
+import { CorpusStore } from '../../plugins/rag/corpora/corpus-store.js';
+import { prepareSources } from '../../plugins/rag/corpora/prepare.js';
 import { chunkText } from '../../services/chunking/chunk-text.js';
-import { retrieve } from '../../services/corpora/retrieve.js';
-import type { ChunkHit, StoredSourceInput } from '../../services/corpora/types.js';
+import { retrieve } from '../../plugins/rag/corpora/retrieve.js';
+import type { ChunkHit, StoredSourceInput } from '../../plugins/rag/corpora/types.js';
 import type { Embedder } from '../../services/embeddings/types.js';
 import { chromaPages, readChromaCorpora, readChromaQuestions, type ChromaQuestion } from '../chroma-dataset.js';
 import { seededRandom } from '../../core/seeded-random.js';

@@ -1,12 +1,12 @@
 /**
- * The label mapping of services/credibility on the real rows of Baly et al.'s
+ * The label mapping of plugins/verify/credibility on the real rows of Baly et al.'s
  * MBFC corpora (read from ../shared; they may not be copied into the project):
  * every row loads, and every label it carries maps onto a spec value.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { biasFromBaly, factualFromBaly } from '../../services/credibility/labels.js';
-import { loadRatingsFile, type DomainRating } from '../../services/credibility/ratings.js';
+import { biasFromBaly, factualFromBaly } from '../../plugins/verify/credibility/labels.js';
+import { loadRatingsFile, type DomainRating } from '../../plugins/verify/credibility/ratings.js';
 
 const DIR = resolve(process.env.CREDIBILITY_DATASET_DIR ?? '../shared/fixtures/datasets/credibility/baly2018-mbfc');
 

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ConfigInput } from '../../app/config.js';
 import { createQuarry } from '../../app/create-quarry.js';
-import type { Depth } from '../../services/claims/check-claim.js';
+import type { Depth } from '../../plugins/verify/claims/check-claim.js';
 import { buildHttpServer } from '../../hosts/http/server.js';
 import { startSandboxWeb } from '../../test/sandbox/sandbox-web.js';
 import type { BenchClaim } from './dataset.js';

@@ -62,7 +62,7 @@ export function report(predictions: Prediction[], all: BenchClaim[], options: { 
   }
 
   if (options.fit) {
-    console.log('\nPlatt fit on the development half (strength → P(correct)), for services/claims/confidence.ts:');
+    console.log('\nPlatt fit on the development half (strength → P(correct)), for plugins/verify/claims/confidence.ts:');
     for (const verdict of ['true', 'false', 'partially_true', 'misleading'] as const) {
       const points = predictions.filter((p) => p.claim.gold3 && p.claim.split === 'dev' && p.verdict === verdict).map((p) => ({ x: p.strength, correct: toLabel3(p.verdict) === p.claim.gold3 }));
       // Too few answers to fit a slope: the verdict's smoothed accuracy, as a constant.

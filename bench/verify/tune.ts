@@ -6,13 +6,13 @@
  */
 import { tmpdir } from 'node:os';
 import { silentLogger } from '../../core/logger.js';
-import { AGGREGATION, credibilityWeight, decideVerdict, factOutcome } from '../../services/claims/aggregate.js';
-import { RETRIEVAL } from '../../services/claims/check-claim.js';
-import { decomposeClaim } from '../../services/claims/facts.js';
-import { retrieveEvidence } from '../../services/claims/retrieval.js';
-import { judgeByRules, STANCE_RULES } from '../../services/claims/stance-rules.js';
-import type { Fact } from '../../services/claims/facts.js';
-import type { Candidate } from '../../services/claims/retrieval.js';
+import { AGGREGATION, credibilityWeight, decideVerdict, factOutcome } from '../../plugins/verify/claims/aggregate.js';
+import { RETRIEVAL } from '../../plugins/verify/claims/check-claim.js';
+import { decomposeClaim } from '../../plugins/verify/claims/facts.js';
+import { retrieveEvidence } from '../../plugins/verify/claims/retrieval.js';
+import { judgeByRules, STANCE_RULES } from '../../plugins/verify/claims/stance-rules.js';
+import type { Fact } from '../../plugins/verify/claims/facts.js';
+import type { Candidate } from '../../plugins/verify/claims/retrieval.js';
 import type { BenchClaim } from './dataset.js';
 import { createEmbedder } from '../../services/embeddings/embedding-service.js';
 import { loadClaims } from './dataset.js';

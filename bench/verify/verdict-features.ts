@@ -6,12 +6,12 @@
  * state, how close in meaning its best evidence came, and the claim's shape.
  * Each value lies in 0..1 so the fitted weights stay comparable.
  */
-import { gradeOf, type FactOutcome, type Verdict } from '../../services/claims/aggregate.js';
-import { analyse, termCoverage, type TextAnalysis } from '../../services/claims/analysis.js';
-import type { ClaimAssessment } from '../../services/claims/check-claim.js';
-import type { FactReach } from '../../services/claims/fact-parts.js';
-import { cleanClaim } from '../../services/claims/facts.js';
-import { unmentioned, type PageMentions } from '../../services/claims/mentions.js';
+import { gradeOf, type FactOutcome, type Verdict } from '../../plugins/verify/claims/aggregate.js';
+import { analyse, termCoverage, type TextAnalysis } from '../../plugins/verify/claims/analysis.js';
+import type { ClaimAssessment } from '../../plugins/verify/claims/check-claim.js';
+import type { FactReach } from '../../plugins/verify/claims/fact-parts.js';
+import { cleanClaim } from '../../plugins/verify/claims/facts.js';
+import { unmentioned, type PageMentions } from '../../plugins/verify/claims/mentions.js';
 import { coverTerms } from '../../services/ranking/term-cover.js';
 
 export const VERDICT_FEATURES = [

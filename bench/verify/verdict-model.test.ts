@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assessClaim } from '../../services/claims/check-claim.js';
+import { assessClaim } from '../../plugins/verify/claims/check-claim.js';
 import { fitSoftmax } from './softmax-fit.js';
 import { featuresOf } from './verdict-features.js';
 import { modelDecides, supportClass } from './verdict-model.js';

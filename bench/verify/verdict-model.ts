@@ -3,9 +3,9 @@
  * from the claim's features (verdict-features.ts) by a small multinomial
  * logistic model fitted by wice-fit.ts. Not in the product: cross-validated
  * on WiCE it does not beat the hand-set rules (docs/verify.md, "A learned
- * verdict"), so the rules (services/claims/aggregate.ts) decide.
+ * verdict"), so the rules (plugins/verify/claims/aggregate.ts) decide.
  */
-import type { VerdictOutcome } from '../../services/claims/aggregate.js';
+import type { VerdictOutcome } from '../../plugins/verify/claims/aggregate.js';
 
 export const SUPPORT_CLASSES = ['supported', 'partially_supported', 'not_supported'] as const;
 export type SupportClass = (typeof SUPPORT_CLASSES)[number];

@@ -16,7 +16,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { silentLogger } from '../../core/logger.js';
-import { assessClaim } from '../../services/claims/check-claim.js';
+import { assessClaim } from '../../plugins/verify/claims/check-claim.js';
 import { featuresOf, VERDICT_FEATURES, type VerdictFeature } from './verdict-features.js';
 import { modelDecides, SUPPORT_CLASSES, supportClass, type VerdictWeights } from './verdict-model.js';
 import { createEmbedder } from '../../services/embeddings/embedding-service.js';

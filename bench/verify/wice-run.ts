@@ -5,7 +5,7 @@
  */
 import { tmpdir } from 'node:os';
 import { silentLogger } from '../../core/logger.js';
-import { checkClaim, type Depth } from '../../services/claims/check-claim.js';
+import { checkClaim, type Depth } from '../../plugins/verify/claims/check-claim.js';
 import { createEmbedder } from '../../services/embeddings/embedding-service.js';
 import { askEndpoint, escapeHtml, type EndpointAnswer } from './endpoint.js';
 import type { WiceClaim } from './wice-dataset.js';

@@ -8,12 +8,12 @@
  */
 import { tmpdir } from 'node:os';
 import { silentLogger } from '../../core/logger.js';
-import { AGGREGATION, credibilityWeight, decideVerdict, factOutcome, type JudgedCandidate } from '../../services/claims/aggregate.js';
-import { RETRIEVAL } from '../../services/claims/check-claim.js';
-import { reachOf, type FactReach } from '../../services/claims/fact-parts.js';
-import { decomposeClaim, type Fact } from '../../services/claims/facts.js';
-import { retrieveEvidence } from '../../services/claims/retrieval.js';
-import { stanceOf } from '../../services/claims/stance.js';
+import { AGGREGATION, credibilityWeight, decideVerdict, factOutcome, type JudgedCandidate } from '../../plugins/verify/claims/aggregate.js';
+import { RETRIEVAL } from '../../plugins/verify/claims/check-claim.js';
+import { reachOf, type FactReach } from '../../plugins/verify/claims/fact-parts.js';
+import { decomposeClaim, type Fact } from '../../plugins/verify/claims/facts.js';
+import { retrieveEvidence } from '../../plugins/verify/claims/retrieval.js';
+import { stanceOf } from '../../plugins/verify/claims/stance.js';
 import { createEmbedder } from '../../services/embeddings/embedding-service.js';
 import { macroF1, printConfusion } from './metrics.js';
 import { loadWice, WICE_LABELS, type WiceClaim } from './wice-dataset.js';

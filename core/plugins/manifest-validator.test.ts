@@ -61,8 +61,16 @@ describe('plugin manifests', () => {
 
   it('refuses an area plugin whose setup is missing', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'quarry-area-'));
-    writeFileSync(join(dir, 'plugin.json'), JSON.stringify({ id: 'area_x', kind: 'area', version: '1.0.0', core: '^0.1.0', name: 'X', capabilities: ['area_x.do'] }));
+    writeFileSync(join(dir, 'plugin.json'), JSON.stringify({ id: 'area_x', kind: 'area', version: '1.0.0', core: '^0.1.0', name: 'X', capabilities: ['area_x.do'], uses: ['webSearch'] }));
     writeFileSync(join(dir, 'index.js'), 'export default {};');
     await expect(loadAreaFolder(dir)).rejects.toThrow(/setup/);
+  });
+
+  it('requires an area manifest to declare the services it uses, by their names', () => {
+    const area = { id: 'area_x', kind: 'area', version: '1.0.0', core: '^0.1.0', name: 'X', capabilities: ['area_x.do'] };
+    expect(() => validateManifest(area, 'plugins/area_x/plugin.json')).toThrow(/uses: is required/);
+    expect(() => validateManifest({ ...area, uses: ['crystalBall'] }, 'plugins/area_x/plugin.json')).toThrow(/uses\.0: must be one of/);
+    expect(validateManifest({ ...area, uses: ['webSearch', 'jobs'] }, 'plugins/area_x/plugin.json').id).toBe('area_x');
+    expect(() => validateManifest({ ...goodEngine, uses: ['webSearch'] }, 'engines/sample_engine/plugin.json')).toThrow(ManifestError);
   });
 });

@@ -17,6 +17,7 @@ export interface AreaManifest {
   description?: string;
   entry?: string;
   capabilities: string[];
+  uses: string[];
 }
 
 export type PluginManifest = AreaManifest | (EngineManifest & { entry?: string });

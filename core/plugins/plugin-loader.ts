@@ -14,7 +14,7 @@ const ENTRY_EXTENSIONS = ['.js', '.mjs', '.ts'];
 
 export interface LoadedArea<Services = unknown> {
   manifest: AreaManifest;
-  plugin: AreaPlugin<Services>;
+  plugin: AreaPlugin<Services, unknown>;
   dir: string;
 }
 
@@ -63,7 +63,7 @@ export async function loadAreaFolder<Services>(dir: string): Promise<LoadedArea<
   const manifestPath = join(resolve(dir), 'plugin.json');
   const manifest = readManifest(manifestPath);
   if (manifest.kind !== 'area') throw new ManifestError(manifestPath, ['kind: must be "area" for an area plugin']);
-  const plugin = (await importDefault(entryFile(dir, manifest.entry ?? 'index'), manifestPath)) as AreaPlugin<Services>;
+  const plugin = (await importDefault(entryFile(dir, manifest.entry ?? 'index'), manifestPath)) as AreaPlugin<Services, unknown>;
   if (typeof plugin?.setup !== 'function') throw new ManifestError(manifestPath, ['entry: the default export must be an area plugin with setup()']);
   return { manifest, plugin, dir: resolve(dir) };
 }

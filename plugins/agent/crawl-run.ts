@@ -3,8 +3,8 @@
  * with the request's bounds and filters, progress per page read, and the
  * failures as Tavily-style failed_results.
  */
+import type { AgentServices } from './uses.js';
 import type { CallContext } from '../../core/capability.js';
-import type { PluginServices } from '../../app/plugin-services.js';
 import type { PageRead, SiteCrawlResult } from '../../services/discover/site-crawl.js';
 import type { AgentMapInput } from './crawl-schemas.js';
 import { linkDecider } from './url-filters.js';
@@ -19,7 +19,7 @@ const CONCURRENCY = 4;
 const CRAWL_SHARE = 0.85;
 
 export async function runSiteCrawl<T>(
-  services: PluginServices,
+  services: AgentServices,
   input: AgentMapInput,
   ctx: CallContext,
   reader: { readAll: boolean; read(url: string, signal: AbortSignal): Promise<PageRead<T>> },

@@ -6,9 +6,9 @@
  * from the same HTML in the worker pool. A page that fails is reported in
  * failed_results; the call still succeeds.
  */
+import type { AgentServices } from './uses.js';
 import type { CallContext } from '../../core/capability.js';
 import { AppError } from '../../core/errors.js';
-import type { PluginServices } from '../../app/plugin-services.js';
 import type { PageRead } from '../../services/discover/site-crawl.js';
 import type { ScrapedPage } from '../../services/scrape/scraper.js';
 import type { AgentCrawlInput, AgentCrawlOutput } from './crawl-schemas.js';
@@ -27,7 +27,7 @@ interface ReadPage {
   favicon: string | null;
 }
 
-export async function agentCrawl(services: PluginServices, input: AgentCrawlInput, ctx: CallContext): Promise<AgentCrawlOutput> {
+export async function agentCrawl(services: AgentServices, input: AgentCrawlInput, ctx: CallContext): Promise<AgentCrawlOutput> {
   const started = performance.now();
   const advanced = input.extract_depth === 'advanced';
   const javascript = advanced && services.scraper.renderAvailable();

@@ -4,15 +4,15 @@
  * way). One URL failing never fails the request: it is listed in
  * failed_urls / failed_results with its reason and flagged in results.
  */
+import type { AgentServices } from './uses.js';
 import type { CallContext } from '../../core/capability.js';
-import type { PluginServices } from '../../app/plugin-services.js';
 import { rankPagePassages } from '../../services/ranking/page-passages.js';
 import type { AgentExtractInput, AgentExtractOutput } from './schemas.js';
 import { requestId } from './search.js';
 
 const DEFAULT_CHUNKS = 3;
 
-export async function agentExtract(services: PluginServices, input: AgentExtractInput, ctx: CallContext): Promise<AgentExtractOutput> {
+export async function agentExtract(services: AgentServices, input: AgentExtractInput, ctx: CallContext): Promise<AgentExtractOutput> {
   const started = performance.now();
   const advanced = input.extract_depth === 'advanced';
   // Without a browser, advanced falls back to a static fetch rather than failing every URL.

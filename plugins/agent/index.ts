@@ -2,8 +2,9 @@
  * The agent area (/api/v1/agent): Tavily-compatible search, extract, crawl and
  * map (site-jobs.ts: also as jobs), and multi-step research. Point Tavily's clients at `<base>/api/v1/agent`.
  */
+import { AGENT_USES, type AgentServices } from './uses.js';
 import { defineCapability } from '../../core/capability.js';
-import { definePlugin, type PluginServices } from '../../app/plugin-services.js';
+import { definePlugin } from '../../app/plugin-services.js';
 import { jobSurface } from '../../services/jobs/job-capability.js';
 import { standardJobForm } from '../../services/jobs/job-view.js';
 import { agentExtract } from './extract.js';
@@ -28,12 +29,13 @@ import { siteCapabilities, siteJobHandlers, tavilyError } from './site-jobs.js';
 const RESEARCH_JOB = 'agent.research';
 const STATUS_PATH = '/api/v1/agent/research/jobs';
 
-function runResearchJob(services: PluginServices) {
+function runResearchJob(services: AgentServices) {
   return (input: unknown, job: { signal: AbortSignal; progress(p: { progress: number; total?: number; message?: string }): void }) =>
     agentResearch(services, input as AgentResearchInput, { signal: job.signal, progress: job.progress, logger: services.logger.child({ job: RESEARCH_JOB }), host: 'job' });
 }
 
 export default definePlugin({
+  uses: AGENT_USES,
   jobHandlers(services) {
     return { [RESEARCH_JOB]: runResearchJob(services), ...siteJobHandlers(services) };
   },

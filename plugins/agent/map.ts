@@ -4,15 +4,15 @@
  * read (services.scraper.links: a static fetch, links parsed in the worker pool); URLs at max_depth
  * and links to other sites are listed without being fetched.
  */
+import type { AgentServices } from './uses.js';
 import type { CallContext } from '../../core/capability.js';
-import type { PluginServices } from '../../app/plugin-services.js';
 import type { PageRead } from '../../services/discover/site-crawl.js';
 import type { AgentMapInput, AgentMapOutput } from './crawl-schemas.js';
 import { failedResults, runSiteCrawl } from './crawl-run.js';
 import { rankUrlsByInstructions } from './instructions.js';
 import { requestId } from './search.js';
 
-export async function agentMap(services: PluginServices, input: AgentMapInput, ctx: CallContext): Promise<AgentMapOutput> {
+export async function agentMap(services: AgentServices, input: AgentMapInput, ctx: CallContext): Promise<AgentMapOutput> {
   const started = performance.now();
   const read = async (url: string, signal: AbortSignal): Promise<PageRead<null>> => {
     const { finalUrl, links } = await services.scraper.links(url, signal);

@@ -10,9 +10,9 @@
  * | deep          | 6             | 2      | max_sources           | 180 s           |
  * | comprehensive | 8             | 3      | max_sources           | 300 s           |
  */
+import type { AgentServices } from './uses.js';
 import { pooledChunker } from '../../services/chunking/lead.js';
 import type { CallContext } from '../../core/capability.js';
-import type { PluginServices } from '../../app/plugin-services.js';
 import type { AnswerSourceWithUrl } from '../../services/answers/answer.js';
 import { modelFor } from '../../services/llm/model-choice.js';
 import { writeReport } from '../../services/answers/report.js';
@@ -40,7 +40,7 @@ export const RESEARCH_PROFILES: Record<ResearchDepth, ResearchProfile> = {
 
 const CONTENT_CHARS = 1200;
 
-export async function agentResearch(services: PluginServices, input: AgentResearchInput, ctx: CallContext): Promise<AgentResearchReport> {
+export async function agentResearch(services: AgentServices, input: AgentResearchInput, ctx: CallContext): Promise<AgentResearchReport> {
   const started = performance.now();
   const profile = RESEARCH_PROFILES[input.depth];
   const deadline = started + (input.timeout ?? profile.timeoutSeconds) * 1000;

@@ -3,10 +3,10 @@
  * passages ranked for the query, and (when asked) a cited answer and images.
  * Depths: depths.ts; Tavily's extra fields: tavily-fields.ts.
  */
+import type { AgentServices } from './uses.js';
 import { createHash, randomBytes } from 'node:crypto';
 import type { CallContext } from '../../core/capability.js';
 import { AppError } from '../../core/errors.js';
-import type { PluginServices } from '../../app/plugin-services.js';
 import { answerQuestion } from '../../services/answers/answer.js';
 import { modelFor } from '../../services/llm/model-choice.js';
 import type { Embedder } from '../../services/embeddings/types.js';
@@ -49,7 +49,7 @@ export function assertSafeQuery(query: string, field = 'query'): void {
   }
 }
 
-export async function agentSearch(services: PluginServices, input: AgentSearchInput, ctx: CallContext): Promise<AgentSearchOutput> {
+export async function agentSearch(services: AgentServices, input: AgentSearchInput, ctx: CallContext): Promise<AgentSearchOutput> {
   const started = performance.now();
   if (input.check_safety) assertSafeQuery(input.query);
   const complexity = queryComplexity(input.query);
@@ -192,7 +192,7 @@ async function rankEntries(query: string, sources: Source[], embedder: Embedder 
 }
 
 async function collectImages(
-  services: PluginServices,
+  services: AgentServices,
   input: AgentSearchInput,
   chosen: Entry[],
   engineImages: ReturnType<typeof searchImages> extends Promise<infer R> ? Promise<R | null> | null : never,

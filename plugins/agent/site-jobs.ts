@@ -5,9 +5,9 @@
  * answers directly, as Tavily's does. Being jobs, both also run as MCP tasks
  * for clients that opt in (hosts/mcp/tool-tasks.ts), like research.
  */
+import type { AgentServices } from './uses.js';
 import { z } from 'zod';
 import type { CallContext, CapabilityDefinition } from '../../core/capability.js';
-import type { PluginServices } from '../../app/plugin-services.js';
 import { jobSurface } from '../../services/jobs/job-capability.js';
 import { standardJobForm } from '../../services/jobs/job-view.js';
 import { renderJobAccepted, renderJobState } from '../../services/markdown/job-state.js';
@@ -27,7 +27,7 @@ export const tavilyError = (error: { message: string }) => ({ detail: { error: e
 type JobProgress = { signal: AbortSignal; progress(p: { progress: number; total?: number; message?: string }): void };
 
 /** The job handlers: the same work as a direct call, with the job's signal and progress. */
-export function siteJobHandlers(services: PluginServices): Record<string, (input: unknown, job: JobProgress) => Promise<unknown>> {
+export function siteJobHandlers(services: AgentServices): Record<string, (input: unknown, job: JobProgress) => Promise<unknown>> {
   const context = (kind: string, job: JobProgress): CallContext => ({ signal: job.signal, progress: job.progress, logger: services.logger.child({ job: kind }), host: 'job' });
   return {
     [CRAWL_JOB]: (input, job) => agentCrawl(services, input as AgentCrawlInput, context(CRAWL_JOB, job)),
@@ -42,7 +42,7 @@ const accepted = (label: string, out: unknown): string | undefined => {
 };
 
 /** The job surface of one site job (crawl or map): its kind, answer form and status route. */
-function siteJobSurface<O extends z.ZodType>(services: PluginServices, what: 'crawl' | 'map', output: O, statusDescription: string) {
+function siteJobSurface<O extends z.ZodType>(services: AgentServices, what: 'crawl' | 'map', output: O, statusDescription: string) {
   const label = what === 'crawl' ? 'Crawl' : 'Map';
   return jobSurface(services.jobs, {
     kind: what === 'crawl' ? CRAWL_JOB : MAP_JOB,
@@ -62,7 +62,7 @@ function siteJobSurface<O extends z.ZodType>(services: PluginServices, what: 'cr
 }
 
 /** agent.crawl and agent.map with their status capabilities. */
-export function siteCapabilities(services: PluginServices, linkPolicy: LinkPolicy): CapabilityDefinition<z.ZodType, z.ZodType>[] {
+export function siteCapabilities(services: AgentServices, linkPolicy: LinkPolicy): CapabilityDefinition<z.ZodType, z.ZodType>[] {
   const crawlJobs = siteJobSurface(services, 'crawl', agentCrawlOutputSchema, 'Status, progress and, once finished, the pages of a crawl started with async: true.');
   const mapJobs = siteJobSurface(services, 'map', agentMapOutputSchema, 'Status, progress and, once finished, the URLs of a map started with async: true.');
 

@@ -1,11 +1,11 @@
 /** POST /api/v1/enhanced/chunk-content: split text into chunks for vector storage (core/chunking). */
+import type { EnhancedServices } from './uses.js';
 import { z } from 'zod';
 import { defineCapability } from '../../core/capability.js';
 import { escapeMarkdownText, fencedCode } from '../../services/markdown/escape.js';
 import { chunkText, DEFAULT_BREAKPOINT_PERCENTILE, DEFAULT_MAX_TOKENS, pickStrategy } from '../../services/chunking/chunk-text.js';
 import { countTokens, TOKENIZER_NAME } from '../../services/chunking/tokenizer.js';
 import { CHUNK_STRATEGIES, type Chunk } from '../../services/chunking/types.js';
-import type { PluginServices } from '../../app/plugin-services.js';
 
 /** Longest text chunked (about the default HTTP body limit). */
 export const MAX_CHUNK_TEXT_CHARS = 1_048_576;
@@ -48,7 +48,7 @@ export const chunkOutputSchema = z.object({
   embedding_model: z.string().optional().describe('The model that placed semantic breakpoints'),
 });
 
-export function chunkContentCapability(services: PluginServices) {
+export function chunkContentCapability(services: EnhancedServices) {
   return defineCapability({
     id: 'enhanced.chunk_content',
     title: 'Chunk text for vector storage',

@@ -1,9 +1,9 @@
 /** POST /api/v1/enhanced/discover-urls: robots.txt, sitemaps, then in-site links (core/discover). */
+import type { EnhancedServices } from './uses.js';
 import { z } from 'zod';
 import { defineCapability } from '../../core/capability.js';
 import { escapeMarkdownText } from '../../services/markdown/escape.js';
 import { MAX_URL_LENGTH } from '../../services/discover/url-collector.js';
-import type { PluginServices } from '../../app/plugin-services.js';
 
 export const discoverInputSchema = z.strictObject({
   base_url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(MAX_URL_LENGTH),
@@ -30,7 +30,7 @@ export const discoverOutputSchema = z.object({
   errors: z.array(z.object({ url: z.string(), code: z.string(), message: z.string() })),
 });
 
-export function discoverUrlsCapability(services: PluginServices) {
+export function discoverUrlsCapability(services: EnhancedServices) {
   return defineCapability({
     id: 'enhanced.discover_urls',
     title: 'Discover a site\'s URLs',

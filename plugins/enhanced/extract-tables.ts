@@ -1,11 +1,11 @@
 /** POST /api/v1/enhanced/extract-tables: every table of an HTML document as headers and rows (core/tables). */
+import type { EnhancedServices } from './uses.js';
 import { z } from 'zod';
 import { defineCapability } from '../../core/capability.js';
 import { AppError, isAppError } from '../../core/errors.js';
 import { MAX_MARKUP_DEPTH } from '../../services/extract/types.js';
 import { escapeMarkdownText } from '../../services/markdown/escape.js';
 import { TABLE_STRATEGIES } from '../../services/tables/types.js';
-import type { PluginServices } from '../../app/plugin-services.js';
 
 /** Longest html_content read (about the default HTTP body limit). */
 export const MAX_HTML_CONTENT_CHARS = 1_048_576;
@@ -50,7 +50,7 @@ function markdownTable(table: z.infer<typeof tableSchema>): string {
   ].join('\n');
 }
 
-export function extractTablesCapability(services: PluginServices) {
+export function extractTablesCapability(services: EnhancedServices) {
   return defineCapability({
     id: 'enhanced.extract_tables',
     title: 'Extract tables from HTML',

@@ -1,4 +1,5 @@
 /** The enhanced area: search with extraction strategies, URL discovery, chunking, table extraction, installation features and performance. */
+import { ENHANCED_USES } from './uses.js';
 import { z } from 'zod';
 import { defineCapability } from '../../core/capability.js';
 import { escapeMarkdownText } from '../../services/markdown/escape.js';
@@ -14,6 +15,7 @@ import { enhancedSearchCapabilities, enhancedSearchJobHandlers } from './search.
 const featureSchema = z.object({ available: z.boolean(), detail: z.string(), info: z.record(z.string(), z.unknown()).optional() });
 
 export default definePlugin({
+  uses: ENHANCED_USES,
   jobHandlers: (services) => enhancedSearchJobHandlers(services),
   setup(services) {
     registerOptionFeatures(services);
@@ -46,7 +48,7 @@ export default definePlugin({
       readOnly: true,
       async handler() {
         const snapshot = (await services.metrics.snapshot()) as unknown as Record<string, unknown>;
-        return { metrics: snapshot, runtime: services.runtimeStats() };
+        return { metrics: snapshot, runtime: services.runtime.snapshot() };
       },
     });
 

@@ -4,9 +4,9 @@
  * browser-backed options need Chromium, `llm` options a configured model,
  * the semantic ones the embedding model.
  */
+import type { EnhancedServices } from './uses.js';
 import { CHUNK_STRATEGIES } from '../../services/chunking/types.js';
 import type { Feature } from '../../core/features.js';
-import type { PluginServices } from '../../app/plugin-services.js';
 import { TABLE_STRATEGIES } from '../../services/tables/types.js';
 import { CACHE_MODES, WAIT_UNTIL } from './scrape/schema.js';
 import { CONTENT_FILTERS, EXTRACTION_STRATEGIES } from './search/schemas.js';
@@ -14,7 +14,7 @@ import { modelFor } from '../../services/llm/model-choice.js';
 
 type Need = 'nothing' | 'browser' | 'llm' | 'embeddings';
 
-export function registerOptionFeatures(services: PluginServices): void {
+export function registerOptionFeatures(services: EnhancedServices): void {
   const check = (need: Need, what: string): (() => Feature) => () => {
     switch (need) {
       case 'browser':

@@ -4,14 +4,14 @@
  * cache, failure codes), optionally screenshotted / printed to PDF. Per-URL
  * failures stay inside the answer. See docs/scrape.md.
  */
+import type { EnhancedServices } from './uses.js';
 import { defineCapability } from '../../core/capability.js';
-import type { PluginServices } from '../../app/plugin-services.js';
 import { outboundLinkPolicy } from '../../services/markdown/link-policy.js';
 import { renderScrapeMarkdown } from './scrape/present.js';
 import { runScrape } from './scrape/run-scrape.js';
 import { scrapeInputSchema, scrapeOutputSchema } from './scrape/schema.js';
 
-export function scrapeCapability(services: PluginServices) {
+export function scrapeCapability(services: EnhancedServices) {
   const linkPolicy = outboundLinkPolicy(services.config.outbound);
   return defineCapability({
     id: 'enhanced.scrape',

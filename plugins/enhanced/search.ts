@@ -5,8 +5,9 @@
  * scrolling and link analysis. The work lives in ./search/; this file only
  * declares the capabilities (docs/enhanced-search.md).
  */
+import type { EnhancedServices } from './uses.js';
 import { z } from 'zod';
-import type { JobHandler, PluginServices } from '../../app/plugin-services.js';
+import type { JobHandler } from '../../app/plugin-services.js';
 import type { AnyCapability } from '../../core/capability.js';
 import { jobSurface } from '../../services/jobs/job-capability.js';
 import { renderJobAccepted } from '../../services/markdown/job-state.js';
@@ -24,7 +25,7 @@ export const ENHANCED_SEARCH_JOB = 'enhanced.search';
 const enhancedJobStatusSchema = jobStatusOutputSchema.extend({ results: z.array(enhancedResultSchema).optional(), result: enhancedAnswerSchema.optional() });
 
 /** POST /api/v1/enhanced/search, and GET /api/v1/enhanced/search/jobs/:request_id for its async_mode jobs. */
-export function enhancedSearchCapabilities(services: PluginServices): AnyCapability[] {
+export function enhancedSearchCapabilities(services: EnhancedServices): AnyCapability[] {
   const searchJobs = jobSurface(services.jobs, {
     kind: ENHANCED_SEARCH_JOB,
     idPrefix: 'req_',
@@ -70,7 +71,7 @@ export function enhancedSearchCapabilities(services: PluginServices): AnyCapabil
 }
 
 /** The background runner for async_mode; register under the plugin's jobHandlers. */
-export function enhancedSearchJobHandlers(services: PluginServices): Record<string, JobHandler> {
+export function enhancedSearchJobHandlers(services: EnhancedServices): Record<string, JobHandler> {
   return {
     [ENHANCED_SEARCH_JOB]: (input, job) =>
       runEnhancedSearch(services, input as EnhancedSearchInput, { signal: job.signal, logger: services.logger, progress: job.progress, host: 'job' }),

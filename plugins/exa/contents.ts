@@ -4,9 +4,9 @@
  * written by the fast LLM tier in one call when one is configured, otherwise
  * extractive: the page's best sentences for the query, quoted.
  */
+import type { ExaServices } from './uses.js';
 import { randomBytes } from 'node:crypto';
 import type { CallContext } from '../../core/capability.js';
-import type { PluginServices } from '../../app/plugin-services.js';
 import { extractiveSummary, writtenSummaries } from '../../services/answers/summary.js';
 import { findHighlights } from '../../services/ranking/highlights.js';
 import type { ContentsOptions, ExaResult } from './schemas.js';
@@ -41,7 +41,7 @@ export function withDefaultText(options: ContentsOptions): ContentsOptions {
 }
 
 export async function withContents(
-  services: PluginServices,
+  services: ExaServices,
   pages: PageForContents[],
   query: string,
   options: ContentsOptions | false | null | undefined,

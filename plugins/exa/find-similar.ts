@@ -3,9 +3,9 @@
  * similar-page search (services/neural-search/similar.ts); domain filters
  * apply to what it returns.
  */
+import type { ExaServices } from './uses.js';
 import type { z } from 'zod';
 import type { CallContext } from '../../core/capability.js';
-import type { PluginServices } from '../../app/plugin-services.js';
 import { similarSearch } from '../../services/neural-search/similar.js';
 import { passesDomains } from '../../services/web-search/domain-filter.js';
 import { hostOf } from '../../services/web-search/url-normalize.js';
@@ -15,7 +15,7 @@ import type { ExaFindSimilarInput, exaFindSimilarOutputSchema } from './schemas.
 /** Asked for beyond numResults, so that filtering afterwards still leaves enough. */
 const SPARE = 5;
 
-export async function exaFindSimilar(services: PluginServices, input: ExaFindSimilarInput, ctx: CallContext): Promise<z.infer<typeof exaFindSimilarOutputSchema>> {
+export async function exaFindSimilar(services: ExaServices, input: ExaFindSimilarInput, ctx: CallContext): Promise<z.infer<typeof exaFindSimilarOutputSchema>> {
   const filtering = input.excludeSourceDomain || input.includeDomains?.length || input.excludeDomains?.length;
   const found = await similarSearch(
     services,

@@ -3,9 +3,9 @@
  * return their contents. A page that cannot be read is left out of results
  * and reported in statuses with Exa's error tags; the call still succeeds.
  */
+import type { ExaServices } from './uses.js';
 import type { z } from 'zod';
 import type { CallContext } from '../../core/capability.js';
-import type { PluginServices } from '../../app/plugin-services.js';
 import type { ScrapedPage } from '../../services/scrape/scraper.js';
 import { requestId, withContents, withDefaultText } from './contents.js';
 import type { ExaContentsInput, exaContentsOutputSchema } from './schemas.js';
@@ -21,7 +21,7 @@ function errorTag(page: ScrapedPage): string {
   return 'CRAWL_UNKNOWN_ERROR';
 }
 
-export async function exaContents(services: PluginServices, input: ExaContentsInput, ctx: CallContext): Promise<Output> {
+export async function exaContents(services: ExaServices, input: ExaContentsInput, ctx: CallContext): Promise<Output> {
   const urls = [...new Set([...(input.urls ?? []), ...(input.ids ?? [])])];
   ctx.progress({ progress: 0, total: urls.length, message: `reading ${urls.length} pages` });
   const pages = await services.scraper.scrapeMany(urls, {

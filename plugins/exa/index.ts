@@ -2,6 +2,7 @@
  * The exa area (/api/v1/exa): Exa-compatible search, contents and find-similar
  * on the neural search pipeline. Point exa-js at `<base>/api/v1/exa`.
  */
+import { EXA_USES } from './uses.js';
 import { defineCapability } from '../../core/capability.js';
 import { definePlugin } from '../../app/plugin-services.js';
 import { outboundLinkPolicy } from '../../services/markdown/link-policy.js';
@@ -25,6 +26,7 @@ import { exaSearch } from './search.js';
 const exaError = (error: { code: string; message: string }) => ({ message: error.message, tag: error.code });
 
 export default definePlugin({
+  uses: EXA_USES,
   setup(services) {
     const linkPolicy = outboundLinkPolicy(services.config.outbound);
 

@@ -3,8 +3,8 @@
  * (services/neural-search). keyword and fast skip query expansion; Exa's
  * categories map to the neural engine sets where one fits.
  */
+import type { ExaServices } from './uses.js';
 import type { CallContext } from '../../core/capability.js';
-import type { PluginServices } from '../../app/plugin-services.js';
 import { neuralSearch } from '../../services/neural-search/neural-search.js';
 import type { NeuralCategory } from '../../services/neural-search/schemas.js';
 import { charsWanted, requestId, withContents } from './contents.js';
@@ -22,7 +22,7 @@ function hasPhrases(text: string, include: string[] | undefined, exclude: string
   return (include ?? []).every((p) => haystack.includes(p.toLowerCase())) && !(exclude ?? []).some((p) => haystack.includes(p.toLowerCase()));
 }
 
-export async function exaSearch(services: PluginServices, input: ExaSearchInput, ctx: CallContext): Promise<z.infer<typeof exaSearchOutputSchema>> {
+export async function exaSearch(services: ExaServices, input: ExaSearchInput, ctx: CallContext): Promise<z.infer<typeof exaSearchOutputSchema>> {
   const type = resolvedType(input);
   const category = input.category ? CATEGORIES[input.category.toLowerCase()] : undefined;
   const found = await neuralSearch(

@@ -1,11 +1,13 @@
 /** The knowledge area (/api/v1/knowledge): extraction into the durable graph, search, people, entities, the graph, deletion. */
+import { KNOWLEDGE_USES } from './uses.js';
 import { defineCapability } from '../../core/capability.js';
 import type { CallContext } from '../../core/capability.js';
 import { AppError } from '../../core/errors.js';
 import { quotaExceeded } from '../../core/principal.js';
-import { GraphCapReached } from '../../services/graph/graph-cap.js';
+import { GraphCapReached } from './graph/graph-cap.js';
 import { definePlugin } from '../../app/plugin-services.js';
-import { graphNamespace } from '../../services/knowledge/knowledge-service.js';
+import { graphNamespace } from './service/knowledge-service.js';
+import { openKnowledgeArea } from './open.js';
 import { findPeople } from './people.js';
 import {
   deleteOutputSchema,
@@ -24,7 +26,17 @@ import { entityMarkdown, extractMarkdown, graphMarkdown, peopleMarkdown, searchM
 import { entityView, extractedRelationshipView, relationshipView } from './views.js';
 
 export default definePlugin({
-  setup(services) {
+  uses: KNOWLEDGE_USES,
+  open: openKnowledgeArea,
+  // Pages feed the graph only once the service runs.
+  start(_shared, { config, feeder }) {
+    if (!config.knowledge.feedFromPages) return;
+    feeder.start();
+    return { stop: () => feeder.stop() };
+  },
+  close: ({ knowledge }) => knowledge.close(),
+
+  setup(_shared, services) {
     // Each principal reads and writes its own graph (admins: the installation's).
     const graphOf = (ctx: CallContext) => services.knowledge.scoped(graphNamespace(ctx.caller));
     const maxEntities = services.config.quotas.graphEntities;

@@ -6,8 +6,8 @@
  * expertise (what it is mentioned with) and recent activity (its sources,
  * newest first).
  */
-import type { EdgeRecord, EntityRecord } from '../../services/graph/types.js';
-import type { KnowledgeService } from '../../services/knowledge/knowledge-service.js';
+import type { EdgeRecord, EntityRecord } from './graph/types.js';
+import type { KnowledgeService } from './service/knowledge-service.js';
 import { topTitle } from './views.js';
 
 export interface PeopleInput {

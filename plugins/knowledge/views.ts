@@ -1,6 +1,6 @@
 /** Graph records in the API's shapes (Entity, Relationship, Person). */
-import { edgeKey, type EdgeRecord, type EntityRecord } from '../../services/graph/types.js';
-import type { SearchHit } from '../../services/knowledge/knowledge-service.js';
+import { edgeKey, type EdgeRecord, type EntityRecord } from './graph/types.js';
+import type { SearchHit } from './service/knowledge-service.js';
 
 const SOURCES_SHOWN = 10;
 

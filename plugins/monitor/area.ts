@@ -8,13 +8,13 @@
  * `status` stays `active` or `paused` during and after a check
  * (`check_in_progress` tells); concurrent manual checks of one state are one job.
  */
+import type { MonitorServices } from './uses.js';
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../../core/errors.js';
 import { mayAccess, quotaExceeded, type Principal } from '../../core/principal.js';
 import { recordMutex } from '../../core/stores/record-mutex.js';
 import { assertKnownEngines } from '../../services/web-search/search-runner.js';
 import { generateWebhookSecret } from '../../services/webhooks/standard-webhooks.js';
-import type { PluginServices } from '../../app/plugin-services.js';
 import { MonitorAlerts } from './alerts.js';
 import { runCheck, type CheckDeps } from './check.js';
 import { pageReader } from './read-pages.js';
@@ -24,10 +24,10 @@ import type { CreateInput, ListItemView, MonitorView, ResultView } from './schem
 import { MonitorStore, type MonitorRecord } from './store.js';
 import { listItemView, monitorView, resultView } from './views.js';
 
-const areas = new WeakMap<PluginServices, MonitorArea>();
+const areas = new WeakMap<MonitorServices, MonitorArea>();
 
 /** The area of this running service (setup, jobHandlers and start all get the same one). */
-export function monitorArea(services: PluginServices): MonitorArea {
+export function monitorArea(services: MonitorServices): MonitorArea {
   let area = areas.get(services);
   if (!area) {
     area = new MonitorArea(services);
@@ -51,7 +51,7 @@ export class MonitorArea {
   readonly scheduler: MonitorScheduler;
   readonly checkDeps: CheckDeps;
 
-  constructor(private readonly services: PluginServices) {
+  constructor(private readonly services: MonitorServices) {
     const { config, stores, logger } = services;
     const settings = config.monitor;
     const log = logger.child({ component: 'monitor' });

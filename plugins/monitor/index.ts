@@ -3,6 +3,7 @@
  * schedule that survives restarts, results kept, signed webhook alerts with
  * retries and a delivery log. docs/monitor.md says how and why.
  */
+import { MONITOR_USES } from './uses.js';
 import type { z } from 'zod';
 import { defineCapability } from '../../core/capability.js';
 import { definePlugin } from '../../app/plugin-services.js';
@@ -33,6 +34,7 @@ const BASE = '/api/v1/monitor/topics';
 const RETRYABLE = new Set(['UNAVAILABLE', 'TIMEOUT', 'OVERLOADED', 'INTERNAL']);
 
 export default definePlugin({
+  uses: MONITOR_USES,
   jobHandlers: (services) => ({
     [CHECK_JOB_KIND]: {
       lane: MONITOR_LANE,

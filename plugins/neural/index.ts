@@ -1,4 +1,5 @@
 /** The neural area (/api/v1/neural): search by meaning, similar pages, highlights, next searches, categories. */
+import { NEURAL_USES } from './uses.js';
 import { z } from 'zod';
 import { defineCapability } from '../../core/capability.js';
 import { definePlugin } from '../../app/plugin-services.js';
@@ -23,6 +24,7 @@ function oneLine(value: string): string {
 }
 
 export default definePlugin({
+  uses: NEURAL_USES,
   setup(services) {
     const linkPolicy = outboundLinkPolicy(services.config.outbound);
     const search = defineCapability({

@@ -7,10 +7,10 @@
  *   - key phrases of the context and of pages in the local index that match it;
  *   - the fast language model, when one is configured.
  */
+import type { NeuralServices } from './uses.js';
 import type { z } from 'zod';
 import type { CallContext } from '../../core/capability.js';
 import { modelUsed } from '../../services/llm/registry.js';
-import type { PluginServices } from '../../app/plugin-services.js';
 import { keyPhrases } from '../../services/neural-search/keyphrases.js';
 import type { predictiveInputSchema, predictiveOutputSchema } from './schemas.js';
 import { round } from '../../services/ranking/scoring.js';
@@ -30,7 +30,7 @@ function seedFromContext(context: string): string {
   return phrases.length > 0 ? phrases.slice(0, 2).join(' ') : context.split(/\s+/).slice(0, 6).join(' ');
 }
 
-async function fromAutocomplete(services: PluginServices, seeds: Array<{ text: string; weight: number; from: string }>, ctx: CallContext, failed: Set<string>): Promise<Prediction[]> {
+async function fromAutocomplete(services: NeuralServices, seeds: Array<{ text: string; weight: number; from: string }>, ctx: CallContext, failed: Set<string>): Promise<Prediction[]> {
   const engines = AUTOCOMPLETE_ENGINES.filter(
     (id) => services.engines.has(id) && services.engines.disabledReason(id) === null && services.engines.get(id).definition.autocomplete,
   ).slice(0, 2);
@@ -53,7 +53,7 @@ async function fromAutocomplete(services: PluginServices, seeds: Array<{ text: s
   return (await Promise.all(calls)).flat();
 }
 
-async function fromIndexAndContext(services: PluginServices, input: Input, latest: string | undefined, ctx: CallContext): Promise<Prediction[]> {
+async function fromIndexAndContext(services: NeuralServices, input: Input, latest: string | undefined, ctx: CallContext): Promise<Prediction[]> {
   const out: Prediction[] = [];
   const exclude = `${latest ?? ''} ${(input.recent_searches ?? []).join(' ')}`.toLowerCase().split(/\s+/).filter(Boolean);
   if (input.context) {
@@ -84,7 +84,7 @@ async function fromIndexAndContext(services: PluginServices, input: Input, lates
   return out;
 }
 
-async function fromLlm(services: PluginServices, input: Input, ctx: CallContext, failed: Set<string>): Promise<Prediction[]> {
+async function fromLlm(services: NeuralServices, input: Input, ctx: CallContext, failed: Set<string>): Promise<Prediction[]> {
   const llm = modelFor(services.llm, 'query-prediction');
   if (!llm) return [];
   try {
@@ -131,7 +131,7 @@ async function fromLlm(services: PluginServices, input: Input, ctx: CallContext,
   }
 }
 
-export async function predictNext(services: PluginServices, given: Input, ctx: CallContext): Promise<Output> {
+export async function predictNext(services: NeuralServices, given: Input, ctx: CallContext): Promise<Output> {
   const fromHistory = given.context === undefined && (given.recent_searches?.length ?? 0) === 0;
   const input: Input = fromHistory ? { ...given, recent_searches: await services.searchHistory.recent(ctx.caller, HISTORY_SEARCHES) } : given;
   const recent = input.recent_searches ?? [];

@@ -3,23 +3,23 @@
  * scores), and the management routes beyond the spec: list, get, delete, add
  * URLs or texts.
  */
+import type { RagServices } from './uses.js';
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import type { CallContext } from '../../core/capability.js';
 import { AppError } from '../../core/errors.js';
-import type { PluginServices } from '../../app/plugin-services.js';
 import { extractiveSummary } from '../../services/answers/summary.js';
-import { prepareSources } from '../../services/corpora/prepare.js';
+import { prepareSources } from './corpora/prepare.js';
 import { pooledChunker } from '../../services/chunking/lead.js';
-import { retrieve } from '../../services/corpora/retrieve.js';
-import type { CorpusRecord } from '../../services/corpora/types.js';
+import { retrieve } from './corpora/retrieve.js';
+import type { CorpusRecord } from './corpora/types.js';
 import { rankPagePassages } from '../../services/ranking/page-passages.js';
 import type { corpusAddInputSchema, corpusAddOutputSchema, corpusGetOutputSchema, corporaListOutputSchema, semanticSearchInputSchema, semanticSearchOutputSchema } from './schemas.js';
 
 type SemanticSearchInput = z.infer<typeof semanticSearchInputSchema>;
 type SemanticSearchOutput = z.infer<typeof semanticSearchOutputSchema>;
 
-export async function semanticSearch(services: PluginServices, input: SemanticSearchInput, ctx: CallContext): Promise<SemanticSearchOutput> {
+export async function semanticSearch(services: RagServices, input: SemanticSearchInput, ctx: CallContext): Promise<SemanticSearchOutput> {
   const started = performance.now();
   const store = await services.corpora.store();
   const record = await store.requireFor(input.corpus_id, ctx.caller);
@@ -64,14 +64,14 @@ function summaryOf(record: CorpusRecord, counts: { sources: number; chunks: numb
   };
 }
 
-export async function listCorpora(services: PluginServices, ctx: CallContext): Promise<z.infer<typeof corporaListOutputSchema>> {
+export async function listCorpora(services: RagServices, ctx: CallContext): Promise<z.infer<typeof corporaListOutputSchema>> {
   const store = await services.corpora.store();
   const records = await store.listFor(ctx.caller);
   const corpora = await Promise.all(records.map(async (record) => summaryOf(record, await store.counts(record.corpus_id))));
   return { corpora, total: corpora.length };
 }
 
-export async function getCorpus(services: PluginServices, corpusId: string, ctx: CallContext): Promise<z.infer<typeof corpusGetOutputSchema>> {
+export async function getCorpus(services: RagServices, corpusId: string, ctx: CallContext): Promise<z.infer<typeof corpusGetOutputSchema>> {
   const store = await services.corpora.store();
   const record = await store.requireFor(corpusId, ctx.caller);
   const sources = await store.sources(corpusId);
@@ -91,7 +91,7 @@ export async function getCorpus(services: PluginServices, corpusId: string, ctx:
   };
 }
 
-export async function deleteCorpus(services: PluginServices, corpusId: string, ctx: CallContext) {
+export async function deleteCorpus(services: RagServices, corpusId: string, ctx: CallContext) {
   const store = await services.corpora.store();
   await store.requireFor(corpusId, ctx.caller);
   const counts = await store.delete(corpusId);
@@ -99,7 +99,7 @@ export async function deleteCorpus(services: PluginServices, corpusId: string, c
 }
 
 /** Adds pages (read now) and texts to an existing corpus that is not being built. */
-export async function addToCorpus(services: PluginServices, input: z.infer<typeof corpusAddInputSchema>, ctx: CallContext): Promise<z.infer<typeof corpusAddOutputSchema>> {
+export async function addToCorpus(services: RagServices, input: z.infer<typeof corpusAddInputSchema>, ctx: CallContext): Promise<z.infer<typeof corpusAddOutputSchema>> {
   const store = await services.corpora.store();
   const record = await store.requireFor(input.corpus_id, ctx.caller);
   if (record.status === 'building') throw new AppError('INVALID_INPUT', `corpus_id: ${input.corpus_id} is being built now; add once it is finished`);

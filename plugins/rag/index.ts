@@ -1,11 +1,13 @@
 /** The RAG area (/api/v1/rag): search with context, corpora (build, search, manage) and image search. */
+import { RAG_USES, type RagServices } from './uses.js';
 import { z } from 'zod';
 import { defineCapability, type CallContext } from '../../core/capability.js';
 import { AppError } from '../../core/errors.js';
-import { definePlugin, type PluginServices } from '../../app/plugin-services.js';
+import { definePlugin } from '../../app/plugin-services.js';
 import { jobSurface } from '../../services/jobs/job-capability.js';
 import { jobAccepted, standardJobForm } from '../../services/jobs/job-view.js';
-import { newCorpusId } from '../../services/corpora/corpus-store.js';
+import { Corpora } from './corpora/corpora.js';
+import { newCorpusId } from './corpora/corpus-store.js';
 import { assertImageEngines, defaultImageEngine, searchImages } from '../../services/sources/images.js';
 import { addToCorpus, deleteCorpus, getCorpus, listCorpora, semanticSearch } from './corpora.js';
 import { outboundLinkPolicy } from '../../services/markdown/link-policy.js';
@@ -45,14 +47,14 @@ const SAFE_SEARCH = { off: 0, moderate: 1, strict: 2 } as const;
 type JobInput = { kind: 'build'; input: RagResearchInput; corpus_id: string } | { kind: 'resume'; corpus_id: string };
 
 /** A build job runs once per corpus id: run again (after a crash) it resumes what the record says is left. */
-async function runJob(services: PluginServices, job: JobInput, ctx: CallContext): Promise<RagResearchResult> {
+async function runJob(services: RagServices, job: JobInput, ctx: CallContext): Promise<RagResearchResult> {
   const existing = await (await services.corpora.store()).get(job.corpus_id);
   if (job.kind === 'resume' || existing) return resumeCorpus(services, job.corpus_id, ctx);
   return researchCorpus(services, job.input, ctx, job.corpus_id);
 }
 
 /** The standard job form; the accepting answer also names the corpus being built. */
-function corpusJobs(services: PluginServices) {
+function corpusJobs(services: RagServices) {
   const standard = standardJobForm(ragResearchResultSchema);
   return jobSurface(services.jobs, {
     kind: RESEARCH_JOB,
@@ -80,7 +82,11 @@ const renderAccepted = (verb: string, linkPolicy: LinkPolicy) => (out: unknown) 
 };
 
 export default definePlugin({
-  jobHandlers(services) {
+  uses: RAG_USES,
+  open: (shared): RagServices => ({ ...shared, corpora: new Corpora(shared.config.dataDir, shared.logger.child({ component: 'corpora' })) }),
+  close: (services) => services.corpora.close(),
+
+  jobHandlers(_shared, services) {
     return {
       [RESEARCH_JOB]: (input, job) =>
         runJob(services, input as JobInput, {
@@ -94,7 +100,7 @@ export default definePlugin({
     };
   },
 
-  setup(services) {
+  setup(_shared, services) {
     const linkPolicy = outboundLinkPolicy(services.config.outbound);
     const search = defineCapability({
       id: 'rag.search',

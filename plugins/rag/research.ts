@@ -8,7 +8,7 @@
  * summarised and stored as they come, and the corpus record is updated in the
  * same step; it turns "complete" at the end, or "incomplete" when the build
  * stops early (cancelled, failed, or the process died — see
- * services/corpora/corpus-store.ts). An incomplete corpus can be resumed.
+ * plugins/rag/corpora/corpus-store.ts). An incomplete corpus can be resumed.
  *
  * | depth    | queries | target sources | rounds | default timeout | categories by default |
  * |----------|---------|----------------|--------|-----------------|-----------------------|
@@ -16,15 +16,15 @@
  * | standard | 6       | 20             | 1      | 180 s           | + history, technical, best_practices |
  * | deep     | 10      | 40             | 2      | 420 s           | all ten |
  */
+import type { RagServices } from './uses.js';
 import type { CallContext } from '../../core/capability.js';
 import { AppError } from '../../core/errors.js';
-import type { PluginServices } from '../../app/plugin-services.js';
 import { modelFor } from '../../services/llm/model-choice.js';
 import { extractiveSummary, writtenSummaries } from '../../services/answers/summary.js';
-import type { CorpusStore } from '../../services/corpora/corpus-store.js';
-import { prepareSources } from '../../services/corpora/prepare.js';
+import type { CorpusStore } from './corpora/corpus-store.js';
+import { prepareSources } from './corpora/prepare.js';
 import { pooledChunker } from '../../services/chunking/lead.js';
-import type { CorpusRecord } from '../../services/corpora/types.js';
+import type { CorpusRecord } from './corpora/types.js';
 import type { Embedder } from '../../services/embeddings/types.js';
 import { rankPagePassages } from '../../services/ranking/page-passages.js';
 import { rerankerForRequest, withReranker } from '../../services/ranking/reranker.js';
@@ -64,7 +64,7 @@ export interface BuildParameters {
   reranked_by?: string | null;
 }
 
-async function requireEmbedder(services: PluginServices): Promise<Embedder> {
+async function requireEmbedder(services: RagServices): Promise<Embedder> {
   try {
     return await services.semantic.embedder();
   } catch (error) {
@@ -72,7 +72,7 @@ async function requireEmbedder(services: PluginServices): Promise<Embedder> {
   }
 }
 
-export function buildParameters(services: PluginServices, input: RagResearchInput): BuildParameters {
+export function buildParameters(services: RagServices, input: RagResearchInput): BuildParameters {
   const profile = RAG_DEPTH_PROFILES[input.depth];
   const categories = input.categories ? [...new Set(input.categories)] : profile.categories;
   return {
@@ -89,7 +89,7 @@ export function buildParameters(services: PluginServices, input: RagResearchInpu
 }
 
 /** Starts a build: plans the queries, writes the record ("building"), runs it. */
-export async function researchCorpus(services: PluginServices, input: RagResearchInput, ctx: CallContext, corpusId?: string): Promise<RagResearchResult> {
+export async function researchCorpus(services: RagServices, input: RagResearchInput, ctx: CallContext, corpusId?: string): Promise<RagResearchResult> {
   const started = performance.now();
   const params = buildParameters(services, input);
   const embedder = await requireEmbedder(services);
@@ -119,7 +119,7 @@ export async function researchCorpus(services: PluginServices, input: RagResearc
 }
 
 /** Resumes an incomplete build with the queries it had not run yet; a complete corpus is answered as it is. */
-export async function resumeCorpus(services: PluginServices, corpusId: string, ctx: CallContext): Promise<RagResearchResult> {
+export async function resumeCorpus(services: RagServices, corpusId: string, ctx: CallContext): Promise<RagResearchResult> {
   const started = performance.now();
   const store = await services.corpora.store();
   const existing = await store.requireFor(corpusId, ctx.caller);
@@ -132,7 +132,7 @@ export async function resumeCorpus(services: PluginServices, corpusId: string, c
   return build(services, store, record, embedder, ctx, started);
 }
 
-async function build(services: PluginServices, store: CorpusStore, record: CorpusRecord, embedder: Embedder, ctx: CallContext, started: number): Promise<RagResearchResult> {
+async function build(services: RagServices, store: CorpusStore, record: CorpusRecord, embedder: Embedder, ctx: CallContext, started: number): Promise<RagResearchResult> {
   const params = record.parameters as unknown as BuildParameters;
   const corpusId = record.corpus_id;
   const remaining = record.queries_planned.filter((q) => !record.queries_executed.includes(q));

@@ -5,8 +5,8 @@
  * the context: the best chunks of those pages within max_context_tokens,
  * ordered for reading, each tagged [n] with its source (services/answers/context.ts).
  */
+import type { RagServices } from './uses.js';
 import type { CallContext } from '../../core/capability.js';
-import type { PluginServices } from '../../app/plugin-services.js';
 import { fitContext } from '../../services/answers/context.js';
 import { modelFor } from '../../services/llm/model-choice.js';
 import { extractiveSummary, writtenSummaries } from '../../services/answers/summary.js';
@@ -20,7 +20,7 @@ export const CONTENT_CHARS = 8000;
 const CONTEXT_PASSAGE_TOKENS = 160;
 
 
-export function defaultEngines(services: PluginServices, engines: string[] | undefined): string[] {
+export function defaultEngines(services: RagServices, engines: string[] | undefined): string[] {
   if (engines) {
     services.webSearch.assertKnownEngines(engines);
     return [...new Set(engines)];
@@ -32,7 +32,7 @@ export function clip(text: string, max = CONTENT_CHARS): string {
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
-export async function ragSearch(services: PluginServices, input: RagSearchInput, ctx: CallContext): Promise<RagSearchOutput> {
+export async function ragSearch(services: RagServices, input: RagSearchInput, ctx: CallContext): Promise<RagSearchOutput> {
   const started = performance.now();
   const engines = defaultEngines(services, input.engines);
   ctx.progress({ progress: 0, total: 3, message: `searching ${engines.join(', ')}` });

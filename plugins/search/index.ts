@@ -1,8 +1,9 @@
 /** The search area: web search, batch search, the engine catalogue and async job status. */
+import { SEARCH_USES, type SearchServices } from './uses.js';
 import { randomBytes } from 'node:crypto';
 import { defineCapability, type CallContext } from '../../core/capability.js';
 import { AppError, toAppError } from '../../core/errors.js';
-import { definePlugin, type PluginServices } from '../../app/plugin-services.js';
+import { definePlugin } from '../../app/plugin-services.js';
 import { autocompleteCapability } from './autocomplete.js';
 import { jobSurface } from '../../services/jobs/job-capability.js';
 import { noteUnusedWebhook, searchJobForm, searchJobSubmission } from '../../services/web-search/job-view.js';
@@ -27,6 +28,7 @@ import {
 const SEARCH_JOB = 'search.web';
 
 export default definePlugin({
+  uses: SEARCH_USES,
   jobHandlers(services) {
     return {
       [SEARCH_JOB]: (input, job) =>

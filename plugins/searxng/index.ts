@@ -7,6 +7,7 @@
  * The base itself answers a search too, as SearXNG's front page does (LangChain's
  * Python wrapper queries it). HTTP only: an MCP tool would repeat search_web.
  */
+import { SEARXNG_USES } from './uses.js';
 import { defineCapability } from '../../core/capability.js';
 import { packageVersion } from '../../core/paths.js';
 import { definePlugin } from '../../app/plugin-services.js';
@@ -29,6 +30,7 @@ const BASES = ['/searxng', '/searxng/k/:url_key'];
 const SUGGESTIONS = 10;
 
 export default definePlugin({
+  uses: SEARXNG_USES,
   setup(services) {
     const search = searchService(services);
     const { engines } = services;

@@ -4,14 +4,14 @@
  * position, engine health included), which SearXNG's requests are mapped onto
  * (request.ts) and whose answers are mapped back (answer.ts).
  */
+import type { SearxngServices } from './uses.js';
 import type { CallContext } from '../../core/capability.js';
-import type { PluginServices } from '../../app/plugin-services.js';
 import type { MetaSearchAnswer } from '../../services/web-search/web-search.js';
 import type { SearxngSearchPlan } from './request.js';
 
 export type SearchFn = (plan: SearxngSearchPlan, ctx: CallContext) => Promise<MetaSearchAnswer>;
 
-export function searchService(services: PluginServices): SearchFn {
+export function searchService(services: SearxngServices): SearchFn {
   return (plan, ctx) =>
     services.webSearch.meta({
       query: plan.query,

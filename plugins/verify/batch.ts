@@ -7,11 +7,12 @@
  * finished. Small batches are waited for through the job service's change
  * notices, which also carry the job's progress to the caller.
  */
+import type { VerifyServices } from './uses.js';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { CallContext, Progress } from '../../core/capability.js';
 import { AppError, toAppError } from '../../core/errors.js';
-import type { JobHandler, PluginServices } from '../../app/plugin-services.js';
+import type { JobHandler } from '../../app/plugin-services.js';
 import { jobSurface, type JobWireForm } from '../../services/jobs/job-capability.js';
 import type { JobRecord } from '../../services/jobs/types.js';
 import { batchInputSchema, batchOutputSchema, batchStatusInputSchema, claimInputSchema, DEPTHS, type BatchAnswer, type BatchResult } from './schemas.js';
@@ -41,7 +42,7 @@ function resultsKey(key: string): string {
   return `verify:batch:${key}`;
 }
 
-async function readResults(services: PluginServices, key: string, count: number): Promise<Array<BatchResult | null>> {
+async function readResults(services: VerifyServices, key: string, count: number): Promise<Array<BatchResult | null>> {
   const stored = (await services.stores.records.get(resultsKey(key))) as StoredResults | undefined;
   return stored?.results ?? Array.from({ length: count }, () => null);
 }
@@ -104,7 +105,7 @@ export function pollPath(jobId: string): string {
   return `/api/v1/verify/batch/${jobId}`;
 }
 
-async function batchView(services: PluginServices, job: JobRecord): Promise<BatchAnswer> {
+async function batchView(services: VerifyServices, job: JobRecord): Promise<BatchAnswer> {
   const input = jobInputSchema.parse(job.input);
   const finished =
     job.status === 'completed' && job.result ? (job.result as { results: BatchResult[] }).results : await readResults(services, input.results_key, input.claims.length);
@@ -124,7 +125,7 @@ async function batchView(services: PluginServices, job: JobRecord): Promise<Batc
 }
 
 /** The spec's form: the batch answer itself (200) both when accepted and when polled; poll_url is a path. */
-function batchForm(services: PluginServices): JobWireForm<typeof batchOutputSchema, typeof batchOutputSchema> {
+function batchForm(services: VerifyServices): JobWireForm<typeof batchOutputSchema, typeof batchOutputSchema> {
   return {
     accepted: batchOutputSchema,
     acceptedHttpStatus: 200,
@@ -136,7 +137,7 @@ function batchForm(services: PluginServices): JobWireForm<typeof batchOutputSche
 }
 
 /** verify.batch and its poll, verify.batch_status. */
-export function batchCapabilities(services: PluginServices, render: (answer: BatchAnswer) => string) {
+export function batchCapabilities(services: VerifyServices, render: (answer: BatchAnswer) => string) {
   const batches = jobSurface(services.jobs, {
     kind: BATCH_JOB,
     form: batchForm(services),

@@ -1,6 +1,8 @@
 /** The verify area (/api/v1/verify): claim verification with its evidence, source credibility, batches of claims as durable jobs. */
+import { VERIFY_USES, type VerifyServices } from './uses.js';
 import { defineCapability } from '../../core/capability.js';
-import { definePlugin, type PluginServices } from '../../app/plugin-services.js';
+import { definePlugin } from '../../app/plugin-services.js';
+import { CredibilityService } from './credibility/credibility-service.js';
 import { BATCH_JOB, batchCapabilities, batchJobHandler } from './batch.js';
 import type { PageSource } from './evidence-pages.js';
 import { outboundLinkPolicy } from '../../services/markdown/link-policy.js';
@@ -13,15 +15,17 @@ import {
 } from './schemas.js';
 import { verifyClaim, type VerifyDeps } from './verify-claim.js';
 
-function verifyDeps(services: PluginServices): VerifyDeps {
+function verifyDeps(services: VerifyServices): VerifyDeps {
   const source: PageSource = services.webSearch;
   return { services, source };
 }
 
 export default definePlugin({
-  jobHandlers: (services) => ({ [BATCH_JOB]: batchJobHandler(verifyDeps(services)) }),
+  uses: VERIFY_USES,
+  open: (shared): VerifyServices => ({ ...shared, credibility: new CredibilityService(shared.config.credibility, shared.logger.child({ component: 'credibility' })) }),
+  jobHandlers: (_shared, services) => ({ [BATCH_JOB]: batchJobHandler(verifyDeps(services)) }),
 
-  setup(services) {
+  setup(_shared, services) {
     const linkPolicy = outboundLinkPolicy(services.config.outbound);
     const deps = verifyDeps(services);
 

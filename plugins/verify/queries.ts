@@ -6,9 +6,9 @@
  *             8 results each, up to 12 pages; then a second round for every fact still
  *             without evidence (its key terms: names, figures, content words), up to 4 more pages.
  */
-import { stem } from '../../services/claims/analysis.js';
-import { cleanClaim, decomposeClaim, type Fact } from '../../services/claims/facts.js';
-import type { Depth } from '../../services/claims/check-claim.js';
+import { stem } from './claims/analysis.js';
+import { cleanClaim, decomposeClaim, type Fact } from './claims/facts.js';
+import type { Depth } from './claims/check-claim.js';
 
 export interface SearchPlan {
   queries: string[];

@@ -1,7 +1,7 @@
 /** Input and output schemas of the Verify API (spec: Verify API, Claim verification, Source credibility, Verification batch job). */
 import { z } from 'zod';
 import { httpUrlSchema } from '../../core/field-schemas.js';
-import { BIAS_RATINGS, FACTUAL_RATINGS, SOURCE_CATEGORIES } from '../../services/credibility/labels.js';
+import { BIAS_RATINGS, FACTUAL_RATINGS, SOURCE_CATEGORIES } from './credibility/labels.js';
 import { engineIdSchema } from '../../services/web-search/schemas.js';
 
 export const VERDICTS = ['true', 'false', 'partially_true', 'unverifiable', 'misleading'] as const;

@@ -1,15 +1,15 @@
 /**
  * POST /api/v1/verify/claim: plan the searches, read the pages, weigh each
- * page by its source's credibility, check the claim (services/claims), and
+ * page by its source's credibility, check the claim (plugins/verify/claims), and
  * answer with the evidence — every snippet one sentence of the page at its
  * url — the facts, the nuances and a summary.
  */
+import type { VerifyServices } from './uses.js';
 import type { CallContext } from '../../core/capability.js';
 import { AppError } from '../../core/errors.js';
-import type { PluginServices } from '../../app/plugin-services.js';
-import type { FactOutcome, JudgedCandidate } from '../../services/claims/aggregate.js';
-import { checkClaim, type ClaimCheck, type ClaimStep } from '../../services/claims/check-claim.js';
-import type { EvidencePage } from '../../services/claims/retrieval.js';
+import type { FactOutcome, JudgedCandidate } from './claims/aggregate.js';
+import { checkClaim, type ClaimCheck, type ClaimStep } from './claims/check-claim.js';
+import type { EvidencePage } from './claims/retrieval.js';
 import type { Embedder } from '../../services/embeddings/types.js';
 import { assertKnownEngines } from '../../services/web-search/search-runner.js';
 import { hostOf, normalizeUrl } from '../../services/web-search/url-normalize.js';
@@ -27,7 +27,7 @@ const ANALYSIS_RESERVE_MS = 3000;
 const MAX_EVIDENCE_PER_LIST = 8;
 
 export interface VerifyDeps {
-  services: PluginServices;
+  services: VerifyServices;
   source: PageSource;
 }
 
@@ -85,7 +85,7 @@ export async function verifyClaim(deps: VerifyDeps, input: ClaimInput, ctx: Call
   return shapeAnswer(input, check, pages.length, failed, started, [...new Set(queries)], [...enginesFailed]);
 }
 
-function withCredibility(services: PluginServices, page: ReadPage): EvidencePage {
+function withCredibility(services: VerifyServices, page: ReadPage): EvidencePage {
   let credibility = 0.5;
   try {
     credibility = services.credibility.rate(page.url).credibility_score;

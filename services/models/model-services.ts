@@ -8,7 +8,6 @@
  */
 import type { Feature } from '../../core/features.js';
 import type { Logger } from '../../core/logger.js';
-import type { StanceModel } from '../claims/stance-model.js';
 import type { TokenClassifier } from '../entities/token-classifier.js';
 import { withoutPath as displayName, withoutPaths } from '../semantic/semantic-services.js';
 import type { PassageReranker } from '../ranking/reranker.js';
@@ -18,7 +17,7 @@ import { loadModelHost, type ModelHost, type TaskModelInfo } from './model-host.
 import { passageRerankerOf } from './passage-reranker.js';
 import { pairQueue } from './pair-queue.js';
 import type { ModelHead } from './protocol.js';
-import { stanceLabelProblem, stanceModelOf } from './stance-model.js';
+import { stanceLabelProblem, stanceModelOf, type StanceModel } from './stance-model.js';
 import { tokenClassifierOf } from './token-classifier.js';
 
 /** What each area does without a model (named in model_used and the features answer). */

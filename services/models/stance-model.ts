@@ -4,10 +4,31 @@
  * supports, contradiction contradicts, neutral (or anything else) is
  * unrelated; the strength is the winning label's probability.
  */
-import type { StanceModel } from '../claims/stance-model.js';
-import type { Stance, StanceJudgement } from '../claims/stance-rules.js';
 import type { ModelHost } from './model-host.js';
 import { softmax, type ScorePairs } from './pair-queue.js';
+
+export type Stance = 'supports' | 'contradicts' | 'unrelated';
+
+/** One sentence's stance toward one fact, whether judged by verify's rules or by a model. */
+export interface StanceJudgement {
+  stance: Stance;
+  /** 0..1: how strongly the sentence supports or contradicts the fact. */
+  strength: number;
+  /** Which rules fired, for the nuances and for debugging. */
+  reasons: string[];
+}
+
+/**
+ * A configured natural-language-inference model judging stance in place of
+ * verify's rules: does each evidence sentence entail the fact, contradict it,
+ * or neither. Chosen by the caller of verify's checkClaim.
+ */
+export interface StanceModel {
+  /** The model's hub id or folder name, reported as model_used. */
+  readonly id: string;
+  /** One judgement per sentence, in order. */
+  judge(fact: string, sentences: string[], signal?: AbortSignal): Promise<StanceJudgement[]>;
+}
 
 export function stanceOfLabel(label: string): Stance {
   if (/entail|support|true/i.test(label)) return 'supports';

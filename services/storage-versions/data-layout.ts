@@ -1,7 +1,7 @@
 /**
  * Where each durable store lives: the files and folders of the data
  * directory, and the key patterns on Redis. The owners (core/stores,
- * services/knowledge, services/corpora, services/semantic) open them by these
+ * plugins/knowledge/service, plugins/rag/corpora, services/semantic) open them by these
  * names; start-up versioning and backups find them here.
  */
 import { existsSync, readdirSync } from 'node:fs';

@@ -7,7 +7,7 @@
  * Version 1 is the shape release v0.1.0 wrote. That release wrote no markers,
  * so a store that holds data but no marker is version 1. The shapes have not
  * changed since (compare `git diff v0.1.0 -- core/stores services/jobs
- * services/graph services/corpora services/vectors services/webhooks
+ * plugins/knowledge/graph plugins/rag/corpora services/vectors services/webhooks
  * plugins/monitor`), so every store is at version 1 and bringing v0.1.0 data
  * forward only writes the marker.
  *

@@ -13,13 +13,13 @@ import { parseHTML } from 'linkedom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mergeLayers, type ConfigInput } from '../../app/config.js';
 import { PACKAGE_ROOT } from '../../core/paths.js';
-import { BIAS_RATINGS, FACTUAL_RATINGS, SOURCE_CATEGORIES } from '../../services/credibility/labels.js';
+import { BIAS_RATINGS, FACTUAL_RATINGS, SOURCE_CATEGORIES } from '../../plugins/verify/credibility/labels.js';
 import { sandboxConfig, startQuarry, type RunningQuarry } from '../e2e/harness.js';
 import { recordProgress } from '../e2e/mcp-progress.js';
 import { CLAIM_GROUPS, claimEngines, serveClaimWeb } from '../sandbox/claim-pages.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
 
-const HANDMADE_MBFC = join(PACKAGE_ROOT, 'services', 'credibility', 'fixtures', 'handmade-mbfc.tsv');
+const HANDMADE_MBFC = join(PACKAGE_ROOT, 'plugins', 'verify', 'credibility', 'fixtures', 'handmade-mbfc.tsv');
 
 let web: SandboxWeb;
 let quarry: RunningQuarry;

@@ -3,6 +3,7 @@
  * strategy, link analysis, adaptive crawl. Each step's failure is recorded on
  * the result (status "partial" or "failed") and never fails the request.
  */
+import type { EnhancedServices } from '../uses.js';
 import { AppError, toAppError } from '../../../core/errors.js';
 import type { PageAnalysis } from '../../../services/page-analysis/analyse-page.js';
 import { adaptiveCrawl } from './adaptive.js';
@@ -16,7 +17,6 @@ import { blocksToMarkdown } from './markdown.js';
 import type { PreparedRequest } from './prepare.js';
 import { DEFAULT_PRUNING_THRESHOLD, pruneBlocks } from './pruning.js';
 import type { EnhancedPage } from './schemas.js';
-import type { PluginServices } from '../../../app/plugin-services.js';
 
 export interface PageInput {
   url: string;
@@ -28,7 +28,7 @@ export interface PageInput {
 export interface PageContext {
   fetchHtml(url: string, signal?: AbortSignal): Promise<{ html: string; finalUrl: string }>;
   /** The extraction worker pool: the page's HTML is read and user-supplied patterns run there, never on the event loop. */
-  parsing: Pick<PluginServices['parsing'], 'regex' | 'page'>;
+  parsing: Pick<EnhancedServices['parsing'], 'regex' | 'page'>;
   deadline: number;
   signal?: AbortSignal;
 }

@@ -4,10 +4,10 @@
  * this installation (a language model, the embedding model). Problems are
  * 400s naming the field, or 503 UNAVAILABLE naming what is missing.
  */
+import type { EnhancedServices } from '../uses.js';
 import type { Embedder } from '../../../services/embeddings/types.js';
 import { AppError } from '../../../core/errors.js';
 import type { LlmClient } from '../../../services/llm/types.js';
-import type { PluginServices } from '../../../app/plugin-services.js';
 import { ADAPTIVE_DEFAULTS, type AdaptiveOptions } from './adaptive.js';
 import { COSINE_DEFAULTS, type CosineOptions } from './cosine.js';
 import { parseCssSchema, type CssSchema } from '../../../services/page-analysis/css-schema.js';
@@ -48,7 +48,7 @@ function checkOptionsMatch(input: EnhancedSearchInput): void {
   }
 }
 
-export async function prepareRequest(services: PluginServices, input: EnhancedSearchInput): Promise<PreparedRequest> {
+export async function prepareRequest(services: EnhancedServices, input: EnhancedSearchInput): Promise<PreparedRequest> {
   checkOptionsMatch(input);
   const prepared: PreparedRequest = {
     input,

@@ -6,10 +6,10 @@
  * The request's `timeout` bounds everything: about 40% for the engines, the
  * rest for pages (adaptive crawls stop at the deadline).
  */
+import type { EnhancedServices } from '../uses.js';
 import { createHash } from 'node:crypto';
 import type { CallContext } from '../../../core/capability.js';
 import { AppError, toAppError } from '../../../core/errors.js';
-import type { PluginServices } from '../../../app/plugin-services.js';
 import type { ScrapedPage } from '../../../services/scrape/scraper.js';
 import { searchInputSchema, type SearchAnswer, type SearchInput } from '../../../services/web-search/schemas.js';
 import { newRequestId } from '../../../services/web-search/search-runner.js';
@@ -62,7 +62,7 @@ async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T, index: 
   return out;
 }
 
-export async function runEnhancedSearch(services: PluginServices, input: EnhancedSearchInput, ctx: CallContext, preparedAlready?: PreparedRequest): Promise<EnhancedAnswer> {
+export async function runEnhancedSearch(services: EnhancedServices, input: EnhancedSearchInput, ctx: CallContext, preparedAlready?: PreparedRequest): Promise<EnhancedAnswer> {
   const started = performance.now();
   const deadline = started + input.timeout * 1000;
   const prepared = preparedAlready ?? (await prepareRequest(services, input));
