@@ -19,6 +19,8 @@
  * (default "basic") the search depths to run. The answer ranker's weights and
  * thresholds were set on those 120; BENCH_SET=heldout asks the other questions
  * of the same draw instead (352 + their controls), which nothing was tuned on.
+ * Then the per-question results under the evaluation protocol (bench/answer/cv.ts):
+ * mean ± spread over 5 folds beside the baseline, the final fold with --final.
  * Dataset as for bench:rag.
  */
 import { createServer } from 'node:http';
@@ -35,6 +37,8 @@ import { rulerWords } from './ruler-words.js';
 import { startSandboxWeb, type SandboxWeb } from '../test/sandbox/sandbox-web.js';
 import { CHROMA_DATASET_DIR, chromaDatasetPresent } from './chroma-dataset.js';
 import { buildQuestionSet, type BenchPage, type BenchQuestion } from './answer/question-set.js';
+import { reportAnswerCv, type AnsweredQuestion } from './answer/cv.js';
+import { finalRequested } from './protocol/report.js';
 
 const TUNED_ON = 120;
 const HELD_OUT = process.env.BENCH_SET === 'heldout';
@@ -115,7 +119,7 @@ async function main(): Promise<void> {
   try {
     const table: string[][] = [['', 'answer sentence', 'key phrase', 'citation precision', 'answered', 'abstained (controls)', 'verbatim + [n] ok']];
     for (const depth of DEPTHS) {
-      const system: Array<Scored & { control: boolean }> = [];
+      const system: Array<Scored & { control: boolean; question: string }> = [];
       const baseline: Array<Scored & { control: boolean }> = [];
       const started = performance.now();
       // A control asks its question's words again, so it runs on an app of its own: the agent trims
@@ -133,7 +137,7 @@ async function main(): Promise<void> {
             const pageIds = out.results.map((r) => idOfUrl.get(r.url) ?? null);
             const cited = citationNumbers(out.answer).map((n) => pageIds[n - 1] ?? null);
             const problems = checkAnswer(out.answer, out.results.map((r) => ({ text: r.raw_content ?? '' })), { extractive: true });
-            system.push({ ...score(out.answer, question, cited), verbatimProblems: problems.length, control });
+            system.push({ ...score(out.answer, question, cited), verbatimProblems: problems.length, control, question: question.question });
             if (process.env.BENCH_VERBOSE) console.log(JSON.stringify({ q: question.question, gold: question.excerpts.map((e) => e.content.slice(0, 200)), answer: out.answer, ok: system.at(-1) }));
             const top = out.results[0];
             const first = top?.raw_content ? (sentences(top.raw_content)[0]?.text ?? '') : '';
@@ -146,6 +150,10 @@ async function main(): Promise<void> {
       const seconds = (performance.now() - started) / 1000;
       table.push(summarise(`quarry extractive (${depth}, ${(seconds / set.questions.length).toFixed(2)} s/question)`, system));
       table.push(summarise('baseline: first sentence of the top result', baseline));
+      const rightOf = (r: Scored & { control: boolean }) => (r.control ? !r.answered : r.sentence);
+      const rows: AnsweredQuestion[] = system.map((r, i) => ({ question: r.question, control: r.control, right: { quarry: rightOf(r), 'first result': rightOf(baseline[i]!) } }));
+      console.log(`\nCross-validated (${depth} depth):`);
+      reportAnswerCv(rows, ['quarry', 'first result'], 'first result', { final: finalRequested() });
     }
     const widths = table[0]!.map((_, c) => Math.max(...table.map((row) => row[c]!.length)));
     console.log('');

@@ -5,9 +5,13 @@
  *
  *   WiCE dev (bench/verify/wice-dataset.ts): 349 Wikipedia claims, each
  *     with the whole noisy web page it cites; supported / partially_supported
- *     / not_supported, scored by three-class macro-F1 beside the majority
- *     label and two-threshold word overlap fitted on the same split, plus a
- *     held-out half (bench/verify/wice-report.ts).
+ *     / not_supported, scored by three-class macro-F1. First cross-validated
+ *     (bench/verify/wice-cv.ts, the protocol of bench/protocol): the offline
+ *     verdict's fitting procedure beside two-threshold word overlap and the
+ *     majority label fitted the same way, mean ± spread over 5 folds, the
+ *     final fold only with --final. Then the endpoint on every claim with the
+ *     shipped verdict (fitted on all of them, so in-sample) beside the same
+ *     baselines (bench/verify/wice-report.ts).
  *   Climate-FEVER (bench/verify/dataset.ts): each claim's evidence sentences
  *     served as pages; SUPPORTS/REFUTES/NOT_ENOUGH_INFO compared with
  *     true/false/unverifiable (DISPUTED reported apart), per half
@@ -18,6 +22,8 @@
  *   --limit N     only the first N claims of each set
  *   --depth D     quick (default) or thorough
  *   --fit         print the Platt constants fitted on Climate-FEVER's development half
+ *   --final       also score the final fold (once per change, after choosing; docs/benchmarks.md)
+ *   --cv-only     WiCE: the cross-validation only, not the endpoint run
  *
  * It also checks the credibility label mapping on the real MBFC rows of Baly et al.
  */
@@ -27,7 +33,10 @@ import { runDirect } from './verify/direct.js';
 import { runEndpoint } from './verify/endpoint.js';
 import { report } from './verify/report.js';
 import { loadWice, wiceAvailable, WICE_FILE } from './verify/wice-dataset.js';
+import { finalRequested } from './protocol/report.js';
+import { reportWiceCv } from './verify/wice-cv.js';
 import { reportWice } from './verify/wice-report.js';
+import { assessWice } from './verify/wice-rows.js';
 import { runWiceDirect, runWiceEndpoint } from './verify/wice-run.js';
 
 const args = process.argv.slice(2);
@@ -45,11 +54,16 @@ if (set === 'wice' || set === 'both') {
   if (!wiceAvailable() && set === 'both') console.log(`WiCE not found at ${WICE_FILE} (set WICE_FILE); skipped\n`);
   else {
     const claims = loadWice().slice(0, limit);
-    const started = performance.now();
-    console.log(`WiCE dev: ${claims.length} claims, each with the page it cites; ${how}; depth ${depth}\n`);
-    const answers = direct ? await runWiceDirect(claims, depth) : await runWiceEndpoint(claims, depth);
-    reportWice(claims, answers);
-    console.log(`${claims.length} WiCE claims in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+    const cvStarted = performance.now();
+    reportWiceCv(await assessWice(claims), { final: finalRequested(args) });
+    console.log(`WiCE cross-validation in ${((performance.now() - cvStarted) / 1000).toFixed(1)} s\n`);
+    if (!args.includes('--cv-only')) {
+      const started = performance.now();
+      console.log(`WiCE dev: ${claims.length} claims, each with the page it cites; ${how}; depth ${depth}; the shipped verdict, fitted on all of them (in-sample)\n`);
+      const answers = direct ? await runWiceDirect(claims, depth) : await runWiceEndpoint(claims, depth);
+      reportWice(claims, answers);
+      console.log(`${claims.length} WiCE claims in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+    }
   }
 }
 

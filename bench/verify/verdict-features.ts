@@ -68,8 +68,8 @@ const LONG_PAGE_SENTENCES = 1000;
 
 /** The features of a claim the pipeline assessed against pages of these titles. */
 export function featuresOf(claim: string, titles: readonly string[], assessment: ClaimAssessment): Record<VerdictFeature, number> {
-  const { outcome, reaches, sentences, mentions } = assessment;
-  return verdictFeatures({ claim: analyse(cleanClaim(claim)), sentences, titles: titles.map(analyse), mentions, outcomes: outcome.facts, reaches, rulesVerdict: outcome.verdict });
+  const { byRules, reaches, sentences, mentions } = assessment;
+  return verdictFeatures({ claim: analyse(cleanClaim(claim)), sentences, titles: titles.map(analyse), mentions, outcomes: byRules.facts, reaches, rulesVerdict: byRules.verdict });
 }
 
 export function verdictFeatures(input: FeatureInput): Record<VerdictFeature, number> {

@@ -34,8 +34,8 @@ describe('verdict features', () => {
     expect(part.features.figures_unmentioned).toBe(1);
     expect(absent.features.claim_best_three).toBeLessThan(part.features.claim_best_three);
     expect(absent.features.names_unmentioned).toBe(1);
-    expect(modelDecides(absent.assessment.outcome)).toBe(false);
-    expect(modelDecides(stated.assessment.outcome)).toBe(true);
+    expect(modelDecides(absent.assessment.byRules)).toBe(false);
+    expect(modelDecides(stated.assessment.byRules)).toBe(true);
     for (const value of Object.values(part.features)) expect(value).toBeGreaterThanOrEqual(0), expect(value).toBeLessThanOrEqual(1);
   });
 });

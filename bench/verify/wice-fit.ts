@@ -56,7 +56,7 @@ async function assess(): Promise<{ rows: Row[]; withGold: number; goldFound: num
     const text = claim.lines.join('\n\n');
     const page = { url: `bench://wice/${claim.id}`, title: claim.title, text, credibility: 0.5 };
     const assessment = await assessClaim(claim.claim, [page], { depth: 'quick', embedder, llm: null });
-    rows.push({ claim, features: featuresOf(claim.claim, [claim.title], assessment), rules: toWiceLabel(assessment.outcome.verdict), decides: modelDecides(assessment.outcome), overlap: overlapScore(claim.claim, claim.lines) });
+    rows.push({ claim, features: featuresOf(claim.claim, [claim.title], assessment), rules: toWiceLabel(assessment.byRules.verdict), decides: modelDecides(assessment.byRules), overlap: overlapScore(claim.claim, claim.lines) });
     if (claim.supporting.size > 0) {
       withGold++;
       const lines = new Set(assessment.outcome.facts.flatMap((f) => f.evidence.map((e) => lineAt(text, e.start))));

@@ -7,14 +7,16 @@
 import type { Embedder } from '../../../services/embeddings/types.js';
 import type { LlmClient } from '../../../services/llm/types.js';
 import { AGGREGATION, credibilityWeight, decideVerdict, factOutcome, type JudgedCandidate, type VerdictOutcome } from './aggregate.js';
-import type { TextAnalysis } from './analysis.js';
+import { analyse, type TextAnalysis } from './analysis.js';
 import { calibratedConfidence } from './confidence.js';
-import { decomposeClaim, type Fact } from './facts.js';
+import { coverageScores, type CoverageScore } from './coverage-scores.js';
+import { cleanClaim, decomposeClaim, type Fact } from './facts.js';
 import { decomposeWithLlm, judgeWithLlm } from './llm-steps.js';
 import { retrieveEvidence, type EvidencePage, type RetrievalOptions } from './retrieval.js';
 import { reachOf, type FactReach } from './fact-parts.js';
 import type { PageMentions } from './mentions.js';
 import type { StanceModel } from '../../../services/models/stance-model.js';
+import { offlineVerdict } from './offline-verdict.js';
 import { stanceOf } from './stance.js';
 
 export type Depth = 'quick' | 'thorough';
@@ -47,7 +49,12 @@ export interface ClaimCheck extends VerdictOutcome {
 
 /** Everything the rules concluded of a claim, with what they read to get there (the benchmarks fit on it). */
 export interface ClaimAssessment {
+  /** The verdict answered: the rules' (byRules), or offline the coverage score's (offline-verdict.ts). */
   outcome: VerdictOutcome;
+  /** What the fact-level rules alone concluded (aggregate.ts). */
+  byRules: VerdictOutcome;
+  /** How much of the claim the pages state (coverage-scores.ts). */
+  scores: Record<CoverageScore, number>;
   /** Per fact, in order: what its evidence sentences hold of it. */
   reaches: FactReach[];
   /** Every sentence read of the pages, and what the pages mention. */
@@ -96,5 +103,9 @@ export async function assessClaim(claim: string, pages: EvidencePage[], options:
 
   const reaches = facts.map((fact, i) => reachOf(fact, judged[i]!, mentions));
   const outcomes = facts.map((fact, i) => factOutcome(fact, judged[i]!, AGGREGATION, reaches[i], byModel[i]));
-  return { outcome: decideVerdict(outcomes), reaches, sentences, mentions, judgedBy, decomposedBy };
+  const byRules = decideVerdict(outcomes);
+  const scores = coverageScores(analyse(cleanClaim(claim)), sentences, reaches);
+  // The offline default: no model read the evidence, so the claim's coverage decides how far it is borne out.
+  const outcome = judgedBy === 'rules' ? offlineVerdict(byRules, scores) : byRules;
+  return { outcome, byRules, scores, reaches, sentences, mentions, judgedBy, decomposedBy };
 }
