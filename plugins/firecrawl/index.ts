@@ -1,0 +1,16 @@
+/**
+ * The firecrawl area: Firecrawl's v2 and v1 API as a mapping onto the one
+ * chain (the reader, discovery, web search, jobs, webhooks), for the official
+ * clients and the tools built on them. Point a client's apiUrl at
+ * `<base>/firecrawl` (or `<base>/api/v1/firecrawl`); answers and errors are in
+ * Firecrawl's envelope. HTTP only: MCP agents have Quarry's own tools.
+ */
+import { definePlugin } from '../../app/plugin-services.js';
+import { creditUsageCapability } from './account.js';
+import { scrapeCapability } from './scrape.js';
+
+export default definePlugin({
+  setup(services) {
+    return (['v2', 'v1'] as const).flatMap((version) => [scrapeCapability(services, version), creditUsageCapability(version)]);
+  },
+});
