@@ -7,10 +7,17 @@
  */
 import { definePlugin } from '../../app/plugin-services.js';
 import { creditUsageCapability } from './account.js';
+import { mapCapability } from './map.js';
 import { scrapeCapability } from './scrape.js';
+import { searchCapability } from './search.js';
 
 export default definePlugin({
   setup(services) {
-    return (['v2', 'v1'] as const).flatMap((version) => [scrapeCapability(services, version), creditUsageCapability(version)]);
+    return (['v2', 'v1'] as const).flatMap((version) => [
+      scrapeCapability(services, version),
+      mapCapability(services, version),
+      searchCapability(services, version),
+      creditUsageCapability(version),
+    ]);
   },
 });
