@@ -7,12 +7,14 @@
 import { z } from 'zod';
 import { defineCapability } from '../../core/capability.js';
 import type { PluginServices } from '../../app/plugin-services.js';
-import { MAX_DEPTH_LIMIT, MAX_URLS_LIMIT } from '../../services/discover/discover.js';
 import { firecrawlErrorReply } from './envelope.js';
 import { firecrawlRoute, type FirecrawlVersion } from './routes.js';
 import { firecrawlUrlSchema } from './scrape-schema.js';
 
 const accepted = 'Accepted for Firecrawl compatibility; no effect';
+/** Discovery's own bounds (services/discover): the most URLs and link hops it takes. Firecrawl's map has no depth. */
+const MAX_URLS_LIMIT = 10_000;
+const MAX_DEPTH_LIMIT = 10;
 
 export const mapInputSchema = z.strictObject({
   url: firecrawlUrlSchema,
