@@ -91,6 +91,8 @@ export const configSchema = z
         executablePath: z.string().nullable().default(null),
         maxConcurrentPages: z.number().int().min(1).max(16).default(2),
         recycleAfterPages: z.number().int().min(1).default(100),
+        /** Whether a read's page actions may include executeJavascript (a caller's script run in the page); off unless enabled (docs/page-actions.md). */
+        allowExecuteJavascript: z.boolean().default(false),
       })
       .strict()
       .prefault({}),
@@ -257,7 +259,7 @@ function fromEnv(env: EnvReader, raw: Env): Record<string, unknown> {
       userAgent: env.str('QUARRY_USER_AGENT'),
       proxy: env.str('QUARRY_PROXY') ?? env.str('HTTPS_PROXY') ?? env.str('https_proxy'),
     },
-    browser: { executablePath: env.str('QUARRY_CHROMIUM_PATH') },
+    browser: { executablePath: env.str('QUARRY_CHROMIUM_PATH'), allowExecuteJavascript: env.bool('QUARRY_ALLOW_EXECUTE_JAVASCRIPT') },
     mcp: { tools: env.list('QUARRY_MCP_TOOLS'), allowedOrigins: env.list('QUARRY_MCP_ALLOWED_ORIGINS') },
     webhooks: { secret: env.str('QUARRY_WEBHOOK_SECRET') },
     shutdownGraceMs: env.num('QUARRY_SHUTDOWN_GRACE_MS'),

@@ -135,7 +135,7 @@ export function registerServices(
             cache: stores.cache,
             logger: logger.child({ component: 'scraper' }),
           },
-          { concurrency: config.search.maxScrapeConcurrency },
+          { concurrency: config.search.maxScrapeConcurrency, allowExecuteJavascript: config.browser.allowExecuteJavascript },
         ),
     ),
   );

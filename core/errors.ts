@@ -16,12 +16,14 @@ export const ERROR_CATALOGUE = {
   FORBIDDEN_ADDRESS: { status: 403, title: 'Address refused by the outbound policy' },
   QUOTA_EXCEEDED: { status: 403, title: 'Quota of this API key exceeded' },
   ROBOTS_DISALLOWED: { status: 403, title: 'Disallowed by robots.txt' },
+  ACTION_NOT_ALLOWED: { status: 403, title: 'Page action not enabled on this installation' },
   NOT_FOUND: { status: 404, title: 'Not found' },
   METHOD_NOT_ALLOWED: { status: 405, title: 'Method not allowed' },
   REQUEST_TIMEOUT: { status: 408, title: 'Request not received in time' },
   PAYLOAD_TOO_LARGE: { status: 413, title: 'Request body too large' },
   URI_TOO_LONG: { status: 414, title: 'Request URI too long' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Unsupported media type' },
+  ACTION_FAILED: { status: 422, title: 'A page action could not be done' },
   RATE_LIMITED: { status: 429, title: 'Rate limit exceeded' },
   HEADERS_TOO_LARGE: { status: 431, title: 'Request header fields too large' },
   CANCELLED: { status: 499, title: 'Request cancelled' },
@@ -100,9 +102,7 @@ export function toAppError(value: unknown): AppError {
   if (value instanceof Error && (value.name === 'AbortError' || (value as { code?: string }).code === 'ABORT_ERR')) {
     return new AppError('CANCELLED', 'The operation was cancelled', { cause: value });
   }
-  if (value instanceof Error && value.name === 'TimeoutError') {
-    return new AppError('TIMEOUT', value.message || 'The operation timed out', { cause: value });
-  }
+  if (value instanceof Error && value.name === 'TimeoutError') return new AppError('TIMEOUT', value.message || 'The operation timed out', { cause: value });
   const message = value instanceof Error ? value.message : String(value);
   return new AppError('INTERNAL', message || 'Internal error', { cause: value });
 }

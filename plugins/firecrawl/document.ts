@@ -30,6 +30,7 @@ const ERROR_OF_FAILURE: Record<PageErrorCode, ErrorCode> = {
   RENDER_FAILED: 'UPSTREAM_FAILED',
   FETCH_FAILED: 'UPSTREAM_FAILED',
   CANCELLED: 'CANCELLED',
+  ACTION_FAILED: 'ACTION_FAILED',
   INTERNAL: 'INTERNAL',
 };
 
@@ -53,6 +54,7 @@ export function toDocument(page: ScrapedPage, plan: FormatPlan, scrapeId: string
   if (plan.links) document.links = [...new Set(links ?? page.links.map((link) => link.url))];
   if (plan.images) document.images = [...new Set(page.images)];
   if (plan.screenshot && page.screenshot) document.screenshot = `data:image/png;base64,${page.screenshot}`;
+  if (page.actions) document.actions = { ...page.actions, screenshots: page.actions.screenshots.map((png) => `data:image/png;base64,${png}`) };
   const notes = [...warnings];
   if (!page.success) notes.push(`the page could not be read in full: ${page.failureReason ?? page.errorCode}`);
   if (plan.unsupported.length > 0) notes.push(`formats not produced by this server: ${plan.unsupported.join(', ')}`);

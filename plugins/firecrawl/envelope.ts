@@ -28,6 +28,8 @@ const FIRECRAWL_ERRORS: Record<string, FirecrawlError> = {
   UPSTREAM_FAILED: { status: 500, code: 'SCRAPE_SITE_ERROR' },
   RESPONSE_TOO_LARGE: { status: 500, code: 'SCRAPE_SITE_ERROR' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, code: 'SCRAPE_UNSUPPORTED_FILE_ERROR' },
+  ACTION_FAILED: { status: 400, code: 'SCRAPE_ACTION_ERROR' },
+  ACTION_NOT_ALLOWED: { status: 403, code: 'SCRAPE_ACTION_ERROR' },
   INTERNAL: { status: 500, code: 'UNKNOWN_ERROR' },
 };
 

@@ -15,6 +15,7 @@ import { parseModelJson } from '../../services/llm/json-output.js';
 import type { CacheMode } from '../../services/scrape/page-cache.js';
 import type { ScrapedPage, ScrapeOptions } from '../../services/scrape/scraper.js';
 import { isDocumentPage, pageError, toDocument } from './document.js';
+import { readerActions } from './actions.js';
 import { formatPlan, type FormatPlan, type LlmFormat } from './formats.js';
 import type { FirecrawlDocument, ScrapeOptionsInput } from './scrape-schema.js';
 
@@ -32,8 +33,14 @@ export function cacheModeOf(options: Pick<ScrapeOptionsInput, 'maxAge' | 'storeI
 }
 
 export function readerOptions(options: ScrapeOptionsInput, plan: FormatPlan, signal: AbortSignal): ScrapeOptions {
+  const actions = readerActions(options.actions);
   return {
-    javascript: plan.screenshot !== null,
+    // Screenshots, actions, a phone viewport and a wait after load exist only in a browser.
+    javascript: plan.screenshot !== null || actions !== undefined || options.mobile || options.waitFor > 0,
+    ...(actions ? { actions } : {}),
+    ...(options.mobile ? { mobile: true } : {}),
+    ...(options.headers && Object.keys(options.headers).length > 0 ? { headers: options.headers } : {}),
+    ...(options.waitFor > 0 ? { waitFor: options.waitFor } : {}),
     timeoutMs: options.timeout,
     signal,
     // Extracted in full once, so a cached page serves any mix of formats.
@@ -50,13 +57,12 @@ export function optionWarnings(options: ScrapeOptionsInput): string[] {
   const warnings: string[] = [];
   if (!options.onlyMainContent) warnings.push('onlyMainContent false is not honoured: markdown holds the main content');
   if (options.includeTags?.length || options.excludeTags?.length) warnings.push('includeTags and excludeTags are not applied');
-  if (options.waitFor > 0 || options.mobile || (options.headers && Object.keys(options.headers).length > 0)) warnings.push('waitFor, mobile and headers are not applied');
   return warnings;
 }
 
-/** Refuses, before any page is read, what cannot be answered: json without a model, page actions. */
+/** Refuses, before any page is read, what cannot be answered: json without a model, actions the reader refuses. */
 export function checkAnswerable(services: PluginServices, options: ScrapeOptionsInput, plan: FormatPlan): void {
-  if (options.actions && options.actions.length > 0) throw new AppError('UNAVAILABLE', 'actions: page actions are not available on this installation yet (docs/firecrawl.md)');
+  services.scraper.checkRequest(readerOptions(options, plan, new AbortController().signal));
   if (plan.json && !modelFor(services.llm, 'page-extraction')) throw new AppError('UNAVAILABLE', `formats: json ${NO_MODEL_MESSAGE}`);
 }
 

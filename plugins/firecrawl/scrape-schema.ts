@@ -94,6 +94,7 @@ export const documentSchema = z.looseObject({
   summary: z.string().optional(),
   json: z.unknown().optional(),
   changeTracking: z.unknown().optional(),
+  actions: z.unknown().optional(),
   warning: z.string().optional(),
   metadata: z.looseObject({
     sourceURL: z.string(),

@@ -14,13 +14,14 @@ import { AppError, isAppError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { Semaphore } from '../../core/http/semaphore.js';
 import { killMarkedProcesses, launchMarker } from './browser-process.js';
-import { startDeadline, untilAborted, type Deadline } from '../../core/abort.js';
+import { abortableSleep, startDeadline, untilAborted, type Deadline } from '../../core/abort.js';
 import { settlesWithin, within } from './deadline.js';
 import { CHROMIUM_MISSING_HINT, findChromium } from './find-chromium.js';
 import { GuardingProxy } from './guarding-proxy.js';
 import { trackNetwork, type NetworkTracker } from './network-idle.js';
 import { capture, navigateAndWait, type CaptureRequest, type WaitUntil } from './page-render.js';
-import { PageSession, type OpenedPage, type PageSetup } from './page-session.js';
+import { runPageActions, type PageAction, type PageActionOutcome } from './page-actions.js';
+import { PageSession, type OpenedPage, type PageProfile, type PageSetup } from './page-session.js';
 import { collectByScrolling, type ScrollCollectOptions, type ScrollCollectResult } from './scroll-collect.js';
 import type { GuardedContextState, UrlGuard } from './request-guard.js';
 
@@ -71,6 +72,7 @@ export interface BrowserPoolOptions {
 
 export type { WaitUntil } from './page-render.js';
 export type { ScrollCollectOptions, ScrollCollectResult } from './scroll-collect.js';
+export type { PageAction, PageActionOutcome, PageActionType } from './page-actions.js';
 
 export interface RenderOptions {
   /** Default "load". networkidle0/networkidle2 are Puppeteer's: at most 0/2 open requests for 500 ms after load. */
@@ -88,9 +90,20 @@ export interface RenderedPage {
   navigationUrls: string[];
 }
 
-export interface RenderRequest extends RenderOptions, CaptureRequest {}
+export interface RenderRequest extends RenderOptions, CaptureRequest {
+  /** Run in order once the page has loaded (and waitFor has passed), before the HTML and captures are taken (page-actions.ts). */
+  actions?: readonly PageAction[];
+  /** A phone's viewport, touch and user agent (page-session.ts). */
+  mobile?: boolean;
+  /** Sent with every request the page makes to the origin of url (and only there); the caller has dropped hop-by-hop and host headers. */
+  headers?: Record<string, string>;
+  /** Milliseconds to wait after the page counts as loaded, before actions and captures. */
+  waitFor?: number;
+}
 
 export interface RenderResult extends RenderedPage {
+  /** What the actions produced, when there were any. */
+  actions?: PageActionOutcome;
   /** PNG of the page (full page, cut at MAX_SCREENSHOT_HEIGHT px), when asked for. */
   screenshot?: Buffer;
   /** The page printed to PDF (A4, backgrounds on), when asked for. */
@@ -104,6 +117,7 @@ interface Navigated {
   /** The main frame's navigations so far (a live list: read it when the work is done). */
   navigationUrls: string[];
   tracker: NetworkTracker;
+  state: GuardedContextState;
   deadline: number;
   signal: AbortSignal;
 }
@@ -209,10 +223,17 @@ export class BrowserPool {
 
   /** renderHtml plus an optional screenshot and PDF of the rendered page. */
   async render(url: string, opts: RenderRequest): Promise<RenderResult> {
-    return this.navigate(url, opts, async ({ page, status, navigationUrls, deadline, signal }) => {
-      const captured = await capture(page, opts, deadline, signal);
-      return { ...captured, finalUrl: page.url(), status, navigationUrls: [...navigationUrls] };
-    });
+    return this.navigate(
+      url,
+      opts,
+      async ({ page, status, navigationUrls, tracker, state, deadline, signal }) => {
+        if (opts.waitFor) await abortableSleep(opts.waitFor, signal);
+        const actions = opts.actions?.length ? await runPageActions(opts.actions, { page, tracker, state, deadline, signal }) : undefined;
+        const captured = await capture(page, opts, deadline, signal);
+        return { ...captured, finalUrl: page.url(), status, navigationUrls: [...navigationUrls], ...(actions ? { actions } : {}) };
+      },
+      pageProfile(url, opts),
+    );
   }
 
   /**
@@ -243,7 +264,7 @@ export class BrowserPool {
    * deadline, with failures turned into TIMEOUT / CANCELLED /
    * FORBIDDEN_ADDRESS / UPSTREAM_FAILED.
    */
-  private async navigate<T>(url: string, opts: RenderOptions, work: (navigated: Navigated) => Promise<T>): Promise<T> {
+  private async navigate<T>(url: string, opts: RenderOptions, work: (navigated: Navigated) => Promise<T>, profile: PageProfile = {}): Promise<T> {
     this.assertUsable();
     const deadline = Date.now() + opts.timeoutMs;
     // Covers waiting for a page slot and for the launch, not just the navigation.
@@ -261,14 +282,14 @@ export class BrowserPool {
           } catch (error) {
             throw (await this.refusalBehind(state, signal)) ?? error;
           }
-          const result = await work({ page, status: response?.status() ?? null, navigationUrls: state.navigationUrls, tracker, deadline, signal });
+          const result = await work({ page, status: response?.status() ?? null, navigationUrls: state.navigationUrls, tracker, state, deadline, signal });
           // A later navigation (a script's, a meta refresh) that was refused left the browser's error page: the refusal is the answer.
           if (state.navigationRefusal) throw state.navigationRefusal;
           return result;
         } finally {
           tracker.dispose();
         }
-      }, signal);
+      }, signal, profile);
     } catch (error) {
       throw renderFailure(error, url, opts, timeout);
     } finally {
@@ -294,7 +315,7 @@ export class BrowserPool {
   }
 
   /** Takes a page slot and runs fn on a fresh page; slot and count are given back when the call settles. */
-  private async usePage<T>(fn: PageWork<T>, signal?: AbortSignal): Promise<T> {
+  private async usePage<T>(fn: PageWork<T>, signal?: AbortSignal, profile: PageProfile = {}): Promise<T> {
     this.assertUsable();
     const release = await this.slots.acquire(signal);
     let generation: Generation | null = null;
@@ -303,7 +324,7 @@ export class BrowserPool {
       generation = this.generationForNextPage();
       generation.openPages++;
       this.openPages++;
-      return await this.runSession(generation, fn, signal);
+      return await this.runSession(generation, fn, signal, profile);
     } finally {
       if (generation) this.pageDone(generation);
       release();
@@ -311,8 +332,8 @@ export class BrowserPool {
   }
 
   /** Opens a page, runs fn on it and closes it; settles once signal aborts, whatever the browser still does. */
-  private async runSession<T>(generation: Generation, fn: PageWork<T>, signal?: AbortSignal): Promise<T> {
-    const session = new PageSession(this.pageSetup);
+  private async runSession<T>(generation: Generation, fn: PageWork<T>, signal: AbortSignal | undefined, profile: PageProfile): Promise<T> {
+    const session = new PageSession(this.pageSetup, profile);
     // Closing the context makes whatever fn awaits on the page reject at once.
     const closeOnAbort = (): void => void session.close();
     signal?.addEventListener('abort', closeOnAbort, { once: true });
@@ -448,6 +469,14 @@ async function closeGeneration(generation: Generation, logger: Logger): Promise<
   if (pids.length > 0) logger.warn({ pids, outcome }, 'killed a browser that did not close');
   else if (outcome === 'timed out') logger.warn('a browser did not close and its process was not found to kill');
   await settlesWithin(closed, KILL_WAIT_MS);
+}
+
+/** The phone profile and the caller's headers (for the page's own origin) of one render. */
+function pageProfile(url: string, request: RenderRequest): PageProfile {
+  const profile: PageProfile = {};
+  if (request.mobile) profile.mobile = true;
+  if (request.headers && Object.keys(request.headers).length > 0) profile.extraHeaders = { origin: new URL(url).origin, headers: request.headers };
+  return profile;
 }
 
 function renderFailure(error: unknown, url: string, opts: RenderOptions, timeout: Deadline): AppError {

@@ -74,3 +74,19 @@ export function trackNetwork(page: Page): NetworkTracker {
     },
   };
 }
+
+/** How long settleNetwork waits at most, and the quiet window it waits for (0 open requests). */
+const SETTLE_CAP_MS = 3000;
+const SETTLE_QUIET_MS = 200;
+
+/**
+ * Waits briefly for the page's requests to finish (after a scroll step, a
+ * click); a page that never goes quiet is not an error here. Rejects only
+ * when signal aborts.
+ */
+export async function settleNetwork(tracker: NetworkTracker, signal: AbortSignal): Promise<void> {
+  const cap = AbortSignal.any([signal, AbortSignal.timeout(SETTLE_CAP_MS)]);
+  await tracker.waitForIdle(0, SETTLE_QUIET_MS, cap).catch((error: unknown) => {
+    if (signal.aborted) throw error;
+  });
+}

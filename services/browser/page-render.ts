@@ -55,22 +55,31 @@ export async function navigateAndWait(
  */
 export async function capture(page: Page, request: CaptureRequest, deadline: number, signal: AbortSignal): Promise<Captured> {
   const captured: Captured = { html: await untilAborted(page.content(), signal) };
-  if (request.screenshot) {
-    const measuring = page.evaluate(() => ({
-      width: document.documentElement.scrollWidth,
-      height: document.documentElement.scrollHeight,
-    }));
-    const size = await untilAborted(measuring, signal);
-    const viewport = page.viewportSize() ?? { width: 1280, height: 720 };
-    captured.screenshot = await page.screenshot({
-      type: 'png',
-      fullPage: true,
-      clip: { x: 0, y: 0, width: Math.max(1, Math.min(size.width, viewport.width)), height: Math.max(1, Math.min(size.height, MAX_SCREENSHOT_HEIGHT)) },
-      timeout: remaining(deadline),
-    });
-  }
+  if (request.screenshot) captured.screenshot = await screenshotPng(page, true, deadline, signal);
   if (request.pdf) captured.pdf = await untilAborted(page.pdf({ format: 'A4', printBackground: true }), signal);
   return captured;
+}
+
+/**
+ * A PNG of the viewport, or of the whole page cut at MAX_SCREENSHOT_HEIGHT
+ * (and at the viewport's width). In CSS pixels: a phone profile's device
+ * scale does not multiply its size.
+ */
+export async function screenshotPng(page: Page, fullPage: boolean, deadline: number, signal: AbortSignal): Promise<Buffer> {
+  if (!fullPage) return page.screenshot({ type: 'png', scale: 'css', timeout: remaining(deadline) });
+  const measuring = page.evaluate(() => ({
+    width: document.documentElement.scrollWidth,
+    height: document.documentElement.scrollHeight,
+  }));
+  const size = await untilAborted(measuring, signal);
+  const viewport = page.viewportSize() ?? { width: 1280, height: 720 };
+  return page.screenshot({
+    type: 'png',
+    fullPage: true,
+    scale: 'css',
+    clip: { x: 0, y: 0, width: Math.max(1, Math.min(size.width, viewport.width)), height: Math.max(1, Math.min(size.height, MAX_SCREENSHOT_HEIGHT)) },
+    timeout: remaining(deadline),
+  });
 }
 
 function remaining(deadline: number): number {

@@ -27,7 +27,15 @@ export interface GuardedContextState {
   lastNavigationUrl: string | null;
   /** Every URL the main frame was sent to, redirect hops and script navigations included, in order (the reader checks robots.txt for each). */
   navigationUrls: string[];
+  /** Main-frame navigation requests so far, redirect hops included (not capped like navigationUrls): page actions see whether they started one. */
+  navigationCount: number;
   refusedRequests: number;
+}
+
+/** Headers a caller asked to send, to one origin only (the page's): a site's cookies or tokens are never handed to the hosts it loads from. */
+export interface ExtraHeaders {
+  origin: string;
+  headers: Record<string, string>;
 }
 
 /** ended aborts when the page is done: checks still pending then stop waiting on the guard. */
@@ -37,10 +45,12 @@ export async function guardContext(
   blockedResourceTypes: ReadonlySet<string>,
   logger: Logger,
   ended: AbortSignal,
+  extraHeaders?: ExtraHeaders,
 ): Promise<GuardedContextState> {
-  const state: GuardedContextState = { navigationRefusal: null, lastNavigationUrl: null, navigationUrls: [], refusedRequests: 0 };
+  const state: GuardedContextState = { navigationRefusal: null, lastNavigationUrl: null, navigationUrls: [], navigationCount: 0, refusedRequests: 0 };
   context.on('request', (request) => {
     if (!isMainFrameNavigation(request)) return;
+    state.navigationCount++;
     state.lastNavigationUrl = request.url();
     if (state.navigationUrls.length < MAX_NAVIGATION_URLS) state.navigationUrls.push(request.url());
   });
@@ -68,7 +78,8 @@ export async function guardContext(
       return;
     }
     // Redirect hops bypass route(); the guarding proxy checks those.
-    await route.continue().catch(ignore);
+    const headers = extraHeaders && originOf(request.url()) === extraHeaders.origin ? { ...request.headers(), ...extraHeaders.headers } : undefined;
+    await route.continue(headers ? { headers } : undefined).catch(ignore);
   });
 
   // context.route does not see WebSockets; check their URLs here.
@@ -83,6 +94,14 @@ export async function guardContext(
     }
   });
   return state;
+}
+
+function originOf(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
 }
 
 function isMainFrameNavigation(request: Request): boolean {

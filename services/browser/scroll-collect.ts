@@ -8,7 +8,7 @@
  * maxScrolls rounds, or shortly before the deadline (returning what it has).
  */
 import type { Page } from 'playwright-core';
-import type { NetworkTracker } from './network-idle.js';
+import { settleNetwork, type NetworkTracker } from './network-idle.js';
 import { abortableSleep, untilAborted } from '../../core/abort.js';
 
 export interface ScrollCollectOptions {
@@ -33,9 +33,6 @@ export interface ScrollCollectResult {
 /** Bounds on one call, so a pathological page cannot hold a browser page forever or fill memory. */
 const MAX_STEPS_PER_ROUND = 200;
 const MAX_SNAPSHOTS = 1000;
-/** After the wait at the bottom, give running fetches this long to go quiet (0 open requests for 200 ms). */
-const SETTLE_CAP_MS = 3000;
-const SETTLE_QUIET_MS = 200;
 
 interface Step {
   atBottom: boolean;
@@ -63,7 +60,7 @@ export async function collectByScrolling(
   // page.evaluate has no timeout: a page whose main thread is stuck would hold every step.
   const run = (move: 'none' | 'step' | 'bottom'): Promise<Step> => untilAborted(page.evaluate(scrollStep, move), signal);
   const settleAndMeasure = async (): Promise<Step> => {
-    await settle(tracker, signal);
+    await settleNetwork(tracker, signal);
     const step = await run('none');
     record(step.content);
     return step;
@@ -77,7 +74,7 @@ export async function collectByScrolling(
       record(step.content);
     }
     await abortableSleep(Math.min(options.scrollDelayMs, Math.max(0, softDeadline - Date.now())), signal);
-    await settle(tracker, signal);
+    await settleNetwork(tracker, signal);
     // A loader may only fire on a fresh scroll event at the very end, which
     // staying at the bottom never sends: nudge up and back down.
     record((await run('bottom')).content);
@@ -86,14 +83,6 @@ export async function collectByScrolling(
     previous = after;
   }
   return { html: await untilAborted(page.content(), signal), snapshots, finalUrl: page.url() };
-}
-
-/** Waits briefly for the page's requests to finish; a page that never goes quiet is not an error here. */
-async function settle(tracker: NetworkTracker, signal: AbortSignal): Promise<void> {
-  const cap = AbortSignal.any([signal, AbortSignal.timeout(SETTLE_CAP_MS)]);
-  await tracker.waitForIdle(0, SETTLE_QUIET_MS, cap).catch((error: unknown) => {
-    if (signal.aborted) throw error;
-  });
 }
 
 

@@ -5,6 +5,7 @@
  * error catalogue) because they describe the target site, not the request.
  */
 import { toAppError } from '../../core/errors.js';
+import type { FailedAction } from './page-actions.js';
 
 export const PAGE_ERROR_CODES = [
   'FORBIDDEN_ADDRESS', // the outbound policy refuses the address (private, loopback, link-local …)
@@ -18,6 +19,7 @@ export const PAGE_ERROR_CODES = [
   'RESPONSE_TOO_LARGE', // over the configured response size cap
   'JAVASCRIPT_UNAVAILABLE', // browser rendering asked for, no Chromium on this installation
   'RENDER_FAILED', // Chromium could not render the page
+  'ACTION_FAILED', // a page action could not be done (failedAction says which)
   'FETCH_FAILED', // any other upstream failure
   'CANCELLED', // the caller went away
   'INTERNAL', // a bug on our side
@@ -28,6 +30,8 @@ export type PageErrorCode = (typeof PAGE_ERROR_CODES)[number];
 export interface PageFailure {
   code: PageErrorCode;
   reason: string;
+  /** For ACTION_FAILED: which action. */
+  action?: FailedAction;
 }
 
 export const JAVASCRIPT_UNAVAILABLE_REASON = 'javascript rendering unavailable: Chromium was not found on this installation';
@@ -35,8 +39,14 @@ export const JAVASCRIPT_UNAVAILABLE_REASON = 'javascript rendering unavailable: 
 /** What an error thrown while fetching or rendering a page means for that page. */
 export function classifyFailure(error: unknown, rendered: boolean): PageFailure {
   const appError = toAppError(error);
-  const details = (appError.details ?? {}) as { reason?: string };
+  const details = (appError.details ?? {}) as { reason?: string; action_index?: number; action_type?: FailedAction['type'] };
   switch (appError.code) {
+    case 'ACTION_FAILED':
+      return {
+        code: 'ACTION_FAILED',
+        reason: appError.message,
+        ...(details.action_index !== undefined && details.action_type ? { action: { index: details.action_index, type: details.action_type } } : {}),
+      };
     case 'FORBIDDEN_ADDRESS':
     case 'ROBOTS_DISALLOWED':
     case 'RESPONSE_TOO_LARGE':

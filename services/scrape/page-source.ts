@@ -37,8 +37,9 @@ export class PageSource {
     return this.renderer.available();
   }
 
-  fetch(url: string, timeoutMs: number | undefined, signal: AbortSignal | undefined): Promise<OutboundResponse> {
-    const request: OutboundRequest = { url, purpose: 'page', headers: { accept: PAGE_ACCEPT } };
+  /** headers (a caller's, already without hop-by-hop ones) go over the defaults. */
+  fetch(url: string, timeoutMs: number | undefined, signal: AbortSignal | undefined, headers?: Record<string, string>): Promise<OutboundResponse> {
+    const request: OutboundRequest = { url, purpose: 'page', headers: { accept: PAGE_ACCEPT, ...headers } };
     if (timeoutMs) request.timeoutMs = timeoutMs;
     if (signal) request.signal = signal;
     return this.fetcher.fetch(request);

@@ -11,6 +11,7 @@ import { silentLogger } from '../../core/logger.js';
 import type { OutboundRequest, OutboundResponse } from '../../core/http/types.js';
 import type { RenderRequest, RenderResult } from '../browser/browser-pool.js';
 import type { ExtractionResult, PageContent } from '../extract/types.js';
+import type { PageRenderer } from './page-source.js';
 import { Scraper } from './scraper.js';
 
 const DISALLOWED = 'https://site.example/private/page';
@@ -24,7 +25,7 @@ function html(url: string): OutboundResponse {
   return { status: 200, headers: { 'content-type': 'text/html' }, body, bytes: Buffer.from(body), url, elapsedMs: 1 };
 }
 
-function reader(options: { chromium?: boolean } = {}) {
+function reader(options: { chromium?: boolean; renderer?: PageRenderer } = {}) {
   const fetched: string[] = [];
   const rendered: string[] = [];
   const scrolled: string[] = [];
@@ -37,7 +38,7 @@ function reader(options: { chromium?: boolean } = {}) {
       if (url.includes('/private/')) throw new AppError('ROBOTS_DISALLOWED', `robots.txt of https://site.example disallows ${url} for Quarry`);
     },
   };
-  const renderer = {
+  const renderer = options.renderer ?? {
     available: () => options.chromium ?? true,
     async render(url: string, _request: RenderRequest): Promise<RenderResult> {
       rendered.push(url);
@@ -112,5 +113,37 @@ describe('the page reader', () => {
     // A different extraction is a different entry.
     expect((await scraper.scrapeOne(ALLOWED, { cache, extract: { markdown: false } })).fromCache).toBeUndefined();
     expect(fetched).toHaveLength(5);
+  });
+
+  it('renders a read with actions, a phone profile or waitFor, and keeps each in its own cache entry', async () => {
+    const { scraper, rendered, fetched } = reader();
+    const cache = { mode: 'enabled' as const, ttlSeconds: 60 };
+    await scraper.scrapeOne(ALLOWED, { javascript: true, cache });
+    const actions = [{ type: 'scrape' as const }];
+    expect((await scraper.scrapeOne(ALLOWED, { actions, cache })).fromCache).toBeUndefined();
+    expect((await scraper.scrapeOne(ALLOWED, { actions, cache })).fromCache).toBe(true);
+    expect((await scraper.scrapeOne(ALLOWED, { mobile: true, cache })).fromCache).toBeUndefined();
+    expect((await scraper.scrapeOne(ALLOWED, { waitFor: 100, cache })).fromCache).toBeUndefined();
+    expect((await scraper.scrapeOne(ALLOWED, { javascript: true, headers: { 'x-a': '1' }, cache })).fromCache).toBeUndefined();
+    // Only a dropped header differs: the same entry as no headers at all.
+    expect((await scraper.scrapeOne(ALLOWED, { javascript: true, headers: { host: 'elsewhere' }, cache })).fromCache).toBe(true);
+    expect(rendered).toEqual([ALLOWED, ALLOWED, ALLOWED, ALLOWED, ALLOWED]);
+    expect(fetched).toEqual([]);
+  });
+
+  it('reports an action the browser could not do as ACTION_FAILED naming it', async () => {
+    const renderer: PageRenderer = {
+      available: () => true,
+      render: async () => {
+        throw new AppError('ACTION_FAILED', 'action 2 (click) could not be done: Timeout 5000ms exceeded.', { details: { action_index: 2, action_type: 'click', selector: '#x' } });
+      },
+      scrollAndCollect: async () => {
+        throw new Error('not used');
+      },
+    };
+    const { scraper: failing } = reader({ renderer });
+    const page = await failing.scrapeOne(ALLOWED, { actions: [{ type: 'scrape' }, { type: 'scrape' }, { type: 'click', selector: '#x' }] });
+    expect(page).toMatchObject({ success: false, rendered: true, errorCode: 'ACTION_FAILED', failedAction: { index: 2, type: 'click' } });
+    expect(page.failureReason).toMatch(/^action 2 \(click\)/);
   });
 });

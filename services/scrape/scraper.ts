@@ -7,11 +7,12 @@
  * has not finished into TIMEOUT failures.
  */
 import type { Keyv } from 'keyv';
-import type { WaitUntil } from '../browser/browser-pool.js';
+import type { PageAction, PageActionOutcome, WaitUntil } from '../browser/browser-pool.js';
 import type { ExtractionResult, ExtractOptions, PageContent } from '../extract/types.js';
 import { cacheKey, cacheReads, cacheWrites, PageCache, type CacheMode } from './page-cache.js';
 import { classifyFailure, extractionFailure, JAVASCRIPT_UNAVAILABLE_REASON, type PageErrorCode, type PageFailure } from './page-failures.js';
 import { PageSource, type PageFetcher, type PageRenderer } from './page-source.js';
+import { callerHeaders, checkPageActions, type FailedAction, type PageActionResults } from './page-actions.js';
 import { isHtml } from '../discover/site-urls.js';
 import { AppError, isAppError } from '../../core/errors.js';
 import { bodyBytes } from '../extract/page-content.js';
@@ -32,6 +33,14 @@ export interface ScrapeOptions {
   screenshot?: boolean;
   /** The rendered page printed to PDF (base64 on the result). */
   pdf?: boolean;
+  /** Run in order on the rendered page before it is read (implies rendering; page-actions.ts). executeJavascript only when the configuration allows it. */
+  actions?: PageAction[];
+  /** Render as a phone: its viewport, touch and user agent (implies rendering). */
+  mobile?: boolean;
+  /** Sent with the page request (a render sends them with every request to the page's own origin); hop-by-hop and host headers are dropped. */
+  headers?: Record<string, string>;
+  /** Milliseconds to wait after load before actions and capture (implies rendering). */
+  waitFor?: number;
   /**
    * Use the page cache as the mode says; without it the cache is neither read nor written. With maxAgeMs,
    * a cached page read longer ago than that is not served (it is read again, and written as the mode says).
@@ -59,6 +68,10 @@ export interface ScrapedPage extends Omit<ExtractionResult, 'url'> {
   contentType?: 'text/html' | 'application/pdf';
   /** base64 PDF, when asked for. */
   pdf?: string;
+  /** What the page actions produced, when the request had any. */
+  actions?: PageActionResults;
+  /** The action that could not be done (errorCode ACTION_FAILED). */
+  failedAction?: FailedAction;
   fromCache?: boolean;
   /** ISO time the page was read (kept when served from the cache). */
   fetchedAt?: string;
@@ -106,6 +119,7 @@ interface Fetched {
   status: number | null;
   screenshot?: Buffer;
   pdf?: Buffer;
+  actions?: PageActionOutcome;
 }
 
 const HTML_TYPES = /text\/html|application\/xhtml\+xml|text\/plain|^$/i;
@@ -155,7 +169,7 @@ export class Scraper {
 
   constructor(
     private readonly deps: ReaderDeps,
-    private readonly options: { concurrency: number },
+    private readonly options: { concurrency: number; allowExecuteJavascript?: boolean },
   ) {
     this.source = new PageSource(deps.fetcher, deps.renderer);
     this.cache = new PageCache(deps.cache, deps.logger);
@@ -166,8 +180,19 @@ export class Scraper {
     return this.source.renderAvailable();
   }
 
-  /** Scrapes every URL; the answer has one entry per input URL, in order. */
+  /**
+   * Throws, before anything is read, when the request asks for what this
+   * installation refuses: executeJavascript without browser.allowExecuteJavascript
+   * (ACTION_NOT_ALLOWED), more than a minute of waiting (INVALID_INPUT).
+   * scrapeMany and scrapeOne check it themselves; areas may call it first.
+   */
+  checkRequest(options: Pick<ScrapeOptions, 'actions' | 'waitFor'>): void {
+    checkPageActions(options, { allowExecuteJavascript: this.options.allowExecuteJavascript ?? false });
+  }
+
+  /** Scrapes every URL; the answer has one entry per input URL, in order. Throws only what checkRequest throws. */
   async scrapeMany(urls: string[], options: ScrapeOptions): Promise<ScrapedPage[]> {
+    this.checkRequest(options);
     if (urls.length === 0) return [];
     const results = new Map<string, ScrapedPage>();
     const deadline = new AbortController();
@@ -201,17 +226,23 @@ export class Scraper {
     );
   }
 
-  /** Reads one page (cache, fetch or render, extraction); never throws. */
+  /** Reads one page (cache, fetch or render, extraction); a page that cannot be read is a failed page, never thrown. Throws only what checkRequest throws. */
   async scrapeOne(url: string, options: Omit<ScrapeOptions, 'timeoutMs'> & { timeoutMs?: number }, signal?: AbortSignal): Promise<ScrapedPage> {
+    this.checkRequest(options);
     const started = performance.now();
     const elapsed = (): number => Math.round(performance.now() - started);
-    const rendered = options.javascript ?? false;
-    const key = options.cache ? cacheKey(normalisedUrl(url), [rendered, rendered ? (options.waitUntil ?? 'load') : null, !!options.screenshot, !!options.pdf, !!options.includeHtml, options.extract ?? {}]) : null;
+    const rendered = rendersPage(options);
+    const key = options.cache ? cacheKey(normalisedUrl(url), [rendered, rendered ? (options.waitUntil ?? 'load') : null, !!options.screenshot, !!options.pdf, !!options.includeHtml, options.extract ?? {}, ...pageExtras(options)]) : null;
     if (key && cacheReads(options.cache!.mode)) {
       const cached = await this.cache.read(key);
       if (cached && isFresh(cached, options.cache!.maxAgeMs)) return { ...cached, url, fromCache: true, extractionTimeMs: elapsed(), fetchMs: 0, extractMs: 0 };
     }
-    const fail = (failure: PageFailure, extra: Partial<ScrapedPage> = {}): ScrapedPage => ({ ...failedPage(url, failure.reason, failure.code, elapsed()), rendered, ...extra });
+    const fail = (failure: PageFailure, extra: Partial<ScrapedPage> = {}): ScrapedPage => ({
+      ...failedPage(url, failure.reason, failure.code, elapsed()),
+      rendered,
+      ...(failure.action ? { failedAction: failure.action } : {}),
+      ...extra,
+    });
     if (signal?.aborted) return fail(failureOf(signal.reason, rendered, signal));
     if (rendered && !this.source.renderAvailable()) return fail({ code: 'JAVASCRIPT_UNAVAILABLE', reason: JAVASCRIPT_UNAVAILABLE_REASON });
 
@@ -250,6 +281,7 @@ export class Scraper {
     if (options.includeHtml && typeof fetched.content === 'string') page.html = fetched.content;
     if (fetched.screenshot) page.screenshot = fetched.screenshot.toString('base64');
     if (fetched.pdf) page.pdf = fetched.pdf.toString('base64');
+    if (fetched.actions) page.actions = { ...fetched.actions, screenshots: fetched.actions.screenshots.map((png) => png.toString('base64')) };
     if (key && page.success && cacheWrites(options.cache!.mode)) await this.cache.write(key, page, options.cache!.ttlSeconds);
     return page;
   }
@@ -270,17 +302,30 @@ export class Scraper {
   }
 
   private async fetchPage(url: string, options: Omit<ScrapeOptions, 'timeoutMs'> & { timeoutMs?: number }, signal: AbortSignal | undefined): Promise<Fetched> {
-    if (options.javascript) {
+    const headers = callerHeaders(options.headers);
+    if (rendersPage(options)) {
       const page = await this.source.render(url, {
         timeoutMs: options.timeoutMs ?? 30_000,
         waitUntil: options.waitUntil ?? 'load',
         screenshot: options.screenshot ?? false,
         pdf: options.pdf ?? false,
+        ...(options.actions?.length ? { actions: options.actions } : {}),
+        ...(options.mobile ? { mobile: true } : {}),
+        ...(headers ? { headers } : {}),
+        ...(options.waitFor ? { waitFor: options.waitFor } : {}),
         ...(signal ? { signal } : {}),
       });
-      return { content: page.html, contentType: 'text/html', finalUrl: page.finalUrl, status: page.status, ...(page.screenshot ? { screenshot: page.screenshot } : {}), ...(page.pdf ? { pdf: page.pdf } : {}) };
+      return {
+        content: page.html,
+        contentType: 'text/html',
+        finalUrl: page.finalUrl,
+        status: page.status,
+        ...(page.screenshot ? { screenshot: page.screenshot } : {}),
+        ...(page.pdf ? { pdf: page.pdf } : {}),
+        ...(page.actions ? { actions: page.actions } : {}),
+      };
     }
-    const response = await this.source.fetch(url, options.timeoutMs, signal);
+    const response = await this.source.fetch(url, options.timeoutMs, signal, headers);
     const type = response.headers['content-type'] ?? '';
     const fetched = { finalUrl: response.url, status: response.status };
     if (response.status >= 400) return { ...fetched, content: '', contentType: 'text/html' };
@@ -289,6 +334,18 @@ export class Scraper {
     if (!HTML_TYPES.test(type)) throw new AppError('UNSUPPORTED_MEDIA_TYPE', `unsupported content type ${type.split(';')[0]}`, { details: { url } });
     return { ...fetched, content: bodyBytes(response), contentType: 'text/html' };
   }
+}
+
+/** Actions, a phone profile and a wait after load need the browser, as javascript does. */
+function rendersPage(options: Pick<ScrapeOptions, 'javascript' | 'actions' | 'mobile' | 'waitFor'>): boolean {
+  return options.javascript === true || (options.actions?.length ?? 0) > 0 || options.mobile === true || (options.waitFor ?? 0) > 0;
+}
+
+/** The page-changing options a request adds to its cache key; none for a request without them, whose key stays what it was. */
+function pageExtras(options: Pick<ScrapeOptions, 'actions' | 'mobile' | 'headers' | 'waitFor'>): unknown[] {
+  const extras = { actions: options.actions ?? [], mobile: options.mobile ?? false, headers: callerHeaders(options.headers) ?? {}, waitFor: options.waitFor ?? 0 };
+  const plain = extras.actions.length === 0 && !extras.mobile && Object.keys(extras.headers).length === 0 && extras.waitFor === 0;
+  return plain ? [] : [extras];
 }
 
 /** Our own deadline is a TIMEOUT (reason "timeout", as search answers have always said) however a layer below reports it (the outbound client calls a passed signal's abort "cancelled"). */

@@ -24,6 +24,12 @@ beforeAll(async () => {
   web = await startSandboxWeb();
   addFirecrawlSite(web, { pages: 5, privatePages: 1 });
   web.setRobots('User-agent: *\nDisallow: /fc/private/\n');
+  web.addPage(
+    '/fc/reveal',
+    '<!doctype html><html lang="en"><head><title>Reveal</title></head><body><main><h1>Hidden stone</h1><p>Press the button to see the answer about the quarry stone.</p>' +
+      '<button id="show" onclick="document.getElementById(\'answer\').textContent=\'The revealed stone is porphyry from the lower bench.\'">Show</button><p id="answer"></p></main></body></html>',
+    { contentType: 'text/html; charset=utf-8' },
+  );
   quarry = await startQuarry(web);
   firecrawl = new Firecrawl({ apiKey: TEST_KEY, apiUrl: `${quarry.url}/firecrawl` });
   v1 = new FirecrawlAppV1({ apiKey: TEST_KEY, apiUrl: `${quarry.url}/firecrawl` });
@@ -100,6 +106,24 @@ describe('firecrawl-js v2 scrape', () => {
     expect(doc.screenshot).toMatch(/^data:image\/png;base64,iVBOR/);
     expect(doc.markdown).toContain('granite');
   }, 60_000);
+
+  it.runIf(hasChromium)('actions: click, then a screenshot and a scrape of the page with the revealed text', async () => {
+    const doc = await firecrawl.scrape(`${web.url}/fc/reveal`, {
+      formats: ['markdown'],
+      maxAge: 0,
+      actions: [{ type: 'click', selector: '#show' }, { type: 'wait', milliseconds: 100 }, { type: 'screenshot', fullPage: true, viewport: { width: 800, height: 600 } } as never, { type: 'scrape' }],
+    });
+    const actions = doc.actions as { screenshots: string[]; scrapes: Array<{ url: string; html: string }> };
+    expect(actions.screenshots).toHaveLength(1);
+    expect(actions.screenshots[0]).toMatch(/^data:image\/png;base64,iVBOR/);
+    expect(actions.scrapes[0]!.html).toContain('The revealed stone is porphyry');
+    expect(doc.markdown).toContain('porphyry');
+    const failed = await firecrawl.scrape(`${web.url}/fc/reveal`, { maxAge: 0, timeout: 5000, actions: [{ type: 'click', selector: '#no-such-button' }] }).catch((error: unknown) => error);
+    expect((failed as SdkError).status).toBe(400);
+    expect((failed as SdkError).code).toBe('SCRAPE_ACTION_ERROR');
+    const script = await firecrawl.scrape(`${web.url}/fc/reveal`, { actions: [{ type: 'executeJavascript', script: '1' }] }).catch((error: unknown) => error);
+    expect((script as SdkError).status).toBe(403);
+  }, 90_000);
 
   it('summary without a model is extractive: sentences of the page', async () => {
     const doc = await firecrawl.scrape(pageUrl(1), { formats: ['summary'] });
