@@ -7,11 +7,7 @@ import type { z } from 'zod';
 import type { Logger } from './logger.js';
 import type { Principal } from './principal.js';
 
-export interface Progress {
-  progress: number;
-  total?: number;
-  message?: string;
-}
+export interface Progress { progress: number; total?: number; message?: string }
 
 export interface CallContext {
   /** Aborted when the caller cancels (MCP cancel, HTTP client disconnect) or the server shuts down. */
@@ -139,6 +135,8 @@ export interface CapabilityDefinition<I extends z.ZodType = z.ZodType, O extends
      * of the API key headers, redacted from the logs, and is not part of the input.
      */
     urlKeyParam?: string;
+    /** The whole HTTP error answer, for a wire format whose `error` is a string (Firecrawl); every failure on its routes, key check included. */
+    errorReply?(error: { code: string; message: string; details?: unknown; status: number }): { status: number; body: Record<string, unknown> };
   };
   /**
    * MCP tool name, snake_case "<area>_<action>", within ^[a-z][a-z0-9_]{0,63}$. Absent: the

@@ -49,6 +49,7 @@ export function mountCapability(server: FastifyInstance, app: QuarryApp, capabil
     ...(urlKeyParam ? { urlKeyParam } : {}),
     ...(formPost ? { formPost } : {}),
     ...(capability.sharedInput ? { sharedBody: true } : {}),
+    ...(capability.http.errorReply ? { errorReply: capability.http.errorReply } : {}),
   };
   for (const url of [path, ...(aliases ?? [])]) {
     server.route({

@@ -16,6 +16,7 @@ import { authenticatedKey, type ApiKey } from './api-keys.js';
 import { registerJsonBody } from './json-body.js';
 import { registerFormBody } from './form-body.js';
 import { RouteMethods } from './route-methods.js';
+import { routeConfigOf, type CapabilityRouteConfig } from './route-config.js';
 import { redactUrlKeys } from './url-keys.js';
 
 export interface TransportLimits {
@@ -50,8 +51,12 @@ export function fromFastifyError(error: FastifyError): AppError {
   return toAppError(error);
 }
 
-export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
+export function sendError(reply: FastifyReply, error: AppError, errorReply?: CapabilityRouteConfig['errorReply']): FastifyReply {
   if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(Math.ceil(error.retryAfterSeconds)));
+  if (errorReply) {
+    const { status, body } = errorReply({ code: error.code, message: error.message, details: error.details, status: error.status });
+    return reply.status(status).type('application/json').send(body);
+  }
   return reply.status(error.status).type('application/json').send(error.toBody());
 }
 
@@ -136,7 +141,7 @@ export function installTransportErrors(server: FastifyInstance): void {
     const appError = error instanceof AppError ? error : fromFastifyError(error as FastifyError);
     const shown = publicError(appError, request.log, { url: redactUrlKeys(pathOf(request)) });
     if (shown.status >= 500 && shown.code !== 'INTERNAL') request.log.info({ code: shown.code, msg: shown.message }, 'request failed');
-    return sendError(reply, shown);
+    return sendError(reply, shown, routeConfigOf(request).errorReply);
   });
 
   server.setNotFoundHandler((request, reply) => {

@@ -41,8 +41,11 @@ export interface ScrapeOptions {
   headers?: Record<string, string>;
   /** Milliseconds to wait after load before actions and capture (implies rendering). */
   waitFor?: number;
-  /** Use the page cache as the mode says; without it the cache is neither read nor written. */
-  cache?: { mode: CacheMode; ttlSeconds: number };
+  /**
+   * Use the page cache as the mode says; without it the cache is neither read nor written. With maxAgeMs,
+   * a cached page read longer ago than that is not served (it is read again, and written as the mode says).
+   */
+  cache?: { mode: CacheMode; ttlSeconds: number; maxAgeMs?: number };
   /** Called as each page is done, in completion order (progress). */
   onPage?(page: ScrapedPage): void;
 }
@@ -61,6 +64,8 @@ export interface ScrapedPage extends Omit<ExtractionResult, 'url'> {
   rendered?: boolean;
   /** base64 PNG, when asked for. */
   screenshot?: string;
+  /** What the page was read as (absent on a page that failed before it was fetched). */
+  contentType?: 'text/html' | 'application/pdf';
   /** base64 PDF, when asked for. */
   pdf?: string;
   /** What the page actions produced, when the request had any. */
@@ -230,7 +235,7 @@ export class Scraper {
     const key = options.cache ? cacheKey(normalisedUrl(url), [rendered, rendered ? (options.waitUntil ?? 'load') : null, !!options.screenshot, !!options.pdf, !!options.includeHtml, options.extract ?? {}, ...pageExtras(options)]) : null;
     if (key && cacheReads(options.cache!.mode)) {
       const cached = await this.cache.read(key);
-      if (cached) return { ...cached, url, fromCache: true, extractionTimeMs: elapsed(), fetchMs: 0, extractMs: 0 };
+      if (cached && isFresh(cached, options.cache!.maxAgeMs)) return { ...cached, url, fromCache: true, extractionTimeMs: elapsed(), fetchMs: 0, extractMs: 0 };
     }
     const fail = (failure: PageFailure, extra: Partial<ScrapedPage> = {}): ScrapedPage => ({
       ...failedPage(url, failure.reason, failure.code, elapsed()),
@@ -262,6 +267,7 @@ export class Scraper {
         url,
         finalUrl: fetched.finalUrl,
         httpStatus: fetched.status,
+        contentType: fetched.contentType,
         extractionTimeMs: elapsed(),
         rendered,
         fetchMs,
@@ -348,6 +354,13 @@ function failureOf(error: unknown, rendered: boolean, signal: AbortSignal | unde
   if (isAppError(reason) && reason.code === 'TIMEOUT') return { code: 'TIMEOUT', reason: 'timeout' };
   if (isAppError(reason) && reason.code === 'CANCELLED') return { code: 'CANCELLED', reason: 'cancelled' };
   return classifyFailure(error, rendered);
+}
+
+/** Whether a cached page was read within maxAgeMs (always, without a bound). */
+function isFresh(page: ScrapedPage, maxAgeMs: number | undefined): boolean {
+  if (maxAgeMs === undefined) return true;
+  const readAt = page.fetchedAt ? Date.parse(page.fetchedAt) : Number.NaN;
+  return Number.isFinite(readAt) && Date.now() - readAt <= maxAgeMs;
 }
 
 function normalisedUrl(url: string): string {
