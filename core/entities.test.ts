@@ -20,3 +20,10 @@ describe('decodeXmlEntities', () => {
     expect(decodeXmlEntities('&amp;&lt;&gt;&quot;&apos;&#65;&#x42; &nbsp; &#99999999;')).toBe('&<>"\'AB &nbsp; \uFFFD');
   });
 });
+
+describe('references too long for a number', () => {
+  it('decode to U+FFFD (entities 4.5 threw "Invalid code point NaN" past 308 digits; found by the extraction fuzz)', () => {
+    expect(decodeEntities(`a &#${'9'.repeat(2000)}; b`)).toBe('a \uFFFD b');
+    expect(decodeXmlEntities(`&#x${'F'.repeat(500)};`)).toBe('\uFFFD');
+  });
+});

@@ -1,7 +1,7 @@
 /**
  * The one decoder of character references (&amp;, &#8217;, &rsquo;) for text
  * that arrives with them still written out: engine answers, JSON-LD, sitemaps.
- * It is the `entities` package (htmlparser2's own), which follows the HTML
+ * It is the `entities` package (7.x, the one htmlparser2 uses), which follows the HTML
  * standard: a reference must end in ";" (so "?a=1&copy=2" stays as written),
  * and a numeric reference past U+10FFFF, a surrogate or zero becomes U+FFFD
  * instead of throwing.
