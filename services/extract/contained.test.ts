@@ -57,3 +57,13 @@ describe('PartWarnings', () => {
     expect(warnings.list).toEqual([{ part: 'images', reason: 'TypeError: bad' }]);
   });
 });
+
+describe('stray document tags', () => {
+  it('reads on past a stray </body></html>, a second <html><body> and a <head> in the body, as a browser does', () => {
+    const prose = 'The starter doubles within hours of a feeding and smells pleasantly sour. '.repeat(8);
+    const page = `<!doctype html><html><head><title>Starter</title></head><body><main><article><h1>Starter</h1><p>${prose}</p></body></html><html><body><head><p>Second part: ${prose}</p></article></main></body></html>`;
+    const result = extract(page, 'https://example.test/starter');
+    expect(result.success).toBe(true);
+    expect(result.text).toContain('Second part:');
+  });
+});
