@@ -4,6 +4,7 @@
  * request(s) for a query and parse a response into typed results. The core
  * does every bit of I/O, retries, timeouts and suspension.
  */
+import { decodeEntities } from './entities.js';
 import { AppError } from './errors.js';
 
 export const ENGINE_CATEGORIES = [
@@ -208,31 +209,5 @@ export function stripMarkup(text: string): string {
     .trim();
 }
 
-const NAMED_ENTITIES: Record<string, string> = {
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  quot: '"',
-  apos: "'",
-  nbsp: ' ',
-  hellip: '…',
-  mdash: '—',
-  ndash: '–',
-  laquo: '«',
-  raquo: '»',
-  middot: '·',
-  rsquo: '’',
-  lsquo: '‘',
-  rdquo: '”',
-  ldquo: '“',
-};
-
-export function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (match, entity: string) => {
-    if (entity[0] === '#') {
-      const code = entity[1] === 'x' || entity[1] === 'X' ? parseInt(entity.slice(2), 16) : parseInt(entity.slice(1), 10);
-      return Number.isFinite(code) && code > 0 && code < 0x110000 ? String.fromCodePoint(code) : match;
-    }
-    return NAMED_ENTITIES[entity.toLowerCase()] ?? match;
-  });
-}
+/** Engines decode references with the kernel's one decoder (core/entities.ts). */
+export { decodeEntities };

@@ -31,6 +31,8 @@ const ERROR_OF_FAILURE: Record<PageErrorCode, ErrorCode> = {
   FETCH_FAILED: 'UPSTREAM_FAILED',
   CANCELLED: 'CANCELLED',
   ACTION_FAILED: 'ACTION_FAILED',
+  // Our extractor broke on the page: not the site's doing, so not an upstream failure.
+  EXTRACTION_FAILED: 'INTERNAL',
   INTERNAL: 'INTERNAL',
 };
 

@@ -4,6 +4,7 @@
  * It throws AppError UPSTREAM_FAILED on broken markup (unterminated
  * constructs, mismatched or unclosed tags, more than one root, stray text).
  */
+import { decodeXmlEntities } from '../../core/entities.js';
 import { AppError } from '../../core/errors.js';
 
 export type XmlToken =
@@ -16,8 +17,6 @@ const TAG_NAME = /<([A-Za-z_][\w.:-]*)/y;
 const ATTRIBUTE = /\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*')/y;
 const TAG_END = /\s*(\/?)>/y;
 const END_TAG = /<\/([A-Za-z_][\w.:-]*)\s*>/y;
-const ENTITY = /&(#x[0-9a-f]+|#[0-9]+|amp|lt|gt|quot|apos);/gi;
-const NAMED_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
 export function* xmlTokens(xml: string): Generator<XmlToken> {
   const open: string[] = [];
@@ -29,7 +28,7 @@ export function* xmlTokens(xml: string): Generator<XmlToken> {
     if (textEnd > position) {
       const text = xml.slice(position, textEnd);
       if (open.length === 0 && text.trim() !== '') broken(`text outside the root element at offset ${position}`);
-      if (open.length > 0) yield { type: 'text', value: decodeEntities(text) };
+      if (open.length > 0) yield { type: 'text', value: decodeXmlEntities(text) };
     }
     if (lt === -1) break;
     if (xml.startsWith('<!--', lt)) {
@@ -97,17 +96,6 @@ function after(xml: string, terminator: string, from: number, what: string): num
   const end = xml.indexOf(terminator, from);
   if (end === -1) broken(`unterminated ${what} at offset ${from}`);
   return end + terminator.length;
-}
-
-/** Decodes the predefined and numeric entities; anything else (a bare "&") is left as written, as lenient readers do. */
-function decodeEntities(text: string): string {
-  if (!text.includes('&')) return text;
-  return text.replace(ENTITY, (whole, entity: string) => {
-    const named = NAMED_ENTITIES[entity.toLowerCase()];
-    if (named !== undefined) return named;
-    const code = entity[1] === 'x' || entity[1] === 'X' ? parseInt(entity.slice(2), 16) : parseInt(entity.slice(1), 10);
-    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-  });
 }
 
 function broken(reason: string): never {

@@ -3,6 +3,11 @@
  * with metadata, images, links, a word count and a quality score. Runs in the
  * extraction worker pool; synchronous and never throws.
  *
+ * Only the main text decides whether a page is read: every optional part
+ * (metadata and its JSON-LD, title, markdown, images, links, media, the
+ * repairs of scripted content) is contained (contained.ts), so a part the
+ * page breaks is dropped with a warning and the text still comes back.
+ *
  * The HTML is parsed once. Everything that needs the untouched page (metadata,
  * title, the page's visible text) is read first, then the content scorer
  * removes furniture from that same document in place, so no clone of the DOM
@@ -10,9 +15,10 @@
  */
 import { detectNonContent, readBlockSignals } from './blocked.js';
 import { readBlockText } from './block-text.js';
+import { PartWarnings } from './contained.js';
 import { collectImages, collectLinks } from './content-urls.js';
 import { findMainContent } from './main-content.js';
-import type { LinkPolicy } from '../markdown/escape.js';
+import { escapeMarkdownText, type LinkPolicy } from '../markdown/escape.js';
 import { outboundLinkPolicy } from '../markdown/link-policy.js';
 import { toMarkdown } from './markdown.js';
 import { pageMedia } from './page-media.js';
@@ -52,51 +58,53 @@ export function extract(html: string, url: string, options: ExtractOptions = {})
     // A worker must answer every task; a page that breaks the parser is a failed extraction, not a crash.
     result = failed(url, '', emptyMetadata(), error instanceof MarkupTooDeepError ? 'markup_too_deep' : 'extraction_error');
   }
-  if (options.media) result.media = mediaOf(source, url, result.images);
+  if (options.media) result.media = mediaOf(source, url, result.images, result);
   return result;
 }
 
 /** The page's image descriptions and favicon; a page the parser refuses still has /favicon.ico. */
-function mediaOf(html: string, url: string, images: string[]): PageMedia {
-  try {
-    return pageMedia(html, url, images);
-  } catch {
-    return pageMedia(undefined, url, images);
-  }
+function mediaOf(html: string, url: string, images: string[], result: ExtractionResult): PageMedia {
+  const warnings = new PartWarnings();
+  const media = warnings.contain('media', () => pageMedia(html, url, images), null);
+  if (media) return media;
+  // A page refused as a whole (too deep) failed already; its media needs no warning of its own.
+  if (result.success) result.warnings = [...(result.warnings ?? []), ...warnings.list];
+  return pageMedia(undefined, url, images);
 }
 
 function extractOrThrow(html: string, url: string, options: ExtractOptions): ExtractionResult {
   const { includeImages = true, includeLinks = true, markdown: wantMarkdown = true } = options;
+  const warnings = new PartWarnings();
   const doc = parseDocument(html);
-  placeStreamedSegments(doc);
-  revealScriptedContent(contentRoot(doc));
-  removeMachineText(contentRoot(doc));
+  warnings.contain('scripted_content', () => placeStreamedSegments(doc), undefined);
+  warnings.contain('scripted_content', () => revealScriptedContent(contentRoot(doc)), undefined);
+  warnings.contain('scripted_content', () => removeMachineText(contentRoot(doc)), undefined);
   const pageUrl = safeUrl(url);
-  const base = baseUrlOf(doc, url);
+  const base = warnings.contain('links', () => baseUrlOf(doc, url), pageUrl);
 
   // Read everything that needs the untouched page before the content scorer rewrites it.
-  const metadata = readMetadata(doc, pageUrl);
-  const title = pickTitle(doc, metadata.title, metadata.siteName, pageUrl);
   const documentTitle = (doc.querySelector('title')?.textContent ?? '').replace(/\s+/g, ' ').trim();
+  const metadata = warnings.contain('metadata', () => readMetadata(doc, pageUrl, warnings), emptyMetadata());
+  const title = warnings.contain('title', () => pickTitle(doc, metadata.title, metadata.siteName, pageUrl), documentTitle);
   const pageText = readBlockText(contentRoot(doc)).text;
-  const signals = readBlockSignals(html);
+  const signals = warnings.contain('block_signals', () => readBlockSignals(html), { challengeMarkup: false, captchaWidget: false, consentMarkup: false });
 
   const main = findMainContent(doc, title, pageUrl);
-  if (!metadata.author) metadata.author = authorFromByline(main.byline);
+  if (!metadata.author) metadata.author = warnings.contain('metadata', () => authorFromByline(main.byline), null);
 
   const failureReason = detectNonContent({ title: documentTitle, pageText, mainWords: main.visibleWordCount, signals });
   if (failureReason) return failed(url, title, metadata, failureReason);
 
   const text = main.blockText.text;
   const mainChars = collapsedLength(text);
-  return {
+  const result: ExtractionResult = {
     url,
     title,
     text,
-    markdown: wantMarkdown ? toMarkdown(main.element, base, pageUrl, linkPolicyOf(options)) : '',
+    markdown: wantMarkdown ? warnings.contain('markdown', () => toMarkdown(main.element, base, pageUrl, linkPolicyOf(options)), escapeMarkdownText(text)) : '',
     metadata,
-    images: includeImages ? collectImages(main.element, base) : [],
-    links: includeLinks ? collectLinks(main.element, base, pageUrl) : [],
+    images: includeImages ? warnings.contain('images', () => collectImages(main.element, base), []) : [],
+    links: includeLinks ? warnings.contain('links', () => collectLinks(main.element, base, pageUrl), []) : [],
     wordCount: main.wordCount,
     contentQualityScore: contentQualityScore({
       success: true,
@@ -112,4 +120,6 @@ function extractOrThrow(html: string, url: string, options: ExtractOptions): Ext
     }),
     success: true,
   };
+  if (warnings.list.length > 0) result.warnings = warnings.list;
+  return result;
 }

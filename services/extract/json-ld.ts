@@ -2,7 +2,10 @@
  * Article facts from JSON-LD: the best Article-like node (NewsArticle,
  * BlogPosting, …, then WebPage as a last resort), looked up through @graph
  * arrays and @id references (Yoast-style graphs name the author by @id).
+ * JSON-LD is often written with HTML entities left in (&amp;, &#8217;): its
+ * strings go through the one decoder.
  */
+import { decodeEntities } from '../../core/entities.js';
 
 export interface JsonLdArticle {
   headline: string | null;
@@ -31,19 +34,6 @@ function text(value: unknown): string | null {
   if (typeof value === 'string') return decodeEntities(value).trim() || null;
   if (Array.isArray(value)) return text(value[0]);
   return null;
-}
-
-// JSON-LD is often written with HTML entities left in (&amp;, &#8217;).
-function decodeEntities(value: string): string {
-  return value
-    .replace(/&#(\d+);/g, (_, code: string) => String.fromCodePoint(Number(code)))
-    .replace(/&#x([0-9a-f]+);/gi, (_, code: string) => String.fromCodePoint(Number.parseInt(code, 16)))
-    .replace(/&quot;/g, '"')
-    .replace(/&apos;|&#39;/g, "'")
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&nbsp;/g, ' ')
-    .replace(/&amp;/g, '&');
 }
 
 function collectNodes(value: unknown, into: JsonObject[]): void {

@@ -3,6 +3,7 @@
  * canonical link. JSON-LD wins for author, date and keywords (it is written
  * for machines); meta tags fill the gaps. Dates become ISO 8601.
  */
+import { PartWarnings } from './contained.js';
 import { toIsoDate } from './dates.js';
 import { readJsonLdArticle } from './json-ld.js';
 import { safeUrl } from './parse-document.js';
@@ -73,9 +74,10 @@ function localeToLanguage(locale: string | null | undefined): string | null {
   return value ? value.replace('_', '-') : null;
 }
 
-export function readMetadata(doc: Document, pageUrl?: URL | null): PageMetadata {
+/** JSON-LD that breaks its reader is left out (a warning in `warnings`); the meta tags still apply. */
+export function readMetadata(doc: Document, pageUrl?: URL | null, warnings = new PartWarnings()): PageMetadata {
   const tags = readMetaTags(doc);
-  const ld = readJsonLdArticle(doc);
+  const ld = warnings.contain('json_ld', () => readJsonLdArticle(doc), null);
   const openGraph: Record<string, string> = {};
   for (const [key, value] of tags) if (key.startsWith('og:')) openGraph[key.slice(3)] = value;
 

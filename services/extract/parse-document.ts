@@ -9,11 +9,29 @@ import { assertReadableNesting } from './markup-depth.js';
 export function parseDocument(html: string): Document {
   assertReadableNesting(html);
   // Outside SVG a browser reads "<![CDATA[" as a bogus comment; linkedom would read the rest of the page as CDATA.
-  const markup = html.includes('<![CDATA[') ? html.replaceAll('<![CDATA[', '') : html;
+  const markup = withoutStrayDocumentTags(html.includes('<![CDATA[') ? html.replaceAll('<![CDATA[', '') : html);
   const source = /<html[\s>]/i.test(markup) ? markup : `<!DOCTYPE html><html><head></head><body>${markup}</body></html>`;
   const doc = parseHTML(source).document as unknown as Document;
   repairTree(doc);
   return doc;
+}
+
+const DOCUMENT_TAG = /<(\/?)(html|head|body)\b[^>]*>/gi;
+
+/**
+ * A browser ignores a second <html>, <head> or <body> start tag and every
+ * </body> and </html> (what follows still goes into the body); linkedom would
+ * nest a new document element or leave the rest of the page outside the body.
+ * So only the first start tag of each and the first </head> are kept.
+ */
+function withoutStrayDocumentTags(html: string): string {
+  const seen = new Set<string>();
+  return html.replace(DOCUMENT_TAG, (tag, end: string, name: string) => {
+    const key = `${end}${name.toLowerCase()}`;
+    if (key === '/html' || key === '/body' || seen.has(key)) return '';
+    seen.add(key);
+    return tag;
+  });
 }
 
 const HEAD_ELEMENTS = new Set(['style', 'script', 'meta', 'link', 'title', 'base', 'noscript']);

@@ -72,6 +72,15 @@ export interface PageMetadata {
   openGraph: Record<string, string>;
 }
 
+/** An optional part of an extraction, dropped on its own when the page breaks it (contained.ts). */
+export type ExtractionPart = 'scripted_content' | 'json_ld' | 'metadata' | 'title' | 'block_signals' | 'markdown' | 'images' | 'links' | 'media';
+
+/** A part left out of the result because reading it threw; the rest of the page is there. */
+export interface ExtractionWarning {
+  part: ExtractionPart;
+  reason: string;
+}
+
 export interface ExtractedLink {
   url: string;
   text: string;
@@ -92,8 +101,10 @@ export interface ExtractionResult {
   contentQualityScore: number;
   /** False for block, CAPTCHA, consent-wall and empty pages. */
   success: boolean;
-  /** Why success is false (e.g. "captcha", "empty", "consent_wall", "blocked"). */
+  /** Why success is false: "captcha", "blocked", "consent_wall" (a block page); "empty", "markup_too_deep"; "extraction_error" (a bug of ours). */
   failureReason?: string;
+  /** Optional parts dropped because the page broke them (none: absent). */
+  warnings?: ExtractionWarning[];
   /** With options.media: described main-content images and the favicon. */
   media?: PageMedia;
   /** With options.keepMarkup: the page's markup, decoded from its bytes by the worker that read them. */

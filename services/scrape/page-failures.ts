@@ -15,6 +15,7 @@ export const PAGE_ERROR_CODES = [
   'HTTP_ERROR', // the site answered 4xx/5xx (status carries it)
   'BLOCKED', // CAPTCHA, block or consent-wall page (failure_reason says which)
   'EMPTY_CONTENT', // the page has no readable content
+  'EXTRACTION_FAILED', // the page was read but our extractor could not take its main text apart (a bug of ours, not the site's doing)
   'UNSUPPORTED_CONTENT_TYPE', // not HTML or plain text
   'RESPONSE_TOO_LARGE', // over the configured response size cap
   'JAVASCRIPT_UNAVAILABLE', // browser rendering asked for, no Chromium on this installation
@@ -71,9 +72,16 @@ export function classifyFailure(error: unknown, rendered: boolean): PageFailure 
   }
 }
 
-/** The extractor's verdict on a page it could read: block pages and empty pages are failures too. */
+/** What the extractor calls a page the site put up instead of its content (services/extract/blocked.ts). */
+const BLOCK_PAGE_REASONS = new Set(['captcha', 'blocked', 'consent_wall']);
+
+/**
+ * The extractor's verdict on a page it could read: block pages and empty pages are failures too.
+ * BLOCKED only for a block page; an extractor that broke on the page is EXTRACTION_FAILED, never a block.
+ */
 export function extractionFailure(failureReason: string | undefined): PageFailure {
   // A document nested past what browsers render has no content we can read either.
   if (!failureReason || failureReason === 'empty' || failureReason === 'markup_too_deep') return { code: 'EMPTY_CONTENT', reason: failureReason ?? 'empty' };
-  return { code: 'BLOCKED', reason: failureReason };
+  if (BLOCK_PAGE_REASONS.has(failureReason)) return { code: 'BLOCKED', reason: failureReason };
+  return { code: 'EXTRACTION_FAILED', reason: failureReason };
 }

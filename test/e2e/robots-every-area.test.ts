@@ -98,6 +98,14 @@ describe('robots.txt in every area that reads pages', () => {
     expect(privateRequests()).toEqual([]);
   }, 90_000);
 
+  it("enhanced search's adaptive crawl keeps the reader's code for a disallowed link", async () => {
+    const res = await quarry.post('/api/v1/enhanced/search', { query: TOPIC, engines: ['local_web'], adaptive_crawling: true, cache_ttl: 0 });
+    expect(res.status).toBe(200);
+    const crawl = res.body.results.find((r: any) => r.url === open)?.enhanced?.adaptive_crawl;
+    expect(crawl?.pages).toContainEqual(expect.objectContaining({ url: hidden, status: 'failed', error_code: 'ROBOTS_DISALLOWED', error: expect.stringMatching(ROBOTS) }));
+    expect(privateRequests()).toEqual([]);
+  }, 60_000);
+
   it('agent extract (basic and advanced)', async () => {
     for (const extract_depth of ['basic', 'advanced']) {
       const res = await quarry.post('/api/v1/agent/extract', { urls: [hidden, open], extract_depth });

@@ -13,6 +13,8 @@
  * hops, or at the deadline.
  */
 import { createHash } from 'node:crypto';
+import { toAppError } from '../../../core/errors.js';
+import type { PageErrorCode } from '../../../services/scrape/page-failures.js';
 import type { Embedder } from '../../../services/embeddings/types.js';
 import { isAssetUrl } from '../../../services/discover/site-urls.js';
 import type { PageAnalysis } from '../../../services/page-analysis/analyse-page.js';
@@ -43,6 +45,20 @@ export interface CrawledPage {
   new_terms: number;
   status: 'ok' | 'failed';
   error?: string;
+  /** Why a failed page was not read: the reader's page failure code (ROBOTS_DISALLOWED, HTTP_ERROR, BLOCKED …). */
+  error_code?: string;
+}
+
+/** A page the reader could not read, keeping the reader's failure code (services/scrape/page-failures.ts). */
+export class PageReadError extends Error {
+  constructor(readonly code: PageErrorCode, message: string) {
+    super(message);
+    this.name = 'PageReadError';
+  }
+}
+
+function failureCodeOf(error: unknown): string {
+  return error instanceof PageReadError ? error.code : toAppError(error).code;
 }
 
 export interface AdaptiveReport {
@@ -160,7 +176,7 @@ export async function adaptiveCrawl(query: string, start: { url: string; html: s
       lowStreak = absorbed.gain < options.minGain ? lowStreak + 1 : 0;
     } catch (error) {
       // A page that cannot be read adds nothing; it counts against the budget and the patience alike.
-      pages.push({ url: next.url, depth: next.depth, link_score: next.score, information_gain: 0, relevant_blocks: 0, new_terms: 0, status: 'failed', error: (error as Error).message });
+      pages.push({ url: next.url, depth: next.depth, link_score: next.score, information_gain: 0, relevant_blocks: 0, new_terms: 0, status: 'failed', error: (error as Error).message, error_code: failureCodeOf(error) });
       lowStreak++;
     }
     if (lowStreak >= options.patience) {

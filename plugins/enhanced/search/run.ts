@@ -13,6 +13,7 @@ import { AppError, toAppError } from '../../../core/errors.js';
 import type { ScrapedPage } from '../../../services/scrape/scraper.js';
 import { searchInputSchema, type SearchAnswer, type SearchInput } from '../../../services/web-search/schemas.js';
 import { newRequestId } from '../../../services/web-search/search-runner.js';
+import { PageReadError } from './adaptive.js';
 import { processPage } from './page-pipeline.js';
 import { prepareRequest, type PreparedRequest } from './prepare.js';
 import { renderEnhancedMarkdown } from './render.js';
@@ -102,7 +103,8 @@ export async function runEnhancedSearch(services: EnhancedServices, input: Enhan
       includeHtml: true,
       extract: { includeImages: false, includeLinks: false, markdown: false },
     });
-    if (!page?.html) throw new AppError(page?.errorCode === 'TIMEOUT' ? 'TIMEOUT' : 'UPSTREAM_FAILED', page?.failureReason ?? 'the page could not be read');
+    // The reader's failure code goes with the error (ROBOTS_DISALLOWED stays ROBOTS_DISALLOWED), not one generic code.
+    if (!page?.html) throw new PageReadError(page?.errorCode ?? 'FETCH_FAILED', page?.failureReason ?? 'the page could not be read');
     return { html: page.html, finalUrl: page.finalUrl };
   };
 
