@@ -50,7 +50,7 @@ async function run(plan: RoundPlan): Promise<RoundTimes> {
 }
 
 process.once('message', (plan: RoundPlan) => {
-  run(plan)
+  void run(plan)
     .catch((error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }))
     .then((times) => process.send?.(times, () => process.exit(0)));
 });

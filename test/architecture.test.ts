@@ -128,6 +128,7 @@ function declaredUses(): Map<string, string[]> {
  * service, and another service's type-only imports (a shape, not a use) do
  * not count.
  */
+// biome-ignore lint/suspicious/noExportsInTest: a pure helper this file's own tests call; nothing imports it
 export function serviceUsers(modules: CruisedModule[], namesByFolder: Map<string, string[]>, uses: Map<string, string[]>): Map<string, Set<string>> {
   const users = new Map<string, Set<string>>();
   const add = (folder: string, user: string) => users.set(folder, (users.get(folder) ?? new Set()).add(user));

@@ -194,7 +194,7 @@ describe('OutboundClient', () => {
     const other = await serve((request, response) => {
       response.end(`${request.method} auth=${request.headers.authorization ?? 'none'}`);
     });
-    const server = await serve((request, response) => {
+    const server = await serve((_request, response) => {
       response.writeHead(303, { location: `${other.origin}/result` });
       response.end();
     });

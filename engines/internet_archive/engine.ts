@@ -5,7 +5,7 @@
  */
 import { defineEngine, EngineParseError, stripMarkup, type EngineResult } from '../../core/engine.js';
 import { endpointUrl } from '../_lib/endpoint-url.js';
-import { asArray, asRecord, asString, parseJsonBody } from '../_lib/json-body.js';
+import { asRecord, asString, parseJsonBody } from '../_lib/json-body.js';
 
 const PAGE_SIZE = 20;
 const SNIPPET_LENGTH = 400;

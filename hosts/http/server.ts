@@ -8,7 +8,7 @@
  * http-input.ts); the routes that need no key in public-routes.ts.
  */
 import rateLimit from '@fastify/rate-limit';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, } from 'fastify';
 import type { QuarryApp } from '../../app/create-quarry.js';
 import { AppError } from '../../core/errors.js';
 import { packageVersion } from '../../core/paths.js';

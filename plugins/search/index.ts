@@ -1,5 +1,5 @@
 /** The search area: web search, batch search, the engine catalogue and async job status. */
-import { SEARCH_USES, type SearchServices } from './uses.js';
+import { SEARCH_USES, } from './uses.js';
 import { randomBytes } from 'node:crypto';
 import { defineCapability, type CallContext } from '../../core/capability.js';
 import { AppError, toAppError } from '../../core/errors.js';
@@ -11,7 +11,6 @@ import { escapeMarkdownText } from '../../services/markdown/escape.js';
 import { renderJobAccepted } from '../../services/markdown/job-state.js';
 import { renderSearchMarkdown } from '../../services/web-search/render-markdown.js';
 import {
-  asyncAcceptedSchema,
   batchInputSchema,
   batchOutputSchema,
   enginesInputSchema,

@@ -140,7 +140,7 @@ export function retypeSpans(model: Perceptron, contexts: readonly SentenceContex
   spans.forEach((sentenceSpans, s) => {
     sentenceSpans.forEach((span, k) => {
       const key = keyOf(s, span);
-      const scores = model.scores(spanFeatures(contexts[s]!, span, gazetteer, defined.get(key) ?? [], passes?.[s]![k]));
+      const scores = model.scores(spanFeatures(contexts[s]!, span, gazetteer, defined.get(key) ?? [], passes?.[s]?.[k]));
       scores[TAGS.indexOf(`B-${span.type}`)]! += TAGGER_PRIOR;
       const total = totals.get(key) ?? new Float64Array(scores.length);
       scores.forEach((value, t) => (total[t]! += value));
@@ -191,7 +191,7 @@ export function trainSpanTyper(documents: readonly LabelledSentence[][], gazette
     const mentions = gold.flatMap((spans, s) => spans.map((span) => ({ ctx: contexts[s]!, span })));
     const defined = readDefinitions(mentions).words;
     gold.forEach((spans, s) =>
-      spans.forEach((span, k) => examples.push({ features: spanFeatures(contexts[s]!, span, gazetteer, defined.get(spanText(contexts[s]!, span)) ?? [], passes?.[s]![k]), truth: TAGS.indexOf(`B-${span.type}`) })),
+      spans.forEach((span, k) => examples.push({ features: spanFeatures(contexts[s]!, span, gazetteer, defined.get(spanText(contexts[s]!, span)) ?? [], passes?.[s]?.[k]), truth: TAGS.indexOf(`B-${span.type}`) })),
     );
     // The tagger's spans that are no gold name (once per document, not per copy): what a stacked typer learns to drop.
     if (!predicted || seen.has(sentences)) continue;

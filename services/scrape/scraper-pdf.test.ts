@@ -15,19 +15,19 @@ import { Scraper } from './scraper.js';
 
 /** A minimal PDF 1.4: one Helvetica text line per page, with a correct cross-reference table. */
 function makePdf(pages: string[], info: Record<string, string>): Buffer {
-  const escape = (text: string): string => text.replace(/[\\()]/g, (c) => `\\${c}`);
+  const escapePdfText = (text: string): string => text.replace(/[\\()]/g, (c) => `\\${c}`);
   const objects: string[] = [];
   const pageIds = pages.map((_, i) => 4 + i * 2);
   objects[1] = '<< /Type /Catalog /Pages 2 0 R >>';
   objects[2] = `<< /Type /Pages /Kids [${pageIds.map((id) => `${id} 0 R`).join(' ')}] /Count ${pages.length} >>`;
   objects[3] = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>';
   pages.forEach((line, i) => {
-    const stream = `BT /F1 12 Tf 72 720 Td (${escape(line)}) Tj ET`;
+    const stream = `BT /F1 12 Tf 72 720 Td (${escapePdfText(line)}) Tj ET`;
     objects[4 + i * 2] = `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${5 + i * 2} 0 R >>`;
     objects[5 + i * 2] = `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`;
   });
   const infoId = objects.length;
-  objects[infoId] = `<< ${Object.entries(info).map(([key, value]) => `/${key} (${escape(value)})`).join(' ')} >>`;
+  objects[infoId] = `<< ${Object.entries(info).map(([key, value]) => `/${key} (${escapePdfText(value)})`).join(' ')} >>`;
   let body = '%PDF-1.4\n';
   const offsets: number[] = [];
   for (let id = 1; id < objects.length; id++) {

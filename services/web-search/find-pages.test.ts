@@ -16,7 +16,7 @@ function tableEngines(answers: Record<string, Record<string, EngineResult[] | Ap
     has: (id: string) => ids.includes(id),
     canonicalId: (id: string) => id,
     disabledReason: () => null,
-    get: (id: string) => ({ manifest: { categories: ['general'], supports: { paging: false, maxPage: 0 } } }),
+    get: (_id: string) => ({ manifest: { categories: ['general'], supports: { paging: false, maxPage: 0 } } }),
     weight: () => 1,
     timeoutMs: () => 1000,
     async search(id: string, query: EngineQuery): Promise<EngineResult[]> {

@@ -57,8 +57,8 @@ function compare(a: string, b: string): number {
 }
 
 function decodeUnreserved(path: string): string {
-  return path.replace(/%([0-9A-Fa-f]{2})/g, (escape, hex: string) => {
+  return path.replace(/%([0-9A-Fa-f]{2})/g, (sequence, hex: string) => {
     const char = String.fromCharCode(parseInt(hex, 16));
-    return /[A-Za-z0-9\-._~]/.test(char) ? char : escape.toUpperCase();
+    return /[A-Za-z0-9\-._~]/.test(char) ? char : sequence.toUpperCase();
   });
 }

@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../core/logger.js';
-import { captchaPage, fixturePages } from '../sandbox/fixture-pages.js';
+import { captchaPage, } from '../sandbox/fixture-pages.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
 import { startQuarry, type RunningQuarry } from './harness.js';
 import { freePort } from '../sandbox/free-port.js';

@@ -1,11 +1,4 @@
-/**
- * POST /api/v1/enhanced/search end to end over HTTP, offline: custom JSON
- * engines list pages the sandbox web serves (real captured articles, the
- * Wikipedia page, and a small hand-made garden site for extraction and
- * adaptive crawling); the llm strategy and filter run against a scripted
- * local model server.
- */
-import { join } from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mergeLayers, type ConfigInput } from '../../app/config.js';
 import { startScriptedServer, type ScriptedServer } from '../../services/llm/fixtures/scripted-server.js';

@@ -6,7 +6,7 @@
  */
 import Firecrawl, { FirecrawlAppV1 } from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addFirecrawlSite, privatePagePath, sitePagePath } from '../sandbox/firecrawl-site.js';
+import { addFirecrawlSite, sitePagePath } from '../sandbox/firecrawl-site.js';
 import { startLocalSearch, type LocalSearch } from '../sandbox/local-search.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
 import { startQuarry, TEST_KEY, type RunningQuarry } from './harness.js';

@@ -24,6 +24,7 @@ afterAll(async () => {
 });
 
 /** Paths (within one input schema) of strings, arrays and open objects without a bound. */
+// biome-ignore lint/suspicious/noExportsInTest: a pure helper this file's own tests call; nothing imports it
 export function unboundedPaths(schema: Schema, path = '(body)', definitions: Schema = {}, seen = new Set<Schema>()): string[] {
   if (!schema || typeof schema !== 'object' || seen.has(schema)) return [];
   seen.add(schema);

@@ -29,7 +29,7 @@ let scratch: string;
 const [CPR, BRIDGE, BREATHING] = MEANING_PAGES;
 /** Paraphrases of the first-aid page that share (almost) no words with it, and some with the decoys. */
 const PARAPHRASE = 'help for a person whose heart stopped';
-const PARAPHRASE_2 = 'what to do if somebody collapses and has no pulse';
+const _PARAPHRASE_2 = 'what to do if somebody collapses and has no pulse';
 
 function neuralConfig(): ConfigInput {
   return {

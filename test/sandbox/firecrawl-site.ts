@@ -17,7 +17,7 @@ export function privatePagePath(index: number): string {
   return `/fc/private/page-${index}`;
 }
 
-function escape(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
@@ -30,14 +30,14 @@ export function siteArticle(index: number, linksTo: string[]): string {
     `Workers split ${topic} blocks along natural beds with wedges and feathers; the blocks are then sawn with diamond wire into slabs of even thickness.`,
     `Each slab of ${topic} is inspected for cracks and colour, stamped with its bed number, and stacked on timber bearers so that air can reach every face.`,
   ];
-  const links = linksTo.map((href) => `<li><a href="${escape(href)}">Read ${escape(href)}</a></li>`).join('');
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title>
+  const links = linksTo.map((href) => `<li><a href="${escapeHtml(href)}">Read ${escapeHtml(href)}</a></li>`).join('');
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
 <meta name="description" content="How ${topic} is quarried, page ${index}.">
 <meta name="keywords" content="${topic}, quarry, stone">
-<meta property="og:title" content="${escape(title)}"><meta property="og:description" content="The ${topic} page.">
+<meta property="og:title" content="${escapeHtml(title)}"><meta property="og:description" content="The ${topic} page.">
 <meta property="og:site_name" content="Quarry stones"></head>
 <body><header><nav><a href="/fc/">Home</a></nav></header>
-<main><article><h1>${escape(title)}</h1>
+<main><article><h1>${escapeHtml(title)}</h1>
 ${paragraphs.map((p) => `<p>${p}</p>`).join('\n')}
 <figure><img src="/fc/img/${index}.png" alt="A block of ${topic}"><figcaption>A block of ${topic}.</figcaption></figure>
 <ul>${links}</ul></article></main><footer>Quarry stones site</footer></body></html>`;
