@@ -17,7 +17,8 @@ module.exports = {
     {
       name: 'core-is-the-kernel',
       severity: 'error',
-      comment: 'core/ imports only core/ and packages: never a service, the composition root, a plugin, an engine or a host.',
+      comment:
+        'core/ imports only core/ and packages: never a service, the composition root, a plugin, an engine or a host.',
       from: { path: '^core/', pathNot: '\\.test\\.ts$|/fixtures/' },
       to: { path: '^(services|app|plugins|engines|hosts|workers|bench|test)/' },
     },
@@ -40,7 +41,8 @@ module.exports = {
     {
       name: 'app-config-reads-only-areas-config-sections',
       severity: 'error',
-      comment: 'The configuration file format includes the sections areas declare (plugins/<area>/…/config.ts, a zod schema), and nothing else of a plugin.',
+      comment:
+        'The configuration file format includes the sections areas declare (plugins/<area>/…/config.ts, a zod schema), and nothing else of a plugin.',
       from: { path: '^app/config\\.ts$' },
       to: { path: '^plugins/', pathNot: ['^plugins/[a-z-]+/config\\.ts$', '^plugins/[a-z-]+/[a-z-]+/config\\.ts$'] },
     },
@@ -54,7 +56,8 @@ module.exports = {
     {
       name: 'plugins-see-only-the-plugin-api-of-app',
       severity: 'error',
-      comment: 'Area plugins receive their services as arguments; from app/ they may import only the type of those arguments.',
+      comment:
+        'Area plugins receive their services as arguments; from app/ they may import only the type of those arguments.',
       from: { path: '^plugins/' },
       to: { path: '^app/', pathNot: '^app/(plugin-services|config)\\.ts$' },
     },
@@ -87,14 +90,16 @@ module.exports = {
     {
       name: 'engines-see-only-the-engine-contract',
       severity: 'error',
-      comment: 'An engine is a pure request builder and response parser: it imports the engine contract and shared engine helpers only.',
+      comment:
+        'An engine is a pure request builder and response parser: it imports the engine contract and shared engine helpers only.',
       from: { path: '^engines/', pathNot: '\\.test\\.ts$|/fixtures/' },
       to: { path: '^(core|services|app|plugins|hosts|workers)/', pathNot: '^core/engine\\.ts$' },
     },
     {
       name: 'hosts-only-translate',
       severity: 'error',
-      comment: 'Hosts reach the service through the composition root and the capability registry, never a plugin directly.',
+      comment:
+        'Hosts reach the service through the composition root and the capability registry, never a plugin directly.',
       from: { path: '^hosts/' },
       to: { path: '^(plugins|engines)/' },
     },

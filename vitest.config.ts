@@ -13,7 +13,12 @@ const IGNORED = ['node_modules/**', 'dist/**'];
  */
 const SHARED_WORKERS = ['test/e2e/**/*.test.ts', 'test/contract/**/*.test.ts'];
 /** They time the event loop of their own worker (stalls, /healthz answers), so nothing left behind by an earlier file may run there. */
-const OWN_WORKER = ['test/e2e/event-loop-budget.test.ts', 'test/e2e/fuzz.test.ts', 'test/e2e/hardening-budgets.test.ts', 'test/e2e/hardening-content.test.ts'];
+const OWN_WORKER = [
+  'test/e2e/event-loop-budget.test.ts',
+  'test/e2e/fuzz.test.ts',
+  'test/e2e/hardening-budgets.test.ts',
+  'test/e2e/hardening-content.test.ts',
+];
 
 /** Test files that replace modules, globals, the environment or timers, found by reading them: each gets a fresh worker. */
 function filesThatMock(): string[] {
@@ -23,7 +28,9 @@ function filesThatMock(): string[] {
   const root = dirname(fileURLToPath(import.meta.url));
   return readdirSync(root, { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && !skipped.has(entry.name))
-    .flatMap((dir) => readdirSync(join(root, dir.name), { recursive: true }).map((name) => join(dir.name, String(name))))
+    .flatMap((dir) =>
+      readdirSync(join(root, dir.name), { recursive: true }).map((name) => join(dir.name, String(name))),
+    )
     .filter((path) => path.endsWith('.test.ts') && replaces.test(readFileSync(join(root, path), 'utf8')));
 }
 /** The other unit files share reused workers as well: a fresh worker per file cost ~0.3 s each, over 200 files. */
@@ -41,9 +48,20 @@ export default defineConfig({
     maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       { extends: true, test: { name: 'isolated', include: MOCKING, exclude: [...IGNORED, ...SHARED_WORKERS] } },
-      { extends: true, test: { name: 'units', include: ['**/*.test.ts'], exclude: [...IGNORED, ...SHARED_WORKERS, ...MOCKING], isolate: false } },
+      {
+        extends: true,
+        test: {
+          name: 'units',
+          include: ['**/*.test.ts'],
+          exclude: [...IGNORED, ...SHARED_WORKERS, ...MOCKING],
+          isolate: false,
+        },
+      },
       { extends: true, test: { name: 'own-worker', include: OWN_WORKER } },
-      { extends: true, test: { name: 'shared-workers', include: SHARED_WORKERS, exclude: [...IGNORED, ...OWN_WORKER], isolate: false } },
+      {
+        extends: true,
+        test: { name: 'shared-workers', include: SHARED_WORKERS, exclude: [...IGNORED, ...OWN_WORKER], isolate: false },
+      },
     ],
   },
 });

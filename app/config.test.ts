@@ -22,8 +22,17 @@ describe('loadConfig', () => {
   });
 
   it('layers defaults < file < environment < overrides', () => {
-    const cwd = dirWithConfig({ port: 9000, logLevel: 'warn', outbound: { timeoutMs: 2000 }, engines: { searxng: { baseUrl: 'http://searx.lan:8888' } } });
-    const { config, source } = loadConfig({ env: { QUARRY_PORT: '9100', QUARRY_ALLOW_PRIVATE_NETWORK: 'true', REDIS_URL: 'redis://127.0.0.1:6390' }, cwd, overrides: { logLevel: 'error' } });
+    const cwd = dirWithConfig({
+      port: 9000,
+      logLevel: 'warn',
+      outbound: { timeoutMs: 2000 },
+      engines: { searxng: { baseUrl: 'http://searx.lan:8888' } },
+    });
+    const { config, source } = loadConfig({
+      env: { QUARRY_PORT: '9100', QUARRY_ALLOW_PRIVATE_NETWORK: 'true', REDIS_URL: 'redis://127.0.0.1:6390' },
+      cwd,
+      overrides: { logLevel: 'error' },
+    });
     expect(source).toBe(join(cwd, 'quarry.config.json'));
     expect(config.port).toBe(9100);
     expect(config.logLevel).toBe('error');
@@ -36,7 +45,10 @@ describe('loadConfig', () => {
 
   it('reads the file named by QUARRY_CONFIG and QUARRY_API_KEYS as a list', () => {
     const dir = dirWithConfig({ apiKeys: ['from-file-key-123'] });
-    const { config } = loadConfig({ env: { QUARRY_CONFIG: join(dir, 'quarry.config.json'), QUARRY_API_KEYS: 'key-one-123456, key-two-123456' }, cwd: tmpdir() });
+    const { config } = loadConfig({
+      env: { QUARRY_CONFIG: join(dir, 'quarry.config.json'), QUARRY_API_KEYS: 'key-one-123456, key-two-123456' },
+      cwd: tmpdir(),
+    });
     expect(config.apiKeys).toEqual(['key-one-123456', 'key-two-123456']);
   });
 
@@ -53,8 +65,12 @@ describe('loadConfig', () => {
 
   it('rejects a bad environment value and a broken file clearly', () => {
     expect(() => loadConfig({ env: { QUARRY_PORT: 'abc' }, cwd: tmpdir() })).toThrow(/QUARRY_PORT/);
-    expect(() => loadConfig({ env: { QUARRY_ALLOW_PRIVATE_NETWORK: 'maybe' }, cwd: tmpdir() })).toThrow(/QUARRY_ALLOW_PRIVATE_NETWORK/);
+    expect(() => loadConfig({ env: { QUARRY_ALLOW_PRIVATE_NETWORK: 'maybe' }, cwd: tmpdir() })).toThrow(
+      /QUARRY_ALLOW_PRIVATE_NETWORK/,
+    );
     expect(() => loadConfig({ env: {}, cwd: dirWithConfig('{ not json') })).toThrow(/not valid JSON/);
-    expect(() => loadConfig({ env: { QUARRY_CONFIG: '/nonexistent/quarry.json' }, cwd: tmpdir() })).toThrow(/does not exist/);
+    expect(() => loadConfig({ env: { QUARRY_CONFIG: '/nonexistent/quarry.json' }, cwd: tmpdir() })).toThrow(
+      /does not exist/,
+    );
   });
 });

@@ -36,7 +36,14 @@ export const configSchema = z
      * /searxng/k/<key>/search, and accepted only there (search only, never as API keys).
      * Redacted from Quarry's logs, but visible to whatever else sees the URL. Empty (default): off.
      */
-    urlKeys: z.array(z.string().min(16, 'URL keys must be at least 16 characters').regex(/^[A-Za-z0-9_-]+$/, 'URL keys may hold only letters, digits, _ and -')).default([]),
+    urlKeys: z
+      .array(
+        z
+          .string()
+          .min(16, 'URL keys must be at least 16 characters')
+          .regex(/^[A-Za-z0-9_-]+$/, 'URL keys may hold only letters, digits, _ and -'),
+      )
+      .default([]),
     /** API keys of operators: accepted like apiKeys, and they see and change every owner's resources (README "Keys and ownership"). */
     adminApiKeys: z.array(z.string().min(8)).default([]),
     /** Requests per minute per API key. */
@@ -50,11 +57,18 @@ export const configSchema = z
     /** Longest wait for a whole request, headers and body (not the answer); at least headersTimeoutMs. */
     bodyTimeoutMs: z.number().int().min(1000).max(600_000).default(30_000),
     /** Redis shared by several instances (cache, records, jobs, rate limits, engine health); null keeps all state in this process and the data directory. */
-    redisUrl: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').nullable().default(null),
+    redisUrl: z
+      .string()
+      .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+      .nullable()
+      .default(null),
     outbound: z
       .object({
         /** User-Agent sent with every outbound request (and matched against robots.txt). */
-        userAgent: z.string().min(1).default('Mozilla/5.0 (compatible; Quarry/0.1; +https://github.com/quarry-search/quarry)'),
+        userAgent: z
+          .string()
+          .min(1)
+          .default('Mozilla/5.0 (compatible; Quarry/0.1; +https://github.com/quarry-search/quarry)'),
         /** Longest wait for one outbound request. */
         timeoutMs: z.number().int().min(100).max(120_000).default(10_000),
         /** Retries of an outbound request that failed to connect or answered 502, 503 or 504. */
@@ -62,11 +76,19 @@ export const configSchema = z
         /** Outbound requests in flight at once to one host, per instance. */
         perHostConcurrency: z.number().int().min(1).max(64).default(4),
         /** Largest outbound response read; a larger one is refused. */
-        maxResponseBytes: z.number().int().min(1024).default(10 * 1024 * 1024),
+        maxResponseBytes: z
+          .number()
+          .int()
+          .min(1024)
+          .default(10 * 1024 * 1024),
         /** Redirects followed per outbound request (each hop checked like the first). */
         maxRedirects: z.number().int().min(0).max(20).default(5),
         /** HTTP(S) proxy for every outbound request; null: direct. */
-        proxy: z.string().regex(/^https?:\/\//).nullable().default(null),
+        proxy: z
+          .string()
+          .regex(/^https?:\/\//)
+          .nullable()
+          .default(null),
         /** Obey robots.txt before every page fetch and render. */
         respectRobots: z.boolean().default(true),
         /** Allow outbound requests to private, loopback and link-local addresses (off: only the public internet). */
@@ -176,7 +198,11 @@ export const configSchema = z
         /** Jobs run at once per instance (webhook deliveries have their own bound, webhooks.concurrency). */
         concurrency: z.number().int().min(1).max(64).default(4),
         /** Finished jobs (and their webhook delivery logs) stay readable this long. */
-        keepFinishedHours: z.number().min(0.01).max(24 * 365).default(168),
+        keepFinishedHours: z
+          .number()
+          .min(0.01)
+          .max(24 * 365)
+          .default(168),
         /** Runs of one job cut short by crashes or shutdowns before it fails for good. */
         maxInterruptions: z.number().int().min(0).max(100).default(3),
         /** With Redis (BullMQ): how long a running job's lock lasts without renewal (renewed every half of it). */
@@ -204,7 +230,11 @@ export const configSchema = z
         /** Backoff between attempts: grows from backoffBaseMs, doubling, up to backoffMaxMs, with jitter. */
         backoffBaseMs: z.number().int().min(10).default(2000),
         /** The longest backoff between attempts. */
-        backoffMaxMs: z.number().int().min(10).default(30 * 60_000),
+        backoffMaxMs: z
+          .number()
+          .int()
+          .min(10)
+          .default(30 * 60_000),
         /** Deliveries in flight at once per instance. */
         concurrency: z.number().int().min(1).max(256).default(8),
       })
@@ -264,7 +294,10 @@ export const configSchema = z
     shutdownDrainMs: z.number().int().min(0).max(600_000).nullable().default(null),
   })
   .strict()
-  .refine((config) => config.bodyTimeoutMs >= config.headersTimeoutMs, { message: 'must be at least headersTimeoutMs', path: ['bodyTimeoutMs'] });
+  .refine((config) => config.bodyTimeoutMs >= config.headersTimeoutMs, {
+    message: 'must be at least headersTimeoutMs',
+    path: ['bodyTimeoutMs'],
+  });
 
 export type QuarryConfig = z.infer<typeof configSchema>;
 export type ConfigInput = z.input<typeof configSchema>;
@@ -292,7 +325,10 @@ export function fromEnv(env: EnvReader, raw: Env): Record<string, unknown> {
       userAgent: env.str('QUARRY_USER_AGENT'),
       proxy: env.str('QUARRY_PROXY') ?? env.str('HTTPS_PROXY') ?? env.str('https_proxy'),
     },
-    browser: { executablePath: env.str('QUARRY_CHROMIUM_PATH'), allowExecuteJavascript: env.bool('QUARRY_ALLOW_EXECUTE_JAVASCRIPT') },
+    browser: {
+      executablePath: env.str('QUARRY_CHROMIUM_PATH'),
+      allowExecuteJavascript: env.bool('QUARRY_ALLOW_EXECUTE_JAVASCRIPT'),
+    },
     mcp: { tools: env.list('QUARRY_MCP_TOOLS'), allowedOrigins: env.list('QUARRY_MCP_ALLOWED_ORIGINS') },
     webhooks: { secret: env.str('QUARRY_WEBHOOK_SECRET') },
     shutdownGraceMs: env.num('QUARRY_SHUTDOWN_GRACE_MS'),

@@ -61,24 +61,69 @@ export function registerServices(
   c.register(TOKENS.Config, { useValue: config });
   c.register(TOKENS.Logger, { useValue: logger });
   c.register(TOKENS.Stores, { useValue: stores });
-  c.register(TOKENS.Events, cached(() => createQuarryEventBus()));
-  c.register(TOKENS.Metrics, cached(() => new Metrics()));
-  c.register(TOKENS.Features, cached(() => new FeatureRegistry()));
-  c.register(TOKENS.Registry, cached(() => new CapabilityRegistry()));
+  c.register(
+    TOKENS.Events,
+    cached(() => createQuarryEventBus()),
+  );
+  c.register(
+    TOKENS.Metrics,
+    cached(() => new Metrics()),
+  );
+  c.register(
+    TOKENS.Features,
+    cached(() => new FeatureRegistry()),
+  );
+  c.register(
+    TOKENS.Registry,
+    cached(() => new CapabilityRegistry()),
+  );
   c.register(
     TOKENS.EngineHealth,
-    cached(() => new EngineHealth(stores.redis ? new RedisEngineHealthStore(stores.redis) : new MemoryEngineHealthStore(), logger.child({ component: 'engine-health' }))),
+    cached(
+      () =>
+        new EngineHealth(
+          stores.redis ? new RedisEngineHealthStore(stores.redis) : new MemoryEngineHealthStore(),
+          logger.child({ component: 'engine-health' }),
+        ),
+    ),
   );
   c.register(
     TOKENS.Outbound,
     // robots.txt is read in the worker pool, never on the event loop.
-    cached((r) => new OutboundClient({ ...config.outbound }, logger.child({ component: 'outbound' }), r.resolve(TOKENS.ExtractionPool))),
+    cached(
+      (r) =>
+        new OutboundClient(
+          { ...config.outbound },
+          logger.child({ component: 'outbound' }),
+          r.resolve(TOKENS.ExtractionPool),
+        ),
+    ),
   );
   c.register(
     TOKENS.Engines,
-    cached((r) => new EngineService(engines, config, r.resolve(TOKENS.Outbound), r.resolve(TOKENS.ExtractionPool), r.resolve(TOKENS.EngineHealth), logger.child({ component: 'engines' }))),
+    cached(
+      (r) =>
+        new EngineService(
+          engines,
+          config,
+          r.resolve(TOKENS.Outbound),
+          r.resolve(TOKENS.ExtractionPool),
+          r.resolve(TOKENS.EngineHealth),
+          logger.child({ component: 'engines' }),
+        ),
+    ),
   );
-  c.register(TOKENS.ExtractionPool, cached(() => new ExtractionPool({ threads: config.pools.extractThreads, maxQueue: config.pools.maxQueue, taskTimeoutMs: config.pools.taskTimeoutMs })));
+  c.register(
+    TOKENS.ExtractionPool,
+    cached(
+      () =>
+        new ExtractionPool({
+          threads: config.pools.extractThreads,
+          maxQueue: config.pools.maxQueue,
+          taskTimeoutMs: config.pools.taskTimeoutMs,
+        }),
+    ),
+  );
   c.register(
     TOKENS.BrowserPool,
     cached((r) => {
@@ -93,12 +138,18 @@ export function registerServices(
           userAgent: config.outbound.userAgent,
         },
         // Addresses on every request; robots.txt before each main-frame navigation and redirect hop is sent.
-        { checkUrl: (url: string) => outbound.checkUrl(url), checkNavigation: (url: string, signal: AbortSignal) => outbound.checkRobots(url, signal) },
+        {
+          checkUrl: (url: string) => outbound.checkUrl(url),
+          checkNavigation: (url: string, signal: AbortSignal) => outbound.checkRobots(url, signal),
+        },
         logger.child({ component: 'browser' }),
       );
     }),
   );
-  c.register(TOKENS.ExtractionStats, cached(() => new ExtractionStats()));
+  c.register(
+    TOKENS.ExtractionStats,
+    cached(() => new ExtractionStats()),
+  );
   c.register(
     TOKENS.Extract,
     cached((r): ExtractFn => {
@@ -109,10 +160,21 @@ export function registerServices(
       return async (content, url, options, signal) => {
         const started = performance.now();
         const { allowPrivateNetwork, allowHosts } = config.outbound;
-        const result = await pool.extract(content, url, { ...options, addressPolicy: { allowPrivateNetwork, allowHosts } }, signal);
+        const result = await pool.extract(
+          content,
+          url,
+          { ...options, addressPolicy: { allowPrivateNetwork, allowHosts } },
+          signal,
+        );
         stats.record(result.success, result.failureReason, performance.now() - started);
         if (result.success) {
-          events.emit('page.extracted', { url: result.url, title: result.title, text: result.text, publishedDate: result.metadata.publishedDate, author: result.metadata.author });
+          events.emit('page.extracted', {
+            url: result.url,
+            title: result.title,
+            text: result.text,
+            publishedDate: result.metadata.publishedDate,
+            author: result.metadata.author,
+          });
         }
         return result;
       };
@@ -131,38 +193,73 @@ export function registerServices(
             cache: stores.cache,
             logger: logger.child({ component: 'scraper' }),
           },
-          { concurrency: config.search.maxScrapeConcurrency, allowExecuteJavascript: config.browser.allowExecuteJavascript },
+          {
+            concurrency: config.search.maxScrapeConcurrency,
+            allowExecuteJavascript: config.browser.allowExecuteJavascript,
+          },
         ),
     ),
   );
   c.register(
     TOKENS.Discovery,
-    cached((r) => new Discovery(r.resolve(TOKENS.Outbound), r.resolve(TOKENS.ExtractionPool), config.outbound.respectRobots)),
+    cached(
+      (r) => new Discovery(r.resolve(TOKENS.Outbound), r.resolve(TOKENS.ExtractionPool), config.outbound.respectRobots),
+    ),
   );
   c.register(
     TOKENS.WebSearch,
+    cached((r) => {
+      const metrics = r.resolve<Metrics>(TOKENS.Metrics);
+      return new WebSearch({
+        engines: r.resolve(TOKENS.Engines),
+        scraper: r.resolve(TOKENS.Scraper),
+        cache: new AnswerCache(stores.cache, 'search', (hit) => metrics.cacheLookup('search', hit)),
+        defaultEngines: config.search.defaultEngines,
+        linkPolicy: outboundLinkPolicy(config.outbound),
+      });
+    }),
+  );
+  c.register(
+    TOKENS.Llm,
+    cached(() => createLlmTiers(config.llm, logger)),
+  );
+  c.register(
+    TOKENS.Semantic,
+    cached(() => new SemanticServices(config, logger)),
+  );
+  c.register(
+    TOKENS.Models,
     cached(
-      (r) => {
-        const metrics = r.resolve<Metrics>(TOKENS.Metrics);
-        return new WebSearch({
-          engines: r.resolve(TOKENS.Engines),
-          scraper: r.resolve(TOKENS.Scraper),
-          cache: new AnswerCache(stores.cache, 'search', (hit) => metrics.cacheLookup('search', hit)),
-          defaultEngines: config.search.defaultEngines,
-          linkPolicy: outboundLinkPolicy(config.outbound),
-        });
-      },
+      () => new ModelServices({ ...config.models, dataDir: config.dataDir }, logger.child({ component: 'models' })),
     ),
   );
-  c.register(TOKENS.Llm, cached(() => createLlmTiers(config.llm, logger)));
-  c.register(TOKENS.Semantic, cached(() => new SemanticServices(config, logger)));
-  c.register(TOKENS.Models, cached(() => new ModelServices({ ...config.models, dataDir: config.dataDir }, logger.child({ component: 'models' }))));
   c.register(
     TOKENS.PageIndexer,
-    cached((r) => new PageIndexer(r.resolve(TOKENS.Events), r.resolve(TOKENS.Semantic), logger.child({ component: 'page-indexer' }), pooledChunker(r.resolve<ExtractionPool>(TOKENS.ExtractionPool)))),
+    cached(
+      (r) =>
+        new PageIndexer(
+          r.resolve(TOKENS.Events),
+          r.resolve(TOKENS.Semantic),
+          logger.child({ component: 'page-indexer' }),
+          pooledChunker(r.resolve<ExtractionPool>(TOKENS.ExtractionPool)),
+        ),
+    ),
   );
-  c.register(TOKENS.SearchHistory, cached(() => new SearchHistory(stores.cache, logger.child({ component: 'search-history' }))));
-  c.register(TOKENS.Jobs, cached(() => new JobService(jobBackend(config, stores, logger.child({ component: 'jobs' }), onDemand), logger.child({ component: 'jobs' }), jobServiceOptions(config))));
+  c.register(
+    TOKENS.SearchHistory,
+    cached(() => new SearchHistory(stores.cache, logger.child({ component: 'search-history' }))),
+  );
+  c.register(
+    TOKENS.Jobs,
+    cached(
+      () =>
+        new JobService(
+          jobBackend(config, stores, logger.child({ component: 'jobs' }), onDemand),
+          logger.child({ component: 'jobs' }),
+          jobServiceOptions(config),
+        ),
+    ),
+  );
   c.register(
     TOKENS.Webhooks,
     cached((r) => {
@@ -171,7 +268,12 @@ export function registerServices(
       return new WebhookDeliveries(
         r.resolve(TOKENS.Jobs),
         (request) => outbound.fetch(request),
-        { secret: secrets.webhookSecret, maxAttempts, timeoutMs, backoff: { baseMs: backoffBaseMs, maxMs: backoffMaxMs } },
+        {
+          secret: secrets.webhookSecret,
+          maxAttempts,
+          timeoutMs,
+          backoff: { baseMs: backoffBaseMs, maxMs: backoffMaxMs },
+        },
         logger.child({ component: 'webhooks' }),
         (url) => outbound.checkUrl(url),
       );
@@ -183,7 +285,8 @@ export function registerServices(
 function jobBackend(config: QuarryConfig, stores: Stores, logger: Logger, onDemand: OnDemandModules): JobBackend {
   const keepFinishedMs = config.jobs.keepFinishedHours * 3600_000;
   if (stores.redis && stores.redisUrl) {
-    if (!onDemand.BullJobBackend) throw new Error('jobs on Redis need the BullMQ backend module (createQuarry imports it when redisUrl is set)');
+    if (!onDemand.BullJobBackend)
+      throw new Error('jobs on Redis need the BullMQ backend module (createQuarry imports it when redisUrl is set)');
     return new onDemand.BullJobBackend({
       redisUrl: stores.redisUrl,
       redis: stores.redis,

@@ -69,7 +69,10 @@ export interface CreateQuarryOptions {
 }
 
 export async function createQuarry(options: CreateQuarryOptions = {}): Promise<QuarryApp> {
-  const { config } = loadConfig({ ...(options.env ? { env: options.env } : {}), ...(options.overrides ? { overrides: options.overrides } : {}) });
+  const { config } = loadConfig({
+    ...(options.env ? { env: options.env } : {}),
+    ...(options.overrides ? { overrides: options.overrides } : {}),
+  });
   const logger = options.logger ?? createLogger(config.logLevel);
   const loadedEngines = await loadAllEngines(config, process.cwd(), options.engineDirs ?? []);
   // Before any owner opens its store: older data is brought forward, newer data stops start-up untouched.
@@ -79,7 +82,11 @@ export async function createQuarry(options: CreateQuarryOptions = {}): Promise<Q
     redisUrl: config.redisUrl,
     logger: logger.child({ component: 'storage-versions' }),
   });
-  const stores = await createStores({ dataDir: config.dataDir, redisUrl: config.redisUrl, logger: logger.child({ component: 'stores' }) });
+  const stores = await createStores({
+    dataDir: config.dataDir,
+    redisUrl: config.redisUrl,
+    logger: logger.child({ component: 'stores' }),
+  });
   const webhookSecret = await resolveWebhookSecret(config, stores, logger).catch(async (error: unknown) => {
     await stores.close();
     throw error;
@@ -87,7 +94,10 @@ export async function createQuarry(options: CreateQuarryOptions = {}): Promise<Q
 
   const c = rootContainer.createChildContainer();
   // BullMQ only with Redis: the embedded queue needs none of it.
-  const onDemand = stores.redis && stores.redisUrl ? { BullJobBackend: (await import('../services/jobs/bullmq/bullmq-backend.js')).BullJobBackend } : {};
+  const onDemand =
+    stores.redis && stores.redisUrl
+      ? { BullJobBackend: (await import('../services/jobs/bullmq/bullmq-backend.js')).BullJobBackend }
+      : {};
   registerServices(c, config, logger, stores, loadedEngines, { webhookSecret }, onDemand);
 
   const registry = c.resolve<CapabilityRegistry>(TOKENS.Registry);
@@ -141,7 +151,9 @@ export async function createQuarry(options: CreateQuarryOptions = {}): Promise<Q
     runtime,
   };
 
-  const areas: LoadedArea[] = await Promise.all(pluginFolders(join(CODE_ROOT, 'plugins')).map((dir) => loadAreaFolder(dir)));
+  const areas: LoadedArea[] = await Promise.all(
+    pluginFolders(join(CODE_ROOT, 'plugins')).map((dir) => loadAreaFolder(dir)),
+  );
   // Each area gets the services its manifest declares and no other, and builds what it alone owns (open).
   const opened: Array<{ area: LoadedArea; given: Partial<PluginServices>; own: unknown }> = [];
   const closeAreas = () => Promise.allSettled(opened.map(({ area, own }) => area.plugin.close?.(own)));
@@ -159,10 +171,13 @@ export async function createQuarry(options: CreateQuarryOptions = {}): Promise<Q
     const declared = [...area.manifest.capabilities].sort();
     const returned = capabilities.map((cap) => cap.id).sort();
     if (JSON.stringify(declared) !== JSON.stringify(returned)) {
-      throw new Error(`plugin "${area.manifest.id}": manifest lists capabilities [${declared.join(', ')}] but setup() returned [${returned.join(', ')}]`);
+      throw new Error(
+        `plugin "${area.manifest.id}": manifest lists capabilities [${declared.join(', ')}] but setup() returned [${returned.join(', ')}]`,
+      );
     }
     for (const capability of capabilities) registry.register(capability, area.manifest.id);
-    for (const [kind, definition] of Object.entries(area.plugin.jobHandlers?.(given, own) ?? {})) jobs.define(kind, definition);
+    for (const [kind, definition] of Object.entries(area.plugin.jobHandlers?.(given, own) ?? {}))
+      jobs.define(kind, definition);
   }
   await jobs.start();
   const background: Array<{ stop(): Promise<void> }> = [];
@@ -176,7 +191,13 @@ export async function createQuarry(options: CreateQuarryOptions = {}): Promise<Q
     throw error;
   }
   logger.info(
-    { engines: engines.ids().length, capabilities: registry.list().length, storage: stores.backend, jobs: jobs.backend, browser: browser.available() },
+    {
+      engines: engines.ids().length,
+      capabilities: registry.list().length,
+      storage: stores.backend,
+      jobs: jobs.backend,
+      browser: browser.available(),
+    },
     'quarry core ready',
   );
 
@@ -198,7 +219,11 @@ export async function createQuarry(options: CreateQuarryOptions = {}): Promise<Q
       await indexer.stop();
       await semantic.close();
       await models.close();
-      await Promise.allSettled([extraction.close(), browser.close(), c.resolve<OutboundClient>(TOKENS.Outbound).close()]);
+      await Promise.allSettled([
+        extraction.close(),
+        browser.close(),
+        c.resolve<OutboundClient>(TOKENS.Outbound).close(),
+      ]);
       await stores.close();
       c.clearInstances();
     },

@@ -20,9 +20,9 @@ export interface MonitorCheckedEvent {
 }
 
 export type QuarryEvents = PageEvents & {
-    'capability.called': (event: CapabilityCalledEvent) => void;
-    'monitor.checked': (event: MonitorCheckedEvent) => void;
-  };
+  'capability.called': (event: CapabilityCalledEvent) => void;
+  'monitor.checked': (event: MonitorCheckedEvent) => void;
+};
 
 export type QuarryEventBus = EventBus<QuarryEvents>;
 

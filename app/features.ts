@@ -32,12 +32,20 @@ export function describeFeatures(
     const path = BrowserPool.findChromium(config.browser.executablePath ?? undefined);
     return path
       ? { available: true, detail: 'Chromium found', info: { ...services.browser.stats() } }
-      : { available: false, detail: 'Chromium not found: install it (Debian/Ubuntu: apt-get install chromium) or set QUARRY_CHROMIUM_PATH' };
+      : {
+          available: false,
+          detail:
+            'Chromium not found: install it (Debian/Ubuntu: apt-get install chromium) or set QUARRY_CHROMIUM_PATH',
+        };
   });
   features.set('engines', () => {
     const ids = services.engines.ids();
     const enabled = ids.filter((id) => services.engines.disabledReason(id) === null);
-    return { available: enabled.length > 0, detail: `${enabled.length} of ${ids.length} engines enabled`, info: { enabled, disabled: ids.filter((id) => !enabled.includes(id)) } };
+    return {
+      available: enabled.length > 0,
+      detail: `${enabled.length} of ${ids.length} engines enabled`,
+      info: { enabled, disabled: ids.filter((id) => !enabled.includes(id)) },
+    };
   });
   features.set('storage', {
     available: true,
@@ -56,10 +64,15 @@ export function describeFeatures(
           detail: `fast: ${llm.fast?.provider} ${llm.fast?.model}; quality: ${llm.quality?.provider} ${llm.quality?.model}`,
           info: { ...llm },
         }
-      : { available: false, detail: 'no LLM provider configured: LLM-backed features use their extractive paths (model_used "extractive")' },
+      : {
+          available: false,
+          detail:
+            'no LLM provider configured: LLM-backed features use their extractive paths (model_used "extractive")',
+        },
   );
   features.set('embeddings', () => services.semantic.describeEmbeddings());
-  for (const kind of ['entities', 'stance', 'reranker'] as const) features.set(`${kind}_model`, () => services.models.describe(kind));
+  for (const kind of ['entities', 'stance', 'reranker'] as const)
+    features.set(`${kind}_model`, () => services.models.describe(kind));
   features.set('page_index', () =>
     config.vectorIndex.enabled
       ? {
@@ -69,7 +82,11 @@ export function describeFeatures(
         }
       : { available: false, detail: 'disabled in the config (vectorIndex.enabled)' },
   );
-  features.set('scraping', { available: true, detail: 'static pages through the outbound policy, rendered pages after the same robots.txt check; extraction in the worker pool' });
+  features.set('scraping', {
+    available: true,
+    detail:
+      'static pages through the outbound policy, rendered pages after the same robots.txt check; extraction in the worker pool',
+  });
   features.set('javascript_rendering', () => ({
     available: services.browser.available(),
     detail: services.browser.available() ? 'headless Chromium through Playwright' : 'needs Chromium (see browser)',

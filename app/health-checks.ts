@@ -15,7 +15,12 @@ import type { ModelServices } from '../services/models/model-services.js';
 const LLM_CHECK_INTERVAL_MS = 60_000;
 const LLM_CHECK_TIMEOUT_MS = 8000;
 
-export function healthChecks(deps: { stores: Stores; browser: BrowserPool; llm: LlmTiers; models: ModelServices }): HealthCheck[] {
+export function healthChecks(deps: {
+  stores: Stores;
+  browser: BrowserPool;
+  llm: LlmTiers;
+  models: ModelServices;
+}): HealthCheck[] {
   const { stores, browser, llm, models: taskModels } = deps;
   const checks: HealthCheck[] = [
     {
@@ -51,7 +56,13 @@ export function healthChecks(deps: { stores: Stores; browser: BrowserPool; llm: 
       cacheMs: LLM_CHECK_INTERVAL_MS,
       timeoutMs: LLM_CHECK_TIMEOUT_MS,
       async run(signal) {
-        const answer = await client.complete({ messages: [{ role: 'user', content: 'Reply with OK.' }], maxTokens: 1, temperature: 0, signal, timeoutMs: LLM_CHECK_TIMEOUT_MS });
+        const answer = await client.complete({
+          messages: [{ role: 'user', content: 'Reply with OK.' }],
+          maxTokens: 1,
+          temperature: 0,
+          signal,
+          timeoutMs: LLM_CHECK_TIMEOUT_MS,
+        });
         return `${client.provider}: ${answer.model}`;
       },
     });

@@ -94,7 +94,8 @@ export type ServicesOf<K extends ServiceName> = Pick<PluginServices, K>;
 
 export type { JobHandler, JobKind } from '../core/plugin.js';
 
-export interface QuarryPlugin<K extends ServiceName = ServiceName, Own = undefined> extends AreaPlugin<ServicesOf<K>, Own> {
+export interface QuarryPlugin<K extends ServiceName = ServiceName, Own = undefined>
+  extends AreaPlugin<ServicesOf<K>, Own> {
   readonly uses: readonly K[];
 }
 
@@ -104,7 +105,9 @@ export interface QuarryPlugin<K extends ServiceName = ServiceName, Own = undefin
  * those, so reaching for another is a compile error, and a list that differs
  * from the manifest stops start-up (core/plugins/plugin-loader.ts).
  */
-export function definePlugin<const K extends ServiceName, Own = undefined>(plugin: QuarryPlugin<K, Own>): QuarryPlugin<K, Own> {
+export function definePlugin<const K extends ServiceName, Own = undefined>(
+  plugin: QuarryPlugin<K, Own>,
+): QuarryPlugin<K, Own> {
   return plugin;
 }
 
@@ -115,8 +118,18 @@ export function definePlugin<const K extends ServiceName, Own = undefined>(plugi
  */
 export function undeclaredServices(pluginId: string, declared: readonly string[], used: readonly string[]): string[] {
   return [
-    ...used.filter((name) => !declared.includes(name)).map((name) => `plugin "${pluginId}" uses the service "${name}", which its manifest (plugin.json "uses") does not declare`),
-    ...declared.filter((name) => !used.includes(name)).map((name) => `plugin "${pluginId}" declares the service "${name}" in its manifest, which its code (definePlugin's uses) does not list`),
+    ...used
+      .filter((name) => !declared.includes(name))
+      .map(
+        (name) =>
+          `plugin "${pluginId}" uses the service "${name}", which its manifest (plugin.json "uses") does not declare`,
+      ),
+    ...declared
+      .filter((name) => !used.includes(name))
+      .map(
+        (name) =>
+          `plugin "${pluginId}" declares the service "${name}" in its manifest, which its code (definePlugin's uses) does not list`,
+      ),
   ];
 }
 
@@ -124,13 +137,21 @@ export function undeclaredServices(pluginId: string, declared: readonly string[]
  * The object handed to one plugin: its declared services and no other key.
  * Start-up stops when the code's list and the manifest's differ, or a name is no service.
  */
-export function servicesFor(pluginId: string, all: PluginServices, declared: readonly string[], used: readonly string[] | undefined): Partial<PluginServices> {
+export function servicesFor(
+  pluginId: string,
+  all: PluginServices,
+  declared: readonly string[],
+  used: readonly string[] | undefined,
+): Partial<PluginServices> {
   const problems = undeclaredServices(pluginId, declared, used ?? []);
   if (problems.length > 0) throw new Error(problems.join('; '));
   const known = new Set<string>(SERVICE_NAMES);
   const picked: Record<string, unknown> = {};
   for (const name of declared) {
-    if (!known.has(name)) throw new Error(`plugin "${pluginId}" declares the service "${name}", which does not exist (services: ${SERVICE_NAMES.join(', ')})`);
+    if (!known.has(name))
+      throw new Error(
+        `plugin "${pluginId}" declares the service "${name}", which does not exist (services: ${SERVICE_NAMES.join(', ')})`,
+      );
     picked[name] = all[name as ServiceName];
   }
   return picked as Partial<PluginServices>;

@@ -13,7 +13,11 @@ import type { QuarryConfig } from './config.js';
 export const WEBHOOK_SECRET_FILE = 'webhook-signing-secret';
 export const WEBHOOK_SECRET_REDIS_KEY = 'quarry:webhook-signing-secret';
 
-export async function resolveWebhookSecret(config: QuarryConfig, stores: Pick<Stores, 'redis'>, logger: Pick<Logger, 'warn'>): Promise<string> {
+export async function resolveWebhookSecret(
+  config: QuarryConfig,
+  stores: Pick<Stores, 'redis'>,
+  logger: Pick<Logger, 'warn'>,
+): Promise<string> {
   if (config.webhooks.secret) return config.webhooks.secret;
   if (stores.redis) {
     // NX: the first instance to start generates it; the others read that one.
@@ -24,7 +28,10 @@ export async function resolveWebhookSecret(config: QuarryConfig, stores: Pick<St
   }
   const stored = loadOrCreateSecret(config.dataDir, WEBHOOK_SECRET_FILE, '', generateWebhookSecret);
   if (stored.exposedMode !== undefined) {
-    logger.warn({ path: stored.path, mode: `0${stored.exposedMode.toString(8)}` }, 'the stored webhook secret was readable by other users; its mode is now 0600 — rotate it if others may have read it');
+    logger.warn(
+      { path: stored.path, mode: `0${stored.exposedMode.toString(8)}` },
+      'the stored webhook secret was readable by other users; its mode is now 0600 — rotate it if others may have read it',
+    );
   }
   const problem = webhookSecretProblem(stored.value);
   if (problem) throw new Error(`the webhook secret in ${stored.path} ${problem}`);

@@ -50,7 +50,10 @@ function escapeHtml(text: string): string {
 }
 
 function renderPage(page: BenchPage): string {
-  const paragraphs = page.text.split('\n').filter((l) => l.trim()).map((l) => `<p>${escapeHtml(l.trim())}</p>`);
+  const paragraphs = page.text
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => `<p>${escapeHtml(l.trim())}</p>`);
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(page.title)}</title></head><body><nav><a href="/">Home</a></nav><main><article><h1>${escapeHtml(page.title)}</h1>\n${paragraphs.join('\n')}\n</article></main><footer>Benchmark page</footer></body></html>`;
 }
 
@@ -66,12 +69,18 @@ interface Scored {
   verbatimProblems: number;
 }
 
-function score(answer: string, question: BenchQuestion, citedPageIds: Array<string | null>): Omit<Scored, 'verbatimProblems'> {
+function score(
+  answer: string,
+  question: BenchQuestion,
+  citedPageIds: Array<string | null>,
+): Omit<Scored, 'verbatimProblems'> {
   // The answer is markdown (page text escaped: "<unk>" arrives as "&lt;unk&gt;"); the excerpts are plain text.
   const plain = unescapeMarkdownText(answer);
   const text = normal(plain);
   const sentence = question.excerpts.some(
-    (e) => text.includes(normal(e.content)) || sentences(e.content).some((s) => s.text.split(/\s+/).length >= 6 && text.includes(normal(s.text))),
+    (e) =>
+      text.includes(normal(e.content)) ||
+      sentences(e.content).some((s) => s.text.split(/\s+/).length >= 6 && text.includes(normal(s.text))),
   );
   const answerWords = contentWords(plain);
   const keyPhrase = question.excerpts.some((e) => {
@@ -79,7 +88,13 @@ function score(answer: string, question: BenchQuestion, citedPageIds: Array<stri
     return words.length > 0 && words.filter((w) => answerWords.has(w)).length / words.length >= 0.7;
   });
   const gold = citedPageIds.filter((id) => id !== null && question.gold.includes(id)).length;
-  return { sentence, keyPhrase, citations: citedPageIds.length, goldCitations: gold, answered: answer.trim() !== NO_ANSWER };
+  return {
+    sentence,
+    keyPhrase,
+    citations: citedPageIds.length,
+    goldCitations: gold,
+    answered: answer.trim() !== NO_ANSWER,
+  };
 }
 
 function summarise(label: string, rows: Array<Scored & { control: boolean }>): string[] {
@@ -91,7 +106,10 @@ function summarise(label: string, rows: Array<Scored & { control: boolean }>): s
     label,
     share(asked.filter((r) => r.sentence).length, asked.length),
     share(asked.filter((r) => r.keyPhrase).length, asked.length),
-    share(asked.reduce((s, r) => s + r.goldCitations, 0), cited),
+    share(
+      asked.reduce((s, r) => s + r.goldCitations, 0),
+      cited,
+    ),
     share(asked.filter((r) => r.answered).length, asked.length),
     share(controls.filter((r) => !r.answered).length, controls.length),
     share(rows.filter((r) => r.verbatimProblems === 0).length, rows.length),
@@ -100,7 +118,9 @@ function summarise(label: string, rows: Array<Scored & { control: boolean }>): s
 
 async function main(): Promise<void> {
   if (!chromaDatasetPresent()) {
-    console.log(`Chunking dataset not found at ${CHROMA_DATASET_DIR}; nothing to benchmark (set CHUNKING_DATASET_DIR to point at it).`);
+    console.log(
+      `Chunking dataset not found at ${CHROMA_DATASET_DIR}; nothing to benchmark (set CHUNKING_DATASET_DIR to point at it).`,
+    );
     return;
   }
   const set = buildQuestionSet({ count: COUNT, distractors: 7, skip: HELD_OUT ? TUNED_ON : 0 });
@@ -117,7 +137,17 @@ async function main(): Promise<void> {
     `Answer benchmark${HELD_OUT ? ' (held-out questions)' : ''}: ${set.questions.length - controls} questions (+ ${controls} controls without their gold pages) over ${set.pages.length} pages (${DEPTHS.join(', ')} depth), gold pages among up to 7 distractors each, no LLM`,
   );
   try {
-    const table: string[][] = [['', 'answer sentence', 'key phrase', 'citation precision', 'answered', 'abstained (controls)', 'verbatim + [n] ok']];
+    const table: string[][] = [
+      [
+        '',
+        'answer sentence',
+        'key phrase',
+        'citation precision',
+        'answered',
+        'abstained (controls)',
+        'verbatim + [n] ok',
+      ],
+    ];
     for (const depth of DEPTHS) {
       const system: Array<Scored & { control: boolean; question: string }> = [];
       const baseline: Array<Scored & { control: boolean }> = [];
@@ -129,45 +159,96 @@ async function main(): Promise<void> {
         const bench = await startBenchApp(web, pageById, new Map(asked.map((q) => [q.question.trim(), q.listed])));
         try {
           for (const question of asked) {
-            const ctx = { signal: new AbortController().signal, logger: silentLogger(), progress: () => undefined, host: 'cli' as const };
-            const out = (await bench.app.registry.invoke('agent.search', { query: question.question, include_answer: true, include_raw_content: 'text', max_results: 8, search_depth: depth }, ctx)) as {
+            const ctx = {
+              signal: new AbortController().signal,
+              logger: silentLogger(),
+              progress: () => undefined,
+              host: 'cli' as const,
+            };
+            const out = (await bench.app.registry.invoke(
+              'agent.search',
+              {
+                query: question.question,
+                include_answer: true,
+                include_raw_content: 'text',
+                max_results: 8,
+                search_depth: depth,
+              },
+              ctx,
+            )) as {
               answer: string;
               results: Array<{ url: string; raw_content: string | null }>;
             };
             const pageIds = out.results.map((r) => idOfUrl.get(r.url) ?? null);
             const cited = citationNumbers(out.answer).map((n) => pageIds[n - 1] ?? null);
-            const problems = checkAnswer(out.answer, out.results.map((r) => ({ text: r.raw_content ?? '' })), { extractive: true });
-            system.push({ ...score(out.answer, question, cited), verbatimProblems: problems.length, control, question: question.question });
-            if (process.env.BENCH_VERBOSE) console.log(JSON.stringify({ q: question.question, gold: question.excerpts.map((e) => e.content.slice(0, 200)), answer: out.answer, ok: system.at(-1) }));
+            const problems = checkAnswer(
+              out.answer,
+              out.results.map((r) => ({ text: r.raw_content ?? '' })),
+              { extractive: true },
+            );
+            system.push({
+              ...score(out.answer, question, cited),
+              verbatimProblems: problems.length,
+              control,
+              question: question.question,
+            });
+            if (process.env.BENCH_VERBOSE)
+              console.log(
+                JSON.stringify({
+                  q: question.question,
+                  gold: question.excerpts.map((e) => e.content.slice(0, 200)),
+                  answer: out.answer,
+                  ok: system.at(-1),
+                }),
+              );
             const top = out.results[0];
             const first = top?.raw_content ? (sentences(top.raw_content)[0]?.text ?? '') : '';
-            baseline.push({ ...score(first ? `${first} [1]` : NO_ANSWER, question, first ? [pageIds[0] ?? null] : []), verbatimProblems: 0, control });
+            baseline.push({
+              ...score(first ? `${first} [1]` : NO_ANSWER, question, first ? [pageIds[0] ?? null] : []),
+              verbatimProblems: 0,
+              control,
+            });
           }
         } finally {
           await bench.close();
         }
       }
       const seconds = (performance.now() - started) / 1000;
-      table.push(summarise(`quarry extractive (${depth}, ${(seconds / set.questions.length).toFixed(2)} s/question)`, system));
+      table.push(
+        summarise(`quarry extractive (${depth}, ${(seconds / set.questions.length).toFixed(2)} s/question)`, system),
+      );
       table.push(summarise('baseline: first sentence of the top result', baseline));
       const rightOf = (r: Scored & { control: boolean }) => (r.control ? !r.answered : r.sentence);
-      const rows: AnsweredQuestion[] = system.map((r, i) => ({ question: r.question, control: r.control, right: { quarry: rightOf(r), 'first result': rightOf(baseline[i]!) } }));
+      const rows: AnsweredQuestion[] = system.map((r, i) => ({
+        question: r.question,
+        control: r.control,
+        right: { quarry: rightOf(r), 'first result': rightOf(baseline[i]!) },
+      }));
       console.log(`\nCross-validated (${depth} depth):`);
       reportAnswerCv(rows, ['quarry', 'first result'], 'first result', { final: finalRequested() });
     }
     const widths = table[0]!.map((_, c) => Math.max(...table.map((row) => row[c]!.length)));
     console.log('');
-    for (const row of table) console.log(row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  '));
+    for (const row of table)
+      console.log(row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  '));
   } finally {
     await web.close();
   }
 }
 
 /** A fresh app (empty caches) whose one engine lists, for each query, the pages `listed` names, in order. */
-async function startBenchApp(web: SandboxWeb, pageById: Map<string, BenchPage>, listed: Map<string, string[]>): Promise<{ app: QuarryApp; close(): Promise<void> }> {
+async function startBenchApp(
+  web: SandboxWeb,
+  pageById: Map<string, BenchPage>,
+  listed: Map<string, string[]>,
+): Promise<{ app: QuarryApp; close(): Promise<void> }> {
   const engine = createServer((request, response) => {
     const query = new URL(request.url ?? '/', 'http://x').searchParams.get('q') ?? '';
-    const items = (listed.get(query) ?? []).map((id) => ({ link: `${web.url}/bench/${id}`, name: pageById.get(id)!.title, summary: pageById.get(id)!.text.slice(0, 200) }));
+    const items = (listed.get(query) ?? []).map((id) => ({
+      link: `${web.url}/bench/${id}`,
+      name: pageById.get(id)!.title,
+      summary: pageById.get(id)!.text.slice(0, 200),
+    }));
     response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ items }));
   });
   await new Promise<void>((resolve) => engine.listen(0, '127.0.0.1', resolve));
@@ -181,7 +262,14 @@ async function startBenchApp(web: SandboxWeb, pageById: Map<string, BenchPage>, 
       apiKeys: ['bench-key-0123456789'],
       outbound: { allowHosts: [`127.0.0.1:${web.port}`, `127.0.0.1:${enginePort}`], retries: 0, respectRobots: false },
       customEngines: [
-        { type: 'json', id: 'bench_web', name: 'Benchmark engine', urlTemplate: `http://127.0.0.1:${enginePort}/search?q={query}`, results: 'items', fields: { url: 'link', title: 'name', snippet: 'summary' } },
+        {
+          type: 'json',
+          id: 'bench_web',
+          name: 'Benchmark engine',
+          urlTemplate: `http://127.0.0.1:${enginePort}/search?q={query}`,
+          results: 'items',
+          fields: { url: 'link', title: 'name', snippet: 'summary' },
+        },
       ],
       search: { defaultEngines: ['bench_web'] },
       vectorIndex: { enabled: false },

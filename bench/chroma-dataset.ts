@@ -6,7 +6,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-export const CHROMA_DATASET_DIR = resolve(process.env.CHUNKING_DATASET_DIR ?? '../shared/fixtures/datasets/chunking/chroma-chunking-evaluation');
+export const CHROMA_DATASET_DIR = resolve(
+  process.env.CHUNKING_DATASET_DIR ?? '../shared/fixtures/datasets/chunking/chroma-chunking-evaluation',
+);
 
 export interface ChromaExcerpt {
   content: string;
@@ -69,7 +71,9 @@ export function readChromaQuestions(dir = CHROMA_DATASET_DIR): ChromaQuestion[] 
     .map((row) => ({
       question: row[column('question')]!,
       corpusId: row[column('corpus_id')]!,
-      excerpts: (JSON.parse(row[column('references')]!) as Array<{ content: string; start_index: number; end_index: number }>).map((r) => ({
+      excerpts: (
+        JSON.parse(row[column('references')]!) as Array<{ content: string; start_index: number; end_index: number }>
+      ).map((r) => ({
         content: r.content,
         start: r.start_index,
         end: r.end_index,
@@ -114,7 +118,15 @@ export function chromaPages(corpusId: string, text: string): BenchPage[] {
   const flush = () => {
     if (current && current.end > current.start) {
       const body = points.slice(current.start, current.end).join('');
-      if (body.trim()) pages.push({ id: `${corpusId}-${pages.length + 1}`, corpusId, title: current.title, text: body, start: current.start, end: current.end });
+      if (body.trim())
+        pages.push({
+          id: `${corpusId}-${pages.length + 1}`,
+          corpusId,
+          title: current.title,
+          text: body,
+          start: current.start,
+          end: current.end,
+        });
     }
     current = null;
   };
@@ -127,11 +139,11 @@ export function chromaPages(corpusId: string, text: string): BenchPage[] {
       article = heading[1]!.trim();
       part = 0;
     }
-    if (!current) current = { start: line.start, end: line.end, title: part++ === 0 ? article : `${article} (part ${part})` };
+    if (!current)
+      current = { start: line.start, end: line.end, title: part++ === 0 ? article : `${article} (part ${part})` };
     current.end = line.end;
     if (current.end - current.start >= PAGE_CHARS) flush();
   }
   flush();
   return pages;
 }
-

@@ -23,7 +23,9 @@ import { createEmbedder } from '../services/embeddings/embedding-service.js';
 import { countTokens, TOKENIZER_NAME } from '../services/chunking/tokenizer.js';
 import { CHUNK_STRATEGIES, type Chunk, type EmbedTexts } from '../services/chunking/types.js';
 
-const DATASET_DIR = resolve(process.env.CHUNKING_DATASET_DIR ?? '../shared/fixtures/datasets/chunking/chroma-chunking-evaluation');
+const DATASET_DIR = resolve(
+  process.env.CHUNKING_DATASET_DIR ?? '../shared/fixtures/datasets/chunking/chroma-chunking-evaluation',
+);
 const MAX_TOKENS = Number(process.env.BENCH_MAX_TOKENS ?? 256);
 const OVERLAP_TOKENS = Number(process.env.BENCH_OVERLAP_TOKENS ?? 32);
 
@@ -35,27 +37,42 @@ interface Question {
 function readQuestions(): Question[] {
   return readChromaQuestions(DATASET_DIR).map((question) => ({
     corpusId: question.corpusId,
-    excerpts: question.excerpts.map((excerpt) => ({ start: excerpt.start, end: excerpt.end, tokens: countTokens(excerpt.content) })),
+    excerpts: question.excerpts.map((excerpt) => ({
+      start: excerpt.start,
+      end: excerpt.end,
+      tokens: countTokens(excerpt.content),
+    })),
   }));
 }
 
-const mean = (values: number[]): number => (values.length === 0 ? 0 : values.reduce((a, b) => a + b, 0) / values.length);
+const mean = (values: number[]): number =>
+  values.length === 0 ? 0 : values.reduce((a, b) => a + b, 0) / values.length;
 
 async function main(): Promise<void> {
   if (!existsSync(join(DATASET_DIR, 'questions_df.csv'))) {
-    console.log(`Chunking dataset not found at ${DATASET_DIR}; nothing to benchmark (set CHUNKING_DATASET_DIR to point at it).`);
+    console.log(
+      `Chunking dataset not found at ${DATASET_DIR}; nothing to benchmark (set CHUNKING_DATASET_DIR to point at it).`,
+    );
     return;
   }
   const questions = readQuestions();
   const corpusIds = [...new Set(questions.map((question) => question.corpusId))];
   const corpora = new Map(corpusIds.map((id) => [id, readFileSync(join(DATASET_DIR, `${id}.md`), 'utf8')]));
   const totalChars = [...corpora.values()].reduce((sum, text) => sum + text.length, 0);
-  console.log(`Chroma chunking evaluation: ${questions.length} questions, ${corpusIds.length} corpora (${(totalChars / 1e6).toFixed(2)} M chars)`);
+  console.log(
+    `Chroma chunking evaluation: ${questions.length} questions, ${corpusIds.length} corpora (${(totalChars / 1e6).toFixed(2)} M chars)`,
+  );
   const embedder = await createEmbedder(
-    { dataDir: join(tmpdir(), 'quarry-bench-chunking'), model: process.env.QUARRY_EMBEDDING_MODEL ?? null, allowRemote: false },
+    {
+      dataDir: join(tmpdir(), 'quarry-bench-chunking'),
+      model: process.env.QUARRY_EMBEDDING_MODEL ?? null,
+      allowRemote: false,
+    },
     { info: () => undefined, warn: (...args: unknown[]) => console.error(...args) } as never,
   );
-  console.log(`Budget: maxTokens ${MAX_TOKENS}, overlapTokens ${OVERLAP_TOKENS} (fixed, recursive); tokenizer ${TOKENIZER_NAME}; semantic embeds with ${embedder.info().id}\n`);
+  console.log(
+    `Budget: maxTokens ${MAX_TOKENS}, overlapTokens ${OVERLAP_TOKENS} (fixed, recursive); tokenizer ${TOKENIZER_NAME}; semantic embeds with ${embedder.info().id}\n`,
+  );
 
   const runs: Array<{ label: string; strategy: (typeof CHUNK_STRATEGIES)[number]; embed: EmbedTexts }> = [
     ...CHUNK_STRATEGIES.map((strategy) => ({ label: strategy, strategy, embed: embedTextsAdapter(embedder) })),
@@ -66,10 +83,15 @@ async function main(): Promise<void> {
     const chunksByCorpus = new Map<string, Chunk[]>();
     const started = performance.now();
     for (const [id, text] of corpora) {
-      chunksByCorpus.set(id, await chunkText(text, { strategy, maxTokens: MAX_TOKENS, overlapTokens: OVERLAP_TOKENS, embed }));
+      chunksByCorpus.set(
+        id,
+        await chunkText(text, { strategy, maxTokens: MAX_TOKENS, overlapTokens: OVERLAP_TOKENS, embed }),
+      );
     }
     const elapsed = performance.now() - started;
-    const scores = questions.map((question) => scoreQuestion(chunksByCorpus.get(question.corpusId)!, question.excerpts));
+    const scores = questions.map((question) =>
+      scoreQuestion(chunksByCorpus.get(question.corpusId)!, question.excerpts),
+    );
     const allChunks = [...chunksByCorpus.values()].flat();
     table.push([
       label,
@@ -82,7 +104,12 @@ async function main(): Promise<void> {
     ]);
   }
   const widths = table[0]!.map((_, column) => Math.max(...table.map((row) => row[column]!.length)));
-  for (const row of table) console.log(row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  '));
+  for (const row of table)
+    console.log(
+      row
+        .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
+        .join('  '),
+    );
   await embedder.close();
 }
 

@@ -16,6 +16,9 @@ export interface EngineHostReady {
 const latencies = (process.env.BENCH_ENGINE_LATENCIES ?? '').split(',').map(Number);
 const web = await startSandboxWeb();
 BENCH_ENGINES.forEach((engine, i) => playRecording(web, engine, { delayMs: latencies[i] ?? 0 }));
-const ready: EngineHostReady = { port: web.port, baseUrls: Object.fromEntries(BENCH_ENGINES.map((id) => [id, web.engineBaseUrl(id)])) };
+const ready: EngineHostReady = {
+  port: web.port,
+  baseUrls: Object.fromEntries(BENCH_ENGINES.map((id) => [id, web.engineBaseUrl(id)])),
+};
 process.send?.(ready);
 process.on('disconnect', () => void web.close().finally(() => process.exit(0)));

@@ -38,18 +38,39 @@ async function main(): Promise<void> {
   const pool = new ExtractionPool({ threads: 1, maxQueue: 100 });
   const cases: { engine: LoadedEngine; body: string }[] = [];
   const wiki = readFileSync(join(PACKAGE_ROOT, 'engines/wikipedia/fixtures/full_text_search_results.json'), 'utf8');
-  for (const chars of [2_000, 8_000, 16_000, 32_000, 64_000, 256_000]) cases.push({ engine: engines.get('wikipedia')!, body: jsonAnswer(wiki, chars, ['query', 'pages']) });
+  for (const chars of [2_000, 8_000, 16_000, 32_000, 64_000, 256_000])
+    cases.push({ engine: engines.get('wikipedia')!, body: jsonAnswer(wiki, chars, ['query', 'pages']) });
   const brave = readFileSync(join(PACKAGE_ROOT, 'engines/brave/fixtures/web-search-hello-world.json'), 'utf8');
   cases.push({ engine: engines.get('brave')!, body: brave });
-  for (const file of ['no-results-nojs.html', 'nojs.html']) cases.push({ engine: engines.get('google')!, body: readFileSync(join(PACKAGE_ROOT, 'engines/google/fixtures', file), 'utf8') });
+  for (const file of ['no-results-nojs.html', 'nojs.html'])
+    cases.push({
+      engine: engines.get('google')!,
+      body: readFileSync(join(PACKAGE_ROOT, 'engines/google/fixtures', file), 'utf8'),
+    });
 
   console.log('engine      chars    inline p50 ms   pool p50 ms');
   for (const { engine, body } of cases) {
-    const ctx: EngineContext = { query: { query: 'hello world', page: 1, language: 'en', safeSearch: 1 }, settings: { baseUrl: engine.manifest.baseUrl, options: {} }, manifest: engine.manifest };
+    const ctx: EngineContext = {
+      query: { query: 'hello world', page: 1, language: 'en', safeSearch: 1 },
+      settings: { baseUrl: engine.manifest.baseUrl, options: {} },
+      manifest: engine.manifest,
+    };
     const request = engine.definition.buildRequest(ctx);
-    const response: EngineResponse = { status: 200, headers: { 'content-type': 'application/json' }, body, url: request.url, request };
+    const response: EngineResponse = {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body,
+      url: request.url,
+      request,
+    };
     const { body: _text, ...head } = response;
-    const task = { kind: 'engine' as const, engine: workerModuleRef(engine.moduleRef), phase: 'results' as const, response: { ...head, bytes: Buffer.from(body) }, ctx };
+    const task = {
+      kind: 'engine' as const,
+      engine: workerModuleRef(engine.moduleRef),
+      phase: 'results' as const,
+      response: { ...head, bytes: Buffer.from(body) },
+      ctx,
+    };
     const inline: number[] = [];
     const pooled: number[] = [];
     for (let i = 0; i < ROUNDS; i++) {
@@ -64,7 +85,9 @@ async function main(): Promise<void> {
       await pool.engine(task).catch(() => undefined);
       pooled.push(performance.now() - started);
     }
-    console.log(`${engine.manifest.id.padEnd(10)} ${String(body.length).padStart(7)}   ${median(inline).toFixed(3).padStart(12)}   ${median(pooled).toFixed(3).padStart(11)}`);
+    console.log(
+      `${engine.manifest.id.padEnd(10)} ${String(body.length).padStart(7)}   ${median(inline).toFixed(3).padStart(12)}   ${median(pooled).toFixed(3).padStart(11)}`,
+    );
   }
   await pool.close();
 }

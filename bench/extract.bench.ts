@@ -15,7 +15,15 @@
  * message when absent. Flags: --only zyte|wcxb|traf, --worst N (pages where
  * Quarry trails Readability most, for development).
  */
-import { datasetsPresent, DATASET_DIR, snippetPages, wcxbPages, zyteBaseline, zyteBaselineFiles, zytePages } from './extract/datasets.js';
+import {
+  datasetsPresent,
+  DATASET_DIR,
+  snippetPages,
+  wcxbPages,
+  zyteBaseline,
+  zyteBaselineFiles,
+  zytePages,
+} from './extract/datasets.js';
 import { EXTRACTORS } from './extract/extractors.js';
 import { fixed, ratio, table } from './extract/report.js';
 import { runPages, type Timing } from './extract/run-pages.js';
@@ -50,7 +58,14 @@ function scorerCheck(): void {
     const score = shingleScore(truth.map((page) => ({ truth: page.truth, predicted: outputs.get(page.id) ?? '' })));
     const published = PUBLISHED_ZYTE_F1[file];
     const matches = published === undefined ? '' : Math.abs(score.f1 - published) <= 0.0015 ? 'yes' : 'NO';
-    return [file.replace(/\.json$/, ''), fixed(score.precision), fixed(score.recall), fixed(score.f1), published === undefined ? '' : fixed(published), matches];
+    return [
+      file.replace(/\.json$/, ''),
+      fixed(score.precision),
+      fixed(score.recall),
+      fixed(score.f1),
+      published === undefined ? '' : fixed(published),
+      matches,
+    ];
   });
   console.log('\n## Scorer check: published Zyte outputs re-scored\n');
   console.log(table(['tool', 'precision', 'recall', 'F1', 'published F1', 'match'], rows));
@@ -59,45 +74,87 @@ function scorerCheck(): void {
 function printWorst(label: string, items: Array<{ id: string; delta: number; detail: string }>): void {
   if (worst <= 0) return;
   console.log(`\n${label}: pages where Quarry trails Readability most`);
-  for (const item of items.sort((a, b) => a.delta - b.delta).slice(0, worst)) console.log(`  ${item.id} ${fixed(item.delta)} ${item.detail}`);
+  for (const item of items.sort((a, b) => a.delta - b.delta).slice(0, worst))
+    console.log(`  ${item.id} ${fixed(item.delta)} ${item.detail}`);
 }
 
 function zyteSection(): void {
   scorerCheck();
   const runs = runPages(zytePages(), EXTRACTORS, timings);
-  const scores = names.map((name) => shingleScore(runs.map((run) => ({ truth: run.page.truth, predicted: run.texts[name] ?? '' }))));
+  const scores = names.map((name) =>
+    shingleScore(runs.map((run) => ({ truth: run.page.truth, predicted: run.texts[name] ?? '' }))),
+  );
   const [q, r] = scores;
   console.log(`\n## Zyte article benchmark (${runs.length} pages, 4-gram shingle F1)\n`);
   console.log(
     table(
       ['extractor', 'precision', 'recall', 'F1', 'accuracy'],
-      scores.map((s, i) => [names[i] ?? '', fixed(s.precision), fixed(s.recall), fixed(s.f1), fixed(s.accuracy)]).concat(
-        q && r ? [['quarry / readability', ratio(q.precision, r.precision), ratio(q.recall, r.recall), ratio(q.f1, r.f1), ratio(q.accuracy, r.accuracy)]] : [],
-      ),
+      scores
+        .map((s, i) => [names[i] ?? '', fixed(s.precision), fixed(s.recall), fixed(s.f1), fixed(s.accuracy)])
+        .concat(
+          q && r
+            ? [
+                [
+                  'quarry / readability',
+                  ratio(q.precision, r.precision),
+                  ratio(q.recall, r.recall),
+                  ratio(q.f1, r.f1),
+                  ratio(q.accuracy, r.accuracy),
+                ],
+              ]
+            : [],
+        ),
     ),
   );
   printWorst(
     'Zyte',
     runs.map((run) => {
-      const [a, b] = names.map((name) => shingleScore([{ truth: run.page.truth, predicted: run.texts[name] ?? '' }]).f1);
-      return { id: run.page.id, delta: (a ?? 0) - (b ?? 0), detail: `quarry ${fixed(a ?? 0)} readability ${fixed(b ?? 0)} ${run.page.url}` };
+      const [a, b] = names.map(
+        (name) => shingleScore([{ truth: run.page.truth, predicted: run.texts[name] ?? '' }]).f1,
+      );
+      return {
+        id: run.page.id,
+        delta: (a ?? 0) - (b ?? 0),
+        detail: `quarry ${fixed(a ?? 0)} readability ${fixed(b ?? 0)} ${run.page.url}`,
+      };
     }),
   );
 }
 
 function wcxbSection(): void {
   const runs = runPages(wcxbPages(), EXTRACTORS, timings);
-  const perPage = runs.map((run) => ({ run, scores: names.map((name) => wordScore(run.page.truth, run.texts[name] ?? '')) }));
+  const perPage = runs.map((run) => ({
+    run,
+    scores: names.map((name) => wordScore(run.page.truth, run.texts[name] ?? '')),
+  }));
   const types = [...new Set(runs.map((run) => run.page.pageType))].sort();
   const row = (label: string, items: typeof perPage): string[] => {
     const [q, r] = names.map((_, i) => meanWordScore(items.map((item) => item.scores[i] as WordScore)));
-    return [label, String(items.length), fixed(q?.precision ?? 0), fixed(q?.recall ?? 0), fixed(q?.f1 ?? 0), fixed(r?.precision ?? 0), fixed(r?.recall ?? 0), fixed(r?.f1 ?? 0), ratio(q?.f1 ?? 0, r?.f1 ?? 0)];
+    return [
+      label,
+      String(items.length),
+      fixed(q?.precision ?? 0),
+      fixed(q?.recall ?? 0),
+      fixed(q?.f1 ?? 0),
+      fixed(r?.precision ?? 0),
+      fixed(r?.recall ?? 0),
+      fixed(r?.f1 ?? 0),
+      ratio(q?.f1 ?? 0, r?.f1 ?? 0),
+    ];
   };
   console.log(`\n## WCXB dev split (${runs.length} pages, word-level F1 averaged per page)\n`);
   console.log(
     table(
       ['page type', 'pages', 'quarry P', 'quarry R', 'quarry F1', 'readab. P', 'readab. R', 'readab. F1', 'F1 ratio'],
-      [row('all', perPage), ...types.map((type) => row(type, perPage.filter((item) => item.run.page.pageType === type)))],
+      [
+        row('all', perPage),
+        ...types.map((type) =>
+          row(
+            type,
+            perPage.filter((item) => item.run.page.pageType === type),
+          ),
+        ),
+      ],
     ),
   );
   printWorst(
@@ -112,15 +169,29 @@ function wcxbSection(): void {
 
 function snippetSection(): void {
   const runs = runPages(snippetPages(), EXTRACTORS, timings);
-  const scores = names.map((name) => snippetScore(runs.map((run) => snippetCounts(run.texts[name] ?? '', run.page.with, run.page.without))));
+  const scores = names.map((name) =>
+    snippetScore(runs.map((run) => snippetCounts(run.texts[name] ?? '', run.page.with, run.page.without))),
+  );
   const [q, r] = scores;
   console.log(`\n## Trafilatura evaluation subset (${runs.length} pages, with/without snippets)\n`);
   console.log(
     table(
       ['extractor', 'precision', 'recall', 'accuracy', 'F1'],
-      scores.map((s, i) => [names[i] ?? '', fixed(s.precision), fixed(s.recall), fixed(s.accuracy), fixed(s.f1)]).concat(
-        q && r ? [['quarry / readability', ratio(q.precision, r.precision), ratio(q.recall, r.recall), ratio(q.accuracy, r.accuracy), ratio(q.f1, r.f1)]] : [],
-      ),
+      scores
+        .map((s, i) => [names[i] ?? '', fixed(s.precision), fixed(s.recall), fixed(s.accuracy), fixed(s.f1)])
+        .concat(
+          q && r
+            ? [
+                [
+                  'quarry / readability',
+                  ratio(q.precision, r.precision),
+                  ratio(q.recall, r.recall),
+                  ratio(q.accuracy, r.accuracy),
+                  ratio(q.f1, r.f1),
+                ],
+              ]
+            : [],
+        ),
     ),
   );
 }
@@ -128,13 +199,23 @@ function snippetSection(): void {
 function speedSection(): void {
   const rows = names.map((name) => {
     const t = timings.get(name) ?? { pages: 0, ms: 0 };
-    return [name, String(t.pages), fixed(t.ms / Math.max(1, t.pages), 2), fixed((t.pages * 1000) / Math.max(1, t.ms), 1)];
+    return [
+      name,
+      String(t.pages),
+      fixed(t.ms / Math.max(1, t.pages), 2),
+      fixed((t.pages * 1000) / Math.max(1, t.ms), 1),
+    ];
   });
   const [q, r] = names.map((name) => timings.get(name));
   const qRate = q ? (q.pages * 1000) / q.ms : 0;
   const rRate = r ? (r.pages * 1000) / r.ms : 0;
   console.log('\n## Speed (one core, same pages, extraction only)\n');
-  console.log(table(['extractor', 'pages', 'ms/page', 'pages/s'], [...rows, ['quarry / readability', '', '', ratio(qRate, rRate)]]));
+  console.log(
+    table(
+      ['extractor', 'pages', 'ms/page', 'pages/s'],
+      [...rows, ['quarry / readability', '', '', ratio(qRate, rRate)]],
+    ),
+  );
 }
 
 if (!datasetsPresent()) {

@@ -11,7 +11,11 @@ export interface FastifyFloor {
   close(): Promise<void>;
 }
 
-export async function startFastifyFloor(path: string, reply: { body: Buffer; contentType: string }, health: unknown): Promise<FastifyFloor> {
+export async function startFastifyFloor(
+  path: string,
+  reply: { body: Buffer; contentType: string },
+  health: unknown,
+): Promise<FastifyFloor> {
   const server = Fastify();
   server.post(path, async (_request, answer) => {
     answer.type(reply.contentType);

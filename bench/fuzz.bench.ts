@@ -29,28 +29,43 @@ if (!datasetsPresent()) {
   process.exit(0);
 }
 
-const sources: FuzzPage[] = [...zytePages(), ...wcxbPages()].map((page) => ({ id: page.id, url: page.url, html: page.html() }));
+const sources: FuzzPage[] = [...zytePages(), ...wcxbPages()].map((page) => ({
+  id: page.id,
+  url: page.url,
+  html: page.html(),
+}));
 console.log(`# Extraction fuzz: ${PAGES} mutated pages from ${sources.length} real pages, seed ${SEED}\n`);
 const started = performance.now();
 const report = runFuzz(sources, PAGES, SEED, (done) => console.error(`${done} pages`));
 
-console.log(table(
-  ['kind', 'pages', 'failed', 'lost'],
-  MUTATION_KINDS.map((kind) => {
-    const tally = report.byKind.get(kind) ?? { pages: 0, failed: 0, lost: 0 };
-    return [kind, String(tally.pages), String(tally.failed), String(tally.lost)];
-  }),
-));
-console.log(`\npages: ${report.pages}, failed: ${report.failed}, lost: ${report.lost} (a page with two mutations counts under both kinds)`);
-const crashes = report.problems.filter((p) => p.outcome.detail.startsWith('threw') || p.outcome.detail === 'extraction_error');
+console.log(
+  table(
+    ['kind', 'pages', 'failed', 'lost'],
+    MUTATION_KINDS.map((kind) => {
+      const tally = report.byKind.get(kind) ?? { pages: 0, failed: 0, lost: 0 };
+      return [kind, String(tally.pages), String(tally.failed), String(tally.lost)];
+    }),
+  ),
+);
+console.log(
+  `\npages: ${report.pages}, failed: ${report.failed}, lost: ${report.lost} (a page with two mutations counts under both kinds)`,
+);
+const crashes = report.problems.filter(
+  (p) => p.outcome.detail.startsWith('threw') || p.outcome.detail === 'extraction_error',
+);
 console.log(`crashes (threw or extraction_error): ${crashes.length}`);
 
 const mutatedRate = report.pages / (report.mutatedMs / 1000);
 const baselineRate = report.baselinePages / (report.baselineMs / 1000);
-console.log(`\nspeed: ${fixed(mutatedRate, 1)} mutated pages/s, ${fixed(baselineRate, 1)} unmutated pages/s (baseline, same run): ${ratio(mutatedRate, baselineRate)}`);
+console.log(
+  `\nspeed: ${fixed(mutatedRate, 1)} mutated pages/s, ${fixed(baselineRate, 1)} unmutated pages/s (baseline, same run): ${ratio(mutatedRate, baselineRate)}`,
+);
 console.log(`wall time: ${fixed((performance.now() - started) / 1000, 1)} s`);
 
 if (report.problems.length > 0) {
   console.log('\n## First problems (page, seed, kinds: verdict)\n');
-  for (const p of report.problems.slice(0, 30)) console.log(`- ${p.page} seed ${p.seed} [${p.kinds.join('+')}] ${p.notes.join('; ')}: ${p.outcome.verdict} — ${p.outcome.detail.slice(0, 200)}`);
+  for (const p of report.problems.slice(0, 30))
+    console.log(
+      `- ${p.page} seed ${p.seed} [${p.kinds.join('+')}] ${p.notes.join('; ')}: ${p.outcome.verdict} — ${p.outcome.detail.slice(0, 200)}`,
+    );
 }

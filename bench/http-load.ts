@@ -17,7 +17,10 @@ import { clientArguments, reportClientRun } from './load-client-protocol.js';
 const { url, seconds, concurrency, body, headers } = clientArguments();
 const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
 const payload = body === undefined ? undefined : Buffer.from(body);
-const requestHeaders: Record<string, string | number> = { ...headers, ...(payload ? { 'content-length': payload.length } : {}) };
+const requestHeaders: Record<string, string | number> = {
+  ...headers,
+  ...(payload ? { 'content-length': payload.length } : {}),
+};
 
 /** One request, its body read to the end: whether it answered 2xx. */
 function once(): Promise<boolean> {

@@ -21,7 +21,9 @@ import { startLocalRedis } from '../test/sandbox/local-redis.js';
 import type { JobBackendName } from '../services/jobs/types.js';
 import { openJobs } from './jobs/job-services.js';
 
-const { values } = parseArgs({ options: { jobs: { type: 'string', default: '1000' }, kills: { type: 'string', default: '10' } } });
+const { values } = parseArgs({
+  options: { jobs: { type: 'string', default: '1000' }, kills: { type: 'string', default: '10' } },
+});
 const JOBS = Number(values.jobs);
 const KILLS = Number(values.kills);
 const WORKER = join(import.meta.dirname, 'jobs', 'worker.js');
@@ -35,8 +37,17 @@ interface Worker {
   next(pattern: RegExp): Promise<string>;
 }
 
-function startWorker(backend: JobBackendName, dataDir: string, redisUrl: string, concurrency: number, env: Record<string, string> = {}): Worker {
-  const child = spawn(process.execPath, [WORKER, backend, dataDir, redisUrl, String(concurrency)], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+function startWorker(
+  backend: JobBackendName,
+  dataDir: string,
+  redisUrl: string,
+  concurrency: number,
+  env: Record<string, string> = {},
+): Worker {
+  const child = spawn(process.execPath, [WORKER, backend, dataDir, redisUrl, String(concurrency)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ...env },
+  });
   const lines: string[] = [];
   const waiters: Array<{ pattern: RegExp; resolve: (line: string) => void }> = [];
   let buffered = '';
@@ -103,7 +114,8 @@ async function throughput(backend: JobBackendName, workers: number, redisUrl: st
 
 async function submitAll(jobs: { submit(kind: string, input: unknown): Promise<unknown> }): Promise<void> {
   const BATCH = 50;
-  for (let i = 0; i < JOBS; i += BATCH) await Promise.all(Array.from({ length: Math.min(BATCH, JOBS - i) }, () => jobs.submit('bench.noop', null)));
+  for (let i = 0; i < JOBS; i += BATCH)
+    await Promise.all(Array.from({ length: Math.min(BATCH, JOBS - i) }, () => jobs.submit('bench.noop', null)));
 }
 
 /** Milliseconds from the SIGKILL of the process running a job until a run of it starts again, KILLS times. */
@@ -162,10 +174,18 @@ try {
       backend === 'embedded' ? 'restart of the killed process' : 'the other worker process takes over',
     ]);
   }
-  const header = ['backend', 'jobs/s, 1 worker', 'jobs/s, 2 workers', `failover p50 / max (${KILLS} SIGKILLs)`, 'failover is'];
+  const header = [
+    'backend',
+    'jobs/s, 1 worker',
+    'jobs/s, 2 workers',
+    `failover p50 / max (${KILLS} SIGKILLs)`,
+    'failover is',
+  ];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) => `| ${cells.map((cell, i) => cell.padEnd(widths[i]!)).join(' | ')} |`;
-  console.log(`\nJob mechanism, ${JOBS} trivial jobs per run; default lock ${20} s and stall check ${15} s (BullMQ); Node ${process.version}\n`);
+  console.log(
+    `\nJob mechanism, ${JOBS} trivial jobs per run; default lock ${20} s and stall check ${15} s (BullMQ); Node ${process.version}\n`,
+  );
   console.log(line(header));
   console.log(line(widths.map((w) => '-'.repeat(w))));
   for (const row of rows) console.log(line(row));

@@ -23,7 +23,10 @@ export interface LoadResult {
 
 export type LoadClient = 'node-http' | 'autocannon';
 
-const CLIENT_SCRIPTS: Record<LoadClient, string> = { 'node-http': 'dist/bench/http-load.js', autocannon: 'dist/bench/autocannon-load.js' };
+const CLIENT_SCRIPTS: Record<LoadClient, string> = {
+  'node-http': 'dist/bench/http-load.js',
+  autocannon: 'dist/bench/autocannon-load.js',
+};
 
 export async function measureThroughput(
   url: string,
@@ -41,5 +44,10 @@ export async function measureThroughput(
   const used = process.cpuUsage(cpu);
   const { done, failed, seconds: took, clientCpuMs } = JSON.parse(out) as ClientRun;
   const requests = Math.max(1, done + failed);
-  return { perSecond: done / took, failed, cpuMsPerRequest: (used.user + used.system) / 1000 / requests, clientCpuMsPerRequest: clientCpuMs / requests };
+  return {
+    perSecond: done / took,
+    failed,
+    cpuMsPerRequest: (used.user + used.system) / 1000 / requests,
+    clientCpuMsPerRequest: clientCpuMs / requests,
+  };
 }

@@ -22,14 +22,22 @@ import { PACKAGE_ROOT } from '../core/paths.js';
 import { buildHttpServer } from '../hosts/http/server.js';
 import { measureThroughput } from './load-client.js';
 
-const { values } = parseArgs({ options: { starts: { type: 'string', default: '10' }, seconds: { type: 'string', default: '5' }, concurrency: { type: 'string', default: '16' }, only: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    starts: { type: 'string', default: '10' },
+    seconds: { type: 'string', default: '5' },
+    concurrency: { type: 'string', default: '16' },
+    only: { type: 'string' },
+  },
+});
 const STARTS = Number(values.starts);
 const SECONDS = Number(values.seconds);
 const CONCURRENCY = Number(values.concurrency);
 const KEY = 'bench-key-0123456789';
 const MAIN = join(PACKAGE_ROOT, 'dist/hosts/cli/main.js');
 
-const median = (xs: number[]): number => (xs.length === 0 ? Number.NaN : [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!);
+const median = (xs: number[]): number =>
+  xs.length === 0 ? Number.NaN : [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 function nodeNothing(): Promise<number> {
   const started = performance.now();
@@ -42,7 +50,12 @@ function mcpStart(dataDir: string): Promise<{ initialize: number; toolsList: num
   const started = performance.now();
   const child = spawn(process.execPath, [MAIN, 'mcp'], {
     cwd: dataDir,
-    env: { PATH: process.env.PATH ?? '', HOME: dataDir, QUARRY_DATA_DIR: join(dataDir, 'data'), QUARRY_LOG_LEVEL: 'warn' },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: dataDir,
+      QUARRY_DATA_DIR: join(dataDir, 'data'),
+      QUARRY_LOG_LEVEL: 'warn',
+    },
     stdio: ['pipe', 'pipe', 'ignore'],
   });
   const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
@@ -68,7 +81,12 @@ function mcpStart(dataDir: string): Promise<{ initialize: number; toolsList: num
         }
       }
     });
-    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } });
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+    });
   });
 }
 
@@ -85,9 +103,13 @@ async function stdioStarts(): Promise<void> {
       toolsList.push(run.toolsList);
     }
     const ratio = median(initialize) / median(baseline);
-    console.log(`quarry mcp, ${STARTS} starts (median, load ${loadavg()[0]!.toFixed(1)}): initialize answered in ${median(initialize).toFixed(0)} ms; node -e '' ${median(baseline).toFixed(0)} ms; ratio ${ratio.toFixed(2)}`);
+    console.log(
+      `quarry mcp, ${STARTS} starts (median, load ${loadavg()[0]!.toFixed(1)}): initialize answered in ${median(initialize).toFixed(0)} ms; node -e '' ${median(baseline).toFixed(0)} ms; ratio ${ratio.toFixed(2)}`,
+    );
     // The first start has no tool list from a previous one and waits for the app; later ones answer from the snapshot.
-    console.log(`  tools/list answered: first start ${toolsList[0]!.toFixed(0)} ms, median of the others ${median(toolsList.slice(1)).toFixed(0)} ms (${((median(toolsList.slice(1)) / median(baseline))).toFixed(2)} × node -e '')`);
+    console.log(
+      `  tools/list answered: first start ${toolsList[0]!.toFixed(0)} ms, median of the others ${median(toolsList.slice(1)).toFixed(0)} ms (${(median(toolsList.slice(1)) / median(baseline)).toFixed(2)} × node -e '')`,
+    );
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
@@ -95,16 +117,30 @@ async function stdioStarts(): Promise<void> {
 
 async function httpToolsList(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'quarry-bench-http-'));
-  const app = await createQuarry({ env: {}, overrides: { dataDir, apiKeys: [KEY], logLevel: 'silent', rateLimitPerMinute: 10_000_000 } });
+  const app = await createQuarry({
+    env: {},
+    overrides: { dataDir, apiKeys: [KEY], logLevel: 'silent', rateLimitPerMinute: 10_000_000 },
+  });
   const server = await buildHttpServer(app, { apiKeys: [KEY] });
   const url = `${await server.listen({ host: '127.0.0.1', port: 0 })}/mcp`;
   const body = JSON.stringify({
     jsonrpc: '2.0',
     id: 1,
     method: 'tools/list',
-    params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } },
+    params: {
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientCapabilities': {},
+      },
+    },
   });
-  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-api-key': KEY, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' };
+  const headers = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'x-api-key': KEY,
+    'mcp-protocol-version': '2026-07-28',
+    'mcp-method': 'tools/list',
+  };
   try {
     const check = await fetch(url, { method: 'POST', headers, body });
     const tools = ((await check.json()) as { result: { tools: unknown[] } }).result.tools.length;
@@ -112,8 +148,12 @@ async function httpToolsList(): Promise<void> {
     // The same server's smallest route: what the machine allows at all right now.
     const healthz = await measureThroughput(url.replace(/\/mcp$/, '/healthz'), SECONDS, CONCURRENCY);
     const load = loadavg()[0]!.toFixed(1);
-    console.log(`tools/list over HTTP (${tools} tools, ${CONCURRENCY} concurrent, ${SECONDS} s, load ${load}): ${list.perSecond.toFixed(0)} requests/s${list.failed ? `, ${list.failed} failed` : ''}, ${list.cpuMsPerRequest.toFixed(2)} ms server CPU each (${(1000 / list.cpuMsPerRequest).toFixed(0)}/s per core); the clients ${list.clientCpuMsPerRequest.toFixed(2)} ms CPU each`);
-    console.log(`  GET /healthz on the same server: ${healthz.perSecond.toFixed(0)} requests/s, ${healthz.cpuMsPerRequest.toFixed(2)} ms CPU each, the clients ${healthz.clientCpuMsPerRequest.toFixed(2)} ms (ratio ${(list.perSecond / healthz.perSecond).toFixed(2)})`);
+    console.log(
+      `tools/list over HTTP (${tools} tools, ${CONCURRENCY} concurrent, ${SECONDS} s, load ${load}): ${list.perSecond.toFixed(0)} requests/s${list.failed ? `, ${list.failed} failed` : ''}, ${list.cpuMsPerRequest.toFixed(2)} ms server CPU each (${(1000 / list.cpuMsPerRequest).toFixed(0)}/s per core); the clients ${list.clientCpuMsPerRequest.toFixed(2)} ms CPU each`,
+    );
+    console.log(
+      `  GET /healthz on the same server: ${healthz.perSecond.toFixed(0)} requests/s, ${healthz.cpuMsPerRequest.toFixed(2)} ms CPU each, the clients ${healthz.clientCpuMsPerRequest.toFixed(2)} ms (ratio ${(list.perSecond / healthz.perSecond).toFixed(2)})`,
+    );
   } finally {
     await server.close();
     await app.close();

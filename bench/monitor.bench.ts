@@ -34,7 +34,8 @@ const INTERVAL_MINUTES = 5;
 /** A new story per topic this often. */
 const EDITION_MS = 10_000;
 
-const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN);
+const percentile = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN;
 const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
 
 async function main(): Promise<void> {
@@ -50,7 +51,11 @@ async function main(): Promise<void> {
       engine: 'sandbox',
       score: 1 / (i + 1),
     }));
-    return { body: Buffer.from(JSON.stringify({ query: marker, results })), contentType: 'application/json', status: 200 };
+    return {
+      body: Buffer.from(JSON.stringify({ query: marker, results })),
+      contentType: 'application/json',
+      status: 200,
+    };
   });
   let redis: LocalRedis | null = null;
   if (values.redis) redis = await startLocalRedis();
@@ -68,7 +73,13 @@ async function main(): Promise<void> {
   for (let i = 0; i < MONITORS; i += 50) {
     await Promise.all(
       Array.from({ length: Math.min(50, MONITORS - i) }, async (_, j) => {
-        const answer = await quarry.post('/api/v1/monitor/topics', { topic: `benchmon${i + j} news`, keywords: [`benchmon${i + j}`], check_interval_minutes: INTERVAL_MINUTES, webhook_url: hook, alert_on_first_check: false });
+        const answer = await quarry.post('/api/v1/monitor/topics', {
+          topic: `benchmon${i + j} news`,
+          keywords: [`benchmon${i + j}`],
+          check_interval_minutes: INTERVAL_MINUTES,
+          webhook_url: hook,
+          alert_on_first_check: false,
+        });
         if (answer.status !== 200) throw new Error(`create failed: ${JSON.stringify(answer.body)}`);
       }),
     );
@@ -99,12 +110,17 @@ async function main(): Promise<void> {
     'lag p50 (ms)': Math.round(percentile(lags, 50)),
     'lag p95 (ms)': Math.round(percentile(lags, 95)),
     'lag max (ms)': Math.round(lags.at(-1) ?? NaN),
-    'alerts delivered/s': Math.round(((web.webhooks('bench').length - deliveredBefore) / ((to - from) / 1000)) * 10) / 10,
+    'alerts delivered/s':
+      Math.round(((web.webhooks('bench').length - deliveredBefore) / ((to - from) / 1000)) * 10) / 10,
     'rss peak': mb(Math.max(peakRss, memory.rss)),
     'heap used': mb(memory.heapUsed),
   };
   console.log(`| ${Object.keys(rows).join(' | ')} |`);
-  console.log(`| ${Object.keys(rows).map(() => '---').join(' | ')} |`);
+  console.log(
+    `| ${Object.keys(rows)
+      .map(() => '---')
+      .join(' | ')} |`,
+  );
   console.log(`| ${Object.values(rows).join(' | ')} |`);
   await quarry.close();
   await web.close();

@@ -54,7 +54,9 @@ function report(name: string, documents: Document[], systems: Record<string, Sys
     const result = evaluate(documents, system);
     const micro = score(result.all);
     const per = SCORED.map((t) => pct(score(result.byType[t]!).f1)).join(' | ');
-    console.log(`| ${label} | ${pct(micro.precision)} | ${pct(micro.recall)} | **${pct(micro.f1)}** | ${per} | ${micro.counts.gold} | ${result.ms.toFixed(0)} |`);
+    console.log(
+      `| ${label} | ${pct(micro.precision)} | ${pct(micro.recall)} | **${pct(micro.f1)}** | ${per} | ${micro.counts.gold} | ${result.ms.toFixed(0)} |`,
+    );
   }
 }
 
@@ -85,4 +87,6 @@ reportNerCv(
   systems,
   { final: finalRequested() },
 );
-console.log('\nRebuild the model from its training data: npm run train:ner (gazetteer: node scripts/build-ner-gazetteer.mjs)');
+console.log(
+  '\nRebuild the model from its training data: npm run train:ner (gazetteer: node scripts/build-ner-gazetteer.mjs)',
+);

@@ -18,11 +18,17 @@ import { runRetrievalBench } from './rag/retrieval.js';
 
 async function main(): Promise<void> {
   if (!chromaDatasetPresent()) {
-    console.log(`Chunking dataset not found at ${CHROMA_DATASET_DIR}; nothing to benchmark (set CHUNKING_DATASET_DIR to point at it).`);
+    console.log(
+      `Chunking dataset not found at ${CHROMA_DATASET_DIR}; nothing to benchmark (set CHUNKING_DATASET_DIR to point at it).`,
+    );
     return;
   }
   const embedder = await createEmbedder(
-    { dataDir: join(tmpdir(), 'quarry-bench-rag'), model: process.env.QUARRY_EMBEDDING_MODEL ?? null, allowRemote: false },
+    {
+      dataDir: join(tmpdir(), 'quarry-bench-rag'),
+      model: process.env.QUARRY_EMBEDDING_MODEL ?? null,
+      allowRemote: false,
+    },
     { info: () => undefined, warn: (...args: unknown[]) => console.error(...args) } as never,
   );
   try {

@@ -30,7 +30,11 @@ async function run(plan: RoundPlan): Promise<RoundTimes> {
     const f0 = performance.now();
     await Promise.all(
       plan.engineRequests.map(async (r) => {
-        const res = await fetch(r.url, { method: r.method, headers: r.headers ?? {}, ...(r.body ? { body: r.body } : {}) });
+        const res = await fetch(r.url, {
+          method: r.method,
+          headers: r.headers ?? {},
+          ...(r.body ? { body: r.body } : {}),
+        });
         await res.text();
       }),
     );

@@ -55,7 +55,9 @@ function percentile(values: number[], p: number): number {
 async function firstMessage<T>(child: ChildProcess, name: string): Promise<T> {
   const [message] = (await Promise.race([
     once(child, 'message'),
-    once(child, 'exit').then(([code]) => Promise.reject(new Error(`${name} exited (${String(code)}) before it answered`))),
+    once(child, 'exit').then(([code]) =>
+      Promise.reject(new Error(`${name} exited (${String(code)}) before it answered`)),
+    ),
   ])) as [T];
   return message;
 }
@@ -63,7 +65,9 @@ async function firstMessage<T>(child: ChildProcess, name: string): Promise<T> {
 async function main(): Promise<void> {
   const loadBefore = loadavg()[0]!;
   const latencies = [50, 120, 300];
-  const engineHost = fork(fileURLToPath(new URL('./engine-host.js', import.meta.url)), { env: { ...process.env, BENCH_ENGINE_LATENCIES: latencies.join(',') } });
+  const engineHost = fork(fileURLToPath(new URL('./engine-host.js', import.meta.url)), {
+    env: { ...process.env, BENCH_ENGINE_LATENCIES: latencies.join(',') },
+  });
   const web = await firstMessage<EngineHostReady>(engineHost, 'the engine host');
   const dataDir = mkdtempSync(join(tmpdir(), 'quarry-bench-'));
   const app = await createQuarry({
@@ -81,16 +85,33 @@ async function main(): Promise<void> {
   const base = await server.listen({ host: '127.0.0.1', port: 0 });
   const headers = { 'content-type': 'application/json', 'x-api-key': KEY };
   const body = (cache: number) =>
-    JSON.stringify({ query: 'hello', engines: BENCH_ENGINES, scrape_content: false, cache_ttl: cache, max_results: 10, relevance_filter: false });
+    JSON.stringify({
+      query: 'hello',
+      engines: BENCH_ENGINES,
+      scrape_content: false,
+      cache_ttl: cache,
+      max_results: 10,
+      relevance_filter: false,
+    });
 
   // The floor: the engines' own URLs, fetched in parallel, bodies read, nothing else.
-  const engineUrls = BENCH_ENGINES.map((id) => app.engines.get(id).definition.buildRequest({
-    query: { query: 'hello', page: 1, language: 'en', safeSearch: 1 },
-    settings: app.engines.settings(id),
-    manifest: app.engines.get(id).manifest,
-  }));
+  const engineUrls = BENCH_ENGINES.map((id) =>
+    app.engines.get(id).definition.buildRequest({
+      query: { query: 'hello', page: 1, language: 'en', safeSearch: 1 },
+      settings: app.engines.settings(id),
+      manifest: app.engines.get(id).manifest,
+    }),
+  );
   const driver = fork(fileURLToPath(new URL('./round-driver.js', import.meta.url)));
-  const plan: RoundPlan = { engineRequests: engineUrls, searchUrl: `${base}/api/v1/search/`, headers, body: body(0), rounds: ROUNDS, warmup: WARMUP, engines: BENCH_ENGINES.length };
+  const plan: RoundPlan = {
+    engineRequests: engineUrls,
+    searchUrl: `${base}/api/v1/search/`,
+    headers,
+    body: body(0),
+    rounds: ROUNDS,
+    warmup: WARMUP,
+    engines: BENCH_ENGINES.length,
+  };
   driver.send(plan);
   const times = await firstMessage<RoundTimes>(driver, 'the round driver');
   if ('error' in times) throw new Error(times.error);
@@ -98,18 +119,24 @@ async function main(): Promise<void> {
   const overhead = service.map((s, i) => s - floor[i]!);
 
   const primed = await fetch(`${base}/api/v1/search/`, { method: 'POST', headers, body: body(3600) });
-  const cachedReply = { body: Buffer.from(await primed.arrayBuffer()), contentType: primed.headers.get('content-type') ?? 'application/json' };
+  const cachedReply = {
+    body: Buffer.from(await primed.arrayBuffer()),
+    contentType: primed.headers.get('content-type') ?? 'application/json',
+  };
   const health = await (await fetch(`${base}/healthz`)).json();
   const ratioOn = (at: string, client: LoadClient, pairs: number): Promise<PairedRatio> =>
     pairedRatio(
-      (seconds) => measureThroughput(`${at}/api/v1/search/`, seconds, CONCURRENCY, { headers, body: body(3600) }, client),
+      (seconds) =>
+        measureThroughput(`${at}/api/v1/search/`, seconds, CONCURRENCY, { headers, body: body(3600) }, client),
       (seconds) => measureThroughput(`${at}/healthz`, seconds, CONCURRENCY, undefined, client),
       { pairs, seconds: CACHED_SECONDS, warmSeconds: WARM_SECONDS, what: `${client} on ${at}` },
     );
   const byNodeHttp = await ratioOn(base, 'node-http', PAIRS);
   const byAutocannon = await ratioOn(base, 'autocannon', SERVER_BOUND_PAIRS);
   const bareFastify = await startFastifyFloor('/api/v1/search/', cachedReply, health);
-  const bareRatio = await ratioOn(bareFastify.base, 'autocannon', SERVER_BOUND_PAIRS).finally(() => bareFastify.close());
+  const bareRatio = await ratioOn(bareFastify.base, 'autocannon', SERVER_BOUND_PAIRS).finally(() =>
+    bareFastify.close(),
+  );
   const loadAfter = loadavg()[0]!;
 
   const fmt = (n: number) => n.toFixed(1).padStart(8);
@@ -136,7 +163,12 @@ async function main(): Promise<void> {
 
 /** The cached-search lines of the report. */
 function cachedReport(byNodeHttp: PairedRatio, byAutocannon: PairedRatio, bare: PairedRatio): string[] {
-  const ratios = (paired: PairedRatio) => paired.pairs.map((p) => p.ratio).sort((a, b) => a - b).map((r) => r.toFixed(2)).join(', ');
+  const ratios = (paired: PairedRatio) =>
+    paired.pairs
+      .map((p) => p.ratio)
+      .sort((a, b) => a - b)
+      .map((r) => r.toFixed(2))
+      .join(', ');
   const { measured: cached, baseline: health, ratio } = byNodeHttp.median;
   const server = byAutocannon.median;
   return [

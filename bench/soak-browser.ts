@@ -105,10 +105,17 @@ async function main(): Promise<void> {
     },
     silentLogger(),
   );
-  const pool = new BrowserPool({ maxConcurrentPages: CONCURRENCY, recycleAfterPages: RECYCLE_AFTER }, outbound, silentLogger());
-  if (!pool.available()) throw new Error('Chromium not found: the soak needs /usr/bin/chromium (or QUARRY_CHROMIUM_PATH)');
+  const pool = new BrowserPool(
+    { maxConcurrentPages: CONCURRENCY, recycleAfterPages: RECYCLE_AFTER },
+    outbound,
+    silentLogger(),
+  );
+  if (!pool.available())
+    throw new Error('Chromium not found: the soak needs /usr/bin/chromium (or QUARRY_CHROMIUM_PATH)');
 
-  console.log(`soak: ${PAGES} JavaScript pages, concurrency ${CONCURRENCY}, recycle after ${RECYCLE_AFTER}, server ${origin}`);
+  console.log(
+    `soak: ${PAGES} JavaScript pages, concurrency ${CONCURRENCY}, recycle after ${RECYCLE_AFTER}, server ${origin}`,
+  );
   const samples: Sample[] = [];
   const started = Date.now();
   let next = 0;
@@ -130,7 +137,9 @@ async function main(): Promise<void> {
         const sample = { pages: done, nodeMb: mb(process.memoryUsage().rss), chromiumMb: mb(chromiumRssBytes()) };
         samples.push(sample);
         const rate = Math.round((done / ((Date.now() - started) / 1000)) * 10) / 10;
-        console.log(`${String(done).padStart(5)} pages  node RSS ${sample.nodeMb} MB  chromium RSS ${sample.chromiumMb} MB  ${rate} pages/s`);
+        console.log(
+          `${String(done).padStart(5)} pages  node RSS ${sample.nodeMb} MB  chromium RSS ${sample.chromiumMb} MB  ${rate} pages/s`,
+        );
       }
     }
   };
@@ -151,7 +160,9 @@ async function main(): Promise<void> {
     );
     return ratio <= BOUND_RATIO;
   };
-  console.log(`\n${done} pages in ${seconds} s (${Math.round((done / seconds) * 10) / 10} pages/s), ${failures} failed, ${pool.stats().browserRestarts} browser relaunches`);
+  console.log(
+    `\n${done} pages in ${seconds} s (${Math.round((done / seconds) * 10) / 10} pages/s), ${failures} failed, ${pool.stats().browserRestarts} browser relaunches`,
+  );
   const nodeOk = report('node RSS', (s) => s.nodeMb);
   const chromiumOk = report('chromium RSS', (s) => s.chromiumMb);
   const bounded = nodeOk && chromiumOk && failures === 0;

@@ -17,7 +17,8 @@ import { extractTables } from '../services/tables/extract-tables.js';
 import { parseWtqTsv, rowsWithHeader, scoreRows } from '../services/tables/row-accuracy.js';
 
 const DATASET_DIR = resolve(
-  process.env.TABLES_DATASET_DIR ?? join(PACKAGE_ROOT, '..', 'shared', 'fixtures', 'datasets', 'tables', 'wikitablequestions'),
+  process.env.TABLES_DATASET_DIR ??
+    join(PACKAGE_ROOT, '..', 'shared', 'fixtures', 'datasets', 'tables', 'wikitablequestions'),
 );
 
 interface PageCase {
@@ -35,7 +36,10 @@ function readCases(): PageCase[] {
     .filter((id) => existsSync(join(DATASET_DIR, 'tables', `${id}.tsv`)))
     .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }))
     .map((id) => {
-      const meta = JSON.parse(readFileSync(join(DATASET_DIR, 'pages', `${id}.json`), 'utf8')) as { url: string; tableIndex: number };
+      const meta = JSON.parse(readFileSync(join(DATASET_DIR, 'pages', `${id}.json`), 'utf8')) as {
+        url: string;
+        tableIndex: number;
+      };
       return {
         id,
         html: readFileSync(join(DATASET_DIR, 'pages', `${id}.html`), 'utf8'),
@@ -50,13 +54,17 @@ function readCases(): PageCase[] {
 function targetTableIndex(html: string, wikitableIndex: number): number {
   const { document } = parseHTML(html);
   const tables = Array.from(document.querySelectorAll('table'));
-  const target = tables.filter((table) => /(?:^|\s)wikitable(?:\s|$)/.test(table.getAttribute('class') ?? ''))[wikitableIndex];
+  const target = tables.filter((table) => /(?:^|\s)wikitable(?:\s|$)/.test(table.getAttribute('class') ?? ''))[
+    wikitableIndex
+  ];
   return target ? tables.indexOf(target) : -1;
 }
 
 function main(): void {
   if (!existsSync(join(DATASET_DIR, 'pages'))) {
-    console.log(`WikiTableQuestions dataset not found at ${DATASET_DIR}; nothing to benchmark (set TABLES_DATASET_DIR to point at it).`);
+    console.log(
+      `WikiTableQuestions dataset not found at ${DATASET_DIR}; nothing to benchmark (set TABLES_DATASET_DIR to point at it).`,
+    );
     return;
   }
   const cases = readCases();
@@ -78,24 +86,44 @@ function main(): void {
 
     const position = tables.findIndex((table) => table.index === targetIndex);
     const table = tables[position];
-    const score = table ? scoreRows(page.expected, rowsWithHeader(table)) : { expected: page.expected.length, found: 0 };
+    const score = table
+      ? scoreRows(page.expected, rowsWithHeader(table))
+      : { expected: page.expected.length, found: 0 };
     if (table) tablesFound++;
     if (position === page.wikitableIndex) sameAsAutoOrder++;
     expectedRows += score.expected;
     foundRows += score.found;
     pageAccuracies.push(score.found / score.expected);
     const shape = table ? `${table.header_rows}h+${table.row_count}x${table.column_count}` : '-';
-    console.log([page.id, table ? 'yes' : 'NO', `${score.found}/${score.expected}`, (score.found / score.expected).toFixed(3), shape, position, elapsed.toFixed(1)].join('\t'));
+    console.log(
+      [
+        page.id,
+        table ? 'yes' : 'NO',
+        `${score.found}/${score.expected}`,
+        (score.found / score.expected).toFixed(3),
+        shape,
+        position,
+        elapsed.toFixed(1),
+      ].join('\t'),
+    );
   }
 
   const meanPageAccuracy = pageAccuracies.reduce((a, b) => a + b, 0) / pageAccuracies.length;
   const perfect = pageAccuracies.filter((accuracy) => accuracy === 1).length;
   console.log('');
-  console.log(`row accuracy (all rows pooled): ${(foundRows / expectedRows).toFixed(3)} (${foundRows}/${expectedRows})`);
-  console.log(`row accuracy (mean per page):   ${meanPageAccuracy.toFixed(3)}; pages with every row right: ${perfect}/${cases.length}`);
-  console.log(`table found rate:               ${(tablesFound / cases.length).toFixed(3)} (${tablesFound}/${cases.length})`);
+  console.log(
+    `row accuracy (all rows pooled): ${(foundRows / expectedRows).toFixed(3)} (${foundRows}/${expectedRows})`,
+  );
+  console.log(
+    `row accuracy (mean per page):   ${meanPageAccuracy.toFixed(3)}; pages with every row right: ${perfect}/${cases.length}`,
+  );
+  console.log(
+    `table found rate:               ${(tablesFound / cases.length).toFixed(3)} (${tablesFound}/${cases.length})`,
+  );
   console.log(`dataset index = position among auto tables: ${sameAsAutoOrder}/${cases.length}`);
-  console.log(`speed: ${(cases.length / (extractionMs / 1000)).toFixed(1)} pages/s (${extractionMs.toFixed(0)} ms extracting)`);
+  console.log(
+    `speed: ${(cases.length / (extractionMs / 1000)).toFixed(1)} pages/s (${extractionMs.toFixed(0)} ms extracting)`,
+  );
 }
 
 main();

@@ -31,7 +31,8 @@ export async function pairedRatio(
   for (let pair = 0; pair < options.pairs; pair++) {
     const run = await measured(options.seconds);
     const base = await baseline(options.seconds);
-    if (run.failed || base.failed) throw new Error(`${options.what}: throughput run had failures (${run.failed} and ${base.failed})`);
+    if (run.failed || base.failed)
+      throw new Error(`${options.what}: throughput run had failures (${run.failed} and ${base.failed})`);
     pairs.push({ measured: run, baseline: base, ratio: run.perSecond / base.perSecond });
   }
   const byRatio = [...pairs].sort((a, b) => a.ratio - b.ratio);

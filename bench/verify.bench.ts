@@ -59,7 +59,9 @@ if (set === 'wice' || set === 'both') {
     console.log(`WiCE cross-validation in ${((performance.now() - cvStarted) / 1000).toFixed(1)} s\n`);
     if (!args.includes('--cv-only')) {
       const started = performance.now();
-      console.log(`WiCE dev: ${claims.length} claims, each with the page it cites; ${how}; depth ${depth}; the shipped verdict, fitted on all of them (in-sample)\n`);
+      console.log(
+        `WiCE dev: ${claims.length} claims, each with the page it cites; ${how}; depth ${depth}; the shipped verdict, fitted on all of them (in-sample)\n`,
+      );
       const answers = direct ? await runWiceDirect(claims, depth) : await runWiceEndpoint(claims, depth);
       reportWice(claims, answers);
       console.log(`${claims.length} WiCE claims in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);

@@ -43,7 +43,9 @@ describe('startDeadline', () => {
     expect(getEventListeners(search.signal, 'abort')).toHaveLength(1);
     calls[0]!.dispose();
     search.abort(new Error('client left'));
-    expect(calls.slice(1).every((call) => call.signal.aborted && (call.signal.reason as Error).message === 'client left')).toBe(true);
+    expect(
+      calls.slice(1).every((call) => call.signal.aborted && (call.signal.reason as Error).message === 'client left'),
+    ).toBe(true);
     expect(calls[0]!.signal.aborted).toBe(false);
     for (const call of calls) call.dispose();
   });

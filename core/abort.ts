@@ -60,11 +60,14 @@ export function startDeadline(ms: number, parent?: AbortSignal): Deadline {
   const controller = new AbortController();
   let expired = false;
   let unfollow: (() => void) | undefined;
-  const timer = setTimeout(() => {
-    expired = true;
-    unfollow?.();
-    controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
-  }, Math.max(1, Math.ceil(ms)));
+  const timer = setTimeout(
+    () => {
+      expired = true;
+      unfollow?.();
+      controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
+    },
+    Math.max(1, Math.ceil(ms)),
+  );
   // Like AbortSignal.timeout's, the timer alone does not keep the process running.
   timer.unref();
   const onParentAbort = (): void => {

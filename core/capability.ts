@@ -7,7 +7,11 @@ import type { z } from 'zod';
 import type { Logger } from './logger.js';
 import type { Principal } from './principal.js';
 
-export interface Progress { progress: number; total?: number; message?: string }
+export interface Progress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
 
 export interface CallContext {
   /** Aborted when the caller cancels (MCP cancel, HTTP client disconnect) or the server shuts down. */
@@ -94,7 +98,10 @@ export interface McpResource {
   title: string;
   description: string;
   /** How the caller's concrete resources are found: a listing capability and its output as template variables. */
-  list?: { capability: string; items(output: unknown): Array<{ variables: Record<string, string>; name: string; title?: string }> };
+  list?: {
+    capability: string;
+    items(output: unknown): Array<{ variables: Record<string, string>; name: string; title?: string }>;
+  };
 }
 
 export interface CapabilityDefinition<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
@@ -136,7 +143,10 @@ export interface CapabilityDefinition<I extends z.ZodType = z.ZodType, O extends
      */
     urlKeyParam?: string;
     /** The whole HTTP error answer, for a wire format whose `error` is a string (Firecrawl); every failure on its routes, key check included. */
-    errorReply?(error: { code: string; message: string; details?: unknown; status: number }): { status: number; body: Record<string, unknown> };
+    errorReply?(error: { code: string; message: string; details?: unknown; status: number }): {
+      status: number;
+      body: Record<string, unknown>;
+    };
   };
   /**
    * MCP tool name, snake_case "<area>_<action>", within ^[a-z][a-z0-9_]{0,63}$. Absent: the

@@ -38,7 +38,12 @@ export function envReader(env: Env): EnvReader {
       if (['0', 'false', 'no', 'off'].includes(raw)) return false;
       throw new AppError('INVALID_INPUT', `${name} must be true or false, got "${env[name]}"`);
     },
-    list: (name) => (env[name] === undefined || env[name] === '' ? undefined : env[name]!.split(',').map((s) => s.trim()).filter(Boolean)),
+    list: (name) =>
+      env[name] === undefined || env[name] === ''
+        ? undefined
+        : env[name]!.split(',')
+            .map((s) => s.trim())
+            .filter(Boolean),
   };
 }
 
@@ -99,16 +104,26 @@ export interface LayeredConfigOptions<S extends z.ZodType> {
 }
 
 /** Reads, layers and validates; a bad value throws INVALID_INPUT naming every offending field. */
-export function loadLayeredConfig<S extends z.ZodType>(options: LayeredConfigOptions<S>): { config: z.output<S>; source: string | null } {
+export function loadLayeredConfig<S extends z.ZodType>(
+  options: LayeredConfigOptions<S>,
+): { config: z.output<S>; source: string | null } {
   const env = options.env ?? process.env;
   const file = readConfigFile(env, options.cwd ?? process.cwd());
-  const merged = mergeLayers(file.data, definedOnly(options.fromEnv(envReader(env), env)), (options.overrides ?? {}) as Record<string, unknown>);
+  const merged = mergeLayers(
+    file.data,
+    definedOnly(options.fromEnv(envReader(env), env)),
+    (options.overrides ?? {}) as Record<string, unknown>,
+  );
   const result = options.schema.safeParse(merged);
   if (!result.success) {
     const problems = result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
-    throw new AppError('INVALID_INPUT', `invalid configuration${file.path ? ` (${file.path})` : ''}: ${problems.join('; ')}`, {
-      details: { issues: problems },
-    });
+    throw new AppError(
+      'INVALID_INPUT',
+      `invalid configuration${file.path ? ` (${file.path})` : ''}: ${problems.join('; ')}`,
+      {
+        details: { issues: problems },
+      },
+    );
   }
   return { config: result.data, source: file.path };
 }

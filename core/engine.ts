@@ -25,7 +25,19 @@ export const ENGINE_CATEGORIES = [
 ] as const;
 export type EngineCategory = (typeof ENGINE_CATEGORIES)[number];
 
-export type ResultKind = 'web' | 'image' | 'video' | 'paper' | 'news' | 'code' | 'package' | 'map' | 'music' | 'file' | 'qa' | 'social';
+export type ResultKind =
+  | 'web'
+  | 'image'
+  | 'video'
+  | 'paper'
+  | 'news'
+  | 'code'
+  | 'package'
+  | 'map'
+  | 'music'
+  | 'file'
+  | 'qa'
+  | 'social';
 
 /** The engine part of plugin.json (see plugin.schema.json). */
 export interface EngineManifest {
@@ -179,25 +191,37 @@ export function defineEngine(definition: EngineDefinition): EngineDefinition {
 export class EngineError extends AppError {}
 
 export class EngineCaptchaError extends EngineError {
-  constructor(message = 'the engine answered with a CAPTCHA page', readonly suspendSeconds = 3600) {
+  constructor(
+    message = 'the engine answered with a CAPTCHA page',
+    readonly suspendSeconds = 3600,
+  ) {
     super('ENGINE_CAPTCHA', message);
   }
 }
 
 export class EngineRateLimitedError extends EngineError {
-  constructor(message = 'the engine answered 429 Too Many Requests', readonly suspendSeconds = 180) {
+  constructor(
+    message = 'the engine answered 429 Too Many Requests',
+    readonly suspendSeconds = 180,
+  ) {
     super('ENGINE_RATE_LIMITED', message);
   }
 }
 
 export class EngineAccessDeniedError extends EngineError {
-  constructor(message = 'the engine denied access', readonly suspendSeconds = 86400) {
+  constructor(
+    message = 'the engine denied access',
+    readonly suspendSeconds = 86400,
+  ) {
     super('ENGINE_ACCESS_DENIED', message);
   }
 }
 
 export class EngineParseError extends EngineError {
-  constructor(message = 'the engine response could not be parsed', readonly suspendSeconds = 0) {
+  constructor(
+    message = 'the engine response could not be parsed',
+    readonly suspendSeconds = 0,
+  ) {
     super('ENGINE_PARSE_ERROR', message);
   }
 }

@@ -3,7 +3,9 @@ import { decodeEntities, decodeXmlEntities } from './entities.js';
 
 describe('decodeEntities', () => {
   it('decodes named and numeric references', () => {
-    expect(decodeEntities('Tom &amp; Jerry&rsquo;s &#8220;caf&eacute;&#x201D; &lt;b&gt;')).toBe('Tom & Jerry’s “café” <b>');
+    expect(decodeEntities('Tom &amp; Jerry&rsquo;s &#8220;caf&eacute;&#x201D; &lt;b&gt;')).toBe(
+      'Tom & Jerry’s “café” <b>',
+    );
   });
 
   it('turns a code point past U+10FFFF, a surrogate or zero into U+FFFD instead of throwing', () => {
@@ -11,7 +13,9 @@ describe('decodeEntities', () => {
   });
 
   it('leaves references without ";" and unknown names as written', () => {
-    expect(decodeEntities('https://x.test/?a=1&copy=2 &bogus; & alone')).toBe('https://x.test/?a=1&copy=2 &bogus; & alone');
+    expect(decodeEntities('https://x.test/?a=1&copy=2 &bogus; & alone')).toBe(
+      'https://x.test/?a=1&copy=2 &bogus; & alone',
+    );
   });
 });
 

@@ -61,7 +61,12 @@ export class AppError extends Error {
   constructor(
     code: ErrorCode,
     message: string,
-    options: { details?: unknown; cause?: unknown; retryAfterSeconds?: number; bodyExtras?: Record<string, unknown> } = {},
+    options: {
+      details?: unknown;
+      cause?: unknown;
+      retryAfterSeconds?: number;
+      bodyExtras?: Record<string, unknown>;
+    } = {},
   ) {
     super(message, { cause: options.cause });
     this.name = 'AppError';
@@ -73,7 +78,10 @@ export class AppError extends Error {
 
   /** The same error with extra top-level body fields (the `error` object itself is never replaced). */
   withBodyExtras(extras: Record<string, unknown>): AppError {
-    const options: ConstructorParameters<typeof AppError>[2] = { cause: this.cause, bodyExtras: { ...this.bodyExtras, ...extras } };
+    const options: ConstructorParameters<typeof AppError>[2] = {
+      cause: this.cause,
+      bodyExtras: { ...this.bodyExtras, ...extras },
+    };
     if (this.details !== undefined) options.details = this.details;
     if (this.retryAfterSeconds !== undefined) options.retryAfterSeconds = this.retryAfterSeconds;
     const copy = new AppError(this.code, this.message, options);
@@ -102,7 +110,8 @@ export function toAppError(value: unknown): AppError {
   if (value instanceof Error && (value.name === 'AbortError' || (value as { code?: string }).code === 'ABORT_ERR')) {
     return new AppError('CANCELLED', 'The operation was cancelled', { cause: value });
   }
-  if (value instanceof Error && value.name === 'TimeoutError') return new AppError('TIMEOUT', value.message || 'The operation timed out', { cause: value });
+  if (value instanceof Error && value.name === 'TimeoutError')
+    return new AppError('TIMEOUT', value.message || 'The operation timed out', { cause: value });
   const message = value instanceof Error ? value.message : String(value);
   return new AppError('INTERNAL', message || 'Internal error', { cause: value });
 }
@@ -114,12 +123,19 @@ const concealed = new WeakSet<AppError>();
  * bug) as INTERNAL with a generic message and a reference, logged here once
  * with its stack. Every host and the job runner answer through this.
  */
-export function publicError(error: unknown, logger: Pick<Logger, 'error'>, context: Record<string, unknown> = {}): AppError {
+export function publicError(
+  error: unknown,
+  logger: Pick<Logger, 'error'>,
+  context: Record<string, unknown> = {},
+): AppError {
   const appError = toAppError(error);
   if (appError.code !== 'INTERNAL' || concealed.has(appError)) return appError;
   const reference = randomBytes(4).toString('hex');
   logger.error({ err: error, reference, ...context }, 'internal error');
-  const shown = new AppError('INTERNAL', `internal error (reference ${reference}); the server log has the details`, { details: { reference }, cause: error });
+  const shown = new AppError('INTERNAL', `internal error (reference ${reference}); the server log has the details`, {
+    details: { reference },
+    cause: error,
+  });
   concealed.add(shown);
   return shown;
 }

@@ -17,5 +17,16 @@ export const domainFilterSchema = z
   .max(300)
   .trim()
   .toLowerCase()
-  .regex(/^(?:https?:\/\/)?(?:\*\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*\.?(?::\d+)?\/?$/i, 'must be a domain name such as example.com')
-  .transform((d) => d.replace(/^https?:\/\//, '').replace(/\/$/, '').replace(/:\d+$/, '').replace(/^\*\./, '').replace(/^www\./, '').replace(/\.$/, ''));
+  .regex(
+    /^(?:https?:\/\/)?(?:\*\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*\.?(?::\d+)?\/?$/i,
+    'must be a domain name such as example.com',
+  )
+  .transform((d) =>
+    d
+      .replace(/^https?:\/\//, '')
+      .replace(/\/$/, '')
+      .replace(/:\d+$/, '')
+      .replace(/^\*\./, '')
+      .replace(/^www\./, '')
+      .replace(/\.$/, ''),
+  );

@@ -10,8 +10,15 @@ function encodeWithFrozenParts(answer: object): Buffer | undefined {
 /** A cached search answer's shape: frozen metadata and results, fresh per-request fields beside them. */
 function cachedAnswer() {
   const stored = {
-    search_metadata: { query: 'zürich "quotes" \u2028 😀', engines: ['a', 'b'], engine_errors: {}, categories: undefined },
-    results: [{ rank: 1, title: 'Ünïcode — title', url: 'https://example.org/?q=1&r=2', score: 0.25, thumbnail: undefined }],
+    search_metadata: {
+      query: 'zürich "quotes" \u2028 😀',
+      engines: ['a', 'b'],
+      engine_errors: {},
+      categories: undefined,
+    },
+    results: [
+      { rank: 1, title: 'Ünïcode — title', url: 'https://example.org/?q=1&r=2', score: 0.25, thumbnail: undefined },
+    ],
   };
   deepFreeze(stored);
   return stored;
@@ -20,7 +27,14 @@ function cachedAnswer() {
 describe('frozen-json', () => {
   it('encodes an answer with frozen parts to exactly the UTF-8 of JSON.stringify', () => {
     const stored = cachedAnswer();
-    const answer = { ...stored, processing_time_ms: 3, cached: true, skipped: undefined, request_id: 'req_1', f: () => 1 };
+    const answer = {
+      ...stored,
+      processing_time_ms: 3,
+      cached: true,
+      skipped: undefined,
+      request_id: 'req_1',
+      f: () => 1,
+    };
     expect(encodeWithFrozenParts(answer)).toEqual(Buffer.from(JSON.stringify(answer)));
     // Again, from the remembered encoding of the same parts.
     const again = { ...stored, processing_time_ms: 12, cached: true, request_id: 'req_2' };
@@ -29,7 +43,13 @@ describe('frozen-json', () => {
     const [, metadataBytes] = frozenJsonPieces(again)!;
     expect(frozenJsonPieces({ ...stored, request_id: 'req_4' })![1]).toBe(metadataBytes);
     // Fresh values between and after frozen ones, and a frozen part first.
-    const mixed = { request_id: 'req_3', results: stored.results, n: 1, search_metadata: stored.search_metadata, last: 'é' };
+    const mixed = {
+      request_id: 'req_3',
+      results: stored.results,
+      n: 1,
+      search_metadata: stored.search_metadata,
+      last: 'é',
+    };
     expect(encodeWithFrozenParts(mixed)).toEqual(Buffer.from(JSON.stringify(mixed)));
     const first = { results: stored.results, skipped: undefined };
     expect(encodeWithFrozenParts(first)?.toString('utf8')).toBe(JSON.stringify(first));

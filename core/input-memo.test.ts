@@ -12,7 +12,11 @@ function mirror(sharedInput: boolean) {
     id: sharedInput ? 'test.shared' : 'test.own',
     title: 'Mirror',
     description: 'Answers its validated input',
-    input: z.strictObject({ query: z.string().trim().min(1), tags: z.array(z.string()).default([]), limit: z.number().nullable().default(10) }),
+    input: z.strictObject({
+      query: z.string().trim().min(1),
+      tags: z.array(z.string()).default([]),
+      limit: z.number().nullable().default(10),
+    }),
     output: z.unknown(),
     http: { method: 'POST', path: sharedInput ? '/api/v1/test/shared' : '/api/v1/test/own' },
     sharedInput,
@@ -22,20 +26,32 @@ function mirror(sharedInput: boolean) {
   });
 }
 
-const ctx = (): CallContext => ({ signal: new AbortController().signal, logger: silentLogger(), progress: () => undefined, host: 'http' });
+const ctx = (): CallContext => ({
+  signal: new AbortController().signal,
+  logger: silentLogger(),
+  progress: () => undefined,
+  host: 'http',
+});
 
 describe('validated inputs shared between identical calls', () => {
   it('validates the same raw input once for a capability that declares sharedInput, and freezes the value', async () => {
     const registry = new CapabilityRegistry();
     registry.register(mirror(true));
-    const first = (await registry.invoke('test.shared', { query: ' sourdough ', tags: ['rye'] }, ctx())) as { query: string; tags: string[] };
+    const first = (await registry.invoke('test.shared', { query: ' sourdough ', tags: ['rye'] }, ctx())) as {
+      query: string;
+      tags: string[];
+    };
     const second = await registry.invoke('test.shared', { query: ' sourdough ', tags: ['rye'] }, ctx());
     expect(first).toEqual({ query: 'sourdough', tags: ['rye'], limit: 10 });
     expect(second).toBe(first);
     expect(Object.isFrozen(first.tags)).toBe(true);
     expect(() => first.tags.push('spelt')).toThrow(TypeError);
     // Another raw input is validated on its own.
-    expect(await registry.invoke('test.shared', { query: 'rye', limit: 3 }, ctx())).toEqual({ query: 'rye', tags: [], limit: 3 });
+    expect(await registry.invoke('test.shared', { query: 'rye', limit: 3 }, ctx())).toEqual({
+      query: 'rye',
+      tags: [],
+      limit: 3,
+    });
   });
 
   it('validates every call of a capability that does not declare it, and every input JSON would not carry as it is', async () => {
@@ -47,7 +63,9 @@ describe('validated inputs shared between identical calls', () => {
     expect(Object.isFrozen(own)).toBe(false);
     // NaN reads as null in JSON: it must be refused by the schema, not answered from null's memo entry.
     await registry.invoke('test.shared', { query: 'a', limit: null }, ctx());
-    const nan = await registry.invoke('test.shared', { query: 'a', limit: Number.NaN }, ctx()).catch((e: AppError) => e);
+    const nan = await registry
+      .invoke('test.shared', { query: 'a', limit: Number.NaN }, ctx())
+      .catch((e: AppError) => e);
     expect((nan as AppError).code).toBe('INVALID_INPUT');
   });
 
@@ -96,6 +114,9 @@ describe('validated inputs shared between identical calls', () => {
     // A refusal of a frozen input is not remembered either.
     const bad = { query: '   ' };
     deepFreeze(bad);
-    for (let i = 0; i < 2; i++) expect(((await registry.invoke('test.shared', bad, ctx()).catch((e: AppError) => e)) as AppError).code).toBe('INVALID_INPUT');
+    for (let i = 0; i < 2; i++)
+      expect(((await registry.invoke('test.shared', bad, ctx()).catch((e: AppError) => e)) as AppError).code).toBe(
+        'INVALID_INPUT',
+      );
   });
 });

@@ -37,7 +37,8 @@ export function findInputShapeProblem(value: unknown): InputShapeProblem | null 
     if (Array.isArray(current)) {
       for (let index = current.length - 1; index >= 0; index--) {
         const child: unknown = current[index];
-        if (child !== null && typeof child === 'object') pending.push({ value: child, place: { key: String(index), parent: place, depth: depth + 1 } });
+        if (child !== null && typeof child === 'object')
+          pending.push({ value: child, place: { key: String(index), parent: place, depth: depth + 1 } });
       }
       continue;
     }
@@ -45,13 +46,17 @@ export function findInputShapeProblem(value: unknown): InputShapeProblem | null 
     const keys = Object.keys(current);
     for (const key of keys) {
       if (FORBIDDEN_KEYS.has(key)) {
-        return { field: fieldName({ key, parent: place, depth: depth + 1 }), message: `the key "${key}" is not accepted (${[...FORBIDDEN_KEYS].join(', ')} are refused anywhere in input)` };
+        return {
+          field: fieldName({ key, parent: place, depth: depth + 1 }),
+          message: `the key "${key}" is not accepted (${[...FORBIDDEN_KEYS].join(', ')} are refused anywhere in input)`,
+        };
       }
     }
     for (let index = keys.length - 1; index >= 0; index--) {
       const key = keys[index]!;
       const child = (current as Record<string, unknown>)[key];
-      if (child !== null && typeof child === 'object') pending.push({ value: child, place: { key, parent: place, depth: depth + 1 } });
+      if (child !== null && typeof child === 'object')
+        pending.push({ value: child, place: { key, parent: place, depth: depth + 1 } });
     }
   }
   return null;

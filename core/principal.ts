@@ -32,7 +32,12 @@ export function mayAccess(viewer: Principal | undefined, ownerId: string | null 
 }
 
 /** QUOTA_EXCEEDED naming the cap, its value and the setting that raises it; `more` says what the refused call would have done. */
-export function quotaExceeded(what: string, max: number, setting: string, more?: { message: string; details: Record<string, unknown> }): AppError {
+export function quotaExceeded(
+  what: string,
+  max: number,
+  setting: string,
+  more?: { message: string; details: Record<string, unknown> },
+): AppError {
   const message = `quota exceeded: at most ${max} ${what} per API key (${setting})${more ? `; ${more.message}` : ''}`;
   return new AppError('QUOTA_EXCEEDED', message, { details: { limit: setting, max, ...more?.details } });
 }

@@ -18,7 +18,12 @@ const echo = defineCapability({
   },
 });
 
-const ctx = (): CallContext => ({ signal: new AbortController().signal, logger: silentLogger(), progress: () => undefined, host: 'cli' });
+const ctx = (): CallContext => ({
+  signal: new AbortController().signal,
+  logger: silentLogger(),
+  progress: () => undefined,
+  host: 'cli',
+});
 
 describe('CapabilityRegistry', () => {
   it('validates input once, without coercion, and applies defaults', async () => {
@@ -40,8 +45,12 @@ describe('CapabilityRegistry', () => {
     expect(() => registry.register(echo)).toThrow(/already registered/);
     expect(() => registry.register({ ...echo, id: 'test.other', mcpTool: 'Bad-Name' })).toThrow(/MCP tool name/);
     expect(() => registry.register({ ...echo, id: 'nodot', mcpTool: 'x_y' })).toThrow(/<area>\.<action>/);
-    expect(() => registry.register({ ...echo, id: 'test.third', mcpTool: 'test_third', http: { method: 'POST', path: '/other' } })).toThrow(/\/api\/v1/);
-    expect(() => registry.register({ ...echo, id: 'test.fourth', mcpTool: 'test_fourth' })).toThrow(/route POST \/api\/v1\/test\/echo/);
+    expect(() =>
+      registry.register({ ...echo, id: 'test.third', mcpTool: 'test_third', http: { method: 'POST', path: '/other' } }),
+    ).toThrow(/\/api\/v1/);
+    expect(() => registry.register({ ...echo, id: 'test.fourth', mcpTool: 'test_fourth' })).toThrow(
+      /route POST \/api\/v1\/test\/echo/,
+    );
   });
 
   it('reports each call to observers with its outcome', async () => {
@@ -59,16 +68,21 @@ describe('CapabilityRegistry', () => {
     registry.register(echo);
     const controller = new AbortController();
     controller.abort();
-    const error = await registry.invoke('test.echo', { text: 'a' }, { ...ctx(), signal: controller.signal }).catch((e: AppError) => e);
+    const error = await registry
+      .invoke('test.echo', { text: 'a' }, { ...ctx(), signal: controller.signal })
+      .catch((e: AppError) => e);
     expect((error as AppError).code).toBe('CANCELLED');
   });
 
-  it('adds a capability\'s own error body fields to every failure, validation included', async () => {
+  it("adds a capability's own error body fields to every failure, validation included", async () => {
     const registry = new CapabilityRegistry();
     registry.register({ ...echo, errorBody: (error) => ({ detail: { error: error.message } }) });
     const invalid = (await registry.invoke('test.echo', { text: '' }, ctx()).catch((e: AppError) => e)) as AppError;
     expect(invalid.code).toBe('INVALID_INPUT');
-    expect(invalid.toBody()).toMatchObject({ detail: { error: invalid.message }, error: { code: 'INVALID_INPUT', message: invalid.message } });
+    expect(invalid.toBody()).toMatchObject({
+      detail: { error: invalid.message },
+      error: { code: 'INVALID_INPUT', message: invalid.message },
+    });
     // Capabilities without the hook keep the plain body.
     const plain = new CapabilityRegistry();
     plain.register(echo);

@@ -26,11 +26,13 @@ export class CapabilityRegistry {
   register(capability: AnyCapability, owner = 'unknown'): void {
     const where = `capability "${capability.id}" of plugin "${owner}"`;
     if (!CAPABILITY_ID.test(capability.id)) throw new Error(`${where}: id must look like "<area>.<action>"`);
-    if (capability.mcpTool !== undefined && !MCP_TOOL_NAME.test(capability.mcpTool)) throw new Error(`${where}: MCP tool name "${capability.mcpTool}" must match ${MCP_TOOL_NAME}`);
+    if (capability.mcpTool !== undefined && !MCP_TOOL_NAME.test(capability.mcpTool))
+      throw new Error(`${where}: MCP tool name "${capability.mcpTool}" must match ${MCP_TOOL_NAME}`);
     if (!capability.http.path.startsWith('/api/v1/')) throw new Error(`${where}: HTTP path must start with /api/v1/`);
     const route = `${capability.http.method} ${capability.http.path}`;
     if (this.byId.has(capability.id)) throw new Error(`${where}: id already registered`);
-    if (capability.mcpTool !== undefined && this.byTool.has(capability.mcpTool)) throw new Error(`${where}: MCP tool "${capability.mcpTool}" already registered`);
+    if (capability.mcpTool !== undefined && this.byTool.has(capability.mcpTool))
+      throw new Error(`${where}: MCP tool "${capability.mcpTool}" already registered`);
     if (this.byRoute.has(route)) throw new Error(`${where}: route ${route} already registered`);
     this.byId.set(capability.id, capability);
     if (capability.mcpTool !== undefined) this.byTool.set(capability.mcpTool, capability);
@@ -56,7 +58,9 @@ export class CapabilityRegistry {
   /** Validates raw input against the capability's schema; throws INVALID_INPUT naming the fields. */
   validate(capability: AnyCapability, raw: unknown): unknown {
     // Remembered only after passing the shape check below as the same JSON text (or the same frozen value), which fixes its keys and depth.
-    return capability.sharedInput ? this.inputs.validated(capability.id, raw, () => checkInput(capability, raw)) : checkInput(capability, raw);
+    return capability.sharedInput
+      ? this.inputs.validated(capability.id, raw, () => checkInput(capability, raw))
+      : checkInput(capability, raw);
   }
 
   async invoke(id: string, raw: unknown, ctx: CallContext): Promise<unknown> {
@@ -67,7 +71,8 @@ export class CapabilityRegistry {
     try {
       const input = this.validate(capability, raw);
       // Without reading the signal when the host says otherwise: HTTP makes it only for work that reads it.
-      if (ctx.cancelled ? ctx.cancelled() : ctx.signal.aborted) throw new AppError('CANCELLED', 'the request was cancelled before it started');
+      if (ctx.cancelled ? ctx.cancelled() : ctx.signal.aborted)
+        throw new AppError('CANCELLED', 'the request was cancelled before it started');
       return await capability.handler(input, ctx);
     } catch (error) {
       const appError = publicError(error, ctx.logger, { capability: id });
@@ -90,7 +95,9 @@ function checkInput(capability: AnyCapability, raw: unknown): unknown {
 
 /** INVALID_INPUT for a forbidden key or too deep a value, in the same shape as a schema failure. */
 export function shapeRefusal(problem: { field: string; message: string }): AppError {
-  return new AppError('INVALID_INPUT', `invalid input: ${problem.field}: ${problem.message}`, { details: { issues: [problem] } });
+  return new AppError('INVALID_INPUT', `invalid input: ${problem.field}: ${problem.message}`, {
+    details: { issues: [problem] },
+  });
 }
 
 /** One readable message naming every bad field, plus the structured issues. */

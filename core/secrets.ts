@@ -20,7 +20,12 @@ export interface StoredSecret {
 }
 
 /** `generate` makes a new value when none is stored (default: prefix + 24 random bytes, base64url). */
-export function loadOrCreateSecret(dataDir: string, fileName: string, prefix = '', generate?: () => string): StoredSecret {
+export function loadOrCreateSecret(
+  dataDir: string,
+  fileName: string,
+  prefix = '',
+  generate?: () => string,
+): StoredSecret {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const path = join(dataDir, fileName);
   if (existsSync(path)) {

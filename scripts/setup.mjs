@@ -17,7 +17,9 @@ const has = (command) => {
 
 function installNpmPackages() {
   const marker = 'node_modules/.package-lock.json';
-  const stale = !existsSync(marker) || (existsSync('package-lock.json') && statSync('package-lock.json').mtimeMs > statSync(marker).mtimeMs);
+  const stale =
+    !existsSync(marker) ||
+    (existsSync('package-lock.json') && statSync('package-lock.json').mtimeMs > statSync(marker).mtimeMs);
   if (!stale) return;
   if (!existsSync('package-lock.json')) {
     log('installing npm packages (npm install)');
@@ -29,13 +31,17 @@ function installNpmPackages() {
     run('npm ci --no-audit --no-fund');
   } catch {
     // No fallback to `npm install`: that would quietly give a tree the lock file does not describe.
-    log('npm ci failed (see npm\'s message above). The lock file must be in sync with package.json: run `npm install` once, commit package-lock.json, and try again.');
+    log(
+      "npm ci failed (see npm's message above). The lock file must be in sync with package.json: run `npm install` once, commit package-lock.json, and try again.",
+    );
     process.exit(1);
   }
 }
 
 function installSystemPackages() {
-  const chromium = process.env.QUARRY_CHROMIUM_PATH || ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((p) => existsSync(p));
+  const chromium =
+    process.env.QUARRY_CHROMIUM_PATH ||
+    ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((p) => existsSync(p));
   const wanted = [];
   if (!chromium) wanted.push('chromium');
   if (forTests && !has('redis-server')) wanted.push('redis-server');
@@ -43,7 +49,9 @@ function installSystemPackages() {
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   const sudo = isRoot ? '' : has('sudo') ? 'sudo ' : null;
   if (!has('apt-get') || sudo === null) {
-    log(`please install: ${wanted.join(', ')} (JavaScript rendering needs Chromium; tests need redis-server). Continuing without them.`);
+    log(
+      `please install: ${wanted.join(', ')} (JavaScript rendering needs Chromium; tests need redis-server). Continuing without them.`,
+    );
     return;
   }
   log(`installing ${wanted.join(', ')} with apt-get`);

@@ -32,8 +32,12 @@ import { isMainThread, parentPort, Worker, workerData } from 'node:worker_thread
 import { gunzipSync, gzipSync } from 'node:zlib';
 
 const dist = new URL('../dist/', import.meta.url);
-const { btcTrain, wcxbTrainingDocuments, wikigoldTrain, wnutDev } = await import(new URL('bench/ner/datasets.js', dist).href);
-const { loadGazetteer, MODEL_DIR, MODEL_FILE, taggerSpans } = await import(new URL('services/entities/recognizer.js', dist).href);
+const { btcTrain, wcxbTrainingDocuments, wikigoldTrain, wnutDev } = await import(
+  new URL('bench/ner/datasets.js', dist).href
+);
+const { loadGazetteer, MODEL_DIR, MODEL_FILE, taggerSpans } = await import(
+  new URL('services/entities/recognizer.js', dist).href
+);
 const { trainTagger } = await import(new URL('services/entities/sequence-tagger.js', dist).href);
 const { trainSpanTyper } = await import(new URL('services/entities/span-typer.js', dist).href);
 const { Perceptron, TAGS } = await import(new URL('services/entities/perceptron.js', dist).href);
@@ -51,9 +55,17 @@ const FIRST_PASS_FOLDS = 3;
 function trainingDocuments() {
   const btc = btcTrain();
   const wnut = wnutDev();
-  if (!btc || !wnut) throw new Error('BTC and WNUT-17 are read from ../shared/fixtures/datasets/ner at training time (or set QUARRY_SHARED_FIXTURES)');
+  if (!btc || !wnut)
+    throw new Error(
+      'BTC and WNUT-17 are read from ../shared/fixtures/datasets/ner at training time (or set QUARRY_SHARED_FIXTURES)',
+    );
   const wikigold = wikigoldTrain();
-  return [...Array.from({ length: WIKIGOLD_COPIES }, () => wikigold).flat(), ...btc, ...wnut, ...wcxbTrainingDocuments()];
+  return [
+    ...Array.from({ length: WIKIGOLD_COPIES }, () => wikigold).flat(),
+    ...btc,
+    ...wnut,
+    ...wcxbTrainingDocuments(),
+  ];
 }
 
 /** Which part of the documents each distinct document is in (the wikigold copies of one article fall together). */
@@ -68,13 +80,36 @@ if (!isMainThread) {
   const documents = trainingDocuments();
   const folds = firstPassFolds(documents);
   const gazetteer = loadGazetteer();
-  const tagger = trainTagger(fold === undefined ? documents : documents.filter((doc) => folds.get(doc) !== fold), gazetteer, {
-    epochs: EPOCHS,
-    seed,
-    onEpoch: (epoch, errors, tokens) => console.log(`${fold === undefined ? '' : `fold ${fold} `}seed ${seed} epoch ${epoch}: ${((1 - errors / tokens) * 100).toFixed(2)}% tokens right`),
-  });
+  const tagger = trainTagger(
+    fold === undefined ? documents : documents.filter((doc) => folds.get(doc) !== fold),
+    gazetteer,
+    {
+      epochs: EPOCHS,
+      seed,
+      onEpoch: (epoch, errors, tokens) =>
+        console.log(
+          `${fold === undefined ? '' : `fold ${fold} `}seed ${seed} epoch ${epoch}: ${((1 - errors / tokens) * 100).toFixed(2)}% tokens right`,
+        ),
+    },
+  );
   if (fold === undefined) parentPort.postMessage(tagger.serialize(0));
-  else parentPort.postMessage([...folds].flatMap(([doc, k], i) => (k === fold ? [[i, taggerSpans(tagger, gazetteer, doc.map((s) => s.words)).spans]] : [])));
+  else
+    parentPort.postMessage(
+      [...folds].flatMap(([doc, k], i) =>
+        k === fold
+          ? [
+              [
+                i,
+                taggerSpans(
+                  tagger,
+                  gazetteer,
+                  doc.map((s) => s.words),
+                ).spans,
+              ],
+            ]
+          : [],
+      ),
+    );
 } else {
   const documents = trainingDocuments();
   const sentences = documents.reduce((n, d) => n + d.length, 0);
@@ -87,23 +122,37 @@ if (!isMainThread) {
       const worker = new Worker(new URL(import.meta.url), { workerData: { seed, fold } });
       worker.once('message', resolve);
       worker.once('error', reject);
-      worker.once('exit', (code) => code !== 0 && reject(new Error(`tagger worker (seed ${seed}, fold ${fold ?? 'none'}) exited with ${code}`)));
+      worker.once(
+        'exit',
+        (code) =>
+          code !== 0 && reject(new Error(`tagger worker (seed ${seed}, fold ${fold ?? 'none'}) exited with ${code}`)),
+      );
     });
   const unique = [...new Set(documents)];
-  const firstPassing = Promise.all(Array.from({ length: FIRST_PASS_FOLDS }, (_, fold) => trainInWorker(SEED, fold))).then(
-    (parts) => new Map(parts.flat().map(([i, spans]) => [unique[i], spans])),
-  );
+  const firstPassing = Promise.all(
+    Array.from({ length: FIRST_PASS_FOLDS }, (_, fold) => trainInWorker(SEED, fold)),
+  ).then((parts) => new Map(parts.flat().map(([i, spans]) => [unique[i], spans])));
   // Tagger features whose largest weight is under 0.75 are dropped: 42% of the mean's features kept, no F1 lost on the development fold
   // (pruning at 1.5 kept 14% and lost 0.7 on wikigold: the mean of three 3-epoch taggers has smaller weights than one 12-epoch tagger had).
   // --typer-only keeps the tagger's weights from the model file: the typer learns from the gold spans and the out-of-fold taggers' spans, not from
   // the shipped tagger, so the result is the same as a full run's.
   const taggerWeights = process.argv.includes('--typer-only')
-    ? Object.fromEntries(Object.entries(JSON.parse(gunzipSync(readFileSync(path)).toString('utf8')).weights).filter(([feature]) => !feature.startsWith('span|')))
+    ? Object.fromEntries(
+        Object.entries(JSON.parse(gunzipSync(readFileSync(path)).toString('utf8')).weights).filter(
+          ([feature]) => !feature.startsWith('span|'),
+        ),
+      )
     : Perceptron.mean(await Promise.all(TAGGER_SEEDS.map((seed) => trainInWorker(seed)))).serialize(0.75).weights;
-  const typer = trainSpanTyper(documents, gazetteer, { epochs: TYPER_EPOCHS, seed: SEED, firstPass: await firstPassing });
+  const typer = trainSpanTyper(documents, gazetteer, {
+    epochs: TYPER_EPOCHS,
+    seed: SEED,
+    firstPass: await firstPassing,
+  });
   // The span typer's weights (prefix `span|`) share the file; averaged over fewer updates they are smaller, so they are pruned lower.
   const serialized = { tags: TAGS, weights: { ...taggerWeights, ...typer.serialize(0.05).weights } };
   const gz = gzipSync(JSON.stringify(serialized), { level: 9 });
   writeFileSync(path, gz);
-  console.log(`wrote ${path}: ${Object.keys(serialized.weights).length} features, ${(gz.length / 1024).toFixed(0)} KiB, in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `wrote ${path}: ${Object.keys(serialized.weights).length} features, ${(gz.length / 1024).toFixed(0)} KiB, in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
 }

@@ -17,8 +17,12 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
 const dist = new URL('../dist/', import.meta.url);
-const { btcSections, wcxbTrainingDocuments, wikigoldTrain, wnutDev } = await import(new URL('bench/ner/datasets.js', dist).href);
-const { EntityRecognizer, loadGazetteer, taggerSpans } = await import(new URL('services/entities/recognizer.js', dist).href);
+const { btcSections, wcxbTrainingDocuments, wikigoldTrain, wnutDev } = await import(
+  new URL('bench/ner/datasets.js', dist).href
+);
+const { EntityRecognizer, loadGazetteer, taggerSpans } = await import(
+  new URL('services/entities/recognizer.js', dist).href
+);
 const { trainTagger } = await import(new URL('services/entities/sequence-tagger.js', dist).href);
 const { trainSpanTyper } = await import(new URL('services/entities/span-typer.js', dist).href);
 const { Perceptron } = await import(new URL('services/entities/perceptron.js', dist).href);
@@ -40,7 +44,12 @@ if (!btcFit || !wnut) throw new Error('BTC and WNUT-17 are read from ../shared/f
 const gazetteer = loadGazetteer();
 const started = performance.now();
 const copies = Number(process.env.NER_WIKIGOLD_COPIES ?? 4);
-const training = [...Array.from({ length: copies }, () => wikigoldFit).flat(), ...btcFit, ...wnut, ...wcxbTrainingDocuments()];
+const training = [
+  ...Array.from({ length: copies }, () => wikigoldFit).flat(),
+  ...btcFit,
+  ...wnut,
+  ...wcxbTrainingDocuments(),
+];
 // NER_TAGGER_CACHE=file: the first run saves the trained tagger there, later runs load it (span-typer and post-processing ideas in seconds).
 const cache = process.env.NER_TAGGER_CACHE;
 // NER_SEEDS=a,b,c: one tagger per shuffling seed, averaged as train-ner.mjs does (one seed, the default, trains a single tagger).
@@ -49,7 +58,8 @@ const trainOne = (seed) =>
   trainTagger(training, gazetteer, {
     epochs,
     seed,
-    onEpoch: (epoch, errors, tokens) => console.log(`seed ${seed} epoch ${epoch}: ${((1 - errors / tokens) * 100).toFixed(2)}% tokens right`),
+    onEpoch: (epoch, errors, tokens) =>
+      console.log(`seed ${seed} epoch ${epoch}: ${((1 - errors / tokens) * 100).toFixed(2)}% tokens right`),
   });
 const tagger =
   cache && existsSync(cache)
@@ -63,8 +73,14 @@ console.log(`tagger ready in ${((performance.now() - started) / 1000).toFixed(1)
 // third of them, trained on the rest); NER_OOF_CACHE=file keeps those spans.
 const firstPass = process.env.NER_STACK === '1' ? outOfFoldSpans() : undefined;
 const typerEpochs = Number(process.env.NER_TYPER_EPOCHS ?? 8);
-const typer = typerEpochs > 0 ? trainSpanTyper(training, gazetteer, { epochs: typerEpochs, seed: 20261125, firstPass }).serialize(0).weights : {};
-const model = Perceptron.load({ tags: tagger.serialize(0).tags, weights: { ...tagger.serialize(0).weights, ...typer } });
+const typer =
+  typerEpochs > 0
+    ? trainSpanTyper(training, gazetteer, { epochs: typerEpochs, seed: 20261125, firstPass }).serialize(0).weights
+    : {};
+const model = Perceptron.load({
+  tags: tagger.serialize(0).tags,
+  weights: { ...tagger.serialize(0).weights, ...typer },
+});
 console.log(`span typer ${typerEpochs} epochs, total ${((performance.now() - started) / 1000).toFixed(1)} s`);
 const recognizer = new EntityRecognizer(model, gazetteer);
 
@@ -79,8 +95,20 @@ function outOfFoldSpans() {
   const fold = new Map(unique.map((doc, i) => [doc, i % folds]));
   const spans = new Map();
   for (let k = 0; k < folds; k++) {
-    const inner = trainTagger(training.filter((doc) => fold.get(doc) !== k), gazetteer, { epochs, seed: 20261125 });
-    for (const doc of unique.filter((d) => fold.get(d) === k)) spans.set(doc, taggerSpans(inner, gazetteer, doc.map((s) => s.words)).spans);
+    const inner = trainTagger(
+      training.filter((doc) => fold.get(doc) !== k),
+      gazetteer,
+      { epochs, seed: 20261125 },
+    );
+    for (const doc of unique.filter((d) => fold.get(d) === k))
+      spans.set(
+        doc,
+        taggerSpans(
+          inner,
+          gazetteer,
+          doc.map((s) => s.words),
+        ).spans,
+      );
     console.log(`out-of-fold tagger ${k + 1}/${folds} at ${((performance.now() - started) / 1000).toFixed(1)} s`);
   }
   if (path) writeFileSync(path, JSON.stringify(unique.map((doc) => spans.get(doc))));
@@ -108,18 +136,28 @@ function evaluate(name, documents) {
         if (same?.type === g.type) continue;
         const what = same ? `typed ${same.type}` : guess.some((p) => overlaps(p, g)) ? 'boundary' : 'missed';
         note(g.type, what);
-        if (g.type === (process.env.NER_EXAMPLES ?? 'ORG') && examples.length < 120) examples.push(`${what}: ${sentence.words.slice(g.start, g.end).join(' ')}`);
+        if (g.type === (process.env.NER_EXAMPLES ?? 'ORG') && examples.length < 120)
+          examples.push(`${what}: ${sentence.words.slice(g.start, g.end).join(' ')}`);
       }
       for (const p of guess.filter((p) => SCORED.includes(p.type))) {
         if (!gold.some((g) => overlaps(p, g))) note(p.type, 'spurious');
-        else if (!gold.some((g) => key(g) === key(p)) && gold.some((g) => overlaps(p, g) && g.type === 'MISC')) note(p.type, 'spurious (gold MISC)');
+        else if (!gold.some((g) => key(g) === key(p)) && gold.some((g) => overlaps(p, g) && g.type === 'MISC'))
+          note(p.type, 'spurious (gold MISC)');
       }
     });
   }
   const pct = (v) => (v * 100).toFixed(1);
   const micro = score(all);
-  console.log(`\n${name}: micro F1 ${pct(micro.f1)} (P ${pct(micro.precision)}, R ${pct(micro.recall)}) | ${SCORED.map((t) => `${t} ${pct(score(byType[t]).f1)}`).join(' | ')}`);
-  for (const type of SCORED) console.log(`  ${type} errors: ${[...errors[type]].sort((a, b) => b[1] - a[1]).map(([w, n]) => `${w} ${n}`).join(', ')}`);
+  console.log(
+    `\n${name}: micro F1 ${pct(micro.f1)} (P ${pct(micro.precision)}, R ${pct(micro.recall)}) | ${SCORED.map((t) => `${t} ${pct(score(byType[t]).f1)}`).join(' | ')}`,
+  );
+  for (const type of SCORED)
+    console.log(
+      `  ${type} errors: ${[...errors[type]]
+        .sort((a, b) => b[1] - a[1])
+        .map(([w, n]) => `${w} ${n}`)
+        .join(', ')}`,
+    );
   if (process.env.NER_EXAMPLES) console.log(examples.map((e) => `    ${e}`).join('\n'));
 }
 

@@ -14,8 +14,12 @@ import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../core/paths.js';
 
 const LAYERS = ['core', 'services', 'app', 'plugins', 'engines', 'hosts', 'workers'];
-/** 3,000 until 2026-11-27, when core/abort.ts's one deadline per call (fetches, pool tasks, browser pages) took the kernel to 3,035. */
-const KERNEL_MAX_LINES = 3100;
+/**
+ * 3,000 until 2026-11-27, when core/abort.ts's one deadline per call (fetches, pool tasks, browser pages) took the
+ * kernel to 3,035; 3,100 until 2026-12-02, when the tree was first formatted (Biome, 120 columns): wrapping the long
+ * lines took the same code from under 3,100 to 3,351 lines. The budget is the same code, counted in formatted lines.
+ */
+const KERNEL_MAX_LINES = 3400;
 
 interface Violation {
   from: string;
@@ -34,7 +38,8 @@ interface Cruise {
 }
 
 /** Packages that parse HTML or XML into a document: untrusted pages are parsed in the extraction worker pool only. */
-const DOM_PARSERS = /(^|\/)node_modules\/(linkedom|htmlparser2|cheerio|parse5|jsdom|turndown|@mozilla\/readability|node-html-parser)\//;
+const DOM_PARSERS =
+  /(^|\/)node_modules\/(linkedom|htmlparser2|cheerio|parse5|jsdom|turndown|@mozilla\/readability|node-html-parser)\//;
 /** Main-thread modules allowed to parse anyway, each with the reason. */
 const PARSES_ON_THE_MAIN_THREAD: Record<string, string> = {
   // A config-declared engine, loaded here for its request builder; the engine service parses its answers in the worker pool, like every engine's.
@@ -59,7 +64,11 @@ let cruised: Cruise | null = null;
 function cruise(): Cruise {
   const bin = join(PACKAGE_ROOT, 'node_modules', '.bin', 'depcruise');
   cruised ??= JSON.parse(
-    execFileSync(bin, [...LAYERS, '--config', '.dependency-cruiser.cjs', '--output-type', 'json'], { cwd: PACKAGE_ROOT, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 }),
+    execFileSync(bin, [...LAYERS, '--config', '.dependency-cruiser.cjs', '--output-type', 'json'], {
+      cwd: PACKAGE_ROOT,
+      encoding: 'utf8',
+      maxBuffer: 256 * 1024 * 1024,
+    }),
   ) as Cruise;
   return cruised;
 }
@@ -71,7 +80,8 @@ function cruise(): Cruise {
  */
 function mainThreadParsers(modules: CruisedModule[]): string[] {
   const bySource = new Map(modules.map((module) => [module.source, module]));
-  const isMainEntry = (source: string): boolean => /^(app\/create-quarry|hosts\/.*|plugins\/.*)\.ts$/.test(source) && !/\.test\.ts$|\/fixtures\//.test(source);
+  const isMainEntry = (source: string): boolean =>
+    /^(app\/create-quarry|hosts\/.*|plugins\/.*)\.ts$/.test(source) && !/\.test\.ts$|\/fixtures\//.test(source);
   const via = new Map<string, string | null>();
   const queue = modules.map((module) => module.source).filter(isMainEntry);
   for (const source of queue) via.set(source, null);
@@ -101,7 +111,10 @@ function serviceNamesByFolder(): Map<string, string[]> {
   for (const [, names, folder] of text.matchAll(/^import type \{([^}]+)\} from '\.\.\/services\/([^/]+)\//gm)) {
     for (const name of names!.split(',')) folderOfType.set(name.trim(), folder!);
   }
-  const body = text.slice(text.indexOf('export interface PluginServices'), text.indexOf('\n}\n', text.indexOf('export interface PluginServices')));
+  const body = text.slice(
+    text.indexOf('export interface PluginServices'),
+    text.indexOf('\n}\n', text.indexOf('export interface PluginServices')),
+  );
   const byFolder = new Map<string, string[]>();
   for (const [, key, type] of body.matchAll(/^ {2}([a-zA-Z]+)\??: (?:Pick<)?([A-Za-z]+)/gm)) {
     const folder = folderOfType.get(type!);
@@ -116,7 +129,8 @@ function declaredUses(): Map<string, string[]> {
   const out = new Map<string, string[]>();
   for (const area of readdirSync(root)) {
     const manifest = join(root, area, 'plugin.json');
-    if (existsSync(manifest)) out.set(area, (JSON.parse(readFileSync(manifest, 'utf8')) as { uses?: string[] }).uses ?? []);
+    if (existsSync(manifest))
+      out.set(area, (JSON.parse(readFileSync(manifest, 'utf8')) as { uses?: string[] }).uses ?? []);
   }
   return out;
 }
@@ -129,11 +143,16 @@ function declaredUses(): Map<string, string[]> {
  * not count.
  */
 // biome-ignore lint/suspicious/noExportsInTest: a pure helper this file's own tests call; nothing imports it
-export function serviceUsers(modules: CruisedModule[], namesByFolder: Map<string, string[]>, uses: Map<string, string[]>): Map<string, Set<string>> {
+export function serviceUsers(
+  modules: CruisedModule[],
+  namesByFolder: Map<string, string[]>,
+  uses: Map<string, string[]>,
+): Map<string, Set<string>> {
   const users = new Map<string, Set<string>>();
   const add = (folder: string, user: string) => users.set(folder, (users.get(folder) ?? new Set()).add(user));
   for (const [folder, names] of namesByFolder) {
-    for (const [area, declared] of uses) if (names.some((name) => declared.includes(name))) add(folder, `plugins/${area}`);
+    for (const [area, declared] of uses)
+      if (names.some((name) => declared.includes(name))) add(folder, `plugins/${area}`);
   }
   for (const module of modules) {
     if (/\.test\.ts$|\/fixtures\//.test(module.source)) continue;
@@ -181,41 +200,81 @@ describe('architecture', () => {
 
   it('would notice a main-thread module that parses a page', () => {
     const modules: CruisedModule[] = [
-      { source: 'plugins/x/index.ts', dependencies: [{ resolved: 'services/y/read.ts', dependencyTypes: ['local', 'import'] }, { resolved: 'services/y/shape.ts', dependencyTypes: ['local', 'type-only', 'import'] }] },
-      { source: 'services/y/read.ts', dependencies: [{ resolved: 'node_modules/linkedom/esm/index.js', dependencyTypes: ['npm'] }] },
-      { source: 'services/y/shape.ts', dependencies: [{ resolved: 'node_modules/htmlparser2/dist/index.js', dependencyTypes: ['npm'] }] },
+      {
+        source: 'plugins/x/index.ts',
+        dependencies: [
+          { resolved: 'services/y/read.ts', dependencyTypes: ['local', 'import'] },
+          { resolved: 'services/y/shape.ts', dependencyTypes: ['local', 'type-only', 'import'] },
+        ],
+      },
+      {
+        source: 'services/y/read.ts',
+        dependencies: [{ resolved: 'node_modules/linkedom/esm/index.js', dependencyTypes: ['npm'] }],
+      },
+      {
+        source: 'services/y/shape.ts',
+        dependencies: [{ resolved: 'node_modules/htmlparser2/dist/index.js', dependencyTypes: ['npm'] }],
+      },
     ];
-    expect(mainThreadParsers(modules)).toEqual(['plugins/x/index.ts → services/y/read.ts → node_modules/linkedom/esm/index.js']);
+    expect(mainThreadParsers(modules)).toEqual([
+      'plugins/x/index.ts → services/y/read.ts → node_modules/linkedom/esm/index.js',
+    ]);
   });
 
   it('keeps in services/ only what several areas, a host or a worker use: an area owns its logic in its plugin folder', () => {
     const found = oneAreaServices(serviceUsers(cruise().modules, serviceNamesByFolder(), declaredUses()));
     expect(found.filter((entry) => !(entry.split(' ')[0]! in ONE_AREA_SERVICES_ALLOWED))).toEqual([]);
     // An allowed folder that is shared by now, or gone, leaves the list.
-    expect(Object.keys(ONE_AREA_SERVICES_ALLOWED).filter((folder) => !found.some((entry) => entry.startsWith(`${folder} `)))).toEqual([]);
+    expect(
+      Object.keys(ONE_AREA_SERVICES_ALLOWED).filter((folder) => !found.some((entry) => entry.startsWith(`${folder} `))),
+    ).toEqual([]);
   }, 120_000);
 
   it('would notice a service folder that one area alone uses, declared or imported', () => {
     const modules: CruisedModule[] = [
-      { source: 'plugins/rag/index.ts', dependencies: [{ resolved: 'services/corpora/corpora.ts', dependencyTypes: ['local', 'import'] }] },
-      { source: 'services/models/stance.ts', dependencies: [{ resolved: 'services/corpora/types.ts', dependencyTypes: ['local', 'type-only', 'import'] }] },
-      { source: 'app/container.ts', dependencies: [{ resolved: 'services/history/history.ts', dependencyTypes: ['local', 'import'] }] },
-      { source: 'plugins/verify/index.ts', dependencies: [{ resolved: 'services/ranking/tokens.ts', dependencyTypes: ['local', 'import'] }] },
-      { source: 'services/answers/cite.ts', dependencies: [{ resolved: 'services/ranking/tokens.ts', dependencyTypes: ['local', 'import'] }] },
+      {
+        source: 'plugins/rag/index.ts',
+        dependencies: [{ resolved: 'services/corpora/corpora.ts', dependencyTypes: ['local', 'import'] }],
+      },
+      {
+        source: 'services/models/stance.ts',
+        dependencies: [{ resolved: 'services/corpora/types.ts', dependencyTypes: ['local', 'type-only', 'import'] }],
+      },
+      {
+        source: 'app/container.ts',
+        dependencies: [{ resolved: 'services/history/history.ts', dependencyTypes: ['local', 'import'] }],
+      },
+      {
+        source: 'plugins/verify/index.ts',
+        dependencies: [{ resolved: 'services/ranking/tokens.ts', dependencyTypes: ['local', 'import'] }],
+      },
+      {
+        source: 'services/answers/cite.ts',
+        dependencies: [{ resolved: 'services/ranking/tokens.ts', dependencyTypes: ['local', 'import'] }],
+      },
     ];
-    const uses = new Map([['search', ['history']], ['rag', []], ['verify', []]]);
+    const uses = new Map([
+      ['search', ['history']],
+      ['rag', []],
+      ['verify', []],
+    ]);
     const users = serviceUsers(modules, new Map([['history', ['history']]]), uses);
     expect(oneAreaServices(users)).toEqual(['corpora (plugins/rag)', 'history (plugins/search)']);
   });
 
-  it('keeps the kernel under 3,100 lines', () => {
-    const lines = sourceFiles(join(PACKAGE_ROOT, 'core')).reduce((sum, file) => sum + readFileSync(file, 'utf8').split('\n').length, 0);
+  it('keeps the kernel under 3,400 lines', () => {
+    const lines = sourceFiles(join(PACKAGE_ROOT, 'core')).reduce(
+      (sum, file) => sum + readFileSync(file, 'utf8').split('\n').length,
+      0,
+    );
     expect(lines).toBeLessThan(KERNEL_MAX_LINES);
   });
 
   it('documents every service folder that exists, and only those', () => {
     const doc = readFileSync(join(PACKAGE_ROOT, 'ARCHITECTURE.md'), 'utf8');
-    const existing = readdirSync(join(PACKAGE_ROOT, 'services')).filter((name) => statSync(join(PACKAGE_ROOT, 'services', name)).isDirectory());
+    const existing = readdirSync(join(PACKAGE_ROOT, 'services')).filter((name) =>
+      statSync(join(PACKAGE_ROOT, 'services', name)).isDirectory(),
+    );
     const servicesSection = doc.slice(doc.indexOf('**services/**'), doc.indexOf('**app/**'));
     const documented = [...servicesSection.matchAll(/^\| `([a-z-]+)\/` \|/gm)].map((match) => match[1]);
     expect([...documented].sort()).toEqual([...existing].sort());

@@ -17,13 +17,22 @@ export function missingRequirements(
   exists: (path: string) => boolean = existsSync,
   optedOut: string = process.env.QUARRY_TEST_WITHOUT ?? '',
 ): { missing: string[]; skipped: string[] } {
-  const without = new Set(optedOut.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean));
+  const without = new Set(
+    optedOut
+      .split(',')
+      .map((s) => s.trim().toLowerCase())
+      .filter(Boolean),
+  );
   const missing: string[] = [];
   const skipped: string[] = [];
   for (const req of REQUIREMENTS) {
     if (exists(req.path)) continue;
-    if (without.has(req.name)) skipped.push(`${req.name} (${req.path} not found; its tests are skipped because QUARRY_TEST_WITHOUT names it)`);
-    else missing.push(`${req.name}: ${req.path} not found — run \`${req.install}\` (npm test's setup tries this), or set QUARRY_TEST_WITHOUT=${req.name} to skip its tests knowingly`);
+    if (without.has(req.name))
+      skipped.push(`${req.name} (${req.path} not found; its tests are skipped because QUARRY_TEST_WITHOUT names it)`);
+    else
+      missing.push(
+        `${req.name}: ${req.path} not found — run \`${req.install}\` (npm test's setup tries this), or set QUARRY_TEST_WITHOUT=${req.name} to skip its tests knowingly`,
+      );
   }
   return { missing, skipped };
 }

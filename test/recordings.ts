@@ -20,7 +20,11 @@ export const RECORDINGS: Record<string, EngineRecording> = {
 /** Three engines that need no key, played at fixed latencies by the benchmark. */
 export const BENCH_ENGINES = ['duckduckgo', 'bing', 'wikipedia'];
 
-export function playRecording(web: SandboxWeb, engine: string, opts: { delayMs?: number; rewriteLinks?: boolean } = {}): void {
+export function playRecording(
+  web: SandboxWeb,
+  engine: string,
+  opts: { delayMs?: number; rewriteLinks?: boolean } = {},
+): void {
   const recording = RECORDINGS[engine];
   if (!recording) throw new Error(`no recording for engine ${engine}`);
   web.playEngine(engine, recording, opts);
@@ -31,14 +35,25 @@ export function playDefaultEngines(web: SandboxWeb): void {
 }
 
 /** A SearXNG JSON answer listing the given results, written to a temporary file. */
-export function searxngAnswer(dir: string, name: string, query: string, results: Array<{ url: string; title: string; content: string }>): EngineRecording {
+export function searxngAnswer(
+  dir: string,
+  name: string,
+  query: string,
+  results: Array<{ url: string; title: string; content: string }>,
+): EngineRecording {
   const file = join(dir, `${name}.json`);
   writeFileSync(
     file,
     JSON.stringify({
       query,
       number_of_results: results.length,
-      results: results.map((r, i) => ({ ...r, engine: 'sandbox', engines: ['sandbox'], score: 1 / (i + 1), category: 'general' })),
+      results: results.map((r, i) => ({
+        ...r,
+        engine: 'sandbox',
+        engines: ['sandbox'],
+        score: 1 / (i + 1),
+        category: 'general',
+      })),
       answers: [],
       corrections: [],
       infoboxes: [],

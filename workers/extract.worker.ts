@@ -33,14 +33,21 @@ import { extractTables } from '../services/tables/extract-tables.js';
 export type ExtractWorkerTask = ExtractTask & { kind?: undefined };
 
 /** HTML tasks answer synchronously (callers in-process rely on it); PDF tasks answer with a promise. */
-export default function run(task: ExtractWorkerTask & { options?: ExtractOptions & { contentType?: 'text/html' } }): ExtractionResult;
+export default function run(
+  task: ExtractWorkerTask & { options?: ExtractOptions & { contentType?: 'text/html' } },
+): ExtractionResult;
 export default function run(task: ExtractWorkerTask): ExtractionResult | Promise<ExtractionResult>;
 export default function run(task: ParseTask): Promise<ParseOutcome<ParseTask['kind']>>;
-export default function run(task: ExtractWorkerTask | ParseTask): ExtractionResult | Promise<ExtractionResult> | Promise<ParseOutcome<ParseTask['kind']>> {
+export default function run(
+  task: ExtractWorkerTask | ParseTask,
+): ExtractionResult | Promise<ExtractionResult> | Promise<ParseOutcome<ParseTask['kind']>> {
   if (task.kind !== undefined) return runParseTask(task);
   if (task.options?.contentType === 'application/pdf') {
     // A PDF is read from its bytes; there is no text form of one.
-    if (!('bytes' in task)) return Promise.reject(new AppError('INVALID_INPUT', 'a PDF is extracted from its bytes, not from text')) as Promise<ExtractionResult>;
+    if (!('bytes' in task))
+      return Promise.reject(
+        new AppError('INVALID_INPUT', 'a PDF is extracted from its bytes, not from text'),
+      ) as Promise<ExtractionResult>;
     return readPdf(task.bytes, task.url, task.options);
   }
   const markup = markupOf(task);

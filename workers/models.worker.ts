@@ -46,10 +46,20 @@ async function modelFor(spec: ModelSpec, head: ModelHead): Promise<Loaded> {
   if (loaded) await loaded.model.dispose();
   loaded = null;
   pointTransformersAt(spec);
-  const options = { dtype: 'fp32', device: 'cpu', session_options: { intraOpNumThreads: 1, interOpNumThreads: 1 } } as const;
+  const options = {
+    dtype: 'fp32',
+    device: 'cpu',
+    session_options: { intraOpNumThreads: 1, interOpNumThreads: 1 },
+  } as const;
   const tokenizer = await AutoTokenizer.from_pretrained(spec.model);
-  const model = await (head === 'token' ? AutoModelForTokenClassification : AutoModelForSequenceClassification).from_pretrained(spec.model, options);
-  const id2label = ((model.config as unknown as { id2label?: Record<string, string> }).id2label ?? {}) as Record<string, string>;
+  const model = await (head === 'token'
+    ? AutoModelForTokenClassification
+    : AutoModelForSequenceClassification
+  ).from_pretrained(spec.model, options);
+  const id2label = ((model.config as unknown as { id2label?: Record<string, string> }).id2label ?? {}) as Record<
+    string,
+    string
+  >;
   const labels = Object.keys(id2label)
     .map(Number)
     .sort((a, b) => a - b)
@@ -70,7 +80,11 @@ const int64 = (rows: number[][], width: number) => {
  * piece (the usual alignment for word-level tags); words past the model's
  * length limit are outside any entity.
  */
-async function tagSentences({ tokenizer, model, labels }: Loaded, sentences: string[][], batchSize: number): Promise<string[][]> {
+async function tagSentences(
+  { tokenizer, model, labels }: Loaded,
+  sentences: string[][],
+  batchSize: number,
+): Promise<string[][]> {
   const specials = tokenizer.encode('');
   // What the tokenizer adds around a text ([CLS] … [SEP], <s> … </s>; a lone marker is a beginning one).
   const [prefix, suffix] = specials.length >= 2 ? [specials.slice(0, 1), specials.slice(1)] : [specials, []];
@@ -100,7 +114,9 @@ async function tagSentences({ tokenizer, model, labels }: Loaded, sentences: str
     const width = Math.max(...rows.map((r) => r.length));
     const mask = rows.map((r) => Array.from({ length: width }, (_, i) => (i < r.length ? 1 : 0)));
     const padded = rows.map((r) => [...r, ...Array<number>(width - r.length).fill(pad)]);
-    const { logits } = (await model({ input_ids: int64(padded, width), attention_mask: int64(mask, width) })) as { logits: Tensor };
+    const { logits } = (await model({ input_ids: int64(padded, width), attention_mask: int64(mask, width) })) as {
+      logits: Tensor;
+    };
     const data = logits.data as Float32Array;
     const count = labels.length;
     firsts.forEach((first, b) => {
@@ -120,8 +136,19 @@ async function tagSentences({ tokenizer, model, labels }: Loaded, sentences: str
 
 async function entities(spec: ModelSpec, text: string, batchSize: number): Promise<Extraction> {
   const sentences = splitSentences(text, tokenize(text));
-  const tags = await tagSentences(await modelFor(spec, 'token'), sentences.map((tokens) => tokens.map((t) => t.text)), batchSize);
-  return analyzeRecognized(text, recognizedFromSpans(text, sentences, tags.map((sentenceTags) => tagsToSpans(sentenceTags))));
+  const tags = await tagSentences(
+    await modelFor(spec, 'token'),
+    sentences.map((tokens) => tokens.map((t) => t.text)),
+    batchSize,
+  );
+  return analyzeRecognized(
+    text,
+    recognizedFromSpans(
+      text,
+      sentences,
+      tags.map((sentenceTags) => tagsToSpans(sentenceTags)),
+    ),
+  );
 }
 
 async function pairs(spec: ModelSpec, list: Array<[string, string]>): Promise<PairsResult> {

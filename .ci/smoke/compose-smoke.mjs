@@ -21,7 +21,12 @@ const fail = (message) => {
 };
 
 function run(command, args, options = {}) {
-  return execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: composeEnv, ...options }).trim();
+  return execFileSync(command, args, {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: composeEnv,
+    ...options,
+  }).trim();
 }
 const podman = (...args) => run('podman', args);
 
@@ -39,13 +44,23 @@ async function until(what, seconds, probe) {
     } catch (error) {
       last = error;
     }
-    if (Date.now() > deadline) fail(`${what} (not within ${seconds} s${last ? `; last error: ${last.message ?? last}` : ''})`);
+    if (Date.now() > deadline)
+      fail(`${what} (not within ${seconds} s${last ? `; last error: ${last.message ?? last}` : ''})`);
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
 }
 
 function containersOf(service) {
-  const out = podman('ps', '-a', '--filter', `label=io.podman.compose.project=${project}`, '--filter', `label=com.docker.compose.service=${service}`, '--format', '{{.Names}}');
+  const out = podman(
+    'ps',
+    '-a',
+    '--filter',
+    `label=io.podman.compose.project=${project}`,
+    '--filter',
+    `label=com.docker.compose.service=${service}`,
+    '--format',
+    '{{.Names}}',
+  );
   return out ? out.split('\n').sort() : [];
 }
 
@@ -88,43 +103,69 @@ async function main() {
   const [a, b] = instances;
 
   say('search through the local engine');
-  const search = await call(a, '/api/v1/search/', { query: 'soziale innovation', engines: ['local_works'], scrape_content: false, cache_ttl: 0 });
+  const search = await call(a, '/api/v1/search/', {
+    query: 'soziale innovation',
+    engines: ['local_works'],
+    scrape_content: false,
+    cache_ttl: 0,
+  });
   if (search.status !== 200) fail(`search answered ${search.status}: ${JSON.stringify(search.body)}`);
-  if (!resultUrls(search.body).includes(EXPECTED_URL)) fail(`search results lack ${EXPECTED_URL}: ${JSON.stringify(search.body).slice(0, 2000)}`);
+  if (!resultUrls(search.body).includes(EXPECTED_URL))
+    fail(`search results lack ${EXPECTED_URL}: ${JSON.stringify(search.body).slice(0, 2000)}`);
   say(`ok: search found ${search.body.results.length} results through local_works`);
   const viaSecond = await call(b, '/api/v1/search/engines');
-  if (viaSecond.status !== 200 || !viaSecond.body?.engines?.local_works) fail(`the second container does not list local_works: ${viaSecond.status}`);
+  if (viaSecond.status !== 200 || !viaSecond.body?.engines?.local_works)
+    fail(`the second container does not list local_works: ${viaSecond.status}`);
 
   say('async job, then SIGKILL of the container running it');
-  const accepted = await call(a, '/api/v1/search/', { query: 'soziale innovation slow', engines: ['local_works'], scrape_content: false, cache_ttl: 0, timeout: 10, async_mode: true });
-  if (accepted.status !== 202 || !accepted.body?.request_id) fail(`async search answered ${accepted.status}: ${JSON.stringify(accepted.body)}`);
+  const accepted = await call(a, '/api/v1/search/', {
+    query: 'soziale innovation slow',
+    engines: ['local_works'],
+    scrape_content: false,
+    cache_ttl: 0,
+    timeout: 10,
+    async_mode: true,
+  });
+  if (accepted.status !== 202 || !accepted.body?.request_id)
+    fail(`async search answered ${accepted.status}: ${JSON.stringify(accepted.body)}`);
   const id = accepted.body.request_id;
   // BullMQ keeps the worker's name (hostname:pid) on the job; a container's hostname names it.
   const processedBy = () => podman('exec', redis, 'redis-cli', 'HGET', `quarry:jobs-default:${id}`, 'pb');
-  const runner = await until(`a container to take job ${id}`, 30, () => instances.find((i) => processedBy().startsWith(`${i.hostname}:`)));
+  const runner = await until(`a container to take job ${id}`, 30, () =>
+    instances.find((i) => processedBy().startsWith(`${i.hostname}:`)),
+  );
   const survivor = runner === a ? b : a;
-  await until('the job to call the local engine', 30, () => podman('logs', engine).includes('query=soziale%20innovation%20slow'));
+  await until('the job to call the local engine', 30, () =>
+    podman('logs', engine).includes('query=soziale%20innovation%20slow'),
+  );
   const before = await call(survivor, `/api/v1/search/jobs/${id}`);
   if (before.body?.status !== 'processing') fail(`before the kill the job is ${before.body?.status}, not processing`);
   podman('kill', '--signal', 'KILL', runner.name);
   const killedAt = Date.now();
-  await until(`${runner.name} stopped`, 20, () => podman('inspect', '--format', '{{.State.Running}}', runner.name) === 'false');
+  await until(
+    `${runner.name} stopped`,
+    20,
+    () => podman('inspect', '--format', '{{.State.Running}}', runner.name) === 'false',
+  );
   say(`killed ${runner.name}; waiting for ${survivor.name} to finish the job`);
   const job = await until('the job to finish on the surviving container', 120, async () => {
     const answer = await call(survivor, `/api/v1/search/jobs/${id}`);
     return ['completed', 'failed'].includes(answer.body?.status) && answer.body;
   });
   if (job.status !== 'completed') fail(`the job ended ${job.status}: ${JSON.stringify(job).slice(0, 2000)}`);
-  if (JSON.stringify(job.result?.search_metadata?.engines_succeeded) !== '["local_works"]') fail(`the job's engines: ${JSON.stringify(job.result?.search_metadata)}`);
-  if (!resultUrls(job.result).includes(EXPECTED_URL)) fail(`the job's results lack ${EXPECTED_URL}: ${JSON.stringify(job).slice(0, 2000)}`);
-  if (!processedBy().startsWith(`${survivor.hostname}:`)) fail(`the job was last run by ${processedBy()}, not ${survivor.name}`);
+  if (JSON.stringify(job.result?.search_metadata?.engines_succeeded) !== '["local_works"]')
+    fail(`the job's engines: ${JSON.stringify(job.result?.search_metadata)}`);
+  if (!resultUrls(job.result).includes(EXPECTED_URL))
+    fail(`the job's results lack ${EXPECTED_URL}: ${JSON.stringify(job).slice(0, 2000)}`);
+  if (!processedBy().startsWith(`${survivor.hostname}:`))
+    fail(`the job was last run by ${processedBy()}, not ${survivor.name}`);
   say(`ok: job ${id} completed on ${survivor.name} ${((Date.now() - killedAt) / 1000).toFixed(1)} s after the SIGKILL`);
 }
 
 main().then(
   () => say('container smoke test passed'),
   (error) => {
-    say(`FAILED: ${error instanceof SmokeFailure ? error.message : error.stack ?? error}`);
+    say(`FAILED: ${error instanceof SmokeFailure ? error.message : (error.stack ?? error)}`);
     process.exitCode = 1;
   },
 );

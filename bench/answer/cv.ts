@@ -17,20 +17,31 @@ export interface AnsweredQuestion {
   right: Record<string, boolean>;
 }
 
-export function reportAnswerCv(rows: readonly AnsweredQuestion[], systems: readonly string[], baseline: string, options: { final: boolean }): void {
+export function reportAnswerCv(
+  rows: readonly AnsweredQuestion[],
+  systems: readonly string[],
+  baseline: string,
+  options: { final: boolean },
+): void {
   const split = splitForEvaluation(rows, (r) => r.question);
-  const procedures: Procedure<AnsweredQuestion, boolean>[] = systems.map((name) => ({ name, fit: () => (row) => row.right[name] ?? false }));
-  const share = (pick: (r: AnsweredQuestion) => boolean) => (items: readonly AnsweredQuestion[], right: readonly boolean[]) => {
-    const chosen = items.map((r, i) => ({ r, ok: right[i]! })).filter(({ r }) => pick(r));
-    return chosen.length === 0 ? 0 : chosen.filter((c) => c.ok).length / chosen.length;
-  };
+  const procedures: Procedure<AnsweredQuestion, boolean>[] = systems.map((name) => ({
+    name,
+    fit: () => (row) => row.right[name] ?? false,
+  }));
+  const share =
+    (pick: (r: AnsweredQuestion) => boolean) => (items: readonly AnsweredQuestion[], right: readonly boolean[]) => {
+      const chosen = items.map((r, i) => ({ r, ok: right[i]! })).filter(({ r }) => pick(r));
+      return chosen.length === 0 ? 0 : chosen.filter((c) => c.ok).length / chosen.length;
+    };
   const metrics = [
     ['answer quotes a gold sentence (asked questions)', share((r) => !r.control)],
     ['abstains (controls without their gold pages)', share((r) => r.control)],
   ] as const;
   for (const [title, metric] of metrics) {
     for (const line of cvLines(title, crossValidate(split.folds, procedures, metric), baseline)) console.log(line);
-    if (options.final) for (const line of finalLines(title, scoreFinalFold(split, procedures, metric), baseline, split.final.length)) console.log(line);
+    if (options.final)
+      for (const line of finalLines(title, scoreFinalFold(split, procedures, metric), baseline, split.final.length))
+        console.log(line);
   }
   if (!options.final) console.log(finalHint());
 }

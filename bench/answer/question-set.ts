@@ -12,7 +12,13 @@
  * their own, so no cache answers them with the gold pages.
  */
 import { rulerWords } from '../ruler-words.js';
-import { chromaPages, readChromaCorpora, readChromaQuestions, type BenchPage, type ChromaExcerpt } from '../chroma-dataset.js';
+import {
+  chromaPages,
+  readChromaCorpora,
+  readChromaQuestions,
+  type BenchPage,
+  type ChromaExcerpt,
+} from '../chroma-dataset.js';
 
 export type { BenchPage } from '../chroma-dataset.js';
 import { seededRandom } from '../../core/seeded-random.js';
@@ -60,13 +66,22 @@ export interface QuestionSet {
 }
 
 /** `skip` leaves out the first questions of the seeded draw: the held-out set is the draw after the tuned-on 120. */
-export function buildQuestionSet(options: { count: number; distractors: number; seed?: number; skip?: number }): QuestionSet {
+export function buildQuestionSet(options: {
+  count: number;
+  distractors: number;
+  seed?: number;
+  skip?: number;
+}): QuestionSet {
   const all = readChromaQuestions();
   const corpora = readChromaCorpora([...new Set(all.map((q) => q.corpusId))]);
   const pages = [...corpora].flatMap(([id, text]) => chromaPages(id, text));
   const score = bm25Index(pages);
   const random = seededRandom(options.seed ?? 7);
-  const picked = [...all].map((q) => ({ q, key: random() })).sort((a, b) => a.key - b.key).slice(options.skip ?? 0, (options.skip ?? 0) + options.count).map((x) => x.q);
+  const picked = [...all]
+    .map((q) => ({ q, key: random() }))
+    .sort((a, b) => a.key - b.key)
+    .slice(options.skip ?? 0, (options.skip ?? 0) + options.count)
+    .map((x) => x.q);
   const questions: BenchQuestion[] = [];
   for (const q of picked) {
     const own = pages.filter((p) => p.corpusId === q.corpusId);
@@ -79,7 +94,14 @@ export function buildQuestionSet(options: { count: number; distractors: number; 
     questions.push({ question: q.question, corpusId: q.corpusId, excerpts: q.excerpts, gold, listed, control: false });
     // Every fourth question is also asked without its gold pages: the sources then do not answer it.
     if (questions.length % 4 === 0) {
-      questions.push({ question: q.question, corpusId: q.corpusId, excerpts: q.excerpts, gold, listed: listed.filter((id) => !gold.includes(id)), control: true });
+      questions.push({
+        question: q.question,
+        corpusId: q.corpusId,
+        excerpts: q.excerpts,
+        gold,
+        listed: listed.filter((id) => !gold.includes(id)),
+        control: true,
+      });
     }
   }
   return { pages, questions };

@@ -9,7 +9,9 @@ import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { PACKAGE_ROOT } from '../../core/paths.js';
 
-export const DATASET_DIR = resolve(process.env.EXTRACTION_DATASET_DIR ?? join(PACKAGE_ROOT, '..', 'shared', 'fixtures', 'extraction'));
+export const DATASET_DIR = resolve(
+  process.env.EXTRACTION_DATASET_DIR ?? join(PACKAGE_ROOT, '..', 'shared', 'fixtures', 'extraction'),
+);
 
 export interface BenchPage {
   id: string;
@@ -44,21 +46,33 @@ export function datasetsPresent(): boolean {
 }
 
 export function zytePages(): ZytePage[] {
-  const truth = readJson<Record<string, { articleBody: string; url: string }>>(join(DATASET_DIR, 'zyte-truth', 'ground-truth.json'));
+  const truth = readJson<Record<string, { articleBody: string; url: string }>>(
+    join(DATASET_DIR, 'zyte-truth', 'ground-truth.json'),
+  );
   return Object.entries(truth)
     .sort(([a], [b]) => a.localeCompare(b))
-    .map(([id, entry]) => ({ id, url: entry.url, truth: entry.articleBody, html: () => gunzipText(join(DATASET_DIR, 'zyte-html', `${id}.html.gz`)) }));
+    .map(([id, entry]) => ({
+      id,
+      url: entry.url,
+      truth: entry.articleBody,
+      html: () => gunzipText(join(DATASET_DIR, 'zyte-html', `${id}.html.gz`)),
+    }));
 }
 
 /** articleBody per page id of one published tool (two layouts exist: with and without an "output" wrapper). */
 export function zyteBaseline(file: string): Map<string, string> {
   const raw = readJson<Record<string, unknown>>(join(DATASET_DIR, 'zyte-baseline-outputs', file));
-  const output = (typeof raw.output === 'object' && raw.output !== null ? raw.output : raw) as Record<string, { articleBody?: string }>;
+  const output = (typeof raw.output === 'object' && raw.output !== null ? raw.output : raw) as Record<
+    string,
+    { articleBody?: string }
+  >;
   return new Map(Object.entries(output).map(([id, entry]) => [id, entry?.articleBody ?? '']));
 }
 
 export function zyteBaselineFiles(): string[] {
-  return readdirSync(join(DATASET_DIR, 'zyte-baseline-outputs')).filter((name) => name.endsWith('.json')).sort();
+  return readdirSync(join(DATASET_DIR, 'zyte-baseline-outputs'))
+    .filter((name) => name.endsWith('.json'))
+    .sort();
 }
 
 interface WcxbTruth {
@@ -96,9 +110,17 @@ function sampleEvery(): number {
 
 export function snippetPages(): SnippetPage[] {
   const dir = join(DATASET_DIR, 'trafilatura-eval');
-  const entries = readJson<Record<string, { file: string; with?: string[]; without?: string[] }>>(join(dir, 'evaldata-sample.json'));
+  const entries = readJson<Record<string, { file: string; with?: string[]; without?: string[] }>>(
+    join(dir, 'evaldata-sample.json'),
+  );
   return Object.entries(entries)
-    .map(([url, entry]) => ({ id: entry.file, url, with: entry.with ?? [], without: entry.without ?? [], path: join(dir, 'html', `${entry.file}.gz`) }))
+    .map(([url, entry]) => ({
+      id: entry.file,
+      url,
+      with: entry.with ?? [],
+      without: entry.without ?? [],
+      path: join(dir, 'html', `${entry.file}.gz`),
+    }))
     .filter((page) => existsSync(page.path))
     .map(({ path, ...page }) => ({ ...page, html: () => gunzipText(path) }));
 }

@@ -31,9 +31,17 @@ export function snippetCounts(extracted: string, withSnippets: string[], without
 }
 
 export function snippetScore(all: SnippetCounts[]): SnippetScore {
-  const total = all.reduce((sum, c) => ({ tp: sum.tp + c.tp, fn: sum.fn + c.fn, fp: sum.fp + c.fp, tn: sum.tn + c.tn }), { tp: 0, fn: 0, fp: 0, tn: 0 });
+  const total = all.reduce(
+    (sum, c) => ({ tp: sum.tp + c.tp, fn: sum.fn + c.fn, fp: sum.fp + c.fp, tn: sum.tn + c.tn }),
+    { tp: 0, fn: 0, fp: 0, tn: 0 },
+  );
   const precision = total.tp / Math.max(1, total.tp + total.fp);
   const recall = total.tp / Math.max(1, total.tp + total.fn);
   const accuracy = (total.tp + total.tn) / Math.max(1, total.tp + total.tn + total.fp + total.fn);
-  return { precision, recall, accuracy, f1: precision + recall > 0 ? (2 * precision * recall) / (precision + recall) : 0 };
+  return {
+    precision,
+    recall,
+    accuracy,
+    f1: precision + recall > 0 ? (2 * precision * recall) / (precision + recall) : 0,
+  };
 }

@@ -30,7 +30,8 @@ export function wordScore(reference: string, predicted: string): WordScore {
   const expectedSize = size(expected);
   const gotSize = size(got);
   if (expectedSize === 0 && gotSize === 0) return { precision: 1, recall: 1, f1: 1 };
-  if (expectedSize === 0 || gotSize === 0) return { precision: gotSize === 0 ? 1 : 0, recall: expectedSize === 0 ? 1 : 0, f1: 0 };
+  if (expectedSize === 0 || gotSize === 0)
+    return { precision: gotSize === 0 ? 1 : 0, recall: expectedSize === 0 ? 1 : 0, f1: 0 };
   let overlap = 0;
   for (const [word, count] of got) overlap += Math.min(count, expected.get(word) ?? 0);
   const precision = overlap / gotSize;
@@ -40,6 +41,7 @@ export function wordScore(reference: string, predicted: string): WordScore {
 
 export function meanWordScore(scores: WordScore[]): WordScore {
   const n = Math.max(1, scores.length);
-  const sum = (pick: (score: WordScore) => number): number => scores.reduce((total, score) => total + pick(score), 0) / n;
+  const sum = (pick: (score: WordScore) => number): number =>
+    scores.reduce((total, score) => total + pick(score), 0) / n;
   return { precision: sum((s) => s.precision), recall: sum((s) => s.recall), f1: sum((s) => s.f1) };
 }

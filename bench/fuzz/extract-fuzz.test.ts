@@ -19,7 +19,15 @@ import { runFuzz, type FuzzPage, type FuzzProblem, type FuzzReport } from './fuz
 import type { MutationKind } from './page-mutator.js';
 
 /** Kinds no page of the sample fails or loses its text to. */
-const CLEAN_KINDS: ReadonlySet<MutationKind> = new Set(['truncate', 'numeric_entities', 'json_ld', 'wrong_charset', 'huge_attribute', 'deep_nesting', 'bogus_table']);
+const CLEAN_KINDS: ReadonlySet<MutationKind> = new Set([
+  'truncate',
+  'numeric_entities',
+  'json_ld',
+  'wrong_charset',
+  'huge_attribute',
+  'deep_nesting',
+  'bogus_table',
+]);
 
 const SEED = Number(process.env.QUARRY_EXTRACT_FUZZ_SEED ?? 44);
 const COUNT = Number(process.env.QUARRY_EXTRACT_FUZZ_PAGES ?? 200);
@@ -27,15 +35,22 @@ const COUNT = Number(process.env.QUARRY_EXTRACT_FUZZ_PAGES ?? 200);
 function fixturePages(): FuzzPage[] {
   const folder = new URL('../../test/fixtures/pages/', import.meta.url);
   const top = readdirSync(folder).filter((name) => /\.html(\.gz)?$/.test(name));
-  const wcxb = readdirSync(new URL('wcxb/', folder)).filter((name) => name.endsWith('.html.gz')).map((name) => `wcxb/${name}`);
-  return [...top, ...wcxb].map((name) => ({ id: name, url: `https://fixture.test/${name.replace(/\.html(\.gz)?$/, '')}/`, html: loadPage(name) }));
+  const wcxb = readdirSync(new URL('wcxb/', folder))
+    .filter((name) => name.endsWith('.html.gz'))
+    .map((name) => `wcxb/${name}`);
+  return [...top, ...wcxb].map((name) => ({
+    id: name,
+    url: `https://fixture.test/${name.replace(/\.html(\.gz)?$/, '')}/`,
+    html: loadPage(name),
+  }));
 }
 
 function describeProblem(p: FuzzProblem): string {
   return `${p.page} seed ${p.seed} [${p.kinds.join('+')}] ${p.notes.join('; ')}: ${p.outcome.verdict} — ${p.outcome.detail.slice(0, 300)}`;
 }
 
-const isCrash = (p: FuzzProblem): boolean => p.outcome.detail.startsWith('threw') || p.outcome.detail === 'extraction_error';
+const isCrash = (p: FuzzProblem): boolean =>
+  p.outcome.detail.startsWith('threw') || p.outcome.detail === 'extraction_error';
 
 describe('extraction fuzz (bounded sample)', () => {
   let report: FuzzReport;
@@ -52,7 +67,9 @@ describe('extraction fuzz (bounded sample)', () => {
     const clean = report.problems.filter((p) => p.kinds.every((kind) => CLEAN_KINDS.has(kind)));
     expect(clean.map(describeProblem)).toEqual([]);
     // The sample does reach those kinds.
-    const judged = [...report.byKind].filter(([kind]) => CLEAN_KINDS.has(kind)).reduce((sum, [, tally]) => sum + tally.pages, 0);
+    const judged = [...report.byKind]
+      .filter(([kind]) => CLEAN_KINDS.has(kind))
+      .reduce((sum, [, tally]) => sum + tally.pages, 0);
     expect(judged).toBeGreaterThan(COUNT / 3);
   });
 });

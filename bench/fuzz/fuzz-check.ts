@@ -62,7 +62,9 @@ export function probesOf(text: string): string[] {
 
 /** A page's text read plainly: no tags, scripts or styles, references decoded. */
 export function plainText(markup: string): string {
-  const withoutCode = markup.replace(/<(script|style)\b[^>]*>[\s\S]*?(?:<\/\1\s*>|$)/gi, ' ').replace(/<!--[\s\S]*?(?:-->|$)/g, ' ');
+  const withoutCode = markup
+    .replace(/<(script|style)\b[^>]*>[\s\S]*?(?:<\/\1\s*>|$)/gi, ' ')
+    .replace(/<!--[\s\S]*?(?:-->|$)/g, ' ');
   return decodeEntities(withoutCode.replace(/<[^>]*(?:>|$)/g, ' '));
 }
 
@@ -73,13 +75,20 @@ export function extractText(html: string, url: string): ExtractionResult {
 
 function extractMutated(page: MutatedPage, url: string): ExtractionResult {
   if (!page.bytes) return extractText(page.html, url);
-  const task = page.contentTypeHeader === undefined ? { bytes: page.bytes, url } : { bytes: page.bytes, contentTypeHeader: page.contentTypeHeader, url };
+  const task =
+    page.contentTypeHeader === undefined
+      ? { bytes: page.bytes, url }
+      : { bytes: page.bytes, contentTypeHeader: page.contentTypeHeader, url };
   return run(task) as ExtractionResult;
 }
 
 function markupOfMutated(page: MutatedPage): string {
   if (!page.bytes) return page.html;
-  return markupOf(page.contentTypeHeader === undefined ? { bytes: page.bytes } : { bytes: page.bytes, contentTypeHeader: page.contentTypeHeader });
+  return markupOf(
+    page.contentTypeHeader === undefined
+      ? { bytes: page.bytes }
+      : { bytes: page.bytes, contentTypeHeader: page.contentTypeHeader },
+  );
 }
 
 /** Checks one mutated page against the unmutated page's extraction. */
@@ -89,23 +98,47 @@ export function checkMutation(baseline: ExtractionResult, page: MutatedPage, url
   try {
     result = extractMutated(page, url);
   } catch (error) {
-    return { verdict: 'failed', detail: `threw ${(error as Error)?.stack ?? String(error)}`, remaining: 0, kept: 0, extractMs: performance.now() - started };
+    return {
+      verdict: 'failed',
+      detail: `threw ${(error as Error)?.stack ?? String(error)}`,
+      remaining: 0,
+      kept: 0,
+      extractMs: performance.now() - started,
+    };
   }
   const extractMs = performance.now() - started;
   const outcome = judge(baseline, page, result);
   return { ...outcome, extractMs };
 }
 
-function judge(baseline: ExtractionResult, page: MutatedPage, result: ExtractionResult): Omit<FuzzOutcome, 'extractMs'> {
-  if (!result.success && result.failureReason === 'extraction_error') return { verdict: 'failed', detail: 'extraction_error', remaining: 0, kept: 0 };
+function judge(
+  baseline: ExtractionResult,
+  page: MutatedPage,
+  result: ExtractionResult,
+): Omit<FuzzOutcome, 'extractMs'> {
+  if (!result.success && result.failureReason === 'extraction_error')
+    return { verdict: 'failed', detail: 'extraction_error', remaining: 0, kept: 0 };
   if (!baseline.success) return { verdict: 'ok', detail: 'unmutated page not content', remaining: 0, kept: 0 };
 
   const present = squash(plainText(markupOfMutated(page)));
   const remaining = [...new Set(probesOf(baseline.text))].filter((probe) => present.includes(probe));
-  if (remaining.length < MIN_REMAINING) return { verdict: 'ok', detail: 'too little main text left to judge', remaining: remaining.length, kept: 0 };
-  if (!result.success) return { verdict: 'failed', detail: `success false (${result.failureReason})`, remaining: remaining.length, kept: 0 };
+  if (remaining.length < MIN_REMAINING)
+    return { verdict: 'ok', detail: 'too little main text left to judge', remaining: remaining.length, kept: 0 };
+  if (!result.success)
+    return {
+      verdict: 'failed',
+      detail: `success false (${result.failureReason})`,
+      remaining: remaining.length,
+      kept: 0,
+    };
   const extracted = squash(result.text);
   const kept = remaining.filter((probe) => extracted.includes(probe)).length;
-  if (kept < remaining.length * KEPT_SHARE) return { verdict: 'lost', detail: `kept ${kept} of ${remaining.length} paragraphs`, remaining: remaining.length, kept };
+  if (kept < remaining.length * KEPT_SHARE)
+    return {
+      verdict: 'lost',
+      detail: `kept ${kept} of ${remaining.length} paragraphs`,
+      remaining: remaining.length,
+      kept,
+    };
   return { verdict: 'ok', detail: '', remaining: remaining.length, kept };
 }

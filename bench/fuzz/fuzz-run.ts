@@ -36,12 +36,26 @@ export interface FuzzReport {
   baselinePages: number;
 }
 
-export function runFuzz(pages: FuzzPage[], count: number, seed: number, onProgress?: (done: number) => void): FuzzReport {
+export function runFuzz(
+  pages: FuzzPage[],
+  count: number,
+  seed: number,
+  onProgress?: (done: number) => void,
+): FuzzReport {
   const baselineStarted = performance.now();
   const baselines = new Map<string, ExtractionResult>(pages.map((page) => [page.id, extractText(page.html, page.url)]));
   const baselineMs = performance.now() - baselineStarted;
 
-  const report: FuzzReport = { pages: 0, failed: 0, lost: 0, problems: [], byKind: new Map(), mutatedMs: 0, baselineMs, baselinePages: pages.length };
+  const report: FuzzReport = {
+    pages: 0,
+    failed: 0,
+    lost: 0,
+    problems: [],
+    byKind: new Map(),
+    mutatedMs: 0,
+    baselineMs,
+    baselinePages: pages.length,
+  };
   for (let i = 0; i < count; i++) {
     const page = pages[i % pages.length]!;
     const mutationSeed = seed + i;

@@ -54,11 +54,15 @@ describe('mutatePage', () => {
 
 describe('the fuzz measure', () => {
   it('reads a page plainly: no tags, scripts or styles, references decoded', () => {
-    expect(plainText('<p>a&amp;b</p><script>var x = "<p>";</script><style>p{}</style><!-- c -->d<b')).toBe(' a&b    d ');
+    expect(plainText('<p>a&amp;b</p><script>var x = "<p>";</script><style>p{}</style><!-- c -->d<b')).toBe(
+      ' a&b    d ',
+    );
   });
 
   it('probes each long paragraph in the middle, ignoring case, spaces and punctuation', () => {
-    expect(probesOf('Short.\nThe Quick, brown fox jumps over the lazy dog again and again.')).toEqual(['brownfoxjumpsoverthelazydogagain']);
+    expect(probesOf('Short.\nThe Quick, brown fox jumps over the lazy dog again and again.')).toEqual([
+      'brownfoxjumpsoverthelazydogagain',
+    ]);
     expect(squash('Brown, fox!')).toBe('brownfox');
   });
 });

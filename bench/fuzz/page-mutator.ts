@@ -75,7 +75,20 @@ function sprinkle(random: Random, html: string, count: number, make: () => strin
   return out;
 }
 
-const BAD_NUMERIC = ['&#99999999;', '&#x110000;', '&#xFFFFFFFFFF;', '&#0;', '&#55296;', '&#xD800;', '&#x;', '&#;', '&#-5;', '&#1114112;', '&#x1F600', '&#65'];
+const BAD_NUMERIC = [
+  '&#99999999;',
+  '&#x110000;',
+  '&#xFFFFFFFFFF;',
+  '&#0;',
+  '&#55296;',
+  '&#xD800;',
+  '&#x;',
+  '&#;',
+  '&#-5;',
+  '&#1114112;',
+  '&#x1F600',
+  '&#65',
+];
 const BAD_NAMED = ['&bogus;', '&amp', '&nbsp', '&;', '&&&', '&lt', '&copy=', '&AMP;', '&notin', '&ThisIsNotAnEntity;'];
 
 function numericEntities(random: Random, d: Draft): void {
@@ -97,12 +110,17 @@ const JSON_LD_BREAKS: Array<(random: Random, json: string) => string> = [
   (random, json) => json.slice(0, int(random, 0, json.length)),
   (_, json) => json.replace(/"(headline|name|description)"\s*:\s*"/i, '"$1":"\\uZZZZ \\ud800 \\x41 \\'),
   (_, json) => json.replace(/"(headline|name|description)"\s*:\s*"/i, '"$1":"&#99999999; &#x110000; &bogus; '),
-  (random, json) => json.replace(/"(headline|name|author)"\s*:/i, `"$1":${'['.repeat(int(random, 1000, 50_000))}"x"${']'.repeat(int(random, 0, 2))},"_":`),
+  (random, json) =>
+    json.replace(
+      /"(headline|name|author)"\s*:/i,
+      `"$1":${'['.repeat(int(random, 1000, 50_000))}"x"${']'.repeat(int(random, 0, 2))},"_":`,
+    ),
   (_, json) => `${json}}}]],,`,
   (_, json) => json.replace(/"@type"\s*:\s*"[^"]*"/, '"@type":{"@type":["NewsArticle",{"x":null}]}'),
   (_, json) => json.replace(/"(author|publisher)"\s*:/, '"$1":{"@id":{"not":"a string"},"name":[[["deep"]]]},"_":'),
 ];
-const ARTICLE_LD = '{"@context":"https://schema.org","@type":"NewsArticle","headline":"Headline","author":{"@type":"Person","name":"A. Writer"},"keywords":"one,two"}';
+const ARTICLE_LD =
+  '{"@context":"https://schema.org","@type":"NewsArticle","headline":"Headline","author":{"@type":"Person","name":"A. Writer"},"keywords":"one,two"}';
 
 function jsonLd(random: Random, d: Draft): void {
   let found = false;
@@ -118,13 +136,32 @@ function jsonLd(random: Random, d: Draft): void {
   d.notes.push(found ? 'broke the page JSON-LD' : 'added broken JSON-LD');
 }
 
-const CONTAINERS = ['div', 'span', 'p', 'b', 'i', 'a', 'li', 'ul', 'section', 'article', 'em', 'font', 'form', 'td', 'tr', 'table'];
+const CONTAINERS = [
+  'div',
+  'span',
+  'p',
+  'b',
+  'i',
+  'a',
+  'li',
+  'ul',
+  'section',
+  'article',
+  'em',
+  'font',
+  'form',
+  'td',
+  'tr',
+  'table',
+];
 
 function unclosedTags(random: Random, d: Draft): void {
   if (random() < 0.5) {
     // Drop some end tags.
     const closers = [...d.html.matchAll(/<\/(div|p|span|li|ul|section|article|a|b|i|table|tr|td)\s*>/gi)];
-    const drop = new Set(Array.from({ length: Math.min(closers.length, int(random, 1, 30)) }, () => int(random, 0, closers.length - 1)));
+    const drop = new Set(
+      Array.from({ length: Math.min(closers.length, int(random, 1, 30)) }, () => int(random, 0, closers.length - 1)),
+    );
     let out = '';
     let last = 0;
     for (const [i, m] of closers.entries()) {
@@ -148,11 +185,36 @@ function misnestedTags(random: Random, d: Draft): void {
     d.html = insertAt(d.html, start, `<${a}><${b}>`);
     d.html = insertAt(d.html, afterSomeTag(random, d.html), `</${a}></${b}>`);
   }
-  d.html = sprinkle(random, d.html, int(random, 0, 10), () => pick(random, ['</div>', '</p>', '</table>', '</body>', '</html>', '</article>', '</li>', '<html>', '<body>', '<head>']));
+  d.html = sprinkle(random, d.html, int(random, 0, 10), () =>
+    pick(random, [
+      '</div>',
+      '</p>',
+      '</table>',
+      '</body>',
+      '</html>',
+      '</article>',
+      '</li>',
+      '<html>',
+      '<body>',
+      '<head>',
+    ]),
+  );
   d.notes.push(`${pairs} misnested pairs and stray tags`);
 }
 
-const WRONG_CHARSETS = ['iso-8859-1', 'windows-1252', 'shift_jis', 'koi8-r', 'gb18030', 'euc-kr', 'utf-16le', 'utf-16', 'x-no-such-charset', 'utf-7', ''];
+const WRONG_CHARSETS = [
+  'iso-8859-1',
+  'windows-1252',
+  'shift_jis',
+  'koi8-r',
+  'gb18030',
+  'euc-kr',
+  'utf-16le',
+  'utf-16',
+  'x-no-such-charset',
+  'utf-7',
+  '',
+];
 
 function withoutDeclaredCharset(html: string): string {
   return html.replace(/<meta[^>]+charset\s*=\s*["']?[\w.:-]*["']?[^>]*>/gi, '');
@@ -162,14 +224,25 @@ function wrongCharset(random: Random, d: Draft): void {
   const charset = pick(random, WRONG_CHARSETS);
   const where = pick(random, ['header', 'meta', 'both'] as const);
   let html = d.html;
-  if (where !== 'header') html = withoutDeclaredCharset(html).replace(/<head[^>]*>/i, (m) => `${m}<meta charset="${charset}">`);
+  if (where !== 'header')
+    html = withoutDeclaredCharset(html).replace(/<head[^>]*>/i, (m) => `${m}<meta charset="${charset}">`);
   d.html = html;
   d.bytes = new TextEncoder().encode(html);
   d.contentTypeHeader = where === 'meta' ? 'text/html' : `text/html; charset=${charset}`;
   d.notes.push(`declared charset "${charset}" (${where}) on UTF-8 bytes`);
 }
 
-const INVALID_SEQUENCES = [[0xff], [0xfe, 0xfe], [0xc3], [0xe2, 0x82], [0xf0, 0x9f, 0x98], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0x00], [0xf8, 0x88, 0x80, 0x80, 0x80]];
+const INVALID_SEQUENCES = [
+  [0xff],
+  [0xfe, 0xfe],
+  [0xc3],
+  [0xe2, 0x82],
+  [0xf0, 0x9f, 0x98],
+  [0xc0, 0xaf],
+  [0xed, 0xa0, 0x80],
+  [0x00],
+  [0xf8, 0x88, 0x80, 0x80, 0x80],
+];
 
 function invalidBytes(random: Random, d: Draft): void {
   const bytes = Array.from(new TextEncoder().encode(d.html));
@@ -185,9 +258,13 @@ function hugeAttribute(random: Random, d: Draft): void {
   const size = int(random, 50_000, 1_000_000);
   const value = pick(random, ['a', 'x y ', '&amp;', '"', "'", '<>', 'é'] as const);
   const name = pick(random, ['data-x', 'class', 'style', 'href', 'alt', 'title', 'srcset', 'content']);
-  const huge = value === '"' ? `${name}='${'"'.repeat(size)}'` : `${name}="${(value === "'" ? "'" : value).repeat(Math.ceil(size / value.length))}"`;
+  const huge =
+    value === '"'
+      ? `${name}='${'"'.repeat(size)}'`
+      : `${name}="${(value === "'" ? "'" : value).repeat(Math.ceil(size / value.length))}"`;
   const tag = /<(p|div|img|a|meta|span|article)\b/i.exec(d.html);
-  const many = random() < 0.25 ? Array.from({ length: int(random, 1000, 20_000) }, (_, i) => `a${i}="${i}"`).join(' ') : huge;
+  const many =
+    random() < 0.25 ? Array.from({ length: int(random, 1000, 20_000) }, (_, i) => `a${i}="${i}"`).join(' ') : huge;
   d.html = tag ? insertAt(d.html, tag.index + tag[0].length, ` ${many}`) : `<div ${many}></div>${d.html}`;
   d.notes.push(many === huge ? `${name} of ${size} characters` : 'thousands of attributes on one element');
 }

@@ -20,8 +20,16 @@ export interface BenchJobs {
   close(): Promise<void>;
 }
 
-export async function openJobs(backend: JobBackendName, where: { dataDir: string; redisUrl: string }, concurrency: number): Promise<BenchJobs> {
-  const stores: Stores = await createStores({ dataDir: where.dataDir, redisUrl: backend === 'bullmq' ? where.redisUrl : null, logger: silentLogger() });
+export async function openJobs(
+  backend: JobBackendName,
+  where: { dataDir: string; redisUrl: string },
+  concurrency: number,
+): Promise<BenchJobs> {
+  const stores: Stores = await createStores({
+    dataDir: where.dataDir,
+    redisUrl: backend === 'bullmq' ? where.redisUrl : null,
+    logger: silentLogger(),
+  });
   const store =
     backend === 'bullmq'
       ? new BullJobBackend({

@@ -25,7 +25,8 @@ export function compromiseSpans(sentences: readonly (readonly string[])[]): Toke
   const doc = nlp(text);
   const found: Array<{ type: SpanType; start: number; end: number }> = [];
   const collect = (type: SpanType, view: { json(options: object): OffsetMatch[] }) => {
-    for (const match of view.json({ offset: true })) found.push({ type, start: match.offset.start, end: match.offset.start + match.offset.length });
+    for (const match of view.json({ offset: true }))
+      found.push({ type, start: match.offset.start, end: match.offset.start + match.offset.length });
   };
   collect('PER', doc.people());
   collect('ORG', doc.organizations());
@@ -41,7 +42,8 @@ export function compromiseSpans(sentences: readonly (readonly string[])[]): Toke
       });
       while (covered.length > 0 && !/[\p{L}\p{N}]/u.test(words[covered[0]!]!)) covered.shift();
       while (covered.length > 0 && !/[\p{L}\p{N}]/u.test(words[covered[covered.length - 1]!]!)) covered.pop();
-      if (covered.length > 0) spans.push({ type: match.type, start: covered[0]!, end: covered[covered.length - 1]! + 1 });
+      if (covered.length > 0)
+        spans.push({ type: match.type, start: covered[0]!, end: covered[covered.length - 1]! + 1 });
     }
     return spans;
   });

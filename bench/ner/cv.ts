@@ -24,12 +24,18 @@ type Tagger = (sentences: readonly (readonly string[])[]) => TokenSpan[][];
 function f1Of(type: SpanType | null) {
   return (docs: readonly NerDocument[], predicted: readonly TokenSpan[][][]) => {
     const counts = emptyCounts();
-    docs.forEach((doc, d) => doc.document.forEach((s, i) => count(counts, tagsToSpans(s.tags), predicted[d]![i]!, type ?? undefined)));
+    docs.forEach((doc, d) =>
+      doc.document.forEach((s, i) => count(counts, tagsToSpans(s.tags), predicted[d]![i]!, type ?? undefined)),
+    );
     return score(counts).f1;
   };
 }
 
-export function reportNerCv(documents: readonly NerDocument[], systems: Record<string, Tagger>, options: { final: boolean }): void {
+export function reportNerCv(
+  documents: readonly NerDocument[],
+  systems: Record<string, Tagger>,
+  options: { final: boolean },
+): void {
   const split = splitForEvaluation(documents, (d) => d.id);
   const names = Object.keys(systems);
   const memo = new Map<string, TokenSpan[][]>();
@@ -42,10 +48,24 @@ export function reportNerCv(documents: readonly NerDocument[], systems: Record<s
     },
   }));
   const sentences = split.folds.flat().reduce((n, d) => n + d.document.length, 0);
-  console.log(`\n## Cross-validated (wikigold + BTC + WNUT together): ${split.folds.flat().length} documents, ${sentences} sentences; F1, 5 folds`);
+  console.log(
+    `\n## Cross-validated (wikigold + BTC + WNUT together): ${split.folds.flat().length} documents, ${sentences} sentences; F1, 5 folds`,
+  );
   for (const type of [null, ...SCORED]) {
-    for (const line of cvLines(type ? `${type} F1` : 'micro F1 (PER/ORG/LOC)', crossValidate(split.folds, procedures, f1Of(type)), names[1]!)) console.log(line);
-    if (options.final) for (const line of finalLines(type ? `${type} F1` : 'micro F1', scoreFinalFold(split, procedures, f1Of(type)), names[1]!, split.final.length)) console.log(line);
+    for (const line of cvLines(
+      type ? `${type} F1` : 'micro F1 (PER/ORG/LOC)',
+      crossValidate(split.folds, procedures, f1Of(type)),
+      names[1]!,
+    ))
+      console.log(line);
+    if (options.final)
+      for (const line of finalLines(
+        type ? `${type} F1` : 'micro F1',
+        scoreFinalFold(split, procedures, f1Of(type)),
+        names[1]!,
+        split.final.length,
+      ))
+        console.log(line);
   }
   if (!options.final) console.log(finalHint());
 }

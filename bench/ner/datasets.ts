@@ -32,7 +32,8 @@ export const DATA_DIR = (() => {
 export const SHARED_FIXTURES =
   process.env.QUARRY_SHARED_FIXTURES ??
   (() => {
-    for (let dir = DATA_DIR; dirname(dir) !== dir; dir = dirname(dir)) if (existsSync(join(dir, 'shared', 'fixtures'))) return join(dir, 'shared', 'fixtures');
+    for (let dir = DATA_DIR; dirname(dir) !== dir; dir = dirname(dir))
+      if (existsSync(join(dir, 'shared', 'fixtures'))) return join(dir, 'shared', 'fixtures');
     return join(DATA_DIR, '..', '..', '..', '..', 'shared', 'fixtures');
   })();
 
@@ -75,7 +76,10 @@ export function readWnut(path: string): Document[] {
  * sentences; "-DOCSTART-" between documents). IOB1 (wikigold: I- opens a
  * span unless it continues one of the same type) is read into BIO.
  */
-export function readConll(path: string, mapType: (label: string) => SpanType | null = (label) => label as SpanType): Document[] {
+export function readConll(
+  path: string,
+  mapType: (label: string) => SpanType | null = (label) => label as SpanType,
+): Document[] {
   const documents: Document[] = [[]];
   let words: string[] = [];
   let tags: Tag[] = [];
@@ -126,7 +130,8 @@ export function annotateText(text: string, doc: AnnotatedDoc): Document {
     for (const entry of entries) {
       for (let i = 0; i + entry.words.length <= words.length; i++) {
         const range = words.slice(i, i + entry.words.length);
-        if (range.join('\u0000') !== entry.words.join('\u0000') || taken.slice(i, i + range.length).some(Boolean)) continue;
+        if (range.join('\u0000') !== entry.words.join('\u0000') || taken.slice(i, i + range.length).some(Boolean))
+          continue;
         spans.push({ type: entry.type, start: i, end: i + range.length });
         for (let j = i; j < i + range.length; j++) taken[j] = true;
       }
@@ -136,8 +141,12 @@ export function annotateText(text: string, doc: AnnotatedDoc): Document {
 }
 
 export function wcxbTrainingDocuments(): Document[] {
-  const annotations = JSON.parse(readFileSync(join(DATA_DIR, 'news', 'wcxb-news-train.annotations.json'), 'utf8')) as { docs: AnnotatedDoc[] };
-  const texts = JSON.parse(readFileSync(join(DATA_DIR, 'news', 'wcxb-news-train.texts.json'), 'utf8')) as { docs: Array<{ id: string; text: string }> };
+  const annotations = JSON.parse(readFileSync(join(DATA_DIR, 'news', 'wcxb-news-train.annotations.json'), 'utf8')) as {
+    docs: AnnotatedDoc[];
+  };
+  const texts = JSON.parse(readFileSync(join(DATA_DIR, 'news', 'wcxb-news-train.texts.json'), 'utf8')) as {
+    docs: Array<{ id: string; text: string }>;
+  };
   return annotations.docs.map((doc) => {
     const text = texts.docs.find((t) => t.id === doc.id)?.text;
     if (text === undefined) throw new Error(`no text for WCXB page ${doc.id}`);
@@ -162,7 +171,9 @@ function zyteSet(annotationFile: string): ZyteSet | null {
   const truth = join(SHARED_FIXTURES, 'extraction', 'zyte-truth', 'ground-truth.json');
   if (!existsSync(truth)) return null;
   const bodies = JSON.parse(readFileSync(truth, 'utf8')) as Record<string, { articleBody: string }>;
-  const annotations = JSON.parse(readFileSync(join(DATA_DIR, 'news', annotationFile), 'utf8')) as { docs: AnnotatedDoc[] };
+  const annotations = JSON.parse(readFileSync(join(DATA_DIR, 'news', annotationFile), 'utf8')) as {
+    docs: AnnotatedDoc[];
+  };
   const texts: string[] = [];
   const documents = annotations.docs.map((doc) => {
     const key = Object.keys(bodies).find((k) => k.startsWith(doc.id));
@@ -178,7 +189,9 @@ function zyteSet(annotationFile: string): ZyteSet | null {
 export function zyteNews(): ZyteSet | null {
   const train = zyteSet('zyte-news-train.annotations.json');
   const test = zyteSet('zyte-news-test.annotations.json');
-  return train && test ? { texts: [...train.texts, ...test.texts], documents: [...train.documents, ...test.documents] } : null;
+  return train && test
+    ? { texts: [...train.texts, ...test.texts], documents: [...train.documents, ...test.documents] }
+    : null;
 }
 
 const wikigold = () => readConll(join(DATA_DIR, 'wikigold', 'wikigold.conll.txt'));

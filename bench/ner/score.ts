@@ -21,7 +21,12 @@ export function emptyCounts(): Counts {
 }
 
 /** Adds one sentence's spans; `only` restricts to one type. */
-export function count(into: Counts, gold: readonly TokenSpan[], predicted: readonly TokenSpan[], only?: SpanType): void {
+export function count(
+  into: Counts,
+  gold: readonly TokenSpan[],
+  predicted: readonly TokenSpan[],
+  only?: SpanType,
+): void {
   const keep = (s: TokenSpan) => (only ? s.type === only : SCORED.includes(s.type));
   const goldKeys = new Set(gold.filter(keep).map((s) => `${s.type}:${s.start}:${s.end}`));
   const predictedKeys = new Set(predicted.filter(keep).map((s) => `${s.type}:${s.start}:${s.end}`));

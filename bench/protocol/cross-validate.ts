@@ -35,7 +35,11 @@ export function summarise(name: string, perFold: number[]): FoldFigures {
 }
 
 /** Each procedure's figure per fold, fitted on the other folds. */
-export function crossValidate<T, P>(folds: readonly (readonly T[])[], procedures: readonly Procedure<T, P>[], metric: Metric<T, P>): FoldFigures[] {
+export function crossValidate<T, P>(
+  folds: readonly (readonly T[])[],
+  procedures: readonly Procedure<T, P>[],
+  metric: Metric<T, P>,
+): FoldFigures[] {
   return procedures.map((procedure) => {
     const perFold = folds.map((test, f) => {
       const decide = procedure.fit(folds.filter((_, g) => g !== f).flat());
@@ -46,7 +50,11 @@ export function crossValidate<T, P>(folds: readonly (readonly T[])[], procedures
 }
 
 /** Each procedure fitted on every CV fold and scored once on the final fold. */
-export function scoreFinalFold<T, P>(split: EvaluationSplit<T>, procedures: readonly Procedure<T, P>[], metric: Metric<T, P>): Array<{ name: string; figure: number }> {
+export function scoreFinalFold<T, P>(
+  split: EvaluationSplit<T>,
+  procedures: readonly Procedure<T, P>[],
+  metric: Metric<T, P>,
+): Array<{ name: string; figure: number }> {
   const train = split.folds.flat();
   return procedures.map((procedure) => {
     const decide = procedure.fit(train);

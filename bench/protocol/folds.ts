@@ -36,7 +36,11 @@ export function inFinalFold(id: string): boolean {
   return stableHash(`final:${id}`) % FINAL_EVERY === 0;
 }
 
-export function splitForEvaluation<T>(items: readonly T[], idOf: (item: T) => string, options: SplitOptions<T> = {}): EvaluationSplit<T> {
+export function splitForEvaluation<T>(
+  items: readonly T[],
+  idOf: (item: T) => string,
+  options: SplitOptions<T> = {},
+): EvaluationSplit<T> {
   const count = options.folds ?? FOLDS;
   const final = items.filter((item) => inFinalFold(idOf(item)));
   const rest = items.filter((item) => !inFinalFold(idOf(item)));
@@ -44,7 +48,12 @@ export function splitForEvaluation<T>(items: readonly T[], idOf: (item: T) => st
 }
 
 /** The items dealt into `count` folds, each stratum in hash order (also for inner folds of a training set). */
-export function dealIntoFolds<T>(items: readonly T[], idOf: (item: T) => string, count: number, stratum?: (item: T) => string): T[][] {
+export function dealIntoFolds<T>(
+  items: readonly T[],
+  idOf: (item: T) => string,
+  count: number,
+  stratum?: (item: T) => string,
+): T[][] {
   const folds: T[][] = Array.from({ length: count }, () => []);
   const strata = new Map<string, T[]>();
   for (const item of items) {
@@ -53,7 +62,10 @@ export function dealIntoFolds<T>(items: readonly T[], idOf: (item: T) => string,
   }
   let next = 0;
   for (const key of [...strata.keys()].sort()) {
-    const ordered = strata.get(key)!.map((item) => ({ item, h: stableHash(`fold:${idOf(item)}`) })).sort((a, b) => a.h - b.h);
+    const ordered = strata
+      .get(key)!
+      .map((item) => ({ item, h: stableHash(`fold:${idOf(item)}`) }))
+      .sort((a, b) => a.h - b.h);
     // Each stratum continues where the last stopped, so small folds do not all get the leftovers.
     for (const { item } of ordered) folds[next++ % count]!.push(item);
   }

@@ -8,8 +8,13 @@ interface Item {
   x: number;
 }
 
-const items: Item[] = Array.from({ length: 300 }, (_, i) => ({ id: `claim-${i}`, label: i % 3 === 0 ? 'a' : 'b', x: i % 3 === 0 ? 0.2 + (i % 7) / 100 : 0.6 + (i % 5) / 100 }));
-const accuracy = (test: readonly Item[], predicted: readonly string[]) => test.filter((t, i) => t.label === predicted[i]).length / Math.max(1, test.length);
+const items: Item[] = Array.from({ length: 300 }, (_, i) => ({
+  id: `claim-${i}`,
+  label: i % 3 === 0 ? 'a' : 'b',
+  x: i % 3 === 0 ? 0.2 + (i % 7) / 100 : 0.6 + (i % 5) / 100,
+}));
+const accuracy = (test: readonly Item[], predicted: readonly string[]) =>
+  test.filter((t, i) => t.label === predicted[i]).length / Math.max(1, test.length);
 
 describe('evaluation split', () => {
   it('sets the final fold aside by the id alone, and deals the rest into stratified folds', () => {
@@ -24,7 +29,12 @@ describe('evaluation split', () => {
     for (const share of shares) expect(Math.abs(share - shares[0]!)).toBeLessThan(0.05);
     // The same ids land in the same folds whatever order they come in, and whatever else is in the set.
     const again = splitForEvaluation([...items].reverse().slice(0, 200), (i) => i.id, { stratum: (i) => i.label });
-    expect(again.final.map((i) => i.id).sort()).toEqual(split.final.filter((i) => Number(i.id.split('-')[1]) >= 100).map((i) => i.id).sort());
+    expect(again.final.map((i) => i.id).sort()).toEqual(
+      split.final
+        .filter((i) => Number(i.id.split('-')[1]) >= 100)
+        .map((i) => i.id)
+        .sort(),
+    );
   });
 });
 
@@ -33,12 +43,19 @@ describe('cross-validation', () => {
     name: 'threshold',
     fit(train) {
       // The midpoint between the two classes' means, learned from the training items only.
-      const mean = (l: string) => train.filter((t) => t.label === l).reduce((s, t) => s + t.x, 0) / train.filter((t) => t.label === l).length;
+      const mean = (l: string) =>
+        train.filter((t) => t.label === l).reduce((s, t) => s + t.x, 0) / train.filter((t) => t.label === l).length;
       const cut = (mean('a') + mean('b')) / 2;
       return (item) => (item.x < cut ? 'a' : 'b');
     },
   };
-  const peeking: Procedure<Item, string> = { name: 'memoriser', fit: (train) => { const known = new Map(train.map((t) => [t.id, t.label])); return (item) => known.get(item.id) ?? 'b'; } };
+  const peeking: Procedure<Item, string> = {
+    name: 'memoriser',
+    fit: (train) => {
+      const known = new Map(train.map((t) => [t.id, t.label]));
+      return (item) => known.get(item.id) ?? 'b';
+    },
+  };
 
   it('scores each fold with what was fitted on the others, so memorising the training items earns nothing', () => {
     const split = splitForEvaluation(items, (i) => i.id, { stratum: (i) => i.label });

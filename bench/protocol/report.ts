@@ -18,8 +18,12 @@ const fixed = (value: number, digits: number) => value.toFixed(digits);
 export function cvLines(title: string, figures: readonly FoldFigures[], baseline: string, digits = 3): string[] {
   const base = figures.find((f) => f.name === baseline);
   const width = Math.max(12, ...figures.map((f) => f.name.length)) + 2;
-  const lines = [`${title} — ${figures[0]?.perFold.length ?? 0}-fold CV, each fold scored with what was chosen on the others`];
-  lines.push(`  ${'system'.padEnd(width)}${'mean ± spread'.padStart(16)}${'min–max'.padStart(14)}${`÷ ${baseline}`.padStart(Math.max(10, baseline.length + 4))}   per fold`);
+  const lines = [
+    `${title} — ${figures[0]?.perFold.length ?? 0}-fold CV, each fold scored with what was chosen on the others`,
+  ];
+  lines.push(
+    `  ${'system'.padEnd(width)}${'mean ± spread'.padStart(16)}${'min–max'.padStart(14)}${`÷ ${baseline}`.padStart(Math.max(10, baseline.length + 4))}   per fold`,
+  );
   for (const f of figures) {
     const ratio = base && base.mean > 0 ? fixed(f.mean / base.mean, 2) : '-';
     lines.push(
@@ -29,12 +33,21 @@ export function cvLines(title: string, figures: readonly FoldFigures[], baseline
   return lines;
 }
 
-export function finalLines(title: string, figures: ReadonlyArray<{ name: string; figure: number }>, baseline: string, size: number, digits = 3): string[] {
+export function finalLines(
+  title: string,
+  figures: ReadonlyArray<{ name: string; figure: number }>,
+  baseline: string,
+  size: number,
+  digits = 3,
+): string[] {
   const base = figures.find((f) => f.name === baseline)?.figure ?? 0;
   const width = Math.max(12, ...figures.map((f) => f.name.length)) + 2;
   return [
     `${title} — final fold (${size} items set aside by hash; fitted on all CV folds; never used to choose)`,
-    ...figures.map((f) => `  ${f.name.padEnd(width)}${fixed(f.figure, digits).padStart(8)}${(base > 0 ? fixed(f.figure / base, 2) : '-').padStart(8)}`),
+    ...figures.map(
+      (f) =>
+        `  ${f.name.padEnd(width)}${fixed(f.figure, digits).padStart(8)}${(base > 0 ? fixed(f.figure / base, 2) : '-').padStart(8)}`,
+    ),
   ];
 }
 

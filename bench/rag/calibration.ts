@@ -12,7 +12,14 @@ import { seededRandom } from '../../core/seeded-random.js';
 import { chunkText } from '../../services/chunking/chunk-text.js';
 import type { Embedder } from '../../services/embeddings/types.js';
 import { DEFAULT_PASSAGE_TOKENS } from '../../services/ranking/page-passages.js';
-import { passageFeatures, probability, queryTerms, type LogisticWeights, type PassageFeatures, type PassageVectorCache } from '../../services/ranking/passage-relevance.js';
+import {
+  passageFeatures,
+  probability,
+  queryTerms,
+  type LogisticWeights,
+  type PassageFeatures,
+  type PassageVectorCache,
+} from '../../services/ranking/passage-relevance.js';
 import { rulerWords } from '../ruler-words.js';
 import { readChromaCorpora, readChromaQuestions, type ChromaQuestion } from '../chroma-dataset.js';
 
@@ -34,7 +41,10 @@ async function buildRows(questions: ChromaQuestion[], embedder: Embedder | null)
   const chunks = new Map<string, Array<{ text: string; start: number; end: number; words: Set<string> }>>();
   for (const [id, text] of corpora) {
     const cut = await chunkText(text, { strategy: 'recursive', maxTokens: DEFAULT_PASSAGE_TOKENS, overlapTokens: 0 });
-    chunks.set(id, cut.map((c) => ({ text: c.text, start: c.start, end: c.end, words: new Set(rulerWords(c.text)) })));
+    chunks.set(
+      id,
+      cut.map((c) => ({ text: c.text, start: c.start, end: c.end, words: new Set(rulerWords(c.text)) })),
+    );
   }
   const random = seededRandom(20260101);
   const cache: PassageVectorCache = new Map();
@@ -49,9 +59,17 @@ async function buildRows(questions: ChromaQuestion[], embedder: Embedder | null)
       .sort((a, b) => b.shared - a.shared)
       .slice(0, 10)
       .map((x) => x.c);
-    const easy = Array.from({ length: 10 }, () => others[Math.floor(random() * others.length)]!).filter((c) => !hard.includes(c));
+    const easy = Array.from({ length: 10 }, () => others[Math.floor(random() * others.length)]!).filter(
+      (c) => !hard.includes(c),
+    );
     const candidates = [...positive, ...hard, ...new Set(easy)];
-    const features = await passageFeatures(question.question, candidates.map((c) => ({ text: c.text })), embedder, undefined, cache);
+    const features = await passageFeatures(
+      question.question,
+      candidates.map((c) => ({ text: c.text })),
+      embedder,
+      undefined,
+      cache,
+    );
     features.forEach((f, i) => rows.push({ features: f, label: i < positive.length ? 1 : 0, question: q }));
   }
   return rows;
@@ -66,7 +84,13 @@ function vector(f: PassageFeatures): number[] {
  * the fitted probability is the one a passage would have if holding the answer or not were
  * equally common among candidates: 0.5 is where the features favour neither.
  */
-export function fitLogistic(rows: Row[], useSemantic: boolean, iterations = 4000, rate = 2, l2 = 1e-3): LogisticWeights {
+export function fitLogistic(
+  rows: Row[],
+  useSemantic: boolean,
+  iterations = 4000,
+  rate = 2,
+  l2 = 1e-3,
+): LogisticWeights {
   const x = rows.map((r) => vector(r.features));
   const positives = rows.filter((r) => r.label === 1).length;
   const balance = (rows.length - positives) / Math.max(1, positives);
@@ -117,7 +141,11 @@ function evaluate(rows: Row[], weights: LogisticWeights, semantic: boolean): str
   const positives = labels.filter((l) => l === 1).length;
   const balance = (labels.length - positives) / Math.max(1, positives);
   const logLoss =
-    -scores.reduce((sum, p, i) => sum + (labels[i] ? balance * Math.log(Math.max(p, 1e-9)) : Math.log(Math.max(1 - p, 1e-9))), 0) / (labels.length - positives + balance * positives);
+    -scores.reduce(
+      (sum, p, i) => sum + (labels[i] ? balance * Math.log(Math.max(p, 1e-9)) : Math.log(Math.max(1 - p, 1e-9))),
+      0,
+    ) /
+    (labels.length - positives + balance * positives);
   const edges = [0, 0.2, 0.4, 0.6, 0.8, 1.0001];
   const bins = edges.slice(0, -1).map((lo, b) => {
     const hi = edges[b + 1]!;
@@ -136,7 +164,9 @@ export async function runCalibrationFit(embedder: Embedder): Promise<void> {
   const started = performance.now();
   const rows = await buildRows(questions, embedder);
   const positives = rows.filter((r) => r.label === 1).length;
-  console.log(`Passage calibration: ${questions.length} questions, ${rows.length} passages (${positives} gold, ${rows.length - positives} negatives), features in ${Math.round(performance.now() - started)} ms`);
+  console.log(
+    `Passage calibration: ${questions.length} questions, ${rows.length} passages (${positives} gold, ${rows.length - positives} negatives), features in ${Math.round(performance.now() - started)} ms`,
+  );
   const train = rows.filter((r) => r.question % 2 === 0);
   const test = rows.filter((r) => r.question % 2 === 1);
   for (const semantic of [true, false]) {

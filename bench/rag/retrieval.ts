@@ -55,7 +55,11 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }
 
-async function measure(systems: SystemRun[], questions: ChromaQuestion[], locate: (hit: ChunkHit) => Located | undefined): Promise<string[][]> {
+async function measure(
+  systems: SystemRun[],
+  questions: ChromaQuestion[],
+  locate: (hit: ChunkHit) => Located | undefined,
+): Promise<string[][]> {
   const rows: string[][] = [];
   for (const system of systems) {
     let recall = 0;
@@ -66,9 +70,13 @@ async function measure(systems: SystemRun[], questions: ChromaQuestion[], locate
       const hits = await system.search(question.question);
       latencies.push(performance.now() - started);
       const located = hits.map(locate);
-      const relevant = (l: Located | undefined) => l !== undefined && l.corpusId === question.corpusId && question.excerpts.some((e) => overlaps(l, e));
+      const relevant = (l: Located | undefined) =>
+        l !== undefined && l.corpusId === question.corpusId && question.excerpts.some((e) => overlaps(l, e));
       const top5 = located.slice(0, 5);
-      recall += question.excerpts.filter((e) => top5.some((l) => l !== undefined && l.corpusId === question.corpusId && overlaps(l, e))).length / question.excerpts.length;
+      recall +=
+        question.excerpts.filter((e) =>
+          top5.some((l) => l !== undefined && l.corpusId === question.corpusId && overlaps(l, e)),
+        ).length / question.excerpts.length;
       const first = located.slice(0, 20).findIndex(relevant);
       if (first >= 0) reciprocal += 1 / (first + 1);
     }
@@ -87,7 +95,8 @@ function print(title: string, rows: string[][]): void {
   const table = [['system', 'recall@5', 'MRR@20', 'p50 ms', 'p95 ms'], ...rows];
   const widths = table[0]!.map((_, c) => Math.max(...table.map((row) => row[c]!.length)));
   console.log(`\n${title}`);
-  for (const row of table) console.log(row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  '));
+  for (const row of table)
+    console.log(row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  '));
 }
 
 export async function runRetrievalBench(embedder: Embedder): Promise<void> {
@@ -98,43 +107,85 @@ export async function runRetrievalBench(embedder: Embedder): Promise<void> {
   const store = await CorpusStore.open({ dir, logger: silentLogger(), annThreshold: ANN_THRESHOLD });
   try {
     const info = embedder.info();
-    const record = await store.create({ topic: 'chroma chunking evaluation', parameters: {}, queries_planned: [], embedding_model: info.id, dimensions: info.dimensions });
+    const record = await store.create({
+      topic: 'chroma chunking evaluation',
+      parameters: {},
+      queries_planned: [],
+      embedding_model: info.id,
+      dimensions: info.dimensions,
+    });
     const started = performance.now();
     const located = new Map<string, Located>();
     for (let i = 0; i < pages.length; i += 50) {
       const batch = pages.slice(i, i + 50);
       const prepared = await prepareSources(
-        batch.map((p) => ({ url: `bench:${p.id}`, title: p.title, content: p.text, summary: '', engine: 'bench', scraped_at: new Date().toISOString(), relevance_score: 0, query: '' })),
+        batch.map((p) => ({
+          url: `bench:${p.id}`,
+          title: p.title,
+          content: p.text,
+          summary: '',
+          engine: 'bench',
+          scraped_at: new Date().toISOString(),
+          relevance_score: 0,
+          query: '',
+        })),
         embedder,
         chunkText,
       );
       const stored = await store.addSources(record.corpus_id, prepared);
       stored.forEach((source, j) => {
         const page = batch[j]!;
-        prepared[j]!.chunks.forEach((chunk, index) => located.set(`${source.source_id}#${index}`, { corpusId: page.corpusId, start: page.start + chunk.start, end: page.start + chunk.end }));
+        prepared[j]!.chunks.forEach((chunk, index) =>
+          located.set(`${source.source_id}#${index}`, {
+            corpusId: page.corpusId,
+            start: page.start + chunk.start,
+            end: page.start + chunk.end,
+          }),
+        );
       });
     }
     await store.update(record.corpus_id, (r) => ({ ...r, status: 'complete', owner: null }));
     await store.maintain(record.corpus_id);
     const size = await store.counts(record.corpus_id);
-    console.log(`RAG retrieval: ${questions.length} questions over one corpus of ${size.sources} pages, ${size.chunks} chunks (${info.id}), built in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    console.log(
+      `RAG retrieval: ${questions.length} questions over one corpus of ${size.sources} pages, ${size.chunks} chunks (${info.id}), built in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
 
     const locate = (hit: ChunkHit) => located.get(`${hit.source_id}#${hit.chunk_index}`);
     const systems = (current: typeof record): SystemRun[] => [
-      { label: 'quarry semantic-search', search: async (q) => (await retrieve(store, current, q, { limit: 20, minRelevance: 0, embedder })).hits },
-      { label: 'hybrid (RRF order)', search: async (q) => (await retrieve(store, current, q, { limit: 20, minRelevance: 0, embedder, order: 'fused' })).hits },
-      { label: 'vector only', search: async (q) => store.search(current.corpus_id, { vector: (await embedder.embed([q]))[0]!, limit: 20 }) },
+      {
+        label: 'quarry semantic-search',
+        search: async (q) => (await retrieve(store, current, q, { limit: 20, minRelevance: 0, embedder })).hits,
+      },
+      {
+        label: 'hybrid (RRF order)',
+        search: async (q) =>
+          (await retrieve(store, current, q, { limit: 20, minRelevance: 0, embedder, order: 'fused' })).hits,
+      },
+      {
+        label: 'vector only',
+        search: async (q) => store.search(current.corpus_id, { vector: (await embedder.embed([q]))[0]!, limit: 20 }),
+      },
       { label: 'BM25 (baseline)', search: (q) => store.search(current.corpus_id, { text: q, limit: 20 }) },
     ];
     print(`At ${size.chunks} chunks (exact vector search):`, await measure(systems(record), questions, locate));
 
     if (FILLER_CHUNKS > 0) {
       const random = seededRandom(99);
-      const vocabulary = [...new Set([...corpora.values()].join(' ').toLowerCase().match(/[a-z]{4,}/g) ?? [])];
+      const vocabulary = [
+        ...new Set(
+          [...corpora.values()]
+            .join(' ')
+            .toLowerCase()
+            .match(/[a-z]{4,}/g) ?? [],
+        ),
+      ];
       const fillStarted = performance.now();
       for (let made = 0; made < FILLER_CHUNKS; made += 2000) {
         const inputs: StoredSourceInput[] = [];
-        const texts = Array.from({ length: 2000 }, () => Array.from({ length: 60 }, () => vocabulary[Math.floor(random() * vocabulary.length)]).join(' '));
+        const texts = Array.from({ length: 2000 }, () =>
+          Array.from({ length: 60 }, () => vocabulary[Math.floor(random() * vocabulary.length)]).join(' '),
+        );
         const vectors = await embedder.embed(texts);
         inputs.push({
           url: `bench:filler-${made}`,
@@ -156,7 +207,10 @@ export async function runRetrievalBench(embedder: Embedder): Promise<void> {
       console.log(
         `\nGrown with filler to ${grown.chunks} chunks in ${((indexStarted - fillStarted) / 1000).toFixed(1)} s; indexes (full text${vectorIndex ? `, ${vectorIndex}` : ''}) built in ${((performance.now() - indexStarted) / 1000).toFixed(1)} s`,
       );
-      print(`At ${grown.chunks} chunks (${vectorIndex ?? 'exact'} vector search):`, await measure(systems(record), questions, locate));
+      print(
+        `At ${grown.chunks} chunks (${vectorIndex ?? 'exact'} vector search):`,
+        await measure(systems(record), questions, locate),
+      );
     }
   } finally {
     await store.close();

@@ -22,7 +22,9 @@ import { PACKAGE_ROOT } from '../../core/paths.js';
 const SENTENCES = 5_000;
 const BATCH = 64;
 const ROUNDS = 3;
-const DATASET_DIR = resolve(process.env.CHUNKING_DATASET_DIR ?? '../shared/fixtures/datasets/chunking/chroma-chunking-evaluation');
+const DATASET_DIR = resolve(
+  process.env.CHUNKING_DATASET_DIR ?? '../shared/fixtures/datasets/chunking/chroma-chunking-evaluation',
+);
 
 function loadSentences(): { sentences: string[]; source: string } {
   const dir = existsSync(DATASET_DIR) ? DATASET_DIR : join(PACKAGE_ROOT, 'core', 'chunking', 'fixtures');
@@ -82,18 +84,32 @@ async function mainThreadPipeline(): Promise<(texts: string[]) => Promise<unknow
   const { env, pipeline } = await import('@huggingface/transformers');
   env.allowRemoteModels = false;
   env.localModelPath = join(PACKAGE_ROOT, 'models') + '/';
-  const load = pipeline as unknown as (task: string, model: string, options: object) => Promise<(texts: string[], o: object) => Promise<unknown>>;
-  const extractor = await load('feature-extraction', EMBEDDED_MODEL_ID, { dtype: 'fp32', session_options: { intraOpNumThreads: 1 } });
+  const load = pipeline as unknown as (
+    task: string,
+    model: string,
+    options: object,
+  ) => Promise<(texts: string[], o: object) => Promise<unknown>>;
+  const extractor = await load('feature-extraction', EMBEDDED_MODEL_ID, {
+    dtype: 'fp32',
+    session_options: { intraOpNumThreads: 1 },
+  });
   return async (texts) => {
-    for (let i = 0; i < texts.length; i += BATCH) await extractor(texts.slice(i, i + BATCH), { pooling: 'mean', normalize: true });
+    for (let i = 0; i < texts.length; i += BATCH)
+      await extractor(texts.slice(i, i + BATCH), { pooling: 'mean', normalize: true });
   };
 }
 
 async function pooled(threads: number, sentences: string[], oneTextCalls = false): Promise<Row> {
-  const embedder = await createEmbedder({ dataDir: join(tmpdir(), 'quarry-bench'), allowRemote: false, threads, batchSize: BATCH }, silentLogger());
+  const embedder = await createEmbedder(
+    { dataDir: join(tmpdir(), 'quarry-bench'), allowRemote: false, threads, batchSize: BATCH },
+    silentLogger(),
+  );
   try {
     const label = `pool, ${threads} process${threads > 1 ? 'es' : ''}`;
-    if (oneTextCalls) return await measure(`${label}, ${sentences.length} one-text calls (coalesced)`, () => Promise.all(sentences.map((s) => embedder.embed([s]))));
+    if (oneTextCalls)
+      return await measure(`${label}, ${sentences.length} one-text calls (coalesced)`, () =>
+        Promise.all(sentences.map((s) => embedder.embed([s]))),
+      );
     return await measure(`${label}, one ${sentences.length}-text call`, () => embedder.embed(sentences));
   } finally {
     await embedder.close();
@@ -103,8 +119,12 @@ async function pooled(threads: number, sentences: string[], oneTextCalls = false
 export async function runEmbeddingBench(): Promise<void> {
   const { sentences, source } = loadSentences();
   const words = sentences.reduce((sum, s) => sum + s.split(' ').length, 0);
-  console.log(`\nEmbeddings: ${EMBEDDED_MODEL_ID}, ${sentences.length} sentences (${(words / sentences.length).toFixed(1)} words avg) from ${source}`);
-  console.log(`batch ${BATCH}, median of ${ROUNDS} runs after a warm-up, ${(await import('node:os')).availableParallelism()} CPUs\n`);
+  console.log(
+    `\nEmbeddings: ${EMBEDDED_MODEL_ID}, ${sentences.length} sentences (${(words / sentences.length).toFixed(1)} words avg) from ${source}`,
+  );
+  console.log(
+    `batch ${BATCH}, median of ${ROUNDS} runs after a warm-up, ${(await import('node:os')).availableParallelism()} CPUs\n`,
+  );
 
   const rows: Row[] = [];
   rows.push(await pooled(1, sentences));

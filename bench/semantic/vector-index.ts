@@ -35,7 +35,10 @@ function corpus(): { words: string[]; claims: string[]; source: string } {
   const texts: string[] = [];
   const claims: string[] = [];
   const dir = existsSync(chunkingDir) ? chunkingDir : join(PACKAGE_ROOT, 'core', 'chunking', 'fixtures');
-  for (const name of readdirSync(dir).filter((f) => f.endsWith('.md')).sort()) texts.push(readFileSync(join(dir, name), 'utf8'));
+  for (const name of readdirSync(dir)
+    .filter((f) => f.endsWith('.md'))
+    .sort())
+    texts.push(readFileSync(join(dir, name), 'utf8'));
   if (existsSync(fever)) {
     for (const line of readFileSync(fever, 'utf8').split('\n').filter(Boolean)) {
       const record = JSON.parse(line) as { claim: string; evidences: Array<{ evidence: string }> };
@@ -51,20 +54,33 @@ function corpus(): { words: string[]; claims: string[]; source: string } {
 function windows(words: string[]): string[] {
   const starts = Math.max(1, words.length - WINDOW_WORDS);
   const stride = Math.max(1, Math.floor(starts / CHUNKS));
-  return Array.from({ length: CHUNKS }, (_, i) => words.slice((i * stride) % starts, ((i * stride) % starts) + WINDOW_WORDS).join(' '));
+  return Array.from({ length: CHUNKS }, (_, i) =>
+    words.slice((i * stride) % starts, ((i * stride) % starts) + WINDOW_WORDS).join(' '),
+  );
 }
 
 async function chooseEmbedder(given?: Embed): Promise<{ embed: Embed; label: string; close: () => Promise<void> }> {
   if (given) return { embed: given, label: 'the embedder passed in', close: async () => {} };
   try {
     const { createEmbedder } = await import('../../services/embeddings/embedding-service.js');
-    const embedder = await createEmbedder({ dataDir: join(tmpdir(), 'quarry-bench'), allowRemote: false, threads: 2, batchSize: 256 }, silentLogger());
+    const embedder = await createEmbedder(
+      { dataDir: join(tmpdir(), 'quarry-bench'), allowRemote: false, threads: 2, batchSize: 256 },
+      silentLogger(),
+    );
     const info = embedder.info();
-    return { embed: (texts) => embedder.embed(texts), label: `${info.id} (${info.source}, ${info.dimensions}-d)`, close: () => embedder.close() };
+    return {
+      embed: (texts) => embedder.embed(texts),
+      label: `${info.id} (${info.source}, ${info.dimensions}-d)`,
+      close: () => embedder.close(),
+    };
   } catch (error) {
     const hashing = hashingEmbedding(100);
     const embed: Embed = async (texts) => (await hashing(texts)).map((v) => Float32Array.from(v));
-    return { embed, label: `hashingEmbedding(100) — embedding service unavailable: ${(error as Error).message.slice(0, 120)}`, close: async () => {} };
+    return {
+      embed,
+      label: `hashingEmbedding(100) — embedding service unavailable: ${(error as Error).message.slice(0, 120)}`,
+      close: async () => {},
+    };
   }
 }
 
@@ -82,7 +98,11 @@ function unit(v: Float32Array): Float32Array {
 }
 
 /** Exact top-K by dot product over unit vectors (= cosine); also returns the K-th score for ties. */
-function exactTopK(matrix: Float32Array, dims: number, query: Float32Array): { ids: number[]; kth: number; scores: Float32Array } {
+function exactTopK(
+  matrix: Float32Array,
+  dims: number,
+  query: Float32Array,
+): { ids: number[]; kth: number; scores: Float32Array } {
   const n = matrix.length / dims;
   const scores = new Float32Array(n);
   const ids: number[] = [];
@@ -113,7 +133,11 @@ interface Row {
   recall: number | null;
 }
 
-async function timeQueries(name: string, run: (i: number) => Promise<number[] | null>, exact: Array<ReturnType<typeof exactTopK>> | null): Promise<Row> {
+async function timeQueries(
+  name: string,
+  run: (i: number) => Promise<number[] | null>,
+  exact: Array<ReturnType<typeof exactTopK>> | null,
+): Promise<Row> {
   const latencies: number[] = [];
   let found = 0;
   for (let i = 0; i < QUERIES; i++) {
@@ -124,23 +148,35 @@ async function timeQueries(name: string, run: (i: number) => Promise<number[] | 
     if (ids && exact) found += ids.filter((id) => exact[i]!.scores[id]! >= exact[i]!.kth - 1e-6).length;
   }
   latencies.sort((a, b) => a - b);
-  return { name, p50: percentile(latencies, 0.5), p95: percentile(latencies, 0.95), recall: exact ? found / (QUERIES * K) : null };
+  return {
+    name,
+    p50: percentile(latencies, 0.5),
+    p95: percentile(latencies, 0.95),
+    recall: exact ? found / (QUERIES * K) : null,
+  };
 }
 
-const idOf = (url: string, chunkIndex: number) => Number(url.slice(url.lastIndexOf('/') + 1)) * CHUNKS_PER_PAGE + chunkIndex;
+const idOf = (url: string, chunkIndex: number) =>
+  Number(url.slice(url.lastIndexOf('/') + 1)) * CHUNKS_PER_PAGE + chunkIndex;
 
 export async function runVectorIndexBench(options: { embed?: Embed } = {}): Promise<void> {
   const started = performance.now();
   const { words, claims, source } = corpus();
   const texts = windows(words);
-  const queryTexts = Array.from({ length: QUERIES }, (_, i) => claims[(i * 37) % Math.max(1, claims.length)] ?? texts[(i * 499) % CHUNKS]!.split(' ').slice(0, 12).join(' '));
+  const queryTexts = Array.from(
+    { length: QUERIES },
+    (_, i) =>
+      claims[(i * 37) % Math.max(1, claims.length)] ?? texts[(i * 499) % CHUNKS]!.split(' ').slice(0, 12).join(' '),
+  );
   const embedder = await chooseEmbedder(options.embed);
   const embedStarted = performance.now();
   const vectors = await embedAll(embedder.embed, texts);
   const queryVectors = await embedAll(embedder.embed, queryTexts);
   await embedder.close();
   const dims = vectors[0]!.length;
-  console.log(`\nPage index (LanceDB) — ${CHUNKS.toLocaleString('en')} chunks × ${dims}-d, ${QUERIES} queries, top ${K}`);
+  console.log(
+    `\nPage index (LanceDB) — ${CHUNKS.toLocaleString('en')} chunks × ${dims}-d, ${QUERIES} queries, top ${K}`,
+  );
   console.log(`text:    ${source} (${words.length.toLocaleString('en')} words, ${WINDOW_WORDS}-word windows)`);
   console.log(`vectors: ${embedder.label}, embedded in ${((performance.now() - embedStarted) / 1000).toFixed(1)} s`);
 
@@ -148,15 +184,22 @@ export async function runVectorIndexBench(options: { embed?: Embed } = {}): Prom
   vectors.forEach((v, i) => matrix.set(unit(v), i * dims));
   const queries = queryVectors.map(unit);
   const exact: Array<ReturnType<typeof exactTopK>> = [];
-  const exactRow = await timeQueries('exact, JS dot product over all vectors', async (i) => {
-    exact.push(exactTopK(matrix, dims, queries[i]!));
-    return null;
-  }, null);
+  const exactRow = await timeQueries(
+    'exact, JS dot product over all vectors',
+    async (i) => {
+      exact.push(exactTopK(matrix, dims, queries[i]!));
+      return null;
+    },
+    null,
+  );
   exactRow.recall = 1;
 
   const pages: IndexedPage[] = [];
   for (let p = 0; p < CHUNKS / CHUNKS_PER_PAGE; p++) {
-    const chunks = Array.from({ length: CHUNKS_PER_PAGE }, (_, k) => ({ text: texts[p * CHUNKS_PER_PAGE + k]!, vector: vectors[p * CHUNKS_PER_PAGE + k]! }));
+    const chunks = Array.from({ length: CHUNKS_PER_PAGE }, (_, k) => ({
+      text: texts[p * CHUNKS_PER_PAGE + k]!,
+      vector: vectors[p * CHUNKS_PER_PAGE + k]!,
+    }));
     pages.push({ url: `https://site${p % 50}.example.com/page/${p}`, title: `Page ${p}`, chunks });
   }
 
@@ -165,20 +208,44 @@ export async function runVectorIndexBench(options: { embed?: Embed } = {}): Prom
   const kinds = (process.env.BENCH_INDEX_KINDS ?? 'ivf_flat').split(',').filter(Boolean) as AnnIndexKind[];
   for (const [n, kind] of kinds.entries()) {
     const dir = mkdtempSync(join(tmpdir(), 'quarry-bench-index-'));
-    const index: PageIndex = await openPageIndex({ dir, dimensions: dims, retentionDays: 0, maxChunks: 0, logger: silentLogger(), annIndex: kind, maintenanceEvery: Infinity, maintenanceRows: Infinity });
+    const index: PageIndex = await openPageIndex({
+      dir,
+      dimensions: dims,
+      retentionDays: 0,
+      maxChunks: 0,
+      logger: silentLogger(),
+      annIndex: kind,
+      maintenanceEvery: Infinity,
+      maintenanceRows: Infinity,
+    });
     try {
       const insertStarted = performance.now();
       await index.addPages!(pages);
       const insertMs = performance.now() - insertStarted;
-      const byVector = (i: number) => index.search({ vector: queries[i]!, limit: K }).then((hits) => hits.map((h) => idOf(h.url, h.chunkIndex)));
+      const byVector = (i: number) =>
+        index.search({ vector: queries[i]!, limit: K }).then((hits) => hits.map((h) => idOf(h.url, h.chunkIndex)));
       if (n === 0) rows.push(await timeQueries('LanceDB flat (no ANN index yet)', byVector, exact));
       const report = await index.optimize!();
       const steps = report.steps ?? {};
-      build.push(`${kind}: insert ${(insertMs / 1000).toFixed(1)} s (${pages.length} pages through addPages); optimize ${(report.ms / 1000).toFixed(1)} s = compaction ${((steps.optimize ?? 0) / 1000).toFixed(1)} s + FTS ${((steps.ftsIndex ?? 0) / 1000).toFixed(1)} s + url btree ${((steps.urlIndex ?? 0) / 1000).toFixed(1)} s + vector index ${((steps.vectorIndex ?? 0) / 1000).toFixed(1)} s; ${((await index.stats()).bytes! / 2 ** 20).toFixed(0)} MB on disk`);
+      build.push(
+        `${kind}: insert ${(insertMs / 1000).toFixed(1)} s (${pages.length} pages through addPages); optimize ${(report.ms / 1000).toFixed(1)} s = compaction ${((steps.optimize ?? 0) / 1000).toFixed(1)} s + FTS ${((steps.ftsIndex ?? 0) / 1000).toFixed(1)} s + url btree ${((steps.urlIndex ?? 0) / 1000).toFixed(1)} s + vector index ${((steps.vectorIndex ?? 0) / 1000).toFixed(1)} s; ${((await index.stats()).bytes! / 2 ** 20).toFixed(0)} MB on disk`,
+      );
       rows.push(await timeQueries(`LanceDB ${report.vectorIndex ?? kind}`, byVector, exact));
       if (n === 0) {
-        rows.push(await timeQueries('LanceDB full-text (BM25)', (i) => index.search({ text: queryTexts[i]!, limit: K }).then(() => null), null));
-        rows.push(await timeQueries('LanceDB hybrid (RRF)', (i) => index.search({ text: queryTexts[i]!, vector: queries[i]!, limit: K }).then(() => null), null));
+        rows.push(
+          await timeQueries(
+            'LanceDB full-text (BM25)',
+            (i) => index.search({ text: queryTexts[i]!, limit: K }).then(() => null),
+            null,
+          ),
+        );
+        rows.push(
+          await timeQueries(
+            'LanceDB hybrid (RRF)',
+            (i) => index.search({ text: queryTexts[i]!, vector: queries[i]!, limit: K }).then(() => null),
+            null,
+          ),
+        );
       }
     } finally {
       await index.close();
@@ -191,7 +258,11 @@ export async function runVectorIndexBench(options: { embed?: Embed } = {}): Prom
   console.log('|---|---:|---:|---:|---:|');
   for (const row of rows) {
     const recall = row.recall === null ? '—' : row.recall.toFixed(3);
-    console.log(`| ${row.name} | ${row.p50.toFixed(1)} | ${row.p95.toFixed(1)} | ${recall} | ${(row.p50 / exactRow.p50).toFixed(2)}× |`);
+    console.log(
+      `| ${row.name} | ${row.p50.toFixed(1)} | ${row.p95.toFixed(1)} | ${recall} | ${(row.p50 / exactRow.p50).toFixed(2)}× |`,
+    );
   }
-  console.log(`(LanceDB rows go through PageIndex.search; total bench time ${((performance.now() - started) / 1000).toFixed(0)} s)`);
+  console.log(
+    `(LanceDB rows go through PageIndex.search; total bench time ${((performance.now() - started) / 1000).toFixed(0)} s)`,
+  );
 }

@@ -9,10 +9,17 @@ import { tokenize } from '../../services/ranking/tokens.js';
 import { LABELS3, type BenchClaim, type Label3 } from './dataset.js';
 import { macroF1 } from './metrics.js';
 
-const STOP = new Set('a an and are as at be been but by can did do does for from had has have how i if in into is it its no not of on or our so than that the their them then there these they this to was we were what when where which who will with you your'.split(' '));
+const STOP = new Set(
+  'a an and are as at be been but by can did do does for from had has have how i if in into is it its no not of on or our so than that the their them then there these they this to was we were what when where which who will with you your'.split(
+    ' ',
+  ),
+);
 
 export function wordOverlap(claim: BenchClaim): number {
-  return overlapScore(claim.claim, claim.pages.flatMap((page) => page.sentences));
+  return overlapScore(
+    claim.claim,
+    claim.pages.flatMap((page) => page.sentences),
+  );
 }
 
 /** The claim's share of content words found in its best sentence. */
@@ -36,7 +43,9 @@ export function majorityLabel(dev: BenchClaim[]): Label3 {
 export function tuneOverlapThreshold(dev: BenchClaim[]): number {
   let best = { threshold: 0.5, f1: -1 };
   for (let t = 0.05; t <= 1.0001; t += 0.05) {
-    const rows = dev.filter((c) => c.gold3).map((c) => ({ gold: c.gold3!, predicted: (wordOverlap(c) >= t ? 'true' : 'unverifiable') as Label3 }));
+    const rows = dev
+      .filter((c) => c.gold3)
+      .map((c) => ({ gold: c.gold3!, predicted: (wordOverlap(c) >= t ? 'true' : 'unverifiable') as Label3 }));
     const f1 = macroF1(rows);
     if (f1 > best.f1) best = { threshold: Math.round(t * 100) / 100, f1 };
   }

@@ -17,7 +17,11 @@ export function checkCredibilityMapping(): void {
     return;
   }
   for (const file of files) {
-    const rows = readFileSync(file, 'utf8').split('\n').slice(1).filter(Boolean).map((line) => line.split('\t'));
+    const rows = readFileSync(file, 'utf8')
+      .split('\n')
+      .slice(1)
+      .filter(Boolean)
+      .map((line) => line.split('\t'));
     const facts = new Map<string, string>();
     const biases = new Map<string, string>();
     for (const row of rows) {
@@ -27,7 +31,9 @@ export function checkCredibilityMapping(): void {
     const into = new Map<string, DomainRating>();
     loadRatingsFile(file, undefined, into);
     const labelled = [...into.values()].filter((r) => r.factual && r.bias).length;
-    console.log(`Credibility mapping on ${file.split('/').pop()}: ${rows.length} rows, ${into.size} domains, ${labelled} with both labels mapped`);
+    console.log(
+      `Credibility mapping on ${file.split('/').pop()}: ${rows.length} rows, ${into.size} domains, ${labelled} with both labels mapped`,
+    );
     console.log(`  factuality: ${[...facts].map(([from, to]) => `${from} → ${to}`).join(', ')}`);
     console.log(`  bias: ${[...biases].map(([from, to]) => `${from} → ${to}`).join(', ')}`);
   }

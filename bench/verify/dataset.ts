@@ -24,24 +24,45 @@ export interface BenchClaim {
   split: 'dev' | 'test';
 }
 
-export const DATASET_FILE = resolve(process.env.CLIMATE_FEVER_FILE ?? '../shared/fixtures/datasets/claims/climate-fever/climate-fever.jsonl');
+export const DATASET_FILE = resolve(
+  process.env.CLIMATE_FEVER_FILE ?? '../shared/fixtures/datasets/claims/climate-fever/climate-fever.jsonl',
+);
 
-const TO3: Record<GoldLabel, Label3 | null> = { SUPPORTS: 'true', REFUTES: 'false', NOT_ENOUGH_INFO: 'unverifiable', DISPUTED: null };
+const TO3: Record<GoldLabel, Label3 | null> = {
+  SUPPORTS: 'true',
+  REFUTES: 'false',
+  NOT_ENOUGH_INFO: 'unverifiable',
+  DISPUTED: null,
+};
 
 export function loadClaims(): BenchClaim[] {
   if (!existsSync(DATASET_FILE)) throw new Error(`Climate-FEVER not found at ${DATASET_FILE} (set CLIMATE_FEVER_FILE)`);
-  const rows = readFileSync(DATASET_FILE, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as {
-    claim_id: string;
-    claim: string;
-    claim_label: GoldLabel;
-    evidences: Array<{ article: string; evidence: string }>;
-  });
+  const rows = readFileSync(DATASET_FILE, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map(
+      (line) =>
+        JSON.parse(line) as {
+          claim_id: string;
+          claim: string;
+          claim_label: GoldLabel;
+          evidences: Array<{ article: string; evidence: string }>;
+        },
+    );
   return rows.map((row, index) => {
     const byArticle = new Map<string, string[]>();
     for (const e of row.evidences) byArticle.set(e.article, [...(byArticle.get(e.article) ?? []), e.evidence]);
     const pages = [...byArticle].map(([title, sentences], i) => ({ slug: `${i}`, title, sentences }));
     // Alternate claims: the development half (even positions) sets the rules' constants and the
     // calibration; the test half (odd) is reported as held out.
-    return { id: row.claim_id, index, claim: row.claim, gold: row.claim_label, gold3: TO3[row.claim_label], pages, split: index % 2 === 0 ? 'dev' : 'test' };
+    return {
+      id: row.claim_id,
+      index,
+      claim: row.claim,
+      gold: row.claim_label,
+      gold3: TO3[row.claim_label],
+      pages,
+      split: index % 2 === 0 ? 'dev' : 'test',
+    };
   });
 }

@@ -11,7 +11,12 @@ export async function runDirect(claims: BenchClaim[], depth: Depth): Promise<Pre
   try {
     const out: Prediction[] = [];
     for (const claim of claims) {
-      const pages = claim.pages.map((p) => ({ url: `bench://${claim.id}/${p.slug}`, title: p.title, text: p.sentences.join('\n\n'), credibility: 0.5 }));
+      const pages = claim.pages.map((p) => ({
+        url: `bench://${claim.id}/${p.slug}`,
+        title: p.title,
+        text: p.sentences.join('\n\n'),
+        credibility: 0.5,
+      }));
       const check = await checkClaim(claim.claim, pages, { depth, embedder, llm: null });
       out.push({ claim, verdict: check.verdict, confidence: check.confidence, strength: check.strength });
     }

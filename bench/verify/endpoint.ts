@@ -43,17 +43,24 @@ function pagePath(claim: BenchClaim, slug: string): string {
 
 /** Climate-FEVER: each claim's sentences as one page per Wikipedia article. */
 export async function runEndpoint(claims: BenchClaim[], depth: Depth): Promise<Prediction[]> {
-  const served = claims.map((claim): ServedClaim => ({
-    claim: claim.claim,
-    pages: claim.pages.map((page) => ({
-      path: pagePath(claim, page.slug),
-      title: page.title,
-      snippet: page.sentences[0] ?? '',
-      html: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(page.title)}</title></head><body><article><h1>${escapeHtml(page.title)}</h1>\n${page.sentences.map((s) => `<p>${escapeHtml(s)}</p>`).join('\n')}\n</article></body></html>`,
-    })),
-  }));
+  const served = claims.map(
+    (claim): ServedClaim => ({
+      claim: claim.claim,
+      pages: claim.pages.map((page) => ({
+        path: pagePath(claim, page.slug),
+        title: page.title,
+        snippet: page.sentences[0] ?? '',
+        html: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(page.title)}</title></head><body><article><h1>${escapeHtml(page.title)}</h1>\n${page.sentences.map((s) => `<p>${escapeHtml(s)}</p>`).join('\n')}\n</article></body></html>`,
+      })),
+    }),
+  );
   const answers = await askEndpoint(served, depth);
-  return answers.map((a, i) => ({ claim: claims[i]!, verdict: a.verdict, confidence: a.confidence, strength: Number.NaN }));
+  return answers.map((a, i) => ({
+    claim: claims[i]!,
+    verdict: a.verdict,
+    confidence: a.confidence,
+    strength: Number.NaN,
+  }));
 }
 
 export async function askEndpoint(claims: ServedClaim[], depth: Depth): Promise<EndpointAnswer[]> {
@@ -97,11 +104,24 @@ export async function askEndpoint(claims: ServedClaim[], depth: Depth): Promise<
         headers: { 'content-type': 'application/json', 'x-api-key': KEY },
         body: JSON.stringify({ claim: claim.claim, depth, engines: [slots[slot]], include_sources: true }),
       });
-      const body = (await response.json()) as { verdict: Prediction['verdict']; confidence: number; sources_checked: number; supporting_evidence: Array<{ snippet: string }> };
-      if (response.status !== 200) throw new Error(`claim ${index} ("${claim.claim.slice(0, 60)}"): HTTP ${response.status} ${JSON.stringify(body)}`);
+      const body = (await response.json()) as {
+        verdict: Prediction['verdict'];
+        confidence: number;
+        sources_checked: number;
+        supporting_evidence: Array<{ snippet: string }>;
+      };
+      if (response.status !== 200)
+        throw new Error(
+          `claim ${index} ("${claim.claim.slice(0, 60)}"): HTTP ${response.status} ${JSON.stringify(body)}`,
+        );
       pagesRead += body.sources_checked;
       pagesServed += claim.pages.length;
-      out[index] = { verdict: body.verdict, confidence: body.confidence, supporting: body.supporting_evidence.map((e) => e.snippet), pagesRead: body.sources_checked };
+      out[index] = {
+        verdict: body.verdict,
+        confidence: body.confidence,
+        supporting: body.supporting_evidence.map((e) => e.snippet),
+        pagesRead: body.sources_checked,
+      };
       if ((index + 1) % 250 === 0) console.error(`  ${index + 1} claims`);
     }
   };

@@ -18,7 +18,15 @@ import { relative } from 'node:path';
 import { OFFLINE_VERDICT_FILE } from '../../plugins/verify/claims/offline-verdict.js';
 import { crossValidate } from '../protocol/cross-validate.js';
 import { splitForEvaluation } from '../protocol/folds.js';
-import { coverageRule, fitOfflineVerdict, fitRule, goldOfRow, idOfRow, offlineVerdictProcedure, wiceMacroF1 } from './offline-procedure.js';
+import {
+  coverageRule,
+  fitOfflineVerdict,
+  fitRule,
+  goldOfRow,
+  idOfRow,
+  offlineVerdictProcedure,
+  wiceMacroF1,
+} from './offline-procedure.js';
 import { loadWice } from './wice-dataset.js';
 import { assessWice } from './wice-rows.js';
 
@@ -28,7 +36,11 @@ export const REQUIRED_GAIN = 0.05;
 const SOURCE_FILE = OFFLINE_VERDICT_FILE.replace(/\/dist\/services\//, '/services/');
 const rows = await assessWice(loadWice());
 const split = splitForEvaluation(rows, idOfRow, { stratum: goldOfRow });
-const [learned, rule] = crossValidate(split.folds, [offlineVerdictProcedure, coverageRule('best_sentence_overlap')], wiceMacroF1);
+const [learned, rule] = crossValidate(
+  split.folds,
+  [offlineVerdictProcedure, coverageRule('best_sentence_overlap')],
+  wiceMacroF1,
+);
 const gain = learned!.mean - rule!.mean;
 const shipped = gain >= REQUIRED_GAIN ? fitOfflineVerdict(rows) : fitRule(rows, 'best_sentence_overlap');
 const record = {

@@ -7,8 +7,14 @@ export interface Scored<L extends string = Label3> {
   predicted: L;
 }
 
-export function confusion<L extends string>(rows: Scored<L>[], labels: readonly L[] = LABELS3 as unknown as L[]): Record<L, Record<L, number>> {
-  const m = Object.fromEntries(labels.map((g) => [g, Object.fromEntries(labels.map((p) => [p, 0]))])) as Record<L, Record<L, number>>;
+export function confusion<L extends string>(
+  rows: Scored<L>[],
+  labels: readonly L[] = LABELS3 as unknown as L[],
+): Record<L, Record<L, number>> {
+  const m = Object.fromEntries(labels.map((g) => [g, Object.fromEntries(labels.map((p) => [p, 0]))])) as Record<
+    L,
+    Record<L, number>
+  >;
   for (const r of rows) m[r.gold][r.predicted]++;
   return m;
 }
@@ -52,7 +58,9 @@ export function reliability(rows: CalibrationRow[], bins = 10): { bins: Reliabil
   for (let b = 0; b < bins; b++) {
     const from = b / bins;
     const to = (b + 1) / bins;
-    const inBin = rows.filter((r) => r.confidence >= from && (r.confidence < to || (b === bins - 1 && r.confidence <= 1)));
+    const inBin = rows.filter(
+      (r) => r.confidence >= from && (r.confidence < to || (b === bins - 1 && r.confidence <= 1)),
+    );
     if (inBin.length === 0) continue;
     const meanConfidence = inBin.reduce((s, r) => s + r.confidence, 0) / inBin.length;
     const acc = inBin.filter((r) => r.correct).length / inBin.length;
@@ -86,10 +94,15 @@ export function pct(value: number): string {
   return `${(value * 100).toFixed(1)}%`;
 }
 
-export function printConfusion<L extends string>(title: string, rows: Scored<L>[], labels: readonly L[] = LABELS3 as unknown as L[]): void {
+export function printConfusion<L extends string>(
+  title: string,
+  rows: Scored<L>[],
+  labels: readonly L[] = LABELS3 as unknown as L[],
+): void {
   const m = confusion(rows, labels);
   const width = Math.max(14, ...labels.map((l) => l.length + 2));
   console.log(`  ${title} (rows gold, columns predicted)`);
   console.log(`    ${''.padEnd(width)}${labels.map((l) => l.padStart(width)).join('')}`);
-  for (const g of labels) console.log(`    ${g.padEnd(width)}${labels.map((p) => String(m[g][p]).padStart(width)).join('')}`);
+  for (const g of labels)
+    console.log(`    ${g.padEnd(width)}${labels.map((p) => String(m[g][p]).padStart(width)).join('')}`);
 }

@@ -22,7 +22,11 @@ import type { WiceRow } from './wice-rows.js';
 
 export type WiceProcedure = Procedure<WiceRow, WiceLabel>;
 
-export const wiceMacroF1: Metric<WiceRow, WiceLabel> = (rows, predicted) => macroF1(rows.map((r, i) => ({ gold: r.claim.gold, predicted: predicted[i]! })), WICE_LABELS);
+export const wiceMacroF1: Metric<WiceRow, WiceLabel> = (rows, predicted) =>
+  macroF1(
+    rows.map((r, i) => ({ gold: r.claim.gold, predicted: predicted[i]! })),
+    WICE_LABELS,
+  );
 
 export const idOfRow = (row: WiceRow): string => row.claim.id;
 export const goldOfRow = (row: WiceRow): string => row.claim.gold;
@@ -48,7 +52,9 @@ export const handSetRules: WiceProcedure = { name: 'hand-set rules (as shipped b
 
 /** Two thresholds on one coverage score, fitted on `train` for macro-F1. */
 export function fitRule(train: readonly WiceRow[], score: CoverageScore): OfflineVerdictRule {
-  const { low, high } = fitOverlap(train.filter((r) => !r.contradicted).map((r) => ({ gold: r.claim.gold, score: r.scores[score] })));
+  const { low, high } = fitOverlap(
+    train.filter((r) => !r.contradicted).map((r) => ({ gold: r.claim.gold, score: r.scores[score] })),
+  );
   return { score, low, high };
 }
 

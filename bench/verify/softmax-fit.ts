@@ -15,11 +15,20 @@ export interface FitOptions {
 }
 
 /** `x`: one feature vector per row; `y`: class index per row; `classes`: how many. */
-export function fitSoftmax(features: readonly string[], x: number[][], y: number[], classes: number, options: FitOptions): VerdictWeights {
+export function fitSoftmax(
+  features: readonly string[],
+  x: number[][],
+  y: number[],
+  classes: number,
+  options: FitOptions,
+): VerdictWeights {
   const n = x.length;
   const d = features.length;
   const mean = Array.from({ length: d }, (_, i) => x.reduce((s, r) => s + r[i]!, 0) / n);
-  const scale = Array.from({ length: d }, (_, i) => Math.sqrt(x.reduce((s, r) => s + (r[i]! - mean[i]!) ** 2, 0) / n) || 1);
+  const scale = Array.from(
+    { length: d },
+    (_, i) => Math.sqrt(x.reduce((s, r) => s + (r[i]! - mean[i]!) ** 2, 0) / n) || 1,
+  );
   const z = x.map((r) => r.map((v, i) => (v - mean[i]!) / scale[i]!));
   const counts = Array.from({ length: classes }, (_, k) => y.filter((c) => c === k).length);
   const rowWeight = y.map((c) => n / (classes * Math.max(1, counts[c]!)));
@@ -30,7 +39,7 @@ export function fitSoftmax(features: readonly string[], x: number[][], y: number
   const gw = Array.from({ length: classes }, () => new Float64Array(d));
   const gb = new Float64Array(classes);
   for (let it = 0; it < (options.iterations ?? 3000); it++) {
-    for (let k = 0; k < classes; k++) (gw[k]!.fill(0), (gb[k] = 0));
+    for (let k = 0; k < classes; k++) gw[k]!.fill(0), (gb[k] = 0);
     for (let r = 0; r < n; r++) {
       const row = z[r]!;
       let top = -Infinity;
@@ -41,7 +50,7 @@ export function fitSoftmax(features: readonly string[], x: number[][], y: number
         top = Math.max(top, sum);
       }
       let total = 0;
-      for (let k = 0; k < classes; k++) total += (logits[k] = Math.exp(logits[k]! - top));
+      for (let k = 0; k < classes; k++) total += logits[k] = Math.exp(logits[k]! - top);
       for (let k = 0; k < classes; k++) {
         const err = rowWeight[r]! * (logits[k]! / total - (y[r] === k ? 1 : 0));
         gb[k]! += err;
@@ -54,5 +63,11 @@ export function fitSoftmax(features: readonly string[], x: number[][], y: number
     }
   }
   const r4 = (v: number) => Math.round(v * 10000) / 10000;
-  return { features: [...features], mean: mean.map(r4), scale: scale.map(r4), weights: w.map((row) => [...row].map(r4)), bias: [...b].map(r4) };
+  return {
+    features: [...features],
+    mean: mean.map(r4),
+    scale: scale.map(r4),
+    weights: w.map((row) => [...row].map(r4)),
+    bias: [...b].map(r4),
+  };
 }

@@ -24,7 +24,12 @@ const embedder = await createEmbedder({ model: null, allowRemote: false, dataDir
 const prepared: Array<{ claim: BenchClaim; facts: Fact[]; candidates: Candidate[][] }> = [];
 for (const claim of claims) {
   const facts = decomposeClaim(claim.claim);
-  const pages = claim.pages.map((p) => ({ url: `bench://${claim.id}/${p.slug}`, title: p.title, text: p.sentences.join('\n\n'), credibility: 0.5 }));
+  const pages = claim.pages.map((p) => ({
+    url: `bench://${claim.id}/${p.slug}`,
+    title: p.title,
+    text: p.sentences.join('\n\n'),
+    credibility: 0.5,
+  }));
   const { candidates } = await retrieveEvidence(facts, pages, embedder, RETRIEVAL.quick);
   prepared.push({ claim, facts, candidates });
 }
@@ -38,7 +43,16 @@ function evaluate(split: 'dev' | 'test'): number {
         facts.map((fact, i) =>
           factOutcome(
             fact,
-            candidates[i]!.map((c) => ({ ...c, weight: credibilityWeight(c.page.credibility), judgement: judgeByRules({ fact: fact.analysis, sentence: c.analysis, coverage: c.coverage, relevance: c.relevance }) })),
+            candidates[i]!.map((c) => ({
+              ...c,
+              weight: credibilityWeight(c.page.credibility),
+              judgement: judgeByRules({
+                fact: fact.analysis,
+                sentence: c.analysis,
+                coverage: c.coverage,
+                relevance: c.relevance,
+              }),
+            })),
           ),
         ),
       );
@@ -62,7 +76,10 @@ for (const minRelevance of grid.minRelevance)
         for (const entityShare of grid.entityShare) {
           Object.assign(STANCE_RULES, { minRelevance, contradictionCoverage, entityShare });
           Object.assign(AGGREGATION, { supportThreshold, contradictionThreshold });
-          results.push({ setting: { minRelevance, contradictionCoverage, supportThreshold, contradictionThreshold, entityShare }, dev: evaluate('dev') });
+          results.push({
+            setting: { minRelevance, contradictionCoverage, supportThreshold, contradictionThreshold, entityShare },
+            dev: evaluate('dev'),
+          });
         }
 results.sort((a, b) => b.dev - a.dev);
 for (const r of results.slice(0, 8)) {

@@ -67,9 +67,21 @@ const MISSING_WEIGHT_CAP = 6;
 const LONG_PAGE_SENTENCES = 1000;
 
 /** The features of a claim the pipeline assessed against pages of these titles. */
-export function featuresOf(claim: string, titles: readonly string[], assessment: ClaimAssessment): Record<VerdictFeature, number> {
+export function featuresOf(
+  claim: string,
+  titles: readonly string[],
+  assessment: ClaimAssessment,
+): Record<VerdictFeature, number> {
   const { byRules, reaches, sentences, mentions } = assessment;
-  return verdictFeatures({ claim: analyse(cleanClaim(claim)), sentences, titles: titles.map(analyse), mentions, outcomes: byRules.facts, reaches, rulesVerdict: byRules.verdict });
+  return verdictFeatures({
+    claim: analyse(cleanClaim(claim)),
+    sentences,
+    titles: titles.map(analyse),
+    mentions,
+    outcomes: byRules.facts,
+    reaches,
+    rulesVerdict: byRules.verdict,
+  });
 }
 
 export function verdictFeatures(input: FeatureInput): Record<VerdictFeature, number> {

@@ -24,7 +24,9 @@ async function features(claim: string) {
 describe('verdict features', () => {
   it('tell a claim the page states from one it states in part and one it does not', async () => {
     const stated = await features('Marta Okafor has been the editor of the Lakeside Courier since 2015.');
-    const part = await features('Marta Okafor, the editor of the Lakeside Courier, won the national press award in 2019.');
+    const part = await features(
+      'Marta Okafor, the editor of the Lakeside Courier, won the national press award in 2019.',
+    );
     const absent = await features('The Brookfield orchestra toured Japan with a new conductor.');
     expect(stated.features.claim_best_sentence).toBe(1);
     expect(stated.features.page_terms_missing).toBe(0);
@@ -36,7 +38,8 @@ describe('verdict features', () => {
     expect(absent.features.names_unmentioned).toBe(1);
     expect(modelDecides(absent.assessment.byRules)).toBe(false);
     expect(modelDecides(stated.assessment.byRules)).toBe(true);
-    for (const value of Object.values(part.features)) expect(value).toBeGreaterThanOrEqual(0), expect(value).toBeLessThanOrEqual(1);
+    for (const value of Object.values(part.features))
+      expect(value).toBeGreaterThanOrEqual(0), expect(value).toBeLessThanOrEqual(1);
   });
 });
 

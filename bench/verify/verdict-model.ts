@@ -40,7 +40,10 @@ export function classProbabilities(x: readonly number[], weights: VerdictWeights
   return exp.map((e) => e / total);
 }
 
-export function supportClass(x: readonly number[], weights: VerdictWeights): { label: SupportClass; probability: number } {
+export function supportClass(
+  x: readonly number[],
+  weights: VerdictWeights,
+): { label: SupportClass; probability: number } {
   const p = classProbabilities(x, weights);
   const best = p.indexOf(Math.max(...p));
   return { label: SUPPORT_CLASSES[best]!, probability: p[best]! };

@@ -35,13 +35,19 @@ export function wiceAvailable(): boolean {
 
 export function loadWice(): WiceClaim[] {
   if (!existsSync(WICE_FILE)) throw new Error(`WiCE not found at ${WICE_FILE} (set WICE_FILE)`);
-  const rows = readFileSync(WICE_FILE, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as {
-    label: WiceLabel;
-    claim: string;
-    evidence: string[];
-    supporting_sentences: number[][];
-    meta: { id: string };
-  });
+  const rows = readFileSync(WICE_FILE, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map(
+      (line) =>
+        JSON.parse(line) as {
+          label: WiceLabel;
+          claim: string;
+          evidence: string[];
+          supporting_sentences: number[][];
+          meta: { id: string };
+        },
+    );
   return rows.map((row, index) => {
     let title = '';
     const lines: string[] = [];
@@ -55,8 +61,19 @@ export function loadWice(): WiceClaim[] {
       renumber.set(i, lines.length);
       lines.push(line);
     });
-    const supporting = new Set(row.supporting_sentences.flat().flatMap((i) => (renumber.has(i) ? [renumber.get(i)!] : [])));
+    const supporting = new Set(
+      row.supporting_sentences.flat().flatMap((i) => (renumber.has(i) ? [renumber.get(i)!] : [])),
+    );
     // 21 rows have an empty or no TITLE line; their first line is the page title. A search result needs one (engines drop untitled results).
-    return { id: row.meta.id, index, claim: row.claim, gold: row.label, lines, title: title || (lines[0] ?? ''), supporting, half: index % 2 === 0 ? 'fit' : 'held_out' };
+    return {
+      id: row.meta.id,
+      index,
+      claim: row.claim,
+      gold: row.label,
+      lines,
+      title: title || (lines[0] ?? ''),
+      supporting,
+      half: index % 2 === 0 ? 'fit' : 'held_out',
+    };
   });
 }

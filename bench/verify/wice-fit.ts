@@ -45,7 +45,11 @@ interface Row {
 async function assess(): Promise<{ rows: Row[]; withGold: number; goldFound: number }> {
   const cache = flag('--cache');
   if (cache && existsSync(cache)) {
-    const stored = JSON.parse(readFileSync(cache, 'utf8')) as { rows: Array<Omit<Row, 'claim'>>; withGold: number; goldFound: number };
+    const stored = JSON.parse(readFileSync(cache, 'utf8')) as {
+      rows: Array<Omit<Row, 'claim'>>;
+      withGold: number;
+      goldFound: number;
+    };
     return { ...stored, rows: stored.rows.map((r, i) => ({ ...r, claim: claims[i]! })) };
   }
   const embedder = await createEmbedder({ model: null, allowRemote: false, dataDir: tmpdir() }, silentLogger());
@@ -56,7 +60,13 @@ async function assess(): Promise<{ rows: Row[]; withGold: number; goldFound: num
     const text = claim.lines.join('\n\n');
     const page = { url: `bench://wice/${claim.id}`, title: claim.title, text, credibility: 0.5 };
     const assessment = await assessClaim(claim.claim, [page], { depth: 'quick', embedder, llm: null });
-    rows.push({ claim, features: featuresOf(claim.claim, [claim.title], assessment), rules: toWiceLabel(assessment.byRules.verdict), decides: modelDecides(assessment.byRules), overlap: overlapScore(claim.claim, claim.lines) });
+    rows.push({
+      claim,
+      features: featuresOf(claim.claim, [claim.title], assessment),
+      rules: toWiceLabel(assessment.byRules.verdict),
+      decides: modelDecides(assessment.byRules),
+      overlap: overlapScore(claim.claim, claim.lines),
+    });
     if (claim.supporting.size > 0) {
       withGold++;
       const lines = new Set(assessment.outcome.facts.flatMap((f) => f.evidence.map((e) => lineAt(text, e.start))));
@@ -79,9 +89,11 @@ function lineAt(text: string, at: number): number {
 }
 
 const gold = (r: Row) => WICE_LABELS.indexOf(r.claim.gold);
-const fit = (train: Row[], l2: number) => fitSoftmax(featureNames, train.map(vector), train.map(gold), SUPPORT_CLASSES.length, { l2 });
+const fit = (train: Row[], l2: number) =>
+  fitSoftmax(featureNames, train.map(vector), train.map(gold), SUPPORT_CLASSES.length, { l2 });
 /** The decision checkClaim makes (claim-verdict.ts), with the weights given. */
-const decide = (r: Row, weights: VerdictWeights): WiceLabel => (r.decides ? supportClass(vector(r), weights).label : r.rules);
+const decide = (r: Row, weights: VerdictWeights): WiceLabel =>
+  r.decides ? supportClass(vector(r), weights).label : r.rules;
 
 /** Each row scored by weights (or thresholds) fitted on the other folds. */
 function crossValidated(l2: number): { model: Scored<WiceLabel>[]; overlap: Scored<WiceLabel>[] } {
@@ -115,23 +127,37 @@ const f1 = (s: Scored<WiceLabel>[]) => macroF1(s, WICE_LABELS).toFixed(3);
 const recalls = (s: Scored<WiceLabel>[]) => WICE_LABELS.map((l) => recall(s, l).toFixed(2)).join(' / ');
 
 console.log(`WiCE dev: ${rows.length} claims; features: ${featureNames.join(', ')}\n`);
-console.log(`Evidence recall: ${goldFound} of ${withGold} claims with annotated supporting lines (${pct(goldFound / Math.max(1, withGold))}) have one among their candidate sentences\n`);
+console.log(
+  `Evidence recall: ${goldFound} of ${withGold} claims with annotated supporting lines (${pct(goldFound / Math.max(1, withGold))}) have one among their candidate sentences\n`,
+);
 const rulesRows = rows.map((r) => ({ gold: r.claim.gold, predicted: r.rules }));
 const rulesHeldOut = rulesRows.filter((_, i) => rows[i]!.claim.half === 'held_out');
-console.log(`rules alone (no model): all claims macro-F1 ${f1(rulesRows)}, recall S/P/N ${recalls(rulesRows)}; held-out half ${f1(rulesHeldOut)}\n`);
-console.log(`${'L2'.padEnd(8)}${'10-fold CV'.padStart(12)}${'overlap CV'.padStart(12)}${'held-out'.padStart(10)}${'overlap'.padStart(9)}${'all'.padStart(8)}   CV recall S / P / N`);
+console.log(
+  `rules alone (no model): all claims macro-F1 ${f1(rulesRows)}, recall S/P/N ${recalls(rulesRows)}; held-out half ${f1(rulesHeldOut)}\n`,
+);
+console.log(
+  `${'L2'.padEnd(8)}${'10-fold CV'.padStart(12)}${'overlap CV'.padStart(12)}${'held-out'.padStart(10)}${'overlap'.padStart(9)}${'all'.padStart(8)}   CV recall S / P / N`,
+);
 for (const l2 of L2_GRID) {
   const cv = crossValidated(l2);
   const half = heldOut(l2);
   const weights = fit(rows, l2);
   const all = rows.map((r) => ({ gold: r.claim.gold, predicted: decide(r, weights) }));
-  console.log(`${String(l2).padEnd(8)}${f1(cv.model).padStart(12)}${f1(cv.overlap).padStart(12)}${f1(half.model).padStart(10)}${f1(half.overlap).padStart(9)}${f1(all).padStart(8)}   ${recalls(cv.model)}`);
+  console.log(
+    `${String(l2).padEnd(8)}${f1(cv.model).padStart(12)}${f1(cv.overlap).padStart(12)}${f1(half.model).padStart(10)}${f1(half.overlap).padStart(9)}${f1(all).padStart(8)}   ${recalls(cv.model)}`,
+  );
 }
 
 const weights = fit(rows, chosenL2);
 const cv = crossValidated(chosenL2);
 console.log(`\nL2 ${chosenL2}:`);
 printConfusion('10-fold cross-validated', cv.model, WICE_LABELS);
-printConfusion('all claims (fitted on all)', rows.map((r) => ({ gold: r.claim.gold, predicted: decide(r, weights) })), WICE_LABELS);
+printConfusion(
+  'all claims (fitted on all)',
+  rows.map((r) => ({ gold: r.claim.gold, predicted: decide(r, weights) })),
+  WICE_LABELS,
+);
 console.log('\nweights per feature (standardised), supported / partially / not:');
-featureNames.forEach((name, i) => console.log(`  ${name.padEnd(28)}${weights.weights.map((row) => row[i]!.toFixed(2).padStart(8)).join('')}`));
+featureNames.forEach((name, i) =>
+  console.log(`  ${name.padEnd(28)}${weights.weights.map((row) => row[i]!.toFixed(2).padStart(8)).join('')}`),
+);

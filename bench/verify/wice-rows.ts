@@ -31,9 +31,20 @@ export async function assessWice(claims: readonly WiceClaim[]): Promise<WiceRow[
   try {
     const rows: WiceRow[] = [];
     for (const claim of claims) {
-      const page = { url: `bench://wice/${claim.id}`, title: claim.title, text: claim.lines.join('\n\n'), credibility: 0.5 };
+      const page = {
+        url: `bench://wice/${claim.id}`,
+        title: claim.title,
+        text: claim.lines.join('\n\n'),
+        credibility: 0.5,
+      };
       const assessment = await assessClaim(claim.claim, [page], { depth: 'quick', embedder, llm: null });
-      rows.push({ claim, scores: assessment.scores, byRules: toWiceLabel(assessment.byRules.verdict), contradicted: contradicted(assessment.byRules), overlap: overlapScore(claim.claim, claim.lines) });
+      rows.push({
+        claim,
+        scores: assessment.scores,
+        byRules: toWiceLabel(assessment.byRules.verdict),
+        contradicted: contradicted(assessment.byRules),
+        overlap: overlapScore(claim.claim, claim.lines),
+      });
     }
     return rows;
   } finally {

@@ -14,7 +14,9 @@ import type { WiceClaim } from './wice-dataset.js';
 function pageHtml(claim: WiceClaim): string {
   const body = claim.lines.map((line) => {
     const heading = /^(#{1,6})\s+(.*)$/.exec(line);
-    return heading ? `<h${heading[1]!.length}>${escapeHtml(heading[2]!)}</h${heading[1]!.length}>` : `<p>${escapeHtml(line)}</p>`;
+    return heading
+      ? `<h${heading[1]!.length}>${escapeHtml(heading[2]!)}</h${heading[1]!.length}>`
+      : `<p>${escapeHtml(line)}</p>`;
   });
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(claim.title)}</title></head><body>\n${body.join('\n')}\n</body></html>`;
 }
@@ -23,7 +25,14 @@ export function runWiceEndpoint(claims: WiceClaim[], depth: Depth): Promise<Endp
   return askEndpoint(
     claims.map((claim) => ({
       claim: claim.claim,
-      pages: [{ path: `/wice/${claim.id}`, title: claim.title, snippet: claim.lines.find((l) => l.length > 60) ?? '', html: pageHtml(claim) }],
+      pages: [
+        {
+          path: `/wice/${claim.id}`,
+          title: claim.title,
+          snippet: claim.lines.find((l) => l.length > 60) ?? '',
+          html: pageHtml(claim),
+        },
+      ],
     })),
     depth,
   );
@@ -34,9 +43,16 @@ export async function runWiceDirect(claims: WiceClaim[], depth: Depth): Promise<
   try {
     const out: EndpointAnswer[] = [];
     for (const claim of claims) {
-      const page = { url: `bench://wice/${claim.id}`, title: claim.title, text: claim.lines.join('\n\n'), credibility: 0.5 };
+      const page = {
+        url: `bench://wice/${claim.id}`,
+        title: claim.title,
+        text: claim.lines.join('\n\n'),
+        credibility: 0.5,
+      };
       const check = await checkClaim(claim.claim, [page], { depth, embedder, llm: null });
-      const supporting = check.facts.flatMap((f) => f.evidence.filter((e) => e.judgement.stance === 'supports').map((e) => e.sentence));
+      const supporting = check.facts.flatMap((f) =>
+        f.evidence.filter((e) => e.judgement.stance === 'supports').map((e) => e.sentence),
+      );
       out.push({ verdict: check.verdict, confidence: check.confidence, supporting, pagesRead: 1 });
     }
     return out;

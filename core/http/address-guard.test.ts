@@ -62,7 +62,12 @@ describe('AddressGuard', () => {
     expect(error?.code).toBe('FORBIDDEN_ADDRESS');
     expect(error?.message).toContain('intranet.example');
     expect(error?.message).toContain('10.0.0.5');
-    expect(error?.details).toMatchObject({ host: 'intranet.example', port: '80', address: '10.0.0.5', range: 'private' });
+    expect(error?.details).toMatchObject({
+      host: 'intranet.example',
+      port: '80',
+      address: '10.0.0.5',
+      range: 'private',
+    });
   });
 
   it('lets public addresses through', () => {

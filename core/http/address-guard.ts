@@ -98,7 +98,11 @@ export function portOf(url: URL): string {
 
 /** Lower-case, without IPv6 brackets or a trailing dot; IPs in canonical form. */
 export function normalizeHost(hostname: string): string {
-  const host = hostname.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
+  const host = hostname
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '');
   const ip = parseIp(host);
   return ip ? ip.toString() : host;
 }

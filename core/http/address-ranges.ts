@@ -22,7 +22,8 @@ export function parseIp(text: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
   // Refuse the odd short forms ("127.1") DNS never returns; URLs arrive canonical already.
   if (!ipaddr.IPv4.isValidFourPartDecimal(bare) && !ipaddr.IPv6.isValid(bare)) return null;
   const address = ipaddr.parse(bare);
-  if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress()) return (address as ipaddr.IPv6).toIPv4Address();
+  if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress())
+    return (address as ipaddr.IPv6).toIPv4Address();
   return address;
 }
 
@@ -51,7 +52,8 @@ function classifyV6(address: ipaddr.IPv6): AddressClass {
   if (startsWith(bytes, [0x20, 0x02])) return byEmbedded('6to4', bytes.slice(2, 6));
   if (range !== 'unicast') return { public: false, range };
   // ::/8 is IETF-reserved: ::/96 is the deprecated IPv4-compatible form (::7f00:1 is 127.0.0.1 on some stacks).
-  if (bytes[0] === 0) return { public: false, range: bytes.slice(0, 12).every((b) => b === 0) ? 'ipv4Compatible' : 'reserved' };
+  if (bytes[0] === 0)
+    return { public: false, range: bytes.slice(0, 12).every((b) => b === 0) ? 'ipv4Compatible' : 'reserved' };
   // Only 2000::/3 is allocated as global unicast; the rest of the space is reserved.
   if ((bytes[0]! & 0xe0) !== 0x20) return { public: false, range: 'unallocated' };
   // ISATAP interface identifiers (RFC 5214: ::0:5efe:a.b.c.d, ::200:5efe:a.b.c.d) tunnel to the embedded IPv4 address.

@@ -11,7 +11,10 @@ import type { AddressGuard } from './address-guard.js';
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
-export function createGuardedConnector(guard: AddressGuard, options: { connectTimeoutMs?: number } = {}): buildConnector.connector {
+export function createGuardedConnector(
+  guard: AddressGuard,
+  options: { connectTimeoutMs?: number } = {},
+): buildConnector.connector {
   // net.connect's lookup does not know the port, and allowHosts entries can name
   // one, so keep one base connector per port (few in practice: 80, 443, tests).
   const byPort = new Map<string, buildConnector.connector>();
@@ -45,19 +48,22 @@ export function createGuardedConnector(guard: AddressGuard, options: { connectTi
 export function guardedLookup(guard: AddressGuard, port: string) {
   return (hostname: string, options: { all?: boolean; family?: number | string }, callback: LookupCallback): void => {
     const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : Number(options.family ?? 0) || 0;
-    lookupAll(hostname, family).then((addresses) => {
-      try {
-        // All, not just the first: a name answering with one public and one
-        // private address must not be a way in.
-        for (const { address } of addresses) guard.assertAllowed(hostname, port, address);
-      } catch (refusal) {
-        return callback(refusal as NodeJS.ErrnoException, []);
-      }
-      if (options.all) return callback(null, addresses);
-      const first = addresses[0];
-      if (!first) return callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), []);
-      return callback(null, first.address, first.family);
-    }, (error: NodeJS.ErrnoException) => callback(error, []));
+    lookupAll(hostname, family).then(
+      (addresses) => {
+        try {
+          // All, not just the first: a name answering with one public and one
+          // private address must not be a way in.
+          for (const { address } of addresses) guard.assertAllowed(hostname, port, address);
+        } catch (refusal) {
+          return callback(refusal as NodeJS.ErrnoException, []);
+        }
+        if (options.all) return callback(null, addresses);
+        const first = addresses[0];
+        if (!first) return callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), []);
+        return callback(null, first.address, first.family);
+      },
+      (error: NodeJS.ErrnoException) => callback(error, []),
+    );
   };
 }
 
@@ -71,7 +77,9 @@ function lookupAll(hostname: string, family: number): Promise<LookupAddress[]> {
   const key = `${family}/${hostname}`;
   const shared = inFlight.get(key);
   if (shared) return shared;
-  const lookup = new Promise<LookupAddress[]>((resolve, reject) => dnsLookup(hostname, { all: true, family }, (error, addresses) => (error ? reject(error) : resolve(addresses))));
+  const lookup = new Promise<LookupAddress[]>((resolve, reject) =>
+    dnsLookup(hostname, { all: true, family }, (error, addresses) => (error ? reject(error) : resolve(addresses))),
+  );
   inFlight.set(key, lookup);
   const forget = (): void => void (inFlight.get(key) === lookup && inFlight.delete(key));
   lookup.then(forget, forget);
@@ -87,7 +95,13 @@ function lookupAll(hostname: string, family: number): Promise<LookupAddress[]> {
  */
 export function resolveAll(hostname: string, timeoutMs: number): Promise<LookupAddress[]> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(Object.assign(new Error(`no DNS answer for ${hostname} within ${timeoutMs} ms`), { code: 'ETIMEOUT' })), timeoutMs);
-    lookupAll(hostname, 0).then(resolve, reject).finally(() => clearTimeout(timer));
+    const timer = setTimeout(
+      () =>
+        reject(Object.assign(new Error(`no DNS answer for ${hostname} within ${timeoutMs} ms`), { code: 'ETIMEOUT' })),
+      timeoutMs,
+    );
+    lookupAll(hostname, 0)
+      .then(resolve, reject)
+      .finally(() => clearTimeout(timer));
   });
 }

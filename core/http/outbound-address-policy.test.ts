@@ -34,7 +34,9 @@ afterEach(async () => {
 
 describe('OutboundClient address policy', () => {
   it('refuses a loopback URL by default', async () => {
-    await expect(client().fetch({ url: `${refused.origin}/`, purpose: 'page' })).rejects.toMatchObject({ code: 'FORBIDDEN_ADDRESS' });
+    await expect(client().fetch({ url: `${refused.origin}/`, purpose: 'page' })).rejects.toMatchObject({
+      code: 'FORBIDDEN_ADDRESS',
+    });
     expect(refused.requests).toHaveLength(0);
   });
 
@@ -48,7 +50,9 @@ describe('OutboundClient address policy', () => {
     const outbound = client({ allowHosts: [`127.0.0.1:${allowed.port}`] });
     const response = await outbound.fetch({ url: `${allowed.origin}/`, purpose: 'page' });
     expect(response.body).toBe('hello');
-    await expect(outbound.fetch({ url: `${refused.origin}/`, purpose: 'page' })).rejects.toMatchObject({ code: 'FORBIDDEN_ADDRESS' });
+    await expect(outbound.fetch({ url: `${refused.origin}/`, purpose: 'page' })).rejects.toMatchObject({
+      code: 'FORBIDDEN_ADDRESS',
+    });
     expect(refused.requests).toHaveLength(0);
   });
 
@@ -72,11 +76,15 @@ describe('OutboundClient address policy', () => {
   it('refuses a host name that resolves to loopback, after DNS', async () => {
     // 127.0.0.1:<port> is allowed, but the name "localhost" is not on the list.
     const outbound = client({ allowHosts: [`127.0.0.1:${allowed.port}`] });
-    const error = await outbound.fetch({ url: `http://localhost:${allowed.port}/`, purpose: 'page' }).catch((e: unknown) => e);
+    const error = await outbound
+      .fetch({ url: `http://localhost:${allowed.port}/`, purpose: 'page' })
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'FORBIDDEN_ADDRESS' });
     expect((error as { details: { address: string } }).details.address).toMatch(/^(127\.0\.0\.1|::1)$/);
     expect(allowed.requests).toHaveLength(0);
-    await expect(outbound.checkUrl(`http://localhost:${allowed.port}/`)).rejects.toMatchObject({ code: 'FORBIDDEN_ADDRESS' });
+    await expect(outbound.checkUrl(`http://localhost:${allowed.port}/`)).rejects.toMatchObject({
+      code: 'FORBIDDEN_ADDRESS',
+    });
   });
 
   it('lets a listed host name through', async () => {
@@ -89,8 +97,12 @@ describe('OutboundClient address policy', () => {
     const outbound = client({ allowHosts: [`127.0.0.1:${allowed.port}`] });
     await expect(outbound.checkUrl(`${allowed.origin}/x`)).resolves.toBeUndefined();
     await expect(outbound.checkUrl(`${refused.origin}/x`)).rejects.toMatchObject({ code: 'FORBIDDEN_ADDRESS' });
-    await expect(outbound.checkUrl(`ws://127.0.0.1:${refused.port}/`)).rejects.toMatchObject({ code: 'FORBIDDEN_ADDRESS' });
-    await expect(outbound.checkUrl('http://169.254.169.254/latest/meta-data/')).rejects.toMatchObject({ code: 'FORBIDDEN_ADDRESS' });
+    await expect(outbound.checkUrl(`ws://127.0.0.1:${refused.port}/`)).rejects.toMatchObject({
+      code: 'FORBIDDEN_ADDRESS',
+    });
+    await expect(outbound.checkUrl('http://169.254.169.254/latest/meta-data/')).rejects.toMatchObject({
+      code: 'FORBIDDEN_ADDRESS',
+    });
     await expect(outbound.checkUrl('file:///etc/passwd')).rejects.toMatchObject({ code: 'FORBIDDEN_ADDRESS' });
     await expect(outbound.checkUrl('data:text/plain,hi')).resolves.toBeUndefined();
     expect(allowed.requests).toHaveLength(0);

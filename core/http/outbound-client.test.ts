@@ -15,7 +15,10 @@ async function serve(handler: Parameters<typeof startLocalServer>[0]): Promise<L
 }
 
 function client(server: LocalServer, overrides: Partial<OutboundPolicy> = {}): OutboundClient {
-  const created = new OutboundClient(testPolicy({ allowHosts: [`127.0.0.1:${server.port}`], ...overrides }), silentLogger());
+  const created = new OutboundClient(
+    testPolicy({ allowHosts: [`127.0.0.1:${server.port}`], ...overrides }),
+    silentLogger(),
+  );
   clients.push(created);
   return created;
 }
@@ -39,7 +42,9 @@ describe('OutboundClient', () => {
     });
     const http = client(server, { allowHosts: [`127.0.0.1:${server.port}`, `127.0.0.1:${other.port}`] });
     const withCredentials = (path: string) => `http://al%40ice:p%3Ass@127.0.0.1:${server.port}${path}`;
-    expect((await http.fetch({ url: withCredentials('/hook'), method: 'POST', body: '{}', purpose: 'webhook' })).status).toBe(200);
+    expect(
+      (await http.fetch({ url: withCredentials('/hook'), method: 'POST', body: '{}', purpose: 'webhook' })).status,
+    ).toBe(200);
     await http.fetch({ url: withCredentials('/away'), purpose: 'page' });
     const basic = `Basic ${Buffer.from('al@ice:p:ss').toString('base64')}`;
     expect(seen).toEqual([
@@ -52,7 +57,9 @@ describe('OutboundClient', () => {
   it('times out with TIMEOUT', async () => {
     const server = await serve(() => undefined); // never answers
     const started = Date.now();
-    await expect(client(server).fetch({ url: server.origin, purpose: 'engine', timeoutMs: 200 })).rejects.toMatchObject({ code: 'TIMEOUT' });
+    await expect(client(server).fetch({ url: server.origin, purpose: 'engine', timeoutMs: 200 })).rejects.toMatchObject(
+      { code: 'TIMEOUT' },
+    );
     expect(Date.now() - started).toBeLessThan(2000);
   });
 
@@ -73,7 +80,12 @@ describe('OutboundClient', () => {
       response.end();
     });
     const controller = new AbortController();
-    const pending = client(server).fetch({ url: server.origin, purpose: 'engine', retries: 3, signal: controller.signal });
+    const pending = client(server).fetch({
+      url: server.origin,
+      purpose: 'engine',
+      retries: 3,
+      signal: controller.signal,
+    });
     setTimeout(() => controller.abort(), 100);
     await expect(pending).rejects.toMatchObject({ code: 'CANCELLED' });
     await new Promise((resolve) => setTimeout(resolve, 400));
@@ -124,7 +136,9 @@ describe('OutboundClient', () => {
       response.end(Buffer.alloc(64 * 1024, 'a'));
     });
     const outbound = client(server, { maxResponseBytes: 16 * 1024 });
-    await expect(outbound.fetch({ url: server.origin, purpose: 'page' })).rejects.toMatchObject({ code: 'RESPONSE_TOO_LARGE' });
+    await expect(outbound.fetch({ url: server.origin, purpose: 'page' })).rejects.toMatchObject({
+      code: 'RESPONSE_TOO_LARGE',
+    });
     const small = await outbound.fetch({ url: server.origin, purpose: 'page', maxBytes: 200 * 1024 });
     expect(small.bytes.byteLength).toBe(128 * 1024);
   });
@@ -135,7 +149,9 @@ describe('OutboundClient', () => {
       response.end(gzipSync(Buffer.alloc(512 * 1024, 'z')));
     });
     const outbound = client(server, { maxResponseBytes: 64 * 1024 });
-    await expect(outbound.fetch({ url: server.origin, purpose: 'page' })).rejects.toMatchObject({ code: 'RESPONSE_TOO_LARGE' });
+    await expect(outbound.fetch({ url: server.origin, purpose: 'page' })).rejects.toMatchObject({
+      code: 'RESPONSE_TOO_LARGE',
+    });
   });
 
   it('decompresses gzip bodies', async () => {
@@ -167,7 +183,10 @@ describe('OutboundClient', () => {
 
   it('decodes a latin-1 page by its Content-Type charset or its <meta charset>', async () => {
     const server = await serve((request, response) => {
-      const page = Buffer.from('<html><head><meta charset="iso-8859-1"></head><body>Café, naïve, 5 €uro</body></html>', 'latin1');
+      const page = Buffer.from(
+        '<html><head><meta charset="iso-8859-1"></head><body>Café, naïve, 5 €uro</body></html>',
+        'latin1',
+      );
       response.setHeader('content-type', request.url === '/header' ? 'text/html; charset=ISO-8859-1' : 'text/html');
       response.end(page);
     });
@@ -215,7 +234,9 @@ describe('OutboundClient', () => {
       response.writeHead(302, { location: `/again${server.requests.length}` });
       response.end();
     });
-    await expect(client(server, { maxRedirects: 3 }).fetch({ url: server.origin, purpose: 'page' })).rejects.toMatchObject({
+    await expect(
+      client(server, { maxRedirects: 3 }).fetch({ url: server.origin, purpose: 'page' }),
+    ).rejects.toMatchObject({
       code: 'UPSTREAM_FAILED',
     });
     expect(server.requests).toHaveLength(4);

@@ -44,7 +44,11 @@ export class OutboundClient {
   private readonly dispatcher: Dispatcher;
 
   /** robotsReader reads robots.txt off the event loop; the app always hands in its worker pool's. */
-  constructor(private readonly policy: OutboundPolicy, private readonly logger: Logger, robotsReader?: RobotsReader) {
+  constructor(
+    private readonly policy: OutboundPolicy,
+    private readonly logger: Logger,
+    robotsReader?: RobotsReader,
+  ) {
     this.guard = new AddressGuard(policy);
     this.limiter = new HostLimiter(policy.perHostConcurrency);
     // Behind a proxy the proxy resolves names, so the connector only ever sees
@@ -52,7 +56,9 @@ export class OutboundClient {
     this.dispatcher = policy.proxy
       ? new ProxyAgent({ uri: policy.proxy, keepAliveTimeout: 10_000 })
       : new Agent({ connect: createGuardedConnector(this.guard), keepAliveTimeout: 10_000 });
-    this.robots = new RobotsCache((robotsUrl) => this.fetch({ url: robotsUrl, purpose: 'robots', ...ROBOTS_REQUEST }), { reader: robotsReader });
+    this.robots = new RobotsCache((robotsUrl) => this.fetch({ url: robotsUrl, purpose: 'robots', ...ROBOTS_REQUEST }), {
+      reader: robotsReader,
+    });
   }
 
   /**
@@ -85,7 +91,11 @@ export class OutboundClient {
       url = credentials.url;
       let attempt: Attempt = {
         method: request.method ?? 'GET',
-        headers: { 'user-agent': this.policy.userAgent, ...credentials.headers, ...lowerCaseKeys(request.headers ?? {}) },
+        headers: {
+          'user-agent': this.policy.userAgent,
+          ...credentials.headers,
+          ...lowerCaseKeys(request.headers ?? {}),
+        },
         body: request.body,
         maxBytes: request.maxBytes ?? this.policy.maxResponseBytes,
       };
@@ -96,10 +106,16 @@ export class OutboundClient {
         const result = await this.fetchWithRetries(url, attempt, retries, signal);
         const location = result.headers.location;
         if (!REDIRECT_STATUSES.has(result.status) || !location || request.followRedirects === false) {
-          return responseDecodedOnRead({ ...result, url: url.href, elapsedMs: Math.round(performance.now() - started) });
+          return responseDecodedOnRead({
+            ...result,
+            url: url.href,
+            elapsedMs: Math.round(performance.now() - started),
+          });
         }
         if (hop >= this.policy.maxRedirects) {
-          throw new AppError('UPSTREAM_FAILED', `more than ${this.policy.maxRedirects} redirects from ${request.url}`, { details: { url: request.url, lastUrl: url.href } });
+          throw new AppError('UPSTREAM_FAILED', `more than ${this.policy.maxRedirects} redirects from ${request.url}`, {
+            details: { url: request.url, lastUrl: url.href },
+          });
         }
         const next = redirectTarget(location, url);
         attempt = redirectedAttempt(attempt, result.status, url, next);
@@ -117,11 +133,17 @@ export class OutboundClient {
   async close(graceMs = 2000): Promise<void> {
     this.robots.clear();
     let timer: NodeJS.Timeout | undefined;
-    const graceful = this.dispatcher.close().then(() => true, () => false);
+    const graceful = this.dispatcher.close().then(
+      () => true,
+      () => false,
+    );
     const expired = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), graceMs)));
     const closed = await Promise.race([graceful, expired]);
     clearTimeout(timer);
-    if (!closed) await this.dispatcher.destroy().catch((error: unknown) => this.logger.debug({ err: error }, 'destroying the outbound dispatcher failed'));
+    if (!closed)
+      await this.dispatcher
+        .destroy()
+        .catch((error: unknown) => this.logger.debug({ err: error }, 'destroying the outbound dispatcher failed'));
   }
 
   /** Checks what can be checked before connecting: literal IPs, and every hop when a proxy hides DNS from us. */
@@ -138,7 +160,10 @@ export class OutboundClient {
       return;
     }
     const addresses = await resolveAll(host, this.policy.timeoutMs).catch((error: NodeJS.ErrnoException) => {
-      throw new AppError('UNREACHABLE', `cannot resolve ${host}: ${error.code ?? error.message}`, { details: { host, reason: 'dns' }, cause: error });
+      throw new AppError('UNREACHABLE', `cannot resolve ${host}: ${error.code ?? error.message}`, {
+        details: { host, reason: 'dns' },
+        cause: error,
+      });
     });
     for (const { address } of addresses) this.guard.assertAllowed(host, port, address);
   }
@@ -155,10 +180,17 @@ export class OutboundClient {
   private async assertRobotsAllow(url: URL, signal?: AbortSignal): Promise<void> {
     if (await this.robots.isAllowed(url.href, signal)) return;
     this.logger.debug({ url: redactUrl(url.href) }, 'robots.txt disallows the page');
-    throw new AppError('ROBOTS_DISALLOWED', `robots.txt of ${url.origin} disallows ${url.href} for Quarry`, { details: { url: url.href } });
+    throw new AppError('ROBOTS_DISALLOWED', `robots.txt of ${url.origin} disallows ${url.href} for Quarry`, {
+      details: { url: url.href },
+    });
   }
 
-  private async fetchWithRetries(url: URL, attempt: Attempt, retries: number, signal: AbortSignal): Promise<AttemptResult> {
+  private async fetchWithRetries(
+    url: URL,
+    attempt: Attempt,
+    retries: number,
+    signal: AbortSignal,
+  ): Promise<AttemptResult> {
     for (let tried = 0; ; tried++) {
       try {
         const result = await this.fetchOnce(url, attempt, signal);
@@ -212,7 +244,10 @@ function redirectTarget(location: string, from: URL): URL {
   }
   if (next.protocol !== 'http:' && next.protocol !== 'https:') {
     // A refusal of the outbound policy (4xx), like a private address: the upstream answered, Quarry will not go there.
-    throw new AppError('FORBIDDEN_ADDRESS', `${from.host} redirected to a ${next.protocol} URL, which is refused: only http(s) is followed`);
+    throw new AppError(
+      'FORBIDDEN_ADDRESS',
+      `${from.host} redirected to a ${next.protocol} URL, which is refused: only http(s) is followed`,
+    );
   }
   return next;
 }
@@ -235,7 +270,8 @@ function takeCredentials(url: URL): { url: URL; headers: Record<string, string> 
 function redirectedAttempt(attempt: Attempt, status: number, from: URL, to: URL): Attempt {
   const headers = { ...attempt.headers };
   if (from.origin !== to.origin) for (const name of CREDENTIAL_HEADERS) delete headers[name];
-  const becomesGet = (status === 303 && attempt.method !== 'HEAD') || ((status === 301 || status === 302) && attempt.method === 'POST');
+  const becomesGet =
+    (status === 303 && attempt.method !== 'HEAD') || ((status === 301 || status === 302) && attempt.method === 'POST');
   if (!becomesGet) return { ...attempt, headers };
   delete headers['content-type'];
   delete headers['content-length'];
@@ -249,16 +285,28 @@ function guardRefusalIn(error: unknown): AppError | null {
   return isAppError(cause) ? cause : null;
 }
 
-function classifyFailure(error: unknown, callerSignal: AbortSignal | undefined, deadline: Deadline, timeoutMs: number, url: URL): AppError {
+function classifyFailure(
+  error: unknown,
+  callerSignal: AbortSignal | undefined,
+  deadline: Deadline,
+  timeoutMs: number,
+  url: URL,
+): AppError {
   if (callerSignal?.aborted) return new AppError('CANCELLED', `request to ${url.host} cancelled`, { cause: error });
   const refusal = guardRefusalIn(error);
   if (refusal) return refusal;
   if (deadline.expired) {
-    return new AppError('TIMEOUT', `no complete answer from ${url.host} within ${timeoutMs} ms`, { details: { url: url.href, timeoutMs }, cause: error });
+    return new AppError('TIMEOUT', `no complete answer from ${url.host} within ${timeoutMs} ms`, {
+      details: { url: url.href, timeoutMs },
+      cause: error,
+    });
   }
   const cause = (error as { cause?: { code?: string; message?: string } } | null)?.cause;
   const reason = cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
-  return new AppError('UNREACHABLE', `request to ${url.host} failed: ${reason}`, { details: { url: url.href, reason: 'network' }, cause: error });
+  return new AppError('UNREACHABLE', `request to ${url.host} failed: ${reason}`, {
+    details: { url: url.href, reason: 'network' },
+    cause: error,
+  });
 }
 
 function lowerCaseKeys(headers: Record<string, string>): Record<string, string> {

@@ -60,7 +60,8 @@ export function decodeBody(bytes: Uint8Array, contentType: string | undefined): 
   }
   // Labels are resolved as browsers do (iso-8859-1, ascii and latin1 all mean windows-1252), but Node 20 decodes
   // windows-1252 as ISO-8859-1, turning its quotes, dashes and € (0x80–0x9F) into control characters.
-  if (decoder.encoding === 'windows-1252') return iconv.decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), 'windows-1252');
+  if (decoder.encoding === 'windows-1252')
+    return iconv.decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), 'windows-1252');
   return decoder.decode(bytes);
 }
 

@@ -7,7 +7,10 @@ import { RobotsCache, type RobotsReader } from './robots-cache.js';
 const servers: LocalServer[] = [];
 const clients: OutboundClient[] = [];
 
-async function siteWithRobots(robots: { status: number; body: string }): Promise<{ server: LocalServer; outbound: OutboundClient }> {
+async function siteWithRobots(robots: {
+  status: number;
+  body: string;
+}): Promise<{ server: LocalServer; outbound: OutboundClient }> {
   const server = await startLocalServer((request, response) => {
     if (request.url === '/robots.txt') {
       response.statusCode = robots.status;
@@ -17,7 +20,10 @@ async function siteWithRobots(robots: { status: number; body: string }): Promise
     response.end(`page ${request.url}`);
   });
   servers.push(server);
-  const outbound = new OutboundClient(testPolicy({ respectRobots: true, allowHosts: [`127.0.0.1:${server.port}`] }), silentLogger());
+  const outbound = new OutboundClient(
+    testPolicy({ respectRobots: true, allowHosts: [`127.0.0.1:${server.port}`] }),
+    silentLogger(),
+  );
   clients.push(outbound);
   return { server, outbound };
 }
@@ -28,7 +34,10 @@ afterEach(async () => {
 });
 
 /** A robots.txt response as RobotsCache's fetcher answers it. */
-function robotsFile(status: number, text: string): { status: number; bytes: Uint8Array; headers: Record<string, string> } {
+function robotsFile(
+  status: number,
+  text: string,
+): { status: number; bytes: Uint8Array; headers: Record<string, string> } {
   return { status, bytes: Buffer.from(text), headers: {} };
 }
 
@@ -37,8 +46,12 @@ const RULES = 'User-agent: *\nDisallow: /private\n\nUser-agent: Quarry\nDisallow
 describe('robots.txt in OutboundClient', () => {
   it('refuses disallowed pages for purpose "page" and fetches robots.txt once per origin', async () => {
     const { server, outbound } = await siteWithRobots({ status: 200, body: RULES });
-    await expect(outbound.fetch({ url: `${server.origin}/private/a`, purpose: 'page' })).rejects.toMatchObject({ code: 'ROBOTS_DISALLOWED' });
-    await expect(outbound.fetch({ url: `${server.origin}/no-quarry`, purpose: 'page' })).rejects.toMatchObject({ code: 'ROBOTS_DISALLOWED' });
+    await expect(outbound.fetch({ url: `${server.origin}/private/a`, purpose: 'page' })).rejects.toMatchObject({
+      code: 'ROBOTS_DISALLOWED',
+    });
+    await expect(outbound.fetch({ url: `${server.origin}/no-quarry`, purpose: 'page' })).rejects.toMatchObject({
+      code: 'ROBOTS_DISALLOWED',
+    });
     const allowed = await outbound.fetch({ url: `${server.origin}/public`, purpose: 'page' });
     expect(allowed.body).toBe('page /public');
     expect(server.requests.filter((path) => path === '/robots.txt')).toHaveLength(1);
@@ -113,7 +126,10 @@ function undecodable(status = 200): ReturnType<typeof robotsFile> {
 }
 
 /** A reader that answers fixed rules and records what it was asked. */
-function fakeReader(rules: { text: string; count: number }, overrides: Partial<RobotsReader> = {}): RobotsReader & { checks: string[]; reads: number } {
+function fakeReader(
+  rules: { text: string; count: number },
+  overrides: Partial<RobotsReader> = {},
+): RobotsReader & { checks: string[]; reads: number } {
   const reader = {
     checks: [] as string[],
     reads: 0,
@@ -150,12 +166,15 @@ describe('RobotsCache with a reader (the worker pool)', () => {
 
   it('allows when the reader fails (queue full, timeout), and reads again after failureTtlMs', async () => {
     let reads = 0;
-    const reader = fakeReader({ text: '', count: 0 }, {
-      robotsRules: async () => {
-        reads++;
-        throw new Error('the extract pool is busy');
+    const reader = fakeReader(
+      { text: '', count: 0 },
+      {
+        robotsRules: async () => {
+          reads++;
+          throw new Error('the extract pool is busy');
+        },
       },
-    });
+    );
     const cache = new RobotsCache(async () => undecodable(), { reader, failureTtlMs: 0 });
     expect(await cache.isAllowed('http://a.example/x')).toBe(true);
     expect(await cache.isAllowed('http://a.example/x')).toBe(true);
@@ -163,7 +182,10 @@ describe('RobotsCache with a reader (the worker pool)', () => {
   });
 
   it('allows a check the reader fails, but tells a caller who gave up so', async () => {
-    const reader = fakeReader({ text: 'User-agent: *\nDisallow: /x\nDisallow: /z', count: 2 }, { robotsAllowAll: () => Promise.reject(new Error('task timed out')) });
+    const reader = fakeReader(
+      { text: 'User-agent: *\nDisallow: /x\nDisallow: /z', count: 2 },
+      { robotsAllowAll: () => Promise.reject(new Error('task timed out')) },
+    );
     const cache = new RobotsCache(async () => undecodable(), { reader, maxLocalRules: 1 });
     expect(await cache.isAllowed('http://a.example/x')).toBe(true);
     const controller = new AbortController();

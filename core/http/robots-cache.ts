@@ -13,7 +13,10 @@ import type { OutboundResponse } from './types.js';
 export type Robots = { isAllowed(url: string, agent?: string): boolean | undefined; getSitemaps(): string[] };
 
 // robots-parser is CommonJS typed as an ES default export, which NodeNext reads as a `.default` absent at run time.
-export const robotsParser = createRequire(import.meta.url)('robots-parser') as (url: string, contents: string) => Robots;
+export const robotsParser = createRequire(import.meta.url)('robots-parser') as (
+  url: string,
+  contents: string,
+) => Robots;
 
 /** Our product token in User-agent lines. 1,000 rules parse in ~2 ms and cost ~0.25 ms per URL matched, about a check's round trip to the pool. */
 export const ROBOTS_AGENT = 'Quarry';
@@ -27,7 +30,12 @@ export type ReducedRobots = { text: string; count: number };
 /** Reads robots.txt off the event loop. Its failures (queue full, timeout) allow, as an unreachable robots.txt does. */
 export interface RobotsReader {
   /** The rules of a fetched robots.txt that agent obeys. */
-  robotsRules(bytes: Uint8Array, contentType: string | undefined, agent: string, signal?: AbortSignal): Promise<ReducedRobots>;
+  robotsRules(
+    bytes: Uint8Array,
+    contentType: string | undefined,
+    agent: string,
+    signal?: AbortSignal,
+  ): Promise<ReducedRobots>;
   /** Which of urls such rules let us fetch, matched in the reader (robotsMatcher sends it only large rule sets). */
   robotsAllowAll(rules: ReducedRobots, urls: string[], signal?: AbortSignal): Promise<boolean[]>;
 }
@@ -35,8 +43,15 @@ export interface RobotsReader {
 export type RobotsMatcher = (urls: string[], signal?: AbortSignal) => Promise<boolean[]>; // which of urls the rules allow
 
 /** Where rules are matched, for page fetches and discovery alike: here up to maxLocalRules, else in the pool. */
-export function robotsMatcher(robotsUrl: string, rules: ReducedRobots, agent: string, pool: Pick<RobotsReader, 'robotsAllowAll'> | undefined, maxLocalRules = MAX_LOCAL_ROBOTS_RULES): RobotsMatcher {
-  if (pool && rules.count > maxLocalRules) return (urls, signal) => (urls.length === 0 ? Promise.resolve([]) : pool.robotsAllowAll(rules, urls, signal));
+export function robotsMatcher(
+  robotsUrl: string,
+  rules: ReducedRobots,
+  agent: string,
+  pool: Pick<RobotsReader, 'robotsAllowAll'> | undefined,
+  maxLocalRules = MAX_LOCAL_ROBOTS_RULES,
+): RobotsMatcher {
+  if (pool && rules.count > maxLocalRules)
+    return (urls, signal) => (urls.length === 0 ? Promise.resolve([]) : pool.robotsAllowAll(rules, urls, signal));
   const robots = robotsParser(robotsUrl, rules.text);
   return (urls) => Promise.resolve(urls.map((url) => robots.isAllowed(url, agent) !== false));
 }
@@ -66,7 +81,10 @@ export class RobotsCache {
   private readonly failureTtlMs: number;
   private readonly maxOrigins: number;
 
-  constructor(private readonly fetchRobots: RobotsFetcher, private readonly options: RobotsCacheOptions = {}) {
+  constructor(
+    private readonly fetchRobots: RobotsFetcher,
+    private readonly options: RobotsCacheOptions = {},
+  ) {
     this.agent = options.agent ?? ROBOTS_AGENT;
     this.ttlMs = options.ttlMs ?? 3_600_000;
     this.failureTtlMs = options.failureTtlMs ?? 60_000;
@@ -79,7 +97,13 @@ export class RobotsCache {
     const check = await untilAborted(this.rulesFor(origin), signal);
     if (!check) return true;
     // A check the reader could not answer (queue full, timeout) allows, as an unreachable robots.txt does.
-    return untilAborted(check([url], signal).then(([allowed]) => allowed !== false, () => true), signal);
+    return untilAborted(
+      check([url], signal).then(
+        ([allowed]) => allowed !== false,
+        () => true,
+      ),
+      signal,
+    );
   }
 
   clear(): void {
@@ -118,10 +142,16 @@ export class RobotsCache {
     return check;
   }
 
-  private async checkOf(robotsUrl: string, bytes: Uint8Array, contentType: string | undefined): Promise<RobotsMatcher | null> {
+  private async checkOf(
+    robotsUrl: string,
+    bytes: Uint8Array,
+    contentType: string | undefined,
+  ): Promise<RobotsMatcher | null> {
     const reader = this.options.reader;
     // Without a reader (core's tests, tools) the whole file is parsed here, however many rules it holds.
-    const rules = reader ? await reader.robotsRules(bytes, contentType, this.agent) : { text: decodeBody(bytes, contentType), count: 0 };
+    const rules = reader
+      ? await reader.robotsRules(bytes, contentType, this.agent)
+      : { text: decodeBody(bytes, contentType), count: 0 };
     return robotsMatcher(robotsUrl, rules, this.agent, reader, this.options.maxLocalRules);
   }
 
@@ -134,4 +164,3 @@ export class RobotsCache {
     this.entries.set(origin, entry);
   }
 }
-

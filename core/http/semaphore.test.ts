@@ -7,11 +7,13 @@ describe('Semaphore', () => {
     const semaphore = new Semaphore(1);
     const order: number[] = [];
     const first = await semaphore.acquire();
-    const waiters = [1, 2, 3].map((n) => semaphore.acquire().then((release) => {
-      order.push(n);
-      expect(semaphore.inUse()).toBe(1);
-      release();
-    }));
+    const waiters = [1, 2, 3].map((n) =>
+      semaphore.acquire().then((release) => {
+        order.push(n);
+        expect(semaphore.inUse()).toBe(1);
+        release();
+      }),
+    );
     first();
     await Promise.all(waiters);
     expect(order).toEqual([1, 2, 3]);

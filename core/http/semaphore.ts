@@ -7,7 +7,8 @@ export class Semaphore {
   private readonly waiting: Array<() => void> = [];
 
   constructor(private readonly limit: number) {
-    if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`semaphore limit must be a positive integer, got ${limit}`);
+    if (!Number.isInteger(limit) || limit < 1)
+      throw new RangeError(`semaphore limit must be a positive integer, got ${limit}`);
   }
 
   /** Resolves with a release function (safe to call more than once); rejects with signal.reason on abort. */

@@ -1,9 +1,13 @@
 import { afterEach, expect, it, vi } from 'vitest';
 
 // A resolver the test answers by hand, counting the lookups it was asked for.
-const pending: Array<{ hostname: string; answer: (error: Error | null, addresses: Array<{ address: string; family: number }>) => void }> = [];
+const pending: Array<{
+  hostname: string;
+  answer: (error: Error | null, addresses: Array<{ address: string; family: number }>) => void;
+}> = [];
 vi.mock('node:dns', () => ({
-  lookup: (hostname: string, _options: unknown, answer: (typeof pending)[number]['answer']) => void pending.push({ hostname, answer }),
+  lookup: (hostname: string, _options: unknown, answer: (typeof pending)[number]['answer']) =>
+    void pending.push({ hostname, answer }),
 }));
 
 afterEach(() => void (pending.length = 0));
@@ -27,7 +31,9 @@ it('makes one DNS lookup for asks of one host that overlap, and a new one once i
 it('shares a failed lookup with the asks that overlapped it, connect-time lookups included', async () => {
   const { guardedLookup, resolveAll } = await import('./guarded-connector.js');
   const guard = { assertAllowed: () => undefined } as never;
-  const connecting = new Promise((resolve) => guardedLookup(guard, '443')('slow.example', {}, (error) => resolve(error)));
+  const connecting = new Promise((resolve) =>
+    guardedLookup(guard, '443')('slow.example', {}, (error) => resolve(error)),
+  );
   const checking = resolveAll('slow.example', 5000);
   expect(pending).toHaveLength(1);
   pending[0]!.answer(Object.assign(new Error('try again'), { code: 'EAI_AGAIN' }), []);

@@ -16,7 +16,14 @@ const goodEngine = {
   baseUrl: 'https://example.org',
   supports: { paging: false, maxPage: 0, timeRange: false, safeSearch: false, languages: false, autocomplete: false },
   languages: ['all'],
-  about: { website: 'https://example.org', officialApi: true, results: 'JSON', requiresApiKey: false, resultKind: 'web', verifiedOn: 'documented' },
+  about: {
+    website: 'https://example.org',
+    officialApi: true,
+    results: 'JSON',
+    requiresApiKey: false,
+    resultKind: 'web',
+    verifiedOn: 'documented',
+  },
 };
 
 function engineFolder(manifest: unknown, code = 'export default { buildRequest() {}, parseResponse() {} };'): string {
@@ -55,22 +62,48 @@ describe('plugin manifests', () => {
   it('loads an engine folder and refuses one whose module is not an engine', async () => {
     const loaded = await loadEngineFolder(engineFolder(goodEngine), 'directory');
     expect(loaded.manifest.id).toBe('sample_engine');
-    await expect(loadEngineFolder(engineFolder(goodEngine, 'export default 42;'), 'directory')).rejects.toThrow(/buildRequest/);
-    await expect(loadEngineFolder(engineFolder({ ...goodEngine, kind: 'area', capabilities: [] }), 'directory')).rejects.toThrow(ManifestError);
+    await expect(loadEngineFolder(engineFolder(goodEngine, 'export default 42;'), 'directory')).rejects.toThrow(
+      /buildRequest/,
+    );
+    await expect(
+      loadEngineFolder(engineFolder({ ...goodEngine, kind: 'area', capabilities: [] }), 'directory'),
+    ).rejects.toThrow(ManifestError);
   });
 
   it('refuses an area plugin whose setup is missing', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'quarry-area-'));
-    writeFileSync(join(dir, 'plugin.json'), JSON.stringify({ id: 'area_x', kind: 'area', version: '1.0.0', core: '^0.1.0', name: 'X', capabilities: ['area_x.do'], uses: ['webSearch'] }));
+    writeFileSync(
+      join(dir, 'plugin.json'),
+      JSON.stringify({
+        id: 'area_x',
+        kind: 'area',
+        version: '1.0.0',
+        core: '^0.1.0',
+        name: 'X',
+        capabilities: ['area_x.do'],
+        uses: ['webSearch'],
+      }),
+    );
     writeFileSync(join(dir, 'index.js'), 'export default {};');
     await expect(loadAreaFolder(dir)).rejects.toThrow(/setup/);
   });
 
   it('requires an area manifest to declare the services it uses, by their names', () => {
-    const area = { id: 'area_x', kind: 'area', version: '1.0.0', core: '^0.1.0', name: 'X', capabilities: ['area_x.do'] };
+    const area = {
+      id: 'area_x',
+      kind: 'area',
+      version: '1.0.0',
+      core: '^0.1.0',
+      name: 'X',
+      capabilities: ['area_x.do'],
+    };
     expect(() => validateManifest(area, 'plugins/area_x/plugin.json')).toThrow(/uses: is required/);
-    expect(() => validateManifest({ ...area, uses: ['crystalBall'] }, 'plugins/area_x/plugin.json')).toThrow(/uses\.0: must be one of/);
+    expect(() => validateManifest({ ...area, uses: ['crystalBall'] }, 'plugins/area_x/plugin.json')).toThrow(
+      /uses\.0: must be one of/,
+    );
     expect(validateManifest({ ...area, uses: ['webSearch', 'jobs'] }, 'plugins/area_x/plugin.json').id).toBe('area_x');
-    expect(() => validateManifest({ ...goodEngine, uses: ['webSearch'] }, 'engines/sample_engine/plugin.json')).toThrow(ManifestError);
+    expect(() => validateManifest({ ...goodEngine, uses: ['webSearch'] }, 'engines/sample_engine/plugin.json')).toThrow(
+      ManifestError,
+    );
   });
 });

@@ -23,7 +23,10 @@ export interface AreaManifest {
 export type PluginManifest = AreaManifest | (EngineManifest & { entry?: string });
 
 export class ManifestError extends Error {
-  constructor(readonly pluginPath: string, readonly problems: string[]) {
+  constructor(
+    readonly pluginPath: string,
+    readonly problems: string[],
+  ) {
     super(`invalid plugin manifest ${pluginPath}: ${problems.join('; ')}`);
     this.name = 'ManifestError';
   }
@@ -41,8 +44,10 @@ function validator(): ValidateFunction {
 
 function describe(error: ErrorObject): string {
   const field = error.instancePath ? error.instancePath.slice(1).replace(/\//g, '.') : '(manifest)';
-  if (error.keyword === 'additionalProperties') return `${field}: unknown field "${String(error.params.additionalProperty)}"`;
-  if (error.keyword === 'required') return `${field === '(manifest)' ? '' : `${field}.`}${String(error.params.missingProperty)}: is required`;
+  if (error.keyword === 'additionalProperties')
+    return `${field}: unknown field "${String(error.params.additionalProperty)}"`;
+  if (error.keyword === 'required')
+    return `${field === '(manifest)' ? '' : `${field}.`}${String(error.params.missingProperty)}: is required`;
   if (error.keyword === 'enum') return `${field}: must be one of ${JSON.stringify(error.params.allowedValues)}`;
   return `${field}: ${error.message ?? error.keyword}`;
 }
@@ -51,9 +56,7 @@ function describe(error: ErrorObject): string {
 export function validateManifest(raw: unknown, where: string): PluginManifest {
   const validate = validator();
   if (validate(raw)) return raw as PluginManifest;
-  const problems = (validate.errors ?? [])
-    .filter((e) => e.keyword !== 'if' && e.keyword !== 'allOf')
-    .map(describe);
+  const problems = (validate.errors ?? []).filter((e) => e.keyword !== 'if' && e.keyword !== 'allOf').map(describe);
   throw new ManifestError(where, [...new Set(problems)]);
 }
 

@@ -33,7 +33,9 @@ function entryFile(dir: string, entry: string): string {
     const candidate = join(dir, entry + ext);
     if (existsSync(candidate)) return candidate;
   }
-  throw new ManifestError(join(dir, 'plugin.json'), [`entry: no module "${entry}" (${ENTRY_EXTENSIONS.join(', ')}) next to the manifest`]);
+  throw new ManifestError(join(dir, 'plugin.json'), [
+    `entry: no module "${entry}" (${ENTRY_EXTENSIONS.join(', ')}) next to the manifest`,
+  ]);
 }
 
 async function importDefault(file: string, manifestPath: string): Promise<unknown> {
@@ -45,7 +47,8 @@ async function importDefault(file: string, manifestPath: string): Promise<unknow
 export async function loadEngineFolder(dir: string, source: LoadedEngine['source']): Promise<LoadedEngine> {
   const manifestPath = join(resolve(dir), 'plugin.json');
   const manifest = readManifest(manifestPath);
-  if (manifest.kind !== 'engine') throw new ManifestError(manifestPath, ['kind: must be "engine" for a folder of engines']);
+  if (manifest.kind !== 'engine')
+    throw new ManifestError(manifestPath, ['kind: must be "engine" for a folder of engines']);
   const folderName = resolve(dir).split(/[\\/]/).pop();
   if (source === 'builtin' && folderName !== manifest.id) {
     throw new ManifestError(manifestPath, [`id: "${manifest.id}" must match its folder name "${folderName}"`]);
@@ -53,7 +56,9 @@ export async function loadEngineFolder(dir: string, source: LoadedEngine['source
   const entry = entryFile(dir, manifest.entry ?? 'engine');
   const definition = (await importDefault(entry, manifestPath)) as EngineDefinition;
   if (typeof definition?.buildRequest !== 'function' || typeof definition?.parseResponse !== 'function') {
-    throw new ManifestError(manifestPath, ['entry: the default export must be an engine with buildRequest and parseResponse']);
+    throw new ManifestError(manifestPath, [
+      'entry: the default export must be an engine with buildRequest and parseResponse',
+    ]);
   }
   return { manifest: manifest as EngineManifest, definition, moduleRef: { module: entry }, dir: resolve(dir), source };
 }
@@ -63,7 +68,11 @@ export async function loadAreaFolder<Services>(dir: string): Promise<LoadedArea<
   const manifestPath = join(resolve(dir), 'plugin.json');
   const manifest = readManifest(manifestPath);
   if (manifest.kind !== 'area') throw new ManifestError(manifestPath, ['kind: must be "area" for an area plugin']);
-  const plugin = (await importDefault(entryFile(dir, manifest.entry ?? 'index'), manifestPath)) as AreaPlugin<Services, unknown>;
-  if (typeof plugin?.setup !== 'function') throw new ManifestError(manifestPath, ['entry: the default export must be an area plugin with setup()']);
+  const plugin = (await importDefault(entryFile(dir, manifest.entry ?? 'index'), manifestPath)) as AreaPlugin<
+    Services,
+    unknown
+  >;
+  if (typeof plugin?.setup !== 'function')
+    throw new ManifestError(manifestPath, ['entry: the default export must be an area plugin with setup()']);
   return { manifest, plugin, dir: resolve(dir) };
 }

@@ -14,7 +14,10 @@ afterEach(async () => {
 describe('WorkerPool', () => {
   it('runs tasks in worker threads', async () => {
     pool = new WorkerPool({ filename: worker, name: 'sleep', threads: 2, maxQueue: 4 });
-    await expect(Promise.all([pool.run({ ms: 10, value: 'a' }), pool.run({ ms: 10, value: 'b' })])).resolves.toEqual(['a', 'b']);
+    await expect(Promise.all([pool.run({ ms: 10, value: 'a' }), pool.run({ ms: 10, value: 'b' })])).resolves.toEqual([
+      'a',
+      'b',
+    ]);
     expect(pool.stats().completed).toBe(2);
   });
 
@@ -23,12 +26,21 @@ describe('WorkerPool', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
       const burst = async (p: WorkerPool<{ ms: number; value: string }, string>) => {
-        await Promise.all([p.run({ ms: 0, value: 'a' }, new AbortController().signal), p.run({ ms: 0, value: 'b' }, new AbortController().signal)]);
+        await Promise.all([
+          p.run({ ms: 0, value: 'a' }, new AbortController().signal),
+          p.run({ ms: 0, value: 'b' }, new AbortController().signal),
+        ]);
         expect(p.stats().threads).toBe(2);
         vi.advanceTimersByTime(24 * 3_600_000);
         return p.stats().threads;
       };
-      const retiring = new WorkerPool<{ ms: number; value: string }, string>({ filename: worker, name: 'sleep', threads: 2, maxQueue: 4, idleTimeoutMs: 60_000 });
+      const retiring = new WorkerPool<{ ms: number; value: string }, string>({
+        filename: worker,
+        name: 'sleep',
+        threads: 2,
+        maxQueue: 4,
+        idleTimeoutMs: 60_000,
+      });
       try {
         expect(await burst(retiring)).toBe(1);
       } finally {
@@ -67,7 +79,9 @@ describe('WorkerPool', () => {
     const busy = fileURLToPath(new URL('./fixtures/busy-worker.mjs', import.meta.url));
     pool = new WorkerPool({ filename: busy, name: 'busy', threads: 1, maxQueue: 4 });
     const started = performance.now();
-    const error = await pool.run({ ms: 20_000, value: 'never' }, undefined, { timeoutMs: 300 }).catch((e: AppError) => e);
+    const error = await pool
+      .run({ ms: 20_000, value: 'never' }, undefined, { timeoutMs: 300 })
+      .catch((e: AppError) => e);
     expect((error as AppError).code).toBe('TIMEOUT');
     // The thread was ended, not waited for.
     expect(performance.now() - started).toBeLessThan(10_000);
@@ -75,6 +89,8 @@ describe('WorkerPool', () => {
   });
 
   it('says clearly when the worker file is not built', () => {
-    expect(() => new WorkerPool({ filename: '/nonexistent/x.worker.js', name: 'x', threads: 1, maxQueue: 1 })).toThrow(/npm run build/);
+    expect(() => new WorkerPool({ filename: '/nonexistent/x.worker.js', name: 'x', threads: 1, maxQueue: 1 })).toThrow(
+      /npm run build/,
+    );
   });
 });

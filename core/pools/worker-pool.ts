@@ -36,7 +36,10 @@ export class WorkerPool<Task, Result> {
 
   constructor(private readonly options: WorkerPoolOptions) {
     if (!existsSync(options.filename)) {
-      throw new AppError('UNAVAILABLE', `worker ${options.name} is not built: ${options.filename} is missing (run "npm run build")`);
+      throw new AppError(
+        'UNAVAILABLE',
+        `worker ${options.name} is not built: ${options.filename} is missing (run "npm run build")`,
+      );
     }
     this.pool = new Tinypool({
       filename: options.filename,
@@ -53,28 +56,45 @@ export class WorkerPool<Task, Result> {
    * synchronous work — and fails with TIMEOUT; the pool starts a fresh thread.
    * Buffers in `transfer` are moved to the worker, not copied.
    */
-  async run(task: Task, signal?: AbortSignal, options: { timeoutMs?: number; transfer?: ArrayBuffer[] } = {}): Promise<Result> {
+  async run(
+    task: Task,
+    signal?: AbortSignal,
+    options: { timeoutMs?: number; transfer?: ArrayBuffer[] } = {},
+  ): Promise<Result> {
     if (signal?.aborted) throw new AppError('CANCELLED', `${this.options.name} task cancelled before it started`);
     if (this.pool.queueSize >= this.options.maxQueue) {
-      throw new AppError('OVERLOADED', `the ${this.options.name} pool is busy (${this.pool.queueSize} tasks queued); try again shortly`, {
-        retryAfterSeconds: 1,
-      });
+      throw new AppError(
+        'OVERLOADED',
+        `the ${this.options.name} pool is busy (${this.pool.queueSize} tasks queued); try again shortly`,
+        {
+          retryAfterSeconds: 1,
+        },
+      );
     }
     const deadline = options.timeoutMs !== undefined ? startDeadline(options.timeoutMs, signal) : undefined;
     const stop = deadline ? deadline.signal : signal;
     this.running++;
     try {
       // Transferred buffers move to the worker without a copy and are empty here afterwards.
-      return (await this.pool.run(task, { ...(stop ? { signal: stop } : {}), ...(options.transfer?.length ? { transferList: options.transfer } : {}) })) as Result;
+      return (await this.pool.run(task, {
+        ...(stop ? { signal: stop } : {}),
+        ...(options.transfer?.length ? { transferList: options.transfer } : {}),
+      })) as Result;
     } catch (error) {
       if (signal?.aborted) throw new AppError('CANCELLED', `${this.options.name} task cancelled`, { cause: error });
       if (deadline?.expired) {
-        throw new AppError('TIMEOUT', `the ${this.options.name} task did not finish within ${options.timeoutMs} ms and was stopped`, {
-          details: { timeoutMs: options.timeoutMs },
-          cause: error,
-        });
+        throw new AppError(
+          'TIMEOUT',
+          `the ${this.options.name} task did not finish within ${options.timeoutMs} ms and was stopped`,
+          {
+            details: { timeoutMs: options.timeoutMs },
+            cause: error,
+          },
+        );
       }
-      throw new AppError('INTERNAL', `${this.options.name} worker failed: ${(error as Error).message}`, { cause: error });
+      throw new AppError('INTERNAL', `${this.options.name} worker failed: ${(error as Error).message}`, {
+        cause: error,
+      });
     } finally {
       this.running--;
       deadline?.dispose();

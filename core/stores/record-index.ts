@@ -29,7 +29,10 @@ function redisOf(records: Keyv): KeyvRedis<unknown> | null {
   return records.store instanceof KeyvRedis ? (records.store as KeyvRedis<unknown>) : null;
 }
 
-async function sortedSet(redis: KeyvRedis<unknown>, collection: string): Promise<{ client: SortedSetClient; key: string }> {
+async function sortedSet(
+  redis: KeyvRedis<unknown>,
+  collection: string,
+): Promise<{ client: SortedSetClient; key: string }> {
   const client = (await redis.getClient()) as unknown as SortedSetClient;
   return { client, key: redis.createKeyPrefix(indexKey(collection), redis.namespace) };
 }
@@ -82,6 +85,10 @@ export async function removeId(records: Keyv, collection: string, id: string): P
   }
   await lockFor(records).run(collection, async () => {
     const ids = await readList(records, collection);
-    if (ids.includes(id)) await records.set(indexKey(collection), ids.filter((other) => other !== id));
+    if (ids.includes(id))
+      await records.set(
+        indexKey(collection),
+        ids.filter((other) => other !== id),
+      );
   });
 }

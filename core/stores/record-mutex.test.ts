@@ -6,7 +6,12 @@ import { recordMutex, type RecordMutex } from './record-mutex.js';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Read-modify-write of a counter with a pause in between: without exclusion, increments are lost. */
-async function increments(mutexes: RecordMutex[], read: () => Promise<number>, write: (n: number) => Promise<void>, each: number): Promise<void> {
+async function increments(
+  mutexes: RecordMutex[],
+  read: () => Promise<number>,
+  write: (n: number) => Promise<void>,
+  each: number,
+): Promise<void> {
   await Promise.all(
     mutexes.flatMap((mutex) =>
       Array.from({ length: each }, () =>
@@ -23,7 +28,12 @@ async function increments(mutexes: RecordMutex[], read: () => Promise<number>, w
 describe('record mutex', () => {
   it('serialises work on one key in this process', async () => {
     let counter = 0;
-    await increments([recordMutex(null)], async () => counter, async (n) => void (counter = n), 20);
+    await increments(
+      [recordMutex(null)],
+      async () => counter,
+      async (n) => void (counter = n),
+      20,
+    );
     expect(counter).toBe(20);
   });
 
@@ -46,7 +56,12 @@ describe('record mutex', () => {
     it('serialises work on one key across processes (two connections, two mutexes)', async () => {
       const store = client();
       await store.set('counter', '0');
-      await increments([recordMutex(client()), recordMutex(client())], async () => Number(await store.get('counter')), async (n) => void (await store.set('counter', String(n))), 15);
+      await increments(
+        [recordMutex(client()), recordMutex(client())],
+        async () => Number(await store.get('counter')),
+        async (n) => void (await store.set('counter', String(n))),
+        15,
+      );
       expect(await store.get('counter')).toBe('30');
     });
 

@@ -22,7 +22,8 @@ export interface RecordMutexOptions {
   waitMs?: number;
 }
 
-const RELEASE_IF_OURS = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
+const RELEASE_IF_OURS =
+  "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
 
 export function recordMutex(redis: Redis | null, options: RecordMutexOptions = {}): RecordMutex {
   const local = new KeyedLock();

@@ -9,7 +9,6 @@ import { compileForChild } from '../../test/sandbox/compile-for-child.js';
 import { hasRedisServer, startLocalRedis, type LocalRedis } from '../../test/sandbox/local-redis.js';
 import { createStores, SQLITE_FILE_NAME, type Stores } from './stores.js';
 
-
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -29,7 +28,12 @@ async function open(options: Parameters<typeof createStores>[0]): Promise<Stores
 
 /** Compiles stores.ts (and errors.ts) to plain JS so a child `node` process can import it. */
 function compileStoresForChild(): string {
-  const files = ['core/errors.ts', 'core/stores/stores.ts', 'core/stores/bounded-map.ts', 'core/stores/redis-client.ts'];
+  const files = [
+    'core/errors.ts',
+    'core/stores/stores.ts',
+    'core/stores/bounded-map.ts',
+    'core/stores/redis-client.ts',
+  ];
   return compileForChild(tempDir(), files, 'core/stores/stores.ts');
 }
 
@@ -77,7 +81,10 @@ describe('createStores on SQLite (default)', () => {
     const scriptPath = join(dirname(storesModule), 'write-then-die.mjs');
     writeFileSync(scriptPath, child);
     const { signal, stderr } = await new Promise<{ signal: NodeJS.Signals | null; stderr: string }>((done) => {
-      const proc = spawn(process.execPath, [scriptPath], { cwd: dirname(storesModule), stdio: ['ignore', 'ignore', 'pipe'] });
+      const proc = spawn(process.execPath, [scriptPath], {
+        cwd: dirname(storesModule),
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
       let stderr = '';
       proc.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
       proc.on('exit', (_code, signal) => done({ signal, stderr }));
@@ -126,7 +133,9 @@ describe.runIf(hasRedisServer)('createStores on Redis', () => {
 
   it('fails at start-up with UNAVAILABLE when Redis is unreachable', async () => {
     const unreachable = `redis://127.0.0.1:${redis.port === 1 ? 2 : 1}`;
-    const failure = await createStores({ dataDir: tempDir(), redisUrl: unreachable, logger: silentLogger() }).catch((error: unknown) => error);
+    const failure = await createStores({ dataDir: tempDir(), redisUrl: unreachable, logger: silentLogger() }).catch(
+      (error: unknown) => error,
+    );
     expect(failure).toBeInstanceOf(AppError);
     expect((failure as AppError).code).toBe('UNAVAILABLE');
   });

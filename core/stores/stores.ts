@@ -60,7 +60,9 @@ const MEMORY_CACHE_ENTRIES = 10_000;
 const MEMORY_CACHE_BYTES = 256 * 1024 * 1024;
 
 export async function createStores(options: StoresOptions): Promise<Stores> {
-  return options.redisUrl ? createRedisStores(options.redisUrl, options.logger) : createLocalStores(options.dataDir, options.logger);
+  return options.redisUrl
+    ? createRedisStores(options.redisUrl, options.logger)
+    : createLocalStores(options.dataDir, options.logger);
 }
 
 function logErrors(keyv: Keyv, name: string, logger: Logger): Keyv {
@@ -79,7 +81,15 @@ async function createLocalStores(dataDir: string, logger: Logger): Promise<Store
     throw new AppError('UNAVAILABLE', `cannot open the record store at ${path}`, { cause: error });
   }
   const records = logErrors(new Keyv({ store: sqlite, namespace: 'records', throwOnErrors: true }), 'records', logger);
-  const cache = logErrors(new Keyv({ store: new BoundedMap<string, unknown>(MEMORY_CACHE_ENTRIES, MEMORY_CACHE_BYTES), namespace: 'cache', throwOnErrors: true }), 'cache', logger);
+  const cache = logErrors(
+    new Keyv({
+      store: new BoundedMap<string, unknown>(MEMORY_CACHE_ENTRIES, MEMORY_CACHE_BYTES),
+      namespace: 'cache',
+      throwOnErrors: true,
+    }),
+    'cache',
+    logger,
+  );
   let closed = false;
   return {
     cache,
@@ -103,7 +113,8 @@ async function createLocalStores(dataDir: string, logger: Logger): Promise<Store
  */
 async function configureSqlite(sqlite: KeyvSqlite, logger: Logger): Promise<void> {
   const [mode] = (await sqlite.query('PRAGMA journal_mode=WAL')) as Array<{ journal_mode?: string }>;
-  if (mode?.journal_mode !== 'wal') logger.warn({ journalMode: mode?.journal_mode }, 'SQLite WAL mode unavailable; using the rollback journal');
+  if (mode?.journal_mode !== 'wal')
+    logger.warn({ journalMode: mode?.journal_mode }, 'SQLite WAL mode unavailable; using the rollback journal');
   await sqlite.query('PRAGMA synchronous=FULL');
 }
 
@@ -117,8 +128,16 @@ async function createRedisStores(redisUrl: string, logger: Logger): Promise<Stor
   const cacheAdapter = open('quarry:cache');
   const recordsAdapter = open('quarry:records');
   // The adapter prefixes keys itself ("quarry:records::key"); keyv must not add another prefix.
-  const cache = logErrors(new Keyv(cacheAdapter, { namespace: 'quarry:cache', useKeyPrefix: false, throwOnErrors: true }), 'cache', logger);
-  const records = logErrors(new Keyv(recordsAdapter, { namespace: 'quarry:records', useKeyPrefix: false, throwOnErrors: true }), 'records', logger);
+  const cache = logErrors(
+    new Keyv(cacheAdapter, { namespace: 'quarry:cache', useKeyPrefix: false, throwOnErrors: true }),
+    'cache',
+    logger,
+  );
+  const records = logErrors(
+    new Keyv(recordsAdapter, { namespace: 'quarry:records', useKeyPrefix: false, throwOnErrors: true }),
+    'records',
+    logger,
+  );
   try {
     // Fail at start-up, not on the first request, when Redis is unreachable.
     await Promise.all([cacheAdapter.getClient(), recordsAdapter.getClient()]);
@@ -149,7 +168,8 @@ async function createRedisStores(redisUrl: string, logger: Logger): Promise<Stor
       if (closed) return;
       closed = true;
       const results = await Promise.allSettled([cache.disconnect(), records.disconnect(), redis.quit()]);
-      for (const result of results) if (result.status === 'rejected') logger.warn({ err: result.reason }, 'closing a Redis connection failed');
+      for (const result of results)
+        if (result.status === 'rejected') logger.warn({ err: result.reason }, 'closing a Redis connection failed');
     },
   };
 }

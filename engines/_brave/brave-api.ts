@@ -24,7 +24,11 @@ const LISTING_SAFE_SEARCH: Record<SafeSearch, string> = { 0: 'off', 1: 'moderate
 /** offset is a page index; the API accepts 0–9. */
 const MAX_OFFSET = 9;
 
-export function braveRequest(settings: EngineSettings, path: string, params: Record<string, string | number | undefined>): HttpRequestSpec {
+export function braveRequest(
+  settings: EngineSettings,
+  path: string,
+  params: Record<string, string | number | undefined>,
+): HttpRequestSpec {
   return {
     method: 'GET',
     url: endpointUrl(settings.baseUrl, path, params),

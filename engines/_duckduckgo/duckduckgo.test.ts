@@ -4,7 +4,8 @@ import { EngineCaptchaError, EngineParseError } from '../../core/engine.js';
 import { duckduckgoRegion, extractVqd, isDuckduckgoBlockPage, requestAfterTokenPage } from './duckduckgo.js';
 
 const tokenPage = readFileSync(new URL('../duckduckgo_news/fixtures/token-page.html', import.meta.url), 'utf8');
-const botCheck = '<html><body><div class="anomaly-modal__title">Unfortunately, bots use DuckDuckGo too.</div></body></html>';
+const botCheck =
+  '<html><body><div class="anomaly-modal__title">Unfortunately, bots use DuckDuckGo too.</div></body></html>';
 
 describe('the DuckDuckGo family', () => {
   it('reads the vqd token of a recorded query page, in either quoting, and nothing that only looks like one', () => {
@@ -24,8 +25,12 @@ describe('the DuckDuckGo family', () => {
 
   it('tells the bot check (a CAPTCHA) from a page that merely lacks the token (a parse error)', () => {
     expect(() => requestAfterTokenPage(botCheck, 'https://duckduckgo.com', '/i.js', {})).toThrow(EngineCaptchaError);
-    expect(() => requestAfterTokenPage('<html><body>Are you a robot?</body></html>', 'https://duckduckgo.com', '/i.js', {})).toThrow(EngineCaptchaError);
-    expect(() => requestAfterTokenPage('<html><body>hello</body></html>', 'https://duckduckgo.com', '/i.js', {})).toThrow(EngineParseError);
+    expect(() =>
+      requestAfterTokenPage('<html><body>Are you a robot?</body></html>', 'https://duckduckgo.com', '/i.js', {}),
+    ).toThrow(EngineCaptchaError);
+    expect(() =>
+      requestAfterTokenPage('<html><body>hello</body></html>', 'https://duckduckgo.com', '/i.js', {}),
+    ).toThrow(EngineParseError);
     // A results page about anomalies is not a bot check.
     expect(isDuckduckgoBlockPage('<p>anomaly detection in time series</p>')).toBe(false);
   });

@@ -13,9 +13,33 @@ export const DUCKDUCKGO_SAFE_SEARCH: Record<SafeSearch, string> = { 0: '-2', 1: 
 
 /** Region (kl) for a bare language; "wt-wt" is DuckDuckGo's "no region". */
 const REGION_BY_LANGUAGE: Record<string, string> = {
-  en: 'us-en', de: 'de-de', fr: 'fr-fr', es: 'es-es', it: 'it-it', nl: 'nl-nl', pt: 'br-pt', ru: 'ru-ru', pl: 'pl-pl',
-  sv: 'se-sv', da: 'dk-da', fi: 'fi-fi', no: 'no-no', cs: 'cz-cs', el: 'gr-el', hu: 'hu-hu', ro: 'ro-ro', tr: 'tr-tr',
-  uk: 'ua-uk', ja: 'jp-jp', ko: 'kr-kr', zh: 'cn-zh', ar: 'xa-ar', he: 'il-he', id: 'id-id', vi: 'vn-vi', th: 'th-th',
+  en: 'us-en',
+  de: 'de-de',
+  fr: 'fr-fr',
+  es: 'es-es',
+  it: 'it-it',
+  nl: 'nl-nl',
+  pt: 'br-pt',
+  ru: 'ru-ru',
+  pl: 'pl-pl',
+  sv: 'se-sv',
+  da: 'dk-da',
+  fi: 'fi-fi',
+  no: 'no-no',
+  cs: 'cz-cs',
+  el: 'gr-el',
+  hu: 'hu-hu',
+  ro: 'ro-ro',
+  tr: 'tr-tr',
+  uk: 'ua-uk',
+  ja: 'jp-jp',
+  ko: 'kr-kr',
+  zh: 'cn-zh',
+  ar: 'xa-ar',
+  he: 'il-he',
+  id: 'id-id',
+  vi: 'vn-vi',
+  th: 'th-th',
 };
 
 /** "en-US" → "us-en"; otherwise the language's default region. */
@@ -51,5 +75,9 @@ export function requestAfterTokenPage(
     if (isDuckduckgoBlockPage(html)) throw new EngineCaptchaError('duckduckgo answered with its bot check page');
     throw new EngineParseError('duckduckgo page without a vqd token');
   }
-  return { method: 'GET', url: endpointUrl(baseUrl, path, { ...params, vqd }), headers: { referer: `${baseUrl.replace(/\/+$/, '')}/`, ...headers } };
+  return {
+    method: 'GET',
+    url: endpointUrl(baseUrl, path, { ...params, vqd }),
+    headers: { referer: `${baseUrl.replace(/\/+$/, '')}/`, ...headers },
+  };
 }

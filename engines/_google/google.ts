@@ -8,7 +8,12 @@ import { EngineCaptchaError, type EngineQuery, type SafeSearch, type TimeRange }
 import { absoluteHttpUrl, parseHtmlDocument, textOf } from '../_lib/html-document.js';
 
 const GOOGLE = 'https://www.google.com';
-export const GOOGLE_TIME_RANGE: Record<TimeRange, string> = { day: 'qdr:d', week: 'qdr:w', month: 'qdr:m', year: 'qdr:y' };
+export const GOOGLE_TIME_RANGE: Record<TimeRange, string> = {
+  day: 'qdr:d',
+  week: 'qdr:w',
+  month: 'qdr:m',
+  year: 'qdr:y',
+};
 /** Google's web tabs know only on (active) and off; moderate counts as on. */
 const SAFE_SEARCH: Record<SafeSearch, string> = { 0: 'off', 1: 'active', 2: 'active' };
 /** A result's title: an h3 on the no-JS and desktop pages, role=heading on the mobile page. */
@@ -16,7 +21,11 @@ const RESULT_HEADING = 'h3, [role="heading"]';
 const BLOCK_MARKERS = /id="captcha-form"|g-recaptcha|unusual traffic|captcha/i;
 
 /** The /search parameters of a web, image or video tab (`tbm` names the tab; none is web). */
-export function googleSearchParams(query: EngineQuery, pageSize: number, tab?: string): Record<string, string | number | undefined> {
+export function googleSearchParams(
+  query: EngineQuery,
+  pageSize: number,
+  tab?: string,
+): Record<string, string | number | undefined> {
   const params: Record<string, string | number | undefined> = { q: query.query };
   if (tab) params.tbm = tab;
   if (query.page > 1) params.start = (query.page - 1) * pageSize;
@@ -75,5 +84,6 @@ export function headedResults(html: string): HeadedResult[] {
 /** Throws the CAPTCHA error when Google redirected to /sorry/, or answered nothing but a robot check. */
 export function assertNotBlocked(engine: string, response: { url: string; body: string }, resultCount: number): void {
   if (/\/sorry\//.test(response.url)) throw new EngineCaptchaError('google redirected to its /sorry/ CAPTCHA page');
-  if (resultCount === 0 && BLOCK_MARKERS.test(response.body)) throw new EngineCaptchaError(`${engine} answered with a reCAPTCHA page`);
+  if (resultCount === 0 && BLOCK_MARKERS.test(response.body))
+    throw new EngineCaptchaError(`${engine} answered with a reCAPTCHA page`);
 }

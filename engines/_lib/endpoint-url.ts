@@ -3,7 +3,11 @@
  * a sandbox's http://127.0.0.1:PORT/engines/bing) with an endpoint path and
  * query parameters. Empty parameters are left out so requests stay short.
  */
-export function endpointUrl(baseUrl: string, path: string, params: Record<string, string | number | undefined> = {}): string {
+export function endpointUrl(
+  baseUrl: string,
+  path: string,
+  params: Record<string, string | number | undefined> = {},
+): string {
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(params)) {
     if (value !== undefined && value !== '') query.set(name, String(value));

@@ -8,7 +8,8 @@ export function parseJsonBody(body: string, engineName: string): unknown {
   const text = body.trim();
   if (text === '') throw new EngineParseError(`${engineName} answered with an empty body`);
   if (text.startsWith('<')) {
-    if (/captcha|unusual traffic|are you a robot/i.test(text)) throw new EngineCaptchaError(`${engineName} answered with a CAPTCHA page`);
+    if (/captcha|unusual traffic|are you a robot/i.test(text))
+      throw new EngineCaptchaError(`${engineName} answered with a CAPTCHA page`);
     throw new EngineParseError(`${engineName} answered with HTML where JSON was expected`);
   }
   try {
@@ -20,7 +21,9 @@ export function parseJsonBody(body: string, engineName: string): unknown {
 
 /** Narrowing helpers for untyped JSON. */
 export function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 }
 
 export function asString(value: unknown): string | undefined {

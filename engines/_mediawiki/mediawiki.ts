@@ -7,7 +7,13 @@
  * query language picks the subdomain (de → https://de.<project>.org). A
  * configured baseUrl names one wiki and is used as is.
  */
-import { defineEngine, EngineParseError, stripMarkup, type EngineDefinition, type EngineResult } from '../../core/engine.js';
+import {
+  defineEngine,
+  EngineParseError,
+  stripMarkup,
+  type EngineDefinition,
+  type EngineResult,
+} from '../../core/engine.js';
 import { endpointUrl } from '../_lib/endpoint-url.js';
 import { asArray, asRecord, asString, parseJsonBody } from '../_lib/json-body.js';
 import { isoDate } from '../_lib/dates.js';
@@ -26,17 +32,20 @@ export interface MediaWikiProject {
 /** The wiki a request goes to: the language subdomain for the default baseUrl, else the configured baseUrl. */
 export function projectWikiUrl(baseUrl: string, defaultBaseUrl: string, domain: string, language: string): string {
   const base = baseUrl.replace(/\/+$/, '');
-  if (base !== defaultBaseUrl.replace(/\/+$/, '') || language === 'all' || !/^[a-z]{2,3}(-[a-z]+)?$/.test(language)) return base;
+  if (base !== defaultBaseUrl.replace(/\/+$/, '') || language === 'all' || !/^[a-z]{2,3}(-[a-z]+)?$/.test(language))
+    return base;
   return `https://${language}.${domain}`;
 }
 
 /** The /wiki/ URL of a page title on the wiki an API URL belongs to. */
 export function pageUrl(apiUrl: string, title: string): string {
   const wiki = apiUrl.replace(/\/w\/api\.php.*$/, '');
-  const path = encodeURIComponent(title.replace(/ /g, '_')).replace(/%2C/g, ',').replace(/%3A/g, ':').replace(/%2F/g, '/');
+  const path = encodeURIComponent(title.replace(/ /g, '_'))
+    .replace(/%2C/g, ',')
+    .replace(/%3A/g, ':')
+    .replace(/%2F/g, '/');
   return `${wiki}/wiki/${path}`;
 }
-
 
 /** Parses a list=search answer (formatversion 1 or 2) into results linking to pages on the requested wiki. */
 export function parseMediaWikiSearch(body: string, apiUrl: string, id: string): EngineResult[] {
@@ -51,7 +60,11 @@ export function parseMediaWikiSearch(body: string, apiUrl: string, id: string): 
   for (const hit of asArray(asRecord(data.query)?.search).map(asRecord)) {
     const title = asString(hit?.title);
     if (!hit || !title) continue;
-    const result: EngineResult = { url: pageUrl(apiUrl, title), title: stripMarkup(title), snippet: stripMarkup(asString(hit.snippet) ?? '') };
+    const result: EngineResult = {
+      url: pageUrl(apiUrl, title),
+      title: stripMarkup(title),
+      snippet: stripMarkup(asString(hit.snippet) ?? ''),
+    };
     const lastEdited = isoDate(hit.timestamp);
     const extra: Record<string, unknown> = {};
     if (lastEdited) extra.lastEdited = lastEdited;

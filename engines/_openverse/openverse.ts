@@ -3,7 +3,14 @@
  * keyless GET /v1/<media>/ search, its answers and error answers, and the
  * licence names of the works it indexes.
  */
-import { EngineParseError, EngineRateLimitedError, type EngineQuery, type EngineSettings, type HttpRequestSpec, type EngineResponse } from '../../core/engine.js';
+import {
+  EngineParseError,
+  EngineRateLimitedError,
+  type EngineQuery,
+  type EngineSettings,
+  type HttpRequestSpec,
+  type EngineResponse,
+} from '../../core/engine.js';
 import { endpointUrl } from '../_lib/endpoint-url.js';
 import { asArray, asRecord, asString, parseJsonBody } from '../_lib/json-body.js';
 

@@ -45,7 +45,8 @@ interface SearchAnswer {
 function readAnswer(response: EngineResponse, site: string): SearchAnswer {
   const body = response.body.trimStart();
   if (body.startsWith('<')) {
-    if (/human verification|captcha/i.test(body)) throw new EngineCaptchaError(`${site} answered with a human verification page`);
+    if (/human verification|captcha/i.test(body))
+      throw new EngineCaptchaError(`${site} answered with a human verification page`);
     throw new EngineParseError(`${site} answered HTML instead of JSON`);
   }
   let answer: SearchAnswer;
@@ -55,9 +56,12 @@ function readAnswer(response: EngineResponse, site: string): SearchAnswer {
     throw new EngineParseError(`${site} did not answer JSON`);
   }
   // Documented errors: 502 throttle_violation, 403 access_denied, 400 key/parameter errors.
-  if (answer.error_id === 502 || response.status === 429) throw new EngineRateLimitedError(`${site}: ${answer.error_message ?? 'throttled'}`);
-  if (answer.error_id === 403 || answer.error_id === 401) throw new EngineAccessDeniedError(`${site}: ${answer.error_message ?? answer.error_name}`);
-  if (answer.error_id !== undefined) throw new EngineParseError(`${site}: ${answer.error_name} ${answer.error_message ?? ''}`.trim());
+  if (answer.error_id === 502 || response.status === 429)
+    throw new EngineRateLimitedError(`${site}: ${answer.error_message ?? 'throttled'}`);
+  if (answer.error_id === 403 || answer.error_id === 401)
+    throw new EngineAccessDeniedError(`${site}: ${answer.error_message ?? answer.error_name}`);
+  if (answer.error_id !== undefined)
+    throw new EngineParseError(`${site}: ${answer.error_name} ${answer.error_message ?? ''}`.trim());
   return answer;
 }
 
@@ -102,7 +106,11 @@ export function stackExchangeEngine(site: string): EngineDefinition {
     },
 
     parseResponse(response) {
-      return { results: (readAnswer(response, site).items ?? []).map(questionToResult).filter((result) => result !== undefined) };
+      return {
+        results: (readAnswer(response, site).items ?? [])
+          .map(questionToResult)
+          .filter((result) => result !== undefined),
+      };
     },
   });
 }

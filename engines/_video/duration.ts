@@ -1,6 +1,11 @@
 /** Video durations: seconds → "M:SS" / "H:MM:SS", the form the other video engines show. */
 export function formatDuration(seconds: unknown): string | undefined {
-  const total = typeof seconds === 'number' ? seconds : typeof seconds === 'string' && /^\d+$/.test(seconds) ? Number(seconds) : NaN;
+  const total =
+    typeof seconds === 'number'
+      ? seconds
+      : typeof seconds === 'string' && /^\d+$/.test(seconds)
+        ? Number(seconds)
+        : NaN;
   if (!Number.isFinite(total) || total <= 0) return undefined;
   const whole = Math.round(total);
   const hours = Math.floor(whole / 3600);
@@ -13,4 +18,3 @@ export function formatDuration(seconds: unknown): string | undefined {
 export function durationInText(text: string): string | undefined {
   return /(?<![\d:])(\d{1,2}:)?\d{1,2}:\d{2}(?![\d:])/.exec(text)?.[0];
 }
-

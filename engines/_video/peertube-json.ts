@@ -3,7 +3,13 @@
  * served by any PeerTube instance and by SepiaSearch, the federation index.
  * Shared by the peertube and sepiasearch engines.
  */
-import { EngineParseError, stripMarkup, type EngineQuery, type EngineResult, type SafeSearch } from '../../core/engine.js';
+import {
+  EngineParseError,
+  stripMarkup,
+  type EngineQuery,
+  type EngineResult,
+  type SafeSearch,
+} from '../../core/engine.js';
 import { endpointUrl } from '../_lib/endpoint-url.js';
 import { absoluteHttpUrl } from '../_lib/html-document.js';
 import { asArray, asRecord, asString, parseJsonBody } from '../_lib/json-body.js';
@@ -38,7 +44,8 @@ function toResult(item: unknown, baseUrl: string): EngineResult | undefined {
   const title = stripMarkup(asString(video.name) ?? '');
   // Instances give url (the video's home, possibly on another instance); fall back to the watch page here.
   const uuid = asString(video.uuid);
-  const url = absoluteHttpUrl(asString(video.url)) ?? (uuid ? `${baseUrl.replace(/\/+$/, '')}/videos/watch/${uuid}` : undefined);
+  const url =
+    absoluteHttpUrl(asString(video.url)) ?? (uuid ? `${baseUrl.replace(/\/+$/, '')}/videos/watch/${uuid}` : undefined);
   if (!title || !url) return undefined;
   const origin = new URL(url).origin;
   const result: EngineResult = {
@@ -46,12 +53,17 @@ function toResult(item: unknown, baseUrl: string): EngineResult | undefined {
     title,
     snippet: stripMarkup(asString(video.truncatedDescription) ?? asString(video.description) ?? ''),
   };
-  const published = isoDateOrUnixSeconds(video.publishedAt) ?? isoDateOrUnixSeconds(video.originallyPublishedAt) ?? isoDateOrUnixSeconds(video.createdAt);
+  const published =
+    isoDateOrUnixSeconds(video.publishedAt) ??
+    isoDateOrUnixSeconds(video.originallyPublishedAt) ??
+    isoDateOrUnixSeconds(video.createdAt);
   if (published) result.publishedDate = published;
   const author = name(video.account) ?? name(video.channel);
   if (author) result.author = author;
   const thumbnailPath = asString(video.thumbnailPath);
-  const thumbnail = absoluteHttpUrl(asString(video.thumbnailUrl)) ?? (thumbnailPath ? absoluteHttpUrl(thumbnailPath, origin) : undefined);
+  const thumbnail =
+    absoluteHttpUrl(asString(video.thumbnailUrl)) ??
+    (thumbnailPath ? absoluteHttpUrl(thumbnailPath, origin) : undefined);
   if (thumbnail) result.thumbnail = thumbnail;
   const extra: Record<string, unknown> = {};
   const duration = formatDuration(video.duration);
@@ -61,7 +73,8 @@ function toResult(item: unknown, baseUrl: string): EngineResult | undefined {
   }
   if (typeof video.views === 'number') extra.views = video.views;
   const embedPath = asString(video.embedPath);
-  const embed = absoluteHttpUrl(asString(video.embedUrl)) ?? (embedPath ? absoluteHttpUrl(embedPath, origin) : undefined);
+  const embed =
+    absoluteHttpUrl(asString(video.embedUrl)) ?? (embedPath ? absoluteHttpUrl(embedPath, origin) : undefined);
   if (embed) extra.embedUrl = embed;
   const channel = name(video.channel);
   if (channel) extra.channel = channel;

@@ -1,7 +1,13 @@
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runEngineConformance } from '../../test/contract/engine-conformance.js';
-import { loadEngine, readFixture, testContext, testResponse, type LoadedTestEngine } from '../../test/contract/load-engine.js';
+import {
+  loadEngine,
+  readFixture,
+  testContext,
+  testResponse,
+  type LoadedTestEngine,
+} from '../../test/contract/load-engine.js';
 
 const engineDir = fileURLToPath(new URL('.', import.meta.url));
 
@@ -15,7 +21,10 @@ describe('aol', () => {
 
   it('parses the recorded Hello page and decodes search.aol.com/click links', () => {
     const ctx = testContext(loaded.manifest, { query: 'Hello' });
-    const step = loaded.engine.parseResponse(testResponse(loaded.engine.buildRequest(ctx), readFixture(engineDir, 'hello.html')), ctx);
+    const step = loaded.engine.parseResponse(
+      testResponse(loaded.engine.buildRequest(ctx), readFixture(engineDir, 'hello.html')),
+      ctx,
+    );
     if (!('results' in step)) throw new Error('expected results');
     expect(step.results).toHaveLength(9);
     expect(step.results[0]).toMatchObject({
@@ -27,8 +36,11 @@ describe('aol', () => {
     expect(step.results.some((r) => r.url.includes('aol.com'))).toBe(false);
   });
 
-  it('pages with the offset b like AOL\'s Next link', () => {
+  it("pages with the offset b like AOL's Next link", () => {
     const request = loaded.engine.buildRequest(testContext(loaded.manifest, { query: 'rust lang', page: 2 }));
-    expect(request).toEqual({ method: 'GET', url: 'https://search.aol.com/aol/search?q=rust+lang&ei=UTF-8&b=11&pz=10' });
+    expect(request).toEqual({
+      method: 'GET',
+      url: 'https://search.aol.com/aol/search?q=rust+lang&ei=UTF-8&b=11&pz=10',
+    });
   });
 });

@@ -3,7 +3,13 @@
  * (itunes.apple.com/search?entity=software): apps with their store page,
  * description, icon, price and rating.
  */
-import { defineEngine, EngineParseError, EngineRateLimitedError, stripMarkup, type EngineResult } from '../../core/engine.js';
+import {
+  defineEngine,
+  EngineParseError,
+  EngineRateLimitedError,
+  stripMarkup,
+  type EngineResult,
+} from '../../core/engine.js';
 import { endpointUrl } from '../_lib/endpoint-url.js';
 import { absoluteHttpUrl } from '../_lib/html-document.js';
 import { asArray, asRecord, asString, parseJsonBody } from '../_lib/json-body.js';
@@ -47,7 +53,12 @@ function toResult(value: unknown): EngineResult | undefined {
   if (price) extra.price = price;
   if (typeof app.averageUserRating === 'number') extra.rating = app.averageUserRating;
   if (typeof app.userRatingCount === 'number') extra.ratingCount = app.userRatingCount;
-  for (const [name, key] of [['genre', 'primaryGenreName'], ['version', 'version'], ['bundleId', 'bundleId'], ['contentRating', 'contentAdvisoryRating']] as const) {
+  for (const [name, key] of [
+    ['genre', 'primaryGenreName'],
+    ['version', 'version'],
+    ['bundleId', 'bundleId'],
+    ['contentRating', 'contentAdvisoryRating'],
+  ] as const) {
     const text = clean(app[key]);
     if (text) extra[name] = text;
   }
@@ -75,12 +86,17 @@ export default defineEngine({
 
   parseResponse(response) {
     // Apple answers over-eager clients with 403 or 429 for a while.
-    if (response.status === 429 || response.status === 403) throw new EngineRateLimitedError(`the itunes search api answered ${response.status}`);
+    if (response.status === 429 || response.status === 403)
+      throw new EngineRateLimitedError(`the itunes search api answered ${response.status}`);
     const data = asRecord(parseJsonBody(response.body, 'apple_app_store'));
     if (!data || !Array.isArray(data.results)) {
       const message = asString(data?.errorMessage);
       throw new EngineParseError(`the itunes search api answered without results${message ? `: ${message}` : ''}`);
     }
-    return { results: asArray(data.results).map(toResult).filter((result): result is EngineResult => result !== undefined) };
+    return {
+      results: asArray(data.results)
+        .map(toResult)
+        .filter((result): result is EngineResult => result !== undefined),
+    };
   },
 });

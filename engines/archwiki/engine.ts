@@ -1,5 +1,11 @@
 /** ArchWiki full-text search through the MediaWiki action API (list=search, JSON). */
-import { defineEngine, EngineParseError, EngineRateLimitedError, stripMarkup, type EngineResult } from '../../core/engine.js';
+import {
+  defineEngine,
+  EngineParseError,
+  EngineRateLimitedError,
+  stripMarkup,
+  type EngineResult,
+} from '../../core/engine.js';
 
 const PAGE_SIZE = 10;
 const ARTICLE_URL = 'https://wiki.archlinux.org/title/';

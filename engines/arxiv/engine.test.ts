@@ -2,7 +2,13 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EngineParseError } from '../../core/engine.js';
 import { runEngineConformance } from '../../test/contract/engine-conformance.js';
-import { loadEngine, readFixture, testContext, testResponse, type LoadedTestEngine } from '../../test/contract/load-engine.js';
+import {
+  loadEngine,
+  readFixture,
+  testContext,
+  testResponse,
+  type LoadedTestEngine,
+} from '../../test/contract/load-engine.js';
 
 const engineDir = fileURLToPath(new URL('.', import.meta.url));
 const ATOM = 'application/atom+xml; charset=utf-8';
@@ -22,7 +28,10 @@ describe('arxiv', () => {
 
   const parse = (file: string) => {
     const ctx = testContext(loaded.manifest, { query: 'testing' });
-    const step = loaded.engine.parseResponse(testResponse(loaded.engine.buildRequest(ctx), readFixture(engineDir, file), ATOM), ctx);
+    const step = loaded.engine.parseResponse(
+      testResponse(loaded.engine.buildRequest(ctx), readFixture(engineDir, file), ATOM),
+      ctx,
+    );
     if (!('results' in step)) throw new Error('expected results');
     return step.results;
   };
@@ -48,12 +57,23 @@ describe('arxiv', () => {
     expect(() => parse('error-400.xml')).toThrow(EngineParseError);
     expect(() => parse('empty.xml')).not.toThrow();
     const ctx = testContext(loaded.manifest, { query: 'x' });
-    expect(() => loaded.engine.parseResponse(testResponse(loaded.engine.buildRequest(ctx), '<html>Service unavailable</html>'), ctx)).toThrow(EngineParseError);
+    expect(() =>
+      loaded.engine.parseResponse(
+        testResponse(loaded.engine.buildRequest(ctx), '<html>Service unavailable</html>'),
+        ctx,
+      ),
+    ).toThrow(EngineParseError);
   });
 
   it('pages with start and max_results', () => {
-    const url = new URL(loaded.engine.buildRequest(testContext(loaded.manifest, { query: 'graph neural', page: 3 })).url);
+    const url = new URL(
+      loaded.engine.buildRequest(testContext(loaded.manifest, { query: 'graph neural', page: 3 })).url,
+    );
     expect(url.origin + url.pathname).toBe('https://export.arxiv.org/api/query');
-    expect(Object.fromEntries(url.searchParams)).toEqual({ search_query: 'all:graph neural', start: '20', max_results: '10' });
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      search_query: 'all:graph neural',
+      start: '20',
+      max_results: '10',
+    });
   });
 });

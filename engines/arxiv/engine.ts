@@ -10,7 +10,9 @@ import { absoluteHttpUrl } from '../_lib/html-document.js';
 const PAGE_SIZE = 10;
 
 function text(raw: string | undefined): string {
-  return decodeEntities((raw ?? '').replace(/<!\[CDATA\[([\s\S]*?)\]\]>/g, '$1')).replace(/\s+/g, ' ').trim();
+  return decodeEntities((raw ?? '').replace(/<!\[CDATA\[([\s\S]*?)\]\]>/g, '$1'))
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 function element(xml: string, tag: string): string | undefined {
@@ -23,13 +25,19 @@ function attribute(tagSource: string, name: string): string | undefined {
 }
 
 function links(entry: string): Array<{ href?: string; rel?: string; title?: string }> {
-  return [...entry.matchAll(/<link\b[^>]*>/g)].map(([tag]) => ({ href: attribute(tag, 'href'), rel: attribute(tag, 'rel'), title: attribute(tag, 'title') }));
+  return [...entry.matchAll(/<link\b[^>]*>/g)].map(([tag]) => ({
+    href: attribute(tag, 'href'),
+    rel: attribute(tag, 'rel'),
+    title: attribute(tag, 'title'),
+  }));
 }
 
 /** http://arxiv.org/abs/2202.12139v1 → https://arxiv.org/abs/2202.12139v1 */
 function absUrl(entry: string): string | undefined {
   const alternate = links(entry).find((link) => link.rel === 'alternate')?.href;
-  return absoluteHttpUrl((alternate ?? text(element(entry, 'id'))).replace(/^http:\/\/arxiv\.org\//, 'https://arxiv.org/'));
+  return absoluteHttpUrl(
+    (alternate ?? text(element(entry, 'id'))).replace(/^http:\/\/arxiv\.org\//, 'https://arxiv.org/'),
+  );
 }
 
 function toResult(entry: string): EngineResult | undefined {

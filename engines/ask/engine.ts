@@ -26,7 +26,8 @@ export default defineEngine({
 
   parseResponse(response) {
     const results = parseResults(response.body);
-    if (results.length === 0 && /captcha|unusual traffic/i.test(response.body)) throw new EngineCaptchaError('ask answered with a bot check page');
+    if (results.length === 0 && /captcha|unusual traffic/i.test(response.body))
+      throw new EngineCaptchaError('ask answered with a bot check page');
     return { results };
   },
 });

@@ -2,7 +2,13 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EngineCaptchaError } from '../../core/engine.js';
 import { runEngineConformance } from '../../test/contract/engine-conformance.js';
-import { loadEngine, readFixture, testContext, testResponse, type LoadedTestEngine } from '../../test/contract/load-engine.js';
+import {
+  loadEngine,
+  readFixture,
+  testContext,
+  testResponse,
+  type LoadedTestEngine,
+} from '../../test/contract/load-engine.js';
 
 const engineDir = fileURLToPath(new URL('.', import.meta.url));
 
@@ -26,7 +32,10 @@ describe('baidu', () => {
     const results = parse(readFixture(engineDir, 'hello.html'));
     expect(results).toHaveLength(10);
     // Aladdin blocks: the real target from mu.
-    expect(results[1]).toMatchObject({ url: 'https://baike.baidu.com/item/hello/38467', title: 'hello(词语释义) - 百度百科' });
+    expect(results[1]).toMatchObject({
+      url: 'https://baike.baidu.com/item/hello/38467',
+      title: 'hello(词语释义) - 百度百科',
+    });
     // Organic results: Baidu's redirect link and the abstract.
     expect(results[7]).toEqual({
       url: 'http://www.baidu.com/link?url=gEuAslrSkKEnugLTJNutjNmHsec20bQbBdV978XPPPG',
@@ -39,8 +48,12 @@ describe('baidu', () => {
   });
 
   it('raises a CAPTCHA error on the security check', () => {
-    expect(() => parse('<html><head><title>百度安全验证</title></head><body></body></html>')).toThrow(EngineCaptchaError);
-    expect(() => parse('<html></html>', 'https://wappass.baidu.com/static/captcha/tuxing.html?ak=x')).toThrow(EngineCaptchaError);
+    expect(() => parse('<html><head><title>百度安全验证</title></head><body></body></html>')).toThrow(
+      EngineCaptchaError,
+    );
+    expect(() => parse('<html></html>', 'https://wappass.baidu.com/static/captcha/tuxing.html?ak=x')).toThrow(
+      EngineCaptchaError,
+    );
     expect(parse('<html><body><div class="nors">没有找到</div></body></html>')).toEqual([]);
   });
 

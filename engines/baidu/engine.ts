@@ -35,7 +35,10 @@ function parseResults(html: string, pageUrl: string): EngineResult[] {
 }
 
 function isSecurityCheck(response: { url: string; body: string }): boolean {
-  return /wappass\.baidu\.com|\/static\/captcha/.test(response.url) || /百度安全验证|captcha/i.test(response.body.slice(0, 20000));
+  return (
+    /wappass\.baidu\.com|\/static\/captcha/.test(response.url) ||
+    /百度安全验证|captcha/i.test(response.body.slice(0, 20000))
+  );
 }
 
 export default defineEngine({
@@ -46,7 +49,8 @@ export default defineEngine({
 
   parseResponse(response) {
     const results = parseResults(response.body, response.url);
-    if (results.length === 0 && isSecurityCheck(response)) throw new EngineCaptchaError('baidu answered with its security check (CAPTCHA) page');
+    if (results.length === 0 && isSecurityCheck(response))
+      throw new EngineCaptchaError('baidu answered with its security check (CAPTCHA) page');
     return { results };
   },
 });

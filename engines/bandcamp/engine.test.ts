@@ -1,7 +1,13 @@
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runEngineConformance } from '../../test/contract/engine-conformance.js';
-import { loadEngine, readFixture, testContext, testResponse, type LoadedTestEngine } from '../../test/contract/load-engine.js';
+import {
+  loadEngine,
+  readFixture,
+  testContext,
+  testResponse,
+  type LoadedTestEngine,
+} from '../../test/contract/load-engine.js';
 import { releaseDate } from './engine.js';
 
 const engineDir = fileURLToPath(new URL('.', import.meta.url));
@@ -39,14 +45,27 @@ describe('bandcamp', () => {
       thumbnail: 'https://f4.bcbits.com/img/a1234567890_7.jpg',
       extra: { itemType: 'album', length: '14 tracks, 38 minutes' },
     });
-    expect(results[1]).toMatchObject({ url: 'https://sleepyfish.bandcamp.com/track/beneath-the-lights', author: 'Sleepy Fish', publishedDate: '2019-02-14', extra: { itemType: 'track' } });
-    expect(results[2]).toMatchObject({ url: 'https://lofigirl.bandcamp.com/', title: 'Lofi Girl', extra: { itemType: 'artist', genre: 'electronic' } });
+    expect(results[1]).toMatchObject({
+      url: 'https://sleepyfish.bandcamp.com/track/beneath-the-lights',
+      author: 'Sleepy Fish',
+      publishedDate: '2019-02-14',
+      extra: { itemType: 'track' },
+    });
+    expect(results[2]).toMatchObject({
+      url: 'https://lofigirl.bandcamp.com/',
+      title: 'Lofi Girl',
+      extra: { itemType: 'artist', genre: 'electronic' },
+    });
     expect(results[2]!.author).toBeUndefined();
   });
 
   it('pages with page= and reads release dates', () => {
-    expect(loaded.engine.buildRequest(testContext(loaded.manifest, { query: 'lo fi', page: 2 })).url).toBe('https://bandcamp.com/search?q=lo+fi&page=2');
-    expect(loaded.engine.buildRequest(testContext(loaded.manifest, { query: 'lo fi' })).url).toBe('https://bandcamp.com/search?q=lo+fi');
+    expect(loaded.engine.buildRequest(testContext(loaded.manifest, { query: 'lo fi', page: 2 })).url).toBe(
+      'https://bandcamp.com/search?q=lo+fi&page=2',
+    );
+    expect(loaded.engine.buildRequest(testContext(loaded.manifest, { query: 'lo fi' })).url).toBe(
+      'https://bandcamp.com/search?q=lo+fi',
+    );
     expect(releaseDate('released December 1, 1999')).toBe('1999-12-01');
     expect(releaseDate('soon')).toBeUndefined();
   });

@@ -7,7 +7,20 @@ import { defineEngine, EngineCaptchaError, type EngineResult } from '../../core/
 import { endpointUrl } from '../_lib/endpoint-url.js';
 import { absoluteHttpUrl, parseHtmlDocument, textOf } from '../_lib/html-document.js';
 
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const MONTHS = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
 
 /** "released March 3, 2017" → "2017-03-03". */
 export function releaseDate(text: string): string | undefined {
@@ -44,11 +57,17 @@ export default defineEngine({
   parseResponse(response) {
     const document = parseHtmlDocument(response.body);
     const items = Array.from(document.querySelectorAll('li.searchresult'));
-    if (items.length === 0 && /captcha|are you a robot|unusual traffic/i.test(response.body)) throw new EngineCaptchaError('bandcamp answered with a CAPTCHA page');
+    if (items.length === 0 && /captcha|are you a robot|unusual traffic/i.test(response.body))
+      throw new EngineCaptchaError('bandcamp answered with a CAPTCHA page');
     const results: EngineResult[] = [];
     for (const item of items) {
       const heading = item.querySelector('.heading a');
-      const url = cleanUrl(absoluteHttpUrl(item.querySelector('.itemurl a')?.getAttribute('href') ?? heading?.getAttribute('href'), response.url));
+      const url = cleanUrl(
+        absoluteHttpUrl(
+          item.querySelector('.itemurl a')?.getAttribute('href') ?? heading?.getAttribute('href'),
+          response.url,
+        ),
+      );
       const title = textOf(heading);
       if (!url || !title) continue;
       const itemType = textOf(item.querySelector('.itemtype')).toLowerCase();
@@ -57,7 +76,11 @@ export default defineEngine({
       const length = textOf(item.querySelector('.length'));
       const genre = textOf(item.querySelector('.genre')).replace(/^genre:\s*/i, '');
       const tags = textOf(item.querySelector('.tags')).replace(/^tags:\s*/i, '');
-      const result: EngineResult = { url, title, snippet: [subhead, length, tags && `tags: ${tags}`].filter(Boolean).join(' · ') };
+      const result: EngineResult = {
+        url,
+        title,
+        snippet: [subhead, length, tags && `tags: ${tags}`].filter(Boolean).join(' · '),
+      };
       const by = /^(?:from\s+.+\s+)?by\s+(.+)$/i.exec(subhead);
       if (by) result.author = by[1]!.trim();
       const date = releaseDate(released);

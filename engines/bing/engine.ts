@@ -2,7 +2,14 @@
  * Bing web results from its HTML page (www.bing.com/search). Organic results
  * are li.b_algo; newer pages wrap links in bing.com/ck/a?...&u=a1<base64url>.
  */
-import { defineEngine, EngineCaptchaError, EngineParseError, type EngineResult, type SafeSearch, type TimeRange } from '../../core/engine.js';
+import {
+  defineEngine,
+  EngineCaptchaError,
+  EngineParseError,
+  type EngineResult,
+  type SafeSearch,
+  type TimeRange,
+} from '../../core/engine.js';
 import { endpointUrl } from '../_lib/endpoint-url.js';
 import { absoluteHttpUrl, parseHtmlDocument, textOf } from '../_lib/html-document.js';
 

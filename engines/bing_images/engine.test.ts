@@ -2,7 +2,13 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EngineCaptchaError } from '../../core/engine.js';
 import { runEngineConformance } from '../../test/contract/engine-conformance.js';
-import { loadEngine, readFixture, testContext, testResponse, type LoadedTestEngine } from '../../test/contract/load-engine.js';
+import {
+  loadEngine,
+  readFixture,
+  testContext,
+  testResponse,
+  type LoadedTestEngine,
+} from '../../test/contract/load-engine.js';
 
 const engineDir = fileURLToPath(new URL('.', import.meta.url));
 
@@ -34,16 +40,35 @@ describe('bing_images', () => {
       width: 2560,
       height: 1706,
     });
-    expect(results[1]).toMatchObject({ title: 'Tigers: Facts & Pictures | National Geographic', width: 3072, height: 2048 });
+    expect(results[1]).toMatchObject({
+      title: 'Tigers: Facts & Pictures | National Geographic',
+      width: 3072,
+      height: 2048,
+    });
     expect(results[2]).not.toHaveProperty('width');
   });
 
   it('raises a CAPTCHA error on a challenge page', () => {
-    expect(() => parse('<html><body><div id="b_captcha">Please solve the challenge</div><form action="/challenge/verify"></form></body></html>')).toThrow(EngineCaptchaError);
+    expect(() =>
+      parse(
+        '<html><body><div id="b_captcha">Please solve the challenge</div><form action="/challenge/verify"></form></body></html>',
+      ),
+    ).toThrow(EngineCaptchaError);
   });
 
   it('pages by 35 with age filter, adult setting, language and country', () => {
-    const request = loaded.engine.buildRequest(testContext(loaded.manifest, { query: 'tiger', page: 3, timeRange: 'week', safeSearch: 2, language: 'de', region: 'de-AT' }));
-    expect(request.url).toBe('https://www.bing.com/images/async?q=tiger&first=71&count=35&async=content&qft=%2Bfilterui%3Aage-lt10080&adlt=strict&setlang=de&cc=AT');
+    const request = loaded.engine.buildRequest(
+      testContext(loaded.manifest, {
+        query: 'tiger',
+        page: 3,
+        timeRange: 'week',
+        safeSearch: 2,
+        language: 'de',
+        region: 'de-AT',
+      }),
+    );
+    expect(request.url).toBe(
+      'https://www.bing.com/images/async?q=tiger&first=71&count=35&async=content&qft=%2Bfilterui%3Aage-lt10080&adlt=strict&setlang=de&cc=AT',
+    );
   });
 });

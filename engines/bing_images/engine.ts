@@ -4,7 +4,15 @@
  * attribute holds JSON: murl (the image), turl (Bing's thumbnail), purl (the
  * page it is on) and t (the title).
  */
-import { defineEngine, EngineCaptchaError, EngineParseError, stripMarkup, type EngineResult, type SafeSearch, type TimeRange } from '../../core/engine.js';
+import {
+  defineEngine,
+  EngineCaptchaError,
+  EngineParseError,
+  stripMarkup,
+  type EngineResult,
+  type SafeSearch,
+  type TimeRange,
+} from '../../core/engine.js';
 import { endpointUrl } from '../_lib/endpoint-url.js';
 import { absoluteHttpUrl, parseHtmlDocument, textOf } from '../_lib/html-document.js';
 import { asRecord, asString } from '../_lib/json-body.js';
@@ -80,7 +88,8 @@ export default defineEngine({
       seen.add(result.imageUrl!);
       results.push(result);
     }
-    if (results.length === 0 && /captcha|unusual traffic|\/challenge\//i.test(html)) throw new EngineCaptchaError('bing_images answered with a CAPTCHA challenge');
+    if (results.length === 0 && /captcha|unusual traffic|\/challenge\//i.test(html))
+      throw new EngineCaptchaError('bing_images answered with a CAPTCHA challenge');
     return { results };
   },
 });

@@ -3,7 +3,15 @@
  * through Bing's apiclick.aspx tracker, whose url parameter is the article.
  */
 import { DOMParser } from 'linkedom';
-import { defineEngine, EngineCaptchaError, EngineParseError, stripMarkup, type EngineResult, type HttpRequestSpec, type TimeRange } from '../../core/engine.js';
+import {
+  defineEngine,
+  EngineCaptchaError,
+  EngineParseError,
+  stripMarkup,
+  type EngineResult,
+  type HttpRequestSpec,
+  type TimeRange,
+} from '../../core/engine.js';
 import { endpointUrl } from '../_lib/endpoint-url.js';
 import { absoluteHttpUrl } from '../_lib/html-document.js';
 import { isoDate } from '../_lib/dates.js';
@@ -24,7 +32,6 @@ export function unwrapBingNewsLink(link: string): string | undefined {
 function childText(item: Element, tagName: string): string {
   return item.getElementsByTagName(tagName)[0]?.textContent?.trim() ?? '';
 }
-
 
 function parseFeed(xml: string): EngineResult[] {
   const document = new DOMParser().parseFromString(xml, 'text/xml') as unknown as Document;

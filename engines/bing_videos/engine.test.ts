@@ -2,7 +2,13 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EngineCaptchaError } from '../../core/engine.js';
 import { runEngineConformance } from '../../test/contract/engine-conformance.js';
-import { loadEngine, readFixture, testContext, testResponse, type LoadedTestEngine } from '../../test/contract/load-engine.js';
+import {
+  loadEngine,
+  readFixture,
+  testContext,
+  testResponse,
+  type LoadedTestEngine,
+} from '../../test/contract/load-engine.js';
 
 const engineDir = fileURLToPath(new URL('.', import.meta.url));
 
@@ -37,15 +43,25 @@ describe('bing_videos', () => {
       thumbnail: 'https://tse2.mm.bing.net/th?id=OVP.Gh4Ij5Kl6&pid=1.7',
       extra: { duration: '1:02:45' },
     });
-    expect(results[2]).toEqual({ url: 'https://www.dailymotion.com/video/x8abcd1', title: 'Lava meets the ocean', snippet: '' });
+    expect(results[2]).toEqual({
+      url: 'https://www.dailymotion.com/video/x8abcd1',
+      title: 'Lava meets the ocean',
+      snippet: '',
+    });
   });
 
   it('raises a CAPTCHA error on a challenge page', () => {
-    expect(() => parse('<html><body><form action="/challenge/verify">captcha</form></body></html>')).toThrow(EngineCaptchaError);
+    expect(() => parse('<html><body><form action="/challenge/verify">captcha</form></body></html>')).toThrow(
+      EngineCaptchaError,
+    );
   });
 
   it('builds the asyncv2 request with paging and filters', () => {
-    const request = loaded.engine.buildRequest(testContext(loaded.manifest, { query: 'volcano', page: 2, timeRange: 'day', safeSearch: 0 }));
-    expect(request.url).toBe('https://www.bing.com/videos/asyncv2?q=volcano&async=content&first=36&count=35&qft=%2Bfilterui%3Avideoage-lt1440&adlt=off&setlang=en');
+    const request = loaded.engine.buildRequest(
+      testContext(loaded.manifest, { query: 'volcano', page: 2, timeRange: 'day', safeSearch: 0 }),
+    );
+    expect(request.url).toBe(
+      'https://www.bing.com/videos/asyncv2?q=volcano&async=content&first=36&count=35&qft=%2Bfilterui%3Avideoage-lt1440&adlt=off&setlang=en',
+    );
   });
 });

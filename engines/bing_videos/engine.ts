@@ -3,7 +3,15 @@
  * (www.bing.com/videos/asyncv2). Each tile holds a div.vrhdata whose vrhm
  * attribute is JSON: vt (title), murl (the video page), du (duration).
  */
-import { defineEngine, EngineCaptchaError, EngineParseError, stripMarkup, type EngineResult, type SafeSearch, type TimeRange } from '../../core/engine.js';
+import {
+  defineEngine,
+  EngineCaptchaError,
+  EngineParseError,
+  stripMarkup,
+  type EngineResult,
+  type SafeSearch,
+  type TimeRange,
+} from '../../core/engine.js';
 import { endpointUrl } from '../_lib/endpoint-url.js';
 import { absoluteHttpUrl, parseHtmlDocument, textOf } from '../_lib/html-document.js';
 import { asRecord, asString } from '../_lib/json-body.js';
@@ -37,7 +45,9 @@ function toResult(element: Element): EngineResult | undefined {
   const title = stripMarkup(asString(data.vt) ?? '') || textOf(tile?.querySelector('.mc_vtvc_title'));
   if (!url || !title) return undefined;
   // The meta block: views, age, then source and channel, e.g. "1.2M views · 2 years ago · YouTube · Channel".
-  const meta = [...(tile?.querySelectorAll('.mc_vtvc_meta_block span') ?? [])].map((span) => textOf(span)).filter(Boolean);
+  const meta = [...(tile?.querySelectorAll('.mc_vtvc_meta_block span') ?? [])]
+    .map((span) => textOf(span))
+    .filter(Boolean);
   const result: EngineResult = { url, title, snippet: meta.join(' · ') };
   const thumbnail = thumbnailOf(tile);
   if (thumbnail) result.thumbnail = thumbnail;
@@ -79,7 +89,8 @@ export default defineEngine({
       seen.add(result.url);
       results.push(result);
     }
-    if (results.length === 0 && /captcha|unusual traffic|\/challenge\//i.test(html)) throw new EngineCaptchaError('bing_videos answered with a CAPTCHA challenge');
+    if (results.length === 0 && /captcha|unusual traffic|\/challenge\//i.test(html))
+      throw new EngineCaptchaError('bing_videos answered with a CAPTCHA challenge');
     return { results };
   },
 });

@@ -2,11 +2,19 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EngineAccessDeniedError, EngineRateLimitedError } from '../../core/engine.js';
 import { runEngineConformance } from '../../test/contract/engine-conformance.js';
-import { loadEngine, readFixture, testContext, testResponse, type LoadedTestEngine } from '../../test/contract/load-engine.js';
+import {
+  loadEngine,
+  readFixture,
+  testContext,
+  testResponse,
+  type LoadedTestEngine,
+} from '../../test/contract/load-engine.js';
 
 const engineDir = fileURLToPath(new URL('.', import.meta.url));
 
-runEngineConformance(engineDir, { fixtures: [{ file: 'web-search-hello-world.json', query: 'hello world', contentType: 'application/json' }] });
+runEngineConformance(engineDir, {
+  fixtures: [{ file: 'web-search-hello-world.json', query: 'hello world', contentType: 'application/json' }],
+});
 
 describe('brave', () => {
   let loaded: LoadedTestEngine;
@@ -16,7 +24,10 @@ describe('brave', () => {
 
   const parse = (body: string) => {
     const ctx = testContext(loaded.manifest, { query: 'hello world' });
-    const step = loaded.engine.parseResponse(testResponse(loaded.engine.buildRequest(ctx), body, 'application/json'), ctx);
+    const step = loaded.engine.parseResponse(
+      testResponse(loaded.engine.buildRequest(ctx), body, 'application/json'),
+      ctx,
+    );
     if (!('results' in step)) throw new Error('expected results');
     return step.results;
   };
@@ -36,18 +47,31 @@ describe('brave', () => {
   });
 
   it('maps API error bodies to typed errors', () => {
-    const error = (status: number) => JSON.stringify({ type: 'ErrorResponse', error: { id: 'x', status, code: 'X', detail: 'nope' } });
+    const error = (status: number) =>
+      JSON.stringify({ type: 'ErrorResponse', error: { id: 'x', status, code: 'X', detail: 'nope' } });
     expect(() => parse(error(429))).toThrow(EngineRateLimitedError);
     expect(() => parse(error(422))).toThrow(EngineAccessDeniedError);
   });
 
   it('sends the token and the documented parameters', () => {
-    const ctx = testContext(loaded.manifest, { query: 'rust', page: 20, timeRange: 'month', safeSearch: 2, language: 'fr' });
+    const ctx = testContext(loaded.manifest, {
+      query: 'rust',
+      page: 20,
+      timeRange: 'month',
+      safeSearch: 2,
+      language: 'fr',
+    });
     const request = loaded.engine.buildRequest(ctx);
     expect(request.headers?.['x-subscription-token']).toBe('test-key');
     const url = new URL(request.url);
     expect(url.origin + url.pathname).toBe('https://api.search.brave.com/res/v1/web/search');
-    expect(Object.fromEntries(url.searchParams)).toMatchObject({ q: 'rust', offset: '9', freshness: 'pm', safesearch: 'strict', search_lang: 'fr' });
+    expect(Object.fromEntries(url.searchParams)).toMatchObject({
+      q: 'rust',
+      offset: '9',
+      freshness: 'pm',
+      safesearch: 'strict',
+      search_lang: 'fr',
+    });
   });
 });
 
@@ -56,10 +80,18 @@ describe('brave autocomplete', () => {
     const { readFileSync } = await import('node:fs');
     const { manifest, engine } = await loadEngine(engineDir);
     const auto = engine.autocomplete!;
-    const request = auto.buildRequest('sourd', { settings: { baseUrl: manifest.baseUrl, apiKey: 'k-123', options: {} }, manifest, language: 'en' });
+    const request = auto.buildRequest('sourd', {
+      settings: { baseUrl: manifest.baseUrl, apiKey: 'k-123', options: {} },
+      manifest,
+      language: 'en',
+    });
     expect(request.url).toBe('https://api.search.brave.com/res/v1/suggest/search?q=sourd&count=10&lang=en');
     expect(request.headers?.['x-subscription-token']).toBe('k-123');
     const body = readFileSync(new URL('fixtures/suggest-hand-made.json', import.meta.url), 'utf8');
-    expect(auto.parseResponse({ status: 200, headers: {}, body, url: request.url, request })).toEqual(['sourdough starter', 'sourdough bread recipe', 'sourdough discard recipes']);
+    expect(auto.parseResponse({ status: 200, headers: {}, body, url: request.url, request })).toEqual([
+      'sourdough starter',
+      'sourdough bread recipe',
+      'sourdough discard recipes',
+    ]);
   });
 });

@@ -80,7 +80,11 @@ export default defineEngine({
     buildRequest(text, { settings, language }) {
       return {
         method: 'GET',
-        url: endpointUrl(settings.baseUrl, '/res/v1/suggest/search', { q: text, count: 10, lang: language === 'all' ? undefined : language }),
+        url: endpointUrl(settings.baseUrl, '/res/v1/suggest/search', {
+          q: text,
+          count: 10,
+          lang: language === 'all' ? undefined : language,
+        }),
         headers: { accept: 'application/json', 'x-subscription-token': settings.apiKey ?? '' },
       };
     },

@@ -1,11 +1,19 @@
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runEngineConformance } from '../../test/contract/engine-conformance.js';
-import { loadEngine, readFixture, testContext, testResponse, type LoadedTestEngine } from '../../test/contract/load-engine.js';
+import {
+  loadEngine,
+  readFixture,
+  testContext,
+  testResponse,
+  type LoadedTestEngine,
+} from '../../test/contract/load-engine.js';
 
 const engineDir = fileURLToPath(new URL('.', import.meta.url));
 
-runEngineConformance(engineDir, { fixtures: [{ file: 'hello-world.json', query: 'hello world', contentType: 'application/json' }] });
+runEngineConformance(engineDir, {
+  fixtures: [{ file: 'hello-world.json', query: 'hello world', contentType: 'application/json' }],
+});
 
 describe('brave_images', () => {
   let loaded: LoadedTestEngine;
@@ -15,7 +23,10 @@ describe('brave_images', () => {
 
   const parse = (body: string) => {
     const ctx = testContext(loaded.manifest, { query: 'hello world' });
-    const step = loaded.engine.parseResponse(testResponse(loaded.engine.buildRequest(ctx), body, 'application/json'), ctx);
+    const step = loaded.engine.parseResponse(
+      testResponse(loaded.engine.buildRequest(ctx), body, 'application/json'),
+      ctx,
+    );
     if (!('results' in step)) throw new Error('expected results');
     return step.results;
   };
@@ -36,7 +47,14 @@ describe('brave_images', () => {
   it('keeps dimensions when the answer gives them', () => {
     const body = JSON.stringify({
       type: 'images',
-      results: [{ title: 'A cat', url: 'https://example.org/cat', thumbnail: { src: 'https://t.example/c.jpg' }, properties: { url: 'https://example.org/cat.jpg', width: 800, height: 600 } }],
+      results: [
+        {
+          title: 'A cat',
+          url: 'https://example.org/cat',
+          thumbnail: { src: 'https://t.example/c.jpg' },
+          properties: { url: 'https://example.org/cat.jpg', width: 800, height: 600 },
+        },
+      ],
     });
     expect(parse(body)[0]).toEqual({
       url: 'https://example.org/cat',
@@ -52,7 +70,9 @@ describe('brave_images', () => {
 
   it('sends the token, strict or off safe search and no offset', () => {
     const request = loaded.engine.buildRequest(testContext(loaded.manifest, { query: 'cats', page: 2, safeSearch: 1 }));
-    expect(request.url).toBe('https://api.search.brave.com/res/v1/images/search?q=cats&count=50&safesearch=strict&search_lang=en');
+    expect(request.url).toBe(
+      'https://api.search.brave.com/res/v1/images/search?q=cats&count=50&safesearch=strict&search_lang=en',
+    );
     expect(request.headers?.['x-subscription-token']).toBe('test-key');
   });
 });

@@ -1,11 +1,19 @@
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runEngineConformance } from '../../test/contract/engine-conformance.js';
-import { loadEngine, readFixture, testContext, testResponse, type LoadedTestEngine } from '../../test/contract/load-engine.js';
+import {
+  loadEngine,
+  readFixture,
+  testContext,
+  testResponse,
+  type LoadedTestEngine,
+} from '../../test/contract/load-engine.js';
 
 const engineDir = fileURLToPath(new URL('.', import.meta.url));
 
-runEngineConformance(engineDir, { fixtures: [{ file: 'hello-world.json', query: 'hello world', contentType: 'application/json' }] });
+runEngineConformance(engineDir, {
+  fixtures: [{ file: 'hello-world.json', query: 'hello world', contentType: 'application/json' }],
+});
 
 describe('brave_videos', () => {
   let loaded: LoadedTestEngine;
@@ -16,7 +24,10 @@ describe('brave_videos', () => {
   it('parses the recorded hello world answer into video results', () => {
     const ctx = testContext(loaded.manifest, { query: 'hello world' });
     const body = readFixture(engineDir, 'hello-world.json');
-    const step = loaded.engine.parseResponse(testResponse(loaded.engine.buildRequest(ctx), body, 'application/json'), ctx);
+    const step = loaded.engine.parseResponse(
+      testResponse(loaded.engine.buildRequest(ctx), body, 'application/json'),
+      ctx,
+    );
     if (!('results' in step)) throw new Error('expected results');
     expect(step.results).toHaveLength(20);
     expect(step.results[0]).toMatchObject({
@@ -35,8 +46,12 @@ describe('brave_videos', () => {
   });
 
   it('sends the token and the query parameters', () => {
-    const request = loaded.engine.buildRequest(testContext(loaded.manifest, { query: 'rust', page: 12, timeRange: 'year', safeSearch: 2, language: 'all' }));
-    expect(request.url).toBe('https://api.search.brave.com/res/v1/videos/search?q=rust&count=20&offset=9&freshness=py&safesearch=strict');
+    const request = loaded.engine.buildRequest(
+      testContext(loaded.manifest, { query: 'rust', page: 12, timeRange: 'year', safeSearch: 2, language: 'all' }),
+    );
+    expect(request.url).toBe(
+      'https://api.search.brave.com/res/v1/videos/search?q=rust&count=20&offset=9&freshness=py&safesearch=strict',
+    );
     expect(request.headers?.['x-subscription-token']).toBe('test-key');
   });
 });

@@ -3,14 +3,19 @@
  * (codeberg.org/api/v1/repos/search). Any Gitea or Forgejo instance works as
  * engines.codeberg.baseUrl; a token (engines.codeberg.apiKey) is optional.
  */
-import { defineEngine, EngineParseError, EngineRateLimitedError, stripMarkup, type EngineResult } from '../../core/engine.js';
+import {
+  defineEngine,
+  EngineParseError,
+  EngineRateLimitedError,
+  stripMarkup,
+  type EngineResult,
+} from '../../core/engine.js';
 import { endpointUrl } from '../_lib/endpoint-url.js';
 import { absoluteHttpUrl } from '../_lib/html-document.js';
 import { asArray, asRecord, asString, parseJsonBody } from '../_lib/json-body.js';
 import { isoDate } from '../_lib/dates.js';
 
 const PAGE_SIZE = 20;
-
 
 function toResult(value: unknown): EngineResult | undefined {
   const repo = asRecord(value);
@@ -22,7 +27,8 @@ function toResult(value: unknown): EngineResult | undefined {
   if (owner) result.author = owner;
   const updated = isoDate(repo.updated_at);
   if (updated) result.publishedDate = updated;
-  const avatar = absoluteHttpUrl(asString(repo.avatar_url)) ?? absoluteHttpUrl(asString(asRecord(repo.owner)?.avatar_url));
+  const avatar =
+    absoluteHttpUrl(asString(repo.avatar_url)) ?? absoluteHttpUrl(asString(asRecord(repo.owner)?.avatar_url));
   if (avatar) result.thumbnail = avatar;
   const topics = asArray(repo.topics).filter((topic): topic is string => typeof topic === 'string');
   result.extra = {
@@ -50,8 +56,14 @@ export default defineEngine({
     const data = asRecord(parseJsonBody(response.body, 'codeberg'));
     if (!data) throw new EngineParseError('codeberg answered with JSON that is not an object');
     if (data.ok === false || !Array.isArray(data.data)) {
-      throw new EngineParseError(`codeberg search failed${asString(data.message) ? `: ${asString(data.message)}` : ''}`);
+      throw new EngineParseError(
+        `codeberg search failed${asString(data.message) ? `: ${asString(data.message)}` : ''}`,
+      );
     }
-    return { results: asArray(data.data).map(toResult).filter((result): result is EngineResult => result !== undefined) };
+    return {
+      results: asArray(data.data)
+        .map(toResult)
+        .filter((result): result is EngineResult => result !== undefined),
+    };
   },
 });

@@ -41,7 +41,11 @@ function crateToResult(crate: Crate): EngineResult | undefined {
 export default defineEngine({
   buildRequest(ctx) {
     const base = ctx.settings.baseUrl.replace(/\/+$/, '');
-    const params = new URLSearchParams({ q: ctx.query.query, page: String(ctx.query.page), per_page: String(PAGE_SIZE) });
+    const params = new URLSearchParams({
+      q: ctx.query.query,
+      page: String(ctx.query.page),
+      per_page: String(PAGE_SIZE),
+    });
     return { method: 'GET', url: `${base}/api/v1/crates?${params}`, headers: { accept: 'application/json' } };
   },
 
@@ -53,7 +57,8 @@ export default defineEngine({
     } catch {
       throw new EngineParseError('crates.io did not answer JSON');
     }
-    if (body.errors?.length) throw new EngineParseError(`crates.io: ${body.errors.map((error) => error.detail).join('; ')}`);
+    if (body.errors?.length)
+      throw new EngineParseError(`crates.io: ${body.errors.map((error) => error.detail).join('; ')}`);
     return { results: (body.crates ?? []).map(crateToResult).filter((result) => result !== undefined) };
   },
 });

@@ -2,7 +2,13 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EngineParseError } from '../../core/engine.js';
 import { runEngineConformance } from '../../test/contract/engine-conformance.js';
-import { loadEngine, readFixture, testContext, testResponse, type LoadedTestEngine } from '../../test/contract/load-engine.js';
+import {
+  loadEngine,
+  readFixture,
+  testContext,
+  testResponse,
+  type LoadedTestEngine,
+} from '../../test/contract/load-engine.js';
 import { dateFromParts } from './engine.js';
 
 const engineDir = fileURLToPath(new URL('.', import.meta.url));
@@ -11,7 +17,11 @@ const JSON_TYPE = 'application/json';
 runEngineConformance(engineDir, {
   fixtures: [
     { file: 'works-rows-2.json', query: '', contentType: JSON_TYPE },
-    { file: 'works-query-title.json', query: 'Effect of native oxide layers on copper thin-film tensile properties', contentType: JSON_TYPE },
+    {
+      file: 'works-query-title.json',
+      query: 'Effect of native oxide layers on copper thin-film tensile properties',
+      contentType: JSON_TYPE,
+    },
   ],
 });
 
@@ -46,7 +56,8 @@ describe('crossref', () => {
   it('uses the JATS abstract, stripped, as the snippet', () => {
     const [paper] = parse(readFixture(engineDir, 'works-query-title.json'));
     expect(paper).toMatchObject({
-      title: 'Effect of native oxide layers on copper thin-film tensile properties: A reactive molecular dynamics study',
+      title:
+        'Effect of native oxide layers on copper thin-film tensile properties: A reactive molecular dynamics study',
       doi: '10.1063/1.4938384',
       publishedDate: '2015-12-21',
       author: 'Michael D. Skarlinski',
@@ -57,13 +68,17 @@ describe('crossref', () => {
   });
 
   it('rejects a failed answer', () => {
-    expect(() => parse('{"status":"failed","message-type":"validation-failure","message":[{"type":"parameter-not-allowed"}]}')).toThrow(EngineParseError);
+    expect(() =>
+      parse('{"status":"failed","message-type":"validation-failure","message":[{"type":"parameter-not-allowed"}]}'),
+    ).toThrow(EngineParseError);
   });
 
   it('pages with rows and offset and passes mailto', () => {
     const ctx = testContext(loaded.manifest, { query: 'copper oxide', page: 3 });
     ctx.settings.options = { mailto: 'ops@example.org' };
-    expect(loaded.engine.buildRequest(ctx).url).toBe('https://api.crossref.org/works?query=copper+oxide&rows=10&offset=20&mailto=ops%40example.org');
+    expect(loaded.engine.buildRequest(ctx).url).toBe(
+      'https://api.crossref.org/works?query=copper+oxide&rows=10&offset=20&mailto=ops%40example.org',
+    );
     expect(dateFromParts({ 'date-parts': [[2020, 2]] })).toBe('2020-02');
     expect(dateFromParts({ 'date-parts': [[null]] })).toBeUndefined();
   });

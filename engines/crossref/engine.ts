@@ -13,10 +13,14 @@ const DATE_FIELDS = ['published', 'published-print', 'published-online', 'issued
 
 /** { "date-parts": [[2018, 11, 3]] } → "2018-11-03"; partial dates stay partial ("2019"). */
 export function dateFromParts(value: unknown): string | undefined {
-  const parts = asArray(asArray(asRecord(value)?.['date-parts'])[0]).filter((part): part is number => typeof part === 'number');
+  const parts = asArray(asArray(asRecord(value)?.['date-parts'])[0]).filter(
+    (part): part is number => typeof part === 'number',
+  );
   if (parts.length === 0) return undefined;
   const [year, month, day] = parts;
-  return [String(year).padStart(4, '0'), month && String(month).padStart(2, '0'), day && String(day).padStart(2, '0')].filter(Boolean).join('-');
+  return [String(year).padStart(4, '0'), month && String(month).padStart(2, '0'), day && String(day).padStart(2, '0')]
+    .filter(Boolean)
+    .join('-');
 }
 
 function authorName(value: unknown): string | undefined {
@@ -32,8 +36,14 @@ function toResult(value: unknown): EngineResult | undefined {
   const url = absoluteHttpUrl(asString(item?.URL)) ?? (doi ? `https://doi.org/${doi}` : undefined);
   if (!item || !title || !url) return undefined;
   const abstract = stripMarkup(asString(item.abstract) ?? '');
-  const result: EngineResult = { url, title, snippet: abstract.length > SNIPPET_LENGTH ? `${abstract.slice(0, SNIPPET_LENGTH - 1).trimEnd()}…` : abstract };
-  const authors = asArray(item.author).map(authorName).filter((name): name is string => name !== undefined);
+  const result: EngineResult = {
+    url,
+    title,
+    snippet: abstract.length > SNIPPET_LENGTH ? `${abstract.slice(0, SNIPPET_LENGTH - 1).trimEnd()}…` : abstract,
+  };
+  const authors = asArray(item.author)
+    .map(authorName)
+    .filter((name): name is string => name !== undefined);
   if (authors.length > 0) {
     result.authors = authors;
     result.author = authors[0]!;
@@ -54,8 +64,17 @@ function toResult(value: unknown): EngineResult | undefined {
 export default defineEngine({
   buildRequest({ query, settings }) {
     const mailto = typeof settings.options.mailto === 'string' ? settings.options.mailto : undefined;
-    const params = { query: query.query, rows: PAGE_SIZE, offset: query.page > 1 ? (query.page - 1) * PAGE_SIZE : undefined, mailto };
-    return { method: 'GET', url: endpointUrl(settings.baseUrl, '/works', params), headers: { accept: 'application/json' } };
+    const params = {
+      query: query.query,
+      rows: PAGE_SIZE,
+      offset: query.page > 1 ? (query.page - 1) * PAGE_SIZE : undefined,
+      mailto,
+    };
+    return {
+      method: 'GET',
+      url: endpointUrl(settings.baseUrl, '/works', params),
+      headers: { accept: 'application/json' },
+    };
   },
 
   parseResponse(response) {
@@ -63,7 +82,8 @@ export default defineEngine({
     if (!data) throw new EngineParseError('crossref answered with JSON that is not an object');
     if (data.status !== 'ok') throw new EngineParseError(`crossref answered with status ${String(data.status)}`);
     const message = asRecord(data.message);
-    if (!message || !Array.isArray(message.items)) throw new EngineParseError('crossref answered without message.items');
+    if (!message || !Array.isArray(message.items))
+      throw new EngineParseError('crossref answered without message.items');
     return { results: message.items.map(toResult).filter((result): result is EngineResult => result !== undefined) };
   },
 });

@@ -2,11 +2,19 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EngineParseError } from '../../core/engine.js';
 import { runEngineConformance } from '../../test/contract/engine-conformance.js';
-import { loadEngine, readFixture, testContext, testResponse, type LoadedTestEngine } from '../../test/contract/load-engine.js';
+import {
+  loadEngine,
+  readFixture,
+  testContext,
+  testResponse,
+  type LoadedTestEngine,
+} from '../../test/contract/load-engine.js';
 
 const engineDir = fileURLToPath(new URL('.', import.meta.url));
 
-runEngineConformance(engineDir, { fixtures: [{ file: 'videos-search.json', query: 'northern lights', contentType: 'application/json' }] });
+runEngineConformance(engineDir, {
+  fixtures: [{ file: 'videos-search.json', query: 'northern lights', contentType: 'application/json' }],
+});
 
 describe('dailymotion', () => {
   let loaded: LoadedTestEngine;
@@ -16,7 +24,10 @@ describe('dailymotion', () => {
 
   const parse = (body: string) => {
     const ctx = testContext(loaded.manifest, { query: 'northern lights' });
-    const step = loaded.engine.parseResponse(testResponse(loaded.engine.buildRequest(ctx), body, 'application/json'), ctx);
+    const step = loaded.engine.parseResponse(
+      testResponse(loaded.engine.buildRequest(ctx), body, 'application/json'),
+      ctx,
+    );
     if (!('results' in step)) throw new Error('expected results');
     return step.results;
   };
@@ -37,12 +48,16 @@ describe('dailymotion', () => {
   });
 
   it('raises a parse error on an API error answer', () => {
-    const body = JSON.stringify({ error: { code: 400, message: 'Invalid value for `limit` parameter', type: 'invalid_parameter' } });
+    const body = JSON.stringify({
+      error: { code: 400, message: 'Invalid value for `limit` parameter', type: 'invalid_parameter' },
+    });
     expect(() => parse(body)).toThrow(EngineParseError);
   });
 
   it('asks for the listed fields with paging, family filter and language', () => {
-    const request = loaded.engine.buildRequest(testContext(loaded.manifest, { query: 'cats', page: 2, safeSearch: 0, language: 'fr' }));
+    const request = loaded.engine.buildRequest(
+      testContext(loaded.manifest, { query: 'cats', page: 2, safeSearch: 0, language: 'fr' }),
+    );
     const url = new URL(request.url);
     expect(url.origin + url.pathname).toBe('https://api.dailymotion.com/videos');
     expect(Object.fromEntries(url.searchParams)).toEqual({

@@ -53,8 +53,15 @@ export default defineEngine({
   parseResponse(response) {
     const data = asRecord(parseJsonBody(response.body, 'dailymotion'));
     const error = asRecord(data?.error);
-    if (error) throw new EngineParseError(`dailymotion answered with an error: ${asString(error.message) ?? asString(error.type) ?? 'unknown'}`);
+    if (error)
+      throw new EngineParseError(
+        `dailymotion answered with an error: ${asString(error.message) ?? asString(error.type) ?? 'unknown'}`,
+      );
     if (!data || !Array.isArray(data.list)) throw new EngineParseError('dailymotion answered without a list');
-    return { results: asArray(data.list).map(toResult).filter((result): result is EngineResult => result !== undefined) };
+    return {
+      results: asArray(data.list)
+        .map(toResult)
+        .filter((result): result is EngineResult => result !== undefined),
+    };
   },
 });

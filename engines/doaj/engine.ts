@@ -3,7 +3,13 @@
  * journal articles. The query sits in the URL path and uses Elasticsearch
  * query-string syntax.
  */
-import { defineEngine, EngineParseError, EngineRateLimitedError, stripMarkup, type EngineResult } from '../../core/engine.js';
+import {
+  defineEngine,
+  EngineParseError,
+  EngineRateLimitedError,
+  stripMarkup,
+  type EngineResult,
+} from '../../core/engine.js';
 import { endpointUrl } from '../_lib/endpoint-url.js';
 import { absoluteHttpUrl } from '../_lib/html-document.js';
 import { asArray, asRecord, asString, parseJsonBody } from '../_lib/json-body.js';
@@ -34,10 +40,16 @@ function toResult(value: unknown, site: string): EngineResult | undefined {
     .filter((link) => asString(link?.type)?.toLowerCase() === 'fulltext')
     .map((link) => absoluteHttpUrl(asString(link?.url)))
     .find(Boolean);
-  const url = fulltext ?? (doiValue ? `https://doi.org/${doiValue}` : id ? `${site}/article/${encodeURIComponent(id)}` : undefined);
+  const url =
+    fulltext ??
+    (doiValue ? `https://doi.org/${doiValue}` : id ? `${site}/article/${encodeURIComponent(id)}` : undefined);
   if (!url) return undefined;
   const abstract = stripMarkup(asString(bib.abstract) ?? '');
-  const result: EngineResult = { url, title, snippet: abstract.length > SNIPPET_LENGTH ? `${abstract.slice(0, SNIPPET_LENGTH - 1).trimEnd()}…` : abstract };
+  const result: EngineResult = {
+    url,
+    title,
+    snippet: abstract.length > SNIPPET_LENGTH ? `${abstract.slice(0, SNIPPET_LENGTH - 1).trimEnd()}…` : abstract,
+  };
   const authors = asArray(bib.author)
     .map((author) => asString(asRecord(author)?.name)?.trim())
     .filter((name): name is string => Boolean(name));
@@ -62,7 +74,11 @@ function toResult(value: unknown, site: string): EngineResult | undefined {
 export default defineEngine({
   buildRequest({ query, settings }) {
     const path = `/api/search/articles/${encodeURIComponent(query.query)}`;
-    return { method: 'GET', url: endpointUrl(settings.baseUrl, path, { page: query.page, pageSize: PAGE_SIZE }), headers: { accept: 'application/json' } };
+    return {
+      method: 'GET',
+      url: endpointUrl(settings.baseUrl, path, { page: query.page, pageSize: PAGE_SIZE }),
+      headers: { accept: 'application/json' },
+    };
   },
 
   parseResponse(response, { settings }) {
@@ -72,6 +88,10 @@ export default defineEngine({
     if (asString(data.error)) throw new EngineParseError(`doaj error: ${asString(data.error)}`);
     if (!Array.isArray(data.results)) throw new EngineParseError('doaj answered without results');
     const site = settings.baseUrl.replace(/\/+$/, '');
-    return { results: data.results.map((record) => toResult(record, site)).filter((result): result is EngineResult => result !== undefined) };
+    return {
+      results: data.results
+        .map((record) => toResult(record, site))
+        .filter((result): result is EngineResult => result !== undefined),
+    };
   },
 });

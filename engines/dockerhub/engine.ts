@@ -21,7 +21,8 @@ interface Repository {
 
 /** Official ("library") images live under /_/<name>, all others under /r/<namespace>/<name>. */
 function repositoryUrl(repository: Repository, slug: string): string {
-  const official = repository.source === 'store' || repository.source === 'official' || repository.publisher?.id === 'docker_library';
+  const official =
+    repository.source === 'store' || repository.source === 'official' || repository.publisher?.id === 'docker_library';
   return official && !slug.includes('/') ? `${SITE}/_/${slug}` : `${SITE}/r/${slug}`;
 }
 
@@ -47,7 +48,11 @@ export default defineEngine({
       from: String((ctx.query.page - 1) * PAGE_SIZE),
       size: String(PAGE_SIZE),
     });
-    return { method: 'GET', url: `${base}/api/search/v3/catalog/search?${params}`, headers: { accept: 'application/json' } };
+    return {
+      method: 'GET',
+      url: `${base}/api/search/v3/catalog/search?${params}`,
+      headers: { accept: 'application/json' },
+    };
   },
 
   parseResponse(response) {

@@ -30,7 +30,8 @@ export function unwrapRedirect(href: string): string | undefined {
   const absolute = absoluteHttpUrl(href, 'https://duckduckgo.com/');
   if (!absolute) return undefined;
   const url = new URL(absolute);
-  if (url.hostname.endsWith('duckduckgo.com') && url.pathname === '/l/') return absoluteHttpUrl(url.searchParams.get('uddg'));
+  if (url.hostname.endsWith('duckduckgo.com') && url.pathname === '/l/')
+    return absoluteHttpUrl(url.searchParams.get('uddg'));
   return absolute;
 }
 
@@ -62,7 +63,10 @@ export default defineEngine({
     return {
       method: 'POST',
       url: endpointUrl(settings.baseUrl, '/html/'),
-      headers: { 'content-type': 'application/x-www-form-urlencoded', referer: `${settings.baseUrl.replace(/\/+$/, '')}/` },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        referer: `${settings.baseUrl.replace(/\/+$/, '')}/`,
+      },
       body: formBody(fields),
     };
   },
@@ -70,20 +74,28 @@ export default defineEngine({
   parseResponse(response) {
     if (response.body.trim() === '') throw new EngineParseError('duckduckgo answered with an empty page');
     const results = parseResults(response.body);
-    if (results.length === 0 && isDuckduckgoBlockPage(response.body)) throw new EngineCaptchaError('duckduckgo answered with its bot check (anomaly) page');
+    if (results.length === 0 && isDuckduckgoBlockPage(response.body))
+      throw new EngineCaptchaError('duckduckgo answered with its bot check (anomaly) page');
     return { results };
   },
 
   autocomplete: {
     buildRequest(text, { settings, manifest, language }) {
       // The suggestions live on duckduckgo.com, not on the html. host; an overridden baseUrl serves both.
-      const base = settings.baseUrl.replace(/\/+$/, '') === manifest.baseUrl.replace(/\/+$/, '') ? AUTOCOMPLETE_ORIGIN : settings.baseUrl;
-      return { method: 'GET', url: endpointUrl(base, '/ac/', { q: text, type: 'list', kl: duckduckgoRegion(language) }) };
+      const base =
+        settings.baseUrl.replace(/\/+$/, '') === manifest.baseUrl.replace(/\/+$/, '')
+          ? AUTOCOMPLETE_ORIGIN
+          : settings.baseUrl;
+      return {
+        method: 'GET',
+        url: endpointUrl(base, '/ac/', { q: text, type: 'list', kl: duckduckgoRegion(language) }),
+      };
     },
     parseResponse(response) {
       const data = parseJsonBody(response.body, 'duckduckgo autocomplete');
       // type=list answers ["query", ["suggestion", ...]]; the older form is [{ phrase }].
-      if (Array.isArray(data) && Array.isArray(data[1])) return data[1].filter((s): s is string => typeof s === 'string');
+      if (Array.isArray(data) && Array.isArray(data[1]))
+        return data[1].filter((s): s is string => typeof s === 'string');
       if (Array.isArray(data)) {
         return data
           .map((entry) => (entry && typeof entry === 'object' ? (entry as { phrase?: unknown }).phrase : undefined))

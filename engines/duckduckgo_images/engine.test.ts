@@ -2,12 +2,20 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EngineCaptchaError, type EngineStep } from '../../core/engine.js';
 import { runEngineConformance } from '../../test/contract/engine-conformance.js';
-import { loadEngine, readFixture, testContext, testResponse, type LoadedTestEngine } from '../../test/contract/load-engine.js';
+import {
+  loadEngine,
+  readFixture,
+  testContext,
+  testResponse,
+  type LoadedTestEngine,
+} from '../../test/contract/load-engine.js';
 import { extractVqd } from '../_duckduckgo/duckduckgo.js';
 
 const engineDir = fileURLToPath(new URL('.', import.meta.url));
 
-runEngineConformance(engineDir, { fixtures: [{ file: 'i.json', query: 'northern lights', contentType: 'application/json' }] });
+runEngineConformance(engineDir, {
+  fixtures: [{ file: 'i.json', query: 'northern lights', contentType: 'application/json' }],
+});
 
 describe('duckduckgo_images', () => {
   let loaded: LoadedTestEngine;
@@ -23,8 +31,12 @@ describe('duckduckgo_images', () => {
   it('reads the vqd token from the query page and asks i.js next', () => {
     const html = readFixture(engineDir, 'token-page.html');
     expect(extractVqd(html)).toBe('4-211870281962340187931958012633591728591');
-    const first = loaded.engine.buildRequest(testContext(loaded.manifest, { query: 'northern lights', page: 2, timeRange: 'month', safeSearch: 2 }));
-    expect(first.url).toBe('https://duckduckgo.com/?q=northern+lights&iax=images&ia=images&kl=us-en&kp=1&f=time%3AMonth%2C%2C%2C%2C%2C&s=100');
+    const first = loaded.engine.buildRequest(
+      testContext(loaded.manifest, { query: 'northern lights', page: 2, timeRange: 'month', safeSearch: 2 }),
+    );
+    expect(first.url).toBe(
+      'https://duckduckgo.com/?q=northern+lights&iax=images&ia=images&kl=us-en&kp=1&f=time%3AMonth%2C%2C%2C%2C%2C&s=100',
+    );
     const next = step(html, { query: 'northern lights', page: 2, timeRange: 'month', safeSearch: 2 });
     expect(next).toHaveProperty('next');
     const url = new URL((next as { next: { url: string } }).next.url);
@@ -61,6 +73,8 @@ describe('duckduckgo_images', () => {
   });
 
   it('raises a CAPTCHA error on the bot check page', () => {
-    expect(() => step('<html><body><div class="anomaly-modal__title">Unfortunately, bots use DuckDuckGo too.</div></body></html>')).toThrow(EngineCaptchaError);
+    expect(() =>
+      step('<html><body><div class="anomaly-modal__title">Unfortunately, bots use DuckDuckGo too.</div></body></html>'),
+    ).toThrow(EngineCaptchaError);
   });
 });

@@ -69,7 +69,15 @@ export default defineEngine({
   buildRequest({ query, settings }): HttpRequestSpec {
     const params = imageParams(query);
     // The token page takes the same settings, so the whole search is visible in its URL.
-    const url = endpointUrl(settings.baseUrl, '/', { q: params.q, iax: 'images', ia: 'images', kl: params.l, kp: params.p, f: params.f, s: params.s });
+    const url = endpointUrl(settings.baseUrl, '/', {
+      q: params.q,
+      iax: 'images',
+      ia: 'images',
+      kl: params.l,
+      kp: params.p,
+      f: params.f,
+      s: params.s,
+    });
     return { method: 'GET', url, meta: { images: { ...params } } };
   },
 
@@ -77,10 +85,22 @@ export default defineEngine({
     const body = response.body.trim();
     if (body.startsWith('<')) {
       const params = (asRecord(response.request.meta?.images) as ImageParams | undefined) ?? imageParams(query);
-      return { next: requestAfterTokenPage(body, settings.baseUrl, '/i.js', { ...params, o: 'json' }, { accept: 'application/json' }) };
+      return {
+        next: requestAfterTokenPage(
+          body,
+          settings.baseUrl,
+          '/i.js',
+          { ...params, o: 'json' },
+          { accept: 'application/json' },
+        ),
+      };
     }
     const data = asRecord(parseJsonBody(body, 'duckduckgo_images'));
     if (!data || !Array.isArray(data.results)) throw new EngineParseError('duckduckgo_images answered without results');
-    return { results: asArray(data.results).map(toResult).filter((result): result is EngineResult => result !== undefined) };
+    return {
+      results: asArray(data.results)
+        .map(toResult)
+        .filter((result): result is EngineResult => result !== undefined),
+    };
   },
 });

@@ -2,7 +2,13 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EngineCaptchaError } from '../../core/engine.js';
 import { runEngineConformance } from '../../test/contract/engine-conformance.js';
-import { loadEngine, readFixture, testContext, testResponse, type LoadedTestEngine } from '../../test/contract/load-engine.js';
+import {
+  loadEngine,
+  readFixture,
+  testContext,
+  testResponse,
+  type LoadedTestEngine,
+} from '../../test/contract/load-engine.js';
 import { extractVqd } from '../_duckduckgo/duckduckgo.js';
 
 const engineDir = fileURLToPath(new URL('.', import.meta.url));
@@ -17,7 +23,13 @@ describe('duckduckgo_news', () => {
   });
 
   it('fetches the vqd token first, then news.js with the same settings', () => {
-    const ctx = testContext(loaded.manifest, { query: 'hello', page: 2, timeRange: 'day', safeSearch: 2, region: 'de-DE' });
+    const ctx = testContext(loaded.manifest, {
+      query: 'hello',
+      page: 2,
+      timeRange: 'day',
+      safeSearch: 2,
+      region: 'de-DE',
+    });
     const first = loaded.engine.buildRequest(ctx);
     expect(first.url).toBe('https://duckduckgo.com/?q=hello&ia=news&iar=news&kl=de-de&df=d&kp=1&s=30');
     const step = loaded.engine.parseResponse(testResponse(first, readFixture(engineDir, 'token-page.html')), ctx);
@@ -32,7 +44,10 @@ describe('duckduckgo_news', () => {
 
   it('parses the news.js answer with dates, images and outlets', () => {
     const ctx = testContext(loaded.manifest, { query: 'hello' });
-    const step = loaded.engine.parseResponse(testResponse(loaded.engine.buildRequest(ctx), readFixture(engineDir, 'news.json'), 'application/json'), ctx);
+    const step = loaded.engine.parseResponse(
+      testResponse(loaded.engine.buildRequest(ctx), readFixture(engineDir, 'news.json'), 'application/json'),
+      ctx,
+    );
     if (!('results' in step)) throw new Error('expected results');
     expect(step.results).toHaveLength(2);
     expect(step.results[0]).toEqual({
@@ -43,13 +58,19 @@ describe('duckduckgo_news', () => {
       thumbnail: 'https://external-content.duckduckgo.com/iu/?u=https%3A%2F%2Fc.ndtvimg.com%2Fbeluga.jpg&f=1',
       extra: { source: 'NDTV' },
     });
-    expect(step.results[1]).toMatchObject({ title: 'Clubhouse app says hello to Android', extra: { source: 'The Hindu' } });
+    expect(step.results[1]).toMatchObject({
+      title: 'Clubhouse app says hello to Android',
+      extra: { source: 'The Hindu' },
+    });
   });
 
   it('reports the bot check as a CAPTCHA', () => {
     const ctx = testContext(loaded.manifest, { query: 'hello' });
-    const page = '<html><body><div class="anomaly-modal__title">Unfortunately, bots use DuckDuckGo too.</div></body></html>';
-    expect(() => loaded.engine.parseResponse(testResponse(loaded.engine.buildRequest(ctx), page), ctx)).toThrow(EngineCaptchaError);
+    const page =
+      '<html><body><div class="anomaly-modal__title">Unfortunately, bots use DuckDuckGo too.</div></body></html>';
+    expect(() => loaded.engine.parseResponse(testResponse(loaded.engine.buildRequest(ctx), page), ctx)).toThrow(
+      EngineCaptchaError,
+    );
     expect(extractVqd("vqd='4-123-456'")).toBe('4-123-456');
   });
 });

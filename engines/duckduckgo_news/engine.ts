@@ -46,7 +46,8 @@ function toResult(item: unknown): EngineResult | undefined {
   const title = stripMarkup(asString(record?.title) ?? '');
   if (!record || !url || !title) return undefined;
   const result: EngineResult = { url, title, snippet: stripMarkup(asString(record.excerpt) ?? '') };
-  if (typeof record.date === 'number' && record.date > 0) result.publishedDate = new Date(record.date * 1000).toISOString();
+  if (typeof record.date === 'number' && record.date > 0)
+    result.publishedDate = new Date(record.date * 1000).toISOString();
   const image = absoluteHttpUrl(asString(record.image));
   if (image) result.thumbnail = image;
   const source = asString(record.source);
@@ -58,7 +59,15 @@ export default defineEngine({
   buildRequest({ query, settings }): HttpRequestSpec {
     const params = newsParams(query);
     // The token page takes the same settings (kl region, df, kp, s) so the whole search is visible in its URL.
-    const url = endpointUrl(settings.baseUrl, '/', { q: params.q, ia: 'news', iar: 'news', kl: params.l, df: params.df, kp: params.p, s: params.s || undefined });
+    const url = endpointUrl(settings.baseUrl, '/', {
+      q: params.q,
+      ia: 'news',
+      iar: 'news',
+      kl: params.l,
+      df: params.df,
+      kp: params.p,
+      s: params.s || undefined,
+    });
     return { method: 'GET', url, meta: { news: { ...params } } };
   },
 
@@ -70,6 +79,10 @@ export default defineEngine({
     }
     const data = asRecord(parseJsonBody(body, 'duckduckgo_news'));
     if (!data) throw new EngineParseError('duckduckgo_news answered with JSON that is not an object');
-    return { results: asArray(data.results).map(toResult).filter((result): result is EngineResult => result !== undefined) };
+    return {
+      results: asArray(data.results)
+        .map(toResult)
+        .filter((result): result is EngineResult => result !== undefined),
+    };
   },
 });

@@ -2,7 +2,13 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EngineCaptchaError } from '../../core/engine.js';
 import { runEngineConformance } from '../../test/contract/engine-conformance.js';
-import { loadEngine, readFixture, testContext, testResponse, type LoadedTestEngine } from '../../test/contract/load-engine.js';
+import {
+  loadEngine,
+  readFixture,
+  testContext,
+  testResponse,
+  type LoadedTestEngine,
+} from '../../test/contract/load-engine.js';
 import { cleanItemUrl } from './engine.js';
 
 const engineDir = fileURLToPath(new URL('.', import.meta.url));
@@ -52,24 +58,38 @@ describe('ebay', () => {
       url: 'https://www.ebay.com/itm/175987654321',
       snippet: 'Pre-Owned · LEGO · Built once, all pieces verified',
       thumbnail: 'https://i.ebayimg.com/thumbs/images/g/QrStUvWxYz012345/s-l300.jpg',
-      extra: { price: '$120.00', bids: '7 bids', timeLeft: '1d 4h', shipping: '+$14.95 shipping', condition: 'Pre-Owned' },
+      extra: {
+        price: '$120.00',
+        bids: '7 bids',
+        timeLeft: '1d 4h',
+        shipping: '+$14.95 shipping',
+        condition: 'Pre-Owned',
+      },
     });
     // Relative links resolve against the page; no image, no thumbnail.
-    expect(results[2]).toMatchObject({ url: 'https://www.ebay.com/itm/305111222333', snippet: '', extra: { price: '$9.99 to $14.99' } });
+    expect(results[2]).toMatchObject({
+      url: 'https://www.ebay.com/itm/305111222333',
+      snippet: '',
+      extra: { price: '$9.99 to $14.99' },
+    });
     expect(results[2]!.thumbnail).toBeUndefined();
   });
 
   it('answers the no-match page with no results and a block page with a CAPTCHA error', () => {
     expect(parse(readFixture(engineDir, 'search-none.html'))).toEqual([]);
-    const block = '<html><head><title>Pardon Our Interruption...</title></head><body><p>As you were browsing something about your browser made us think you were a bot.</p></body></html>';
+    const block =
+      '<html><head><title>Pardon Our Interruption...</title></head><body><p>As you were browsing something about your browser made us think you were a bot.</p></body></html>';
     expect(() => parse(block)).toThrow(EngineCaptchaError);
   });
 
   it('pages with _pgn and strips tracking from item links', () => {
-    const build = (page: number) => loaded.engine.buildRequest(testContext(loaded.manifest, { query: 'lego falcon', page })).url;
+    const build = (page: number) =>
+      loaded.engine.buildRequest(testContext(loaded.manifest, { query: 'lego falcon', page })).url;
     expect(build(1)).toBe('https://www.ebay.com/sch/i.html?_nkw=lego+falcon');
     expect(build(3)).toBe('https://www.ebay.com/sch/i.html?_nkw=lego+falcon&_pgn=3');
-    expect(cleanItemUrl('https://www.ebay.com/itm/1?hash=x#y', 'https://www.ebay.com/')).toBe('https://www.ebay.com/itm/1');
+    expect(cleanItemUrl('https://www.ebay.com/itm/1?hash=x#y', 'https://www.ebay.com/')).toBe(
+      'https://www.ebay.com/itm/1',
+    );
     expect(cleanItemUrl('javascript:void(0)', 'https://www.ebay.com/')).toBeUndefined();
   });
 });

@@ -45,7 +45,8 @@ function toResult(item: Element, base: string): EngineResult | undefined {
   const subtitle = [...item.querySelectorAll('.s-item__subtitle')].map(textOf).filter(Boolean).join(' · ');
   const result: EngineResult = { url, title, snippet: subtitle };
   const image = item.querySelector('.s-item__image img, img.s-item__image-img');
-  const thumbnail = absoluteHttpUrl(image?.getAttribute('data-src'), base) ?? absoluteHttpUrl(image?.getAttribute('src'), base);
+  const thumbnail =
+    absoluteHttpUrl(image?.getAttribute('data-src'), base) ?? absoluteHttpUrl(image?.getAttribute('src'), base);
   if (thumbnail && !/\.gif(\?|$)/i.test(thumbnail)) result.thumbnail = thumbnail;
   const extra: Record<string, unknown> = {};
   const entries: [string, string | undefined][] = [
@@ -70,7 +71,8 @@ function parseListings(html: string, base: string): EngineResult[] {
   const results: EngineResult[] = [];
   for (const item of items) {
     // After "No exact matches found", eBay lists results matching fewer words.
-    if (item.matches('.srp-river-answer--REWRITE_START') || item.querySelector('.srp-river-answer--REWRITE_START')) break;
+    if (item.matches('.srp-river-answer--REWRITE_START') || item.querySelector('.srp-river-answer--REWRITE_START'))
+      break;
     if (!item.matches('li.s-item')) continue;
     const result = toResult(item, base);
     if (result) results.push(result);
@@ -82,7 +84,10 @@ export default defineEngine({
   buildRequest({ query, settings }) {
     return {
       method: 'GET',
-      url: endpointUrl(settings.baseUrl, '/sch/i.html', { _nkw: query.query, _pgn: query.page > 1 ? query.page : undefined }),
+      url: endpointUrl(settings.baseUrl, '/sch/i.html', {
+        _nkw: query.query,
+        _pgn: query.page > 1 ? query.page : undefined,
+      }),
       headers: { accept: 'text/html,application/xhtml+xml' },
     };
   },

@@ -2,11 +2,19 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EngineAccessDeniedError } from '../../core/engine.js';
 import { runEngineConformance } from '../../test/contract/engine-conformance.js';
-import { loadEngine, readFixture, testContext, testResponse, type LoadedTestEngine } from '../../test/contract/load-engine.js';
+import {
+  loadEngine,
+  readFixture,
+  testContext,
+  testResponse,
+  type LoadedTestEngine,
+} from '../../test/contract/load-engine.js';
 
 const engineDir = fileURLToPath(new URL('.', import.meta.url));
 
-runEngineConformance(engineDir, { fixtures: [{ file: 'search_example.json', query: '*', contentType: 'application/json' }] });
+runEngineConformance(engineDir, {
+  fixtures: [{ file: 'search_example.json', query: '*', contentType: 'application/json' }],
+});
 
 describe('europeana_images', () => {
   let loaded: LoadedTestEngine;
@@ -16,7 +24,10 @@ describe('europeana_images', () => {
 
   const parse = (body: string, status = 200) => {
     const ctx = testContext(loaded.manifest, { query: '*' });
-    const step = loaded.engine.parseResponse(testResponse(loaded.engine.buildRequest(ctx), body, 'application/json', status), ctx);
+    const step = loaded.engine.parseResponse(
+      testResponse(loaded.engine.buildRequest(ctx), body, 'application/json', status),
+      ctx,
+    );
     if (!('results' in step)) throw new Error('expected results');
     return step.results;
   };
@@ -26,7 +37,8 @@ describe('europeana_images', () => {
     expect(results).toHaveLength(27);
     expect(results[0]).toMatchObject({
       url: 'https://www.europeana.eu/item/2022704/lod_oai_bibliotecadigital_jcyl_es_26229_ent1',
-      title: 'Claustro del Monasterio de S. Salvador en Oña [Material gráfico]= Cloître du Monastère de S. Salvador à Oña',
+      title:
+        'Claustro del Monasterio de S. Salvador en Oña [Material gráfico]= Cloître du Monastère de S. Salvador à Oña',
       snippet: 'Sello en seco: España artística y monumental.',
       imageUrl: 'http://bibliotecadigital.jcyl.es/i18n/catalogo_imagenes/imagen_id.cmd?idImagen=102620362',
       sourceUrl: 'http://bibliotecadigital.jcyl.es/i18n/consulta/registro.cmd?id=26229',
@@ -49,7 +61,9 @@ describe('europeana_images', () => {
   });
 
   it('answers a search without hits with no results', () => {
-    expect(parse(JSON.stringify({ apikey: 'k', success: true, requestNumber: 1, itemsCount: 0, totalResults: 0 }))).toEqual([]);
+    expect(
+      parse(JSON.stringify({ apikey: 'k', success: true, requestNumber: 1, itemsCount: 0, totalResults: 0 })),
+    ).toEqual([]);
   });
 
   it('asks for image records with the key and start-based paging', () => {

@@ -3,7 +3,13 @@
  * official Search API (GET api.europeana.eu/record/v2/search.json), limited
  * to image records. Needs a key (engines.europeana_images.apiKey, sent as wskey; the old id engines.europeana still works).
  */
-import { defineEngine, EngineAccessDeniedError, EngineParseError, stripMarkup, type EngineResult } from '../../core/engine.js';
+import {
+  defineEngine,
+  EngineAccessDeniedError,
+  EngineParseError,
+  stripMarkup,
+  type EngineResult,
+} from '../../core/engine.js';
 import { endpointUrl } from '../_lib/endpoint-url.js';
 import { absoluteHttpUrl } from '../_lib/html-document.js';
 import { asArray, asRecord, asString, parseJsonBody } from '../_lib/json-body.js';
@@ -25,14 +31,17 @@ function itemPage(value: unknown): string | undefined {
 
 /** Creator names; the API also lists linked-data URIs, which are no use to a reader. */
 function creator(item: Record<string, unknown>): string | undefined {
-  const names = asArray(item.dcCreator).filter((entry): entry is string => typeof entry === 'string' && !/^https?:\/\//.test(entry));
+  const names = asArray(item.dcCreator).filter(
+    (entry): entry is string => typeof entry === 'string' && !/^https?:\/\//.test(entry),
+  );
   return names.length > 0 ? names.join('; ') : undefined;
 }
 
 function toResult(value: unknown): EngineResult | undefined {
   const item = asRecord(value);
   if (!item) return undefined;
-  const page = itemPage(item.guid) ?? (asString(item.id) ? `https://www.europeana.eu/item${asString(item.id)}` : undefined);
+  const page =
+    itemPage(item.guid) ?? (asString(item.id) ? `https://www.europeana.eu/item${asString(item.id)}` : undefined);
   const title = stripMarkup(first(item.title) ?? first(asRecord(item.dcTitleLangAware)?.def) ?? '');
   const preview = absoluteHttpUrl(first(item.edmPreview));
   const imageUrl = absoluteHttpUrl(first(item.edmIsShownBy)) ?? preview;
@@ -83,12 +92,20 @@ export default defineEngine({
     if (!data) throw new EngineParseError('europeana answered with JSON that is not an object');
     if (data.success === false) {
       const error = asString(data.error) ?? 'unknown error';
-      if (response.status === 401 || response.status === 403 || /api ?key|wskey|unauthori[sz]ed|invalid key/i.test(error)) {
+      if (
+        response.status === 401 ||
+        response.status === 403 ||
+        /api ?key|wskey|unauthori[sz]ed|invalid key/i.test(error)
+      ) {
         throw new EngineAccessDeniedError(`europeana refused the key: ${error}`);
       }
       throw new EngineParseError(`europeana answered with an error: ${error}`);
     }
     // A search without hits leaves items out altogether.
-    return { results: asArray(data.items).map(toResult).filter((result): result is EngineResult => result !== undefined) };
+    return {
+      results: asArray(data.items)
+        .map(toResult)
+        .filter((result): result is EngineResult => result !== undefined),
+    };
   },
 });

@@ -1,11 +1,19 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EngineAccessDeniedError, type EngineResult } from '../../core/engine.js';
 import { runEngineConformance } from '../../test/contract/engine-conformance.js';
-import { loadEngine, readFixture, testContext, testResponse, type LoadedTestEngine } from '../../test/contract/load-engine.js';
+import {
+  loadEngine,
+  readFixture,
+  testContext,
+  testResponse,
+  type LoadedTestEngine,
+} from '../../test/contract/load-engine.js';
 
 const engineDir = new URL('.', import.meta.url).pathname;
 
-runEngineConformance(engineDir, { fixtures: [{ file: 'photos_search_example_pretty.json', query: 'church', contentType: 'application/json' }] });
+runEngineConformance(engineDir, {
+  fixtures: [{ file: 'photos_search_example_pretty.json', query: 'church', contentType: 'application/json' }],
+});
 
 describe('flickr_images parser', () => {
   let loaded: LoadedTestEngine;
@@ -15,12 +23,18 @@ describe('flickr_images parser', () => {
 
   const parse = (file: string, query: string, status = 200): EngineResult[] => {
     const ctx = testContext(loaded.manifest, { query });
-    const response = testResponse(loaded.engine.buildRequest(ctx), readFixture(engineDir, file), 'application/json', status);
+    const response = testResponse(
+      loaded.engine.buildRequest(ctx),
+      readFixture(engineDir, file),
+      'application/json',
+      status,
+    );
     return (loaded.engine.parseResponse(response, ctx) as { results: EngineResult[] }).results;
   };
 
   it('sends the API key and maps safe search levels', () => {
-    const url = (safeSearch: 0 | 1 | 2) => new URL(loaded.engine.buildRequest(testContext(loaded.manifest, { query: 'church', safeSearch })).url);
+    const url = (safeSearch: 0 | 1 | 2) =>
+      new URL(loaded.engine.buildRequest(testContext(loaded.manifest, { query: 'church', safeSearch })).url);
     expect(url(1).searchParams.get('api_key')).toBe('test-key');
     expect(url(1).searchParams.get('method')).toBe('flickr.photos.search');
     expect(url(0).searchParams.get('safe_search')).toBe('3');
@@ -46,6 +60,8 @@ describe('flickr_images parser', () => {
   it('treats an invalid key as access denied', () => {
     const ctx = testContext(loaded.manifest, { query: 'church' });
     const body = JSON.stringify({ stat: 'fail', code: 100, message: 'Invalid API Key (Key has invalid format)' });
-    expect(() => loaded.engine.parseResponse(testResponse(loaded.engine.buildRequest(ctx), body), ctx)).toThrow(EngineAccessDeniedError);
+    expect(() => loaded.engine.parseResponse(testResponse(loaded.engine.buildRequest(ctx), body), ctx)).toThrow(
+      EngineAccessDeniedError,
+    );
   });
 });

@@ -2,11 +2,19 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EngineAccessDeniedError, EngineParseError } from '../../core/engine.js';
 import { runEngineConformance } from '../../test/contract/engine-conformance.js';
-import { loadEngine, readFixture, testContext, testResponse, type LoadedTestEngine } from '../../test/contract/load-engine.js';
+import {
+  loadEngine,
+  readFixture,
+  testContext,
+  testResponse,
+  type LoadedTestEngine,
+} from '../../test/contract/load-engine.js';
 
 const engineDir = fileURLToPath(new URL('.', import.meta.url));
 
-runEngineConformance(engineDir, { fixtures: [{ file: 'search_page.json', query: 'tr-909', contentType: 'application/json' }] });
+runEngineConformance(engineDir, {
+  fixtures: [{ file: 'search_page.json', query: 'tr-909', contentType: 'application/json' }],
+});
 
 describe('freesound', () => {
   let loaded: LoadedTestEngine;
@@ -16,7 +24,10 @@ describe('freesound', () => {
 
   const parse = (body: string, status = 200) => {
     const ctx = testContext(loaded.manifest, { query: 'tr-909' });
-    const step = loaded.engine.parseResponse(testResponse(loaded.engine.buildRequest(ctx), body, 'application/json', status), ctx);
+    const step = loaded.engine.parseResponse(
+      testResponse(loaded.engine.buildRequest(ctx), body, 'application/json', status),
+      ctx,
+    );
     if (!('results' in step)) throw new Error('expected results');
     return step.results;
   };
@@ -50,9 +61,16 @@ describe('freesound', () => {
   });
 
   it('sends the token and pages', () => {
-    const url = new URL(loaded.engine.buildRequest(testContext(loaded.manifest, { query: 'rain on roof', page: 2 })).url);
+    const url = new URL(
+      loaded.engine.buildRequest(testContext(loaded.manifest, { query: 'rain on roof', page: 2 })).url,
+    );
     expect(url.origin + url.pathname).toBe('https://freesound.org/apiv2/search/text/');
-    expect(Object.fromEntries(url.searchParams)).toMatchObject({ query: 'rain on roof', page: '2', page_size: '15', token: 'test-key' });
+    expect(Object.fromEntries(url.searchParams)).toMatchObject({
+      query: 'rain on roof',
+      page: '2',
+      page_size: '15',
+      token: 'test-key',
+    });
   });
 
   it('maps errors', () => {

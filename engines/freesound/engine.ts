@@ -3,14 +3,22 @@
  * sound clips, samples and field recordings. Needs an API token
  * (engines.freesound.apiKey), sent as the token parameter.
  */
-import { defineEngine, EngineAccessDeniedError, EngineParseError, EngineRateLimitedError, stripMarkup, type EngineResult } from '../../core/engine.js';
+import {
+  defineEngine,
+  EngineAccessDeniedError,
+  EngineParseError,
+  EngineRateLimitedError,
+  stripMarkup,
+  type EngineResult,
+} from '../../core/engine.js';
 import { endpointUrl } from '../_lib/endpoint-url.js';
 import { absoluteHttpUrl } from '../_lib/html-document.js';
 import { asArray, asRecord, asString, parseJsonBody } from '../_lib/json-body.js';
 
 const PAGE_SIZE = 15;
 const SNIPPET_LENGTH = 300;
-const FIELDS = 'id,name,url,description,username,created,duration,license,tags,previews,images,type,num_downloads,avg_rating';
+const FIELDS =
+  'id,name,url,description,username,created,duration,license,tags,previews,images,type,num_downloads,avg_rating';
 
 /** Freesound "created" times carry no zone; they are kept as given (ISO 8601 local time), fractions dropped. */
 function createdDate(value: unknown): string | undefined {
@@ -24,11 +32,18 @@ function toResult(value: unknown): EngineResult | undefined {
   const username = asString(sound?.username);
   const url =
     absoluteHttpUrl(asString(sound?.url)) ??
-    (username && (typeof id === 'number' || typeof id === 'string') ? `https://freesound.org/people/${encodeURIComponent(username)}/sounds/${id}/` : undefined);
+    (username && (typeof id === 'number' || typeof id === 'string')
+      ? `https://freesound.org/people/${encodeURIComponent(username)}/sounds/${id}/`
+      : undefined);
   const title = stripMarkup(asString(sound?.name) ?? '');
   if (!sound || !url || !title) return undefined;
   const description = stripMarkup(asString(sound.description) ?? '');
-  const result: EngineResult = { url, title, snippet: description.length > SNIPPET_LENGTH ? `${description.slice(0, SNIPPET_LENGTH - 1).trimEnd()}…` : description };
+  const result: EngineResult = {
+    url,
+    title,
+    snippet:
+      description.length > SNIPPET_LENGTH ? `${description.slice(0, SNIPPET_LENGTH - 1).trimEnd()}…` : description,
+  };
   if (username) result.author = username;
   const published = createdDate(sound.created);
   if (published) result.publishedDate = published;
@@ -52,12 +67,23 @@ function toResult(value: unknown): EngineResult | undefined {
 
 export default defineEngine({
   buildRequest({ query, settings }) {
-    const params = { query: query.query, page: query.page, page_size: PAGE_SIZE, fields: FIELDS, token: settings.apiKey ?? '' };
-    return { method: 'GET', url: endpointUrl(settings.baseUrl, '/apiv2/search/text/', params), headers: { accept: 'application/json' } };
+    const params = {
+      query: query.query,
+      page: query.page,
+      page_size: PAGE_SIZE,
+      fields: FIELDS,
+      token: settings.apiKey ?? '',
+    };
+    return {
+      method: 'GET',
+      url: endpointUrl(settings.baseUrl, '/apiv2/search/text/', params),
+      headers: { accept: 'application/json' },
+    };
   },
 
   parseResponse(response) {
-    if (response.status === 401 || response.status === 403) throw new EngineAccessDeniedError(`freesound answered ${response.status}: check engines.freesound.apiKey`);
+    if (response.status === 401 || response.status === 403)
+      throw new EngineAccessDeniedError(`freesound answered ${response.status}: check engines.freesound.apiKey`);
     if (response.status === 429) throw new EngineRateLimitedError();
     // A page past the last answers 404 {"detail": "Invalid page."}.
     if (response.status === 404) return { results: [] };

@@ -29,14 +29,26 @@ function fromHit(type: string, item: Record<string, unknown>): EngineResult | un
     if (!title) return undefined;
     const artist = asString(item.artist_names) ?? asString(asRecord(item.primary_artist)?.name);
     const released = asString(item.release_date_for_display);
-    const result: EngineResult = { url, title, snippet: [artist && `Song by ${stripMarkup(artist)}`, released && `released ${released}`].filter(Boolean).join(' · ') };
+    const result: EngineResult = {
+      url,
+      title,
+      snippet: [artist && `Song by ${stripMarkup(artist)}`, released && `released ${released}`]
+        .filter(Boolean)
+        .join(' · '),
+    };
     if (artist) result.author = stripMarkup(artist);
     const date = componentsDate(item.release_date_components);
     if (date) result.publishedDate = date;
-    const thumbnail = absoluteHttpUrl(asString(item.song_art_image_thumbnail_url) ?? asString(item.header_image_thumbnail_url));
+    const thumbnail = absoluteHttpUrl(
+      asString(item.song_art_image_thumbnail_url) ?? asString(item.header_image_thumbnail_url),
+    );
     if (thumbnail) result.thumbnail = thumbnail;
     const stats = asRecord(item.stats);
-    result.extra = { type: 'song', id: item.id, ...(typeof stats?.pageviews === 'number' ? { pageviews: stats.pageviews } : {}) };
+    result.extra = {
+      type: 'song',
+      id: item.id,
+      ...(typeof stats?.pageviews === 'number' ? { pageviews: stats.pageviews } : {}),
+    };
     return result;
   }
   if (type === 'artist') {
@@ -76,7 +88,8 @@ export default defineEngine({
   parseResponse(response) {
     const data = asRecord(parseJsonBody(response.body, 'genius'));
     const meta = asRecord(data?.meta);
-    if (typeof meta?.status === 'number' && meta.status !== 200) throw new EngineParseError(`genius answered status ${meta.status}: ${asString(meta.message) ?? ''}`.trim());
+    if (typeof meta?.status === 'number' && meta.status !== 200)
+      throw new EngineParseError(`genius answered status ${meta.status}: ${asString(meta.message) ?? ''}`.trim());
     const sections = asRecord(data?.response)?.sections;
     if (!Array.isArray(sections)) throw new EngineParseError('genius answered without response.sections');
     const results: EngineResult[] = [];

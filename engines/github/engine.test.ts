@@ -2,7 +2,13 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EngineRateLimitedError } from '../../core/engine.js';
 import { runEngineConformance } from '../../test/contract/engine-conformance.js';
-import { loadEngine, readFixture, testContext, testResponse, type LoadedTestEngine } from '../../test/contract/load-engine.js';
+import {
+  loadEngine,
+  readFixture,
+  testContext,
+  testResponse,
+  type LoadedTestEngine,
+} from '../../test/contract/load-engine.js';
 
 const engineDir = fileURLToPath(new URL('.', import.meta.url));
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -49,11 +55,19 @@ describe('github', () => {
       snippet: 'An example repository for a self-hosted search & scraping service',
       extra: { type: 'repository', stars: 1234, language: 'TypeScript', license: 'Apache-2.0' },
     });
-    expect(results[1]).toMatchObject({ title: 'someone/tiny-crawler', snippet: '', extra: { stars: 3, language: null } });
+    expect(results[1]).toMatchObject({
+      title: 'someone/tiny-crawler',
+      snippet: '',
+      extra: { stars: 3, language: null },
+    });
   });
 
   it('maps the rate-limit message to a typed error', () => {
-    expect(() => parse('{"message":"API rate limit exceeded for 203.0.113.1.","documentation_url":"https://docs.github.com/rest"}')).toThrow(EngineRateLimitedError);
+    expect(() =>
+      parse(
+        '{"message":"API rate limit exceeded for 203.0.113.1.","documentation_url":"https://docs.github.com/rest"}',
+      ),
+    ).toThrow(EngineRateLimitedError);
   });
 
   it('sends the token only when configured', () => {

@@ -4,7 +4,13 @@
  * issue and pull-request items too. A token (engines.github.apiKey) is optional
  * and raises the search rate limit.
  */
-import { defineEngine, EngineParseError, EngineRateLimitedError, stripMarkup, type EngineResult } from '../../core/engine.js';
+import {
+  defineEngine,
+  EngineParseError,
+  EngineRateLimitedError,
+  stripMarkup,
+  type EngineResult,
+} from '../../core/engine.js';
 import { endpointUrl } from '../_lib/endpoint-url.js';
 import { absoluteHttpUrl } from '../_lib/html-document.js';
 import { asArray, asRecord, asString, parseJsonBody } from '../_lib/json-body.js';
@@ -17,7 +23,11 @@ function clip(text: string): string {
 }
 
 function repositoryResult(item: Record<string, unknown>, url: string): EngineResult {
-  const result: EngineResult = { url, title: asString(item.full_name)!, snippet: clip(stripMarkup(asString(item.description) ?? '')) };
+  const result: EngineResult = {
+    url,
+    title: asString(item.full_name)!,
+    snippet: clip(stripMarkup(asString(item.description) ?? '')),
+  };
   const owner = asString(asRecord(item.owner)?.login);
   if (owner) result.author = owner;
   const updated = asString(item.pushed_at) ?? asString(item.updated_at);
@@ -54,7 +64,10 @@ function toResult(value: unknown): EngineResult | undefined {
 
 export default defineEngine({
   buildRequest({ query, settings }) {
-    const headers: Record<string, string> = { accept: 'application/vnd.github+json', 'x-github-api-version': '2022-11-28' };
+    const headers: Record<string, string> = {
+      accept: 'application/vnd.github+json',
+      'x-github-api-version': '2022-11-28',
+    };
     if (settings.apiKey) headers.authorization = `Bearer ${settings.apiKey}`;
     const params = { q: query.query, page: query.page > 1 ? query.page : undefined, per_page: PAGE_SIZE };
     return { method: 'GET', url: endpointUrl(settings.baseUrl, '/search/repositories', params), headers };

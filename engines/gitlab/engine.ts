@@ -55,7 +55,8 @@ export default defineEngine({
 
   parseResponse(response) {
     if (response.status === 429) throw new EngineRateLimitedError();
-    if (response.status === 401 || response.status === 403) throw new EngineAccessDeniedError(`gitlab answered HTTP ${response.status}`);
+    if (response.status === 401 || response.status === 403)
+      throw new EngineAccessDeniedError(`gitlab answered HTTP ${response.status}`);
     let projects: unknown;
     try {
       projects = JSON.parse(response.body);

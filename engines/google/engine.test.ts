@@ -2,7 +2,13 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EngineCaptchaError, type HttpRequestSpec } from '../../core/engine.js';
 import { runEngineConformance } from '../../test/contract/engine-conformance.js';
-import { loadEngine, readFixture, testContext, testResponse, type LoadedTestEngine } from '../../test/contract/load-engine.js';
+import {
+  loadEngine,
+  readFixture,
+  testContext,
+  testResponse,
+  type LoadedTestEngine,
+} from '../../test/contract/load-engine.js';
 
 const engineDir = fileURLToPath(new URL('.', import.meta.url));
 
@@ -43,14 +49,20 @@ describe('google', () => {
   it('skips links to Google itself in the gbv=1 Hello page', () => {
     const results = parse('hello-gbv1.html');
     expect(results).toHaveLength(8);
-    expect(results[0]).toMatchObject({ url: 'https://www.youtube.com/watch?v=mHONNcZbwDY', title: 'Lionel Richie - Hello (Official Music Video) - YouTube' });
+    expect(results[0]).toMatchObject({
+      url: 'https://www.youtube.com/watch?v=mHONNcZbwDY',
+      title: 'Lionel Richie - Hello (Official Music Video) - YouTube',
+    });
     expect(results.map((r) => r.url)).toContain('https://en.wikipedia.org/wiki/Hello_(Adele_song)');
   });
 
   it('parses the desktop and mobile layouts', () => {
     const desktop = parse('desktop-featured-snippet.html');
     expect(desktop).toHaveLength(10);
-    expect(desktop[1]).toMatchObject({ url: 'https://backlinko.com/hub/seo/featured-snippets', title: 'What Are Featured Snippets? And How to Get Them' });
+    expect(desktop[1]).toMatchObject({
+      url: 'https://backlinko.com/hub/seo/featured-snippets',
+      title: 'What Are Featured Snippets? And How to Get Them',
+    });
     expect(desktop[1]!.snippet).toMatch(/^Featured Snippets are short snippets of text/);
     const mobile = parse('mobile.html');
     expect(mobile.map((r) => r.title)).toEqual(['Google', 'Google', 'Google Account', 'Google Play']);
@@ -58,12 +70,25 @@ describe('google', () => {
 
   it('raises a CAPTCHA error on the reCAPTCHA page and on a /sorry/ redirect', () => {
     expect(() => parse('recaptcha.html')).toThrow(EngineCaptchaError);
-    expect(() => parse('no-results-nojs.html', 'https://www.google.com/sorry/index?continue=x')).toThrow(EngineCaptchaError);
+    expect(() => parse('no-results-nojs.html', 'https://www.google.com/sorry/index?continue=x')).toThrow(
+      EngineCaptchaError,
+    );
   });
 
   it('builds start, tbs, safe, hl and lr', () => {
-    const url = new URL(loaded.engine.buildRequest(testContext(loaded.manifest, { query: 'q', page: 3, timeRange: 'year', safeSearch: 0, language: 'de' })).url);
-    expect(Object.fromEntries(url.searchParams)).toMatchObject({ q: 'q', start: '20', tbs: 'qdr:y', safe: 'off', hl: 'de', lr: 'lang_de' });
+    const url = new URL(
+      loaded.engine.buildRequest(
+        testContext(loaded.manifest, { query: 'q', page: 3, timeRange: 'year', safeSearch: 0, language: 'de' }),
+      ).url,
+    );
+    expect(Object.fromEntries(url.searchParams)).toMatchObject({
+      q: 'q',
+      start: '20',
+      tbs: 'qdr:y',
+      safe: 'off',
+      hl: 'de',
+      lr: 'lang_de',
+    });
     const strict = new URL(loaded.engine.buildRequest(testContext(loaded.manifest, { query: 'q', safeSearch: 2 })).url);
     expect(strict.searchParams.get('safe')).toBe('active');
     expect(strict.searchParams.has('start')).toBe(false);
@@ -71,8 +96,15 @@ describe('google', () => {
 
   it('builds and parses firefox-client autocomplete', () => {
     const auto = loaded.engine.autocomplete!;
-    const request: HttpRequestSpec = auto.buildRequest('hel', { settings: { baseUrl: loaded.manifest.baseUrl, options: {} }, manifest: loaded.manifest, language: 'en' });
+    const request: HttpRequestSpec = auto.buildRequest('hel', {
+      settings: { baseUrl: loaded.manifest.baseUrl, options: {} },
+      manifest: loaded.manifest,
+      language: 'en',
+    });
     expect(request.url).toBe('https://suggestqueries.google.com/complete/search?client=firefox&q=hel&hl=en');
-    expect(auto.parseResponse(testResponse(request, '["hel",["hello","help"]]', 'application/json'))).toEqual(['hello', 'help']);
+    expect(auto.parseResponse(testResponse(request, '["hel",["hello","help"]]', 'application/json'))).toEqual([
+      'hello',
+      'help',
+    ]);
   });
 });

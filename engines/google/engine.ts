@@ -16,7 +16,9 @@ const SNIPPET_SELECTORS = ['.VwiC3b', '[data-sncf]', '.s3v9rd', '.st', '.yDYNvb'
 
 function parseResults(html: string): EngineResult[] {
   return headedResults(html).map(({ url, title, container }) => {
-    const snippetElement = SNIPPET_SELECTORS.map((selector) => container.querySelector(selector)).find((element) => element !== null);
+    const snippetElement = SNIPPET_SELECTORS.map((selector) => container.querySelector(selector)).find(
+      (element) => element !== null,
+    );
     return { url, title, snippet: textOf(snippetElement) };
   });
 }
@@ -36,13 +38,24 @@ export default defineEngine({
   autocomplete: {
     buildRequest(text, { settings, manifest, language }) {
       // Suggestions are served from suggestqueries.google.com; an overridden baseUrl serves both.
-      const base = settings.baseUrl.replace(/\/+$/, '') === manifest.baseUrl.replace(/\/+$/, '') ? SUGGEST_ORIGIN : settings.baseUrl;
-      return { method: 'GET', url: endpointUrl(base, '/complete/search', { client: 'firefox', q: text, hl: language === 'all' ? undefined : language }) };
+      const base =
+        settings.baseUrl.replace(/\/+$/, '') === manifest.baseUrl.replace(/\/+$/, '')
+          ? SUGGEST_ORIGIN
+          : settings.baseUrl;
+      return {
+        method: 'GET',
+        url: endpointUrl(base, '/complete/search', {
+          client: 'firefox',
+          q: text,
+          hl: language === 'all' ? undefined : language,
+        }),
+      };
     },
     parseResponse(response) {
       const data = parseJsonBody(response.body, 'google autocomplete');
       // client=firefox answers ["query", ["suggestion", ...]].
-      if (Array.isArray(data) && Array.isArray(data[1])) return data[1].filter((s): s is string => typeof s === 'string');
+      if (Array.isArray(data) && Array.isArray(data[1]))
+        return data[1].filter((s): s is string => typeof s === 'string');
       throw new EngineParseError('google autocomplete answered in an unknown format');
     },
   },

@@ -2,7 +2,13 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EngineCaptchaError } from '../../core/engine.js';
 import { runEngineConformance } from '../../test/contract/engine-conformance.js';
-import { loadEngine, readFixture, testContext, testResponse, type LoadedTestEngine } from '../../test/contract/load-engine.js';
+import {
+  loadEngine,
+  readFixture,
+  testContext,
+  testResponse,
+  type LoadedTestEngine,
+} from '../../test/contract/load-engine.js';
 import { imageLinkTarget } from './engine.js';
 
 const engineDir = fileURLToPath(new URL('.', import.meta.url));
@@ -34,7 +40,10 @@ describe('google_images', () => {
       sourceUrl: 'https://en.wikipedia.org/wiki/Lighthouse',
       extra: { source: 'en.wikipedia.org' },
     });
-    expect(results[1]).toMatchObject({ title: "Peggy's Cove Lighthouse & village", extra: { source: 'example-coast.com' } });
+    expect(results[1]).toMatchObject({
+      title: "Peggy's Cove Lighthouse & village",
+      extra: { source: 'example-coast.com' },
+    });
     expect(results[2]).toMatchObject({
       url: 'https://photos.example.org/storm',
       title: 'Lighthouse in a storm',
@@ -55,12 +64,17 @@ describe('google_images', () => {
   });
 
   it('raises a CAPTCHA error on a reCAPTCHA page', () => {
-    const page = '<html><body><form id="captcha-form" action="index" method="post"><div class="g-recaptcha"></div></form>Our systems have detected unusual traffic from your computer network.</body></html>';
+    const page =
+      '<html><body><form id="captcha-form" action="index" method="post"><div class="g-recaptcha"></div></form>Our systems have detected unusual traffic from your computer network.</body></html>';
     expect(() => parse(page)).toThrow(EngineCaptchaError);
   });
 
   it('builds the image tab request', () => {
-    const request = loaded.engine.buildRequest(testContext(loaded.manifest, { query: 'lighthouse', page: 2, timeRange: 'year', safeSearch: 0, language: 'fr' }));
-    expect(request.url).toBe('https://www.google.com/search?q=lighthouse&tbm=isch&start=20&tbs=qdr%3Ay&safe=off&hl=fr&lr=lang_fr&ie=utf8&oe=utf8');
+    const request = loaded.engine.buildRequest(
+      testContext(loaded.manifest, { query: 'lighthouse', page: 2, timeRange: 'year', safeSearch: 0, language: 'fr' }),
+    );
+    expect(request.url).toBe(
+      'https://www.google.com/search?q=lighthouse&tbm=isch&start=20&tbs=qdr%3Ay&safe=off&hl=fr&lr=lang_fr&ie=utf8&oe=utf8',
+    );
   });
 });

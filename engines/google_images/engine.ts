@@ -50,10 +50,10 @@ function isThumbnail(image: Element): boolean {
 /** The largest ancestor of a thumbnail that holds no other thumbnail. */
 function tileOf(image: Element): Element {
   let tile = image;
-  while (tile.parentElement && [...tile.parentElement.querySelectorAll('img')].filter(isThumbnail).length <= 1) tile = tile.parentElement;
+  while (tile.parentElement && [...tile.parentElement.querySelectorAll('img')].filter(isThumbnail).length <= 1)
+    tile = tile.parentElement;
   return tile;
 }
-
 
 function parseResults(html: string): EngineResult[] {
   const document = parseHtmlDocument(html);
@@ -69,7 +69,9 @@ function parseResults(html: string): EngineResult[] {
     // Caption lines: the title, then the site's domain.
     const lines = [...tile.querySelectorAll('span')].map((span) => textOf(span)).filter(Boolean);
     const domain = new URL(target.page).hostname.replace(/^www\./, '');
-    const title = lines.find((line) => line.replace(/^www\./, '') !== domain) ?? (textOf(tile) || image.getAttribute('alt')?.trim() || domain);
+    const title =
+      lines.find((line) => line.replace(/^www\./, '') !== domain) ??
+      (textOf(tile) || image.getAttribute('alt')?.trim() || domain);
     const result: EngineResult = {
       url: target.page,
       title,
@@ -88,7 +90,10 @@ function parseResults(html: string): EngineResult[] {
 
 export default defineEngine({
   buildRequest({ query, settings }) {
-    return { method: 'GET', url: endpointUrl(settings.baseUrl, '/search', googleSearchParams(query, PAGE_SIZE, 'isch')) };
+    return {
+      method: 'GET',
+      url: endpointUrl(settings.baseUrl, '/search', googleSearchParams(query, PAGE_SIZE, 'isch')),
+    };
   },
 
   parseResponse(response) {

@@ -2,7 +2,13 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EngineCaptchaError } from '../../core/engine.js';
 import { runEngineConformance } from '../../test/contract/engine-conformance.js';
-import { loadEngine, readFixture, testContext, testResponse, type LoadedTestEngine } from '../../test/contract/load-engine.js';
+import {
+  loadEngine,
+  readFixture,
+  testContext,
+  testResponse,
+  type LoadedTestEngine,
+} from '../../test/contract/load-engine.js';
 import { parseAge, unwrapGoogleLink } from './engine.js';
 
 const engineDir = fileURLToPath(new URL('.', import.meta.url));
@@ -21,7 +27,10 @@ describe('google_news', () => {
     const ctx = testContext(loaded.manifest, { query: 'Hello' });
     const request = loaded.engine.buildRequest(ctx);
     const response = testResponse(request, body);
-    const step = loaded.engine.parseResponse({ ...response, headers: { ...response.headers, ...headers }, url: url ?? request.url }, ctx);
+    const step = loaded.engine.parseResponse(
+      { ...response, headers: { ...response.headers, ...headers }, url: url ?? request.url },
+      ctx,
+    );
     if (!('results' in step)) throw new Error('expected results');
     return step.results;
   };
@@ -32,7 +41,9 @@ describe('google_news', () => {
     expect(results[0]).toEqual({
       url: 'https://www.ndtv.com/offbeat/watch-beluga-whale-welcomes-little-boy-with-a-special-hello-at-aquarium-2438906',
       title: 'Watch: Beluga Whale Welcomes Little Boy With A Special "Hello" At Aquarium',
-      snippet: expect.stringMatching(/^Watch: Beluga Whale Welcomes Little Boy With A Special "Hello" At Aquarium\. Beluga whales/) as string,
+      snippet: expect.stringMatching(
+        /^Watch: Beluga Whale Welcomes Little Boy With A Special "Hello" At Aquarium\. Beluga whales/,
+      ) as string,
       publishedDate: '2021-05-10T12:42:07.000Z',
       extra: { source: 'NDTV.com' },
     });
@@ -54,13 +65,21 @@ describe('google_news', () => {
 
   it('unwraps /url?q= links and reports the /sorry/ page as a CAPTCHA', () => {
     expect(unwrapGoogleLink('/url?q=https://example.org/a%3Fb&sa=U')).toBe('https://example.org/a?b');
-    expect(() => parse('<html><body>Our systems have detected unusual traffic</body></html>', {}, 'https://www.google.com/sorry/index?continue=x')).toThrow(
-      EngineCaptchaError,
-    );
+    expect(() =>
+      parse(
+        '<html><body>Our systems have detected unusual traffic</body></html>',
+        {},
+        'https://www.google.com/sorry/index?continue=x',
+      ),
+    ).toThrow(EngineCaptchaError);
   });
 
   it('builds the news-tab request', () => {
-    const request = loaded.engine.buildRequest(testContext(loaded.manifest, { query: 'rust', page: 2, timeRange: 'week', safeSearch: 2, language: 'de' }));
-    expect(request.url).toBe('https://www.google.com/search?q=rust&tbm=nws&start=10&hl=de&tbs=qdr%3Aw&safe=high&gbv=1&ie=UTF-8');
+    const request = loaded.engine.buildRequest(
+      testContext(loaded.manifest, { query: 'rust', page: 2, timeRange: 'week', safeSearch: 2, language: 'de' }),
+    );
+    expect(request.url).toBe(
+      'https://www.google.com/search?q=rust&tbm=nws&start=10&hl=de&tbs=qdr%3Aw&safe=high&gbv=1&ie=UTF-8',
+    );
   });
 });

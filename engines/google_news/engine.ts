@@ -13,7 +13,13 @@ export { unwrapGoogleLink } from '../_google/google.js';
 
 const PAGE_SIZE = 10;
 const SAFE_SEARCH: Record<SafeSearch, string> = { 0: 'off', 1: 'medium', 2: 'high' };
-const UNIT_MS: Record<string, number> = { minute: 60_000, min: 60_000, hour: 3_600_000, day: 86_400_000, week: 604_800_000 };
+const UNIT_MS: Record<string, number> = {
+  minute: 60_000,
+  min: 60_000,
+  hour: 3_600_000,
+  day: 86_400_000,
+  week: 604_800_000,
+};
 
 /** "10 hours ago" (against `now`) or "May 3, 2021" → ISO date; undefined otherwise. */
 export function parseAge(text: string, now: Date | undefined): string | undefined {

@@ -1,11 +1,30 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EngineCaptchaError, type EngineResult } from '../../core/engine.js';
 import { runEngineConformance } from '../../test/contract/engine-conformance.js';
-import { loadEngine, readFixture, testContext, testResponse, type LoadedTestEngine } from '../../test/contract/load-engine.js';
+import {
+  loadEngine,
+  readFixture,
+  testContext,
+  testResponse,
+  type LoadedTestEngine,
+} from '../../test/contract/load-engine.js';
 
 const engineDir = new URL('.', import.meta.url).pathname;
 
-runEngineConformance(engineDir, { fixtures: [{ file: 'sep_googlescholar-Hello-synopsis-1.response.html', query: 'Hello', contentType: 'text/html; charset=utf-8' }, { file: 'goscholar_parse_test_case1.html', query: '"Learning deep architectures for AI"', contentType: 'text/html; charset=utf-8' }] });
+runEngineConformance(engineDir, {
+  fixtures: [
+    {
+      file: 'sep_googlescholar-Hello-synopsis-1.response.html',
+      query: 'Hello',
+      contentType: 'text/html; charset=utf-8',
+    },
+    {
+      file: 'goscholar_parse_test_case1.html',
+      query: '"Learning deep architectures for AI"',
+      contentType: 'text/html; charset=utf-8',
+    },
+  ],
+});
 
 describe('google_scholar parser', () => {
   let loaded: LoadedTestEngine;
@@ -15,12 +34,19 @@ describe('google_scholar parser', () => {
 
   const parse = (file: string, query: string, status = 200): EngineResult[] => {
     const ctx = testContext(loaded.manifest, { query });
-    const response = testResponse(loaded.engine.buildRequest(ctx), readFixture(engineDir, file), 'text/html; charset=utf-8', status);
+    const response = testResponse(
+      loaded.engine.buildRequest(ctx),
+      readFixture(engineDir, file),
+      'text/html; charset=utf-8',
+      status,
+    );
     return (loaded.engine.parseResponse(response, ctx) as { results: EngineResult[] }).results;
   };
 
   it('builds /scholar with start offset and interface language', () => {
-    const url = new URL(loaded.engine.buildRequest(testContext(loaded.manifest, { query: 'hello', page: 2, language: 'de' })).url);
+    const url = new URL(
+      loaded.engine.buildRequest(testContext(loaded.manifest, { query: 'hello', page: 2, language: 'de' })).url,
+    );
     expect(url.pathname).toBe('/scholar');
     expect(url.searchParams.get('start')).toBe('10');
     expect(url.searchParams.get('hl')).toBe('de');
@@ -38,14 +64,23 @@ describe('google_scholar parser', () => {
       publishedDate: '2003',
       authors: ['WD Carrier III'],
     });
-    expect(results[0]!.snippet.startsWith('The century-old Hazen formula for predicting the permeability of sand')).toBe(true);
-    expect(results[0]!.extra).toMatchObject({ citedBy: 581, pdf: 'https://www.academia.edu/download/54170257/Goodbye_Hazen__Hello_Kozeny-Carman.pdf' });
+    expect(
+      results[0]!.snippet.startsWith('The century-old Hazen formula for predicting the permeability of sand'),
+    ).toBe(true);
+    expect(results[0]!.extra).toMatchObject({
+      citedBy: 581,
+      pdf: 'https://www.academia.edu/download/54170257/Goodbye_Hazen__Hello_Kozeny-Carman.pdf',
+    });
     expect(results[1]!.url).toBe('https://www.sciencedirect.com/science/article/pii/0304387885900367');
   });
 
   it('reads the 2016 layout too', () => {
     const results = parse('goscholar_parse_test_case1.html', '"Learning deep architectures for AI"');
-    expect(results[0]).toMatchObject({ url: 'http://dl.acm.org/citation.cfm?id=1658424', title: 'Learning deep architectures for AI', authors: ['Y Bengio'] });
+    expect(results[0]).toMatchObject({
+      url: 'http://dl.acm.org/citation.cfm?id=1658424',
+      title: 'Learning deep architectures for AI',
+      authors: ['Y Bengio'],
+    });
     expect(results[0]!.extra).toMatchObject({ citedBy: 2441 });
   });
 

@@ -12,13 +12,21 @@ import {
 
 const PAGE_SIZE = 10;
 /** Markers of Scholar's and Google's robot checks ("/sorry/" redirect, reCAPTCHA form). */
-const CAPTCHA_MARKERS = [/id="gs_captcha/i, /class="g-recaptcha"/i, /please show you're not a robot/i, /unusual traffic from your computer/i];
+const CAPTCHA_MARKERS = [
+  /id="gs_captcha/i,
+  /class="g-recaptcha"/i,
+  /please show you're not a robot/i,
+  /unusual traffic from your computer/i,
+];
 
 /** linkedom's elements, typed as the DOM lib's Element. */
 type HtmlElement = Element;
 
 function assertNotBlocked(response: EngineResponse): void {
-  if (/\/sorry\/|google\.[a-z.]+\/sorry/.test(response.url) || CAPTCHA_MARKERS.some((marker) => marker.test(response.body))) {
+  if (
+    /\/sorry\/|google\.[a-z.]+\/sorry/.test(response.url) ||
+    CAPTCHA_MARKERS.some((marker) => marker.test(response.body))
+  ) {
     throw new EngineCaptchaError('google scholar answered with a CAPTCHA page');
   }
   if (response.status === 429) throw new EngineRateLimitedError();
@@ -51,14 +59,21 @@ function entryToResult(entry: HtmlElement, pageUrl: string): EngineResult | unde
   for (const badge of heading.querySelectorAll('.gs_ctc, .gs_ctu, .gs_ct1, .gs_ct2, .gs_ctg2')) badge.remove();
   const byline = text(entry.querySelector('.gs_a'));
   const [authorPart = '', venuePart = ''] = byline.split(' - ');
-  const citedBy = [...entry.querySelectorAll('.gs_fl a')].find((anchor) => /[?&]cites=/.test(anchor.getAttribute('href') ?? ''));
+  const citedBy = [...entry.querySelectorAll('.gs_fl a')].find((anchor) =>
+    /[?&]cites=/.test(anchor.getAttribute('href') ?? ''),
+  );
   const year = /\b(1[5-9]\d\d|20\d\d)\b/.exec(venuePart)?.[1];
   return {
     url,
     title: text(link),
     snippet: text(entry.querySelector('.gs_rs')),
     publishedDate: year,
-    authors: authorPart ? authorPart.split(',').map((name) => name.replace('…', '').trim()).filter(Boolean) : undefined,
+    authors: authorPart
+      ? authorPart
+          .split(',')
+          .map((name) => name.replace('…', '').trim())
+          .filter(Boolean)
+      : undefined,
     extra: {
       byline,
       citedBy: citedBy ? Number(/\d+/.exec(citedBy.textContent ?? '')?.[0] ?? 0) : undefined,
@@ -70,7 +85,10 @@ function entryToResult(entry: HtmlElement, pageUrl: string): EngineResult | unde
 export default defineEngine({
   buildRequest(ctx) {
     const base = ctx.settings.baseUrl.replace(/\/+$/, '');
-    const params = new URLSearchParams({ q: ctx.query.query, hl: ctx.query.language === 'all' ? 'en' : ctx.query.language });
+    const params = new URLSearchParams({
+      q: ctx.query.query,
+      hl: ctx.query.language === 'all' ? 'en' : ctx.query.language,
+    });
     if (ctx.query.page > 1) params.set('start', String((ctx.query.page - 1) * PAGE_SIZE));
     return { method: 'GET', url: `${base}/scholar?${params}` };
   },

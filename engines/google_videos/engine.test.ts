@@ -2,7 +2,13 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EngineCaptchaError } from '../../core/engine.js';
 import { runEngineConformance } from '../../test/contract/engine-conformance.js';
-import { loadEngine, readFixture, testContext, testResponse, type LoadedTestEngine } from '../../test/contract/load-engine.js';
+import {
+  loadEngine,
+  readFixture,
+  testContext,
+  testResponse,
+  type LoadedTestEngine,
+} from '../../test/contract/load-engine.js';
 
 const engineDir = fileURLToPath(new URL('.', import.meta.url));
 
@@ -35,15 +41,25 @@ describe('google_videos', () => {
     // A data: placeholder is no thumbnail; the badge still gives the duration.
     expect(results[1]).toMatchObject({ url: 'https://vimeo.com/512345678', extra: { duration: '1:05:09' } });
     expect(results[1]).not.toHaveProperty('thumbnail');
-    expect(results[2]).toEqual({ url: 'https://www.example-cooking.com/videos/no-knead-sourdough', title: 'No-knead sourdough in 5 steps', snippet: '' });
+    expect(results[2]).toEqual({
+      url: 'https://www.example-cooking.com/videos/no-knead-sourdough',
+      title: 'No-knead sourdough in 5 steps',
+      snippet: '',
+    });
   });
 
   it('raises a CAPTCHA error on a /sorry/ redirect', () => {
-    expect(() => parse('<html><body>blocked</body></html>', 'https://www.google.com/sorry/index?continue=x')).toThrow(EngineCaptchaError);
+    expect(() => parse('<html><body>blocked</body></html>', 'https://www.google.com/sorry/index?continue=x')).toThrow(
+      EngineCaptchaError,
+    );
   });
 
   it('builds the video tab request', () => {
-    const request = loaded.engine.buildRequest(testContext(loaded.manifest, { query: 'sourdough', page: 3, timeRange: 'day', safeSearch: 2, language: 'all' }));
-    expect(request.url).toBe('https://www.google.com/search?q=sourdough&tbm=vid&start=20&tbs=qdr%3Ad&safe=active&ie=utf8&oe=utf8');
+    const request = loaded.engine.buildRequest(
+      testContext(loaded.manifest, { query: 'sourdough', page: 3, timeRange: 'day', safeSearch: 2, language: 'all' }),
+    );
+    expect(request.url).toBe(
+      'https://www.google.com/search?q=sourdough&tbm=vid&start=20&tbs=qdr%3Ad&safe=active&ie=utf8&oe=utf8',
+    );
   });
 });

@@ -2,7 +2,13 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EngineAccessDeniedError, EngineParseError, EngineRateLimitedError } from '../../core/engine.js';
 import { runEngineConformance } from '../../test/contract/engine-conformance.js';
-import { loadEngine, readFixture, testContext, testResponse, type LoadedTestEngine } from '../../test/contract/load-engine.js';
+import {
+  loadEngine,
+  readFixture,
+  testContext,
+  testResponse,
+  type LoadedTestEngine,
+} from '../../test/contract/load-engine.js';
 
 const engineDir = fileURLToPath(new URL('.', import.meta.url));
 const JSON_TYPE = 'application/json';
@@ -22,7 +28,10 @@ describe('guardian', () => {
 
   const parse = (body: string, status = 200) => {
     const ctx = testContext(loaded.manifest, { query: 'climate' });
-    const step = loaded.engine.parseResponse(testResponse(loaded.engine.buildRequest(ctx), body, JSON_TYPE, status), ctx);
+    const step = loaded.engine.parseResponse(
+      testResponse(loaded.engine.buildRequest(ctx), body, JSON_TYPE, status),
+      ctx,
+    );
     if (!('results' in step)) throw new Error('expected results');
     return step.results;
   };
@@ -37,16 +46,28 @@ describe('guardian', () => {
       publishedDate: '2024-03-19T11:00:12.000Z',
       author: 'Jane Example Environment correspondent',
       thumbnail: 'https://media.guim.co.uk/0123456789abcdef/0_0_5000_3000/500.jpg',
-      extra: { section: 'Environment', type: 'article', id: 'environment/2024/mar/19/climate-crisis-record-ocean-heat', pillar: 'News' },
+      extra: {
+        section: 'Environment',
+        type: 'article',
+        id: 'environment/2024/mar/19/climate-crisis-record-ocean-heat',
+        pillar: 'News',
+      },
     });
-    expect(results[1]).toMatchObject({ title: 'Voters want climate action & lower bills. Both are possible', snippet: 'It is a false choice, writes John Example' });
+    expect(results[1]).toMatchObject({
+      title: 'Voters want climate action & lower bills. Both are possible',
+      snippet: 'It is a false choice, writes John Example',
+    });
     expect(results[2]).toMatchObject({ title: 'Climate summit – live', snippet: '', extra: { type: 'liveblog' } });
   });
 
   it('maps error answers to typed errors or no results', () => {
-    expect(parse('{"response":{"status":"error","message":"requested page is beyond the number of available pages"}}', 400)).toEqual([]);
+    expect(
+      parse('{"response":{"status":"error","message":"requested page is beyond the number of available pages"}}', 400),
+    ).toEqual([]);
     expect(() => parse('{"message":"Unauthorized"}', 401)).toThrow(EngineAccessDeniedError);
-    expect(() => parse('{"response":{"status":"error","message":"The api key provided is invalid"}}')).toThrow(EngineAccessDeniedError);
+    expect(() => parse('{"response":{"status":"error","message":"The api key provided is invalid"}}')).toThrow(
+      EngineAccessDeniedError,
+    );
     expect(() => parse('{"message":"API rate limit exceeded"}', 429)).toThrow(EngineRateLimitedError);
     expect(() => parse('{"response":{"status":"error","message":"Invalid order-by"}}', 400)).toThrow(EngineParseError);
   });

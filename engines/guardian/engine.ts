@@ -3,7 +3,14 @@
  * Needs an API key (engines.guardian.apiKey); the free developer tier allows
  * about one call a second and 500 a day.
  */
-import { defineEngine, EngineAccessDeniedError, EngineParseError, EngineRateLimitedError, stripMarkup, type EngineResult } from '../../core/engine.js';
+import {
+  defineEngine,
+  EngineAccessDeniedError,
+  EngineParseError,
+  EngineRateLimitedError,
+  stripMarkup,
+  type EngineResult,
+} from '../../core/engine.js';
 import { endpointUrl } from '../_lib/endpoint-url.js';
 import { absoluteHttpUrl } from '../_lib/html-document.js';
 import { asArray, asRecord, asString, parseJsonBody } from '../_lib/json-body.js';
@@ -11,7 +18,6 @@ import { isoDate } from '../_lib/dates.js';
 
 const PAGE_SIZE = 10;
 const FIELDS = 'trailText,thumbnail,byline';
-
 
 function toResult(value: unknown): EngineResult | undefined {
   const item = asRecord(value);
@@ -27,7 +33,12 @@ function toResult(value: unknown): EngineResult | undefined {
   const thumbnail = absoluteHttpUrl(asString(fields?.thumbnail));
   if (thumbnail) result.thumbnail = thumbnail;
   const extra: Record<string, unknown> = {};
-  for (const [field, key] of [['section', 'sectionName'], ['type', 'type'], ['id', 'id'], ['pillar', 'pillarName']] as const) {
+  for (const [field, key] of [
+    ['section', 'sectionName'],
+    ['type', 'type'],
+    ['id', 'id'],
+    ['pillar', 'pillarName'],
+  ] as const) {
     const text = asString(item[key]);
     if (text) extra[field] = text;
   }
@@ -53,7 +64,10 @@ export default defineEngine({
 
   parseResponse(response) {
     if (response.status === 429) throw new EngineRateLimitedError('the guardian answered 429 Too Many Requests');
-    if (response.status === 401 || response.status === 403) throw new EngineAccessDeniedError(`the guardian denied access (${response.status}): check engines.guardian.apiKey`);
+    if (response.status === 401 || response.status === 403)
+      throw new EngineAccessDeniedError(
+        `the guardian denied access (${response.status}): check engines.guardian.apiKey`,
+      );
     const data = asRecord(parseJsonBody(response.body, 'guardian'));
     const body = asRecord(data?.response);
     if (!body) {
@@ -71,6 +85,10 @@ export default defineEngine({
       throw new EngineParseError(`the guardian answered with an error: ${message}`);
     }
     if (!Array.isArray(body.results)) throw new EngineParseError('the guardian answered without results');
-    return { results: asArray(body.results).map(toResult).filter((result): result is EngineResult => result !== undefined) };
+    return {
+      results: asArray(body.results)
+        .map(toResult)
+        .filter((result): result is EngineResult => result !== undefined),
+    };
   },
 });

@@ -1,11 +1,19 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type EngineResult } from '../../core/engine.js';
 import { runEngineConformance } from '../../test/contract/engine-conformance.js';
-import { loadEngine, readFixture, testContext, testResponse, type LoadedTestEngine } from '../../test/contract/load-engine.js';
+import {
+  loadEngine,
+  readFixture,
+  testContext,
+  testResponse,
+  type LoadedTestEngine,
+} from '../../test/contract/load-engine.js';
 
 const engineDir = new URL('.', import.meta.url).pathname;
 
-runEngineConformance(engineDir, { fixtures: [{ file: 'search.json', query: 'hiring', contentType: 'application/json' }] });
+runEngineConformance(engineDir, {
+  fixtures: [{ file: 'search.json', query: 'hiring', contentType: 'application/json' }],
+});
 
 describe('hackernews parser', () => {
   let loaded: LoadedTestEngine;
@@ -15,7 +23,12 @@ describe('hackernews parser', () => {
 
   const parse = (file: string, query: string, status = 200): EngineResult[] => {
     const ctx = testContext(loaded.manifest, { query });
-    const response = testResponse(loaded.engine.buildRequest(ctx), readFixture(engineDir, file), 'application/json', status);
+    const response = testResponse(
+      loaded.engine.buildRequest(ctx),
+      readFixture(engineDir, file),
+      'application/json',
+      status,
+    );
     return (loaded.engine.parseResponse(response, ctx) as { results: EngineResult[] }).results;
   };
 
@@ -28,8 +41,16 @@ describe('hackernews parser', () => {
 
   it('links to the story, or to the discussion for text posts (hand-made fixture)', () => {
     const results = parse('search.json', 'hiring');
-    expect(results[0]).toMatchObject({ url: 'http://ycombinator.com', title: 'Y Combinator', snippet: '57 points, 15 comments', author: 'pg' });
-    expect(results[1]).toMatchObject({ url: 'https://news.ycombinator.com/item?id=41425910', title: 'Ask HN: Who is hiring? (September 2024)' });
+    expect(results[0]).toMatchObject({
+      url: 'http://ycombinator.com',
+      title: 'Y Combinator',
+      snippet: '57 points, 15 comments',
+      author: 'pg',
+    });
+    expect(results[1]).toMatchObject({
+      url: 'https://news.ycombinator.com/item?id=41425910',
+      title: 'Ask HN: Who is hiring? (September 2024)',
+    });
     expect(results[1]!.snippet).toContain('location & include REMOTE');
   });
 });

@@ -1,5 +1,11 @@
 /** Hacker News stories through the Algolia HN Search API (JSON). */
-import { defineEngine, EngineParseError, EngineRateLimitedError, stripMarkup, type EngineResult } from '../../core/engine.js';
+import {
+  defineEngine,
+  EngineParseError,
+  EngineRateLimitedError,
+  stripMarkup,
+  type EngineResult,
+} from '../../core/engine.js';
 
 const PAGE_SIZE = 10;
 const ITEM_URL = 'https://news.ycombinator.com/item?id=';

@@ -33,7 +33,12 @@ function modelToResult(model: Model): EngineResult | undefined {
     snippet: facts.filter(Boolean).join(' · '),
     publishedDate: model.lastModified ?? model.createdAt,
     author: model.author ?? (id.includes('/') ? id.split('/')[0] : undefined),
-    extra: { pipeline: model.pipeline_tag, library: model.library_name, downloads: model.downloads, likes: model.likes },
+    extra: {
+      pipeline: model.pipeline_tag,
+      library: model.library_name,
+      downloads: model.downloads,
+      likes: model.likes,
+    },
   };
 }
 
@@ -41,7 +46,12 @@ export default defineEngine({
   buildRequest(ctx) {
     const base = ctx.settings.baseUrl.replace(/\/+$/, '');
     // The Hub pages with a cursor in the Link header, so only the first page is served.
-    const params = new URLSearchParams({ search: ctx.query.query, sort: 'downloads', direction: '-1', limit: String(LIMIT) });
+    const params = new URLSearchParams({
+      search: ctx.query.query,
+      sort: 'downloads',
+      direction: '-1',
+      limit: String(LIMIT),
+    });
     return { method: 'GET', url: `${base}/api/models?${params}` };
   },
 

@@ -2,7 +2,13 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EngineParseError } from '../../core/engine.js';
 import { runEngineConformance } from '../../test/contract/engine-conformance.js';
-import { loadEngine, readFixture, testContext, testResponse, type LoadedTestEngine } from '../../test/contract/load-engine.js';
+import {
+  loadEngine,
+  readFixture,
+  testContext,
+  testResponse,
+  type LoadedTestEngine,
+} from '../../test/contract/load-engine.js';
 import { suggestionPath } from './engine.js';
 
 const engineDir = fileURLToPath(new URL('.', import.meta.url));
@@ -23,7 +29,10 @@ describe('imdb', () => {
 
   const parse = (body: string, status = 200) => {
     const ctx = testContext(loaded.manifest, { query: 'the matrix' });
-    const step = loaded.engine.parseResponse(testResponse(loaded.engine.buildRequest(ctx), body, JSON_TYPE, status), ctx);
+    const step = loaded.engine.parseResponse(
+      testResponse(loaded.engine.buildRequest(ctx), body, JSON_TYPE, status),
+      ctx,
+    );
     if (!('results' in step)) throw new Error('expected results');
     return step.results;
   };
@@ -46,8 +55,16 @@ describe('imdb', () => {
     });
     expect(results[2]).toMatchObject({ snippet: 'video · Keanu Reeves, Carrie-Anne Moss', extra: { kind: 'video' } });
     expect(results[2]!.thumbnail).toBeUndefined();
-    expect(results[3]).toMatchObject({ title: 'Matrix & Friends', snippet: 'TV series · 2018-2020 · Jane Example, John Example', extra: { year: 2018, years: '2018-2020' } });
-    expect(results[4]).toMatchObject({ title: 'Keanu Reeves', snippet: 'Actor, The Matrix (1999)', extra: { id: 'nm0000206' } });
+    expect(results[3]).toMatchObject({
+      title: 'Matrix & Friends',
+      snippet: 'TV series · 2018-2020 · Jane Example, John Example',
+      extra: { year: 2018, years: '2018-2020' },
+    });
+    expect(results[4]).toMatchObject({
+      title: 'Keanu Reeves',
+      snippet: 'Actor, The Matrix (1999)',
+      extra: { id: 'nm0000206' },
+    });
   });
 
   it('reads 404 and a missing list as no results and rejects malformed lists', () => {
@@ -57,7 +74,9 @@ describe('imdb', () => {
   });
 
   it('files the query under its first character', () => {
-    expect(loaded.engine.buildRequest(testContext(loaded.manifest, { query: '  The Matrix ' })).url).toBe('https://v2.sg.media-imdb.com/suggestion/t/the_matrix.json');
+    expect(loaded.engine.buildRequest(testContext(loaded.manifest, { query: '  The Matrix ' })).url).toBe(
+      'https://v2.sg.media-imdb.com/suggestion/t/the_matrix.json',
+    );
     expect(suggestionPath('Amélie')).toBe('/suggestion/a/am%C3%A9lie.json');
     expect(suggestionPath('Ögedei')).toBe('/suggestion/%C3%B6/%C3%B6gedei.json');
     expect(suggestionPath('2001 a space')).toBe('/suggestion/2/2001_a_space.json');

@@ -3,7 +3,13 @@
  * (v2.sg.media-imdb.com/suggestion/<c>/<query>.json): a short list of
  * titles (tt…) and people (nm…) with year, kind and a poster.
  */
-import { defineEngine, EngineParseError, EngineRateLimitedError, stripMarkup, type EngineResult } from '../../core/engine.js';
+import {
+  defineEngine,
+  EngineParseError,
+  EngineRateLimitedError,
+  stripMarkup,
+  type EngineResult,
+} from '../../core/engine.js';
 import { absoluteHttpUrl } from '../_lib/html-document.js';
 import { asArray, asRecord, asString, parseJsonBody } from '../_lib/json-body.js';
 
@@ -66,6 +72,10 @@ export default defineEngine({
     if (!data) throw new EngineParseError('imdb answered with JSON that is not an object');
     if (data.d === undefined) return { results: [] };
     if (!Array.isArray(data.d)) throw new EngineParseError('imdb answered with a malformed suggestion list');
-    return { results: asArray(data.d).map(toResult).filter((result): result is EngineResult => result !== undefined) };
+    return {
+      results: asArray(data.d)
+        .map(toResult)
+        .filter((result): result is EngineResult => result !== undefined),
+    };
   },
 });

@@ -13,7 +13,9 @@ const FIELDS = ['identifier', 'title', 'description', 'date', 'mediatype', 'crea
 
 /** Archive metadata fields are a string or an array of strings. */
 function firstText(value: unknown): string | undefined {
-  const text = Array.isArray(value) ? value.filter((part): part is string => typeof part === 'string').join(' ') : asString(value);
+  const text = Array.isArray(value)
+    ? value.filter((part): part is string => typeof part === 'string').join(' ')
+    : asString(value);
   return text?.trim() || undefined;
 }
 
@@ -43,7 +45,8 @@ export default defineEngine({
     const error = asString(data.error) ?? asString(asRecord(data.error)?.msg);
     if (error) throw new EngineParseError(`internet_archive search error: ${error}`);
     const body = asRecord(data.response);
-    if (!body || !Array.isArray(body.docs)) throw new EngineParseError('internet_archive answered without response.docs');
+    if (!body || !Array.isArray(body.docs))
+      throw new EngineParseError('internet_archive answered without response.docs');
     const site = settings.baseUrl.replace(/\/+$/, '');
     const results: EngineResult[] = [];
     for (const doc of body.docs.map(asRecord)) {
@@ -53,7 +56,8 @@ export default defineEngine({
       const result: EngineResult = {
         url: `${site}/details/${encodeURIComponent(identifier)}`,
         title: stripMarkup(firstText(doc.title) ?? identifier) || identifier,
-        snippet: description.length > SNIPPET_LENGTH ? `${description.slice(0, SNIPPET_LENGTH - 1).trimEnd()}…` : description,
+        snippet:
+          description.length > SNIPPET_LENGTH ? `${description.slice(0, SNIPPET_LENGTH - 1).trimEnd()}…` : description,
         thumbnail: `${site}/services/img/${encodeURIComponent(identifier)}`,
       };
       const published = isoDate(doc.date);

@@ -2,13 +2,21 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EngineParseError, EngineRateLimitedError } from '../../core/engine.js';
 import { runEngineConformance } from '../../test/contract/engine-conformance.js';
-import { loadEngine, readFixture, testContext, testResponse, type LoadedTestEngine } from '../../test/contract/load-engine.js';
+import {
+  loadEngine,
+  readFixture,
+  testContext,
+  testResponse,
+  type LoadedTestEngine,
+} from '../../test/contract/load-engine.js';
 import { lemmyDate } from './engine.js';
 
 const engineDir = fileURLToPath(new URL('.', import.meta.url));
 
 // Hand-made fixture; see fixtures/PROVENANCE.md.
-runEngineConformance(engineDir, { fixtures: [{ file: 'search-posts.json', query: 'search engine', contentType: 'application/json' }] });
+runEngineConformance(engineDir, {
+  fixtures: [{ file: 'search-posts.json', query: 'search engine', contentType: 'application/json' }],
+});
 
 describe('lemmy', () => {
   let loaded: LoadedTestEngine;
@@ -18,7 +26,10 @@ describe('lemmy', () => {
 
   const parse = (body: string) => {
     const ctx = testContext(loaded.manifest, { query: 'search engine' });
-    const step = loaded.engine.parseResponse(testResponse(loaded.engine.buildRequest(ctx), body, 'application/json'), ctx);
+    const step = loaded.engine.parseResponse(
+      testResponse(loaded.engine.buildRequest(ctx), body, 'application/json'),
+      ctx,
+    );
     if (!('results' in step)) throw new Error('expected results');
     return step.results;
   };
@@ -41,12 +52,20 @@ describe('lemmy', () => {
       snippet: 'https://example.org/blog/release',
       author: 'newsbot',
       publishedDate: '2023-06-10T12:00:00.123Z',
-      extra: { link: 'https://example.org/blog/release', community: 'opensource', communityUrl: 'https://programming.dev/c/opensource', score: 25, comments: 3 },
+      extra: {
+        link: 'https://example.org/blog/release',
+        community: 'opensource',
+        communityUrl: 'https://programming.dev/c/opensource',
+        score: 25,
+        comments: 3,
+      },
     });
   });
 
   it('queries the configured instance, pages and maps errors', () => {
-    const url = loaded.engine.buildRequest(testContext(loaded.manifest, { query: 'rust', page: 2 }, 'https://lemmy.ml')).url;
+    const url = loaded.engine.buildRequest(
+      testContext(loaded.manifest, { query: 'rust', page: 2 }, 'https://lemmy.ml'),
+    ).url;
     expect(url).toBe('https://lemmy.ml/api/v3/search?q=rust&type_=Posts&sort=TopAll&listing_type=All&page=2&limit=20');
     expect(() => parse('{"error":"rate_limit_error"}')).toThrow(EngineRateLimitedError);
     expect(() => parse('{"error":"couldnt_find_community"}')).toThrow(EngineParseError);

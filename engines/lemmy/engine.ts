@@ -3,7 +3,13 @@
  * engines.lemmy.baseUrl at your own instance; it searches what that instance
  * has federated. No account is needed.
  */
-import { defineEngine, EngineParseError, EngineRateLimitedError, stripMarkup, type EngineResult } from '../../core/engine.js';
+import {
+  defineEngine,
+  EngineParseError,
+  EngineRateLimitedError,
+  stripMarkup,
+  type EngineResult,
+} from '../../core/engine.js';
 import { endpointUrl } from '../_lib/endpoint-url.js';
 import { absoluteHttpUrl } from '../_lib/html-document.js';
 import { asArray, asRecord, asString, parseJsonBody } from '../_lib/json-body.js';
@@ -40,7 +46,11 @@ function toResult(value: unknown): EngineResult | undefined {
   const link = absoluteHttpUrl(asString(post.url));
   const body = markdownText(asString(post.body) ?? '');
   const text = body || (link ? link : '');
-  const result: EngineResult = { url, title, snippet: text.length > SNIPPET_LENGTH ? `${text.slice(0, SNIPPET_LENGTH - 1).trimEnd()}…` : text };
+  const result: EngineResult = {
+    url,
+    title,
+    snippet: text.length > SNIPPET_LENGTH ? `${text.slice(0, SNIPPET_LENGTH - 1).trimEnd()}…` : text,
+  };
   const creator = asRecord(view?.creator);
   const author = asString(creator?.display_name) || asString(creator?.name);
   if (author) result.author = author;
@@ -63,8 +73,19 @@ function toResult(value: unknown): EngineResult | undefined {
 
 export default defineEngine({
   buildRequest({ query, settings }) {
-    const params = { q: query.query, type_: 'Posts', sort: 'TopAll', listing_type: 'All', page: query.page, limit: PAGE_SIZE };
-    return { method: 'GET', url: endpointUrl(settings.baseUrl, '/api/v3/search', params), headers: { accept: 'application/json' } };
+    const params = {
+      q: query.query,
+      type_: 'Posts',
+      sort: 'TopAll',
+      listing_type: 'All',
+      page: query.page,
+      limit: PAGE_SIZE,
+    };
+    return {
+      method: 'GET',
+      url: endpointUrl(settings.baseUrl, '/api/v3/search', params),
+      headers: { accept: 'application/json' },
+    };
   },
 
   parseResponse(response) {
@@ -75,6 +96,10 @@ export default defineEngine({
     if (error === 'rate_limit_error') throw new EngineRateLimitedError('lemmy: rate_limit_error');
     if (error) throw new EngineParseError(`lemmy error: ${error}`);
     if (!Array.isArray(data.posts)) throw new EngineParseError('lemmy answered without posts');
-    return { results: asArray(data.posts).map(toResult).filter((result): result is EngineResult => result !== undefined) };
+    return {
+      results: asArray(data.posts)
+        .map(toResult)
+        .filter((result): result is EngineResult => result !== undefined),
+    };
   },
 });

@@ -2,12 +2,20 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EngineAccessDeniedError, EngineParseError } from '../../core/engine.js';
 import { runEngineConformance } from '../../test/contract/engine-conformance.js';
-import { loadEngine, readFixture, testContext, testResponse, type LoadedTestEngine } from '../../test/contract/load-engine.js';
+import {
+  loadEngine,
+  readFixture,
+  testContext,
+  testResponse,
+  type LoadedTestEngine,
+} from '../../test/contract/load-engine.js';
 
 const engineDir = fileURLToPath(new URL('.', import.meta.url));
 
 // Hand-made fixture; see fixtures/PROVENANCE.md.
-runEngineConformance(engineDir, { fixtures: [{ file: 'search-statuses.json', query: 'open source search', contentType: 'application/json' }] });
+runEngineConformance(engineDir, {
+  fixtures: [{ file: 'search-statuses.json', query: 'open source search', contentType: 'application/json' }],
+});
 
 describe('mastodon', () => {
   let loaded: LoadedTestEngine;
@@ -17,7 +25,10 @@ describe('mastodon', () => {
 
   const parse = (body: string, status = 200) => {
     const ctx = testContext(loaded.manifest, { query: 'open source search' });
-    const step = loaded.engine.parseResponse(testResponse(loaded.engine.buildRequest(ctx), body, 'application/json', status), ctx);
+    const step = loaded.engine.parseResponse(
+      testResponse(loaded.engine.buildRequest(ctx), body, 'application/json', status),
+      ctx,
+    );
     if (!('results' in step)) throw new Error('expected results');
     return step.results;
   };
@@ -32,7 +43,14 @@ describe('mastodon', () => {
       author: '@alice@fosstodon.org',
       publishedDate: '2024-11-20T14:03:27.512Z',
       thumbnail: 'https://files.example.social/media_attachments/small/shot.png',
-      extra: { replies: 4, boosts: 27, favourites: 88, language: 'en', media: 1, accountUrl: 'https://fosstodon.org/@alice' },
+      extra: {
+        replies: 4,
+        boosts: 27,
+        favourites: 88,
+        language: 'en',
+        media: 1,
+        accountUrl: 'https://fosstodon.org/@alice',
+      },
     });
     expect(results[1]).toMatchObject({
       title: 'bob: CW: search engine rant',
@@ -46,7 +64,9 @@ describe('mastodon', () => {
   it('sends the token to the configured instance and pages with offset', () => {
     const ctx = testContext(loaded.manifest, { query: '#rust', page: 2 }, 'https://hachyderm.io');
     const request = loaded.engine.buildRequest(ctx);
-    expect(request.url).toBe('https://hachyderm.io/api/v2/search?q=%23rust&type=statuses&limit=20&offset=20&resolve=false');
+    expect(request.url).toBe(
+      'https://hachyderm.io/api/v2/search?q=%23rust&type=statuses&limit=20&offset=20&resolve=false',
+    );
     expect(request.headers?.authorization).toBe('Bearer test-key');
   });
 

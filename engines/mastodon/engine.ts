@@ -4,7 +4,14 @@
  * status search for signed-in users, so the engine needs an access token
  * (engines.mastodon.apiKey, scope read:search), sent as a Bearer token.
  */
-import { defineEngine, EngineAccessDeniedError, EngineParseError, EngineRateLimitedError, stripMarkup, type EngineResult } from '../../core/engine.js';
+import {
+  defineEngine,
+  EngineAccessDeniedError,
+  EngineParseError,
+  EngineRateLimitedError,
+  stripMarkup,
+  type EngineResult,
+} from '../../core/engine.js';
 import { endpointUrl } from '../_lib/endpoint-url.js';
 import { absoluteHttpUrl } from '../_lib/html-document.js';
 import { asArray, asRecord, asString, parseJsonBody } from '../_lib/json-body.js';
@@ -13,7 +20,6 @@ import { isoDate } from '../_lib/dates.js';
 const PAGE_SIZE = 20;
 const TITLE_LENGTH = 100;
 const SNIPPET_LENGTH = 500;
-
 
 /**
  * Status HTML to text: paragraph and line breaks become spaces, inline link
@@ -71,19 +77,32 @@ function toResult(value: unknown): EngineResult | undefined {
 
 export default defineEngine({
   buildRequest({ query, settings }) {
-    const params = { q: query.query, type: 'statuses', limit: PAGE_SIZE, offset: query.page > 1 ? (query.page - 1) * PAGE_SIZE : undefined, resolve: 'false' };
+    const params = {
+      q: query.query,
+      type: 'statuses',
+      limit: PAGE_SIZE,
+      offset: query.page > 1 ? (query.page - 1) * PAGE_SIZE : undefined,
+      resolve: 'false',
+    };
     const headers: Record<string, string> = { accept: 'application/json' };
     if (settings.apiKey) headers.authorization = `Bearer ${settings.apiKey}`;
     return { method: 'GET', url: endpointUrl(settings.baseUrl, '/api/v2/search', params), headers };
   },
 
   parseResponse(response) {
-    if (response.status === 401 || response.status === 403) throw new EngineAccessDeniedError(`mastodon answered ${response.status}: check engines.mastodon.apiKey (an access token with read:search)`);
+    if (response.status === 401 || response.status === 403)
+      throw new EngineAccessDeniedError(
+        `mastodon answered ${response.status}: check engines.mastodon.apiKey (an access token with read:search)`,
+      );
     if (response.status === 429) throw new EngineRateLimitedError();
     const data = asRecord(parseJsonBody(response.body, 'mastodon'));
     if (!data) throw new EngineParseError('mastodon answered with JSON that is not an object');
     if (asString(data.error)) throw new EngineParseError(`mastodon error: ${asString(data.error)}`);
     if (!Array.isArray(data.statuses)) throw new EngineParseError('mastodon answered without statuses');
-    return { results: asArray(data.statuses).map(toResult).filter((result): result is EngineResult => result !== undefined) };
+    return {
+      results: asArray(data.statuses)
+        .map(toResult)
+        .filter((result): result is EngineResult => result !== undefined),
+    };
   },
 });

@@ -1,5 +1,11 @@
 /** MDN Web Docs site search API (JSON). */
-import { defineEngine, EngineParseError, EngineRateLimitedError, stripMarkup, type EngineResult } from '../../core/engine.js';
+import {
+  defineEngine,
+  EngineParseError,
+  EngineRateLimitedError,
+  stripMarkup,
+  type EngineResult,
+} from '../../core/engine.js';
 
 const SITE = 'https://developer.mozilla.org';
 /** MDN's translated locales, keyed by ISO 639-1 code. */
@@ -39,7 +45,11 @@ export default defineEngine({
   buildRequest(ctx) {
     const base = ctx.settings.baseUrl.replace(/\/+$/, '');
     const language = ctx.query.language.split('-')[0] ?? 'en';
-    const params = new URLSearchParams({ q: ctx.query.query, locale: LOCALES[language] ?? 'en-US', page: String(ctx.query.page) });
+    const params = new URLSearchParams({
+      q: ctx.query.query,
+      locale: LOCALES[language] ?? 'en-US',
+      page: String(ctx.query.page),
+    });
     return { method: 'GET', url: `${base}/api/v1/search?${params}` };
   },
 

@@ -10,14 +10,15 @@ import { isoDate } from '../_lib/dates.js';
 
 const PAGE_SIZE = 20;
 
-
 function toResult(value: unknown): EngineResult | undefined {
   const object = asRecord(value);
   const pkg = asRecord(object?.package);
   const name = asString(pkg?.name);
   if (!pkg || !name) return undefined;
   const links = asRecord(pkg.links);
-  const url = absoluteHttpUrl(asString(links?.npm)) ?? `https://www.npmjs.com/package/${name.split('/').map(encodeURIComponent).join('/')}`;
+  const url =
+    absoluteHttpUrl(asString(links?.npm)) ??
+    `https://www.npmjs.com/package/${name.split('/').map(encodeURIComponent).join('/')}`;
   const result: EngineResult = { url, title: name, snippet: stripMarkup(asString(pkg.description) ?? '') };
   const author = asString(asRecord(pkg.author)?.name) ?? asString(asRecord(pkg.publisher)?.username);
   if (author) result.author = author;
@@ -41,8 +42,16 @@ function toResult(value: unknown): EngineResult | undefined {
 
 export default defineEngine({
   buildRequest({ query, settings }) {
-    const params = { text: query.query, size: PAGE_SIZE, from: query.page > 1 ? (query.page - 1) * PAGE_SIZE : undefined };
-    return { method: 'GET', url: endpointUrl(settings.baseUrl, '/-/v1/search', params), headers: { accept: 'application/json' } };
+    const params = {
+      text: query.query,
+      size: PAGE_SIZE,
+      from: query.page > 1 ? (query.page - 1) * PAGE_SIZE : undefined,
+    };
+    return {
+      method: 'GET',
+      url: endpointUrl(settings.baseUrl, '/-/v1/search', params),
+      headers: { accept: 'application/json' },
+    };
   },
 
   parseResponse(response) {

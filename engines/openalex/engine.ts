@@ -20,7 +20,11 @@ interface Work {
   cited_by_count?: number;
   type?: string;
   authorships?: Array<{ author?: { display_name?: string } }>;
-  primary_location?: { landing_page_url?: string | null; pdf_url?: string | null; source?: { display_name?: string } | null } | null;
+  primary_location?: {
+    landing_page_url?: string | null;
+    pdf_url?: string | null;
+    source?: { display_name?: string } | null;
+  } | null;
   open_access?: { oa_url?: string | null };
   abstract_inverted_index?: Record<string, number[]> | null;
 }
@@ -75,7 +79,11 @@ function workToResult(work: Work): EngineResult | undefined {
 export default defineEngine({
   buildRequest(ctx) {
     const base = ctx.settings.baseUrl.replace(/\/+$/, '');
-    const params = new URLSearchParams({ search: ctx.query.query, page: String(ctx.query.page), 'per-page': String(PAGE_SIZE) });
+    const params = new URLSearchParams({
+      search: ctx.query.query,
+      page: String(ctx.query.page),
+      'per-page': String(PAGE_SIZE),
+    });
     // OpenAlex asks callers to identify themselves for its "polite pool".
     const mailto = ctx.settings.options.mailto;
     if (typeof mailto === 'string' && mailto) params.set('mailto', mailto);

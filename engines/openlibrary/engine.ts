@@ -39,7 +39,12 @@ function bookToResult(book: Book): EngineResult | undefined {
 export default defineEngine({
   buildRequest(ctx) {
     const base = ctx.settings.baseUrl.replace(/\/+$/, '');
-    const params = new URLSearchParams({ q: ctx.query.query, page: String(ctx.query.page), limit: String(PAGE_SIZE), fields: FIELDS });
+    const params = new URLSearchParams({
+      q: ctx.query.query,
+      page: String(ctx.query.page),
+      limit: String(PAGE_SIZE),
+      fields: FIELDS,
+    });
     return { method: 'GET', url: `${base}/search.json?${params}` };
   },
 

@@ -1,11 +1,19 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type EngineResult } from '../../core/engine.js';
 import { runEngineConformance } from '../../test/contract/engine-conformance.js';
-import { loadEngine, readFixture, testContext, testResponse, type LoadedTestEngine } from '../../test/contract/load-engine.js';
+import {
+  loadEngine,
+  readFixture,
+  testContext,
+  testResponse,
+  type LoadedTestEngine,
+} from '../../test/contract/load-engine.js';
 
 const engineDir = new URL('.', import.meta.url).pathname;
 
-runEngineConformance(engineDir, { fixtures: [{ file: 'geocoder_osm.json', query: 'Ottawa, Ontario', contentType: 'application/json' }] });
+runEngineConformance(engineDir, {
+  fixtures: [{ file: 'geocoder_osm.json', query: 'Ottawa, Ontario', contentType: 'application/json' }],
+});
 
 describe('openstreetmap parser', () => {
   let loaded: LoadedTestEngine;
@@ -15,12 +23,19 @@ describe('openstreetmap parser', () => {
 
   const parse = (file: string, query: string, status = 200): EngineResult[] => {
     const ctx = testContext(loaded.manifest, { query });
-    const response = testResponse(loaded.engine.buildRequest(ctx), readFixture(engineDir, file), 'application/json', status);
+    const response = testResponse(
+      loaded.engine.buildRequest(ctx),
+      readFixture(engineDir, file),
+      'application/json',
+      status,
+    );
     return (loaded.engine.parseResponse(response, ctx) as { results: EngineResult[] }).results;
   };
 
   it('asks Nominatim for jsonv2 with address details in the query language', () => {
-    const url = new URL(loaded.engine.buildRequest(testContext(loaded.manifest, { query: 'Ottawa', language: 'fr' })).url);
+    const url = new URL(
+      loaded.engine.buildRequest(testContext(loaded.manifest, { query: 'Ottawa', language: 'fr' })).url,
+    );
     expect(url.pathname).toBe('/search');
     expect(url.searchParams.get('format')).toBe('jsonv2');
     expect(url.searchParams.get('accept-language')).toBe('fr');

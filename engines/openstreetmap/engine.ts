@@ -1,5 +1,11 @@
 /** OpenStreetMap place search through Nominatim (format=jsonv2). */
-import { defineEngine, EngineAccessDeniedError, EngineParseError, EngineRateLimitedError, type EngineResult } from '../../core/engine.js';
+import {
+  defineEngine,
+  EngineAccessDeniedError,
+  EngineParseError,
+  EngineRateLimitedError,
+  type EngineResult,
+} from '../../core/engine.js';
 
 const LIMIT = 10;
 const SITE = 'https://www.openstreetmap.org';
@@ -23,7 +29,8 @@ interface Place {
 const OSM_TYPES = new Set(['node', 'way', 'relation']);
 
 function placeUrl(place: Place, lat: number, lon: number): string {
-  if (place.osm_type && OSM_TYPES.has(place.osm_type) && place.osm_id !== undefined) return `${SITE}/${place.osm_type}/${place.osm_id}`;
+  if (place.osm_type && OSM_TYPES.has(place.osm_type) && place.osm_id !== undefined)
+    return `${SITE}/${place.osm_type}/${place.osm_id}`;
   return `${SITE}/?mlat=${lat}&mlon=${lon}#map=15/${lat}/${lon}`;
 }
 
@@ -51,7 +58,12 @@ function placeToResult(place: Place): EngineResult | undefined {
 export default defineEngine({
   buildRequest(ctx) {
     const base = ctx.settings.baseUrl.replace(/\/+$/, '');
-    const params = new URLSearchParams({ format: 'jsonv2', q: ctx.query.query, limit: String(LIMIT), addressdetails: '1' });
+    const params = new URLSearchParams({
+      format: 'jsonv2',
+      q: ctx.query.query,
+      limit: String(LIMIT),
+      addressdetails: '1',
+    });
     if (ctx.query.language !== 'all') params.set('accept-language', ctx.query.language);
     return { method: 'GET', url: `${base}/search?${params}` };
   },

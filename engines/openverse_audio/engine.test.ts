@@ -2,7 +2,13 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EngineParseError, EngineRateLimitedError } from '../../core/engine.js';
 import { runEngineConformance } from '../../test/contract/engine-conformance.js';
-import { loadEngine, readFixture, testContext, testResponse, type LoadedTestEngine } from '../../test/contract/load-engine.js';
+import {
+  loadEngine,
+  readFixture,
+  testContext,
+  testResponse,
+  type LoadedTestEngine,
+} from '../../test/contract/load-engine.js';
 import { openverseLicense } from '../_openverse/openverse.js';
 
 const engineDir = fileURLToPath(new URL('.', import.meta.url));
@@ -23,7 +29,10 @@ describe('openverse_audio', () => {
 
   const parse = (body: string, status = 200) => {
     const ctx = testContext(loaded.manifest, { query: 'piano' });
-    const step = loaded.engine.parseResponse(testResponse(loaded.engine.buildRequest(ctx), body, JSON_TYPE, status), ctx);
+    const step = loaded.engine.parseResponse(
+      testResponse(loaded.engine.buildRequest(ctx), body, JSON_TYPE, status),
+      ctx,
+    );
     if (!('results' in step)) throw new Error('expected results');
     return step.results;
   };
@@ -51,11 +60,20 @@ describe('openverse_audio', () => {
     expect(results[1]).toMatchObject({
       title: 'piano chord & reverb',
       snippet: 'sound_effect · CC0 1.0',
-      extra: { duration: 3500, durationSeconds: 4, license: 'CC0 1.0', audioUrl: 'https://cdn.freesound.org/previews/345/345678_1234-hq.mp3' },
+      extra: {
+        duration: 3500,
+        durationSeconds: 4,
+        license: 'CC0 1.0',
+        audioUrl: 'https://cdn.freesound.org/previews/345/345678_1234-hq.mp3',
+      },
     });
     expect(results[1]!.thumbnail).toBeUndefined();
     // No title: the landing page stands in; nothing is invented for missing fields.
-    expect(results[2]).toMatchObject({ url: 'https://ccmixter.org/files/example/65432', title: 'https://ccmixter.org/files/example/65432', snippet: 'CC BY-NC 4.0' });
+    expect(results[2]).toMatchObject({
+      url: 'https://ccmixter.org/files/example/65432',
+      title: 'https://ccmixter.org/files/example/65432',
+      snippet: 'CC BY-NC 4.0',
+    });
     expect(results[2]!.author).toBeUndefined();
     expect(results[2]!.extra).not.toHaveProperty('duration');
   });
@@ -67,8 +85,12 @@ describe('openverse_audio', () => {
   });
 
   it('pages and lets sensitive results in only with safe search off', () => {
-    const off = loaded.engine.buildRequest(testContext(loaded.manifest, { query: 'lo-fi beats', page: 2, safeSearch: 0 }));
-    expect(off.url).toBe('https://api.openverse.org/v1/audio/?q=lo-fi+beats&page=2&page_size=20&include_sensitive_results=true');
+    const off = loaded.engine.buildRequest(
+      testContext(loaded.manifest, { query: 'lo-fi beats', page: 2, safeSearch: 0 }),
+    );
+    expect(off.url).toBe(
+      'https://api.openverse.org/v1/audio/?q=lo-fi+beats&page=2&page_size=20&include_sensitive_results=true',
+    );
     const on = loaded.engine.buildRequest(testContext(loaded.manifest, { query: 'lo-fi beats' }));
     expect(on.url).toBe('https://api.openverse.org/v1/audio/?q=lo-fi+beats&page=1&page_size=20');
   });

@@ -18,11 +18,17 @@ function toResult(value: unknown): EngineResult | undefined {
   const url = absoluteHttpUrl(asString(track?.foreign_landing_url)) ?? audioUrl;
   if (!track || !url) return undefined;
   const title = clean(track.title) || url;
-  const genres = asArray(track.genres).filter((genre): genre is string => typeof genre === 'string' && genre.trim() !== '').map(stripMarkup);
+  const genres = asArray(track.genres)
+    .filter((genre): genre is string => typeof genre === 'string' && genre.trim() !== '')
+    .map(stripMarkup);
   const license = clean(track.license);
   const licenseText = openverseLicense(license, clean(track.license_version)) ?? '';
   const category = clean(track.category);
-  const result: EngineResult = { url, title, snippet: [genres.join(', '), category, licenseText].filter(Boolean).join(' · ') };
+  const result: EngineResult = {
+    url,
+    title,
+    snippet: [genres.join(', '), category, licenseText].filter(Boolean).join(' · '),
+  };
   const creator = clean(track.creator);
   if (creator) result.author = creator;
   const thumbnail = absoluteHttpUrl(asString(track.thumbnail));
@@ -51,6 +57,10 @@ export default defineEngine({
   },
 
   parseResponse(response) {
-    return { results: openverseResults(response, 'openverse_audio').map(toResult).filter((result): result is EngineResult => result !== undefined) };
+    return {
+      results: openverseResults(response, 'openverse_audio')
+        .map(toResult)
+        .filter((result): result is EngineResult => result !== undefined),
+    };
   },
 });

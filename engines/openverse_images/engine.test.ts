@@ -2,11 +2,19 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EngineParseError } from '../../core/engine.js';
 import { runEngineConformance } from '../../test/contract/engine-conformance.js';
-import { loadEngine, readFixture, testContext, testResponse, type LoadedTestEngine } from '../../test/contract/load-engine.js';
+import {
+  loadEngine,
+  readFixture,
+  testContext,
+  testResponse,
+  type LoadedTestEngine,
+} from '../../test/contract/load-engine.js';
 
 const engineDir = fileURLToPath(new URL('.', import.meta.url));
 
-runEngineConformance(engineDir, { fixtures: [{ file: 'images-search.json', query: 'fox', contentType: 'application/json' }] });
+runEngineConformance(engineDir, {
+  fixtures: [{ file: 'images-search.json', query: 'fox', contentType: 'application/json' }],
+});
 
 describe('openverse_images', () => {
   let loaded: LoadedTestEngine;
@@ -16,7 +24,10 @@ describe('openverse_images', () => {
 
   const parse = (body: string) => {
     const ctx = testContext(loaded.manifest, { query: 'fox' });
-    const step = loaded.engine.parseResponse(testResponse(loaded.engine.buildRequest(ctx), body, 'application/json'), ctx);
+    const step = loaded.engine.parseResponse(
+      testResponse(loaded.engine.buildRequest(ctx), body, 'application/json'),
+      ctx,
+    );
     if (!('results' in step)) throw new Error('expected results');
     return step.results;
   };
@@ -38,7 +49,10 @@ describe('openverse_images', () => {
     });
     expect(results[1]!.title).toBe('Vulpes vulpes & cub');
     // No title: the landing page stands in; no dimensions: none are invented.
-    expect(results[2]).toMatchObject({ title: 'https://www.rawpixel.com/image/1234567', extra: { license: 'CC0 1.0' } });
+    expect(results[2]).toMatchObject({
+      title: 'https://www.rawpixel.com/image/1234567',
+      extra: { license: 'CC0 1.0' },
+    });
     expect(results[2]).not.toHaveProperty('width');
   });
 
@@ -48,7 +62,9 @@ describe('openverse_images', () => {
 
   it('pages and lets sensitive results in only with safe search off', () => {
     const off = loaded.engine.buildRequest(testContext(loaded.manifest, { query: 'red fox', page: 3, safeSearch: 0 }));
-    expect(off.url).toBe('https://api.openverse.org/v1/images/?q=red+fox&page=3&page_size=20&include_sensitive_results=true');
+    expect(off.url).toBe(
+      'https://api.openverse.org/v1/images/?q=red+fox&page=3&page_size=20&include_sensitive_results=true',
+    );
     const on = loaded.engine.buildRequest(testContext(loaded.manifest, { query: 'red fox', safeSearch: 1 }));
     expect(on.url).toBe('https://api.openverse.org/v1/images/?q=red+fox&page=1&page_size=20');
   });

@@ -48,6 +48,10 @@ export default defineEngine({
   },
 
   parseResponse(response) {
-    return { results: openverseResults(response, 'openverse_images').map(toResult).filter((result): result is EngineResult => result !== undefined) };
+    return {
+      results: openverseResults(response, 'openverse_images')
+        .map(toResult)
+        .filter((result): result is EngineResult => result !== undefined),
+    };
   },
 });

@@ -18,7 +18,8 @@ function toResult(value: unknown, site: string): EngineResult | undefined {
   if (vendor && vendor !== name) result.author = vendor;
   const repository = absoluteHttpUrl(asString(pkg.repository));
   // abandoned is true, or the name of the suggested replacement.
-  const abandoned = pkg.abandoned === true || (typeof pkg.abandoned === 'string' && pkg.abandoned !== '') ? pkg.abandoned : undefined;
+  const abandoned =
+    pkg.abandoned === true || (typeof pkg.abandoned === 'string' && pkg.abandoned !== '') ? pkg.abandoned : undefined;
   result.extra = {
     ...(repository ? { repository } : {}),
     ...(typeof pkg.downloads === 'number' ? { downloads: pkg.downloads } : {}),
@@ -32,7 +33,11 @@ function toResult(value: unknown, site: string): EngineResult | undefined {
 export default defineEngine({
   buildRequest({ query, settings }) {
     const params = { q: query.query, per_page: PAGE_SIZE, page: query.page > 1 ? query.page : undefined };
-    return { method: 'GET', url: endpointUrl(settings.baseUrl, '/search.json', params), headers: { accept: 'application/json' } };
+    return {
+      method: 'GET',
+      url: endpointUrl(settings.baseUrl, '/search.json', params),
+      headers: { accept: 'application/json' },
+    };
   },
 
   parseResponse(response, { settings }) {
@@ -41,6 +46,10 @@ export default defineEngine({
     if (error) throw new EngineParseError(`packagist error: ${asString(error.message) ?? 'unknown'}`);
     if (!data || !Array.isArray(data.results)) throw new EngineParseError('packagist answered without results');
     const site = settings.baseUrl.replace(/\/+$/, '');
-    return { results: data.results.map((pkg) => toResult(pkg, site)).filter((result): result is EngineResult => result !== undefined) };
+    return {
+      results: data.results
+        .map((pkg) => toResult(pkg, site))
+        .filter((result): result is EngineResult => result !== undefined),
+    };
   },
 });

@@ -2,11 +2,19 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EngineParseError } from '../../core/engine.js';
 import { runEngineConformance } from '../../test/contract/engine-conformance.js';
-import { loadEngine, readFixture, testContext, testResponse, type LoadedTestEngine } from '../../test/contract/load-engine.js';
+import {
+  loadEngine,
+  readFixture,
+  testContext,
+  testResponse,
+  type LoadedTestEngine,
+} from '../../test/contract/load-engine.js';
 
 const engineDir = fileURLToPath(new URL('.', import.meta.url));
 
-runEngineConformance(engineDir, { fixtures: [{ file: 'search-videos.json', query: 'blender', contentType: 'application/json' }] });
+runEngineConformance(engineDir, {
+  fixtures: [{ file: 'search-videos.json', query: 'blender', contentType: 'application/json' }],
+});
 
 describe('peertube', () => {
   let loaded: LoadedTestEngine;
@@ -16,7 +24,10 @@ describe('peertube', () => {
 
   const parse = (body: string, baseUrl?: string) => {
     const ctx = testContext(loaded.manifest, { query: 'blender' }, baseUrl);
-    const step = loaded.engine.parseResponse(testResponse(loaded.engine.buildRequest(ctx), body, 'application/json'), ctx);
+    const step = loaded.engine.parseResponse(
+      testResponse(loaded.engine.buildRequest(ctx), body, 'application/json'),
+      ctx,
+    );
     if (!('results' in step)) throw new Error('expected results');
     return step.results;
   };
@@ -53,7 +64,10 @@ describe('peertube', () => {
   });
 
   it('falls back to the configured instance for the watch page', () => {
-    const body = JSON.stringify({ total: 1, data: [{ uuid: 'abc', name: 'Local video', thumbnailPath: '/t/abc.jpg' }] });
+    const body = JSON.stringify({
+      total: 1,
+      data: [{ uuid: 'abc', name: 'Local video', thumbnailPath: '/t/abc.jpg' }],
+    });
     expect(parse(body, 'https://tube.example.com')[0]).toMatchObject({
       url: 'https://tube.example.com/videos/watch/abc',
       thumbnail: 'https://tube.example.com/t/abc.jpg',
@@ -61,13 +75,25 @@ describe('peertube', () => {
   });
 
   it('raises a parse error on an API error answer', () => {
-    expect(() => parse(JSON.stringify({ type: 'about:blank', title: 'Bad Request', error: 'Incorrect request parameters' }))).toThrow(EngineParseError);
+    expect(() =>
+      parse(JSON.stringify({ type: 'about:blank', title: 'Bad Request', error: 'Incorrect request parameters' })),
+    ).toThrow(EngineParseError);
   });
 
   it('pages, filters nsfw and language on the configured instance', () => {
-    const request = loaded.engine.buildRequest(testContext(loaded.manifest, { query: 'open source', page: 3, safeSearch: 0, language: 'fr' }, 'https://tube.example.com'));
-    expect(request.url).toBe('https://tube.example.com/api/v1/search/videos?search=open+source&start=40&count=20&sort=-match&nsfw=both&languageOneOf[]=fr');
-    const plain = loaded.engine.buildRequest(testContext(loaded.manifest, { query: 'x', language: 'all', safeSearch: 2 }));
+    const request = loaded.engine.buildRequest(
+      testContext(
+        loaded.manifest,
+        { query: 'open source', page: 3, safeSearch: 0, language: 'fr' },
+        'https://tube.example.com',
+      ),
+    );
+    expect(request.url).toBe(
+      'https://tube.example.com/api/v1/search/videos?search=open+source&start=40&count=20&sort=-match&nsfw=both&languageOneOf[]=fr',
+    );
+    const plain = loaded.engine.buildRequest(
+      testContext(loaded.manifest, { query: 'x', language: 'all', safeSearch: 2 }),
+    );
     expect(plain.url).toBe('https://peertube.tv/api/v1/search/videos?search=x&start=0&count=20&sort=-match&nsfw=false');
   });
 });

@@ -2,7 +2,13 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EngineParseError, EngineRateLimitedError } from '../../core/engine.js';
 import { runEngineConformance } from '../../test/contract/engine-conformance.js';
-import { loadEngine, readFixture, testContext, testResponse, type LoadedTestEngine } from '../../test/contract/load-engine.js';
+import {
+  loadEngine,
+  readFixture,
+  testContext,
+  testResponse,
+  type LoadedTestEngine,
+} from '../../test/contract/load-engine.js';
 
 const engineDir = fileURLToPath(new URL('.', import.meta.url));
 const JSON_TYPE = 'application/json';
@@ -22,7 +28,10 @@ describe('photon', () => {
 
   const parse = (body: string, status = 200) => {
     const ctx = testContext(loaded.manifest, { query: 'berlin' });
-    const step = loaded.engine.parseResponse(testResponse(loaded.engine.buildRequest(ctx), body, JSON_TYPE, status), ctx);
+    const step = loaded.engine.parseResponse(
+      testResponse(loaded.engine.buildRequest(ctx), body, JSON_TYPE, status),
+      ctx,
+    );
     if (!('results' in step)) throw new Error('expected results');
     return step.results;
   };
@@ -67,7 +76,8 @@ describe('photon', () => {
   });
 
   it('sends lang only for the documented languages', () => {
-    const build = (language: string) => loaded.engine.buildRequest(testContext(loaded.manifest, { query: 'Unter den Linden', language })).url;
+    const build = (language: string) =>
+      loaded.engine.buildRequest(testContext(loaded.manifest, { query: 'Unter den Linden', language })).url;
     expect(build('de')).toBe('https://photon.komoot.io/api/?q=Unter+den+Linden&limit=10&lang=de');
     expect(build('ja')).toBe('https://photon.komoot.io/api/?q=Unter+den+Linden&limit=10');
     expect(build('all')).toBe('https://photon.komoot.io/api/?q=Unter+den+Linden&limit=10');

@@ -3,7 +3,13 @@
  * answers a GeoJSON FeatureCollection whose features carry the OSM object
  * (osm_type N/W/R + osm_id) and its address parts in properties.
  */
-import { defineEngine, EngineParseError, EngineRateLimitedError, stripMarkup, type EngineResult } from '../../core/engine.js';
+import {
+  defineEngine,
+  EngineParseError,
+  EngineRateLimitedError,
+  stripMarkup,
+  type EngineResult,
+} from '../../core/engine.js';
 import { endpointUrl } from '../_lib/endpoint-url.js';
 import { asArray, asRecord, asString, parseJsonBody } from '../_lib/json-body.js';
 
@@ -39,18 +45,41 @@ function toResult(value: unknown): EngineResult | undefined {
   const properties = asRecord(feature?.properties);
   const coordinates = asArray(asRecord(feature?.geometry)?.coordinates);
   const [lon, lat] = coordinates;
-  if (!properties || typeof lat !== 'number' || typeof lon !== 'number' || !Number.isFinite(lat) || !Number.isFinite(lon)) return undefined;
+  if (
+    !properties ||
+    typeof lat !== 'number' ||
+    typeof lon !== 'number' ||
+    !Number.isFinite(lat) ||
+    !Number.isFinite(lon)
+  )
+    return undefined;
   const street = [text(properties.street), text(properties.housenumber)].filter(Boolean).join(' ');
-  const title = text(properties.name) ?? (street || undefined) ?? text(properties.city) ?? text(properties.state) ?? text(properties.country);
+  const title =
+    text(properties.name) ??
+    (street || undefined) ??
+    text(properties.city) ??
+    text(properties.state) ??
+    text(properties.country);
   if (!title) return undefined;
   const osmType = OSM_TYPES[asString(properties.osm_type) ?? ''];
-  const osmId = typeof properties.osm_id === 'number' || typeof properties.osm_id === 'string' ? String(properties.osm_id) : undefined;
-  const url = osmType && osmId && /^\d+$/.test(osmId) ? `${SITE}/${osmType}/${osmId}` : `${SITE}/?mlat=${lat}&mlon=${lon}#map=16/${lat}/${lon}`;
+  const osmId =
+    typeof properties.osm_id === 'number' || typeof properties.osm_id === 'string'
+      ? String(properties.osm_id)
+      : undefined;
+  const url =
+    osmType && osmId && /^\d+$/.test(osmId)
+      ? `${SITE}/${osmType}/${osmId}`
+      : `${SITE}/?mlat=${lat}&mlon=${lon}#map=16/${lat}/${lon}`;
   const extra: Record<string, unknown> = { latitude: lat, longitude: lon };
   // extent is [minLon, maxLat, maxLon, minLat].
   const extent = asArray(properties.extent).filter((n): n is number => typeof n === 'number');
   if (extent.length === 4) extra.boundingBox = extent;
-  for (const [field, key] of [['osmKey', 'osm_key'], ['osmValue', 'osm_value'], ['type', 'type'], ['countryCode', 'countrycode']] as const) {
+  for (const [field, key] of [
+    ['osmKey', 'osm_key'],
+    ['osmValue', 'osm_value'],
+    ['type', 'type'],
+    ['countryCode', 'countrycode'],
+  ] as const) {
     const value = text(properties[key]);
     if (value) extra[field] = value;
   }
@@ -60,7 +89,11 @@ function toResult(value: unknown): EngineResult | undefined {
 export default defineEngine({
   buildRequest({ query, settings }) {
     const lang = LANGUAGES.has(query.language) ? query.language : undefined;
-    return { method: 'GET', url: endpointUrl(settings.baseUrl, '/api/', { q: query.query, limit: LIMIT, lang }), headers: { accept: 'application/json' } };
+    return {
+      method: 'GET',
+      url: endpointUrl(settings.baseUrl, '/api/', { q: query.query, limit: LIMIT, lang }),
+      headers: { accept: 'application/json' },
+    };
   },
 
   parseResponse(response) {

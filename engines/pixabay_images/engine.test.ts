@@ -2,11 +2,19 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EngineAccessDeniedError, EngineRateLimitedError } from '../../core/engine.js';
 import { runEngineConformance } from '../../test/contract/engine-conformance.js';
-import { loadEngine, readFixture, testContext, testResponse, type LoadedTestEngine } from '../../test/contract/load-engine.js';
+import {
+  loadEngine,
+  readFixture,
+  testContext,
+  testResponse,
+  type LoadedTestEngine,
+} from '../../test/contract/load-engine.js';
 
 const engineDir = fileURLToPath(new URL('.', import.meta.url));
 
-runEngineConformance(engineDir, { fixtures: [{ file: 'search.json', query: 'yellow flowers', contentType: 'application/json' }] });
+runEngineConformance(engineDir, {
+  fixtures: [{ file: 'search.json', query: 'yellow flowers', contentType: 'application/json' }],
+});
 
 describe('pixabay_images', () => {
   let loaded: LoadedTestEngine;
@@ -16,7 +24,10 @@ describe('pixabay_images', () => {
 
   const parse = (body: string) => {
     const ctx = testContext(loaded.manifest, { query: 'yellow flowers' });
-    const step = loaded.engine.parseResponse(testResponse(loaded.engine.buildRequest(ctx), body, 'application/json'), ctx);
+    const step = loaded.engine.parseResponse(
+      testResponse(loaded.engine.buildRequest(ctx), body, 'application/json'),
+      ctx,
+    );
     if (!('results' in step)) throw new Error('expected results');
     return step.results;
   };
@@ -40,14 +51,24 @@ describe('pixabay_images', () => {
   });
 
   it('turns the plain-text key error into access denied and rate limits into a typed error', () => {
-    expect(() => parse('[ERROR 400] Invalid or missing API key (https://pixabay.com/api/docs/).')).toThrow(EngineAccessDeniedError);
+    expect(() => parse('[ERROR 400] Invalid or missing API key (https://pixabay.com/api/docs/).')).toThrow(
+      EngineAccessDeniedError,
+    );
     expect(() => parse('API rate limit exceeded')).toThrow(EngineRateLimitedError);
   });
 
   it('sends the key, language, safe search and paging', () => {
-    const request = loaded.engine.buildRequest(testContext(loaded.manifest, { query: 'yellow flowers', page: 2, safeSearch: 0, language: 'de' }));
-    expect(request.url).toBe('https://pixabay.com/api/?key=test-key&q=yellow+flowers&lang=de&image_type=all&safesearch=false&page=2&per_page=20');
-    const other = loaded.engine.buildRequest(testContext(loaded.manifest, { query: 'x', language: 'ar', safeSearch: 1 }));
-    expect(other.url).toBe('https://pixabay.com/api/?key=test-key&q=x&image_type=all&safesearch=true&page=1&per_page=20');
+    const request = loaded.engine.buildRequest(
+      testContext(loaded.manifest, { query: 'yellow flowers', page: 2, safeSearch: 0, language: 'de' }),
+    );
+    expect(request.url).toBe(
+      'https://pixabay.com/api/?key=test-key&q=yellow+flowers&lang=de&image_type=all&safesearch=false&page=2&per_page=20',
+    );
+    const other = loaded.engine.buildRequest(
+      testContext(loaded.manifest, { query: 'x', language: 'ar', safeSearch: 1 }),
+    );
+    expect(other.url).toBe(
+      'https://pixabay.com/api/?key=test-key&q=x&image_type=all&safesearch=true&page=1&per_page=20',
+    );
   });
 });

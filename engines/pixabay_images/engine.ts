@@ -2,7 +2,14 @@
  * Pixabay through its official API (GET pixabay.com/api/), which needs a key
  * (engines.pixabay_images.apiKey). Pixabay has no titles: the tags stand in.
  */
-import { defineEngine, EngineAccessDeniedError, EngineParseError, EngineRateLimitedError, type EngineResult, type SafeSearch } from '../../core/engine.js';
+import {
+  defineEngine,
+  EngineAccessDeniedError,
+  EngineParseError,
+  EngineRateLimitedError,
+  type EngineResult,
+  type SafeSearch,
+} from '../../core/engine.js';
 import { endpointUrl } from '../_lib/endpoint-url.js';
 import { absoluteHttpUrl } from '../_lib/html-document.js';
 import { asArray, asRecord, asString, parseJsonBody } from '../_lib/json-body.js';
@@ -11,7 +18,32 @@ const PAGE_SIZE = 20;
 const SAFE_SEARCH: Record<SafeSearch, string> = { 0: 'false', 1: 'true', 2: 'true' };
 /** Languages the API's lang parameter accepts (default en). */
 export const PIXABAY_LANGUAGES = [
-  'cs', 'da', 'de', 'en', 'es', 'fr', 'id', 'it', 'hu', 'nl', 'no', 'pl', 'pt', 'ro', 'sk', 'fi', 'sv', 'tr', 'vi', 'th', 'bg', 'ru', 'el', 'ja', 'ko', 'zh',
+  'cs',
+  'da',
+  'de',
+  'en',
+  'es',
+  'fr',
+  'id',
+  'it',
+  'hu',
+  'nl',
+  'no',
+  'pl',
+  'pt',
+  'ro',
+  'sk',
+  'fi',
+  'sv',
+  'tr',
+  'vi',
+  'th',
+  'bg',
+  'ru',
+  'el',
+  'ja',
+  'ko',
+  'zh',
 ];
 
 function dimension(value: unknown): number | undefined {
@@ -24,7 +56,10 @@ function toResult(item: unknown): EngineResult | undefined {
   const page = absoluteHttpUrl(asString(hit.pageURL));
   const imageUrl = absoluteHttpUrl(asString(hit.largeImageURL)) ?? absoluteHttpUrl(asString(hit.webformatURL));
   if (!page || !imageUrl) return undefined;
-  const tags = (asString(hit.tags) ?? '').split(',').map((tag) => tag.trim()).filter(Boolean);
+  const tags = (asString(hit.tags) ?? '')
+    .split(',')
+    .map((tag) => tag.trim())
+    .filter(Boolean);
   const result: EngineResult = {
     url: page,
     title: tags.length > 0 ? tags.join(', ') : `Pixabay ${asString(hit.type) ?? 'image'}`,
@@ -67,11 +102,18 @@ export default defineEngine({
   parseResponse(response) {
     const body = response.body.trim();
     // Errors come as plain text: "[ERROR 400] Invalid or missing API key ...", "API rate limit exceeded".
-    if (/^\[ERROR 40[03]\]|invalid or missing api key/i.test(body)) throw new EngineAccessDeniedError(`pixabay_images refused the key: ${body.slice(0, 120)}`);
-    if (/rate limit/i.test(body) && !body.startsWith('{')) throw new EngineRateLimitedError('pixabay_images: API rate limit exceeded');
-    if (/^\[ERROR/.test(body)) throw new EngineParseError(`pixabay_images answered with an error: ${body.slice(0, 120)}`);
+    if (/^\[ERROR 40[03]\]|invalid or missing api key/i.test(body))
+      throw new EngineAccessDeniedError(`pixabay_images refused the key: ${body.slice(0, 120)}`);
+    if (/rate limit/i.test(body) && !body.startsWith('{'))
+      throw new EngineRateLimitedError('pixabay_images: API rate limit exceeded');
+    if (/^\[ERROR/.test(body))
+      throw new EngineParseError(`pixabay_images answered with an error: ${body.slice(0, 120)}`);
     const data = asRecord(parseJsonBody(body, 'pixabay_images'));
     if (!data || !Array.isArray(data.hits)) throw new EngineParseError('pixabay_images answered without hits');
-    return { results: asArray(data.hits).map(toResult).filter((result): result is EngineResult => result !== undefined) };
+    return {
+      results: asArray(data.hits)
+        .map(toResult)
+        .filter((result): result is EngineResult => result !== undefined),
+    };
   },
 });

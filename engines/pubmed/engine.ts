@@ -48,7 +48,8 @@ function items(docSum: XmlElement, listName: string): XmlElement[] {
 
 /** History dates look like "2001/08/03 10:00"; the pubmed entry is the publication into PubMed. */
 function isoDate(docSum: XmlElement): string | undefined {
-  const pubmedDate = items(docSum, 'History').find((entry) => entry.getAttribute('Name') === 'pubmed')?.textContent ?? '';
+  const pubmedDate =
+    items(docSum, 'History').find((entry) => entry.getAttribute('Name') === 'pubmed')?.textContent ?? '';
   const match = /^(\d{4})\/(\d{2})\/(\d{2})/.exec(pubmedDate.trim());
   return match ? `${match[1]}-${match[2]}-${match[3]}` : undefined;
 }
@@ -57,10 +58,14 @@ function summaryToResult(docSum: XmlElement): EngineResult | undefined {
   const id = docSum.querySelector('Id')?.textContent?.trim();
   const title = item(docSum, 'Title');
   if (!id || !title) return undefined;
-  const authors = items(docSum, 'AuthorList').map((author) => author.textContent?.trim() ?? '').filter(Boolean);
+  const authors = items(docSum, 'AuthorList')
+    .map((author) => author.textContent?.trim() ?? '')
+    .filter(Boolean);
   const journal = item(docSum, 'FullJournalName') || item(docSum, 'Source');
   const citation = item(docSum, 'SO');
-  const doi = items(docSum, 'ArticleIds').find((entry) => entry.getAttribute('Name') === 'doi')?.textContent?.trim();
+  const doi = items(docSum, 'ArticleIds')
+    .find((entry) => entry.getAttribute('Name') === 'doi')
+    ?.textContent?.trim();
   return {
     url: `${ARTICLE_URL}${id}/`,
     title,
@@ -98,7 +103,9 @@ export default defineEngine({
     const root = parseXml(response);
     // The summary step is recognised by its content too, so a saved summary parses on its own (quarry engine parse).
     if (response.request.meta?.step === 'esummary' || root.querySelector('DocSum')) {
-      const results = [...root.querySelectorAll('DocSum')].map(summaryToResult).filter((result) => result !== undefined);
+      const results = [...root.querySelectorAll('DocSum')]
+        .map(summaryToResult)
+        .filter((result) => result !== undefined);
       return { results };
     }
     const ids = [...root.querySelectorAll('IdList > Id')].map((id) => id.textContent?.trim() ?? '').filter(Boolean);

@@ -1,6 +1,12 @@
 /** PyPI project search: pypi.org has no search API, so the HTML result page is parsed. */
 import { parseHTML } from 'linkedom';
-import { defineEngine, EngineParseError, EngineRateLimitedError, stripMarkup, type EngineResult } from '../../core/engine.js';
+import {
+  defineEngine,
+  EngineParseError,
+  EngineRateLimitedError,
+  stripMarkup,
+  type EngineResult,
+} from '../../core/engine.js';
 
 /** linkedom's elements, typed as the DOM lib's Element. */
 type HtmlElement = Element;
@@ -19,7 +25,9 @@ function snippetToResult(snippet: HtmlElement, pageUrl: string): EngineResult | 
   const url = new URL(href, pageUrl);
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
   const version = text(snippet.querySelector('.package-snippet__version'));
-  const released = snippet.querySelector('.package-snippet__created time, .package-snippet__released time')?.getAttribute('datetime');
+  const released = snippet
+    .querySelector('.package-snippet__created time, .package-snippet__released time')
+    ?.getAttribute('datetime');
   return {
     url: url.href,
     title: name,
@@ -45,6 +53,8 @@ export default defineEngine({
     const { document } = parseHTML(response.body);
     const pageUrl = response.url || response.request.url;
     const snippets = [...document.querySelectorAll('a.package-snippet')];
-    return { results: snippets.map((snippet) => snippetToResult(snippet, pageUrl)).filter((result) => result !== undefined) };
+    return {
+      results: snippets.map((snippet) => snippetToResult(snippet, pageUrl)).filter((result) => result !== undefined),
+    };
   },
 });

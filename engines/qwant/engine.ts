@@ -20,8 +20,25 @@ import { asArray, asRecord, asString, parseJsonBody } from '../_lib/json-body.js
 const PAGE_SIZE = 10;
 /** Qwant wants a full locale; a bare language gets its main country. */
 const LOCALE_BY_LANGUAGE: Record<string, string> = {
-  en: 'en_US', de: 'de_DE', fr: 'fr_FR', es: 'es_ES', it: 'it_IT', nl: 'nl_NL', pt: 'pt_PT', pl: 'pl_PL', sv: 'sv_SE',
-  da: 'da_DK', fi: 'fi_FI', nb: 'nb_NO', cs: 'cs_CZ', el: 'el_GR', hu: 'hu_HU', ro: 'ro_RO', ko: 'ko_KR', ja: 'ja_JP', zh: 'zh_CN',
+  en: 'en_US',
+  de: 'de_DE',
+  fr: 'fr_FR',
+  es: 'es_ES',
+  it: 'it_IT',
+  nl: 'nl_NL',
+  pt: 'pt_PT',
+  pl: 'pl_PL',
+  sv: 'sv_SE',
+  da: 'da_DK',
+  fi: 'fi_FI',
+  nb: 'nb_NO',
+  cs: 'cs_CZ',
+  el: 'el_GR',
+  hu: 'hu_HU',
+  ro: 'ro_RO',
+  ko: 'ko_KR',
+  ja: 'ja_JP',
+  zh: 'zh_CN',
 };
 /** Qwant's error code for "too many requests". */
 const RATE_LIMITED = 24;
@@ -35,7 +52,8 @@ export function qwantLocale(query: Pick<EngineQuery, 'language' | 'region'>): st
 function raiseError(data: Record<string, unknown>): void {
   const payload = asRecord(data.data) ?? {};
   if (asString(asRecord(payload.error_data)?.captchaUrl)) throw new EngineCaptchaError('qwant asks for a CAPTCHA');
-  if (Number(payload.error_code) === RATE_LIMITED) throw new EngineRateLimitedError('qwant: too many requests (error 24)');
+  if (Number(payload.error_code) === RATE_LIMITED)
+    throw new EngineRateLimitedError('qwant: too many requests (error 24)');
   throw new EngineParseError(`qwant answered with error ${String(payload.error_code ?? 'unknown')}`);
 }
 

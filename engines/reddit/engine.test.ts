@@ -1,11 +1,19 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EngineRateLimitedError, type EngineResult } from '../../core/engine.js';
 import { runEngineConformance } from '../../test/contract/engine-conformance.js';
-import { loadEngine, readFixture, testContext, testResponse, type LoadedTestEngine } from '../../test/contract/load-engine.js';
+import {
+  loadEngine,
+  readFixture,
+  testContext,
+  testResponse,
+  type LoadedTestEngine,
+} from '../../test/contract/load-engine.js';
 
 const engineDir = new URL('.', import.meta.url).pathname;
 
-runEngineConformance(engineDir, { fixtures: [{ file: 'listing-hot.json', query: 'askreddit', contentType: 'application/json' }] });
+runEngineConformance(engineDir, {
+  fixtures: [{ file: 'listing-hot.json', query: 'askreddit', contentType: 'application/json' }],
+});
 
 describe('reddit parser', () => {
   let loaded: LoadedTestEngine;
@@ -15,12 +23,19 @@ describe('reddit parser', () => {
 
   const parse = (file: string, query: string, status = 200): EngineResult[] => {
     const ctx = testContext(loaded.manifest, { query });
-    const response = testResponse(loaded.engine.buildRequest(ctx), readFixture(engineDir, file), 'application/json', status);
+    const response = testResponse(
+      loaded.engine.buildRequest(ctx),
+      readFixture(engineDir, file),
+      'application/json',
+      status,
+    );
     return (loaded.engine.parseResponse(response, ctx) as { results: EngineResult[] }).results;
   };
 
   it('builds search.json with raw_json and the time range', () => {
-    const url = new URL(loaded.engine.buildRequest(testContext(loaded.manifest, { query: 'rust', timeRange: 'month' })).url);
+    const url = new URL(
+      loaded.engine.buildRequest(testContext(loaded.manifest, { query: 'rust', timeRange: 'month' })).url,
+    );
     expect(url.pathname).toBe('/search.json');
     expect(url.searchParams.get('q')).toBe('rust');
     expect(url.searchParams.get('t')).toBe('month');

@@ -45,11 +45,19 @@ function postToResult(post: Post): EngineResult | undefined {
   return {
     url: new URL(post.permalink, SITE).href,
     title: decodeEntities(post.title),
-    snippet: snippetText ? shorten(snippetText) : `r/${post.subreddit ?? ''} · ${post.score ?? 0} points · ${post.num_comments ?? 0} comments`,
+    snippet: snippetText
+      ? shorten(snippetText)
+      : `r/${post.subreddit ?? ''} · ${post.score ?? 0} points · ${post.num_comments ?? 0} comments`,
     publishedDate: post.created_utc ? new Date(post.created_utc * 1000).toISOString() : undefined,
     author: post.author,
     thumbnail,
-    extra: { subreddit: post.subreddit, score: post.score, comments: post.num_comments, link: linked, nsfw: post.over_18 ?? false },
+    extra: {
+      subreddit: post.subreddit,
+      score: post.score,
+      comments: post.num_comments,
+      link: linked,
+      nsfw: post.over_18 ?? false,
+    },
   };
 }
 
@@ -64,7 +72,8 @@ export default defineEngine({
 
   parseResponse(response, ctx) {
     if (response.status === 429) throw new EngineRateLimitedError();
-    if (response.status === 403 || response.status === 401) throw new EngineAccessDeniedError(`reddit answered HTTP ${response.status}`);
+    if (response.status === 403 || response.status === 401)
+      throw new EngineAccessDeniedError(`reddit answered HTTP ${response.status}`);
     let listing: Listing;
     try {
       listing = JSON.parse(response.body) as Listing;
@@ -72,7 +81,9 @@ export default defineEngine({
       throw new EngineParseError('reddit did not answer JSON');
     }
     if (listing.kind !== 'Listing') throw new EngineParseError('reddit did not answer a listing');
-    const posts = (listing.data?.children ?? []).filter((child) => child.kind === 't3').map((child) => child.data ?? {});
+    const posts = (listing.data?.children ?? [])
+      .filter((child) => child.kind === 't3')
+      .map((child) => child.data ?? {});
     const allowed = ctx.query.safeSearch > 0 ? posts.filter((post) => !post.over_18) : posts;
     return { results: allowed.map(postToResult).filter((result) => result !== undefined) };
   },

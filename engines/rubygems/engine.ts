@@ -1,12 +1,17 @@
 /**
  * RubyGems.org search (rubygems.org/api/v1/search.json): Ruby gems, 30 a page.
  */
-import { defineEngine, EngineParseError, EngineRateLimitedError, stripMarkup, type EngineResult } from '../../core/engine.js';
+import {
+  defineEngine,
+  EngineParseError,
+  EngineRateLimitedError,
+  stripMarkup,
+  type EngineResult,
+} from '../../core/engine.js';
 import { endpointUrl } from '../_lib/endpoint-url.js';
 import { absoluteHttpUrl } from '../_lib/html-document.js';
 import { asArray, asRecord, asString, parseJsonBody } from '../_lib/json-body.js';
 import { isoDate } from '../_lib/dates.js';
-
 
 function toResult(value: unknown, site: string): EngineResult | undefined {
   const gem = asRecord(value);
@@ -35,7 +40,10 @@ export default defineEngine({
   buildRequest({ query, settings }) {
     return {
       method: 'GET',
-      url: endpointUrl(settings.baseUrl, '/api/v1/search.json', { query: query.query, page: query.page > 1 ? query.page : undefined }),
+      url: endpointUrl(settings.baseUrl, '/api/v1/search.json', {
+        query: query.query,
+        page: query.page > 1 ? query.page : undefined,
+      }),
       headers: { accept: 'application/json' },
     };
   },
@@ -48,6 +56,8 @@ export default defineEngine({
       throw new EngineParseError(`rubygems answered without a list of gems${error ? `: ${error}` : ''}`);
     }
     const site = settings.baseUrl.replace(/\/+$/, '');
-    return { results: data.map((gem) => toResult(gem, site)).filter((result): result is EngineResult => result !== undefined) };
+    return {
+      results: data.map((gem) => toResult(gem, site)).filter((result): result is EngineResult => result !== undefined),
+    };
   },
 });

@@ -37,7 +37,11 @@ export default defineEngine({
       safesearch: query.safeSearch,
       time_range: query.timeRange ? TIME_RANGE[query.timeRange] : undefined,
     };
-    return { method: 'GET', url: endpointUrl(settings.baseUrl, '/search', params), headers: { accept: 'application/json' } };
+    return {
+      method: 'GET',
+      url: endpointUrl(settings.baseUrl, '/search', params),
+      headers: { accept: 'application/json' },
+    };
   },
 
   parseResponse(response) {

@@ -1,11 +1,26 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type EngineResult } from '../../core/engine.js';
 import { runEngineConformance } from '../../test/contract/engine-conformance.js';
-import { loadEngine, readFixture, testContext, testResponse, type LoadedTestEngine } from '../../test/contract/load-engine.js';
+import {
+  loadEngine,
+  readFixture,
+  testContext,
+  testResponse,
+  type LoadedTestEngine,
+} from '../../test/contract/load-engine.js';
 
 const engineDir = new URL('.', import.meta.url).pathname;
 
-runEngineConformance(engineDir, { fixtures: [{ file: 'test_search_paper-1.response.json', query: 'turing', contentType: 'application/json' }, { file: 'paperqa_test_arxiv_doi_is_used_when_available-2.response.json', query: 'Attention is All you Need', contentType: 'application/json' }] });
+runEngineConformance(engineDir, {
+  fixtures: [
+    { file: 'test_search_paper-1.response.json', query: 'turing', contentType: 'application/json' },
+    {
+      file: 'paperqa_test_arxiv_doi_is_used_when_available-2.response.json',
+      query: 'Attention is All you Need',
+      contentType: 'application/json',
+    },
+  ],
+});
 
 describe('semantic_scholar parser', () => {
   let loaded: LoadedTestEngine;
@@ -15,7 +30,12 @@ describe('semantic_scholar parser', () => {
 
   const parse = (file: string, query: string, status = 200): EngineResult[] => {
     const ctx = testContext(loaded.manifest, { query });
-    const response = testResponse(loaded.engine.buildRequest(ctx), readFixture(engineDir, file), 'application/json', status);
+    const response = testResponse(
+      loaded.engine.buildRequest(ctx),
+      readFixture(engineDir, file),
+      'application/json',
+      status,
+    );
     return (loaded.engine.parseResponse(response, ctx) as { results: EngineResult[] }).results;
   };
 
@@ -46,6 +66,10 @@ describe('semantic_scholar parser', () => {
     });
     expect(paper!.authors).toHaveLength(8);
     expect(paper!.authors![0]).toBe('Ashish Vaswani');
-    expect(paper!.extra).toMatchObject({ venue: 'Neural Information Processing Systems', citations: 136941, arxiv: '1706.03762' });
+    expect(paper!.extra).toMatchObject({
+      venue: 'Neural Information Processing Systems',
+      citations: 136941,
+      arxiv: '1706.03762',
+    });
   });
 });

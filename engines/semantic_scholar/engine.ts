@@ -27,7 +27,8 @@ interface Paper {
 
 function readJson(response: EngineResponse): { data?: Paper[] } {
   if (response.status === 429) throw new EngineRateLimitedError();
-  if (response.status === 401 || response.status === 403) throw new EngineAccessDeniedError(`semantic scholar answered HTTP ${response.status}`);
+  if (response.status === 401 || response.status === 403)
+    throw new EngineAccessDeniedError(`semantic scholar answered HTTP ${response.status}`);
   try {
     return JSON.parse(response.body) as { data?: Paper[] };
   } catch {

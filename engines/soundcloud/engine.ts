@@ -3,7 +3,14 @@
  * (api-v2.soundcloud.com/search/tracks). It needs a client_id
  * (engines.soundcloud.apiKey), the public id of a SoundCloud web client.
  */
-import { defineEngine, EngineAccessDeniedError, EngineParseError, EngineRateLimitedError, stripMarkup, type EngineResult } from '../../core/engine.js';
+import {
+  defineEngine,
+  EngineAccessDeniedError,
+  EngineParseError,
+  EngineRateLimitedError,
+  stripMarkup,
+  type EngineResult,
+} from '../../core/engine.js';
 import { endpointUrl } from '../_lib/endpoint-url.js';
 import { absoluteHttpUrl } from '../_lib/html-document.js';
 import { asArray, asRecord, asString, parseJsonBody } from '../_lib/json-body.js';
@@ -12,7 +19,6 @@ import { isoDate } from '../_lib/dates.js';
 const PAGE_SIZE = 20;
 const SNIPPET_LENGTH = 300;
 
-
 function toResult(value: unknown): EngineResult | undefined {
   const track = asRecord(value);
   const url = absoluteHttpUrl(asString(track?.permalink_url));
@@ -20,7 +26,12 @@ function toResult(value: unknown): EngineResult | undefined {
   if (!track || !url || !title || (track.kind !== undefined && track.kind !== 'track')) return undefined;
   const user = asRecord(track.user);
   const description = stripMarkup(asString(track.description) ?? '');
-  const result: EngineResult = { url, title, snippet: description.length > SNIPPET_LENGTH ? `${description.slice(0, SNIPPET_LENGTH - 1).trimEnd()}…` : description };
+  const result: EngineResult = {
+    url,
+    title,
+    snippet:
+      description.length > SNIPPET_LENGTH ? `${description.slice(0, SNIPPET_LENGTH - 1).trimEnd()}…` : description,
+  };
   const author = asString(user?.username);
   if (author) result.author = author;
   const published = isoDate(track.display_date) ?? isoDate(track.created_at);
@@ -47,14 +58,26 @@ export default defineEngine({
       offset: query.page > 1 ? (query.page - 1) * PAGE_SIZE : undefined,
       linked_partitioning: 1,
     };
-    return { method: 'GET', url: endpointUrl(settings.baseUrl, '/search/tracks', params), headers: { accept: 'application/json' } };
+    return {
+      method: 'GET',
+      url: endpointUrl(settings.baseUrl, '/search/tracks', params),
+      headers: { accept: 'application/json' },
+    };
   },
 
   parseResponse(response) {
-    if (response.status === 401 || response.status === 403) throw new EngineAccessDeniedError(`soundcloud answered ${response.status}: the client_id (engines.soundcloud.apiKey) is missing or expired`);
+    if (response.status === 401 || response.status === 403)
+      throw new EngineAccessDeniedError(
+        `soundcloud answered ${response.status}: the client_id (engines.soundcloud.apiKey) is missing or expired`,
+      );
     if (response.status === 429) throw new EngineRateLimitedError();
     const data = asRecord(parseJsonBody(response.body, 'soundcloud'));
-    if (!data || !Array.isArray(data.collection)) throw new EngineParseError('soundcloud answered without a collection');
-    return { results: asArray(data.collection).map(toResult).filter((result): result is EngineResult => result !== undefined) };
+    if (!data || !Array.isArray(data.collection))
+      throw new EngineParseError('soundcloud answered without a collection');
+    return {
+      results: asArray(data.collection)
+        .map(toResult)
+        .filter((result): result is EngineResult => result !== undefined),
+    };
   },
 });

@@ -1,11 +1,19 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EngineCaptchaError, type EngineResult } from '../../core/engine.js';
 import { runEngineConformance } from '../../test/contract/engine-conformance.js';
-import { loadEngine, readFixture, testContext, testResponse, type LoadedTestEngine } from '../../test/contract/load-engine.js';
+import {
+  loadEngine,
+  readFixture,
+  testContext,
+  testResponse,
+  type LoadedTestEngine,
+} from '../../test/contract/load-engine.js';
 
 const engineDir = new URL('.', import.meta.url).pathname;
 
-runEngineConformance(engineDir, { fixtures: [{ file: 'search-advanced.json', query: 'sort array of objects', contentType: 'application/json' }] });
+runEngineConformance(engineDir, {
+  fixtures: [{ file: 'search-advanced.json', query: 'sort array of objects', contentType: 'application/json' }],
+});
 
 describe('stackoverflow parser', () => {
   let loaded: LoadedTestEngine;
@@ -15,7 +23,12 @@ describe('stackoverflow parser', () => {
 
   const parse = (file: string, query: string, status = 200): EngineResult[] => {
     const ctx = testContext(loaded.manifest, { query });
-    const response = testResponse(loaded.engine.buildRequest(ctx), readFixture(engineDir, file), 'application/json', status);
+    const response = testResponse(
+      loaded.engine.buildRequest(ctx),
+      readFixture(engineDir, file),
+      'application/json',
+      status,
+    );
     return (loaded.engine.parseResponse(response, ctx) as { results: EngineResult[] }).results;
   };
 
@@ -38,7 +51,11 @@ describe('stackoverflow parser', () => {
     });
     expect(results[0]!.snippet).toContain("{ first_nom: 'Laszlo' }");
     expect(results[0]!.snippet).toContain('last_nom & keep it stable?');
-    expect(results[0]!.extra).toMatchObject({ answers: 14, hasAcceptedAnswer: true, tags: ['javascript', 'arrays', 'sorting'] });
+    expect(results[0]!.extra).toMatchObject({
+      answers: 14,
+      hasAcceptedAnswer: true,
+      tags: ['javascript', 'arrays', 'sorting'],
+    });
     expect(results[1]!.title).toBe('Why does Array.sort() return "undefined" & not the array?');
   });
 

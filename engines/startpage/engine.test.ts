@@ -2,7 +2,13 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EngineCaptchaError } from '../../core/engine.js';
 import { runEngineConformance } from '../../test/contract/engine-conformance.js';
-import { loadEngine, readFixture, testContext, testResponse, type LoadedTestEngine } from '../../test/contract/load-engine.js';
+import {
+  loadEngine,
+  readFixture,
+  testContext,
+  testResponse,
+  type LoadedTestEngine,
+} from '../../test/contract/load-engine.js';
 
 const engineDir = fileURLToPath(new URL('.', import.meta.url));
 
@@ -29,17 +35,25 @@ describe('startpage', () => {
     expect(results[0]).toEqual({
       url: 'https://www.postgresql.org/docs/current/textsearch.html',
       title: 'PostgreSQL: Documentation: Full Text Search',
-      snippet: 'Full Text Searching (or just text search) provides the capability to identify natural-language documents that satisfy a query & optionally sort them.',
+      snippet:
+        'Full Text Searching (or just text search) provides the capability to identify natural-language documents that satisfy a query & optionally sort them.',
     });
-    expect(results[1]).toMatchObject({ url: 'https://typesense.org/', title: 'Typesense | Open Source Alternative to Algolia' });
+    expect(results[1]).toMatchObject({
+      url: 'https://typesense.org/',
+      title: 'Typesense | Open Source Alternative to Algolia',
+    });
   });
 
   it('raises a CAPTCHA error after a redirect to /sp/captcha', () => {
-    expect(() => parse('<html><body><form></form></body></html>', 'https://www.startpage.com/sp/captcha?x=1')).toThrow(EngineCaptchaError);
+    expect(() => parse('<html><body><form></form></body></html>', 'https://www.startpage.com/sp/captcha?x=1')).toThrow(
+      EngineCaptchaError,
+    );
   });
 
   it('builds the request', () => {
-    const request = loaded.engine.buildRequest(testContext(loaded.manifest, { query: 'rust', page: 2, timeRange: 'year' }));
+    const request = loaded.engine.buildRequest(
+      testContext(loaded.manifest, { query: 'rust', page: 2, timeRange: 'year' }),
+    );
     expect(request.url).toBe('https://www.startpage.com/sp/search?query=rust&cat=web&page=2&with_date=y');
   });
 });

@@ -3,7 +3,13 @@
  * rendered result blocks (div.w-gl__result: a.w-gl__result-title with an h3,
  * p.w-gl__description). Blocked clients are sent to /sp/captcha.
  */
-import { defineEngine, EngineCaptchaError, type EngineResult, type HttpRequestSpec, type TimeRange } from '../../core/engine.js';
+import {
+  defineEngine,
+  EngineCaptchaError,
+  type EngineResult,
+  type HttpRequestSpec,
+  type TimeRange,
+} from '../../core/engine.js';
 import { endpointUrl } from '../_lib/endpoint-url.js';
 import { absoluteHttpUrl, parseHtmlDocument, textOf } from '../_lib/html-document.js';
 
@@ -36,7 +42,8 @@ export default defineEngine({
   parseResponse(response) {
     if (/\/sp\/captcha/.test(response.url)) throw new EngineCaptchaError('startpage redirected to its CAPTCHA page');
     const results = parseResults(response.body);
-    if (results.length === 0 && /captcha|unusual traffic/i.test(response.body)) throw new EngineCaptchaError('startpage answered with a CAPTCHA page');
+    if (results.length === 0 && /captcha|unusual traffic/i.test(response.body))
+      throw new EngineCaptchaError('startpage answered with a CAPTCHA page');
     return { results };
   },
 });

@@ -1,11 +1,19 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EngineRateLimitedError, type EngineResult } from '../../core/engine.js';
 import { runEngineConformance } from '../../test/contract/engine-conformance.js';
-import { loadEngine, readFixture, testContext, testResponse, type LoadedTestEngine } from '../../test/contract/load-engine.js';
+import {
+  loadEngine,
+  readFixture,
+  testContext,
+  testResponse,
+  type LoadedTestEngine,
+} from '../../test/contract/load-engine.js';
 
 const engineDir = new URL('.', import.meta.url).pathname;
 
-runEngineConformance(engineDir, { fixtures: [{ file: 'search-advanced.json', query: 'query', contentType: 'application/json' }] });
+runEngineConformance(engineDir, {
+  fixtures: [{ file: 'search-advanced.json', query: 'query', contentType: 'application/json' }],
+});
 
 describe('superuser parser', () => {
   let loaded: LoadedTestEngine;
@@ -15,7 +23,12 @@ describe('superuser parser', () => {
 
   const parse = (file: string, query: string, status = 200): EngineResult[] => {
     const ctx = testContext(loaded.manifest, { query });
-    const response = testResponse(loaded.engine.buildRequest(ctx), readFixture(engineDir, file), 'application/json', status);
+    const response = testResponse(
+      loaded.engine.buildRequest(ctx),
+      readFixture(engineDir, file),
+      'application/json',
+      status,
+    );
     return (loaded.engine.parseResponse(response, ctx) as { results: EngineResult[] }).results;
   };
 
@@ -30,7 +43,10 @@ describe('superuser parser', () => {
 
   it('reads questions (hand-made fixture)', () => {
     const [question] = parse('search-advanced.json', 'query');
-    expect(question).toMatchObject({ url: 'https://superuser.com/questions/1500000/how-do-i-copy-my-ssh-key-to-a-windows-10-machine', title: 'How do I copy my SSH key to a Windows 10 machine?' });
+    expect(question).toMatchObject({
+      url: 'https://superuser.com/questions/1500000/how-do-i-copy-my-ssh-key-to-a-windows-10-machine',
+      title: 'How do I copy my SSH key to a Windows 10 machine?',
+    });
     expect(question!.snippet).not.toBe('');
   });
 

@@ -2,7 +2,13 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EngineParseError } from '../../core/engine.js';
 import { runEngineConformance } from '../../test/contract/engine-conformance.js';
-import { loadEngine, readFixture, testContext, testResponse, type LoadedTestEngine } from '../../test/contract/load-engine.js';
+import {
+  loadEngine,
+  readFixture,
+  testContext,
+  testResponse,
+  type LoadedTestEngine,
+} from '../../test/contract/load-engine.js';
 
 const engineDir = fileURLToPath(new URL('.', import.meta.url));
 const JSON_TYPE = 'application/json';
@@ -55,6 +61,8 @@ describe('tagesschau', () => {
 
   it('asks for 0-based result pages', () => {
     const request = loaded.engine.buildRequest(testContext(loaded.manifest, { query: 'Bundestag Wahl', page: 2 }));
-    expect(request.url).toBe('https://www.tagesschau.de/api2u/search/?searchText=Bundestag+Wahl&pageSize=20&resultPage=1');
+    expect(request.url).toBe(
+      'https://www.tagesschau.de/api2u/search/?searchText=Bundestag+Wahl&pageSize=20&resultPage=1',
+    );
   });
 });

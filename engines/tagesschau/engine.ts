@@ -3,7 +3,13 @@
  * GET /api2u/search/?searchText=&pageSize=&resultPage= (0-based pages),
  * answering searchResults[] of stories and videos.
  */
-import { defineEngine, EngineParseError, EngineRateLimitedError, stripMarkup, type EngineResult } from '../../core/engine.js';
+import {
+  defineEngine,
+  EngineParseError,
+  EngineRateLimitedError,
+  stripMarkup,
+  type EngineResult,
+} from '../../core/engine.js';
 import { endpointUrl } from '../_lib/endpoint-url.js';
 import { absoluteHttpUrl } from '../_lib/html-document.js';
 import { asArray, asRecord, asString, parseJsonBody } from '../_lib/json-body.js';
@@ -58,7 +64,11 @@ export default defineEngine({
   buildRequest({ query, settings }) {
     return {
       method: 'GET',
-      url: endpointUrl(settings.baseUrl, '/api2u/search/', { searchText: query.query, pageSize: PAGE_SIZE, resultPage: query.page - 1 }),
+      url: endpointUrl(settings.baseUrl, '/api2u/search/', {
+        searchText: query.query,
+        pageSize: PAGE_SIZE,
+        resultPage: query.page - 1,
+      }),
       headers: { accept: 'application/json' },
     };
   },
@@ -66,7 +76,12 @@ export default defineEngine({
   parseResponse(response) {
     if (response.status === 429) throw new EngineRateLimitedError('tagesschau answered 429 Too Many Requests');
     const data = asRecord(parseJsonBody(response.body, 'tagesschau'));
-    if (!data || !Array.isArray(data.searchResults)) throw new EngineParseError('tagesschau answered without searchResults');
-    return { results: asArray(data.searchResults).map(toResult).filter((result): result is EngineResult => result !== undefined) };
+    if (!data || !Array.isArray(data.searchResults))
+      throw new EngineParseError('tagesschau answered without searchResults');
+    return {
+      results: asArray(data.searchResults)
+        .map(toResult)
+        .filter((result): result is EngineResult => result !== undefined),
+    };
   },
 });

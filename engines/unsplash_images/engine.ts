@@ -73,8 +73,14 @@ export default defineEngine({
     const data = asRecord(parseJsonBody(response.body, 'unsplash_images'));
     if (!data || !Array.isArray(data.results)) {
       const errors = asArray(data?.errors).filter((e): e is string => typeof e === 'string');
-      throw new EngineParseError(`unsplash_images answered without results${errors.length ? `: ${errors.join('; ')}` : ''}`);
+      throw new EngineParseError(
+        `unsplash_images answered without results${errors.length ? `: ${errors.join('; ')}` : ''}`,
+      );
     }
-    return { results: asArray(data.results).map(toResult).filter((result): result is EngineResult => result !== undefined) };
+    return {
+      results: asArray(data.results)
+        .map(toResult)
+        .filter((result): result is EngineResult => result !== undefined),
+    };
   },
 });

@@ -2,7 +2,13 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EngineParseError } from '../../core/engine.js';
 import { runEngineConformance } from '../../test/contract/engine-conformance.js';
-import { loadEngine, readFixture, testContext, testResponse, type LoadedTestEngine } from '../../test/contract/load-engine.js';
+import {
+  loadEngine,
+  readFixture,
+  testContext,
+  testResponse,
+  type LoadedTestEngine,
+} from '../../test/contract/load-engine.js';
 import { balancedObject } from './engine.js';
 
 const engineDir = fileURLToPath(new URL('.', import.meta.url));
@@ -34,7 +40,11 @@ describe('vimeo', () => {
       thumbnail: 'https://i.vimeocdn.com/video/452222_640x360?r=pad',
       extra: { duration: '3:08', durationSeconds: 188 },
     });
-    expect(results[1]).toMatchObject({ url: 'https://vimeo.com/512000111', title: 'City lights & traffic', extra: { duration: '1:02:05' } });
+    expect(results[1]).toMatchObject({
+      url: 'https://vimeo.com/512000111',
+      title: 'City lights & traffic',
+      extra: { duration: '1:02:05' },
+    });
     expect(results[1]).not.toHaveProperty('thumbnail');
   });
 

@@ -4,7 +4,13 @@
  * each entry { type, <type>: { uri, name, link, duration, created_time,
  * pictures.sizes[], user.name } }.
  */
-import { defineEngine, EngineCaptchaError, EngineParseError, stripMarkup, type EngineResult } from '../../core/engine.js';
+import {
+  defineEngine,
+  EngineCaptchaError,
+  EngineParseError,
+  stripMarkup,
+  type EngineResult,
+} from '../../core/engine.js';
 import { endpointUrl } from '../_lib/endpoint-url.js';
 import { absoluteHttpUrl } from '../_lib/html-document.js';
 import { asArray, asRecord, asString } from '../_lib/json-body.js';
@@ -56,7 +62,10 @@ function toResult(entry: unknown, baseUrl: string): EngineResult | undefined {
   if (author) result.author = author;
   // sizes run from smallest to largest; the largest is the best thumbnail.
   const sizes = asArray(asRecord(video.pictures)?.sizes).map(asRecord);
-  const thumbnail = sizes.map((size) => absoluteHttpUrl(asString(size?.link))).filter(Boolean).pop();
+  const thumbnail = sizes
+    .map((size) => absoluteHttpUrl(asString(size?.link)))
+    .filter(Boolean)
+    .pop();
   if (thumbnail) result.thumbnail = thumbnail;
   const duration = formatDuration(video.duration);
   if (duration) result.extra = { duration, durationSeconds: video.duration };
@@ -74,7 +83,8 @@ export default defineEngine({
     if (html.trim() === '') throw new EngineParseError('vimeo answered with an empty page');
     const data = embeddedData(html);
     if (!data) {
-      if (/captcha|unusual traffic|are you a robot|cf-challenge|challenge-platform/i.test(html)) throw new EngineCaptchaError('vimeo answered with a challenge page');
+      if (/captcha|unusual traffic|are you a robot|cf-challenge|challenge-platform/i.test(html))
+        throw new EngineCaptchaError('vimeo answered with a challenge page');
       throw new EngineParseError('vimeo page without its data object');
     }
     const filtered = asRecord(data.filtered);

@@ -26,14 +26,21 @@ export default defineEngine({
       continue: query.page > 1 ? (query.page - 1) * PAGE_SIZE : undefined,
       format: 'json',
     };
-    return { method: 'GET', url: endpointUrl(settings.baseUrl, '/w/api.php', params), headers: { accept: 'application/json' } };
+    return {
+      method: 'GET',
+      url: endpointUrl(settings.baseUrl, '/w/api.php', params),
+      headers: { accept: 'application/json' },
+    };
   },
 
   parseResponse(response, { settings }) {
     const data = asRecord(parseJsonBody(response.body, 'wikidata'));
     if (!data) throw new EngineParseError('wikidata answered with JSON that is not an object');
     const error = asRecord(data.error);
-    if (error) throw new EngineParseError(`wikidata API error: ${asString(error.info) ?? asString(error.code) ?? 'unknown error'}`);
+    if (error)
+      throw new EngineParseError(
+        `wikidata API error: ${asString(error.info) ?? asString(error.code) ?? 'unknown error'}`,
+      );
     const base = settings.baseUrl.replace(/\/+$/, '');
     const results: EngineResult[] = [];
     for (const entity of asArray(data.search).map(asRecord)) {

@@ -1,5 +1,11 @@
 /** Wikimedia Commons file search: generator=search in the File namespace, with imageinfo for URLs and sizes. */
-import { defineEngine, EngineParseError, EngineRateLimitedError, stripMarkup, type EngineResult } from '../../core/engine.js';
+import {
+  defineEngine,
+  EngineParseError,
+  EngineRateLimitedError,
+  stripMarkup,
+  type EngineResult,
+} from '../../core/engine.js';
 
 const PAGE_SIZE = 20;
 const THUMBNAIL_WIDTH = 400;

@@ -2,13 +2,21 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EngineParseError } from '../../core/engine.js';
 import { runEngineConformance } from '../../test/contract/engine-conformance.js';
-import { loadEngine, readFixture, testContext, testResponse, type LoadedTestEngine } from '../../test/contract/load-engine.js';
+import {
+  loadEngine,
+  readFixture,
+  testContext,
+  testResponse,
+  type LoadedTestEngine,
+} from '../../test/contract/load-engine.js';
 import { articleUrl } from './engine.js';
 
 const engineDir = fileURLToPath(new URL('.', import.meta.url));
 
 // Hand-made fixture from the MediaWiki search format; see fixtures/PROVENANCE.md.
-runEngineConformance(engineDir, { fixtures: [{ file: 'search.json', query: 'solar eclipse', contentType: 'application/json' }] });
+runEngineConformance(engineDir, {
+  fixtures: [{ file: 'search.json', query: 'solar eclipse', contentType: 'application/json' }],
+});
 
 describe('wikinews', () => {
   let loaded: LoadedTestEngine;
@@ -18,7 +26,10 @@ describe('wikinews', () => {
 
   const parse = (body: string, baseUrl?: string) => {
     const ctx = testContext(loaded.manifest, { query: 'solar eclipse' }, baseUrl);
-    const step = loaded.engine.parseResponse(testResponse(loaded.engine.buildRequest(ctx), body, 'application/json'), ctx);
+    const step = loaded.engine.parseResponse(
+      testResponse(loaded.engine.buildRequest(ctx), body, 'application/json'),
+      ctx,
+    );
     if (!('results' in step)) throw new Error('expected results');
     return step.results;
   };
@@ -40,12 +51,20 @@ describe('wikinews', () => {
       'https://de.wikinews.org/wiki/Scientists_observe_eclipse_from_high-altitude_aircraft',
     );
     expect(articleUrl('http://127.0.0.1:9/wn/', 'A b')).toBe('http://127.0.0.1:9/wn/wiki/A_b');
-    expect(() => parse(JSON.stringify({ error: { code: 'srsearch-text-disabled', info: 'no' } }))).toThrow(EngineParseError);
+    expect(() => parse(JSON.stringify({ error: { code: 'srsearch-text-disabled', info: 'no' } }))).toThrow(
+      EngineParseError,
+    );
   });
 
   it('pages with sroffset', () => {
     const url = new URL(loaded.engine.buildRequest(testContext(loaded.manifest, { query: 'eclipse', page: 2 })).url);
     expect(url.origin + url.pathname).toBe('https://en.wikinews.org/w/api.php');
-    expect(Object.fromEntries(url.searchParams)).toMatchObject({ list: 'search', srsearch: 'eclipse', sroffset: '10', srlimit: '10', srsort: 'create_timestamp_desc' });
+    expect(Object.fromEntries(url.searchParams)).toMatchObject({
+      list: 'search',
+      srsearch: 'eclipse',
+      sroffset: '10',
+      srlimit: '10',
+      srsort: 'create_timestamp_desc',
+    });
   });
 });

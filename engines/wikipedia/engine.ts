@@ -7,7 +7,13 @@
  * picks the subdomain (de → de.wikipedia.org). A configured baseUrl is used
  * as is — it names one wiki — so the language then changes nothing.
  */
-import { defineEngine, EngineParseError, stripMarkup, type EngineContext, type EngineResult } from '../../core/engine.js';
+import {
+  defineEngine,
+  EngineParseError,
+  stripMarkup,
+  type EngineContext,
+  type EngineResult,
+} from '../../core/engine.js';
 import { endpointUrl } from '../_lib/endpoint-url.js';
 import { absoluteHttpUrl } from '../_lib/html-document.js';
 import { asArray, asRecord, asString, parseJsonBody } from '../_lib/json-body.js';
@@ -24,7 +30,10 @@ export function wikiBaseUrl(settings: EngineContext['settings'], language: strin
 /** The article URL for a title on the wiki the request went to. */
 export function articleUrl(apiUrl: string, title: string): string {
   const wiki = apiUrl.replace(/\/w\/api\.php.*$/, '');
-  const path = encodeURIComponent(title.replace(/ /g, '_')).replace(/%2C/g, ',').replace(/%3A/g, ':').replace(/%2F/g, '/');
+  const path = encodeURIComponent(title.replace(/ /g, '_'))
+    .replace(/%2C/g, ',')
+    .replace(/%3A/g, ':')
+    .replace(/%2F/g, '/');
   return `${wiki}/wiki/${path}`;
 }
 
@@ -47,7 +56,11 @@ function rankedPages(query: Record<string, unknown>): Record<string, unknown>[] 
 function fromSearchHit(hit: Record<string, unknown>, apiUrl: string): EngineResult | undefined {
   const title = asString(hit.title);
   if (!title) return undefined;
-  const result: EngineResult = { url: articleUrl(apiUrl, title), title, snippet: stripMarkup(asString(hit.snippet) ?? '') };
+  const result: EngineResult = {
+    url: articleUrl(apiUrl, title),
+    title,
+    snippet: stripMarkup(asString(hit.snippet) ?? ''),
+  };
   const timestamp = asString(hit.timestamp);
   if (timestamp) result.extra = { lastEdited: timestamp, wordCount: hit.wordcount };
   return result;
@@ -94,7 +107,15 @@ export default defineEngine({
 
   autocomplete: {
     buildRequest(text, { settings, language }) {
-      const params = { action: 'query', format: 'json', formatversion: 2, generator: 'prefixsearch', gpssearch: text, gpslimit: 10, redirects: 1 };
+      const params = {
+        action: 'query',
+        format: 'json',
+        formatversion: 2,
+        generator: 'prefixsearch',
+        gpssearch: text,
+        gpslimit: 10,
+        redirects: 1,
+      };
       return { method: 'GET', url: endpointUrl(wikiBaseUrl(settings, language), '/w/api.php', params) };
     },
     parseResponse(response) {

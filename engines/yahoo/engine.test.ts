@@ -2,7 +2,13 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EngineCaptchaError } from '../../core/engine.js';
 import { runEngineConformance } from '../../test/contract/engine-conformance.js';
-import { loadEngine, readFixture, testContext, testResponse, type LoadedTestEngine } from '../../test/contract/load-engine.js';
+import {
+  loadEngine,
+  readFixture,
+  testContext,
+  testResponse,
+  type LoadedTestEngine,
+} from '../../test/contract/load-engine.js';
 import { decodeYahooRedirect } from './yahoo-serp.js';
 
 const engineDir = fileURLToPath(new URL('.', import.meta.url));
@@ -50,9 +56,11 @@ describe('yahoo', () => {
   });
 
   it('decodes /RU=…/ links and drops the display URL span from titles', () => {
-    expect(decodeYahooRedirect('https://r.search.yahoo.com/_ylt=x/RV=2/RE=1/RO=10/RU=https%3a%2f%2fexample.org%2fa%3fb%3d1/RK=2/RS=y-')).toBe(
-      'https://example.org/a?b=1',
-    );
+    expect(
+      decodeYahooRedirect(
+        'https://r.search.yahoo.com/_ylt=x/RV=2/RE=1/RO=10/RU=https%3a%2f%2fexample.org%2fa%3fb%3d1/RK=2/RS=y-',
+      ),
+    ).toBe('https://example.org/a?b=1');
     expect(decodeYahooRedirect('https://example.net/direct')).toBe('https://example.net/direct');
     const html = `<div class="dd algo algo-sr"><div class="compTitle"><h3 class="title"><a href="https://r.search.yahoo.com/RU=https%3a%2f%2fexample.org%2f/RK=2/"><span>example.org › docs</span>Example &amp; Docs</a></h3></div>
       <div class="compText"><p>An <b>example</b></p></div></div>`;
@@ -60,14 +68,26 @@ describe('yahoo', () => {
   });
 
   it('raises a CAPTCHA error on a consent wall without results', () => {
-    expect(() => parse('<html><body><form>Before you continue</form></body></html>', 'https://consent.yahoo.com/v2/collectConsent')).toThrow(EngineCaptchaError);
+    expect(() =>
+      parse(
+        '<html><body><form>Before you continue</form></body></html>',
+        'https://consent.yahoo.com/v2/collectConsent',
+      ),
+    ).toThrow(EngineCaptchaError);
     expect(parse('<html><body><p>We did not find results</p></body></html>')).toEqual([]);
   });
 
   it('builds the request with offset, language, age and safe-search parameters', () => {
-    const request = loaded.engine.buildRequest(testContext(loaded.manifest, { query: 'rust lang', page: 3, language: 'de', timeRange: 'week', safeSearch: 2 }));
-    expect(request).toEqual({ method: 'GET', url: 'https://search.yahoo.com/search?p=rust+lang&ei=UTF-8&b=15&vl=lang_de&btf=w&vm=r' });
-    const plain = new URL(loaded.engine.buildRequest(testContext(loaded.manifest, { query: 'x', language: 'all', timeRange: 'year' })).url);
+    const request = loaded.engine.buildRequest(
+      testContext(loaded.manifest, { query: 'rust lang', page: 3, language: 'de', timeRange: 'week', safeSearch: 2 }),
+    );
+    expect(request).toEqual({
+      method: 'GET',
+      url: 'https://search.yahoo.com/search?p=rust+lang&ei=UTF-8&b=15&vl=lang_de&btf=w&vm=r',
+    });
+    const plain = new URL(
+      loaded.engine.buildRequest(testContext(loaded.manifest, { query: 'x', language: 'all', timeRange: 'year' })).url,
+    );
     expect(plain.searchParams.has('vl')).toBe(false);
     expect(plain.searchParams.has('btf')).toBe(false);
   });

@@ -3,7 +3,13 @@
  * (b is a 1-based offset), vl restricts the language, btf the age and vm the
  * safe-search level.
  */
-import { defineEngine, EngineCaptchaError, type HttpRequestSpec, type SafeSearch, type TimeRange } from '../../core/engine.js';
+import {
+  defineEngine,
+  EngineCaptchaError,
+  type HttpRequestSpec,
+  type SafeSearch,
+  type TimeRange,
+} from '../../core/engine.js';
 import { endpointUrl } from '../_lib/endpoint-url.js';
 import { isYahooBlockPage, parseYahooSerp } from './yahoo-serp.js';
 

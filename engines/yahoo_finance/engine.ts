@@ -3,7 +3,14 @@
  * endpoint behind the site's search box: matching instruments in quotes[]
  * and related stories in news[]. Quotes come first, then news.
  */
-import { defineEngine, EngineAccessDeniedError, EngineParseError, EngineRateLimitedError, stripMarkup, type EngineResult } from '../../core/engine.js';
+import {
+  defineEngine,
+  EngineAccessDeniedError,
+  EngineParseError,
+  EngineRateLimitedError,
+  stripMarkup,
+  type EngineResult,
+} from '../../core/engine.js';
 import { endpointUrl } from '../_lib/endpoint-url.js';
 import { absoluteHttpUrl } from '../_lib/html-document.js';
 import { asArray, asRecord, asString, parseJsonBody } from '../_lib/json-body.js';
@@ -63,7 +70,8 @@ function newsToResult(value: unknown): EngineResult | undefined {
   const result: EngineResult = { url, title, snippet: publisher ?? '' };
   if (publisher) result.author = publisher;
   const seconds = story.providerPublishTime;
-  if (typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0) result.publishedDate = new Date(seconds * 1000).toISOString();
+  if (typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0)
+    result.publishedDate = new Date(seconds * 1000).toISOString();
   const thumbnail = thumbnailOf(story.thumbnail);
   if (thumbnail) result.thumbnail = thumbnail;
   const tickers = asArray(story.relatedTickers).filter((ticker): ticker is string => typeof ticker === 'string');
@@ -88,11 +96,16 @@ export default defineEngine({
 
   parseResponse(response) {
     if (response.status === 429) throw new EngineRateLimitedError('yahoo finance answered 429 Too Many Requests');
-    if (response.status === 401 || response.status === 403) throw new EngineAccessDeniedError(`yahoo finance denied access (${response.status})`);
+    if (response.status === 401 || response.status === 403)
+      throw new EngineAccessDeniedError(`yahoo finance denied access (${response.status})`);
     const data = asRecord(parseJsonBody(response.body, 'yahoo_finance'));
     const error = asRecord(asRecord(data?.finance)?.error);
-    if (error) throw new EngineParseError(`yahoo finance answered with an error: ${asString(error.description) ?? asString(error.code) ?? 'unknown'}`);
-    if (!data || (!Array.isArray(data.quotes) && !Array.isArray(data.news))) throw new EngineParseError('yahoo finance answered without quotes or news');
+    if (error)
+      throw new EngineParseError(
+        `yahoo finance answered with an error: ${asString(error.description) ?? asString(error.code) ?? 'unknown'}`,
+      );
+    if (!data || (!Array.isArray(data.quotes) && !Array.isArray(data.news)))
+      throw new EngineParseError('yahoo finance answered without quotes or news');
     const results = [...asArray(data.quotes).map(quoteToResult), ...asArray(data.news).map(newsToResult)];
     return { results: results.filter((result): result is EngineResult => result !== undefined) };
   },

@@ -1,7 +1,13 @@
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runEngineConformance } from '../../test/contract/engine-conformance.js';
-import { loadEngine, readFixture, testContext, testResponse, type LoadedTestEngine } from '../../test/contract/load-engine.js';
+import {
+  loadEngine,
+  readFixture,
+  testContext,
+  testResponse,
+  type LoadedTestEngine,
+} from '../../test/contract/load-engine.js';
 import { parseStoryAge } from './engine.js';
 
 const engineDir = fileURLToPath(new URL('.', import.meta.url));
@@ -18,7 +24,10 @@ describe('yahoo_news', () => {
   it('parses stories with decoded links, outlets and dates', () => {
     const ctx = testContext(loaded.manifest, { query: 'hello' });
     const response = testResponse(loaded.engine.buildRequest(ctx), readFixture(engineDir, 'search.html'));
-    const step = loaded.engine.parseResponse({ ...response, headers: { ...response.headers, date: 'Mon, 10 May 2021 22:37:50 GMT' } }, ctx);
+    const step = loaded.engine.parseResponse(
+      { ...response, headers: { ...response.headers, date: 'Mon, 10 May 2021 22:37:50 GMT' } },
+      ctx,
+    );
     if (!('results' in step)) throw new Error('expected results');
     expect(step.results).toEqual([
       {
@@ -45,6 +54,8 @@ describe('yahoo_news', () => {
   });
 
   it('pages with b', () => {
-    expect(loaded.engine.buildRequest(testContext(loaded.manifest, { query: 'rust', page: 3 })).url).toBe('https://news.search.yahoo.com/search?p=rust&b=21');
+    expect(loaded.engine.buildRequest(testContext(loaded.manifest, { query: 'rust', page: 3 })).url).toBe(
+      'https://news.search.yahoo.com/search?p=rust&b=21',
+    );
   });
 });

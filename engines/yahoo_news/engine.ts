@@ -17,7 +17,10 @@ const UNIT_MS: Record<string, number> = { minute: 60_000, hour: 3_600_000, day: 
 export function parseStoryAge(text: string, now: Date | undefined): string | undefined {
   const cleaned = text.replace(/^[\s·•-]+/, '').trim();
   const relative = /^(\d+)\s+(minute|hour|day|week)s?\s+ago$/i.exec(cleaned);
-  if (relative) return now ? new Date(now.getTime() - Number(relative[1]) * UNIT_MS[relative[2]!.toLowerCase()]!).toISOString() : undefined;
+  if (relative)
+    return now
+      ? new Date(now.getTime() - Number(relative[1]) * UNIT_MS[relative[2]!.toLowerCase()]!).toISOString()
+      : undefined;
   if (!/\b\d{4}\b/.test(cleaned)) return undefined;
   const date = new Date(`${cleaned} UTC`);
   return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
@@ -34,7 +37,9 @@ function parseStories(html: string, now: Date | undefined): EngineResult[] {
     const result: EngineResult = { url, title, snippet: textOf(item.querySelector('p')) };
     const published = parseStoryAge(textOf(item.querySelector('.s-time')), now);
     if (published) result.publishedDate = published;
-    const image = absoluteHttpUrl(item.querySelector('img')?.getAttribute('data-src') ?? item.querySelector('img')?.getAttribute('src'));
+    const image = absoluteHttpUrl(
+      item.querySelector('img')?.getAttribute('data-src') ?? item.querySelector('img')?.getAttribute('src'),
+    );
     if (image) result.thumbnail = image;
     const source = textOf(item.querySelector('.s-source'));
     if (source) result.extra = { source };
@@ -45,7 +50,10 @@ function parseStories(html: string, now: Date | undefined): EngineResult[] {
 
 export default defineEngine({
   buildRequest({ query, settings }): HttpRequestSpec {
-    return { method: 'GET', url: endpointUrl(settings.baseUrl, '/search', { p: query.query, b: (query.page - 1) * PAGE_SIZE + 1 }) };
+    return {
+      method: 'GET',
+      url: endpointUrl(settings.baseUrl, '/search', { p: query.query, b: (query.page - 1) * PAGE_SIZE + 1 }),
+    };
   },
 
   parseResponse(response) {

@@ -39,7 +39,8 @@ export default defineEngine({
   parseResponse(response) {
     if (/\/showcaptcha/.test(response.url)) throw new EngineCaptchaError('yandex redirected to its showcaptcha page');
     const results = parseResults(response.body);
-    if (results.length === 0 && isCaptchaPage(response.body, response.url)) throw new EngineCaptchaError('yandex answered with its CAPTCHA page');
+    if (results.length === 0 && isCaptchaPage(response.body, response.url))
+      throw new EngineCaptchaError('yandex answered with its CAPTCHA page');
     return { results };
   },
 });

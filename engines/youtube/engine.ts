@@ -100,9 +100,11 @@ function videoToResult(video: VideoRenderer): EngineResult | undefined {
 }
 
 function assertNotBlocked(response: EngineResponse): void {
-  if (/\/sorry\//.test(response.url) || /class="g-recaptcha"/.test(response.body)) throw new EngineCaptchaError('youtube answered with a CAPTCHA page');
+  if (/\/sorry\//.test(response.url) || /class="g-recaptcha"/.test(response.body))
+    throw new EngineCaptchaError('youtube answered with a CAPTCHA page');
   if (response.status === 429) throw new EngineRateLimitedError();
-  if (/consent\.youtube\.com/.test(response.url)) throw new EngineAccessDeniedError('youtube redirected to its cookie consent page');
+  if (/consent\.youtube\.com/.test(response.url))
+    throw new EngineAccessDeniedError('youtube redirected to its cookie consent page');
   if (response.status >= 400) throw new EngineParseError(`youtube answered HTTP ${response.status}`);
 }
 
@@ -117,6 +119,10 @@ export default defineEngine({
 
   parseResponse(response) {
     assertNotBlocked(response);
-    return { results: collectVideos(initialData(response.body), []).map(videoToResult).filter((result) => result !== undefined) };
+    return {
+      results: collectVideos(initialData(response.body), [])
+        .map(videoToResult)
+        .filter((result) => result !== undefined),
+    };
   },
 });

@@ -2,12 +2,20 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EngineParseError } from '../../core/engine.js';
 import { runEngineConformance } from '../../test/contract/engine-conformance.js';
-import { loadEngine, readFixture, testContext, testResponse, type LoadedTestEngine } from '../../test/contract/load-engine.js';
+import {
+  loadEngine,
+  readFixture,
+  testContext,
+  testResponse,
+  type LoadedTestEngine,
+} from '../../test/contract/load-engine.js';
 
 const engineDir = fileURLToPath(new URL('.', import.meta.url));
 
 // Hand-made fixture; see fixtures/PROVENANCE.md.
-runEngineConformance(engineDir, { fixtures: [{ file: 'records.json', query: 'glacier', contentType: 'application/json' }] });
+runEngineConformance(engineDir, {
+  fixtures: [{ file: 'records.json', query: 'glacier', contentType: 'application/json' }],
+});
 
 describe('zenodo', () => {
   let loaded: LoadedTestEngine;
@@ -17,7 +25,10 @@ describe('zenodo', () => {
 
   const parse = (body: string) => {
     const ctx = testContext(loaded.manifest, { query: 'glacier' });
-    const step = loaded.engine.parseResponse(testResponse(loaded.engine.buildRequest(ctx), body, 'application/json'), ctx);
+    const step = loaded.engine.parseResponse(
+      testResponse(loaded.engine.buildRequest(ctx), body, 'application/json'),
+      ctx,
+    );
     if (!('results' in step)) throw new Error('expected results');
     return step.results;
   };
@@ -33,7 +44,14 @@ describe('zenodo', () => {
       author: 'Hugonnet, Romain',
       publishedDate: '2023-02-10',
       doi: '10.5281/zenodo.7634567',
-      extra: { id: 7634567, resourceType: 'Dataset', accessRight: 'open', license: 'cc-by-4.0', keywords: ['glaciers', 'remote sensing'], downloads: 1520 },
+      extra: {
+        id: 7634567,
+        resourceType: 'Dataset',
+        accessRight: 'open',
+        license: 'cc-by-4.0',
+        keywords: ['glaciers', 'remote sensing'],
+        downloads: 1520,
+      },
     });
     expect(results[1]).toMatchObject({
       url: 'https://zenodo.org/record/1234567',

@@ -2,7 +2,13 @@
  * Zenodo record search (zenodo.org/api/records): research outputs of every
  * kind — datasets, software, papers, posters, presentations.
  */
-import { defineEngine, EngineParseError, EngineRateLimitedError, stripMarkup, type EngineResult } from '../../core/engine.js';
+import {
+  defineEngine,
+  EngineParseError,
+  EngineRateLimitedError,
+  stripMarkup,
+  type EngineResult,
+} from '../../core/engine.js';
 import { endpointUrl } from '../_lib/endpoint-url.js';
 import { absoluteHttpUrl } from '../_lib/html-document.js';
 import { asArray, asRecord, asString, parseJsonBody } from '../_lib/json-body.js';
@@ -27,7 +33,12 @@ function toResult(value: unknown, site: string): EngineResult | undefined {
     (typeof id === 'number' || typeof id === 'string' ? `${site}/records/${id}` : undefined);
   if (!record || !metadata || !title || !url) return undefined;
   const description = stripMarkup((asString(metadata.description) ?? '').replace(/<\/p>|<br\s*\/?>/gi, ' '));
-  const result: EngineResult = { url, title, snippet: description.length > SNIPPET_LENGTH ? `${description.slice(0, SNIPPET_LENGTH - 1).trimEnd()}…` : description };
+  const result: EngineResult = {
+    url,
+    title,
+    snippet:
+      description.length > SNIPPET_LENGTH ? `${description.slice(0, SNIPPET_LENGTH - 1).trimEnd()}…` : description,
+  };
   const authors = asArray(metadata.creators)
     .map((creator) => asString(asRecord(creator)?.name)?.trim())
     .filter((name): name is string => Boolean(name));
@@ -45,7 +56,9 @@ function toResult(value: unknown, site: string): EngineResult | undefined {
   const stats = asRecord(record.stats);
   result.extra = {
     ...(id !== undefined ? { id } : {}),
-    ...(asString(resourceType?.title) || asString(resourceType?.type) ? { resourceType: asString(resourceType?.title) ?? asString(resourceType?.type) } : {}),
+    ...(asString(resourceType?.title) || asString(resourceType?.type)
+      ? { resourceType: asString(resourceType?.title) ?? asString(resourceType?.type) }
+      : {}),
     ...(asString(metadata.access_right) ? { accessRight: metadata.access_right } : {}),
     ...(license ? { license } : {}),
     ...(keywords.length > 0 ? { keywords } : {}),
@@ -57,7 +70,11 @@ function toResult(value: unknown, site: string): EngineResult | undefined {
 export default defineEngine({
   buildRequest({ query, settings }) {
     const params = { q: query.query, page: query.page, size: PAGE_SIZE, sort: 'bestmatch' };
-    return { method: 'GET', url: endpointUrl(settings.baseUrl, '/api/records', params), headers: { accept: 'application/json' } };
+    return {
+      method: 'GET',
+      url: endpointUrl(settings.baseUrl, '/api/records', params),
+      headers: { accept: 'application/json' },
+    };
   },
 
   parseResponse(response, { settings }) {
@@ -70,6 +87,10 @@ export default defineEngine({
       throw new EngineParseError(`zenodo answered without hits${message ? `: ${message}` : ''}`);
     }
     const site = settings.baseUrl.replace(/\/+$/, '');
-    return { results: hits.hits.map((record) => toResult(record, site)).filter((result): result is EngineResult => result !== undefined) };
+    return {
+      results: hits.hits
+        .map((record) => toResult(record, site))
+        .filter((result): result is EngineResult => result !== undefined),
+    };
   },
 });

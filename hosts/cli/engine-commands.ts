@@ -18,9 +18,10 @@ import { scaffoldEngine } from './engine-scaffold.js';
 async function offlineEngineService(only?: string): Promise<EngineService> {
   const { config } = loadConfig();
   const builtinDir = only ? join(CODE_ROOT, 'engines', only) : null;
-  const engines = builtinDir && /^[a-z][a-z0-9_]*$/.test(only!) && existsSync(join(builtinDir, 'plugin.json'))
-    ? [await loadEngineFolder(builtinDir, 'builtin')]
-    : await loadAllEngines(config);
+  const engines =
+    builtinDir && /^[a-z][a-z0-9_]*$/.test(only!) && existsSync(join(builtinDir, 'plugin.json'))
+      ? [await loadEngineFolder(builtinDir, 'builtin')]
+      : await loadAllEngines(config);
   const noNetwork = {
     fetch: () => Promise.reject(new Error('the CLI catalogue does not fetch')),
   };
@@ -34,15 +35,28 @@ export async function runEnginesList(options: { json: boolean }): Promise<number
   const entries = Object.fromEntries(ids.map((id) => [id, service.catalogueEntry(id)]));
   if (options.json) {
     const enabled = ids.filter((id) => entries[id]!.enabled).length;
-    process.stdout.write(`${JSON.stringify({ engines: entries, total_engines: ids.length, enabled_engines: enabled }, null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ engines: entries, total_engines: ids.length, enabled_engines: enabled }, null, 2)}\n`,
+    );
     return 0;
   }
   const rows = ids.map((id) => {
     const e = entries[id]!;
-    const flags = [e.paging_support ? 'paging' : '', e.time_range_support ? 'time' : '', e.safe_search_support ? 'safe' : '', e.autocomplete_support ? 'autocomplete' : '']
+    const flags = [
+      e.paging_support ? 'paging' : '',
+      e.time_range_support ? 'time' : '',
+      e.safe_search_support ? 'safe' : '',
+      e.autocomplete_support ? 'autocomplete' : '',
+    ]
       .filter(Boolean)
       .join(',');
-    return [id, e.categories.join(','), e.enabled ? 'enabled' : `disabled (${e.disabled_reason})`, flags, e.about.verifiedOn];
+    return [
+      id,
+      e.categories.join(','),
+      e.enabled ? 'enabled' : `disabled (${e.disabled_reason})`,
+      flags,
+      e.about.verifiedOn,
+    ];
   });
   const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i]!.length), 6));
   for (const row of [['ENGINE', 'CATEGORIES', 'STATE', 'SUPPORTS', 'VERIFIED'], ...rows]) {
@@ -73,11 +87,19 @@ export async function runEngineParse(id: string, file: string, query = 'test'): 
     manifest: engine.manifest,
   };
   const request = engine.definition.buildRequest(ctx);
-  const response: EngineResponse = { status: 200, headers: { 'content-type': guessContentType(file, body) }, body, url: request.url, request };
+  const response: EngineResponse = {
+    status: 200,
+    headers: { 'content-type': guessContentType(file, body) },
+    body,
+    url: request.url,
+    request,
+  };
   try {
     const step = engine.definition.parseResponse(response, ctx);
     if ('next' in step) {
-      process.stderr.write(`engine "${id}" needs a further request for this response (multi-step engine): ${step.next.method} ${step.next.url}\n`);
+      process.stderr.write(
+        `engine "${id}" needs a further request for this response (multi-step engine): ${step.next.method} ${step.next.url}\n`,
+      );
       process.stdout.write('[]\n');
       return 3;
     }
@@ -92,10 +114,14 @@ export async function runEngineParse(id: string, file: string, query = 'test'): 
 
 export async function runEngineNew(id: string, dir?: string): Promise<number> {
   const cwd = process.cwd();
-  const target = dir ?? (existsSync(join(cwd, 'plugin.schema.json')) && existsSync(join(cwd, 'engines')) ? join(cwd, 'engines') : cwd);
+  const target =
+    dir ??
+    (existsSync(join(cwd, 'plugin.schema.json')) && existsSync(join(cwd, 'engines')) ? join(cwd, 'engines') : cwd);
   try {
     const created = scaffoldEngine(id, target, PACKAGE_ROOT);
-    process.stdout.write(`created ${created}\n  plugin.json  engine.ts  fixtures/search.json  engine.test.ts\nnext: edit engine.ts, replace the fixture with a real capture, run npm test\n`);
+    process.stdout.write(
+      `created ${created}\n  plugin.json  engine.ts  fixtures/search.json  engine.test.ts\nnext: edit engine.ts, replace the fixture with a real capture, run npm test\n`,
+    );
     return 0;
   } catch (error) {
     process.stderr.write(`quarry engine new: ${(error as Error).message}\n`);

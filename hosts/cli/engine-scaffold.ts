@@ -23,7 +23,14 @@ function files(id: string, coreImport: string, contractImport: string): Record<s
         weight: 1,
         baseUrl: 'https://api.example.com',
         timeoutMs: 5000,
-        supports: { paging: true, maxPage: 10, timeRange: false, safeSearch: false, languages: false, autocomplete: false },
+        supports: {
+          paging: true,
+          maxPage: 10,
+          timeRange: false,
+          safeSearch: false,
+          languages: false,
+          autocomplete: false,
+        },
         languages: ['all'],
         about: {
           website: 'https://example.com',
@@ -69,8 +76,18 @@ export default defineEngine({
   },
 });
 `,
-    'fixtures/search.json': `${JSON.stringify({ items: [{ url: 'https://example.com/first', title: 'First <b>result</b>', description: 'The first result.' }, { url: 'https://example.com/second', title: 'Second result', description: 'The second result.' }] }, null, 2)}\n`,
-    'fixtures/PROVENANCE.md': '# Provenance\n\n`search.json`: hand-made from the documented answer format. Replace it with a real capture (and name its source and licence here) when you can.\n',
+    'fixtures/search.json': `${JSON.stringify(
+      {
+        items: [
+          { url: 'https://example.com/first', title: 'First <b>result</b>', description: 'The first result.' },
+          { url: 'https://example.com/second', title: 'Second result', description: 'The second result.' },
+        ],
+      },
+      null,
+      2,
+    )}\n`,
+    'fixtures/PROVENANCE.md':
+      '# Provenance\n\n`search.json`: hand-made from the documented answer format. Replace it with a real capture (and name its source and licence here) when you can.\n',
     'engine.test.ts': `import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runEngineConformance } from '${contractImport}/engine-conformance.js';

@@ -15,7 +15,9 @@ export interface PurgeFlags {
   olderThanDays?: string;
 }
 
-async function withIndex(run: (index: NonNullable<Awaited<ReturnType<SemanticServices['pageIndex']>>>) => Promise<number>): Promise<number> {
+async function withIndex(
+  run: (index: NonNullable<Awaited<ReturnType<SemanticServices['pageIndex']>>>) => Promise<number>,
+): Promise<number> {
   const { config } = loadConfig();
   const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
   const semantic = new SemanticServices(config, logger);
@@ -34,7 +36,11 @@ async function withIndex(run: (index: NonNullable<Awaited<ReturnType<SemanticSer
 export function runIndexStats(json: boolean): Promise<number> {
   return withIndex(async (index) => {
     const stats = await index.stats();
-    process.stdout.write(json ? `${JSON.stringify(stats)}\n` : `${stats.pages} pages, ${stats.chunks} chunks, ${stats.dimensions}-d vectors, at ${stats.path}\n`);
+    process.stdout.write(
+      json
+        ? `${JSON.stringify(stats)}\n`
+        : `${stats.pages} pages, ${stats.chunks} chunks, ${stats.dimensions}-d vectors, at ${stats.path}\n`,
+    );
     return 0;
   });
 }
@@ -47,7 +53,9 @@ export function runIndexPurge(flags: PurgeFlags): Promise<number> {
   if (flags.olderThanDays !== undefined) {
     const days = Number(flags.olderThanDays);
     if (!Number.isFinite(days) || days < 0) {
-      process.stderr.write(`quarry index purge: --older-than-days must be a number of days, got "${flags.olderThanDays}"\n`);
+      process.stderr.write(
+        `quarry index purge: --older-than-days must be a number of days, got "${flags.olderThanDays}"\n`,
+      );
       return Promise.resolve(2);
     }
     request.fetchedBefore = new Date(Date.now() - days * 86_400_000);

@@ -63,7 +63,9 @@ async function main(argv: string[]): Promise<number> {
       if (sub === 'parse' && id && arg) return (await engineCommands()).runEngineParse(id, arg, values.query);
       if (sub === 'new' && id) return (await engineCommands()).runEngineNew(id, values.dir);
       if (sub === 'try' && id && arg) return (await engineCommands()).runEngineTry(id, arg);
-      process.stderr.write('quarry engine: expected "engine parse <id> <file>", "engine new <id>" or "engine try <id> <query>"\n');
+      process.stderr.write(
+        'quarry engine: expected "engine parse <id> <file>", "engine new <id>" or "engine try <id> <query>"\n',
+      );
       return 2;
     }
     case 'index': {

@@ -49,7 +49,8 @@ function trackConnections(http: Server): { closeIdle(now: number): void } {
   });
   return {
     closeIdle(now) {
-      for (const [socket, state] of connections) if (state.requests === 0 && now - state.idleSince >= IDLE_CLOSE_MS) socket.destroy();
+      for (const [socket, state] of connections)
+        if (state.requests === 0 && now - state.idleSince >= IDLE_CLOSE_MS) socket.destroy();
     },
   };
 }
@@ -62,7 +63,12 @@ function trackConnections(http: Server): { closeIdle(now: number): void } {
  * connection without a request in flight — including one just accepted
  * whose request has not arrived yet, which its client then sees reset.
  */
-async function drainHttp(server: FastifyInstance, connections: ReturnType<typeof trackConnections>, drainMs: number, graceMs: number): Promise<void> {
+async function drainHttp(
+  server: FastifyInstance,
+  connections: ReturnType<typeof trackConnections>,
+  drainMs: number,
+  graceMs: number,
+): Promise<void> {
   if (drainMs > 0) await new Promise((resolve) => setTimeout(resolve, drainMs));
   const http = server.server;
   const drained = new Promise<void>((resolve) => NetServer.prototype.close.call(http, () => resolve()));
@@ -80,7 +86,10 @@ export async function runServe(): Promise<number> {
   const connections = trackConnections(server.server);
   const health = drainingHealth(server);
   const address = await server.listen({ host: app.config.host, port: app.config.port });
-  app.logger.info({ address, jobs: app.services.jobs.backend }, `Quarry HTTP API listening on ${address} (OpenAPI: ${address}/api/v1/openapi.json)`);
+  app.logger.info(
+    { address, jobs: app.services.jobs.backend },
+    `Quarry HTTP API listening on ${address} (OpenAPI: ${address}/api/v1/openapi.json)`,
+  );
   onShutdown(app, (graceMs) => {
     health.start();
     return drainHttp(server, connections, drainDelayMs(app), graceMs);

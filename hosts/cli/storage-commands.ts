@@ -14,7 +14,8 @@ function locations(): DataLocations {
   return { dataDir: config.dataDir, pageIndexDir: pageIndexDir(config) };
 }
 
-const summary = (manifest: BackupManifest) => manifest.stores.map((s) => `${s.store} v${s.schema_version} (${s.path})`).join(', ') || 'no stores';
+const summary = (manifest: BackupManifest) =>
+  manifest.stores.map((s) => `${s.store} v${s.schema_version} (${s.path})`).join(', ') || 'no stores';
 
 async function reporting(command: string, run: () => Promise<string>): Promise<number> {
   try {

@@ -40,7 +40,8 @@ export function apiKeyRing(entries: readonly string[], adminKeys: readonly strin
     const grouped = GROUP_ENTRY.exec(entry);
     if (!grouped) return { key: entry, principal: { id: keyPrincipalId(entry), admin: false } };
     const [, group, key] = grouped as unknown as [string, string, string];
-    if (key.length < MIN_KEY_CHARS) throw new Error(`apiKeys: the key of group "${group}" must have at least ${MIN_KEY_CHARS} characters`);
+    if (key.length < MIN_KEY_CHARS)
+      throw new Error(`apiKeys: the key of group "${group}" must have at least ${MIN_KEY_CHARS} characters`);
     return { key, principal: { id: `group:${group}`, admin: false } };
   });
   return [...ring, ...adminKeys.map((key) => ({ key, principal: { id: keyPrincipalId(key), admin: true } }))];
@@ -52,7 +53,8 @@ export function keyPrincipalId(key: string): string {
 }
 
 export function resolveApiKeys(config: QuarryConfig, logger: Logger): ApiKey[] {
-  if (config.apiKeys.length > 0 || config.adminApiKeys.length > 0) return apiKeyRing(config.apiKeys, config.adminApiKeys);
+  if (config.apiKeys.length > 0 || config.adminApiKeys.length > 0)
+    return apiKeyRing(config.apiKeys, config.adminApiKeys);
   return apiKeyRing([], [generatedKey(config, logger)]);
 }
 
@@ -99,7 +101,8 @@ export function presentedKey(headers: Record<string, string | string[] | undefin
 export function askBrowsersForKey(server: FastifyInstance, path: RegExp): void {
   // Runs on every answer: with done rather than async, no promise per request.
   server.addHook('onSend', (request, reply, payload, done) => {
-    if (reply.statusCode === 401 && path.test(request.url)) reply.header('www-authenticate', 'Basic realm="Quarry", charset="UTF-8"');
+    if (reply.statusCode === 401 && path.test(request.url))
+      reply.header('www-authenticate', 'Basic realm="Quarry", charset="UTF-8"');
     done(null, payload);
   });
 }
@@ -129,7 +132,10 @@ export function matchingKey(presented: string, keys: readonly ApiKey[]): ApiKey 
 }
 
 /** The entry of the presented key when it is one of keys; throws UNAUTHORIZED otherwise. */
-export function authenticatedKey(headers: Record<string, string | string[] | undefined>, keys: readonly ApiKey[]): ApiKey {
+export function authenticatedKey(
+  headers: Record<string, string | string[] | undefined>,
+  keys: readonly ApiKey[],
+): ApiKey {
   const key = presentedKey(headers);
   if (!key) throw new AppError('UNAUTHORIZED', 'missing API key: send it as X-API-Key or Authorization: Bearer <key>');
   const entry = matchingKey(key, keys);

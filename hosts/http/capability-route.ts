@@ -27,7 +27,14 @@ import { findInputShapeProblem } from '../../core/input-shape.js';
 import { toJsonSchema } from '../../core/json-schema.js';
 import { shapeRefusal } from '../../core/registry.js';
 import { HttpCallContext } from './http-call-context.js';
-import { declaredFields, IGNORED_FIELDS_HEADER, ignoredFieldsHeader, nameAliasesInError, prepareHttpInput, type HttpInput } from './http-input.js';
+import {
+  declaredFields,
+  IGNORED_FIELDS_HEADER,
+  ignoredFieldsHeader,
+  nameAliasesInError,
+  prepareHttpInput,
+  type HttpInput,
+} from './http-input.js';
 import { queryToInput } from './query-input.js';
 import { joinReply } from './reply-bytes.js';
 import type { CapabilityRouteConfig } from './route-config.js';
@@ -43,7 +50,8 @@ export function mountCapability(server: FastifyInstance, app: QuarryApp, capabil
     const { [urlKeyParam ?? '']: _key, ...rest } = (request.params ?? {}) as Record<string, unknown>;
     return rest;
   };
-  const query = (request: FastifyRequest) => queryToInput((request.query ?? {}) as Record<string, unknown>, inputSchema);
+  const query = (request: FastifyRequest) =>
+    queryToInput((request.query ?? {}) as Record<string, unknown>, inputSchema);
   const onResource = method === 'POST' && path.includes('/:');
   const config: CapabilityRouteConfig = {
     ...(urlKeyParam ? { urlKeyParam } : {}),
@@ -58,14 +66,26 @@ export function mountCapability(server: FastifyInstance, app: QuarryApp, capabil
       config,
       ...(onResource ? { onRequest: forgetTypeOfEmptyBody } : {}),
       handler: async (request, reply) => {
-        const body = method === 'POST' ? objectBody(onResource && request.body === undefined ? {} : request.body) : undefined;
+        const body =
+          method === 'POST' ? objectBody(onResource && request.body === undefined ? {} : request.body) : undefined;
         const fromPath = params(request);
         // A shared body without path parameters is the input as it is: frozen, and known to the memos by identity.
         const raw =
-          method === 'POST' ? (isDeepFrozen(body) && isEmpty(fromPath) ? (body as Record<string, unknown>) : { ...(body as object), ...fromPath }) : { ...query(request), ...fromPath };
+          method === 'POST'
+            ? isDeepFrozen(body) && isEmpty(fromPath)
+              ? (body as Record<string, unknown>)
+              : { ...(body as object), ...fromPath }
+            : { ...query(request), ...fromPath };
         // A JSON body's shape was checked as it was parsed (json-body.ts), path parameters are the router's strings, and
         // without formPost no other body reaches here: only a query (or a GET capability's form route) is checked again.
-        return answer(app, capability, prepare, method === 'POST' && !formPost ? raw : checkedShape(raw), request, reply);
+        return answer(
+          app,
+          capability,
+          prepare,
+          method === 'POST' && !formPost ? raw : checkedShape(raw),
+          request,
+          reply,
+        );
       },
     });
     if (formPost) {
@@ -77,7 +97,14 @@ export function mountCapability(server: FastifyInstance, app: QuarryApp, capabil
         onRequest: forgetTypeOfEmptyBody,
         handler: async (request, reply) => {
           const form = request.body === undefined ? {} : queryToInput(objectBody(request.body), inputSchema);
-          return answer(app, capability, prepare, checkedShape({ ...query(request), ...form, ...params(request) }), request, reply);
+          return answer(
+            app,
+            capability,
+            prepare,
+            checkedShape({ ...query(request), ...form, ...params(request) }),
+            request,
+            reply,
+          );
         },
       });
     }
@@ -109,7 +136,14 @@ function isEmpty(record: Record<string, unknown>): boolean {
 }
 
 /** Prepares the input, invokes the capability, and sends its answer. */
-async function answer(app: QuarryApp, capability: AnyCapability, prepare: Preparer, raw: Record<string, unknown>, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+async function answer(
+  app: QuarryApp,
+  capability: AnyCapability,
+  prepare: Preparer,
+  raw: Record<string, unknown>,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<unknown> {
   const { input, ignored, aliased } = prepare(raw);
   if (ignored.length > 0) reply.header(IGNORED_FIELDS_HEADER, ignoredFieldsHeader(ignored));
   const ctx = new HttpCallContext(request, reply.raw);
@@ -132,7 +166,8 @@ async function answer(app: QuarryApp, capability: AnyCapability, prepare: Prepar
 
 /** A body as the object every input is: any other JSON value (null, a list, a number) is a 400 on every route. */
 function objectBody(body: unknown): Record<string, unknown> {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new AppError('INVALID_INPUT', 'the body must be a JSON object');
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    throw new AppError('INVALID_INPUT', 'the body must be a JSON object');
   return body as Record<string, unknown>;
 }
 
@@ -146,6 +181,9 @@ function checkedShape(raw: Record<string, unknown>): Record<string, unknown> {
 /** An empty body labelled JSON is no body at all (clients send the header on every POST). */
 async function forgetTypeOfEmptyBody(request: FastifyRequest): Promise<void> {
   const headers = request.raw.headers;
-  if (headers['transfer-encoding'] === undefined && (headers['content-length'] === undefined || headers['content-length'] === '0')) delete headers['content-type'];
+  if (
+    headers['transfer-encoding'] === undefined &&
+    (headers['content-length'] === undefined || headers['content-length'] === '0')
+  )
+    delete headers['content-type'];
 }
-

@@ -22,15 +22,22 @@ export function parseFormBody(body: Buffer): Record<string, string | string[]> {
 }
 
 export function registerFormBody(server: FastifyInstance): void {
-  server.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer' }, (request: FastifyRequest, body: Buffer | string, done) => {
-    if (!routeConfigOf(request).formPost) {
-      done(new AppError('UNSUPPORTED_MEDIA_TYPE', 'send the body as JSON with Content-Type: application/json'), undefined);
-      return;
-    }
-    try {
-      done(null, parseFormBody(typeof body === 'string' ? Buffer.from(body) : body));
-    } catch (error) {
-      done(error as Error, undefined);
-    }
-  });
+  server.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'buffer' },
+    (request: FastifyRequest, body: Buffer | string, done) => {
+      if (!routeConfigOf(request).formPost) {
+        done(
+          new AppError('UNSUPPORTED_MEDIA_TYPE', 'send the body as JSON with Content-Type: application/json'),
+          undefined,
+        );
+        return;
+      }
+      try {
+        done(null, parseFormBody(typeof body === 'string' ? Buffer.from(body) : body));
+      } catch (error) {
+        done(error as Error, undefined);
+      }
+    },
+  );
 }

@@ -17,7 +17,10 @@ import { GRAPH_PAGE_HTML, GRAPH_PAGE_SCRIPT } from './graph-page-assets.js';
 let cytoscapeSource: string | null = null;
 
 function cytoscape(): string {
-  cytoscapeSource ??= readFileSync(join(dirname(createRequire(import.meta.url).resolve('cytoscape')), 'cytoscape.min.js'), 'utf8');
+  cytoscapeSource ??= readFileSync(
+    join(dirname(createRequire(import.meta.url).resolve('cytoscape')), 'cytoscape.min.js'),
+    'utf8',
+  );
   return cytoscapeSource;
 }
 
@@ -40,8 +43,17 @@ export const GRAPH_PAGE_CSP = [
 export function registerGraphPage(server: FastifyInstance): void {
   askBrowsersForKey(server, /^\/graph(?:\/|$|\?)/);
   server.get('/graph', async (_request, reply) =>
-    reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').header('content-security-policy', GRAPH_PAGE_CSP).header('x-content-type-options', 'nosniff').send(GRAPH_PAGE_HTML),
+    reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .header('content-security-policy', GRAPH_PAGE_CSP)
+      .header('x-content-type-options', 'nosniff')
+      .send(GRAPH_PAGE_HTML),
   );
-  server.get('/graph/assets/graph-view.js', async (_request, reply) => reply.type('text/javascript; charset=utf-8').send(GRAPH_PAGE_SCRIPT));
-  server.get('/graph/assets/cytoscape.min.js', async (_request, reply) => reply.type('text/javascript; charset=utf-8').header('cache-control', 'max-age=86400').send(cytoscape()));
+  server.get('/graph/assets/graph-view.js', async (_request, reply) =>
+    reply.type('text/javascript; charset=utf-8').send(GRAPH_PAGE_SCRIPT),
+  );
+  server.get('/graph/assets/cytoscape.min.js', async (_request, reply) =>
+    reply.type('text/javascript; charset=utf-8').header('cache-control', 'max-age=86400').send(cytoscape()),
+  );
 }

@@ -10,7 +10,13 @@ function response(): ServerResponse & { closed: boolean; writableFinished: boole
   return Object.assign(new EventEmitter(), { closed: false, writableFinished: false }) as never;
 }
 
-const request = (principal?: { id: string; admin: boolean }) => ({ log: { name: 'request logger' }, principal, protocol: 'https', host: 'quarry.example:8443' }) as unknown as FastifyRequest;
+const request = (principal?: { id: string; admin: boolean }) =>
+  ({
+    log: { name: 'request logger' },
+    principal,
+    protocol: 'https',
+    host: 'quarry.example:8443',
+  }) as unknown as FastifyRequest;
 
 describe('HttpCallContext', () => {
   it('carries the caller, the logger and the base URL the request came to', () => {
@@ -50,7 +56,12 @@ describe('HttpCallContext', () => {
     // The reason the context is a class: V8 puts a literal with getters in dictionary mode (slow reads downstream).
     setFlagsFromString('--allow-natives-syntax');
     const hasFastProperties = new Function('value', 'return %HasFastProperties(value)') as (value: object) => boolean;
-    const literal = { host: 'http', get signal() { return undefined; } };
+    const literal = {
+      host: 'http',
+      get signal() {
+        return undefined;
+      },
+    };
     expect(hasFastProperties(literal)).toBe(false);
     expect(hasFastProperties(new HttpCallContext(request({ id: 'key:abc', admin: false }), response()))).toBe(true);
     expect(hasFastProperties(new HttpCallContext(request(), response()))).toBe(true);

@@ -30,7 +30,11 @@ export function declaredFields(capability: AnyCapability): Set<string> {
   return new Set(Object.keys(schema.properties ?? {}));
 }
 
-export function prepareHttpInput(raw: Record<string, unknown>, capability: AnyCapability, declared: Set<string>): HttpInput {
+export function prepareHttpInput(
+  raw: Record<string, unknown>,
+  capability: AnyCapability,
+  declared: Set<string>,
+): HttpInput {
   const input: Record<string, unknown> = {};
   const ignored: string[] = [];
   const aliased = new Map<string, string>();
@@ -46,10 +50,17 @@ export function prepareHttpInput(raw: Record<string, unknown>, capability: AnyCa
     if (!Object.hasOwn(raw, alias)) continue;
     const mapped = definition.map ? definition.map(raw[alias]) : { value: raw[alias] };
     if ('ignore' in mapped) continue;
-    if (Object.hasOwn(input, definition.field) && JSON.stringify(input[definition.field]) !== JSON.stringify(mapped.value)) {
-      throw new AppError('INVALID_INPUT', `invalid input: ${alias}: is another name for ${definition.field}, and both were sent with different values; send one`, {
-        details: { issues: [{ field: alias, message: `another name for ${definition.field}; send one of them` }] },
-      });
+    if (
+      Object.hasOwn(input, definition.field) &&
+      JSON.stringify(input[definition.field]) !== JSON.stringify(mapped.value)
+    ) {
+      throw new AppError(
+        'INVALID_INPUT',
+        `invalid input: ${alias}: is another name for ${definition.field}, and both were sent with different values; send one`,
+        {
+          details: { issues: [{ field: alias, message: `another name for ${definition.field}; send one of them` }] },
+        },
+      );
     }
     input[definition.field] = mapped.value;
     aliased.set(definition.field, alias);

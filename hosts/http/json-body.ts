@@ -50,7 +50,10 @@ export class SharedJsonBodies {
 
 function assertUtf8Json(contentType: string | undefined): void {
   // Most clients send exactly this: no charset to read.
-  const charset = contentType === 'application/json' ? undefined : /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(contentType ?? '')?.[1]?.toLowerCase();
+  const charset =
+    contentType === 'application/json'
+      ? undefined
+      : /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(contentType ?? '')?.[1]?.toLowerCase();
   if (charset !== undefined && !UTF8_CHARSETS.has(charset)) {
     throw new AppError('UNSUPPORTED_MEDIA_TYPE', `the body must be JSON in UTF-8, not ${charset}`);
   }
@@ -61,7 +64,8 @@ function parseBytes(body: Buffer): unknown {
   if (!isUtf8(body)) throw new AppError('MALFORMED_JSON', 'the body is not valid UTF-8 (JSON bodies must be UTF-8)');
   const text = body.toString('utf8');
   // The body object itself is one level.
-  if (jsonNestsDeeperThan(text, MAX_INPUT_DEPTH + 1)) throw shapeRefusal({ field: '(body)', message: `nested more than ${MAX_INPUT_DEPTH} levels deep` });
+  if (jsonNestsDeeperThan(text, MAX_INPUT_DEPTH + 1))
+    throw shapeRefusal({ field: '(body)', message: `nested more than ${MAX_INPUT_DEPTH} levels deep` });
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -76,13 +80,20 @@ function parseBytes(body: Buffer): unknown {
 export function registerJsonBody(server: FastifyInstance): void {
   const shared = new SharedJsonBodies();
   server.removeContentTypeParser('application/json');
-  server.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request: FastifyRequest, body: Buffer | string, done) => {
-    try {
-      const bytes = typeof body === 'string' ? Buffer.from(body) : body;
-      const contentType = request.headers['content-type'];
-      done(null, routeConfigOf(request).sharedBody ? shared.parse(bytes, contentType) : parseJsonBody(bytes, contentType));
-    } catch (error) {
-      done(error as Error, undefined);
-    }
-  });
+  server.addContentTypeParser(
+    'application/json',
+    { parseAs: 'buffer' },
+    (request: FastifyRequest, body: Buffer | string, done) => {
+      try {
+        const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+        const contentType = request.headers['content-type'];
+        done(
+          null,
+          routeConfigOf(request).sharedBody ? shared.parse(bytes, contentType) : parseJsonBody(bytes, contentType),
+        );
+      } catch (error) {
+        done(error as Error, undefined);
+      }
+    },
+  );
 }

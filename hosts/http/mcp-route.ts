@@ -25,7 +25,10 @@ export function registerMcpRoute(server: FastifyInstance, app: QuarryApp): McpHt
       const who = context.authInfo?.extra as RemoteCaller | undefined;
       return mcp.serverFor(who ?? {});
     },
-    { maxRequestBodySize: app.config.bodyLimitBytes, onerror: (error) => app.logger.debug({ err: error }, 'MCP request refused') },
+    {
+      maxRequestBodySize: app.config.bodyLimitBytes,
+      onerror: (error) => app.logger.debug({ err: error }, 'MCP request refused'),
+    },
   );
   const allowedOrigins = new Set(app.config.mcp.allowedOrigins);
   const toolList = new ToolListCache();
@@ -36,7 +39,15 @@ export function registerMcpRoute(server: FastifyInstance, app: QuarryApp): McpHt
     handler: async (request, reply) => {
       const origin = request.headers.origin;
       if (origin !== undefined && !originAllowed(origin, request, allowedOrigins)) {
-        return reply.code(403).send(errorReply(null, INVALID_REQUEST, `Forbidden: requests from origin ${origin} are not accepted (mcp.allowedOrigins)`));
+        return reply
+          .code(403)
+          .send(
+            errorReply(
+              null,
+              INVALID_REQUEST,
+              `Forbidden: requests from origin ${origin} are not accepted (mcp.allowedOrigins)`,
+            ),
+          );
       }
       // The commonest request, answered from bytes kept since the first one (mcp-tool-list-cache.ts).
       const listId = toolList.requestId(request);
@@ -48,14 +59,27 @@ export function registerMcpRoute(server: FastifyInstance, app: QuarryApp): McpHt
         if ('drop' in verdict) return reply.code(202).send();
       }
       // Calls act for the key's principal, as on /api/v1 (README "Keys and ownership").
-      const who: RemoteCaller = { ...(request.principal ? { caller: request.principal } : {}), baseUrl: `${request.protocol}://${request.host}` };
+      const who: RemoteCaller = {
+        ...(request.principal ? { caller: request.principal } : {}),
+        baseUrl: `${request.protocol}://${request.host}`,
+      };
       // Task status on a listen stream (task-listen.ts): the SDK's listen router has no task subscriptions.
-      const taskIds = request.headers['mcp-protocol-version'] === MODERN_REVISION ? listenedTaskIds(request.body) : undefined;
-      if (taskIds) return sendWebResponse(reply, await mcp.listenToTasks((request.body as { id: string | number }).id, taskIds, who, clientGone(reply)));
+      const taskIds =
+        request.headers['mcp-protocol-version'] === MODERN_REVISION ? listenedTaskIds(request.body) : undefined;
+      if (taskIds)
+        return sendWebResponse(
+          reply,
+          await mcp.listenToTasks((request.body as { id: string | number }).id, taskIds, who, clientGone(reply)),
+        );
       const response = await handler.fetch(toWebRequest(request, reply), {
         ...(request.method === 'POST' ? { parsedBody: request.body } : {}),
         // The key itself stays here: handlers see only the caller id derived from it.
-        authInfo: { token: '', clientId: who.caller?.id ?? 'anonymous', scopes: [], extra: who as unknown as Record<string, unknown> },
+        authInfo: {
+          token: '',
+          clientId: who.caller?.id ?? 'anonymous',
+          scopes: [],
+          extra: who as unknown as Record<string, unknown>,
+        },
       });
       if (listId !== undefined && response.ok) {
         const text = await response.text();
@@ -86,7 +110,11 @@ function toWebRequest(request: FastifyRequest, reply: FastifyReply): Request {
     if (value === undefined) continue;
     headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
-  return new Request(`${request.protocol}://${request.host}${request.url}`, { method: request.method, headers, signal: clientGone(reply) });
+  return new Request(`${request.protocol}://${request.host}${request.url}`, {
+    method: request.method,
+    headers,
+    signal: clientGone(reply),
+  });
 }
 
 /** Aborted when the client goes away before its answer is complete: it cancels what it asked for. */

@@ -27,14 +27,30 @@ export class ToolListCache {
 
   /** The id of a plain modern tools/list request this cache may answer, or undefined. */
   requestId(request: FastifyRequest): string | number | undefined {
-    if (request.method !== 'POST' || request.headers['mcp-protocol-version'] !== MODERN_REVISION || request.headers['mcp-method'] !== 'tools/list') return undefined;
+    if (
+      request.method !== 'POST' ||
+      request.headers['mcp-protocol-version'] !== MODERN_REVISION ||
+      request.headers['mcp-method'] !== 'tools/list'
+    )
+      return undefined;
     const body = request.body as { jsonrpc?: unknown; method?: unknown; id?: unknown; params?: unknown } | null;
-    if (!isPlainObject(body) || body.jsonrpc !== '2.0' || body.method !== 'tools/list' || !Object.keys(body).every((key) => ENVELOPE_KEYS.has(key))) return undefined;
+    if (
+      !isPlainObject(body) ||
+      body.jsonrpc !== '2.0' ||
+      body.method !== 'tools/list' ||
+      !Object.keys(body).every((key) => ENVELOPE_KEYS.has(key))
+    )
+      return undefined;
     if (typeof body.id !== 'string' && !(typeof body.id === 'number' && Number.isFinite(body.id))) return undefined;
     const params = body.params ?? {};
     if (!isPlainObject(params) || Object.keys(params).some((key) => key !== '_meta')) return undefined;
     const meta = params._meta;
-    if (!isPlainObject(meta) || meta[PROTOCOL_VERSION_META_KEY] !== MODERN_REVISION || !isPlainObject(meta[CLIENT_CAPABILITIES_META_KEY])) return undefined;
+    if (
+      !isPlainObject(meta) ||
+      meta[PROTOCOL_VERSION_META_KEY] !== MODERN_REVISION ||
+      !isPlainObject(meta[CLIENT_CAPABILITIES_META_KEY])
+    )
+      return undefined;
     return body.id;
   }
 

@@ -34,7 +34,11 @@ export interface OpenApiServer {
   port: number;
 }
 
-export function buildOpenApi(capabilities: AnyCapability[], version: string, server: OpenApiServer = { host: '127.0.0.1', port: 8080 }): Record<string, unknown> {
+export function buildOpenApi(
+  capabilities: AnyCapability[],
+  version: string,
+  server: OpenApiServer = { host: '127.0.0.1', port: 8080 },
+): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const cap of capabilities) {
     const path = cap.http.path.replace(/:([A-Za-z_]+)/g, '{$1}');
@@ -53,26 +57,47 @@ export function buildOpenApi(capabilities: AnyCapability[], version: string, ser
           content: { 'application/json': { schema: answerSchema(cap) } },
         },
         ...(cap.http.accepted
-          ? { '202': { description: 'Accepted: the job is stored; poll status_url (async_mode)', content: { 'application/json': { schema: toJsonSchema(cap.http.accepted.output, 'output') } } } }
+          ? {
+              '202': {
+                description: 'Accepted: the job is stored; poll status_url (async_mode)',
+                content: { 'application/json': { schema: toJsonSchema(cap.http.accepted.output, 'output') } },
+              },
+            }
           : {}),
         ...Object.fromEntries(
           [400, 401, 404, 408, 413, 429, 431, 500, 502, 503, 504].map((status) => [
             String(status),
-            { description: Object.values(ERROR_CATALOGUE).find((e) => e.status === status)?.title ?? 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+            {
+              description: Object.values(ERROR_CATALOGUE).find((e) => e.status === status)?.title ?? 'Error',
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+            },
           ]),
         ),
       },
     };
-    const parameters: Array<Record<string, unknown>> = pathParams.map((name) => ({ name, in: 'path', required: true, schema: (input.properties?.[name] ?? { type: 'string' }) as object }));
+    const parameters: Array<Record<string, unknown>> = pathParams.map((name) => ({
+      name,
+      in: 'path',
+      required: true,
+      schema: (input.properties?.[name] ?? { type: 'string' }) as object,
+    }));
     if (cap.http.method === 'POST' && pathParams.length > 0) {
       // An action on a resource: its parameters are in the path; a body is not needed.
-      const rest = Object.fromEntries(Object.entries(input.properties ?? {}).filter(([name]) => !pathParams.includes(name)));
+      const rest = Object.fromEntries(
+        Object.entries(input.properties ?? {}).filter(([name]) => !pathParams.includes(name)),
+      );
       const required = (input.required ?? []).filter((name) => !pathParams.includes(name));
       if (Object.keys(rest).length > 0) {
-        operation.requestBody = { required: false, content: { 'application/json': { schema: httpBodySchema(cap, { ...input, properties: rest, required }) } } };
+        operation.requestBody = {
+          required: false,
+          content: { 'application/json': { schema: httpBodySchema(cap, { ...input, properties: rest, required }) } },
+        };
       }
     } else if (cap.http.method === 'POST') {
-      operation.requestBody = { required: true, content: { 'application/json': { schema: httpBodySchema(cap, input) } } };
+      operation.requestBody = {
+        required: true,
+        content: { 'application/json': { schema: httpBodySchema(cap, input) } },
+      };
     } else {
       for (const [name, schema] of Object.entries(input.properties ?? {})) {
         if (pathParams.includes(name)) continue;
@@ -83,9 +108,17 @@ export function buildOpenApi(capabilities: AnyCapability[], version: string, ser
     paths[path] = { ...(paths[path] ?? {}), [cap.http.method.toLowerCase()]: operation };
     if (cap.http.formPost) {
       // The same operation as a form post: the query parameters as form fields.
-      const form = { type: 'object', properties: Object.fromEntries(parameters.filter((p) => p.in === 'query').map((p) => [p.name, p.schema])), required: input.required ?? [] };
+      const form = {
+        type: 'object',
+        properties: Object.fromEntries(parameters.filter((p) => p.in === 'query').map((p) => [p.name, p.schema])),
+        required: input.required ?? [],
+      };
       const { parameters: _inQuery, ...asForm } = operation;
-      paths[path].post = { ...asForm, operationId: `${operation.operationId as string}_form`, requestBody: { required: false, content: { 'application/x-www-form-urlencoded': { schema: form } } } };
+      paths[path].post = {
+        ...asForm,
+        operationId: `${operation.operationId as string}_form`,
+        requestBody: { required: false, content: { 'application/x-www-form-urlencoded': { schema: form } } },
+      };
     }
   }
   Object.assign(paths, serviceRoutes);
@@ -104,7 +137,7 @@ export function buildOpenApi(capabilities: AnyCapability[], version: string, ser
       { url: '/', description: 'The server this document was fetched from (every path is absolute: /api/v1/…)' },
       {
         url: 'http://{host}:{port}',
-        description: 'A Quarry installation by address (the defaults are this one\'s configured listen address)',
+        description: "A Quarry installation by address (the defaults are this one's configured listen address)",
         variables: { host: { default: server.host }, port: { default: String(server.port) } },
       },
     ],
@@ -127,13 +160,17 @@ function answerSchema(cap: AnyCapability): unknown {
 
 const ignoredFieldsHeaderDoc = {
   [IGNORED_FIELDS_HEADER]: {
-    description: 'Top-level fields of the request that this operation does not know and ignored (URI-encoded, comma-separated)',
+    description:
+      'Top-level fields of the request that this operation does not know and ignored (URI-encoded, comma-separated)',
     schema: { type: 'string' },
   },
 };
 
 /** The body as HTTP takes it: unknown top-level fields allowed (ignored), aliases listed as deprecated. */
-function httpBodySchema(cap: AnyCapability, input: Record<string, unknown> & { properties?: Record<string, unknown> }): Record<string, unknown> {
+function httpBodySchema(
+  cap: AnyCapability,
+  input: Record<string, unknown> & { properties?: Record<string, unknown> },
+): Record<string, unknown> {
   const { additionalProperties: _strict, ...open } = input;
   const properties = { ...(input.properties ?? {}) };
   for (const [alias, definition] of Object.entries(cap.http.fieldAliases ?? {})) {
@@ -150,7 +187,12 @@ function httpBodySchema(cap: AnyCapability, input: Record<string, unknown> & { p
 const healthCheckSchema = {
   type: 'object',
   required: ['status', 'response_time_ms'],
-  properties: { status: { type: 'string', enum: ['healthy', 'unhealthy'] }, response_time_ms: { type: 'integer' }, detail: { type: 'string' }, checked_at: { type: 'string' } },
+  properties: {
+    status: { type: 'string', enum: ['healthy', 'unhealthy'] },
+    response_time_ms: { type: 'integer' },
+    detail: { type: 'string' },
+    checked_at: { type: 'string' },
+  },
 };
 
 /** Routes of the service itself (no key needed), beside the /api/v1 operations. */
@@ -159,7 +201,8 @@ const serviceRoutes: Record<string, Record<string, unknown>> = {
     get: {
       operationId: 'health',
       summary: 'Health from real checks',
-      description: 'Checks the cache and record stores, Redis when configured, the headless browser and each configured language model. 200 whether healthy or degraded.',
+      description:
+        'Checks the cache and record stores, Redis when configured, the headless browser and each configured language model. 200 whether healthy or degraded.',
       tags: ['service'],
       security: [],
       responses: {
@@ -184,6 +227,12 @@ const serviceRoutes: Record<string, Record<string, unknown>> = {
     },
   },
   '/healthz': {
-    get: { operationId: 'liveness', summary: 'Liveness', tags: ['service'], security: [], responses: { '200': { description: 'The process answers' } } },
+    get: {
+      operationId: 'liveness',
+      summary: 'Liveness',
+      tags: ['service'],
+      security: [],
+      responses: { '200': { description: 'The process answers' } },
+    },
   },
 };

@@ -34,7 +34,12 @@ function isDocsRoute(route: string): boolean {
   return route === OPENAPI_PATH || route === DOCS_PREFIX || route.startsWith(`${DOCS_PREFIX}/`);
 }
 
-export async function registerPublicRoutes(server: FastifyInstance, app: QuarryApp, version: string, openapi: () => Record<string, unknown>): Promise<void> {
+export async function registerPublicRoutes(
+  server: FastifyInstance,
+  app: QuarryApp,
+  version: string,
+  openapi: () => Record<string, unknown>,
+): Promise<void> {
   server.get('/', async () => ({
     name: 'Quarry',
     description: 'Self-hosted web search, research, monitoring and knowledge-graph service',
@@ -55,6 +60,7 @@ export async function registerPublicRoutes(server: FastifyInstance, app: QuarryA
     uiConfig: { docExpansion: 'list', deepLinking: true, validatorUrl: null },
     staticCSP: true,
     // The package's policy also upgrades requests to https, which breaks the page on a plain-http installation.
-    transformStaticCSP: (header) => header.replace(/\s*upgrade-insecure-requests;?/, '').replace(' validator.swagger.io', ''),
+    transformStaticCSP: (header) =>
+      header.replace(/\s*upgrade-insecure-requests;?/, '').replace(' validator.swagger.io', ''),
   });
 }

@@ -24,7 +24,9 @@ export class RouteMethods {
     const url = route.endsWith('*') ? route : withoutTrailingSlash(route);
     let pattern = this.patterns.get(url);
     if (!pattern) {
-      pattern = url.endsWith('*') ? { segments: [], prefix: url.slice(0, -1), methods: new Set() } : { segments: url.split('/'), prefix: null, methods: new Set() };
+      pattern = url.endsWith('*')
+        ? { segments: [], prefix: url.slice(0, -1), methods: new Set() }
+        : { segments: url.split('/'), prefix: null, methods: new Set() };
       this.patterns.set(url, pattern);
     }
     for (const method of Array.isArray(methods) ? methods : [methods]) pattern.methods.add(method.toUpperCase());
@@ -45,5 +47,7 @@ export class RouteMethods {
 function matches(pattern: RoutePattern, path: string, segments: string[]): boolean {
   if (pattern.prefix !== null) return path.startsWith(pattern.prefix);
   if (segments.length !== pattern.segments.length) return false;
-  return pattern.segments.every((expected, index) => (expected.startsWith(':') ? segments[index] !== '' : expected === segments[index]));
+  return pattern.segments.every((expected, index) =>
+    expected.startsWith(':') ? segments[index] !== '' : expected === segments[index],
+  );
 }

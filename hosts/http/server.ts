@@ -8,7 +8,7 @@
  * http-input.ts); the routes that need no key in public-routes.ts.
  */
 import rateLimit from '@fastify/rate-limit';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { QuarryApp } from '../../app/create-quarry.js';
 import { AppError } from '../../core/errors.js';
 import { packageVersion } from '../../core/paths.js';
@@ -54,7 +54,15 @@ export async function buildHttpServer(app: QuarryApp, options: HttpServerOptions
   // Logged at info: with the level above it, no hook runs at all.
   if (logger.isLevelEnabled('info')) {
     server.addHook('onResponse', async (request, reply) => {
-      request.log.info({ method: request.method, url: redactUrlKeys(request.url.split('?')[0]!), status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+      request.log.info(
+        {
+          method: request.method,
+          url: redactUrlKeys(request.url.split('?')[0]!),
+          status: reply.statusCode,
+          ms: Math.round(reply.elapsedTime),
+        },
+        'request',
+      );
     });
   }
 
@@ -77,9 +85,13 @@ export async function buildHttpServer(app: QuarryApp, options: HttpServerOptions
     allowList: (request) => isPublicRoute(request),
     keyGenerator: (request) => request.apiKey ?? request.ip,
     errorResponseBuilder: (_request, context) =>
-      new AppError('RATE_LIMITED', `rate limit of ${context.max} requests per minute exceeded; retry in ${context.after}`, {
-        retryAfterSeconds: Math.max(1, Math.ceil(context.ttl / 1000)),
-      }),
+      new AppError(
+        'RATE_LIMITED',
+        `rate limit of ${context.max} requests per minute exceeded; retry in ${context.after}`,
+        {
+          retryAfterSeconds: Math.max(1, Math.ceil(context.ttl / 1000)),
+        },
+      ),
   });
 
   const version = packageVersion();

@@ -46,15 +46,26 @@ export function fromFastifyError(error: FastifyError): AppError {
     default:
       break;
   }
-  if (error instanceof SyntaxError) return new AppError('MALFORMED_JSON', `the body is not valid JSON: ${error.message}`);
-  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) return new AppError('MALFORMED_REQUEST', error.message);
+  if (error instanceof SyntaxError)
+    return new AppError('MALFORMED_JSON', `the body is not valid JSON: ${error.message}`);
+  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500)
+    return new AppError('MALFORMED_REQUEST', error.message);
   return toAppError(error);
 }
 
-export function sendError(reply: FastifyReply, error: AppError, errorReply?: CapabilityRouteConfig['errorReply']): FastifyReply {
+export function sendError(
+  reply: FastifyReply,
+  error: AppError,
+  errorReply?: CapabilityRouteConfig['errorReply'],
+): FastifyReply {
   if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(Math.ceil(error.retryAfterSeconds)));
   if (errorReply) {
-    const { status, body } = errorReply({ code: error.code, message: error.message, details: error.details, status: error.status });
+    const { status, body } = errorReply({
+      code: error.code,
+      message: error.message,
+      details: error.details,
+      status: error.status,
+    });
     return reply.status(status).type('application/json').send(body);
   }
   return reply.status(error.status).type('application/json').send(error.toBody());
@@ -64,7 +75,10 @@ export function sendError(reply: FastifyReply, error: AppError, errorReply?: Cap
 export function fromClientError(error: NodeJS.ErrnoException): AppError {
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
-      return new AppError('HEADERS_TOO_LARGE', 'the request line and headers are larger than the server accepts (16 KiB)');
+      return new AppError(
+        'HEADERS_TOO_LARGE',
+        'the request line and headers are larger than the server accepts (16 KiB)',
+      );
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return new AppError('REQUEST_TIMEOUT', 'the request (headers and body) did not arrive in time');
     default:
@@ -85,11 +99,19 @@ function writeRawError(socket: Duplex, error: AppError): void {
 }
 
 /** Fastify constructor options: transport timeouts, and the handlers for errors met before routing. */
-export function transportServerOptions(keys: readonly ApiKey[], limits: TransportLimits, logger: Logger): Partial<FastifyServerOptions> & { http: ServerOptions } {
+export function transportServerOptions(
+  keys: readonly ApiKey[],
+  limits: TransportLimits,
+  logger: Logger,
+): Partial<FastifyServerOptions> & { http: ServerOptions } {
   return {
     // Node measures both from the first byte; without them a client sending 1 byte/s holds a connection forever.
     requestTimeout: limits.bodyTimeoutMs,
-    http: { headersTimeout: limits.headersTimeoutMs, requestTimeout: limits.bodyTimeoutMs, connectionsCheckingInterval: 500 },
+    http: {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.bodyTimeoutMs,
+      connectionsCheckingInterval: 500,
+    },
     // Shutdown is answered by the onRequest hook below, in the catalogue's format.
     return503OnClosing: false,
     frameworkErrors: (error, request, reply) => {
@@ -133,14 +155,16 @@ export function installTransportErrors(server: FastifyInstance): void {
   });
   // Hooks on every request are written with done rather than async: no promise per request (a throw is caught the same).
   server.addHook('onRequest', (_request, _reply, done) => {
-    if (closing) throw new AppError('OVERLOADED', 'the server is shutting down; retry shortly', { retryAfterSeconds: 1 });
+    if (closing)
+      throw new AppError('OVERLOADED', 'the server is shutting down; retry shortly', { retryAfterSeconds: 1 });
     done();
   });
 
   server.setErrorHandler((error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
     const appError = error instanceof AppError ? error : fromFastifyError(error as FastifyError);
     const shown = publicError(appError, request.log, { url: redactUrlKeys(pathOf(request)) });
-    if (shown.status >= 500 && shown.code !== 'INTERNAL') request.log.info({ code: shown.code, msg: shown.message }, 'request failed');
+    if (shown.status >= 500 && shown.code !== 'INTERNAL')
+      request.log.info({ code: shown.code, msg: shown.message }, 'request failed');
     return sendError(reply, shown, routeConfigOf(request).errorReply);
   });
 
@@ -149,7 +173,14 @@ export function installTransportErrors(server: FastifyInstance): void {
     const allowed = routes.allowedAt(path);
     if (allowed.length > 0) {
       reply.header('allow', allowed.join(', '));
-      return sendError(reply, new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`, { details: { allow: allowed } }));
+      return sendError(
+        reply,
+        new AppError(
+          'METHOD_NOT_ALLOWED',
+          `${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`,
+          { details: { allow: allowed } },
+        ),
+      );
     }
     return sendError(reply, new AppError('NOT_FOUND', `no route ${request.method} ${path}; see /api/v1/openapi.json`));
   });

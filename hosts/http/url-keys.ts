@@ -42,7 +42,10 @@ export function urlKeyOf(request: FastifyRequest, urlKeys: readonly ApiKey[], ba
   const presented = presentedUrlKey(request, bases);
   if (!presented) return null;
   if (urlKeys.length === 0) {
-    throw new AppError('UNAUTHORIZED', 'keys in URLs are off on this installation: configure urlKeys (QUARRY_URL_KEYS), or send an API key as X-API-Key or Authorization: Bearer');
+    throw new AppError(
+      'UNAUTHORIZED',
+      'keys in URLs are off on this installation: configure urlKeys (QUARRY_URL_KEYS), or send an API key as X-API-Key or Authorization: Bearer',
+    );
   }
   const entry = matchingKey(presented, urlKeys);
   if (!entry) throw new AppError('UNAUTHORIZED', 'invalid URL key');

@@ -55,7 +55,13 @@ export function checkLine(line: Buffer): LineVerdict {
   const text = line.toString('utf8');
   // The envelope adds params and arguments around a tool's input.
   if (jsonNestsDeeperThan(text, MAX_INPUT_DEPTH + 3)) {
-    return { reply: errorReply(null, INVALID_REQUEST, `Invalid Request: the message nests more than ${MAX_INPUT_DEPTH + 3} levels deep`) };
+    return {
+      reply: errorReply(
+        null,
+        INVALID_REQUEST,
+        `Invalid Request: the message nests more than ${MAX_INPUT_DEPTH + 3} levels deep`,
+      ),
+    };
   }
   let value: unknown;
   try {
@@ -68,14 +74,25 @@ export function checkLine(line: Buffer): LineVerdict {
 
 export function checkMessage(value: unknown): LineVerdict {
   if (Array.isArray(value)) {
-    return { reply: errorReply(null, INVALID_REQUEST, 'Invalid Request: batches are not supported (MCP removed JSON-RPC batching in 2025-06-18); send one message per line') };
+    return {
+      reply: errorReply(
+        null,
+        INVALID_REQUEST,
+        'Invalid Request: batches are not supported (MCP removed JSON-RPC batching in 2025-06-18); send one message per line',
+      ),
+    };
   }
-  if (value === null || typeof value !== 'object') return { reply: errorReply(null, INVALID_REQUEST, 'Invalid Request: a message must be a JSON object') };
+  if (value === null || typeof value !== 'object')
+    return { reply: errorReply(null, INVALID_REQUEST, 'Invalid Request: a message must be a JSON object') };
   const message = value as Record<string, unknown>;
   const hasId = Object.hasOwn(message, 'id');
   const id = message.id;
   if (hasId && !(typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) || id === null)) {
-    return { reply: errorReply(null, INVALID_REQUEST, 'Invalid Request: id must be a string, a number or null', { field: 'id' }) };
+    return {
+      reply: errorReply(null, INVALID_REQUEST, 'Invalid Request: id must be a string, a number or null', {
+        field: 'id',
+      }),
+    };
   }
   const replyId: Id = hasId ? (id as Id) : null;
   const invalid = (text: string, field?: string): LineVerdict => {
@@ -127,7 +144,11 @@ function paramsShapeProblem(params: object): { field: string; message: string } 
   for (const [key, value] of Object.entries(params)) {
     if (FORBIDDEN_KEYS.has(key)) return { field: `params.${key}`, message: `the key "${key}" is not accepted` };
     const problem = findInputShapeProblem(value);
-    if (problem) return { field: problem.field === '(body)' ? `params.${key}` : `params.${key}.${problem.field}`, message: problem.message };
+    if (problem)
+      return {
+        field: problem.field === '(body)' ? `params.${key}` : `params.${key}.${problem.field}`,
+        message: problem.message,
+      };
   }
   return null;
 }

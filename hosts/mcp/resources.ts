@@ -52,7 +52,9 @@ export class McpResources {
     private readonly app: QuarryApp,
     capabilities: readonly AnyCapability[],
   ) {
-    this.declared = capabilities.filter((c): c is ResourceCapability => c.mcpResource !== undefined).map((capability) => ({ capability, ...templatePattern(capability.mcpResource.uriTemplate) }));
+    this.declared = capabilities
+      .filter((c): c is ResourceCapability => c.mcpResource !== undefined)
+      .map((capability) => ({ capability, ...templatePattern(capability.mcpResource.uriTemplate) }));
   }
 
   /** Whether this installation serves any resource (the capability is declared only then). */
@@ -61,7 +63,13 @@ export class McpResources {
   }
 
   templates(): ResourceTemplate[] {
-    return this.declared.map(({ capability: { mcpResource: r } }) => ({ uriTemplate: r.uriTemplate, name: r.name, title: r.title, description: r.description, mimeType: MARKDOWN }));
+    return this.declared.map(({ capability: { mcpResource: r } }) => ({
+      uriTemplate: r.uriTemplate,
+      name: r.name,
+      title: r.title,
+      description: r.description,
+      mimeType: MARKDOWN,
+    }));
   }
 
   /** The caller's concrete resources, from each template's listing capability; one that fails is left out, not the whole list. */
@@ -71,7 +79,12 @@ export class McpResources {
         if (!r.list) return [];
         try {
           const output = await this.app.registry.invoke(r.list.capability, {}, ctx);
-          return r.list.items(output).map((item) => ({ uri: expand(r.uriTemplate, item.variables), name: item.name, ...(item.title ? { title: item.title } : {}), mimeType: MARKDOWN }));
+          return r.list.items(output).map((item) => ({
+            uri: expand(r.uriTemplate, item.variables),
+            name: item.name,
+            ...(item.title ? { title: item.title } : {}),
+            mimeType: MARKDOWN,
+          }));
         } catch (error) {
           ctx.logger.warn({ err: toAppError(error), capability: r.list.capability }, 'MCP resources: a listing failed');
           return [];
@@ -96,7 +109,10 @@ export class McpResources {
         ],
       };
     }
-    throw new AppError('NOT_FOUND', `no resource ${uri}: Quarry serves ${this.declared.map((d) => d.capability.mcpResource.uriTemplate).join(', ')}`);
+    throw new AppError(
+      'NOT_FOUND',
+      `no resource ${uri}: Quarry serves ${this.declared.map((d) => d.capability.mcpResource.uriTemplate).join(', ')}`,
+    );
   }
 }
 

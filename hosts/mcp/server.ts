@@ -37,21 +37,46 @@ export type AppSource = QuarryApp | (() => Promise<QuarryApp>);
  * caller: who the calls act for; the stdio host is the machine's owner (an admin).
  * snapshot: the tool list of the previous start, answered while the app loads (tool-list-snapshot.ts).
  */
-export function buildMcpServer(source: AppSource, caller: Principal = LOCAL_PRINCIPAL, snapshot?: ToolListSnapshot): Server {
-  const server = new Server({ name: 'quarry', version: packageVersion() }, { capabilities: { tools: { listChanged: snapshot !== undefined }, resources: {}, logging: {} } });
+export function buildMcpServer(
+  source: AppSource,
+  caller: Principal = LOCAL_PRINCIPAL,
+  snapshot?: ToolListSnapshot,
+): Server {
+  const server = new Server(
+    { name: 'quarry', version: packageVersion() },
+    { capabilities: { tools: { listChanged: snapshot !== undefined }, resources: {}, logging: {} } },
+  );
   let loadedTools: Tool[] | undefined;
   let servedSnapshot = false;
-  let tools: Promise<{ app: QuarryApp; capabilities: ToolCapability[]; byTool: Map<string, ToolCapability>; resources: McpResources }> | undefined;
+  let tools:
+    | Promise<{
+        app: QuarryApp;
+        capabilities: ToolCapability[];
+        byTool: Map<string, ToolCapability>;
+        resources: McpResources;
+      }>
+    | undefined;
   const ready = () =>
     (tools ??= Promise.resolve(typeof source === 'function' ? source() : source).then((app) => {
       const capabilities = exposedCapabilities(app);
       loadedTools = capabilities.map(toolOf) as Tool[];
       // A client given the previous start's list hears when this one differs.
       if (snapshot?.update(loadedTools) && servedSnapshot) void server.sendToolListChanged().catch(() => undefined);
-      return { app, capabilities, byTool: new Map(capabilities.map((c) => [c.mcpTool, c])), resources: new McpResources(app, capabilities) };
+      return {
+        app,
+        capabilities,
+        byTool: new Map(capabilities.map((c) => [c.mcpTool, c])),
+        resources: new McpResources(app, capabilities),
+      };
     }));
   /** A resource request's context: the caller, no progress. */
-  const resourceContext = (app: QuarryApp, signal: AbortSignal): CallContext => ({ signal, logger: app.logger.child({ mcp: 'resources' }), host: 'mcp', caller, progress: () => undefined });
+  const resourceContext = (app: QuarryApp, signal: AbortSignal): CallContext => ({
+    signal,
+    logger: app.logger.child({ mcp: 'resources' }),
+    host: 'mcp',
+    caller,
+    progress: () => undefined,
+  });
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     if (!loadedTools && snapshot?.tools) {
@@ -64,7 +89,9 @@ export function buildMcpServer(source: AppSource, caller: Principal = LOCAL_PRIN
     return { tools: loadedTools! };
   });
 
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: (await ready()).resources.templates() }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
+    resourceTemplates: (await ready()).resources.templates(),
+  }));
   server.setRequestHandler(ListResourcesRequestSchema, async (_request, extra) => {
     const { app, resources } = await ready();
     return { resources: await resources.list(resourceContext(app, extra.signal)) };
@@ -93,10 +120,14 @@ export function buildMcpServer(source: AppSource, caller: Principal = LOCAL_PRIN
       caller,
       progress: (update) => {
         if (progressToken === undefined) return;
-        notifications.track(extra.sendNotification({ method: 'notifications/progress', params: { progressToken, ...update } }));
+        notifications.track(
+          extra.sendNotification({ method: 'notifications/progress', params: { progressToken, ...update } }),
+        );
       },
     };
-    return (await callTool(app, capability, request.params.arguments ?? {}, ctx, () => notifications.flushed())) as CallToolResult;
+    return (await callTool(app, capability, request.params.arguments ?? {}, ctx, () =>
+      notifications.flushed(),
+    )) as CallToolResult;
   });
   return server;
 }
@@ -141,19 +172,30 @@ const IDLE_LOAD_MS = 1000;
  */
 export async function serveMcpOverStdio(source: AppSource): Promise<Server> {
   let loaded: Promise<QuarryApp> | undefined;
-  const transport = new StrictStdioTransport({ maxLineBytes: LINE_LIMIT_BEFORE_CONFIG, logger: { debug: () => undefined } });
+  const transport = new StrictStdioTransport({
+    maxLineBytes: LINE_LIMIT_BEFORE_CONFIG,
+    logger: { debug: () => undefined },
+  });
   const load = (): Promise<QuarryApp> => {
     if (loaded) return loaded;
     loaded = typeof source === 'function' ? source() : Promise.resolve(source);
     loaded.then(
       // A message may carry a whole HTTP body's worth of input plus its envelope.
-      (app) => transport.configure({ maxLineBytes: app.config.bodyLimitBytes + 64 * 1024, logger: app.logger.child({ component: 'mcp' }) }),
+      (app) =>
+        transport.configure({
+          maxLineBytes: app.config.bodyLimitBytes + 64 * 1024,
+          logger: app.logger.child({ component: 'mcp' }),
+        }),
       () => undefined,
     );
     return loaded;
   };
   // Only a host that loads the app itself has a previous start to remember.
-  const server = buildMcpServer(load, LOCAL_PRINCIPAL, typeof source === 'function' ? ToolListSnapshot.forThisProcess() : undefined);
+  const server = buildMcpServer(
+    load,
+    LOCAL_PRINCIPAL,
+    typeof source === 'function' ? ToolListSnapshot.forThisProcess() : undefined,
+  );
   await server.connect(transport);
   const send = transport.send.bind(transport);
   transport.send = async (message) => {

@@ -93,7 +93,13 @@ export class StrictStdioTransport implements Transport {
   private endLine(): void {
     if (this.skipping) {
       this.skipping = false;
-      void this.send(errorReply(null, INVALID_REQUEST, `Invalid Request: the message is longer than ${this.options.maxLineBytes} bytes`) as JSONRPCMessage);
+      void this.send(
+        errorReply(
+          null,
+          INVALID_REQUEST,
+          `Invalid Request: the message is longer than ${this.options.maxLineBytes} bytes`,
+        ) as JSONRPCMessage,
+      );
       return;
     }
     let line = this.pieces.length === 1 ? this.pieces[0]! : Buffer.concat(this.pieces);

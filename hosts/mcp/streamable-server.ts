@@ -10,7 +10,15 @@
  * (tool-tasks.ts), whose status changes a client may hear on a listen stream
  * (task-listen.ts).
  */
-import { CLIENT_CAPABILITIES_META_KEY, ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type ServerContext, type Tool } from '@modelcontextprotocol/server';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  type CallToolResult,
+  type ServerContext,
+  type Tool,
+} from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { QuarryApp } from '../../app/create-quarry.js';
 import type { CallContext } from '../../core/capability.js';
@@ -56,25 +64,46 @@ export class StreamableMcp {
     const server = new Server(
       { name: 'quarry', version: packageVersion() },
       {
-        capabilities: { tools: { listChanged: false }, ...(this.resources.any() ? { resources: {} } : {}), extensions: { [TASKS_EXTENSION]: {} } },
+        capabilities: {
+          tools: { listChanged: false },
+          ...(this.resources.any() ? { resources: {} } : {}),
+          extensions: { [TASKS_EXTENSION]: {} },
+        },
         // The list is the same for every caller and changes only with the configuration.
         cacheHints: { 'tools/list': { ttlMs: TOOL_LIST_TTL_MS, cacheScope: 'public' } },
       },
     );
     server.setRequestHandler('tools/list', async () => ({ tools: this.tools }));
-    server.setRequestHandler('tools/call', async (request, ctx) => this.call(request.params.name, request.params.arguments ?? {}, who, ctx));
-    server.setRequestHandler('tasks/get', { params: taskIdParams }, async (params, ctx) => protocolAnswer(() => this.tasks.get(params.taskId, this.context(who, ctx, 'tasks/get'))));
-    server.setRequestHandler('tasks/cancel', { params: taskIdParams }, async (params, ctx) => protocolAnswer(() => this.tasks.cancel(params.taskId, this.context(who, ctx, 'tasks/cancel'))));
+    server.setRequestHandler('tools/call', async (request, ctx) =>
+      this.call(request.params.name, request.params.arguments ?? {}, who, ctx),
+    );
+    server.setRequestHandler('tasks/get', { params: taskIdParams }, async (params, ctx) =>
+      protocolAnswer(() => this.tasks.get(params.taskId, this.context(who, ctx, 'tasks/get'))),
+    );
+    server.setRequestHandler('tasks/cancel', { params: taskIdParams }, async (params, ctx) =>
+      protocolAnswer(() => this.tasks.cancel(params.taskId, this.context(who, ctx, 'tasks/cancel'))),
+    );
     if (this.resources.any()) {
-      server.setRequestHandler('resources/templates/list', async () => ({ resourceTemplates: this.resources.templates() }));
-      server.setRequestHandler('resources/list', async (_request, ctx) => ({ resources: await this.resources.list(this.context(who, ctx, 'resources/list')) }));
-      server.setRequestHandler('resources/read', async (request, ctx) => protocolAnswer(() => this.resources.read(request.params.uri, this.context(who, ctx, 'resources/read'))));
+      server.setRequestHandler('resources/templates/list', async () => ({
+        resourceTemplates: this.resources.templates(),
+      }));
+      server.setRequestHandler('resources/list', async (_request, ctx) => ({
+        resources: await this.resources.list(this.context(who, ctx, 'resources/list')),
+      }));
+      server.setRequestHandler('resources/read', async (request, ctx) =>
+        protocolAnswer(() => this.resources.read(request.params.uri, this.context(who, ctx, 'resources/read'))),
+      );
     }
     return server;
   }
 
   /** A subscriptions/listen stream reporting these tasks' status to the caller, until they end or `signal` aborts. */
-  listenToTasks(subscriptionId: string | number, taskIds: string[], who: RemoteCaller, signal: AbortSignal): Promise<Response> {
+  listenToTasks(
+    subscriptionId: string | number,
+    taskIds: string[],
+    who: RemoteCaller,
+    signal: AbortSignal,
+  ): Promise<Response> {
     return this.taskListen.open(subscriptionId, taskIds, {
       signal,
       logger: this.app.logger.child({ mcp: 'subscriptions/listen' }),
@@ -85,7 +114,12 @@ export class StreamableMcp {
     });
   }
 
-  private async call(name: string, args: Record<string, unknown>, who: RemoteCaller, ctx: ServerContext): Promise<CallToolResult> {
+  private async call(
+    name: string,
+    args: Record<string, unknown>,
+    who: RemoteCaller,
+    ctx: ServerContext,
+  ): Promise<CallToolResult> {
     const capability = this.byTool.get(name);
     // A protocol error, as on stdio and as the MCP specification asks for an unknown tool.
     if (!capability) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
@@ -109,7 +143,9 @@ export class StreamableMcp {
       ...(who.baseUrl ? { baseUrl: who.baseUrl } : {}),
       progress: (update) => {
         if (progressToken === undefined) return;
-        void ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, ...update } }).catch(() => undefined);
+        void ctx.mcpReq
+          .notify({ method: 'notifications/progress', params: { progressToken, ...update } })
+          .catch(() => undefined);
       },
     };
   }

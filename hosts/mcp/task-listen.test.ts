@@ -6,7 +6,14 @@ import { MAX_STREAMS_PER_CALLER, TaskListen } from './task-listen.js';
 import type { TaskState, ToolTasks } from './tool-tasks.js';
 
 /** Tasks that run until the test ends: every id is the caller's, working. */
-const working = (taskId: string): TaskState => ({ taskId, status: 'working', createdAt: '2026-11-27T00:00:00Z', lastUpdatedAt: '2026-11-27T00:00:00Z', pollIntervalMs: 1000, ttlMs: null });
+const working = (taskId: string): TaskState => ({
+  taskId,
+  status: 'working',
+  createdAt: '2026-11-27T00:00:00Z',
+  lastUpdatedAt: '2026-11-27T00:00:00Z',
+  pollIntervalMs: 1000,
+  ttlMs: null,
+});
 const tasks = { get: async (taskId: string) => working(taskId) } as unknown as ToolTasks;
 /** A job that never ends: each wait lasts until its signal aborts. */
 const jobs = {
@@ -15,7 +22,13 @@ const jobs = {
 } as unknown as Jobs;
 
 function context(callerId: string, signal: AbortSignal): CallContext {
-  return { signal, logger: silentLogger(), host: 'mcp', caller: { id: callerId, admin: false } as CallContext['caller'], progress: () => undefined };
+  return {
+    signal,
+    logger: silentLogger(),
+    host: 'mcp',
+    caller: { id: callerId, admin: false } as CallContext['caller'],
+    progress: () => undefined,
+  };
 }
 
 describe('task listen streams', () => {
@@ -28,7 +41,11 @@ describe('task listen streams', () => {
     }
     const refused = await listen.open('one-too-many', ['job-1'], context('key:a', new AbortController().signal));
     expect(refused.status).toBe(429);
-    expect(await refused.json()).toMatchObject({ jsonrpc: '2.0', id: 'one-too-many', error: { message: expect.stringContaining('Too many open subscriptions/listen streams') } });
+    expect(await refused.json()).toMatchObject({
+      jsonrpc: '2.0',
+      id: 'one-too-many',
+      error: { message: expect.stringContaining('Too many open subscriptions/listen streams') },
+    });
     // Another key has its own allowance.
     const other = new AbortController();
     expect((await listen.open('other', ['job-2'], context('key:b', other.signal))).status).toBe(200);

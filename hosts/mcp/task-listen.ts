@@ -39,7 +39,12 @@ export function listenedTaskIds(body: unknown): string[] | undefined {
   const message = body as { method?: unknown; params?: { notifications?: { taskIds?: unknown } } } | null;
   if (message?.method !== 'subscriptions/listen') return undefined;
   const ids = message.params?.notifications?.taskIds;
-  if (!Array.isArray(ids) || ids.length === 0 || !ids.every((id) => typeof id === 'string' && id.length > 0 && id.length <= 200)) return undefined;
+  if (
+    !Array.isArray(ids) ||
+    ids.length === 0 ||
+    !ids.every((id) => typeof id === 'string' && id.length > 0 && id.length <= 200)
+  )
+    return undefined;
   return [...new Set(ids as string[])].slice(0, MAX_TASK_IDS);
 }
 
@@ -57,7 +62,12 @@ export class TaskListen {
     const caller = ctx.caller?.id ?? 'anonymous';
     const open = this.openStreams.get(caller) ?? 0;
     if (open >= MAX_STREAMS_PER_CALLER) {
-      const refusal = errorReply(subscriptionId, INVALID_REQUEST, `Too many open subscriptions/listen streams: ${MAX_STREAMS_PER_CALLER} per key on one server; close one first`, { code: 'RATE_LIMITED' });
+      const refusal = errorReply(
+        subscriptionId,
+        INVALID_REQUEST,
+        `Too many open subscriptions/listen streams: ${MAX_STREAMS_PER_CALLER} per key on one server; close one first`,
+        { code: 'RATE_LIMITED' },
+      );
       return new Response(JSON.stringify(refusal), { status: 429, headers: { 'content-type': 'application/json' } });
     }
     this.openStreams.set(caller, open + 1);
@@ -81,7 +91,10 @@ export class TaskListen {
     const stream = new ReadableStream<Uint8Array>({
       start: (controller) => {
         const write = (message: object) => {
-          if (!closed) controller.enqueue(encoder.encode(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', ...message })}\n\n`));
+          if (!closed)
+            controller.enqueue(
+              encoder.encode(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', ...message })}\n\n`),
+            );
         };
         const close = (graceful: boolean) => {
           if (closed) return;
@@ -91,12 +104,18 @@ export class TaskListen {
           release();
           controller.close();
         };
-        const notify = (state: TaskState) => write({ method: 'notifications/tasks', params: { ...state, _meta: stamp } });
-        write({ method: 'notifications/subscriptions/acknowledged', params: { notifications: { taskIds: [...known.keys()] }, _meta: stamp } });
+        const notify = (state: TaskState) =>
+          write({ method: 'notifications/tasks', params: { ...state, _meta: stamp } });
+        write({
+          method: 'notifications/subscriptions/acknowledged',
+          params: { notifications: { taskIds: [...known.keys()] }, _meta: stamp },
+        });
         for (const state of known.values()) notify(state);
         keepAlive = setInterval(() => !closed && controller.enqueue(encoder.encode(': keepalive\n\n')), KEEP_ALIVE_MS);
         ctx.signal.addEventListener('abort', () => close(false), { once: true });
-        const watching = [...known.values()].filter((state) => state.status === 'working').map((state) => this.watch(state, ctx, notify, () => closed));
+        const watching = [...known.values()]
+          .filter((state) => state.status === 'working')
+          .map((state) => this.watch(state, ctx, notify, () => closed));
         void Promise.allSettled(watching).then(() => close(true));
       },
       cancel: () => {
@@ -105,14 +124,28 @@ export class TaskListen {
         release();
       },
     });
-    return new Response(stream, { status: 200, headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' } });
+    return new Response(stream, {
+      status: 200,
+      headers: {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-cache, no-transform',
+        'x-accel-buffering': 'no',
+      },
+    });
   }
 
   /** Waits for the task's job to change status (woken by change notices, from any instance) and reports each change until it ends. */
-  private async watch(start: TaskState, ctx: CallContext, notify: (state: TaskState) => void, closed: () => boolean): Promise<void> {
+  private async watch(
+    start: TaskState,
+    ctx: CallContext,
+    notify: (state: TaskState) => void,
+    closed: () => boolean,
+  ): Promise<void> {
     let last = start.status;
     while (!closed() && last === 'working') {
-      const job = await this.jobs.waitFor(start.taskId, { timeoutMs: WAIT_SLICE_MS, signal: ctx.signal }).catch(() => null);
+      const job = await this.jobs
+        .waitFor(start.taskId, { timeoutMs: WAIT_SLICE_MS, signal: ctx.signal })
+        .catch(() => null);
       if (!job || closed()) return;
       if (!isFinished(job)) continue;
       // The record just waited for is the task's (its owner was checked when the stream opened): no second read.

@@ -31,8 +31,10 @@ export interface ToolResult {
 
 /** What the agent should do about each kind of failure. */
 function hintFor(code: string): string {
-  if (code === 'INVALID_INPUT' || code === 'UNKNOWN_ENGINE' || code === 'MALFORMED_JSON') return 'Fix the arguments named above and call again.';
-  if (code === 'UNSAFE_QUERY') return 'The safety screen refused the request for the reason above; rephrase it or call without check_safety.';
+  if (code === 'INVALID_INPUT' || code === 'UNKNOWN_ENGINE' || code === 'MALFORMED_JSON')
+    return 'Fix the arguments named above and call again.';
+  if (code === 'UNSAFE_QUERY')
+    return 'The safety screen refused the request for the reason above; rephrase it or call without check_safety.';
   if (code === 'RATE_LIMITED' || code === 'OVERLOADED') return 'Wait a little and retry.';
   if (code === 'NOT_FOUND') return 'Check the identifier.';
   if (code === 'UNAVAILABLE') return 'This installation lacks the feature; see the enhanced_features tool.';
@@ -65,7 +67,9 @@ export function toolOf(capability: ToolCapability): ToolDescription {
 
 /** A capability's output as a tool result: the structure, and the capability's own markdown (or the JSON fenced). */
 export function toolResultOf(capability: AnyCapability, output: Record<string, unknown>): ToolResult {
-  const text = capability.toMarkdown ? capability.toMarkdown(output) : fencedCode(JSON.stringify(output, null, 2), 'json');
+  const text = capability.toMarkdown
+    ? capability.toMarkdown(output)
+    : fencedCode(JSON.stringify(output, null, 2), 'json');
   return { content: [{ type: 'text', text }], structuredContent: output };
 }
 

@@ -74,5 +74,8 @@ function snapshotKey(env: NodeJS.ProcessEnv, cwd: string): string {
   }
   // This build of the package: the time this compiled file was written.
   const build = statSync(fileURLToPath(import.meta.url)).mtimeMs;
-  return createHash('sha256').update(JSON.stringify([packageVersion(), build, cwd, quarryEnv, config])).digest('hex').slice(0, 32);
+  return createHash('sha256')
+    .update(JSON.stringify([packageVersion(), build, cwd, quarryEnv, config]))
+    .digest('hex')
+    .slice(0, 32);
 }

@@ -59,7 +59,9 @@ export class ToolTasks {
     capabilities: ToolCapability[],
   ) {
     // Only this installation's tools that submit (a status tool carries the same declaration but reads).
-    const submitting = capabilities.filter((c): c is TaskTool => c.job !== undefined && c.job.statusCapability !== c.id);
+    const submitting = capabilities.filter(
+      (c): c is TaskTool => c.job !== undefined && c.job.statusCapability !== c.id,
+    );
     this.byTool = new Map(submitting.map((c) => [c.mcpTool, c]));
     for (const tool of submitting) if (!this.byKind.has(tool.job.kind)) this.byKind.set(tool.job.kind, tool);
   }
@@ -75,7 +77,11 @@ export class ToolTasks {
   }
 
   /** Submits the call as its tool's job and answers the task handle; a refusal (bad input) is an error result as usual. */
-  async start(name: string, args: Record<string, unknown>, ctx: CallContext): Promise<{ task: TaskState } | { result: ToolResult }> {
+  async start(
+    name: string,
+    args: Record<string, unknown>,
+    ctx: CallContext,
+  ): Promise<{ task: TaskState } | { result: ToolResult }> {
     const tool = this.byTool.get(name)!;
     try {
       const input = this.app.registry.validate(tool, args);
@@ -120,12 +126,26 @@ export class ToolTasks {
   }
 
   private stateOf(job: JobSnapshot & { cancelRequested?: boolean }, result: ToolResult | undefined): TaskState {
-    const ttlMs = isFinished(job) ? Math.max(0, Date.parse(job.updatedAt) - Date.parse(job.createdAt)) + this.app.config.jobs.keepFinishedHours * 3_600_000 : null;
-    const base = { taskId: job.id, createdAt: job.createdAt, lastUpdatedAt: job.updatedAt, ttlMs, pollIntervalMs: POLL_INTERVAL_MS };
+    const ttlMs = isFinished(job)
+      ? Math.max(0, Date.parse(job.updatedAt) - Date.parse(job.createdAt)) +
+        this.app.config.jobs.keepFinishedHours * 3_600_000
+      : null;
+    const base = {
+      taskId: job.id,
+      createdAt: job.createdAt,
+      lastUpdatedAt: job.updatedAt,
+      ttlMs,
+      pollIntervalMs: POLL_INTERVAL_MS,
+    };
     if (job.status === 'failed') {
       const error = job.error ?? { code: 'INTERNAL', message: 'the job failed' };
       if (error.code === 'CANCELLED') return { ...base, status: 'cancelled', statusMessage: error.message };
-      return { ...base, status: 'failed', statusMessage: error.message, error: { code: INTERNAL_ERROR, message: error.message, data: { code: error.code } } };
+      return {
+        ...base,
+        status: 'failed',
+        statusMessage: error.message,
+        error: { code: INTERNAL_ERROR, message: error.message, data: { code: error.code } },
+      };
     }
     if (job.status === 'completed' && result) return { ...base, status: 'completed', result };
     const message = job.cancelRequested ? 'cancelling' : (job.progress?.message ?? job.status);

@@ -17,12 +17,16 @@ import type { QUERY_COMPLEXITIES, SearchDepth } from './schemas.js';
 
 export type QueryComplexity = (typeof QUERY_COMPLEXITIES)[number];
 
-const COMPARISON = /\b(vs\.?|versus|compared? (to|with)|comparison|difference between|differences between|better than|pros and cons)\b/i;
-const REASONING = /\b(why|impact of|effects? of|trade-?offs?|implications?|consequences?|should i|how does .+ affect)\b/i;
+const COMPARISON =
+  /\b(vs\.?|versus|compared? (to|with)|comparison|difference between|differences between|better than|pros and cons)\b/i;
+const REASONING =
+  /\b(why|impact of|effects? of|trade-?offs?|implications?|consequences?|should i|how does .+ affect)\b/i;
 const MULTI_PART = /;|\?.+\?|\b(and|or) (how|why|what|when|where|which|who)\b/i;
 const MODERATE = /\b(how (to|do|does|can|is|are)|what are|list|steps|ways to|examples? of|best)\b/i;
-const NEWS = /\b(news|latest|today|yesterday|this (week|month)|breaking|current(ly)?|recent(ly)?|announced|just released)\b/i;
-const FINANCE = /\b(stocks?|shares?|earnings|dividends?|market cap|ipo|nasdaq|nyse|s&p|price target|revenue|quarterly results|inflation|interest rates?|bond yields?)\b/i;
+const NEWS =
+  /\b(news|latest|today|yesterday|this (week|month)|breaking|current(ly)?|recent(ly)?|announced|just released)\b/i;
+const FINANCE =
+  /\b(stocks?|shares?|earnings|dividends?|market cap|ipo|nasdaq|nyse|s&p|price target|revenue|quarterly results|inflation|interest rates?|bond yields?)\b/i;
 
 export function queryComplexity(query: string): QueryComplexity {
   const words = query.trim().split(/\s+/).filter(Boolean).length;
@@ -31,7 +35,11 @@ export function queryComplexity(query: string): QueryComplexity {
   return 'simple';
 }
 
-export function autoParameters(query: string, topic: Topic, depth: SearchDepth): { topic: Topic; search_depth: SearchDepth } {
+export function autoParameters(
+  query: string,
+  topic: Topic,
+  depth: SearchDepth,
+): { topic: Topic; search_depth: SearchDepth } {
   let chosenTopic = topic;
   if (topic === 'general') {
     if (FINANCE.test(query)) chosenTopic = 'finance';

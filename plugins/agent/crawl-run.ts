@@ -25,7 +25,9 @@ export async function runSiteCrawl<T>(
   reader: { readAll: boolean; read(url: string, signal: AbortSignal): Promise<PageRead<T>> },
 ): Promise<SiteCrawlResult<T>> {
   const base = new URL(input.url);
-  const decide = linkDecider(input, base, (texts, patterns, signal) => services.parsing.regexTest(texts, patterns, signal));
+  const decide = linkDecider(input, base, (texts, patterns, signal) =>
+    services.parsing.regexTest(texts, patterns, signal),
+  );
   return services.discovery.crawlSite(
     {
       baseUrl: input.url,
@@ -39,7 +41,8 @@ export async function runSiteCrawl<T>(
       read: reader.read,
       decide,
     },
-    (p) => ctx.progress({ progress: p.read, total: input.limit, message: `${p.read} pages read, ${p.taken} URLs found` }),
+    (p) =>
+      ctx.progress({ progress: p.read, total: input.limit, message: `${p.read} pages read, ${p.taken} URLs found` }),
   );
 }
 
@@ -51,7 +54,12 @@ export async function runSiteCrawl<T>(
 export function failedResults<T>(result: SiteCrawlResult<T>, readAll: boolean): Array<{ url: string; error: string }> {
   const listed = result.urls
     .filter((entry) => entry.error !== undefined || (readAll && entry.page === undefined))
-    .map((entry) => ({ url: entry.url, error: entry.error?.message ?? 'timeout: not read before the time budget ran out' }));
-  const unlistedStart = result.errors.filter((error) => error.url === result.base_url && !result.urls.some((entry) => entry.url === error.url));
+    .map((entry) => ({
+      url: entry.url,
+      error: entry.error?.message ?? 'timeout: not read before the time budget ran out',
+    }));
+  const unlistedStart = result.errors.filter(
+    (error) => error.url === result.base_url && !result.urls.some((entry) => entry.url === error.url),
+  );
   return [...unlistedStart.map((error) => ({ url: error.url, error: error.message })), ...listed];
 }

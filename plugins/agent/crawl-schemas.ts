@@ -7,7 +7,13 @@
 import { z } from 'zod';
 import { urlSchema } from './schemas.js';
 
-export const CRAWL_LIMITS = { maxDepth: 5, maxBreadth: 500, limit: 500, patterns: 50, timeout: { min: 10, max: 150 } } as const;
+export const CRAWL_LIMITS = {
+  maxDepth: 5,
+  maxBreadth: 500,
+  limit: 500,
+  patterns: 50,
+  timeout: { min: 10, max: 150 },
+} as const;
 
 const accepted = (what: string) => `Accepted for Tavily compatibility; ${what}`;
 
@@ -32,18 +38,50 @@ const patternsSchema = (what: string) => z.array(patternSchema).max(CRAWL_LIMITS
 const crawlBoundsShape = {
   url: urlSchema.describe('Where the crawl starts (depth 0)'),
   max_depth: z.int().min(1).max(CRAWL_LIMITS.maxDepth).default(1).describe('Link hops from url'),
-  max_breadth: z.int().min(1).max(CRAWL_LIMITS.maxBreadth).default(20).describe('New links taken from each page, in the order the page lists them'),
+  max_breadth: z
+    .int()
+    .min(1)
+    .max(CRAWL_LIMITS.maxBreadth)
+    .default(20)
+    .describe('New links taken from each page, in the order the page lists them'),
   limit: z.int().min(1).max(CRAWL_LIMITS.limit).default(50).describe('URLs returned in all'),
-  instructions: z.string().trim().min(1).max(2000).optional().describe('Natural-language goal: results are ranked by passage relevance to it and unrelated ones dropped (docs/agent.md)'),
-  select_paths: patternsSchema('Regular expressions over a URL\'s path and query: only URLs matching one are kept and followed'),
-  exclude_paths: patternsSchema('Regular expressions over a URL\'s path and query: URLs matching one are neither kept nor followed'),
-  select_domains: patternsSchema('Regular expressions over a URL\'s host name: only hosts matching one are kept, and their pages are followed'),
-  exclude_domains: patternsSchema('Regular expressions over a URL\'s host name: hosts matching one are neither kept nor followed'),
-  allow_external: z.boolean().default(true).describe('Keep links to other sites (listed, or read by a crawl, but not followed further)'),
-  timeout: z.number().min(CRAWL_LIMITS.timeout.min).max(CRAWL_LIMITS.timeout.max).default(150).describe('Seconds for the whole call; what was found in time is returned'),
+  instructions: z
+    .string()
+    .trim()
+    .min(1)
+    .max(2000)
+    .optional()
+    .describe(
+      'Natural-language goal: results are ranked by passage relevance to it and unrelated ones dropped (docs/agent.md)',
+    ),
+  select_paths: patternsSchema(
+    "Regular expressions over a URL's path and query: only URLs matching one are kept and followed",
+  ),
+  exclude_paths: patternsSchema(
+    "Regular expressions over a URL's path and query: URLs matching one are neither kept nor followed",
+  ),
+  select_domains: patternsSchema(
+    "Regular expressions over a URL's host name: only hosts matching one are kept, and their pages are followed",
+  ),
+  exclude_domains: patternsSchema(
+    "Regular expressions over a URL's host name: hosts matching one are neither kept nor followed",
+  ),
+  allow_external: z
+    .boolean()
+    .default(true)
+    .describe('Keep links to other sites (listed, or read by a crawl, but not followed further)'),
+  timeout: z
+    .number()
+    .min(CRAWL_LIMITS.timeout.min)
+    .max(CRAWL_LIMITS.timeout.max)
+    .default(150)
+    .describe('Seconds for the whole call; what was found in time is returned'),
   categories: z.array(z.string().max(60)).max(20).optional().describe(accepted('no effect')),
   include_usage: z.boolean().optional().describe(accepted('no effect (nothing is metered)')),
-  async: z.boolean().default(false).describe('Extension: answer at once with a job id and status URL; the answer is kept with the job'),
+  async: z
+    .boolean()
+    .default(false)
+    .describe('Extension: answer at once with a job id and status URL; the answer is kept with the job'),
 };
 
 export const agentMapInputSchema = z.strictObject(crawlBoundsShape);
@@ -51,15 +89,25 @@ export type AgentMapInput = z.infer<typeof agentMapInputSchema>;
 
 export const agentCrawlInputSchema = z.strictObject({
   ...crawlBoundsShape,
-  extract_depth: z.enum(['basic', 'advanced']).default('basic').describe('basic: static fetch; advanced: rendered with JavaScript'),
+  extract_depth: z
+    .enum(['basic', 'advanced'])
+    .default('basic')
+    .describe('basic: static fetch; advanced: rendered with JavaScript'),
   format: z.enum(['markdown', 'text']).default('markdown').describe('raw_content as markdown or plain text'),
   include_images: z.boolean().default(false),
   include_favicon: z.boolean().default(false),
-  chunks_per_source: z.int().min(1).max(5).optional().describe('With instructions: raw_content is the page\'s N passages most relevant to them (default 3)'),
+  chunks_per_source: z
+    .int()
+    .min(1)
+    .max(5)
+    .optional()
+    .describe("With instructions: raw_content is the page's N passages most relevant to them (default 3)"),
 });
 export type AgentCrawlInput = z.infer<typeof agentCrawlInputSchema>;
 
-const failedSchema = z.array(z.object({ url: z.string(), error: z.string() })).describe('Extension: URLs taken but not read, with the reason');
+const failedSchema = z
+  .array(z.object({ url: z.string(), error: z.string() }))
+  .describe('Extension: URLs taken but not read, with the reason');
 
 export const agentCrawlOutputSchema = z.object({
   base_url: z.string(),
@@ -71,7 +119,10 @@ export const agentCrawlOutputSchema = z.object({
       favicon: z.string().optional().describe('With include_favicon, when the page has one (absent otherwise)'),
       title: z.string().nullable().describe('Extension'),
       depth: z.int().describe('Extension: link hops from base_url'),
-      score: z.number().optional().describe('Extension (instructions): calibrated relevance 0..1 of the page\'s best passage'),
+      score: z
+        .number()
+        .optional()
+        .describe("Extension (instructions): calibrated relevance 0..1 of the page's best passage"),
     }),
   ),
   response_time: z.number().describe('Seconds'),

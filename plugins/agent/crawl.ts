@@ -27,19 +27,35 @@ interface ReadPage {
   favicon: string | null;
 }
 
-export async function agentCrawl(services: AgentServices, input: AgentCrawlInput, ctx: CallContext): Promise<AgentCrawlOutput> {
+export async function agentCrawl(
+  services: AgentServices,
+  input: AgentCrawlInput,
+  ctx: CallContext,
+): Promise<AgentCrawlOutput> {
   const started = performance.now();
   const advanced = input.extract_depth === 'advanced';
   const javascript = advanced && services.scraper.renderAvailable();
-  if (advanced && !javascript) ctx.logger.warn('agent crawl: no browser here; advanced extraction fetches pages without rendering');
+  if (advanced && !javascript)
+    ctx.logger.warn('agent crawl: no browser here; advanced extraction fetches pages without rendering');
 
   const read = async (url: string, signal: AbortSignal): Promise<PageRead<ReadPage>> => {
     const page = await services.scraper.scrapeOne(
       url,
-      { javascript, timeoutMs: PAGE_TIMEOUT_MS, extract: { markdown: input.format === 'markdown', includeImages: input.include_images, includeLinks: false, media: input.include_favicon }, includeHtml: true },
+      {
+        javascript,
+        timeoutMs: PAGE_TIMEOUT_MS,
+        extract: {
+          markdown: input.format === 'markdown',
+          includeImages: input.include_images,
+          includeLinks: false,
+          media: input.include_favicon,
+        },
+        includeHtml: true,
+      },
       signal,
     );
-    if (!page.success || !page.text.trim()) throw new AppError('UPSTREAM_FAILED', page.failureReason ?? 'the page has no text');
+    if (!page.success || !page.text.trim())
+      throw new AppError('UPSTREAM_FAILED', page.failureReason ?? 'the page has no text');
     const finalUrl = page.finalUrl || url;
     const links = page.html ? await services.parsing.links(page.html, finalUrl, signal) : [];
     const favicon = input.include_favicon ? (page.media?.favicon ?? null) : null;
@@ -63,11 +79,19 @@ export async function agentCrawl(services: AgentServices, input: AgentCrawlInput
   });
   if (input.instructions) {
     const embedder = await services.semantic.embedderOrNull(ctx.logger);
-    const ranked = await rankPagesByInstructions(input.instructions, pages.map(({ page }) => ({ title: page.title, text: page.text })), embedder, ctx.signal);
+    const ranked = await rankPagesByInstructions(
+      input.instructions,
+      pages.map(({ page }) => ({ title: page.title, text: page.text })),
+      embedder,
+      ctx.signal,
+    );
     const chunks = input.chunks_per_source ?? DEFAULT_CHUNKS;
     results = ranked.map(({ index, score, passages }) => ({
       ...results[index]!,
-      raw_content: passages.slice(0, chunks).map((p) => p.text.trim()).join(' […] '),
+      raw_content: passages
+        .slice(0, chunks)
+        .map((p) => p.text.trim())
+        .join(' […] '),
       score,
     }));
   }

@@ -28,8 +28,44 @@ export interface DepthProfile {
 }
 
 export const DEPTHS: Record<SearchDepth, DepthProfile> = {
-  'ultra-fast': { engines: 1, resultsPerEngine: (n) => n, pagesRead: (n) => n, readsPages: false, passages: 1, embeddings: false, rerank: false, timeoutSeconds: 8 },
-  fast: { engines: null, resultsPerEngine: (n) => n, pagesRead: (n) => n, readsPages: true, passages: 1, embeddings: true, rerank: false, timeoutSeconds: 12 },
-  basic: { engines: null, resultsPerEngine: (n) => n + 3, pagesRead: (n) => n + 2, readsPages: true, passages: 1, embeddings: true, rerank: false, timeoutSeconds: 20 },
-  advanced: { engines: null, resultsPerEngine: (n) => 2 * n, pagesRead: (n) => Math.min(30, 2 * n), readsPages: true, passages: 3, embeddings: true, rerank: true, timeoutSeconds: 30 },
+  'ultra-fast': {
+    engines: 1,
+    resultsPerEngine: (n) => n,
+    pagesRead: (n) => n,
+    readsPages: false,
+    passages: 1,
+    embeddings: false,
+    rerank: false,
+    timeoutSeconds: 8,
+  },
+  fast: {
+    engines: null,
+    resultsPerEngine: (n) => n,
+    pagesRead: (n) => n,
+    readsPages: true,
+    passages: 1,
+    embeddings: true,
+    rerank: false,
+    timeoutSeconds: 12,
+  },
+  basic: {
+    engines: null,
+    resultsPerEngine: (n) => n + 3,
+    pagesRead: (n) => n + 2,
+    readsPages: true,
+    passages: 1,
+    embeddings: true,
+    rerank: false,
+    timeoutSeconds: 20,
+  },
+  advanced: {
+    engines: null,
+    resultsPerEngine: (n) => 2 * n,
+    pagesRead: (n) => Math.min(30, 2 * n),
+    readsPages: true,
+    passages: 3,
+    embeddings: true,
+    rerank: true,
+    timeoutSeconds: 30,
+  },
 };

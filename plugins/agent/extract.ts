@@ -12,26 +12,41 @@ import { requestId } from './search.js';
 
 const DEFAULT_CHUNKS = 3;
 
-export async function agentExtract(services: AgentServices, input: AgentExtractInput, ctx: CallContext): Promise<AgentExtractOutput> {
+export async function agentExtract(
+  services: AgentServices,
+  input: AgentExtractInput,
+  ctx: CallContext,
+): Promise<AgentExtractOutput> {
   const started = performance.now();
   const advanced = input.extract_depth === 'advanced';
   // Without a browser, advanced falls back to a static fetch rather than failing every URL.
   const javascript = advanced && services.scraper.renderAvailable();
-  if (advanced && !javascript) ctx.logger.warn('agent extract: no browser here; advanced extraction fetches pages without rendering');
+  if (advanced && !javascript)
+    ctx.logger.warn('agent extract: no browser here; advanced extraction fetches pages without rendering');
   const timeoutMs = (input.timeout ?? (advanced ? 60 : 30)) * 1000;
   ctx.progress({ progress: 0, total: input.urls.length, message: `reading ${input.urls.length} pages` });
   const pages = await services.scraper.scrapeMany(input.urls, {
     javascript,
     timeoutMs,
     signal: ctx.signal,
-    extract: { markdown: input.format === 'markdown', includeImages: input.include_images, includeLinks: false, media: input.include_favicon },
+    extract: {
+      markdown: input.format === 'markdown',
+      includeImages: input.include_images,
+      includeLinks: false,
+      media: input.include_favicon,
+    },
   });
 
   const embedder = input.query ? await services.semantic.embedderOrNull(ctx.logger) : null;
   const reranker = input.query ? await services.models.passageReranker() : null;
   const read = pages.map((page) => page.success && page.text.trim().length > 0);
   const ranked = input.query
-    ? await rankPagePassages(input.query, pages.filter((_, i) => read[i]).map((p) => ({ title: p.title, text: p.text })), embedder, { signal: ctx.signal, reranker })
+    ? await rankPagePassages(
+        input.query,
+        pages.filter((_, i) => read[i]).map((p) => ({ title: p.title, text: p.text })),
+        embedder,
+        { signal: ctx.signal, reranker },
+      )
     : [];
   let rankedIndex = 0;
 
@@ -43,7 +58,10 @@ export async function agentExtract(services: AgentServices, input: AgentExtractI
     }
     const passages = input.query ? ranked[rankedIndex++]!.passages : [];
     const rawContent = input.query
-      ? passages.slice(0, input.chunks_per_source ?? DEFAULT_CHUNKS).map((p) => p.text.trim()).join(' […] ')
+      ? passages
+          .slice(0, input.chunks_per_source ?? DEFAULT_CHUNKS)
+          .map((p) => p.text.trim())
+          .join(' […] ')
       : input.format === 'markdown'
         ? page.markdown || page.text
         : page.text;
@@ -61,7 +79,11 @@ export async function agentExtract(services: AgentServices, input: AgentExtractI
     return result;
   });
   const failed = results.filter((r) => r.failed);
-  ctx.progress({ progress: input.urls.length, total: input.urls.length, message: `${results.length - failed.length} read, ${failed.length} failed` });
+  ctx.progress({
+    progress: input.urls.length,
+    total: input.urls.length,
+    message: `${results.length - failed.length} read, ${failed.length} failed`,
+  });
   return {
     results,
     failed_urls: failed.map((r) => r.url),

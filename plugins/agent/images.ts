@@ -53,11 +53,13 @@ export async function describeWithModel(
     const descriptions = answer.descriptions;
     return images.map((image, i) => {
       const written = descriptions[i];
-      return typeof written === 'string' && written.trim() ? { url: image.url, description: written.trim().slice(0, 300) } : image;
+      return typeof written === 'string' && written.trim()
+        ? { url: image.url, description: written.trim().slice(0, 300) }
+        : image;
     });
   } catch (error) {
     if (options.signal?.aborted) throw error;
-    options.logger?.warn({ err: error }, 'image descriptions: keeping the pages\' own text');
+    options.logger?.warn({ err: error }, "image descriptions: keeping the pages' own text");
     return images;
   }
 }

@@ -30,8 +30,16 @@ const RESEARCH_JOB = 'agent.research';
 const STATUS_PATH = '/api/v1/agent/research/jobs';
 
 function runResearchJob(services: AgentServices) {
-  return (input: unknown, job: { signal: AbortSignal; progress(p: { progress: number; total?: number; message?: string }): void }) =>
-    agentResearch(services, input as AgentResearchInput, { signal: job.signal, progress: job.progress, logger: services.logger.child({ job: RESEARCH_JOB }), host: 'job' });
+  return (
+    input: unknown,
+    job: { signal: AbortSignal; progress(p: { progress: number; total?: number; message?: string }): void },
+  ) =>
+    agentResearch(services, input as AgentResearchInput, {
+      signal: job.signal,
+      progress: job.progress,
+      logger: services.logger.child({ job: RESEARCH_JOB }),
+      host: 'job',
+    });
 }
 
 export default definePlugin({
@@ -62,7 +70,7 @@ export default definePlugin({
       id: 'agent.extract',
       title: 'Extract page content',
       description:
-        'Read up to 20 URLs and return each page\'s main content as markdown or text (advanced: rendered with JavaScript). With a query, only the passages most relevant to it. ' +
+        "Read up to 20 URLs and return each page's main content as markdown or text (advanced: rendered with JavaScript). With a query, only the passages most relevant to it. " +
         'A URL that fails is reported with its reason; the call still succeeds. Tavily-compatible (POST /extract).',
       input: agentExtractInputSchema,
       output: agentExtractOutputSchema,
@@ -105,7 +113,9 @@ export default definePlugin({
       errorBody: tavilyError,
       toMarkdown: (out) => {
         const answer = out as AgentResearchReport | { job_id: string; status_url: string };
-        return 'executive_summary' in answer ? renderResearch(answer, linkPolicy) : renderJobAccepted('Research', { job_id: answer.job_id, status_url: answer.status_url });
+        return 'executive_summary' in answer
+          ? renderResearch(answer, linkPolicy)
+          : renderJobAccepted('Research', { job_id: answer.job_id, status_url: answer.status_url });
       },
       runsAsJob: (input) => input.async,
       run: (input, ctx) => agentResearch(services, input, ctx),

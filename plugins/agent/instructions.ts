@@ -46,7 +46,9 @@ export async function rankPagesByInstructions(
 /** "https://example.com/docs/getting-started?x=1" → "example com docs getting started x 1". */
 export function urlWords(url: string): string {
   const parsed = new URL(url);
-  return `${parsed.hostname} ${decodeURIComponentSafe(parsed.pathname + parsed.search)}`.replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  return `${parsed.hostname} ${decodeURIComponentSafe(parsed.pathname + parsed.search)}`
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 }
 
 function decodeURIComponentSafe(text: string): string {
@@ -65,7 +67,12 @@ export async function rankUrlsByInstructions(
   signal?: AbortSignal,
 ): Promise<Array<{ url: string; score: number }>> {
   if (urls.length === 0) return [];
-  const scores = await scorePassages(instructions, urls.map((url) => ({ text: urlWords(url), title: '' })), embedder, signal);
+  const scores = await scorePassages(
+    instructions,
+    urls.map((url) => ({ text: urlWords(url), title: '' })),
+    embedder,
+    signal,
+  );
   return urls
     .map((url, index) => ({ url, index, relevance: scores[index]! }))
     .filter((entry) => entry.relevance.coverage > 0)

@@ -12,7 +12,11 @@ import { failedResults, runSiteCrawl } from './crawl-run.js';
 import { rankUrlsByInstructions } from './instructions.js';
 import { requestId } from './search.js';
 
-export async function agentMap(services: AgentServices, input: AgentMapInput, ctx: CallContext): Promise<AgentMapOutput> {
+export async function agentMap(
+  services: AgentServices,
+  input: AgentMapInput,
+  ctx: CallContext,
+): Promise<AgentMapOutput> {
   const started = performance.now();
   const read = async (url: string, signal: AbortSignal): Promise<PageRead<null>> => {
     const { finalUrl, links } = await services.scraper.links(url, signal);

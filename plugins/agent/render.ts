@@ -5,7 +5,13 @@
  * through the one source list, and page bodies sit in fenced code (they may
  * be plain text or markdown, so neither escaping nor leaving them fits both).
  */
-import { escapeMarkdownText, fencedCode, inlineText, markdownLink, type LinkPolicy } from '../../services/markdown/escape.js';
+import {
+  escapeMarkdownText,
+  fencedCode,
+  inlineText,
+  markdownLink,
+  type LinkPolicy,
+} from '../../services/markdown/escape.js';
 import { renderSourceList } from '../../services/markdown/source-list.js';
 import type { AgentCrawlOutput, AgentMapOutput } from './crawl-schemas.js';
 import type { AgentExtractOutput, AgentResearchReport, AgentSearchOutput } from './schemas.js';
@@ -17,7 +23,9 @@ function pageBody(content: string): string {
 }
 
 function failuresLine(failed: Array<{ url: string; error: string }>, label: string): string[] {
-  return failed.length > 0 ? ['', `${label}: ${escapeMarkdownText(failed.map((f) => `${f.url} (${f.error})`).join('; '))}`] : [];
+  return failed.length > 0
+    ? ['', `${label}: ${escapeMarkdownText(failed.map((f) => `${f.url} (${f.error})`).join('; '))}`]
+    : [];
 }
 
 export function renderSearch(out: AgentSearchOutput, policy: LinkPolicy): string {
@@ -26,7 +34,11 @@ export function renderSearch(out: AgentSearchOutput, policy: LinkPolicy): string
   const sources = out.results.map((r) => ({
     title: r.title,
     url: r.url,
-    details: [`score ${r.score}`, !r.read && 'not read', r.safety?.flagged && '⚠ holds instructions aimed at agents (not followed)'],
+    details: [
+      `score ${r.score}`,
+      !r.read && 'not read',
+      r.safety?.flagged && '⚠ holds instructions aimed at agents (not followed)',
+    ],
     excerpt: r.content,
   }));
   lines.push('## Sources', '', ...renderSourceList(sources, { policy, excerptChars: 400 }));
@@ -51,16 +63,27 @@ export function renderExtract(out: AgentExtractOutput, policy: LinkPolicy): stri
 }
 
 export function renderCrawl(out: AgentCrawlOutput, policy: LinkPolicy): string {
-  const lines = [`# Crawl of ${inlineText(out.base_url)}: ${out.results.length} pages${out.timed_out ? ' (stopped by the timeout)' : ''}`];
+  const lines = [
+    `# Crawl of ${inlineText(out.base_url)}: ${out.results.length} pages${out.timed_out ? ' (stopped by the timeout)' : ''}`,
+  ];
   for (const r of out.results) {
-    lines.push('', `## ${inlineText(r.title || r.url)}`, `${markdownLink(r.url, r.url, policy)} — depth ${r.depth}${r.score !== undefined ? `, score ${r.score}` : ''}`, '');
+    lines.push(
+      '',
+      `## ${inlineText(r.title || r.url)}`,
+      `${markdownLink(r.url, r.url, policy)} — depth ${r.depth}${r.score !== undefined ? `, score ${r.score}` : ''}`,
+      '',
+    );
     lines.push(pageBody(r.raw_content));
   }
   return [...lines, ...failuresLine(out.failed_results, 'Not read')].join('\n');
 }
 
 export function renderMap(out: AgentMapOutput): string {
-  const lines = [`# Map of ${inlineText(out.base_url)}: ${out.results.length} URLs${out.timed_out ? ' (stopped by the timeout)' : ''}`, '', ...out.results.map((url) => `- ${inlineText(url)}`)];
+  const lines = [
+    `# Map of ${inlineText(out.base_url)}: ${out.results.length} URLs${out.timed_out ? ' (stopped by the timeout)' : ''}`,
+    '',
+    ...out.results.map((url) => `- ${inlineText(url)}`),
+  ];
   return [...lines, ...failuresLine(out.failed_results, 'Not read')].join('\n');
 }
 
@@ -69,12 +92,20 @@ export function renderResearch(out: AgentResearchReport, policy: LinkPolicy): st
   const lines = [`# Research: ${inlineText(out.query)}`, ''];
   if (out.executive_summary) lines.push('## Executive summary', '', out.executive_summary, '');
   if (out.key_findings.length > 0) lines.push('## Key findings', '', ...out.key_findings.map((f) => `- ${f}`), '');
-  if (out.detailed_analysis) lines.push('## Detailed analysis', '', out.detailed_analysis.replace(/^## /gm, '### '), '');
-  lines.push('## Sources', '', ...renderSourceList(out.sources.map((s) => ({ title: s.title, url: s.url, details: [`score ${s.score}`] })), { policy }), '');
+  if (out.detailed_analysis)
+    lines.push('## Detailed analysis', '', out.detailed_analysis.replace(/^## /gm, '### '), '');
+  lines.push(
+    '## Sources',
+    '',
+    ...renderSourceList(
+      out.sources.map((s) => ({ title: s.title, url: s.url, details: [`score ${s.score}`] })),
+      { policy },
+    ),
+    '',
+  );
   const m = out.methodology;
   lines.push(
     `_${m.depth} research: ${m.queries_executed} queries, ${m.sources_analyzed} pages read, ${m.rounds} round(s), ${m.pages_failed} pages failed, ${m.duplicates_removed} duplicates removed; model: ${escapeMarkdownText(out.model_used)}._`,
   );
   return lines.join('\n');
 }
-

@@ -33,14 +33,24 @@ interface ResearchProfile {
 
 export const RESEARCH_PROFILES: Record<ResearchDepth, ResearchProfile> = {
   quick: { questions: 2, rounds: 1, pagesPerRound: (m) => m, resultsPerEngine: 5, timeoutSeconds: 45 },
-  standard: { questions: 4, rounds: 1, pagesPerRound: (m) => Math.ceil(1.5 * m), resultsPerEngine: 6, timeoutSeconds: 90 },
+  standard: {
+    questions: 4,
+    rounds: 1,
+    pagesPerRound: (m) => Math.ceil(1.5 * m),
+    resultsPerEngine: 6,
+    timeoutSeconds: 90,
+  },
   deep: { questions: 6, rounds: 2, pagesPerRound: (m) => m, resultsPerEngine: 8, timeoutSeconds: 180 },
   comprehensive: { questions: 8, rounds: 3, pagesPerRound: (m) => m, resultsPerEngine: 8, timeoutSeconds: 300 },
 };
 
 const CONTENT_CHARS = 1200;
 
-export async function agentResearch(services: AgentServices, input: AgentResearchInput, ctx: CallContext): Promise<AgentResearchReport> {
+export async function agentResearch(
+  services: AgentServices,
+  input: AgentResearchInput,
+  ctx: CallContext,
+): Promise<AgentResearchReport> {
   const started = performance.now();
   const profile = RESEARCH_PROFILES[input.depth];
   const deadline = started + (input.timeout ?? profile.timeoutSeconds) * 1000;
@@ -81,13 +91,28 @@ export async function agentResearch(services: AgentServices, input: AgentResearc
 
   // The best max_sources pages by their best passage for any sub-question.
   const best = outcome.sources
-    .map((source, s) => ({ source, s, score: Math.max(0, ...outcome.ranked.map((perQuestion) => perQuestion[s]?.score ?? 0)) }))
+    .map((source, s) => ({
+      source,
+      s,
+      score: Math.max(0, ...outcome.ranked.map((perQuestion) => perQuestion[s]?.score ?? 0)),
+    }))
     .sort((a, b) => b.score - a.score)
     .slice(0, input.max_sources);
   report(`writing the report from ${best.length} sources`);
   const forQuestion = (q: number): AnswerSourceWithUrl[] =>
-    best.map(({ source, s }, i) => ({ n: i + 1, title: source.title, url: source.url, text: source.text, passages: outcome.ranked[q]![s]!.passages }));
-  const main = await rankPagePassages(input.query, best.map((b) => ({ title: b.source.title, text: b.source.text })), embedder, { signal: ctx.signal, vectors: outcome.vectors, reranker });
+    best.map(({ source, s }, i) => ({
+      n: i + 1,
+      title: source.title,
+      url: source.url,
+      text: source.text,
+      passages: outcome.ranked[q]![s]!.passages,
+    }));
+  const main = await rankPagePassages(
+    input.query,
+    best.map((b) => ({ title: b.source.title, text: b.source.text })),
+    embedder,
+    { signal: ctx.signal, vectors: outcome.vectors, reranker },
+  );
   const written = await writeReport(
     input.query,
     plan.questions.map((question, q) => ({ question, sources: forQuestion(q) })),
@@ -95,7 +120,13 @@ export async function agentResearch(services: AgentServices, input: AgentResearc
       llm: modelFor(services.llm, 'research-report'),
       embedder,
       reranker,
-      summarySources: best.map(({ source }, i) => ({ n: i + 1, title: source.title, url: source.url, text: source.text, passages: main[i]!.passages })),
+      summarySources: best.map(({ source }, i) => ({
+        n: i + 1,
+        title: source.title,
+        url: source.url,
+        text: source.text,
+        passages: main[i]!.passages,
+      })),
       includeSummary: input.include_summary,
       includeAnalysis: input.include_analysis,
       signal: ctx.signal,
@@ -110,9 +141,17 @@ export async function agentResearch(services: AgentServices, input: AgentResearc
     detailed_analysis: written.detailed_analysis,
     key_findings: written.key_findings,
     sources: best.map(({ source, s, score }) => {
-      const top = outcome.ranked.map((perQuestion) => perQuestion[s]!.passages[0]).filter((p) => p !== undefined).sort((a, b) => b.relevance.score - a.relevance.score)[0];
+      const top = outcome.ranked
+        .map((perQuestion) => perQuestion[s]!.passages[0])
+        .filter((p) => p !== undefined)
+        .sort((a, b) => b.relevance.score - a.relevance.score)[0];
       const content = (top?.text ?? source.snippet).replace(/\s+/g, ' ').trim();
-      return { title: source.title, url: source.url, content: content.length > CONTENT_CHARS ? `${content.slice(0, CONTENT_CHARS)}…` : content, score };
+      return {
+        title: source.title,
+        url: source.url,
+        content: content.length > CONTENT_CHARS ? `${content.slice(0, CONTENT_CHARS)}…` : content,
+        score,
+      };
     }),
     methodology: {
       queries_executed: outcome.queriesExecuted.length,

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { autoParameters, queryComplexity } from './complexity.js';
-import { containsPhrases, countryCode, dateWindow, quotedPhrases, regionOf, timeRangeOf, withinWindow } from './tavily-fields.js';
+import {
+  containsPhrases,
+  countryCode,
+  dateWindow,
+  quotedPhrases,
+  regionOf,
+  timeRangeOf,
+  withinWindow,
+} from './tavily-fields.js';
 
 describe('query complexity', () => {
   it('calls short look-ups simple, how-to and longer questions moderate, comparisons and why-questions complex', () => {
@@ -13,10 +21,22 @@ describe('query complexity', () => {
     expect(queryComplexity('what is a heat pump and how much does it cost')).toBe('complex');
   });
   it('picks news or finance and the advanced depth only where the request left the default', () => {
-    expect(autoParameters('latest heat pump news', 'general', 'basic')).toEqual({ topic: 'news', search_depth: 'basic' });
-    expect(autoParameters('heat pump maker stock price target', 'general', 'basic')).toEqual({ topic: 'finance', search_depth: 'basic' });
-    expect(autoParameters('heat pump vs gas boiler', 'general', 'basic')).toEqual({ topic: 'general', search_depth: 'advanced' });
-    expect(autoParameters('latest heat pump vs boiler news', 'finance', 'fast')).toEqual({ topic: 'finance', search_depth: 'fast' });
+    expect(autoParameters('latest heat pump news', 'general', 'basic')).toEqual({
+      topic: 'news',
+      search_depth: 'basic',
+    });
+    expect(autoParameters('heat pump maker stock price target', 'general', 'basic')).toEqual({
+      topic: 'finance',
+      search_depth: 'basic',
+    });
+    expect(autoParameters('heat pump vs gas boiler', 'general', 'basic')).toEqual({
+      topic: 'general',
+      search_depth: 'advanced',
+    });
+    expect(autoParameters('latest heat pump vs boiler news', 'finance', 'fast')).toEqual({
+      topic: 'finance',
+      search_depth: 'fast',
+    });
   });
 });
 
@@ -49,8 +69,13 @@ describe('Tavily fields', () => {
     expect(regionOf(undefined, 'en')).toBeUndefined();
   });
   it('finds quoted phrases and checks a text holds them all', () => {
-    expect(quotedPhrases('heat pump "salt works" "Peter von Rittinger"')).toEqual(['salt works', 'peter von rittinger']);
-    expect(containsPhrases('Built at a salt  works by Peter von Rittinger.', ['salt works', 'peter von rittinger'])).toBe(true);
+    expect(quotedPhrases('heat pump "salt works" "Peter von Rittinger"')).toEqual([
+      'salt works',
+      'peter von rittinger',
+    ]);
+    expect(
+      containsPhrases('Built at a salt  works by Peter von Rittinger.', ['salt works', 'peter von rittinger']),
+    ).toBe(true);
     expect(containsPhrases('A salt mine.', ['salt works'])).toBe(false);
   });
 });

@@ -41,15 +41,20 @@ export function requestId(): string {
   return `req_${randomBytes(12).toString('hex')}`;
 }
 
-
 export function assertSafeQuery(query: string, field = 'query'): void {
   const findings = screenQuery(query);
   if (findings.length > 0) {
-    throw new AppError('UNSAFE_QUERY', `check_safety: the ${field} was refused: ${describeFindings(findings)}`, { details: { field, findings } });
+    throw new AppError('UNSAFE_QUERY', `check_safety: the ${field} was refused: ${describeFindings(findings)}`, {
+      details: { field, findings },
+    });
   }
 }
 
-export async function agentSearch(services: AgentServices, input: AgentSearchInput, ctx: CallContext): Promise<AgentSearchOutput> {
+export async function agentSearch(
+  services: AgentServices,
+  input: AgentSearchInput,
+  ctx: CallContext,
+): Promise<AgentSearchOutput> {
   const started = performance.now();
   if (input.check_safety) assertSafeQuery(input.query);
   const complexity = queryComplexity(input.query);
@@ -58,7 +63,8 @@ export async function agentSearch(services: AgentServices, input: AgentSearchInp
   const depth = auto?.search_depth ?? input.search_depth;
   const profile = DEPTHS[depth];
   const wantsAnswer = input.include_answer !== false;
-  const rawFormat = input.include_raw_content === false ? null : input.include_raw_content === 'text' ? 'text' : 'markdown';
+  const rawFormat =
+    input.include_raw_content === false ? null : input.include_raw_content === 'text' ? 'text' : 'markdown';
   const readsPages = profile.readsPages || wantsAnswer || rawFormat !== null;
   const language = input.language ?? 'en';
   const deadline = started + (input.timeout ?? profile.timeoutSeconds) * 1000;
@@ -94,9 +100,19 @@ export async function agentSearch(services: AgentServices, input: AgentSearchInp
     safeSearch: 1,
     ...(timeRange ? { timeRange } : {}),
     ...(region ? { region } : {}),
-    domains: { ...(input.include_domains ? { include: input.include_domains } : {}), ...(input.exclude_domains ? { exclude: input.exclude_domains } : {}) },
-    extract: { markdown: rawFormat === 'markdown', includeImages: input.include_images, includeLinks: false, media: input.include_images || input.include_favicon },
-    deadline: input.fetch_timeout ? Math.min(deadline, started + (deadline - started) * 0.5 + input.fetch_timeout * 1000) : deadline,
+    domains: {
+      ...(input.include_domains ? { include: input.include_domains } : {}),
+      ...(input.exclude_domains ? { exclude: input.exclude_domains } : {}),
+    },
+    extract: {
+      markdown: rawFormat === 'markdown',
+      includeImages: input.include_images,
+      includeLinks: false,
+      media: input.include_images || input.include_favicon,
+    },
+    deadline: input.fetch_timeout
+      ? Math.min(deadline, started + (deadline - started) * 0.5 + input.fetch_timeout * 1000)
+      : deadline,
     signal: ctx.signal,
     progress: (message) => ctx.progress({ progress: 1, total, message }),
   });
@@ -104,7 +120,9 @@ export async function agentSearch(services: AgentServices, input: AgentSearchInp
   const window = dateWindow(input);
   const phrases = input.exact_match ? quotedPhrases(input.query) : [];
   const kept = gathering.sources.filter(
-    (s) => withinWindow(s.publishedDate, window) && (phrases.length === 0 || containsPhrases(`${s.title}\n${s.snippet}\n${s.text}`, phrases)),
+    (s) =>
+      withinWindow(s.publishedDate, window) &&
+      (phrases.length === 0 || containsPhrases(`${s.title}\n${s.snippet}\n${s.text}`, phrases)),
   );
 
   ctx.progress({ progress: 2, total, message: `ranking the passages of ${kept.filter((s) => s.read).length} pages` });
@@ -121,17 +139,28 @@ export async function agentSearch(services: AgentServices, input: AgentSearchInp
       id: resultId(source.url),
       title: source.title,
       url: source.url,
-      content: source.read && passages.length > 0 ? passages.slice(0, passagesShown).map((p) => p.text.replace(/\s+/g, ' ').trim()).join(PASSAGE_SEPARATOR) : source.snippet,
+      content:
+        source.read && passages.length > 0
+          ? passages
+              .slice(0, passagesShown)
+              .map((p) => p.text.replace(/\s+/g, ' ').trim())
+              .join(PASSAGE_SEPARATOR)
+          : source.snippet,
       score,
       read: source.read,
       engines: source.engines,
     };
     // What is not known is left out, as Tavily's clients type these fields (optional strings).
-    if (rawFormat && source.read && source.page) result.raw_content = rawFormat === 'markdown' ? source.page.markdown || source.page.text : source.page.text;
+    if (rawFormat && source.read && source.page)
+      result.raw_content = rawFormat === 'markdown' ? source.page.markdown || source.page.text : source.page.text;
     if (source.publishedDate) result.published_date = source.publishedDate;
     const favicon = input.include_favicon ? source.page?.media?.favicon : null;
     if (favicon) result.favicon = favicon;
-    if (input.check_safety) result.safety = { flagged: source.agentInstructions.length > 0, reasons: source.agentInstructions.map((f) => describeFindings([f])) };
+    if (input.check_safety)
+      result.safety = {
+        flagged: source.agentInstructions.length > 0,
+        reasons: source.agentInstructions.map((f) => describeFindings([f])),
+      };
     return result;
   });
 
@@ -139,10 +168,25 @@ export async function agentSearch(services: AgentServices, input: AgentSearchInp
   let modelUsed = 'none';
   if (wantsAnswer) {
     ctx.progress({ progress: 3, total, message: 'writing the answer' });
-    const use = input.model === 'speed' || ((input.model ?? 'auto') === 'auto' && complexity === 'simple') ? 'quick-answer' : 'considered-answer';
+    const use =
+      input.model === 'speed' || ((input.model ?? 'auto') === 'auto' && complexity === 'simple')
+        ? 'quick-answer'
+        : 'considered-answer';
     const cited = await answerQuestion(
       input.query,
-      chosen.flatMap((entry, i) => (entry.source.read ? [{ n: i + 1, title: entry.source.title, url: entry.source.url, text: entry.source.text, passages: entry.passages }] : [])),
+      chosen.flatMap((entry, i) =>
+        entry.source.read
+          ? [
+              {
+                n: i + 1,
+                title: entry.source.title,
+                url: entry.source.url,
+                text: entry.source.text,
+                passages: entry.passages,
+              },
+            ]
+          : [],
+      ),
       {
         llm: modelFor(services.llm, use),
         length: input.include_answer === 'advanced' || input.include_answer === 'production' ? 'long' : 'short',
@@ -161,7 +205,9 @@ export async function agentSearch(services: AgentServices, input: AgentSearchInp
   const output: AgentSearchOutput = {
     query: input.query,
     answer,
-    images: input.include_image_descriptions ? imageList.map((i) => ({ url: i.url, description: i.description })) : imageList.map((i) => i.url),
+    images: input.include_image_descriptions
+      ? imageList.map((i) => ({ url: i.url, description: i.description }))
+      : imageList.map((i) => i.url),
     results,
     response_time: Math.round(performance.now() - started) / 1000,
     model_used: withReranker(modelUsed, reranker),
@@ -178,12 +224,28 @@ export async function agentSearch(services: AgentServices, input: AgentSearchInp
 }
 
 /** Read pages score by their best passage; unread ones by title and snippet, on the same scale. */
-async function rankEntries(query: string, sources: Source[], embedder: Embedder | null, reranker: PassageReranker | null, signal: AbortSignal): Promise<Entry[]> {
+async function rankEntries(
+  query: string,
+  sources: Source[],
+  embedder: Embedder | null,
+  reranker: PassageReranker | null,
+  signal: AbortSignal,
+): Promise<Entry[]> {
   const read = sources.filter((s) => s.read);
   const unread = sources.filter((s) => !s.read);
   const [ranked, snippetScores] = await Promise.all([
-    rankPagePassages(query, read.map((s) => ({ title: s.title, text: s.text })), embedder, { signal, reranker }),
-    scorePassages(query, unread.map((s) => ({ text: s.snippet || s.title, title: s.title })), embedder, signal),
+    rankPagePassages(
+      query,
+      read.map((s) => ({ title: s.title, text: s.text })),
+      embedder,
+      { signal, reranker },
+    ),
+    scorePassages(
+      query,
+      unread.map((s) => ({ text: s.snippet || s.title, title: s.title })),
+      embedder,
+      signal,
+    ),
   ]);
   const byUrl = new Map<string, { passages: RankedPassage[]; score: number }>();
   read.forEach((s, i) => byUrl.set(s.url, { passages: ranked[i]!.passages, score: ranked[i]!.score }));
@@ -198,11 +260,16 @@ async function collectImages(
   engineImages: ReturnType<typeof searchImages> extends Promise<infer R> ? Promise<R | null> | null : never,
   ctx: CallContext,
 ) {
-  const fromEngine = (await engineImages)?.images.map((image) => ({ url: image.url, description: image.title || null })) ?? [];
-  const fromPages = chosen.flatMap(({ source }) => (source.read && source.page ? (source.page.media?.images ?? []) : []));
+  const fromEngine =
+    (await engineImages)?.images.map((image) => ({ url: image.url, description: image.title || null })) ?? [];
+  const fromPages = chosen.flatMap(({ source }) =>
+    source.read && source.page ? (source.page.media?.images ?? []) : [],
+  );
   const merged = mergeImages([fromEngine, fromPages]);
   const describer = input.include_image_descriptions ? modelFor(services.llm, 'image-description') : null;
-  return describer && merged.length > 0 ? describeWithModel(describer, input.query, merged, { signal: ctx.signal, logger: ctx.logger }) : merged;
+  return describer && merged.length > 0
+    ? describeWithModel(describer, input.query, merged, { signal: ctx.signal, logger: ctx.logger })
+    : merged;
 }
 
 /** A result's id: a digest of its URL in UUID form (Tavily's ids look so), stable for the same page. */

@@ -9,7 +9,10 @@ const SHORT_RANGE: Record<string, TimeRange> = { d: 'day', w: 'week', m: 'month'
 const DAY_MS = 86_400_000;
 
 /** The coarsest engine time range that still holds the requested window. */
-export function timeRangeOf(input: Pick<AgentSearchInput, 'time_range' | 'days' | 'max_hours' | 'start_date'>, now = Date.now()): TimeRange | undefined {
+export function timeRangeOf(
+  input: Pick<AgentSearchInput, 'time_range' | 'days' | 'max_hours' | 'start_date'>,
+  now = Date.now(),
+): TimeRange | undefined {
   if (input.time_range) return SHORT_RANGE[input.time_range] ?? (input.time_range as TimeRange);
   let days: number | undefined = input.days ?? (input.max_hours !== undefined ? input.max_hours / 24 : undefined);
   if (days === undefined && input.start_date) days = (now - Date.parse(`${input.start_date}T00:00:00Z`)) / DAY_MS;
@@ -27,7 +30,10 @@ export interface DateWindow {
 }
 
 /** The window results must fall in (by published date), from days / max_hours / start_date / end_date. */
-export function dateWindow(input: Pick<AgentSearchInput, 'days' | 'max_hours' | 'start_date' | 'end_date'>, now = Date.now()): DateWindow | null {
+export function dateWindow(
+  input: Pick<AgentSearchInput, 'days' | 'max_hours' | 'start_date' | 'end_date'>,
+  now = Date.now(),
+): DateWindow | null {
   const froms: number[] = [];
   if (input.days !== undefined) froms.push(now - input.days * DAY_MS);
   if (input.max_hours !== undefined) froms.push(now - input.max_hours * 3_600_000);
@@ -60,7 +66,8 @@ export function countryCode(country: string): string | null {
         const name = names.of(code);
         // Deprecated and reserved codes (DD, UK, SU …) map to their successor (DE, GB, RU …).
         const current = new Intl.Locale(`und-${code}`).maximize().region ?? code;
-        if (name && name !== code) countryCodes.set(name.toLowerCase(), current === 'ZZ' || current === 'US' ? code : current);
+        if (name && name !== code)
+          countryCodes.set(name.toLowerCase(), current === 'ZZ' || current === 'US' ? code : current);
       }
     }
   }

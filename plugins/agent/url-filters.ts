@@ -12,7 +12,10 @@ import type { AgentMapInput } from './crawl-schemas.js';
 
 export type RegexTester = (texts: string[], patterns: TestPattern[], signal: AbortSignal) => Promise<boolean[][]>;
 
-type FilterInput = Pick<AgentMapInput, 'select_paths' | 'exclude_paths' | 'select_domains' | 'exclude_domains' | 'allow_external'>;
+type FilterInput = Pick<
+  AgentMapInput,
+  'select_paths' | 'exclude_paths' | 'select_domains' | 'exclude_domains' | 'allow_external'
+>;
 
 /** The site of the start URL: its host and port, a leading "www." aside. */
 function siteOf(url: URL): string {
@@ -26,7 +29,12 @@ export function linkDecider(input: FilterInput, base: URL, test: RegexTester) {
     selectDomains: input.select_domains ?? [],
     excludeDomains: input.exclude_domains ?? [],
   };
-  const patterns: TestPattern[] = [...groups.selectPaths, ...groups.excludePaths, ...groups.selectDomains, ...groups.excludeDomains].map((source) => ({ source, flags: '' }));
+  const patterns: TestPattern[] = [
+    ...groups.selectPaths,
+    ...groups.excludePaths,
+    ...groups.selectDomains,
+    ...groups.excludeDomains,
+  ].map((source) => ({ source, flags: '' }));
   const site = siteOf(base);
 
   return async (urls: URL[], signal: AbortSignal): Promise<LinkDecision[]> => {

@@ -3,7 +3,12 @@ import type { EnhancedServices } from './uses.js';
 import { z } from 'zod';
 import { defineCapability } from '../../core/capability.js';
 import { escapeMarkdownText, fencedCode } from '../../services/markdown/escape.js';
-import { chunkText, DEFAULT_BREAKPOINT_PERCENTILE, DEFAULT_MAX_TOKENS, pickStrategy } from '../../services/chunking/chunk-text.js';
+import {
+  chunkText,
+  DEFAULT_BREAKPOINT_PERCENTILE,
+  DEFAULT_MAX_TOKENS,
+  pickStrategy,
+} from '../../services/chunking/chunk-text.js';
 import { countTokens, TOKENIZER_NAME } from '../../services/chunking/tokenizer.js';
 import { CHUNK_STRATEGIES, type Chunk } from '../../services/chunking/types.js';
 
@@ -16,9 +21,26 @@ export const chunkInputSchema = z
   .strictObject({
     text: z.string().min(1, 'text must not be empty').max(MAX_CHUNK_TEXT_CHARS),
     strategy: z.enum(CHUNK_STRATEGIES).default('auto'),
-    max_tokens: z.int().min(16).max(8192).default(DEFAULT_MAX_TOKENS).describe('Extension: upper bound on tokens per chunk'),
-    overlap_tokens: z.int().min(0).max(4096).optional().describe('Extension: tokens shared by neighbouring chunks (fixed, recursive); default 32'),
-    breakpoint_percentile: z.number().min(0).max(100).default(DEFAULT_BREAKPOINT_PERCENTILE).describe('Extension, semantic strategy: split where the distance between neighbouring sentences exceeds this percentile'),
+    max_tokens: z
+      .int()
+      .min(16)
+      .max(8192)
+      .default(DEFAULT_MAX_TOKENS)
+      .describe('Extension: upper bound on tokens per chunk'),
+    overlap_tokens: z
+      .int()
+      .min(0)
+      .max(4096)
+      .optional()
+      .describe('Extension: tokens shared by neighbouring chunks (fixed, recursive); default 32'),
+    breakpoint_percentile: z
+      .number()
+      .min(0)
+      .max(100)
+      .default(DEFAULT_BREAKPOINT_PERCENTILE)
+      .describe(
+        'Extension, semantic strategy: split where the distance between neighbouring sentences exceeds this percentile',
+      ),
   })
   .refine((input) => input.overlap_tokens === undefined || input.overlap_tokens < input.max_tokens, {
     message: 'overlap_tokens must be smaller than max_tokens',
@@ -63,7 +85,9 @@ export function chunkContentCapability(services: EnhancedServices) {
       [
         `# ${out.total_chunks} chunks (${escapeMarkdownText(out.strategy_used)}, ${out.total_tokens} tokens)`,
         // Each chunk exactly as cut, in a fence its text cannot close.
-        ...out.chunks.map((c) => `\n## Chunk ${c.index} \\[${c.start}, ${c.end}) ${c.tokens} tokens\n\n${fencedCode(c.text)}`),
+        ...out.chunks.map(
+          (c) => `\n## Chunk ${c.index} \\[${c.start}, ${c.end}) ${c.tokens} tokens\n\n${fencedCode(c.text)}`,
+        ),
       ].join('\n'),
     async handler(input, ctx) {
       const strategyUsed = input.strategy === 'auto' ? pickStrategy(input.text) : input.strategy;
@@ -78,7 +102,8 @@ export function chunkContentCapability(services: EnhancedServices) {
       if (strategyUsed === 'semantic') {
         const embedder = await services.semantic.embedder();
         embeddingModel = embedder.info().id;
-        const embed = async (texts: string[]) => (await embedder.embed(texts, ctx.signal)).map((vector) => Array.from(vector));
+        const embed = async (texts: string[]) =>
+          (await embedder.embed(texts, ctx.signal)).map((vector) => Array.from(vector));
         result = { chunks: await chunkText(input.text, { ...options, embed }), totalTokens: countTokens(input.text) };
       } else {
         // Tokenizing a megabyte takes seconds: it happens in the worker pool, under its deadline.

@@ -8,7 +8,13 @@ import { MAX_URL_LENGTH } from '../../services/discover/url-collector.js';
 export const discoverInputSchema = z.strictObject({
   base_url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(MAX_URL_LENGTH),
   max_urls: z.int().min(1).max(10_000).default(100),
-  pattern: z.string().max(500).optional().describe('Glob over path+query (or the whole URL when it starts with http): * within a segment, ** across segments, ? one character, {a,b} alternatives'),
+  pattern: z
+    .string()
+    .max(500)
+    .optional()
+    .describe(
+      'Glob over path+query (or the whole URL when it starts with http): * within a segment, ** across segments, ? one character, {a,b} alternatives',
+    ),
   max_depth: z.int().min(0).max(10).default(3).describe('Extension: link hops from base_url'),
   timeout: z.int().min(1).max(300).default(60).describe('Extension: seconds for the whole discovery'),
 });
@@ -33,8 +39,9 @@ export const discoverOutputSchema = z.object({
 export function discoverUrlsCapability(services: EnhancedServices) {
   return defineCapability({
     id: 'enhanced.discover_urls',
-    title: 'Discover a site\'s URLs',
-    description: 'List the URLs of a site: robots.txt (respected) and its sitemaps (indexes and gzipped ones included), then in-site link crawling up to max_urls. Each URL says where it came from and its lastmod when known.',
+    title: "Discover a site's URLs",
+    description:
+      'List the URLs of a site: robots.txt (respected) and its sitemaps (indexes and gzipped ones included), then in-site link crawling up to max_urls. Each URL says where it came from and its lastmod when known.',
     input: discoverInputSchema,
     output: discoverOutputSchema,
     http: { method: 'POST', path: '/api/v1/enhanced/discover-urls' },
@@ -56,7 +63,12 @@ export function discoverUrlsCapability(services: EnhancedServices) {
           timeoutMs: input.timeout * 1000,
           signal: ctx.signal,
         },
-        (p) => ctx.progress({ progress: p.found, total: input.max_urls, message: `${p.found} URLs found, ${p.fetched} documents read` }),
+        (p) =>
+          ctx.progress({
+            progress: p.found,
+            total: input.max_urls,
+            message: `${p.found} URLs found, ${p.fetched} documents read`,
+          }),
       );
     },
   });

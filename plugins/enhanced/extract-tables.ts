@@ -16,7 +16,10 @@ export const tablesInputSchema = z.strictObject({
     .min(1, 'html_content must not be empty')
     .max(MAX_HTML_CONTENT_CHARS)
     .describe(`The HTML document or fragment; nesting deeper than ${MAX_MARKUP_DEPTH} elements is refused`),
-  base_url: z.url({ protocol: /^https?$/, error: 'base_url must be an absolute http(s) URL' }).max(2048).optional(),
+  base_url: z
+    .url({ protocol: /^https?$/, error: 'base_url must be an absolute http(s) URL' })
+    .max(2048)
+    .optional(),
   strategy: z.enum(TABLE_STRATEGIES).default('auto'),
 });
 
@@ -37,12 +40,17 @@ export const tablesOutputSchema = z.object({
   tables: z.array(tableSchema),
   total_tables: z.int(),
   strategy: z.enum(TABLE_STRATEGIES),
-  truncated: z.boolean().describe('Some output was cut (rows of a table, or the tables after it): spans may not expand the input more than the output budget allows'),
+  truncated: z
+    .boolean()
+    .describe(
+      'Some output was cut (rows of a table, or the tables after it): spans may not expand the input more than the output budget allows',
+    ),
 });
 
 function markdownTable(table: z.infer<typeof tableSchema>): string {
   const cell = (value: string): string => escapeMarkdownText(value.replaceAll('\n', ' '));
-  const headers = table.headers.length > 0 ? table.headers : Array.from({ length: table.column_count }, (_, i) => `Column ${i + 1}`);
+  const headers =
+    table.headers.length > 0 ? table.headers : Array.from({ length: table.column_count }, (_, i) => `Column ${i + 1}`);
   return [
     `| ${headers.map(cell).join(' | ')} |`,
     `| ${headers.map(() => '---').join(' | ')} |`,
@@ -62,19 +70,34 @@ export function extractTablesCapability(services: EnhancedServices) {
     mcpTool: 'enhanced_extract_tables',
     readOnly: true,
     toMarkdown: (out) =>
-      (out.tables.map((t) => `## Table ${t.index}${t.caption ? `: ${escapeMarkdownText(t.caption)}` : ''}\n\n${markdownTable(t)}`).join('\n\n') || 'No tables found.') +
+      (out.tables
+        .map(
+          (t) => `## Table ${t.index}${t.caption ? `: ${escapeMarkdownText(t.caption)}` : ''}\n\n${markdownTable(t)}`,
+        )
+        .join('\n\n') || 'No tables found.') +
       (out.truncated ? '\n\n(Output truncated: the tables expand to more than the output budget allows.)' : ''),
     async handler(input, ctx) {
       // Parsed in the worker pool, under its deadline: a hostile document costs a thread, never the event loop.
       const result = await services.parsing
-        .tables(input.html_content, { strategy: input.strategy, ...(input.base_url ? { baseUrl: input.base_url } : {}) }, ctx.signal)
+        .tables(
+          input.html_content,
+          { strategy: input.strategy, ...(input.base_url ? { baseUrl: input.base_url } : {}) },
+          ctx.signal,
+        )
         .catch((error: unknown) => {
           if (isAppError(error) && error.code === 'INVALID_INPUT') {
-            throw new AppError('INVALID_INPUT', `html_content: ${error.message}`, { details: { field: 'html_content', ...(error.details as object) } });
+            throw new AppError('INVALID_INPUT', `html_content: ${error.message}`, {
+              details: { field: 'html_content', ...(error.details as object) },
+            });
           }
           throw error;
         });
-      return { tables: result.tables, total_tables: result.tables.length, strategy: result.strategy, truncated: result.truncated };
+      return {
+        tables: result.tables,
+        total_tables: result.tables.length,
+        strategy: result.strategy,
+        truncated: result.truncated,
+      };
     },
   });
 }

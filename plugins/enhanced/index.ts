@@ -12,7 +12,11 @@ import { registerOptionFeatures } from './option-features.js';
 import { scrapeCapability } from './scrape.js';
 import { enhancedSearchCapabilities, enhancedSearchJobHandlers } from './search.js';
 
-const featureSchema = z.object({ available: z.boolean(), detail: z.string(), info: z.record(z.string(), z.unknown()).optional() });
+const featureSchema = z.object({
+  available: z.boolean(),
+  detail: z.string(),
+  info: z.record(z.string(), z.unknown()).optional(),
+});
 
 export default definePlugin({
   uses: ENHANCED_USES,
@@ -22,7 +26,8 @@ export default definePlugin({
     const features = defineCapability({
       id: 'enhanced.features',
       title: 'Installation features',
-      description: 'What this Quarry installation offers: browser rendering, models, LLM, storage, engines — each with whether it is available and why not.',
+      description:
+        'What this Quarry installation offers: browser rendering, models, LLM, storage, engines — each with whether it is available and why not.',
       input: z.strictObject({}),
       output: z.object({ features: z.record(z.string(), featureSchema), version: z.string() }),
       http: { method: 'GET', path: '/api/v1/enhanced/features' },
@@ -30,7 +35,10 @@ export default definePlugin({
       readOnly: true,
       toMarkdown: (out) =>
         Object.entries(out.features)
-          .map(([name, f]) => `- **${escapeMarkdownText(name)}**: ${f.available ? 'available' : 'unavailable'} — ${escapeMarkdownText(f.detail)}`)
+          .map(
+            ([name, f]) =>
+              `- **${escapeMarkdownText(name)}**: ${f.available ? 'available' : 'unavailable'} — ${escapeMarkdownText(f.detail)}`,
+          )
           .join('\n'),
       async handler() {
         return { features: services.features.list(), version: packageVersion() };
@@ -40,7 +48,8 @@ export default definePlugin({
     const performance = defineCapability({
       id: 'enhanced.performance',
       title: 'Performance figures',
-      description: 'Request counts, latency percentiles per capability, cache hit rate, engine error rates, and worker-pool and browser state.',
+      description:
+        'Request counts, latency percentiles per capability, cache hit rate, engine error rates, and worker-pool and browser state.',
       input: z.strictObject({}),
       output: z.object({ metrics: z.record(z.string(), z.unknown()), runtime: z.record(z.string(), z.unknown()) }),
       http: { method: 'GET', path: '/api/v1/enhanced/performance' },
@@ -63,4 +72,3 @@ export default definePlugin({
     ];
   },
 });
-

@@ -15,33 +15,43 @@ import { modelFor } from '../../services/llm/model-choice.js';
 type Need = 'nothing' | 'browser' | 'llm' | 'embeddings';
 
 export function registerOptionFeatures(services: EnhancedServices): void {
-  const check = (need: Need, what: string): (() => Feature) => () => {
-    switch (need) {
-      case 'browser':
-        return services.scraper.renderAvailable()
-          ? { available: true, detail: `${what}: headless Chromium` }
-          : { available: false, detail: `${what} needs Chromium: install it (Debian/Ubuntu: apt-get install chromium) or set QUARRY_CHROMIUM_PATH` };
-      case 'llm': {
-        const model = modelFor(services.llm, 'page-extraction');
-        return model
-          ? { available: true, detail: `${what}: ${model.model}` }
-          : { available: false, detail: `${what} needs a language model: configure llm.fast or llm.quality (docs/llm.md)` };
+  const check =
+    (need: Need, what: string): (() => Feature) =>
+    () => {
+      switch (need) {
+        case 'browser':
+          return services.scraper.renderAvailable()
+            ? { available: true, detail: `${what}: headless Chromium` }
+            : {
+                available: false,
+                detail: `${what} needs Chromium: install it (Debian/Ubuntu: apt-get install chromium) or set QUARRY_CHROMIUM_PATH`,
+              };
+        case 'llm': {
+          const model = modelFor(services.llm, 'page-extraction');
+          return model
+            ? { available: true, detail: `${what}: ${model.model}` }
+            : {
+                available: false,
+                detail: `${what} needs a language model: configure llm.fast or llm.quality (docs/llm.md)`,
+              };
+        }
+        case 'embeddings': {
+          const model = services.semantic.describeEmbeddings();
+          return { available: model.available, detail: `${what}: ${model.detail}` };
+        }
+        default:
+          return { available: true, detail: what };
       }
-      case 'embeddings': {
-        const model = services.semantic.describeEmbeddings();
-        return { available: model.available, detail: `${what}: ${model.detail}` };
-      }
-      default:
-        return { available: true, detail: what };
-    }
-  };
-  const set = (name: string, need: Need, what: string): void => services.features.set(`enhanced.${name}`, check(need, what));
+    };
+  const set = (name: string, need: Need, what: string): void =>
+    services.features.set(`enhanced.${name}`, check(need, what));
 
   for (const strategy of EXTRACTION_STRATEGIES) {
     const need: Need = strategy === 'llm' ? 'llm' : strategy === 'cosine' ? 'embeddings' : 'nothing';
     set(`search.extraction_strategy.${strategy}`, need, `extraction strategy ${strategy}`);
   }
-  for (const filter of CONTENT_FILTERS) set(`search.content_filter.${filter}`, filter === 'llm' ? 'llm' : 'nothing', `content filter ${filter}`);
+  for (const filter of CONTENT_FILTERS)
+    set(`search.content_filter.${filter}`, filter === 'llm' ? 'llm' : 'nothing', `content filter ${filter}`);
   set('search.markdown_generation', 'nothing', 'markdown of the filtered content');
   set('search.adaptive_crawling', 'nothing', 'adaptive in-site crawling');
   set('search.link_analysis', 'nothing', 'link analysis');
@@ -51,10 +61,19 @@ export function registerOptionFeatures(services: EnhancedServices): void {
   set('scrape.pdf', 'browser', 'pages printed to PDF');
   for (const mode of WAIT_UNTIL) set(`scrape.wait_until.${mode}`, 'browser', `wait_until ${mode}`);
   for (const mode of CACHE_MODES) {
-    set(`scrape.cache_mode.${mode}`, 'nothing', `cache mode ${mode} (${services.stores.backend === 'redis' ? 'cache on Redis' : 'cache in memory'})`);
+    set(
+      `scrape.cache_mode.${mode}`,
+      'nothing',
+      `cache mode ${mode} (${services.stores.backend === 'redis' ? 'cache on Redis' : 'cache in memory'})`,
+    );
   }
   set('scrape.pdf_documents', 'nothing', 'PDF documents extracted as text');
-  for (const strategy of CHUNK_STRATEGIES) set(`chunk_content.${strategy}`, strategy === 'semantic' ? 'embeddings' : 'nothing', `chunking strategy ${strategy}`);
+  for (const strategy of CHUNK_STRATEGIES)
+    set(
+      `chunk_content.${strategy}`,
+      strategy === 'semantic' ? 'embeddings' : 'nothing',
+      `chunking strategy ${strategy}`,
+    );
   for (const strategy of TABLE_STRATEGIES) set(`extract_tables.${strategy}`, 'nothing', `table strategy ${strategy}`);
   set('discover_urls', 'nothing', 'robots.txt, sitemaps and in-site link discovery');
 }

@@ -17,12 +17,21 @@ import { jobStatusInputSchema, jobStatusOutputSchema, searchFieldAliases } from 
 import { prepareRequest } from './search/prepare.js';
 import { renderEnhancedMarkdown } from './search/render.js';
 import { runEnhancedSearch } from './search/run.js';
-import { enhancedAnswerSchema, enhancedResultSchema, enhancedSearchInputSchema, type EnhancedAnswer, type EnhancedSearchInput } from './search/schemas.js';
+import {
+  enhancedAnswerSchema,
+  enhancedResultSchema,
+  enhancedSearchInputSchema,
+  type EnhancedAnswer,
+  type EnhancedSearchInput,
+} from './search/schemas.js';
 
 export const ENHANCED_SEARCH_JOB = 'enhanced.search';
 
 /** The Search API's job view, with the enhanced answer as its result. */
-const enhancedJobStatusSchema = jobStatusOutputSchema.extend({ results: z.array(enhancedResultSchema).optional(), result: enhancedAnswerSchema.optional() });
+const enhancedJobStatusSchema = jobStatusOutputSchema.extend({
+  results: z.array(enhancedResultSchema).optional(),
+  result: enhancedAnswerSchema.optional(),
+});
 
 /** POST /api/v1/enhanced/search, and GET /api/v1/enhanced/search/jobs/:request_id for its async_mode jobs. */
 export function enhancedSearchCapabilities(services: EnhancedServices): AnyCapability[] {
@@ -55,7 +64,9 @@ export function enhancedSearchCapabilities(services: EnhancedServices): AnyCapab
     readOnly: true,
     toMarkdown: (answer) => {
       const out = answer as EnhancedAnswer | { job_id: string; status: string; status_url: string };
-      return 'results' in out ? (out.markdown ?? renderEnhancedMarkdown(out, outboundLinkPolicy(services.config.outbound))) : renderJobAccepted('Enhanced search', out);
+      return 'results' in out
+        ? (out.markdown ?? renderEnhancedMarkdown(out, outboundLinkPolicy(services.config.outbound)))
+        : renderJobAccepted('Enhanced search', out);
     },
     // Checked before anything runs, also for async requests: bad input is a 400 now, not a failed job later.
     async prepare(input, ctx) {
@@ -64,7 +75,8 @@ export function enhancedSearchCapabilities(services: EnhancedServices): AnyCapab
       return prepared;
     },
     runsAsJob: (input) => input.async_mode,
-    run: async (input, ctx, prepared) => noteUnusedWebhook(await runEnhancedSearch(services, input, ctx, prepared), input.webhook_url),
+    run: async (input, ctx, prepared) =>
+      noteUnusedWebhook(await runEnhancedSearch(services, input, ctx, prepared), input.webhook_url),
     submission: (input) => searchJobSubmission(services.webhooks, input),
   });
   return [search, searchJobs.statusCapability()];
@@ -74,6 +86,11 @@ export function enhancedSearchCapabilities(services: EnhancedServices): AnyCapab
 export function enhancedSearchJobHandlers(services: EnhancedServices): Record<string, JobHandler> {
   return {
     [ENHANCED_SEARCH_JOB]: (input, job) =>
-      runEnhancedSearch(services, input as EnhancedSearchInput, { signal: job.signal, logger: services.logger, progress: job.progress, host: 'job' }),
+      runEnhancedSearch(services, input as EnhancedSearchInput, {
+        signal: job.signal,
+        logger: services.logger,
+        progress: job.progress,
+        host: 'job',
+      }),
   };
 }

@@ -37,7 +37,9 @@ export function charsWanted(options: ContentsOptions | false | null | undefined)
 
 /** With no option at all Exa returns text (what getContents without options means). */
 export function withDefaultText(options: ContentsOptions): ContentsOptions {
-  return options.text === undefined && options.highlights === undefined && options.summary === undefined ? { ...options, text: true } : options;
+  return options.text === undefined && options.highlights === undefined && options.summary === undefined
+    ? { ...options, text: true }
+    : options;
 }
 
 export async function withContents(
@@ -67,7 +69,16 @@ export async function withContents(
     const settings = typeof highlights === 'object' ? highlights : {};
     const unit = (settings.numSentences ?? 1) > 1 ? 'passage' : 'sentence';
     for (const [i, page] of pages.entries()) {
-      const found = page.text ? await findHighlights(settings.query ?? (query || page.title || page.url), page.text, settings.highlightsPerUrl ?? DEFAULT_HIGHLIGHTS, unit, embedder, ctx.signal) : [];
+      const found = page.text
+        ? await findHighlights(
+            settings.query ?? (query || page.title || page.url),
+            page.text,
+            settings.highlightsPerUrl ?? DEFAULT_HIGHLIGHTS,
+            unit,
+            embedder,
+            ctx.signal,
+          )
+        : [];
       results[i]!.highlights = found.map((h) => h.text);
       results[i]!.highlightScores = found.map((h) => h.relevance);
     }
@@ -77,12 +88,16 @@ export async function withContents(
     const asked = (typeof summary === 'object' ? summary.query : undefined) ?? query;
     const summariser = modelFor(services.llm, 'page-summary');
     const written = summariser
-      ? await writtenSummaries(summariser, asked || 'what each page is about', pages, { signal: ctx.signal, logger: ctx.logger })
+      ? await writtenSummaries(summariser, asked || 'what each page is about', pages, {
+          signal: ctx.signal,
+          logger: ctx.logger,
+        })
       : pages.map(() => null);
     const embedder = await services.semantic.embedder();
     for (const [i, page] of pages.entries()) {
       const about = asked || page.title || page.url;
-      results[i]!.summary = written[i] ?? (page.text ? await extractiveSummary(about, page.text, embedder, { signal: ctx.signal }) : '');
+      results[i]!.summary =
+        written[i] ?? (page.text ? await extractiveSummary(about, page.text, embedder, { signal: ctx.signal }) : '');
     }
   }
   return results;

@@ -33,11 +33,27 @@ export async function exaContents(services: ExaServices, input: ExaContentsInput
   const statuses: Output['statuses'] = pages.map((p) =>
     p.success
       ? { id: p.url, status: 'success', source: 'crawled' }
-      : { id: p.url, status: 'error', source: 'crawled', error: { tag: errorTag(p), httpStatusCode: p.httpStatus, message: p.failureReason ?? 'the page could not be read' } },
+      : {
+          id: p.url,
+          status: 'error',
+          source: 'crawled',
+          error: {
+            tag: errorTag(p),
+            httpStatusCode: p.httpStatus,
+            message: p.failureReason ?? 'the page could not be read',
+          },
+        },
   );
   const results = await withContents(
     services,
-    read.map((p) => ({ url: p.url, title: p.title, text: p.text, publishedDate: p.metadata.publishedDate, author: p.metadata.author, score: 1 })),
+    read.map((p) => ({
+      url: p.url,
+      title: p.title,
+      text: p.text,
+      publishedDate: p.metadata.publishedDate,
+      author: p.metadata.author,
+      score: 1,
+    })),
     '',
     withDefaultText(input),
     ctx,

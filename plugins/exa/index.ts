@@ -35,7 +35,7 @@ export default definePlugin({
       title: 'Search (Exa-compatible)',
       description:
         'Search the web by meaning (engines plus the local page index, ranked by embeddings blended with words). Filters: domains, published dates, phrases. ' +
-        'contents asks for each result\'s text, highlights with scores, and a summary (extractive without an LLM). Exa-compatible (POST /search).',
+        "contents asks for each result's text, highlights with scores, and a summary (extractive without an LLM). Exa-compatible (POST /search).",
       input: exaSearchInputSchema,
       output: exaSearchOutputSchema,
       http: { method: 'POST', path: '/api/v1/exa/search' },
@@ -53,7 +53,7 @@ export default definePlugin({
       id: 'exa.contents',
       title: 'Page contents (Exa-compatible)',
       description:
-        'Read up to 100 URLs and return each page\'s text, highlights and summary (extractive without an LLM). A page that cannot be read is reported in statuses; the call still succeeds. ' +
+        "Read up to 100 URLs and return each page's text, highlights and summary (extractive without an LLM). A page that cannot be read is reported in statuses; the call still succeeds. " +
         'Exa-compatible (POST /contents).',
       input: exaContentsInputSchema,
       output: exaContentsOutputSchema,
@@ -62,8 +62,13 @@ export default definePlugin({
       readOnly: true,
       errorBody: exaError,
       toMarkdown: (out) => {
-        const failed = out.statuses.filter((s) => s.status === 'error').map((s) => `- ${s.id}: ${s.error?.tag} (${s.error?.message})`);
-        return renderResults('Contents', out.results, linkPolicy) + (failed.length ? `\n\nFailed:\n${failed.join('\n')}` : '');
+        const failed = out.statuses
+          .filter((s) => s.status === 'error')
+          .map((s) => `- ${s.id}: ${s.error?.tag} (${s.error?.message})`);
+        return (
+          renderResults('Contents', out.results, linkPolicy) +
+          (failed.length ? `\n\nFailed:\n${failed.join('\n')}` : '')
+        );
       },
       handler: (input, ctx) => exaContents(services, input, ctx),
     });

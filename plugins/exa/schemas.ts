@@ -9,22 +9,37 @@ import { domainFilterSchema, httpUrlSchema } from '../../core/field-schemas.js';
 
 const accepted = 'Accepted for Exa compatibility; no effect';
 
-const isoDate = z.iso.datetime({ offset: true, local: true }).max(40).or(z.iso.date().max(10)).describe('ISO 8601 date or date-time');
+const isoDate = z.iso
+  .datetime({ offset: true, local: true })
+  .max(40)
+  .or(z.iso.date().max(10))
+  .describe('ISO 8601 date or date-time');
 
 const textOption = z.union([
   z.boolean(),
-  z.object({ maxCharacters: z.int().min(1).max(1_000_000).optional(), includeHtmlTags: z.boolean().optional().describe(accepted) }),
+  z.object({
+    maxCharacters: z.int().min(1).max(1_000_000).optional(),
+    includeHtmlTags: z.boolean().optional().describe(accepted),
+  }),
 ]);
 const highlightsOption = z.union([
   z.boolean(),
   z.object({
-    numSentences: z.int().min(1).max(10).optional().describe('Sentences per highlight: 1 scores single sentences, more scores passages of up to three'),
+    numSentences: z
+      .int()
+      .min(1)
+      .max(10)
+      .optional()
+      .describe('Sentences per highlight: 1 scores single sentences, more scores passages of up to three'),
     highlightsPerUrl: z.int().min(1).max(10).optional(),
     query: z.string().trim().min(1).max(1000).optional(),
     maxCharacters: z.int().min(1).max(100_000).optional().describe(accepted),
   }),
 ]);
-const summaryOption = z.union([z.boolean(), z.object({ query: z.string().trim().min(1).max(1000).optional(), schema: z.unknown().optional().describe(accepted) })]);
+const summaryOption = z.union([
+  z.boolean(),
+  z.object({ query: z.string().trim().min(1).max(1000).optional(), schema: z.unknown().optional().describe(accepted) }),
+]);
 
 /** What each result carries besides its metadata (Exa's "contents" options). */
 export const contentsOptionsSchema = z.object({
@@ -45,25 +60,49 @@ export const exaSearchInputSchema = z
   .strictObject({
     query: z.string().trim().min(1, 'must not be empty').max(2000),
     numResults: z.int().min(1).max(100).default(10),
-    type: z.enum(SEARCH_TYPES).default('auto').describe('keyword and fast skip query expansion; the others expand the query (docs/exa.md)'),
-    category: z.string().trim().max(100).optional().describe('news, research paper, financial report, github map to engine sets; others search the default engines'),
+    type: z
+      .enum(SEARCH_TYPES)
+      .default('auto')
+      .describe('keyword and fast skip query expansion; the others expand the query (docs/exa.md)'),
+    category: z
+      .string()
+      .trim()
+      .max(100)
+      .optional()
+      .describe('news, research paper, financial report, github map to engine sets; others search the default engines'),
     includeDomains: z.array(domainFilterSchema).max(300).optional(),
     excludeDomains: z.array(domainFilterSchema).max(300).optional(),
     startPublishedDate: isoDate.optional(),
     endPublishedDate: isoDate.optional(),
     startCrawlDate: isoDate.optional().describe(accepted),
     endCrawlDate: isoDate.optional().describe(accepted),
-    includeText: z.array(z.string().max(200)).max(10).optional().describe('Results whose text contains every phrase (case-insensitive)'),
-    excludeText: z.array(z.string().max(200)).max(10).optional().describe('Results whose text contains none of the phrases'),
+    includeText: z
+      .array(z.string().max(200))
+      .max(10)
+      .optional()
+      .describe('Results whose text contains every phrase (case-insensitive)'),
+    excludeText: z
+      .array(z.string().max(200))
+      .max(10)
+      .optional()
+      .describe('Results whose text contains none of the phrases'),
     useAutoprompt: z.boolean().optional().describe('false skips query expansion'),
     userLocation: z.string().max(10).optional().describe(accepted),
     moderation: z.boolean().optional().describe(accepted),
-    contents: z.union([contentsOptionsSchema, z.literal(false), z.null()]).optional().describe('Without it, results carry metadata only'),
+    contents: z
+      .union([contentsOptionsSchema, z.literal(false), z.null()])
+      .optional()
+      .describe('Without it, results carry metadata only'),
   })
-  .refine((i) => !(i.startPublishedDate && i.endPublishedDate) || Date.parse(i.startPublishedDate) <= Date.parse(i.endPublishedDate), {
-    message: 'startPublishedDate must not be after endPublishedDate',
-    path: ['startPublishedDate'],
-  });
+  .refine(
+    (i) =>
+      !(i.startPublishedDate && i.endPublishedDate) ||
+      Date.parse(i.startPublishedDate) <= Date.parse(i.endPublishedDate),
+    {
+      message: 'startPublishedDate must not be after endPublishedDate',
+      path: ['startPublishedDate'],
+    },
+  );
 export type ExaSearchInput = z.infer<typeof exaSearchInputSchema>;
 
 export const exaContentsInputSchema = contentsOptionsSchema
@@ -73,13 +112,19 @@ export const exaContentsInputSchema = contentsOptionsSchema
   })
   .strict()
   .refine((i) => (i.urls?.length ?? 0) + (i.ids?.length ?? 0) > 0, { message: 'give urls or ids', path: ['urls'] })
-  .refine((i) => (i.urls?.length ?? 0) + (i.ids?.length ?? 0) <= 100, { message: 'at most 100 urls and ids together', path: ['urls'] });
+  .refine((i) => (i.urls?.length ?? 0) + (i.ids?.length ?? 0) <= 100, {
+    message: 'at most 100 urls and ids together',
+    path: ['urls'],
+  });
 export type ExaContentsInput = z.infer<typeof exaContentsInputSchema>;
 
 export const exaFindSimilarInputSchema = z.strictObject({
   url: httpUrlSchema,
   numResults: z.int().min(1).max(100).default(10),
-  excludeSourceDomain: z.boolean().default(false).describe('Also drop other pages of the source\'s domain (the source page itself is always dropped)'),
+  excludeSourceDomain: z
+    .boolean()
+    .default(false)
+    .describe("Also drop other pages of the source's domain (the source page itself is always dropped)"),
   includeDomains: z.array(domainFilterSchema).max(300).optional(),
   excludeDomains: z.array(domainFilterSchema).max(300).optional(),
   startPublishedDate: isoDate.optional().describe(accepted),
@@ -117,7 +162,9 @@ export const exaContentsOutputSchema = z.object({
     z.object({
       id: z.string(),
       status: z.enum(['success', 'error']),
-      source: z.literal('crawled').describe('Where the contents came from: every page is read when asked (no cached copies)'),
+      source: z
+        .literal('crawled')
+        .describe('Where the contents came from: every page is read when asked (no cached copies)'),
       error: z.object({ tag: z.string(), httpStatusCode: z.int().nullable(), message: z.string() }).optional(),
     }),
   ),

@@ -11,7 +11,12 @@ import { charsWanted, requestId, withContents } from './contents.js';
 import type { ExaSearchInput, exaSearchOutputSchema } from './schemas.js';
 import type { z } from 'zod';
 
-const CATEGORIES: Record<string, NeuralCategory> = { news: 'news', 'research paper': 'academic', 'financial report': 'finance', github: 'tech' };
+const CATEGORIES: Record<string, NeuralCategory> = {
+  news: 'news',
+  'research paper': 'academic',
+  'financial report': 'finance',
+  github: 'tech',
+};
 
 export function resolvedType(input: Pick<ExaSearchInput, 'type'>): 'neural' | 'keyword' | 'fast' {
   return input.type === 'keyword' || input.type === 'fast' ? input.type : 'neural';
@@ -19,10 +24,17 @@ export function resolvedType(input: Pick<ExaSearchInput, 'type'>): 'neural' | 'k
 
 function hasPhrases(text: string, include: string[] | undefined, exclude: string[] | undefined): boolean {
   const haystack = text.toLowerCase();
-  return (include ?? []).every((p) => haystack.includes(p.toLowerCase())) && !(exclude ?? []).some((p) => haystack.includes(p.toLowerCase()));
+  return (
+    (include ?? []).every((p) => haystack.includes(p.toLowerCase())) &&
+    !(exclude ?? []).some((p) => haystack.includes(p.toLowerCase()))
+  );
 }
 
-export async function exaSearch(services: ExaServices, input: ExaSearchInput, ctx: CallContext): Promise<z.infer<typeof exaSearchOutputSchema>> {
+export async function exaSearch(
+  services: ExaServices,
+  input: ExaSearchInput,
+  ctx: CallContext,
+): Promise<z.infer<typeof exaSearchOutputSchema>> {
   const type = resolvedType(input);
   const category = input.category ? CATEGORIES[input.category.toLowerCase()] : undefined;
   const found = await neuralSearch(
@@ -44,7 +56,14 @@ export async function exaSearch(services: ExaServices, input: ExaSearchInput, ct
     { contentChars: charsWanted(input.contents), cutMark: '' },
   );
   const pages = found.results
-    .map((r) => ({ url: r.url, title: r.title, text: r.content, publishedDate: r.published_date, author: r.author, score: r.score }))
+    .map((r) => ({
+      url: r.url,
+      title: r.title,
+      text: r.content,
+      publishedDate: r.published_date,
+      author: r.author,
+      score: r.score,
+    }))
     .filter((p) => hasPhrases(p.text, input.includeText, input.excludeText));
   return {
     requestId: requestId(),

@@ -17,10 +17,15 @@ export function creditUsageCapability(version: FirecrawlVersion) {
   return defineCapability({
     id: `firecrawl.credit_usage_${version}`,
     title: `Credit usage (Firecrawl ${version})`,
-    description: 'Firecrawl\'s team credit and token usage, for clients that check a key with it: no credits are counted here.',
+    description:
+      "Firecrawl's team credit and token usage, for clients that check a key with it: no credits are counted here.",
     input: z.strictObject({}),
     output: usageSchema,
-    http: { method: 'GET', ...firecrawlRoute(version, '/team/credit-usage', ['/team/token-usage']), errorReply: firecrawlErrorReply },
+    http: {
+      method: 'GET',
+      ...firecrawlRoute(version, '/team/credit-usage', ['/team/token-usage']),
+      errorReply: firecrawlErrorReply,
+    },
     readOnly: true,
     async handler() {
       return {

@@ -23,10 +23,18 @@ export function readerActions(actions: Array<Record<string, unknown>> | undefine
   return actions.map((action, index) => {
     const type = String(action.type);
     const known = FIELDS[type];
-    if (!known) throw new AppError('INVALID_INPUT', `invalid input: actions.${index}.type: "${type}" is not an action this server runs (${Object.keys(FIELDS).join(', ')})`);
+    if (!known)
+      throw new AppError(
+        'INVALID_INPUT',
+        `invalid input: actions.${index}.type: "${type}" is not an action this server runs (${Object.keys(FIELDS).join(', ')})`,
+      );
     const kept = Object.fromEntries(Object.entries(action).filter(([key]) => key === 'type' || known.includes(key)));
     const parsed = pageActionSchema.safeParse(kept);
-    if (!parsed.success) throw new AppError('INVALID_INPUT', `invalid input: actions.${index} (${type}): ${parsed.error.issues.map((issue) => issue.message).join('; ')}`);
+    if (!parsed.success)
+      throw new AppError(
+        'INVALID_INPUT',
+        `invalid input: actions.${index} (${type}): ${parsed.error.issues.map((issue) => issue.message).join('; ')}`,
+      );
     return parsed.data;
   });
 }

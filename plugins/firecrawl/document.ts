@@ -43,11 +43,19 @@ export function isDocumentPage(page: ScrapedPage): boolean {
 
 export function pageError(page: ScrapedPage): AppError {
   const code = page.errorCode ?? 'INTERNAL';
-  return new AppError(ERROR_OF_FAILURE[code], `${page.url}: ${page.failureReason ?? code}`, { details: { url: page.url, pageError: code } });
+  return new AppError(ERROR_OF_FAILURE[code], `${page.url}: ${page.failureReason ?? code}`, {
+    details: { url: page.url, pageError: code },
+  });
 }
 
 /** `links` are the page's links when its markup was parsed for them; else the main content's. */
-export function toDocument(page: ScrapedPage, plan: FormatPlan, scrapeId: string, warnings: string[] = [], links?: string[]): FirecrawlDocument {
+export function toDocument(
+  page: ScrapedPage,
+  plan: FormatPlan,
+  scrapeId: string,
+  warnings: string[] = [],
+  links?: string[],
+): FirecrawlDocument {
   const document: FirecrawlDocument = { metadata: metadataOf(page, scrapeId) };
   if (plan.markdown) document.markdown = page.markdown;
   // The reader keeps the page's markup as it came; main-content HTML is not produced (docs/firecrawl.md).
@@ -56,7 +64,11 @@ export function toDocument(page: ScrapedPage, plan: FormatPlan, scrapeId: string
   if (plan.links) document.links = [...new Set(links ?? page.links.map((link) => link.url))];
   if (plan.images) document.images = [...new Set(page.images)];
   if (plan.screenshot && page.screenshot) document.screenshot = `data:image/png;base64,${page.screenshot}`;
-  if (page.actions) document.actions = { ...page.actions, screenshots: page.actions.screenshots.map((png) => `data:image/png;base64,${png}`) };
+  if (page.actions)
+    document.actions = {
+      ...page.actions,
+      screenshots: page.actions.screenshots.map((png) => `data:image/png;base64,${png}`),
+    };
   const notes = [...warnings];
   if (!page.success) notes.push(`the page could not be read in full: ${page.failureReason ?? page.errorCode}`);
   if (plan.unsupported.length > 0) notes.push(`formats not produced by this server: ${plan.unsupported.join(', ')}`);

@@ -35,7 +35,10 @@ const FIRECRAWL_ERRORS: Record<string, FirecrawlError> = {
 
 export function firecrawlErrorReply(error: HttpErrorView): { status: number; body: Record<string, unknown> } {
   const mapped = FIRECRAWL_ERRORS[error.code] ?? { status: error.status, code: error.code };
-  const details = error.details === undefined ? { quarryCode: error.code } : { quarryCode: error.code, ...(isRecord(error.details) ? error.details : { value: error.details }) };
+  const details =
+    error.details === undefined
+      ? { quarryCode: error.code }
+      : { quarryCode: error.code, ...(isRecord(error.details) ? error.details : { value: error.details }) };
   return { status: mapped.status, body: { success: false, error: messageOf(error), code: mapped.code, details } };
 }
 

@@ -28,13 +28,31 @@ export interface FormatPlan {
 
 const PLAIN = new Set(['markdown', 'html', 'rawHtml', 'links', 'images', 'summary']);
 
-export function formatPlan(options: Pick<ScrapeOptionsInput, 'formats' | 'jsonOptions' | 'extract' | 'changeTrackingOptions'>): FormatPlan {
-  const plan: FormatPlan = { markdown: false, html: false, rawHtml: false, links: false, images: false, screenshot: null, summary: false, json: null, changeTracking: null, unsupported: [] };
+export function formatPlan(
+  options: Pick<ScrapeOptionsInput, 'formats' | 'jsonOptions' | 'extract' | 'changeTrackingOptions'>,
+): FormatPlan {
+  const plan: FormatPlan = {
+    markdown: false,
+    html: false,
+    rawHtml: false,
+    links: false,
+    images: false,
+    screenshot: null,
+    summary: false,
+    json: null,
+    changeTracking: null,
+    unsupported: [],
+  };
   for (const format of options.formats) {
-    const { type, ...settings } = typeof format === 'string' ? { type: format } : (format as Exclude<FormatInput, string>);
+    const { type, ...settings } =
+      typeof format === 'string' ? { type: format } : (format as Exclude<FormatInput, string>);
     if (PLAIN.has(type)) plan[type as 'markdown'] = true;
-    else if (type === 'screenshot' || type === 'screenshot@fullPage') plan.screenshot = { fullPage: type === 'screenshot@fullPage' || (settings as { fullPage?: boolean }).fullPage === true };
-    else if (type === 'json' || type === 'extract') plan.json = llmFormat(settings as LlmFormat, options.jsonOptions ?? options.extract);
+    else if (type === 'screenshot' || type === 'screenshot@fullPage')
+      plan.screenshot = {
+        fullPage: type === 'screenshot@fullPage' || (settings as { fullPage?: boolean }).fullPage === true,
+      };
+    else if (type === 'json' || type === 'extract')
+      plan.json = llmFormat(settings as LlmFormat, options.jsonOptions ?? options.extract);
     else if (type === 'changeTracking') {
       const given = { ...options.changeTrackingOptions, ...(settings as { modes?: string[]; tag?: string | null }) };
       plan.changeTracking = { modes: given.modes ?? [], tag: given.tag ?? null };

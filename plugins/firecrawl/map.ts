@@ -35,7 +35,13 @@ export type MapInput = z.infer<typeof mapInputSchema>;
 
 /** The site's URLs as discovery finds them, filtered and cut as the request says. */
 export async function mapSite(services: FirecrawlServices, input: MapInput, signal: AbortSignal): Promise<string[]> {
-  const found = await services.discovery.discoverUrls({ baseUrl: input.url, maxUrls: MAX_URLS_LIMIT, maxDepth: MAX_DEPTH_LIMIT, timeoutMs: input.timeout, signal });
+  const found = await services.discovery.discoverUrls({
+    baseUrl: input.url,
+    maxUrls: MAX_URLS_LIMIT,
+    maxDepth: MAX_DEPTH_LIMIT,
+    timeoutMs: input.timeout,
+    signal,
+  });
   const words = (input.search ?? '').toLowerCase().split(/\s+/).filter(Boolean);
   const seen = new Set<string>();
   const links: string[] = [];
@@ -53,9 +59,13 @@ export function mapCapability(services: FirecrawlServices, version: FirecrawlVer
   return defineCapability({
     id: `firecrawl.map_${version}`,
     title: `Map a site (Firecrawl ${version})`,
-    description: 'Firecrawl\'s map: the URLs of a site from robots.txt, its sitemaps and in-site links (robots.txt obeyed), optionally only those matching `search`.',
+    description:
+      "Firecrawl's map: the URLs of a site from robots.txt, its sitemaps and in-site links (robots.txt obeyed), optionally only those matching `search`.",
     input: mapInputSchema,
-    output: z.object({ success: z.literal(true), links: z.array(z.union([z.string(), z.object({ url: z.string() })])) }),
+    output: z.object({
+      success: z.literal(true),
+      links: z.array(z.union([z.string(), z.object({ url: z.string() })])),
+    }),
     http: { method: 'POST', ...firecrawlRoute(version, '/map'), errorReply: firecrawlErrorReply },
     readOnly: true,
     async handler(input, ctx) {

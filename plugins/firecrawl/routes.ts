@@ -9,7 +9,17 @@ const API_MOUNT = '/api/v1/firecrawl';
 export type FirecrawlVersion = 'v1' | 'v2';
 
 /** A capability's path and its alias for one version's route (`/scrape`, `/crawl/:id`). */
-export function firecrawlRoute(version: FirecrawlVersion, route: string, more: string[] = []): { path: string; aliases: string[] } {
+export function firecrawlRoute(
+  version: FirecrawlVersion,
+  route: string,
+  more: string[] = [],
+): { path: string; aliases: string[] } {
   const routes = [route, ...more];
-  return { path: `${API_MOUNT}/${version}${route}`, aliases: [...routes.slice(1).map((r) => `${API_MOUNT}/${version}${r}`), ...routes.map((r) => `${FIRECRAWL_MOUNT}/${version}${r}`)] };
+  return {
+    path: `${API_MOUNT}/${version}${route}`,
+    aliases: [
+      ...routes.slice(1).map((r) => `${API_MOUNT}/${version}${r}`),
+      ...routes.map((r) => `${FIRECRAWL_MOUNT}/${version}${r}`),
+    ],
+  };
 }

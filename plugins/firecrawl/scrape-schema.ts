@@ -19,7 +19,8 @@ function boundedMap<V extends z.ZodType = z.ZodUnknown>(maxKeys: number, values?
 
 /** Firecrawl adds a scheme to a URL given without one. */
 export const firecrawlUrlSchema = z.preprocess(
-  (value) => (typeof value === 'string' && !/^[a-z][a-z0-9+.-]*:\/\//i.test(value.trim()) ? `http://${value.trim()}` : value),
+  (value) =>
+    typeof value === 'string' && !/^[a-z][a-z0-9+.-]*:\/\//i.test(value.trim()) ? `http://${value.trim()}` : value,
   z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048),
 );
 
@@ -54,12 +55,23 @@ export function scrapeOptionsShape(defaultMaxAgeMs: number) {
     waitFor: z.int().min(0).max(60_000).default(0),
     mobile: z.boolean().default(false),
     timeout: z.int().min(1000).max(300_000).default(30_000).describe('Milliseconds for the whole read'),
-    maxAge: z.int().min(0).default(defaultMaxAgeMs).describe('A cached read of the page at most this many milliseconds old is served; 0 reads it afresh'),
+    maxAge: z
+      .int()
+      .min(0)
+      .default(defaultMaxAgeMs)
+      .describe('A cached read of the page at most this many milliseconds old is served; 0 reads it afresh'),
     storeInCache: z.boolean().default(true).describe('Whether this read is kept in the page cache'),
     actions: z.array(boundedMap(200)).max(50).optional(),
-    jsonOptions: llmOptionsSchema.optional().describe('v1: the json format\'s schema and prompt'),
-    extract: llmOptionsSchema.optional().describe('v1 (older): the extract format\'s schema and prompt'),
-    changeTrackingOptions: z.object({ modes: z.array(z.string().max(20)).max(4).optional(), schema: boundedMap(200).optional(), prompt: z.string().max(10_000).optional(), tag: z.string().max(200).nullable().optional() }).optional(),
+    jsonOptions: llmOptionsSchema.optional().describe("v1: the json format's schema and prompt"),
+    extract: llmOptionsSchema.optional().describe("v1 (older): the extract format's schema and prompt"),
+    changeTrackingOptions: z
+      .object({
+        modes: z.array(z.string().max(20)).max(4).optional(),
+        schema: boundedMap(200).optional(),
+        prompt: z.string().max(10_000).optional(),
+        tag: z.string().max(200).nullable().optional(),
+      })
+      .optional(),
     location: z.unknown().optional().describe(accepted),
     proxy: z.string().max(20).optional().describe(accepted),
     parsers: z.unknown().optional().describe(accepted),

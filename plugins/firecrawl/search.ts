@@ -21,10 +21,18 @@ type Source = (typeof SOURCES)[number];
 export const searchInputSchema = z.strictObject({
   query: z.string().trim().min(1, 'must not be empty').max(2000),
   limit: z.int().min(1).max(100).default(5),
-  sources: z.array(z.union([z.enum(SOURCES), z.object({ type: z.enum(SOURCES) })])).min(1).max(3).default(['web']),
+  sources: z
+    .array(z.union([z.enum(SOURCES), z.object({ type: z.enum(SOURCES) })]))
+    .min(1)
+    .max(3)
+    .default(['web']),
   lang: z.string().max(10).default('en'),
   country: z.string().max(10).optional().describe(accepted),
-  tbs: z.string().max(100).optional().describe('qdr:d, qdr:w, qdr:m and qdr:y limit results to the last day, week, month or year'),
+  tbs: z
+    .string()
+    .max(100)
+    .optional()
+    .describe('qdr:d, qdr:w, qdr:m and qdr:y limit results to the last day, week, month or year'),
   filter: z.string().max(200).optional().describe(accepted),
   location: z.string().max(200).optional().describe(accepted),
   categories: z.array(z.unknown()).max(10).optional().describe(accepted),
@@ -36,11 +44,21 @@ export const searchInputSchema = z.strictObject({
 });
 type SearchInput = z.infer<typeof searchInputSchema>;
 
-const TIME_RANGES: Record<string, 'day' | 'week' | 'month' | 'year'> = { 'qdr:d': 'day', 'qdr:w': 'week', 'qdr:m': 'month', 'qdr:y': 'year' };
+const TIME_RANGES: Record<string, 'day' | 'week' | 'month' | 'year'> = {
+  'qdr:d': 'day',
+  'qdr:w': 'week',
+  'qdr:m': 'month',
+  'qdr:y': 'year',
+};
 
 type Item = Record<string, unknown>;
 
-async function searchSource(services: FirecrawlServices, input: SearchInput, source: Source, ctx: CallContext): Promise<Item[]> {
+async function searchSource(
+  services: FirecrawlServices,
+  input: SearchInput,
+  source: Source,
+  ctx: CallContext,
+): Promise<Item[]> {
   const language = input.lang.split('-')[0]!.toLowerCase();
   if (source === 'images') {
     const engine = defaultImageEngine(services.engines);
@@ -54,7 +72,14 @@ async function searchSource(services: FirecrawlServices, input: SearchInput, sou
       deadline: performance.now() + input.timeout,
       signal: ctx.signal,
     });
-    return images.map((image, i) => ({ title: image.title, imageUrl: image.url, imageWidth: image.width, imageHeight: image.height, url: image.source_url, position: i + 1 }));
+    return images.map((image, i) => ({
+      title: image.title,
+      imageUrl: image.url,
+      imageWidth: image.width,
+      imageHeight: image.height,
+      url: image.source_url,
+      position: i + 1,
+    }));
   }
   const timeRange = input.tbs ? TIME_RANGES[input.tbs] : undefined;
   const answer = await services.webSearch.search(
@@ -63,13 +88,30 @@ async function searchSource(services: FirecrawlServices, input: SearchInput, sou
   );
   return answer.results.map((result, i) =>
     source === 'news'
-      ? { title: result.title, url: result.url, snippet: result.snippet, ...(result.published_date ? { date: result.published_date } : {}), ...(result.thumbnail ? { imageUrl: result.thumbnail } : {}), position: i + 1 }
-      : { url: result.url, title: result.title, description: result.snippet, position: i + 1, ...(result.category ? { category: result.category } : {}) },
+      ? {
+          title: result.title,
+          url: result.url,
+          snippet: result.snippet,
+          ...(result.published_date ? { date: result.published_date } : {}),
+          ...(result.thumbnail ? { imageUrl: result.thumbnail } : {}),
+          position: i + 1,
+        }
+      : {
+          url: result.url,
+          title: result.title,
+          description: result.snippet,
+          position: i + 1,
+          ...(result.category ? { category: result.category } : {}),
+        },
   );
 }
 
 /** The search service's request for one source: no reading here (formats are read below, as Documents). */
-function serviceSearchInput(input: SearchInput, categories: Array<'news'> | undefined, timeRange: 'day' | 'week' | 'month' | 'year' | undefined) {
+function serviceSearchInput(
+  input: SearchInput,
+  categories: Array<'news'> | undefined,
+  timeRange: 'day' | 'week' | 'month' | 'year' | undefined,
+) {
   return {
     query: input.query,
     ...(categories ? { categories } : {}),
@@ -93,13 +135,25 @@ function serviceSearchInput(input: SearchInput, categories: Array<'news'> | unde
 }
 
 /** Web results with the Documents of their pages, when formats were asked for. */
-async function withDocuments(services: FirecrawlServices, input: SearchInput, items: Item[], ctx: CallContext): Promise<Item[]> {
+async function withDocuments(
+  services: FirecrawlServices,
+  input: SearchInput,
+  items: Item[],
+  ctx: CallContext,
+): Promise<Item[]> {
   const options = input.scrapeOptions;
   if (!options?.formats || options.formats.length === 0 || items.length === 0) return items;
-  const read = await readDocuments(services, items.map((item) => item.url as string), scrapeOptionsSchema.parse(options), ctx);
+  const read = await readDocuments(
+    services,
+    items.map((item) => item.url as string),
+    scrapeOptionsSchema.parse(options),
+    ctx,
+  );
   return items.map((item, i) => {
     const outcome = read[i]!;
-    return 'document' in outcome ? { ...outcome.document, ...item, metadata: outcome.document.metadata } : { ...item, metadata: { sourceURL: item.url, error: outcome.error.message, statusCode: 0 } };
+    return 'document' in outcome
+      ? { ...outcome.document, ...item, metadata: outcome.document.metadata }
+      : { ...item, metadata: { sourceURL: item.url, error: outcome.error.message, statusCode: 0 } };
   });
 }
 
@@ -107,23 +161,41 @@ export function searchCapability(services: FirecrawlServices, version: Firecrawl
   return defineCapability({
     id: `firecrawl.search_${version}`,
     title: `Search (Firecrawl ${version})`,
-    description: 'Firecrawl\'s search: web, news and images results from the configured engines; with scrapeOptions.formats each web result\'s page is read as a Document.',
+    description:
+      "Firecrawl's search: web, news and images results from the configured engines; with scrapeOptions.formats each web result's page is read as a Document.",
     input: searchInputSchema,
-    output: z.object({ success: z.literal(true), data: z.union([z.array(z.looseObject({})), z.record(z.string(), z.array(z.looseObject({})))]) }),
+    output: z.object({
+      success: z.literal(true),
+      data: z.union([z.array(z.looseObject({})), z.record(z.string(), z.array(z.looseObject({})))]),
+    }),
     http: { method: 'POST', ...firecrawlRoute(version, '/search'), errorReply: firecrawlErrorReply },
     readOnly: true,
     async handler(input, ctx) {
       await services.searchHistory.record(ctx.caller, [input.query]);
       const sources = [...new Set(input.sources.map((s) => (typeof s === 'string' ? s : s.type)))];
-      if (version === 'v1') return { success: true as const, data: await withDocuments(services, input, await searchSource(services, input, 'web', ctx), ctx) };
+      if (version === 'v1')
+        return {
+          success: true as const,
+          data: await withDocuments(services, input, await searchSource(services, input, 'web', ctx), ctx),
+        };
       const data: Record<string, Item[]> = {};
       const failed: string[] = [];
       for (const source of sources) {
         // Web is the search itself; a news or images source that fails is named in warning, as an empty list.
-        const items = source === 'web' ? await searchSource(services, input, source, ctx) : await searchSource(services, input, source, ctx).catch((error: unknown) => (failed.push(`${source}: ${(error as Error).message}`), []));
+        const items =
+          source === 'web'
+            ? await searchSource(services, input, source, ctx)
+            : await searchSource(services, input, source, ctx).catch(
+                (error: unknown) => (failed.push(`${source}: ${(error as Error).message}`), []),
+              );
         data[source] = source === 'web' ? await withDocuments(services, input, items, ctx) : items;
       }
-      return { success: true as const, data, creditsUsed: 0, ...(failed.length > 0 ? { warning: `sources that failed: ${failed.join('; ')}` } : {}) };
+      return {
+        success: true as const,
+        data,
+        creditsUsed: 0,
+        ...(failed.length > 0 ? { warning: `sources that failed: ${failed.join('; ')}` } : {}),
+      };
     },
   });
 }

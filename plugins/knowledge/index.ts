@@ -76,7 +76,11 @@ export default definePlugin({
               text: input.text,
               ...(input.types ? { types: input.types } : {}),
               store: input.store,
-              source: { url: input.source_url ?? null, title: input.source_title ?? null, publishedDate: input.published_date ?? null },
+              source: {
+                url: input.source_url ?? null,
+                title: input.source_title ?? null,
+                publishedDate: input.published_date ?? null,
+              },
               maxEntities,
             },
             ctx.signal,
@@ -108,7 +112,9 @@ export default definePlugin({
       async handler(input, ctx) {
         const knowledge = graphOf(ctx);
         const hits = await knowledge.search(input.query, input.entity_types, input.max_results, ctx.signal);
-        const relationships = input.include_relationships ? (await knowledge.relationsAround(hits.map((h) => h.entity.id))).map(relationshipView) : [];
+        const relationships = input.include_relationships
+          ? (await knowledge.relationsAround(hits.map((h) => h.entity.id))).map(relationshipView)
+          : [];
         return { entities: hits.map((h) => entityView(h.entity, h)), relationships, query: input.query };
       },
     });
@@ -141,7 +147,8 @@ export default definePlugin({
         uriTemplate: 'quarry://knowledge/entities/{entity_id}',
         name: 'entity',
         title: 'An entity of the knowledge graph',
-        description: 'One entity (person, organisation, place, …) with its aliases, sources and every relation it takes part in. Entity ids come from knowledge_search or knowledge_graph.',
+        description:
+          'One entity (person, organisation, place, …) with its aliases, sources and every relation it takes part in. Entity ids come from knowledge_search or knowledge_graph.',
       },
       toMarkdown: entityMarkdown,
       async handler(input, ctx) {
@@ -154,7 +161,8 @@ export default definePlugin({
     const graph = defineCapability({
       id: 'knowledge.graph',
       title: 'Get the knowledge graph',
-      description: 'The most connected entities (nodes, most relations first, then most sources) and the relations among them (edges). Filter by entity_types; limit is the number of nodes (default 100, at most 1000).',
+      description:
+        'The most connected entities (nodes, most relations first, then most sources) and the relations among them (edges). Filter by entity_types; limit is the number of nodes (default 100, at most 1000).',
       input: graphInputSchema,
       output: graphOutputSchema,
       http: { method: 'GET', path: '/api/v1/knowledge/graph' },
@@ -180,7 +188,8 @@ export default definePlugin({
       mcpTool: 'knowledge_delete_entity',
       toMarkdown: (out) => `Deleted ${out.entity_id}.`,
       async handler(input, ctx) {
-        if (!(await graphOf(ctx).remove(input.entity_id))) throw new AppError('NOT_FOUND', `no entity ${input.entity_id}`);
+        if (!(await graphOf(ctx).remove(input.entity_id)))
+          throw new AppError('NOT_FOUND', `no entity ${input.entity_id}`);
         return { deleted: true as const, entity_id: input.entity_id };
       },
     });

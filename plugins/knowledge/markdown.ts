@@ -1,7 +1,13 @@
 /** The knowledge area's answers as markdown for agents: names, descriptions and titles come from pages, so all are escaped. */
 import type { z } from 'zod';
 import { escapeMarkdownText as text, inlineText } from '../../services/markdown/escape.js';
-import type { entityOutputSchema, extractOutputSchema, graphOutputSchema, peopleOutputSchema, searchOutputSchema } from './schemas.js';
+import type {
+  entityOutputSchema,
+  extractOutputSchema,
+  graphOutputSchema,
+  peopleOutputSchema,
+  searchOutputSchema,
+} from './schemas.js';
 
 const list = (items: string[]) => (items.length ? items.map((i) => `- ${i}`).join('\n') : '_none_');
 
@@ -12,13 +18,22 @@ function nameOf(items: ReadonlyArray<{ id: string; name: string }>, id: string):
 type Relationship = { from_entity: string; to_entity: string; type: string; weight: number };
 
 function relations(relationships: Relationship[], entities: ReadonlyArray<{ id: string; name: string }> = []): string {
-  return list(relationships.map((r) => `${nameOf(entities, r.from_entity)} —${r.type}→ ${nameOf(entities, r.to_entity)} (weight ${r.weight})`));
+  return list(
+    relationships.map(
+      (r) => `${nameOf(entities, r.from_entity)} —${r.type}→ ${nameOf(entities, r.to_entity)} (weight ${r.weight})`,
+    ),
+  );
 }
 
 export function extractMarkdown(out: z.infer<typeof extractOutputSchema>): string {
   return [
     `# Extracted ${out.entities.length} entities, ${out.relationships.length} relations (${text(out.model_used)}${out.stored ? ', stored' : ''})`,
-    list(out.entities.map((e) => `**${inlineText(e.name)}** (${e.type}, ${e.id}) — ${e.source_count} source(s)${e.metadata.aliases.length > 1 ? `; aliases: ${inlineText(e.metadata.aliases.join(', '))}` : ''}`)),
+    list(
+      out.entities.map(
+        (e) =>
+          `**${inlineText(e.name)}** (${e.type}, ${e.id}) — ${e.source_count} source(s)${e.metadata.aliases.length > 1 ? `; aliases: ${inlineText(e.metadata.aliases.join(', '))}` : ''}`,
+      ),
+    ),
     '## Relations',
     relations(out.relationships, out.entities),
   ].join('\n');
@@ -61,6 +76,9 @@ export function graphMarkdown(out: z.infer<typeof graphOutputSchema>): string {
     `# Knowledge graph: ${out.nodes.length} nodes, ${out.edges.length} edges`,
     list(out.nodes.map((n) => `${inlineText(n.name)} (${n.type}, ${n.id}, ${n.degree} relations)`)),
     '## Edges',
-    relations(out.edges.map((e) => ({ from_entity: e.from, to_entity: e.to, type: e.type, weight: e.weight })), out.nodes),
+    relations(
+      out.edges.map((e) => ({ from_entity: e.from, to_entity: e.to, type: e.type, weight: e.weight })),
+      out.nodes,
+    ),
   ].join('\n');
 }

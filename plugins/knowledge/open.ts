@@ -30,7 +30,9 @@ export function openKnowledgeArea(shared: KnowledgeShared): KnowledgeServices {
   shared.features.set('knowledge_graph', () => ({
     available: true,
     detail:
-      (knowledge.backendKind() === 'redis' ? 'graph on Redis (shared by every instance)' : 'graph in SQLite in the data directory') +
+      (knowledge.backendKind() === 'redis'
+        ? 'graph on Redis (shared by every instance)'
+        : 'graph in SQLite in the data directory') +
       `; extraction by ${extractor ? `${extractor.model} with the offline tagger as fallback` : 'the offline tagger'}` +
       (config.knowledge.feedFromPages ? '; fed from the pages Quarry reads' : ''),
     info: { backend: knowledge.backendKind(), feed_from_pages: config.knowledge.feedFromPages, feeder: feeder.stats() },

@@ -32,7 +32,12 @@ export async function findPeople(knowledge: KnowledgeService, input: PeopleInput
     if (!current || score > current.score) candidates.set(id, { id, score });
   };
   for (const hit of await knowledge.search(input.query, ['person'], 200, signal)) offer(hit.entity.id, hit.score);
-  const around = await knowledge.search(input.query, ['organization', 'product', 'technology', 'event', 'work'], 20, signal);
+  const around = await knowledge.search(
+    input.query,
+    ['organization', 'product', 'technology', 'event', 'work'],
+    20,
+    signal,
+  );
   for (const hit of around) {
     for (const edge of await knowledge.relationsAround([hit.entity.id])) {
       const other = edge.from === hit.entity.id ? edge.to : edge.from;
@@ -75,26 +80,40 @@ export async function findPeople(knowledge: KnowledgeService, input: PeopleInput
   return { people, query: input.query };
 }
 
-function strongestOrganization(roles: EdgeRecord[], orgs: Map<string, EntityRecord>): { entity: EntityRecord; edge: EdgeRecord } | null {
+function strongestOrganization(
+  roles: EdgeRecord[],
+  orgs: Map<string, EntityRecord>,
+): { entity: EntityRecord; edge: EdgeRecord } | null {
   const ranked = roles
     .filter((e) => orgs.get(e.to)?.type === 'organization')
     .sort(
       (a, b) =>
         b.sources.length - a.sources.length ||
-        ROLE_PRIORITY.indexOf(a.type as (typeof ROLE_PRIORITY)[number]) - ROLE_PRIORITY.indexOf(b.type as (typeof ROLE_PRIORITY)[number]),
+        ROLE_PRIORITY.indexOf(a.type as (typeof ROLE_PRIORITY)[number]) -
+          ROLE_PRIORITY.indexOf(b.type as (typeof ROLE_PRIORITY)[number]),
     );
   const edge = ranked[0];
   return edge ? { entity: orgs.get(edge.to)!, edge } : null;
 }
 
-function matchesOrganization(wanted: string, person: EntityRecord, roles: EdgeRecord[], orgs: Map<string, EntityRecord>): boolean {
+function matchesOrganization(
+  wanted: string,
+  person: EntityRecord,
+  roles: EdgeRecord[],
+  orgs: Map<string, EntityRecord>,
+): boolean {
   const needle = wanted.toLowerCase();
   for (const edge of roles) if (orgs.get(edge.to)?.aliases.some((a) => a.toLowerCase().includes(needle))) return true;
-  return Object.keys(person.titles).some((t) => t.toLowerCase().includes(needle)) || person.description.toLowerCase().includes(needle);
+  return (
+    Object.keys(person.titles).some((t) => t.toLowerCase().includes(needle)) ||
+    person.description.toLowerCase().includes(needle)
+  );
 }
 
 function matchesRole(wanted: string, person: EntityRecord, roles: EdgeRecord[]): boolean {
   const needle = wanted.toLowerCase();
   if (Object.keys(person.titles).some((t) => t.toLowerCase().includes(needle))) return true;
-  return roles.some((e) => (ROLE_EDGES[e.type as keyof typeof ROLE_EDGES] ?? '').includes(needle) || e.type.includes(needle));
+  return roles.some(
+    (e) => (ROLE_EDGES[e.type as keyof typeof ROLE_EDGES] ?? '').includes(needle) || e.type.includes(needle),
+  );
 }

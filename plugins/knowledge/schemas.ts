@@ -14,8 +14,14 @@ const entityType = z
   .transform((t) => ENTITY_TYPE_ALIASES[t] ?? t)
   .pipe(z.enum(ENTITY_TYPES, { error: `must be one of ${ENTITY_TYPES.join(', ')} (or company)` }));
 
-const entityTypes = z.array(entityType).min(1).max(ENTITY_TYPES.length + 3);
-const entityId = z.string().max(20).regex(/^ent_[0-9a-f]{16}$/, 'must be an entity id such as ent_0123456789abcdef');
+const entityTypes = z
+  .array(entityType)
+  .min(1)
+  .max(ENTITY_TYPES.length + 3);
+const entityId = z
+  .string()
+  .max(20)
+  .regex(/^ent_[0-9a-f]{16}$/, 'must be an entity id such as ent_0123456789abcdef');
 
 export const entitySchema = z.object({
   id: z.string(),
@@ -25,11 +31,15 @@ export const entitySchema = z.object({
   source_count: z.int(),
   metadata: z.object({
     aliases: z.array(z.string()).describe('Every name this entity was seen under'),
-    merged: z.array(z.object({ alias: z.string(), rule: z.string() })).describe('How each other name was resolved to this entity'),
+    merged: z
+      .array(z.object({ alias: z.string(), rule: z.string() }))
+      .describe('How each other name was resolved to this entity'),
     title: z.string().nullable().describe('A person’s most frequent title, else null'),
     degree: z.int().describe('Number of relations'),
     model_used: z.string().describe('What extracted the entity first'),
-    sources: z.array(z.object({ url: z.string().nullable(), title: z.string().nullable(), date: z.string() })).describe('The most recent sources (at most 10)'),
+    sources: z
+      .array(z.object({ url: z.string().nullable(), title: z.string().nullable(), date: z.string() }))
+      .describe('The most recent sources (at most 10)'),
     created_at: z.string(),
     updated_at: z.string(),
     match: z.enum(['name', 'alias', 'words', 'meaning']).optional().describe('Search only: how the entity matched'),
@@ -45,19 +55,46 @@ export const relationshipSchema = z.object({
 });
 
 export const extractInputSchema = z.strictObject({
-  text: z.string().trim().min(1, 'must not be empty').max(MAX_TEXT_CHARS, `must be at most ${MAX_TEXT_CHARS} characters`),
-  types: entityTypes.optional().describe(`Entity types to extract (${ENTITY_TYPES.join(', ')}; company = organization); all when absent`),
-  store: z.boolean().default(true).describe('Extension: merge the result into the graph (default); false only extracts'),
-  source_url: z.url({ protocol: /^https?$/ }).max(2048).optional().describe('Extension: where the text comes from (sources are counted by URL, else by text)'),
+  text: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(MAX_TEXT_CHARS, `must be at most ${MAX_TEXT_CHARS} characters`),
+  types: entityTypes
+    .optional()
+    .describe(`Entity types to extract (${ENTITY_TYPES.join(', ')}; company = organization); all when absent`),
+  store: z
+    .boolean()
+    .default(true)
+    .describe('Extension: merge the result into the graph (default); false only extracts'),
+  source_url: z
+    .url({ protocol: /^https?$/ })
+    .max(2048)
+    .optional()
+    .describe('Extension: where the text comes from (sources are counted by URL, else by text)'),
   source_title: z.string().max(500).optional().describe('Extension: title of the source'),
-  published_date: z.iso.datetime({ offset: true, local: true }).max(40).or(z.iso.date().max(10)).optional().describe('Extension: date of the source (recent activity)'),
+  published_date: z.iso
+    .datetime({ offset: true, local: true })
+    .max(40)
+    .or(z.iso.date().max(10))
+    .optional()
+    .describe('Extension: date of the source (recent activity)'),
 });
 
 export const extractOutputSchema = z.object({
   entities: z.array(entitySchema),
-  relationships: z.array(relationshipSchema.extend({ source: z.literal('direct'), evidence: z.string().optional().describe('Extension: the sentence of this text that states the relation') })),
+  relationships: z.array(
+    relationshipSchema.extend({
+      source: z.literal('direct'),
+      evidence: z.string().optional().describe('Extension: the sentence of this text that states the relation'),
+    }),
+  ),
   processing_time_ms: z.int(),
-  model_used: z.string().describe('Extension: what extracted: the language model, the configured token-classification model (models.entities), or offline-tagger'),
+  model_used: z
+    .string()
+    .describe(
+      'Extension: what extracted: the language model, the configured token-classification model (models.entities), or offline-tagger',
+    ),
   stored: z.boolean().describe('Extension: whether the result was merged into the graph'),
 });
 
@@ -85,10 +122,15 @@ export const personSchema = z.object({
   id: z.string(),
   name: z.string(),
   title: z.string().nullable().describe('Most frequent title seen, else the role its relations imply, else null'),
-  organization: z.string().nullable().describe('The organization it leads, founded or works for (strongest relation), else null'),
+  organization: z
+    .string()
+    .nullable()
+    .describe('The organization it leads, founded or works for (strongest relation), else null'),
   email: z.null().describe('Always null: contact data is withheld'),
   expertise: z.array(z.string()),
-  recent_activity: z.array(z.object({ date: z.string(), title: z.string().nullable(), url: z.string().nullable(), snippet: z.string() })),
+  recent_activity: z.array(
+    z.object({ date: z.string(), title: z.string().nullable(), url: z.string().nullable(), snippet: z.string() }),
+  ),
   relevance_score: z.number(),
 });
 
@@ -103,7 +145,14 @@ export const graphInputSchema = z.strictObject({
 });
 
 export const graphOutputSchema = z.object({
-  nodes: z.array(z.object({ id: z.string(), type: z.enum(ENTITY_TYPES), name: z.string(), degree: z.int().describe('Extension: number of relations') })),
+  nodes: z.array(
+    z.object({
+      id: z.string(),
+      type: z.enum(ENTITY_TYPES),
+      name: z.string(),
+      degree: z.int().describe('Extension: number of relations'),
+    }),
+  ),
   edges: z.array(z.object({ from: z.string(), to: z.string(), type: z.enum(RELATION_TYPES), weight: z.number() })),
 });
 

@@ -3,7 +3,17 @@ import type { ServicesOf } from '../../app/plugin-services.js';
 import type { KnowledgeService } from './service/knowledge-service.js';
 import type { PageFeeder } from './service/page-feeder.js';
 
-export const KNOWLEDGE_USES = ['config', 'events', 'features', 'llm', 'logger', 'models', 'parsing', 'runtime', 'semantic'] as const;
+export const KNOWLEDGE_USES = [
+  'config',
+  'events',
+  'features',
+  'llm',
+  'logger',
+  'models',
+  'parsing',
+  'runtime',
+  'semantic',
+] as const;
 
 export type KnowledgeShared = ServicesOf<(typeof KNOWLEDGE_USES)[number]>;
 

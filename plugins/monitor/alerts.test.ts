@@ -18,16 +18,44 @@ describe('monitor alerts', () => {
 
   it('carry the spec’s body', () => {
     const body = JSON.parse(
-      alertBody(monitor, { id: 'res_a', monitor_id: monitor.id, timestamp: '2026-01-01T00:00:00.000Z', new_results: [{ title: 't', url: 'u', snippet: 's' }], analysis: 'a', analysis_method: 'titles', model_used: null, baseline: false }),
+      alertBody(monitor, {
+        id: 'res_a',
+        monitor_id: monitor.id,
+        timestamp: '2026-01-01T00:00:00.000Z',
+        new_results: [{ title: 't', url: 'u', snippet: 's' }],
+        analysis: 'a',
+        analysis_method: 'titles',
+        model_used: null,
+        baseline: false,
+      }),
     );
-    expect(body).toEqual({ event: 'monitor.alert', monitor_id: monitor.id, topic: 'topic', result_id: 'res_a', new_results: [{ title: 't', url: 'u', snippet: 's' }], analysis: 'a', timestamp: '2026-01-01T00:00:00.000Z' });
+    expect(body).toEqual({
+      event: 'monitor.alert',
+      monitor_id: monitor.id,
+      topic: 'topic',
+      result_id: 'res_a',
+      new_results: [{ title: 't', url: 'u', snippet: 's' }],
+      analysis: 'a',
+      timestamp: '2026-01-01T00:00:00.000Z',
+    });
   });
 
   it('count a delivered alert once however often they are told', () => {
-    const delivered = { id: 'msg_a', status: 'delivered' as const, attempts: 2, lastError: 'HTTP 503', deliveredAt: '2026-01-01T00:01:00.000Z' };
+    const delivered = {
+      id: 'msg_a',
+      status: 'delivered' as const,
+      attempts: 2,
+      lastError: 'HTTP 503',
+      deliveredAt: '2026-01-01T00:01:00.000Z',
+    };
     const once = settle(monitor, delivered)!;
     expect(once.alerts_sent).toBe(1);
-    expect(once.alerts[0]!.settled).toEqual({ status: 'delivered', attempts: 2, last_error: 'HTTP 503', delivered_at: '2026-01-01T00:01:00.000Z' });
+    expect(once.alerts[0]!.settled).toEqual({
+      status: 'delivered',
+      attempts: 2,
+      last_error: 'HTTP 503',
+      delivered_at: '2026-01-01T00:01:00.000Z',
+    });
     expect(settle(once, delivered)).toBeNull();
   });
 

@@ -58,7 +58,10 @@ export class MonitorAlerts {
           tag: `${TAG_AREA}:${monitor.id}`,
         });
       } else {
-        this.logger.warn({ monitor: monitor.id, result: alert.result_id }, 'the result of an alert is gone; the alert is dropped');
+        this.logger.warn(
+          { monitor: monitor.id, result: alert.result_id },
+          'the result of an alert is gone; the alert is dropped',
+        );
       }
     }
     const handed = new Set(waiting.map((alert) => alert.webhook_id));
@@ -79,13 +82,19 @@ export class MonitorAlerts {
   /** Live states of the monitor's alerts that are still pending (the settled ones carry their final state). */
   async liveStates(monitor: MonitorRecord): Promise<Map<string, DeliveryState>> {
     const pending = monitor.alerts.filter((alert) => !alert.settled && alert.enqueued);
-    const states = await Promise.all(pending.map(async (alert) => [alert.webhook_id, await this.webhooks.state(alert.webhook_id)] as const));
+    const states = await Promise.all(
+      pending.map(async (alert) => [alert.webhook_id, await this.webhooks.state(alert.webhook_id)] as const),
+    );
     return new Map(states.filter((entry): entry is readonly [string, DeliveryState] => entry[1] !== null));
   }
 
   /** Stops deliveries of a deleted monitor that have not gone out yet. */
   async cancelPending(monitor: MonitorRecord): Promise<void> {
-    await Promise.all(monitor.alerts.filter((alert) => !alert.settled).map((alert) => this.webhooks.cancel(alert.webhook_id).catch(() => null)));
+    await Promise.all(
+      monitor.alerts
+        .filter((alert) => !alert.settled)
+        .map((alert) => this.webhooks.cancel(alert.webhook_id).catch(() => null)),
+    );
   }
 }
 
@@ -101,7 +110,12 @@ export function settle(current: MonitorRecord, state: DeliveryState & { id: stri
     alerts[at] = {
       ...entry,
       enqueued: true,
-      settled: { status: state.status, attempts: state.attempts, last_error: state.lastError ?? null, delivered_at: state.deliveredAt ?? null },
+      settled: {
+        status: state.status,
+        attempts: state.attempts,
+        last_error: state.lastError ?? null,
+        delivered_at: state.deliveredAt ?? null,
+      },
     };
   }
   // An alert that already left the log (more than ALERTS_KEPT since) is still counted when delivered.

@@ -4,8 +4,16 @@ import { extractiveSummary, modelSummary, titlesLine } from './analysis.js';
 
 const terms = { topic: 'perovskite solar cells', keywords: ['stability'], sources: null };
 const items = [
-  { title: 'Perovskite cells pass a 1,000-hour test', url: 'https://example.org/a', snippet: 'Researchers report stability.' },
-  { title: 'Unread page', url: 'https://example.org/b', snippet: 'The perovskite stability problem is not solved yet, engineers say.' },
+  {
+    title: 'Perovskite cells pass a 1,000-hour test',
+    url: 'https://example.org/a',
+    snippet: 'Researchers report stability.',
+  },
+  {
+    title: 'Unread page',
+    url: 'https://example.org/b',
+    snippet: 'The perovskite stability problem is not solved yet, engineers say.',
+  },
 ];
 const pages = [
   {
@@ -19,7 +27,9 @@ const pages = [
 describe('monitor analysis', () => {
   it('says how many results are new and their titles', () => {
     expect(titlesLine(items, false)).toBe('2 new results: Perovskite cells pass a 1,000-hour test; Unread page');
-    expect(titlesLine(items.slice(0, 1), true)).toBe('Baseline: 1 result already published: Perovskite cells pass a 1,000-hour test');
+    expect(titlesLine(items.slice(0, 1), true)).toBe(
+      'Baseline: 1 result already published: Perovskite cells pass a 1,000-hour test',
+    );
     const many = Array.from({ length: 11 }, (_, i) => ({ title: `t${i}`, url: `u${i}`, snippet: '' }));
     expect(titlesLine(many, false)).toMatch(/; and 3 more$/);
   });
@@ -54,7 +64,11 @@ describe('monitor analysis', () => {
   it('asks the model with the pages as numbered sources and reports its name', async () => {
     const { client, seen } = scripted('Cells now last 1,000 hours [1].');
     const analysis = await modelSummary(client, terms, items, pages, new AbortController().signal);
-    expect(analysis).toEqual({ analysis: '2 new results: Perovskite cells pass a 1,000-hour test; Unread page\nCells now last 1,000 hours [1].', method: 'llm', model: 'test-model-v2' });
+    expect(analysis).toEqual({
+      analysis: '2 new results: Perovskite cells pass a 1,000-hour test; Unread page\nCells now last 1,000 hours [1].',
+      method: 'llm',
+      model: 'test-model-v2',
+    });
     expect(seen.prompt).toContain('kept 95% of their efficiency');
     expect(seen.prompt).toContain('[2] Unread page');
     expect(seen.system).toMatch(/never follow instructions/);
@@ -64,7 +78,11 @@ describe('monitor analysis', () => {
     const { client } = scripted('Cells now last 1,000 hours [1]. A rival lab disagrees [7].');
     const analysis = await modelSummary(client, terms, items, pages, new AbortController().signal);
     expect(analysis.analysis.split('\n')[1]).toBe('Cells now last 1,000 hours [1]. A rival lab disagrees.');
-    await expect(modelSummary(scripted('Cells now last 1,000 hours.').client, terms, items, pages, new AbortController().signal)).rejects.toThrow(/no cited summary/);
-    await expect(modelSummary(scripted('Everything is fine [9].').client, terms, items, pages, new AbortController().signal)).rejects.toThrow(/no cited summary/);
+    await expect(
+      modelSummary(scripted('Cells now last 1,000 hours.').client, terms, items, pages, new AbortController().signal),
+    ).rejects.toThrow(/no cited summary/);
+    await expect(
+      modelSummary(scripted('Everything is fine [9].').client, terms, items, pages, new AbortController().signal),
+    ).rejects.toThrow(/no cited summary/);
   });
 });

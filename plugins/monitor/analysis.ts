@@ -41,12 +41,19 @@ export function titlesLine(items: NewResult[], baseline: boolean): string {
   if (items.length === 0) return baseline ? 'Baseline: nothing found yet.' : 'No new results.';
   const titles = items.slice(0, TITLES_SHOWN).map((item) => clip(item.title || item.url, 120));
   const more = items.length > TITLES_SHOWN ? `; and ${items.length - TITLES_SHOWN} more` : '';
-  const head = baseline ? `Baseline: ${items.length} result${items.length === 1 ? '' : 's'} already published` : `${items.length} new result${items.length === 1 ? '' : 's'}`;
+  const head = baseline
+    ? `Baseline: ${items.length} result${items.length === 1 ? '' : 's'} already published`
+    : `${items.length} new result${items.length === 1 ? '' : 's'}`;
   return `${head}: ${titles.join('; ')}${more}`;
 }
 
 /** From each page (or, unread, its snippet) the sentence that best covers the topic and keywords. */
-export async function extractiveSummary(terms: MonitorTerms, items: NewResult[], pages: ReadPage[], baseline: boolean): Promise<string> {
+export async function extractiveSummary(
+  terms: MonitorTerms,
+  items: NewResult[],
+  pages: ReadPage[],
+  baseline: boolean,
+): Promise<string> {
   const query = [terms.topic, ...terms.keywords].join(' ');
   const lexical = passageScorer('lexical');
   const lines: string[] = [];
@@ -69,7 +76,13 @@ export async function extractiveSummary(terms: MonitorTerms, items: NewResult[],
  * answer (citations to no result removed); throws when nothing usable is left or the call fails (the
  * caller falls back to extractive).
  */
-export async function modelSummary(client: LlmClient, terms: MonitorTerms, items: NewResult[], pages: ReadPage[], signal: AbortSignal): Promise<Analysis> {
+export async function modelSummary(
+  client: LlmClient,
+  terms: MonitorTerms,
+  items: NewResult[],
+  pages: ReadPage[],
+  signal: AbortSignal,
+): Promise<Analysis> {
   const sources: PromptSource[] = await Promise.all(
     items.map(async (item, i) => {
       const page = pages.find((candidate) => candidate.url === item.url);
@@ -79,11 +92,16 @@ export async function modelSummary(client: LlmClient, terms: MonitorTerms, items
     }),
   );
   const keywords = terms.keywords.length > 0 ? ` (keywords: ${terms.keywords.join(', ')})` : '';
-  const written = await writeAnswer(client, `What do these new pages report about ${terms.topic}${keywords}?`, sources, {
-    length: 'short',
-    instruction: 'Write 2 to 5 plain sentences on what they report that bears on the topic and keywords.',
-    signal,
-  });
+  const written = await writeAnswer(
+    client,
+    `What do these new pages report about ${terms.topic}${keywords}?`,
+    sources,
+    {
+      length: 'short',
+      instruction: 'Write 2 to 5 plain sentences on what they report that bears on the topic and keywords.',
+      signal,
+    },
+  );
   if (!written || written.text === NO_ANSWER) throw new Error('the model gave no cited summary of the new pages');
   return { analysis: `${titlesLine(items, false)}\n${written.text}`, method: 'llm', model: written.model };
 }

@@ -42,7 +42,9 @@ function notFound(id: string): AppError {
 
 /** The checks an hour the active ones of these monitors are scheduled for. */
 function scheduledChecksPerHour(records: MonitorRecord[]): number {
-  return records.filter((record) => record.status === 'active').reduce((sum, record) => sum + 60 / record.check_interval_minutes, 0);
+  return records
+    .filter((record) => record.status === 'active')
+    .reduce((sum, record) => sum + 60 / record.check_interval_minutes, 0);
 }
 
 export class MonitorArea {
@@ -61,7 +63,11 @@ export class MonitorArea {
       this.store,
       services.jobs,
       this.alerts,
-      { minuteMs: settings.testOnlyMinuteMs, jitterShare: settings.jitterShare, sweepIntervalMs: settings.sweepIntervalSeconds * 1000 },
+      {
+        minuteMs: settings.testOnlyMinuteMs,
+        jitterShare: settings.jitterShare,
+        sweepIntervalMs: settings.sweepIntervalSeconds * 1000,
+      },
       log,
     );
     this.checkDeps = {
@@ -87,7 +93,10 @@ export class MonitorArea {
     return runCheck(this.checkDeps, input, job);
   }
 
-  async create(input: CreateInput, owner: Principal | undefined): Promise<MonitorView & { webhook_secret: string | null }> {
+  async create(
+    input: CreateInput,
+    owner: Principal | undefined,
+  ): Promise<MonitorView & { webhook_secret: string | null }> {
     if (input.engines) assertKnownEngines(this.services.engines, input.engines);
     if (input.webhook_url) await this.services.webhooks.assertDeliverable(input.webhook_url, 'webhook_url');
     const perMonitor = this.services.config.monitor.webhookSecret === 'per-monitor';
@@ -123,12 +132,17 @@ export class MonitorArea {
       await this.store.create(record);
     });
     const job = await this.scheduler.ensureScheduled(record);
-    return { ...monitorView(record, { nextCheckAt: job?.runAt ?? null, checkInProgress: false, deliveries: new Map() }), webhook_secret: secret };
+    return {
+      ...monitorView(record, { nextCheckAt: job?.runAt ?? null, checkInProgress: false, deliveries: new Map() }),
+      webhook_secret: secret,
+    };
   }
 
   async list(viewer: Principal | undefined, status?: 'active' | 'paused'): Promise<ListItemView[]> {
     const all = await this.store.list();
-    return all.filter((record) => mayAccess(viewer, record.owner_id) && (!status || record.status === status)).map(listItemView);
+    return all
+      .filter((record) => mayAccess(viewer, record.owner_id) && (!status || record.status === status))
+      .map(listItemView);
   }
 
   /** The monitor when viewer may see it; NOT_FOUND otherwise, as for a monitor that does not exist. */
@@ -146,12 +160,19 @@ export class MonitorArea {
     const { monitors } = this.services.config.quotas;
     const others = (await this.store.list()).filter((record) => record.owner_id === ownerId && record.id !== next.id);
     if (creating && others.length >= monitors) throw quotaExceeded('monitors', monitors, 'quotas.monitors');
-    this.assertChecksPerHour(scheduledChecksPerHour([...others, next]) + (await this.recentManualChecks(ownerId)).length);
+    this.assertChecksPerHour(
+      scheduledChecksPerHour([...others, next]) + (await this.recentManualChecks(ownerId)).length,
+    );
   }
 
   private assertChecksPerHour(perHour: number): void {
     const max = this.services.config.quotas.monitorChecksPerHour;
-    if (perHour > max + 1e-9) throw quotaExceeded('monitor checks an hour (scheduled, and manual in the last hour)', max, 'quotas.monitorChecksPerHour');
+    if (perHour > max + 1e-9)
+      throw quotaExceeded(
+        'monitor checks an hour (scheduled, and manual in the last hour)',
+        max,
+        'quotas.monitorChecksPerHour',
+      );
   }
 
   /** The owner's manual checks queued within the last hour (60 of the monitors' minutes). */
@@ -184,13 +205,16 @@ export class MonitorArea {
       this.alerts.liveStates(record),
     ]);
     const nextCheckAt = scheduled && scheduled.status === 'queued' ? (scheduled.runAt ?? scheduled.createdAt) : null;
-    const checkInProgress = scheduled?.status === 'processing' || manual?.status === 'processing' || manual?.status === 'queued';
+    const checkInProgress =
+      scheduled?.status === 'processing' || manual?.status === 'processing' || manual?.status === 'queued';
     return monitorView(record, { nextCheckAt, checkInProgress, deliveries });
   }
 
   async pause(id: string, viewer: Principal | undefined): Promise<void> {
     await this.owned(id, viewer);
-    const { record } = await this.store.update(id, (current) => (current.status === 'paused' ? null : { ...current, status: 'paused' }));
+    const { record } = await this.store.update(id, (current) =>
+      current.status === 'paused' ? null : { ...current, status: 'paused' },
+    );
     if (!record) throw notFound(id);
   }
 
@@ -198,10 +222,14 @@ export class MonitorArea {
     const current = await this.owned(id, viewer);
     // Resuming puts its checks back into the owner's hourly budget.
     if (current.status === 'paused') {
-      await this.store.locked(`owner:${current.owner_id ?? ''}`, () => this.assertWithinQuota(current.owner_id, { ...current, status: 'active' }, false));
+      await this.store.locked(`owner:${current.owner_id ?? ''}`, () =>
+        this.assertWithinQuota(current.owner_id, { ...current, status: 'active' }, false),
+      );
     }
     // A new seq: the job of the state before the pause may have run (and skipped) meanwhile.
-    const { record } = await this.store.update(id, (current) => (current.status === 'active' ? null : { ...current, status: 'active', seq: current.seq + 1 }));
+    const { record } = await this.store.update(id, (current) =>
+      current.status === 'active' ? null : { ...current, status: 'active', seq: current.seq + 1 },
+    );
     if (!record) throw notFound(id);
     await this.scheduler.ensureScheduled(record);
   }
@@ -216,7 +244,9 @@ export class MonitorArea {
       if (job.status !== 'completed' && job.status !== 'failed') return;
       // That state's manual check already ran. Fresh record: if it committed, seq moved on; if it failed, move it on.
       const seq = record.seq;
-      const moved = await this.store.update(id, (current) => (current.seq === seq && job.status === 'failed' ? { ...current, seq: seq + 1 } : null));
+      const moved = await this.store.update(id, (current) =>
+        current.seq === seq && job.status === 'failed' ? { ...current, seq: seq + 1 } : null,
+      );
       if (!moved.record) throw notFound(id);
       record = moved.record;
       if (record.seq === seq) return;
@@ -234,7 +264,11 @@ export class MonitorArea {
     const removed = await this.store.remove(id);
     if (!removed) throw notFound(id);
     // Its schedule goes too: queued checks would find nothing, but need not wait for their time.
-    await Promise.all([scheduledJobId(id, removed.seq), manualJobId(id, removed.seq)].map((jobId) => this.services.jobs.cancel(jobId).catch(() => null)));
+    await Promise.all(
+      [scheduledJobId(id, removed.seq), manualJobId(id, removed.seq)].map((jobId) =>
+        this.services.jobs.cancel(jobId).catch(() => null),
+      ),
+    );
     await this.alerts.cancelPending(removed);
   }
 }

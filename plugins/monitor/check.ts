@@ -53,10 +53,18 @@ export interface CheckDeps {
   llm: LlmTiers;
   settings: CheckSettings;
   logger: Logger;
-  onChecked?(event: { monitorId: string; scheduledFor: number | null; startedAt: number; finishedAt: number; newResults: number }): void;
+  onChecked?(event: {
+    monitorId: string;
+    scheduledFor: number | null;
+    startedAt: number;
+    finishedAt: number;
+    newResults: number;
+  }): void;
 }
 
-export type CheckOutcome = { outcome: 'committed'; result_id: string | null; new_results: number } | { outcome: 'skipped'; reason: 'deleted' | 'superseded' | 'paused' };
+export type CheckOutcome =
+  | { outcome: 'committed'; result_id: string | null; new_results: number }
+  | { outcome: 'skipped'; reason: 'deleted' | 'superseded' | 'paused' };
 
 /** What a check found, before it is committed. */
 interface Findings {
@@ -81,7 +89,11 @@ export async function runCheck(deps: CheckDeps, input: CheckJobInput, job: JobHa
   if (monitor.last_commit_job === job.id) {
     // This job committed before the process died: only the follow-ups are left.
     await deps.scheduler.ensureScheduled(monitor);
-    return { outcome: 'committed', result_id: monitor.result_ids[0] ?? null, new_results: monitor.last_check?.new_results ?? 0 };
+    return {
+      outcome: 'committed',
+      result_id: monitor.result_ids[0] ?? null,
+      new_results: monitor.last_check?.new_results ?? 0,
+    };
   }
   if (monitor.seq !== input.seq) {
     await deps.scheduler.ensureScheduled(monitor);
@@ -97,15 +109,33 @@ export async function runCheck(deps: CheckDeps, input: CheckJobInput, job: JobHa
   }
   await deps.alerts.flush(committed);
   await deps.scheduler.ensureScheduled(committed);
-  deps.onChecked?.({ monitorId: monitor.id, scheduledFor: input.scheduledFor, startedAt, finishedAt: Date.now(), newResults: findings.fresh.length });
+  deps.onChecked?.({
+    monitorId: monitor.id,
+    scheduledFor: input.scheduledFor,
+    startedAt,
+    finishedAt: Date.now(),
+    newResults: findings.fresh.length,
+  });
   return { outcome: 'committed', result_id: findings.result?.id ?? null, new_results: findings.fresh.length };
 }
 
 /** Search, filter against the committed seen-set, analyse: nothing is written. */
-async function investigate(deps: CheckDeps, monitor: MonitorRecord, job: JobHandlerContext, at: Date): Promise<Findings> {
+async function investigate(
+  deps: CheckDeps,
+  monitor: MonitorRecord,
+  job: JobHandlerContext,
+  at: Date,
+): Promise<Findings> {
   const deadline = AbortSignal.timeout(deps.settings.timeoutMs);
   const signal = AbortSignal.any([job.signal, deadline]);
-  const lastCheck: LastCheck = { at: at.toISOString(), status: 'ok', results_found: 0, new_results: 0, engines_failed: [], error: null };
+  const lastCheck: LastCheck = {
+    at: at.toISOString(),
+    status: 'ok',
+    results_found: 0,
+    new_results: 0,
+    engines_failed: [],
+    error: null,
+  };
   let answer: SearchAnswer;
   try {
     answer = await search(deps, monitor, signal);
@@ -113,7 +143,14 @@ async function investigate(deps: CheckDeps, monitor: MonitorRecord, job: JobHand
     // The instance is stopping or the job was cancelled: hand the job back rather than commit a failure.
     if (job.signal.aborted) throw error;
     const appError = toAppError(error);
-    return { found: [], fresh: [], baseline: false, result: null, alert: false, lastCheck: { ...lastCheck, status: 'failed', error: `${appError.code}: ${appError.message}` } };
+    return {
+      found: [],
+      fresh: [],
+      baseline: false,
+      result: null,
+      alert: false,
+      lastCheck: { ...lastCheck, status: 'failed', error: `${appError.code}: ${appError.message}` },
+    };
   }
   const meta = answer.search_metadata;
   lastCheck.engines_failed = meta.engines_failed;
@@ -128,7 +165,9 @@ async function investigate(deps: CheckDeps, monitor: MonitorRecord, job: JobHand
     const key = urlKey(item.url);
     if (!byKey.has(key)) byKey.set(key, { title: item.title, url: item.url, snippet: item.snippet });
   }
-  const committedSeen = new Set((await deps.store.seen(monitor.id)).filter(([, commit]) => commit <= monitor.commits).map(([key]) => key));
+  const committedSeen = new Set(
+    (await deps.store.seen(monitor.id)).filter(([, commit]) => commit <= monitor.commits).map(([key]) => key),
+  );
   const found = [...byKey.values()];
   const fresh = [...byKey.entries()].filter(([key]) => !committedSeen.has(key)).map(([, item]) => item);
   // The first check whose search worked records what already exists.
@@ -174,29 +213,49 @@ async function search(deps: CheckDeps, monitor: MonitorRecord, signal: AbortSign
   return answer;
 }
 
-async function analyse(deps: CheckDeps, monitor: MonitorRecord, fresh: NewResult[], baseline: boolean, signal: AbortSignal): Promise<Analysis> {
+async function analyse(
+  deps: CheckDeps,
+  monitor: MonitorRecord,
+  fresh: NewResult[],
+  baseline: boolean,
+  signal: AbortSignal,
+): Promise<Analysis> {
   if (!monitor.deep_analysis) return { analysis: titlesLine(fresh, baseline), method: 'titles', model: null };
   const toRead = fresh.slice(0, deps.settings.deepAnalysisPages);
-  const pages = await deps.readPages(
-    toRead.map((item) => item.url),
-    signal,
-  ).catch((error: unknown) => {
-    deps.logger.warn({ monitor: monitor.id, err: (error as Error).message }, 'reading the new pages failed; the analysis uses their snippets');
-    return [];
-  });
+  const pages = await deps
+    .readPages(
+      toRead.map((item) => item.url),
+      signal,
+    )
+    .catch((error: unknown) => {
+      deps.logger.warn(
+        { monitor: monitor.id, err: (error as Error).message },
+        'reading the new pages failed; the analysis uses their snippets',
+      );
+      return [];
+    });
   const client = modelFor(deps.llm, 'monitor-summary');
   if (client && !signal.aborted) {
     try {
       return await modelSummary(client, monitor, fresh, pages, signal);
     } catch (error) {
-      deps.logger.warn({ monitor: monitor.id, err: (error as Error).message }, 'the model could not summarise; the analysis is extractive');
+      deps.logger.warn(
+        { monitor: monitor.id, err: (error as Error).message },
+        'the model could not summarise; the analysis is extractive',
+      );
     }
   }
   return { analysis: await extractiveSummary(monitor, fresh, pages, baseline), method: 'extractive', model: null };
 }
 
 /** The one step that makes a check count; null when the monitor moved on (or is gone) meanwhile. */
-async function commit(deps: CheckDeps, seen: MonitorRecord, input: CheckJobInput, jobId: string, findings: Findings): Promise<MonitorRecord | null> {
+async function commit(
+  deps: CheckDeps,
+  seen: MonitorRecord,
+  input: CheckJobInput,
+  jobId: string,
+  findings: Findings,
+): Promise<MonitorRecord | null> {
   const { result } = findings;
   // Written before the monitor, and invisible until the monitor lists it.
   if (result) await deps.store.putResult(result);
@@ -206,14 +265,27 @@ async function commit(deps: CheckDeps, seen: MonitorRecord, input: CheckJobInput
     const number = current.commits + 1;
     const addKeys = (findings.baseline ? findings.found : findings.fresh).map((item) => urlKey(item.url));
     if (addKeys.length > 0) {
-      const entries: SeenEntry[] = (await deps.store.seen(current.id)).filter(([, commit]) => commit <= current.commits);
+      const entries: SeenEntry[] = (await deps.store.seen(current.id)).filter(
+        ([, commit]) => commit <= current.commits,
+      );
       const present = new Set(entries.map(([key]) => key));
       for (const key of addKeys) if (!present.has(key)) entries.push([key, number]);
       await deps.store.putSeen(current.id, entries.slice(-deps.settings.seenUrls));
     }
     const resultIds = result ? [result.id, ...current.result_ids] : current.result_ids;
     const evicted = resultIds.slice(deps.settings.keepResults);
-    const alerts = findings.alert && result ? [{ webhook_id: alertMessageId(result.id), result_id: result.id, created_at: result.timestamp, enqueued: false }, ...current.alerts] : current.alerts;
+    const alerts =
+      findings.alert && result
+        ? [
+            {
+              webhook_id: alertMessageId(result.id),
+              result_id: result.id,
+              created_at: result.timestamp,
+              enqueued: false,
+            },
+            ...current.alerts,
+          ]
+        : current.alerts;
     const checkedAt = findings.lastCheck.at;
     const next: MonitorRecord = {
       ...current,

@@ -39,7 +39,8 @@ export default definePlugin({
     [CHECK_JOB_KIND]: {
       lane: MONITOR_LANE,
       maxAttempts: 4,
-      retryDelayMs: (error, attempt) => (RETRYABLE.has(error.code) ? Math.min(60_000, 2000 * 2 ** (attempt - 1)) : null),
+      retryDelayMs: (error, attempt) =>
+        RETRYABLE.has(error.code) ? Math.min(60_000, 2000 * 2 ** (attempt - 1)) : null,
       run: (input, job) => monitorArea(services).runCheck(input as CheckJobInput, job),
     },
   }),
@@ -47,7 +48,10 @@ export default definePlugin({
   start(services) {
     const area = monitorArea(services);
     if (services.config.monitor.testOnlyMinuteMs !== 60_000) {
-      services.logger.warn({ minuteMs: services.config.monitor.testOnlyMinuteMs }, 'monitor.testOnlyMinuteMs is set: check intervals are not in minutes (tests and benchmarks only)');
+      services.logger.warn(
+        { minuteMs: services.config.monitor.testOnlyMinuteMs },
+        'monitor.testOnlyMinuteMs is set: check intervals are not in minutes (tests and benchmarks only)',
+      );
     }
     area.scheduler.start();
     return { stop: () => area.scheduler.stop() };
@@ -78,7 +82,8 @@ export default definePlugin({
     const list = defineCapability({
       id: 'monitor.list',
       title: 'List monitors',
-      description: 'Your monitors (an admin: every monitor), active and paused (status filters), oldest first, with when it was last checked and how many alerts were delivered.',
+      description:
+        'Your monitors (an admin: every monitor), active and paused (status filters), oldest first, with when it was last checked and how many alerts were delivered.',
       input: listInputSchema,
       output: listOutputSchema,
       http: { method: 'GET', path: BASE, answerField: 'monitors' },
@@ -91,7 +96,8 @@ export default definePlugin({
     const get = defineCapability({
       id: 'monitor.get',
       title: 'Get a monitor',
-      description: 'A monitor in full: its settings, state, next check, the last check’s outcome and the delivery log of its recent alerts.',
+      description:
+        'A monitor in full: its settings, state, next check, the last check’s outcome and the delivery log of its recent alerts.',
       input: monitorIdInputSchema,
       output: monitorSchema,
       http: { method: 'GET', path: `${BASE}/:monitor_id` },
@@ -104,7 +110,8 @@ export default definePlugin({
     const pause = defineCapability({
       id: 'monitor.pause',
       title: 'Pause a monitor',
-      description: 'Stops scheduled checks until resumed (pausing a paused monitor changes nothing). Manual checks still run.',
+      description:
+        'Stops scheduled checks until resumed (pausing a paused monitor changes nothing). Manual checks still run.',
       input: monitorIdInputSchema,
       output: pauseOutputSchema,
       http: { method: 'POST', path: `${BASE}/:monitor_id/pause` },
@@ -119,7 +126,8 @@ export default definePlugin({
     const resume = defineCapability({
       id: 'monitor.resume',
       title: 'Resume a monitor',
-      description: 'Restarts scheduled checks: the next is due check_interval_minutes after the last one (at once if that has passed). Resuming an active monitor changes nothing.',
+      description:
+        'Restarts scheduled checks: the next is due check_interval_minutes after the last one (at once if that has passed). Resuming an active monitor changes nothing.',
       input: monitorIdInputSchema,
       output: resumeOutputSchema,
       http: { method: 'POST', path: `${BASE}/:monitor_id/resume` },
@@ -134,7 +142,8 @@ export default definePlugin({
     const check = defineCapability({
       id: 'monitor.check',
       title: 'Check a monitor now',
-      description: 'Runs a check now, in the background (paused monitors too); answers at once with status "checking". Several calls before it ends are one check. Read the outcome with monitor_get or monitor_results.',
+      description:
+        'Runs a check now, in the background (paused monitors too); answers at once with status "checking". Several calls before it ends are one check. Read the outcome with monitor_get or monitor_results.',
       input: monitorIdInputSchema,
       output: checkOutputSchema,
       http: { method: 'POST', path: `${BASE}/:monitor_id/check` },
@@ -149,7 +158,8 @@ export default definePlugin({
     const results = defineCapability({
       id: 'monitor.results',
       title: 'Monitor results',
-      description: 'What the monitor’s checks found, newest first (limit 1-100, default 10): each result lists the new results of one check and their analysis; the first is the baseline.',
+      description:
+        'What the monitor’s checks found, newest first (limit 1-100, default 10): each result lists the new results of one check and their analysis; the first is the baseline.',
       input: resultsInputSchema,
       output: resultsOutputSchema,
       http: { method: 'GET', path: `${BASE}/:monitor_id/results`, answerField: 'results' },
@@ -159,10 +169,12 @@ export default definePlugin({
         uriTemplate: 'quarry://monitors/{monitor_id}/results',
         name: 'monitor-results',
         title: 'A monitor\u2019s latest results',
-        description: 'What a monitor\u2019s last 10 checks found, newest first: the new results of each check and their analysis (the first check is the baseline).',
+        description:
+          'What a monitor\u2019s last 10 checks found, newest first: the new results of each check and their analysis (the first check is the baseline).',
         list: {
           capability: 'monitor.list',
-          items: (out) => (out as MonitorList).monitors.map((m) => ({ variables: { monitor_id: m.id }, name: m.id, title: m.topic })),
+          items: (out) =>
+            (out as MonitorList).monitors.map((m) => ({ variables: { monitor_id: m.id }, name: m.id, title: m.topic })),
         },
       },
       toMarkdown: (out) => resultsMarkdown(out.results, linkPolicy),

@@ -13,10 +13,20 @@ describe('monitor query', () => {
   });
 
   it('searches the topic, the keywords it lacks, and the sources as site filters', () => {
-    expect(monitorQuery({ topic: 'EU AI Act', keywords: ['AI Act', 'enforcement'], sources: null })).toBe('EU AI Act enforcement');
-    expect(monitorQuery({ topic: 'solar', keywords: ['perovskite'], sources: ['nature.com'] })).toBe('solar perovskite site:nature.com');
-    expect(monitorQuery({ topic: 'solar', keywords: ['perovskite'], sources: ['nature.com', 'science.org'] })).toBe('solar perovskite (site:nature.com OR site:science.org)');
-    const long = monitorQuery({ topic: 'x'.repeat(300), keywords: Array.from({ length: 20 }, (_, i) => `keyword${i}${'y'.repeat(90)}`), sources: Array.from({ length: 20 }, (_, i) => `site${i}.${'z'.repeat(200)}.org`) });
+    expect(monitorQuery({ topic: 'EU AI Act', keywords: ['AI Act', 'enforcement'], sources: null })).toBe(
+      'EU AI Act enforcement',
+    );
+    expect(monitorQuery({ topic: 'solar', keywords: ['perovskite'], sources: ['nature.com'] })).toBe(
+      'solar perovskite site:nature.com',
+    );
+    expect(monitorQuery({ topic: 'solar', keywords: ['perovskite'], sources: ['nature.com', 'science.org'] })).toBe(
+      'solar perovskite (site:nature.com OR site:science.org)',
+    );
+    const long = monitorQuery({
+      topic: 'x'.repeat(300),
+      keywords: Array.from({ length: 20 }, (_, i) => `keyword${i}${'y'.repeat(90)}`),
+      sources: Array.from({ length: 20 }, (_, i) => `site${i}.${'z'.repeat(200)}.org`),
+    });
     expect(long.length).toBeLessThanOrEqual(2000);
     expect(long).not.toContain('site:');
   });

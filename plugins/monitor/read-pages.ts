@@ -11,7 +11,11 @@ export type ReadPages = (urls: string[], signal: AbortSignal) => Promise<ReadPag
 
 export function pageReader(scraper: Pick<Scraper, 'scrapeMany'>, timeoutMs: number): ReadPages {
   return async (urls, signal) => {
-    const pages = await scraper.scrapeMany(urls, { timeoutMs, signal, extract: { includeImages: false, includeLinks: false, markdown: false } });
+    const pages = await scraper.scrapeMany(urls, {
+      timeoutMs,
+      signal,
+      extract: { includeImages: false, includeLinks: false, markdown: false },
+    });
     return pages.map((page) => ({ url: page.url, title: page.title, text: page.errorCode ? '' : page.text }));
   };
 }

@@ -3,7 +3,13 @@ import { jitterFraction, manualJobId, nextRunAt, scheduledJobId, type ScheduleSt
 
 const settings = { minuteMs: 60_000, jitterShare: 0.1 };
 const created = '2026-01-01T00:00:00.000Z';
-const base: ScheduleState = { id: 'mon_0123456789abcdef01234567', seq: 3, check_interval_minutes: 60, created_at: created, last_checked: '2026-01-01T10:00:00.000Z' };
+const base: ScheduleState = {
+  id: 'mon_0123456789abcdef01234567',
+  seq: 3,
+  check_interval_minutes: 60,
+  created_at: created,
+  last_checked: '2026-01-01T10:00:00.000Z',
+};
 const at = (iso: string) => Date.parse(iso);
 
 describe('monitor schedule', () => {
@@ -24,7 +30,10 @@ describe('monitor schedule', () => {
 
   it('keeps the jitter within 10% of short intervals', () => {
     const short = { ...base, check_interval_minutes: 5 };
-    const fractions = Array.from({ length: 200 }, (_, seq) => nextRunAt({ ...short, seq }, settings, 0) - at('2026-01-01T10:05:00.000Z'));
+    const fractions = Array.from(
+      { length: 200 },
+      (_, seq) => nextRunAt({ ...short, seq }, settings, 0) - at('2026-01-01T10:05:00.000Z'),
+    );
     expect(Math.max(...fractions.map(Math.abs))).toBeLessThanOrEqual(15_000);
     // Spread over the whole range, not bunched.
     expect(Math.max(...fractions) - Math.min(...fractions)).toBeGreaterThan(25_000);
@@ -39,7 +48,10 @@ describe('monitor schedule', () => {
 
   it('runs the first check soon after creation, spread over at most 10 s', () => {
     const fresh = { ...base, last_checked: null, seq: 0 };
-    const spread = Array.from({ length: 100 }, (_, i) => nextRunAt({ ...fresh, id: `mon_${String(i).padStart(24, '0')}` }, settings, at(created)) - at(created));
+    const spread = Array.from(
+      { length: 100 },
+      (_, i) => nextRunAt({ ...fresh, id: `mon_${String(i).padStart(24, '0')}` }, settings, at(created)) - at(created),
+    );
     expect(Math.min(...spread)).toBeGreaterThanOrEqual(0);
     expect(Math.max(...spread)).toBeLessThanOrEqual(10_000);
     expect(Math.max(...spread)).toBeGreaterThan(5000);

@@ -37,16 +37,30 @@ export class MonitorScheduler {
     const job = await this.submit(monitor);
     if (!isFinished(job)) return job;
     // The job of this state ended without committing (it failed): move the monitor on, once, whoever sees it first.
-    const { record, changed } = await this.store.update(monitor.id, (current) => (current.seq === monitor.seq ? { ...current, seq: current.seq + 1 } : null));
+    const { record, changed } = await this.store.update(monitor.id, (current) =>
+      current.seq === monitor.seq ? { ...current, seq: current.seq + 1 } : null,
+    );
     if (!record || record.status !== 'active') return null;
-    if (changed) this.logger.warn({ monitor: monitor.id, job: job.id, error: job.error }, 'a scheduled check ended without a result; the next one is queued');
+    if (changed)
+      this.logger.warn(
+        { monitor: monitor.id, job: job.id, error: job.error },
+        'a scheduled check ended without a result; the next one is queued',
+      );
     return this.submit(record);
   }
 
   private submit(monitor: MonitorRecord): Promise<JobRecord> {
     const runAt = nextRunAt(monitor, this.settings, Date.now());
-    const input: CheckJobInput = { monitorId: monitor.id, seq: monitor.seq, manual: false, scheduledFor: Math.round(runAt) };
-    return this.jobs.submit(CHECK_JOB_KIND, input, { jobId: scheduledJobId(monitor.id, monitor.seq), runAt: new Date(runAt) });
+    const input: CheckJobInput = {
+      monitorId: monitor.id,
+      seq: monitor.seq,
+      manual: false,
+      scheduledFor: Math.round(runAt),
+    };
+    return this.jobs.submit(CHECK_JOB_KIND, input, {
+      jobId: scheduledJobId(monitor.id, monitor.seq),
+      runAt: new Date(runAt),
+    });
   }
 
   /** Starts sweeping: now, then every sweepIntervalMs. */

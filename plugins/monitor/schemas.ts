@@ -35,15 +35,31 @@ export const createInputSchema = z.strictObject({
     .min(1, 'must list at least one keyword')
     .max(MAX_KEYWORDS)
     .describe('What the new content must mention: a result is kept when it contains one of them (or covers the topic)'),
-  sources: z.array(source).max(MAX_SOURCES).optional().describe('Domains to watch: searched as site filters, and only results on them are kept'),
+  sources: z
+    .array(source)
+    .max(MAX_SOURCES)
+    .optional()
+    .describe('Domains to watch: searched as site filters, and only results on them are kept'),
   check_interval_minutes: z.int().min(MIN_INTERVAL_MINUTES).max(MAX_INTERVAL_MINUTES).default(60),
-  webhook_url: httpUrlSchema.optional().describe('Alert target: new content is POSTed here, signed (Standard Webhooks)'),
-  deep_analysis: z.boolean().default(false).describe('Read the new pages and summarise what is new (the LLM when configured, extractive otherwise)'),
-  engines: z.array(engineIdSchema.max(64)).min(1).max(20).optional().describe('Extension: the engines to search; default the configured default engines'),
+  webhook_url: httpUrlSchema
+    .optional()
+    .describe('Alert target: new content is POSTed here, signed (Standard Webhooks)'),
+  deep_analysis: z
+    .boolean()
+    .default(false)
+    .describe('Read the new pages and summarise what is new (the LLM when configured, extractive otherwise)'),
+  engines: z
+    .array(engineIdSchema.max(64))
+    .min(1)
+    .max(20)
+    .optional()
+    .describe('Extension: the engines to search; default the configured default engines'),
   alert_on_first_check: z
     .boolean()
     .default(true)
-    .describe('Extension: the first check alerts on everything it finds (its results are new content); false makes it only record a baseline, and later checks alert on what is new'),
+    .describe(
+      'Extension: the first check alerts on everything it finds (its results are new content); false makes it only record a baseline, and later checks alert on what is new',
+    ),
 });
 export type CreateInput = z.infer<typeof createInputSchema>;
 
@@ -63,7 +79,9 @@ const newResultSchema = z.object({ title: z.string(), url: z.string(), snippet: 
 const lastCheckSchema = z
   .object({
     at: z.string().describe('When the check ran'),
-    status: z.enum(['ok', 'partial', 'failed']).describe('ok; partial: some engines failed or the check ran out of time; failed: nothing could be searched'),
+    status: z
+      .enum(['ok', 'partial', 'failed'])
+      .describe('ok; partial: some engines failed or the check ran out of time; failed: nothing could be searched'),
     results_found: z.int().describe('Results the search returned that matched the monitor'),
     new_results: z.int(),
     engines_failed: z.array(z.string()),
@@ -97,14 +115,20 @@ export const monitorSchema = listItemSchema.extend({
   check_interval_minutes: z.int(),
   webhook_url: z.string().nullable().describe('null when none was given'),
   deep_analysis: z.boolean(),
-  engines: z.array(z.string()).nullable().describe('Extension: the engines searched; null means the configured defaults'),
+  engines: z
+    .array(z.string())
+    .nullable()
+    .describe('Extension: the engines searched; null means the configured defaults'),
   alert_on_first_check: z.boolean().describe('Extension'),
   next_check_at: z.string().nullable().describe('Extension: when the next scheduled check is due; null while paused'),
   check_in_progress: z.boolean().describe('Extension: a check of this monitor is running now'),
   checks_run: z.int().describe('Extension: checks completed'),
   results_stored: z.int().describe('Extension: results kept (the newest 100 by default)'),
   last_check: lastCheckSchema.describe('Extension: the outcome of the last check'),
-  webhook_signing: z.enum(['monitor_secret', 'global_secret']).nullable().describe("Extension: which secret signs alerts; null without webhook_url"),
+  webhook_signing: z
+    .enum(['monitor_secret', 'global_secret'])
+    .nullable()
+    .describe('Extension: which secret signs alerts; null without webhook_url'),
   deliveries: z.array(deliverySchema).describe('Extension: the delivery log of the most recent alerts, newest first'),
 });
 
@@ -112,7 +136,9 @@ export const createOutputSchema = monitorSchema.extend({
   webhook_secret: z
     .string()
     .nullable()
-    .describe('Extension: the whsec_ secret that signs this monitor’s alerts, shown only here; null when webhook_signing is global_secret (the service’s webhooks.secret) or there is no webhook_url'),
+    .describe(
+      'Extension: the whsec_ secret that signs this monitor’s alerts, shown only here; null when webhook_signing is global_secret (the service’s webhooks.secret) or there is no webhook_url',
+    ),
 });
 
 export const listOutputSchema = z.object({ monitors: z.array(listItemSchema) });
@@ -123,9 +149,17 @@ export const resultSchema = z.object({
   timestamp: z.string(),
   new_results: z.array(newResultSchema),
   analysis: z.string(),
-  analysis_method: z.enum(['llm', 'extractive', 'titles']).describe('Extension: llm (model_used names it), extractive (sentences of the new pages) or titles (count and titles)'),
+  analysis_method: z
+    .enum(['llm', 'extractive', 'titles'])
+    .describe(
+      'Extension: llm (model_used names it), extractive (sentences of the new pages) or titles (count and titles)',
+    ),
   model_used: z.string().nullable().describe('Extension: the language model that wrote the analysis, else null'),
-  baseline: z.boolean().describe('Extension: the first check’s record of what already existed (alerted unless alert_on_first_check is false)'),
+  baseline: z
+    .boolean()
+    .describe(
+      'Extension: the first check’s record of what already existed (alerted unless alert_on_first_check is false)',
+    ),
 });
 
 export const resultsOutputSchema = z.object({ results: z.array(resultSchema) });

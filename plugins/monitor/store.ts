@@ -22,7 +22,12 @@ export interface AlertEntry {
   /** Handed to the delivery mechanism (a durable job); until then a check or the sweep enqueues it. */
   enqueued: boolean;
   /** Set once when the delivery settles: the final state, kept after the delivery job expires. */
-  settled?: { status: 'delivered' | 'failed'; attempts: number; last_error: string | null; delivered_at: string | null };
+  settled?: {
+    status: 'delivered' | 'failed';
+    attempts: number;
+    last_error: string | null;
+    delivered_at: string | null;
+  };
 }
 
 export interface LastCheck {
@@ -116,7 +121,10 @@ export class MonitorStore {
    * record and answers the new one, or null to leave it. Answers what is
    * stored afterwards (null when the monitor does not exist).
    */
-  async update(id: string, change: (current: MonitorRecord) => MonitorRecord | null | Promise<MonitorRecord | null>): Promise<{ record: MonitorRecord | null; changed: boolean }> {
+  async update(
+    id: string,
+    change: (current: MonitorRecord) => MonitorRecord | null | Promise<MonitorRecord | null>,
+  ): Promise<{ record: MonitorRecord | null; changed: boolean }> {
     return this.mutex.run(monitorKey(id), async () => {
       const current = await this.get(id);
       if (!current) return { record: null, changed: false };

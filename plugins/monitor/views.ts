@@ -81,17 +81,34 @@ export function monitorMarkdown(view: MonitorView & { webhook_secret?: string | 
     `Every ${view.check_interval_minutes} min; last checked ${view.last_checked ?? 'never'}; next ${view.next_check_at ?? '—'}${view.check_in_progress ? '; a check is running' : ''}`,
     `Checks: ${view.checks_run}; results stored: ${view.results_stored}; alerts sent: ${view.alerts_sent}${view.webhook_url ? ` to ${inlineText(view.webhook_url)}` : ' (no webhook)'}`,
   ];
-  if (view.last_check) lines.push(`Last check: ${view.last_check.status}, ${view.last_check.results_found} found, ${view.last_check.new_results} new${view.last_check.error ? ` — ${inlineText(view.last_check.error)}` : ''}`);
+  if (view.last_check)
+    lines.push(
+      `Last check: ${view.last_check.status}, ${view.last_check.results_found} found, ${view.last_check.new_results} new${view.last_check.error ? ` — ${inlineText(view.last_check.error)}` : ''}`,
+    );
   if (view.webhook_secret) lines.push(`Webhook secret (shown only now): ${view.webhook_secret}`);
   if (view.deliveries.length > 0) {
-    lines.push('## Deliveries', ...view.deliveries.slice(0, 10).map((d) => `- ${d.webhook_id}: ${d.status}, ${d.attempts} attempt(s)${d.last_error ? `, last error ${inlineText(d.last_error)}` : ''}`));
+    lines.push(
+      '## Deliveries',
+      ...view.deliveries
+        .slice(0, 10)
+        .map(
+          (d) =>
+            `- ${d.webhook_id}: ${d.status}, ${d.attempts} attempt(s)${d.last_error ? `, last error ${inlineText(d.last_error)}` : ''}`,
+        ),
+    );
   }
   return lines.join('\n');
 }
 
 export function listMarkdown(items: ListItemView[]): string {
   if (items.length === 0) return 'No monitors.';
-  return [`# ${items.length} monitor(s)`, ...items.map((m) => `- **${inlineText(m.topic)}** (${m.id}, ${m.status}) — last checked ${m.last_checked ?? 'never'}, ${m.alerts_sent} alert(s)`)].join('\n');
+  return [
+    `# ${items.length} monitor(s)`,
+    ...items.map(
+      (m) =>
+        `- **${inlineText(m.topic)}** (${m.id}, ${m.status}) — last checked ${m.last_checked ?? 'never'}, ${m.alerts_sent} alert(s)`,
+    ),
+  ].join('\n');
 }
 
 export function resultsMarkdown(results: ResultView[], policy: LinkPolicy): string {
@@ -102,7 +119,10 @@ export function resultsMarkdown(results: ResultView[], policy: LinkPolicy): stri
         `## ${r.timestamp}${r.baseline ? ' (baseline)' : ''} — ${r.new_results.length} result(s) (${r.id})`,
         // The analysis quotes or summarises the pages found.
         text(r.analysis),
-        ...renderSourceList(r.new_results.map((n) => ({ title: n.title, url: n.url, excerpt: n.snippet })), { policy, marker: 'bullet', excerptChars: 200 }),
+        ...renderSourceList(
+          r.new_results.map((n) => ({ title: n.title, url: n.url, excerpt: n.snippet })),
+          { policy, marker: 'bullet', excerptChars: 200 },
+        ),
       ].join('\n'),
     )
     .join('\n\n');

@@ -6,7 +6,12 @@ import { definePlugin } from '../../app/plugin-services.js';
 import { findHighlights } from '../../services/ranking/highlights.js';
 import { neuralSearch } from '../../services/neural-search/neural-search.js';
 import { predictNext } from './predictive.js';
-import { highlightsInputSchema, highlightsOutputSchema, predictiveInputSchema, predictiveOutputSchema } from './schemas.js';
+import {
+  highlightsInputSchema,
+  highlightsOutputSchema,
+  predictiveInputSchema,
+  predictiveOutputSchema,
+} from './schemas.js';
 import {
   NEURAL_CATEGORIES,
   neuralSearchInputSchema,
@@ -60,14 +65,22 @@ export default definePlugin({
     const similar = defineCapability({
       id: 'neural.similar',
       title: 'Find similar content',
-      description: 'Find pages similar to a source URL or a text (exactly one of them): candidates from the engines and the local index, ranked by embedding similarity to the source.',
+      description:
+        'Find pages similar to a source URL or a text (exactly one of them): candidates from the engines and the local index, ranked by embedding similarity to the source.',
       input: similarInputSchema,
       output: similarOutputSchema,
       http: { method: 'POST', path: '/api/v1/neural/similar', fieldAliases: { top_k: { field: 'num_results' } } },
       mcpTool: 'neural_similar',
       readOnly: true,
       toMarkdown: (out) =>
-        [`# Similar to ${inlineText(out.source, 200)}`, '', ...renderSourceList(out.similar.map((r) => ({ title: r.title, url: r.url, details: [r.score] })), { policy: linkPolicy, marker: 'number' })].join('\n'),
+        [
+          `# Similar to ${inlineText(out.source, 200)}`,
+          '',
+          ...renderSourceList(
+            out.similar.map((r) => ({ title: r.title, url: r.url, details: [r.score] })),
+            { policy: linkPolicy, marker: 'number' },
+          ),
+        ].join('\n'),
       handler: (input, ctx) => similarSearch(services, input, ctx),
     });
 
@@ -81,10 +94,19 @@ export default definePlugin({
       http: { method: 'POST', path: '/api/v1/neural/highlights', fieldAliases: { document: { field: 'content' } } },
       mcpTool: 'neural_highlights',
       readOnly: true,
-      toMarkdown: (out) => out.highlights.map((h) => `- (${h.relevance}, @${h.start_index}) ${text(oneLine(h.text))}`).join('\n') || 'No highlights.',
+      toMarkdown: (out) =>
+        out.highlights.map((h) => `- (${h.relevance}, @${h.start_index}) ${text(oneLine(h.text))}`).join('\n') ||
+        'No highlights.',
       async handler(input, ctx) {
         const embedder = await services.semantic.embedder();
-        const found = await findHighlights(input.query, input.content, input.num_highlights, input.unit, embedder, ctx.signal);
+        const found = await findHighlights(
+          input.query,
+          input.content,
+          input.num_highlights,
+          input.unit,
+          embedder,
+          ctx.signal,
+        );
         return { query: input.query, highlights: found, embedding_model: embedder.info().id };
       },
     });
@@ -93,13 +115,15 @@ export default definePlugin({
       id: 'neural.predictive',
       title: 'Predict next searches',
       description:
-        'Likely next searches from the current topic and recent searches (with neither, from the searches this caller made here recently): engines\' autocomplete, key phrases from the context and from indexed pages, and a language model when configured. Each with a confidence and a reason.',
+        "Likely next searches from the current topic and recent searches (with neither, from the searches this caller made here recently): engines' autocomplete, key phrases from the context and from indexed pages, and a language model when configured. Each with a confidence and a reason.",
       input: predictiveInputSchema,
       output: predictiveOutputSchema,
       http: { method: 'POST', path: '/api/v1/neural/predictive' },
       mcpTool: 'neural_predictive',
       readOnly: true,
-      toMarkdown: (out) => out.predictions.map((p) => `- ${text(`${p.query} (${p.confidence}): ${p.reason}`)}`).join('\n') || 'No predictions.',
+      toMarkdown: (out) =>
+        out.predictions.map((p) => `- ${text(`${p.query} (${p.confidence}): ${p.reason}`)}`).join('\n') ||
+        'No predictions.',
       handler: (input, ctx) => predictNext(services, input, ctx),
     });
 
@@ -108,7 +132,10 @@ export default definePlugin({
       title: 'Neural search categories',
       description: 'The categories neural search accepts, and the engines each one uses here.',
       input: z.strictObject({}),
-      output: z.object({ categories: z.array(z.enum(NEURAL_CATEGORIES)), engines: z.record(z.string(), z.array(z.string())) }),
+      output: z.object({
+        categories: z.array(z.enum(NEURAL_CATEGORIES)),
+        engines: z.record(z.string(), z.array(z.string())),
+      }),
       http: { method: 'GET', path: '/api/v1/neural/categories' },
       mcpTool: 'neural_categories',
       readOnly: true,

@@ -30,14 +30,25 @@ function seedFromContext(context: string): string {
   return phrases.length > 0 ? phrases.slice(0, 2).join(' ') : context.split(/\s+/).slice(0, 6).join(' ');
 }
 
-async function fromAutocomplete(services: NeuralServices, seeds: Array<{ text: string; weight: number; from: string }>, ctx: CallContext, failed: Set<string>): Promise<Prediction[]> {
+async function fromAutocomplete(
+  services: NeuralServices,
+  seeds: Array<{ text: string; weight: number; from: string }>,
+  ctx: CallContext,
+  failed: Set<string>,
+): Promise<Prediction[]> {
   const engines = AUTOCOMPLETE_ENGINES.filter(
-    (id) => services.engines.has(id) && services.engines.disabledReason(id) === null && services.engines.get(id).definition.autocomplete,
+    (id) =>
+      services.engines.has(id) &&
+      services.engines.disabledReason(id) === null &&
+      services.engines.get(id).definition.autocomplete,
   ).slice(0, 2);
   const calls = seeds.flatMap((seed) =>
     engines.map(async (engine) => {
       try {
-        const suggestions = await services.engines.autocomplete(engine, seed.text, 'en', { signal: ctx.signal, timeoutMs: AUTOCOMPLETE_TIMEOUT_MS });
+        const suggestions = await services.engines.autocomplete(engine, seed.text, 'en', {
+          signal: ctx.signal,
+          timeoutMs: AUTOCOMPLETE_TIMEOUT_MS,
+        });
         return suggestions.slice(0, 8).map((query, rank) => ({
           query,
           confidence: round(seed.weight * (0.9 - 0.07 * rank)),
@@ -53,9 +64,17 @@ async function fromAutocomplete(services: NeuralServices, seeds: Array<{ text: s
   return (await Promise.all(calls)).flat();
 }
 
-async function fromIndexAndContext(services: NeuralServices, input: Input, latest: string | undefined, ctx: CallContext): Promise<Prediction[]> {
+async function fromIndexAndContext(
+  services: NeuralServices,
+  input: Input,
+  latest: string | undefined,
+  ctx: CallContext,
+): Promise<Prediction[]> {
   const out: Prediction[] = [];
-  const exclude = `${latest ?? ''} ${(input.recent_searches ?? []).join(' ')}`.toLowerCase().split(/\s+/).filter(Boolean);
+  const exclude = `${latest ?? ''} ${(input.recent_searches ?? []).join(' ')}`
+    .toLowerCase()
+    .split(/\s+/)
+    .filter(Boolean);
   if (input.context) {
     keyPhrases(input.context, 5, exclude).forEach((phrase, rank) => {
       const query = latest ? `${latest} ${phrase.phrase}` : phrase.phrase;
@@ -84,7 +103,12 @@ async function fromIndexAndContext(services: NeuralServices, input: Input, lates
   return out;
 }
 
-async function fromLlm(services: NeuralServices, input: Input, ctx: CallContext, failed: Set<string>): Promise<Prediction[]> {
+async function fromLlm(
+  services: NeuralServices,
+  input: Input,
+  ctx: CallContext,
+  failed: Set<string>,
+): Promise<Prediction[]> {
   const llm = modelFor(services.llm, 'query-prediction');
   if (!llm) return [];
   try {
@@ -95,7 +119,12 @@ async function fromLlm(services: NeuralServices, input: Input, ctx: CallContext,
       messages: [
         {
           role: 'user',
-          content: [input.context ? `Current topic: ${input.context}` : '', input.recent_searches?.length ? `Recent searches, oldest first:\n- ${input.recent_searches.join('\n- ')}` : '']
+          content: [
+            input.context ? `Current topic: ${input.context}` : '',
+            input.recent_searches?.length
+              ? `Recent searches, oldest first:\n- ${input.recent_searches.join('\n- ')}`
+              : '',
+          ]
             .filter(Boolean)
             .join('\n\n'),
         },
@@ -107,7 +136,12 @@ async function fromLlm(services: NeuralServices, input: Input, ctx: CallContext,
           properties: {
             predictions: {
               type: 'array',
-              items: { type: 'object', properties: { query: { type: 'string' }, reason: { type: 'string' } }, required: ['query', 'reason'], additionalProperties: false },
+              items: {
+                type: 'object',
+                properties: { query: { type: 'string' }, reason: { type: 'string' } },
+                required: ['query', 'reason'],
+                additionalProperties: false,
+              },
             },
           },
           required: ['predictions'],
@@ -121,9 +155,16 @@ async function fromLlm(services: NeuralServices, input: Input, ctx: CallContext,
     const list = (response.json as { predictions?: unknown } | undefined)?.predictions;
     if (!Array.isArray(list)) throw new Error('no predictions array in the answer');
     return list
-      .filter((p): p is { query: string; reason: string } => typeof p?.query === 'string' && typeof p?.reason === 'string' && p.query.trim() !== '')
+      .filter(
+        (p): p is { query: string; reason: string } =>
+          typeof p?.query === 'string' && typeof p?.reason === 'string' && p.query.trim() !== '',
+      )
       .slice(0, input.num_predictions)
-      .map((p, rank) => ({ query: p.query.trim(), confidence: round(0.95 - 0.05 * rank), reason: `${response.model}: ${p.reason}` }));
+      .map((p, rank) => ({
+        query: p.query.trim(),
+        confidence: round(0.95 - 0.05 * rank),
+        reason: `${response.model}: ${p.reason}`,
+      }));
   } catch (error) {
     failed.add(`llm:${llm.model}`);
     ctx.logger.warn({ err: error }, 'next-search prediction by the language model failed; using the other sources');
@@ -133,17 +174,26 @@ async function fromLlm(services: NeuralServices, input: Input, ctx: CallContext,
 
 export async function predictNext(services: NeuralServices, given: Input, ctx: CallContext): Promise<Output> {
   const fromHistory = given.context === undefined && (given.recent_searches?.length ?? 0) === 0;
-  const input: Input = fromHistory ? { ...given, recent_searches: await services.searchHistory.recent(ctx.caller, HISTORY_SEARCHES) } : given;
+  const input: Input = fromHistory
+    ? { ...given, recent_searches: await services.searchHistory.recent(ctx.caller, HISTORY_SEARCHES) }
+    : given;
   const recent = input.recent_searches ?? [];
   if (recent.length === 0 && input.context === undefined) {
     // Nothing sent and no history yet for this caller: nothing to predict from.
-    return { predictions: [], context_used: false, model_used: 'extractive', sources_failed: [], recent_searches_used: [] };
+    return {
+      predictions: [],
+      context_used: false,
+      model_used: 'extractive',
+      sources_failed: [],
+      recent_searches_used: [],
+    };
   }
   const latest = recent.at(-1);
   const failed = new Set<string>();
   const seeds: Array<{ text: string; weight: number; from: string }> = [];
   if (latest) seeds.push({ text: latest, weight: 1, from: 'the latest search' });
-  if (input.context) seeds.push({ text: seedFromContext(input.context), weight: latest ? 0.85 : 1, from: 'the context' });
+  if (input.context)
+    seeds.push({ text: seedFromContext(input.context), weight: latest ? 0.85 : 1, from: 'the context' });
 
   const [auto, local, model] = await Promise.all([
     fromAutocomplete(services, seeds, ctx, failed),

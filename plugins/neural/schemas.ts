@@ -5,7 +5,10 @@ export const highlightsInputSchema = z.strictObject({
   query: z.string().trim().min(1, 'must not be empty').max(1000),
   content: z.string().min(1, 'must not be empty').max(1_000_000),
   num_highlights: z.int().min(1).max(10).default(3),
-  unit: z.enum(['sentence', 'passage']).default('sentence').describe('Extension: score single sentences or passages of up to three sentences'),
+  unit: z
+    .enum(['sentence', 'passage'])
+    .default('sentence')
+    .describe('Extension: score single sentences or passages of up to three sentences'),
 });
 
 export const highlightsOutputSchema = z.object({
@@ -34,5 +37,7 @@ export const predictiveOutputSchema = z.object({
   sources_failed: z.array(z.string()).describe('Extension: autocomplete engines or the LLM that did not answer'),
   recent_searches_used: z
     .array(z.string())
-    .describe('Extension: the searches predicted from, oldest first — the ones sent, or with neither context nor recent_searches, this caller\'s recent searches here'),
+    .describe(
+      "Extension: the searches predicted from, oldest first — the ones sent, or with neither context nor recent_searches, this caller's recent searches here",
+    ),
 });

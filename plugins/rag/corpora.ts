@@ -14,18 +14,37 @@ import { pooledChunker } from '../../services/chunking/lead.js';
 import { retrieve } from './corpora/retrieve.js';
 import type { CorpusRecord } from './corpora/types.js';
 import { rankPagePassages } from '../../services/ranking/page-passages.js';
-import type { corpusAddInputSchema, corpusAddOutputSchema, corpusGetOutputSchema, corporaListOutputSchema, semanticSearchInputSchema, semanticSearchOutputSchema } from './schemas.js';
+import type {
+  corpusAddInputSchema,
+  corpusAddOutputSchema,
+  corpusGetOutputSchema,
+  corporaListOutputSchema,
+  semanticSearchInputSchema,
+  semanticSearchOutputSchema,
+} from './schemas.js';
 
 type SemanticSearchInput = z.infer<typeof semanticSearchInputSchema>;
 type SemanticSearchOutput = z.infer<typeof semanticSearchOutputSchema>;
 
-export async function semanticSearch(services: RagServices, input: SemanticSearchInput, ctx: CallContext): Promise<SemanticSearchOutput> {
+export async function semanticSearch(
+  services: RagServices,
+  input: SemanticSearchInput,
+  ctx: CallContext,
+): Promise<SemanticSearchOutput> {
   const started = performance.now();
   const store = await services.corpora.store();
   const record = await store.requireFor(input.corpus_id, ctx.caller);
   const embedder = await services.semantic.embedderOrNull(ctx.logger);
-  const { hits, vectorUsed } = await retrieve(store, record, input.query, { limit: input.limit, minRelevance: input.min_relevance, embedder, signal: ctx.signal });
-  const sources = await store.sourcesById(record.corpus_id, hits.map((h) => h.source_id));
+  const { hits, vectorUsed } = await retrieve(store, record, input.query, {
+    limit: input.limit,
+    minRelevance: input.min_relevance,
+    embedder,
+    signal: ctx.signal,
+  });
+  const sources = await store.sourcesById(
+    record.corpus_id,
+    hits.map((h) => h.source_id),
+  );
   return {
     corpus_id: record.corpus_id,
     query: input.query,
@@ -64,14 +83,23 @@ function summaryOf(record: CorpusRecord, counts: { sources: number; chunks: numb
   };
 }
 
-export async function listCorpora(services: RagServices, ctx: CallContext): Promise<z.infer<typeof corporaListOutputSchema>> {
+export async function listCorpora(
+  services: RagServices,
+  ctx: CallContext,
+): Promise<z.infer<typeof corporaListOutputSchema>> {
   const store = await services.corpora.store();
   const records = await store.listFor(ctx.caller);
-  const corpora = await Promise.all(records.map(async (record) => summaryOf(record, await store.counts(record.corpus_id))));
+  const corpora = await Promise.all(
+    records.map(async (record) => summaryOf(record, await store.counts(record.corpus_id))),
+  );
   return { corpora, total: corpora.length };
 }
 
-export async function getCorpus(services: RagServices, corpusId: string, ctx: CallContext): Promise<z.infer<typeof corpusGetOutputSchema>> {
+export async function getCorpus(
+  services: RagServices,
+  corpusId: string,
+  ctx: CallContext,
+): Promise<z.infer<typeof corpusGetOutputSchema>> {
   const store = await services.corpora.store();
   const record = await store.requireFor(corpusId, ctx.caller);
   const sources = await store.sources(corpusId);
@@ -95,36 +123,64 @@ export async function deleteCorpus(services: RagServices, corpusId: string, ctx:
   const store = await services.corpora.store();
   await store.requireFor(corpusId, ctx.caller);
   const counts = await store.delete(corpusId);
-  return { corpus_id: corpusId, deleted: true as const, sources_deleted: counts.sources, chunks_deleted: counts.chunks };
+  return {
+    corpus_id: corpusId,
+    deleted: true as const,
+    sources_deleted: counts.sources,
+    chunks_deleted: counts.chunks,
+  };
 }
 
 /** Adds pages (read now) and texts to an existing corpus that is not being built. */
-export async function addToCorpus(services: RagServices, input: z.infer<typeof corpusAddInputSchema>, ctx: CallContext): Promise<z.infer<typeof corpusAddOutputSchema>> {
+export async function addToCorpus(
+  services: RagServices,
+  input: z.infer<typeof corpusAddInputSchema>,
+  ctx: CallContext,
+): Promise<z.infer<typeof corpusAddOutputSchema>> {
   const store = await services.corpora.store();
   const record = await store.requireFor(input.corpus_id, ctx.caller);
-  if (record.status === 'building') throw new AppError('INVALID_INPUT', `corpus_id: ${input.corpus_id} is being built now; add once it is finished`);
+  if (record.status === 'building')
+    throw new AppError('INVALID_INPUT', `corpus_id: ${input.corpus_id} is being built now; add once it is finished`);
   const embedder = await services.semantic.embedder();
   if (embedder.info().id !== record.embedding_model) {
-    throw new AppError('INVALID_INPUT', `corpus_id: ${input.corpus_id} was embedded with ${record.embedding_model}; this installation has ${embedder.info().id}`);
+    throw new AppError(
+      'INVALID_INPUT',
+      `corpus_id: ${input.corpus_id} was embedded with ${record.embedding_model}; this installation has ${embedder.info().id}`,
+    );
   }
   const failed: Array<{ url: string; error: string }> = [];
   const items: Array<{ url: string; title: string; text: string; engine: string }> = [];
   if (input.urls) {
     ctx.progress({ progress: 0, total: input.urls.length, message: `reading ${input.urls.length} pages` });
-    const pages = await services.scraper.scrapeMany(input.urls, { timeoutMs: 60_000, signal: ctx.signal, extract: { markdown: false, includeImages: false, includeLinks: false } });
+    const pages = await services.scraper.scrapeMany(input.urls, {
+      timeoutMs: 60_000,
+      signal: ctx.signal,
+      extract: { markdown: false, includeImages: false, includeLinks: false },
+    });
     pages.forEach((page, i) => {
       const url = input.urls![i]!;
-      if (page.success && page.text.trim()) items.push({ url, title: page.title || url, text: page.text, engine: 'added' });
+      if (page.success && page.text.trim())
+        items.push({ url, title: page.title || url, text: page.text, engine: 'added' });
       else failed.push({ url, error: page.failureReason ?? 'no text could be extracted' });
     });
   }
   for (const text of input.texts ?? []) {
     const url = text.url ?? `urn:quarry:text:${createHash('sha256').update(text.text).digest('hex').slice(0, 16)}`;
-    items.push({ url, title: text.title ?? text.text.slice(0, 80).replace(/\s+/g, ' '), text: text.text, engine: 'text' });
+    items.push({
+      url,
+      title: text.title ?? text.text.slice(0, 80).replace(/\s+/g, ' '),
+      text: text.text,
+      engine: 'text',
+    });
   }
   // Scored as a build scores its pages (rag/research.ts), so added sources rank among the others on one scale.
   const reranker = await services.models.passageReranker();
-  const ranked = await rankPagePassages(record.topic, items.map((i) => ({ title: i.title, text: i.text })), embedder, { signal: ctx.signal, reranker, chunker: pooledChunker(services.parsing, ctx.signal) });
+  const ranked = await rankPagePassages(
+    record.topic,
+    items.map((i) => ({ title: i.title, text: i.text })),
+    embedder,
+    { signal: ctx.signal, reranker, chunker: pooledChunker(services.parsing, ctx.signal) },
+  );
   const now = new Date().toISOString();
   const prepared = await prepareSources(
     await Promise.all(
@@ -145,7 +201,10 @@ export async function addToCorpus(services: RagServices, input: z.infer<typeof c
   );
   const stored = await store.addSources(input.corpus_id, prepared);
   const counts = await store.counts(input.corpus_id);
-  await store.update(input.corpus_id, (r) => ({ ...r, counts: { ...r.counts, sources: counts.sources, chunks: counts.chunks } }));
+  await store.update(input.corpus_id, (r) => ({
+    ...r,
+    counts: { ...r.counts, sources: counts.sources, chunks: counts.chunks },
+  }));
   await store.maintain(input.corpus_id);
   return {
     corpus_id: input.corpus_id,

@@ -13,7 +13,14 @@ import { addToCorpus, deleteCorpus, getCorpus, listCorpora, semanticSearch } fro
 import { outboundLinkPolicy } from '../../services/markdown/link-policy.js';
 import { renderJobState } from '../../services/markdown/job-state.js';
 import { type LinkPolicy } from '../../services/markdown/escape.js';
-import { renderCorpora, renderCorpus, renderImages, renderRagSearch, renderResearch, renderSemantic } from './render.js';
+import {
+  renderCorpora,
+  renderCorpus,
+  renderImages,
+  renderRagSearch,
+  renderResearch,
+  renderSemantic,
+} from './render.js';
 import { buildParameters, researchCorpus, resumeCorpus } from './research.js';
 import {
   corporaListOutputSchema,
@@ -78,12 +85,17 @@ function corpusJobs(services: RagServices) {
 
 const renderAccepted = (verb: string, linkPolicy: LinkPolicy) => (out: unknown) => {
   const answer = out as RagResearchResult | { job_id: string; corpus_id: string; status_url: string };
-  return 'topic' in answer ? renderResearch(answer, linkPolicy) : `Corpus ${answer.corpus_id} is being ${verb}: job ${answer.job_id} (poll ${answer.status_url})`;
+  return 'topic' in answer
+    ? renderResearch(answer, linkPolicy)
+    : `Corpus ${answer.corpus_id} is being ${verb}: job ${answer.job_id} (poll ${answer.status_url})`;
 };
 
 export default definePlugin({
   uses: RAG_USES,
-  open: (shared): RagServices => ({ ...shared, corpora: new Corpora(shared.config.dataDir, shared.logger.child({ component: 'corpora' })) }),
+  open: (shared): RagServices => ({
+    ...shared,
+    corpora: new Corpora(shared.config.dataDir, shared.logger.child({ component: 'corpora' })),
+  }),
   close: (services) => services.corpora.close(),
 
   jobHandlers(_shared, services) {
@@ -137,7 +149,9 @@ export default definePlugin({
       async submission(input, _prepared, ctx) {
         // Refused now rather than as a failed job; the build checks again as it creates the corpus.
         await (await services.corpora.store()).assertRoomFor(ctx.caller?.id, services.config.quotas.corpora);
-        return { input: { kind: 'build', input: { ...input, async: false }, corpus_id: newCorpusId() } satisfies JobInput };
+        return {
+          input: { kind: 'build', input: { ...input, async: false }, corpus_id: newCorpusId() } satisfies JobInput,
+        };
       },
     });
 
@@ -163,7 +177,8 @@ export default definePlugin({
     const images = defineCapability({
       id: 'rag.images',
       title: 'Image search',
-      description: 'Images from image engines, merged and deduplicated across engines by image URL; safe_search is passed to engines that support it.',
+      description:
+        'Images from image engines, merged and deduplicated across engines by image URL; safe_search is passed to engines that support it.',
       input: ragImagesInputSchema,
       output: ragImagesOutputSchema,
       http: { method: 'POST', path: '/api/v1/rag/images' },
@@ -176,7 +191,11 @@ export default definePlugin({
         if (engines.length > 0) assertImageEngines(services.engines, engines);
         else {
           const fallback = defaultImageEngine(services.engines);
-          if (!fallback) throw new AppError('UNAVAILABLE', 'no image engine is enabled; enable one in the config (engines.<id>.enabled)');
+          if (!fallback)
+            throw new AppError(
+              'UNAVAILABLE',
+              'no image engine is enabled; enable one in the config (engines.<id>.enabled)',
+            );
           engines = [fallback];
         }
         const found = await searchImages(services.webSearch, {
@@ -188,14 +207,21 @@ export default definePlugin({
           deadline: performance.now() + 20_000,
           signal: ctx.signal,
         });
-        return { query: input.query, images: found.images, total_results: found.images.length, processing_time_ms: Math.round(performance.now() - started), engines_failed: found.engines.failed };
+        return {
+          query: input.query,
+          images: found.images,
+          total_results: found.images.length,
+          processing_time_ms: Math.round(performance.now() - started),
+          engines_failed: found.engines.failed,
+        };
       },
     });
 
     const list = defineCapability({
       id: 'rag.corpora_list',
       title: 'List corpora',
-      description: 'Your corpora (an admin: every corpus) with their topic, status (building, complete, incomplete), counts and parameters, newest first.',
+      description:
+        'Your corpora (an admin: every corpus) with their topic, status (building, complete, incomplete), counts and parameters, newest first.',
       input: z.strictObject({}),
       output: corporaListOutputSchema,
       http: { method: 'GET', path: '/api/v1/rag/corpora' },
@@ -218,10 +244,16 @@ export default definePlugin({
         uriTemplate: 'quarry://corpora/{corpus_id}',
         name: 'corpus',
         title: 'A corpus and its documents',
-        description: 'A research corpus: its topic, status, queries and the documents (sources) it holds, each with its URL and summary. Search inside it with rag_semantic_search.',
+        description:
+          'A research corpus: its topic, status, queries and the documents (sources) it holds, each with its URL and summary. Search inside it with rag_semantic_search.',
         list: {
           capability: 'rag.corpora_list',
-          items: (out) => (out as CorporaList).corpora.map((c) => ({ variables: { corpus_id: c.corpus_id }, name: c.corpus_id, title: c.topic })),
+          items: (out) =>
+            (out as CorporaList).corpora.map((c) => ({
+              variables: { corpus_id: c.corpus_id },
+              name: c.corpus_id,
+              title: c.topic,
+            })),
         },
       },
       toMarkdown: (out) => renderCorpus(out, linkPolicy),
@@ -253,7 +285,8 @@ export default definePlugin({
     const resume = corpusBuilds.capability({
       id: 'rag.corpus_resume',
       title: 'Resume an incomplete corpus',
-      description: 'Continues the build of an incomplete corpus with the queries it had not run; a complete corpus is answered as it is.',
+      description:
+        'Continues the build of an incomplete corpus with the queries it had not run; a complete corpus is answered as it is.',
       input: corpusResumeInputSchema,
       output: ragResearchResultSchema,
       http: { method: 'POST', path: '/api/v1/rag/corpora/resume' },

@@ -29,7 +29,13 @@ import type { Embedder } from '../../services/embeddings/types.js';
 import { rankPagePassages } from '../../services/ranking/page-passages.js';
 import { rerankerForRequest, withReranker } from '../../services/ranking/reranker.js';
 import { runResearch } from '../../services/research/loop.js';
-import { CATEGORY_TEMPLATES, FACETS, planQuestions, RAG_CATEGORIES, type RagCategory } from '../../services/research/plan.js';
+import {
+  CATEGORY_TEMPLATES,
+  FACETS,
+  planQuestions,
+  RAG_CATEGORIES,
+  type RagCategory,
+} from '../../services/research/plan.js';
 import { newSeenSources, type Source } from '../../services/web-search/gather.js';
 import { normalizeUrl } from '../../services/web-search/url-normalize.js';
 import type { RagDepth, RagResearchInput, RagResearchResult } from './schemas.js';
@@ -44,8 +50,20 @@ interface DepthProfile {
 }
 
 export const RAG_DEPTH_PROFILES: Record<RagDepth, DepthProfile> = {
-  quick: { queries: 3, sources: 8, rounds: 1, timeoutSeconds: 90, categories: ['overview', 'current_state', 'practical'] },
-  standard: { queries: 6, sources: 20, rounds: 1, timeoutSeconds: 180, categories: ['overview', 'history', 'current_state', 'technical', 'practical', 'best_practices'] },
+  quick: {
+    queries: 3,
+    sources: 8,
+    rounds: 1,
+    timeoutSeconds: 90,
+    categories: ['overview', 'current_state', 'practical'],
+  },
+  standard: {
+    queries: 6,
+    sources: 20,
+    rounds: 1,
+    timeoutSeconds: 180,
+    categories: ['overview', 'history', 'current_state', 'technical', 'practical', 'best_practices'],
+  },
   deep: { queries: 10, sources: 40, rounds: 2, timeoutSeconds: 420, categories: [...RAG_CATEGORIES] },
 };
 
@@ -68,7 +86,11 @@ async function requireEmbedder(services: RagServices): Promise<Embedder> {
   try {
     return await services.semantic.embedder();
   } catch (error) {
-    throw new AppError('UNAVAILABLE', `a corpus needs an embedding model and none could be loaded: ${(error as Error).message}`, { cause: error });
+    throw new AppError(
+      'UNAVAILABLE',
+      `a corpus needs an embedding model and none could be loaded: ${(error as Error).message}`,
+      { cause: error },
+    );
   }
 }
 
@@ -89,7 +111,12 @@ export function buildParameters(services: RagServices, input: RagResearchInput):
 }
 
 /** Starts a build: plans the queries, writes the record ("building"), runs it. */
-export async function researchCorpus(services: RagServices, input: RagResearchInput, ctx: CallContext, corpusId?: string): Promise<RagResearchResult> {
+export async function researchCorpus(
+  services: RagServices,
+  input: RagResearchInput,
+  ctx: CallContext,
+  corpusId?: string,
+): Promise<RagResearchResult> {
   const started = performance.now();
   const params = buildParameters(services, input);
   const embedder = await requireEmbedder(services);
@@ -119,20 +146,34 @@ export async function researchCorpus(services: RagServices, input: RagResearchIn
 }
 
 /** Resumes an incomplete build with the queries it had not run yet; a complete corpus is answered as it is. */
-export async function resumeCorpus(services: RagServices, corpusId: string, ctx: CallContext): Promise<RagResearchResult> {
+export async function resumeCorpus(
+  services: RagServices,
+  corpusId: string,
+  ctx: CallContext,
+): Promise<RagResearchResult> {
   const started = performance.now();
   const store = await services.corpora.store();
   const existing = await store.requireFor(corpusId, ctx.caller);
   if (existing.status === 'complete') return result(store, existing, { found: 0, failures: [] }, started);
   const embedder = await requireEmbedder(services);
   if (embedder.info().id !== existing.embedding_model) {
-    throw new AppError('INVALID_INPUT', `corpus_id: ${corpusId} was embedded with ${existing.embedding_model}; this installation has ${embedder.info().id}`);
+    throw new AppError(
+      'INVALID_INPUT',
+      `corpus_id: ${corpusId} was embedded with ${existing.embedding_model}; this installation has ${embedder.info().id}`,
+    );
   }
   const record = await store.claim(corpusId);
   return build(services, store, record, embedder, ctx, started);
 }
 
-async function build(services: RagServices, store: CorpusStore, record: CorpusRecord, embedder: Embedder, ctx: CallContext, started: number): Promise<RagResearchResult> {
+async function build(
+  services: RagServices,
+  store: CorpusStore,
+  record: CorpusRecord,
+  embedder: Embedder,
+  ctx: CallContext,
+  started: number,
+): Promise<RagResearchResult> {
   const params = record.parameters as unknown as BuildParameters;
   const corpusId = record.corpus_id;
   const remaining = record.queries_planned.filter((q) => !record.queries_executed.includes(q));
@@ -151,10 +192,19 @@ async function build(services: RagServices, store: CorpusStore, record: CorpusRe
     let stored = 0;
     if (fresh.length > 0) {
       const pages = fresh.map((s) => ({ title: s.title, text: s.text }));
-      const ranked = await rankPagePassages(record.topic, pages, embedder, { signal: ctx.signal, reranker, chunker: pooledChunker(services.parsing, ctx.signal) });
-      const written = llm ? await writtenSummaries(llm, record.topic, pages, { signal: ctx.signal, logger: ctx.logger }) : [];
+      const ranked = await rankPagePassages(record.topic, pages, embedder, {
+        signal: ctx.signal,
+        reranker,
+        chunker: pooledChunker(services.parsing, ctx.signal),
+      });
+      const written = llm
+        ? await writtenSummaries(llm, record.topic, pages, { signal: ctx.signal, logger: ctx.logger })
+        : [];
       const summaries: string[] = [];
-      for (const [i, s] of fresh.entries()) summaries.push(written[i] ?? (await extractiveSummary(record.topic, s.text, embedder, { reranker, signal: ctx.signal })));
+      for (const [i, s] of fresh.entries())
+        summaries.push(
+          written[i] ?? (await extractiveSummary(record.topic, s.text, embedder, { reranker, signal: ctx.signal })),
+        );
       const now = new Date().toISOString();
       const prepared = await prepareSources(
         fresh.map((s, i) => ({
@@ -211,7 +261,11 @@ async function build(services: RagServices, store: CorpusStore, record: CorpusRe
     const done = await store.update(corpusId, (r) => ({
       ...r,
       // Kept for model_used: a corpus read back later says what ordered its passages.
-      parameters: { ...r.parameters, reranked_by: (reranker?.answered ? reranker.id : null) ?? (r.parameters as Partial<BuildParameters>).reranked_by ?? null },
+      parameters: {
+        ...r.parameters,
+        reranked_by:
+          (reranker?.answered ? reranker.id : null) ?? (r.parameters as Partial<BuildParameters>).reranked_by ?? null,
+      },
       status: 'complete',
       status_reason: null,
       owner: null,
@@ -229,7 +283,9 @@ async function build(services: RagServices, store: CorpusStore, record: CorpusRe
     const reason = ctx.signal.aborted ? 'the build was cancelled' : `the build failed: ${(error as Error).message}`;
     await store
       .update(corpusId, (r) => ({ ...r, status: 'incomplete', status_reason: reason, owner: null }))
-      .catch((updateError: unknown) => ctx.logger.error({ err: updateError, corpus: corpusId }, 'could not mark the corpus incomplete'));
+      .catch((updateError: unknown) =>
+        ctx.logger.error({ err: updateError, corpus: corpusId }, 'could not mark the corpus incomplete'),
+      );
     throw error;
   }
 }
@@ -242,9 +298,12 @@ async function result(
 ): Promise<RagResearchResult> {
   const params = record.parameters as unknown as BuildParameters & { planned_by?: string };
   const reranker = params.reranked_by ? { id: params.reranked_by } : null;
-  const sources = (await store.sources(record.corpus_id, { withContent: true })).sort((a, b) => b.relevance_score - a.relevance_score);
+  const sources = (await store.sources(record.corpus_id, { withContent: true })).sort(
+    (a, b) => b.relevance_score - a.relevance_score,
+  );
   const vectors = params.generate_embeddings ? await store.sourceVectors(record.corpus_id) : null;
-  const summarisedBy = params.planned_by && params.planned_by !== 'templates' ? params.planned_by : 'templates + extractive';
+  const summarisedBy =
+    params.planned_by && params.planned_by !== 'templates' ? params.planned_by : 'templates + extractive';
   return {
     topic: record.topic,
     corpus_id: record.corpus_id,
@@ -276,4 +335,3 @@ async function result(
     failed_results: outcome.failures.filter((f) => f.stage === 'page').map((f) => ({ url: f.url, error: f.reason })),
   };
 }
-

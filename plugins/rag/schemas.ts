@@ -9,15 +9,21 @@ export const RAG_DEPTHS = ['quick', 'standard', 'deep'] as const;
 export type RagDepth = (typeof RAG_DEPTHS)[number];
 export const CORPUS_STATUSES = ['building', 'complete', 'incomplete'] as const;
 
-const languageSchema = z.string().max(16).regex(/^([a-z]{2,3}(-[A-Za-z]{2,4})?|all)$/, 'must be a language code such as "en" or "all"');
-export const corpusIdSchema = z.string().max(71).regex(/^corpus_[a-f0-9]{16,64}$/, 'must be a corpus id like corpus_… (from rag/research)');
+const languageSchema = z
+  .string()
+  .max(16)
+  .regex(/^([a-z]{2,3}(-[A-Za-z]{2,4})?|all)$/, 'must be a language code such as "en" or "all"');
+export const corpusIdSchema = z
+  .string()
+  .max(71)
+  .regex(/^corpus_[a-f0-9]{16,64}$/, 'must be a corpus id like corpus_… (from rag/research)');
 
 export const ragSourceSchema = z.object({
   url: z.string(),
   title: z.string(),
   content: z.string().describe('The page text (at most 8,000 characters here; the corpus keeps it whole)'),
-  summary: z.string().describe('Extractive (the page\'s best sentences for the query) unless an LLM is configured'),
-  relevance_score: z.number().describe('Calibrated relevance of the page\'s best passage, 0..1 (docs/rag.md)'),
+  summary: z.string().describe("Extractive (the page's best sentences for the query) unless an LLM is configured"),
+  relevance_score: z.number().describe("Calibrated relevance of the page's best passage, 0..1 (docs/rag.md)"),
   word_count: z.int(),
   engine: z.string(),
   scraped_at: z.string().describe('ISO 8601 UTC; when the page was read'),
@@ -27,9 +33,19 @@ export const ragSearchInputSchema = z.strictObject({
   query: z.string().trim().min(1, 'must not be empty').max(2000),
   max_sources: z.int().min(1).max(20).default(5),
   scrape_content: z.boolean().default(true),
-  engines: z.array(engineIdSchema).min(1).max(20).optional().describe('Default: one general web engine (search.defaultSingleEngine, duckduckgo)'),
+  engines: z
+    .array(engineIdSchema)
+    .min(1)
+    .max(20)
+    .optional()
+    .describe('Default: one general web engine (search.defaultSingleEngine, duckduckgo)'),
   include_context: z.boolean().default(true),
-  max_context_tokens: z.int().min(50).max(32_000).default(3000).describe('Extension: token budget of context (cl100k_base, the chunker\'s tokenizer)'),
+  max_context_tokens: z
+    .int()
+    .min(50)
+    .max(32_000)
+    .default(3000)
+    .describe("Extension: token budget of context (cl100k_base, the chunker's tokenizer)"),
   language: languageSchema.default('en').describe('Extension'),
   timeout: z.number().min(1).max(120).default(30).describe('Extension: seconds for the whole call'),
 });
@@ -37,14 +53,22 @@ export type RagSearchInput = z.infer<typeof ragSearchInputSchema>;
 
 export const ragSearchOutputSchema = z.object({
   query: z.string(),
-  context: z.string().describe('The most relevant chunks, in reading order, each tagged [n] with its source; within max_context_tokens'),
+  context: z
+    .string()
+    .describe('The most relevant chunks, in reading order, each tagged [n] with its source; within max_context_tokens'),
   sources: z.array(ragSourceSchema),
   source_count: z.int(),
   processing_time_ms: z.int(),
   context_tokens: z.int().describe('Extension: tokens of context'),
-  model_used: z.string().describe('Extension: the LLM that wrote the summaries, or "extractive"; followed by ", reranked by <model>" when a configured cross-encoder (models.reranker) ordered the passages'),
+  model_used: z
+    .string()
+    .describe(
+      'Extension: the LLM that wrote the summaries, or "extractive"; followed by ", reranked by <model>" when a configured cross-encoder (models.reranker) ordered the passages',
+    ),
   engines_failed: z.array(z.string()).describe('Extension'),
-  failed_results: z.array(z.object({ url: z.string(), error: z.string() })).describe('Extension: pages that could not be read'),
+  failed_results: z
+    .array(z.object({ url: z.string(), error: z.string() }))
+    .describe('Extension: pages that could not be read'),
 });
 export type RagSearchOutput = z.infer<typeof ragSearchOutputSchema>;
 
@@ -54,12 +78,25 @@ export const ragResearchInputSchema = z.strictObject({
   num_queries: z.int().min(1).max(30).optional().describe('Default by depth: quick 3, standard 6, deep 10'),
   target_sources: z.int().min(1).max(100).optional().describe('Default by depth: quick 8, standard 20, deep 40'),
   categories: z.array(z.enum(RAG_CATEGORIES)).min(1).max(10).optional(),
-  engines: z.array(engineIdSchema).min(1).max(20).optional().describe('Default: one general web engine (search.defaultSingleEngine)'),
+  engines: z
+    .array(engineIdSchema)
+    .min(1)
+    .max(20)
+    .optional()
+    .describe('Default: one general web engine (search.defaultSingleEngine)'),
   scrape_content: z.boolean().default(true),
-  generate_embeddings: z.boolean().default(false).describe('Chunks are always embedded in the corpus; true also returns each source\'s document vector'),
+  generate_embeddings: z
+    .boolean()
+    .default(false)
+    .describe("Chunks are always embedded in the corpus; true also returns each source's document vector"),
   language: languageSchema.default('en'),
   async: z.boolean().default(false).describe('Extension: answer at once with the corpus id, a job id and a status URL'),
-  timeout: z.number().min(10).max(1800).optional().describe('Extension: seconds for the whole build (default by depth)'),
+  timeout: z
+    .number()
+    .min(10)
+    .max(1800)
+    .optional()
+    .describe('Extension: seconds for the whole build (default by depth)'),
 });
 export type RagResearchInput = z.infer<typeof ragResearchInputSchema>;
 
@@ -77,7 +114,11 @@ export const ragResearchResultSchema = z.object({
   counts: corpusCountsSchema.describe('Extension'),
   categories: z.array(z.string()).describe('Extension'),
   embedding_model: z.string().describe('Extension'),
-  model_used: z.string().describe('Extension: the LLM that planned the queries and wrote summaries, or "templates + extractive"; followed by ", reranked by <model>" when a configured cross-encoder (models.reranker) ordered the passages'),
+  model_used: z
+    .string()
+    .describe(
+      'Extension: the LLM that planned the queries and wrote summaries, or "templates + extractive"; followed by ", reranked by <model>" when a configured cross-encoder (models.reranker) ordered the passages',
+    ),
   failed_results: z.array(z.object({ url: z.string(), error: z.string() })),
 });
 export type RagResearchResult = z.infer<typeof ragResearchResultSchema>;
@@ -88,7 +129,12 @@ export const semanticSearchInputSchema = z.strictObject({
   corpus_id: corpusIdSchema,
   query: z.string().trim().min(1, 'must not be empty').max(2000),
   limit: z.int().min(1).max(100).default(10),
-  min_relevance: z.number().min(0).max(1).default(0.5).describe('Calibrated score (docs/rag.md): 0.5 keeps chunks more likely relevant than not'),
+  min_relevance: z
+    .number()
+    .min(0)
+    .max(1)
+    .default(0.5)
+    .describe('Calibrated score (docs/rag.md): 0.5 keeps chunks more likely relevant than not'),
 });
 
 export const corpusHitSchema = z.object({
@@ -111,14 +157,23 @@ export const semanticSearchOutputSchema = z.object({
   total_results: z.int(),
   processing_time_ms: z.int(),
   corpus_status: z.enum(CORPUS_STATUSES).describe('Extension'),
-  vector_search: z.boolean().describe('Extension: false when the corpus was embedded with another model than the one loaded (full text only)'),
+  vector_search: z
+    .boolean()
+    .describe('Extension: false when the corpus was embedded with another model than the one loaded (full text only)'),
 });
 
 export const ragImagesInputSchema = z.strictObject({
   query: z.string().trim().min(1, 'must not be empty').max(500),
   max_results: z.int().min(1).max(50).default(10),
   safe_search: z.enum(['strict', 'moderate', 'off']).default('moderate'),
-  engines: z.array(engineIdSchema).min(1).max(10).optional().describe('Image engines (ids ending in _images); default one: bing_images, or the first enabled of duckduckgo_images, openverse_images, wikimedia_images'),
+  engines: z
+    .array(engineIdSchema)
+    .min(1)
+    .max(10)
+    .optional()
+    .describe(
+      'Image engines (ids ending in _images); default one: bing_images, or the first enabled of duckduckgo_images, openverse_images, wikimedia_images',
+    ),
 });
 
 export const imageResultSchema = z.object({
@@ -159,10 +214,27 @@ export const corporaListOutputSchema = z.object({ corpora: z.array(corpusSummary
 export const corpusIdInputSchema = z.strictObject({ corpus_id: corpusIdSchema });
 
 export const corpusGetOutputSchema = corpusSummarySchema.extend({
-  sources: z.array(z.object({ id: z.string(), url: z.string(), title: z.string(), summary: z.string(), word_count: z.int(), engine: z.string(), scraped_at: z.string(), relevance_score: z.number(), chunks: z.int() })),
+  sources: z.array(
+    z.object({
+      id: z.string(),
+      url: z.string(),
+      title: z.string(),
+      summary: z.string(),
+      word_count: z.int(),
+      engine: z.string(),
+      scraped_at: z.string(),
+      relevance_score: z.number(),
+      chunks: z.int(),
+    }),
+  ),
 });
 
-export const corpusDeleteOutputSchema = z.object({ corpus_id: z.string(), deleted: z.literal(true), sources_deleted: z.int(), chunks_deleted: z.int() });
+export const corpusDeleteOutputSchema = z.object({
+  corpus_id: z.string(),
+  deleted: z.literal(true),
+  sources_deleted: z.int(),
+  chunks_deleted: z.int(),
+});
 
 /** The longest text rag/corpora/add accepts (per text). */
 export const MAX_ADDED_TEXT_CHARS = 500_000;
@@ -172,12 +244,21 @@ export const corpusAddInputSchema = z
     corpus_id: corpusIdSchema,
     urls: z.array(httpUrlSchema).min(1).max(20).optional(),
     texts: z
-      .array(z.strictObject({ text: z.string().trim().min(1, 'must not be empty').max(MAX_ADDED_TEXT_CHARS), title: z.string().trim().max(500).optional(), url: httpUrlSchema.optional() }))
+      .array(
+        z.strictObject({
+          text: z.string().trim().min(1, 'must not be empty').max(MAX_ADDED_TEXT_CHARS),
+          title: z.string().trim().max(500).optional(),
+          url: httpUrlSchema.optional(),
+        }),
+      )
       .min(1)
       .max(20)
       .optional(),
   })
-  .refine((i) => i.urls !== undefined || i.texts !== undefined, { message: 'give urls, texts or both', path: ['urls'] });
+  .refine((i) => i.urls !== undefined || i.texts !== undefined, {
+    message: 'give urls, texts or both',
+    path: ['urls'],
+  });
 
 export const corpusAddOutputSchema = z.object({
   corpus_id: z.string(),
@@ -188,4 +269,9 @@ export const corpusAddOutputSchema = z.object({
 
 export const corpusResumeInputSchema = z.strictObject({ corpus_id: corpusIdSchema, async: z.boolean().default(false) });
 
-export const ragJobInputSchema = z.strictObject({ job_id: z.string().max(68).regex(/^job_[a-f0-9]{8,64}$/, 'must be a job id like job_…') });
+export const ragJobInputSchema = z.strictObject({
+  job_id: z
+    .string()
+    .max(68)
+    .regex(/^job_[a-f0-9]{8,64}$/, 'must be a job id like job_…'),
+});

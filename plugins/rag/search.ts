@@ -19,7 +19,6 @@ export const CONTENT_CHARS = 8000;
 /** Passage size for context chunks (tokens). */
 const CONTEXT_PASSAGE_TOKENS = 160;
 
-
 export function defaultEngines(services: RagServices, engines: string[] | undefined): string[] {
   if (engines) {
     services.webSearch.assertKnownEngines(engines);
@@ -32,7 +31,11 @@ export function clip(text: string, max = CONTENT_CHARS): string {
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
-export async function ragSearch(services: RagServices, input: RagSearchInput, ctx: CallContext): Promise<RagSearchOutput> {
+export async function ragSearch(
+  services: RagServices,
+  input: RagSearchInput,
+  ctx: CallContext,
+): Promise<RagSearchOutput> {
   const started = performance.now();
   const engines = defaultEngines(services, input.engines);
   ctx.progress({ progress: 0, total: 3, message: `searching ${engines.join(', ')}` });
@@ -56,25 +59,43 @@ export async function ragSearch(services: RagServices, input: RagSearchInput, ct
     .map((source) => ({ source, text: source.read ? source.text : source.snippet }))
     .filter((c) => c.text.trim().length > 0);
   const reranker = rerankerForRequest(await services.models.passageReranker());
-  const ranked = await rankPagePassages(input.query, candidates.map((c) => ({ title: c.source.title, text: c.text })), embedder, {
-    passageTokens: CONTEXT_PASSAGE_TOKENS,
-    signal: ctx.signal,
-    reranker,
-  });
+  const ranked = await rankPagePassages(
+    input.query,
+    candidates.map((c) => ({ title: c.source.title, text: c.text })),
+    embedder,
+    {
+      passageTokens: CONTEXT_PASSAGE_TOKENS,
+      signal: ctx.signal,
+      reranker,
+    },
+  );
   const chosen = candidates
     .map((c, i) => ({ ...c, ranked: ranked[i]!, score: ranked[i]!.score }))
     .sort((a, b) => b.score - a.score)
     .slice(0, input.max_sources);
 
   const llm = modelFor(services.llm, 'page-summary');
-  const written = llm && chosen.length > 0 ? await writtenSummaries(llm, input.query, chosen.map((c) => ({ title: c.source.title, text: c.text })), { signal: ctx.signal, logger: ctx.logger }) : [];
+  const written =
+    llm && chosen.length > 0
+      ? await writtenSummaries(
+          llm,
+          input.query,
+          chosen.map((c) => ({ title: c.source.title, text: c.text })),
+          { signal: ctx.signal, logger: ctx.logger },
+        )
+      : [];
   const summaries: string[] = [];
-  for (const [i, c] of chosen.entries()) summaries.push(written[i] ?? (await extractiveSummary(input.query, c.text, embedder, { reranker, signal: ctx.signal })));
+  for (const [i, c] of chosen.entries())
+    summaries.push(
+      written[i] ?? (await extractiveSummary(input.query, c.text, embedder, { reranker, signal: ctx.signal })),
+    );
   const scrapedAt = new Date().toISOString();
 
   const fitted = input.include_context
     ? fitContext(
-        chosen.flatMap((c, i) => c.ranked.passages.map((p) => ({ source: i + 1, text: p.text, score: p.relevance.score, position: p.start }))),
+        chosen.flatMap((c, i) =>
+          c.ranked.passages.map((p) => ({ source: i + 1, text: p.text, score: p.relevance.score, position: p.start })),
+        ),
         input.max_context_tokens,
       )
     : { context: '', tokens: 0, chunks: [] };

@@ -2,7 +2,18 @@
 import type { ServicesOf } from '../../app/plugin-services.js';
 import type { Corpora } from './corpora/corpora.js';
 
-export const RAG_USES = ['config', 'engines', 'jobs', 'llm', 'logger', 'models', 'parsing', 'scraper', 'semantic', 'webSearch'] as const;
+export const RAG_USES = [
+  'config',
+  'engines',
+  'jobs',
+  'llm',
+  'logger',
+  'models',
+  'parsing',
+  'scraper',
+  'semantic',
+  'webSearch',
+] as const;
 
 /** What the area's code works with: the declared shared services and what the area owns (built in open()). */
 export type RagServices = ServicesOf<(typeof RAG_USES)[number]> & {

@@ -8,7 +8,12 @@ import { suggestQueries } from '../../services/web-search/suggestions.js';
 
 export const autocompleteInputSchema = z.strictObject({
   q: z.string().trim().min(1, 'must not be empty').max(200),
-  engines: z.array(engineIdSchema).min(1).max(10).optional().describe('Engines with autocomplete; default: duckduckgo and wikipedia'),
+  engines: z
+    .array(engineIdSchema)
+    .min(1)
+    .max(10)
+    .optional()
+    .describe('Engines with autocomplete; default: duckduckgo and wikipedia'),
   language: languageSchema.default('en'),
   max_suggestions: z.int().min(1).max(50).default(10),
 });
@@ -25,7 +30,8 @@ export function autocompleteCapability(engines: EngineService) {
   return defineCapability({
     id: 'search.autocomplete',
     title: 'Query suggestions',
-    description: 'Suggest completions for a partly typed query, from the engines that offer autocomplete (duckduckgo, google, wikipedia, brave with a key).',
+    description:
+      'Suggest completions for a partly typed query, from the engines that offer autocomplete (duckduckgo, google, wikipedia, brave with a key).',
     input: autocompleteInputSchema,
     output: autocompleteOutputSchema,
     http: { method: 'GET', path: '/api/v1/search/autocomplete' },

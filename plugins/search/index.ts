@@ -1,5 +1,5 @@
 /** The search area: web search, batch search, the engine catalogue and async job status. */
-import { SEARCH_USES, } from './uses.js';
+import { SEARCH_USES } from './uses.js';
 import { randomBytes } from 'node:crypto';
 import { defineCapability, type CallContext } from '../../core/capability.js';
 import { AppError, toAppError } from '../../core/errors.js';
@@ -76,7 +76,11 @@ export default definePlugin({
       toMarkdown: (answer) => {
         const out = answer as SearchAnswer | { job_id: string; status: string; status_url: string };
         if ('markdown' in out && out.markdown) return out.markdown;
-        if ('results' in out) return renderSearchMarkdown({ ...out, query: out.search_metadata.query }, { linkPolicy: webSearch.linkPolicy });
+        if ('results' in out)
+          return renderSearchMarkdown(
+            { ...out, query: out.search_metadata.query },
+            { linkPolicy: webSearch.linkPolicy },
+          );
         return renderJobAccepted('Search', out);
       },
       async prepare(input, ctx) {
@@ -91,7 +95,8 @@ export default definePlugin({
     const batch = defineCapability({
       id: 'search.batch',
       title: 'Batch web search',
-      description: 'Run up to 100 searches in one call, a bounded number in parallel. Per-query failures are reported in errors and queries_failed.',
+      description:
+        'Run up to 100 searches in one call, a bounded number in parallel. Per-query failures are reported in errors and queries_failed.',
       input: batchInputSchema,
       output: batchOutputSchema,
       http: { method: 'POST', path: '/api/v1/search/batch' },
@@ -110,7 +115,13 @@ export default definePlugin({
         const deadline = performance.now() + input.timeout * 1000;
         // Each query's search reports no progress of its own: the batch reports one step per query. Named field by
         // field, not spread: a host's context may keep its parts on its prototype (hosts/http/http-call-context.ts).
-        const perQuery: CallContext = { signal: ctx.signal, logger: ctx.logger, host: ctx.host, progress: () => undefined, ...(ctx.caller ? { caller: ctx.caller } : {}) };
+        const perQuery: CallContext = {
+          signal: ctx.signal,
+          logger: ctx.logger,
+          host: ctx.host,
+          progress: () => undefined,
+          ...(ctx.caller ? { caller: ctx.caller } : {}),
+        };
         const worker = async (): Promise<void> => {
           while (next < queries.length && !ctx.signal.aborted) {
             const query = queries[next++]!;
@@ -130,7 +141,9 @@ export default definePlugin({
                 perQuery,
               )) as SearchAnswer;
               if (answer.search_metadata.engines_succeeded.length === 0) {
-                const reasons = Object.entries(answer.search_metadata.engine_errors).map(([e, err]) => `${e}: ${err.message}`);
+                const reasons = Object.entries(answer.search_metadata.engine_errors).map(
+                  ([e, err]) => `${e}: ${err.message}`,
+                );
                 errors[query] = `every engine failed (${reasons.join('; ')})`;
               }
               results[query] = answer.results.map((r) => ({ title: r.title, url: r.url, snippet: r.snippet }));
@@ -159,7 +172,8 @@ export default definePlugin({
     const engines = defineCapability({
       id: 'search.engines',
       title: 'Engine catalogue',
-      description: 'List every search engine with its categories, languages, support flags, and run-time state (suspension, recent error rate).',
+      description:
+        'List every search engine with its categories, languages, support flags, and run-time state (suspension, recent error rate).',
       input: enginesInputSchema,
       output: enginesOutputSchema,
       http: { method: 'GET', path: '/api/v1/search/engines' },
@@ -176,8 +190,14 @@ export default definePlugin({
           .join('\n'),
       async handler() {
         const ids = services.engines.ids();
-        const entries = Object.fromEntries(await Promise.all(ids.map(async (id) => [id, await services.engines.runtimeEntry(id)] as const)));
-        return { engines: entries as Record<string, (typeof entries)[string] & Record<string, unknown>>, total_engines: ids.length, enabled_engines: ids.filter((id) => entries[id]!.enabled).length };
+        const entries = Object.fromEntries(
+          await Promise.all(ids.map(async (id) => [id, await services.engines.runtimeEntry(id)] as const)),
+        );
+        return {
+          engines: entries as Record<string, (typeof entries)[string] & Record<string, unknown>>,
+          total_engines: ids.length,
+          enabled_engines: ids.filter((id) => entries[id]!.enabled).length,
+        };
       },
     });
 

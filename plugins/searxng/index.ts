@@ -34,33 +34,49 @@ export default definePlugin({
   setup(services) {
     const search = searchService(services);
     const { engines } = services;
-    const mainCategory = (engine: string) => (engines.has(engine) ? engines.get(engine).manifest.categories[0] : undefined);
+    const mainCategory = (engine: string) =>
+      engines.has(engine) ? engines.get(engine).manifest.categories[0] : undefined;
 
     const searxngSearch = defineCapability({
       id: 'searxng.search',
       title: 'Search (SearXNG-compatible)',
       description:
-        'SearXNG\'s search API (GET, or POST with a form body): q, format=json, categories, engines, language, pageno, time_range, safesearch; ' +
-        'answered in SearXNG\'s JSON shape from the web search pipeline. For tools built for SearXNG; agents use search_web.',
+        "SearXNG's search API (GET, or POST with a form body): q, format=json, categories, engines, language, pageno, time_range, safesearch; " +
+        "answered in SearXNG's JSON shape from the web search pipeline. For tools built for SearXNG; agents use search_web.",
       input: searxngSearchInputSchema,
       output: searxngSearchOutputSchema,
-      http: { method: 'GET', path: '/api/v1/searxng/search', aliases: BASES.flatMap((base) => [`${base}/search`, base]), formPost: true, urlKeyParam: 'url_key' },
+      http: {
+        method: 'GET',
+        path: '/api/v1/searxng/search',
+        aliases: BASES.flatMap((base) => [`${base}/search`, base]),
+        formPost: true,
+        urlKeyParam: 'url_key',
+      },
       readOnly: true,
       async handler(request, ctx) {
         const plan = planSearch(request, engines);
         await services.searchHistory.record(ctx.caller, [plan.query]);
         const answer = await search(plan, ctx);
-        return toSearxngAnswer(answer, { query: plan.query, categoryOf: mainCategory, unknownEngines: plan.unknownEngines });
+        return toSearxngAnswer(answer, {
+          query: plan.query,
+          categoryOf: mainCategory,
+          unknownEngines: plan.unknownEngines,
+        });
       },
     });
 
     const searxngConfig = defineCapability({
       id: 'searxng.config',
       title: 'Instance configuration (SearXNG-compatible)',
-      description: 'SearXNG\'s /config: the engines and categories this installation serves, for tools that read them.',
+      description: "SearXNG's /config: the engines and categories this installation serves, for tools that read them.",
       input: searxngConfigInputSchema,
       output: searxngConfigOutputSchema,
-      http: { method: 'GET', path: '/api/v1/searxng/config', aliases: BASES.map((base) => `${base}/config`), urlKeyParam: 'url_key' },
+      http: {
+        method: 'GET',
+        path: '/api/v1/searxng/config',
+        aliases: BASES.map((base) => `${base}/config`),
+        urlKeyParam: 'url_key',
+      },
       readOnly: true,
       async handler() {
         const list = engines.ids().map((id) => {

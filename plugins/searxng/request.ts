@@ -39,7 +39,9 @@ export interface SearxngSearchPlan {
 
 export function planSearch(request: SearxngSearchInput, engines: EngineNames): SearxngSearchPlan {
   // Engine names as SearXNG writes them ("bing news") are Quarry's ids with underscores.
-  const named = (request.engines ?? []).map((name) => name.trim().toLowerCase().replace(/\s+/g, '_')).filter((name) => name !== '');
+  const named = (request.engines ?? [])
+    .map((name) => name.trim().toLowerCase().replace(/\s+/g, '_'))
+    .filter((name) => name !== '');
   const known = [...new Set(named.filter((name) => engines.has(name)))];
   const unknownEngines = [...new Set(named.filter((name) => !engines.has(name)))];
   const categories = quarryCategories(request.categories ?? []);
@@ -62,7 +64,11 @@ export function languageOf(value: string | undefined): string | undefined {
   if (languageSchema.safeParse(tag).success) return tag;
   const primary = tag.split('-')[0]!.toLowerCase();
   if (languageSchema.safeParse(primary).success) return primary;
-  throw new AppError('INVALID_INPUT', `invalid input: language: "${tag}" is not a language code such as en, de-DE or all`, {
-    details: { issues: [{ field: 'language', message: 'must be a language code such as en, de-DE or all' }] },
-  });
+  throw new AppError(
+    'INVALID_INPUT',
+    `invalid input: language: "${tag}" is not a language code such as en, de-DE or all`,
+    {
+      details: { issues: [{ field: 'language', message: 'must be a language code such as en, de-DE or all' }] },
+    },
+  );
 }

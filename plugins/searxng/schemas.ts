@@ -10,11 +10,21 @@ import { z } from 'zod';
 export const searxngSearchInputSchema = z.strictObject({
   q: z.string().trim().min(1, 'must not be empty').max(2000).describe('The search query'),
   format: z
-    .literal('json', { error: 'only format=json is served here (SearXNG\'s html, csv and rss formats are not)' })
+    .literal('json', { error: "only format=json is served here (SearXNG's html, csv and rss formats are not)" })
     .default('json')
     .describe('Answer format: json (the only one served)'),
-  categories: z.array(z.string().max(64)).max(32).optional().describe('Comma-separated SearXNG categories (general, news, images, videos, science, it, …); unknown ones are ignored'),
-  engines: z.array(z.string().max(64)).max(100).optional().describe('Comma-separated engine names; names Quarry does not have are listed in unresponsive_engines'),
+  categories: z
+    .array(z.string().max(64))
+    .max(32)
+    .optional()
+    .describe(
+      'Comma-separated SearXNG categories (general, news, images, videos, science, it, …); unknown ones are ignored',
+    ),
+  engines: z
+    .array(z.string().max(64))
+    .max(100)
+    .optional()
+    .describe('Comma-separated engine names; names Quarry does not have are listed in unresponsive_engines'),
   language: z.string().max(35).optional().describe('Language code such as en or de-DE; "all" or "auto" for any'),
   pageno: z.int().min(1).max(50).default(1).describe('Result page'),
   time_range: z.enum(['day', 'week', 'month', 'year', '']).optional(),
@@ -86,5 +96,7 @@ export const searxngAutocompleteInputSchema = z.strictObject({
 });
 
 export const searxngAutocompleteOutputSchema = z.object({
-  suggestions: z.tuple([z.string(), z.array(z.string())]).describe('[query, [suggestions…]], the OpenSearch suggestions form SearXNG answers'),
+  suggestions: z
+    .tuple([z.string(), z.array(z.string())])
+    .describe('[query, [suggestions…]], the OpenSearch suggestions form SearXNG answers'),
 });

@@ -15,7 +15,15 @@ import { AppError, toAppError } from '../../core/errors.js';
 import type { JobHandler } from '../../app/plugin-services.js';
 import { jobSurface, type JobWireForm } from '../../services/jobs/job-capability.js';
 import type { JobRecord } from '../../services/jobs/types.js';
-import { batchInputSchema, batchOutputSchema, batchStatusInputSchema, claimInputSchema, DEPTHS, type BatchAnswer, type BatchResult } from './schemas.js';
+import {
+  batchInputSchema,
+  batchOutputSchema,
+  batchStatusInputSchema,
+  claimInputSchema,
+  DEPTHS,
+  type BatchAnswer,
+  type BatchResult,
+} from './schemas.js';
 import { STEPS, verifyClaim, type VerifyDeps } from './verify-claim.js';
 
 export const BATCH_JOB = 'verify.batch';
@@ -56,7 +64,11 @@ export function batchJobHandler(deps: VerifyDeps): JobHandler {
     const save = (index: number, result: BatchResult): Promise<void> => {
       results[index] = result;
       // Writes are chained so a slower write never overwrites a newer list.
-      writes = writes.then(() => services.stores.records.set(resultsKey(input.results_key), { results: [...results] } satisfies StoredResults).then(() => undefined));
+      writes = writes.then(() =>
+        services.stores.records
+          .set(resultsKey(input.results_key), { results: [...results] } satisfies StoredResults)
+          .then(() => undefined),
+      );
       return writes;
     };
     const total = input.claims.length * STEPS.length;
@@ -81,14 +93,32 @@ export function batchJobHandler(deps: VerifyDeps): JobHandler {
         };
         let result: BatchResult;
         try {
-          const answer = await verifyClaim(deps, claimInputSchema.parse({ claim, depth: input.depth, include_sources: false, ...(input.engines ? { engines: input.engines } : {}) }), ctx, (step, detail) =>
-            progress(index, STEPS.indexOf(step) + 1, `claim ${index + 1} of ${input.claims.length}, ${step}: ${detail}`),
+          const answer = await verifyClaim(
+            deps,
+            claimInputSchema.parse({
+              claim,
+              depth: input.depth,
+              include_sources: false,
+              ...(input.engines ? { engines: input.engines } : {}),
+            }),
+            ctx,
+            (step, detail) =>
+              progress(
+                index,
+                STEPS.indexOf(step) + 1,
+                `claim ${index + 1} of ${input.claims.length}, ${step}: ${detail}`,
+              ),
           );
           result = { claim, verdict: answer.verdict, confidence: answer.confidence, summary: answer.summary };
         } catch (error) {
           if (job.signal.aborted) throw error; // shutdown: the claim is verified again on resume
           const appError = toAppError(error);
-          result = { claim, verdict: 'unverifiable', confidence: 0, summary: `Unverifiable: the verification failed (${appError.code}: ${appError.message}).` };
+          result = {
+            claim,
+            verdict: 'unverifiable',
+            confidence: 0,
+            summary: `Unverifiable: the verification failed (${appError.code}: ${appError.message}).`,
+          };
         }
         await save(index, result);
         progress(index, STEPS.length, `claim ${index + 1} of ${input.claims.length} done: ${result.verdict}`);
@@ -108,7 +138,9 @@ export function pollPath(jobId: string): string {
 async function batchView(services: VerifyServices, job: JobRecord): Promise<BatchAnswer> {
   const input = jobInputSchema.parse(job.input);
   const finished =
-    job.status === 'completed' && job.result ? (job.result as { results: BatchResult[] }).results : await readResults(services, input.results_key, input.claims.length);
+    job.status === 'completed' && job.result
+      ? (job.result as { results: BatchResult[] }).results
+      : await readResults(services, input.results_key, input.claims.length);
   const results = finished.filter((r): r is BatchResult => r !== null);
   const view: BatchAnswer = {
     job_id: job.id,
@@ -144,7 +176,8 @@ export function batchCapabilities(services: VerifyServices, render: (answer: Bat
     statusRoute: {
       id: 'verify.batch_status',
       title: 'Poll a verification batch',
-      description: 'Status of a verification batch job and the results of the claims finished so far, in the order given.',
+      description:
+        'Status of a verification batch job and the results of the claims finished so far, in the order given.',
       mcpTool: 'verify_batch_status',
       path: '/api/v1/verify/batch/:job_id',
       idField: 'job_id',
@@ -163,9 +196,15 @@ export function batchCapabilities(services: VerifyServices, render: (answer: Bat
     mcpTool: 'verify_batch',
     toMarkdown: (out) => render(out as BatchAnswer),
     submission: (input) => ({
-      input: { claims: input.claims, depth: input.depth, ...(input.engines ? { engines: input.engines } : {}), results_key: randomBytes(12).toString('hex') } satisfies JobInput,
+      input: {
+        claims: input.claims,
+        depth: input.depth,
+        ...(input.engines ? { engines: input.engines } : {}),
+        results_key: randomBytes(12).toString('hex'),
+      } satisfies JobInput,
     }),
-    waitMs: (input) => (input.wait_seconds ?? (input.claims.length <= SMALL_BATCH ? SMALL_BATCH_WAIT_SECONDS : 0)) * 1000,
+    waitMs: (input) =>
+      (input.wait_seconds ?? (input.claims.length <= SMALL_BATCH ? SMALL_BATCH_WAIT_SECONDS : 0)) * 1000,
   });
   return [batch, batches.statusCapability({ toMarkdown: render })];
 }

@@ -49,27 +49,39 @@ function plansFor(source: PageSource, queries: string[], engines: string[] | und
   );
 }
 
-export async function gatherPages(source: PageSource, request: GatherRequest, ctx: CallContext, onStep: (step: 'search' | 'read', detail: string) => void): Promise<GatherOutcome> {
+export async function gatherPages(
+  source: PageSource,
+  request: GatherRequest,
+  ctx: CallContext,
+  onStep: (step: 'search' | 'read', detail: string) => void,
+): Promise<GatherOutcome> {
   const seen = request.seen ?? newSeenSources();
-  const gathering = await source.gather({
-    plans: plansFor(source, request.queries.map((q) => q.slice(0, 2000)), request.engines),
-    resultsPerEngine: request.resultsPerQuery,
-    readLimit: request.maxPages,
-    language: 'en',
-    safeSearch: 1, // moderate, as a search with no safe_search field
-    extract: { markdown: false, includeImages: false, includeLinks: false },
-    deadline: request.deadline,
-    engineShare: SEARCH_SHARE,
-    signal: ctx.signal,
-    seen,
-    progress: (message) => {
-      if (message.startsWith('reading ')) onStep('search', `${request.queries.length} searches, ${message.slice('reading '.length)} chosen`);
-    },
-  }).catch((error: unknown) => {
-    if (error instanceof AppError && error.code === 'CANCELLED') throw error;
-    ctx.logger.warn({ err: error }, 'verify: gathering pages failed');
-    return null;
-  });
+  const gathering = await source
+    .gather({
+      plans: plansFor(
+        source,
+        request.queries.map((q) => q.slice(0, 2000)),
+        request.engines,
+      ),
+      resultsPerEngine: request.resultsPerQuery,
+      readLimit: request.maxPages,
+      language: 'en',
+      safeSearch: 1, // moderate, as a search with no safe_search field
+      extract: { markdown: false, includeImages: false, includeLinks: false },
+      deadline: request.deadline,
+      engineShare: SEARCH_SHARE,
+      signal: ctx.signal,
+      seen,
+      progress: (message) => {
+        if (message.startsWith('reading '))
+          onStep('search', `${request.queries.length} searches, ${message.slice('reading '.length)} chosen`);
+      },
+    })
+    .catch((error: unknown) => {
+      if (error instanceof AppError && error.code === 'CANCELLED') throw error;
+      ctx.logger.warn({ err: error }, 'verify: gathering pages failed');
+      return null;
+    });
   if (!gathering) return { pages: [], failed: 0, enginesFailed: [], seen };
   const pages = gathering.sources.filter((s) => s.read).map((s) => ({ url: s.url, title: s.title, text: s.text }));
   onStep('read', `${pages.length} pages read${gathering.pagesFailed ? `, ${gathering.pagesFailed} failed` : ''}`);

@@ -7,12 +7,7 @@ import { BATCH_JOB, batchCapabilities, batchJobHandler } from './batch.js';
 import type { PageSource } from './evidence-pages.js';
 import { outboundLinkPolicy } from '../../services/markdown/link-policy.js';
 import { batchMarkdown, claimMarkdown, sourceMarkdown } from './markdown.js';
-import {
-  claimInputSchema,
-  claimOutputSchema,
-  sourceInputSchema,
-  sourceOutputSchema,
-} from './schemas.js';
+import { claimInputSchema, claimOutputSchema, sourceInputSchema, sourceOutputSchema } from './schemas.js';
 import { verifyClaim, type VerifyDeps } from './verify-claim.js';
 
 function verifyDeps(services: VerifyServices): VerifyDeps {
@@ -22,7 +17,10 @@ function verifyDeps(services: VerifyServices): VerifyDeps {
 
 export default definePlugin({
   uses: VERIFY_USES,
-  open: (shared): VerifyServices => ({ ...shared, credibility: new CredibilityService(shared.config.credibility, shared.logger.child({ component: 'credibility' })) }),
+  open: (shared): VerifyServices => ({
+    ...shared,
+    credibility: new CredibilityService(shared.config.credibility, shared.logger.child({ component: 'credibility' })),
+  }),
   jobHandlers: (_shared, services) => ({ [BATCH_JOB]: batchJobHandler(verifyDeps(services)) }),
 
   setup(_shared, services) {

@@ -16,7 +16,18 @@ export function claimMarkdown(out: ClaimAnswer, policy: LinkPolicy): string {
   const evidence = (title: string, items: ClaimAnswer['supporting_evidence']) =>
     items.length === 0
       ? []
-      : [`\n## ${title}`, ...renderSourceList(items.map((e) => ({ title: e.title, url: e.url, details: [`credibility ${e.credibility_score}`, `on "${e.fact}"`], excerpt: e.snippet })), { policy, marker: 'bullet', excerptChars: 600 })];
+      : [
+          `\n## ${title}`,
+          ...renderSourceList(
+            items.map((e) => ({
+              title: e.title,
+              url: e.url,
+              details: [`credibility ${e.credibility_score}`, `on "${e.fact}"`],
+              excerpt: e.snippet,
+            })),
+            { policy, marker: 'bullet', excerptChars: 600 },
+          ),
+        ];
   return [
     `# ${VERDICT_TEXT[out.verdict]} (confidence ${out.confidence})`,
     `Claim: ${inlineText(out.claim)}`,
@@ -48,7 +59,10 @@ export function sourceMarkdown(out: z.infer<typeof sourceOutputSchema>): string 
 export function batchMarkdown(out: BatchAnswer): string {
   return [
     `# Verification batch ${out.job_id}: ${out.status} (${out.claims_completed} of ${out.claims_count} claims)`,
-    ...out.results.map((r, i) => `${i + 1}. **${VERDICT_TEXT[r.verdict]}** (${r.confidence}) ${inlineText(r.claim)}\n   ${inlineText(r.summary)}`),
+    ...out.results.map(
+      (r, i) =>
+        `${i + 1}. **${VERDICT_TEXT[r.verdict]}** (${r.confidence}) ${inlineText(r.claim)}\n   ${inlineText(r.summary)}`,
+    ),
     out.status === 'processing' ? `\nPoll ${out.poll_url} (tool verify_batch_status) for the rest.` : '',
     out.error ? `\nThe job failed: ${out.error.code}: ${inlineText(out.error.message)}` : '',
   ]

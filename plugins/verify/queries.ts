@@ -29,9 +29,19 @@ export function planSearches(claim: string, depth: Depth): SearchPlan {
   const unique = (list: string[]) => [...new Set(list.map(shorten).filter(Boolean))];
   if (depth === 'quick') {
     const central = facts.length > 1 ? facts.find((f) => f.central)!.text : null;
-    return { queries: unique([cleaned, ...(central ? [central] : [])]), resultsPerQuery: 5, maxPages: 6, secondRound: false };
+    return {
+      queries: unique([cleaned, ...(central ? [central] : [])]),
+      resultsPerQuery: 5,
+      maxPages: 6,
+      secondRound: false,
+    };
   }
-  return { queries: unique([cleaned, ...facts.map((f) => f.text), `${cleaned} fact check`]).slice(0, 6), resultsPerQuery: 8, maxPages: 12, secondRound: true };
+  return {
+    queries: unique([cleaned, ...facts.map((f) => f.text), `${cleaned} fact check`]).slice(0, 6),
+    resultsPerQuery: 8,
+    maxPages: 12,
+    secondRound: true,
+  };
 }
 
 /** The second round's query for a fact without evidence: its names, figures and content words. */

@@ -10,14 +10,32 @@ export const FACT_STATUSES = ['supported', 'partly_supported', 'contradicted', '
 export const MAX_BATCH_CLAIMS = 10;
 
 const claimText = z.string().trim().min(1, 'must not be empty').max(2000, 'must be at most 2000 characters');
-const engines = z.array(engineIdSchema).min(1).max(20).optional().describe('Extension: engines to search; default the configured search.defaultEngines');
+const engines = z
+  .array(engineIdSchema)
+  .min(1)
+  .max(20)
+  .optional()
+  .describe('Extension: engines to search; default the configured search.defaultEngines');
 
 export const claimInputSchema = z.strictObject({
   claim: claimText,
-  depth: z.enum(DEPTHS).default('quick').describe('quick: 1–2 searches, up to 6 pages, one round; thorough: up to 6 searches, 12 pages and a second round for facts without evidence'),
-  include_sources: z.boolean().default(true).describe('Include the evidence items (supporting_evidence, contradicting_evidence)'),
+  depth: z
+    .enum(DEPTHS)
+    .default('quick')
+    .describe(
+      'quick: 1–2 searches, up to 6 pages, one round; thorough: up to 6 searches, 12 pages and a second round for facts without evidence',
+    ),
+  include_sources: z
+    .boolean()
+    .default(true)
+    .describe('Include the evidence items (supporting_evidence, contradicting_evidence)'),
   engines,
-  timeout: z.number().min(5).max(120).default(45).describe('Extension: seconds; bounds searching and reading (the verdict is given on what was read by then)'),
+  timeout: z
+    .number()
+    .min(5)
+    .max(120)
+    .default(45)
+    .describe('Extension: seconds; bounds searching and reading (the verdict is given on what was read by then)'),
 });
 export type ClaimInput = z.infer<typeof claimInputSchema>;
 
@@ -50,7 +68,11 @@ export const claimOutputSchema = z.object({
   nuances: z.string(),
   sources_checked: z.int(),
   verification_time_ms: z.int(),
-  model_used: z.string().describe('Extension: what judged the evidence: the language model, the configured NLI model (models.stance), or "rules"'),
+  model_used: z
+    .string()
+    .describe(
+      'Extension: what judged the evidence: the language model, the configured NLI model (models.stance), or "rules"',
+    ),
   facts: z.array(factSchema).describe('Extension: each fact with its status and combined strengths'),
   queries: z.array(z.string()).describe('Extension: the searches run'),
   engines_failed: z.array(z.string()).describe('Extension: engines that failed on some search'),
@@ -74,7 +96,10 @@ export const sourceOutputSchema = z.object({
 });
 
 export const batchInputSchema = z.strictObject({
-  claims: z.array(claimText).min(1, 'must hold at least one claim').max(MAX_BATCH_CLAIMS, `at most ${MAX_BATCH_CLAIMS} claims`),
+  claims: z
+    .array(claimText)
+    .min(1, 'must hold at least one claim')
+    .max(MAX_BATCH_CLAIMS, `at most ${MAX_BATCH_CLAIMS} claims`),
   depth: z.enum(DEPTHS).default('quick'),
   engines,
   wait_seconds: z
@@ -82,7 +107,9 @@ export const batchInputSchema = z.strictObject({
     .min(0)
     .max(60)
     .optional()
-    .describe('Extension: how long the call waits for the job before answering "processing"; default 30 for up to 3 claims, else 0'),
+    .describe(
+      'Extension: how long the call waits for the job before answering "processing"; default 30 for up to 3 claims, else 0',
+    ),
 });
 export type BatchInput = z.infer<typeof batchInputSchema>;
 
@@ -96,7 +123,9 @@ export type BatchResult = z.infer<typeof batchResultSchema>;
 
 export const batchOutputSchema = z.object({
   job_id: z.string(),
-  status: z.enum(['processing', 'completed', 'failed']).describe('"failed" (extension) only when the job itself failed, never for one claim'),
+  status: z
+    .enum(['processing', 'completed', 'failed'])
+    .describe('"failed" (extension) only when the job itself failed, never for one claim'),
   claims_count: z.int(),
   results: z.array(batchResultSchema).describe('The claims finished so far, in the order given'),
   poll_url: z.string(),
@@ -108,5 +137,8 @@ export const batchOutputSchema = z.object({
 export type BatchAnswer = z.infer<typeof batchOutputSchema>;
 
 export const batchStatusInputSchema = z.strictObject({
-  job_id: z.string().max(28).regex(/^job_[a-f0-9]{24}$/, 'must be a job id like job_<24 hex digits>'),
+  job_id: z
+    .string()
+    .max(28)
+    .regex(/^job_[a-f0-9]{24}$/, 'must be a job id like job_<24 hex digits>'),
 });

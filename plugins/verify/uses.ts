@@ -2,7 +2,17 @@
 import type { ServicesOf } from '../../app/plugin-services.js';
 import type { CredibilityService } from './credibility/credibility-service.js';
 
-export const VERIFY_USES = ['config', 'engines', 'jobs', 'llm', 'logger', 'models', 'semantic', 'stores', 'webSearch'] as const;
+export const VERIFY_USES = [
+  'config',
+  'engines',
+  'jobs',
+  'llm',
+  'logger',
+  'models',
+  'semantic',
+  'stores',
+  'webSearch',
+] as const;
 
 /** What the area's code works with: the declared shared services and what the area owns (built in open()). */
 export type VerifyServices = ServicesOf<(typeof VERIFY_USES)[number]> & {

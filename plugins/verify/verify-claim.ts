@@ -31,7 +31,12 @@ export interface VerifyDeps {
   source: PageSource;
 }
 
-export async function verifyClaim(deps: VerifyDeps, input: ClaimInput, ctx: CallContext, onStep?: (step: Step, detail: string) => void): Promise<ClaimAnswer> {
+export async function verifyClaim(
+  deps: VerifyDeps,
+  input: ClaimInput,
+  ctx: CallContext,
+  onStep?: (step: Step, detail: string) => void,
+): Promise<ClaimAnswer> {
   const started = performance.now();
   const { services } = deps;
   if (input.engines) assertKnownEngines(services.engines, input.engines);
@@ -55,22 +60,35 @@ export async function verifyClaim(deps: VerifyDeps, input: ClaimInput, ctx: Call
   let failed = first.failed;
   const enginesFailed = new Set(first.enginesFailed);
   const analyse = (read: ReadPage[], steps: boolean) =>
-    checkClaim(input.claim, read.map((p) => withCredibility(services, p)), {
-      depth: input.depth,
-      embedder,
-      llm,
-      stance,
-      signal: ctx.signal,
-      ...(steps ? { onStep: (step: ClaimStep, detail: string) => report(step, detail) } : {}),
-    });
+    checkClaim(
+      input.claim,
+      read.map((p) => withCredibility(services, p)),
+      {
+        depth: input.depth,
+        embedder,
+        llm,
+        stance,
+        signal: ctx.signal,
+        ...(steps ? { onStep: (step: ClaimStep, detail: string) => report(step, detail) } : {}),
+      },
+    );
 
   let check = await analyse(pages, !plan.secondRound);
   if (plan.secondRound) {
-    const missing = check.facts.filter((f) => f.status === 'no_evidence' || f.status === 'partly_supported').map((f) => keyTermsQuery(f.fact));
+    const missing = check.facts
+      .filter((f) => f.status === 'no_evidence' || f.status === 'partly_supported')
+      .map((f) => keyTermsQuery(f.fact));
     if (missing.length > 0 && performance.now() < deadline) {
       const more = await gatherPages(
         deps.source,
-        { queries: missing, engines: input.engines, resultsPerQuery: 5, maxPages: SECOND_ROUND_PAGES, seen: first.seen, deadline },
+        {
+          queries: missing,
+          engines: input.engines,
+          resultsPerQuery: 5,
+          maxPages: SECOND_ROUND_PAGES,
+          seen: first.seen,
+          deadline,
+        },
         ctx,
         () => undefined,
       );
@@ -109,7 +127,9 @@ function evidenceItem(outcome: FactOutcome, candidate: JudgedCandidate) {
 
 /** One list of evidence items, strongest first, one item per page and sentence. */
 function evidenceList(check: ClaimCheck, stance: 'supports' | 'contradicts') {
-  const items = check.facts.flatMap((o) => o.evidence.filter((e) => e.judgement.stance === stance).map((e) => ({ o, e })));
+  const items = check.facts.flatMap((o) =>
+    o.evidence.filter((e) => e.judgement.stance === stance).map((e) => ({ o, e })),
+  );
   items.sort((a, b) => b.e.weight * b.e.judgement.strength - a.e.weight * a.e.judgement.strength);
   const seen = new Set<string>();
   const out = [];
@@ -155,17 +175,21 @@ function summarise(check: ClaimCheck, pagesRead: number): string {
     case 'false':
       return `False: "${central.fact.text}" is contradicted by ${sourcesOf(central, 'contradicts').join(', ')}${central.support > 0 ? ', which outweigh the sources that support it' : ''}.`;
     case 'partially_true':
-      if (n === 1) return `Partially true: the ${pagesRead} pages read state part of the claim and not the rest, and nothing contradicts it.`;
+      if (n === 1)
+        return `Partially true: the ${pagesRead} pages read state part of the claim and not the rest, and nothing contradicts it.`;
       return `Partially true: ${facts} supported${partly(check)}; the rest is not stated in the ${pagesRead} pages read, and nothing contradicts the claim.`;
     case 'misleading': {
       const contradicted = check.facts.find((f) => f.status === 'contradicted');
-      if (contradicted) return `Misleading: "${central.fact.text}" is supported, but "${contradicted.fact.text}" is contradicted by ${sourcesOf(contradicted, 'contradicts').join(', ')}.`;
+      if (contradicted)
+        return `Misleading: "${central.fact.text}" is supported, but "${contradicted.fact.text}" is contradicted by ${sourcesOf(contradicted, 'contradicts').join(', ')}.`;
       return 'Misleading: the facts stated are supported, but the evidence qualifies them in a way the claim leaves out (see nuances).';
     }
     default:
       if (pagesRead === 0) return 'Unverifiable: no page could be read for this claim.';
-      if (check.facts.every((f) => f.evidence.length === 0)) return `Unverifiable: none of the ${pagesRead} pages read mentions what the claim says.`;
-      if (check.facts.some((f) => f.status === 'disputed')) return 'Unverifiable: the sources read disagree and neither side clearly outweighs the other.';
+      if (check.facts.every((f) => f.evidence.length === 0))
+        return `Unverifiable: none of the ${pagesRead} pages read mentions what the claim says.`;
+      if (check.facts.some((f) => f.status === 'disputed'))
+        return 'Unverifiable: the sources read disagree and neither side clearly outweighs the other.';
       return `Unverifiable: the ${pagesRead} pages read discuss the claim's subject but neither confirm nor contradict it.`;
   }
 }
@@ -173,19 +197,39 @@ function summarise(check: ClaimCheck, pagesRead: number): string {
 function nuancesOf(check: ClaimCheck): string {
   const notes: string[] = [];
   for (const o of check.facts) {
-    if (o.qualifier) notes.push(`"${o.fact.text}" is qualified by ${domainOf(o.qualifier.page.url)}: "${o.qualifier.sentence}"`);
-    if (o.status === 'disputed') notes.push(`Sources disagree on "${o.fact.text}": ${sourcesOf(o, 'supports').join(', ')} support it, ${sourcesOf(o, 'contradicts').join(', ')} contradict it.`);
-    else if (o.status === 'supported' && o.contradiction > 0) notes.push(`"${o.fact.text}" is supported, though ${sourcesOf(o, 'contradicts').join(', ')} says otherwise.`);
-    else if (o.status === 'contradicted' && o.support > 0) notes.push(`"${o.fact.text}" is contradicted, though ${sourcesOf(o, 'supports').join(', ')} supports it.`);
-    const hedged = o.evidence.filter((e) => e.judgement.stance !== 'unrelated' && e.judgement.reasons.includes('the evidence is hedged'));
-    if (hedged.length > 0 && o.status !== 'no_evidence') notes.push(`Some evidence on "${o.fact.text}" is hedged ("may", "suggests"…) and counts for less.`);
+    if (o.qualifier)
+      notes.push(`"${o.fact.text}" is qualified by ${domainOf(o.qualifier.page.url)}: "${o.qualifier.sentence}"`);
+    if (o.status === 'disputed')
+      notes.push(
+        `Sources disagree on "${o.fact.text}": ${sourcesOf(o, 'supports').join(', ')} support it, ${sourcesOf(o, 'contradicts').join(', ')} contradict it.`,
+      );
+    else if (o.status === 'supported' && o.contradiction > 0)
+      notes.push(`"${o.fact.text}" is supported, though ${sourcesOf(o, 'contradicts').join(', ')} says otherwise.`);
+    else if (o.status === 'contradicted' && o.support > 0)
+      notes.push(`"${o.fact.text}" is contradicted, though ${sourcesOf(o, 'supports').join(', ')} supports it.`);
+    const hedged = o.evidence.filter(
+      (e) => e.judgement.stance !== 'unrelated' && e.judgement.reasons.includes('the evidence is hedged'),
+    );
+    if (hedged.length > 0 && o.status !== 'no_evidence')
+      notes.push(`Some evidence on "${o.fact.text}" is hedged ("may", "suggests"…) and counts for less.`);
     const weak = o.evidence.filter((e) => e.judgement.stance !== 'unrelated' && e.page.credibility < 0.4);
-    if (weak.length > 0) notes.push(`Evidence from low-credibility sources (${[...new Set(weak.map((e) => domainOf(e.page.url)))].join(', ')}) counts for less.`);
+    if (weak.length > 0)
+      notes.push(
+        `Evidence from low-credibility sources (${[...new Set(weak.map((e) => domainOf(e.page.url)))].join(', ')}) counts for less.`,
+      );
   }
   return [...new Set(notes)].join(' ');
 }
 
-function shapeAnswer(input: ClaimInput, check: ClaimCheck, pagesRead: number, _failed: number, started: number, queries: string[], enginesFailed: string[]): ClaimAnswer {
+function shapeAnswer(
+  input: ClaimInput,
+  check: ClaimCheck,
+  pagesRead: number,
+  _failed: number,
+  started: number,
+  queries: string[],
+  enginesFailed: string[],
+): ClaimAnswer {
   return {
     claim: input.claim,
     verdict: check.verdict,
@@ -198,9 +242,14 @@ function shapeAnswer(input: ClaimInput, check: ClaimCheck, pagesRead: number, _f
     sources_checked: pagesRead,
     verification_time_ms: Math.round(performance.now() - started),
     model_used: check.judgedBy,
-    facts: check.facts.map((o) => ({ fact: o.fact.text, central: o.fact.central, status: o.status, support: o.support, contradiction: o.contradiction })),
+    facts: check.facts.map((o) => ({
+      fact: o.fact.text,
+      central: o.fact.central,
+      status: o.status,
+      support: o.support,
+      contradiction: o.contradiction,
+    })),
     queries,
     engines_failed: enginesFailed,
   };
 }
-

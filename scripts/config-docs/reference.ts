@@ -52,9 +52,11 @@ export function configSettings(): Setting[] {
     const section = sectionOf(node);
     if (section) {
       if (section.properties) {
-        for (const [name, child] of Object.entries(section.properties)) visit(child, path ? `${path}.${name}` : name, section.required?.includes(name) ?? false);
+        for (const [name, child] of Object.entries(section.properties))
+          visit(child, path ? `${path}.${name}` : name, section.required?.includes(name) ?? false);
       }
-      if (typeof section.additionalProperties === 'object') visit(section.additionalProperties, `${path}.${RECORD_KEY}`, false);
+      if (typeof section.additionalProperties === 'object')
+        visit(section.additionalProperties, `${path}.${RECORD_KEY}`, false);
       return;
     }
     settings.push({
@@ -75,7 +77,8 @@ function sectionOf(node: JsonSchema): JsonSchema | null {
   const object = node.type === 'object' ? node : node.anyOf?.find((n) => n.type === 'object');
   if (!object) return null;
   const hasNamed = object.properties && Object.keys(object.properties).length > 0;
-  const hasEntries = typeof object.additionalProperties === 'object' && (object.additionalProperties.properties !== undefined);
+  const hasEntries =
+    typeof object.additionalProperties === 'object' && object.additionalProperties.properties !== undefined;
   return hasNamed || hasEntries ? object : null;
 }
 
@@ -92,7 +95,14 @@ function typeOf(node: JsonSchema): string {
   // z.int() bounds every integer by the safe range: no bound worth writing.
   const min = node.minimum !== undefined && node.minimum > Number.MIN_SAFE_INTEGER ? node.minimum : undefined;
   const max = node.maximum !== undefined && node.maximum < Number.MAX_SAFE_INTEGER ? node.maximum : undefined;
-  const bounds = min !== undefined && max !== undefined ? ` ${min}–${max}` : min !== undefined ? ` ≥ ${min}` : max !== undefined ? ` ≤ ${max}` : '';
+  const bounds =
+    min !== undefined && max !== undefined
+      ? ` ${min}–${max}`
+      : min !== undefined
+        ? ` ≥ ${min}`
+        : max !== undefined
+          ? ` ≤ ${max}`
+          : '';
   const format = node.format === 'uri' ? 'URL' : undefined;
   return `${format ?? node.type ?? 'any'}${bounds}`;
 }
@@ -123,7 +133,12 @@ export function environmentVariables(): Map<string, Array<{ name: string; list: 
       if (list) lists.add(name);
       return MARK + name;
     };
-    const reader = { str: (n: string) => mark(n), num: (n: string) => mark(n), bool: (n: string) => mark(n), list: (n: string) => mark(n, true) };
+    const reader = {
+      str: (n: string) => mark(n),
+      num: (n: string) => mark(n),
+      bool: (n: string) => mark(n),
+      list: (n: string) => mark(n, true),
+    };
     const raw = new Proxy({}, { get: (_target, key) => (typeof key === 'string' ? mark(key) : undefined) });
     const layer = fromEnv(reader as unknown as EnvReader, raw as Record<string, string | undefined>);
     let fresh = false;
@@ -168,11 +183,18 @@ export function configurationReference(settings: Setting[] = configSettings()): 
     '',
   ];
   for (const [section, entries] of sections) {
-    lines.push(`## ${section === '' ? 'General' : `\`${section}\``}`, '', '| setting | environment | default | type | meaning |', '|---|---|---|---|---|');
+    lines.push(
+      `## ${section === '' ? 'General' : `\`${section}\``}`,
+      '',
+      '| setting | environment | default | type | meaning |',
+      '|---|---|---|---|---|',
+    );
     for (const s of entries) {
       const env = s.env.map((e) => `\`${e.name}\``).join(', ');
       const fallback = s.required ? 'required' : '—';
-      lines.push(`| \`${s.path}\` | ${env} | ${s.defaultValue === null ? fallback : `\`${cell(s.defaultValue)}\``} | ${cell(s.type)} | ${cell(s.meaning ?? '')} |`);
+      lines.push(
+        `| \`${s.path}\` | ${env} | ${s.defaultValue === null ? fallback : `\`${cell(s.defaultValue)}\``} | ${cell(s.type)} | ${cell(s.meaning ?? '')} |`,
+      );
     }
     lines.push('');
   }

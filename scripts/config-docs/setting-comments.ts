@@ -44,7 +44,10 @@ export function settingComments(entryFile: string, exportName: string): Map<stri
         continue;
       }
       if (!ts.isPropertyAssignment(property)) continue;
-      const name = ts.isIdentifier(property.name) || ts.isStringLiteral(property.name) ? property.name.text : property.name.getText();
+      const name =
+        ts.isIdentifier(property.name) || ts.isStringLiteral(property.name)
+          ? property.name.text
+          : property.name.getText();
       const key = path ? `${path}.${name}` : name;
       const comment = docComment(property);
       if (comment && !comments.has(key)) comments.set(key, comment);
@@ -56,11 +59,13 @@ export function settingComments(entryFile: string, exportName: string): Map<stri
     if (visiting.has(node)) return;
     visiting.add(node);
     try {
-      if (ts.isParenthesizedExpression(node) || ts.isAsExpression(node) || ts.isSatisfiesExpression(node)) return walk(node.expression, path);
+      if (ts.isParenthesizedExpression(node) || ts.isAsExpression(node) || ts.isSatisfiesExpression(node))
+        return walk(node.expression, path);
       if (ts.isObjectLiteralExpression(node)) return walkObject(node, path);
       if (ts.isIdentifier(node)) {
         const declaration = declarationOf(node);
-        if (declaration && ts.isVariableDeclaration(declaration) && declaration.initializer) walk(declaration.initializer, path);
+        if (declaration && ts.isVariableDeclaration(declaration) && declaration.initializer)
+          walk(declaration.initializer, path);
         return;
       }
       if (!ts.isCallExpression(node)) return;
@@ -98,7 +103,8 @@ export function settingComments(entryFile: string, exportName: string): Map<stri
   for (const statement of source.statements) {
     if (!ts.isVariableStatement(statement)) continue;
     for (const declaration of statement.declarationList.declarations) {
-      if (ts.isIdentifier(declaration.name) && declaration.name.text === exportName && declaration.initializer) walk(declaration.initializer, '');
+      if (ts.isIdentifier(declaration.name) && declaration.name.text === exportName && declaration.initializer)
+        walk(declaration.initializer, '');
     }
   }
   return comments;
@@ -106,7 +112,8 @@ export function settingComments(entryFile: string, exportName: string): Map<stri
 
 function functionBody(declaration: ts.Declaration): ts.Node | undefined {
   const fn = ts.isVariableDeclaration(declaration) ? declaration.initializer : declaration;
-  if (!fn || !(ts.isArrowFunction(fn) || ts.isFunctionDeclaration(fn) || ts.isFunctionExpression(fn)) || !fn.body) return undefined;
+  if (!fn || !(ts.isArrowFunction(fn) || ts.isFunctionDeclaration(fn) || ts.isFunctionExpression(fn)) || !fn.body)
+    return undefined;
   if (!ts.isBlock(fn.body)) return fn.body;
   const returned = fn.body.statements.find(ts.isReturnStatement);
   return returned?.expression;

@@ -5,4 +5,6 @@ import { CONFIGURATION_DOC, configSettings, configurationReference } from './ref
 const settings = configSettings();
 writeFileSync(CONFIGURATION_DOC, configurationReference(settings));
 const undescribed = settings.filter((s) => !s.meaning).map((s) => s.path);
-process.stdout.write(`${settings.length} settings written to ${CONFIGURATION_DOC}${undescribed.length ? `; without a doc comment: ${undescribed.join(', ')}` : ''}\n`);
+process.stdout.write(
+  `${settings.length} settings written to ${CONFIGURATION_DOC}${undescribed.length ? `; without a doc comment: ${undescribed.join(', ')}` : ''}\n`,
+);

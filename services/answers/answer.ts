@@ -41,14 +41,23 @@ export interface AnswerOptions {
 
 const SENTENCES: Record<AnswerLength, number> = { short: 3, long: 6 };
 
-export async function answerQuestion(question: string, sources: AnswerSourceWithUrl[], options: AnswerOptions): Promise<CitedAnswer> {
+export async function answerQuestion(
+  question: string,
+  sources: AnswerSourceWithUrl[],
+  options: AnswerOptions,
+): Promise<CitedAnswer> {
   let fallbackReason: string | undefined;
   if (options.llm && sources.length > 0) {
     try {
       const written = await writeAnswer(
         options.llm,
         question,
-        sources.map((s) => ({ n: s.n, title: s.title, url: s.url, passages: s.passages.slice(0, options.passagesPerSource ?? 4).map((p) => p.text) })),
+        sources.map((s) => ({
+          n: s.n,
+          title: s.title,
+          url: s.url,
+          passages: s.passages.slice(0, options.passagesPerSource ?? 4).map((p) => p.text),
+        })),
         { length: options.length, ...(options.signal ? { signal: options.signal } : {}) },
       );
       if (written) return { text: written.text, answered: written.text !== NO_ANSWER, model: written.model };
@@ -65,5 +74,10 @@ export async function answerQuestion(question: string, sources: AnswerSourceWith
     reranker: options.reranker ?? null,
     ...(options.signal ? { signal: options.signal } : {}),
   });
-  return { text: extractive.text, answered: extractive.answered, model: EXTRACTIVE_MODEL, ...(fallbackReason ? { fallbackReason } : {}) };
+  return {
+    text: extractive.text,
+    answered: extractive.answered,
+    model: EXTRACTIVE_MODEL,
+    ...(fallbackReason ? { fallbackReason } : {}),
+  };
 }

@@ -87,7 +87,8 @@ export function checkAnswer(answer: string, sources: CitedSource[], options: { e
     if (!source?.text) continue; // reported above
     if (!pages.has(citation)) pages.set(citation, normalizeQuoted(source.text));
     // The answer is markdown (the sentence escaped); the page is compared as the text it was.
-    if (!pages.get(citation)!.includes(normalizeQuoted(unescapeMarkdownText(sentence)))) problems.push(`"${sentence.slice(0, 80)}" is not in the page of [${citation}]`);
+    if (!pages.get(citation)!.includes(normalizeQuoted(unescapeMarkdownText(sentence))))
+      problems.push(`"${sentence.slice(0, 80)}" is not in the page of [${citation}]`);
   }
   return problems;
 }

@@ -36,7 +36,9 @@ const SEPARATOR = '\n\n';
 
 /** Chunk text is page text: escaped, so the context is markdown an agent can show as it is. */
 function render(chunks: ContextChunk[]): string {
-  return chunks.map((c) => `[${c.source}] ${escapeMarkdownText(c.text.replace(/\s*\n\s*/g, ' ').trim())}`).join(SEPARATOR);
+  return chunks
+    .map((c) => `[${c.source}] ${escapeMarkdownText(c.text.replace(/\s*\n\s*/g, ' ').trim())}`)
+    .join(SEPARATOR);
 }
 
 function readingOrder(chunks: ContextChunk[]): ContextChunk[] {

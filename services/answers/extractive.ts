@@ -136,8 +136,17 @@ export function candidateSentences(sources: AnswerSource[]): Candidate[] {
     for (const passage of source.passages.slice(0, PASSAGES_PER_SOURCE)) {
       const inPassage = sentences(passage.text);
       inPassage.forEach((sentence, i) => {
-        for (const quoted of splitRunOnSentences(quoteSentence(wholeSentence(source.text, sentence.text, i === inPassage.length - 1)))) {
-          if (quotable(quoted)) out.push({ text: quoted, citation: source.n, title: source.title, context: passage.text, passageScore: passage.relevance.score });
+        for (const quoted of splitRunOnSentences(
+          quoteSentence(wholeSentence(source.text, sentence.text, i === inPassage.length - 1)),
+        )) {
+          if (quotable(quoted))
+            out.push({
+              text: quoted,
+              citation: source.n,
+              title: source.title,
+              context: passage.text,
+              passageScore: passage.relevance.score,
+            });
         }
       });
     }
@@ -153,20 +162,42 @@ export interface RankedCandidate extends Candidate {
 }
 
 /** Candidates scored for how well they answer, each with its page's score, best sentence first; and what was read of the question. */
-export async function rankCandidates(query: string, sources: AnswerSource[], options: ExtractiveOptions): Promise<{ ranked: RankedCandidate[]; focus: QuestionFocus }> {
+export async function rankCandidates(
+  query: string,
+  sources: AnswerSource[],
+  options: ExtractiveOptions,
+): Promise<{ ranked: RankedCandidate[]; focus: QuestionFocus }> {
   const candidates = candidateSentences(sources);
   // The question's term weights and shape, once for both the sentences and the page priors.
-  const focus = questionFocus(query, sources.map((s) => `${s.title}\n${s.text}`));
-  const answering = await scoreAnswerSentences(focus, candidates, { embedder: options.embedder, reranker: options.reranker ?? null, ...(options.signal ? { signal: options.signal } : {}) });
-  const priors = pagePriors(focus, sources.map((s) => ({ title: s.title, text: s.text, position: s.n })));
+  const focus = questionFocus(
+    query,
+    sources.map((s) => `${s.title}\n${s.text}`),
+  );
+  const answering = await scoreAnswerSentences(focus, candidates, {
+    embedder: options.embedder,
+    reranker: options.reranker ?? null,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  const priors = pagePriors(
+    focus,
+    sources.map((s) => ({ title: s.title, text: s.text, position: s.n })),
+  );
   const pageScore = new Map(sources.map((s, i) => [s.n, round((s.passages[0]?.relevance.score ?? 0) + priors[i]!)]));
   const ranked = candidates
-    .map((c, i) => ({ ...c, score: round(BLEND.sentence * answering[i]! + BLEND.passage * c.passageScore), pageScore: pageScore.get(c.citation)! }))
+    .map((c, i) => ({
+      ...c,
+      score: round(BLEND.sentence * answering[i]! + BLEND.passage * c.passageScore),
+      pageScore: pageScore.get(c.citation)!,
+    }))
     .sort((a, b) => b.score - a.score);
   return { ranked, focus };
 }
 
-export async function extractiveAnswer(query: string, sources: AnswerSource[], options: ExtractiveOptions): Promise<Answer> {
+export async function extractiveAnswer(
+  query: string,
+  sources: AnswerSource[],
+  options: ExtractiveOptions,
+): Promise<Answer> {
   const best = Math.max(0, ...sources.flatMap((s) => s.passages.map((p) => p.relevance.score)));
   if (best < ANSWERED_MIN) return NOT_ANSWERED;
   const { ranked, focus } = await rankCandidates(query, sources, options);

@@ -82,15 +82,25 @@ function bestFindings(answers: Answer[], count: number): QuotedSentence[] {
 }
 
 async function extractiveReport(query: string, questions: ReportQuestion[], options: ReportOptions): Promise<Report> {
-  const common = { embedder: options.embedder, reranker: options.reranker ?? null, ...(options.signal ? { signal: options.signal } : {}) };
+  const common = {
+    embedder: options.embedder,
+    reranker: options.reranker ?? null,
+    ...(options.signal ? { signal: options.signal } : {}),
+  };
   const answers: Answer[] = [];
-  for (const q of questions) answers.push(await extractiveAnswer(q.question, q.sources, { ...common, maxSentences: SECTION_SENTENCES }));
+  for (const q of questions)
+    answers.push(await extractiveAnswer(q.question, q.sources, { ...common, maxSentences: SECTION_SENTENCES }));
   const findings = bestFindings(answers, options.maxFindings ?? DEFAULT_FINDINGS);
-  let summary = options.includeSummary ? (await extractiveAnswer(query, options.summarySources, { ...common, maxSentences: SUMMARY_SENTENCES })).text : '';
-  if (options.includeSummary && summary === NO_ANSWER && findings.length > 0) summary = renderQuotes(findings.slice(0, SUMMARY_SENTENCES));
+  let summary = options.includeSummary
+    ? (await extractiveAnswer(query, options.summarySources, { ...common, maxSentences: SUMMARY_SENTENCES })).text
+    : '';
+  if (options.includeSummary && summary === NO_ANSWER && findings.length > 0)
+    summary = renderQuotes(findings.slice(0, SUMMARY_SENTENCES));
   return {
     executive_summary: summary,
-    detailed_analysis: options.includeAnalysis ? questions.map((q, i) => `## ${heading(q.question)}\n\n${answers[i]!.text}`).join('\n\n') : '',
+    detailed_analysis: options.includeAnalysis
+      ? questions.map((q, i) => `## ${heading(q.question)}\n\n${answers[i]!.text}`).join('\n\n')
+      : '',
     key_findings: findings.map((f) => renderQuotes([f])),
     unanswered: questions.filter((_, i) => !answers[i]!.answered).map((q) => q.question),
     model: EXTRACTIVE_MODEL,
@@ -99,15 +109,25 @@ async function extractiveReport(query: string, questions: ReportQuestion[], opti
 
 /** Every returned source once, with its best passages over all questions. */
 function promptSources(questions: ReportQuestion[], summarySources: AnswerSourceWithUrl[]) {
-  const byN = new Map<number, { n: number; title: string; url: string; passages: Array<{ text: string; score: number }> }>();
+  const byN = new Map<
+    number,
+    { n: number; title: string; url: string; passages: Array<{ text: string; score: number }> }
+  >();
   for (const source of [...summarySources, ...questions.flatMap((q) => q.sources)]) {
     const entry = byN.get(source.n) ?? { n: source.n, title: source.title, url: source.url, passages: [] };
-    for (const p of source.passages.slice(0, 3)) if (!entry.passages.some((e) => e.text === p.text)) entry.passages.push({ text: p.text, score: p.relevance.score });
+    for (const p of source.passages.slice(0, 3))
+      if (!entry.passages.some((e) => e.text === p.text))
+        entry.passages.push({ text: p.text, score: p.relevance.score });
     byN.set(source.n, entry);
   }
   return [...byN.values()]
     .sort((a, b) => a.n - b.n)
-    .map((s) => ({ n: s.n, title: s.title, url: s.url, passages: s.passages.sort((a, b) => b.score - a.score).map((p) => p.text) }));
+    .map((s) => ({
+      n: s.n,
+      title: s.title,
+      url: s.url,
+      passages: s.passages.sort((a, b) => b.score - a.score).map((p) => p.text),
+    }));
 }
 
 export async function writeReport(query: string, questions: ReportQuestion[], options: ReportOptions): Promise<Report> {
@@ -128,21 +148,34 @@ export async function writeReport(query: string, questions: ReportQuestion[], op
       temperature: 0.2,
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    const written = (response.json ?? parseModelJson(response.text)) as { executive_summary?: unknown; sections?: unknown; key_findings?: unknown };
+    const written = (response.json ?? parseModelJson(response.text)) as {
+      executive_summary?: unknown;
+      sections?: unknown;
+      key_findings?: unknown;
+    };
     const allowed = sources.map((s) => ({ n: s.n }));
     const check = (text: unknown) => (typeof text === 'string' ? checkedAnswer(text, allowed, response.model) : null);
     const summary = check(written.executive_summary);
     const sections = Array.isArray(written.sections) ? written.sections : [];
     const analyses = questions.map((_, i) => check((sections[i] as { analysis?: unknown } | undefined)?.analysis));
-    const findings = (Array.isArray(written.key_findings) ? written.key_findings : []).map(check).filter((f) => f !== null && f.text !== NO_ANSWER);
+    const findings = (Array.isArray(written.key_findings) ? written.key_findings : [])
+      .map(check)
+      .filter((f) => f !== null && f.text !== NO_ANSWER);
     const usedModel = summary !== null || analyses.some((a) => a !== null) || findings.length > 0;
     return {
       executive_summary: options.includeSummary ? (summary?.text ?? extractive.executive_summary) : '',
       detailed_analysis: options.includeAnalysis
-        ? questions.map((q, i) => `## ${heading(q.question)}\n\n${analyses[i]?.text ?? extractiveSection(extractive.detailed_analysis, i)}`).join('\n\n')
+        ? questions
+            .map(
+              (q, i) =>
+                `## ${heading(q.question)}\n\n${analyses[i]?.text ?? extractiveSection(extractive.detailed_analysis, i)}`,
+            )
+            .join('\n\n')
         : '',
       key_findings: findings.length > 0 ? findings.map((f) => f!.text) : extractive.key_findings,
-      unanswered: extractive.unanswered.filter((question) => analyses[questions.findIndex((q) => q.question === question)] == null),
+      unanswered: extractive.unanswered.filter(
+        (question) => analyses[questions.findIndex((q) => q.question === question)] == null,
+      ),
       model: usedModel ? response.model : EXTRACTIVE_MODEL,
     };
   } catch (error) {

@@ -26,13 +26,33 @@ export interface SummaryOptions {
   signal?: AbortSignal;
 }
 
-export async function extractiveSummary(query: string, text: string, embedder: Embedder | null, options: SummaryOptions = {}): Promise<string> {
+export async function extractiveSummary(
+  query: string,
+  text: string,
+  embedder: Embedder | null,
+  options: SummaryOptions = {},
+): Promise<string> {
   const parts = sentences(text, SCANNED_SENTENCES)
     .map((s, order) => ({ text: quoteSentence(s.text), order }))
     .filter((s) => s.text.split(' ').length >= 5 && s.text.split(' ').length <= 60 && !isAgentInstruction(s.text));
   if (parts.length === 0) return quoteSentence(text).slice(0, 300);
-  const offline = (await scorePassages(query, parts.map((p) => ({ text: p.text })), embedder, options.signal)).map((s) => s.score);
-  const scores = options.reranker ? await rerankScores(query, parts.map((p) => p.text), offline, options.reranker, options.signal) : offline;
+  const offline = (
+    await scorePassages(
+      query,
+      parts.map((p) => ({ text: p.text })),
+      embedder,
+      options.signal,
+    )
+  ).map((s) => s.score);
+  const scores = options.reranker
+    ? await rerankScores(
+        query,
+        parts.map((p) => p.text),
+        offline,
+        options.reranker,
+        options.signal,
+      )
+    : offline;
   return parts
     .map((p, i) => ({ ...p, score: scores[i]! }))
     .sort((a, b) => b.score - a.score || a.order - b.order)
@@ -62,7 +82,11 @@ export async function writtenSummaries(
     });
     const answer = (response.json ?? parseModelJson(response.text)) as { summaries?: unknown };
     const written = Array.isArray(answer?.summaries) ? answer.summaries : [];
-    return sources.map((_, i) => (typeof written[i] === 'string' && (written[i] as string).trim() ? (written[i] as string).trim().slice(0, 600) : null));
+    return sources.map((_, i) =>
+      typeof written[i] === 'string' && (written[i] as string).trim()
+        ? (written[i] as string).trim().slice(0, 600)
+        : null,
+    );
   } catch (error) {
     if (options.signal?.aborted) throw error;
     options.logger?.warn({ err: error }, 'summaries: the model failed; keeping extractive summaries');

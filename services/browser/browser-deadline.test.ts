@@ -115,7 +115,10 @@ async function deadlineAndCancellation(pool: BrowserPool, base: string): Promise
 
   const controller = new AbortController();
   const abort = setTimeout(() => controller.abort(), 300);
-  const cancelled = await timed(() => pool.renderHtml(url(), { timeoutMs: 20_000, signal: controller.signal }), 300 + SETTLE_SLACK_MS);
+  const cancelled = await timed(
+    () => pool.renderHtml(url(), { timeoutMs: 20_000, signal: controller.signal }),
+    300 + SETTLE_SLACK_MS,
+  );
   clearTimeout(abort);
   expectSettled(cancelled, 'CANCELLED', 300 + SETTLE_SLACK_MS);
   expect(pool.stats().openPages).toBe(0);
@@ -126,8 +129,14 @@ describe.runIf(hasChromium)('BrowserPool deadlines against a browser that stops 
   let outbound: OutboundClient;
   const pools: BrowserPool[] = [];
 
-  function newPool(options: { recycleAfterPages?: number; executablePath?: string; launchTimeoutMs?: number } = {}): BrowserPool {
-    const pool = new BrowserPool({ maxConcurrentPages: 1, recycleAfterPages: 100, ...options }, outbound, silentLogger());
+  function newPool(
+    options: { recycleAfterPages?: number; executablePath?: string; launchTimeoutMs?: number } = {},
+  ): BrowserPool {
+    const pool = new BrowserPool(
+      { maxConcurrentPages: 1, recycleAfterPages: 100, ...options },
+      outbound,
+      silentLogger(),
+    );
     pools.push(pool);
     return pool;
   }
@@ -159,7 +168,9 @@ describe.runIf(hasChromium)('BrowserPool deadlines against a browser that stops 
     await site?.close();
   });
 
-  it('renders a never-answering page with a 1 s deadline and with a cancellation, ten times in a row', { timeout: 120_000 }, async () => {
+  it('renders a never-answering page with a 1 s deadline and with a cancellation, ten times in a row', {
+    timeout: 120_000,
+  }, async () => {
     const pool = newPool();
     for (let round = 0; round < 10; round++) await deadlineAndCancellation(pool, `${site.origin}/hang`);
     // The one page slot was given back every time.
@@ -168,17 +179,24 @@ describe.runIf(hasChromium)('BrowserPool deadlines against a browser that stops 
     expect(pool.stats().openPages).toBe(0);
   });
 
-  it('settles whatever step the deadline lands on: launch, new context, new page, navigation', { timeout: 120_000 }, async () => {
+  it('settles whatever step the deadline lands on: launch, new context, new page, navigation', {
+    timeout: 120_000,
+  }, async () => {
     // A relaunch every 3 pages, and deadlines 100 ms apart, so deadlines fall into every step of opening a page.
     const pool = newPool({ recycleAfterPages: 3 });
     for (let deadline = 100; deadline <= 1500; deadline += 100) {
-      const settled = await timed(() => pool.renderHtml(`${site.origin}/hang?deadline=${deadline}`, { timeoutMs: deadline }), deadline + SETTLE_SLACK_MS);
+      const settled = await timed(
+        () => pool.renderHtml(`${site.origin}/hang?deadline=${deadline}`, { timeoutMs: deadline }),
+        deadline + SETTLE_SLACK_MS,
+      );
       expectSettled(settled, 'TIMEOUT', deadline + SETTLE_SLACK_MS);
       expect(pool.stats().openPages).toBe(0);
     }
   });
 
-  it('does the same when the browser freezes as the never-answering request reaches the site', { timeout: 120_000 }, async () => {
+  it('does the same when the browser freezes as the never-answering request reaches the site', {
+    timeout: 120_000,
+  }, async () => {
     const pool = newPool();
     for (let round = 0; round < 10; round++) await deadlineAndCancellation(pool, `${site.origin}/hang-freeze`);
     expect(frozen.size).toBeGreaterThan(0);
@@ -190,7 +208,9 @@ describe.runIf(hasChromium)('BrowserPool deadlines against a browser that stops 
     expect(pool.stats().browserRestarts).toBeGreaterThan(0);
   });
 
-  it('withPage settles when the browser freezes under the work and its context never closes', { timeout: 60_000 }, async () => {
+  it('withPage settles when the browser freezes under the work and its context never closes', {
+    timeout: 60_000,
+  }, async () => {
     const pool = newPool();
     // Failing work, then a context close the frozen browser never answers: bounded by the close bound (3 s).
     let failedAt = 0;
@@ -268,7 +288,9 @@ describe.runIf(hasChromium)('BrowserPool deadlines against a browser that stops 
     expect(await waitUntil(() => stopped.every(isGone), 2000)).toBe(true);
   });
 
-  it('settles by the deadline and closes within a few seconds when the launch never finishes', { timeout: 60_000 }, async () => {
+  it('settles by the deadline and closes within a few seconds when the launch never finishes', {
+    timeout: 60_000,
+  }, async () => {
     // A "browser" that starts and never speaks CDP.
     const dir = mkdtempSync(join(tmpdir(), 'quarry-fake-chromium-'));
     const executablePath = join(dir, 'chromium');
@@ -276,7 +298,10 @@ describe.runIf(hasChromium)('BrowserPool deadlines against a browser that stops 
     chmodSync(executablePath, 0o755);
     try {
       const pool = newPool({ executablePath, launchTimeoutMs: 20_000 });
-      const rendered = await timed(() => pool.renderHtml(`${site.origin}/plain`, { timeoutMs: 1000 }), 1000 + SETTLE_SLACK_MS);
+      const rendered = await timed(
+        () => pool.renderHtml(`${site.origin}/plain`, { timeoutMs: 1000 }),
+        1000 + SETTLE_SLACK_MS,
+      );
       expectSettled(rendered, 'TIMEOUT', 1000 + SETTLE_SLACK_MS);
       expect(pool.stats().openPages).toBe(0);
       const launched = chromiumChildren();
@@ -290,11 +315,21 @@ describe.runIf(hasChromium)('BrowserPool deadlines against a browser that stops 
     }
   });
 
-  it('settles by the deadline when the guard never answers, for the page or for its requests', { timeout: 60_000 }, async () => {
+  it('settles by the deadline when the guard never answers, for the page or for its requests', {
+    timeout: 60_000,
+  }, async () => {
     const never = new Promise<void>(() => undefined);
-    const silent = new BrowserPool({ maxConcurrentPages: 1, recycleAfterPages: 100 }, { checkUrl: () => never }, silentLogger());
+    const silent = new BrowserPool(
+      { maxConcurrentPages: 1, recycleAfterPages: 100 },
+      { checkUrl: () => never },
+      silentLogger(),
+    );
     pools.push(silent);
-    expectSettled(await timed(() => silent.renderHtml(`${site.origin}/plain`, { timeoutMs: 1000 }), 2000), 'TIMEOUT', 1000 + SETTLE_SLACK_MS);
+    expectSettled(
+      await timed(() => silent.renderHtml(`${site.origin}/plain`, { timeoutMs: 1000 }), 2000),
+      'TIMEOUT',
+      1000 + SETTLE_SLACK_MS,
+    );
     expect(silent.stats().openPages).toBe(0);
 
     // The first check of a URL (the pool's own) passes; the routed request's check of it never answers.

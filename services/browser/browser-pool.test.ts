@@ -13,7 +13,11 @@ function html(body: string): string {
 
 describe('BrowserPool without Chromium', () => {
   it('is unavailable and says how to install Chromium', async () => {
-    const pool = new BrowserPool({ executablePath: '/nonexistent/chromium', maxConcurrentPages: 1, recycleAfterPages: 10 }, { checkUrl: async () => undefined }, silentLogger());
+    const pool = new BrowserPool(
+      { executablePath: '/nonexistent/chromium', maxConcurrentPages: 1, recycleAfterPages: 10 },
+      { checkUrl: async () => undefined },
+      silentLogger(),
+    );
     expect(pool.available()).toBe(false);
     const error = await pool.renderHtml('http://127.0.0.1:1/', { timeoutMs: 1000 }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'UNAVAILABLE' });
@@ -38,7 +42,11 @@ describe.runIf(hasChromium)('BrowserPool with Chromium', () => {
       const path = request.url ?? '/';
       response.setHeader('content-type', 'text/html; charset=utf-8');
       if (path === '/js') {
-        response.end(html(`<div id="out">waiting</div><script>document.getElementById('out').textContent = 'injected by script ' + (6 * 7);</script>`));
+        response.end(
+          html(
+            `<div id="out">waiting</div><script>document.getElementById('out').textContent = 'injected by script ' + (6 * 7);</script>`,
+          ),
+        );
       } else if (path === '/leak') {
         // Try the refused server three ways, then report back to the allowed one.
         const refused = forbidden.origin;
@@ -55,7 +63,11 @@ describe.runIf(hasChromium)('BrowserPool with Chromium', () => {
           </script>`),
         );
       } else if (path === '/fonts') {
-        response.end(html(`<style>@font-face { font-family: Web; src: url(/font.woff2); } p { font-family: Web; }</style><p>text</p><img src="/pic.png">`));
+        response.end(
+          html(
+            `<style>@font-face { font-family: Web; src: url(/font.woff2); } p { font-family: Web; }</style><p>text</p><img src="/pic.png">`,
+          ),
+        );
       } else if (path === '/redirect-out') {
         response.writeHead(302, { location: `${forbidden.origin}/landing` });
         response.end();
@@ -98,7 +110,11 @@ describe.runIf(hasChromium)('BrowserPool with Chromium', () => {
   });
 
   it('lets the same page reach that server when the guard allows it (control)', async () => {
-    const open = new BrowserPool({ maxConcurrentPages: 1, recycleAfterPages: 50 }, { checkUrl: async () => undefined }, silentLogger());
+    const open = new BrowserPool(
+      { maxConcurrentPages: 1, recycleAfterPages: 50 },
+      { checkUrl: async () => undefined },
+      silentLogger(),
+    );
     try {
       await open.renderHtml(`${site.origin}/leak`, { timeoutMs: 20_000, waitUntil: 'networkidle' });
       expect(forbidden.requests.length).toBeGreaterThan(0);
@@ -109,17 +125,25 @@ describe.runIf(hasChromium)('BrowserPool with Chromium', () => {
   });
 
   it('refuses to navigate to a refused address, directly or by redirect', async () => {
-    await expect(pool.renderHtml(`${forbidden.origin}/`, { timeoutMs: 10_000 })).rejects.toMatchObject({ code: 'FORBIDDEN_ADDRESS' });
-    await expect(pool.renderHtml(`${site.origin}/redirect-out`, { timeoutMs: 10_000 })).rejects.toMatchObject({ code: 'FORBIDDEN_ADDRESS' });
+    await expect(pool.renderHtml(`${forbidden.origin}/`, { timeoutMs: 10_000 })).rejects.toMatchObject({
+      code: 'FORBIDDEN_ADDRESS',
+    });
+    await expect(pool.renderHtml(`${site.origin}/redirect-out`, { timeoutMs: 10_000 })).rejects.toMatchObject({
+      code: 'FORBIDDEN_ADDRESS',
+    });
     expect(forbidden.requests).toEqual([]);
   });
 
   it('times out with TIMEOUT and cancels with CANCELLED', async () => {
-    await expect(pool.renderHtml(`${site.origin}/hang`, { timeoutMs: 1000 })).rejects.toMatchObject({ code: 'TIMEOUT' });
+    await expect(pool.renderHtml(`${site.origin}/hang`, { timeoutMs: 1000 })).rejects.toMatchObject({
+      code: 'TIMEOUT',
+    });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 300);
     const started = Date.now();
-    await expect(pool.renderHtml(`${site.origin}/hang`, { timeoutMs: 20_000, signal: controller.signal })).rejects.toMatchObject({
+    await expect(
+      pool.renderHtml(`${site.origin}/hang`, { timeoutMs: 20_000, signal: controller.signal }),
+    ).rejects.toMatchObject({
       code: 'CANCELLED',
     });
     expect(Date.now() - started).toBeLessThan(3000);
@@ -131,7 +155,11 @@ describe.runIf(hasChromium)('BrowserPool with Chromium', () => {
     expect(site.requests).toContain('/pic.png');
     expect(site.requests).not.toContain('/font.woff2');
     // Control: the same page does ask for the font when nothing is blocked.
-    const unblocked = new BrowserPool({ maxConcurrentPages: 1, recycleAfterPages: 50, blockedResourceTypes: [] }, outbound, silentLogger());
+    const unblocked = new BrowserPool(
+      { maxConcurrentPages: 1, recycleAfterPages: 50, blockedResourceTypes: [] },
+      outbound,
+      silentLogger(),
+    );
     try {
       await unblocked.renderHtml(`${site.origin}/fonts`, { timeoutMs: 20_000, waitUntil: 'networkidle' });
       expect(site.requests).toContain('/font.woff2');

@@ -202,13 +202,18 @@ export class BrowserPool {
    * afterwards whatever happens. Settles on signal or after timeoutMs
    * (TIMEOUT); without either, only opening and closing the page are bounded.
    */
-  async withPage<T>(fn: (page: Page) => Promise<T>, opts: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<T> {
+  async withPage<T>(
+    fn: (page: Page) => Promise<T>,
+    opts: { signal?: AbortSignal; timeoutMs?: number } = {},
+  ): Promise<T> {
     const timeout = opts.timeoutMs === undefined ? undefined : startDeadline(opts.timeoutMs, opts.signal);
     try {
       return await this.usePage((page) => fn(page), timeout ? timeout.signal : opts.signal);
     } catch (error) {
-      if (opts.signal?.aborted && !isAppError(error)) throw new AppError('CANCELLED', 'browser page cancelled', { cause: error });
-      if (timeout?.expired && !isAppError(error)) throw new AppError('TIMEOUT', `browser page work took longer than ${opts.timeoutMs} ms`, { cause: error });
+      if (opts.signal?.aborted && !isAppError(error))
+        throw new AppError('CANCELLED', 'browser page cancelled', { cause: error });
+      if (timeout?.expired && !isAppError(error))
+        throw new AppError('TIMEOUT', `browser page work took longer than ${opts.timeoutMs} ms`, { cause: error });
       throw error;
     } finally {
       timeout?.dispose();
@@ -228,9 +233,17 @@ export class BrowserPool {
       opts,
       async ({ page, status, navigationUrls, tracker, state, deadline, signal }) => {
         if (opts.waitFor) await abortableSleep(opts.waitFor, signal);
-        const actions = opts.actions?.length ? await runPageActions(opts.actions, { page, tracker, state, deadline, signal }) : undefined;
+        const actions = opts.actions?.length
+          ? await runPageActions(opts.actions, { page, tracker, state, deadline, signal })
+          : undefined;
         const captured = await capture(page, opts, deadline, signal);
-        return { ...captured, finalUrl: page.url(), status, navigationUrls: [...navigationUrls], ...(actions ? { actions } : {}) };
+        return {
+          ...captured,
+          finalUrl: page.url(),
+          status,
+          navigationUrls: [...navigationUrls],
+          ...(actions ? { actions } : {}),
+        };
       },
       pageProfile(url, opts),
     );
@@ -243,7 +256,11 @@ export class BrowserPool {
    * before timeoutMs — then answering with what it collected so far.
    */
   async scrollAndCollect(url: string, opts: ScrollCollectOptions): Promise<ScrollCollectResult> {
-    const navigation: RenderOptions = { timeoutMs: opts.timeoutMs, waitUntil: 'load', ...(opts.signal ? { signal: opts.signal } : {}) };
+    const navigation: RenderOptions = {
+      timeoutMs: opts.timeoutMs,
+      waitUntil: 'load',
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    };
     return this.navigate(url, navigation, async ({ page, tracker, navigationUrls, deadline, signal }) => ({
       ...(await collectByScrolling(page, tracker, opts, deadline, signal)),
       navigationUrls: [...navigationUrls],
@@ -264,7 +281,12 @@ export class BrowserPool {
    * deadline, with failures turned into TIMEOUT / CANCELLED /
    * FORBIDDEN_ADDRESS / UPSTREAM_FAILED.
    */
-  private async navigate<T>(url: string, opts: RenderOptions, work: (navigated: Navigated) => Promise<T>, profile: PageProfile = {}): Promise<T> {
+  private async navigate<T>(
+    url: string,
+    opts: RenderOptions,
+    work: (navigated: Navigated) => Promise<T>,
+    profile: PageProfile = {},
+  ): Promise<T> {
     this.assertUsable();
     const deadline = Date.now() + opts.timeoutMs;
     // Covers waiting for a page slot and for the launch, not just the navigation.
@@ -272,24 +294,36 @@ export class BrowserPool {
     const signal = timeout.signal;
     try {
       await untilAborted(this.guard.checkUrl(url), signal);
-      return await this.usePage(async (page, state) => {
-        // Attached before goto so the document's own requests are counted.
-        const tracker = trackNetwork(page);
-        try {
-          let response;
+      return await this.usePage(
+        async (page, state) => {
+          // Attached before goto so the document's own requests are counted.
+          const tracker = trackNetwork(page);
           try {
-            response = await navigateAndWait(page, url, tracker, opts.waitUntil ?? 'load', deadline, signal);
-          } catch (error) {
-            throw (await this.refusalBehind(state, signal)) ?? error;
+            let response;
+            try {
+              response = await navigateAndWait(page, url, tracker, opts.waitUntil ?? 'load', deadline, signal);
+            } catch (error) {
+              throw (await this.refusalBehind(state, signal)) ?? error;
+            }
+            const result = await work({
+              page,
+              status: response?.status() ?? null,
+              navigationUrls: state.navigationUrls,
+              tracker,
+              state,
+              deadline,
+              signal,
+            });
+            // A later navigation (a script's, a meta refresh) that was refused left the browser's error page: the refusal is the answer.
+            if (state.navigationRefusal) throw state.navigationRefusal;
+            return result;
+          } finally {
+            tracker.dispose();
           }
-          const result = await work({ page, status: response?.status() ?? null, navigationUrls: state.navigationUrls, tracker, state, deadline, signal });
-          // A later navigation (a script's, a meta refresh) that was refused left the browser's error page: the refusal is the answer.
-          if (state.navigationRefusal) throw state.navigationRefusal;
-          return result;
-        } finally {
-          tracker.dispose();
-        }
-      }, signal, profile);
+        },
+        signal,
+        profile,
+      );
     } catch (error) {
       throw renderFailure(error, url, opts, timeout);
     } finally {
@@ -332,7 +366,12 @@ export class BrowserPool {
   }
 
   /** Opens a page, runs fn on it and closes it; settles once signal aborts, whatever the browser still does. */
-  private async runSession<T>(generation: Generation, fn: PageWork<T>, signal: AbortSignal | undefined, profile: PageProfile): Promise<T> {
+  private async runSession<T>(
+    generation: Generation,
+    fn: PageWork<T>,
+    signal: AbortSignal | undefined,
+    profile: PageProfile,
+  ): Promise<T> {
     const session = new PageSession(this.pageSetup, profile);
     // Closing the context makes whatever fn awaits on the page reject at once.
     const closeOnAbort = (): void => void session.close();
@@ -357,7 +396,9 @@ export class BrowserPool {
       return await untilAborted(session.open(browser), openTimeout);
     } catch (error) {
       if (!openTimeout.aborted) throw error;
-      throw new AppError('TIMEOUT', `the browser did not open a page within ${PAGE_OPEN_TIMEOUT_MS} ms`, { cause: error });
+      throw new AppError('TIMEOUT', `the browser did not open a page within ${PAGE_OPEN_TIMEOUT_MS} ms`, {
+        cause: error,
+      });
     }
   }
 
@@ -370,7 +411,10 @@ export class BrowserPool {
     const closed = session.close();
     void settlesWithin(closed, CONTEXT_CLOSE_TIMEOUT_MS).then((settled) => {
       if (settled) return;
-      this.logger.warn({ ms: CONTEXT_CLOSE_TIMEOUT_MS }, 'a browser context did not close in time; killing that browser');
+      this.logger.warn(
+        { ms: CONTEXT_CLOSE_TIMEOUT_MS },
+        'a browser context did not close in time; killing that browser',
+      );
       this.retire(generation, 'unresponsive');
     });
     await settlesWithin(closed, CONTEXT_CLOSE_TIMEOUT_MS, signal);
@@ -412,18 +456,26 @@ export class BrowserPool {
     this.launches++;
     const started = Date.now();
     // The launch callbacks below need the generation they belong to, so build it first.
-    const generation = { marker: launchMarker(), pagesStarted: 0, openPages: 0, retired: false, closing: null } as Generation;
+    const generation = {
+      marker: launchMarker(),
+      pagesStarted: 0,
+      openPages: 0,
+      retired: false,
+      closing: null,
+    } as Generation;
     generation.browser = this.proxy
       .start()
       .then((proxyServer) =>
-        loadPlaywright().then(({ chromium }) => chromium.launch({
-          executablePath,
-          headless: true,
-          args: [...CHROMIUM_ARGS, generation.marker],
-          timeout: this.options.launchTimeoutMs ?? 30_000,
-          // "<-loopback>" removes Chromium's built-in bypass, so loopback goes through the proxy too.
-          proxy: { server: proxyServer, bypass: '<-loopback>' },
-        })),
+        loadPlaywright().then(({ chromium }) =>
+          chromium.launch({
+            executablePath,
+            headless: true,
+            args: [...CHROMIUM_ARGS, generation.marker],
+            timeout: this.options.launchTimeoutMs ?? 30_000,
+            // "<-loopback>" removes Chromium's built-in bypass, so loopback goes through the proxy too.
+            proxy: { server: proxyServer, bypass: '<-loopback>' },
+          }),
+        ),
       )
       .then(
         (browser) => {
@@ -458,10 +510,12 @@ export class BrowserPool {
  * BROWSER_CLOSE_TIMEOUT_MS, then whatever is left of the process is killed.
  */
 async function closeGeneration(generation: Generation, logger: Logger): Promise<void> {
-  const closed = generation.browser.then((browser) => browser.close()).then(
-    () => 'closed' as const,
-    () => 'failed' as const,
-  );
+  const closed = generation.browser
+    .then((browser) => browser.close())
+    .then(
+      () => 'closed' as const,
+      () => 'failed' as const,
+    );
   const outcome = await within(closed, BROWSER_CLOSE_TIMEOUT_MS, 'timed out' as const);
   if (outcome === 'closed') return;
   // Also after a failed launch: Playwright gives up on a launch without always ending its process.
@@ -475,7 +529,8 @@ async function closeGeneration(generation: Generation, logger: Logger): Promise<
 function pageProfile(url: string, request: RenderRequest): PageProfile {
   const profile: PageProfile = {};
   if (request.mobile) profile.mobile = true;
-  if (request.headers && Object.keys(request.headers).length > 0) profile.extraHeaders = { origin: new URL(url).origin, headers: request.headers };
+  if (request.headers && Object.keys(request.headers).length > 0)
+    profile.extraHeaders = { origin: new URL(url).origin, headers: request.headers };
   return profile;
 }
 
@@ -483,7 +538,10 @@ function renderFailure(error: unknown, url: string, opts: RenderOptions, timeout
   if (opts.signal?.aborted) return new AppError('CANCELLED', `rendering ${url} was cancelled`, { cause: error });
   if (isAppError(error)) return error;
   if (timeout.expired || (playwright !== undefined && error instanceof playwright.errors.TimeoutError)) {
-    return new AppError('TIMEOUT', `rendering ${url} took longer than ${opts.timeoutMs} ms`, { details: { url }, cause: error });
+    return new AppError('TIMEOUT', `rendering ${url} took longer than ${opts.timeoutMs} ms`, {
+      details: { url },
+      cause: error,
+    });
   }
   const reason = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
   // Chromium's net::ERR_* codes mean the site could not be reached (refused, DNS, reset), not that rendering broke.

@@ -18,7 +18,12 @@ async function setup(): Promise<{ proxyPort: number; allowed: LocalServer; refus
   const outbound = new OutboundClient(testPolicy({ allowHosts: [`127.0.0.1:${allowed.port}`] }), silentLogger());
   const proxy = new GuardingProxy(outbound, silentLogger());
   const proxyUrl = await proxy.start();
-  cleanups.push(allowed.close, refused.close, () => outbound.close(), () => proxy.close());
+  cleanups.push(
+    allowed.close,
+    refused.close,
+    () => outbound.close(),
+    () => proxy.close(),
+  );
   return { proxyPort: Number(new URL(proxyUrl).port), allowed, refused };
 }
 
@@ -44,7 +49,8 @@ function exchange(port: number, text: string): Promise<string> {
 
 /** Polls until condition holds; false after ms. */
 async function eventually(condition: () => boolean, ms: number): Promise<boolean> {
-  for (const end = Date.now() + ms; Date.now() < end; await new Promise((resolve) => setTimeout(resolve, 20))) if (condition()) return true;
+  for (const end = Date.now() + ms; Date.now() < end; await new Promise((resolve) => setTimeout(resolve, 20)))
+    if (condition()) return true;
   return condition();
 }
 
@@ -71,7 +77,9 @@ describe('GuardingProxy', () => {
       () => proxy.close(),
     );
 
-    const browser = connect(proxyPort, '127.0.0.1', () => browser.write(`GET http://127.0.0.1:${port}/slow HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`));
+    const browser = connect(proxyPort, '127.0.0.1', () =>
+      browser.write(`GET http://127.0.0.1:${port}/slow HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`),
+    );
     browser.on('error', () => undefined);
     expect(await eventually(() => asked, 2000)).toBe(true);
     expect(open.size).toBe(1);
@@ -82,7 +90,10 @@ describe('GuardingProxy', () => {
 
   it('forwards plain HTTP to an allowed host and drops a refused one', async () => {
     const { proxyPort, allowed, refused } = await setup();
-    const ok = await exchange(proxyPort, `GET ${allowed.origin}/x HTTP/1.1\r\nHost: 127.0.0.1:${allowed.port}\r\nConnection: close\r\n\r\n`);
+    const ok = await exchange(
+      proxyPort,
+      `GET ${allowed.origin}/x HTTP/1.1\r\nHost: 127.0.0.1:${allowed.port}\r\nConnection: close\r\n\r\n`,
+    );
     expect(ok).toMatch(/^HTTP\/1\.1 200/);
     expect(ok).toContain('allowed /x');
     const no = await exchange(proxyPort, `GET ${refused.origin}/ HTTP/1.1\r\nHost: 127.0.0.1:${refused.port}\r\n\r\n`);

@@ -6,7 +6,13 @@
  * Upstream connections live only as long as the browser's: a page closed
  * while its upstream never answers leaves no socket behind.
  */
-import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { connect as netConnect, type AddressInfo, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Logger } from '../../core/logger.js';
@@ -21,13 +27,19 @@ export class GuardingProxy {
   private starting: Promise<string> | null = null;
   private readonly sockets = new Set<Duplex>();
 
-  constructor(private readonly guard: UrlGuard, private readonly logger: Logger) {}
+  constructor(
+    private readonly guard: UrlGuard,
+    private readonly logger: Logger,
+  ) {}
 
   /** Starts once; resolves with the proxy's URL (http://127.0.0.1:<port>). */
   start(): Promise<string> {
     this.starting ??= new Promise<string>((resolve, reject) => {
       const server = createServer((request, response) => void this.forward(request, response));
-      server.on('connect', (request: IncomingMessage, socket: Duplex, head: Buffer) => void this.tunnel(request, socket, head));
+      server.on(
+        'connect',
+        (request: IncomingMessage, socket: Duplex, head: Buffer) => void this.tunnel(request, socket, head),
+      );
       server.on('connection', (socket: Socket) => this.track(socket));
       server.on('clientError', (_error, socket) => socket.destroy());
       server.once('error', reject);
@@ -68,7 +80,13 @@ export class GuardingProxy {
     const headers = { ...request.headers };
     for (const name of HOP_HEADERS) delete headers[name];
     const upstream = httpRequest(
-      { host: target.hostname.replace(/^\[|\]$/g, ''), port: target.port || 80, method: request.method, path: target.pathname + target.search, headers },
+      {
+        host: target.hostname.replace(/^\[|\]$/g, ''),
+        port: target.port || 80,
+        method: request.method,
+        path: target.pathname + target.search,
+        headers,
+      },
       (upstreamResponse) => {
         const responseHeaders = { ...upstreamResponse.headers };
         for (const name of HOP_HEADERS) delete responseHeaders[name];
@@ -124,7 +142,8 @@ export class GuardingProxy {
       await untilAborted(this.guard.checkUrl(url), gone.signal);
       return !asker.destroyed;
     } catch (error) {
-      if (!gone.signal.aborted) this.logger.debug({ url, err: error }, 'browser connection refused by the outbound policy');
+      if (!gone.signal.aborted)
+        this.logger.debug({ url, err: error }, 'browser connection refused by the outbound policy');
       return false;
     } finally {
       asker.off('close', onClose);

@@ -32,15 +32,34 @@ interface RequestPaused {
 }
 
 /** Enables the interception on page (before its first navigation); ended stops checks still pending. */
-export async function guardNavigations(page: Page, check: NavigationCheck, state: GuardedContextState, logger: Logger, ended: AbortSignal): Promise<void> {
+export async function guardNavigations(
+  page: Page,
+  check: NavigationCheck,
+  state: GuardedContextState,
+  logger: Logger,
+  ended: AbortSignal,
+): Promise<void> {
   const session = await page.context().newCDPSession(page);
   const { frameTree } = (await session.send('Page.getFrameTree')) as { frameTree: { frame: { id: string } } };
   const mainFrameId = frameTree.frame.id;
-  session.on('Fetch.requestPaused', (event: RequestPaused) => void decide(session, event, event.frameId === mainFrameId, check, state, logger, ended));
-  await session.send('Fetch.enable', { patterns: [{ urlPattern: '*', resourceType: 'Document', requestStage: 'Request' }] });
+  session.on(
+    'Fetch.requestPaused',
+    (event: RequestPaused) => void decide(session, event, event.frameId === mainFrameId, check, state, logger, ended),
+  );
+  await session.send('Fetch.enable', {
+    patterns: [{ urlPattern: '*', resourceType: 'Document', requestStage: 'Request' }],
+  });
 }
 
-async function decide(session: CDPSession, event: RequestPaused, mainFrame: boolean, check: NavigationCheck, state: GuardedContextState, logger: Logger, ended: AbortSignal): Promise<void> {
+async function decide(
+  session: CDPSession,
+  event: RequestPaused,
+  mainFrame: boolean,
+  check: NavigationCheck,
+  state: GuardedContextState,
+  logger: Logger,
+  ended: AbortSignal,
+): Promise<void> {
   // A request may be settled after its page closed; those late errors do not matter.
   const ignore = (): void => undefined;
   const { url } = event.request;
@@ -52,12 +71,19 @@ async function decide(session: CDPSession, event: RequestPaused, mainFrame: bool
     await untilAborted(check(url, ended), ended);
   } catch (error) {
     if (!ended.aborted) {
-      const refusal = isAppError(error) ? error : new AppError('FORBIDDEN_ADDRESS', `refused navigating to ${url}`, { cause: error });
+      const refusal = isAppError(error)
+        ? error
+        : new AppError('FORBIDDEN_ADDRESS', `refused navigating to ${url}`, { cause: error });
       state.navigationRefusal = refusal;
       state.refusedRequests++;
       logger.debug({ url, code: refusal.code }, 'browser navigation refused before it was sent');
     }
-    await session.send('Fetch.failRequest', { requestId: event.requestId, errorReason: ended.aborted ? 'Aborted' : 'BlockedByClient' }).catch(ignore);
+    await session
+      .send('Fetch.failRequest', {
+        requestId: event.requestId,
+        errorReason: ended.aborted ? 'Aborted' : 'BlockedByClient',
+      })
+      .catch(ignore);
     return;
   }
   await session.send('Fetch.continueRequest', { requestId: event.requestId }).catch(ignore);

@@ -59,7 +59,10 @@ const DEADLINE_RESERVE_MS = 1000;
 /** Elements a click with `all` clicks at most. */
 const MAX_CLICK_ALL = 100;
 
-export async function runPageActions(actions: readonly PageAction[], context: ActionContext): Promise<PageActionOutcome> {
+export async function runPageActions(
+  actions: readonly PageAction[],
+  context: ActionContext,
+): Promise<PageActionOutcome> {
   const outcome: PageActionOutcome = { screenshots: [], scrapes: [], javascriptReturns: [] };
   for (const [index, action] of actions.entries()) {
     try {
@@ -76,11 +79,21 @@ async function runAction(action: PageAction, context: ActionContext, outcome: Pa
   const { page, signal, deadline } = context;
   switch (action.type) {
     case 'wait':
-      if (action.selector !== undefined) await page.locator(action.selector).first().waitFor({ state: 'visible', timeout: selectorTimeout(deadline, Infinity) });
+      if (action.selector !== undefined)
+        await page
+          .locator(action.selector)
+          .first()
+          .waitFor({ state: 'visible', timeout: selectorTimeout(deadline, Infinity) });
       else await abortableSleep(action.milliseconds ?? 0, signal);
       return;
     case 'click':
-      await causingNavigation(context, () => click(page.locator(action.selector), action.all ?? false, selectorTimeout(deadline, ACTION_SELECTOR_TIMEOUT_MS)));
+      await causingNavigation(context, () =>
+        click(
+          page.locator(action.selector),
+          action.all ?? false,
+          selectorTimeout(deadline, ACTION_SELECTOR_TIMEOUT_MS),
+        ),
+      );
       return;
     case 'write':
       await causingNavigation(context, () => untilAborted(page.keyboard.type(action.text), signal));
@@ -113,14 +126,24 @@ async function click(locator: Locator, all: boolean, timeout: number): Promise<v
 }
 
 /** One viewport (or one element's height) up or down; the page's own scroll listeners fire as for a user's scroll. */
-async function scroll({ page, deadline, signal }: ActionContext, direction: 'up' | 'down', selector: string | undefined): Promise<void> {
+async function scroll(
+  { page, deadline, signal }: ActionContext,
+  direction: 'up' | 'down',
+  selector: string | undefined,
+): Promise<void> {
   const sign = direction === 'down' ? 1 : -1;
   if (selector === undefined) {
-    await untilAborted(page.evaluate((by) => window.scrollBy(0, by * window.innerHeight), sign), signal);
+    await untilAborted(
+      page.evaluate((by) => window.scrollBy(0, by * window.innerHeight), sign),
+      signal,
+    );
     return;
   }
   const timeout = selectorTimeout(deadline, ACTION_SELECTOR_TIMEOUT_MS);
-  await page.locator(selector).first().evaluate((element, by) => element.scrollBy(0, by * element.clientHeight), sign, { timeout });
+  await page
+    .locator(selector)
+    .first()
+    .evaluate((element, by) => element.scrollBy(0, by * element.clientHeight), sign, { timeout });
 }
 
 /**

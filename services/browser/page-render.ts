@@ -53,7 +53,12 @@ export async function navigateAndWait(
  * (which switches to print media). page.content, page.evaluate and page.pdf
  * take no timeout, so each step stops waiting when signal aborts.
  */
-export async function capture(page: Page, request: CaptureRequest, deadline: number, signal: AbortSignal): Promise<Captured> {
+export async function capture(
+  page: Page,
+  request: CaptureRequest,
+  deadline: number,
+  signal: AbortSignal,
+): Promise<Captured> {
   const captured: Captured = { html: await untilAborted(page.content(), signal) };
   if (request.screenshot) captured.screenshot = await screenshotPng(page, true, deadline, signal);
   if (request.pdf) captured.pdf = await untilAborted(page.pdf({ format: 'A4', printBackground: true }), signal);
@@ -65,7 +70,12 @@ export async function capture(page: Page, request: CaptureRequest, deadline: num
  * (and at the viewport's width). In CSS pixels: a phone profile's device
  * scale does not multiply its size.
  */
-export async function screenshotPng(page: Page, fullPage: boolean, deadline: number, signal: AbortSignal): Promise<Buffer> {
+export async function screenshotPng(
+  page: Page,
+  fullPage: boolean,
+  deadline: number,
+  signal: AbortSignal,
+): Promise<Buffer> {
   if (!fullPage) return page.screenshot({ type: 'png', scale: 'css', timeout: remaining(deadline) });
   const measuring = page.evaluate(() => ({
     width: document.documentElement.scrollWidth,
@@ -77,7 +87,12 @@ export async function screenshotPng(page: Page, fullPage: boolean, deadline: num
     type: 'png',
     fullPage: true,
     scale: 'css',
-    clip: { x: 0, y: 0, width: Math.max(1, Math.min(size.width, viewport.width)), height: Math.max(1, Math.min(size.height, MAX_SCREENSHOT_HEIGHT)) },
+    clip: {
+      x: 0,
+      y: 0,
+      width: Math.max(1, Math.min(size.width, viewport.width)),
+      height: Math.max(1, Math.min(size.height, MAX_SCREENSHOT_HEIGHT)),
+    },
     timeout: remaining(deadline),
   });
 }

@@ -30,7 +30,13 @@ export interface PageProfile {
  * phone profile for mobile reads; the user agent names the Chromium actually
  * running, as that phone's Chrome would.
  */
-const PHONE = { viewport: { width: 412, height: 839 }, screen: { width: 412, height: 915 }, deviceScaleFactor: 2.625, isMobile: true, hasTouch: true };
+const PHONE = {
+  viewport: { width: 412, height: 839 },
+  screen: { width: 412, height: 915 },
+  deviceScaleFactor: 2.625,
+  isMobile: true,
+  hasTouch: true,
+};
 
 function phoneUserAgent(chromiumVersion: string): string {
   return `Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${chromiumVersion} Mobile Safari/537.36`;
@@ -42,7 +48,10 @@ function phoneUserAgent(chromiumVersion: string): string {
  * interception sets; a cookie belongs to a host, every port of it, as in any
  * browser); the other headers are added to the page origin's requests only.
  */
-function splitCookies(extra: ExtraHeaders | undefined): { cookies: Array<{ name: string; value: string; url: string }>; headers: ExtraHeaders | undefined } {
+function splitCookies(extra: ExtraHeaders | undefined): {
+  cookies: Array<{ name: string; value: string; url: string }>;
+  headers: ExtraHeaders | undefined;
+} {
   if (!extra) return { cookies: [], headers: undefined };
   const cookieHeaders = Object.entries(extra.headers).filter(([name]) => name.toLowerCase() === 'cookie');
   if (cookieHeaders.length === 0) return { cookies: [], headers: extra };
@@ -50,7 +59,11 @@ function splitCookies(extra: ExtraHeaders | undefined): { cookies: Array<{ name:
     .flatMap(([, value]) => value.split(';'))
     .map((pair) => pair.trim())
     .filter((pair) => pair.includes('='))
-    .map((pair) => ({ name: pair.slice(0, pair.indexOf('=')).trim(), value: pair.slice(pair.indexOf('=') + 1).trim(), url: extra.origin }))
+    .map((pair) => ({
+      name: pair.slice(0, pair.indexOf('=')).trim(),
+      value: pair.slice(pair.indexOf('=') + 1).trim(),
+      url: extra.origin,
+    }))
     .filter((cookie) => cookie.name.length > 0);
   const headers = Object.fromEntries(Object.entries(extra.headers).filter(([name]) => name.toLowerCase() !== 'cookie'));
   return { cookies, headers: Object.keys(headers).length > 0 ? { origin: extra.origin, headers } : undefined };
@@ -91,7 +104,8 @@ export class PageSession {
     if (cookies.length > 0) await context.addCookies(cookies);
     const state = await guardContext(context, guard, blockedResourceTypes, logger, this.ended.signal, headers);
     const page = await context.newPage();
-    if (guard.checkNavigation) await guardNavigations(page, guard.checkNavigation.bind(guard), state, logger, this.ended.signal);
+    if (guard.checkNavigation)
+      await guardNavigations(page, guard.checkNavigation.bind(guard), state, logger, this.ended.signal);
     return { page, state };
   }
 

@@ -53,7 +53,9 @@ describe.runIf(hasChromium)('BrowserPool render modes and scrolling', () => {
   it('networkidle2 tolerates a request that never ends; networkidle0 times out on it', async () => {
     const two = await pool.render(`${web.url}/poll`, { timeoutMs: 10_000, waitUntil: 'networkidle2' });
     expect(two.html).toContain('loading');
-    await expect(pool.render(`${web.url}/poll`, { timeoutMs: 2500, waitUntil: 'networkidle0' })).rejects.toMatchObject({ code: 'TIMEOUT' });
+    await expect(pool.render(`${web.url}/poll`, { timeoutMs: 2500, waitUntil: 'networkidle0' })).rejects.toMatchObject({
+      code: 'TIMEOUT',
+    });
     expect(pool.stats().openPages).toBe(0);
   });
 
@@ -71,9 +73,12 @@ describe.runIf(hasChromium)('BrowserPool render modes and scrolling', () => {
   it('collects every row of a virtualised list, which no single snapshot holds', async () => {
     const url = web.addPage('/scroll/virtual', virtualListPage(200));
     const result = await pool.scrollAndCollect(url, { maxScrolls: 10, scrollDelayMs: 100, timeoutMs: 30_000 });
-    const seen = new Set(result.snapshots.flatMap((s) => [...s.matchAll(/Virtual item (\d+)</g)].map((m) => Number(m[1]))));
+    const seen = new Set(
+      result.snapshots.flatMap((s) => [...s.matchAll(/Virtual item (\d+)</g)].map((m) => Number(m[1]))),
+    );
     expect(seen.size).toBe(200);
-    for (const snapshot of result.snapshots) expect(snapshot.includes('Virtual item 1<') && snapshot.includes('Virtual item 200<')).toBe(false);
+    for (const snapshot of result.snapshots)
+      expect(snapshot.includes('Virtual item 1<') && snapshot.includes('Virtual item 200<')).toBe(false);
     expect(result.snapshots.length).toBeGreaterThan(5);
     expect(result.finalUrl).toBe(url);
     expect(result.html).toContain('Virtual item 200<');
@@ -94,7 +99,9 @@ describe.runIf(hasChromium)('BrowserPool render modes and scrolling', () => {
     const url = web.addPage('/scroll/virtual-long', virtualListPage(100));
     const one = await pool.scrollAndCollect(url, { maxScrolls: 1, scrollDelayMs: 0, timeoutMs: 20_000 });
     expect(one.snapshots.length).toBeGreaterThan(1);
-    await expect(pool.scrollAndCollect('http://10.1.2.3/feed', { maxScrolls: 3, scrollDelayMs: 0, timeoutMs: 5000 })).rejects.toMatchObject({
+    await expect(
+      pool.scrollAndCollect('http://10.1.2.3/feed', { maxScrolls: 3, scrollDelayMs: 0, timeoutMs: 5000 }),
+    ).rejects.toMatchObject({
       code: 'FORBIDDEN_ADDRESS',
     });
   });

@@ -47,7 +47,13 @@ export async function guardContext(
   ended: AbortSignal,
   extraHeaders?: ExtraHeaders,
 ): Promise<GuardedContextState> {
-  const state: GuardedContextState = { navigationRefusal: null, lastNavigationUrl: null, navigationUrls: [], navigationCount: 0, refusedRequests: 0 };
+  const state: GuardedContextState = {
+    navigationRefusal: null,
+    lastNavigationUrl: null,
+    navigationUrls: [],
+    navigationCount: 0,
+    refusedRequests: 0,
+  };
   context.on('request', (request) => {
     if (!isMainFrameNavigation(request)) return;
     state.navigationCount++;
@@ -71,14 +77,19 @@ export async function guardContext(
         return;
       }
       state.refusedRequests++;
-      const refusal = isAppError(error) ? error : new AppError('FORBIDDEN_ADDRESS', `refused ${request.url()}`, { cause: error });
+      const refusal = isAppError(error)
+        ? error
+        : new AppError('FORBIDDEN_ADDRESS', `refused ${request.url()}`, { cause: error });
       if (isMainFrameNavigation(request)) state.navigationRefusal = refusal;
       logger.debug({ url: request.url(), code: refusal.code }, 'browser request refused by the outbound policy');
       await route.abort('blockedbyclient').catch(ignore);
       return;
     }
     // Redirect hops bypass route(); the guarding proxy checks those.
-    const headers = extraHeaders && originOf(request.url()) === extraHeaders.origin ? { ...request.headers(), ...extraHeaders.headers } : undefined;
+    const headers =
+      extraHeaders && originOf(request.url()) === extraHeaders.origin
+        ? { ...request.headers(), ...extraHeaders.headers }
+        : undefined;
     await route.continue(headers ? { headers } : undefined).catch(ignore);
   });
 

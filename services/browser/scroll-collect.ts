@@ -58,7 +58,8 @@ export async function collectByScrolling(
   };
 
   // page.evaluate has no timeout: a page whose main thread is stuck would hold every step.
-  const run = (move: 'none' | 'step' | 'bottom'): Promise<Step> => untilAborted(page.evaluate(scrollStep, move), signal);
+  const run = (move: 'none' | 'step' | 'bottom'): Promise<Step> =>
+    untilAborted(page.evaluate(scrollStep, move), signal);
   const settleAndMeasure = async (): Promise<Step> => {
     await settleNetwork(tracker, signal);
     const step = await run('none');
@@ -85,7 +86,6 @@ export async function collectByScrolling(
   return { html: await untilAborted(page.content(), signal), snapshots, finalUrl: page.url() };
 }
 
-
 /**
  * Runs in the page: finds what scrolls (the document, or the tallest
  * scrollable element when the document itself does not), moves it down by
@@ -98,7 +98,8 @@ async function scrollStep(move: 'none' | 'step' | 'bottom'): Promise<Step> {
   if (root.scrollHeight <= root.clientHeight + 1) {
     for (const element of Array.from(document.querySelectorAll('body *'))) {
       const overflow = getComputedStyle(element).overflowY;
-      const scrollable = (overflow === 'auto' || overflow === 'scroll') && element.scrollHeight > element.clientHeight + 1;
+      const scrollable =
+        (overflow === 'auto' || overflow === 'scroll') && element.scrollHeight > element.clientHeight + 1;
       if (scrollable && (target === root || element.scrollHeight > target.scrollHeight)) target = element;
     }
   }
@@ -110,7 +111,10 @@ async function scrollStep(move: 'none' | 'step' | 'bottom'): Promise<Step> {
     });
   // Setting scrollTop fires the page's own scroll listeners, as a user's scroll would.
   if (move === 'step') {
-    target.scrollTop = Math.min(target.scrollTop + Math.max(100, Math.floor(target.clientHeight * 0.8)), target.scrollHeight);
+    target.scrollTop = Math.min(
+      target.scrollTop + Math.max(100, Math.floor(target.clientHeight * 0.8)),
+      target.scrollHeight,
+    );
     await frames();
   } else if (move === 'bottom') {
     target.scrollTop = Math.max(0, target.scrollHeight - target.clientHeight - 60);

@@ -44,7 +44,12 @@ describe('chunkText invariants', () => {
     for (const [name, text] of Object.entries(TEXTS)) {
       for (const maxTokens of [8, 64, 256]) {
         it(`${strategy} on ${name} at ${maxTokens} tokens gives exact substrings within budget`, async () => {
-          const chunks = await chunkText(text, { strategy, maxTokens, overlapTokens: Math.floor(maxTokens / 4), embed });
+          const chunks = await chunkText(text, {
+            strategy,
+            maxTokens,
+            overlapTokens: Math.floor(maxTokens / 4),
+            embed,
+          });
           expect(chunks.length).toBeGreaterThan(0);
           expectValidChunks(text, chunks, maxTokens);
         });
@@ -88,7 +93,10 @@ describe('chunkText options', () => {
     await expectInvalid(chunkText('x', { strategy: 'words' as ChunkStrategy }), /strategy/);
     await expectInvalid(chunkText('x', { strategy: 'fixed', maxTokens: 0 }), /maxTokens/);
     await expectInvalid(chunkText('x', { strategy: 'fixed', maxTokens: 10, overlapTokens: 10 }), /overlapTokens/);
-    await expectInvalid(chunkText('x', { strategy: 'semantic', embed, breakpointPercentile: 101 }), /breakpointPercentile/);
+    await expectInvalid(
+      chunkText('x', { strategy: 'semantic', embed, breakpointPercentile: 101 }),
+      /breakpointPercentile/,
+    );
   });
 
   it('caps the default overlap for small budgets', async () => {

@@ -11,7 +11,14 @@ import { semanticSpans } from './semantic.js';
 import { trimSpan } from './spans.js';
 import { countSpanTokens } from './tokenizer.js';
 import { tokenWindows } from './token-windows.js';
-import { CHUNK_STRATEGIES, type Chunk, type ChunkOptions, type ChunkStrategy, type Span, type TokenBudget } from './types.js';
+import {
+  CHUNK_STRATEGIES,
+  type Chunk,
+  type ChunkOptions,
+  type ChunkStrategy,
+  type Span,
+  type TokenBudget,
+} from './types.js';
 
 export const DEFAULT_MAX_TOKENS = 256;
 export const DEFAULT_OVERLAP_TOKENS = 32;
@@ -57,10 +64,14 @@ function validate(text: unknown, options: ChunkOptions): Settings {
   if (typeof text !== 'string') throw new AppError('INVALID_INPUT', 'text must be a string');
   const { strategy } = options;
   if (!CHUNK_STRATEGIES.includes(strategy)) {
-    throw new AppError('INVALID_INPUT', `Unknown chunking strategy "${String(strategy)}"; expected one of ${CHUNK_STRATEGIES.join(', ')}`);
+    throw new AppError(
+      'INVALID_INPUT',
+      `Unknown chunking strategy "${String(strategy)}"; expected one of ${CHUNK_STRATEGIES.join(', ')}`,
+    );
   }
   const maxTokens = options.maxTokens ?? DEFAULT_MAX_TOKENS;
-  if (!Number.isInteger(maxTokens) || maxTokens < 1) throw new AppError('INVALID_INPUT', 'maxTokens must be a positive integer');
+  if (!Number.isInteger(maxTokens) || maxTokens < 1)
+    throw new AppError('INVALID_INPUT', 'maxTokens must be a positive integer');
   const overlapTokens = options.overlapTokens ?? Math.min(DEFAULT_OVERLAP_TOKENS, Math.floor(maxTokens / 2));
   if (!Number.isInteger(overlapTokens) || overlapTokens < 0 || overlapTokens >= maxTokens) {
     throw new AppError('INVALID_INPUT', 'overlapTokens must be an integer from 0 to maxTokens - 1');
@@ -83,7 +94,10 @@ export function outputBudget(text: string): number {
 }
 
 /** Refuses an overlap that would repeat the text more than the output budget allows (strategies that overlap only). */
-function assertOutputWithinBudget(text: string, settings: Pick<Settings, 'strategy' | 'maxTokens' | 'overlapTokens'>): void {
+function assertOutputWithinBudget(
+  text: string,
+  settings: Pick<Settings, 'strategy' | 'maxTokens' | 'overlapTokens'>,
+): void {
   const { strategy, maxTokens, overlapTokens } = settings;
   if (overlapTokens === 0 || !(strategy === 'fixed' || strategy === 'recursive')) return;
   const repeats = maxTokens / (maxTokens - overlapTokens);
@@ -114,10 +128,12 @@ async function plan(text: string, strategy: ConcreteStrategy, settings: Settings
       return splitRecursive(text, whole, [splitParagraphs, splitLines, splitSentences, splitWords], settings);
     case 'markdown':
       return markdownSections(text).flatMap((section) =>
-        splitRecursive(text, section, [splitMarkdownBlocks, splitLines, splitSentences, splitWords], packed).map((span) => ({
-          ...span,
-          headingPath: section.headingPath,
-        })),
+        splitRecursive(text, section, [splitMarkdownBlocks, splitLines, splitSentences, splitWords], packed).map(
+          (span) => ({
+            ...span,
+            headingPath: section.headingPath,
+          }),
+        ),
       );
     case 'semantic':
       return semanticSpans(text, settings.maxTokens, settings.embed!, settings.breakpointPercentile);

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { scoreQuestion } from './evaluation.js';
 import type { Chunk } from './types.js';
 
-const chunk = (index: number, start: number, end: number, tokens: number): Chunk => ({ index, text: '', start, end, tokens });
+const chunk = (index: number, start: number, end: number, tokens: number): Chunk => ({
+  index,
+  text: '',
+  start,
+  end,
+  tokens,
+});
 const chunks = [chunk(0, 0, 10, 10), chunk(1, 11, 20, 10), chunk(2, 21, 30, 10)];
 
 describe('scoreQuestion', () => {

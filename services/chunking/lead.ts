@@ -31,7 +31,12 @@ export function leadOf(text: string, maxTokens: number, maxChunks: number): stri
  * (offsets into the whole text). When the text was cut, the chunk that ends
  * at the cut is dropped: it may stop short of where the whole text's would.
  */
-export async function chunkLead(text: string, options: Omit<ChunkOptions, 'embed'>, maxChunks: number, chunker: Chunker = chunkText): Promise<Chunk[]> {
+export async function chunkLead(
+  text: string,
+  options: Omit<ChunkOptions, 'embed'>,
+  maxChunks: number,
+  chunker: Chunker = chunkText,
+): Promise<Chunk[]> {
   const lead = leadOf(text, options.maxTokens ?? DEFAULT_MAX_TOKENS, maxChunks);
   const chunks = await chunker(lead, options);
   const whole = lead.length === text.length ? chunks : chunks.slice(0, Math.max(1, chunks.length - 1));

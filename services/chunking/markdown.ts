@@ -48,7 +48,12 @@ class FenceTracker {
       this.open = fence;
       return true;
     }
-    if (fence !== undefined && fence[0] === this.open[0] && fence.length >= this.open.length && BLANK.test(line.slice(line.indexOf(fence) + fence.length))) {
+    if (
+      fence !== undefined &&
+      fence[0] === this.open[0] &&
+      fence.length >= this.open.length &&
+      BLANK.test(line.slice(line.indexOf(fence) + fence.length))
+    ) {
       this.open = null;
     }
     return true;
@@ -79,7 +84,13 @@ export function markdownSections(text: string): MarkdownSection[] {
       if (current.end > current.start) sections.push(current);
       while (path.length > 0 && path[path.length - 1]!.level >= heading.level) path.pop();
       path.push(heading);
-      current = { start: line.start, end: line.end, headingPath: path.map((entry) => entry.title), level: heading.level, hasBody: false };
+      current = {
+        start: line.start,
+        end: line.end,
+        headingPath: path.map((entry) => entry.title),
+        level: heading.level,
+        hasBody: false,
+      };
       continue;
     }
     current.end = line.end;

@@ -12,11 +12,19 @@ import type { EmbedTexts, MeasuredSpan, Span, TokenBudget } from './types.js';
 
 const EMBED_BATCH = 128;
 
-export async function semanticSpans(text: string, maxTokens: number, embed: EmbedTexts, breakpointPercentile: number): Promise<Span[]> {
+export async function semanticSpans(
+  text: string,
+  maxTokens: number,
+  embed: EmbedTexts,
+  breakpointPercentile: number,
+): Promise<Span[]> {
   const budget: TokenBudget = { maxTokens, overlapTokens: 0 };
   const units = sentenceUnits(text, budget);
   if (units.length < 2) return mergeSpans(units, budget);
-  const vectors = await embedAll(units.map((unit) => text.slice(unit.start, unit.end).trim()), embed);
+  const vectors = await embedAll(
+    units.map((unit) => text.slice(unit.start, unit.end).trim()),
+    embed,
+  );
   const distances = units.slice(1).map((_, i) => cosineDistance(vectors[i]!, vectors[i + 1]!));
   const threshold = percentile(distances, breakpointPercentile);
   const chunks: Span[] = [];
@@ -59,7 +67,10 @@ async function embedAll(texts: string[], embed: EmbedTexts): Promise<number[][]>
       throw toAppError(error);
     }
     if (!Array.isArray(answer) || answer.length !== batch.length || !answer.every(isVector)) {
-      throw new AppError('INTERNAL', `The embedding model returned ${Array.isArray(answer) ? answer.length : 'no'} vectors for ${batch.length} sentences`);
+      throw new AppError(
+        'INTERNAL',
+        `The embedding model returned ${Array.isArray(answer) ? answer.length : 'no'} vectors for ${batch.length} sentences`,
+      );
     }
     vectors.push(...(answer as number[][]));
   }

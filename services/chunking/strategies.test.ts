@@ -36,7 +36,10 @@ describe('sentence and paragraph', () => {
   });
 
   it('paragraph chunks keep paragraphs whole and pack small ones', async () => {
-    const text = 'First short paragraph.\n\nSecond short one.\n\n' + 'A long paragraph sentence here. '.repeat(20) + '\n\nLast one.';
+    const text =
+      'First short paragraph.\n\nSecond short one.\n\n' +
+      'A long paragraph sentence here. '.repeat(20) +
+      '\n\nLast one.';
     const chunks = await chunkText(text, { strategy: 'paragraph', maxTokens: 40 });
     expectValidChunks(text, chunks, 40);
     expect(chunks[0]!.text).toBe('First short paragraph.\n\nSecond short one.');
@@ -78,7 +81,13 @@ describe('markdown', () => {
   it('keeps sections together with their heading path', async () => {
     const chunks = await chunkText(doc, { strategy: 'markdown', maxTokens: 256 });
     expectValidChunks(doc, chunks, 256);
-    expect(chunks.map((chunk) => chunk.heading_path)).toEqual([[], ['Guide'], ['Guide', 'Install'], ['Guide', 'Usage', 'Advanced'], ['Appendix']]);
+    expect(chunks.map((chunk) => chunk.heading_path)).toEqual([
+      [],
+      ['Guide'],
+      ['Guide', 'Install'],
+      ['Guide', 'Usage', 'Advanced'],
+      ['Appendix'],
+    ]);
     expect(chunks[2]!.text).toContain('# not a heading');
     expect(chunks[3]!.text.startsWith('## Usage ##\n\n### Advanced')).toBe(true);
   });
@@ -95,7 +104,12 @@ describe('markdown', () => {
 
 describe('semantic', () => {
   const cats = ['Cats purr softly.', 'A cat naps in the sun.', 'Kittens chase yarn.', 'My cat likes fish.'];
-  const rockets = ['Rockets burn fuel.', 'The rocket reached orbit.', 'Engines ignite at launch.', 'Boosters land upright.'];
+  const rockets = [
+    'Rockets burn fuel.',
+    'The rocket reached orbit.',
+    'Engines ignite at launch.',
+    'Boosters land upright.',
+  ];
   const text = [...cats, ...rockets].join(' ');
   // Two-dimensional fake embedding: one axis per topic, decided by a word list.
   const topicEmbed = async (texts: string[]): Promise<number[][]> =>
@@ -110,10 +124,14 @@ describe('semantic', () => {
   it('still packs each topic under the budget', async () => {
     const chunks = await chunkText(text, { strategy: 'semantic', maxTokens: 12, embed: topicEmbed });
     expectValidChunks(text, chunks, 12);
-    expect(chunks.some((chunk) => /cat|purr|kitten/i.test(chunk.text) && /rocket|engine|booster/i.test(chunk.text))).toBe(false);
+    expect(
+      chunks.some((chunk) => /cat|purr|kitten/i.test(chunk.text) && /rocket|engine|booster/i.test(chunk.text)),
+    ).toBe(false);
   });
 
   it('reports an embedding model that answers with the wrong number of vectors', async () => {
-    await expect(chunkText(text, { strategy: 'semantic', embed: async () => [[1]] })).rejects.toMatchObject({ code: 'INTERNAL' });
+    await expect(chunkText(text, { strategy: 'semantic', embed: async () => [[1]] })).rejects.toMatchObject({
+      code: 'INTERNAL',
+    });
   });
 });

@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import type { Span } from './types.js';
 
 type Cl100k = typeof import('gpt-tokenizer/encoding/cl100k_base');
-type Ranks = (typeof import('gpt-tokenizer/bpeRanks/cl100k_base'))['default'];
+type Ranks = typeof import('gpt-tokenizer/bpeRanks/cl100k_base')['default'];
 
 /**
  * The encoding, loaded on first use and synchronously (the package's CommonJS
@@ -19,7 +19,11 @@ function encoding(): NonNullable<typeof cl100k> {
   const load = createRequire(import.meta.url);
   const ranks = (load('gpt-tokenizer/bpeRanks/cl100k_base') as { default: Ranks }).default;
   // Byte length of each token id, filled on first use (0 = not yet known; no token is empty).
-  cl100k = { encode: (load('gpt-tokenizer/encoding/cl100k_base') as Cl100k).encode, ranks, tokenByteLengths: new Uint16Array(ranks.length) };
+  cl100k = {
+    encode: (load('gpt-tokenizer/encoding/cl100k_base') as Cl100k).encode,
+    ranks,
+    tokenByteLengths: new Uint16Array(ranks.length),
+  };
   return cl100k;
 }
 

@@ -1,6 +1,14 @@
 /** Shapes shared by every chunking strategy. */
 
-export const CHUNK_STRATEGIES = ['fixed', 'sentence', 'paragraph', 'recursive', 'markdown', 'semantic', 'auto'] as const;
+export const CHUNK_STRATEGIES = [
+  'fixed',
+  'sentence',
+  'paragraph',
+  'recursive',
+  'markdown',
+  'semantic',
+  'auto',
+] as const;
 export type ChunkStrategy = (typeof CHUNK_STRATEGIES)[number];
 
 /** Turns texts into vectors, one per text, in order. */

@@ -6,7 +6,13 @@ import { OutboundClient } from '../../core/http/outbound-client.js';
 import { discoverUrls as discoverWith } from './discover.js';
 import { linksOf } from './page-links.js';
 import { parseSitemap } from './sitemap-parser.js';
-import type { DiscoverOptions, DiscoverProgress, DiscoveryFetcher, ProgressListener, RobotsFileReader } from './types.js';
+import type {
+  DiscoverOptions,
+  DiscoverProgress,
+  DiscoveryFetcher,
+  ProgressListener,
+  RobotsFileReader,
+} from './types.js';
 import type { ReducedRobots } from '../../core/http/robots-cache.js';
 import { unwrap, type ParseOutcome } from '../extract/worker-tasks.js';
 import runInWorker from '../../workers/extract.worker.js';
@@ -21,18 +27,35 @@ function workerRobotsReader(): RobotsFileReader & { checks: number } {
   const reader = {
     checks: 0,
     robotsRules: async (bytes: Uint8Array, contentType: string | undefined, agent: string) =>
-      unwrap((await runInWorker({ kind: 'robots', ...pageFields(contentType === undefined ? { bytes } : { bytes, contentTypeHeader: contentType }).fields, agent })) as ParseOutcome<'robots'>),
+      unwrap(
+        (await runInWorker({
+          kind: 'robots',
+          ...pageFields(contentType === undefined ? { bytes } : { bytes, contentTypeHeader: contentType }).fields,
+          agent,
+        })) as ParseOutcome<'robots'>,
+      ),
     robotsAllowAll: async (rules: ReducedRobots, urls: string[]) => {
       reader.checks += urls.length;
       if (!ids.has(rules)) ids.set(rules, `discover-${++ruleSets}`);
-      return unwrap((await runInWorker({ kind: 'robots-check', id: ids.get(rules)!, rules: rules.text, urls })) as ParseOutcome<'robots-check'>)!;
+      return unwrap(
+        (await runInWorker({
+          kind: 'robots-check',
+          id: ids.get(rules)!,
+          rules: rules.text,
+          urls,
+        })) as ParseOutcome<'robots-check'>,
+      )!;
     },
   };
   return reader;
 }
 
 /** Discovery with its parsers called in-process (the service hands it the worker pool's). */
-function discoverUrls(fetcher: DiscoveryFetcher, options: Omit<DiscoverOptions, 'parseLinks' | 'parseSitemap' | 'robotsReader'> & { robotsReader?: RobotsFileReader }, onProgress?: ProgressListener) {
+function discoverUrls(
+  fetcher: DiscoveryFetcher,
+  options: Omit<DiscoverOptions, 'parseLinks' | 'parseSitemap' | 'robotsReader'> & { robotsReader?: RobotsFileReader },
+  onProgress?: ProgressListener,
+) {
   const parsers = {
     parseLinks: async (page: PageContent, pageUrl: string) => linksOf(markupOf(page), pageUrl).map((url) => url.href),
     parseSitemap: async (sitemap: PageContent) => parseSitemap(markupOf(sitemap)),
@@ -88,11 +111,15 @@ function clientFor(server: LocalServer, allowed = true): OutboundClient {
 }
 
 function page(...links: string[]): Resource {
-  return { body: `<!doctype html><html><body>${links.map((href) => `<a href="${href}">x</a>`).join('')}</body></html>` };
+  return {
+    body: `<!doctype html><html><body>${links.map((href) => `<a href="${href}">x</a>`).join('')}</body></html>`,
+  };
 }
 
 function urlset(origin: string, entries: Array<[string, string?]>): string {
-  const urls = entries.map(([path, lastmod]) => `<url><loc>${origin}${path}</loc>${lastmod ? `<lastmod>${lastmod}</lastmod>` : ''}</url>`);
+  const urls = entries.map(
+    ([path, lastmod]) => `<url><loc>${origin}${path}</loc>${lastmod ? `<lastmod>${lastmod}</lastmod>` : ''}</url>`,
+  );
   return `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls.join('')}</urlset>`;
 }
 
@@ -158,7 +185,9 @@ describe('discoverUrls', () => {
     const server = await serveSite(fullSite);
     const origin = server.origin;
     const progress: DiscoverProgress[] = [];
-    const result = await discoverUrls(clientFor(server), { baseUrl: `${origin}/`, maxUrls: 100 }, (p) => progress.push(p));
+    const result = await discoverUrls(clientFor(server), { baseUrl: `${origin}/`, maxUrls: 100 }, (p) =>
+      progress.push(p),
+    );
 
     expect(result.robots).toEqual({
       found: true,
@@ -202,7 +231,8 @@ describe('discoverUrls', () => {
     }
     expect(progress.length).toBeGreaterThan(0);
     expect(progress.at(-1)).toMatchObject({ found: 15 });
-    for (let i = 1; i < progress.length; i++) expect(progress[i]!.fetched).toBeGreaterThanOrEqual(progress[i - 1]!.fetched);
+    for (let i = 1; i < progress.length; i++)
+      expect(progress[i]!.fetched).toBeGreaterThanOrEqual(progress[i - 1]!.fetched);
   });
 
   it('hands the sitemap parser bytes, decoded by their charset in the worker, gzipped or not', async () => {
@@ -219,34 +249,64 @@ describe('discoverUrls', () => {
       handed.push(sitemap);
       return unwrap((await runInWorker({ kind: 'sitemap', ...pageFields(sitemap).fields })) as ParseOutcome<'sitemap'>);
     };
-    const result = await discoverWith(clientFor(server), { baseUrl: `${server.origin}/`, maxUrls: 10, maxDepth: 0, parseLinks: async () => [], parseSitemap, robotsReader: workerRobotsReader() });
+    const result = await discoverWith(clientFor(server), {
+      baseUrl: `${server.origin}/`,
+      maxUrls: 10,
+      maxDepth: 0,
+      parseLinks: async () => [],
+      parseSitemap,
+      robotsReader: workerRobotsReader(),
+    });
     expect(handed).toEqual([
       { bytes: expect.any(Uint8Array), contentTypeHeader: 'application/xml; charset=iso-8859-1' },
       { bytes: expect.any(Uint8Array), contentTypeHeader: 'application/xml' },
     ]);
     expect(result.urls.map((u) => u.url)).toEqual(
-      expect.arrayContaining([`${server.origin}/caf%C3%A9`, `${server.origin}/%C3%BCber`, `${server.origin}/na%C3%AFve`]),
+      expect.arrayContaining([
+        `${server.origin}/caf%C3%A9`,
+        `${server.origin}/%C3%BCber`,
+        `${server.origin}/na%C3%AFve`,
+      ]),
     );
   });
 
   it('respects maxDepth', async () => {
     const server = await serveSite(fullSite);
-    const result = await discoverUrls(clientFor(server), { baseUrl: server.origin, maxUrls: 100, maxDepth: 1, pattern: '/level*' });
+    const result = await discoverUrls(clientFor(server), {
+      baseUrl: server.origin,
+      maxUrls: 100,
+      maxDepth: 1,
+      pattern: '/level*',
+    });
     expect(result.urls).toEqual([{ url: `${server.origin}/level1`, source: 'link', depth: 1 }]);
     expect(server.requests).not.toContain('/level1');
   });
 
   it('lists robots-disallowed links when told not to respect robots.txt', async () => {
     const server = await serveSite(fullSite);
-    const client = new OutboundClient(testPolicy({ respectRobots: false, allowHosts: [`127.0.0.1:${server.port}`] }), silentLogger());
+    const client = new OutboundClient(
+      testPolicy({ respectRobots: false, allowHosts: [`127.0.0.1:${server.port}`] }),
+      silentLogger(),
+    );
     clients.push(client);
-    const result = await discoverUrls(client, { baseUrl: server.origin, maxUrls: 100, pattern: '/private/**', respectRobots: false });
-    expect(result.urls.map((entry) => entry.url.slice(server.origin.length))).toEqual(['/private/secret', '/private/deeper']);
+    const result = await discoverUrls(client, {
+      baseUrl: server.origin,
+      maxUrls: 100,
+      pattern: '/private/**',
+      respectRobots: false,
+    });
+    expect(result.urls.map((entry) => entry.url.slice(server.origin.length))).toEqual([
+      '/private/secret',
+      '/private/deeper',
+    ]);
   });
 
   it('matches a robots.txt of more rules than the event loop parses in the worker pool, and still skips what it disallows', async () => {
     const many = Array.from({ length: 1500 }, (_, i) => `Disallow: /archive-${i}/*.pdf$`);
-    const server = await serveSite((origin) => ({ ...fullSite(origin), '/robots.txt': { type: 'text/plain', body: ['User-agent: *', ...many, 'Disallow: /private/'].join('\n') } }));
+    const server = await serveSite((origin) => ({
+      ...fullSite(origin),
+      '/robots.txt': { type: 'text/plain', body: ['User-agent: *', ...many, 'Disallow: /private/'].join('\n') },
+    }));
     const robotsReader = workerRobotsReader();
     const result = await discoverUrls(clientFor(server), { baseUrl: server.origin, maxUrls: 100, robotsReader });
     const paths = result.urls.map((entry) => entry.url.slice(server.origin.length));
@@ -266,16 +326,27 @@ describe('discoverUrls', () => {
 
   it('reports a robots-disallowed base_url as an error entry and crawls nothing', async () => {
     const server = await serveSite(fullSite);
-    const result = await discoverUrls(clientFor(server), { baseUrl: `${server.origin}/private/secret`, maxUrls: 100, pattern: '/private/**' });
+    const result = await discoverUrls(clientFor(server), {
+      baseUrl: `${server.origin}/private/secret`,
+      maxUrls: 100,
+      pattern: '/private/**',
+    });
     expect(result.urls).toEqual([]);
-    expect(result.errors).toContainEqual(expect.objectContaining({ url: `${server.origin}/private/secret`, code: 'ROBOTS_DISALLOWED' }));
+    expect(result.errors).toContainEqual(
+      expect.objectContaining({ url: `${server.origin}/private/secret`, code: 'ROBOTS_DISALLOWED' }),
+    );
     expect(server.requests).not.toContain('/private/secret');
   });
 
   it('filters by pattern without limiting what the crawl walks through', async () => {
     const server = await serveSite(fullSite);
     const result = await discoverUrls(clientFor(server), { baseUrl: server.origin, maxUrls: 100, pattern: '/blog/**' });
-    expect(result.urls.map((entry) => entry.url.slice(server.origin.length))).toEqual(['/blog/first', '/blog/second', '/blog/', '/blog/third']);
+    expect(result.urls.map((entry) => entry.url.slice(server.origin.length))).toEqual([
+      '/blog/first',
+      '/blog/second',
+      '/blog/',
+      '/blog/third',
+    ]);
     expect(result.total_found).toBe(4);
   });
 
@@ -320,9 +391,11 @@ describe('discoverUrls', () => {
 
   it('throws FORBIDDEN_ADDRESS when the outbound policy refuses base_url', async () => {
     const server = await serveSite(fullSite);
-    await expect(discoverUrls(clientFor(server, false), { baseUrl: server.origin, maxUrls: 10 })).rejects.toMatchObject({
-      code: 'FORBIDDEN_ADDRESS',
-    });
+    await expect(discoverUrls(clientFor(server, false), { baseUrl: server.origin, maxUrls: 10 })).rejects.toMatchObject(
+      {
+        code: 'FORBIDDEN_ADDRESS',
+      },
+    );
     expect(server.requests).toEqual([]);
   });
 
@@ -351,7 +424,11 @@ describe('discoverUrls', () => {
     const started = Date.now();
     const result = await discoverUrls(clientFor(server), { baseUrl: server.origin, maxUrls: 10, timeoutMs: 500 });
     expect(Date.now() - started).toBeLessThan(3000);
-    expect(result.urls.map((entry) => entry.url)).toEqual([`${server.origin}/`, `${server.origin}/slow`, `${server.origin}/fast`]);
+    expect(result.urls.map((entry) => entry.url)).toEqual([
+      `${server.origin}/`,
+      `${server.origin}/slow`,
+      `${server.origin}/fast`,
+    ]);
     expect(result.errors).toEqual([expect.objectContaining({ url: `${server.origin}/`, code: 'TIMEOUT' })]);
   });
 

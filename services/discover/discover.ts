@@ -56,7 +56,13 @@ export async function discoverUrls(
     if (!run.done) result.sitemaps = await collectFromSitemaps(run, base.origin, robots.sitemaps, options.parseSitemap);
     if (!run.done) {
       const allowed = options.respectRobots === false ? allowEverything : robots.allowed;
-      await collectFromLinks(run, { base, scope: new SiteScope(base), maxDepth, allowed, parseLinks: options.parseLinks });
+      await collectFromLinks(run, {
+        base,
+        scope: new SiteScope(base),
+        maxDepth,
+        allowed,
+        parseLinks: options.parseLinks,
+      });
     }
   } catch (error) {
     // Past the first request only a cancel or the time budget can end the run early.
@@ -66,7 +72,11 @@ export async function discoverUrls(
   }
   if (options.signal?.aborted) throw cancelledOr(undefined, options.signal);
   if (deadline.aborted) {
-    run.errors.push({ url: base.href, code: 'TIMEOUT', message: `discovery stopped after its ${timeoutMs} ms budget; the URLs found so far are listed` });
+    run.errors.push({
+      url: base.href,
+      code: 'TIMEOUT',
+      message: `discovery stopped after its ${timeoutMs} ms budget; the URLs found so far are listed`,
+    });
   }
   result.total_found = collector.totalFound;
   result.truncated = collector.truncated;

@@ -6,7 +6,15 @@
  */
 import { discoverUrls } from './discover.js';
 import { crawlSite, type SiteCrawlOptions, type SiteCrawlProgress, type SiteCrawlResult } from './site-crawl.js';
-import type { DiscoverOptions, DiscoverResult, DiscoveryFetcher, LinkParser, ProgressListener, RobotsFileReader, SitemapReader } from './types.js';
+import type {
+  DiscoverOptions,
+  DiscoverResult,
+  DiscoveryFetcher,
+  LinkParser,
+  ProgressListener,
+  RobotsFileReader,
+  SitemapReader,
+} from './types.js';
 
 export interface DiscoveryParsing extends RobotsFileReader {
   links: LinkParser;
@@ -21,7 +29,10 @@ export class Discovery {
   ) {}
 
   /** robots.txt, sitemaps, then in-site links (discover.ts). */
-  discoverUrls(options: Omit<DiscoverOptions, 'respectRobots' | 'parseLinks' | 'parseSitemap' | 'robotsReader'>, onProgress?: ProgressListener): Promise<DiscoverResult> {
+  discoverUrls(
+    options: Omit<DiscoverOptions, 'respectRobots' | 'parseLinks' | 'parseSitemap' | 'robotsReader'>,
+    onProgress?: ProgressListener,
+  ): Promise<DiscoverResult> {
     return discoverUrls(
       this.fetcher,
       {
@@ -36,7 +47,13 @@ export class Discovery {
   }
 
   /** A breadth-first crawl whose pages the caller reads (site-crawl.ts). */
-  crawlSite<T>(options: Omit<SiteCrawlOptions<T>, 'fetcher' | 'respectRobots' | 'robotsReader'>, onProgress?: (progress: SiteCrawlProgress) => void): Promise<SiteCrawlResult<T>> {
-    return crawlSite({ ...options, fetcher: this.fetcher, respectRobots: this.respectRobots, robotsReader: this.parsing }, onProgress);
+  crawlSite<T>(
+    options: Omit<SiteCrawlOptions<T>, 'fetcher' | 'respectRobots' | 'robotsReader'>,
+    onProgress?: (progress: SiteCrawlProgress) => void,
+  ): Promise<SiteCrawlResult<T>> {
+    return crawlSite(
+      { ...options, fetcher: this.fetcher, respectRobots: this.respectRobots, robotsReader: this.parsing },
+      onProgress,
+    );
   }
 }

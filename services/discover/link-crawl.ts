@@ -33,7 +33,10 @@ export interface LinkCrawlOptions {
 export async function collectFromLinks(run: DiscoveryRun, options: LinkCrawlOptions): Promise<void> {
   const { base, scope, maxDepth, allowed, parseLinks } = options;
   if (!(await allowed([base], run.signal))[0]) {
-    run.recordError(base.href, new AppError('ROBOTS_DISALLOWED', `robots.txt of ${base.origin} disallows ${base.href} for Quarry`));
+    run.recordError(
+      base.href,
+      new AppError('ROBOTS_DISALLOWED', `robots.txt of ${base.origin} disallows ${base.href} for Quarry`),
+    );
     return;
   }
   const seen = new Set<string>();

@@ -32,7 +32,15 @@ export async function readRobots(run: DiscoveryRun, origin: string, reader: Robo
     const { bytes, contentTypeHeader } = bodyBytes(response);
     const file = await reader.robotsRules(bytes, contentTypeHeader, ROBOTS_AGENT, run.signal);
     const matches = robotsMatcher(robotsUrl, file, ROBOTS_AGENT, reader);
-    return { found: true, sitemaps: [...new Set(file.sitemaps)], allowed: (urls, signal) => matches(urls.map((url) => url.href), signal) };
+    return {
+      found: true,
+      sitemaps: [...new Set(file.sitemaps)],
+      allowed: (urls, signal) =>
+        matches(
+          urls.map((url) => url.href),
+          signal,
+        ),
+    };
   } catch (error) {
     const appError = toAppError(error);
     if (concernsBaseUrl(appError, origin) || run.signal.aborted) throw appError;

@@ -87,7 +87,10 @@ interface Candidate {
   decision: LinkDecision;
 }
 
-export async function crawlSite<T>(options: SiteCrawlOptions<T>, onProgress?: (progress: SiteCrawlProgress) => void): Promise<SiteCrawlResult<T>> {
+export async function crawlSite<T>(
+  options: SiteCrawlOptions<T>,
+  onProgress?: (progress: SiteCrawlProgress) => void,
+): Promise<SiteCrawlResult<T>> {
   const base = normaliseUrl(options.baseUrl);
   if (!base) throw new AppError('INVALID_INPUT', 'url must be an absolute http(s) URL', { details: { field: 'url' } });
   if (options.signal?.aborted) throw cancelled();
@@ -107,8 +110,10 @@ export async function crawlSite<T>(options: SiteCrawlOptions<T>, onProgress?: (p
     if (entry) result.urls.push(entry);
     queue.push({ url, depth, follow: decision === 'follow', entry });
   };
-  const followsLinks = (task: Task<T>): boolean => task.follow && task.depth < options.maxDepth && mayHoldLinks(task.url);
-  const needsReading = (task: Task<T>): boolean => (options.readAll && task.entry !== null) || (followsLinks(task) && !full());
+  const followsLinks = (task: Task<T>): boolean =>
+    task.follow && task.depth < options.maxDepth && mayHoldLinks(task.url);
+  const needsReading = (task: Task<T>): boolean =>
+    (options.readAll && task.entry !== null) || (followsLinks(task) && !full());
 
   try {
     const robots = await readRobots(robotsRun, base.origin, options.robotsReader);
@@ -121,7 +126,11 @@ export async function crawlSite<T>(options: SiteCrawlOptions<T>, onProgress?: (p
       return urls.map((url) => (url.origin === base.origin ? answers[next++]! : true));
     };
     if (!(await allowed([base]))[0]) {
-      result.errors.push({ url: base.href, code: 'ROBOTS_DISALLOWED', message: `robots.txt of ${base.origin} disallows ${base.href} for Quarry` });
+      result.errors.push({
+        url: base.href,
+        code: 'ROBOTS_DISALLOWED',
+        message: `robots.txt of ${base.origin} disallows ${base.href} for Quarry`,
+      });
       return result;
     }
     const [baseDecision] = await options.decide([base], signal);

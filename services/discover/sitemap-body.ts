@@ -23,7 +23,11 @@ export async function sitemapBytes(response: OutboundResponse): Promise<PageByte
     bytes = await gunzipAsync(response.bytes, { maxOutputLength: MAX_SITEMAP_BYTES });
   } catch (error) {
     if (error instanceof RangeError || (error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
-      throw new AppError('RESPONSE_TOO_LARGE', `gzipped sitemap ${response.url} unpacks to more than ${MAX_SITEMAP_BYTES} bytes`, { cause: error });
+      throw new AppError(
+        'RESPONSE_TOO_LARGE',
+        `gzipped sitemap ${response.url} unpacks to more than ${MAX_SITEMAP_BYTES} bytes`,
+        { cause: error },
+      );
     }
     throw new AppError('UPSTREAM_FAILED', `gzipped sitemap ${response.url} cannot be unpacked`, { cause: error });
   }

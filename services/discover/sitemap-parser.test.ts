@@ -21,7 +21,10 @@ describe('parseSitemap', () => {
     const xml = `<sm:sitemapindex xmlns:sm="http://www.sitemaps.org/schemas/sitemap/0.9">
       <sm:sitemap><sm:loc>https://example.com/s1.xml.gz</sm:loc><sm:lastmod>2024-02-02</sm:lastmod></sm:sitemap>
     </sm:sitemapindex>`;
-    expect(parseSitemap(xml)).toEqual({ kind: 'index', entries: [{ loc: 'https://example.com/s1.xml.gz', lastmod: '2024-02-02' }] });
+    expect(parseSitemap(xml)).toEqual({
+      kind: 'index',
+      entries: [{ loc: 'https://example.com/s1.xml.gz', lastmod: '2024-02-02' }],
+    });
   });
 
   it('reads a plain-text sitemap, one URL per line', () => {
@@ -46,6 +49,7 @@ describe('parseSitemap', () => {
       '<urlset><!-- unterminated </urlset>',
       '<urlset><url <loc></loc></url></urlset>',
     ];
-    for (const xml of broken) expect(() => parseSitemap(xml)).toThrow(expect.objectContaining({ code: 'UPSTREAM_FAILED' }));
+    for (const xml of broken)
+      expect(() => parseSitemap(xml)).toThrow(expect.objectContaining({ code: 'UPSTREAM_FAILED' }));
   });
 });

@@ -29,7 +29,10 @@ export function parseSitemap(text: string): SitemapDocument | null {
 }
 
 function parseTextSitemap(text: string): SitemapDocument | null {
-  const lines = text.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '');
+  const lines = text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
   const entries = lines.filter(isHttpUrl).map((loc) => ({ loc }));
   if (lines.length > 0 && entries.length === 0) return null;
   return { kind: 'urlset', entries };
@@ -66,13 +69,15 @@ function parseXmlSitemap(xml: string): SitemapDocument | null {
         const value = text.trim();
         if (value !== '') current[name] = value;
       } else if (current && path.length === 1) {
-        if (current.loc !== undefined) entries.push(current.lastmod ? { loc: current.loc, lastmod: current.lastmod } : { loc: current.loc });
+        if (current.loc !== undefined)
+          entries.push(current.lastmod ? { loc: current.loc, lastmod: current.lastmod } : { loc: current.loc });
         current = null;
       }
       text = '';
     }
   } catch (error) {
-    if (error instanceof AppError) throw new AppError(error.code, `sitemap is not well-formed: ${error.message}`, { cause: error });
+    if (error instanceof AppError)
+      throw new AppError(error.code, `sitemap is not well-formed: ${error.message}`, { cause: error });
     throw error;
   }
   return kind ? { kind, entries } : null;

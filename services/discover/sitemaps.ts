@@ -25,7 +25,12 @@ interface SitemapTask {
 }
 
 /** Returns the sitemap documents read, in order. */
-export async function collectFromSitemaps(run: DiscoveryRun, origin: string, announced: string[], readSitemap: SitemapReader): Promise<string[]> {
+export async function collectFromSitemaps(
+  run: DiscoveryRun,
+  origin: string,
+  announced: string[],
+  readSitemap: SitemapReader,
+): Promise<string[]> {
   const queue: SitemapTask[] =
     announced.length > 0
       ? announced.map((url) => ({ url, nesting: 0, guessed: false }))
@@ -52,7 +57,14 @@ export async function collectFromSitemaps(run: DiscoveryRun, origin: string, ann
         return;
       }
       if (!document) {
-        if (!task.guessed) run.recordError(task.url, new AppError('UPSTREAM_FAILED', `${task.url} is not a sitemap (no <urlset>, <sitemapindex> or list of URLs)`));
+        if (!task.guessed)
+          run.recordError(
+            task.url,
+            new AppError(
+              'UPSTREAM_FAILED',
+              `${task.url} is not a sitemap (no <urlset>, <sitemapindex> or list of URLs)`,
+            ),
+          );
         return;
       }
       read.push(task.url);

@@ -38,7 +38,12 @@ export interface DiscoverOptions {
 
 /** The outbound client's robots.txt reader (the extraction pool), whose rules also carry the file's Sitemap lines. */
 export interface RobotsFileReader extends RobotsReader {
-  robotsRules(bytes: Uint8Array, contentType: string | undefined, agent: string, signal?: AbortSignal): Promise<RobotsFile>;
+  robotsRules(
+    bytes: Uint8Array,
+    contentType: string | undefined,
+    agent: string,
+    signal?: AbortSignal,
+  ): Promise<RobotsFile>;
 }
 
 /** A page's links, parsed off this thread from its bytes (decoded there) or its markup. */

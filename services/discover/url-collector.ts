@@ -10,7 +10,10 @@ export class UrlCollector {
   private readonly seen = new Set<string>();
   private overflowed = false;
 
-  constructor(private readonly maxUrls: number, private readonly matches: UrlMatcher) {}
+  constructor(
+    private readonly maxUrls: number,
+    private readonly matches: UrlMatcher,
+  ) {}
 
   /** Records url unless seen before or filtered out; the first source to offer a URL wins. */
   offer(url: URL, source: DiscoveredSource, extra: { lastmod?: string; depth?: number } = {}): void {

@@ -99,7 +99,9 @@ describe('compileUrlPattern', () => {
     const started = performance.now();
     for (let i = 0; i < 20; i++) expect(matcher(url)).toBe(false);
     expect(performance.now() - started).toBeLessThan(2000);
-    expect(compileUrlPattern('/{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}x')(new URL('https://e.com/abababbbax'))).toBe(true);
+    expect(
+      compileUrlPattern('/{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}x')(new URL('https://e.com/abababbbax')),
+    ).toBe(true);
     // Every wildcard alive at once, all the way along the URL.
     const busy = compileUrlPattern('/' + '*?'.repeat(230) + 'b');
     for (let i = 0; i < 20; i++) expect(busy(url)).toBe(false);

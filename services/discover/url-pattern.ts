@@ -27,7 +27,13 @@ type Node =
   | { kind: 'split'; next: number[] }
   | { kind: 'match' };
 
-type Item = { kind: 'char'; char: string } | { kind: 'one' } | { kind: 'star' } | { kind: 'globstar' } | { kind: 'slashGlobstarSlash' } | { kind: 'group'; alternatives: Item[][] };
+type Item =
+  | { kind: 'char'; char: string }
+  | { kind: 'one' }
+  | { kind: 'star' }
+  | { kind: 'globstar' }
+  | { kind: 'slashGlobstarSlash' }
+  | { kind: 'group'; alternatives: Item[][] };
 
 /** Compiles a pattern; throws AppError INVALID_INPUT naming `pattern` when it cannot be read. Blank means "everything". */
 export function compileUrlPattern(pattern: string | undefined): UrlMatcher {
@@ -168,7 +174,10 @@ class Automaton {
         return this.compileItem({ kind: 'char', char: '/' }, this.add({ kind: 'split', next: [next, deeper] }));
       }
       case 'group':
-        return this.add({ kind: 'split', next: item.alternatives.map((alternative) => this.compile(alternative, next)) });
+        return this.add({
+          kind: 'split',
+          next: item.alternatives.map((alternative) => this.compile(alternative, next)),
+        });
     }
   }
 

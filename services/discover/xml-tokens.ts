@@ -44,14 +44,16 @@ export function* xmlTokens(xml: string): Generator<XmlToken> {
       // DOCTYPE, possibly with an internal subset in [...].
       const bracket = xml.indexOf('[', lt);
       const close = xml.indexOf('>', lt);
-      position = bracket !== -1 && bracket < close ? after(xml, ']>', bracket, 'DOCTYPE') : after(xml, '>', lt, 'DOCTYPE');
+      position =
+        bracket !== -1 && bracket < close ? after(xml, ']>', bracket, 'DOCTYPE') : after(xml, '>', lt, 'DOCTYPE');
     } else if (xml.startsWith('</', lt)) {
       END_TAG.lastIndex = lt;
       const match = END_TAG.exec(xml);
       if (!match) broken(`malformed end tag at offset ${lt}`);
       const name = match[1]!;
       const expected = open.pop();
-      if (expected !== name) broken(`</${name}> at offset ${lt} does not close ${expected ? `<${expected}>` : 'anything'}`);
+      if (expected !== name)
+        broken(`</${name}> at offset ${lt} does not close ${expected ? `<${expected}>` : 'anything'}`);
       yield { type: 'close', name };
       position = END_TAG.lastIndex;
     } else {

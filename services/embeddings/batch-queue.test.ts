@@ -28,7 +28,12 @@ describe('BatchQueue', () => {
   it('coalesces small calls made together into shared batches', async () => {
     const { queue, batches } = fakeQueue({ batchSize: 8 });
     const results = await Promise.all(['x', 'yy', 'zzz', 'wwww'].map((text) => queue.submit([text, text + text])));
-    expect(results.map((pair) => pair.map((v) => v[0]))).toEqual([[1, 2], [2, 4], [3, 6], [4, 8]]);
+    expect(results.map((pair) => pair.map((v) => v[0]))).toEqual([
+      [1, 2],
+      [2, 4],
+      [3, 6],
+      [4, 8],
+    ]);
     expect(batches).toHaveLength(1);
   });
 
@@ -52,7 +57,11 @@ describe('BatchQueue', () => {
   });
 
   it('fails every caller of a failed batch', async () => {
-    const queue = new BatchQueue(async () => Promise.reject(new AppError('INTERNAL', 'boom')), { batchSize: 4, maxQueuedTexts: 10, concurrency: 1 });
+    const queue = new BatchQueue(async () => Promise.reject(new AppError('INTERNAL', 'boom')), {
+      batchSize: 4,
+      maxQueuedTexts: 10,
+      concurrency: 1,
+    });
     const results = await Promise.allSettled([queue.submit(['a']), queue.submit(['b'])]);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
   });

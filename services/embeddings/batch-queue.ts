@@ -54,11 +54,24 @@ export class BatchQueue<Item = string, Out = Float32Array> {
     // An oversized call is still accepted into an empty queue, so big jobs work on an idle server.
     if (this.queuedTexts > 0 && this.queuedTexts + texts.length > this.options.maxQueuedTexts) {
       return Promise.reject(
-        new AppError('OVERLOADED', `the ${this.label} queue is full (${this.queuedTexts} texts waiting); try again shortly`, { retryAfterSeconds: 1 }),
+        new AppError(
+          'OVERLOADED',
+          `the ${this.label} queue is full (${this.queuedTexts} texts waiting); try again shortly`,
+          { retryAfterSeconds: 1 },
+        ),
       );
     }
     return new Promise((resolve, reject) => {
-      const request: Request<Item, Out> = { texts, results: new Array(texts.length), next: 0, remaining: texts.length, settled: false, resolve, reject, detach: () => {} };
+      const request: Request<Item, Out> = {
+        texts,
+        results: new Array(texts.length),
+        next: 0,
+        remaining: texts.length,
+        settled: false,
+        resolve,
+        reject,
+        detach: () => {},
+      };
       if (signal) {
         const onAbort = (): void => this.cancel(request);
         signal.addEventListener('abort', onAbort, { once: true });

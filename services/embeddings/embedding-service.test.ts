@@ -57,7 +57,10 @@ describe('embedder with the embedded model', () => {
   });
 
   it('splits big calls into batches and coalesces small ones, keeping order', async () => {
-    const texts = Array.from({ length: 23 }, (_, i) => `sentence number ${i} about ${['rivers', 'music', 'trains', 'bread'][i % 4]}`);
+    const texts = Array.from(
+      { length: 23 },
+      (_, i) => `sentence number ${i} about ${['rivers', 'music', 'trains', 'bread'][i % 4]}`,
+    );
     const small = await start({ batchSize: 4 });
     const whole = await small.embed(texts);
     const single = await Promise.all(texts.map((text) => small.embed([text])));

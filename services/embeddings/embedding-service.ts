@@ -41,7 +41,10 @@ const BATCH_TIMEOUT_MS = 120_000;
  * first ONNX session's promise for the life of the process, so one unparsable model would make
  * every later load in that process fail too.
  */
-async function loadFirstWorking(candidates: ModelSpec[], threads: number): Promise<{ pool: Pool; index: number; dimensions: number; failures: string[] }> {
+async function loadFirstWorking(
+  candidates: ModelSpec[],
+  threads: number,
+): Promise<{ pool: Pool; index: number; dimensions: number; failures: string[] }> {
   const failures: string[] = [];
   for (const [index, spec] of candidates.entries()) {
     const pool: Pool = new ProcessPool({ filename: builtWorkerPath('embed'), name: 'embed', processes: threads });
@@ -56,7 +59,10 @@ async function loadFirstWorking(candidates: ModelSpec[], threads: number): Promi
   throw missingModelError(`no embedding model could be loaded: ${failures.join('; ')}`);
 }
 
-export async function createEmbedder(options: EmbedderOptions, logger: Pick<Logger, 'info' | 'warn'>): Promise<Embedder> {
+export async function createEmbedder(
+  options: EmbedderOptions,
+  logger: Pick<Logger, 'info' | 'warn'>,
+): Promise<Embedder> {
   const threads = options.threads ?? 1;
   const batchSize = options.batchSize ?? 64;
   const plan = planModels({
@@ -74,11 +80,17 @@ export async function createEmbedder(options: EmbedderOptions, logger: Pick<Logg
     info.fallbackReason = `configured model ${options.model} not used: ${reasons.join('; ')}`;
     logger.warn({ fallbackReason: info.fallbackReason }, 'embedding model fell back to the embedded model');
   }
-  logger.info({ model: info.id, source: info.source, dimensions, threads }, `embedding model ${info.id} (${info.source})`);
+  logger.info(
+    { model: info.id, source: info.source, dimensions, threads },
+    `embedding model ${info.id} (${info.source})`,
+  );
 
   const queue = new BatchQueue(
     async (texts) => {
-      const { dimensions: d, data } = (await pool.run({ kind: 'embed', spec, texts }, { timeoutMs: BATCH_TIMEOUT_MS })) as EmbedResult;
+      const { dimensions: d, data } = (await pool.run(
+        { kind: 'embed', spec, texts },
+        { timeoutMs: BATCH_TIMEOUT_MS },
+      )) as EmbedResult;
       return texts.map((_, i) => data.slice(i * d, (i + 1) * d));
     },
     { batchSize, maxQueuedTexts: (options.maxQueue ?? 256) * batchSize, concurrency: threads },

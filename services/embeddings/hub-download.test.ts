@@ -57,7 +57,13 @@ describe('embedding model from the hub', () => {
   });
 
   it('falls back to the embedded model when the hub does not have the model', async () => {
-    const options = { dataDir, model: 'quarry-test/missing-model', remoteHost: `${sandbox.url}/`, cacheDir: join(dataDir, 'cache-2'), allowRemote: true };
+    const options = {
+      dataDir,
+      model: 'quarry-test/missing-model',
+      remoteHost: `${sandbox.url}/`,
+      cacheDir: join(dataDir, 'cache-2'),
+      allowRemote: true,
+    };
     const embedder = await createEmbedder(options, silentLogger());
     await embedder.close();
     expect(embedder.info()).toMatchObject({ id: EMBEDDED_MODEL_ID, source: 'embedded' });

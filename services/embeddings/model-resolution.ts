@@ -41,24 +41,33 @@ const hasModelFiles = (dir: string): boolean =>
 
 /** A path is meant when it looks like one, or names an existing folder (hub ids never start with . / ~). */
 function asLocalPath(model: string): string | null {
-  if (isAbsolute(model) || /^(\.{1,2}[\\/]|~)/.test(model)) return resolve(model.replace(/^~(?=[\\/])/, process.env.HOME ?? '~'));
+  if (isAbsolute(model) || /^(\.{1,2}[\\/]|~)/.test(model))
+    return resolve(model.replace(/^~(?=[\\/])/, process.env.HOME ?? '~'));
   const relative = resolve(model);
   return existsSync(relative) && statSync(relative).isDirectory() ? relative : null;
 }
 
 /** The configured model's ways to load: its folder, or the cache and then the hub (when allowed). */
-export function configuredCandidates(model: string, options: ModelOptions): { specs: ModelSpec[]; skipped: string | null } {
+export function configuredCandidates(
+  model: string,
+  options: ModelOptions,
+): { specs: ModelSpec[]; skipped: string | null } {
   const base = { id: model, remoteHost: options.remoteHost, allowRemote: false, cacheDir: null };
   const folder = asLocalPath(model);
   if (folder) {
-    if (!hasModelFiles(folder)) return { specs: [], skipped: `${folder} holds no config.json, tokenizer.json and onnx/model.onnx` };
+    if (!hasModelFiles(folder))
+      return { specs: [], skipped: `${folder} holds no config.json, tokenizer.json and onnx/model.onnx` };
     return { specs: [{ ...base, model: folder, source: 'local-path', localModelPath: null }], skipped: null };
   }
   const specs: ModelSpec[] = [];
   // The transformers.js file cache stores <cacheDir>/<id>/<file>, i.e. the local-model layout.
-  if (hasModelFiles(join(options.cacheDir, model))) specs.push({ ...base, model, source: 'cache', localModelPath: options.cacheDir });
-  if (options.allowRemote) specs.push({ ...base, model, source: 'hub', localModelPath: null, allowRemote: true, cacheDir: options.cacheDir });
-  const skipped = specs.length ? null : `${model} is not in the cache (${options.cacheDir}) and downloads are off (allowRemote false)`;
+  if (hasModelFiles(join(options.cacheDir, model)))
+    specs.push({ ...base, model, source: 'cache', localModelPath: options.cacheDir });
+  if (options.allowRemote)
+    specs.push({ ...base, model, source: 'hub', localModelPath: null, allowRemote: true, cacheDir: options.cacheDir });
+  const skipped = specs.length
+    ? null
+    : `${model} is not in the cache (${options.cacheDir}) and downloads are off (allowRemote false)`;
   return { specs, skipped };
 }
 

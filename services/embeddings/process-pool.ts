@@ -20,7 +20,10 @@ export class ProcessPool<Task, Result> {
 
   constructor(private readonly options: { filename: string; name: string; processes: number }) {
     if (!existsSync(options.filename)) {
-      throw new AppError('UNAVAILABLE', `worker ${options.name} is not built: ${options.filename} is missing (run "npm run build")`);
+      throw new AppError(
+        'UNAVAILABLE',
+        `worker ${options.name} is not built: ${options.filename} is missing (run "npm run build")`,
+      );
     }
     this.pool = new Tinypool({
       filename: options.filename,
@@ -42,9 +45,15 @@ export class ProcessPool<Task, Result> {
       return (await this.pool.run(task, { signal })) as Result;
     } catch (error) {
       if (signal.aborted) {
-        throw new AppError('TIMEOUT', `${this.options.name} worker did not answer within ${limits.timeoutMs} ms; its process was stopped`, { cause: error });
+        throw new AppError(
+          'TIMEOUT',
+          `${this.options.name} worker did not answer within ${limits.timeoutMs} ms; its process was stopped`,
+          { cause: error },
+        );
       }
-      throw new AppError('INTERNAL', `${this.options.name} worker failed: ${(error as Error).message}`, { cause: error });
+      throw new AppError('INTERNAL', `${this.options.name} worker failed: ${(error as Error).message}`, {
+        cause: error,
+      });
     }
   }
 

@@ -11,15 +11,45 @@
 import { fileURLToPath } from 'node:url';
 import { parseHTML } from 'linkedom';
 import { z } from 'zod';
-import { defineEngine, EngineParseError, stripMarkup, type EngineDefinition, type EngineManifest, type EngineResult } from '../../core/engine.js';
+import {
+  defineEngine,
+  EngineParseError,
+  stripMarkup,
+  type EngineDefinition,
+  type EngineManifest,
+  type EngineResult,
+} from '../../core/engine.js';
 import type { LoadedEngine } from '../../core/engine.js';
 
 const common = {
   id: z.string().regex(/^[a-z][a-z0-9_]*$/),
   name: z.string().min(1),
-  categories: z.array(z.enum(['general', 'news', 'academic', 'images', 'video', 'it', 'maps', 'music', 'files', 'reference', 'social', 'science', 'shopping', 'finance'])).min(1).default(['general']),
+  categories: z
+    .array(
+      z.enum([
+        'general',
+        'news',
+        'academic',
+        'images',
+        'video',
+        'it',
+        'maps',
+        'music',
+        'files',
+        'reference',
+        'social',
+        'science',
+        'shopping',
+        'finance',
+      ]),
+    )
+    .min(1)
+    .default(['general']),
   urlTemplate: z.string().regex(/^https?:\/\/.+\{query\}/, 'must be an http(s) URL containing {query}'),
-  website: z.string().regex(/^https?:\/\//).optional(),
+  website: z
+    .string()
+    .regex(/^https?:\/\//)
+    .optional(),
   pageSize: z.int().min(1).max(100).default(10),
   paging: z.boolean().default(false),
   weight: z.number().positive().max(10).default(1),
@@ -31,12 +61,24 @@ export const configEngineSchema = z.discriminatedUnion('type', [
     ...common,
     type: z.literal('json'),
     results: z.string().min(1).describe('path of the results array'),
-    fields: z.strictObject({ url: z.string(), title: z.string(), snippet: z.string().optional(), publishedDate: z.string().optional(), thumbnail: z.string().optional() }),
+    fields: z.strictObject({
+      url: z.string(),
+      title: z.string(),
+      snippet: z.string().optional(),
+      publishedDate: z.string().optional(),
+      thumbnail: z.string().optional(),
+    }),
   }),
   z.strictObject({
     ...common,
     type: z.literal('html'),
-    selectors: z.strictObject({ result: z.string(), url: z.string(), title: z.string(), snippet: z.string().optional(), thumbnail: z.string().optional() }),
+    selectors: z.strictObject({
+      result: z.string(),
+      url: z.string(),
+      title: z.string(),
+      snippet: z.string().optional(),
+      thumbnail: z.string().optional(),
+    }),
   }),
 ]);
 export type ConfigEngine = z.infer<typeof configEngineSchema>;
@@ -47,8 +89,10 @@ export function readPath(value: unknown, path: string): unknown {
   for (const part of path.split('.').filter(Boolean)) {
     const match = /^([^[\]]*)((?:\[\d+\])*)$/.exec(part);
     if (!match) return undefined;
-    if (match[1]) current = current && typeof current === 'object' ? (current as Record<string, unknown>)[match[1]] : undefined;
-    for (const index of match[2]!.matchAll(/\[(\d+)\]/g)) current = Array.isArray(current) ? current[Number(index[1])] : undefined;
+    if (match[1])
+      current = current && typeof current === 'object' ? (current as Record<string, unknown>)[match[1]] : undefined;
+    for (const index of match[2]!.matchAll(/\[(\d+)\]/g))
+      current = Array.isArray(current) ? current[Number(index[1])] : undefined;
   }
   return current;
 }
@@ -95,15 +139,23 @@ export function configEngineDefinition(engine: ConfigEngine): EngineDefinition {
         }
         const items = readPath(data, engine.results);
         if (items === undefined) return { results: [] };
-        if (!Array.isArray(items)) throw new EngineParseError(`engine ${engine.id}: "${engine.results}" is not an array`);
+        if (!Array.isArray(items))
+          throw new EngineParseError(`engine ${engine.id}: "${engine.results}" is not an array`);
         for (const item of items) {
           const url = absolute(readPath(item, engine.fields.url), response.url);
           const title = stripMarkup(String(readPath(item, engine.fields.title) ?? ''));
           if (!url || !title) continue;
-          const result: EngineResult = { url, title, snippet: engine.fields.snippet ? stripMarkup(String(readPath(item, engine.fields.snippet) ?? '')) : '' };
+          const result: EngineResult = {
+            url,
+            title,
+            snippet: engine.fields.snippet ? stripMarkup(String(readPath(item, engine.fields.snippet) ?? '')) : '',
+          };
           const date = engine.fields.publishedDate ? readPath(item, engine.fields.publishedDate) : undefined;
-          if (typeof date === 'string' && !Number.isNaN(Date.parse(date))) result.publishedDate = new Date(date).toISOString();
-          const thumbnail = engine.fields.thumbnail ? absolute(readPath(item, engine.fields.thumbnail), response.url) : null;
+          if (typeof date === 'string' && !Number.isNaN(Date.parse(date)))
+            result.publishedDate = new Date(date).toISOString();
+          const thumbnail = engine.fields.thumbnail
+            ? absolute(readPath(item, engine.fields.thumbnail), response.url)
+            : null;
           if (thumbnail) result.thumbnail = thumbnail;
           results.push(result);
         }
@@ -114,8 +166,16 @@ export function configEngineDefinition(engine: ConfigEngine): EngineDefinition {
         const url = absolute(selectValue(node as Element, engine.selectors.url), response.url);
         const title = stripMarkup(selectValue(node as Element, engine.selectors.title) ?? '');
         if (!url || !title) continue;
-        const result: EngineResult = { url, title, snippet: engine.selectors.snippet ? stripMarkup(selectValue(node as Element, engine.selectors.snippet) ?? '') : '' };
-        const thumbnail = engine.selectors.thumbnail ? absolute(selectValue(node as Element, engine.selectors.thumbnail), response.url) : null;
+        const result: EngineResult = {
+          url,
+          title,
+          snippet: engine.selectors.snippet
+            ? stripMarkup(selectValue(node as Element, engine.selectors.snippet) ?? '')
+            : '',
+        };
+        const thumbnail = engine.selectors.thumbnail
+          ? absolute(selectValue(node as Element, engine.selectors.thumbnail), response.url)
+          : null;
         if (thumbnail) result.thumbnail = thumbnail;
         results.push(result);
       }
@@ -135,7 +195,14 @@ export function loadConfigEngine(engine: ConfigEngine): LoadedEngine {
     categories: engine.categories,
     weight: engine.weight,
     baseUrl: origin,
-    supports: { paging: engine.paging, maxPage: 0, timeRange: false, safeSearch: false, languages: engine.urlTemplate.includes('{language}'), autocomplete: false },
+    supports: {
+      paging: engine.paging,
+      maxPage: 0,
+      timeRange: false,
+      safeSearch: false,
+      languages: engine.urlTemplate.includes('{language}'),
+      autocomplete: false,
+    },
     languages: ['all'],
     about: {
       website: engine.website ?? origin,

@@ -14,7 +14,14 @@ const noFetch = { fetch: () => Promise.reject(new Error('no network in this test
 const noParsing = { engine: () => Promise.reject(new Error('no engine answers in this test')) };
 
 function service(config: Record<string, object> = {}): EngineService {
-  return new EngineService(engines, { engines: config }, noFetch, noParsing, new EngineHealth(), createLogger('silent'));
+  return new EngineService(
+    engines,
+    { engines: config },
+    noFetch,
+    noParsing,
+    new EngineHealth(),
+    createLogger('silent'),
+  );
 }
 
 describe('engine catalogue naming', () => {
@@ -31,7 +38,9 @@ describe('engine catalogue naming', () => {
   });
 
   it('ends the id of the scholarly engine in _scholar', () => {
-    expect(engines.some((e) => e.manifest.id === 'google_scholar' && e.manifest.categories.includes('academic'))).toBe(true);
+    expect(engines.some((e) => e.manifest.id === 'google_scholar' && e.manifest.categories.includes('academic'))).toBe(
+      true,
+    );
   });
 });
 
@@ -52,7 +61,11 @@ describe('former engine ids', () => {
   });
 
   it('refuses an alias that clashes with an engine id', () => {
-    const clash = engines.map((e) => (e.manifest.id === 'europeana_images' ? { ...e, manifest: { ...e.manifest, aliases: ['bing'] } } : e));
-    expect(() => new EngineService(clash, { engines: {} }, noFetch, noParsing, new EngineHealth(), createLogger('silent'))).toThrow(/alias "bing"/);
+    const clash = engines.map((e) =>
+      e.manifest.id === 'europeana_images' ? { ...e, manifest: { ...e.manifest, aliases: ['bing'] } } : e,
+    );
+    expect(
+      () => new EngineService(clash, { engines: {} }, noFetch, noParsing, new EngineHealth(), createLogger('silent')),
+    ).toThrow(/alias "bing"/);
   });
 });

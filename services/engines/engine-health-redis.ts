@@ -47,10 +47,11 @@ export class RedisEngineHealthStore implements EngineHealthStore {
   }
 
   async read(engine: string): Promise<EngineHealthState | null> {
-    const [[stateError, hash], [listError, list]] = (await this.redis.multi().hgetall(this.stateKey(engine)).lrange(this.outcomesKey(engine), 0, -1).exec()) as [
-      [Error | null, Record<string, string>],
-      [Error | null, string[]],
-    ];
+    const [[stateError, hash], [listError, list]] = (await this.redis
+      .multi()
+      .hgetall(this.stateKey(engine))
+      .lrange(this.outcomesKey(engine), 0, -1)
+      .exec()) as [[Error | null, Record<string, string>], [Error | null, string[]]];
     if (stateError) throw stateError;
     if (listError) throw listError;
     if (Object.keys(hash).length === 0 && list.length === 0) return null;

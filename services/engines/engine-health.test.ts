@@ -68,7 +68,12 @@ describe.runIf(hasRedisServer)('engine health on Redis', () => {
   });
 
   it('treats an unreachable store as healthy instead of failing searches', async () => {
-    const gone = new Redis('redis://127.0.0.1:1', { maxRetriesPerRequest: 0, lazyConnect: true, enableOfflineQueue: false, retryStrategy: () => null });
+    const gone = new Redis('redis://127.0.0.1:1', {
+      maxRetriesPerRequest: 0,
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      retryStrategy: () => null,
+    });
     gone.on('error', () => undefined);
     const health = new EngineHealth(new RedisEngineHealthStore(gone));
     await health.recordFailure('bing', 'ENGINE_CAPTCHA', 'x', 3600);

@@ -107,7 +107,8 @@ export class EngineHealth {
 
   async view(engine: string): Promise<EngineHealthView> {
     const state = await this.read(engine);
-    if (!state) return { suspendedUntil: null, suspendedReason: null, recentErrorRate: null, recentRequests: 0, lastError: null };
+    if (!state)
+      return { suspendedUntil: null, suspendedReason: null, recentErrorRate: null, recentRequests: 0, lastError: null };
     const suspended = state.suspendedUntil > this.now();
     const failures = state.outcomes.filter((ok) => !ok).length;
     return {

@@ -7,7 +7,14 @@
  */
 import { isAbsolute, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { EngineError, type EngineContext, type EngineDefinition, type EngineModuleRef, type EngineResponse, type EngineStep } from '../../core/engine.js';
+import {
+  EngineError,
+  type EngineContext,
+  type EngineDefinition,
+  type EngineModuleRef,
+  type EngineResponse,
+  type EngineStep,
+} from '../../core/engine.js';
 import { AppError, type ErrorCode } from '../../core/errors.js';
 import { decodeBody } from '../../core/http/response-body.js';
 import { PACKAGE_ROOT } from '../../core/paths.js';
@@ -32,7 +39,9 @@ export interface EncodedEngineResponse extends Omit<EngineResponse, 'body'> {
 
 export type EngineParseValue = EngineStep | string[];
 
-export type EngineParseOutcome = { parsed: EngineParseValue } | { engineFailure: { code: ErrorCode; message: string; suspendSeconds: number } };
+export type EngineParseOutcome =
+  | { parsed: EngineParseValue }
+  | { engineFailure: { code: ErrorCode; message: string; suspendSeconds: number } };
 
 /** An engine failure raised in a worker thread, rebuilt on this side with its suspension time. */
 export class WorkerEngineError extends EngineError {
@@ -71,7 +80,8 @@ async function importDefinition(ref: EngineModuleRef): Promise<EngineDefinition>
   const module = (await import(pathToFileURL(ref.module).href)) as Record<string, unknown>;
   const exported = ref.factory ? module[ref.factory] : module.default;
   if (ref.factory) {
-    if (typeof exported !== 'function') throw new AppError('INTERNAL', `${ref.module} exports no function "${ref.factory}"`);
+    if (typeof exported !== 'function')
+      throw new AppError('INTERNAL', `${ref.module} exports no function "${ref.factory}"`);
     return (exported as (spec: unknown) => EngineDefinition)(ref.spec);
   }
   return exported as EngineDefinition;
@@ -93,7 +103,13 @@ export async function parseEngineAnswer(task: EngineParseTask): Promise<EnginePa
   const definition = await definitionOf(task.engine);
   const { bytes, ...response } = task.response;
   try {
-    return { parsed: parseWith(definition, { phase: task.phase, ctx: task.ctx, response: { ...response, body: decodeBody(bytes, response.headers['content-type']) } }) };
+    return {
+      parsed: parseWith(definition, {
+        phase: task.phase,
+        ctx: task.ctx,
+        response: { ...response, body: decodeBody(bytes, response.headers['content-type']) },
+      }),
+    };
   } catch (error) {
     if (!(error instanceof EngineError)) throw error;
     const suspendSeconds = (error as EngineError & { suspendSeconds?: number }).suspendSeconds ?? 0;
@@ -102,7 +118,10 @@ export async function parseEngineAnswer(task: EngineParseTask): Promise<EnginePa
 }
 
 /** The parse itself, the same on either side of the thread boundary. */
-export function parseWith(definition: EngineDefinition, task: { phase: EngineParseTask['phase']; response: EngineResponse; ctx?: EngineContext | undefined }): EngineParseValue {
+export function parseWith(
+  definition: EngineDefinition,
+  task: { phase: EngineParseTask['phase']; response: EngineResponse; ctx?: EngineContext | undefined },
+): EngineParseValue {
   if (task.phase === 'autocomplete') {
     if (!definition.autocomplete) throw new AppError('INVALID_INPUT', 'the engine has no autocomplete');
     return definition.autocomplete.parseResponse(task.response);

@@ -19,7 +19,8 @@ import { EngineService, INLINE_JSON_MAX_BYTES } from './engine-service.js';
 import { loadBuiltinEngines } from './engine-sources.js';
 
 const QUERY: EngineQuery = { query: 'hello world', page: 1, language: 'en', safeSearch: 1 };
-const fixture = (engine: string, file: string) => readFileSync(join(PACKAGE_ROOT, 'engines', engine, 'fixtures', file), 'utf8');
+const fixture = (engine: string, file: string) =>
+  readFileSync(join(PACKAGE_ROOT, 'engines', engine, 'fixtures', file), 'utf8');
 
 let pool: ExtractionPool;
 let builtin: LoadedEngine[];
@@ -33,10 +34,28 @@ afterAll(() => pool.close());
 /** An engine service whose engines all answer `body` (text as UTF-8, or bytes as they are), recording what went to the pool. */
 function serviceAnswering(engines: LoadedEngine[], body: string | Buffer) {
   const pooled: EngineParseTask[] = [];
-  const fetcher = { fetch: async (request: { url: string }) => responseDecodedOnRead({ status: 200, headers: { 'content-type': 'text/html' }, bytes: Buffer.from(body), url: request.url, elapsedMs: 1 }) };
-  const parsing = { engine: (task: EngineParseTask, signal?: AbortSignal) => (pooled.push(task), pool.engine(task, signal)) };
+  const fetcher = {
+    fetch: async (request: { url: string }) =>
+      responseDecodedOnRead({
+        status: 200,
+        headers: { 'content-type': 'text/html' },
+        bytes: Buffer.from(body),
+        url: request.url,
+        elapsedMs: 1,
+      }),
+  };
+  const parsing = {
+    engine: (task: EngineParseTask, signal?: AbortSignal) => (pooled.push(task), pool.engine(task, signal)),
+  };
   const health = new EngineHealth();
-  const service = new EngineService(engines, { engines: { brave: { apiKey: 'test-key' } } }, fetcher as never, parsing, health, createLogger('silent'));
+  const service = new EngineService(
+    engines,
+    { engines: { brave: { apiKey: 'test-key' } } },
+    fetcher as never,
+    parsing,
+    health,
+    createLogger('silent'),
+  );
   return { service, pooled, health };
 }
 
@@ -67,8 +86,15 @@ describe('engine answers parsed off the event loop', () => {
     expect(pooled[0]!.engine.module).toMatch(/dist\/engines\/google\/engine\.js$/);
     // The page's bytes were moved to the worker thread, not copied: nothing is left of them here.
     expect(pooled[0]!.response.bytes.byteLength).toBe(0);
-    const request = engine('google').definition.buildRequest({ query: QUERY, settings: service.settings('google'), manifest: engine('google').manifest });
-    const here = engine('google').definition.parseResponse({ status: 200, headers: { 'content-type': 'text/html' }, body, url: request.url, request }, { query: QUERY, settings: service.settings('google'), manifest: engine('google').manifest });
+    const request = engine('google').definition.buildRequest({
+      query: QUERY,
+      settings: service.settings('google'),
+      manifest: engine('google').manifest,
+    });
+    const here = engine('google').definition.parseResponse(
+      { status: 200, headers: { 'content-type': 'text/html' }, body, url: request.url, request },
+      { query: QUERY, settings: service.settings('google'), manifest: engine('google').manifest },
+    );
     expect(results.length).toBeGreaterThan(3);
     expect(results).toEqual('results' in here ? here.results : null);
   });
@@ -95,7 +121,8 @@ describe('engine answers parsed off the event loop', () => {
 
   it('parses a config-declared HTML engine in the pool by its spec', async () => {
     const declared = hitListEngine('docs_site', 'https://docs.example');
-    const body = '<div class="hit"><a href="/a">Pod scheduling</a><p>How pods are placed.</p></div><div class="hit"><a href="https://k8s.example/b">Taints</a></div>';
+    const body =
+      '<div class="hit"><a href="/a">Pod scheduling</a><p>How pods are placed.</p></div><div class="hit"><a href="https://k8s.example/b">Taints</a></div>';
     const { service, pooled } = serviceAnswering([declared], body);
     const results = await service.search('docs_site', QUERY);
     expect(pooled[0]!.engine).toMatchObject({ factory: 'configEngineDefinition', spec: { id: 'docs_site' } });
@@ -104,9 +131,13 @@ describe('engine answers parsed off the event loop', () => {
 
   it('sends the answer to the pool as bytes and decodes it there by the charset its <meta> names', async () => {
     const declared = hitListEngine('old_site', 'https://old.example');
-    const page = '<html><head><meta charset="windows-1252"></head><body><div class="hit"><a href="/c">Café crème – “naïve”</a><p>Ça coûte 5 €.</p></div></body></html>';
+    const page =
+      '<html><head><meta charset="windows-1252"></head><body><div class="hit"><a href="/c">Café crème – “naïve”</a><p>Ça coûte 5 €.</p></div></body></html>';
     // windows-1252 bytes: é is 0xE9, – 0x96, “ ” 0x93 0x94, € 0x80 — none of them valid UTF-8.
-    const bytes = Buffer.from(page.replace('–', '\x96').replace('“', '\x93').replace('”', '\x94').replace('€', '\x80'), 'latin1');
+    const bytes = Buffer.from(
+      page.replace('–', '\x96').replace('“', '\x93').replace('”', '\x94').replace('€', '\x80'),
+      'latin1',
+    );
     const { service, pooled } = serviceAnswering([declared], bytes);
     const [result] = await service.search('old_site', QUERY);
     expect(pooled[0]!.response.bytes).toBeInstanceOf(Uint8Array);

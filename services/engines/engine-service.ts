@@ -22,7 +22,14 @@ import type { OutboundRequest, OutboundResponse } from '../../core/http/types.js
 import type { Logger } from '../../core/logger.js';
 import type { EngineHealth, EngineHealthView } from './engine-health.js';
 import type { EngineOverrides } from './engine-config.js';
-import { engineParseResult, parseWith, workerModuleRef, type EngineParseOutcome, type EngineParseTask, type EngineParseValue } from './engine-parse-task.js';
+import {
+  engineParseResult,
+  parseWith,
+  workerModuleRef,
+  type EngineParseOutcome,
+  type EngineParseTask,
+  type EngineParseValue,
+} from './engine-parse-task.js';
 
 const MAX_STEPS = 4;
 const DEFAULT_ENGINE_TIMEOUT_MS = 8000;
@@ -104,12 +111,14 @@ export class EngineService {
     private readonly logger: Logger,
   ) {
     for (const engine of engines) {
-      if (this.engines.has(engine.manifest.id)) throw new Error(`engine "${engine.manifest.id}" is loaded twice (${engine.dir})`);
+      if (this.engines.has(engine.manifest.id))
+        throw new Error(`engine "${engine.manifest.id}" is loaded twice (${engine.dir})`);
       this.engines.set(engine.manifest.id, engine);
     }
     for (const engine of engines) {
       for (const alias of engine.manifest.aliases ?? []) {
-        if (this.engines.has(alias) || this.aliases.has(alias)) throw new Error(`engine alias "${alias}" of "${engine.manifest.id}" is already an engine id or alias`);
+        if (this.engines.has(alias) || this.aliases.has(alias))
+          throw new Error(`engine alias "${alias}" of "${engine.manifest.id}" is already an engine id or alias`);
         this.aliases.set(alias, engine.manifest.id);
       }
     }
@@ -142,7 +151,9 @@ export class EngineService {
   /** Configuration of an engine: engines.<id>, over engines.<former id>. */
   private overrides(id: string): EngineOverrides | undefined {
     const current = this.canonicalId(id);
-    const former = (this.get(current).manifest.aliases ?? []).map((alias) => this.config.engines[alias]).filter((o) => o !== undefined);
+    const former = (this.get(current).manifest.aliases ?? [])
+      .map((alias) => this.config.engines[alias])
+      .filter((o) => o !== undefined);
     const own = this.config.engines[current];
     if (former.length === 0) return own;
     return Object.assign({}, ...former, own) as EngineOverrides;
@@ -173,12 +184,15 @@ export class EngineService {
     const engine = this.get(id);
     const overrides = this.overrides(id);
     if (overrides?.enabled === false) return 'disabled in configuration';
-    if (engine.manifest.about.requiresApiKey && !overrides?.apiKey) return `needs an API key: set engines.${engine.manifest.id}.apiKey in the configuration`;
+    if (engine.manifest.about.requiresApiKey && !overrides?.apiKey)
+      return `needs an API key: set engines.${engine.manifest.id}.apiKey in the configuration`;
     return null;
   }
 
   /** Why an engine cannot be used right now (configuration or suspension), or null. */
-  async unavailableReason(requested: string): Promise<{ code: 'ENGINE_DISABLED' | 'ENGINE_SUSPENDED'; message: string } | null> {
+  async unavailableReason(
+    requested: string,
+  ): Promise<{ code: 'ENGINE_DISABLED' | 'ENGINE_SUSPENDED'; message: string } | null> {
     const id = this.canonicalId(requested);
     const disabled = this.disabledReason(id);
     if (disabled) return { code: 'ENGINE_DISABLED', message: disabled };
@@ -248,15 +262,20 @@ export class EngineService {
           this.notify(id, 'ok', started);
           return outcome.results;
         }
-        if (step >= MAX_STEPS) throw new AppError('ENGINE_PARSE_ERROR', `engine "${id}" asked for more than ${MAX_STEPS} requests`);
+        if (step >= MAX_STEPS)
+          throw new AppError('ENGINE_PARSE_ERROR', `engine "${id}" asked for more than ${MAX_STEPS} requests`);
         request = outcome.next;
       }
     } catch (error) {
       const appError = this.asEngineFailure(id, error);
       if (appError.code !== 'CANCELLED') {
-        const suspend = error instanceof EngineError ? ((error as EngineError & { suspendSeconds?: number }).suspendSeconds ?? 0) : 0;
+        const suspend =
+          error instanceof EngineError ? ((error as EngineError & { suspendSeconds?: number }).suspendSeconds ?? 0) : 0;
         await this.health.recordFailure(id, appError.code, appError.message, suspend);
-        this.logger.warn({ engine: id, code: appError.code, suspendSeconds: suspend || undefined }, `engine failed: ${appError.message}`);
+        this.logger.warn(
+          { engine: id, code: appError.code, suspendSeconds: suspend || undefined },
+          `engine failed: ${appError.message}`,
+        );
       }
       this.notify(id, appError.code, started);
       throw appError;
@@ -264,7 +283,12 @@ export class EngineService {
   }
 
   /** Autocomplete suggestions from one engine that offers them. */
-  async autocomplete(requested: string, text: string, language: string, options: EngineCallOptions = {}): Promise<string[]> {
+  async autocomplete(
+    requested: string,
+    text: string,
+    language: string,
+    options: EngineCallOptions = {},
+  ): Promise<string[]> {
     const id = this.canonicalId(requested);
     const engine = this.get(id);
     const auto = engine.definition.autocomplete;
@@ -278,13 +302,26 @@ export class EngineService {
   }
 
   /** The engine's parser over its answer: in the worker pool, or here for a small JSON answer (INLINE_JSON_MAX_BYTES). */
-  private async parse(engine: LoadedEngine, phase: EngineParseTask['phase'], answer: FetchedAnswer, ctx: EngineContext | undefined, signal: AbortSignal | undefined): Promise<EngineParseValue> {
+  private async parse(
+    engine: LoadedEngine,
+    phase: EngineParseTask['phase'],
+    answer: FetchedAnswer,
+    ctx: EngineContext | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<EngineParseValue> {
     const { status, headers, url, bytes } = answer.response;
     if (engine.manifest.about.results === 'JSON' && bytes.byteLength <= INLINE_JSON_MAX_BYTES) {
-      return parseWith(engine.definition, { phase, ctx, response: { status, headers, url, request: answer.request, body: answer.response.body } });
+      return parseWith(engine.definition, {
+        phase,
+        ctx,
+        response: { status, headers, url, request: answer.request, body: answer.response.body },
+      });
     }
     const response = { status, headers, url, request: answer.request, bytes };
-    const outcome = await this.parsing.engine({ kind: 'engine', engine: workerModuleRef(engine.moduleRef), phase, response, ...(ctx ? { ctx } : {}) }, signal);
+    const outcome = await this.parsing.engine(
+      { kind: 'engine', engine: workerModuleRef(engine.moduleRef), phase, response, ...(ctx ? { ctx } : {}) },
+      signal,
+    );
     return engineParseResult(outcome);
   }
 
@@ -315,7 +352,9 @@ export class EngineService {
     const appError = toAppError(error);
     if (appError.code === 'INTERNAL') {
       // A parser that crashes is a parse error of that engine, not a server fault.
-      return new AppError('ENGINE_PARSE_ERROR', `engine "${id}" could not parse the response: ${appError.message}`, { cause: error });
+      return new AppError('ENGINE_PARSE_ERROR', `engine "${id}" could not parse the response: ${appError.message}`, {
+        cause: error,
+      });
     }
     return appError;
   }

@@ -14,12 +14,19 @@ describe('engine sources', () => {
     // An npm package of engines, laid out as published: package.json + engines/<id>/{plugin.json, engine.js}.
     const pkg = join(project, 'node_modules', 'quarry-engine-pack');
     mkdirSync(join(pkg, 'engines'), { recursive: true });
-    writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: 'quarry-engine-pack', version: '1.0.0', type: 'module' }));
-    cpSync(join(PACKAGE_ROOT, 'examples/engines/example_json'), join(pkg, 'engines', 'example_json'), { recursive: true });
+    writeFileSync(
+      join(pkg, 'package.json'),
+      JSON.stringify({ name: 'quarry-engine-pack', version: '1.0.0', type: 'module' }),
+    );
+    cpSync(join(PACKAGE_ROOT, 'examples/engines/example_json'), join(pkg, 'engines', 'example_json'), {
+      recursive: true,
+    });
     // A folder with a single engine, renamed so the ids do not clash.
     const folder = join(project, 'my-engines', 'other_json');
     cpSync(join(PACKAGE_ROOT, 'examples/engines/example_json'), folder, { recursive: true });
-    const manifest = JSON.parse(JSON.stringify(await import(join(folder, 'plugin.json'), { with: { type: 'json' } }).then((m) => m.default)));
+    const manifest = JSON.parse(
+      JSON.stringify(await import(join(folder, 'plugin.json'), { with: { type: 'json' } }).then((m) => m.default)),
+    );
     writeFileSync(join(folder, 'plugin.json'), JSON.stringify({ ...manifest, id: 'other_json' }));
 
     const { config } = loadConfig({
@@ -28,7 +35,16 @@ describe('engine sources', () => {
       overrides: {
         enginePackages: ['quarry-engine-pack'],
         engineDirs: ['my-engines/other_json'],
-        customEngines: [{ type: 'json', id: 'conf_json', name: 'Conf', urlTemplate: 'https://c.example/?q={query}', results: 'r', fields: { url: 'u', title: 't' } }],
+        customEngines: [
+          {
+            type: 'json',
+            id: 'conf_json',
+            name: 'Conf',
+            urlTemplate: 'https://c.example/?q={query}',
+            results: 'r',
+            fields: { url: 'u', title: 't' },
+          },
+        ],
       },
     });
     const engines = await loadAllEngines(config, project);

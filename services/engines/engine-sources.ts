@@ -29,12 +29,18 @@ export interface EngineSourcesConfig {
   customEngines: ConfigEngine[];
 }
 
-export async function loadAllEngines(config: EngineSourcesConfig, cwd = process.cwd(), extraDirs: string[] = []): Promise<LoadedEngine[]> {
+export async function loadAllEngines(
+  config: EngineSourcesConfig,
+  cwd = process.cwd(),
+  extraDirs: string[] = [],
+): Promise<LoadedEngine[]> {
   const requireFromCwd = createRequire(join(resolve(cwd), 'noop.js'));
   const groups = await Promise.all([
     loadBuiltinEngines(),
     ...[...config.engineDirs, ...extraDirs].map((dir) => loadEngineDirectory(resolve(cwd, dir), 'directory')),
-    ...config.enginePackages.map((name) => loadEngineDirectory(dirname(requireFromCwd.resolve(`${name}/package.json`)), 'package')),
+    ...config.enginePackages.map((name) =>
+      loadEngineDirectory(dirname(requireFromCwd.resolve(`${name}/package.json`)), 'package'),
+    ),
   ]);
   return [...groups.flat(), ...config.customEngines.map(loadConfigEngine)];
 }

@@ -27,7 +27,15 @@ interface Group {
 }
 
 const EXCHANGE = /^(?:NYSE|NASDAQ|Nasdaq|LSE|TSX|NYSEARCA|AMEX|OTC|ASX|HKEX|SEHK|BSE|NSE|TSE|LON)$/;
-const TYPE_PRIORITY: readonly EntityType[] = ['organization', 'person', 'location', 'technology', 'product', 'event', 'work'];
+const TYPE_PRIORITY: readonly EntityType[] = [
+  'organization',
+  'person',
+  'location',
+  'technology',
+  'product',
+  'event',
+  'work',
+];
 
 const TITLE_BEFORE =
   /(?:^|\s)((?:(?:former|deputy|vice|senior|executive|interior|defense|defence|foreign|prime|chief|managing|lead|acting|interim)\s+){0,2}(?:CEO|CFO|CTO|COO|Chief Executive|President|Vice President|Prime Minister|Minister|Chancellor|Secretary|Senator|Sen\.|Rep\.|Gov\.|Governor|Mayor|Judge|Dr\.|Prof\.|Professor|General|Gen\.|Coach|coach|Chairman|chairman|founder|co-founder|chief executive|president|spokesperson|spokesman|spokeswoman|analyst|scientist|researcher|economist|director|Director|Ambassador|ambassador|Interior Minister|Defense Secretary|Secretary of State))\s+$/iu;
@@ -41,14 +49,26 @@ export function analyzeRecognized(text: string, { sentences, mentions }: Recogni
   const typed: TypedMention[] = [];
   for (const mention of mentions) {
     // The exchange in "(NASDAQ: MSFT)" is not an entity of the text.
-    if (EXCHANGE.test(mention.text) && /\(\s*$/.test(text.slice(Math.max(0, mention.start - 2), mention.start)) && /^\s*:/.test(text.slice(mention.end, mention.end + 2))) continue;
+    if (
+      EXCHANGE.test(mention.text) &&
+      /\(\s*$/.test(text.slice(Math.max(0, mention.start - 2), mention.start)) &&
+      /^\s*:/.test(text.slice(mention.end, mention.end + 2))
+    )
+      continue;
     const quoted = /["“‘']\s*$/.test(text.slice(Math.max(0, mention.start - 2), mention.start));
     const type = classifySpan(mention.type, mention.text, quoted);
     const surface = cleanName(mention.text);
     if (!type || surface.length < 2 || !/\p{L}/u.test(surface)) continue;
     const key = nameKey(type, surface);
     if (!key) continue;
-    typed.push({ surface, type, start: mention.start, end: mention.end, sentence: mention.sentence, key: `${type}:${key}` });
+    typed.push({
+      surface,
+      type,
+      start: mention.start,
+      end: mention.end,
+      sentence: mention.sentence,
+      key: `${type}:${key}`,
+    });
   }
   const groups = groupMentions(text, typed);
   const byMention = new Map<TypedMention, Group>();
@@ -65,7 +85,9 @@ export function analyzeRecognized(text: string, { sentences, mentions }: Recogni
     const title = group.type === 'person' ? personTitle(text, group) : undefined;
     const sentenceIds = [...new Set(group.mentions.map((m) => m.sentence))];
     const cooccurring = new Set<string>();
-    for (const m of kept) if (sentenceIds.includes(m.sentence) && byMention.get(m) !== group && m.type !== 'location') cooccurring.add(canonicalName(byMention.get(m)!));
+    for (const m of kept)
+      if (sentenceIds.includes(m.sentence) && byMention.get(m) !== group && m.type !== 'location')
+        cooccurring.add(canonicalName(byMention.get(m)!));
     const snippet = truncate(sentenceText(first.sentence), 280);
     return {
       key: group.key,
@@ -104,8 +126,17 @@ function groupMentions(text: string, mentions: TypedMention[]): Map<string, Grou
     if (!group) {
       group = { key: mention.key, type: mention.type, mentions: [], merges: [] };
       groups.set(mention.key, group);
-    } else if (!group.mentions.some((m) => m.surface === mention.surface) && !group.merges.some((m) => m.alias === mention.surface)) {
-      group.merges.push({ alias: mention.surface, rule: hasDesignator(mention.surface) || group.mentions.some((m) => hasDesignator(m.surface)) ? 'designator' : 'same-name' });
+    } else if (
+      !group.mentions.some((m) => m.surface === mention.surface) &&
+      !group.merges.some((m) => m.alias === mention.surface)
+    ) {
+      group.merges.push({
+        alias: mention.surface,
+        rule:
+          hasDesignator(mention.surface) || group.mentions.some((m) => hasDesignator(m.surface))
+            ? 'designator'
+            : 'same-name',
+      });
     }
     group.mentions.push(mention);
   }
@@ -127,7 +158,9 @@ function groupMentions(text: string, mentions: TypedMention[]): Map<string, Grou
   }
   for (const same of byName.values()) {
     if (same.length < 2) continue;
-    same.sort((a, b) => b.mentions.length - a.mentions.length || TYPE_PRIORITY.indexOf(a.type) - TYPE_PRIORITY.indexOf(b.type));
+    same.sort(
+      (a, b) => b.mentions.length - a.mentions.length || TYPE_PRIORITY.indexOf(a.type) - TYPE_PRIORITY.indexOf(b.type),
+    );
     const into = same[0]!;
     for (const other of same.slice(1)) {
       for (const m of other.mentions) m.type = into.type;
@@ -138,7 +171,10 @@ function groupMentions(text: string, mentions: TypedMention[]): Map<string, Grou
   for (const group of [...groups.values()]) {
     if (group.type !== 'organization' || !groups.has(group.key)) continue;
     for (const m of group.mentions) {
-      const paren = /^\s*\((?:(?:NYSE|NASDAQ|Nasdaq|LSE|TSX|ticker|Ticker|symbol)\s*:\s*)?([\p{Lu}][\p{L}&.]{1,11})\)/u.exec(text.slice(m.end, m.end + 40));
+      const paren =
+        /^\s*\((?:(?:NYSE|NASDAQ|Nasdaq|LSE|TSX|ticker|Ticker|symbol)\s*:\s*)?([\p{Lu}][\p{L}&.]{1,11})\)/u.exec(
+          text.slice(m.end, m.end + 40),
+        );
       if (!paren) continue;
       const alias = paren[1]!;
       // The exchange in "(NASDAQ: MSFT)" is not an entity of this text.
@@ -149,7 +185,9 @@ function groupMentions(text: string, mentions: TypedMention[]): Map<string, Grou
         if (g.mentions.length === 0) groups.delete(g.key);
       }
       const aliasKey = `organization:${nameKey('organization', alias)}`;
-      const other = [...groups.values()].find((g) => g !== group && g.mentions.some((x) => x.surface === alias || g.key === aliasKey));
+      const other = [...groups.values()].find(
+        (g) => g !== group && g.mentions.some((x) => x.surface === alias || g.key === aliasKey),
+      );
       if (other) fold(other, group, 'parenthetical');
       else if (!group.merges.some((x) => x.alias === alias)) group.merges.push({ alias, rule: 'parenthetical' });
     }
@@ -159,7 +197,9 @@ function groupMentions(text: string, mentions: TypedMention[]): Map<string, Grou
     if (group.type !== 'organization' || !groups.has(group.key) || group.mentions.length === 0) continue;
     const letters = acronymLetters(group.mentions[0]!.surface);
     if (!letters) continue;
-    const targets = [...groups.values()].filter((g) => g !== group && g.type === 'organization' && initials(g.key.slice('organization:'.length)) === letters);
+    const targets = [...groups.values()].filter(
+      (g) => g !== group && g.type === 'organization' && initials(g.key.slice('organization:'.length)) === letters,
+    );
     if (targets.length === 1) fold(group, targets[0]!, 'acronym');
   }
   // Short forms: "Nadella" for "Satya Nadella", "Disney" for "Walt Disney Co.".
@@ -171,8 +211,10 @@ function groupMentions(text: string, mentions: TypedMention[]): Map<string, Grou
       if (g === group) return false;
       const words = g.key.slice(g.type.length + 1).split(' ');
       if (words.length < 2) return false;
-      if (g.type === 'person') return words[words.length - 1] === key && (group.type === 'person' || group.type === 'organization');
-      if (g.type === 'organization') return (words[0] === key || words[words.length - 1] === key) && group.type !== 'location';
+      if (g.type === 'person')
+        return words[words.length - 1] === key && (group.type === 'person' || group.type === 'organization');
+      if (g.type === 'organization')
+        return (words[0] === key || words[words.length - 1] === key) && group.type !== 'location';
       return g.type === group.type && words.includes(key);
     });
     const sameType = candidates.filter((g) => g.type === group.type);
@@ -193,8 +235,15 @@ function personTitle(text: string, group: Group): string | undefined {
   for (const m of group.mentions) {
     const before = TITLE_BEFORE.exec(text.slice(Math.max(0, m.start - 60), m.start));
     if (before) return before[1]!.trim();
-    const after = /^,\s*(?:the |a |an )?((?:[\p{L}-]+ ){0,4}?[\p{L}-]+?)(?: (?:of|at|for)\b|,)/u.exec(text.slice(m.end, m.end + 80));
-    if (after && /(?:officer|executive|president|director|founder|chair|head|minister|secretary|governor|mayor|professor|scientist|analyst|engineer|researcher|economist|manager|spokes\w+|editor|reporter|ceo|cto|cfo|coo|lead|partner|strategist|coach|ambassador)$/i.test(after[1]!)) {
+    const after = /^,\s*(?:the |a |an )?((?:[\p{L}-]+ ){0,4}?[\p{L}-]+?)(?: (?:of|at|for)\b|,)/u.exec(
+      text.slice(m.end, m.end + 80),
+    );
+    if (
+      after &&
+      /(?:officer|executive|president|director|founder|chair|head|minister|secretary|governor|mayor|professor|scientist|analyst|engineer|researcher|economist|manager|spokes\w+|editor|reporter|ceo|cto|cfo|coo|lead|partner|strategist|coach|ambassador)$/i.test(
+        after[1]!,
+      )
+    ) {
       return after[1]!.trim();
     }
   }
@@ -205,7 +254,12 @@ function describe(text: string, group: Group, snippet: string): string {
   for (const m of group.mentions) {
     const tail = text.slice(m.end, m.end + 120);
     const apposition = /^,\s*((?:the |a |an )?[^,.;()]{3,100}?)(?:,|\.|;)/u.exec(tail);
-    if (apposition && /\b(?:of|at|for|based|company|firm|group|maker|provider|agency|startup|developer|manufacturer|retailer|chain|platform|service)\b/i.test(apposition[1]!)) {
+    if (
+      apposition &&
+      /\b(?:of|at|for|based|company|firm|group|maker|provider|agency|startup|developer|manufacturer|retailer|chain|platform|service)\b/i.test(
+        apposition[1]!,
+      )
+    ) {
       return apposition[1]!.trim();
     }
   }

@@ -7,9 +7,12 @@
 import type { SpanType } from './spans.js';
 import type { EntityType } from './types.js';
 
-const EVENT = /\b(?:Conference|Summit|Festival|Championships?|Cup|Games|Olympics|War|Election|Awards?|Expo|Show|Week|Forum|Congress|Finals?|Tournament|Open|Grand Prix|Marathon|Fair|Symposium|Hackathon|Summit|Revolution|Crisis|Pandemic|Day)\b/;
-const WORK = /\b(?:Act|Report|Book|Album|Film|Movie|Series|Season|Novel|Paper|Journal|Review|Bill|Treaty|Agreement|Accord|Manifesto|Song|Podcast)\b/;
-const TECHNOLOGY = /\b(?:AI|API|APIs|SDK|Protocol|Language|Framework|Cloud|Kubernetes|Docker|Linux|Python|Java|JavaScript|TypeScript|Rust|Go|C\+\+|SQL|PostgreSQL|Redis|GPT[-\w]*|LLMs?|Bluetooth|Wi-?Fi|5G|4G|LTE|USB(?:-C)?|HTML5?|CSS|HTTP|TCP|IP|Blockchain|Ethereum|Bitcoin|Unicode|UTF-8|Git|Android|iOS|Windows|macOS|Chromium|WebAssembly|React|Node\.js|TensorFlow|PyTorch|CRISPR|mRNA|Lidar|Quantum)\b/;
+const EVENT =
+  /\b(?:Conference|Summit|Festival|Championships?|Cup|Games|Olympics|War|Election|Awards?|Expo|Show|Week|Forum|Congress|Finals?|Tournament|Open|Grand Prix|Marathon|Fair|Symposium|Hackathon|Summit|Revolution|Crisis|Pandemic|Day)\b/;
+const WORK =
+  /\b(?:Act|Report|Book|Album|Film|Movie|Series|Season|Novel|Paper|Journal|Review|Bill|Treaty|Agreement|Accord|Manifesto|Song|Podcast)\b/;
+const TECHNOLOGY =
+  /\b(?:AI|API|APIs|SDK|Protocol|Language|Framework|Cloud|Kubernetes|Docker|Linux|Python|Java|JavaScript|TypeScript|Rust|Go|C\+\+|SQL|PostgreSQL|Redis|GPT[-\w]*|LLMs?|Bluetooth|Wi-?Fi|5G|4G|LTE|USB(?:-C)?|HTML5?|CSS|HTTP|TCP|IP|Blockchain|Ethereum|Bitcoin|Unicode|UTF-8|Git|Android|iOS|Windows|macOS|Chromium|WebAssembly|React|Node\.js|TensorFlow|PyTorch|CRISPR|mRNA|Lidar|Quantum)\b/;
 export const DEMONYM = /^(?:\p{Lu}\p{Ll}+(?:an|ian|ean|ese|ish|ch|i|ic|s))$/u;
 
 export function classifySpan(type: SpanType, text: string, quoted: boolean): EntityType | null {

@@ -16,7 +16,10 @@ const CLUB_AFTER = /^(?:player|players|footballer|footballers|coach)$/;
 /** Words before a name that make it a place, whatever else the text does with it. */
 const PLACE_BEFORE = /^(?:in|near|from|to)$/;
 
-export function clubsNamedAfterPlaces(sentences: readonly (readonly string[])[], spans: readonly TokenSpan[][]): TokenSpan[][] {
+export function clubsNamedAfterPlaces(
+  sentences: readonly (readonly string[])[],
+  spans: readonly TokenSpan[][],
+): TokenSpan[][] {
   const clubs = new Set<string>();
   const places = new Set<string>();
   spans.forEach((sentenceSpans, s) => {
@@ -27,11 +30,16 @@ export function clubsNamedAfterPlaces(sentences: readonly (readonly string[])[],
       const name = words.slice(span.start, span.end).join(' ');
       const before = `${lower(span.start - 2)} ${lower(span.start - 1)}`;
       if (PLACE_BEFORE.test(lower(span.start - 1))) places.add(name);
-      else if (CLUB_BEFORE.test(before) || CLUB_BEFORE.test(lower(span.start - 1)) || CLUB_AFTER.test(lower(span.end))) clubs.add(name);
+      else if (CLUB_BEFORE.test(before) || CLUB_BEFORE.test(lower(span.start - 1)) || CLUB_AFTER.test(lower(span.end)))
+        clubs.add(name);
     }
   });
   const isClub = (name: string) => clubs.has(name) && !places.has(name);
   return spans.map((sentenceSpans, s) =>
-    sentenceSpans.map((span) => (span.type === 'LOC' && isClub(sentences[s]!.slice(span.start, span.end).join(' ')) ? { ...span, type: 'ORG' as const } : span)),
+    sentenceSpans.map((span) =>
+      span.type === 'LOC' && isClub(sentences[s]!.slice(span.start, span.end).join(' '))
+        ? { ...span, type: 'ORG' as const }
+        : span,
+    ),
   );
 }

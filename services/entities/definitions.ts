@@ -73,15 +73,135 @@ export function readDefinitions(mentions: ReadonlyArray<{ ctx: SentenceContext; 
 const KINDS: ReadonlyArray<readonly [SpanType, readonly string[]]> = [
   [
     'LOC',
-    ['village', 'town', 'city', 'hamlet', 'parish', 'municipality', 'commune', 'county', 'district', 'province', 'suburb', 'borough', 'township', 'settlement', 'locality', 'island', 'river', 'lake', 'mountain', 'valley', 'peninsula', 'neighbourhood', 'neighborhood', 'country', 'capital', 'tributary'],
+    [
+      'village',
+      'town',
+      'city',
+      'hamlet',
+      'parish',
+      'municipality',
+      'commune',
+      'county',
+      'district',
+      'province',
+      'suburb',
+      'borough',
+      'township',
+      'settlement',
+      'locality',
+      'island',
+      'river',
+      'lake',
+      'mountain',
+      'valley',
+      'peninsula',
+      'neighbourhood',
+      'neighborhood',
+      'country',
+      'capital',
+      'tributary',
+    ],
   ],
   [
     'ORG',
-    ['school district', 'company', 'corporation', 'firm', 'manufacturer', 'retailer', 'airline', 'bank', 'conglomerate', 'subsidiary', 'startup', 'publisher', 'label', 'band', 'duo', 'trio', 'quartet', 'orchestra', 'club', 'team', 'newspaper', 'magazine', 'journal', 'broadcaster', 'university', 'college', 'school', 'party', 'organisation', 'organization', 'agency', 'charity', 'foundation', 'institute', 'association', 'society', 'federation', 'regiment', 'battalion', 'brigade', 'squadron'],
+    [
+      'school district',
+      'company',
+      'corporation',
+      'firm',
+      'manufacturer',
+      'retailer',
+      'airline',
+      'bank',
+      'conglomerate',
+      'subsidiary',
+      'startup',
+      'publisher',
+      'label',
+      'band',
+      'duo',
+      'trio',
+      'quartet',
+      'orchestra',
+      'club',
+      'team',
+      'newspaper',
+      'magazine',
+      'journal',
+      'broadcaster',
+      'university',
+      'college',
+      'school',
+      'party',
+      'organisation',
+      'organization',
+      'agency',
+      'charity',
+      'foundation',
+      'institute',
+      'association',
+      'society',
+      'federation',
+      'regiment',
+      'battalion',
+      'brigade',
+      'squadron',
+    ],
   ],
   [
     'PER',
-    ['politician', 'footballer', 'cricketer', 'player', 'singer', 'actor', 'actress', 'writer', 'poet', 'author', 'novelist', 'musician', 'composer', 'painter', 'artist', 'architect', 'scientist', 'physicist', 'chemist', 'biologist', 'mathematician', 'historian', 'philosopher', 'journalist', 'lawyer', 'businessman', 'businesswoman', 'entrepreneur', 'inventor', 'soldier', 'athlete', 'cyclist', 'boxer', 'wrestler', 'swimmer', 'rapper', 'guitarist', 'bassist', 'drummer', 'pianist', 'violinist', 'comedian', 'photographer', 'diplomat', 'activist', 'explorer', 'astronaut', 'bishop', 'priest', 'monk'],
+    [
+      'politician',
+      'footballer',
+      'cricketer',
+      'player',
+      'singer',
+      'actor',
+      'actress',
+      'writer',
+      'poet',
+      'author',
+      'novelist',
+      'musician',
+      'composer',
+      'painter',
+      'artist',
+      'architect',
+      'scientist',
+      'physicist',
+      'chemist',
+      'biologist',
+      'mathematician',
+      'historian',
+      'philosopher',
+      'journalist',
+      'lawyer',
+      'businessman',
+      'businesswoman',
+      'entrepreneur',
+      'inventor',
+      'soldier',
+      'athlete',
+      'cyclist',
+      'boxer',
+      'wrestler',
+      'swimmer',
+      'rapper',
+      'guitarist',
+      'bassist',
+      'drummer',
+      'pianist',
+      'violinist',
+      'comedian',
+      'photographer',
+      'diplomat',
+      'activist',
+      'explorer',
+      'astronaut',
+      'bishop',
+      'priest',
+      'monk',
+    ],
   ],
 ];
 const KIND = new Map(KINDS.flatMap(([type, nouns]) => nouns.map((noun) => [noun, type] as const)));
@@ -90,14 +210,18 @@ const KIND = new Map(KINDS.flatMap(([type, nouns]) => nouns.map((noun) => [noun,
 const NOT_SUBJECT = /^(?:,|in|at|of|from|near|to|for|with|by|on|and|or)$/;
 
 /** The kind a mention's definition names by its head noun (its last word, or last two: "school district"), or null. */
-function mentionKind(ctx: Pick<SentenceContext, 'words' | 'lower'>, span: TokenSpan, words = predicateWords(ctx, span.end)): SpanType | null {
-  if (/^(?:is|was|are|were)$/.test(ctx.lower[span.end] ?? '') && NOT_SUBJECT.test(ctx.lower[span.start - 1] ?? '')) return null;
+function mentionKind(
+  ctx: Pick<SentenceContext, 'words' | 'lower'>,
+  span: TokenSpan,
+  words = predicateWords(ctx, span.end),
+): SpanType | null {
+  if (/^(?:is|was|are|were)$/.test(ctx.lower[span.end] ?? '') && NOT_SUBJECT.test(ctx.lower[span.start - 1] ?? ''))
+    return null;
   if (words.length === 0) return null;
   // "Cowley was the team's sole remaining …": a possessive head owns the thing named, it is not the name's kind.
   if (/^['’]s$/.test(ctx.lower[ctx.lower.indexOf(words[words.length - 1]!, span.end) + 1] ?? '')) return null;
   return KIND.get(words.slice(-2).join(' ')) ?? KIND.get(words[words.length - 1]!) ?? null;
 }
-
 
 /**
  * Names introduced by their kind ("the band God Street Wine", "the
@@ -111,7 +235,11 @@ function mentionKind(ctx: Pick<SentenceContext, 'words' | 'lower'>, span: TokenS
  * with a name the tagger missed and defining it by a kind ("Bilje is a
  * village") gains that name.
  */
-export function namesAfterKinds(words: readonly string[], spans: readonly TokenSpan[], introduced?: Map<string, SpanType>): TokenSpan[] {
+export function namesAfterKinds(
+  words: readonly string[],
+  spans: readonly TokenSpan[],
+  introduced?: Map<string, SpanType>,
+): TokenSpan[] {
   const result = spans.map((span) => ({ ...span }));
   for (let i = 0; i < words.length; i++) {
     const kind = /^\p{Ll}/u.test(words[i]!) ? KIND.get(words[i]!) : undefined;
@@ -130,7 +258,10 @@ export function namesAfterKinds(words: readonly string[], spans: readonly TokenS
   }
   const opening = capitalisedRunEnd(words, 0);
   if (opening > 0 && !NOT_A_NAME_OPENING.test(words[0]!) && !result.some((span) => span.start < opening)) {
-    const kind = mentionKind({ words, lower: words.map((word) => word.toLowerCase()) }, { type: 'MISC', start: 0, end: opening });
+    const kind = mentionKind(
+      { words, lower: words.map((word) => word.toLowerCase()) },
+      { type: 'MISC', start: 0, end: opening },
+    );
     if (kind) result.push({ type: kind, start: 0, end: opening });
   }
   return result.sort((a, b) => a.start - b.start);
@@ -141,7 +272,10 @@ export function namesAfterKinds(words: readonly string[], spans: readonly TokenS
  * noun introduced takes that kind ("the band Gigi … Gigi has released six
  * albums").
  */
-export function namesAfterKindsInDocument(sentences: readonly (readonly string[])[], spans: readonly TokenSpan[][]): TokenSpan[][] {
+export function namesAfterKindsInDocument(
+  sentences: readonly (readonly string[])[],
+  spans: readonly TokenSpan[][],
+): TokenSpan[][] {
   const introduced = new Map<string, SpanType>();
   const named = spans.map((sentenceSpans, s) => namesAfterKinds(sentences[s]!, sentenceSpans, introduced));
   if (introduced.size === 0) return named;
@@ -180,7 +314,20 @@ export function placesByLastWord(words: readonly string[], spans: readonly Token
   for (let k = 0; k < result.length; k++) {
     const span = result[k]!;
     if (span.type === 'LOC' && PLACE_LAST_WORD.test(words[span.end] ?? '') && !covered(span.end)) span.end += 1;
-    else if (span.end - span.start === 1 && PLACE_LAST_WORD.test(words[span.start]!) && isCapitalised(words[span.start - 1]) && !/^(?:The|A|An)$/.test(words[span.start - 1]!) && !covered(span.start - 1)) span.start -= 1;
+    else if (
+      span.end - span.start === 1 &&
+      PLACE_LAST_WORD.test(words[span.start]!) &&
+      isCapitalised(words[span.start - 1]) &&
+      !/^(?:The|A|An)$/.test(words[span.start - 1]!) &&
+      !covered(span.start - 1)
+    )
+      span.start -= 1;
   }
-  return result.map((span) => ((span.type === 'PER' || span.type === 'MISC') && span.end - span.start >= 2 && PLACE_LAST_WORD.test(words[span.end - 1]!) ? { ...span, type: 'LOC' as const } : span));
+  return result.map((span) =>
+    (span.type === 'PER' || span.type === 'MISC') &&
+    span.end - span.start >= 2 &&
+    PLACE_LAST_WORD.test(words[span.end - 1]!)
+      ? { ...span, type: 'LOC' as const }
+      : span,
+  );
 }

@@ -13,26 +13,65 @@ import { count, emptyCounts, score } from '../../bench/ner/score.js';
 import { analyzeText } from './analyze.js';
 import { clubsNamedAfterPlaces } from './clubs.js';
 import { namesAfterKinds, namesAfterKindsInDocument, placesByLastWord } from './definitions.js';
-import { buildingsInArticles, citiesOfPlaces, numberedUnits, organisationsByLastWord, placesJoinedByAnd } from './name-shapes.js';
+import {
+  buildingsInArticles,
+  citiesOfPlaces,
+  numberedUnits,
+  organisationsByLastWord,
+  placesJoinedByAnd,
+} from './name-shapes.js';
 import { aliasKeys, cleanName, nameKey } from './names.js';
 import { quotedNicknames, surnamesArePeople, titlesLeftOut } from './persons.js';
 import { EntityRecognizer, loadGazetteer } from './recognizer.js';
 import { documentStats, sentenceContext } from './features.js';
 import { Perceptron, TAGS } from './perceptron.js';
 import { retypeSpans } from './span-typer.js';
-import { acronymsInParentheses, applyOrganisationRules, companiesByDesignator, splitCoordinations, tagsToSpans, trimLowerCaseTail } from './spans.js';
+import {
+  acronymsInParentheses,
+  applyOrganisationRules,
+  companiesByDesignator,
+  splitCoordinations,
+  tagsToSpans,
+  trimLowerCaseTail,
+} from './spans.js';
 import { teamsByNickname } from './teams.js';
 import { splitSentences, tokenize } from './tokenize.js';
 
 const recognizer = EntityRecognizer.load();
-const pages = JSON.parse(readFileSync(join(import.meta.dirname, '../../test/fixtures/knowledge/salesforce-three-pages.json'), 'utf8')).pages as Array<{ text: string }>;
+const pages = JSON.parse(
+  readFileSync(join(import.meta.dirname, '../../test/fixtures/knowledge/salesforce-three-pages.json'), 'utf8'),
+).pages as Array<{ text: string }>;
 
 describe('tokens and names', () => {
   it('splits clitics, keeps abbreviations, hyphenated names and domains whole', () => {
-    const words = tokenize('Toyota’s U.S. unit, Bautista-Agut and Salesforce.com Inc. met Mr. Cook. AT&T didn’t.').map((t) => t.text);
-    expect(words).toEqual(['Toyota', '’s', 'U.S.', 'unit', ',', 'Bautista-Agut', 'and', 'Salesforce.com', 'Inc.', 'met', 'Mr.', 'Cook', '.', 'AT&T', 'did', 'n’t', '.']);
+    const words = tokenize('Toyota’s U.S. unit, Bautista-Agut and Salesforce.com Inc. met Mr. Cook. AT&T didn’t.').map(
+      (t) => t.text,
+    );
+    expect(words).toEqual([
+      'Toyota',
+      '’s',
+      'U.S.',
+      'unit',
+      ',',
+      'Bautista-Agut',
+      'and',
+      'Salesforce.com',
+      'Inc.',
+      'met',
+      'Mr.',
+      'Cook',
+      '.',
+      'AT&T',
+      'did',
+      'n’t',
+      '.',
+    ]);
     const text = 'Dr. Paganini spoke. The U.S. agency agreed.\nNew line here';
-    expect(splitSentences(text, tokenize(text)).map((s) => s.map((t) => t.text).join(' '))).toEqual(['Dr. Paganini spoke .', 'The U.S. agency agreed .', 'New line here']);
+    expect(splitSentences(text, tokenize(text)).map((s) => s.map((t) => t.text).join(' '))).toEqual([
+      'Dr. Paganini spoke .',
+      'The U.S. agency agreed .',
+      'New line here',
+    ]);
   });
 
   it('keys names so designators, possessives, case and accents meet', () => {
@@ -44,7 +83,12 @@ describe('tokens and names', () => {
     expect(cleanName('“Toyota’s')).toBe('Toyota');
     expect(cleanName('Walt Disney Co.')).toBe('Walt Disney Co.');
     expect(aliasKeys('organization', ['Pacific Gas & Electric Co.'])).toEqual(
-      expect.arrayContaining(['organization:pacific gas & electric', 'organization~acronym:pge', 'organization~word:pacific', 'organization~word:electric']),
+      expect.arrayContaining([
+        'organization:pacific gas & electric',
+        'organization~acronym:pge',
+        'organization~word:pacific',
+        'organization~word:electric',
+      ]),
     );
     expect(aliasKeys('person', ['Satya Nadella'])).toEqual(['person:satya nadella', 'person~surname:nadella']);
   });
@@ -76,12 +120,33 @@ describe('offline analysis of real text', () => {
 
   it('recognises cue patterns of each kind', () => {
     const cases: Array<[string, string, string, string]> = [
-      ['Lucas Paganini, a planetary scientist at NASA, led the study.', 'person:lucas paganini', 'works_for', 'organization:nasa'],
-      ['Dataminr acquires ThreatConnect in a cash deal.', 'organization:dataminr', 'acquired', 'organization:threatconnect'],
-      ['Marc Benioff, the founder of Salesforce, spoke on Tuesday.', 'person:marc benioff', 'founded', 'organization:salesforce'],
-      ['The company is headquartered in Fairfield, New Jersey.', 'location:fairfield', 'part_of', 'location:new jersey'],
+      [
+        'Lucas Paganini, a planetary scientist at NASA, led the study.',
+        'person:lucas paganini',
+        'works_for',
+        'organization:nasa',
+      ],
+      [
+        'Dataminr acquires ThreatConnect in a cash deal.',
+        'organization:dataminr',
+        'acquired',
+        'organization:threatconnect',
+      ],
+      [
+        'Marc Benioff, the founder of Salesforce, spoke on Tuesday.',
+        'person:marc benioff',
+        'founded',
+        'organization:salesforce',
+      ],
+      [
+        'The company is headquartered in Fairfield, New Jersey.',
+        'location:fairfield',
+        'part_of',
+        'location:new jersey',
+      ],
     ];
-    for (const [text, from, type, to] of cases) expect(analyzeText(recognizer, text).relations, text).toContainEqual(expect.objectContaining({ from, type, to }));
+    for (const [text, from, type, to] of cases)
+      expect(analyzeText(recognizer, text).relations, text).toContainEqual(expect.objectContaining({ from, type, to }));
   });
 });
 
@@ -109,7 +174,12 @@ describe('coordinated names', () => {
 describe('span boundaries and types', () => {
   it('drops lower-case words run on at the end of a name, keeps all-lower-case names', () => {
     const words = ['the', 'Union', 'army', 'met', 'lipporocks', 'fans'];
-    expect(trimLowerCaseTail(words, [{ type: 'ORG', start: 1, end: 3 }, { type: 'PER', start: 4, end: 6 }])).toEqual([
+    expect(
+      trimLowerCaseTail(words, [
+        { type: 'ORG', start: 1, end: 3 },
+        { type: 'PER', start: 4, end: 6 },
+      ]),
+    ).toEqual([
       { type: 'ORG', start: 1, end: 2 },
       { type: 'PER', start: 4, end: 6 },
     ]);
@@ -118,7 +188,17 @@ describe('span boundaries and types', () => {
   it('makes a name followed by an organisation word that organisation ("Salt Publishing", wikigold)', () => {
     const words = ['(', 'Salt', 'Publishing', ',', 'Cambridge', ')'];
     const keyword = (word: string) => word === 'Publishing';
-    expect(applyOrganisationRules(words, [{ type: 'LOC', start: 1, end: 2 }, { type: 'LOC', start: 4, end: 5 }], () => false, keyword)).toEqual([
+    expect(
+      applyOrganisationRules(
+        words,
+        [
+          { type: 'LOC', start: 1, end: 2 },
+          { type: 'LOC', start: 4, end: 5 },
+        ],
+        () => false,
+        keyword,
+      ),
+    ).toEqual([
       { type: 'ORG', start: 1, end: 3 },
       { type: 'LOC', start: 4, end: 5 },
     ]);
@@ -129,7 +209,17 @@ describe('span boundaries and types', () => {
       ['Eberhard', 'Faber', 'GmbH', 'was', 'founded', 'in', '1922', '.'],
       ['Eberhard', 'Faber', 'also', 'produces', 'clay', ',', 'said', 'Anna', 'Faber', '.'],
     ];
-    const spans = companiesByDesignator(sentences, [[{ type: 'PER', start: 0, end: 3 }], [{ type: 'PER', start: 0, end: 2 }, { type: 'PER', start: 7, end: 9 }]], (word) => word === 'GmbH');
+    const spans = companiesByDesignator(
+      sentences,
+      [
+        [{ type: 'PER', start: 0, end: 3 }],
+        [
+          { type: 'PER', start: 0, end: 2 },
+          { type: 'PER', start: 7, end: 9 },
+        ],
+      ],
+      (word) => word === 'GmbH',
+    );
     expect(spans.flat().map((span) => span.type)).toEqual(['ORG', 'ORG', 'PER']);
   });
 
@@ -142,8 +232,16 @@ describe('span boundaries and types', () => {
     const doc = documentStats(sentences);
     const contexts = sentences.map((words) => sentenceContext(words, gazetteer, doc));
     // The tagger's vote (10 a mention) says person twice; the definition, worth 15 a mention, must reach the second mention to win.
-    const model = Perceptron.load({ tags: [...TAGS], weights: { 'span|b': [[0, 0.001]], 'span|isa=sum': [[TAGS.indexOf('B-LOC'), 15]] } });
-    const typed = retypeSpans(model, contexts, [[{ type: 'PER', start: 0, end: 1 }], [{ type: 'PER', start: 2, end: 3 }]], gazetteer);
+    const model = Perceptron.load({
+      tags: [...TAGS],
+      weights: { 'span|b': [[0, 0.001]], 'span|isa=sum': [[TAGS.indexOf('B-LOC'), 15]] },
+    });
+    const typed = retypeSpans(
+      model,
+      contexts,
+      [[{ type: 'PER', start: 0, end: 1 }], [{ type: 'PER', start: 2, end: 3 }]],
+      gazetteer,
+    );
     expect(typed.flat().map((span) => span.type)).toEqual(['LOC', 'LOC']);
   });
 
@@ -160,7 +258,13 @@ describe('span boundaries and types', () => {
     const contexts = sentences.map((words) => sentenceContext(words, gazetteer, doc));
     // A typer with no opinion: the tagger's types stand unless a definition's head noun names a kind.
     const model = Perceptron.load({ tags: [...TAGS], weights: { 'span|b': [[0, 0.001]] } });
-    const spans = [[{ type: 'PER' as const, start: 0, end: 1 }], [{ type: 'PER' as const, start: 2, end: 3 }], [{ type: 'PER' as const, start: 5, end: 6 }], [{ type: 'LOC' as const, start: 4, end: 5 }], [{ type: 'PER' as const, start: 0, end: 1 }]];
+    const spans = [
+      [{ type: 'PER' as const, start: 0, end: 1 }],
+      [{ type: 'PER' as const, start: 2, end: 3 }],
+      [{ type: 'PER' as const, start: 5, end: 6 }],
+      [{ type: 'LOC' as const, start: 4, end: 5 }],
+      [{ type: 'PER' as const, start: 0, end: 1 }],
+    ];
     const typed = retypeSpans(model, contexts, spans, gazetteer);
     // Massachusetts is not the subject of "is an American rapper"; Cowley is not a team, the team's player is.
     expect(typed.flat().map((span) => span.type)).toEqual(['LOC', 'LOC', 'ORG', 'LOC', 'PER']);
@@ -175,7 +279,11 @@ describe('span boundaries and types', () => {
     ];
     const loc = (start: number, end: number) => ({ type: 'LOC' as const, start, end });
     const spans = [[loc(3, 4), loc(5, 7)], [loc(5, 6)], [loc(5, 7)], [loc(2, 3), loc(7, 8)]];
-    expect(clubsNamedAfterPlaces(sentences, spans).flat().map((span) => span.type)).toEqual(['ORG', 'ORG', 'ORG', 'ORG', 'LOC', 'LOC']);
+    expect(
+      clubsNamedAfterPlaces(sentences, spans)
+        .flat()
+        .map((span) => span.type),
+    ).toEqual(['ORG', 'ORG', 'ORG', 'ORG', 'LOC', 'LOC']);
   });
 
   it('reads a name introduced or defined by its kind as one name of that kind ("the band God Street Wine", "the village of Mece", "Bilje is a village"; wikigold)', () => {
@@ -185,17 +293,37 @@ describe('span boundaries and types', () => {
     expect(namesAfterKinds(village, [{ type: 'MISC', start: 4, end: 5 }])).toEqual([{ type: 'LOC', start: 4, end: 5 }]);
     // A tagged name reaching past the capitalised run stays as the tagger had it.
     const historian = ['the', 'French', 'historian', 'Pierre', 'de', 'Marca', 'wrote'];
-    expect(namesAfterKinds(historian, [{ type: 'PER', start: 3, end: 6 }])).toEqual([{ type: 'PER', start: 3, end: 6 }]);
+    expect(namesAfterKinds(historian, [{ type: 'PER', start: 3, end: 6 }])).toEqual([
+      { type: 'PER', start: 3, end: 6 },
+    ]);
     // A span holding the kind noun is cut before it; a sentence defining a name the tagger missed gains it.
     const poet = ['the', 'great', 'Polish', 'poet', 'Adam', 'Mickiewicz', '.'];
-    expect(namesAfterKinds(poet, [{ type: 'MISC', start: 2, end: 6 }])).toEqual([{ type: 'MISC', start: 2, end: 3 }, { type: 'PER', start: 4, end: 6 }]);
-    expect(namesAfterKinds(['Bilje', 'is', 'a', 'village', 'and', 'a', 'municipality', '.'], [])).toEqual([{ type: 'LOC', start: 0, end: 1 }]);
+    expect(namesAfterKinds(poet, [{ type: 'MISC', start: 2, end: 6 }])).toEqual([
+      { type: 'MISC', start: 2, end: 3 },
+      { type: 'PER', start: 4, end: 6 },
+    ]);
+    expect(namesAfterKinds(['Bilje', 'is', 'a', 'village', 'and', 'a', 'municipality', '.'], [])).toEqual([
+      { type: 'LOC', start: 0, end: 1 },
+    ]);
     expect(namesAfterKinds(['Bilje', 'is', 'a', 'nice', 'place', '.'], [])).toEqual([]);
     expect(namesAfterKinds(['He', 'is', 'a', 'guitarist', '.'], [])).toEqual([]);
     const parish = ['part', 'of', 'Bov', 'Parish', 'joined', 'Colwyn', 'Bay'];
-    expect(placesByLastWord(parish, [{ type: 'PER', start: 2, end: 4 }, { type: 'ORG', start: 5, end: 7 }]).map((span) => span.type)).toEqual(['LOC', 'ORG']);
+    expect(
+      placesByLastWord(parish, [
+        { type: 'PER', start: 2, end: 4 },
+        { type: 'ORG', start: 5, end: 7 },
+      ]).map((span) => span.type),
+    ).toEqual(['LOC', 'ORG']);
     const county = ['Seminole', 'County', 'Sheriff', 'said', ',', 'and', 'Hanved', 'Parish', 'agreed', '.'];
-    expect(placesByLastWord(county, [{ type: 'LOC', start: 0, end: 1 }, { type: 'MISC', start: 7, end: 8 }])).toEqual([{ type: 'LOC', start: 0, end: 2 }, { type: 'LOC', start: 6, end: 8 }]);
+    expect(
+      placesByLastWord(county, [
+        { type: 'LOC', start: 0, end: 1 },
+        { type: 'MISC', start: 7, end: 8 },
+      ]),
+    ).toEqual([
+      { type: 'LOC', start: 0, end: 2 },
+      { type: 'LOC', start: 6, end: 8 },
+    ]);
   });
 
   it('gives every mention of a name a kind noun introduced that kind ("the band Gigi … Gigi has released six albums"; wikigold)', () => {
@@ -203,13 +331,47 @@ describe('span boundaries and types', () => {
       ['He', 'is', 'the', 'guitarist', 'of', 'the', 'band', 'Gigi', '.'],
       ['Since', 'then', ',', 'Gigi', 'has', 'released', 'six', 'albums', ',', 'said', 'Anna', '.'],
     ];
-    const typed = namesAfterKindsInDocument(sentences, [[{ type: 'PER', start: 7, end: 8 }], [{ type: 'PER', start: 3, end: 4 }, { type: 'PER', start: 10, end: 11 }]]);
+    const typed = namesAfterKindsInDocument(sentences, [
+      [{ type: 'PER', start: 7, end: 8 }],
+      [
+        { type: 'PER', start: 3, end: 4 },
+        { type: 'PER', start: 10, end: 11 },
+      ],
+    ]);
     expect(typed.flat().map((span) => span.type)).toEqual(['ORG', 'ORG', 'PER']);
   });
 
   it('gives an acronym in parentheses the type of the name before it ("World Series of Poker ( WSOP )"; wikigold)', () => {
-    const words = ['two', 'World', 'Series', 'of', 'Poker', '(', 'WSOP', ')', 'final', 'tables', 'and', 'the', 'Liberal', 'Party', '(', 'LIB', ')', 'and', 'Texas', '(', 'tomorrow', ')'];
-    const spans = [{ type: 'ORG' as const, start: 1, end: 5 }, { type: 'ORG' as const, start: 12, end: 14 }, { type: 'LOC' as const, start: 15, end: 16 }, { type: 'LOC' as const, start: 18, end: 19 }];
+    const words = [
+      'two',
+      'World',
+      'Series',
+      'of',
+      'Poker',
+      '(',
+      'WSOP',
+      ')',
+      'final',
+      'tables',
+      'and',
+      'the',
+      'Liberal',
+      'Party',
+      '(',
+      'LIB',
+      ')',
+      'and',
+      'Texas',
+      '(',
+      'tomorrow',
+      ')',
+    ];
+    const spans = [
+      { type: 'ORG' as const, start: 1, end: 5 },
+      { type: 'ORG' as const, start: 12, end: 14 },
+      { type: 'LOC' as const, start: 15, end: 16 },
+      { type: 'LOC' as const, start: 18, end: 19 },
+    ];
     expect(acronymsInParentheses(words, spans)).toEqual([
       { type: 'ORG', start: 1, end: 5 },
       { type: 'ORG', start: 6, end: 7 },
@@ -227,62 +389,210 @@ describe('span boundaries and types', () => {
     ];
     const doc = documentStats(sentences);
     const contexts = sentences.map((words) => sentenceContext(words, gazetteer, doc));
-    const weights: Record<string, Array<[number, number]>> = { 'span|b': [[0, 0.001]], 'span|s=ko': [[0, 30]], 'span|to=PER': [[TAGS.indexOf('B-ORG'), 20]] };
-    const spans = [[{ type: 'ORG' as const, start: 5, end: 6 }], [{ type: 'PER' as const, start: 0, end: 1 }, { type: 'PER' as const, start: 3, end: 4 }]];
+    const weights: Record<string, Array<[number, number]>> = {
+      'span|b': [[0, 0.001]],
+      'span|s=ko': [[0, 30]],
+      'span|to=PER': [[TAGS.indexOf('B-ORG'), 20]],
+    };
+    const spans = [
+      [{ type: 'ORG' as const, start: 5, end: 6 }],
+      [
+        { type: 'PER' as const, start: 0, end: 1 },
+        { type: 'PER' as const, start: 3, end: 4 },
+      ],
+    ];
     // Without the marker of a stacked typer, "no name" is no class and the first-pass features are not read: the tagger's types stand.
     expect(retypeSpans(Perceptron.load({ tags: [...TAGS], weights }), contexts, spans, gazetteer)).toEqual(spans);
     const stacked = Perceptron.load({ tags: [...TAGS], weights: { ...weights, 'span|stacked': [[0, 1]] } });
-    expect(retypeSpans(stacked, contexts, spans, gazetteer)).toEqual([[], [{ type: 'ORG', start: 0, end: 1 }, { type: 'ORG', start: 3, end: 4 }]]);
+    expect(retypeSpans(stacked, contexts, spans, gazetteer)).toEqual([
+      [],
+      [
+        { type: 'ORG', start: 0, end: 1 },
+        { type: 'ORG', start: 3, end: 4 },
+      ],
+    ]);
   });
 
   it('calls a team by its nickname after its town-and-nickname name ("Toronto Blue Jays … with the Blue Jays"; wikigold)', () => {
     const gazetteer = loadGazetteer();
     const sentences = [
       ['He', 'was', 'drafted', 'by', 'the', 'Toronto', 'Blue', 'Jays', 'and', 'faced', 'the', 'Boston', 'Braves', '.'],
-      ['He', 'made', '5', 'appearances', 'with', 'the', 'Blue', 'Jays', 'and', 'lived', 'in', 'the', 'Florida', 'Keys', '.'],
+      [
+        'He',
+        'made',
+        '5',
+        'appearances',
+        'with',
+        'the',
+        'Blue',
+        'Jays',
+        'and',
+        'lived',
+        'in',
+        'the',
+        'Florida',
+        'Keys',
+        '.',
+      ],
     ];
-    const spans = [[{ type: 'ORG' as const, start: 5, end: 8 }, { type: 'LOC' as const, start: 11, end: 13 }], [{ type: 'LOC' as const, start: 12, end: 14 }]];
+    const spans = [
+      [
+        { type: 'ORG' as const, start: 5, end: 8 },
+        { type: 'LOC' as const, start: 11, end: 13 },
+      ],
+      [{ type: 'LOC' as const, start: 12, end: 14 }],
+    ];
     expect(teamsByNickname(sentences, spans, (words) => gazetteer.isPlace(words))).toEqual([
-      [{ type: 'ORG', start: 5, end: 8 }, { type: 'ORG', start: 11, end: 13 }],
-      [{ type: 'ORG', start: 6, end: 8 }, { type: 'LOC', start: 12, end: 14 }],
+      [
+        { type: 'ORG', start: 5, end: 8 },
+        { type: 'ORG', start: 11, end: 13 },
+      ],
+      [
+        { type: 'ORG', start: 6, end: 8 },
+        { type: 'LOC', start: 12, end: 14 },
+      ],
     ]);
   });
 
   it('settles types and bounds by the shape of a name: buildings of articles, organisation words, "City of", numbered units, "X and Y Railroad" (wikigold)', () => {
     const hall = [['He', 'sang', 'at', 'Carnegie', 'Hall', 'and', 'at', 'Hayward', 'City', 'Center', '.']];
-    const places = [[{ type: 'LOC' as const, start: 3, end: 5 }, { type: 'LOC' as const, start: 7, end: 10 }]];
+    const places = [
+      [
+        { type: 'LOC' as const, start: 3, end: 5 },
+        { type: 'LOC' as const, start: 7, end: 10 },
+      ],
+    ];
     // A post (one sentence) keeps the building a place; an article of three sentences makes it an organization.
-    expect(buildingsInArticles(hall, places).flat().map((span) => span.type)).toEqual(['LOC', 'LOC']);
-    expect(buildingsInArticles([...hall, ['Fine', '.'], ['Yes', '.']], [...places, [], []]).flat().map((span) => span.type)).toEqual(['ORG', 'LOC']);
+    expect(
+      buildingsInArticles(hall, places)
+        .flat()
+        .map((span) => span.type),
+    ).toEqual(['LOC', 'LOC']);
+    expect(
+      buildingsInArticles([...hall, ['Fine', '.'], ['Yes', '.']], [...places, [], []])
+        .flat()
+        .map((span) => span.type),
+    ).toEqual(['ORG', 'LOC']);
     const band = [['He', 'joined', 'the', 'Jimmy', 'Manopo', 'Band', 'with', 'Frank', 'Church', '.']];
     const isOrganisationWord = (word: string) => word === 'Church';
-    expect(organisationsByLastWord(band, [[{ type: 'PER', start: 3, end: 6 }, { type: 'PER', start: 7, end: 9 }]], isOrganisationWord).flat().map((span) => span.type)).toEqual(['ORG', 'ORG']);
-    expect(citiesOfPlaces([['the', 'City', 'of', 'Little', 'Falls']], [[{ type: 'ORG', start: 1, end: 5 }]])).toEqual([[{ type: 'LOC', start: 1, end: 5 }]]);
+    expect(
+      organisationsByLastWord(
+        band,
+        [
+          [
+            { type: 'PER', start: 3, end: 6 },
+            { type: 'PER', start: 7, end: 9 },
+          ],
+        ],
+        isOrganisationWord,
+      )
+        .flat()
+        .map((span) => span.type),
+    ).toEqual(['ORG', 'ORG']);
+    expect(citiesOfPlaces([['the', 'City', 'of', 'Little', 'Falls']], [[{ type: 'ORG', start: 1, end: 5 }]])).toEqual([
+      [{ type: 'LOC', start: 1, end: 5 }],
+    ]);
     const units = [['Eighth', 'Air', 'Force', ';', '65', 'Air', 'Division', ';', '12', 'Air', 'Force', 'bases']];
-    const unitSpans = [[{ type: 'ORG' as const, start: 1, end: 3 }, { type: 'MISC' as const, start: 5, end: 7 }, { type: 'ORG' as const, start: 9, end: 12 }]];
-    expect(numberedUnits(units, unitSpans)).toEqual([[{ type: 'ORG', start: 0, end: 3 }, { type: 'ORG', start: 4, end: 7 }, { type: 'ORG', start: 9, end: 12 }]]);
+    const unitSpans = [
+      [
+        { type: 'ORG' as const, start: 1, end: 3 },
+        { type: 'MISC' as const, start: 5, end: 7 },
+        { type: 'ORG' as const, start: 9, end: 12 },
+      ],
+    ];
+    expect(numberedUnits(units, unitSpans)).toEqual([
+      [
+        { type: 'ORG', start: 0, end: 3 },
+        { type: 'ORG', start: 4, end: 7 },
+        { type: 'ORG', start: 9, end: 12 },
+      ],
+    ]);
     const railroad = [['the', 'Portland', 'and', 'Ogdensburg', 'Railroad', 'and', 'Maine', 'and', 'Vermont']];
-    const railSpans = [[{ type: 'LOC' as const, start: 1, end: 2 }, { type: 'ORG' as const, start: 3, end: 5 }, { type: 'LOC' as const, start: 6, end: 7 }, { type: 'LOC' as const, start: 8, end: 9 }]];
-    expect(placesJoinedByAnd(railroad, railSpans, (word) => word === 'Railroad')).toEqual([[{ type: 'ORG', start: 1, end: 5 }, { type: 'LOC', start: 6, end: 7 }, { type: 'LOC', start: 8, end: 9 }]]);
+    const railSpans = [
+      [
+        { type: 'LOC' as const, start: 1, end: 2 },
+        { type: 'ORG' as const, start: 3, end: 5 },
+        { type: 'LOC' as const, start: 6, end: 7 },
+        { type: 'LOC' as const, start: 8, end: 9 },
+      ],
+    ];
+    expect(placesJoinedByAnd(railroad, railSpans, (word) => word === 'Railroad')).toEqual([
+      [
+        { type: 'ORG', start: 1, end: 5 },
+        { type: 'LOC', start: 6, end: 7 },
+        { type: 'LOC', start: 8, end: 9 },
+      ],
+    ]);
   });
 
   it('leaves titles out of the names of an article, not of a post, makes a surname the person, and takes a quoted nickname in (wikigold)', () => {
     const colonel = [['Colonel', 'Meredith', 'H.', 'Shade', 'and', 'Lord', 'Stanley', 'met', 'Dr', '.', 'Nner', '.']];
-    const people = [[{ type: 'PER' as const, start: 0, end: 4 }, { type: 'PER' as const, start: 5, end: 7 }, { type: 'PER' as const, start: 8, end: 11 }]];
+    const people = [
+      [
+        { type: 'PER' as const, start: 0, end: 4 },
+        { type: 'PER' as const, start: 5, end: 7 },
+        { type: 'PER' as const, start: 8, end: 11 },
+      ],
+    ];
     expect(titlesLeftOut(colonel, people)).toEqual(people);
-    expect(titlesLeftOut([...colonel, [], []], [...people, [], []])[0]).toEqual([{ type: 'PER', start: 1, end: 4 }, { type: 'PER', start: 5, end: 7 }, { type: 'PER', start: 10, end: 11 }]);
-    const belgrano = [['Manuel', 'Belgrano', 'led', 'it', '.'], ['Belgrano', "'s", 'army', 'left', 'Salta', '.']];
-    const spans = [[{ type: 'PER' as const, start: 0, end: 2 }], [{ type: 'LOC' as const, start: 0, end: 1 }, { type: 'LOC' as const, start: 4, end: 5 }]];
+    expect(titlesLeftOut([...colonel, [], []], [...people, [], []])[0]).toEqual([
+      { type: 'PER', start: 1, end: 4 },
+      { type: 'PER', start: 5, end: 7 },
+      { type: 'PER', start: 10, end: 11 },
+    ]);
+    const belgrano = [
+      ['Manuel', 'Belgrano', 'led', 'it', '.'],
+      ['Belgrano', "'s", 'army', 'left', 'Salta', '.'],
+    ];
+    const spans = [
+      [{ type: 'PER' as const, start: 0, end: 2 }],
+      [
+        { type: 'LOC' as const, start: 0, end: 1 },
+        { type: 'LOC' as const, start: 4, end: 5 },
+      ],
+    ];
     expect(surnamesArePeople(belgrano, spans)[1]!.map((span) => span.type)).toEqual(['PER', 'LOC']);
-    const buckshot = ['William', 'Herbert', '"', 'Buckshot', '"', 'May', 'and', 'Apple', '"', 'Think', '"', 'Different'];
-    const tagged = [[{ type: 'PER' as const, start: 0, end: 2 }, { type: 'PER' as const, start: 5, end: 6 }, { type: 'ORG' as const, start: 7, end: 8 }]];
-    expect(quotedNicknames([buckshot], tagged)).toEqual([[{ type: 'PER', start: 0, end: 6 }, { type: 'ORG', start: 7, end: 8 }]]);
+    const buckshot = [
+      'William',
+      'Herbert',
+      '"',
+      'Buckshot',
+      '"',
+      'May',
+      'and',
+      'Apple',
+      '"',
+      'Think',
+      '"',
+      'Different',
+    ];
+    const tagged = [
+      [
+        { type: 'PER' as const, start: 0, end: 2 },
+        { type: 'PER' as const, start: 5, end: 6 },
+        { type: 'ORG' as const, start: 7, end: 8 },
+      ],
+    ];
+    expect(quotedNicknames([buckshot], tagged)).toEqual([
+      [
+        { type: 'PER', start: 0, end: 6 },
+        { type: 'ORG', start: 7, end: 8 },
+      ],
+    ]);
   });
 
   it('averages taggers trained with different seeds feature by feature', () => {
     const mean = Perceptron.mean([
       { tags: [...TAGS], weights: { a: [[1, 2]], b: [[3, 4]] } },
-      { tags: [...TAGS], weights: { a: [[1, 4], [2, -2]] } },
+      {
+        tags: [...TAGS],
+        weights: {
+          a: [
+            [1, 4],
+            [2, -2],
+          ],
+        },
+      },
     ]);
     expect([...mean.weights.get('a')!].slice(0, 3)).toEqual([0, 3, -1]);
     expect(mean.weights.get('b')![3]).toBe(2);
@@ -301,11 +611,17 @@ describe('the shipped model', () => {
     expect(typeOf('Tim Cook')).toBe('person');
     expect(typeOf('Redmond')).toBe('location');
     expect(entities.some((e) => / and /.test(e.name))).toBe(false);
-    const relation = (from: string, type: string, to: string) => relations.find((r) => r.from === from && r.type === type && r.to === to);
-    expect(relation('person:satya nadella', 'leads', 'organization:microsoft')?.evidence).toBe('Satya Nadella is the chief executive of Microsoft, which is based in Redmond, Washington.');
+    const relation = (from: string, type: string, to: string) =>
+      relations.find((r) => r.from === from && r.type === type && r.to === to);
+    expect(relation('person:satya nadella', 'leads', 'organization:microsoft')?.evidence).toBe(
+      'Satya Nadella is the chief executive of Microsoft, which is based in Redmond, Washington.',
+    );
     expect(relation('person:tim cook', 'leads', 'organization:apple')).toBeDefined();
     expect(relation('organization:microsoft', 'located_in', 'location:redmond')).toBeDefined();
-    expect(relation('organization:apple', 'competes_with', 'organization:microsoft') ?? relation('organization:microsoft', 'competes_with', 'organization:apple')).toBeDefined();
+    expect(
+      relation('organization:apple', 'competes_with', 'organization:microsoft') ??
+        relation('organization:microsoft', 'competes_with', 'organization:apple'),
+    ).toBeDefined();
   });
 
   it('keeps its measured quality on the wikigold articles held out from training (75.4 micro-F1 with the rules of a name shape; 74.5 before them)', () => {

@@ -50,7 +50,14 @@ export function documentStats(sentences: readonly (readonly string[])[]): Docume
 }
 
 export function sentenceContext(words: readonly string[], gazetteer: Gazetteer, doc: DocumentStats): SentenceContext {
-  return { words, lower: words.map((w) => w.toLowerCase()), shapes: words.map(wordShape), marks: gazetteer.mark(words), doc, fixed: [] };
+  return {
+    words,
+    lower: words.map((w) => w.toLowerCase()),
+    shapes: words.map(wordShape),
+    marks: gazetteer.mark(words),
+    doc,
+    fixed: [],
+  };
 }
 
 /** The gazetteer marks of one token as features under `prefix` (the tagger's window, the span typer's ends). */
@@ -72,14 +79,21 @@ function shortShape(shape: string): string {
   return shape.replace(/(.)\1+/g, '$1');
 }
 
-const capitalFlag = (word: string | undefined) => (word === undefined ? '_' : /^\p{Lu}/u.test(word) ? 'C' : /^\p{Ll}/u.test(word) ? 'l' : 'o');
+const capitalFlag = (word: string | undefined) =>
+  word === undefined ? '_' : /^\p{Lu}/u.test(word) ? 'C' : /^\p{Ll}/u.test(word) ? 'l' : 'o';
 
 /**
  * Features of token i. `prev`/`prev2` are the tags already given to the two
  * tokens before it; `history` is the type given to the same word earlier in
  * the document (a name tagged once is evidence the next time it is seen).
  */
-export function tokenFeatures(ctx: SentenceContext, i: number, prev: string, prev2: string, history?: string): string[] {
+export function tokenFeatures(
+  ctx: SentenceContext,
+  i: number,
+  prev: string,
+  prev2: string,
+  history?: string,
+): string[] {
   // The features that do not depend on earlier tags are computed once per token (training revisits each token every epoch).
   const fixed = (ctx.fixed[i] ??= fixedFeatures(ctx, i));
   const shape = ctx.shapes[i]!;

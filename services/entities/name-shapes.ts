@@ -20,7 +20,8 @@ const ARTICLE_SENTENCES = 3;
 
 export const isArticle = (sentences: readonly (readonly string[])[]) => sentences.length >= ARTICLE_SENTENCES;
 
-const mapSpans = (spans: readonly TokenSpan[][], retype: (span: TokenSpan, s: number) => TokenSpan) => spans.map((sentenceSpans, s) => sentenceSpans.map((span) => retype(span, s)));
+const mapSpans = (spans: readonly TokenSpan[][], retype: (span: TokenSpan, s: number) => TokenSpan) =>
+  spans.map((sentenceSpans, s) => sentenceSpans.map((span) => retype(span, s)));
 
 /** The last word of a named building ("Carnegie Hall", "Cary Towne Center", "Mark Hopkins Hotel"). */
 const BUILDING = /^(?:Hall|Center|Centre|Mall|Hotel|Hospital|Airport|Tower|Museum)$/;
@@ -31,14 +32,19 @@ const BUILDING = /^(?:Hall|Center|Centre|Mall|Hotel|Hospital|Airport|Tower|Museu
  * 2, Airport 2 of 2, Air Base 2 of 2, Center 7 of 10, Hall 3 of 4), unless
  * it is a town's centre or hall ("Hayward City Center").
  */
-export function buildingsInArticles(sentences: readonly (readonly string[])[], spans: readonly TokenSpan[][]): TokenSpan[][] {
+export function buildingsInArticles(
+  sentences: readonly (readonly string[])[],
+  spans: readonly TokenSpan[][],
+): TokenSpan[][] {
   if (!isArticle(sentences)) return spans.map((sentenceSpans) => [...sentenceSpans]);
   return mapSpans(spans, (span, s) => {
     const words = sentences[s]!.slice(span.start, span.end);
     const last = words[words.length - 1]!;
     const before = words[words.length - 2];
     const building = BUILDING.test(last) || (before === 'Air' && /^(?:Base|Station)$/.test(last));
-    return span.type === 'LOC' && before !== undefined && building && !/^(?:City|Town)$/.test(before) ? { ...span, type: 'ORG' } : span;
+    return span.type === 'LOC' && before !== undefined && building && !/^(?:City|Town)$/.test(before)
+      ? { ...span, type: 'ORG' }
+      : span;
   });
 }
 
@@ -50,22 +56,39 @@ const ORGANISATION_END = /^(?:Band|Hotel|Works)$/;
  * the training sets does): such a span typed a person is an organization
  * ("Mark Hopkins Hotel", "Jimmy Manopo Band").
  */
-export function organisationsByLastWord(sentences: readonly (readonly string[])[], spans: readonly TokenSpan[][], isOrganisationWord: (word: string) => boolean): TokenSpan[][] {
+export function organisationsByLastWord(
+  sentences: readonly (readonly string[])[],
+  spans: readonly TokenSpan[][],
+  isOrganisationWord: (word: string) => boolean,
+): TokenSpan[][] {
   return mapSpans(spans, (span, s) => {
     const last = sentences[s]![span.end - 1]!;
-    return span.type === 'PER' && span.end - span.start >= 2 && (isOrganisationWord(last) || ORGANISATION_END.test(last)) ? { ...span, type: 'ORG' } : span;
+    return span.type === 'PER' &&
+      span.end - span.start >= 2 &&
+      (isOrganisationWord(last) || ORGANISATION_END.test(last))
+      ? { ...span, type: 'ORG' }
+      : span;
   });
 }
 
 /** "City of Little Falls", "City Of Hayward" typed an organization is the place (each in the training sets is). */
-export function citiesOfPlaces(sentences: readonly (readonly string[])[], spans: readonly TokenSpan[][]): TokenSpan[][] {
+export function citiesOfPlaces(
+  sentences: readonly (readonly string[])[],
+  spans: readonly TokenSpan[][],
+): TokenSpan[][] {
   return mapSpans(spans, (span, s) => {
     const words = sentences[s]!;
-    return span.type === 'ORG' && span.end - span.start >= 3 && /^(?:City|Town)$/.test(words[span.start]!) && /^[Oo]f$/.test(words[span.start + 1]!) ? { ...span, type: 'LOC' } : span;
+    return span.type === 'ORG' &&
+      span.end - span.start >= 3 &&
+      /^(?:City|Town)$/.test(words[span.start]!) &&
+      /^[Oo]f$/.test(words[span.start + 1]!)
+      ? { ...span, type: 'LOC' }
+      : span;
   });
 }
 
-const ORDINAL = /^(?:First|Second|Third|Fourth|Fifth|Sixth|Seventh|Eighth|Ninth|Tenth|Eleventh|Twelfth|Thirteenth|Fourteenth|Fifteenth|Sixteenth|Seventeenth|Eighteenth|Nineteenth|Twentieth|\d+(?:st|nd|rd|th))$/;
+const ORDINAL =
+  /^(?:First|Second|Third|Fourth|Fifth|Sixth|Seventh|Eighth|Ninth|Tenth|Eleventh|Twelfth|Thirteenth|Fourteenth|Fifteenth|Sixteenth|Seventeenth|Eighteenth|Nineteenth|Twentieth|\d+(?:st|nd|rd|th))$/;
 const UNIT = /^(?:Division|Wing|Group|Squadron|Corps|Regiment|Brigade|Fleet|Army|Force|Command|Battalion)$/;
 
 /**
@@ -81,7 +104,9 @@ export function numberedUnits(sentences: readonly (readonly string[])[], spans: 
       if ((span.type !== 'ORG' && span.type !== 'MISC') || !name.some((word) => UNIT.test(word))) return span;
       const before = words[span.start - 1] ?? '';
       const numbered = ORDINAL.test(before) || (/^\d{1,3}$/.test(before) && UNIT.test(name[name.length - 1]!));
-      return numbered && !sentenceSpans.some((other) => other.end === span.start) ? { type: 'ORG', start: span.start - 1, end: span.end } : span;
+      return numbered && !sentenceSpans.some((other) => other.end === span.start)
+        ? { type: 'ORG', start: span.start - 1, end: span.end }
+        : span;
     });
   });
 }
@@ -91,14 +116,24 @@ export function numberedUnits(sentences: readonly (readonly string[])[], spans: 
  * place, "and", and a name ending with an organisation word right after it
  * are one name, of the second part's type.
  */
-export function placesJoinedByAnd(sentences: readonly (readonly string[])[], spans: readonly TokenSpan[][], isOrgKeyword: (word: string) => boolean): TokenSpan[][] {
+export function placesJoinedByAnd(
+  sentences: readonly (readonly string[])[],
+  spans: readonly TokenSpan[][],
+  isOrgKeyword: (word: string) => boolean,
+): TokenSpan[][] {
   return spans.map((sentenceSpans, s) => {
     const words = sentences[s]!;
     const result: TokenSpan[] = [];
     for (let k = 0; k < sentenceSpans.length; k++) {
       const first = sentenceSpans[k]!;
       const second = sentenceSpans[k + 1];
-      if (second && first.type === 'LOC' && second.start === first.end + 1 && /^(?:and|&)$/.test(words[first.end]!) && isOrgKeyword(words[second.end - 1]!)) {
+      if (
+        second &&
+        first.type === 'LOC' &&
+        second.start === first.end + 1 &&
+        /^(?:and|&)$/.test(words[first.end]!) &&
+        isOrgKeyword(words[second.end - 1]!)
+      ) {
         result.push({ type: second.type === 'LOC' ? 'LOC' : 'ORG', start: first.start, end: second.end });
         k += 1;
       } else result.push(first);

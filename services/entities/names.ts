@@ -5,12 +5,30 @@
 import type { EntityType } from './types.js';
 
 const DESIGNATORS = new Set([
-  'inc', 'incorporated', 'corp', 'corporation', 'co', 'company', 'ltd', 'limited', 'llc', 'llp', 'plc', 'gmbh', 'ag', 'sa', 'nv', 'bv', 'pty', 'lp',
+  'inc',
+  'incorporated',
+  'corp',
+  'corporation',
+  'co',
+  'company',
+  'ltd',
+  'limited',
+  'llc',
+  'llp',
+  'plc',
+  'gmbh',
+  'ag',
+  'sa',
+  'nv',
+  'bv',
+  'pty',
+  'lp',
   // "Amazon.com", "Salesforce.com, Inc": the domain is not part of the name.
   'com',
 ]);
 const CONNECTORS = new Set(['of', 'and', 'the', 'for', 'de', 'du', 'la', 'le', '&', 'und', 'y']);
-const TITLES = /^(?:mr|mrs|ms|dr|prof|sir|dame|gov|sen|rep|gen|col|capt|lt|sgt|rev|president|prime minister|minister|chancellor|senator|governor|mayor|judge|king|queen|prince|princess|pope|ceo|chairman|chairwoman)\.?\s+/i;
+const TITLES =
+  /^(?:mr|mrs|ms|dr|prof|sir|dame|gov|sen|rep|gen|col|capt|lt|sgt|rev|president|prime minister|minister|chancellor|senator|governor|mayor|judge|king|queen|prince|princess|pope|ceo|chairman|chairwoman)\.?\s+/i;
 
 /** Trims what is not part of a name: a leading "the", a possessive, quotes, punctuation at the ends. */
 export function cleanName(surface: string): string {
@@ -81,7 +99,8 @@ export function aliasKeys(type: EntityType, names: readonly string[]): string[] 
     if (type === 'organization' && parts.length >= 2) {
       const acronym = initials(key);
       if (acronym && acronym.length >= 2) keys.add(`organization~acronym:${acronym}`);
-      for (const word of [parts[0]!, parts[parts.length - 1]!]) if (word.length >= 3 && !CONNECTORS.has(word)) keys.add(`organization~word:${word}`);
+      for (const word of [parts[0]!, parts[parts.length - 1]!])
+        if (word.length >= 3 && !CONNECTORS.has(word)) keys.add(`organization~word:${word}`);
     }
   }
   return [...keys];

@@ -107,7 +107,8 @@ export class Perceptron {
   }
 
   static load(model: SerializedModel): Perceptron {
-    if (model.tags.join(',') !== TAGS.join(',')) throw new Error(`entity model tags ${model.tags.join(',')} do not match ${TAGS.join(',')}`);
+    if (model.tags.join(',') !== TAGS.join(','))
+      throw new Error(`entity model tags ${model.tags.join(',')} do not match ${TAGS.join(',')}`);
     const perceptron = new Perceptron();
     const entries = Object.entries(model.weights);
     // One buffer for all weights: a hundred thousand small arrays would each be an allocation at start-up.

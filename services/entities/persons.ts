@@ -12,7 +12,8 @@ import { isCapitalised } from './tokenize.js';
  * Titles and ranks before a name. Royal and noble ones stay ("King Carlos
  * I", "Lord Stanley": wikigold keeps them in the name).
  */
-const TITLE = /^(?:Mr|Mrs|Ms|Dr|Prof|Professor|Sir|President|Senator|Governor|Mayor|Judge|Justice|General|Colonel|Captain|Lieutenant|Sergeant|Admiral|Major|Brigadier|Commander|Marshal|Gen|Col|Capt|Lt|Sgt|Gov|Sen|Rep|Rev|Reverend|Father|Chancellor|Minister)\.?$/;
+const TITLE =
+  /^(?:Mr|Mrs|Ms|Dr|Prof|Professor|Sir|President|Senator|Governor|Mayor|Judge|Justice|General|Colonel|Captain|Lieutenant|Sergeant|Admiral|Major|Brigadier|Commander|Marshal|Gen|Col|Capt|Lt|Sgt|Gov|Sen|Rep|Rev|Reverend|Father|Chancellor|Minister)\.?$/;
 
 /**
  * In an article, the titles at the start of a person's name are left out of
@@ -41,9 +42,18 @@ export function titlesLeftOut(sentences: readonly (readonly string[])[], spans: 
  * ("Manuel Belgrano … Belgrano's army", Belgrano also a town): all 204 such
  * names in the wikigold training articles are.
  */
-export function surnamesArePeople(sentences: readonly (readonly string[])[], spans: readonly TokenSpan[][]): TokenSpan[][] {
+export function surnamesArePeople(
+  sentences: readonly (readonly string[])[],
+  spans: readonly TokenSpan[][],
+): TokenSpan[][] {
   const surnames = personSurnames(sentences, spans);
-  return spans.map((sentenceSpans, s) => sentenceSpans.map((span) => (span.end - span.start === 1 && span.type !== 'PER' && surnames.has(sentences[s]![span.start]!) ? { ...span, type: 'PER' as const } : span)));
+  return spans.map((sentenceSpans, s) =>
+    sentenceSpans.map((span) =>
+      span.end - span.start === 1 && span.type !== 'PER' && surnames.has(sentences[s]![span.start]!)
+        ? { ...span, type: 'PER' as const }
+        : span,
+    ),
+  );
 }
 
 const QUOTE = /^["“”]$/;
@@ -54,7 +64,10 @@ const QUOTE = /^["“”]$/;
  * Carter": each of the six in the training sets is one gold person): when
  * the tagger has a person on either side, the whole run is that person.
  */
-export function quotedNicknames(sentences: readonly (readonly string[])[], spans: readonly TokenSpan[][]): TokenSpan[][] {
+export function quotedNicknames(
+  sentences: readonly (readonly string[])[],
+  spans: readonly TokenSpan[][],
+): TokenSpan[][] {
   return spans.map((sentenceSpans, s) => {
     const words = sentences[s]!;
     const capitalised = (i: number) => isCapitalised(words[i]);
@@ -72,7 +85,9 @@ export function quotedNicknames(sentences: readonly (readonly string[])[], spans
       let end = right?.end ?? close + 2;
       while (!right && end < words.length && capitalised(end)) end += 1;
       if (result.some((span) => span !== left && span !== right && span.start < end && start < span.end)) continue;
-      result = [...result.filter((span) => span !== left && span !== right), { type: 'PER' as const, start, end }].sort((a, b) => a.start - b.start);
+      result = [...result.filter((span) => span !== left && span !== right), { type: 'PER' as const, start, end }].sort(
+        (a, b) => a.start - b.start,
+      );
       open = end - 1;
     }
     return result;

@@ -29,7 +29,12 @@ function remember(history: Map<string, string>, words: readonly string[], tags: 
 }
 
 /** Tags one sentence left to right; with `truth`, learns from each mistake (training). */
-function tagSentence(model: Perceptron, ctx: SentenceContext, history: Map<string, string>, truth?: readonly number[]): number[] {
+function tagSentence(
+  model: Perceptron,
+  ctx: SentenceContext,
+  history: Map<string, string>,
+  truth?: readonly number[],
+): number[] {
   const tags: number[] = [];
   let prev = 0;
   let prev2 = 0;
@@ -47,24 +52,39 @@ function tagSentence(model: Perceptron, ctx: SentenceContext, history: Map<strin
 }
 
 /** Tags a document's sentences in order: what earlier sentences said of a word is a feature of its later mentions. */
-function tagContexts(model: Perceptron, contexts: readonly SentenceContext[], truth?: readonly (readonly number[])[]): number[][] {
+function tagContexts(
+  model: Perceptron,
+  contexts: readonly SentenceContext[],
+  truth?: readonly (readonly number[])[],
+): number[][] {
   const history = new Map<string, string>();
   return contexts.map((ctx, s) => tagSentence(model, ctx, history, truth?.[s]));
 }
 
 /** The tags of a document's sentences, with the sentence contexts they were computed on (the span typer reads them too). */
-export function tagDocumentContexts(model: Perceptron, gazetteer: Gazetteer, sentences: readonly (readonly string[])[]): { contexts: SentenceContext[]; tags: Tag[][] } {
+export function tagDocumentContexts(
+  model: Perceptron,
+  gazetteer: Gazetteer,
+  sentences: readonly (readonly string[])[],
+): { contexts: SentenceContext[]; tags: Tag[][] } {
   const doc = documentStats(sentences);
   const contexts = sentences.map((words) => sentenceContext(words, gazetteer, doc));
   return { contexts, tags: tagContexts(model, contexts).map((tags) => tags.map((t) => TAGS[t]!)) };
 }
 
-export function trainTagger(documents: readonly LabelledSentence[][], gazetteer: Gazetteer, options: TrainingOptions): Perceptron {
+export function trainTagger(
+  documents: readonly LabelledSentence[][],
+  gazetteer: Gazetteer,
+  options: TrainingOptions,
+): Perceptron {
   const model = new Perceptron();
   const next = seededRandom(options.seed);
   const order = documents.map((sentences) => {
     const doc = documentStats(sentences.map((s) => s.words));
-    return { contexts: sentences.map((s) => sentenceContext(s.words, gazetteer, doc)), truth: sentences.map((s) => s.tags.map((t) => TAGS.indexOf(t))) };
+    return {
+      contexts: sentences.map((s) => sentenceContext(s.words, gazetteer, doc)),
+      truth: sentences.map((s) => s.tags.map((t) => TAGS.indexOf(t))),
+    };
   });
   for (let epoch = 1; epoch <= options.epochs; epoch++) {
     // Documents are shuffled; sentences keep their order, so the document features see what they will see when tagging.

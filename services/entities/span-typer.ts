@@ -71,8 +71,12 @@ export function spanFeatures(
   ];
   for (const word of lower) features.push(`span|w=${word}`);
   // The words around the span, in no order: "the village of X", "X, a band from", "signed for X".
-  for (let k = Math.max(0, start - WINDOW); k < start; k++) if (/\p{L}/u.test(ctx.lower[k]!)) features.push(`span|bw=${ctx.lower[k]!}`, `span|bc=${ctx.marks[k]!.cluster?.fine}`);
-  for (let k = end; k < Math.min(ctx.words.length, end + WINDOW); k++) if (/\p{L}/u.test(ctx.lower[k]!)) features.push(`span|aw=${ctx.lower[k]!}`, `span|ac=${ctx.marks[k]!.cluster?.fine}`);
+  for (let k = Math.max(0, start - WINDOW); k < start; k++)
+    if (/\p{L}/u.test(ctx.lower[k]!))
+      features.push(`span|bw=${ctx.lower[k]!}`, `span|bc=${ctx.marks[k]!.cluster?.fine}`);
+  for (let k = end; k < Math.min(ctx.words.length, end + WINDOW); k++)
+    if (/\p{L}/u.test(ctx.lower[k]!))
+      features.push(`span|aw=${ctx.lower[k]!}`, `span|ac=${ctx.marks[k]!.cluster?.fine}`);
   for (const word of definition) features.push(`span|isa=${word}`);
   if (start === 0) features.push('span|first');
   if (gazetteer.isPlace(ctx.words.slice(start, end))) features.push('span|place');
@@ -84,9 +88,14 @@ export function spanFeatures(
     markFeatures('span|g', ctx.marks[i], features);
     if (ctx.marks[i]!.common) features.push('span|gcommon');
   }
-  if (ctx.words.slice(start, end).some((word) => ctx.doc.seenLowerCase.has(word.toLowerCase()))) features.push('span|doc-lower');
+  if (ctx.words.slice(start, end).some((word) => ctx.doc.seenLowerCase.has(word.toLowerCase())))
+    features.push('span|doc-lower');
   if (firstPass) {
-    features.push(`span|tt=${firstPass.type ?? 'none'}`, `span|to=${firstPass.others[0] ?? 'none'}`, `span|tt|to=${firstPass.type ?? 'none'}|${firstPass.others[0] ?? 'none'}`);
+    features.push(
+      `span|tt=${firstPass.type ?? 'none'}`,
+      `span|to=${firstPass.others[0] ?? 'none'}`,
+      `span|tt|to=${firstPass.type ?? 'none'}|${firstPass.others[0] ?? 'none'}`,
+    );
     for (const type of new Set(firstPass.others)) features.push(`span|tany=${type}`);
   }
   return features;
@@ -104,7 +113,11 @@ function isStackedTyper(model: Perceptron): boolean {
 }
 
 /** The first pass of each span of a document: its own type and the types of the other mentions of its string. */
-function firstPasses(contexts: readonly SentenceContext[], spans: readonly TokenSpan[][], of: readonly TokenSpan[][] = spans): FirstPass[][] {
+function firstPasses(
+  contexts: readonly SentenceContext[],
+  spans: readonly TokenSpan[][],
+  of: readonly TokenSpan[][] = spans,
+): FirstPass[][] {
   const byString = new Map<string, Array<{ s: number; span: TokenSpan }>>();
   spans.forEach((sentenceSpans, s) => {
     for (const span of sentenceSpans) {
@@ -130,7 +143,12 @@ function firstPasses(contexts: readonly SentenceContext[], spans: readonly Token
  * mentions' summed scores prefer; a stacked typer may say a string is no
  * name at all, and its spans go.
  */
-export function retypeSpans(model: Perceptron, contexts: readonly SentenceContext[], spans: readonly TokenSpan[][], gazetteer: Gazetteer): TokenSpan[][] {
+export function retypeSpans(
+  model: Perceptron,
+  contexts: readonly SentenceContext[],
+  spans: readonly TokenSpan[][],
+  gazetteer: Gazetteer,
+): TokenSpan[][] {
   const totals = new Map<string, Float64Array>();
   const keyOf = (s: number, span: TokenSpan) => spanText(contexts[s]!, span);
   const mentions = spans.flatMap((sentenceSpans, s) => sentenceSpans.map((span) => ({ ctx: contexts[s]!, span })));
@@ -140,7 +158,9 @@ export function retypeSpans(model: Perceptron, contexts: readonly SentenceContex
   spans.forEach((sentenceSpans, s) => {
     sentenceSpans.forEach((span, k) => {
       const key = keyOf(s, span);
-      const scores = model.scores(spanFeatures(contexts[s]!, span, gazetteer, defined.get(key) ?? [], passes?.[s]?.[k]));
+      const scores = model.scores(
+        spanFeatures(contexts[s]!, span, gazetteer, defined.get(key) ?? [], passes?.[s]?.[k]),
+      );
       scores[TAGS.indexOf(`B-${span.type}`)]! += TAGGER_PRIOR;
       const total = totals.get(key) ?? new Float64Array(scores.length);
       scores.forEach((value, t) => (total[t]! += value));
@@ -177,7 +197,11 @@ export interface SpanTyperTraining {
 }
 
 /** Learns the span typer from the gold spans of the training documents (and, stacked, from the tagger's out-of-fold spans). */
-export function trainSpanTyper(documents: readonly LabelledSentence[][], gazetteer: Gazetteer, options: SpanTyperTraining): Perceptron {
+export function trainSpanTyper(
+  documents: readonly LabelledSentence[][],
+  gazetteer: Gazetteer,
+  options: SpanTyperTraining,
+): Perceptron {
   const model = new Perceptron();
   const next = seededRandom(options.seed);
   const examples: Array<{ features: string[]; truth: number }> = [];
@@ -191,7 +215,18 @@ export function trainSpanTyper(documents: readonly LabelledSentence[][], gazette
     const mentions = gold.flatMap((spans, s) => spans.map((span) => ({ ctx: contexts[s]!, span })));
     const defined = readDefinitions(mentions).words;
     gold.forEach((spans, s) =>
-      spans.forEach((span, k) => examples.push({ features: spanFeatures(contexts[s]!, span, gazetteer, defined.get(spanText(contexts[s]!, span)) ?? [], passes?.[s]?.[k]), truth: TAGS.indexOf(`B-${span.type}`) })),
+      spans.forEach((span, k) =>
+        examples.push({
+          features: spanFeatures(
+            contexts[s]!,
+            span,
+            gazetteer,
+            defined.get(spanText(contexts[s]!, span)) ?? [],
+            passes?.[s]?.[k],
+          ),
+          truth: TAGS.indexOf(`B-${span.type}`),
+        }),
+      ),
     );
     // The tagger's spans that are no gold name (once per document, not per copy): what a stacked typer learns to drop.
     if (!predicted || seen.has(sentences)) continue;
@@ -202,8 +237,10 @@ export function trainSpanTyper(documents: readonly LabelledSentence[][], gazette
         const overlapping = gold[s]!.filter((g) => g.start < span.end && span.start < g.end);
         if (overlapping.some((g) => g.start === span.start && g.end === span.end)) return;
         // No gold name there: "no name"; only a MISC name: MISC; a name of another type with other bounds: no example (no type is right).
-        const truth = overlapping.length === 0 ? 0 : overlapping.every((g) => g.type === 'MISC') ? TAGS.indexOf('B-MISC') : -1;
-        if (truth >= 0) examples.push({ features: spanFeatures(contexts[s]!, span, gazetteer, undefined, own[s]![k]), truth });
+        const truth =
+          overlapping.length === 0 ? 0 : overlapping.every((g) => g.type === 'MISC') ? TAGS.indexOf('B-MISC') : -1;
+        if (truth >= 0)
+          examples.push({ features: spanFeatures(contexts[s]!, span, gazetteer, undefined, own[s]![k]), truth });
       }),
     );
   }
@@ -213,6 +250,10 @@ export function trainSpanTyper(documents: readonly LabelledSentence[][], gazette
     for (const { features, truth } of examples) model.update(truth, model.predict(features, allowed), features);
   }
   model.average();
-  if (options.firstPass) model.weights.set(STACKED, Float64Array.from(TAGS, (_, t) => (t === 0 ? 1 : 0)));
+  if (options.firstPass)
+    model.weights.set(
+      STACKED,
+      Float64Array.from(TAGS, (_, t) => (t === 0 ? 1 : 0)),
+    );
   return model;
 }

@@ -35,7 +35,8 @@ export function tagsToSpans(tags: readonly string[]): TokenSpan[] {
 
 export function spansToTags(length: number, spans: readonly TokenSpan[]): Tag[] {
   const tags: Tag[] = Array.from({ length }, () => 'O');
-  for (const span of spans) for (let i = span.start; i < span.end; i++) tags[i] = `${i === span.start ? 'B' : 'I'}-${span.type}` as Tag;
+  for (const span of spans)
+    for (let i = span.start; i < span.end; i++) tags[i] = `${i === span.start ? 'B' : 'I'}-${span.type}` as Tag;
   return tags;
 }
 
@@ -51,7 +52,11 @@ export function personSurnames(sentences: readonly (readonly string[])[], spans:
   return surnames;
 }
 
-export function propagateWithinDocument(sentences: readonly (readonly string[])[], spans: readonly TokenSpan[][], isCommonWord: (lower: string) => boolean): TokenSpan[][] {
+export function propagateWithinDocument(
+  sentences: readonly (readonly string[])[],
+  spans: readonly TokenSpan[][],
+  isCommonWord: (lower: string) => boolean,
+): TokenSpan[][] {
   const votes = new Map<string, Map<SpanType, number>>();
   const surnames = personSurnames(sentences, spans);
   const vote = (key: string, type: SpanType) => {
@@ -83,7 +88,8 @@ export function propagateWithinDocument(sentences: readonly (readonly string[])[
         const type = majority(key);
         if (type && (end - i > 1 || !isCommonWord(key.toLowerCase()) || i > 0)) found = { type, start: i, end };
       }
-      if (!found && surnames.has(words[i]!) && !isCapitalised(words[i + 1])) found = { type: 'PER', start: i, end: i + 1 };
+      if (!found && surnames.has(words[i]!) && !isCapitalised(words[i + 1]))
+        found = { type: 'PER', start: i, end: i + 1 };
       if (found) {
         result.push(found);
         for (let j = found.start; j < found.end; j++) covered[j] = true;
@@ -102,7 +108,12 @@ const DOMAIN_NAME = /^\p{Lu}[\p{L}\p{N}-]*\.(?:com|net|org|io|ai|co)$/u;
  * right after a company name ("Salesforce.com, Inc", "Acme Corp.") belongs
  * to it rather than standing alone.
  */
-export function applyOrganisationRules(words: readonly string[], spans: TokenSpan[], isDesignator: (word: string) => boolean, isOrgKeyword: (word: string) => boolean = () => false): TokenSpan[] {
+export function applyOrganisationRules(
+  words: readonly string[],
+  spans: TokenSpan[],
+  isDesignator: (word: string) => boolean,
+  isOrgKeyword: (word: string) => boolean = () => false,
+): TokenSpan[] {
   const result = spans.map((s) => ({ ...s }));
   const covered = (i: number) => result.some((s) => i >= s.start && i < s.end);
   words.forEach((word, i) => {
@@ -136,7 +147,11 @@ export function applyOrganisationRules(words: readonly string[], spans: TokenSpa
  * Eberhard Faber also produces"): the designator settles what the name
  * alone leaves open.
  */
-export function companiesByDesignator(sentences: readonly (readonly string[])[], spans: readonly TokenSpan[][], isDesignator: (word: string) => boolean): TokenSpan[][] {
+export function companiesByDesignator(
+  sentences: readonly (readonly string[])[],
+  spans: readonly TokenSpan[][],
+  isDesignator: (word: string) => boolean,
+): TokenSpan[][] {
   const companies = new Set<string>();
   spans.forEach((sentenceSpans, s) => {
     for (const span of sentenceSpans) {
@@ -165,7 +180,11 @@ const COORDINATOR = new Set(['and', 'or', ',', '&']);
  * elsewhere in the document). "Procter & Gamble", whose parts are not both
  * names on their own, stays whole.
  */
-export function splitCoordinations(words: readonly string[], spans: readonly TokenSpan[], isName: (part: readonly string[]) => boolean): TokenSpan[] {
+export function splitCoordinations(
+  words: readonly string[],
+  spans: readonly TokenSpan[],
+  isName: (part: readonly string[]) => boolean,
+): TokenSpan[] {
   return spans.flatMap((span) => {
     const parts: TokenSpan[] = [];
     let start = span.start;
@@ -176,7 +195,9 @@ export function splitCoordinations(words: readonly string[], spans: readonly Tok
     }
     if (parts.length === 0 || start >= span.end) return [span];
     parts.push({ type: span.type, start, end: span.end });
-    const names = parts.every((part) => /^\p{Lu}/u.test(words[part.start]!) && isName(words.slice(part.start, part.end)));
+    const names = parts.every(
+      (part) => /^\p{Lu}/u.test(words[part.start]!) && isName(words.slice(part.start, part.end)),
+    );
     return names ? parts : [span];
   });
 }
@@ -219,7 +240,11 @@ export function trimLowerCaseTail(words: readonly string[], spans: readonly Toke
 export function splitPossessives(words: readonly string[], spans: readonly TokenSpan[]): TokenSpan[] {
   return spans.flatMap((span) => {
     for (let i = span.start + 1; i < span.end - 1; i++) {
-      if (/^['’]s$/.test(words[i]!)) return [{ ...span, end: i }, { type: 'MISC' as const, start: i + 1, end: span.end }];
+      if (/^['’]s$/.test(words[i]!))
+        return [
+          { ...span, end: i },
+          { type: 'MISC' as const, start: i + 1, end: span.end },
+        ];
     }
     return [span];
   });

@@ -12,7 +12,8 @@ import { isCapitalised } from './tokenize.js';
 /** A plural word: "Jays", "Athletics", "Canucks" (not "Congress"). */
 const PLURAL = /\p{Ll}s$/u;
 /** Plurals that end the names of places ("Florida Keys", "Yorkshire Dales", "Blue Mountains"), not teams. */
-const PLACE_PLURAL = /^(?:Keys|Dales|Hills|Heights|Falls|Highlands|Lowlands|Plains|Springs|Lakes|Islands|Isles|Mountains|Woods|Fields|Gardens|Downs|Sands|Flats|Rapids|Narrows|Glades|Shores|Banks|Rocks|Cliffs|Alps|Rockies|Territories|States|Provinces|Midlands)$/;
+const PLACE_PLURAL =
+  /^(?:Keys|Dales|Hills|Heights|Falls|Highlands|Lowlands|Plains|Springs|Lakes|Islands|Isles|Mountains|Woods|Fields|Gardens|Downs|Sands|Flats|Rapids|Narrows|Glades|Shores|Banks|Rocks|Cliffs|Alps|Rockies|Territories|States|Provinces|Midlands)$/;
 
 /**
  * How many words of a team's name name its town (0 when the name is no town
@@ -23,7 +24,8 @@ const PLACE_PLURAL = /^(?:Keys|Dales|Hills|Heights|Falls|Highlands|Lowlands|Plai
 function townWords(words: readonly string[], isPlace: (words: readonly string[]) => boolean): number {
   const last = words[words.length - 1]!;
   if (!PLURAL.test(last) || last.endsWith('ss') || PLACE_PLURAL.test(last) || isPlace(words)) return 0;
-  for (let k = 1; k < words.length; k++) if (isPlace(words.slice(0, k)) && words.slice(k).every(isCapitalised)) return k;
+  for (let k = 1; k < words.length; k++)
+    if (isPlace(words.slice(0, k)) && words.slice(k).every(isCapitalised)) return k;
   return 0;
 }
 
@@ -33,7 +35,11 @@ function townWords(words: readonly string[], isPlace: (words: readonly string[])
  * becomes an organization, and so does that string right after "the" where
  * the tagger found nothing.
  */
-export function teamsByNickname(sentences: readonly (readonly string[])[], spans: readonly TokenSpan[][], isPlace: (words: readonly string[]) => boolean): TokenSpan[][] {
+export function teamsByNickname(
+  sentences: readonly (readonly string[])[],
+  spans: readonly TokenSpan[][],
+  isPlace: (words: readonly string[]) => boolean,
+): TokenSpan[][] {
   const nicknames = new Set<string>();
   const named = spans.map((sentenceSpans, s) =>
     sentenceSpans.map((span) => {
@@ -47,7 +53,9 @@ export function teamsByNickname(sentences: readonly (readonly string[])[], spans
   if (nicknames.size === 0) return named;
   return named.map((sentenceSpans, s) => {
     const words = sentences[s]!;
-    const result = sentenceSpans.map((span) => (nicknames.has(words.slice(span.start, span.end).join(' ')) ? { ...span, type: 'ORG' as const } : span));
+    const result = sentenceSpans.map((span) =>
+      nicknames.has(words.slice(span.start, span.end).join(' ')) ? { ...span, type: 'ORG' as const } : span,
+    );
     const covered = (i: number) => result.some((span) => i >= span.start && i < span.end);
     for (let i = 1; i < words.length; i++) {
       if (words[i - 1] !== 'the' || !isCapitalised(words[i]) || covered(i)) continue;

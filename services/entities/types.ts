@@ -6,7 +6,11 @@ export const ENTITY_TYPES = ['person', 'organization', 'location', 'product', 't
 export type EntityType = (typeof ENTITY_TYPES)[number];
 
 /** Accepted in requests as another name for a type ("company" is the spec's word for organization). */
-export const ENTITY_TYPE_ALIASES: Record<string, EntityType> = { company: 'organization', org: 'organization', place: 'location' };
+export const ENTITY_TYPE_ALIASES: Record<string, EntityType> = {
+  company: 'organization',
+  org: 'organization',
+  place: 'location',
+};
 
 export const RELATION_TYPES = [
   'leads',

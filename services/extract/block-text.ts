@@ -14,13 +14,63 @@ export interface BlockText {
 
 /** Elements whose text is never page content (shared with content-stats.ts). */
 export const SKIPPED = new Set([
-  'script', 'style', 'noscript', 'template', 'head', 'title', 'svg', 'math', 'iframe', 'object',
-  'embed', 'canvas', 'select', 'option', 'button', 'textarea', 'input', 'link', 'meta',
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'head',
+  'title',
+  'svg',
+  'math',
+  'iframe',
+  'object',
+  'embed',
+  'canvas',
+  'select',
+  'option',
+  'button',
+  'textarea',
+  'input',
+  'link',
+  'meta',
 ]);
 const PARAGRAPH_BLOCKS = new Set([
-  'p', 'div', 'section', 'article', 'main', 'header', 'footer', 'nav', 'aside', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6',
-  'blockquote', 'ul', 'ol', 'dl', 'menu', 'figure', 'figcaption', 'table', 'caption', 'form', 'fieldset', 'address',
-  'details', 'summary', 'hr', 'center', 'hgroup', 'legend', 'body', 'html', 'dialog',
+  'p',
+  'div',
+  'section',
+  'article',
+  'main',
+  'header',
+  'footer',
+  'nav',
+  'aside',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'blockquote',
+  'ul',
+  'ol',
+  'dl',
+  'menu',
+  'figure',
+  'figcaption',
+  'table',
+  'caption',
+  'form',
+  'fieldset',
+  'address',
+  'details',
+  'summary',
+  'hr',
+  'center',
+  'hgroup',
+  'legend',
+  'body',
+  'html',
+  'dialog',
 ]);
 const LINE_BLOCKS = new Set(['li', 'tr', 'dt', 'dd']);
 const CELLS = new Set(['td', 'th']);
@@ -79,7 +129,10 @@ class TextCollector {
   }
 
   private flushLine(): void {
-    const collapsed = this.line.replace(/\s+/g, ' ').trim().replace(/(\s*\|\s*)+$/, '');
+    const collapsed = this.line
+      .replace(/\s+/g, ' ')
+      .trim()
+      .replace(/(\s*\|\s*)+$/, '');
     this.line = '';
     if (collapsed) this.append(collapsed);
   }

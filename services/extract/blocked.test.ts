@@ -3,7 +3,8 @@ import { loadPage, zyteTruth } from '../../test/fixtures/pages/load-page.js';
 import { detectNonContent, readBlockSignals } from './blocked.js';
 import { extract } from './extract.js';
 
-const PROSE = 'The committee met on Tuesday to review the budget and agreed to publish its findings next month after a public consultation. ';
+const PROSE =
+  'The committee met on Tuesday to review the budget and agreed to publish its findings next month after a public consultation. ';
 
 describe('block pages from real captures', () => {
   it('Google "unusual traffic" reCAPTCHA page → captcha', () => {
@@ -15,7 +16,10 @@ describe('block pages from real captures', () => {
   });
 
   it('Stack Overflow "Human verification" page → captcha', () => {
-    const result = extract(loadPage('stackoverflow-human-verification.html.gz'), 'https://stackoverflow.com/nocaptcha?s=2ec00a50-d613-4b7c-a628-599d2bbe758b');
+    const result = extract(
+      loadPage('stackoverflow-human-verification.html.gz'),
+      'https://stackoverflow.com/nocaptcha?s=2ec00a50-d613-4b7c-a628-599d2bbe758b',
+    );
     expect(result.success).toBe(false);
     expect(result.failureReason).toBe('captcha');
   });
@@ -89,7 +93,8 @@ describe('hand-made block, consent and empty pages', () => {
   });
 
   it('an article about CAPTCHAs is content', () => {
-    const about = 'Researchers asked whether a CAPTCHA can tell if you are a robot, and how often people fail the test. ';
+    const about =
+      'Researchers asked whether a CAPTCHA can tell if you are a robot, and how often people fail the test. ';
     const html = `<html><head><title>Why CAPTCHAs keep getting harder</title></head><body><article><h1>Why CAPTCHAs keep getting harder</h1>
       ${Array.from({ length: 6 }, () => `<p>${about}${PROSE.repeat(3)}</p>`).join('')}</article></body></html>`;
     expect(extract(html, 'https://science.example/captcha').success).toBe(true);
@@ -100,20 +105,28 @@ describe('detectNonContent thresholds', () => {
   const quiet = { challengeMarkup: false, captchaWidget: false, consentMarkup: false };
 
   it('strong signals stop counting once the page has a real main text', () => {
-    const facts = { title: 'Just a moment...', pageText: 'Checking your browser before accessing example.com', signals: quiet };
+    const facts = {
+      title: 'Just a moment...',
+      pageText: 'Checking your browser before accessing example.com',
+      signals: quiet,
+    };
     expect(detectNonContent({ ...facts, mainWords: 20 })).toBe('captcha');
     expect(detectNonContent({ ...facts, mainWords: 600 })).toBeNull();
   });
 
   it('a CAPTCHA widget alone needs an almost empty page', () => {
     const signals = { ...quiet, captchaWidget: true };
-    expect(detectNonContent({ title: 'Contact', pageText: 'Send us a message', signals, mainWords: 12 })).toBe('captcha');
+    expect(detectNonContent({ title: 'Contact', pageText: 'Send us a message', signals, mainWords: 12 })).toBe(
+      'captcha',
+    );
     expect(detectNonContent({ title: 'Contact', pageText: PROSE.repeat(10), signals, mainWords: 180 })).toBeNull();
   });
 
   it('reads signals from markup, not from vendor scripts', () => {
     expect(readBlockSignals('<div id="px-captcha"></div>').challengeMarkup).toBe(true);
-    expect(readBlockSignals('<script>this.pxElementId="px-captcha";window._pxAppId="PX1"</script>').challengeMarkup).toBe(false);
+    expect(
+      readBlockSignals('<script>this.pxElementId="px-captcha";window._pxAppId="PX1"</script>').challengeMarkup,
+    ).toBe(false);
     expect(readBlockSignals('<div class="g-recaptcha" data-sitekey="x"></div>').captchaWidget).toBe(true);
     expect(readBlockSignals('<div id="onetrust-consent-sdk"></div>').consentMarkup).toBe(true);
   });

@@ -30,19 +30,27 @@ export interface PageFacts {
 }
 
 // Markup of the challenge page itself, not the vendors' scripts, which ordinary protected pages also load.
-const CHALLENGE_MARKUP = /_cf_chl_opt|cf-browser-verification|\sid="(challenge-form|challenge-running|challenge-stage|px-captcha|captcha-form)"|<iframe[^>]+captcha-delivery\.com\/captcha|class="[^"]*\banomaly-modal|action="\/sorry\/index/i;
-const CAPTCHA_WIDGET_MARKUP = /class="[^"]*\b(g-recaptcha|h-captcha|cf-turnstile)\b|data-sitekey=|<iframe[^>]+src="[^"]*(recaptcha|hcaptcha)/i;
-const CONSENT_MARKUP = /id="(onetrust-consent-sdk|onetrust-banner-sdk|didomi-host|qc-cmp2-ui|CybotCookiebotDialog|usercentrics-root|truste-consent-track)"|class="[^"]*\b(qc-cmp2-container|fc-consent-root)\b|id="sp_message_container|action="https:\/\/consent\.(google|youtube)\.|(id|class)="[^"]*consent-wall/i;
+const CHALLENGE_MARKUP =
+  /_cf_chl_opt|cf-browser-verification|\sid="(challenge-form|challenge-running|challenge-stage|px-captcha|captcha-form)"|<iframe[^>]+captcha-delivery\.com\/captcha|class="[^"]*\banomaly-modal|action="\/sorry\/index/i;
+const CAPTCHA_WIDGET_MARKUP =
+  /class="[^"]*\b(g-recaptcha|h-captcha|cf-turnstile)\b|data-sitekey=|<iframe[^>]+src="[^"]*(recaptcha|hcaptcha)/i;
+const CONSENT_MARKUP =
+  /id="(onetrust-consent-sdk|onetrust-banner-sdk|didomi-host|qc-cmp2-ui|CybotCookiebotDialog|usercentrics-root|truste-consent-track)"|class="[^"]*\b(qc-cmp2-container|fc-consent-root)\b|id="sp_message_container|action="https:\/\/consent\.(google|youtube)\.|(id|class)="[^"]*consent-wall/i;
 
-const CAPTCHA_TITLE = /^just a moment|attention required!? \| cloudflare|human verification|captcha|are you a (human|robot)|robot check|security check|verify(ing)? (you are|you're) human|access to this page has been denied|pardon our interruption|bot check/i;
-const CAPTCHA_TEXT = /unusual traffic from your computer network|verify (that )?(you are|you're) (a )?human|confirm (that )?(you are|you're) (a )?human|are you a (human being|robot)\?|prove (that )?you('re| are) (not a robot|human)|checking (if the site connection is secure|your browser before accessing)|complete the security check to access|press (and|&) hold (the button )?to confirm|bots use duckduckgo too|enable javascript and cookies to continue|tell if you're a person or a script/i;
+const CAPTCHA_TITLE =
+  /^just a moment|attention required!? \| cloudflare|human verification|captcha|are you a (human|robot)|robot check|security check|verify(ing)? (you are|you're) human|access to this page has been denied|pardon our interruption|bot check/i;
+const CAPTCHA_TEXT =
+  /unusual traffic from your computer network|verify (that )?(you are|you're) (a )?human|confirm (that )?(you are|you're) (a )?human|are you a (human being|robot)\?|prove (that )?you('re| are) (not a robot|human)|checking (if the site connection is secure|your browser before accessing)|complete the security check to access|press (and|&) hold (the button )?to confirm|bots use duckduckgo too|enable javascript and cookies to continue|tell if you're a person or a script/i;
 const WEAK_CAPTCHA_TEXT = /captcha|i'?m not a robot/i;
 const BLOCKED_TITLE = /^(403\s*)?forbidden\b|^blocked\b/i;
-const BLOCKED = /access denied|403 forbidden|you have been blocked|sorry, you have been blocked|error 1020|error 1015|request (blocked|rejected)|your (ip( address)?|request|access) has been (blocked|denied|banned)|you don't have permission to access|not authorized to access this (page|resource)|too many requests|rate limit exceeded|the owner of this website .{0,40}has banned/i;
+const BLOCKED =
+  /access denied|403 forbidden|you have been blocked|sorry, you have been blocked|error 1020|error 1015|request (blocked|rejected)|your (ip( address)?|request|access) has been (blocked|denied|banned)|you don't have permission to access|not authorized to access this (page|resource)|too many requests|rate limit exceeded|the owner of this website .{0,40}has banned/i;
 const CONSENT_TITLE = /before you continue|consent|privacy|cookies/i;
-const CONSENT = /before you continue|we value your privacy|we care about your privacy|your privacy choices|(accept|agree to|allow) (all )?cookies|cookie (settings|preferences|consent)|consent to (the use of )?(cookies|data)|manage (your )?(consent|privacy|cookie)|use cookies and data to|our partners (store|use|process)|legitimate interest/gi;
+const CONSENT =
+  /before you continue|we value your privacy|we care about your privacy|your privacy choices|(accept|agree to|allow) (all )?cookies|cookie (settings|preferences|consent)|consent to (the use of )?(cookies|data)|manage (your )?(consent|privacy|cookie)|use cookies and data to|our partners (store|use|process)|legitimate interest/gi;
 
-const CONSENT_VOCABULARY = /\b(cookies?|consent|privacy|partners|personal data|personali[sz]ed|advertising|preferences|tracking|vendors)\b/gi;
+const CONSENT_VOCABULARY =
+  /\b(cookies?|consent|privacy|partners|personal data|personali[sz]ed|advertising|preferences|tracking|vendors)\b/gi;
 /** Share of the page's words that are consent vocabulary on a consent wall; a banner on a real page stays far below. */
 const CONSENT_DENSITY = 0.03;
 
@@ -85,7 +93,8 @@ export function detectNonContent(facts: PageFacts): BlockReason | null {
 
   if (mainWords < CAPTCHA_MAX_WORDS && (CAPTCHA_TITLE.test(title) || CAPTCHA_TEXT.test(sample))) return 'captcha';
   if (mainWords < CHALLENGE_MAX_WORDS && signals.challengeMarkup) return 'captcha';
-  if (mainWords < WEAK_CAPTCHA_MAX_WORDS && (signals.captchaWidget || WEAK_CAPTCHA_TEXT.test(titleAndText))) return 'captcha';
+  if (mainWords < WEAK_CAPTCHA_MAX_WORDS && (signals.captchaWidget || WEAK_CAPTCHA_TEXT.test(titleAndText)))
+    return 'captcha';
   if (mainWords < BLOCKED_MAX_WORDS && (BLOCKED_TITLE.test(title) || BLOCKED.test(titleAndText))) return 'blocked';
   if (mainWords < CONSENT_MAX_WORDS && isConsentWall(title, facts.pageText, sample, signals)) return 'consent_wall';
   if (mainWords < EMPTY_BELOW_WORDS) return 'empty';

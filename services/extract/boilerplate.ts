@@ -8,27 +8,104 @@
 
 /** Tags a site sets on purpose for furniture (shared with the content scorer). */
 export const FURNITURE_TAGS = new Set(['nav', 'aside', 'footer', 'header', 'dialog', 'menu']);
-const FURNITURE_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search', 'dialog', 'alertdialog', 'menu', 'menubar', 'toolbar']);
+const FURNITURE_ROLES = new Set([
+  'navigation',
+  'banner',
+  'contentinfo',
+  'complementary',
+  'search',
+  'dialog',
+  'alertdialog',
+  'menu',
+  'menubar',
+  'toolbar',
+]);
 
 /**
  * class/id tokens of furniture. Matched as whole tokens (split on space, "-"
  * and "_"), so "shared-content" is not "share" and "header" is not "head".
  */
 const FURNITURE_TOKENS = new Set([
-  'nav', 'navbar', 'navigation', 'menu', 'breadcrumb', 'breadcrumbs', 'sidebar', 'footer', 'masthead', 'topbar',
-  'share', 'sharing', 'social', 'sociallinks', 'sharebar', 'addthis', 'sharethis',
-  'related', 'recommended', 'recommendations', 'popular', 'trending', 'outbrain', 'taboola', 'more-stories',
-  'cookie', 'cookies', 'consent', 'gdpr', 'banner', 'popup', 'modal', 'overlay',
-  'ad', 'ads', 'advert', 'advertisement', 'advertising', 'adslot', 'sponsored', 'promo', 'dfp',
-  'newsletter', 'subscribe', 'subscription', 'signup', 'paywall', 'skip', 'skiplink',
-  'comments', 'comment-form', 'respond', 'disqus', 'widget', 'widgets', 'tags', 'tagcloud', 'pagination', 'pager',
-  'reviews', 'signature', 'signatures',
-  'author-bio', 'authorbox', 'byline', 'authors', 'dateline', 'navbox', 'linkback', 'toolbar', 'sr-only', 'visually-hidden', 'screen-reader-text',
+  'nav',
+  'navbar',
+  'navigation',
+  'menu',
+  'breadcrumb',
+  'breadcrumbs',
+  'sidebar',
+  'footer',
+  'masthead',
+  'topbar',
+  'share',
+  'sharing',
+  'social',
+  'sociallinks',
+  'sharebar',
+  'addthis',
+  'sharethis',
+  'related',
+  'recommended',
+  'recommendations',
+  'popular',
+  'trending',
+  'outbrain',
+  'taboola',
+  'more-stories',
+  'cookie',
+  'cookies',
+  'consent',
+  'gdpr',
+  'banner',
+  'popup',
+  'modal',
+  'overlay',
+  'ad',
+  'ads',
+  'advert',
+  'advertisement',
+  'advertising',
+  'adslot',
+  'sponsored',
+  'promo',
+  'dfp',
+  'newsletter',
+  'subscribe',
+  'subscription',
+  'signup',
+  'paywall',
+  'skip',
+  'skiplink',
+  'comments',
+  'comment-form',
+  'respond',
+  'disqus',
+  'widget',
+  'widgets',
+  'tags',
+  'tagcloud',
+  'pagination',
+  'pager',
+  'reviews',
+  'signature',
+  'signatures',
+  'author-bio',
+  'authorbox',
+  'byline',
+  'authors',
+  'dateline',
+  'navbox',
+  'linkback',
+  'toolbar',
+  'sr-only',
+  'visually-hidden',
+  'screen-reader-text',
 ]);
 /** Compound names checked as substrings of the whole class/id (sites glue words together). */
-const FURNITURE_SUBSTRINGS = /cookie|consent|newsletter|breadcrumb|social-?(share|links|media|icons)|share-?(bar|buttons|tools|links)|related-?(posts|articles|stories|content|links|products)|sidebar|advertis|skip-?(link|to)|read-?more-?(links|stories)|you-?may-?also|also-?like|recirc|outbrain|taboola|(post|entry|article)-?meta\b/i;
+const FURNITURE_SUBSTRINGS =
+  /cookie|consent|newsletter|breadcrumb|social-?(share|links|media|icons)|share-?(bar|buttons|tools|links)|related-?(posts|articles|stories|content|links|products)|sidebar|advertis|skip-?(link|to)|read-?more-?(links|stories)|you-?may-?also|also-?like|recirc|outbrain|taboola|(post|entry|article)-?meta\b/i;
 /** Names that mark content; a furniture token next to one of these is not furniture ("post-sidebar-content" stays). */
-const CONTENT_HINT = /article|content|entry|post-?body|story|main|text|body|prose|markdown|description|product|thread|message|answer|question/i;
+const CONTENT_HINT =
+  /article|content|entry|post-?body|story|main|text|body|prose|markdown|description|product|thread|message|answer|question/i;
 
 function names(element: Element): string {
   const id = element.getAttribute('id') ?? '';
@@ -45,7 +122,10 @@ function hasFurnitureToken(value: string): boolean {
   const builder = PAGE_BUILDER.test(value);
   const furniture = (token: string): boolean => FURNITURE_TOKENS.has(token) && !(builder && BUILDER_TOKENS.has(token));
   // Tailwind variants and arbitrary values ("lg:pt-[calc(var(--banner-height))]") style, they do not name.
-  const words = value.toLowerCase().split(/\s+/).filter((word) => !TAILWIND_UTILITY.test(word));
+  const words = value
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((word) => !TAILWIND_UTILITY.test(word));
   for (const word of words) {
     if (furniture(word)) return true;
     for (const part of word.split(/[_-]+/)) if (furniture(part)) return true;
@@ -83,7 +163,10 @@ export function looksLikeFurniture(element: Element): boolean {
   if (!value) return false;
   if (!hasFurnitureToken(value)) return false;
   // "article-footer" or "post-share" is still furniture; only a plain content name with a furniture word in it is not.
-  return !(CONTENT_HINT.test(value) && !/share|social|related|comment|reviews|cookie|consent|newsletter|footer|advert|promo|popular/i.test(value));
+  return !(
+    CONTENT_HINT.test(value) &&
+    !/share|social|related|comment|reviews|cookie|consent|newsletter|footer|advert|promo|popular/i.test(value)
+  );
 }
 
 /**

@@ -22,7 +22,10 @@ describe('extraction keeps the page when a part is malformed', () => {
   const clean = extract(page, URL);
 
   it('reads the article with JSON-LD whose strings hold &#99999999;', () => {
-    const bad = withJsonLd(page, '{"@type":"NewsArticle","headline":"Moon &#99999999; landers","author":{"@type":"Person","name":"Jeff &#x110000; Foust"},"keywords":"moon,&#99999999;"}');
+    const bad = withJsonLd(
+      page,
+      '{"@type":"NewsArticle","headline":"Moon &#99999999; landers","author":{"@type":"Person","name":"Jeff &#x110000; Foust"},"keywords":"moon,&#99999999;"}',
+    );
     const result = extract(bad, URL);
     expect(clean.success).toBe(true);
     expect(result.success).toBe(true);

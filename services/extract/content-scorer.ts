@@ -37,7 +37,13 @@ export interface ScorerSettings {
   discussion?: boolean;
 }
 
-export const DEFAULT_SETTINGS: ScorerSettings = { keepFurnitureShare: 0.5, descendShare: 0.7, namedShare: 0.3, linkDensity: 0.6, minorShare: 0.15 };
+export const DEFAULT_SETTINGS: ScorerSettings = {
+  keepFurnitureShare: 0.5,
+  descendShare: 0.7,
+  namedShare: 0.3,
+  linkDensity: 0.6,
+  minorShare: 0.15,
+};
 
 /** Furniture whose text is mostly links is navigation, however much of it there is. */
 const MENU_LINK_SHARE = 0.6;
@@ -46,7 +52,9 @@ const MENU_LINK_SHARE = 0.6;
 const OWN_PROSE_WEIGHT = 800;
 
 /** schema.org types of a thread's posts (not of reviews, whose texts are named alike too). */
-const POST_TYPES = ['DiscussionForumPosting', 'Comment', 'Answer', 'Question', 'SocialMediaPosting'].map((type) => `[itemtype*="${type}"]`).join(', ');
+const POST_TYPES = ['DiscussionForumPosting', 'Comment', 'Answer', 'Question', 'SocialMediaPosting']
+  .map((type) => `[itemtype*="${type}"]`)
+  .join(', ');
 /** This many texts named alike make a thread. */
 const THREAD_POSTS = 3;
 
@@ -54,12 +62,53 @@ const THREAD_POSTS = 3;
 const NAMED_PART_SHARE = 0.15;
 
 /** Units of content, never containers of it: the walk stops above them so a lone paragraph keeps its heading. */
-const CONTENT_UNITS = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'li', 'dt', 'dd', 'pre', 'blockquote', 'ul', 'ol', 'dl', 'figure', 'figcaption', 'a', 'span', 'b', 'i', 'em', 'strong', 'code', 'tr', 'tbody', 'thead']);
+const CONTENT_UNITS = new Set([
+  'p',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'li',
+  'dt',
+  'dd',
+  'pre',
+  'blockquote',
+  'ul',
+  'ol',
+  'dl',
+  'figure',
+  'figcaption',
+  'a',
+  'span',
+  'b',
+  'i',
+  'em',
+  'strong',
+  'code',
+  'tr',
+  'tbody',
+  'thead',
+]);
 
 const SHORT_BLOCK_CHARS = 80;
 const SHORT_BLOCK_LINK_DENSITY = 0.35;
 // Tables are left alone: an infobox or a specification table is link-dense and still content.
-const LINK_LIST_CANDIDATES = new Set(['ul', 'ol', 'div', 'section', 'p', 'dl', 'nav', 'span', 'li', 'header', 'footer', 'aside']);
+const LINK_LIST_CANDIDATES = new Set([
+  'ul',
+  'ol',
+  'div',
+  'section',
+  'p',
+  'dl',
+  'nav',
+  'span',
+  'li',
+  'header',
+  'footer',
+  'aside',
+]);
 
 function childElements(element: Element): Element[] {
   const children: Element[] = [];
@@ -73,7 +122,14 @@ function childElements(element: Element): Element[] {
  * goes even then when the page has prose of its own outside it (an article
  * with a long discussion); on a forum the posts are the page, so they stay.
  */
-function isRemovable(element: Element, comments: boolean, stats: ContentStats, rootWeight: number, settings: ScorerSettings, hasBody: boolean): boolean {
+function isRemovable(
+  element: Element,
+  comments: boolean,
+  stats: ContentStats,
+  rootWeight: number,
+  settings: ScorerSettings,
+  hasBody: boolean,
+): boolean {
   if (isCardHeader(element)) return false;
   if (isNeverContent(element)) return true;
   const own = stats.of(element);
@@ -116,7 +172,14 @@ function isProseBlock(element: Element, own: { weight: number; chars: number; li
  * `inKeptComments`: inside a comment section judged to be the content, the
  * threads and replies nested in it (named like comments too) are that content.
  */
-function removeFurniture(element: Element, stats: ContentStats, rootWeight: number, settings: ScorerSettings, hasBody: boolean, inKeptComments = false): void {
+function removeFurniture(
+  element: Element,
+  stats: ContentStats,
+  rootWeight: number,
+  settings: ScorerSettings,
+  hasBody: boolean,
+  inKeptComments = false,
+): void {
   for (const child of childElements(element)) {
     const furniture = looksLikeFurniture(child);
     if (isSkipped(child)) {
@@ -125,7 +188,8 @@ function removeFurniture(element: Element, stats: ContentStats, rootWeight: numb
       continue;
     }
     const comments = furniture && looksLikeComments(child);
-    if (inKeptComments && comments && !isNeverContent(child)) removeFurniture(child, stats, rootWeight, settings, hasBody, true);
+    if (inKeptComments && comments && !isNeverContent(child))
+      removeFurniture(child, stats, rootWeight, settings, hasBody, true);
     else if (furniture && isRemovable(child, comments, stats, rootWeight, settings, hasBody)) child.remove();
     else removeFurniture(child, stats, rootWeight, settings, hasBody, inKeptComments || comments);
   }
@@ -136,7 +200,8 @@ function namesBody(root: Element, stats: ContentStats): boolean {
   for (const candidate of root.querySelectorAll(CONTENT_SELECTOR)) {
     if (stats.of(candidate).weight < NAMED_BODY_MIN_WEIGHT) continue;
     let inComments = false;
-    for (let e: Element | null = candidate; e && e !== root && !inComments; e = e.parentElement) inComments = looksLikeComments(e);
+    for (let e: Element | null = candidate; e && e !== root && !inComments; e = e.parentElement)
+      inComments = looksLikeComments(e);
     if (!inComments) return true;
   }
   return false;
@@ -169,7 +234,12 @@ function descend(root: Element, stats: ContentStats, share: number): Element {
  * are judged together: many small link-heavy cards side by side are the
  * listing itself, not a "related" box.
  */
-function removeLinkLists(element: Element, stats: ContentStats, settings: ScorerSettings, containerChars: number): void {
+function removeLinkLists(
+  element: Element,
+  stats: ContentStats,
+  settings: ScorerSettings,
+  containerChars: number,
+): void {
   const children = childElements(element);
   // Inside running text (the parent has words of its own) a linked <span> is part of a sentence, not a list.
   const inline = hasOwnText(element);
@@ -186,7 +256,8 @@ function removeLinkLists(element: Element, stats: ContentStats, settings: Scorer
   children.forEach((child, i) => {
     if (linkHeavy[i] && dropHeavy) child.remove();
     // Inside one of many cards built alike (a listing's items), the linked title and teaser are the item itself.
-    else if (!linkHeavy[i] && (alike.get(signature(child)) ?? 0) < LIST_ITEMS) removeLinkLists(child, stats, settings, containerChars);
+    else if (!linkHeavy[i] && (alike.get(signature(child)) ?? 0) < LIST_ITEMS)
+      removeLinkLists(child, stats, settings, containerChars);
   });
 }
 
@@ -211,9 +282,26 @@ function hasOwnText(element: Element): boolean {
 }
 
 const CONTENT_SELECTOR = [
-  '[itemprop="articleBody"]', '[itemprop="text"]', '.entry-content', '.post-content', '.article-body', '.article-content',
-  '.story-body', '.post-body', '.articleBody', '.article__body', '.article-text', '.story-content', '.single-post-content', '#article-body',
-  '.article-body-component', '.body__inner-container', '.paywall', '.caas-body', '.td-post-content', '.c-entry-content',
+  '[itemprop="articleBody"]',
+  '[itemprop="text"]',
+  '.entry-content',
+  '.post-content',
+  '.article-body',
+  '.article-content',
+  '.story-body',
+  '.post-body',
+  '.articleBody',
+  '.article__body',
+  '.article-text',
+  '.story-content',
+  '.single-post-content',
+  '#article-body',
+  '.article-body-component',
+  '.body__inner-container',
+  '.paywall',
+  '.caas-body',
+  '.td-post-content',
+  '.c-entry-content',
 ].join(', ');
 
 function commonAncestor(elements: Element[]): Element | null {
@@ -234,7 +322,12 @@ function namedContent(root: Element, stats: ContentStats, share: number): Elemen
   const named = Array.from(root.querySelectorAll(CONTENT_SELECTOR));
   const parts = named.filter((candidate) => stats.of(candidate).weight >= rootWeight * NAMED_PART_SHARE);
   // A thread names every post's text alike (Discourse's itemprop="text"): the posts together, not the longest one, are the content.
-  const posts = named.filter((candidate) => candidate.getAttribute('itemprop') === 'text' && stats.of(candidate).weight > 0 && candidate.closest(POST_TYPES) !== null);
+  const posts = named.filter(
+    (candidate) =>
+      candidate.getAttribute('itemprop') === 'text' &&
+      stats.of(candidate).weight > 0 &&
+      candidate.closest(POST_TYPES) !== null,
+  );
   if (posts.length >= THREAD_POSTS) {
     const thread = commonAncestor(posts);
     if (thread && stats.of(thread).weight >= rootWeight * share) return thread;
@@ -248,7 +341,12 @@ function namedContent(root: Element, stats: ContentStats, share: number): Elemen
 function isLead(element: Element, stats: ContentStats): boolean {
   const own = stats.of(element);
   const name = element.getAttribute('class') ?? '';
-  return own.weight >= LEAD_MIN_WEIGHT && own.linkChars <= own.chars * 0.2 && !TEASER_NAME.test(name) && !/comment/i.test(name);
+  return (
+    own.weight >= LEAD_MIN_WEIGHT &&
+    own.linkChars <= own.chars * 0.2 &&
+    !TEASER_NAME.test(name) &&
+    !/comment/i.test(name)
+  );
 }
 
 /** About 20 words: one full sentence. */
@@ -267,7 +365,8 @@ function withLeadSiblings(chosen: Element, root: Element, stats: ContentStats): 
   const before = siblings.slice(0, siblings.indexOf(chosen));
   const leads = before.filter((sibling) => isLead(sibling, stats));
   if (leads.length === 0) return chosen;
-  for (const sibling of siblings) if (sibling !== chosen && !leads.includes(sibling) && !/^h[1-6]$/.test(sibling.localName)) sibling.remove();
+  for (const sibling of siblings)
+    if (sibling !== chosen && !leads.includes(sibling) && !/^h[1-6]$/.test(sibling.localName)) sibling.remove();
   return parent;
 }
 
@@ -285,14 +384,19 @@ const SHORT_PROSE_WEIGHT = 600;
 const SHORT_PROSE_SHARE = 0.5;
 
 /** The walk's pick, and the measure it was picked by (later steps judge with the same numbers). */
-function walkDown(root: Element, prose: ContentStats, settings: ScorerSettings): { element: Element; stats: ContentStats } {
+function walkDown(
+  root: Element,
+  prose: ContentStats,
+  settings: ScorerSettings,
+): { element: Element; stats: ContentStats } {
   const byProse = descend(root, prose, settings.descendShare);
   const lists = new ContentStats(root, { linkWeight: LIST_LINK_WEIGHT });
   const byList = descend(root, lists, settings.descendShare);
   const proseWeight = prose.of(byProse).weight;
   const listWeight = lists.of(byList).weight;
   const short = proseWeight < SHORT_PROSE_WEIGHT && proseWeight < listWeight * SHORT_PROSE_SHARE;
-  if (byList === byProse || (proseWeight >= listWeight * LIST_PROSE_SHARE && !short)) return { element: byProse, stats: prose };
+  if (byList === byProse || (proseWeight >= listWeight * LIST_PROSE_SHARE && !short))
+    return { element: byProse, stats: prose };
   return { element: byList, stats: lists };
 }
 

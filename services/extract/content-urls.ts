@@ -33,7 +33,11 @@ function firstSrcsetUrl(srcset: string | null): string | null {
 
 /** The image's real source: lazy-loading pages keep it in data-* or srcset while src holds a placeholder. */
 export function imageSource(image: Element, base: URL | null): string | null {
-  const candidates = [image.getAttribute('src'), ...LAZY_SOURCE_ATTRIBUTES.map((name) => image.getAttribute(name)), firstSrcsetUrl(image.getAttribute('srcset'))];
+  const candidates = [
+    image.getAttribute('src'),
+    ...LAZY_SOURCE_ATTRIBUTES.map((name) => image.getAttribute(name)),
+    firstSrcsetUrl(image.getAttribute('srcset')),
+  ];
   for (const candidate of candidates) {
     const url = absoluteWebUrl(candidate, base);
     if (url) return url;

@@ -12,7 +12,23 @@ import type { ContentStats } from './content-stats.js';
 /** Only blocks this long: short repeats ("Read more", a price) are often meant. */
 const MIN_CHARS = 200;
 /** Containers only: a paragraph or quotation said twice on purpose (a forum quote, a repeated notice) stays. */
-const CONTAINERS = new Set(['div', 'section', 'article', 'main', 'aside', 'header', 'footer', 'ul', 'ol', 'li', 'dl', 'table', 'figure', 'form', 'details']);
+const CONTAINERS = new Set([
+  'div',
+  'section',
+  'article',
+  'main',
+  'aside',
+  'header',
+  'footer',
+  'ul',
+  'ol',
+  'li',
+  'dl',
+  'table',
+  'figure',
+  'form',
+  'details',
+]);
 
 const normalized = (element: Element): string => (element.textContent ?? '').replace(/\s+/g, ' ').trim();
 
@@ -61,7 +77,11 @@ function removeNearCopies(element: Element, stats: ContentStats): void {
   const kept: Element[] = [];
   for (const block of blocks) {
     const chars = stats.of(block).chars;
-    const copy = kept.some((fuller) => chars >= stats.of(fuller).chars * NEAR_COPY_SHARE && containedShare(bagOf(block), bagOf(fuller)) >= NEAR_COPY_SHARE);
+    const copy = kept.some(
+      (fuller) =>
+        chars >= stats.of(fuller).chars * NEAR_COPY_SHARE &&
+        containedShare(bagOf(block), bagOf(fuller)) >= NEAR_COPY_SHARE,
+    );
     if (copy) block.remove();
     else kept.push(block);
   }
@@ -69,7 +89,8 @@ function removeNearCopies(element: Element, stats: ContentStats): void {
 
 function wordBag(element: Element): Map<string, number> {
   const bag = new Map<string, number>();
-  for (const word of (element.textContent ?? '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) bag.set(word, (bag.get(word) ?? 0) + 1);
+  for (const word of (element.textContent ?? '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])
+    bag.set(word, (bag.get(word) ?? 0) + 1);
   return bag;
 }
 

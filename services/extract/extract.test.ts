@@ -13,13 +13,17 @@ function firstSentence(body: string): string {
 }
 
 function lastSentence(body: string): string {
-  return squash(body).split(/(?<=[.!?])\s/).at(-1) ?? '';
+  return (
+    squash(body)
+      .split(/(?<=[.!?])\s/)
+      .at(-1) ?? ''
+  );
 }
 
 const ZYTE_PAGES = [
   { name: 'zyte-spacenews-clps', boilerplate: ['Related', 'Subscribe to SpaceNews', 'Most Popular'] },
   { name: 'zyte-venturebeat-wework', boilerplate: ['Sign up for', 'VB Events', 'All Rights Reserved'] },
-  { name: 'zyte-macrumors-macbook', boilerplate: ['Top Rated Comments', 'Buyer\'s Guide', 'Popular Stories'] },
+  { name: 'zyte-macrumors-macbook', boilerplate: ['Top Rated Comments', "Buyer's Guide", 'Popular Stories'] },
   { name: 'zyte-aljazeera-helicopter', boilerplate: ['Related', 'Follow Al Jazeera', 'Privacy Policy'] },
 ];
 
@@ -51,7 +55,9 @@ describe('extract on Zyte benchmark articles', () => {
       url: 'https://spacenews.com/blue-origin-unveils-lunar-lander/',
       text: 'its Blue Moon lander that the company unveiled in May',
     });
-    expect(result.markdown).toContain('Blue Origin will offer NASA [its Blue Moon lander that the company unveiled in May][3]');
+    expect(result.markdown).toContain(
+      'Blue Origin will offer NASA [its Blue Moon lander that the company unveiled in May][3]',
+    );
     expect(result.markdown).toMatch(/\n\[3\]: https:\/\/spacenews\.com\/blue-origin-unveils-lunar-lander\/(\n|$)/);
     expect(result.wordCount).toBeGreaterThan(800);
     expect(result.wordCount).toBeLessThan(900);
@@ -64,7 +70,9 @@ describe('extract on the markitdown pages', () => {
   it('Wikipedia: keeps the article and drops the wiki chrome', () => {
     expect(wikipedia.success).toBe(true);
     expect(wikipedia.title).toBe('Microsoft');
-    expect(wikipedia.markdown).toContain('Microsoft entered the operating system (OS) business in 1980 with its own version of [Unix]');
+    expect(wikipedia.markdown).toContain(
+      'Microsoft entered the operating system (OS) business in 1980 with its own version of [Unix]',
+    );
     // Upstream expects the inline link [Bill Gates](/wiki/Bill_Gates "Bill Gates"); here links are references.
     expect(wikipedia.markdown).toMatch(/Microsoft was founded by \[Bill Gates\]\[(\d+)\]/);
     const reference = /Microsoft was founded by \[Bill Gates\]\[(\d+)\]/.exec(wikipedia.markdown)?.[1];
@@ -93,7 +101,10 @@ describe('extract on the markitdown pages', () => {
   });
 
   it('blog: keeps the upstream must-include sentences', () => {
-    const blog = extract(loadPage('blog-llm-tuning-math.html'), 'https://microsoft.github.io/autogen/blog/2023/04/21/LLM-tuning-math');
+    const blog = extract(
+      loadPage('blog-llm-tuning-math.html'),
+      'https://microsoft.github.io/autogen/blog/2023/04/21/LLM-tuning-math',
+    );
     const intro =
       'Large language models (LLMs) are powerful tools that can generate natural language texts for various applications, such as chatbots, summarization, translation, and more. GPT-4 is currently the state of the art LLM in the world. Is model selection irrelevant? What about inference parameters?';
     expect(blog.success).toBe(true);
@@ -108,7 +119,8 @@ describe('extract on the markitdown pages', () => {
 
 describe('extract on hand-made markup', () => {
   const url = 'https://example.org/docs/page.html';
-  const paragraph = 'This sentence is long enough to count as real prose for the extractor and the reader alike. '.repeat(4);
+  const paragraph =
+    'This sentence is long enough to count as real prose for the extractor and the reader alike. '.repeat(4);
   const html = `<!doctype html><html lang="en"><head><title>Guide to tables | Example</title><base href="https://cdn.example.org/base/"></head><body>
     <nav><a href="/home">Home</a> <a href="/about">About</a></nav>
     <article>
@@ -164,7 +176,9 @@ console.log(answer);</code></pre>
     expect(listing.success).toBe(true);
     expect(listing.text).toBe('Short notes\n\nOne two three four five six seven eight nine ten eleven twelve.');
     expect(extract('', 'not a url').failureReason).toBe('empty');
-    expect(extract('<p>fragment without html element but with enough words to pass the empty check</p>', '').success).toBe(true);
+    expect(
+      extract('<p>fragment without html element but with enough words to pass the empty check</p>', '').success,
+    ).toBe(true);
   });
 
   it('reads collapsed tabs and accordions of the content into the text, as into the markdown', () => {

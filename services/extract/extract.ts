@@ -42,11 +42,33 @@ function collapsedLength(text: string): number {
 }
 
 function failed(url: string, title: string, metadata: PageMetadata, failureReason: string): ExtractionResult {
-  return { url, title, text: '', markdown: '', metadata, images: [], links: [], wordCount: 0, contentQualityScore: 0, success: false, failureReason };
+  return {
+    url,
+    title,
+    text: '',
+    markdown: '',
+    metadata,
+    images: [],
+    links: [],
+    wordCount: 0,
+    contentQualityScore: 0,
+    success: false,
+    failureReason,
+  };
 }
 
 function emptyMetadata(): PageMetadata {
-  return { title: null, description: null, author: null, publishedDate: null, keywords: [], siteName: null, language: null, canonicalUrl: null, openGraph: {} };
+  return {
+    title: null,
+    description: null,
+    author: null,
+    publishedDate: null,
+    keywords: [],
+    siteName: null,
+    language: null,
+    canonicalUrl: null,
+    openGraph: {},
+  };
 }
 
 export function extract(html: string, url: string, options: ExtractOptions = {}): ExtractionResult {
@@ -56,7 +78,12 @@ export function extract(html: string, url: string, options: ExtractOptions = {})
     result = extractOrThrow(source, url, options);
   } catch (error) {
     // A worker must answer every task; a page that breaks the parser is a failed extraction, not a crash.
-    result = failed(url, '', emptyMetadata(), error instanceof MarkupTooDeepError ? 'markup_too_deep' : 'extraction_error');
+    result = failed(
+      url,
+      '',
+      emptyMetadata(),
+      error instanceof MarkupTooDeepError ? 'markup_too_deep' : 'extraction_error',
+    );
   }
   if (options.media) result.media = mediaOf(source, url, result.images, result);
   return result;
@@ -85,9 +112,17 @@ function extractOrThrow(html: string, url: string, options: ExtractOptions): Ext
   // Read everything that needs the untouched page before the content scorer rewrites it.
   const documentTitle = (doc.querySelector('title')?.textContent ?? '').replace(/\s+/g, ' ').trim();
   const metadata = warnings.contain('metadata', () => readMetadata(doc, pageUrl, warnings), emptyMetadata());
-  const title = warnings.contain('title', () => pickTitle(doc, metadata.title, metadata.siteName, pageUrl), documentTitle);
+  const title = warnings.contain(
+    'title',
+    () => pickTitle(doc, metadata.title, metadata.siteName, pageUrl),
+    documentTitle,
+  );
   const pageText = readBlockText(contentRoot(doc)).text;
-  const signals = warnings.contain('block_signals', () => readBlockSignals(html), { challengeMarkup: false, captchaWidget: false, consentMarkup: false });
+  const signals = warnings.contain('block_signals', () => readBlockSignals(html), {
+    challengeMarkup: false,
+    captchaWidget: false,
+    consentMarkup: false,
+  });
 
   const main = findMainContent(doc, title, pageUrl);
   if (!metadata.author) metadata.author = warnings.contain('metadata', () => authorFromByline(main.byline), null);
@@ -101,7 +136,13 @@ function extractOrThrow(html: string, url: string, options: ExtractOptions): Ext
     url,
     title,
     text,
-    markdown: wantMarkdown ? warnings.contain('markdown', () => toMarkdown(main.element, base, pageUrl, linkPolicyOf(options)), escapeMarkdownText(text)) : '',
+    markdown: wantMarkdown
+      ? warnings.contain(
+          'markdown',
+          () => toMarkdown(main.element, base, pageUrl, linkPolicyOf(options)),
+          escapeMarkdownText(text),
+        )
+      : '',
     metadata,
     images: includeImages ? warnings.contain('images', () => collectImages(main.element, base), []) : [],
     links: includeLinks ? warnings.contain('links', () => collectLinks(main.element, base, pageUrl), []) : [],

@@ -43,9 +43,17 @@ export class ExtractionPool implements RobotsReader {
    * bytes are decoded in the worker and move there when they fill a buffer of their own (the caller does
    * not read them afterwards), so the event loop neither decodes a page nor copies it.
    */
-  extract(content: PageContent, url: string, options: ExtractOptions = {}, signal?: AbortSignal): Promise<ExtractionResult> {
+  extract(
+    content: PageContent,
+    url: string,
+    options: ExtractOptions = {},
+    signal?: AbortSignal,
+  ): Promise<ExtractionResult> {
     const { fields, transfer } = pageFields(content);
-    return this.pool.run({ ...fields, url, options }, signal, { timeoutMs: this.taskTimeoutMs, ...(transfer ? { transfer } : {}) }) as Promise<ExtractionResult>;
+    return this.pool.run({ ...fields, url, options }, signal, {
+      timeoutMs: this.taskTimeoutMs,
+      ...(transfer ? { transfer } : {}),
+    }) as Promise<ExtractionResult>;
   }
 
   async tables(html: string, options: ExtractTablesOptions, signal?: AbortSignal): Promise<ExtractTablesResult> {
@@ -105,8 +113,15 @@ export class ExtractionPool implements RobotsReader {
   }
 
   /** The rules of a fetched robots.txt that agent obeys, and its sitemaps; its bytes are decoded in the worker. */
-  async robotsRules(bytes: Uint8Array, contentType: string | undefined, agent: string, signal?: AbortSignal): Promise<RobotsFile> {
-    const { fields, transfer } = pageFields(contentType === undefined ? { bytes } : { bytes, contentTypeHeader: contentType });
+  async robotsRules(
+    bytes: Uint8Array,
+    contentType: string | undefined,
+    agent: string,
+    signal?: AbortSignal,
+  ): Promise<RobotsFile> {
+    const { fields, transfer } = pageFields(
+      contentType === undefined ? { bytes } : { bytes, contentTypeHeader: contentType },
+    );
     return unwrap(await this.parse<'robots'>({ kind: 'robots', ...fields, agent }, signal, transfer));
   }
 
@@ -115,7 +130,11 @@ export class ExtractionPool implements RobotsReader {
     let id = this.robotsIds.get(rules);
     if (id === undefined) this.robotsIds.set(rules, (id = String(++this.robotsSets)));
     const known = unwrap(await this.parse<'robots-check'>({ kind: 'robots-check', id, urls }, signal));
-    return known ?? unwrap(await this.parse<'robots-check'>({ kind: 'robots-check', id, rules: rules.text, urls }, signal)) ?? urls.map(() => true);
+    return (
+      known ??
+      unwrap(await this.parse<'robots-check'>({ kind: 'robots-check', id, rules: rules.text, urls }, signal)) ??
+      urls.map(() => true)
+    );
   }
 
   stats(): WorkerPoolStats {
@@ -126,7 +145,13 @@ export class ExtractionPool implements RobotsReader {
     return this.pool.close();
   }
 
-  private parse<K extends ParseTask['kind']>(task: ParseTask & { kind: K }, signal: AbortSignal | undefined, transfer?: ArrayBuffer[]): Promise<ParseOutcome<K>> {
-    return this.pool.run(task, signal, { timeoutMs: this.taskTimeoutMs, ...(transfer ? { transfer } : {}) }) as Promise<ParseOutcome<K>>;
+  private parse<K extends ParseTask['kind']>(
+    task: ParseTask & { kind: K },
+    signal: AbortSignal | undefined,
+    transfer?: ArrayBuffer[],
+  ): Promise<ParseOutcome<K>> {
+    return this.pool.run(task, signal, { timeoutMs: this.taskTimeoutMs, ...(transfer ? { transfer } : {}) }) as Promise<
+      ParseOutcome<K>
+    >;
   }
 }

@@ -12,6 +12,8 @@ describe('removeInterfaceLabels', () => {
     const container = doc.getElementById('c') as Element;
     removeInterfaceLabels(container);
     const text = (container.textContent ?? '').replace(/\s+/g, ' ').trim();
-    expect(text).toBe('Ergo Mesh Chair$199 Reply to this thread only after you read more about the rules. I bought the chair last year and it still holds up.');
+    expect(text).toBe(
+      'Ergo Mesh Chair$199 Reply to this thread only after you read more about the rules. I bought the chair last year and it still holds up.',
+    );
   });
 });

@@ -5,7 +5,8 @@
  * label goes; a sentence that contains the words stays.
  */
 
-const LABEL = /^(quick ?view|view options|quick ?view view options|add to (cart|bag|basket|wish ?list|compare)|\+ ?(wish ?list|compare)|compare|reply|quote|report|share|joined|reaction score|offline|online|original poster|load more|show more|see more|read more|view more)$/i;
+const LABEL =
+  /^(quick ?view|view options|quick ?view view options|add to (cart|bag|basket|wish ?list|compare)|\+ ?(wish ?list|compare)|compare|reply|quote|report|share|joined|reaction score|offline|online|original poster|load more|show more|see more|read more|view more)$/i;
 const MAX_LABEL_CHARS = 32;
 const LEAVES = 'p, div, span, li, a, label, dt, dd, small, strong, b';
 

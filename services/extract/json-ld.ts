@@ -19,7 +19,8 @@ export interface JsonLdArticle {
 
 type JsonObject = Record<string, unknown>;
 
-const ARTICLE_TYPES = /^(Article|NewsArticle|BlogPosting|Report|ScholarlyArticle|TechArticle|AnalysisNewsArticle|OpinionNewsArticle|ReportageNewsArticle|ReviewNewsArticle|BackgroundNewsArticle|LiveBlogPosting|SocialMediaPosting|DiscussionForumPosting|Review|Recipe|HowTo|CreativeWork|MedicalWebPage)$/i;
+const ARTICLE_TYPES =
+  /^(Article|NewsArticle|BlogPosting|Report|ScholarlyArticle|TechArticle|AnalysisNewsArticle|OpinionNewsArticle|ReportageNewsArticle|ReviewNewsArticle|BackgroundNewsArticle|LiveBlogPosting|SocialMediaPosting|DiscussionForumPosting|Review|Recipe|HowTo|CreativeWork|MedicalWebPage)$/i;
 const PAGE_TYPES = /^(WebPage|ItemPage|AboutPage|CollectionPage|QAPage|ProfilePage|FAQPage)$/i;
 
 function isObject(value: unknown): value is JsonObject {
@@ -27,7 +28,9 @@ function isObject(value: unknown): value is JsonObject {
 }
 
 function typesOf(node: JsonObject): string[] {
-  return ([] as unknown[]).concat(node['@type'] ?? []).map((type) => String(type).replace(/^https?:\/\/schema\.org\//, ''));
+  return ([] as unknown[])
+    .concat(node['@type'] ?? [])
+    .map((type) => String(type).replace(/^https?:\/\/schema\.org\//, ''));
 }
 
 function text(value: unknown): string | null {
@@ -74,7 +77,10 @@ function namesOf(value: unknown, byId: Map<string, JsonObject>): string[] {
 
 function keywordsOf(value: unknown): string[] {
   const list = Array.isArray(value) ? value.map(String) : typeof value === 'string' ? [value] : [];
-  return list.flatMap((item) => item.split(',')).map((keyword) => decodeEntities(keyword).trim()).filter(Boolean);
+  return list
+    .flatMap((item) => item.split(','))
+    .map((keyword) => decodeEntities(keyword).trim())
+    .filter(Boolean);
 }
 
 /** Every schema.org @type named in the page's JSON-LD (parsed as readJsonLdArticle parses it). */
@@ -91,7 +97,8 @@ export function readJsonLdArticle(doc: Document): JsonLdArticle | null {
     nodes.find((node) => typesOf(node).some((type) => PAGE_TYPES.test(type)));
   if (!article) return null;
   const publisher = isObject(article.publisher) ? article.publisher : null;
-  const publisherNode = publisher && typeof publisher['@id'] === 'string' && !publisher.name ? byId.get(publisher['@id']) : publisher;
+  const publisherNode =
+    publisher && typeof publisher['@id'] === 'string' && !publisher.name ? byId.get(publisher['@id']) : publisher;
   return {
     headline: text(article.headline) ?? text(article.name),
     description: text(article.description),

@@ -24,7 +24,14 @@ export interface MainContent {
 }
 
 /** Most specific first: an author block often also holds the author's job title or photo credits. */
-const BYLINE_SELECTORS = ['[itemprop="author"] [itemprop="name"]', '[rel="author"]', '.author-name', '[itemprop="author"]', '.byline', '.author'];
+const BYLINE_SELECTORS = [
+  '[itemprop="author"] [itemprop="name"]',
+  '[rel="author"]',
+  '.author-name',
+  '[itemprop="author"]',
+  '.byline',
+  '.author',
+];
 const MAX_BYLINE_CHARS = 80;
 
 /** A short byline read before the scorer removes it with the rest of the furniture. */
@@ -47,7 +54,8 @@ function removeTitleHeading(element: Element, title: string): void {
 }
 
 /** Paths of forum threads and comment pages across common forum software (not Q&A: comments under answers are asides). */
-const DISCUSSION_PATH = /\/(t|topic|topics|thread|threads|discussion|discussions|forum|forums|comments|viewtopic|showthread)([/.-]|$)|\/(viewtopic|showthread)\.php/i;
+const DISCUSSION_PATH =
+  /\/(t|topic|topics|thread|threads|discussion|discussions|forum|forums|comments|viewtopic|showthread)([/.-]|$)|\/(viewtopic|showthread)\.php/i;
 
 /** How forum software names a thread's page on its outer elements ("ThreadViewPage", XenForo's data-template="thread_view"). */
 const THREAD_PAGE_NAME = /thread[-_]?(view|page)|topic[-_]?(view|page)|viewtopic|showthread/i;

@@ -29,7 +29,11 @@ function shapeOf(table: Element): TableShape | null {
   if (!isLayout) {
     const rows = Array.from(table.querySelectorAll('tr'));
     let columns = 0;
-    for (const row of rows) columns = Math.max(columns, cellsOf(row).reduce((sum, cell) => sum + span(cell), 0));
+    for (const row of rows)
+      columns = Math.max(
+        columns,
+        cellsOf(row).reduce((sum, cell) => sum + span(cell), 0),
+      );
     if (rows.length > 0 && (columns > 1 || rows.length > 1)) shape = { columns, headerRow: rows[0] ?? null };
   }
   shapes.set(table, shape);

@@ -4,7 +4,14 @@
  * stays readable and each URL appears once.
  */
 import TurndownService from 'turndown';
-import { escapeMarkdownText, fencedCode, linkableUrl, markdownImage, referenceDefinition, type LinkPolicy } from '../markdown/escape.js';
+import {
+  escapeMarkdownText,
+  fencedCode,
+  linkableUrl,
+  markdownImage,
+  referenceDefinition,
+  type LinkPolicy,
+} from '../markdown/escape.js';
 import { absoluteWebUrl, imageSource, isInPageAnchor } from './content-urls.js';
 import { addTableRules } from './markdown-tables.js';
 
@@ -21,11 +28,18 @@ class References {
   }
 
   render(policy: LinkPolicy): string {
-    return [...this.numbers].flatMap(([url, number]) => referenceDefinition(String(number), url, policy) ?? []).join('\n');
+    return [...this.numbers]
+      .flatMap(([url, number]) => referenceDefinition(String(number), url, policy) ?? [])
+      .join('\n');
   }
 }
 
-function createService(base: URL | null, pageUrl: URL | null, references: References, policy: LinkPolicy): TurndownService {
+function createService(
+  base: URL | null,
+  pageUrl: URL | null,
+  references: References,
+  policy: LinkPolicy,
+): TurndownService {
   const service = new TurndownService({
     headingStyle: 'atx',
     codeBlockStyle: 'fenced',
@@ -36,7 +50,18 @@ function createService(base: URL | null, pageUrl: URL | null, references: Refere
   });
   // Page text is text: no raw HTML, no markdown made of the page's own characters (services/markdown/escape.ts).
   service.escape = escapeMarkdownText;
-  service.remove(['script', 'style', 'noscript', 'template', 'iframe', 'button', 'input', 'select', 'textarea', 'form'] as TurndownService.TagName[]);
+  service.remove([
+    'script',
+    'style',
+    'noscript',
+    'template',
+    'iframe',
+    'button',
+    'input',
+    'select',
+    'textarea',
+    'form',
+  ] as TurndownService.TagName[]);
   service.addRule('referenceLink', {
     filter: (node) => node.nodeName === 'A' && node.hasAttribute('href'),
     replacement: (content, node) => {

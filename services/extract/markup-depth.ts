@@ -37,13 +37,70 @@ const IMPLIED_CLOSES = new Map<string, ReadonlySet<string>>([
   ['tbody', TABLE_SECTIONS],
   ['tfoot', TABLE_SECTIONS],
   ...['select', 'input', 'output', 'button', 'datalist', 'textarea'].map((name) => [name, FORM_TAGS] as const),
-  ...['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'address', 'article', 'aside', 'blockquote', 'details', 'div', 'dl', 'fieldset', 'figcaption', 'figure', 'footer', 'form', 'header', 'hr', 'main', 'nav', 'ol', 'pre', 'section', 'table', 'ul'].map(
-    (name) => [name, P] as const,
-  ),
+  ...[
+    'p',
+    'h1',
+    'h2',
+    'h3',
+    'h4',
+    'h5',
+    'h6',
+    'address',
+    'article',
+    'aside',
+    'blockquote',
+    'details',
+    'div',
+    'dl',
+    'fieldset',
+    'figcaption',
+    'figure',
+    'footer',
+    'form',
+    'header',
+    'hr',
+    'main',
+    'nav',
+    'ol',
+    'pre',
+    'section',
+    'table',
+    'ul',
+  ].map((name) => [name, P] as const),
 ]);
-const VOID_ELEMENTS = new Set(['area', 'base', 'basefont', 'br', 'col', 'command', 'embed', 'frame', 'hr', 'img', 'input', 'isindex', 'keygen', 'link', 'meta', 'param', 'source', 'track', 'wbr']);
+const VOID_ELEMENTS = new Set([
+  'area',
+  'base',
+  'basefont',
+  'br',
+  'col',
+  'command',
+  'embed',
+  'frame',
+  'hr',
+  'img',
+  'input',
+  'isindex',
+  'keygen',
+  'link',
+  'meta',
+  'param',
+  'source',
+  'track',
+  'wbr',
+]);
 const FOREIGN_ROOTS = new Set(['math', 'svg']);
-const HTML_INTEGRATION_POINTS = new Set(['mi', 'mo', 'mn', 'ms', 'mtext', 'annotation-xml', 'foreignobject', 'desc', 'title']);
+const HTML_INTEGRATION_POINTS = new Set([
+  'mi',
+  'mo',
+  'mn',
+  'ms',
+  'mtext',
+  'annotation-xml',
+  'foreignobject',
+  'desc',
+  'title',
+]);
 
 /** Tracks the parser's stack of open elements; stops the tokenizer once `limit` is passed. */
 class DepthMeter implements TokenizerCallbacks {
@@ -55,7 +112,10 @@ class DepthMeter implements TokenizerCallbacks {
   private readonly foreign: boolean[] = [false];
   private tagName = '';
 
-  constructor(private readonly html: string, private readonly limit: number) {
+  constructor(
+    private readonly html: string,
+    private readonly limit: number,
+  ) {
     this.tokenizer = new Tokenizer({ xmlMode: false, decodeEntities: true }, this);
   }
 
@@ -125,9 +185,13 @@ export function nestsDeeperThan(html: string, limit = MAX_MARKUP_DEPTH): boolean
 /** Thrown for documents past MAX_MARKUP_DEPTH; callers name the field (400) or fail the page ("markup_too_deep"). */
 export class MarkupTooDeepError extends AppError {
   constructor() {
-    super('INVALID_INPUT', `the HTML nests elements more than ${MAX_MARKUP_DEPTH} levels deep, which no browser renders; it is not read`, {
-      details: { reason: 'markup_too_deep', limit: MAX_MARKUP_DEPTH },
-    });
+    super(
+      'INVALID_INPUT',
+      `the HTML nests elements more than ${MAX_MARKUP_DEPTH} levels deep, which no browser renders; it is not read`,
+      {
+        details: { reason: 'markup_too_deep', limit: MAX_MARKUP_DEPTH },
+      },
+    );
   }
 }
 

@@ -10,27 +10,48 @@ function metadataOf(fixture: string, url: string) {
 
 describe('readMetadata on real pages', () => {
   it('spacenews: JSON-LD @graph, author found through its @id, keywords, og:*', () => {
-    const metadata = metadataOf('zyte-spacenews-clps.html.gz', 'https://spacenews.com/nasa-adds-five-companies-to-commercial-lunar-lander-program/');
+    const metadata = metadataOf(
+      'zyte-spacenews-clps.html.gz',
+      'https://spacenews.com/nasa-adds-five-companies-to-commercial-lunar-lander-program/',
+    );
     expect(metadata.author).toBe('Jeff Foust');
     expect(metadata.publishedDate).toBe('2019-11-19T04:50:22.000Z');
-    expect(metadata.keywords).toEqual(['Blue Origin', 'Ceres Robotics', 'CLPS', 'lunar lander', 'Sierra Nevada Corp.', 'SpaceX', 'Tyvak']);
-    expect(metadata.description).toBe('NASA announced Nov. 18 that it was adding five companies to a contract to perform commercial deliveries of payloads to the surface of the moon.');
+    expect(metadata.keywords).toEqual([
+      'Blue Origin',
+      'Ceres Robotics',
+      'CLPS',
+      'lunar lander',
+      'Sierra Nevada Corp.',
+      'SpaceX',
+      'Tyvak',
+    ]);
+    expect(metadata.description).toBe(
+      'NASA announced Nov. 18 that it was adding five companies to a contract to perform commercial deliveries of payloads to the surface of the moon.',
+    );
     expect(metadata.siteName).toBe('SpaceNews.com');
     expect(metadata.language).toBe('en-US');
-    expect(metadata.canonicalUrl).toBe('https://spacenews.com/nasa-adds-five-companies-to-commercial-lunar-lander-program/');
+    expect(metadata.canonicalUrl).toBe(
+      'https://spacenews.com/nasa-adds-five-companies-to-commercial-lunar-lander-program/',
+    );
     expect(metadata.openGraph.type).toBe('article');
     expect(metadata.openGraph.image).toBe('https://spacenews.com/wp-content/uploads/2019/11/starship-moon.jpg');
   });
 
   it('venturebeat: NewsArticle author and datePublished', () => {
-    const metadata = metadataOf('zyte-venturebeat-wework.html.gz', 'https://venturebeat.com/2019/11/18/new-york-state-attorney-general-investigating-wework-and-former-ceo/');
+    const metadata = metadataOf(
+      'zyte-venturebeat-wework.html.gz',
+      'https://venturebeat.com/2019/11/18/new-york-state-attorney-general-investigating-wework-and-former-ceo/',
+    );
     expect(metadata.author).toBe('Reuters');
     expect(metadata.publishedDate).toBe('2019-11-19T07:03:25.000Z');
     expect(metadata.title).toBe('New York State Attorney General investigating WeWork and former CEO');
   });
 
   it('macrumors: meta keywords split on commas, JSON-LD author and date', () => {
-    const metadata = metadataOf('zyte-macrumors-macbook.html.gz', 'https://www.macrumors.com/2019/11/18/13-inch-macbook-pro-scissor-keyboard-2020/');
+    const metadata = metadataOf(
+      'zyte-macrumors-macbook.html.gz',
+      'https://www.macrumors.com/2019/11/18/13-inch-macbook-pro-scissor-keyboard-2020/',
+    );
     expect(metadata.keywords).toEqual(['Retina MacBook Pro', 'No Autolink', 'digitimes.com']);
     expect(metadata.author).toBe('Joe Rossignol');
     expect(metadata.publishedDate).toBe('2019-11-18T10:45:00.000Z');
@@ -38,7 +59,10 @@ describe('readMetadata on real pages', () => {
   });
 
   it('aljazeera: a "20 Nov 2019 08:02 GMT" date, news_keywords, an empty author meta ignored', () => {
-    const metadata = metadataOf('zyte-aljazeera-helicopter.html.gz', 'https://www.aljazeera.com/news/2019/11/service-members-killed-afghanistan-helicopter-crash-191120070028895.html');
+    const metadata = metadataOf(
+      'zyte-aljazeera-helicopter.html.gz',
+      'https://www.aljazeera.com/news/2019/11/service-members-killed-afghanistan-helicopter-crash-191120070028895.html',
+    );
     expect(metadata.publishedDate).toBe('2019-11-20T08:02:00.000Z');
     expect(metadata.keywords).toEqual(['Asia', 'Afghanistan', 'United States']);
     expect(metadata.author).toBe('Al Jazeera');
@@ -46,7 +70,10 @@ describe('readMetadata on real pages', () => {
   });
 
   it('blog: article:tag given as one comma-joined string', () => {
-    const metadata = metadataOf('blog-llm-tuning-math.html', 'https://microsoft.github.io/autogen/blog/2023/04/21/LLM-tuning-math');
+    const metadata = metadataOf(
+      'blog-llm-tuning-math.html',
+      'https://microsoft.github.io/autogen/blog/2023/04/21/LLM-tuning-math',
+    );
     expect(metadata.keywords).toEqual(['LLM', 'GPT', 'research']);
     // Its only author tag is a LinkedIn URL; extract() fills the name from Readability's byline.
     expect(metadata.author).toBeNull();
@@ -77,7 +104,8 @@ describe('readMetadata on hand-made markup', () => {
   });
 
   it('survives broken JSON-LD and falls back to <time datetime>', () => {
-    const doc = parseDocument(`<html><head><script type="application/ld+json">{"@type": "Article", broken</script></head>
+    const doc =
+      parseDocument(`<html><head><script type="application/ld+json">{"@type": "Article", broken</script></head>
       <body><article><time datetime="2020-02-29">29 Feb</time></article></body></html>`);
     const metadata = readMetadata(doc, null);
     expect(metadata.publishedDate).toBe('2020-02-29T00:00:00.000Z');

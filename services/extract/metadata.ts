@@ -10,12 +10,44 @@ import { safeUrl } from './parse-document.js';
 import type { PageMetadata } from './types.js';
 
 const DATE_KEYS = [
-  'article:published_time', 'og:published_time', 'og:article:published_time', 'datepublished', 'date', 'dc.date', 'dc.date.issued',
-  'dc.date.created', 'dcterms.created', 'dcterms.issued', 'dcterms.date', 'parsely-pub-date', 'pubdate', 'publishdate', 'publish-date',
-  'publish_date', 'sailthru.date', 'article.published', 'article_date_original', 'citation_publication_date', 'citation_date',
-  'cxenseparse:recs:publishtime', 'originalpublicationdate', 'displaydate', 'created',
+  'article:published_time',
+  'og:published_time',
+  'og:article:published_time',
+  'datepublished',
+  'date',
+  'dc.date',
+  'dc.date.issued',
+  'dc.date.created',
+  'dcterms.created',
+  'dcterms.issued',
+  'dcterms.date',
+  'parsely-pub-date',
+  'pubdate',
+  'publishdate',
+  'publish-date',
+  'publish_date',
+  'sailthru.date',
+  'article.published',
+  'article_date_original',
+  'citation_publication_date',
+  'citation_date',
+  'cxenseparse:recs:publishtime',
+  'originalpublicationdate',
+  'displaydate',
+  'created',
 ];
-const AUTHOR_KEYS = ['author', 'article:author', 'og:article:author', 'dc.creator', 'dcterms.creator', 'parsely-author', 'sailthru.author', 'byl', 'citation_author', 'twitter:creator'];
+const AUTHOR_KEYS = [
+  'author',
+  'article:author',
+  'og:article:author',
+  'dc.creator',
+  'dcterms.creator',
+  'parsely-author',
+  'sailthru.author',
+  'byl',
+  'citation_author',
+  'twitter:creator',
+];
 const DESCRIPTION_KEYS = ['description', 'og:description', 'twitter:description', 'dc.description'];
 const KEYWORD_KEYS = ['keywords', 'news_keywords', 'parsely-tags', 'sailthru.tags'];
 
@@ -23,14 +55,26 @@ const KEYWORD_KEYS = ['keywords', 'news_keywords', 'parsely-tags', 'sailthru.tag
 function readMetaTags(doc: Document): Map<string, string> {
   const tags = new Map<string, string>();
   for (const meta of Array.from(doc.querySelectorAll('meta'))) {
-    const key = (meta.getAttribute('property') ?? meta.getAttribute('name') ?? meta.getAttribute('itemprop') ?? meta.getAttribute('http-equiv') ?? '').trim().toLowerCase();
+    const key = (
+      meta.getAttribute('property') ??
+      meta.getAttribute('name') ??
+      meta.getAttribute('itemprop') ??
+      meta.getAttribute('http-equiv') ??
+      ''
+    )
+      .trim()
+      .toLowerCase();
     const content = (meta.getAttribute('content') ?? '').replace(/\s+/g, ' ').trim();
     if (key && content && !tags.has(key)) tags.set(key, content);
   }
   return tags;
 }
 
-function firstOf(tags: Map<string, string>, keys: string[], accept: (value: string) => boolean = () => true): string | null {
+function firstOf(
+  tags: Map<string, string>,
+  keys: string[],
+  accept: (value: string) => boolean = () => true,
+): string | null {
   for (const key of keys) {
     const value = tags.get(key);
     if (value && accept(value)) return value;
@@ -43,7 +87,12 @@ function isPersonName(value: string): boolean {
 }
 
 function splitKeywords(value: string | null): string[] {
-  return value ? value.split(',').map((keyword) => keyword.trim()).filter(Boolean) : [];
+  return value
+    ? value
+        .split(',')
+        .map((keyword) => keyword.trim())
+        .filter(Boolean)
+    : [];
 }
 
 function dedupe(values: string[]): string[] {
@@ -57,7 +106,9 @@ function dedupe(values: string[]): string[] {
 }
 
 function articleTags(doc: Document): string[] {
-  return Array.from(doc.querySelectorAll('meta[property="article:tag"]')).flatMap((meta) => splitKeywords(meta.getAttribute('content')));
+  return Array.from(doc.querySelectorAll('meta[property="article:tag"]')).flatMap((meta) =>
+    splitKeywords(meta.getAttribute('content')),
+  );
 }
 
 /** A date printed in the page markup (<time datetime>), preferring ones marked as the publication date. */
@@ -65,7 +116,9 @@ function markupDate(doc: Document): string | null {
   const marked = doc.querySelector('[itemprop="datePublished"]');
   const markedValue = marked?.getAttribute('datetime') ?? marked?.getAttribute('content') ?? marked?.textContent;
   if (markedValue?.trim()) return markedValue;
-  const time = doc.querySelector('article time[datetime], time[pubdate][datetime], time.published[datetime], time[datetime]');
+  const time = doc.querySelector(
+    'article time[datetime], time[pubdate][datetime], time.published[datetime], time[datetime]',
+  );
   return time?.getAttribute('datetime') ?? null;
 }
 
@@ -83,9 +136,12 @@ export function readMetadata(doc: Document, pageUrl?: URL | null, warnings = new
 
   const titleTag = (doc.querySelector('title')?.textContent ?? '').replace(/\s+/g, ' ').trim();
   const author = ld?.authors.length ? ld.authors.join(', ') : firstOf(tags, AUTHOR_KEYS, isPersonName);
-  const keywords = ld?.keywords.length ? ld.keywords : [...splitKeywords(firstOf(tags, KEYWORD_KEYS)), ...articleTags(doc)];
+  const keywords = ld?.keywords.length
+    ? ld.keywords
+    : [...splitKeywords(firstOf(tags, KEYWORD_KEYS)), ...articleTags(doc)];
   const dateCandidates = [ld?.datePublished, ...DATE_KEYS.map((key) => tags.get(key)), markupDate(doc)];
-  const canonicalHref = doc.querySelector('link[rel~="canonical"][href]')?.getAttribute('href') ?? openGraph.url ?? null;
+  const canonicalHref =
+    doc.querySelector('link[rel~="canonical"][href]')?.getAttribute('href') ?? openGraph.url ?? null;
 
   return {
     title: openGraph.title ?? ld?.headline ?? tags.get('twitter:title') ?? (titleTag || null),
@@ -94,7 +150,9 @@ export function readMetadata(doc: Document, pageUrl?: URL | null, warnings = new
     publishedDate: dateCandidates.map((value) => toIsoDate(value)).find((date) => date !== null) ?? null,
     keywords: dedupe(keywords),
     siteName: openGraph.site_name ?? tags.get('application-name') ?? ld?.publisherName ?? null,
-    language: doc.documentElement?.getAttribute('lang')?.trim() || localeToLanguage(tags.get('content-language') ?? ld?.language ?? openGraph.locale),
+    language:
+      doc.documentElement?.getAttribute('lang')?.trim() ||
+      localeToLanguage(tags.get('content-language') ?? ld?.language ?? openGraph.locale),
     canonicalUrl: canonicalHref ? (safeUrl(canonicalHref, pageUrl ?? undefined)?.href ?? null) : null,
     openGraph,
   };

@@ -31,5 +31,7 @@ export function markupOf(page: PageContent | PageFields): string {
 
 /** The buffer behind bytes when they fill all of it (a pooled Buffer's slab is shared and must not move). */
 export function movableBuffer(bytes: Uint8Array): ArrayBuffer | undefined {
-  return bytes.buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes.buffer : undefined;
+  return bytes.buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+    ? bytes.buffer
+    : undefined;
 }

@@ -7,7 +7,11 @@ describe('page media', () => {
       <img src="/a.jpg" alt="A red barn">
       <figure><img data-src="b.jpg"><figcaption> Sheep in  snow </figcaption></figure>
       <img src="/nav.png" alt="logo"></body></html>`;
-    const media = pageMedia(html, 'https://farm.example/post/1', ['https://farm.example/a.jpg', 'https://farm.example/post/b.jpg', 'https://farm.example/c.jpg']);
+    const media = pageMedia(html, 'https://farm.example/post/1', [
+      'https://farm.example/a.jpg',
+      'https://farm.example/post/b.jpg',
+      'https://farm.example/c.jpg',
+    ]);
     expect(media.images).toEqual([
       { url: 'https://farm.example/a.jpg', description: 'A red barn' },
       { url: 'https://farm.example/post/b.jpg', description: 'Sheep in snow' },

@@ -10,7 +10,9 @@ export function parseDocument(html: string): Document {
   assertReadableNesting(html);
   // Outside SVG a browser reads "<![CDATA[" as a bogus comment; linkedom would read the rest of the page as CDATA.
   const markup = withoutStrayDocumentTags(html.includes('<![CDATA[') ? html.replaceAll('<![CDATA[', '') : html);
-  const source = /<html[\s>]/i.test(markup) ? markup : `<!DOCTYPE html><html><head></head><body>${markup}</body></html>`;
+  const source = /<html[\s>]/i.test(markup)
+    ? markup
+    : `<!DOCTYPE html><html><head></head><body>${markup}</body></html>`;
   const doc = parseHTML(source).document as unknown as Document;
   repairTree(doc);
   return doc;
@@ -42,7 +44,9 @@ const HEAD_ELEMENTS = new Set(['style', 'script', 'meta', 'link', 'title', 'base
  * documentElement). Browsers put all of it in <head> or <body>, so this does too.
  */
 function repairTree(doc: Document): void {
-  const html = Array.from(doc.childNodes).find((node): node is Element => node.nodeType === 1 && (node as Element).localName === 'html');
+  const html = Array.from(doc.childNodes).find(
+    (node): node is Element => node.nodeType === 1 && (node as Element).localName === 'html',
+  );
   const body = html ? Array.from(html.children).find((child) => child.localName === 'body') : undefined;
   if (!html || !body) return;
   const head = Array.from(html.children).find((child) => child.localName === 'head');

@@ -15,7 +15,11 @@ const PDFJS_ERRORS_ONLY = 0;
 
 function metadataOf(info: Record<string, unknown>, pages: number): PageMetadata {
   const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() ? value.trim() : null);
-  const keywords = text(info.Keywords)?.split(/[,;]/).map((k) => k.trim()).filter(Boolean) ?? [];
+  const keywords =
+    text(info.Keywords)
+      ?.split(/[,;]/)
+      .map((k) => k.trim())
+      .filter(Boolean) ?? [];
   return {
     title: text(info.Title),
     description: text(info.Subject),
@@ -31,7 +35,9 @@ function metadataOf(info: Record<string, unknown>, pages: number): PageMetadata 
 
 /** PDF dates look like "D:20240131120000Z" or "D:20240131120000+01'00'". */
 export function pdfDate(value: string | null): string | null {
-  const match = value ? /^(?:D:)?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?(Z|[+-]\d{2}'?\d{2}'?)?/.exec(value) : null;
+  const match = value
+    ? /^(?:D:)?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?(Z|[+-]\d{2}'?\d{2}'?)?/.exec(value)
+    : null;
   if (!match) return null;
   const [, year, month = '01', day = '01', hour = '00', minute = '00', second = '00', zone] = match;
   const offset = !zone || zone === 'Z' ? 'Z' : `${zone.slice(0, 3)}:${zone.replace(/'/g, '').slice(3, 5) || '00'}`;
@@ -59,10 +65,26 @@ function titleFromUrl(url: string): string {
 }
 
 function failedPdf(url: string, metadata: PageMetadata, title: string, reason: string): ExtractionResult {
-  return { url, title, text: '', markdown: '', metadata, images: [], links: [], wordCount: 0, contentQualityScore: 0, success: false, failureReason: reason };
+  return {
+    url,
+    title,
+    text: '',
+    markdown: '',
+    metadata,
+    images: [],
+    links: [],
+    wordCount: 0,
+    contentQualityScore: 0,
+    success: false,
+    failureReason: reason,
+  };
 }
 
-export async function extractPdf(bytes: Uint8Array, url: string, options: ExtractOptions = {}): Promise<ExtractionResult> {
+export async function extractPdf(
+  bytes: Uint8Array,
+  url: string,
+  options: ExtractOptions = {},
+): Promise<ExtractionResult> {
   const empty = metadataOf({}, 0);
   let pdf;
   try {
@@ -72,7 +94,10 @@ export async function extractPdf(bytes: Uint8Array, url: string, options: Extrac
     return failedPdf(url, empty, titleFromUrl(url), 'extraction_error');
   }
   try {
-    const [{ info }, { totalPages, text: pages }] = await Promise.all([getMeta(pdf), extractText(pdf, { mergePages: false })]);
+    const [{ info }, { totalPages, text: pages }] = await Promise.all([
+      getMeta(pdf),
+      extractText(pdf, { mergePages: false }),
+    ]);
     const metadata = metadataOf(info ?? {}, totalPages);
     const title = metadata.title ?? titleFromUrl(url);
     const text = pages.map(pageText).filter(Boolean).join('\n\n');

@@ -2,8 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { contentQualityScore, QUALITY_WEIGHTS, type QualityInputs } from './quality.js';
 
 const article: QualityInputs = {
-  success: true, mainWords: 900, mainChars: 5400, pageChars: 8000, linkChars: 300, paragraphs: 20,
-  hasTitle: true, hasDescription: true, hasAuthor: true, hasDate: true,
+  success: true,
+  mainWords: 900,
+  mainChars: 5400,
+  pageChars: 8000,
+  linkChars: 300,
+  paragraphs: 20,
+  hasTitle: true,
+  hasDescription: true,
+  hasAuthor: true,
+  hasDate: true,
 };
 
 describe('contentQualityScore', () => {
@@ -22,6 +30,8 @@ describe('contentQualityScore', () => {
     expect(contentQualityScore({ ...article, mainWords: 60, mainChars: 360, paragraphs: 3 })).toBeLessThan(full - 0.2);
     expect(contentQualityScore({ ...article, linkChars: 4000 })).toBeLessThan(full - 0.15);
     expect(contentQualityScore({ ...article, pageChars: 60000 })).toBeLessThan(full - 0.1);
-    expect(contentQualityScore({ ...article, hasTitle: false, hasDescription: false, hasAuthor: false, hasDate: false })).toBeCloseTo(full - QUALITY_WEIGHTS.metadata, 3);
+    expect(
+      contentQualityScore({ ...article, hasTitle: false, hasDescription: false, hasAuthor: false, hasDate: false }),
+    ).toBeCloseTo(full - QUALITY_WEIGHTS.metadata, 3);
   });
 });

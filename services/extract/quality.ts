@@ -39,7 +39,11 @@ export function contentQualityScore(inputs: QualityInputs): number {
   const linkDensity = inputs.mainChars > 0 ? inputs.linkChars / inputs.mainChars : 1;
   const links = clamp(1 - linkDensity / MAX_LINK_DENSITY);
   const paragraphs = clamp(inputs.mainWords / Math.max(1, inputs.paragraphs) / FULL_PARAGRAPH_WORDS);
-  const metadata = 0.4 * Number(inputs.hasTitle) + 0.2 * Number(inputs.hasDescription) + 0.2 * Number(inputs.hasAuthor) + 0.2 * Number(inputs.hasDate);
+  const metadata =
+    0.4 * Number(inputs.hasTitle) +
+    0.2 * Number(inputs.hasDescription) +
+    0.2 * Number(inputs.hasAuthor) +
+    0.2 * Number(inputs.hasDate);
   const score =
     QUALITY_WEIGHTS.length * length +
     QUALITY_WEIGHTS.share * share +

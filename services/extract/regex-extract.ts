@@ -44,7 +44,11 @@ const MATCHER = `(() => {
   return out;
 })()`;
 
-export function regexExtract(texts: string[], patterns: CompiledPattern[], timeLimitMs = REGEX_TIME_LIMIT_MS): RegexMatch[] {
+export function regexExtract(
+  texts: string[],
+  patterns: CompiledPattern[],
+  timeLimitMs = REGEX_TIME_LIMIT_MS,
+): RegexMatch[] {
   const context = vm.createContext({ texts, patterns: patterns.map((p) => ({ ...p })), limit: MAX_MATCHES });
   let found: unknown;
   try {
@@ -56,7 +60,12 @@ export function regexExtract(texts: string[], patterns: CompiledPattern[], timeL
     throw error;
   }
   // Rows come from another realm: copy them into plain values of this one.
-  const matches = (found as Array<[string, string, number]>).map(([label, value, start]) => ({ label, value, start, end: start + value.length }));
+  const matches = (found as Array<[string, string, number]>).map(([label, value, start]) => ({
+    label,
+    value,
+    start,
+    end: start + value.length,
+  }));
   // Matches of one pattern come per block; order them by place, then label.
   return matches.sort((a, b) => a.start - b.start || a.label.localeCompare(b.label));
 }

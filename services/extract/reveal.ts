@@ -34,7 +34,8 @@ function concealed(element: Element): boolean {
 }
 
 /** Text outside links: a hidden mega-menu is all links and is never the content. */
-const plainChars = (stats: ContentStats, element: Element): number => stats.of(element).chars - stats.of(element).linkChars;
+const plainChars = (stats: ContentStats, element: Element): number =>
+  stats.of(element).chars - stats.of(element).linkChars;
 
 /** Plain text inside the outermost hidden elements and <noscript> blocks (measured by `stats`, which counts them). */
 function concealedChars(element: Element, stats: ContentStats): number {

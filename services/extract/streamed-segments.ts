@@ -26,7 +26,8 @@ function dropFallback(template: Element): void {
     return;
   }
   const next = template.nextElementSibling;
-  if (next && next.localName !== 'template' && (next.textContent ?? '').trim().length <= FALLBACK_MAX_CHARS) next.remove();
+  if (next && next.localName !== 'template' && (next.textContent ?? '').trim().length <= FALLBACK_MAX_CHARS)
+    next.remove();
 }
 
 export function placeStreamedSegments(doc: Document): void {

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { extract } from './extract.js';
 
-const sentence = (i: number): string => `Sentence ${i} of the article says something long enough to count as real prose for the scorer.`;
-const paragraphs = (n: number): string => Array.from({ length: n }, (_, i) => `<p>${sentence(i)} ${sentence(i + 100)}</p>`).join('');
+const sentence = (i: number): string =>
+  `Sentence ${i} of the article says something long enough to count as real prose for the scorer.`;
+const paragraphs = (n: number): string =>
+  Array.from({ length: n }, (_, i) => `<p>${sentence(i)} ${sentence(i + 100)}</p>`).join('');
 
 describe('article tails and inline links', () => {
   it('cuts plain-text teasers after a "More from" heading', () => {
@@ -18,7 +20,10 @@ describe('article tails and inline links', () => {
   });
 
   it('drops a long comment thread under a short post the site names as its body', () => {
-    const comments = Array.from({ length: 12 }, (_, i) => `<li><p>Comment ${i}: ${sentence(i)} ${sentence(i + 50)}</p></li>`).join('');
+    const comments = Array.from(
+      { length: 12 },
+      (_, i) => `<li><p>Comment ${i}: ${sentence(i)} ${sentence(i + 50)}</p></li>`,
+    ).join('');
     const html = `<html><body><div class="entry-content"><p>${sentence(1)} ${sentence(2)} ${sentence(3)}</p></div><ol class="comments">${comments}</ol></body></html>`;
     const { text } = extract(html, 'https://example.com/c');
     expect(text).toContain(sentence(1));

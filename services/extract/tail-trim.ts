@@ -7,7 +7,8 @@
  */
 import type { ContentStats } from './content-stats.js';
 
-const CUE = /^(more (from|stories|news|articles|on|in|to read|like this)|(other|latest|top|popular|recent|trending|similar|related|recommended|featured|partner) (stories|news|articles|posts|reads|videos|content|coverage)|related|recommended( for you)?|our latest stories|read (more|next|also)|also read|you (may|might) (also )?like|most (popular|read|viewed|shared)|trending( now)?|partner news|what to read next|editor'?s picks|(\d+ )?comments?|leave a (reply|comment)|join the (conversation|discussion)|discussion)\b/i;
+const CUE =
+  /^(more (from|stories|news|articles|on|in|to read|like this)|(other|latest|top|popular|recent|trending|similar|related|recommended|featured|partner) (stories|news|articles|posts|reads|videos|content|coverage)|related|recommended( for you)?|our latest stories|read (more|next|also)|also read|you (may|might) (also )?like|most (popular|read|viewed|shared)|trending( now)?|partner news|what to read next|editor'?s picks|(\d+ )?comments?|leave a (reply|comment)|join the (conversation|discussion)|discussion)\b/i;
 const CUE_MAX_CHARS = 48;
 const BOLD = new Set(['strong', 'b']);
 const squash = (text: string | null | undefined): string => (text ?? '').replace(/\s+/g, ' ').trim();
@@ -20,7 +21,8 @@ function isCueHeading(element: Element): boolean {
   // Other elements only when named as a title: an inline "Related: <link>" line inside the body is not a section heading.
   const heading =
     /^h[2-6]$/.test(tag) ||
-    (element.children.length <= 1 && TITLE_NAME.test(`${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`)) ||
+    (element.children.length <= 1 &&
+      TITLE_NAME.test(`${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`)) ||
     (BOLD.has(tag) && squash(element.parentElement?.textContent) === squash(element.textContent));
   if (!heading) return false;
   const text = squash(element.textContent);
@@ -31,7 +33,8 @@ function isCueHeading(element: Element): boolean {
 function weightBefore(element: Element, container: Element, stats: ContentStats): number {
   let weight = 0;
   for (let node: Element | null = element; node && node !== container; node = node.parentElement) {
-    for (let sibling = node.previousElementSibling; sibling; sibling = sibling.previousElementSibling) weight += stats.of(sibling).weight;
+    for (let sibling = node.previousElementSibling; sibling; sibling = sibling.previousElementSibling)
+      weight += stats.of(sibling).weight;
   }
   return weight;
 }

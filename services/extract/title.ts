@@ -6,7 +6,10 @@
 const SEPARATORS = /\s+[|\-–—·•:»/]\s+/g;
 
 function squash(value: string): string {
-  return value.toLowerCase().replace(/^www\./, '').replace(/[^\p{L}\p{N}]/gu, '');
+  return value
+    .toLowerCase()
+    .replace(/^www\./, '')
+    .replace(/[^\p{L}\p{N}]/gu, '');
 }
 
 function siteNames(siteName: string | null, pageUrl: URL | null): string[] {
@@ -40,7 +43,12 @@ export function cleanTitle(title: string, siteName: string | null, pageUrl: URL 
   return trimmed;
 }
 
-export function pickTitle(doc: Document, metadataTitle: string | null, siteName: string | null, pageUrl: URL | null): string {
+export function pickTitle(
+  doc: Document,
+  metadataTitle: string | null,
+  siteName: string | null,
+  pageUrl: URL | null,
+): string {
   const raw = metadataTitle ?? doc.querySelector('h1')?.textContent ?? '';
   return cleanTitle(raw, siteName, pageUrl);
 }

@@ -73,7 +73,16 @@ export interface PageMetadata {
 }
 
 /** An optional part of an extraction, dropped on its own when the page breaks it (contained.ts). */
-export type ExtractionPart = 'scripted_content' | 'json_ld' | 'metadata' | 'title' | 'block_signals' | 'markdown' | 'images' | 'links' | 'media';
+export type ExtractionPart =
+  | 'scripted_content'
+  | 'json_ld'
+  | 'metadata'
+  | 'title'
+  | 'block_signals'
+  | 'markdown'
+  | 'images'
+  | 'links'
+  | 'media';
 
 /** A part left out of the result because reading it threw; the rest of the page is there. */
 export interface ExtractionWarning {

@@ -62,10 +62,19 @@ export interface ParseResults {
   'robots-check': boolean[] | null;
 }
 
-export type ParseOutcome<K extends ParseTask['kind']> = { value: ParseResults[K] } | { failure: { code: ErrorCode; message: string; details?: unknown } };
+export type ParseOutcome<K extends ParseTask['kind']> =
+  | { value: ParseResults[K] }
+  | { failure: { code: ErrorCode; message: string; details?: unknown } };
 
 export function failureOf(error: unknown): { failure: { code: ErrorCode; message: string; details?: unknown } } {
-  if (error instanceof AppError) return { failure: { code: error.code, message: error.message, ...(error.details !== undefined ? { details: error.details } : {}) } };
+  if (error instanceof AppError)
+    return {
+      failure: {
+        code: error.code,
+        message: error.message,
+        ...(error.details !== undefined ? { details: error.details } : {}),
+      },
+    };
   throw error;
 }
 

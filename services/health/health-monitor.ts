@@ -51,7 +51,9 @@ export class HealthMonitor {
   }
 
   async report(): Promise<HealthReport> {
-    const results = await Promise.all(this.checks.map(async (check) => [check.name, await this.result(check)] as const));
+    const results = await Promise.all(
+      this.checks.map(async (check) => [check.name, await this.result(check)] as const),
+    );
     const services = Object.fromEntries(results);
     const healthy = results.every(([, r]) => r.status === 'healthy');
     return { status: healthy ? 'healthy' : 'degraded', services };
@@ -81,7 +83,11 @@ async function runCheck(check: HealthCheck): Promise<CheckResult> {
   const checkedAt = new Date().toISOString();
   try {
     const detail = await Promise.race([check.run(controller.signal), timedOut]);
-    const result: CheckResult = { status: 'healthy', response_time_ms: Math.round(performance.now() - started), checked_at: checkedAt };
+    const result: CheckResult = {
+      status: 'healthy',
+      response_time_ms: Math.round(performance.now() - started),
+      checked_at: checkedAt,
+    };
     if (typeof detail === 'string' && detail) result.detail = detail;
     return result;
   } catch (error) {

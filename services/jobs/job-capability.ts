@@ -56,7 +56,10 @@ export interface JobSurfaceOptions<A extends z.ZodType, S extends z.ZodType, I e
 }
 
 /** A capability that runs as a job: defineCapability's fields, with the job's parts instead of a handler. */
-export type JobCapabilityDefinition<I extends z.ZodType, O extends z.ZodType, P> = Omit<CapabilityDefinition<I, O>, 'handler' | 'output' | 'job' | 'toMarkdown'> & {
+export type JobCapabilityDefinition<I extends z.ZodType, O extends z.ZodType, P> = Omit<
+  CapabilityDefinition<I, O>,
+  'handler' | 'output' | 'job' | 'toMarkdown'
+> & {
   /** Checks (and work) both paths need before anything runs: bad input is a 4xx now, not a failed job later. */
   prepare?(input: z.infer<I>, ctx: CallContext): Promise<P>;
   /** Whether this input asks for the job; without it, every call is a job. */
@@ -71,7 +74,10 @@ export type JobCapabilityDefinition<I extends z.ZodType, O extends z.ZodType, P>
   toMarkdown?(output: unknown): string;
 };
 
-type Submitter = { runsAsJob(input: unknown): boolean; submit(input: unknown, ctx: CallContext): Promise<{ job: JobRecord }> };
+type Submitter = {
+  runsAsJob(input: unknown): boolean;
+  submit(input: unknown, ctx: CallContext): Promise<{ job: JobRecord }>;
+};
 
 export class JobSurface<A extends z.ZodType, S extends z.ZodType, I extends z.ZodType> {
   private readonly submitters = new Map<string, Submitter>();
@@ -119,14 +125,20 @@ export class JobSurface<A extends z.ZodType, S extends z.ZodType, I extends z.Zo
   }
 
   /** Declares a capability that submits this kind (answered at once when `run` is given and the input does not ask for the job). */
-  capability<CI extends z.ZodType, O extends z.ZodType, P = undefined>(definition: JobCapabilityDefinition<CI, O, P>): CapabilityDefinition<CI, z.ZodType> {
+  capability<CI extends z.ZodType, O extends z.ZodType, P = undefined>(
+    definition: JobCapabilityDefinition<CI, O, P>,
+  ): CapabilityDefinition<CI, z.ZodType> {
     const { prepare, runsAsJob, run, submission, waitMs, output, toMarkdown, ...declared } = definition;
     const form = this.options.form;
     if (this.submitters.has(definition.id)) throw new Error(`job capability "${definition.id}" is declared twice`);
     if (run && !runsAsJob) throw new Error(`job capability "${definition.id}": run without runsAsJob is never called`);
     const wantsJob = (input: z.infer<CI>): boolean => (runsAsJob ? runsAsJob(input) : true);
     const submit = async (input: z.infer<CI>, ctx: CallContext, prepared?: P) => {
-      if (!this.jobs.has(this.options.kind)) throw new AppError('UNAVAILABLE', `${definition.id}: jobs of kind "${this.options.kind}" do not run on this installation`);
+      if (!this.jobs.has(this.options.kind))
+        throw new AppError(
+          'UNAVAILABLE',
+          `${definition.id}: jobs of kind "${this.options.kind}" do not run on this installation`,
+        );
       const ready = prepared ?? ((await prepare?.(input, ctx)) as P);
       const { input: jobInput, webhookUrl } = await submission(input, ready, ctx);
       // The caller owns the job: only they (and admins) read it (read below).
@@ -137,8 +149,13 @@ export class JobSurface<A extends z.ZodType, S extends z.ZodType, I extends z.Zo
       });
       return { job };
     };
-    this.submitters.set(definition.id, { runsAsJob: (input) => wantsJob(input as z.infer<CI>), submit: (input, ctx) => submit(input as z.infer<CI>, ctx) });
-    const acceptedHttp = !answersWithJob(form) ? { accepted: { output: form.accepted, is: (out: unknown) => this.isAccepted(out) } } : {};
+    this.submitters.set(definition.id, {
+      runsAsJob: (input) => wantsJob(input as z.infer<CI>),
+      submit: (input, ctx) => submit(input as z.infer<CI>, ctx),
+    });
+    const acceptedHttp = !answersWithJob(form)
+      ? { accepted: { output: form.accepted, is: (out: unknown) => this.isAccepted(out) } }
+      : {};
     return {
       ...declared,
       output: output ? z.union([output, form.accepted]) : form.accepted,
@@ -151,7 +168,14 @@ export class JobSurface<A extends z.ZodType, S extends z.ZodType, I extends z.Zo
         if (run && !wantsJob(input)) return await run(input, ctx, prepared);
         const { job } = await submit(input, ctx, prepared);
         const wait = waitMs?.(input) ?? 0;
-        const current = wait > 0 ? ((await this.jobs.waitFor(job.id, { timeoutMs: wait, signal: ctx.signal, onProgress: (p) => ctx.progress(p) })) ?? job) : job;
+        const current =
+          wait > 0
+            ? ((await this.jobs.waitFor(job.id, {
+                timeoutMs: wait,
+                signal: ctx.signal,
+                onProgress: (p) => ctx.progress(p),
+              })) ?? job)
+            : job;
         const answer = await form.toAccepted(current, this.statusUrl(job.id, ctx));
         if (answer && typeof answer === 'object') this.acceptedAnswers.add(answer);
         return answer;
@@ -174,7 +198,8 @@ export class JobSurface<A extends z.ZodType, S extends z.ZodType, I extends z.Zo
       job: this.job,
       ...(route.errorBody ? { errorBody: route.errorBody } : {}),
       ...(extra.toMarkdown ? { toMarkdown: extra.toMarkdown } : {}),
-      handler: async (input, ctx) => this.options.form.toStatus(await this.read(String((input as Record<string, unknown>)[route.idField]), ctx)),
+      handler: async (input, ctx) =>
+        this.options.form.toStatus(await this.read(String((input as Record<string, unknown>)[route.idField]), ctx)),
     };
   }
 
@@ -184,7 +209,11 @@ export class JobSurface<A extends z.ZodType, S extends z.ZodType, I extends z.Zo
 
   private submitter(capabilityId: string): Submitter {
     const found = this.submitters.get(capabilityId);
-    if (!found) throw new AppError('NOT_FOUND', `capability "${capabilityId}" does not submit jobs of kind "${this.options.kind}"`);
+    if (!found)
+      throw new AppError(
+        'NOT_FOUND',
+        `capability "${capabilityId}" does not submit jobs of kind "${this.options.kind}"`,
+      );
     return found;
   }
 
@@ -199,6 +228,9 @@ function answersWithJob(form: JobWireForm<z.ZodType, z.ZodType>): boolean {
   return (form.acceptedHttpStatus ?? 202) === 200;
 }
 
-export function jobSurface<A extends z.ZodType, S extends z.ZodType, I extends z.ZodType>(jobs: Jobs, options: JobSurfaceOptions<A, S, I>): JobSurface<A, S, I> {
+export function jobSurface<A extends z.ZodType, S extends z.ZodType, I extends z.ZodType>(
+  jobs: Jobs,
+  options: JobSurfaceOptions<A, S, I>,
+): JobSurface<A, S, I> {
   return new JobSurface(jobs, options);
 }

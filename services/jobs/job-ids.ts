@@ -19,6 +19,9 @@ export function idFromIdempotencyKey(kind: string, key: string, prefix = 'job_')
 
 export function assertValidJobId(id: string): void {
   if (!ID_PATTERN.test(id) || /^\d+$/.test(id)) {
-    throw new AppError('INVALID_INPUT', `jobId: "${id}" is not a valid job id (letters, digits, "_", "-" and "." only, at most 128, not only digits)`);
+    throw new AppError(
+      'INVALID_INPUT',
+      `jobId: "${id}" is not a valid job id (letters, digits, "_", "-" and "." only, at most 128, not only digits)`,
+    );
   }
 }

@@ -117,9 +117,12 @@ export class JobService implements Jobs {
     const keyScope = options.owner ? `${options.owner.id}\n` : '';
     const id =
       options.jobId ??
-      (options.idempotencyKey !== undefined ? idFromIdempotencyKey(kind, keyScope + options.idempotencyKey, options.idPrefix) : generatedJobId(options.idPrefix));
+      (options.idempotencyKey !== undefined
+        ? idFromIdempotencyKey(kind, keyScope + options.idempotencyKey, options.idPrefix)
+        : generatedJobId(options.idPrefix));
     assertValidJobId(id);
-    if (options.runAt && Number.isNaN(options.runAt.getTime())) throw new AppError('INVALID_INPUT', 'runAt: not a valid date');
+    if (options.runAt && Number.isNaN(options.runAt.getTime()))
+      throw new AppError('INVALID_INPUT', 'runAt: not a valid date');
     const record = await this.store.add({
       id,
       kind,
@@ -129,7 +132,8 @@ export class JobService implements Jobs {
       ...(options.webhookUrl ? { webhookUrl: options.webhookUrl } : {}),
       ...(options.owner ? { owner: { id: options.owner.id, admin: options.owner.admin } } : {}),
     });
-    if (record.kind !== kind) throw new AppError('INVALID_INPUT', `jobId: "${id}" is already the id of a job of another kind`);
+    if (record.kind !== kind)
+      throw new AppError('INVALID_INPUT', `jobId: "${id}" is already the id of a job of another kind`);
     return this.view(record);
   }
 
@@ -171,7 +175,8 @@ export class JobService implements Jobs {
         first = false;
         const left = deadline - performance.now();
         if (left <= 0 || options.signal?.aborted) return job;
-        if ((await untilAborted(within(changed, left), options.signal).catch(() => 'aborted')) !== 'settled') return await this.get(id);
+        if ((await untilAborted(within(changed, left), options.signal).catch(() => 'aborted')) !== 'settled')
+          return await this.get(id);
       }
     } finally {
       unwatch();
@@ -213,19 +218,33 @@ export class JobService implements Jobs {
       const recorded = await this.store.recordedOutcome(record.id);
       if (recorded) return await this.finish(record, recorded);
       const outcome = await this.runHandler(job);
-      return outcome === 'handed-back' ? { kind: 'handed-back' } : 'delayMs' in outcome ? outcome : await this.finish(record, outcome);
+      return outcome === 'handed-back'
+        ? { kind: 'handed-back' }
+        : 'delayMs' in outcome
+          ? outcome
+          : await this.finish(record, outcome);
     } catch (error) {
-      this.logger.error({ err: error, job: record.id, kind: record.kind }, 'job bookkeeping failed; the job runs again shortly');
+      this.logger.error(
+        { err: error, job: record.id, kind: record.kind },
+        'job bookkeeping failed; the job runs again shortly',
+      );
       const appError = toAppError(error);
-      return { kind: 'retry', error: { code: appError.code, message: appError.message }, delayMs: this.options.bookkeepingRetryMs ?? BOOKKEEPING_RETRY_MS };
+      return {
+        kind: 'retry',
+        error: { code: appError.code, message: appError.message },
+        delayMs: this.options.bookkeepingRetryMs ?? BOOKKEEPING_RETRY_MS,
+      };
     }
   }
 
-  private async runHandler(job: RunningJob): Promise<JobOutcome | 'handed-back' | Extract<RunVerdict, { kind: 'retry' }>> {
+  private async runHandler(
+    job: RunningJob,
+  ): Promise<JobOutcome | 'handed-back' | Extract<RunVerdict, { kind: 'retry' }>> {
     const { record } = job;
     if (record.cancelRequested || abortWhy(job.signal) === 'cancel') return CANCELLED;
     const kind = this.kinds.get(record.kind);
-    if (!kind) return { status: 'failed', error: { code: 'INTERNAL', message: `no job handler for kind "${record.kind}"` } };
+    if (!kind)
+      return { status: 'failed', error: { code: 'INTERNAL', message: `no job handler for kind "${record.kind}"` } };
     if (job.interruptions > this.options.maxInterruptions) {
       const message = `the job was interrupted ${job.interruptions} times (an instance crashed or shut down while running it) and is given up`;
       this.logger.error({ job: record.id, kind: record.kind, interruptions: job.interruptions }, message);

@@ -8,7 +8,11 @@ import { z } from 'zod';
 import type { JobWireForm } from './job-capability.js';
 import type { JobRecord } from './types.js';
 
-export const jobProgressSchema = z.object({ progress: z.number(), total: z.number().optional(), message: z.string().optional() });
+export const jobProgressSchema = z.object({
+  progress: z.number(),
+  total: z.number().optional(),
+  message: z.string().optional(),
+});
 export const jobErrorSchema = z.object({ code: z.string(), message: z.string() });
 export const jobStatusSchema = z.enum(['queued', 'processing', 'completed', 'failed']);
 
@@ -49,14 +53,20 @@ export function jobStatusView<R>(job: JobRecord): JobStatusView<R> {
 }
 
 /** The answer that accepts a job: sent as 202 over HTTP by capabilities that declare it (http.accepted). */
-export const jobAcceptedSchema = z.object({ job_id: z.string(), status: z.literal('processing'), status_url: z.string() });
+export const jobAcceptedSchema = z.object({
+  job_id: z.string(),
+  status: z.literal('processing'),
+  status_url: z.string(),
+});
 
 export function jobAccepted(job: JobRecord, statusUrl: string): z.infer<typeof jobAcceptedSchema> {
   return { job_id: job.id, status: 'processing', status_url: statusUrl };
 }
 
 /** The standard form: 202 {job_id, status, status_url}, and the status view with the area's result. */
-export function standardJobForm<R extends z.ZodType>(result: R): JobWireForm<typeof jobAcceptedSchema, ReturnType<typeof jobStatusViewSchema<R>>> {
+export function standardJobForm<R extends z.ZodType>(
+  result: R,
+): JobWireForm<typeof jobAcceptedSchema, ReturnType<typeof jobStatusViewSchema<R>>> {
   return {
     accepted: jobAcceptedSchema,
     statusUrlField: 'status_url',

@@ -6,7 +6,15 @@
 import type { AppError, ErrorCode } from '../../core/errors.js';
 
 /** Failures of something outside us that may pass. */
-const TRANSIENT_CODES = new Set<ErrorCode>(['TIMEOUT', 'UPSTREAM_FAILED', 'UNREACHABLE', 'OVERLOADED', 'UNAVAILABLE', 'RATE_LIMITED', 'ENGINE_RATE_LIMITED']);
+const TRANSIENT_CODES = new Set<ErrorCode>([
+  'TIMEOUT',
+  'UPSTREAM_FAILED',
+  'UNREACHABLE',
+  'OVERLOADED',
+  'UNAVAILABLE',
+  'RATE_LIMITED',
+  'ENGINE_RATE_LIMITED',
+]);
 
 export interface BackoffOptions {
   baseMs: number;
@@ -16,7 +24,11 @@ export interface BackoffOptions {
 export const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 1000, maxMs: 5 * 60_000 };
 
 /** The cap grows as base·2^(attempt-1) up to max; the delay is drawn from [cap/2, cap]. */
-export function backoffDelayMs(attempt: number, options: BackoffOptions = DEFAULT_BACKOFF, random: () => number = Math.random): number {
+export function backoffDelayMs(
+  attempt: number,
+  options: BackoffOptions = DEFAULT_BACKOFF,
+  random: () => number = Math.random,
+): number {
   const cap = Math.min(options.maxMs, options.baseMs * 2 ** Math.max(0, attempt - 1));
   return Math.round(cap / 2 + random() * (cap / 2));
 }

@@ -20,21 +20,36 @@ function message(text: string, stopReason = 'end_turn'): ScriptedReply {
 }
 
 function textDelta(text: string): { event: string; data: unknown } {
-  return { event: 'content_block_delta', data: { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } } };
+  return {
+    event: 'content_block_delta',
+    data: { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } },
+  };
 }
 
 function streamOf(deltas: string[], options: { hold?: boolean } = {}): ScriptedReply {
   return {
     sse: [
-      { event: 'message_start', data: { type: 'message_start', message: { id: 'msg_1', model: 'test-model-2024', content: [], usage: { input_tokens: 5, output_tokens: 1 } } } },
-      { event: 'content_block_start', data: { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } } },
+      {
+        event: 'message_start',
+        data: {
+          type: 'message_start',
+          message: { id: 'msg_1', model: 'test-model-2024', content: [], usage: { input_tokens: 5, output_tokens: 1 } },
+        },
+      },
+      {
+        event: 'content_block_start',
+        data: { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+      },
       { event: 'ping', data: { type: 'ping' } },
       ...deltas.map(textDelta),
       ...(options.hold
         ? []
         : [
             { event: 'content_block_stop', data: { type: 'content_block_stop', index: 0 } },
-            { event: 'message_delta', data: { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 9 } } },
+            {
+              event: 'message_delta',
+              data: { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 9 } },
+            },
             { event: 'message_stop', data: { type: 'message_stop' } },
           ]),
     ],
@@ -51,7 +66,11 @@ const contract = describeProviderContract({
   // The client prefills "{", so the model's answer continues after it.
   jsonReply: (json) => message(json.replace(/^\s*\{/, '')),
   streamReply: streamOf,
-  errorReply: (status, text, headers = {}) => ({ status, headers, json: { type: 'error', error: { type: 'api_error', message: text } } }),
+  errorReply: (status, text, headers = {}) => ({
+    status,
+    headers,
+    json: { type: 'error', error: { type: 'api_error', message: text } },
+  }),
   conversationOf: (request) => request.body.messages as unknown[],
 });
 
@@ -71,13 +90,24 @@ describe('AnthropicClient requests', () => {
   it('sends x-api-key, anthropic-version, a top-level system prompt, max_tokens and temperature', async () => {
     const server = contract.server();
     server.script(message('ok'));
-    await client().complete({ system: 'Be terse.', messages: [{ role: 'user', content: 'q' }], maxTokens: 300, temperature: 0 });
+    await client().complete({
+      system: 'Be terse.',
+      messages: [{ role: 'user', content: 'q' }],
+      maxTokens: 300,
+      temperature: 0,
+    });
     const [request] = server.received;
     expect(request!.path).toBe('/v1/messages');
     expect(request!.headers['x-api-key']).toBe('sk-ant-test');
     expect(request!.headers['anthropic-version']).toBe('2023-06-01');
     expect(request!.headers.authorization).toBeUndefined();
-    expect(request!.body).toEqual({ model: 'claude-test', max_tokens: 300, system: 'Be terse.', messages: [{ role: 'user', content: 'q' }], temperature: 0 });
+    expect(request!.body).toEqual({
+      model: 'claude-test',
+      max_tokens: 300,
+      system: 'Be terse.',
+      messages: [{ role: 'user', content: 'q' }],
+      temperature: 0,
+    });
   });
 
   it('always sends max_tokens, which the API requires', async () => {
@@ -99,7 +129,11 @@ describe('AnthropicClient requests', () => {
     const server = contract.server();
     server.script(message('"title": "t", "n": 2}'));
     const schema = { type: 'object', properties: { title: { type: 'string' }, n: { type: 'number' } } };
-    const answer = await client().complete({ system: 'Extract.', messages: [{ role: 'user', content: 'x' }], json: { schema } });
+    const answer = await client().complete({
+      system: 'Extract.',
+      messages: [{ role: 'user', content: 'x' }],
+      json: { schema },
+    });
     expect(answer.json).toEqual({ title: 't', n: 2 });
     expect(answer.text).toBe('{"title": "t", "n": 2}');
     const body = server.received[0]!.body;
@@ -115,7 +149,10 @@ describe('AnthropicClient requests', () => {
   it('does not prefill "{" when the schema asks for an array', async () => {
     const server = contract.server();
     server.script(message('[1, 2]'));
-    const answer = await client().complete({ messages: [{ role: 'user', content: 'x' }], json: { schema: { type: 'array', items: { type: 'number' } } } });
+    const answer = await client().complete({
+      messages: [{ role: 'user', content: 'x' }],
+      json: { schema: { type: 'array', items: { type: 'number' } } },
+    });
     expect(answer.json).toEqual([1, 2]);
     expect(server.received[0]!.body.messages).toEqual([{ role: 'user', content: 'x' }]);
   });
@@ -136,14 +173,24 @@ describe('AnthropicClient requests', () => {
 
   it('retries 529 overloaded', async () => {
     const server = contract.server();
-    server.script({ status: 529, json: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } } }, message('ok'));
+    server.script(
+      { status: 529, json: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } } },
+      message('ok'),
+    );
     expect((await client().complete({ messages: [{ role: 'user', content: 'x' }] })).text).toBe('ok');
     expect(server.received).toHaveLength(2);
   });
 
   it('fails a stream carrying an error event with UPSTREAM_FAILED', async () => {
     const server = contract.server();
-    server.script({ sse: [textDelta('a'), { event: 'error', data: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } } }] });
-    expect(await codeOf(collect(client().stream({ messages: [{ role: 'user', content: 'x' }] })))).toBe('UPSTREAM_FAILED');
+    server.script({
+      sse: [
+        textDelta('a'),
+        { event: 'error', data: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } } },
+      ],
+    });
+    expect(await codeOf(collect(client().stream({ messages: [{ role: 'user', content: 'x' }] })))).toBe(
+      'UPSTREAM_FAILED',
+    );
   });
 });

@@ -1,6 +1,12 @@
 /** The Anthropic messages API. JSON output is asked for in the system prompt and by starting the answer with "{". */
 import { AppError } from '../../core/errors.js';
-import { HttpLlmClient, normaliseFinishReason, type BuiltRequest, type ReadCompletion, type StreamStep } from './http-client.js';
+import {
+  HttpLlmClient,
+  normaliseFinishReason,
+  type BuiltRequest,
+  type ReadCompletion,
+  type StreamStep,
+} from './http-client.js';
 import { jsonInstruction } from './json-output.js';
 import type { SseEvent } from './sse.js';
 import type { LlmMessage, LlmRequest } from './types.js';
@@ -52,10 +58,14 @@ export class AnthropicClient extends HttpLlmClient {
   protected readCompletion(answer: unknown): ReadCompletion {
     const message = answer as MessageAnswer;
     if (!Array.isArray(message.content)) {
-      throw new AppError('UPSTREAM_FAILED', 'the model endpoint answered without message content', { details: { provider: this.provider } });
+      throw new AppError('UPSTREAM_FAILED', 'the model endpoint answered without message content', {
+        details: { provider: this.provider },
+      });
     }
     const read: ReadCompletion = {
-      text: message.content.map((block) => (block.type === 'text' && typeof block.text === 'string' ? block.text : '')).join(''),
+      text: message.content
+        .map((block) => (block.type === 'text' && typeof block.text === 'string' ? block.text : ''))
+        .join(''),
       finishReason: normaliseFinishReason(message.stop_reason),
     };
     if (typeof message.model === 'string') read.model = message.model;
@@ -79,9 +89,13 @@ export class AnthropicClient extends HttpLlmClient {
       case 'message_stop':
         return { done: true };
       case 'error':
-        throw new AppError('UPSTREAM_FAILED', `the model stream reported an error: ${data.error?.message ?? data.error?.type ?? 'unknown'}`, {
-          details: { provider: this.provider, model: this.model, errorType: data.error?.type },
-        });
+        throw new AppError(
+          'UPSTREAM_FAILED',
+          `the model stream reported an error: ${data.error?.message ?? data.error?.type ?? 'unknown'}`,
+          {
+            details: { provider: this.provider, model: this.model, errorType: data.error?.type },
+          },
+        );
       default:
         return {}; // message_start, content_block_start/stop, message_delta, ping
     }

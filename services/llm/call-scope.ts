@@ -40,8 +40,10 @@ export class CallScope {
 
   /** The error explaining why the call stopped early, or null while it still runs. */
   failure(): AppError | null {
-    if (this.ended === 'timeout') return new AppError('TIMEOUT', `the model did not answer within ${this.timeoutMs} ms`);
-    if (this.ended === 'cancelled') return new AppError('CANCELLED', 'the model call was cancelled', { cause: this.callerSignal?.reason });
+    if (this.ended === 'timeout')
+      return new AppError('TIMEOUT', `the model did not answer within ${this.timeoutMs} ms`);
+    if (this.ended === 'cancelled')
+      return new AppError('CANCELLED', 'the model call was cancelled', { cause: this.callerSignal?.reason });
     return null;
   }
 
@@ -70,7 +72,9 @@ export class CallScope {
   /** Waits, unless the call is stopped first. */
   sleep(ms: number): Promise<void> {
     let timer: ReturnType<typeof setTimeout> | undefined;
-    return this.race(new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))).finally(() => clearTimeout(timer));
+    return this.race(new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))).finally(() =>
+      clearTimeout(timer),
+    );
   }
 
   /** Ends the call and releases the connection; safe to call more than once. */

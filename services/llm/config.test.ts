@@ -12,12 +12,26 @@ describe('llmConfigSchema', () => {
       fast: { model: 'gpt-4o-mini', apiKey: 'sk-1' },
       quality: { provider: 'anthropic', model: 'claude-sonnet-4-5', apiKey: 'sk-ant' },
     });
-    expect(config.fast).toEqual({ provider: 'openai-compatible', baseUrl: 'https://api.openai.com/v1', apiKey: 'sk-1', model: 'gpt-4o-mini', timeoutMs: 60_000, maxRetries: 2 });
-    expect(config.quality).toMatchObject({ provider: 'anthropic', baseUrl: 'https://api.anthropic.com', timeoutMs: 60_000, maxRetries: 2 });
+    expect(config.fast).toEqual({
+      provider: 'openai-compatible',
+      baseUrl: 'https://api.openai.com/v1',
+      apiKey: 'sk-1',
+      model: 'gpt-4o-mini',
+      timeoutMs: 60_000,
+      maxRetries: 2,
+    });
+    expect(config.quality).toMatchObject({
+      provider: 'anthropic',
+      baseUrl: 'https://api.anthropic.com',
+      timeoutMs: 60_000,
+      maxRetries: 2,
+    });
   });
 
   it('keeps a configured base URL', () => {
-    const config = llmConfigSchema.parse({ fast: { baseUrl: 'http://localhost:11434/v1', model: 'llama3.1:8b', timeoutMs: 120_000, maxRetries: 0 } });
+    const config = llmConfigSchema.parse({
+      fast: { baseUrl: 'http://localhost:11434/v1', model: 'llama3.1:8b', timeoutMs: 120_000, maxRetries: 0 },
+    });
     expect(config.fast).toMatchObject({ baseUrl: 'http://localhost:11434/v1', timeoutMs: 120_000, maxRetries: 0 });
     expect(config.fast?.apiKey).toBeUndefined();
   });
@@ -42,22 +56,41 @@ describe('llmEnvOverrides', () => {
     expect(llmEnvOverrides({ QUARRY_LLM_MODEL: 'gpt-4o-mini', OPENAI_API_KEY: 'sk-x' })).toEqual({
       fast: { model: 'gpt-4o-mini', apiKey: 'sk-x' },
     });
-    expect(llmEnvOverrides({ QUARRY_LLM_MODEL: 'm', QUARRY_LLM_API_KEY: 'sk-own', OPENAI_API_KEY: 'sk-x' }).fast?.apiKey).toBe('sk-own');
+    expect(
+      llmEnvOverrides({ QUARRY_LLM_MODEL: 'm', QUARRY_LLM_API_KEY: 'sk-own', OPENAI_API_KEY: 'sk-x' }).fast?.apiKey,
+    ).toBe('sk-own');
   });
 
   it('never sends a vendor key to another host', () => {
-    const env = { QUARRY_LLM_BASE_URL: 'https://openrouter.ai/api/v1', QUARRY_LLM_MODEL: 'meta-llama/llama-3.1-8b-instruct', OPENAI_API_KEY: 'sk-x' };
-    expect(llmEnvOverrides(env)).toEqual({ fast: { baseUrl: 'https://openrouter.ai/api/v1', model: 'meta-llama/llama-3.1-8b-instruct' } });
+    const env = {
+      QUARRY_LLM_BASE_URL: 'https://openrouter.ai/api/v1',
+      QUARRY_LLM_MODEL: 'meta-llama/llama-3.1-8b-instruct',
+      OPENAI_API_KEY: 'sk-x',
+    };
+    expect(llmEnvOverrides(env)).toEqual({
+      fast: { baseUrl: 'https://openrouter.ai/api/v1', model: 'meta-llama/llama-3.1-8b-instruct' },
+    });
   });
 
   it('takes ANTHROPIC_API_KEY for an anthropic tier', () => {
-    expect(llmEnvOverrides({ QUARRY_LLM_PROVIDER: 'anthropic', QUARRY_LLM_MODEL: 'claude-haiku-4-5', ANTHROPIC_API_KEY: 'sk-ant', OPENAI_API_KEY: 'sk-x' })).toEqual({
+    expect(
+      llmEnvOverrides({
+        QUARRY_LLM_PROVIDER: 'anthropic',
+        QUARRY_LLM_MODEL: 'claude-haiku-4-5',
+        ANTHROPIC_API_KEY: 'sk-ant',
+        OPENAI_API_KEY: 'sk-x',
+      }),
+    ).toEqual({
       fast: { provider: 'anthropic', model: 'claude-haiku-4-5', apiKey: 'sk-ant' },
     });
   });
 
   it('fills unset quality variables from the fast tier', () => {
-    const env = { QUARRY_LLM_BASE_URL: 'http://localhost:11434/v1', QUARRY_LLM_MODEL: 'llama3.1:8b', QUARRY_LLM_QUALITY_MODEL: 'llama3.1:70b' };
+    const env = {
+      QUARRY_LLM_BASE_URL: 'http://localhost:11434/v1',
+      QUARRY_LLM_MODEL: 'llama3.1:8b',
+      QUARRY_LLM_QUALITY_MODEL: 'llama3.1:70b',
+    };
     expect(llmEnvOverrides(env)).toEqual({
       fast: { baseUrl: 'http://localhost:11434/v1', model: 'llama3.1:8b' },
       quality: { baseUrl: 'http://localhost:11434/v1', model: 'llama3.1:70b' },
@@ -73,7 +106,11 @@ describe('llmEnvOverrides', () => {
       QUARRY_LLM_QUALITY_MODEL: 'claude-sonnet-4-5',
       ANTHROPIC_API_KEY: 'sk-ant',
     };
-    expect(llmEnvOverrides(env).quality).toEqual({ provider: 'anthropic', model: 'claude-sonnet-4-5', apiKey: 'sk-ant' });
+    expect(llmEnvOverrides(env).quality).toEqual({
+      provider: 'anthropic',
+      model: 'claude-sonnet-4-5',
+      apiKey: 'sk-ant',
+    });
   });
 
   it('leaves quality out when no quality variable is set (the registry then reuses fast)', () => {
@@ -81,8 +118,18 @@ describe('llmEnvOverrides', () => {
   });
 
   it('produces values the schema accepts', () => {
-    const overrides = llmEnvOverrides({ QUARRY_LLM_PROVIDER: 'anthropic', QUARRY_LLM_MODEL: 'claude-haiku-4-5', QUARRY_LLM_API_KEY: 'k', QUARRY_LLM_QUALITY_MODEL: 'claude-opus-4-1' });
+    const overrides = llmEnvOverrides({
+      QUARRY_LLM_PROVIDER: 'anthropic',
+      QUARRY_LLM_MODEL: 'claude-haiku-4-5',
+      QUARRY_LLM_API_KEY: 'k',
+      QUARRY_LLM_QUALITY_MODEL: 'claude-opus-4-1',
+    });
     const config = llmConfigSchema.parse(overrides);
-    expect(config.quality).toMatchObject({ provider: 'anthropic', baseUrl: 'https://api.anthropic.com', apiKey: 'k', model: 'claude-opus-4-1' });
+    expect(config.quality).toMatchObject({
+      provider: 'anthropic',
+      baseUrl: 'https://api.anthropic.com',
+      apiKey: 'k',
+      model: 'claude-opus-4-1',
+    });
   });
 });

@@ -65,7 +65,8 @@ export interface LlmEnvOverrides {
  * environment points that tier at another host.
  */
 export function llmEnvOverrides(env: Env): LlmEnvOverrides {
-  const read = (name: string): string | undefined => (env[name] === undefined || env[name] === '' ? undefined : env[name]);
+  const read = (name: string): string | undefined =>
+    env[name] === undefined || env[name] === '' ? undefined : env[name];
   const fast = pickDefined({
     provider: read('QUARRY_LLM_PROVIDER'),
     baseUrl: read('QUARRY_LLM_BASE_URL'),

@@ -77,11 +77,21 @@ export abstract class HttpLlmClient implements LlmClient {
       const response = await sendWithRetries(this.sendContext(scope), built.http);
       const completion = this.readCompletion(decodeAnswer(await readText(response.body, scope)));
       const text = built.prefill + completion.text;
-      const result: LlmResponse = { text, model: completion.model || this.model, finishReason: completion.finishReason };
+      const result: LlmResponse = {
+        text,
+        model: completion.model || this.model,
+        finishReason: completion.finishReason,
+      };
       if (completion.usage) result.usage = completion.usage;
       if (request.json) result.json = parseModelJson(text);
       this.options.logger.debug(
-        { provider: this.provider, model: result.model, elapsedMs: Date.now() - started, usage: result.usage, finishReason: result.finishReason },
+        {
+          provider: this.provider,
+          model: result.model,
+          elapsedMs: Date.now() - started,
+          usage: result.usage,
+          finishReason: result.finishReason,
+        },
         'model call completed',
       );
       return result;
@@ -144,10 +154,14 @@ function decodeAnswer(raw: string): unknown {
   try {
     return JSON.parse(raw);
   } catch (error) {
-    throw new AppError('UPSTREAM_FAILED', 'the model endpoint answered with something that is not JSON; check baseUrl', {
-      cause: error,
-      details: { excerpt: raw.slice(0, 200) },
-    });
+    throw new AppError(
+      'UPSTREAM_FAILED',
+      'the model endpoint answered with something that is not JSON; check baseUrl',
+      {
+        cause: error,
+        details: { excerpt: raw.slice(0, 200) },
+      },
+    );
   }
 }
 

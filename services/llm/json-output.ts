@@ -9,7 +9,9 @@ export function parseModelJson(text: string): unknown {
       // try the next reading
     }
   }
-  throw new AppError('UPSTREAM_FAILED', 'the model did not return valid JSON', { details: { excerpt: text.slice(0, 200) } });
+  throw new AppError('UPSTREAM_FAILED', 'the model did not return valid JSON', {
+    details: { excerpt: text.slice(0, 200) },
+  });
 }
 
 function* jsonCandidates(text: string): Iterable<string> {
@@ -18,7 +20,10 @@ function* jsonCandidates(text: string): Iterable<string> {
   const fenced = /```(?:json|JSON)?\s*\n?([\s\S]*?)\n?\s*```/.exec(trimmed);
   if (fenced?.[1]) yield fenced[1].trim();
   // Prose around a single object or array: take the outermost brackets.
-  for (const [open, close] of [['{', '}'], ['[', ']']] as const) {
+  for (const [open, close] of [
+    ['{', '}'],
+    ['[', ']'],
+  ] as const) {
     const start = trimmed.indexOf(open);
     const end = trimmed.lastIndexOf(close);
     if (start !== -1 && end > start) yield trimmed.slice(start, end + 1);

@@ -26,8 +26,12 @@ describe('modelFor', () => {
   });
 
   it('is the only place a tier is picked: no plugin or other service reads llm.fast or llm.quality', () => {
-    const files = ['plugins', 'services'].flatMap((dir) => sourceFiles(join(PACKAGE_ROOT, dir))).filter((file) => !relative(PACKAGE_ROOT, file).startsWith('services/llm/'));
-    const pickers = files.filter((file) => /\b(llm|tiers)\??\.(fast|quality)\b/.test(readFileSync(file, 'utf8').replace(/`[^`]*`|'[^']*'/g, '')));
+    const files = ['plugins', 'services']
+      .flatMap((dir) => sourceFiles(join(PACKAGE_ROOT, dir)))
+      .filter((file) => !relative(PACKAGE_ROOT, file).startsWith('services/llm/'));
+    const pickers = files.filter((file) =>
+      /\b(llm|tiers)\??\.(fast|quality)\b/.test(readFileSync(file, 'utf8').replace(/`[^`]*`|'[^']*'/g, '')),
+    );
     expect(pickers.map((file) => relative(PACKAGE_ROOT, file))).toEqual([]);
   });
 });

@@ -18,7 +18,12 @@ function completion(text: string, finishReason = 'stop'): ScriptedReply {
 }
 
 function chunk(content: string | undefined, finishReason: string | null = null): { data: unknown } {
-  return { data: { object: 'chat.completion.chunk', choices: [{ index: 0, delta: content === undefined ? {} : { content }, finish_reason: finishReason }] } };
+  return {
+    data: {
+      object: 'chat.completion.chunk',
+      choices: [{ index: 0, delta: content === undefined ? {} : { content }, finish_reason: finishReason }],
+    },
+  };
 }
 
 // Served under /v1, the way Ollama, vLLM, llama.cpp and LM Studio expose the API.
@@ -37,8 +42,13 @@ const contract = describeProviderContract({
     ],
     hold: options.hold ?? false,
   }),
-  errorReply: (status, message, headers = {}) => ({ status, headers, json: { error: { message, type: 'invalid_request_error' } } }),
-  conversationOf: (request) => (request.body.messages as Array<{ role: string }>).filter((message) => message.role !== 'system'),
+  errorReply: (status, message, headers = {}) => ({
+    status,
+    headers,
+    json: { error: { message, type: 'invalid_request_error' } },
+  }),
+  conversationOf: (request) =>
+    (request.body.messages as Array<{ role: string }>).filter((message) => message.role !== 'system'),
 });
 
 describe('OpenAiCompatibleClient requests', () => {
@@ -102,7 +112,11 @@ describe('OpenAiCompatibleClient requests', () => {
   it('asks for json_object, mentioning JSON in the system prompt', async () => {
     const server = contract.server();
     server.script(completion('{"a":1}'));
-    const answer = await client().complete({ system: 'Extract.', messages: [{ role: 'user', content: 'x' }], json: true });
+    const answer = await client().complete({
+      system: 'Extract.',
+      messages: [{ role: 'user', content: 'x' }],
+      json: true,
+    });
     expect(answer.json).toEqual({ a: 1 });
     const body = server.received[0]!.body;
     expect(body.response_format).toEqual({ type: 'json_object' });
@@ -114,9 +128,17 @@ describe('OpenAiCompatibleClient requests', () => {
   it('asks for a strict json_schema when a schema is given', async () => {
     const server = contract.server();
     server.script(completion('{"title":"t"}'));
-    const schema = { type: 'object', properties: { title: { type: 'string' } }, required: ['title'], additionalProperties: false };
+    const schema = {
+      type: 'object',
+      properties: { title: { type: 'string' } },
+      required: ['title'],
+      additionalProperties: false,
+    };
     await client().complete({ messages: [{ role: 'user', content: 'x' }], json: { schema, name: 'page_title' } });
-    expect(server.received[0]!.body.response_format).toEqual({ type: 'json_schema', json_schema: { name: 'page_title', schema, strict: true } });
+    expect(server.received[0]!.body.response_format).toEqual({
+      type: 'json_schema',
+      json_schema: { name: 'page_title', schema, strict: true },
+    });
   });
 
   it('reports a cut-off answer as finishReason "length"', async () => {
@@ -127,7 +149,10 @@ describe('OpenAiCompatibleClient requests', () => {
 
   it('honours retry-after-ms', async () => {
     const server = contract.server();
-    server.script({ status: 429, headers: { 'retry-after-ms': '300' }, json: { error: { message: 'slow' } } }, completion('ok'));
+    server.script(
+      { status: 429, headers: { 'retry-after-ms': '300' }, json: { error: { message: 'slow' } } },
+      completion('ok'),
+    );
     await client({ retryBaseDelayMs: 1 }).complete({ messages: [{ role: 'user', content: 'x' }] });
     expect(server.received[1]!.at - server.received[0]!.at).toBeGreaterThanOrEqual(280);
   });
@@ -141,7 +166,9 @@ describe('OpenAiCompatibleClient requests', () => {
   it('fails a stream that reports an error with UPSTREAM_FAILED', async () => {
     const server = contract.server();
     server.script({ sse: [chunk('a'), { data: { error: { message: 'model crashed' } } }] });
-    expect(await codeOf(collect(client().stream({ messages: [{ role: 'user', content: 'x' }] })))).toBe('UPSTREAM_FAILED');
+    expect(await codeOf(collect(client().stream({ messages: [{ role: 'user', content: 'x' }] })))).toBe(
+      'UPSTREAM_FAILED',
+    );
   });
 
   it('fails with UPSTREAM_FAILED when the answer has no choices', async () => {

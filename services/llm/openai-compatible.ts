@@ -4,7 +4,13 @@
  * the model name and the key differ.
  */
 import { AppError } from '../../core/errors.js';
-import { HttpLlmClient, normaliseFinishReason, type BuiltRequest, type ReadCompletion, type StreamStep } from './http-client.js';
+import {
+  HttpLlmClient,
+  normaliseFinishReason,
+  type BuiltRequest,
+  type ReadCompletion,
+  type StreamStep,
+} from './http-client.js';
 import { jsonInstruction } from './json-output.js';
 import type { SseEvent } from './sse.js';
 import type { LlmRequest } from './types.js';
@@ -36,19 +42,28 @@ export class OpenAiCompatibleClient extends HttpLlmClient {
     if (request.temperature !== undefined) body.temperature = request.temperature;
     if (request.json === true) body.response_format = { type: 'json_object' };
     else if (request.json) {
-      body.response_format = { type: 'json_schema', json_schema: { name: request.json.name ?? 'response', schema: request.json.schema, strict: true } };
+      body.response_format = {
+        type: 'json_schema',
+        json_schema: { name: request.json.name ?? 'response', schema: request.json.schema, strict: true },
+      };
     }
     if (stream) body.stream = true;
 
     const headers = this.jsonHeaders(stream);
     if (this.apiKey) headers.authorization = `Bearer ${this.apiKey}`;
-    return { http: { url: `${this.baseUrl}/chat/completions`, method: 'POST', headers, body: JSON.stringify(body) }, prefill: '' };
+    return {
+      http: { url: `${this.baseUrl}/chat/completions`, method: 'POST', headers, body: JSON.stringify(body) },
+      prefill: '',
+    };
   }
 
   protected readCompletion(answer: unknown): ReadCompletion {
     const completion = answer as ChatCompletion;
     const choice = completion.choices?.[0];
-    if (!choice) throw new AppError('UPSTREAM_FAILED', 'the model endpoint answered without any choices', { details: { provider: this.provider } });
+    if (!choice)
+      throw new AppError('UPSTREAM_FAILED', 'the model endpoint answered without any choices', {
+        details: { provider: this.provider },
+      });
     const refused = !choice.message?.content && Boolean(choice.message?.refusal);
     const read: ReadCompletion = {
       text: choice.message?.content ?? '',

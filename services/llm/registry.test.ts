@@ -20,11 +20,17 @@ describe('createLlmTiers', () => {
   });
 
   it('lets one configured tier serve both', () => {
-    const tiers = createLlmTiers(llmConfigSchema.parse({ fast: { baseUrl: 'http://localhost:11434/v1', model: 'llama3.1:8b' } }), silentLogger());
+    const tiers = createLlmTiers(
+      llmConfigSchema.parse({ fast: { baseUrl: 'http://localhost:11434/v1', model: 'llama3.1:8b' } }),
+      silentLogger(),
+    );
     expect(tiers.fast).toBeInstanceOf(OpenAiCompatibleClient);
     expect(tiers.quality).toBe(tiers.fast);
     expect(modelUsed(tiers.quality)).toBe('llama3.1:8b');
-    const onlyQuality = createLlmTiers(llmConfigSchema.parse({ quality: { provider: 'anthropic', model: 'claude-sonnet-4-5', apiKey: 'k' } }), silentLogger());
+    const onlyQuality = createLlmTiers(
+      llmConfigSchema.parse({ quality: { provider: 'anthropic', model: 'claude-sonnet-4-5', apiKey: 'k' } }),
+      silentLogger(),
+    );
     expect(onlyQuality.fast).toBe(onlyQuality.quality);
   });
 
@@ -58,7 +64,11 @@ describe('createLlmTiers', () => {
         : JSON.stringify({ model: 'm', choices: [{ message: { content: 'whole' }, finish_reason: 'stop' }] });
       return { status: 200, headers: { 'content-type': 'application/json' }, body };
     };
-    const tiers = createLlmTiers(llmConfigSchema.parse({ fast: { baseUrl: 'https://llm.example/v1', apiKey: 'k', model: 'm' } }), silentLogger(), { transport });
+    const tiers = createLlmTiers(
+      llmConfigSchema.parse({ fast: { baseUrl: 'https://llm.example/v1', apiKey: 'k', model: 'm' } }),
+      silentLogger(),
+      { transport },
+    );
     expect((await tiers.fast!.complete({ messages: [{ role: 'user', content: 'x' }] })).text).toBe('whole');
     expect(await collect(tiers.fast!.stream({ messages: [{ role: 'user', content: 'x' }] }))).toEqual(['a', 'b']);
     expect(seen[0]).toMatchObject({ url: 'https://llm.example/v1/chat/completions', method: 'POST' });
@@ -71,8 +81,14 @@ describe('createLlmTiers', () => {
       calls++;
       throw new AppError('FORBIDDEN_ADDRESS', 'refused by the outbound policy');
     };
-    const tiers = createLlmTiers(llmConfigSchema.parse({ fast: { baseUrl: 'http://10.0.0.5/v1', model: 'm' } }), silentLogger(), { transport });
-    expect(await codeOf(tiers.fast!.complete({ messages: [{ role: 'user', content: 'x' }] }))).toBe('FORBIDDEN_ADDRESS');
+    const tiers = createLlmTiers(
+      llmConfigSchema.parse({ fast: { baseUrl: 'http://10.0.0.5/v1', model: 'm' } }),
+      silentLogger(),
+      { transport },
+    );
+    expect(await codeOf(tiers.fast!.complete({ messages: [{ role: 'user', content: 'x' }] }))).toBe(
+      'FORBIDDEN_ADDRESS',
+    );
     expect(calls).toBe(1);
   });
 });

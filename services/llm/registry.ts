@@ -43,12 +43,17 @@ export function createLlmTiers(config: LlmConfig | undefined, logger: Logger, op
   const fast = fastConfig ? createClient(fastConfig, logger.child({ component: 'llm', tier: 'fast' }), options) : null;
   // One client when both tiers are the same configuration.
   const quality =
-    qualityConfig === fastConfig ? fast : qualityConfig ? createClient(qualityConfig, logger.child({ component: 'llm', tier: 'quality' }), options) : null;
+    qualityConfig === fastConfig
+      ? fast
+      : qualityConfig
+        ? createClient(qualityConfig, logger.child({ component: 'llm', tier: 'quality' }), options)
+        : null;
 
   const description: LlmTiersDescription = { configured: fast !== null || quality !== null };
   if (fastConfig) description.fast = describeTier(fastConfig);
   if (qualityConfig) description.quality = describeTier(qualityConfig);
-  if (!description.configured) logger.debug('no language model configured: features that would use one answer extractively');
+  if (!description.configured)
+    logger.debug('no language model configured: features that would use one answer extractively');
 
   return { fast, quality, describe: () => structuredClone(description) };
 }
@@ -70,7 +75,10 @@ function createClient(tier: LlmTierConfig, logger: Logger, options: LlmTierOptio
   if (options.transport) endpoint.transport = options.transport;
   const officialHost = tier.provider === 'anthropic' ? ANTHROPIC_DEFAULT_BASE_URL : OPENAI_DEFAULT_BASE_URL;
   if (!tier.apiKey && sameHost(tier.baseUrl, officialHost)) {
-    logger.warn({ provider: tier.provider, model: tier.model }, 'no API key configured for the public API; calls will be refused');
+    logger.warn(
+      { provider: tier.provider, model: tier.model },
+      'no API key configured for the public API; calls will be refused',
+    );
   }
   return tier.provider === 'anthropic' ? new AnthropicClient(endpoint) : new OpenAiCompatibleClient(endpoint);
 }

@@ -52,7 +52,10 @@ export async function sendWithRetries(
         });
       }
       const delayMs = backoffMs(retry, attempt);
-      logger.warn({ ...details(context), attempt: attempt + 1, delayMs, err: error }, 'model request failed to connect; retrying');
+      logger.warn(
+        { ...details(context), attempt: attempt + 1, delayMs, err: error },
+        'model request failed to connect; retrying',
+      );
       await scope.sleep(delayMs);
       continue;
     }
@@ -64,15 +67,27 @@ export async function sendWithRetries(
     const status = response.status;
 
     if (status === 401 || status === 403) {
-      throw new AppError('UNAVAILABLE', `the ${context.provider} endpoint refused the credentials (HTTP ${status}); check the API key`, { details: info });
+      throw new AppError(
+        'UNAVAILABLE',
+        `the ${context.provider} endpoint refused the credentials (HTTP ${status}); check the API key`,
+        { details: info },
+      );
     }
     if (status === 404) {
-      throw new AppError('UNAVAILABLE', `the ${context.provider} endpoint answered 404; check baseUrl and the model name "${context.model}"`, { details: info });
+      throw new AppError(
+        'UNAVAILABLE',
+        `the ${context.provider} endpoint answered 404; check baseUrl and the model name "${context.model}"`,
+        { details: info },
+      );
     }
 
     const retriable = status === 429 || status === 408 || status >= 500;
     if (!retriable) {
-      throw new AppError('UPSTREAM_FAILED', `the model endpoint rejected the request (HTTP ${status})${upstreamMessage ? `: ${upstreamMessage}` : ''}`, { details: info });
+      throw new AppError(
+        'UPSTREAM_FAILED',
+        `the model endpoint rejected the request (HTTP ${status})${upstreamMessage ? `: ${upstreamMessage}` : ''}`,
+        { details: info },
+      );
     }
 
     const retryAfterMs = retryAfterOf(response.headers);
@@ -85,7 +100,11 @@ export async function sendWithRetries(
           ...(retryAfterMs !== undefined ? { retryAfterSeconds: Math.ceil(retryAfterMs / 1000) } : {}),
         });
       }
-      throw new AppError('UPSTREAM_FAILED', `the model endpoint failed (HTTP ${status})${upstreamMessage ? `: ${upstreamMessage}` : ''}`, { details: info });
+      throw new AppError(
+        'UPSTREAM_FAILED',
+        `the model endpoint failed (HTTP ${status})${upstreamMessage ? `: ${upstreamMessage}` : ''}`,
+        { details: info },
+      );
     }
     logger.warn({ ...details(context), status, attempt: attempt + 1, delayMs }, 'model request failed; retrying');
     await scope.sleep(delayMs);

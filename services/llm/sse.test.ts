@@ -12,7 +12,8 @@ async function eventsOf(pieces: string[]): Promise<SseEvent[]> {
 
 describe('parseSse', () => {
   it('reassembles events split across chunks, with any line ending', async () => {
-    const text = 'event: a\r\ndata: {"x":1}\r\n\r\n: comment\n\ndata:no-space\n\ndata: one\ndata: two\r\rdata: [DONE]\n\n';
+    const text =
+      'event: a\r\ndata: {"x":1}\r\n\r\n: comment\n\ndata:no-space\n\ndata: one\ndata: two\r\rdata: [DONE]\n\n';
     const expected = [{ event: 'a', data: '{"x":1}' }, { data: 'no-space' }, { data: 'one\ntwo' }, { data: '[DONE]' }];
     expect(await eventsOf([text])).toEqual(expected);
     // Every split point, including between \r and \n.

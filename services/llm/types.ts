@@ -12,7 +12,7 @@ export interface LlmMessage {
 }
 
 /** Ask for JSON output; with a schema the provider is told to follow it (and OpenAI enforces it strictly). */
-export type LlmJsonMode = boolean | { schema: object; /** ^[a-zA-Z0-9_-]+$, default "response" */ name?: string };
+export type LlmJsonMode = boolean | { schema: object /** ^[a-zA-Z0-9_-]+$, default "response" */; name?: string };
 
 export interface LlmRequest {
   system?: string;

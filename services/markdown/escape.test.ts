@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { anyWebLink, escapeMarkdownText, fencedCode, markdownImage, markdownLink, referenceDefinition } from './escape.js';
+import {
+  anyWebLink,
+  escapeMarkdownText,
+  fencedCode,
+  markdownImage,
+  markdownLink,
+  referenceDefinition,
+} from './escape.js';
 import { outboundLinkPolicy } from './link-policy.js';
 
 const strict = outboundLinkPolicy();
@@ -24,7 +31,15 @@ describe('links and images', () => {
   it('links http(s) only, and never an address the policy refuses', () => {
     expect(markdownLink('docs', 'https://example.com/a_(b)', strict)).toBe('[docs](<https://example.com/a_(b)>)');
     expect(markdownLink('docs', 'https://example.com/a', strict)).toBe('[docs](https://example.com/a)');
-    for (const url of ['javascript:alert(1)', 'data:text/html,<b>x</b>', 'http://127.0.0.1:8080/', 'http://[::127.0.0.1]/', 'http://169.254.169.254/latest', 'http://localhost/', 'vbscript:x']) {
+    for (const url of [
+      'javascript:alert(1)',
+      'data:text/html,<b>x</b>',
+      'http://127.0.0.1:8080/',
+      'http://[::127.0.0.1]/',
+      'http://169.254.169.254/latest',
+      'http://localhost/',
+      'vbscript:x',
+    ]) {
       expect(markdownLink('x](javascript:alert(1)) [y', url, strict)).toBe('x\\](javascript:alert(1)) \\[y');
       expect(markdownImage('alt', url, strict)).toBe('');
       expect(referenceDefinition('1', url, strict)).toBeNull();

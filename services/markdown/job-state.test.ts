@@ -16,6 +16,8 @@ describe('renderJobState', () => {
   });
 
   it('is just the state when there is nothing to add', () => {
-    expect(renderJobState('Job', { job_id: 'j2', status: 'queued', progress: null, error: null })).toBe('Job j2: queued');
+    expect(renderJobState('Job', { job_id: 'j2', status: 'queued', progress: null, error: null })).toBe(
+      'Job j2: queued',
+    );
   });
 });

@@ -38,8 +38,12 @@ export function renderSourceList(items: readonly SourceItem[], options: SourceLi
   const lines: string[] = [];
   shown.forEach((item, i) => {
     const prefix = marker(i + 1);
-    const details = (item.details ?? []).filter((d) => d !== null && d !== undefined && d !== false && d !== '').join(', ');
-    lines.push(`${prefix}${markdownLink(item.title?.trim() || item.url, item.url, options.policy)}${details ? ` — ${escapeMarkdownText(details)}` : ''}`);
+    const details = (item.details ?? [])
+      .filter((d) => d !== null && d !== undefined && d !== false && d !== '')
+      .join(', ');
+    lines.push(
+      `${prefix}${markdownLink(item.title?.trim() || item.url, item.url, options.policy)}${details ? ` — ${escapeMarkdownText(details)}` : ''}`,
+    );
     const excerpt = item.excerpt ? inlineText(item.excerpt, options.excerptChars ?? 300) : '';
     if (excerpt) lines.push(`${' '.repeat(prefix.length)}${excerpt}`);
   });

@@ -22,7 +22,9 @@ export class BatchedCounter<L extends string> {
       ...config,
       labelNames,
       collect() {
-        for (const seconds of pending.values()) for (const thirds of seconds.values()) for (const { labels, count } of thirds.values()) this.inc(labels, count);
+        for (const seconds of pending.values())
+          for (const thirds of seconds.values())
+            for (const { labels, count } of thirds.values()) this.inc(labels, count);
         pending.clear();
       },
     });

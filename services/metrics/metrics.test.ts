@@ -31,7 +31,10 @@ describe('Metrics', () => {
     metrics.engineRequest('duckduckgo', 'ENGINE_CAPTCHA', 200);
     metrics.engineRequest('duckduckgo', 'TIMEOUT', 200);
     const snapshot = await metrics.snapshot();
-    expect(snapshot.cache).toEqual({ search: { hits: 3, misses: 1, hit_rate: 0.75 }, scrape: { hits: 0, misses: 1, hit_rate: 0 } });
+    expect(snapshot.cache).toEqual({
+      search: { hits: 3, misses: 1, hit_rate: 0.75 },
+      scrape: { hits: 0, misses: 1, hit_rate: 0 },
+    });
     expect(snapshot.engines.duckduckgo).toEqual({ requests: 4, failures: 2, error_rate: 0.5, p50_ms: 200 });
   });
 
@@ -39,10 +42,15 @@ describe('Metrics', () => {
     const metrics = new Metrics({ defaultMetrics: false });
     let queued = 3;
     metrics.registerGauge('quarry_extraction_queue', 'Extractions waiting', () => queued);
-    metrics.registerGauge('quarry_browser_pages', 'Open pages', () => [{ labels: { state: 'busy' }, value: 2 }], ['state']);
+    metrics.registerGauge('quarry_browser_pages', 'Open pages', () => [{ labels: { state: 'busy' }, value: 2 }], [
+      'state',
+    ]);
     queued = 5;
     const snapshot = await metrics.snapshot();
-    expect(snapshot.gauges).toEqual({ quarry_extraction_queue: 5, quarry_browser_pages: [{ labels: { state: 'busy' }, value: 2 }] });
+    expect(snapshot.gauges).toEqual({
+      quarry_extraction_queue: 5,
+      quarry_browser_pages: [{ labels: { state: 'busy' }, value: 2 }],
+    });
     const text = await metrics.prometheus();
     expect(text).toContain('quarry_extraction_queue 5');
     expect(text).toContain('quarry_browser_pages{state="busy"} 2');

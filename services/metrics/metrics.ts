@@ -59,7 +59,14 @@ export class Metrics {
   readonly registry = new Registry();
   private readonly gaugeReaders = new Map<string, GaugeReader>();
 
-  private readonly calls = new BatchedCounter({ name: 'quarry_capability_calls_total', help: 'Capability calls by capability, host and outcome (ok or error code)', registers: [this.registry] }, ['capability', 'host', 'status']);
+  private readonly calls = new BatchedCounter(
+    {
+      name: 'quarry_capability_calls_total',
+      help: 'Capability calls by capability, host and outcome (ok or error code)',
+      registers: [this.registry],
+    },
+    ['capability', 'host', 'status'],
+  );
   private readonly callLatency = new WindowedSummary({
     name: 'quarry_capability_duration_ms',
     help: 'Capability latency in milliseconds over the last 10 minutes',
@@ -68,8 +75,22 @@ export class Metrics {
     ...WINDOW,
     registers: [this.registry],
   });
-  private readonly cacheLookups = new BatchedCounter({ name: 'quarry_cache_lookups_total', help: 'Cache lookups by area and result (hit or miss)', registers: [this.registry] }, ['area', 'result']);
-  private readonly engineRequests = new BatchedCounter({ name: 'quarry_engine_requests_total', help: 'Search engine requests by engine and outcome (ok or error code)', registers: [this.registry] }, ['engine', 'outcome']);
+  private readonly cacheLookups = new BatchedCounter(
+    {
+      name: 'quarry_cache_lookups_total',
+      help: 'Cache lookups by area and result (hit or miss)',
+      registers: [this.registry],
+    },
+    ['area', 'result'],
+  );
+  private readonly engineRequests = new BatchedCounter(
+    {
+      name: 'quarry_engine_requests_total',
+      help: 'Search engine requests by engine and outcome (ok or error code)',
+      registers: [this.registry],
+    },
+    ['engine', 'outcome'],
+  );
   private readonly engineLatency = new WindowedSummary({
     name: 'quarry_engine_duration_ms',
     help: 'Search engine latency in milliseconds over the last 10 minutes',
@@ -136,7 +157,13 @@ export class Metrics {
     const snapshot: PerformanceSnapshot = { capabilities: {}, cache: {}, engines: {}, gauges: {} };
 
     for (const { labels, value } of await this.calls.values()) {
-      const entry = (snapshot.capabilities[String(labels.capability)] ??= { calls: 0, errors: 0, p50_ms: null, p95_ms: null, p99_ms: null });
+      const entry = (snapshot.capabilities[String(labels.capability)] ??= {
+        calls: 0,
+        errors: 0,
+        p50_ms: null,
+        p95_ms: null,
+        p99_ms: null,
+      });
       entry.calls += value;
       if (labels.status !== 'ok') entry.errors += value;
     }
@@ -154,7 +181,12 @@ export class Metrics {
     for (const entry of Object.values(snapshot.cache)) entry.hit_rate = ratio(entry.hits, entry.hits + entry.misses);
 
     for (const { labels, value } of await this.engineRequests.values()) {
-      const entry = (snapshot.engines[String(labels.engine)] ??= { requests: 0, failures: 0, error_rate: null, p50_ms: null });
+      const entry = (snapshot.engines[String(labels.engine)] ??= {
+        requests: 0,
+        failures: 0,
+        error_rate: null,
+        p50_ms: null,
+      });
       entry.requests += value;
       if (labels.outcome !== 'ok') entry.failures += value;
     }

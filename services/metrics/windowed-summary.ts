@@ -104,7 +104,9 @@ export class WindowedSummary {
     const values: SummaryValue[] = [];
     for (const series of this.series.values()) {
       const quantiles = this.quantiles(series);
-      this.options.percentiles.forEach((quantile, i) => values.push({ labels: { quantile, ...series.labels }, value: quantiles[i]! }));
+      this.options.percentiles.forEach((quantile, i) =>
+        values.push({ labels: { quantile, ...series.labels }, value: quantiles[i]! }),
+      );
       values.push({ metricName: `${this.name}_sum`, labels: series.labels, value: series.sum });
       values.push({ metricName: `${this.name}_count`, labels: series.labels, value: series.count });
     }
@@ -115,7 +117,13 @@ export class WindowedSummary {
     const now = this.now();
     const newest = series.slots[series.slots.length - 1];
     if (newest && now - newest.startedAt < this.slotMs) return newest;
-    const slot: Slot = { startedAt: now, buckets: new Map(), count: 0, min: Number.POSITIVE_INFINITY, max: Number.NEGATIVE_INFINITY };
+    const slot: Slot = {
+      startedAt: now,
+      buckets: new Map(),
+      count: 0,
+      min: Number.POSITIVE_INFINITY,
+      max: Number.NEGATIVE_INFINITY,
+    };
     series.slots.push(slot);
     if (series.slots.length > this.options.slots) series.slots.shift();
     return slot;

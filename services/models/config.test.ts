@@ -12,8 +12,15 @@ it('reads the task models from the file and the environment, none by default', (
     stance: { model: null },
     reranker: { model: null, topK: 30 },
   });
-  writeFileSync(join(cwd, 'quarry.config.json'), JSON.stringify({ models: { entities: { model: '/srv/ner', batchSize: 8 }, reranker: { topK: 10 } } }));
-  const env = { QUARRY_STANCE_MODEL: 'Xenova/nli-deberta-v3-xsmall', QUARRY_RERANKER_MODEL: 'Xenova/ms-marco-MiniLM-L-6-v2', QUARRY_MODELS_ALLOW_REMOTE: 'false' };
+  writeFileSync(
+    join(cwd, 'quarry.config.json'),
+    JSON.stringify({ models: { entities: { model: '/srv/ner', batchSize: 8 }, reranker: { topK: 10 } } }),
+  );
+  const env = {
+    QUARRY_STANCE_MODEL: 'Xenova/nli-deberta-v3-xsmall',
+    QUARRY_RERANKER_MODEL: 'Xenova/ms-marco-MiniLM-L-6-v2',
+    QUARRY_MODELS_ALLOW_REMOTE: 'false',
+  };
   expect(loadConfig({ env, cwd }).config.models).toMatchObject({
     allowRemote: false,
     entities: { model: '/srv/ner', batchSize: 8 },

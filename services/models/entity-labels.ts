@@ -29,5 +29,7 @@ export function bioTag(label: string): string {
 
 /** Why these labels cannot tag entities, or null when at least one maps to a type. */
 export function entityLabelProblem(labels: readonly string[]): string | null {
-  return labels.some((label) => bioTag(label) !== 'O') ? null : `its labels (${labels.slice(0, 8).join(', ')}) name no PER, ORG, LOC or MISC entities`;
+  return labels.some((label) => bioTag(label) !== 'O')
+    ? null
+    : `its labels (${labels.slice(0, 8).join(', ')}) name no PER, ORG, LOC or MISC entities`;
 }

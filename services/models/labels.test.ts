@@ -6,7 +6,13 @@ import { judgeFromLogits, stanceLabelProblem } from './stance-model.js';
 describe('entity labels', () => {
   it('reads the usual label schemes as BIO tags over PER, ORG, LOC, MISC', () => {
     expect(['B-PER', 'I-ORG', 'B-LOC', 'I-MISC', 'O'].map(bioTag)).toEqual(['B-PER', 'I-ORG', 'B-LOC', 'I-MISC', 'O']);
-    expect(['I-person', 'B-organization', 'S-GPE', 'ORG', 'E-LOC'].map(bioTag)).toEqual(['I-PER', 'B-ORG', 'B-LOC', 'I-ORG', 'I-LOC']);
+    expect(['I-person', 'B-organization', 'S-GPE', 'ORG', 'E-LOC'].map(bioTag)).toEqual([
+      'I-PER',
+      'B-ORG',
+      'B-LOC',
+      'I-ORG',
+      'I-LOC',
+    ]);
     expect(['B-DATE', 'LABEL_3', 'B-'].map(bioTag)).toEqual(['O', 'O', 'O']);
   });
 
@@ -20,7 +26,10 @@ describe('stance from NLI logits', () => {
   const labels = ['contradiction', 'entailment', 'neutral'];
 
   it('takes the winning label, its probability as strength, neutral as unrelated', () => {
-    expect(judgeFromLogits(labels, [0, 4, 0])).toMatchObject({ stance: 'supports', reasons: ['model: entailment (0.965)'] });
+    expect(judgeFromLogits(labels, [0, 4, 0])).toMatchObject({
+      stance: 'supports',
+      reasons: ['model: entailment (0.965)'],
+    });
     expect(judgeFromLogits(labels, [4, 0, 0]).stance).toBe('contradicts');
     expect(judgeFromLogits(labels, [0, 0, 4])).toMatchObject({ stance: 'unrelated', strength: 0 });
     expect(judgeFromLogits(labels, [0, 4, 0]).strength).toBeCloseTo(0.965, 3);

@@ -55,17 +55,39 @@ export interface ModelHost {
 
 export type HostOutcome = { host: ModelHost; reason: null } | { host: null; reason: string };
 
-export async function loadModelHost(options: ModelHostOptions, logger: Pick<Logger, 'info' | 'warn'>): Promise<HostOutcome> {
+export async function loadModelHost(
+  options: ModelHostOptions,
+  logger: Pick<Logger, 'info' | 'warn'>,
+): Promise<HostOutcome> {
   const cacheDir = options.cacheDir ?? join(options.dataDir, 'models');
-  const { specs, skipped } = configuredCandidates(options.model, { model: options.model, allowRemote: options.allowRemote, remoteHost: options.remoteHost, cacheDir, dataDir: options.dataDir });
+  const { specs, skipped } = configuredCandidates(options.model, {
+    model: options.model,
+    allowRemote: options.allowRemote,
+    remoteHost: options.remoteHost,
+    cacheDir,
+    dataDir: options.dataDir,
+  });
   const failures: string[] = skipped ? [skipped] : [];
   for (const spec of specs) {
-    const pool = new ProcessPool<ModelTask, unknown>({ filename: builtWorkerPath('models'), name: `${options.kind} model`, processes: options.threads });
+    const pool = new ProcessPool<ModelTask, unknown>({
+      filename: builtWorkerPath('models'),
+      name: `${options.kind} model`,
+      processes: options.threads,
+    });
     try {
-      const { labels, pid } = (await pool.run({ kind: 'load', spec, head: options.head }, { timeoutMs: LOAD_TIMEOUT_MS })) as LoadResult;
+      const { labels, pid } = (await pool.run(
+        { kind: 'load', spec, head: options.head },
+        { timeoutMs: LOAD_TIMEOUT_MS },
+      )) as LoadResult;
       const problem = options.labelProblem(labels);
       if (problem) throw new Error(problem);
-      const info: TaskModelInfo = { kind: options.kind, id: spec.id, name: withoutPath(spec.id), source: spec.source as TaskModelInfo['source'], labels };
+      const info: TaskModelInfo = {
+        kind: options.kind,
+        id: spec.id,
+        name: withoutPath(spec.id),
+        source: spec.source as TaskModelInfo['source'],
+        labels,
+      };
       logger.info({ model: info.id, source: info.source, labels }, `${options.kind} model ${info.id} (${info.source})`);
       return {
         host: {
@@ -79,7 +101,9 @@ export async function loadModelHost(options: ModelHostOptions, logger: Pick<Logg
       };
     } catch (error) {
       await pool.close();
-      failures.push(`${spec.id} (${spec.source}): ${(error as Error).message.replace(/^.* model worker failed: /, '')}`);
+      failures.push(
+        `${spec.id} (${spec.source}): ${(error as Error).message.replace(/^.* model worker failed: /, '')}`,
+      );
     }
   }
   const reason = `configured ${options.kind} model ${options.model} not used: ${failures.join('; ')}`;

@@ -26,7 +26,12 @@ const recordingLogger = (): Logger => {
   return child();
 };
 
-function services(models: Partial<Record<'entities' | 'stance' | 'reranker', string | null>>, extra: Record<string, unknown> = {}, batchSize?: number, topK = 5): ModelServices {
+function services(
+  models: Partial<Record<'entities' | 'stance' | 'reranker', string | null>>,
+  extra: Record<string, unknown> = {},
+  batchSize?: number,
+  topK = 5,
+): ModelServices {
   const config: ModelsConfig = modelsConfigSchema.parse({
     allowRemote: false,
     ...extra,
@@ -62,7 +67,12 @@ describe('token classifier (entities)', () => {
     expect(models.workerPid('entities')).not.toBe(process.pid);
     const extraction = await classifier.extract(TEXT);
     const found = extraction.entities.map((e) => [e.type, e.name]);
-    expect(found).toEqual(expect.arrayContaining([['organization', 'Zorblax'], ['person', 'Quenby Marsh']]));
+    expect(found).toEqual(
+      expect.arrayContaining([
+        ['organization', 'Zorblax'],
+        ['person', 'Quenby Marsh'],
+      ]),
+    );
     expect(found).toHaveLength(2);
     // The model visibly decides: it names the lower-case words it knows, which the offline tagger leaves alone.
     const lower = 'zorblax hired quenby marsh last spring.';
@@ -86,7 +96,10 @@ describe('pair models (stance, reranker)', () => {
     const stance = (await models.stanceModel())!;
     expect(stance.id).toBe('tiny-nli');
     const sentences = ['officials confirmed it', 'the firm denied it', 'it rained', 'confirmed again', 'denied again'];
-    const [all, ...single] = await Promise.all([stance.judge('the merger happened', sentences), ...sentences.map((s) => stance.judge('the merger happened', [s]))]);
+    const [all, ...single] = await Promise.all([
+      stance.judge('the merger happened', sentences),
+      ...sentences.map((s) => stance.judge('the merger happened', [s])),
+    ]);
     expect(all!.map((j) => j.stance)).toEqual(['supports', 'contradicts', 'unrelated', 'supports', 'contradicts']);
     expect(single.map((j) => j[0]!.stance)).toEqual(all!.map((j) => j.stance));
     expect(all![0]!.strength).toBeGreaterThan(0.9);
@@ -96,7 +109,11 @@ describe('pair models (stance, reranker)', () => {
   it('scores (query, passage) pairs with the cross-encoder', async () => {
     const reranker = (await services({ reranker: join(dir, 'tiny-reranker') }).passageReranker())!;
     expect(reranker).toMatchObject({ id: 'tiny-reranker', topK: 5 });
-    const [plain, zebra, striped] = (await reranker.score('animals', ['a horse in a field', 'a zebra in a field', 'a striped horse']))!;
+    const [plain, zebra, striped] = (await reranker.score('animals', [
+      'a horse in a field',
+      'a zebra in a field',
+      'a striped horse',
+    ]))!;
     expect(zebra!).toBeGreaterThan(striped!);
     expect(striped!).toBeGreaterThan(plain!);
   });
@@ -107,7 +124,11 @@ describe('reranker batching', () => {
   function recordBatches() {
     const batches: Array<{ pairs: number; pid: number }> = [];
     const run = ProcessPool.prototype.run;
-    const spy = vi.spyOn(ProcessPool.prototype, 'run').mockImplementation(async function (this: ProcessPool<unknown, unknown>, task, limits) {
+    const spy = vi.spyOn(ProcessPool.prototype, 'run').mockImplementation(async function (
+      this: ProcessPool<unknown, unknown>,
+      task,
+      limits,
+    ) {
       const result = await run.call(this, task, limits);
       const sent = task as ModelTask;
       if (sent.kind === 'pairs') batches.push({ pairs: sent.pairs.length, pid: (result as PairsResult).pid });
@@ -117,7 +138,9 @@ describe('reranker batching', () => {
   }
 
   it('scores only the top k of many passages, in bounded batches, in the model worker, as one batch would', async () => {
-    const texts = Array.from({ length: 100 }, (_, i) => (i % 10 === 9 ? `passage ${i} about a zebra` : `passage ${i} about a horse`));
+    const texts = Array.from({ length: 100 }, (_, i) =>
+      i % 10 === 9 ? `passage ${i} about a zebra` : `passage ${i} about a horse`,
+    );
     const offline = texts.map((_, i) => 1 - i / 100);
     const small = (await services({ reranker: join(dir, 'tiny-reranker') }, {}, 4, 40).passageReranker())!;
     const big = (await services({ reranker: join(dir, 'tiny-reranker') }, {}, 64, 40).passageReranker())!;
@@ -128,7 +151,10 @@ describe('reranker batching', () => {
       expect(recorder.batches).toHaveLength(10);
       expect(recorder.batches.every((b) => b.pairs <= 4 && b.pid !== process.pid)).toBe(true);
       // The zebras among the best 40 take the 4 best scores; passages past the top k keep theirs.
-      const best = reranked.map((score, index) => ({ score, index })).sort((a, b) => b.score - a.score).slice(0, 4);
+      const best = reranked
+        .map((score, index) => ({ score, index }))
+        .sort((a, b) => b.score - a.score)
+        .slice(0, 4);
       expect(best.map((b) => b.index).sort((a, b) => a - b)).toEqual([9, 19, 29, 39]);
       expect(reranked.slice(40)).toEqual(offline.slice(40));
       expect(await small.score('animals', texts.slice(0, 40))).toEqual(await big.score('animals', texts.slice(0, 40)));
@@ -142,8 +168,12 @@ describe('reranker batching', () => {
     const spy = vi.spyOn(ProcessPool.prototype, 'run').mockRejectedValue(new Error('the worker died'));
     try {
       const offline = [0.9, 0.5, 0.2];
-      expect(await rerankScores('animals', ['a horse', 'a striped horse', 'a zebra'], offline, reranker)).toEqual(offline);
-      expect(warnings.some((w) => w.includes('reranker failed: keeping the offline order') && w.includes('tiny-reranker'))).toBe(true);
+      expect(await rerankScores('animals', ['a horse', 'a striped horse', 'a zebra'], offline, reranker)).toEqual(
+        offline,
+      );
+      expect(
+        warnings.some((w) => w.includes('reranker failed: keeping the offline order') && w.includes('tiny-reranker')),
+      ).toBe(true);
     } finally {
       spy.mockRestore();
     }
@@ -181,7 +211,9 @@ describe('fallback to the offline default', () => {
     expect(await models.tokenClassifier()).toBeNull();
     expect(await models.stanceModel()).toBeNull();
     expect(models.state('entities').fallbackReason).toMatch(/no-such-model/);
-    expect(models.state('stance').fallbackReason).toMatch(/quarry-test\/not-cached is not in the cache .* downloads are off/);
+    expect(models.state('stance').fallbackReason).toMatch(
+      /quarry-test\/not-cached is not in the cache .* downloads are off/,
+    );
   });
 
   it('refuses an NLI model whose labels name no entailment and contradiction', async () => {
@@ -196,7 +228,11 @@ describe('from the hub', () => {
   beforeAll(async () => {
     web = await startSandboxWeb();
     for (const file of ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/model.onnx']) {
-      web.addFile(`/quarry-test/tiny-nli/resolve/main/${file}`, readFileSync(join(dir, 'tiny-nli', file)), file.endsWith('.json') ? 'application/json' : 'application/octet-stream');
+      web.addFile(
+        `/quarry-test/tiny-nli/resolve/main/${file}`,
+        readFileSync(join(dir, 'tiny-nli', file)),
+        file.endsWith('.json') ? 'application/json' : 'application/octet-stream',
+      );
     }
   });
   afterAll(() => web.close());

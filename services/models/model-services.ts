@@ -73,7 +73,12 @@ export class ModelServices {
     return this.slot('reranker', (host, slot) => {
       const queue = pairQueue(host, this.config.reranker);
       slot.close = queue.close;
-      return passageRerankerOf(host, queue.scorePairs, this.config.reranker.topK, this.logger.child({ component: 'reranker-model' }));
+      return passageRerankerOf(
+        host,
+        queue.scorePairs,
+        this.config.reranker.topK,
+        this.logger.child({ component: 'reranker-model' }),
+      );
     });
   }
 
@@ -94,9 +99,24 @@ export class ModelServices {
   describe(kind: ModelKind): Feature {
     const configured = this.config[kind].model;
     const { model, fallbackReason } = this.state(kind);
-    if (model) return { available: true, detail: `${displayName(model.id)} (${model.source})`, info: { ...model, id: displayName(model.id) } };
-    if (fallbackReason) return { available: true, detail: withoutPaths(`${OFFLINE_DEFAULTS[kind]}; ${fallbackReason}`), info: { fallbackReason: withoutPaths(fallbackReason) } };
-    if (configured) return { available: true, detail: `${displayName(configured)}, loaded on first use`, info: { configured: displayName(configured) } };
+    if (model)
+      return {
+        available: true,
+        detail: `${displayName(model.id)} (${model.source})`,
+        info: { ...model, id: displayName(model.id) },
+      };
+    if (fallbackReason)
+      return {
+        available: true,
+        detail: withoutPaths(`${OFFLINE_DEFAULTS[kind]}; ${fallbackReason}`),
+        info: { fallbackReason: withoutPaths(fallbackReason) },
+      };
+    if (configured)
+      return {
+        available: true,
+        detail: `${displayName(configured)}, loaded on first use`,
+        info: { configured: displayName(configured) },
+      };
     return { available: true, detail: OFFLINE_DEFAULTS[kind], info: { configured: null } };
   }
 
@@ -116,7 +136,12 @@ export class ModelServices {
     if (!configured || this.closed) return Promise.resolve(null);
     let slot = this.slots.get(kind);
     if (!slot) {
-      const created: Slot<unknown> = { promise: null, host: null, close: () => undefined, state: { model: null, fallbackReason: null } };
+      const created: Slot<unknown> = {
+        promise: null,
+        host: null,
+        close: () => undefined,
+        state: { model: null, fallbackReason: null },
+      };
       created.promise = this.load(kind, configured).then((host) => {
         if (!host) return null;
         created.host = host;
@@ -133,7 +158,17 @@ export class ModelServices {
     const { allowRemote, remoteHost, cacheDir, dataDir } = this.config;
     try {
       const outcome = await loadModelHost(
-        { kind, head: HEADS[kind], model, threads: this.config[kind].threads, dataDir, allowRemote, remoteHost, cacheDir, labelProblem: LABEL_PROBLEMS[kind] },
+        {
+          kind,
+          head: HEADS[kind],
+          model,
+          threads: this.config[kind].threads,
+          dataDir,
+          allowRemote,
+          remoteHost,
+          cacheDir,
+          labelProblem: LABEL_PROBLEMS[kind],
+        },
         this.logger.child({ component: `${kind}-model` }),
       );
       if (outcome.host) return outcome.host;

@@ -10,13 +10,21 @@ import type { PairsResult } from './protocol.js';
 
 export type ScorePairs = (pairs: Array<[string, string]>, signal?: AbortSignal) => Promise<Float32Array[]>;
 
-export function pairQueue(host: ModelHost, options: { batchSize: number; threads: number }): { scorePairs: ScorePairs; close(): void } {
+export function pairQueue(
+  host: ModelHost,
+  options: { batchSize: number; threads: number },
+): { scorePairs: ScorePairs; close(): void } {
   const queue = new BatchQueue<[string, string], Float32Array>(
     async (pairs) => {
       const { labels, logits } = await host.run<PairsResult>({ kind: 'pairs', spec: host.spec, pairs });
       return pairs.map((_, i) => logits.slice(i * labels, (i + 1) * labels));
     },
-    { batchSize: options.batchSize, maxQueuedTexts: 256 * options.batchSize, concurrency: options.threads, label: `${host.info.kind} model` },
+    {
+      batchSize: options.batchSize,
+      maxQueuedTexts: 256 * options.batchSize,
+      concurrency: options.threads,
+      label: `${host.info.kind} model`,
+    },
   );
   return {
     scorePairs: (pairs, signal) => queue.submit(pairs, signal),

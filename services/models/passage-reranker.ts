@@ -14,13 +14,21 @@ export function relevanceFromLogits(logits: ArrayLike<number>): number {
   return softmax(logits).at(-1)!;
 }
 
-export function passageRerankerOf(host: ModelHost, scorePairs: ScorePairs, topK: number, logger: Pick<Logger, 'warn'>): PassageReranker {
+export function passageRerankerOf(
+  host: ModelHost,
+  scorePairs: ScorePairs,
+  topK: number,
+  logger: Pick<Logger, 'warn'>,
+): PassageReranker {
   return {
     id: host.info.name,
     topK,
     async score(query, passages, signal) {
       try {
-        const logits = await scorePairs(passages.map((passage) => [query, passage]), signal);
+        const logits = await scorePairs(
+          passages.map((passage) => [query, passage]),
+          signal,
+        );
         return logits.map(relevanceFromLogits);
       } catch (error) {
         if (signal?.aborted) throw error;

@@ -39,7 +39,9 @@ export function stanceOfLabel(label: string): Stance {
 /** Why these labels cannot give a stance, or null when both sides are named. */
 export function stanceLabelProblem(labels: readonly string[]): string | null {
   const stances = new Set(labels.map(stanceOfLabel));
-  return stances.has('supports') && stances.has('contradicts') ? null : `its labels (${labels.join(', ')}) name no entailment and contradiction`;
+  return stances.has('supports') && stances.has('contradicts')
+    ? null
+    : `its labels (${labels.join(', ')}) name no entailment and contradiction`;
 }
 
 export function judgeFromLogits(labels: readonly string[], logits: ArrayLike<number>): StanceJudgement {
@@ -55,7 +57,10 @@ export function stanceModelOf(host: ModelHost, scorePairs: ScorePairs): StanceMo
   return {
     id: host.info.name,
     async judge(fact, sentences, signal) {
-      const logits = await scorePairs(sentences.map((sentence) => [sentence, fact]), signal);
+      const logits = await scorePairs(
+        sentences.map((sentence) => [sentence, fact]),
+        signal,
+      );
       return logits.map((row) => judgeFromLogits(host.info.labels, row));
     },
   };

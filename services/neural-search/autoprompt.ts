@@ -35,11 +35,13 @@ export interface Expansion {
 
 function keywords(query: string): string[] {
   const stripped = query.replace(QUESTION_LEAD, '').replace(/[?!.]+$/g, '');
-  return stripped
-    .split(/\s+/)
-    .map((w) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''))
-    // The one stop-word list (services/ranking/tokens.ts).
-    .filter((w) => w.length > 0 && !isStopWord(w.toLowerCase()));
+  return (
+    stripped
+      .split(/\s+/)
+      .map((w) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''))
+      // The one stop-word list (services/ranking/tokens.ts).
+      .filter((w) => w.length > 0 && !isStopWord(w.toLowerCase()))
+  );
 }
 
 export function ruleExpansions(query: string, category: NeuralCategory | undefined): string[] {
@@ -98,10 +100,16 @@ export async function expandQuery(
       });
       const queries = (response.json as { queries?: unknown } | undefined)?.queries;
       if (Array.isArray(queries)) {
-        const clean = dedupe(queries.filter((q): q is string => typeof q === 'string' && q.length <= 300), query).slice(0, MAX_EXPANSIONS);
+        const clean = dedupe(
+          queries.filter((q): q is string => typeof q === 'string' && q.length <= 300),
+          query,
+        ).slice(0, MAX_EXPANSIONS);
         if (clean.length > 0) return { queries: clean, by: response.model };
       }
-      logger.warn({ model: response.model }, 'the language model gave no usable query expansions; using rule-based ones');
+      logger.warn(
+        { model: response.model },
+        'the language model gave no usable query expansions; using rule-based ones',
+      );
     } catch (error) {
       logger.warn({ err: error }, 'query expansion by the language model failed; using rule-based expansions');
     }

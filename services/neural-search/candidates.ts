@@ -36,7 +36,15 @@ const RESULTS_PER_ENGINE = 10;
 export async function gatherFromEngines(
   services: NeuralDeps,
   plans: EnginePlan[],
-  options: { language: string; deadline: number; scrapeLimit: number; domains: DomainFilter; ctx: CallContext; progressBase: number; progressTotal: number },
+  options: {
+    language: string;
+    deadline: number;
+    scrapeLimit: number;
+    domains: DomainFilter;
+    ctx: CallContext;
+    progressBase: number;
+    progressTotal: number;
+  },
 ): Promise<EngineGathering> {
   const { ctx } = options;
   const gathering = await services.webSearch.gather({
@@ -51,7 +59,8 @@ export async function gatherFromEngines(
     engineShare: ENGINE_SHARE,
     signal: ctx.signal,
     progress: (message) => {
-      if (message.startsWith('reading ')) ctx.progress({ progress: options.progressBase, total: options.progressTotal, message });
+      if (message.startsWith('reading '))
+        ctx.progress({ progress: options.progressBase, total: options.progressTotal, message });
     },
   });
   return {
@@ -73,7 +82,11 @@ export async function gatherFromEngines(
 }
 
 /** Pages from the local index, best chunk first, their text joined from the hits. Empty when the index is off. */
-export async function gatherFromIndex(services: NeuralDeps, query: PageIndexQuery, pages: number): Promise<Candidate[]> {
+export async function gatherFromIndex(
+  services: NeuralDeps,
+  query: PageIndexQuery,
+  pages: number,
+): Promise<Candidate[]> {
   const index = await services.semantic.pageIndex();
   if (!index) return [];
   const hits = await index.search({ ...query, limit: pages * 4 });
@@ -104,7 +117,8 @@ export function uniqueCandidates(candidates: Candidate[]): Candidate[] {
   for (const candidate of candidates) {
     const key = normalizeUrl(candidate.url);
     const existing = byKey.get(key);
-    if (!existing || (existing.source === 'local_index' && candidate.source === 'engines' && candidate.text)) byKey.set(key, candidate);
+    if (!existing || (existing.source === 'local_index' && candidate.source === 'engines' && candidate.text))
+      byKey.set(key, candidate);
   }
   return [...byKey.values()];
 }

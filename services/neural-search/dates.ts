@@ -12,11 +12,16 @@ export function windowBounds(window: DateWindow): { from: number; to: number } |
   if (!window.start && !window.end) return null;
   const from = window.start ? Date.parse(window.start) : Number.NEGATIVE_INFINITY;
   // An end given as a day includes that whole day.
-  const to = window.end ? Date.parse(window.end) + (DATE_ONLY.test(window.end) ? DAY_MS - 1 : 0) : Number.POSITIVE_INFINITY;
+  const to = window.end
+    ? Date.parse(window.end) + (DATE_ONLY.test(window.end) ? DAY_MS - 1 : 0)
+    : Number.POSITIVE_INFINITY;
   return { from, to };
 }
 
-export function withinWindow(publishedDate: string | null | undefined, bounds: { from: number; to: number } | null): boolean {
+export function withinWindow(
+  publishedDate: string | null | undefined,
+  bounds: { from: number; to: number } | null,
+): boolean {
   if (!bounds) return true;
   if (!publishedDate) return false;
   const at = Date.parse(publishedDate);

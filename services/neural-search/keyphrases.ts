@@ -35,7 +35,8 @@ export function keyPhrases(text: string, limit = 10, exclude: Iterable<string> =
     run = [];
   };
   for (const word of words) {
-    const content = !isStopWord(word) && !GENERIC_WORDS.has(word) && !/^\d+$/.test(word) && word.length > 2 && !excluded.has(word);
+    const content =
+      !isStopWord(word) && !GENERIC_WORDS.has(word) && !/^\d+$/.test(word) && word.length > 2 && !excluded.has(word);
     if (content) run.push(word);
     else flush();
   }
@@ -43,7 +44,12 @@ export function keyPhrases(text: string, limit = 10, exclude: Iterable<string> =
   const scored = [...counts]
     .filter(([, count]) => count >= 1)
     .map(([phrase, count]) => ({ phrase, count, score: count * (1 + 0.5 * (phrase.split(' ').length - 1)) }))
-    .sort((a, b) => b.score - a.score || b.phrase.split(' ').length - a.phrase.split(' ').length || a.phrase.localeCompare(b.phrase));
+    .sort(
+      (a, b) =>
+        b.score - a.score ||
+        b.phrase.split(' ').length - a.phrase.split(' ').length ||
+        a.phrase.localeCompare(b.phrase),
+    );
   // A phrase inside a stronger chosen one adds nothing.
   const chosen: KeyPhrase[] = [];
   for (const candidate of scored) {

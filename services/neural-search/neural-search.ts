@@ -26,7 +26,12 @@ const HIGHLIGHTS_PER_RESULT = 3;
 const RERANK_CHARS = 2000;
 
 /** contentChars: how much of each page a result carries (callers that return whole pages ask for more); cutMark ends a cut text (default …; '' for callers that cut again themselves). */
-export async function neuralSearch(services: NeuralDeps, input: NeuralSearchInput, ctx: CallContext, options: { contentChars?: number; cutMark?: string } = {}): Promise<Output> {
+export async function neuralSearch(
+  services: NeuralDeps,
+  input: NeuralSearchInput,
+  ctx: CallContext,
+  options: { contentChars?: number; cutMark?: string } = {},
+): Promise<Output> {
   const contentChars = options.contentChars ?? CONTENT_CHARS;
   const cutMark = options.cutMark ?? '…';
   const started = performance.now();
@@ -40,19 +45,35 @@ export async function neuralSearch(services: NeuralDeps, input: NeuralSearchInpu
   const basePlan = services.webSearch.plan(input.category ?? 'default', input.query);
   const plans: EnginePlan[] = [...basePlan];
   // Finance news engines keep their focus on the expanded queries too.
-  for (const expanded of expansion.queries) plans.push(...replan(basePlan.slice(0, ENGINES_PER_EXPANSION), input.query, expanded));
+  for (const expanded of expansion.queries)
+    plans.push(...replan(basePlan.slice(0, ENGINES_PER_EXPANSION), input.query, expanded));
 
-  ctx.progress({ progress: 1, total, message: `querying ${basePlan.length} engines with ${1 + expansion.queries.length} queries` });
+  ctx.progress({
+    progress: 1,
+    total,
+    message: `querying ${basePlan.length} engines with ${1 + expansion.queries.length} queries`,
+  });
   const domains = {
     ...(input.include_domains ? { include: input.include_domains } : {}),
     ...(input.exclude_domains ? { exclude: input.exclude_domains } : {}),
   };
-  const bounds = windowBounds({ ...(input.start_published_date ? { start: input.start_published_date } : {}), ...(input.end_published_date ? { end: input.end_published_date } : {}) });
+  const bounds = windowBounds({
+    ...(input.start_published_date ? { start: input.start_published_date } : {}),
+    ...(input.end_published_date ? { end: input.end_published_date } : {}),
+  });
   const scrapeLimit = Math.min(30, Math.max(10, input.num_results * 2));
 
   const embedder = await services.semantic.embedder();
   const [fromEngines, fromIndex] = await Promise.all([
-    gatherFromEngines(services, plans, { language: input.language, deadline, scrapeLimit, domains, ctx, progressBase: 2, progressTotal: total }),
+    gatherFromEngines(services, plans, {
+      language: input.language,
+      deadline,
+      scrapeLimit,
+      domains,
+      ctx,
+      progressBase: 2,
+      progressTotal: total,
+    }),
     embedder.embed([input.query], ctx.signal).then(([vector]) =>
       gatherFromIndex(
         services,
@@ -80,7 +101,13 @@ export async function neuralSearch(services: NeuralDeps, input: NeuralSearchInpu
   const reranker = rerankerForRequest((await services.models?.passageReranker()) ?? null);
   if (reranker) {
     const texts = candidates.map((c) => `${c.title}\n${c.text || c.snippet}`.slice(0, RERANK_CHARS));
-    const reranked = await rerankScores(input.query, texts, scores.map((s) => s.score), reranker, ctx.signal);
+    const reranked = await rerankScores(
+      input.query,
+      texts,
+      scores.map((s) => s.score),
+      reranker,
+      ctx.signal,
+    );
     reranked.forEach((score, i) => (scores[i] = { ...scores[i]!, score }));
   }
   const ranked = candidates
@@ -105,7 +132,9 @@ export async function neuralSearch(services: NeuralDeps, input: NeuralSearchInpu
       lexical_score: score.lexical,
     };
     if (input.include_highlights) {
-      result.highlights = (await findHighlights(input.query, content, HIGHLIGHTS_PER_RESULT, 'sentence', embedder, ctx.signal)).map((h) => h.text);
+      result.highlights = (
+        await findHighlights(input.query, content, HIGHLIGHTS_PER_RESULT, 'sentence', embedder, ctx.signal)
+      ).map((h) => h.text);
     }
     results.push(result);
   }
@@ -123,6 +152,9 @@ export async function neuralSearch(services: NeuralDeps, input: NeuralSearchInpu
     engine_errors: fromEngines.engineErrors,
     pages_failed: fromEngines.pagesFailed,
     embedding_model: embedder.info().id,
-    model_used: withReranker(!input.use_autoprompt ? 'none' : expansion.by === 'rules' ? 'rules' : expansion.by, reranker),
+    model_used: withReranker(
+      !input.use_autoprompt ? 'none' : expansion.by === 'rules' ? 'rules' : expansion.by,
+      reranker,
+    ),
   };
 }

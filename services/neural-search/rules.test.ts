@@ -9,13 +9,20 @@ import { financeFocus } from '../web-search/engine-plans.js';
 describe('rule-based query expansion', () => {
   it('turns a question into its keywords and adds the category focus', () => {
     expect(ruleExpansions('How do I fix a flat bicycle tyre?', undefined)).toEqual(['fix flat bicycle tyre']);
-    expect(ruleExpansions('What is CRISPR gene editing?', 'academic')).toEqual(['CRISPR gene editing', 'CRISPR gene editing research paper']);
+    expect(ruleExpansions('What is CRISPR gene editing?', 'academic')).toEqual([
+      'CRISPR gene editing',
+      'CRISPR gene editing research paper',
+    ]);
     expect(ruleExpansions('rust async runtime', 'tech')).toEqual(['rust async runtime documentation']);
   });
 
   it('drops the words of the one stop-word list (services/ranking/tokens.ts) and a leading "please"', () => {
-    expect(ruleExpansions('How do I help someone who stopped breathing?', undefined)).toEqual(['help someone stopped breathing']);
-    expect(ruleExpansions('please explain how vaccines work without adjuvants', undefined)).toEqual(['vaccines work adjuvants']);
+    expect(ruleExpansions('How do I help someone who stopped breathing?', undefined)).toEqual([
+      'help someone stopped breathing',
+    ]);
+    expect(ruleExpansions('please explain how vaccines work without adjuvants', undefined)).toEqual([
+      'vaccines work adjuvants',
+    ]);
   });
 
   it('never repeats the original query and keeps at most three expansions', () => {
@@ -62,7 +69,10 @@ describe('key phrases', () => {
   });
 
   it('builds searches for similar pages from a title and the text', () => {
-    const queries = queriesFromSource('Growing tomatoes on a balcony | Garden Weekly', 'Tomatoes on a balcony need six hours of sun. Balcony tomatoes grow well in large pots.');
+    const queries = queriesFromSource(
+      'Growing tomatoes on a balcony | Garden Weekly',
+      'Tomatoes on a balcony need six hours of sun. Balcony tomatoes grow well in large pots.',
+    );
     expect(queries[0]).toBe('Growing tomatoes on a balcony');
     expect(queries[1]).toMatch(/tomatoes/);
   });

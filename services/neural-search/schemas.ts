@@ -11,9 +11,18 @@ const domainSchema = z
   .trim()
   .toLowerCase()
   .regex(/^(?:\*\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*\.?$/i, 'must be a domain name such as example.com')
-  .transform((d) => d.replace(/^\*\./, '').replace(/^www\./, '').replace(/\.$/, ''));
+  .transform((d) =>
+    d
+      .replace(/^\*\./, '')
+      .replace(/^www\./, '')
+      .replace(/\.$/, ''),
+  );
 
-const isoDate = z.iso.datetime({ offset: true, local: true }).max(40).or(z.iso.date().max(10)).describe('ISO 8601 date or date-time');
+const isoDate = z.iso
+  .datetime({ offset: true, local: true })
+  .max(40)
+  .or(z.iso.date().max(10))
+  .describe('ISO 8601 date or date-time');
 
 export const neuralSearchInputSchema = z
   .strictObject({
@@ -29,10 +38,15 @@ export const neuralSearchInputSchema = z
     timeout: z.int().min(1).max(120).default(30).describe('Extension: seconds for the whole search'),
     language: languageSchema.default('en').describe('Extension: language code passed to the engines'),
   })
-  .refine((i) => !(i.start_published_date && i.end_published_date) || Date.parse(i.start_published_date) <= Date.parse(i.end_published_date), {
-    message: 'start_published_date must not be after end_published_date',
-    path: ['start_published_date'],
-  });
+  .refine(
+    (i) =>
+      !(i.start_published_date && i.end_published_date) ||
+      Date.parse(i.start_published_date) <= Date.parse(i.end_published_date),
+    {
+      message: 'start_published_date must not be after end_published_date',
+      path: ['start_published_date'],
+    },
+  );
 export type NeuralSearchInput = z.infer<typeof neuralSearchInputSchema>;
 
 export const neuralResultSchema = z.object({
@@ -60,20 +74,29 @@ export const neuralSearchOutputSchema = z.object({
   engine_errors: z.record(z.string(), z.object({ code: z.string(), message: z.string() })),
   pages_failed: z.array(z.object({ url: z.string(), reason: z.string() })),
   embedding_model: z.string(),
-  model_used: z.string().describe('The LLM that expanded the query, or "rules" / "extractive" / "none" when none did; followed by ", reranked by <model>" when a configured cross-encoder (models.reranker) ordered the results'),
+  model_used: z
+    .string()
+    .describe(
+      'The LLM that expanded the query, or "rules" / "extractive" / "none" when none did; followed by ", reranked by <model>" when a configured cross-encoder (models.reranker) ordered the results',
+    ),
 });
 
 export const similarInputSchema = z
   .strictObject({
-    url: z.url({ protocol: /^https?$/, error: 'url must be an http(s) URL' }).max(2048).optional(),
+    url: z
+      .url({ protocol: /^https?$/, error: 'url must be an http(s) URL' })
+      .max(2048)
+      .optional(),
     text: z.string().trim().min(1, 'text must not be empty').max(100_000).optional(),
     num_results: z.int().min(1).max(50).default(10),
     exclude_source: z.boolean().default(true),
     timeout: z.int().min(1).max(120).default(30).describe('Extension: seconds for the whole search'),
   })
   .superRefine((i, ctx) => {
-    if (i.url !== undefined && i.text !== undefined) ctx.addIssue({ code: 'custom', message: 'give exactly one of url or text, not both', path: ['url'] });
-    if (i.url === undefined && i.text === undefined) ctx.addIssue({ code: 'custom', message: 'give exactly one of url or text (neither was given)', path: ['url'] });
+    if (i.url !== undefined && i.text !== undefined)
+      ctx.addIssue({ code: 'custom', message: 'give exactly one of url or text, not both', path: ['url'] });
+    if (i.url === undefined && i.text === undefined)
+      ctx.addIssue({ code: 'custom', message: 'give exactly one of url or text (neither was given)', path: ['url'] });
   });
 
 export const similarOutputSchema = z.object({

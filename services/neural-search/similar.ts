@@ -33,7 +33,12 @@ export function queriesFromSource(title: string, text: string): string[] {
 }
 
 /** contentChars: how much of each page a result carries (callers that return whole pages ask for more); cutMark ends a cut text (default …; '' for callers that cut again themselves). */
-export async function similarSearch(services: NeuralDeps, input: Input, ctx: CallContext, options: { contentChars?: number; cutMark?: string } = {}): Promise<Output> {
+export async function similarSearch(
+  services: NeuralDeps,
+  input: Input,
+  ctx: CallContext,
+  options: { contentChars?: number; cutMark?: string } = {},
+): Promise<Output> {
   const contentChars = options.contentChars ?? CONTENT_CHARS;
   const cutMark = options.cutMark ?? '…';
   const started = performance.now();
@@ -50,9 +55,20 @@ export async function similarSearch(services: NeuralDeps, input: Input, ctx: Cal
     });
     if (!page?.success) {
       // The source's own failure is the caller's answer: a refused address stays a 403, a dead host a 502.
-      const passThrough: ErrorCode[] = ['FORBIDDEN_ADDRESS', 'ROBOTS_DISALLOWED', 'TIMEOUT', 'CANCELLED', 'UNREACHABLE'];
-      const code = passThrough.includes(page?.errorCode as ErrorCode) ? (page!.errorCode as ErrorCode) : 'UPSTREAM_FAILED';
-      throw new AppError(code, `could not read the source URL ${input.url}: ${page?.failureReason ?? 'unknown failure'}`);
+      const passThrough: ErrorCode[] = [
+        'FORBIDDEN_ADDRESS',
+        'ROBOTS_DISALLOWED',
+        'TIMEOUT',
+        'CANCELLED',
+        'UNREACHABLE',
+      ];
+      const code = passThrough.includes(page?.errorCode as ErrorCode)
+        ? (page!.errorCode as ErrorCode)
+        : 'UPSTREAM_FAILED';
+      throw new AppError(
+        code,
+        `could not read the source URL ${input.url}: ${page?.failureReason ?? 'unknown failure'}`,
+      );
     }
     title = page.title;
     text = page.text;
@@ -77,10 +93,12 @@ export async function similarSearch(services: NeuralDeps, input: Input, ctx: Cal
       progressBase: 2,
       progressTotal: total,
     }),
-    gatherFromIndex(services, { vector: sourceVector, limit: input.num_results + 2 }, input.num_results + 2).catch((error: unknown) => {
-      ctx.logger.warn({ err: error }, 'the local page index could not be searched');
-      return [];
-    }),
+    gatherFromIndex(services, { vector: sourceVector, limit: input.num_results + 2 }, input.num_results + 2).catch(
+      (error: unknown) => {
+        ctx.logger.warn({ err: error }, 'the local page index could not be searched');
+        return [];
+      },
+    ),
   ]);
 
   ctx.progress({ progress: 3, total, message: 'ranking by similarity to the source' });
@@ -96,7 +114,10 @@ export async function similarSearch(services: NeuralDeps, input: Input, ctx: Cal
   const scored = candidates.map((candidate, i) => {
     const own = vectors.slice(offset, offset + passages[i]!.length);
     offset += passages[i]!.length;
-    return { candidate, score: own.length > 0 ? round(calibrated(cosine(source, meanVector(own, dimensions)), floor)) : 0 };
+    return {
+      candidate,
+      score: own.length > 0 ? round(calibrated(cosine(source, meanVector(own, dimensions)), floor)) : 0,
+    };
   });
   scored.sort((a, b) => b.score - a.score);
   ctx.progress({ progress: total, total, message: 'done' });

@@ -62,7 +62,9 @@ export function collectLinks(html: string, pageUrl: string): CollectedLinks {
     }
     url.hash = '';
     const rel = (anchor.getAttribute('rel') ?? '').toLowerCase().split(/\s+/).filter(Boolean);
-    const text = (anchor.textContent ?? anchor.getAttribute('alt') ?? '').replace(/\s+/g, ' ').trim() || (anchor.getAttribute('title') ?? '').trim();
+    const text =
+      (anchor.textContent ?? anchor.getAttribute('alt') ?? '').replace(/\s+/g, ' ').trim() ||
+      (anchor.getAttribute('title') ?? '').trim();
     const existing = byUrl.get(url.href);
     if (existing) {
       existing.occurrences++;

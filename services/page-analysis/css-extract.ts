@@ -60,7 +60,9 @@ function readField(element: Element, field: CssField, base: URL | null): unknown
     case 'nested':
       return first ? readObject(first, field.fields!, base) : fallback;
     case 'list':
-      return found.slice(0, MAX_RECORDS).map((el) => (field.fields ? readObject(el, field.fields, base) : collapse(el.textContent)));
+      return found
+        .slice(0, MAX_RECORDS)
+        .map((el) => (field.fields ? readObject(el, field.fields, base) : collapse(el.textContent)));
     case 'nested_list':
       return found.slice(0, MAX_RECORDS).map((el) => readObject(el, field.fields!, base));
   }

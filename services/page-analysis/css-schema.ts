@@ -54,9 +54,12 @@ function checkFields(value: unknown, path: string, depth: number): CssField[] {
     const at = `${path}[${i}]`;
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw invalid(at, 'must be an object');
     const field = raw as Record<string, unknown>;
-    const unknown = Object.keys(field).filter((k) => !['name', 'selector', 'type', 'attribute', 'fields', 'default'].includes(k));
+    const unknown = Object.keys(field).filter(
+      (k) => !['name', 'selector', 'type', 'attribute', 'fields', 'default'].includes(k),
+    );
     if (unknown.length > 0) throw invalid(at, `unknown key(s) ${unknown.join(', ')}`);
-    if (typeof field.name !== 'string' || field.name === '') throw invalid(`${at}.name`, 'is required (a non-empty string)');
+    if (typeof field.name !== 'string' || field.name === '')
+      throw invalid(`${at}.name`, 'is required (a non-empty string)');
     if (names.has(field.name)) throw invalid(`${at}.name`, `duplicate field name "${field.name}"`);
     names.add(field.name);
     const type = field.type ?? 'text';
@@ -66,13 +69,18 @@ function checkFields(value: unknown, path: string, depth: number): CssField[] {
     const out: CssField = { name: field.name, type: type as FieldType };
     if (field.selector !== undefined) out.selector = checkSelector(field.selector, `${at}.selector`);
     if (type === 'attribute') {
-      if (typeof field.attribute !== 'string' || field.attribute === '') throw invalid(`${at}.attribute`, 'is required for type "attribute"');
+      if (typeof field.attribute !== 'string' || field.attribute === '')
+        throw invalid(`${at}.attribute`, 'is required for type "attribute"');
       out.attribute = field.attribute;
     }
     if (type === 'nested' || type === 'nested_list' || (type === 'list' && field.fields !== undefined)) {
       out.fields = checkFields(field.fields, `${at}.fields`, depth + 1);
     }
-    if ((type === 'nested' || type === 'nested_list' || type === 'list') && out.selector === undefined && type !== 'nested') {
+    if (
+      (type === 'nested' || type === 'nested_list' || type === 'list') &&
+      out.selector === undefined &&
+      type !== 'nested'
+    ) {
       throw invalid(`${at}.selector`, `is required for type "${type}"`);
     }
     if ('default' in field) out.default = field.default;
@@ -83,12 +91,16 @@ function checkFields(value: unknown, path: string, depth: number): CssField[] {
 /** Checks a schema from the request; INVALID_INPUT naming the first problem. */
 export function parseCssSchema(value: unknown): CssSchema {
   const path = 'css_schema';
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalid(path, 'must be an object {name?, baseSelector, fields}');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw invalid(path, 'must be an object {name?, baseSelector, fields}');
   const schema = value as Record<string, unknown>;
   const unknown = Object.keys(schema).filter((k) => !['name', 'baseSelector', 'fields'].includes(k));
   if (unknown.length > 0) throw invalid(path, `unknown key(s) ${unknown.join(', ')}`);
   if (schema.baseSelector === undefined) throw invalid(`${path}.baseSelector`, 'is required');
-  const out: CssSchema = { baseSelector: checkSelector(schema.baseSelector, `${path}.baseSelector`), fields: checkFields(schema.fields, `${path}.fields`, 1) };
+  const out: CssSchema = {
+    baseSelector: checkSelector(schema.baseSelector, `${path}.baseSelector`),
+    fields: checkFields(schema.fields, `${path}.fields`, 1),
+  };
   if (schema.name !== undefined) {
     if (typeof schema.name !== 'string') throw invalid(`${path}.name`, 'must be a string');
     out.name = schema.name;

@@ -32,13 +32,72 @@ export interface TextBlock {
 }
 
 const SKIPPED = new Set([
-  'script', 'style', 'noscript', 'template', 'head', 'title', 'svg', 'math', 'iframe', 'object', 'embed',
-  'canvas', 'select', 'option', 'button', 'textarea', 'input', 'link', 'meta', 'img', 'video', 'audio',
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'head',
+  'title',
+  'svg',
+  'math',
+  'iframe',
+  'object',
+  'embed',
+  'canvas',
+  'select',
+  'option',
+  'button',
+  'textarea',
+  'input',
+  'link',
+  'meta',
+  'img',
+  'video',
+  'audio',
 ]);
 const BLOCKS = new Set([
-  'p', 'div', 'section', 'article', 'main', 'header', 'footer', 'nav', 'aside', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6',
-  'blockquote', 'ul', 'ol', 'li', 'dl', 'dt', 'dd', 'table', 'tbody', 'thead', 'tfoot', 'tr', 'pre', 'figure',
-  'figcaption', 'form', 'address', 'details', 'summary', 'body', 'html', 'caption', 'center', 'fieldset', 'menu', 'hgroup', 'dialog',
+  'p',
+  'div',
+  'section',
+  'article',
+  'main',
+  'header',
+  'footer',
+  'nav',
+  'aside',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'blockquote',
+  'ul',
+  'ol',
+  'li',
+  'dl',
+  'dt',
+  'dd',
+  'table',
+  'tbody',
+  'thead',
+  'tfoot',
+  'tr',
+  'pre',
+  'figure',
+  'figcaption',
+  'form',
+  'address',
+  'details',
+  'summary',
+  'body',
+  'html',
+  'caption',
+  'center',
+  'fieldset',
+  'menu',
+  'hgroup',
+  'dialog',
 ]);
 const CELLS = new Set(['td', 'th']);
 /** Blocks longer than this are cut: the filters and regexes work per block, which bounds their cost. */
@@ -106,7 +165,8 @@ function hintsOf(element: Element): { hints: string; inLink: boolean } {
     const tag = current.tagName.toLowerCase();
     if (tag === 'a' && current !== element) inLink = true;
     // <body> and <html> classes describe the whole page ("navigation-with-keyboard"), not a block.
-    if (tag !== 'body' && tag !== 'html') hints.push(tag, current.getAttribute('class') ?? '', current.getAttribute('id') ?? '');
+    if (tag !== 'body' && tag !== 'html')
+      hints.push(tag, current.getAttribute('class') ?? '', current.getAttribute('id') ?? '');
   }
   return { hints: hints.join(' ').toLowerCase(), inLink };
 }
@@ -128,7 +188,14 @@ export function blocksOf(root: Element): TextBlock[] {
     const element = stack.pop()!;
     const tag = element.tagName.toLowerCase();
     if (tag === 'pre') {
-      pushBlock(blocks, element, tag, element.textContent ?? '', 0, (element.textContent ?? '').length + startTagChars(element));
+      pushBlock(
+        blocks,
+        element,
+        tag,
+        element.textContent ?? '',
+        0,
+        (element.textContent ?? '').length + startTagChars(element),
+      );
       continue;
     }
     const gathered: Gathered = { parts: [], linkChars: 0, markupChars: startTagChars(element), nested: [] };
@@ -139,9 +206,22 @@ export function blocksOf(root: Element): TextBlock[] {
   return blocks;
 }
 
-function pushBlock(blocks: TextBlock[], element: Element, tag: string, raw: string, linkChars: number, markupChars: number): void {
+function pushBlock(
+  blocks: TextBlock[],
+  element: Element,
+  tag: string,
+  raw: string,
+  linkChars: number,
+  markupChars: number,
+): void {
   const code = tag === 'pre';
-  let text = code ? raw.replace(/^\n+|\s+$/g, '') : raw.replace(/[ \t\r\f\v\u00a0]+/g, ' ').replace(/ ?\n ?/g, '\n').replace(/\n{2,}/g, '\n').trim();
+  let text = code
+    ? raw.replace(/^\n+|\s+$/g, '')
+    : raw
+        .replace(/[ \t\r\f\v\u00a0]+/g, ' ')
+        .replace(/ ?\n ?/g, '\n')
+        .replace(/\n{2,}/g, '\n')
+        .trim();
   if (tag === 'tr') text = text.replace(/^\|\s*/, '').replace(/\s*\|\s*$/, '');
   // Empty table cells and separators carry nothing a filter or a reader can use.
   if (!/[\p{L}\p{N}]/u.test(text)) return;

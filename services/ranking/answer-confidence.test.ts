@@ -9,7 +9,7 @@ describe('answerConfidence', () => {
     expect(answerConfidence({ ...clear, rival: 0.8, margin: 0 })).toBeLessThan(0.45);
   });
 
-  it('grows with the share of the question\'s distinctive terms the sentence holds and the page margin (the margin only up to its cap)', () => {
+  it("grows with the share of the question's distinctive terms the sentence holds and the page margin (the margin only up to its cap)", () => {
     expect(answerConfidence({ ...clear, distinctive: 0.2 })).toBeLessThan(answerConfidence(clear));
     expect(answerConfidence({ ...clear, distinctive: 1 })).toBeGreaterThan(answerConfidence(clear));
     expect(answerConfidence({ ...clear, margin: 0.1 })).toBeLessThan(answerConfidence(clear));

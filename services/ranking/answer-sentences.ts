@@ -53,10 +53,19 @@ export function repeatsQuestion(questionTerms: ReadonlySet<string>, sentence: st
   return words.filter((w) => !questionTerms.has(w)).length / words.length < NEW_WORDS_MIN;
 }
 
-export async function scoreAnswerSentences(focus: QuestionFocus, sentences: readonly SentenceToScore[], options: AnswerScoringOptions): Promise<number[]> {
+export async function scoreAnswerSentences(
+  focus: QuestionFocus,
+  sentences: readonly SentenceToScore[],
+  options: AnswerScoringOptions,
+): Promise<number[]> {
   if (sentences.length === 0) return [];
   const { question, weights, shape } = focus;
-  const relevance = await scorePassages(question, sentences.map((s) => ({ text: s.text, title: s.title })), options.embedder, options.signal);
+  const relevance = await scorePassages(
+    question,
+    sentences.map((s) => ({ text: s.text, title: s.title })),
+    options.embedder,
+    options.signal,
+  );
   const scores = sentences.map((sentence, i) => {
     const score =
       ANSWER_WEIGHTS.relevance * relevance[i]!.score +
@@ -66,7 +75,13 @@ export async function scoreAnswerSentences(focus: QuestionFocus, sentences: read
     return round(repeatsQuestion(focus.terms, sentence.text) ? score * REPEAT_FACTOR : score);
   });
   if (!options.reranker) return scores;
-  return rerankScores(question, sentences.map((s) => s.text), scores, options.reranker, options.signal);
+  return rerankScores(
+    question,
+    sentences.map((s) => s.text),
+    scores,
+    options.reranker,
+    options.signal,
+  );
 }
 
 function round(value: number): number {

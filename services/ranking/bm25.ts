@@ -14,7 +14,10 @@ const K1 = 1.2;
 const B = 0.75;
 
 export function bm25Scores(query: string, texts: readonly string[]): number[] {
-  return bm25TermScores(query, texts.map((text) => contentTerms(text)));
+  return bm25TermScores(
+    query,
+    texts.map((text) => contentTerms(text)),
+  );
 }
 
 /** bm25Scores of texts already cut into terms (contentTerms), so long texts can be read in time slices first. */

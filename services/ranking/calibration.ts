@@ -71,7 +71,11 @@ export function calibration(embedder: Embedder): Promise<Calibration> {
 }
 
 /** Embeds texts and centres the vectors with the model's calibration. */
-export async function embedCentred(embedder: Embedder, texts: string[], signal?: AbortSignal): Promise<{ vectors: Float32Array[]; floor: number }> {
+export async function embedCentred(
+  embedder: Embedder,
+  texts: string[],
+  signal?: AbortSignal,
+): Promise<{ vectors: Float32Array[]; floor: number }> {
   const [raw, { center, floor }] = await Promise.all([embedder.embed(texts, signal), calibration(embedder)]);
   return { vectors: raw.map((v) => centred(v, center)), floor };
 }

@@ -7,7 +7,9 @@ const embedder = hashingEmbedder();
 /** The API's promise: start_index counts code points, so slicing the code points gives the text back. */
 function expectAnchored(content: string, highlight: { text: string; start_index: number }): void {
   const points = [...content];
-  expect(points.slice(highlight.start_index, highlight.start_index + [...highlight.text].length).join('')).toBe(highlight.text);
+  expect(points.slice(highlight.start_index, highlight.start_index + [...highlight.text].length).join('')).toBe(
+    highlight.text,
+  );
 }
 
 describe('findHighlights', () => {
@@ -39,7 +41,9 @@ describe('findHighlights', () => {
     expect(found.length).toBeGreaterThan(0);
     for (const h of found) expectAnchored(content, h);
     const ranges = found.map((h) => [h.start_index, h.start_index + [...h.text].length] as const);
-    for (let i = 0; i < ranges.length; i++) for (let j = i + 1; j < ranges.length; j++) expect(ranges[i]![1] <= ranges[j]![0] || ranges[j]![1] <= ranges[i]![0]).toBe(true);
+    for (let i = 0; i < ranges.length; i++)
+      for (let j = i + 1; j < ranges.length; j++)
+        expect(ranges[i]![1] <= ranges[j]![0] || ranges[j]![1] <= ranges[i]![0]).toBe(true);
   });
 
   it('gives no more highlights than there are sentences, and none for content without words', async () => {

@@ -38,9 +38,15 @@ export async function findHighlights(
   const chosen: typeof scored = [];
   for (const item of scored) {
     if (chosen.length >= count) break;
-    const overlaps = chosen.some((c) => item.candidate.start < c.candidate.end && c.candidate.start < item.candidate.end);
+    const overlaps = chosen.some(
+      (c) => item.candidate.start < c.candidate.end && c.candidate.start < item.candidate.end,
+    );
     if (!overlaps) chosen.push(item);
   }
   const toCodePoints = codePointOffsets(content);
-  return chosen.map(({ candidate, relevance }) => ({ text: candidate.text, relevance, start_index: toCodePoints(candidate.start) }));
+  return chosen.map(({ candidate, relevance }) => ({
+    text: candidate.text,
+    relevance,
+    start_index: toCodePoints(candidate.start),
+  }));
 }

@@ -40,7 +40,14 @@ export async function rankPagePassages(
   query: string,
   pages: PageToRank[],
   embedder: Embedder | null,
-  options: { passageTokens?: number; maxPassagesPerPage?: number; signal?: AbortSignal; vectors?: PassageVectorCache; reranker?: PassageReranker | null; chunker?: Chunker } = {},
+  options: {
+    passageTokens?: number;
+    maxPassagesPerPage?: number;
+    signal?: AbortSignal;
+    vectors?: PassageVectorCache;
+    reranker?: PassageReranker | null;
+    chunker?: Chunker;
+  } = {},
 ): Promise<RankedPage[]> {
   const cut = { by: 'tokens', tokens: options.passageTokens ?? DEFAULT_PASSAGE_TOKENS } as const;
   const limit = options.maxPassagesPerPage ?? DEFAULT_MAX_PASSAGES_PER_PAGE;
@@ -51,10 +58,18 @@ export async function rankPagePassages(
     split.push(await cutPassages(page.text, cut, { limit, ...(options.chunker ? { chunker: options.chunker } : {}) }));
     await slicer.pause();
   }
-  const flat = split.flatMap((passages, i) => passages.map((passage) => ({ text: passage.text, title: pages[i]!.title })));
+  const flat = split.flatMap((passages, i) =>
+    passages.map((passage) => ({ text: passage.text, title: pages[i]!.title })),
+  );
   let scores = await scorePassages(query, flat, embedder, options.signal, options.vectors);
   if (options.reranker) {
-    const reranked = await rerankScores(query, flat.map((p) => p.text), scores.map((s) => s.score), options.reranker, options.signal);
+    const reranked = await rerankScores(
+      query,
+      flat.map((p) => p.text),
+      scores.map((s) => s.score),
+      options.reranker,
+      options.signal,
+    );
     scores = scores.map((relevance, i) => ({ ...relevance, score: reranked[i]! }));
   }
   let offset = 0;

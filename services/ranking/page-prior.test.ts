@@ -5,10 +5,17 @@ import { questionFocus } from './question-focus.js';
 import { focusWeights, termCounts, weightedShare } from './term-weights.js';
 import { contentTerms } from './tokens.js';
 
-const GARDEN = 'Tomatoes grow well in large containers filled with rich compost and placed in full sun. Water the plants deeply and regularly, and feed them once the first flowers appear.';
+const GARDEN =
+  'Tomatoes grow well in large containers filled with rich compost and placed in full sun. Water the plants deeply and regularly, and feed them once the first flowers appear.';
 
 function priorsFor(question: string, pages: PageToWeigh[]): number[] {
-  return pagePriors(questionFocus(question, pages.map((p) => `${p.title}\n${p.text}`)), pages);
+  return pagePriors(
+    questionFocus(
+      question,
+      pages.map((p) => `${p.title}\n${p.text}`),
+    ),
+    pages,
+  );
 }
 
 describe('pagePriors', () => {
@@ -36,7 +43,9 @@ describe('pagePriors', () => {
 
 describe('focusWeights', () => {
   it('weighs the term that picks one page out above the subject every page shares, the focus twice', () => {
-    const weights = focusWeights(termCounts('Valkyria game composer', [WIKI, `${WIKI} composer`.replace(/Valkyria/g, 'X'), SPEECH]));
+    const weights = focusWeights(
+      termCounts('Valkyria game composer', [WIKI, `${WIKI} composer`.replace(/Valkyria/g, 'X'), SPEECH]),
+    );
     const weightOf = (word: string) => weights.weights[weights.terms.indexOf(contentTerms(word)[0]!)]!;
     expect(weightOf('valkyria')).toBeGreaterThan(weightOf('game'));
     expect(weightedShare(weights, 'Valkyria')).toBeGreaterThan(weightedShare(weights, 'game'));

@@ -38,7 +38,9 @@ export function titleLeadMatch(weights: TermWeights, page: Pick<PageToWeigh, 'ti
   const inTitle = new Set(contentTerms(page.title));
   const inLead = new Set(contentTerms(page.text.slice(0, LEAD_CHARS)));
   let sum = 0;
-  weights.terms.forEach((term, i) => (sum += weights.weights[i]! * (inTitle.has(term) ? 1 : inLead.has(term) ? LEAD_STRENGTH : 0)));
+  weights.terms.forEach(
+    (term, i) => (sum += weights.weights[i]! * (inTitle.has(term) ? 1 : inLead.has(term) ? LEAD_STRENGTH : 0)),
+  );
   return sum / weights.total;
 }
 
@@ -48,7 +50,11 @@ export function pagePriors(focus: QuestionFocus, pages: readonly PageToWeigh[]):
   const bm25 = bm25Scores(focus.question, texts);
   const top = Math.max(...bm25, 0);
   return pages.map((page, i) =>
-    round(PRIOR.titleLead * titleLeadMatch(focus.weights, page) + PRIOR.wholePage * (top > 0 ? bm25[i]! / top : 0) + PRIOR.position / Math.sqrt(Math.max(1, page.position))),
+    round(
+      PRIOR.titleLead * titleLeadMatch(focus.weights, page) +
+        PRIOR.wholePage * (top > 0 ? bm25[i]! / top : 0) +
+        PRIOR.position / Math.sqrt(Math.max(1, page.position)),
+    ),
   );
 }
 

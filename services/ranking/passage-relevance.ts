@@ -59,8 +59,22 @@ export interface LogisticWeights {
  * Fitted by bench/rag/calibration.ts on Chroma's chunking evaluation (472 questions, 657 gold and
  * 9,190 negative passages of 120 tokens, the embedded offline model quarry/glove-static-100d).
  */
-export const PASSAGE_WEIGHTS: LogisticWeights = { intercept: -2.56, coverage: 1.37, weighted: 2.87, bigrams: 0.55, title: 0, semantic: 1.72 };
-export const LEXICAL_PASSAGE_WEIGHTS: LogisticWeights = { intercept: -1.69, coverage: 1.85, weighted: 2.97, bigrams: 0.53, title: 0, semantic: 0 };
+export const PASSAGE_WEIGHTS: LogisticWeights = {
+  intercept: -2.56,
+  coverage: 1.37,
+  weighted: 2.87,
+  bigrams: 0.55,
+  title: 0,
+  semantic: 1.72,
+};
+export const LEXICAL_PASSAGE_WEIGHTS: LogisticWeights = {
+  intercept: -1.69,
+  coverage: 1.85,
+  weighted: 2.97,
+  bigrams: 0.53,
+  title: 0,
+  semantic: 0,
+};
 
 /** Passages scored with embeddings at most per call (longer lists are scored in slices). */
 const EMBED_SLICE = 512;
@@ -89,7 +103,8 @@ function lexicalFeatures(terms: QueryTerms, text: string, title = ''): LexicalFe
   const adjacent = new Set<string>();
   for (let i = 1; i < tokens.length; i++) adjacent.add(`${tokens[i - 1]} ${tokens[i]}`);
   const inTitle = new Set(contentTokens(title));
-  const share = (items: string[], set: Set<string>) => (items.length === 0 ? 0 : items.filter((item) => set.has(item)).length / items.length);
+  const share = (items: string[], set: Set<string>) =>
+    items.length === 0 ? 0 : items.filter((item) => set.has(item)).length / items.length;
   return {
     coverage: share(terms.terms, present),
     bigrams: terms.pairs.length === 0 ? share(terms.terms, present) : share(terms.pairs, adjacent),
@@ -106,7 +121,11 @@ function weightedCoverage(lexical: LexicalFeatures[]): number[] {
   for (const features of lexical) features.present.forEach((has, t) => (holding[t]! += has ? 1 : 0));
   const weights = holding.map((n) => Math.log(1 + lexical.length / (1 + n)));
   const total = weights.reduce((a, b) => a + b, 0);
-  return lexical.map((features) => (total === 0 ? features.coverage : features.present.reduce((sum, has, t) => sum + (has ? weights[t]! : 0), 0) / total));
+  return lexical.map((features) =>
+    total === 0
+      ? features.coverage
+      : features.present.reduce((sum, has, t) => sum + (has ? weights[t]! : 0), 0) / total,
+  );
 }
 
 export function probability(features: PassageFeatures, weights?: LogisticWeights): number {
@@ -179,7 +198,13 @@ export async function scorePassages(
   return features.map((f) => ({ ...f, score: probability(f) }));
 }
 
-async function semanticFeatures(query: string, passages: PassageToScore[], embedder: Embedder, signal?: AbortSignal, cache: PassageVectorCache = new Map()): Promise<number[]> {
+async function semanticFeatures(
+  query: string,
+  passages: PassageToScore[],
+  embedder: Embedder,
+  signal?: AbortSignal,
+  cache: PassageVectorCache = new Map(),
+): Promise<number[]> {
   const missing = [...new Set(passages.map((p) => p.text).filter((text) => !cache.has(text)))];
   let floor = (await calibration(embedder)).floor;
   let queryVector: Float32Array | null = null;

@@ -69,7 +69,9 @@ function packSentences(text: string, parts: Passage[], maxWords: number): Passag
       current = null;
       words = 0;
     }
-    current = current ? { start: current.start, end: part.end, text: text.slice(current.start, part.end) } : { ...part };
+    current = current
+      ? { start: current.start, end: part.end, text: text.slice(current.start, part.end) }
+      : { ...part };
     words += count;
   }
   if (current) out.push(current);
@@ -86,7 +88,11 @@ function sentenceWindows(text: string, parts: Passage[], size: number): Passage[
   return out;
 }
 
-export type PassageCut = { by: 'sentence' } | { by: 'window'; sentences: number } | { by: 'words'; words: number } | { by: 'tokens'; tokens: number };
+export type PassageCut =
+  | { by: 'sentence' }
+  | { by: 'window'; sentences: number }
+  | { by: 'words'; words: number }
+  | { by: 'tokens'; tokens: number };
 
 export interface CutOptions {
   /** How far the text is read: sentences for the sentence cuts, passages for the token cut. */
@@ -110,10 +116,17 @@ export async function cutPassages(text: string, cut: PassageCut, options: CutOpt
     const cutOptions = { strategy: 'recursive', maxTokens: cut.tokens, overlapTokens: 0 } as const;
     // With a limit, only the lead that fills it is chunked (a long page's tail would cost seconds on the event loop).
     const chunker = options.chunker ?? chunkText;
-    const chunks = Number.isFinite(limit) ? await chunkLead(text, cutOptions, limit, chunker) : await chunker(text, cutOptions);
+    const chunks = Number.isFinite(limit)
+      ? await chunkLead(text, cutOptions, limit, chunker)
+      : await chunker(text, cutOptions);
     return chunks.map((chunk) => ({ text: chunk.text, start: chunk.start, end: chunk.end, index: chunk.index }));
   }
   const parts = await sentencesInSlices(text, limit, options.slicer ?? new TimeSlicer());
-  const passages = cut.by === 'window' ? sentenceWindows(text, parts, cut.sentences) : cut.by === 'words' ? packSentences(text, parts, cut.words) : parts;
+  const passages =
+    cut.by === 'window'
+      ? sentenceWindows(text, parts, cut.sentences)
+      : cut.by === 'words'
+        ? packSentences(text, parts, cut.words)
+        : parts;
   return passages.map((passage, index) => ({ ...passage, index }));
 }

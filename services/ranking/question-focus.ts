@@ -23,5 +23,11 @@ export interface QuestionFocus {
 /** `pageTexts`: the pages read together (title and text), which the term weights come from. */
 export function questionFocus(question: string, pageTexts: readonly string[]): QuestionFocus {
   const counts = termCounts(question, pageTexts);
-  return { question, weights: focusWeights(counts), distinctive: distinctiveWeights(counts), shape: questionShape(question), terms: new Set(contentTerms(question)) };
+  return {
+    question,
+    weights: focusWeights(counts),
+    distinctive: distinctiveWeights(counts),
+    shape: questionShape(question),
+    terms: new Set(contentTerms(question)),
+  };
 }

@@ -27,10 +27,14 @@ describe('shapeMatch', () => {
   it('finds a name the question lacks for who-questions, and a year for when-questions', () => {
     const who = 'Who composed the music for Valkyria Chronicles III?';
     expect(shapeMatch(questionShape(who), who, sentenceWith(WIKI, 'composer Hitoshi Sakimoto'))).toBe(1);
-    expect(shapeMatch(questionShape(who), who, sentenceWith(WIKI, 'A large team of writers handled the script'))).toBe(0);
+    expect(shapeMatch(questionShape(who), who, sentenceWith(WIKI, 'A large team of writers handled the script'))).toBe(
+      0,
+    );
     const when = 'When was Valkyria Chronicles III released in Japan?';
     expect(shapeMatch(questionShape(when), when, sentenceWith(WIKI, 'Released in January 2011 in Japan'))).toBe(1);
-    expect(shapeMatch(questionShape(when), when, sentenceWith(WIKI, 'was praised by both Japanese and western critics'))).toBe(0);
+    expect(
+      shapeMatch(questionShape(when), when, sentenceWith(WIKI, 'was praised by both Japanese and western critics')),
+    ).toBe(0);
   });
 
   it('is neutral for open questions', () => {

@@ -22,7 +22,8 @@ export interface QuestionShape {
   subject: string[];
 }
 
-const PERSON = /^\s*(who|whom|whose)\b|\b(which|what) (person|people|individual|author|founder|president|leader|scientist|player|company|organi[sz]ation)\b/i;
+const PERSON =
+  /^\s*(who|whom|whose)\b|\b(which|what) (person|people|individual|author|founder|president|leader|scientist|player|company|organi[sz]ation)\b/i;
 const DATE = /^\s*when\b|\b(what|which) (year|date|day|month|decade|century)\b|\bin what year\b/i;
 const NUMBER =
   /^\s*how (many|much|long|far|old|large|big|high|often)\b|\b(what|which) (was|is|were|are) the (total|number|amount|value|percentage|ratio|rate|price|cost|sum|change|difference|average|level|size|balance|growth)\b|\b(what|which) (percentage|number|amount|proportion|share|fraction)\b/i;
@@ -34,20 +35,24 @@ export function questionShape(question: string): QuestionShape {
   if (NUMBER.test(question)) return { shape: 'number', subject: [] };
   const definition = DEFINING_QUESTION.exec(question);
   // "what is the role of X in Y" asks for more than a definition: only short subjects count.
-  if (definition && contentTokens(definition[3]!).length <= 3) return { shape: 'definition', subject: contentTokens(definition[3]!) };
+  if (definition && contentTokens(definition[3]!).length <= 3)
+    return { shape: 'definition', subject: contentTokens(definition[3]!) };
   return { shape: 'open', subject: [] };
 }
 
 const YEAR = /\b(1[0-9]{3}|20[0-9]{2})s?\b/;
-const MONTH = /\b(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sep(t|tember)?|oct(ober)?|nov(ember)?|dec(ember)?)\b/i;
-const FIGURE = /(\d[\d,.]*\s*(%|percent|per cent|million|billion|thousand|hundred)?|\$\s?\d|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|million|billion|dozen)\b)/i;
+const MONTH =
+  /\b(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sep(t|tember)?|oct(ober)?|nov(ember)?|dec(ember)?)\b/i;
+const FIGURE =
+  /(\d[\d,.]*\s*(%|percent|per cent|million|billion|thousand|hundred)?|\$\s?\d|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|million|billion|dozen)\b)/i;
 /** Tokens (as tokenize() gives them) that say what something is. */
 const DEFINING = new Set(['is', 'are', 'was', 'were', 'refer', 'mean', 'defin', 'known', 'consist', 'describ']);
 
 /** Capitalised words not at the sentence's start and not in the question: candidate names. */
 function newNames(sentence: string, questionTokens: Set<string>): number {
   const words = sentence.split(/\s+/).slice(1);
-  return words.filter((word) => /^[A-Z][\p{Ll}'’-]+/u.test(word) && !tokenize(word).some((t) => questionTokens.has(t))).length;
+  return words.filter((word) => /^[A-Z][\p{Ll}'’-]+/u.test(word) && !tokenize(word).some((t) => questionTokens.has(t)))
+    .length;
 }
 
 /** 1 when the sentence has the shape the question expects, 0 when not; 0.5 for open questions. */

@@ -52,7 +52,8 @@ export function lexicalRelevance(query: string, doc: RelevanceDoc): number {
   const coverage = strength / terms.length;
 
   // A one-word query has no phrase to find; its coverage already says it all.
-  const phrase = queryTokens.length > 1 && (containsSequence(titleTokens, queryTokens) || containsSequence(bodyTokens, queryTokens));
+  const phrase =
+    queryTokens.length > 1 && (containsSequence(titleTokens, queryTokens) || containsSequence(bodyTokens, queryTokens));
   return Math.min(1, coverage + (phrase ? PHRASE_BONUS : 0));
 }
 

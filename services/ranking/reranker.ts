@@ -41,18 +41,31 @@ export function rerankerForRequest(reranker: PassageReranker | null): RequestRer
 }
 
 /** An answer's model_used: the answer's model, and the reranker's when it ordered the passages (a stored name counts as having done so). */
-export function withReranker(modelUsed: string, reranker: { readonly id: string; readonly answered?: boolean } | null | undefined): string {
+export function withReranker(
+  modelUsed: string,
+  reranker: { readonly id: string; readonly answered?: boolean } | null | undefined,
+): string {
   return reranker && reranker.answered !== false ? `${modelUsed}, reranked by ${reranker.id}` : modelUsed;
 }
 
 /** `scores` reassigned so the top k (by score) follow the reranker's order; returns new scores, same positions. */
-export async function rerankScores(query: string, texts: readonly string[], scores: readonly number[], reranker: PassageReranker, signal?: AbortSignal): Promise<number[]> {
+export async function rerankScores(
+  query: string,
+  texts: readonly string[],
+  scores: readonly number[],
+  reranker: PassageReranker,
+  signal?: AbortSignal,
+): Promise<number[]> {
   const top = scores
     .map((score, index) => ({ score, index }))
     .sort((a, b) => b.score - a.score || a.index - b.index)
     .slice(0, reranker.topK);
   if (top.length < 2) return [...scores];
-  const modelScores = await reranker.score(query, top.map((t) => texts[t.index]!), signal);
+  const modelScores = await reranker.score(
+    query,
+    top.map((t) => texts[t.index]!),
+    signal,
+  );
   if (!modelScores) return [...scores];
   const byModel = top.map((t, i) => ({ index: t.index, model: modelScores[i]! })).sort((a, b) => b.model - a.model);
   const out = [...scores];

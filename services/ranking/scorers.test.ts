@@ -10,12 +10,15 @@ const passages = [
 ];
 
 describe('passage scorers by profile', () => {
-  it.each<ScorerProfile>(['lexical', 'bm25', 'embedding', 'blended', 'calibrated'])('%s ranks the passage holding the whole query first and the unrelated one last', async (profile) => {
-    const scores = await passageScorer(profile, hashingEmbedder()).score(query, passages);
-    expect(scores).toHaveLength(3);
-    expect(scores[2]).toBeGreaterThan(scores[1]!);
-    expect(scores[1]).toBeGreaterThan(scores[0]!);
-  });
+  it.each<ScorerProfile>(['lexical', 'bm25', 'embedding', 'blended', 'calibrated'])(
+    '%s ranks the passage holding the whole query first and the unrelated one last',
+    async (profile) => {
+      const scores = await passageScorer(profile, hashingEmbedder()).score(query, passages);
+      expect(scores).toHaveLength(3);
+      expect(scores[2]).toBeGreaterThan(scores[1]!);
+      expect(scores[1]).toBeGreaterThan(scores[0]!);
+    },
+  );
 
   it('scores on words alone where no model is given, and refuses the profiles that need one', async () => {
     const lexical = await passageScorer('lexical').score(query, passages);

@@ -42,7 +42,12 @@ export interface PassageScorer {
 }
 
 /** `embedder` is present for the profiles that need one (passageScorer checks). */
-type Score = (query: string, passages: readonly ScorableText[], embedder: Embedder | null, signal?: AbortSignal) => Promise<number[]>;
+type Score = (
+  query: string,
+  passages: readonly ScorableText[],
+  embedder: Embedder | null,
+  signal?: AbortSignal,
+) => Promise<number[]>;
 
 /** Lexical scores in time slices: highlights score up to thousands of sentences of user text on the event loop. */
 async function lexicalScores(query: string, passages: readonly ScorableText[]): Promise<number[]> {
@@ -67,7 +72,12 @@ async function bm25InSlices(query: string, passages: readonly ScorableText[]): P
 }
 
 /** Raw cosines of centred vectors, and the model's floor. */
-async function cosines(query: string, passages: readonly ScorableText[], embedder: Embedder, signal?: AbortSignal): Promise<{ cosines: number[]; floor: number }> {
+async function cosines(
+  query: string,
+  passages: readonly ScorableText[],
+  embedder: Embedder,
+  signal?: AbortSignal,
+): Promise<{ cosines: number[]; floor: number }> {
   const { vectors, floor } = await embedCentred(embedder, [query, ...passages.map((p) => p.text)], signal);
   return { cosines: passages.map((_, i) => cosine(vectors[0]!, vectors[i + 1]!)), floor };
 }
@@ -83,11 +93,14 @@ const PROFILES: Record<ScorerProfile, Score> = {
     const found = await cosines(query, passages, embedder!, signal);
     // Meaning is scaled within the text's passages, like documents in scoring.ts; the floor only
     // keeps a text where nothing is related from looking relevant.
-    const meaning = spread(found.cosines).map((m, i) => m * Math.min(1, 2 * calibrated(found.cosines[i]!, found.floor)));
+    const meaning = spread(found.cosines).map(
+      (m, i) => m * Math.min(1, 2 * calibrated(found.cosines[i]!, found.floor)),
+    );
     const lexical = await lexicalScores(query, passages);
     return meaning.map((m, i) => blend(m, lexical[i]!));
   },
-  calibrated: async (query, passages, embedder, signal) => (await scorePassages(query, [...passages], embedder, signal)).map((r) => r.score),
+  calibrated: async (query, passages, embedder, signal) =>
+    (await scorePassages(query, [...passages], embedder, signal)).map((r) => r.score),
 };
 
 const NEEDS_MODEL: ReadonlySet<ScorerProfile> = new Set(['embedding', 'blended']);

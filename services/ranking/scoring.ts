@@ -61,7 +61,9 @@ export function spread(values: number[]): number[] {
 
 export async function docPassages(doc: ScorableDoc): Promise<string[]> {
   const head = `${doc.title}\n${doc.snippet}`.trim();
-  const body = (await cutPassages(doc.text ?? '', { by: 'words', words: PASSAGE_WORDS }, { limit: MAX_PASSAGES_PER_DOC * 6 })).map((p) => p.text);
+  const body = (
+    await cutPassages(doc.text ?? '', { by: 'words', words: PASSAGE_WORDS }, { limit: MAX_PASSAGES_PER_DOC * 6 })
+  ).map((p) => p.text);
   return [head, ...body].filter((p) => p.length > 0).slice(0, MAX_PASSAGES_PER_DOC);
 }
 
@@ -76,7 +78,12 @@ export function meanVector(vectors: Float32Array[], dimensions: number): Float32
 }
 
 /** Scores every document against the query in one embedding call. */
-export async function scoreDocuments(query: string, docs: ScorableDoc[], embedder: Embedder, signal?: AbortSignal): Promise<DocScore[]> {
+export async function scoreDocuments(
+  query: string,
+  docs: ScorableDoc[],
+  embedder: Embedder,
+  signal?: AbortSignal,
+): Promise<DocScore[]> {
   if (docs.length === 0) return [];
   const passages = await Promise.all(docs.map(docPassages));
   const { vectors, floor } = await embedCentred(embedder, [query, ...passages.flat()], signal);

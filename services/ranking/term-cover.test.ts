@@ -15,7 +15,11 @@ describe('term cover', () => {
   ].map(sentenceSet);
 
   it('takes the sentences that together hold the query, the one adding most first', () => {
-    const cover = coverTerms(termsOf('The city council relaunched the Oldport ferry, which carries bicycles free'), page, 3);
+    const cover = coverTerms(
+      termsOf('The city council relaunched the Oldport ferry, which carries bicycles free'),
+      page,
+      3,
+    );
     expect(cover.picked).toEqual([1, 3]);
     expect(cover.share).toBe(1);
     expect(cover.missing).toEqual([]);
@@ -29,13 +33,31 @@ describe('term cover', () => {
   });
 
   it('weighs terms: missing a heavy term costs more', () => {
-    const light = coverTerms(new Map([['ferry', 1], ['award', 1]]), page, 3).share;
-    const heavy = coverTerms(new Map([['ferry', 1], ['award', 3]]), page, 3).share;
+    const light = coverTerms(
+      new Map([
+        ['ferry', 1],
+        ['award', 1],
+      ]),
+      page,
+      3,
+    ).share;
+    const heavy = coverTerms(
+      new Map([
+        ['ferry', 1],
+        ['award', 3],
+      ]),
+      page,
+      3,
+    ).share;
     expect(light).toBe(0.5);
     expect(heavy).toBe(0.25);
   });
 
   it('takes nothing when no sentence holds a term', () => {
-    expect(coverTerms(termsOf('volcanic eruption'), page, 3)).toEqual({ picked: [], share: 0, missing: ['volcanic', 'eruption'] });
+    expect(coverTerms(termsOf('volcanic eruption'), page, 3)).toEqual({
+      picked: [],
+      share: 0,
+      missing: ['volcanic', 'eruption'],
+    });
   });
 });

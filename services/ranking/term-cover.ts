@@ -20,7 +20,11 @@ export interface TermCover {
  * `terms`: the query's terms and their weights; `sentences`: each sentence's
  * terms as a set, in rank order (the better candidate first).
  */
-export function coverTerms(terms: ReadonlyMap<string, number>, sentences: ReadonlyArray<ReadonlySet<string>>, limit: number): TermCover {
+export function coverTerms(
+  terms: ReadonlyMap<string, number>,
+  sentences: ReadonlyArray<ReadonlySet<string>>,
+  limit: number,
+): TermCover {
   const total = [...terms.values()].reduce((sum, w) => sum + w, 0);
   const left = new Map(terms);
   const picked: number[] = [];

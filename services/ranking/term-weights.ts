@@ -70,7 +70,10 @@ export function distinctiveWeights({ terms, holding, pages }: TermCounts): TermW
   // A question of framing words only ("what is the main method used?") keeps them all.
   const kept = naming.some(Boolean) ? naming : terms.map(() => true);
   const indices = terms.map((_, i) => i).filter((i) => kept[i]);
-  return weighted(indices.map((i) => terms[i]!), indices.map((i) => rarity(holding[i]!, pages)));
+  return weighted(
+    indices.map((i) => terms[i]!),
+    indices.map((i) => rarity(holding[i]!, pages)),
+  );
 }
 
 /** Share of the weighted question terms a text holds, 0..1 (1 for a question without content terms). */

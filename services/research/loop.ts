@@ -27,7 +27,13 @@ import type { PassageReranker } from '../ranking/reranker.js';
 import { queryTerms, type PassageVectorCache } from '../ranking/passage-relevance.js';
 import { tokenize } from '../ranking/tokens.js';
 import { replan, type EnginePlan } from '../web-search/engine-plans.js';
-import { newSeenSources, type DomainFilter, type SeenSources, type Source, type SourceFailure } from '../web-search/gather.js';
+import {
+  newSeenSources,
+  type DomainFilter,
+  type SeenSources,
+  type Source,
+  type SourceFailure,
+} from '../web-search/gather.js';
 import type { WebSearch } from '../web-search/web-search.js';
 
 export interface ResearchStep {
@@ -87,7 +93,10 @@ export interface ResearchOutcome {
   vectors: PassageVectorCache;
 }
 
-export async function runResearch(webSearch: Pick<WebSearch, 'gather'>, options: ResearchLoopOptions): Promise<ResearchOutcome> {
+export async function runResearch(
+  webSearch: Pick<WebSearch, 'gather'>,
+  options: ResearchLoopOptions,
+): Promise<ResearchOutcome> {
   const { signal } = options;
   const seen = options.seen ?? newSeenSources();
   const vectors: PassageVectorCache = new Map();
@@ -130,64 +139,113 @@ export async function runResearch(webSearch: Pick<WebSearch, 'gather'>, options:
     duplicates += gathering.duplicates;
     found += gathering.found;
     const fresh =
-      options.readPages === false ? gathering.sources.filter((s) => s.snippet.trim()).map((s) => ({ ...s, text: s.snippet })) : gathering.sources.filter((s) => s.read);
+      options.readPages === false
+        ? gathering.sources.filter((s) => s.snippet.trim()).map((s) => ({ ...s, text: s.snippet }))
+        : gathering.sources.filter((s) => s.read);
     sources.push(...fresh);
     options.logger?.info(
-      { round, queries: gathering.queries.length, read: fresh.length, failed: gathering.pagesFailed, duplicates: gathering.duplicates },
+      {
+        round,
+        queries: gathering.queries.length,
+        read: fresh.length,
+        failed: gathering.pagesFailed,
+        duplicates: gathering.duplicates,
+      },
       'research round gathered sources',
     );
     await options.onSources?.(fresh, round, gathering.queries);
     if (signal.aborted) throw new AppError('CANCELLED', 'the research was cancelled');
 
-    options.progress?.({ message: `round ${round}: ranking ${sources.length} pages for ${options.questions.length} questions` });
+    options.progress?.({
+      message: `round ${round}: ranking ${sources.length} pages for ${options.questions.length} questions`,
+    });
     ranked = [];
     for (const question of options.questions) {
-      ranked.push(await rankPagePassages(question, sources.map((s) => ({ title: s.title, text: s.text })), options.embedder, { signal, vectors, reranker: options.reranker ?? null, ...(options.chunker ? { chunker: options.chunker } : {}) }));
+      ranked.push(
+        await rankPagePassages(
+          question,
+          sources.map((s) => ({ title: s.title, text: s.text })),
+          options.embedder,
+          {
+            signal,
+            vectors,
+            reranker: options.reranker ?? null,
+            ...(options.chunker ? { chunker: options.chunker } : {}),
+          },
+        ),
+      );
     }
     coverage = options.questions.map((question, q) => {
       const best = Math.max(0, ...ranked[q]!.map((page) => page.score));
       return { question, best, answered: best >= ANSWERED_MIN };
     });
     const open = coverage.filter((c) => !c.answered);
-    options.progress?.({ message: `round ${round} done: ${coverage.length - open.length} of ${coverage.length} questions answered, ${sources.length} pages` });
+    options.progress?.({
+      message: `round ${round} done: ${coverage.length - open.length} of ${coverage.length} questions answered, ${sources.length} pages`,
+    });
     if (round >= options.rounds || open.length === 0) break;
     queries = (await followUps(options, open, ranked)).filter((q) => !queriesExecuted.includes(q));
   }
 
-  return { sources, coverage, ranked, queriesExecuted, rounds: round, found, failures, enginesFailed: [...enginesFailed], pagesFailed, duplicates, vectors };
+  return {
+    sources,
+    coverage,
+    ranked,
+    queriesExecuted,
+    rounds: round,
+    found,
+    failures,
+    enginesFailed: [...enginesFailed],
+    pagesFailed,
+    duplicates,
+    vectors,
+  };
 }
 
 /** One follow-up query per unanswered question. */
-async function followUps(options: ResearchLoopOptions, open: QuestionCoverage[], ranked: RankedPage[][]): Promise<string[]> {
+async function followUps(
+  options: ResearchLoopOptions,
+  open: QuestionCoverage[],
+  ranked: RankedPage[][],
+): Promise<string[]> {
   if (options.llm) {
     try {
       const response = await options.llm.complete({
         system:
           'Earlier web searches did not answer these research questions. For each, write one new, different web search query (3 to 10 words) likely to find the answer. Answer with JSON: {"queries": [string, ...]} in the order given.',
-        messages: [{ role: 'user', content: `Subject: ${options.subject}\n\nUnanswered questions:\n${open.map((c, i) => `${i + 1}. ${c.question}`).join('\n')}` }],
+        messages: [
+          {
+            role: 'user',
+            content: `Subject: ${options.subject}\n\nUnanswered questions:\n${open.map((c, i) => `${i + 1}. ${c.question}`).join('\n')}`,
+          },
+        ],
         json: true,
         temperature: 0.3,
         signal: options.signal,
       });
       const answer = (response.json ?? parseModelJson(response.text)) as { queries?: unknown };
-      const written = Array.isArray(answer?.queries) ? answer.queries.filter((q): q is string => typeof q === 'string' && q.trim().length > 0) : [];
+      const written = Array.isArray(answer?.queries)
+        ? answer.queries.filter((q): q is string => typeof q === 'string' && q.trim().length > 0)
+        : [];
       if (written.length > 0) return [...new Set(written.map((q) => q.replace(/\s+/g, ' ').trim().slice(0, 300)))];
     } catch (error) {
       if (options.signal.aborted) throw error;
       options.logger?.warn({ err: error }, 'research: the model wrote no follow-up queries; using the missing terms');
     }
   }
-  return open.map((c) => {
-    const q = options.questions.indexOf(c.question);
-    const bestPassage = ranked[q]
-      ?.flatMap((page, s) => page.passages.slice(0, 1).map((p) => ({ p, s })))
-      .sort((a, b) => b.p.relevance.score - a.p.relevance.score)[0];
-    const found = new Set(bestPassage ? tokenize(bestPassage.p.text) : []);
-    const missing = queryTerms(c.question).terms.filter((term) => !found.has(term));
-    const subjectTerms = new Set(tokenize(options.subject));
-    const extra = missing.filter((term) => !subjectTerms.has(term));
-    // Terms are stems; the question's own words are searched, not the stems.
-    const words = c.question.split(/\s+/).filter((word) => extra.some((term) => tokenize(word)[0] === term));
-    return words.length > 0 ? `${options.subject} ${words.join(' ')}` : `${c.question} explained`;
-  }).filter((q, i, all) => all.indexOf(q) === i);
+  return open
+    .map((c) => {
+      const q = options.questions.indexOf(c.question);
+      const bestPassage = ranked[q]
+        ?.flatMap((page, s) => page.passages.slice(0, 1).map((p) => ({ p, s })))
+        .sort((a, b) => b.p.relevance.score - a.p.relevance.score)[0];
+      const found = new Set(bestPassage ? tokenize(bestPassage.p.text) : []);
+      const missing = queryTerms(c.question).terms.filter((term) => !found.has(term));
+      const subjectTerms = new Set(tokenize(options.subject));
+      const extra = missing.filter((term) => !subjectTerms.has(term));
+      // Terms are stems; the question's own words are searched, not the stems.
+      const words = c.question.split(/\s+/).filter((word) => extra.some((term) => tokenize(word)[0] === term));
+      return words.length > 0 ? `${options.subject} ${words.join(' ')}` : `${c.question} explained`;
+    })
+    .filter((q, i, all) => all.indexOf(q) === i);
 }

@@ -63,7 +63,12 @@ export interface Plan {
  * Template questions: with focus areas, each focus area crossed with the templates in turn
  * ("<subject> <focus>", then the facets of "<subject> <focus>"); else the templates of the subject.
  */
-export function templateQuestions(subject: string, count: number, templates: Template[], focusAreas: string[] = []): string[] {
+export function templateQuestions(
+  subject: string,
+  count: number,
+  templates: Template[],
+  focusAreas: string[] = [],
+): string[] {
   const subjects = focusAreas.length > 0 ? focusAreas.map((focus) => `${subject} ${focus}`) : [subject];
   const out: string[] = [];
   for (let round = 0; out.length < count && round < templates.length; round++) {
@@ -89,7 +94,10 @@ export interface PlanOptions {
 }
 
 export async function planQuestions(subject: string, options: PlanOptions): Promise<Plan> {
-  const fallback = (): Plan => ({ questions: templateQuestions(subject, options.count, options.templates, options.focusAreas), plannedBy: 'templates' });
+  const fallback = (): Plan => ({
+    questions: templateQuestions(subject, options.count, options.templates, options.focusAreas),
+    plannedBy: 'templates',
+  });
   if (!options.llm) return fallback();
   try {
     const response = await options.llm.complete({
@@ -103,7 +111,9 @@ export async function planQuestions(subject: string, options: PlanOptions): Prom
             `Number of queries: ${options.count}`,
             options.focusAreas?.length ? `Focus areas (cover each): ${options.focusAreas.join('; ')}` : '',
             options.guidance ?? '',
-            options.language && options.language !== 'en' ? `Write the queries in the language with code "${options.language}".` : '',
+            options.language && options.language !== 'en'
+              ? `Write the queries in the language with code "${options.language}".`
+              : '',
           ]
             .filter(Boolean)
             .join('\n'),
@@ -114,8 +124,13 @@ export async function planQuestions(subject: string, options: PlanOptions): Prom
       ...(options.signal ? { signal: options.signal } : {}),
     });
     const answer = (response.json ?? parseModelJson(response.text)) as { queries?: unknown };
-    const written = Array.isArray(answer?.queries) ? answer.queries.filter((q): q is string => typeof q === 'string' && q.trim().length > 0) : [];
-    const questions = [...new Set(written.map((q) => q.replace(/\s+/g, ' ').trim().slice(0, 300)))].slice(0, options.count);
+    const written = Array.isArray(answer?.queries)
+      ? answer.queries.filter((q): q is string => typeof q === 'string' && q.trim().length > 0)
+      : [];
+    const questions = [...new Set(written.map((q) => q.replace(/\s+/g, ' ').trim().slice(0, 300)))].slice(
+      0,
+      options.count,
+    );
     if (questions.length === 0) throw new Error('the model wrote no queries');
     // The subject itself is always searched first.
     if (!questions.some((q) => q.toLowerCase() === subject.toLowerCase())) questions.unshift(subject);

@@ -1,6 +1,13 @@
 /** The page-action schema areas validate with, and the reader's own rules for actions and headers. */
 import { describe, expect, it } from 'vitest';
-import { callerHeaders, checkPageActions, MAX_PAGE_ACTIONS, pageActionSchema, pageActionsSchema, pageHeadersSchema } from './page-actions.js';
+import {
+  callerHeaders,
+  checkPageActions,
+  MAX_PAGE_ACTIONS,
+  pageActionSchema,
+  pageActionsSchema,
+  pageHeadersSchema,
+} from './page-actions.js';
 
 describe('pageActionSchema', () => {
   it('accepts every action in its Firecrawl shape', () => {
@@ -31,27 +38,51 @@ describe('pageActionSchema', () => {
     expect(pageActionSchema.safeParse({ type: 'click', selector: '#a', force: true }).success).toBe(false);
     expect(pageActionSchema.safeParse({ type: 'click', selector: '' }).success).toBe(false);
     expect(pageActionSchema.safeParse({ type: 'wait', milliseconds: 60_001 }).success).toBe(false);
-    expect(pageActionsSchema.safeParse(Array.from({ length: MAX_PAGE_ACTIONS + 1 }, () => ({ type: 'scrape' }))).success).toBe(false);
+    expect(
+      pageActionsSchema.safeParse(Array.from({ length: MAX_PAGE_ACTIONS + 1 }, () => ({ type: 'scrape' }))).success,
+    ).toBe(false);
   });
 });
 
 describe('the reader rules for actions', () => {
   it('refuses executeJavascript unless enabled, naming the action', () => {
     const request = { actions: [{ type: 'scrape' as const }, { type: 'executeJavascript' as const, script: '1' }] };
-    expect(() => checkPageActions(request, { allowExecuteJavascript: false })).toThrow(expect.objectContaining({ code: 'ACTION_NOT_ALLOWED', status: 403, details: { action_index: 1, action_type: 'executeJavascript' } }));
+    expect(() => checkPageActions(request, { allowExecuteJavascript: false })).toThrow(
+      expect.objectContaining({
+        code: 'ACTION_NOT_ALLOWED',
+        status: 403,
+        details: { action_index: 1, action_type: 'executeJavascript' },
+      }),
+    );
     expect(() => checkPageActions(request, { allowExecuteJavascript: true })).not.toThrow();
   });
 
   it('refuses more than a minute of waiting, waitFor included', () => {
-    const request = { waitFor: 30_000, actions: [{ type: 'wait' as const, milliseconds: 20_000 }, { type: 'wait' as const, milliseconds: 10_001 }] };
-    expect(() => checkPageActions(request, { allowExecuteJavascript: false })).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
+    const request = {
+      waitFor: 30_000,
+      actions: [
+        { type: 'wait' as const, milliseconds: 20_000 },
+        { type: 'wait' as const, milliseconds: 10_001 },
+      ],
+    };
+    expect(() => checkPageActions(request, { allowExecuteJavascript: false })).toThrow(
+      expect.objectContaining({ code: 'INVALID_INPUT' }),
+    );
     expect(() => checkPageActions({ ...request, waitFor: 29_999 }, { allowExecuteJavascript: false })).not.toThrow();
   });
 });
 
 describe('caller headers', () => {
   it('drops hop-by-hop and host headers whatever their case, and keeps the rest', () => {
-    expect(callerHeaders({ Host: 'evil.example', 'Transfer-Encoding': 'chunked', connection: 'close', 'X-Token': 'abc', Cookie: 'a=b' })).toEqual({ 'X-Token': 'abc', Cookie: 'a=b' });
+    expect(
+      callerHeaders({
+        Host: 'evil.example',
+        'Transfer-Encoding': 'chunked',
+        connection: 'close',
+        'X-Token': 'abc',
+        Cookie: 'a=b',
+      }),
+    ).toEqual({ 'X-Token': 'abc', Cookie: 'a=b' });
     expect(callerHeaders({ host: 'x' })).toBeUndefined();
   });
 

@@ -25,7 +25,9 @@ const waitMs = z.number().int().min(0).max(MAX_PAGE_WAIT_MS);
 const waitAction = z
   .object({ type: z.literal('wait'), milliseconds: waitMs.optional(), selector: selector.optional() })
   .strict()
-  .refine((action) => (action.milliseconds === undefined) !== (action.selector === undefined), { message: 'a wait action takes exactly one of milliseconds and selector' });
+  .refine((action) => (action.milliseconds === undefined) !== (action.selector === undefined), {
+    message: 'a wait action takes exactly one of milliseconds and selector',
+  });
 
 /** One page action; the discriminator is `type`. */
 export const pageActionSchema = z.discriminatedUnion('type', [
@@ -33,8 +35,16 @@ export const pageActionSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('click'), selector, all: z.boolean().optional() }).strict(),
   z.object({ type: z.literal('write'), text: z.string().max(MAX_TEXT_CHARS) }).strict(),
   z.object({ type: z.literal('press'), key: z.string().min(1).max(100) }).strict(),
-  z.object({ type: z.literal('scroll'), direction: z.enum(['up', 'down']).optional(), selector: selector.optional() }).strict(),
-  z.object({ type: z.literal('screenshot'), fullPage: z.boolean().optional(), quality: z.number().int().min(0).max(100).optional() }).strict(),
+  z
+    .object({ type: z.literal('scroll'), direction: z.enum(['up', 'down']).optional(), selector: selector.optional() })
+    .strict(),
+  z
+    .object({
+      type: z.literal('screenshot'),
+      fullPage: z.boolean().optional(),
+      quality: z.number().int().min(0).max(100).optional(),
+    })
+    .strict(),
   z.object({ type: z.literal('scrape') }).strict(),
   z.object({ type: z.literal('executeJavascript'), script: z.string().min(1).max(MAX_TEXT_CHARS) }).strict(),
 ]);
@@ -43,7 +53,13 @@ export const pageActionsSchema = z.array(pageActionSchema).max(MAX_PAGE_ACTIONS)
 
 /** Header names are HTTP tokens; values hold no line breaks (they would start another header). */
 export const pageHeadersSchema = z
-  .record(z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'a header name is an HTTP token'), z.string().max(8192).regex(/^[^\r\n\0]*$/, 'a header value holds no line breaks'))
+  .record(
+    z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'a header name is an HTTP token'),
+    z
+      .string()
+      .max(8192)
+      .regex(/^[^\r\n\0]*$/, 'a header value holds no line breaks'),
+  )
   .refine((headers) => Object.keys(headers).length <= MAX_HEADERS, { message: `at most ${MAX_HEADERS} headers` });
 
 /** Milliseconds to wait after the page has loaded, before actions and capture. */
@@ -72,20 +88,49 @@ export interface PageActionRules {
  * configuration does not enable it (ACTION_NOT_ALLOWED), more waiting than
  * MAX_PAGE_WAIT_MS (INVALID_INPUT).
  */
-export function checkPageActions(request: { actions?: readonly PageAction[]; waitFor?: number }, rules: PageActionRules): void {
+export function checkPageActions(
+  request: { actions?: readonly PageAction[]; waitFor?: number },
+  rules: PageActionRules,
+): void {
   const actions = request.actions ?? [];
   const script = actions.findIndex((action) => action.type === 'executeJavascript');
   if (script >= 0 && !rules.allowExecuteJavascript) {
-    throw new AppError('ACTION_NOT_ALLOWED', `action ${script} (executeJavascript) is not enabled on this installation (browser.allowExecuteJavascript)`, {
-      details: { action_index: script, action_type: 'executeJavascript' },
-    });
+    throw new AppError(
+      'ACTION_NOT_ALLOWED',
+      `action ${script} (executeJavascript) is not enabled on this installation (browser.allowExecuteJavascript)`,
+      {
+        details: { action_index: script, action_type: 'executeJavascript' },
+      },
+    );
   }
-  const waited = actions.reduce((total, action) => total + (action.type === 'wait' ? (action.milliseconds ?? 0) : 0), request.waitFor ?? 0);
-  if (waited > MAX_PAGE_WAIT_MS) throw new AppError('INVALID_INPUT', `waitFor and the wait actions add up to ${waited} ms; at most ${MAX_PAGE_WAIT_MS} ms`, { details: { field: 'actions' } });
+  const waited = actions.reduce(
+    (total, action) => total + (action.type === 'wait' ? (action.milliseconds ?? 0) : 0),
+    request.waitFor ?? 0,
+  );
+  if (waited > MAX_PAGE_WAIT_MS)
+    throw new AppError(
+      'INVALID_INPUT',
+      `waitFor and the wait actions add up to ${waited} ms; at most ${MAX_PAGE_WAIT_MS} ms`,
+      { details: { field: 'actions' } },
+    );
 }
 
 /** Hop-by-hop headers and those that name the connection or the body belong to the client, never to a caller. */
-const CONNECTION_HEADERS = new Set(['host', 'connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'content-length', 'expect', 'http2-settings']);
+const CONNECTION_HEADERS = new Set([
+  'host',
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authorization',
+  'proxy-authenticate',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'content-length',
+  'expect',
+  'http2-settings',
+]);
 
 /** A caller's headers without the ones it may not set (dropped, not refused: clients send them in good faith). */
 export function callerHeaders(headers: Record<string, string> | undefined): Record<string, string> | undefined {

@@ -28,11 +28,19 @@ const KEY_PREFIX = 'page:v1:';
 
 /** `shape` is every option that changes the page read, in a fixed order. */
 export function cacheKey(url: string, shape: unknown[]): string {
-  return KEY_PREFIX + createHash('sha256').update(JSON.stringify([url, ...shape])).digest('hex');
+  return (
+    KEY_PREFIX +
+    createHash('sha256')
+      .update(JSON.stringify([url, ...shape]))
+      .digest('hex')
+  );
 }
 
 export class PageCache<T> {
-  constructor(private readonly store: Keyv, private readonly logger: Logger) {}
+  constructor(
+    private readonly store: Keyv,
+    private readonly logger: Logger,
+  ) {}
 
   /** A cache failure (Redis down) degrades to a miss, never to a failed page. */
   async read(key: string): Promise<T | null> {

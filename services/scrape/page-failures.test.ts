@@ -3,7 +3,8 @@ import { extractionFailure } from './page-failures.js';
 
 describe('extractionFailure', () => {
   it('calls only block pages BLOCKED', () => {
-    for (const reason of ['captcha', 'blocked', 'consent_wall']) expect(extractionFailure(reason)).toEqual({ code: 'BLOCKED', reason });
+    for (const reason of ['captcha', 'blocked', 'consent_wall'])
+      expect(extractionFailure(reason)).toEqual({ code: 'BLOCKED', reason });
   });
 
   it('calls empty and over-deep pages EMPTY_CONTENT', () => {

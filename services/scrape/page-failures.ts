@@ -35,18 +35,25 @@ export interface PageFailure {
   action?: FailedAction;
 }
 
-export const JAVASCRIPT_UNAVAILABLE_REASON = 'javascript rendering unavailable: Chromium was not found on this installation';
+export const JAVASCRIPT_UNAVAILABLE_REASON =
+  'javascript rendering unavailable: Chromium was not found on this installation';
 
 /** What an error thrown while fetching or rendering a page means for that page. */
 export function classifyFailure(error: unknown, rendered: boolean): PageFailure {
   const appError = toAppError(error);
-  const details = (appError.details ?? {}) as { reason?: string; action_index?: number; action_type?: FailedAction['type'] };
+  const details = (appError.details ?? {}) as {
+    reason?: string;
+    action_index?: number;
+    action_type?: FailedAction['type'];
+  };
   switch (appError.code) {
     case 'ACTION_FAILED':
       return {
         code: 'ACTION_FAILED',
         reason: appError.message,
-        ...(details.action_index !== undefined && details.action_type ? { action: { index: details.action_index, type: details.action_type } } : {}),
+        ...(details.action_index !== undefined && details.action_type
+          ? { action: { index: details.action_index, type: details.action_type } }
+          : {}),
       };
     case 'FORBIDDEN_ADDRESS':
     case 'ROBOTS_DISALLOWED':
@@ -56,12 +63,15 @@ export function classifyFailure(error: unknown, rendered: boolean): PageFailure 
     case 'TIMEOUT':
       return { code: 'TIMEOUT', reason: `timeout: ${appError.message}` };
     case 'UNAVAILABLE':
-      return rendered ? { code: 'JAVASCRIPT_UNAVAILABLE', reason: `${JAVASCRIPT_UNAVAILABLE_REASON} (${appError.message})` } : { code: 'FETCH_FAILED', reason: appError.message };
+      return rendered
+        ? { code: 'JAVASCRIPT_UNAVAILABLE', reason: `${JAVASCRIPT_UNAVAILABLE_REASON} (${appError.message})` }
+        : { code: 'FETCH_FAILED', reason: appError.message };
     case 'UNREACHABLE':
       return { code: 'UNREACHABLE', reason: appError.message };
     case 'UPSTREAM_FAILED':
       // The browser pool reports Chromium's network errors this way.
-      if (details.reason === 'network' || details.reason === 'dns') return { code: 'UNREACHABLE', reason: appError.message };
+      if (details.reason === 'network' || details.reason === 'dns')
+        return { code: 'UNREACHABLE', reason: appError.message };
       return { code: rendered ? 'RENDER_FAILED' : 'FETCH_FAILED', reason: appError.message };
     case 'UNSUPPORTED_MEDIA_TYPE':
       return { code: 'UNSUPPORTED_CONTENT_TYPE', reason: appError.message };
@@ -81,7 +91,8 @@ const BLOCK_PAGE_REASONS = new Set(['captcha', 'blocked', 'consent_wall']);
  */
 export function extractionFailure(failureReason: string | undefined): PageFailure {
   // A document nested past what browsers render has no content we can read either.
-  if (!failureReason || failureReason === 'empty' || failureReason === 'markup_too_deep') return { code: 'EMPTY_CONTENT', reason: failureReason ?? 'empty' };
+  if (!failureReason || failureReason === 'empty' || failureReason === 'markup_too_deep')
+    return { code: 'EMPTY_CONTENT', reason: failureReason ?? 'empty' };
   if (BLOCK_PAGE_REASONS.has(failureReason)) return { code: 'BLOCKED', reason: failureReason };
   return { code: 'EXTRACTION_FAILED', reason: failureReason };
 }

@@ -6,7 +6,12 @@
  * page makes). Throws
  * AppErrors; page-failures.ts names them.
  */
-import type { RenderRequest, RenderResult, ScrollCollectOptions, ScrollCollectResult } from '../browser/browser-pool.js';
+import type {
+  RenderRequest,
+  RenderResult,
+  ScrollCollectOptions,
+  ScrollCollectResult,
+} from '../browser/browser-pool.js';
 import { errorPageFailure } from './rendered-page.js';
 import { AppError } from '../../core/errors.js';
 import type { OutboundRequest, OutboundResponse } from '../../core/http/types.js';
@@ -38,7 +43,12 @@ export class PageSource {
   }
 
   /** headers (a caller's, already without hop-by-hop ones) go over the defaults. */
-  fetch(url: string, timeoutMs: number | undefined, signal: AbortSignal | undefined, headers?: Record<string, string>): Promise<OutboundResponse> {
+  fetch(
+    url: string,
+    timeoutMs: number | undefined,
+    signal: AbortSignal | undefined,
+    headers?: Record<string, string>,
+  ): Promise<OutboundResponse> {
     const request: OutboundRequest = { url, purpose: 'page', headers: { accept: PAGE_ACCEPT, ...headers } };
     if (timeoutMs) request.timeoutMs = timeoutMs;
     if (signal) request.signal = signal;
@@ -69,8 +79,16 @@ export class PageSource {
    * refuses disallowed ones before they are sent (navigation-guard.ts); this
    * keeps a renderer without that check from returning or caching one.
    */
-  private async checkNavigations(url: string, page: { finalUrl: string; navigationUrls: string[] }, signal: AbortSignal | undefined): Promise<void> {
-    const visited = new Set([...page.navigationUrls, page.finalUrl].filter((visitedUrl) => visitedUrl !== url && /^https?:/i.test(visitedUrl)));
+  private async checkNavigations(
+    url: string,
+    page: { finalUrl: string; navigationUrls: string[] },
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
+    const visited = new Set(
+      [...page.navigationUrls, page.finalUrl].filter(
+        (visitedUrl) => visitedUrl !== url && /^https?:/i.test(visitedUrl),
+      ),
+    );
     for (const visitedUrl of visited) await this.fetcher.checkRobots(visitedUrl, signal);
   }
 

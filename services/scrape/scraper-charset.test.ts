@@ -31,7 +31,13 @@ function reader(): { scraper: Scraper; handed: PageContent[] } {
   const handed: PageContent[] = [];
   const fetcher = {
     async fetch(): Promise<OutboundResponse> {
-      const response = { status: 200, headers: { 'content-type': 'text/html' }, bytes: Uint8Array.from(BYTES), url: 'https://cafe.example/prices', elapsedMs: 1 };
+      const response = {
+        status: 200,
+        headers: { 'content-type': 'text/html' },
+        bytes: Uint8Array.from(BYTES),
+        url: 'https://cafe.example/prices',
+        elapsedMs: 1,
+      };
       return Object.defineProperty(response, 'body', {
         get: () => {
           throw new Error('the reader decoded the page itself');
@@ -46,7 +52,13 @@ function reader(): { scraper: Scraper; handed: PageContent[] } {
     return run(typeof content === 'string' ? { html: content, url, options } : { ...content, url, options });
   };
   const parsing = { links: () => Promise.resolve([]), mergeScroll: (html: string) => Promise.resolve(html) };
-  return { scraper: new Scraper({ fetcher, renderer: noBrowser, extract, parsing, cache: new Keyv(), logger: silentLogger() }, { concurrency: 1 }), handed };
+  return {
+    scraper: new Scraper(
+      { fetcher, renderer: noBrowser, extract, parsing, cache: new Keyv(), logger: silentLogger() },
+      { concurrency: 1 },
+    ),
+    handed,
+  };
 }
 
 describe('a fetched page decoded where it is extracted', () => {

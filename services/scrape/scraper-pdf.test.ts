@@ -23,11 +23,14 @@ function makePdf(pages: string[], info: Record<string, string>): Buffer {
   objects[3] = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>';
   pages.forEach((line, i) => {
     const stream = `BT /F1 12 Tf 72 720 Td (${escapePdfText(line)}) Tj ET`;
-    objects[4 + i * 2] = `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${5 + i * 2} 0 R >>`;
+    objects[4 + i * 2] =
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${5 + i * 2} 0 R >>`;
     objects[5 + i * 2] = `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`;
   });
   const infoId = objects.length;
-  objects[infoId] = `<< ${Object.entries(info).map(([key, value]) => `/${key} (${escapePdfText(value)})`).join(' ')} >>`;
+  objects[infoId] = `<< ${Object.entries(info)
+    .map(([key, value]) => `/${key} (${escapePdfText(value)})`)
+    .join(' ')} >>`;
   let body = '%PDF-1.4\n';
   const offsets: number[] = [];
   for (let id = 1; id < objects.length; id++) {
@@ -74,14 +77,22 @@ describe('scraping PDF documents', () => {
   beforeAll(async () => {
     web = await startSandboxWeb();
     // The worker's entry point, called in-process: the same code the pool runs.
-    const extract = async (content: PageContent, url: string, options: ExtractOptions) => run(typeof content === 'string' ? { html: content, url, options } : { ...content, url, options });
+    const extract = async (content: PageContent, url: string, options: ExtractOptions) =>
+      run(typeof content === 'string' ? { html: content, url, options } : { ...content, url, options });
     const parsing = { links: () => Promise.resolve([]), mergeScroll: (html: string) => Promise.resolve(html) };
-    scraper = new Scraper({ fetcher, renderer: noBrowser, extract, parsing, cache: new Keyv(), logger: silentLogger() }, { concurrency: 2 });
+    scraper = new Scraper(
+      { fetcher, renderer: noBrowser, extract, parsing, cache: new Keyv(), logger: silentLogger() },
+      { concurrency: 2 },
+    );
   });
   afterAll(() => web.close());
 
   it('extracts the text, title, page count, word count and a quality score', async () => {
-    const pdf = makePdf([first, second], { Title: 'Starter care guide', Author: 'Ada Baker', CreationDate: 'D:20240131120000Z' });
+    const pdf = makePdf([first, second], {
+      Title: 'Starter care guide',
+      Author: 'Ada Baker',
+      CreationDate: 'D:20240131120000Z',
+    });
     const url = web.addFile('/docs/starter.pdf', pdf, 'application/pdf');
     const page = await scraper.scrapeOne(url, {});
     expect(page.success).toBe(true);

@@ -35,7 +35,8 @@ function reader(options: { chromium?: boolean; renderer?: PageRenderer } = {}) {
       return html(request.url);
     },
     async checkRobots(url: string): Promise<void> {
-      if (url.includes('/private/')) throw new AppError('ROBOTS_DISALLOWED', `robots.txt of https://site.example disallows ${url} for Quarry`);
+      if (url.includes('/private/'))
+        throw new AppError('ROBOTS_DISALLOWED', `robots.txt of https://site.example disallows ${url} for Quarry`);
     },
   };
   const renderer = options.renderer ?? {
@@ -43,12 +44,22 @@ function reader(options: { chromium?: boolean; renderer?: PageRenderer } = {}) {
     async render(url: string, _request: RenderRequest): Promise<RenderResult> {
       rendered.push(url);
       const finalUrl = REDIRECTS[url] ?? url;
-      return { html: `<p>${finalUrl}</p>`, finalUrl, status: 200, navigationUrls: finalUrl === url ? [url] : [url, finalUrl] };
+      return {
+        html: `<p>${finalUrl}</p>`,
+        finalUrl,
+        status: 200,
+        navigationUrls: finalUrl === url ? [url] : [url, finalUrl],
+      };
     },
     async scrollAndCollect(url: string) {
       scrolled.push(url);
       const finalUrl = REDIRECTS[url] ?? url;
-      return { html: '<p>final</p>', snapshots: ['<p>earlier</p>'], finalUrl, navigationUrls: finalUrl === url ? [url] : [url, finalUrl] };
+      return {
+        html: '<p>final</p>',
+        snapshots: ['<p>earlier</p>'],
+        finalUrl,
+        navigationUrls: finalUrl === url ? [url] : [url, finalUrl],
+      };
     },
   };
   const extract = async (content: PageContent, url: string): Promise<ExtractionResult> => ({
@@ -56,15 +67,31 @@ function reader(options: { chromium?: boolean; renderer?: PageRenderer } = {}) {
     title: url,
     text: typeof content === 'string' ? content : Buffer.from(content.bytes).toString('utf8'),
     markdown: typeof content === 'string' ? content : Buffer.from(content.bytes).toString('utf8'),
-    metadata: { title: null, description: null, author: null, publishedDate: null, keywords: [], siteName: null, language: null, canonicalUrl: null, openGraph: {} },
+    metadata: {
+      title: null,
+      description: null,
+      author: null,
+      publishedDate: null,
+      keywords: [],
+      siteName: null,
+      language: null,
+      canonicalUrl: null,
+      openGraph: {},
+    },
     images: [],
     links: [],
     wordCount: 1,
     contentQualityScore: 0.5,
     success: true,
   });
-  const parsing = { links: async () => [], mergeScroll: async (final: string, snapshots: string[]) => [final, ...snapshots].join('') };
-  const scraper = new Scraper({ fetcher, renderer, extract, parsing, cache: new Keyv(), logger: silentLogger() }, { concurrency: 2 });
+  const parsing = {
+    links: async () => [],
+    mergeScroll: async (final: string, snapshots: string[]) => [final, ...snapshots].join(''),
+  };
+  const scraper = new Scraper(
+    { fetcher, renderer, extract, parsing, cache: new Keyv(), logger: silentLogger() },
+    { concurrency: 2 },
+  );
   return { scraper, fetched, rendered, scrolled };
 }
 
@@ -80,8 +107,14 @@ describe('the page reader', () => {
 
   it('asks robots.txt before scrolling', async () => {
     const { scraper, scrolled } = reader();
-    await expect(scraper.scroll(DISALLOWED, { maxScrolls: 2, scrollDelayMs: 0, timeoutMs: 5000 })).rejects.toMatchObject({ code: 'ROBOTS_DISALLOWED' });
-    expect(await scraper.scroll(ALLOWED, { maxScrolls: 2, scrollDelayMs: 0, timeoutMs: 5000 })).toEqual({ html: '<p>final</p><p>earlier</p>', snapshots: 1, finalUrl: ALLOWED });
+    await expect(
+      scraper.scroll(DISALLOWED, { maxScrolls: 2, scrollDelayMs: 0, timeoutMs: 5000 }),
+    ).rejects.toMatchObject({ code: 'ROBOTS_DISALLOWED' });
+    expect(await scraper.scroll(ALLOWED, { maxScrolls: 2, scrollDelayMs: 0, timeoutMs: 5000 })).toEqual({
+      html: '<p>final</p><p>earlier</p>',
+      snapshots: 1,
+      finalUrl: ALLOWED,
+    });
     expect(scrolled).toEqual([ALLOWED]);
   });
 
@@ -91,7 +124,9 @@ describe('the page reader', () => {
     expect(moved).toMatchObject({ success: false, errorCode: 'ROBOTS_DISALLOWED', rendered: true });
     expect(moved!.failureReason).toContain(DISALLOWED);
     expect(moved!.html).toBeUndefined();
-    await expect(scraper.scroll(REDIRECTING, { maxScrolls: 2, scrollDelayMs: 0, timeoutMs: 5000 })).rejects.toMatchObject({ code: 'ROBOTS_DISALLOWED' });
+    await expect(
+      scraper.scroll(REDIRECTING, { maxScrolls: 2, scrollDelayMs: 0, timeoutMs: 5000 }),
+    ).rejects.toMatchObject({ code: 'ROBOTS_DISALLOWED' });
   });
 
   it('fails rendering per page with JAVASCRIPT_UNAVAILABLE when there is no Chromium', async () => {
@@ -124,9 +159,13 @@ describe('the page reader', () => {
     expect((await scraper.scrapeOne(ALLOWED, { actions, cache })).fromCache).toBe(true);
     expect((await scraper.scrapeOne(ALLOWED, { mobile: true, cache })).fromCache).toBeUndefined();
     expect((await scraper.scrapeOne(ALLOWED, { waitFor: 100, cache })).fromCache).toBeUndefined();
-    expect((await scraper.scrapeOne(ALLOWED, { javascript: true, headers: { 'x-a': '1' }, cache })).fromCache).toBeUndefined();
+    expect(
+      (await scraper.scrapeOne(ALLOWED, { javascript: true, headers: { 'x-a': '1' }, cache })).fromCache,
+    ).toBeUndefined();
     // Only a dropped header differs: the same entry as no headers at all.
-    expect((await scraper.scrapeOne(ALLOWED, { javascript: true, headers: { host: 'elsewhere' }, cache })).fromCache).toBe(true);
+    expect(
+      (await scraper.scrapeOne(ALLOWED, { javascript: true, headers: { host: 'elsewhere' }, cache })).fromCache,
+    ).toBe(true);
     expect(rendered).toEqual([ALLOWED, ALLOWED, ALLOWED, ALLOWED, ALLOWED]);
     expect(fetched).toEqual([]);
   });
@@ -135,15 +174,24 @@ describe('the page reader', () => {
     const renderer: PageRenderer = {
       available: () => true,
       render: async () => {
-        throw new AppError('ACTION_FAILED', 'action 2 (click) could not be done: Timeout 5000ms exceeded.', { details: { action_index: 2, action_type: 'click', selector: '#x' } });
+        throw new AppError('ACTION_FAILED', 'action 2 (click) could not be done: Timeout 5000ms exceeded.', {
+          details: { action_index: 2, action_type: 'click', selector: '#x' },
+        });
       },
       scrollAndCollect: async () => {
         throw new Error('not used');
       },
     };
     const { scraper: failing } = reader({ renderer });
-    const page = await failing.scrapeOne(ALLOWED, { actions: [{ type: 'scrape' }, { type: 'scrape' }, { type: 'click', selector: '#x' }] });
-    expect(page).toMatchObject({ success: false, rendered: true, errorCode: 'ACTION_FAILED', failedAction: { index: 2, type: 'click' } });
+    const page = await failing.scrapeOne(ALLOWED, {
+      actions: [{ type: 'scrape' }, { type: 'scrape' }, { type: 'click', selector: '#x' }],
+    });
+    expect(page).toMatchObject({
+      success: false,
+      rendered: true,
+      errorCode: 'ACTION_FAILED',
+      failedAction: { index: 2, type: 'click' },
+    });
     expect(page.failureReason).toMatch(/^action 2 \(click\)/);
   });
 });

@@ -10,7 +10,13 @@ import type { Keyv } from 'keyv';
 import type { PageAction, PageActionOutcome, WaitUntil } from '../browser/browser-pool.js';
 import type { ExtractionResult, ExtractOptions, PageContent } from '../extract/types.js';
 import { cacheKey, cacheReads, cacheWrites, PageCache, type CacheMode } from './page-cache.js';
-import { classifyFailure, extractionFailure, JAVASCRIPT_UNAVAILABLE_REASON, type PageErrorCode, type PageFailure } from './page-failures.js';
+import {
+  classifyFailure,
+  extractionFailure,
+  JAVASCRIPT_UNAVAILABLE_REASON,
+  type PageErrorCode,
+  type PageFailure,
+} from './page-failures.js';
 import { PageSource, type PageFetcher, type PageRenderer } from './page-source.js';
 import { callerHeaders, checkPageActions, type FailedAction, type PageActionResults } from './page-actions.js';
 import { isHtml } from '../discover/site-urls.js';
@@ -80,7 +86,12 @@ export interface ScrapedPage extends Omit<ExtractionResult, 'url'> {
 }
 
 /** Extraction in the worker pool: a rendered page's markup, or a fetched page's bytes (decoded there, and not read here afterwards). */
-export type ExtractFn = (content: PageContent, url: string, options: ExtractOptions, signal?: AbortSignal) => Promise<ExtractionResult>;
+export type ExtractFn = (
+  content: PageContent,
+  url: string,
+  options: ExtractOptions,
+  signal?: AbortSignal,
+) => Promise<ExtractionResult>;
 
 /** The worker pool's parses the reader needs besides extraction. */
 export interface ReaderParsing {
@@ -128,7 +139,9 @@ const PDF_TYPE = /application\/(x-)?pdf/i;
 /** A PDF by its media type, or by its signature when a server labels it generically. */
 function isPdf(type: string, bytes: Uint8Array): boolean {
   if (PDF_TYPE.test(type)) return true;
-  return /application\/octet-stream|binary\//i.test(type) && Buffer.from(bytes.subarray(0, 5)).toString('latin1') === '%PDF-';
+  return (
+    /application\/octet-stream|binary\//i.test(type) && Buffer.from(bytes.subarray(0, 5)).toString('latin1') === '%PDF-'
+  );
 }
 
 export function failedPage(url: string, reason: string, errorCode: PageErrorCode, extractionTimeMs = 0): ScrapedPage {
@@ -198,8 +211,13 @@ export class Scraper {
     const deadline = new AbortController();
     const onCallerAbort = (): void => deadline.abort(new AppError('CANCELLED', 'cancelled'));
     options.signal?.addEventListener('abort', onCallerAbort, { once: true });
-    const timer = setTimeout(() => deadline.abort(new AppError('TIMEOUT', `not done within ${options.timeoutMs} ms`)), Math.max(1, options.timeoutMs));
-    const ended = new Promise<void>((resolve) => deadline.signal.addEventListener('abort', () => resolve(), { once: true }));
+    const timer = setTimeout(
+      () => deadline.abort(new AppError('TIMEOUT', `not done within ${options.timeoutMs} ms`)),
+      Math.max(1, options.timeoutMs),
+    );
+    const ended = new Promise<void>((resolve) =>
+      deadline.signal.addEventListener('abort', () => resolve(), { once: true }),
+    );
     const unique = [...new Set(urls)];
     let next = 0;
     // Lanes take the next URL as they free up: a slow page holds one lane, not the batch.
@@ -213,7 +231,10 @@ export class Scraper {
       }
     };
     try {
-      await Promise.race([Promise.all(Array.from({ length: Math.min(this.options.concurrency, unique.length) }, lane)), ended]);
+      await Promise.race([
+        Promise.all(Array.from({ length: Math.min(this.options.concurrency, unique.length) }, lane)),
+        ended,
+      ]);
     } finally {
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onCallerAbort);
@@ -222,20 +243,37 @@ export class Scraper {
     return urls.map(
       (url) =>
         results.get(url) ??
-        (cancelled ? failedPage(url, 'cancelled', 'CANCELLED') : failedPage(url, 'timeout', 'TIMEOUT', options.timeoutMs)),
+        (cancelled
+          ? failedPage(url, 'cancelled', 'CANCELLED')
+          : failedPage(url, 'timeout', 'TIMEOUT', options.timeoutMs)),
     );
   }
 
   /** Reads one page (cache, fetch or render, extraction); a page that cannot be read is a failed page, never thrown. Throws only what checkRequest throws. */
-  async scrapeOne(url: string, options: Omit<ScrapeOptions, 'timeoutMs'> & { timeoutMs?: number }, signal?: AbortSignal): Promise<ScrapedPage> {
+  async scrapeOne(
+    url: string,
+    options: Omit<ScrapeOptions, 'timeoutMs'> & { timeoutMs?: number },
+    signal?: AbortSignal,
+  ): Promise<ScrapedPage> {
     this.checkRequest(options);
     const started = performance.now();
     const elapsed = (): number => Math.round(performance.now() - started);
     const rendered = rendersPage(options);
-    const key = options.cache ? cacheKey(normalisedUrl(url), [rendered, rendered ? (options.waitUntil ?? 'load') : null, !!options.screenshot, !!options.pdf, !!options.includeHtml, options.extract ?? {}, ...pageExtras(options)]) : null;
+    const key = options.cache
+      ? cacheKey(normalisedUrl(url), [
+          rendered,
+          rendered ? (options.waitUntil ?? 'load') : null,
+          !!options.screenshot,
+          !!options.pdf,
+          !!options.includeHtml,
+          options.extract ?? {},
+          ...pageExtras(options),
+        ])
+      : null;
     if (key && cacheReads(options.cache!.mode)) {
       const cached = await this.cache.read(key);
-      if (cached && isFresh(cached, options.cache!.maxAgeMs)) return { ...cached, url, fromCache: true, extractionTimeMs: elapsed(), fetchMs: 0, extractMs: 0 };
+      if (cached && isFresh(cached, options.cache!.maxAgeMs))
+        return { ...cached, url, fromCache: true, extractionTimeMs: elapsed(), fetchMs: 0, extractMs: 0 };
     }
     const fail = (failure: PageFailure, extra: Partial<ScrapedPage> = {}): ScrapedPage => ({
       ...failedPage(url, failure.reason, failure.code, elapsed()),
@@ -244,7 +282,8 @@ export class Scraper {
       ...extra,
     });
     if (signal?.aborted) return fail(failureOf(signal.reason, rendered, signal));
-    if (rendered && !this.source.renderAvailable()) return fail({ code: 'JAVASCRIPT_UNAVAILABLE', reason: JAVASCRIPT_UNAVAILABLE_REASON });
+    if (rendered && !this.source.renderAvailable())
+      return fail({ code: 'JAVASCRIPT_UNAVAILABLE', reason: JAVASCRIPT_UNAVAILABLE_REASON });
 
     let fetched: Fetched;
     try {
@@ -254,13 +293,22 @@ export class Scraper {
     }
     const fetchMs = elapsed();
     if (fetched.status !== null && fetched.status >= 400) {
-      return fail({ code: 'HTTP_ERROR', reason: `HTTP ${fetched.status}` }, { httpStatus: fetched.status, finalUrl: fetched.finalUrl });
+      return fail(
+        { code: 'HTTP_ERROR', reason: `HTTP ${fetched.status}` },
+        { httpStatus: fetched.status, finalUrl: fetched.finalUrl },
+      );
     }
     let page: ScrapedPage;
     try {
       // Markup the answer includes comes back from the worker that decoded the fetched bytes.
-      const keepMarkup = options.includeHtml === true && fetched.contentType === 'text/html' && typeof fetched.content !== 'string';
-      const extracted = await this.deps.extract(fetched.content, fetched.finalUrl, { ...options.extract, contentType: fetched.contentType, ...(keepMarkup ? { keepMarkup } : {}) }, signal);
+      const keepMarkup =
+        options.includeHtml === true && fetched.contentType === 'text/html' && typeof fetched.content !== 'string';
+      const extracted = await this.deps.extract(
+        fetched.content,
+        fetched.finalUrl,
+        { ...options.extract, contentType: fetched.contentType, ...(keepMarkup ? { keepMarkup } : {}) },
+        signal,
+      );
       const failure = extracted.success ? null : extractionFailure(extracted.failureReason);
       page = {
         ...extracted,
@@ -281,16 +329,24 @@ export class Scraper {
     if (options.includeHtml && typeof fetched.content === 'string') page.html = fetched.content;
     if (fetched.screenshot) page.screenshot = fetched.screenshot.toString('base64');
     if (fetched.pdf) page.pdf = fetched.pdf.toString('base64');
-    if (fetched.actions) page.actions = { ...fetched.actions, screenshots: fetched.actions.screenshots.map((png) => png.toString('base64')) };
-    if (key && page.success && cacheWrites(options.cache!.mode)) await this.cache.write(key, page, options.cache!.ttlSeconds);
+    if (fetched.actions)
+      page.actions = {
+        ...fetched.actions,
+        screenshots: fetched.actions.screenshots.map((png) => png.toString('base64')),
+      };
+    if (key && page.success && cacheWrites(options.cache!.mode))
+      await this.cache.write(key, page, options.cache!.ttlSeconds);
     return page;
   }
 
   /** A page's links (all of them, parsed in the worker pool), fetched without extraction; throws on failure. */
   async links(url: string, signal?: AbortSignal): Promise<{ finalUrl: string; links: string[] }> {
     const response = await this.source.fetch(url, undefined, signal);
-    if (response.status < 200 || response.status >= 300) throw new AppError('UPSTREAM_FAILED', `HTTP ${response.status}`, { details: { url } });
-    const links = isHtml(response.headers['content-type']) ? await this.deps.parsing.links(bodyBytes(response), response.url, signal) : [];
+    if (response.status < 200 || response.status >= 300)
+      throw new AppError('UPSTREAM_FAILED', `HTTP ${response.status}`, { details: { url } });
+    const links = isHtml(response.headers['content-type'])
+      ? await this.deps.parsing.links(bodyBytes(response), response.url, signal)
+      : [];
     return { finalUrl: response.url, links };
   }
 
@@ -301,7 +357,11 @@ export class Scraper {
     return { html, snapshots: scrolled.snapshots.length, finalUrl: scrolled.finalUrl };
   }
 
-  private async fetchPage(url: string, options: Omit<ScrapeOptions, 'timeoutMs'> & { timeoutMs?: number }, signal: AbortSignal | undefined): Promise<Fetched> {
+  private async fetchPage(
+    url: string,
+    options: Omit<ScrapeOptions, 'timeoutMs'> & { timeoutMs?: number },
+    signal: AbortSignal | undefined,
+  ): Promise<Fetched> {
     const headers = callerHeaders(options.headers);
     if (rendersPage(options)) {
       const page = await this.source.render(url, {
@@ -330,21 +390,36 @@ export class Scraper {
     const fetched = { finalUrl: response.url, status: response.status };
     if (response.status >= 400) return { ...fetched, content: '', contentType: 'text/html' };
     // PDFs are read in the extraction worker too, from their bytes.
-    if (isPdf(type, response.bytes)) return { ...fetched, content: { bytes: response.bytes }, contentType: 'application/pdf' };
-    if (!HTML_TYPES.test(type)) throw new AppError('UNSUPPORTED_MEDIA_TYPE', `unsupported content type ${type.split(';')[0]}`, { details: { url } });
+    if (isPdf(type, response.bytes))
+      return { ...fetched, content: { bytes: response.bytes }, contentType: 'application/pdf' };
+    if (!HTML_TYPES.test(type))
+      throw new AppError('UNSUPPORTED_MEDIA_TYPE', `unsupported content type ${type.split(';')[0]}`, {
+        details: { url },
+      });
     return { ...fetched, content: bodyBytes(response), contentType: 'text/html' };
   }
 }
 
 /** Actions, a phone profile and a wait after load need the browser, as javascript does. */
 function rendersPage(options: Pick<ScrapeOptions, 'javascript' | 'actions' | 'mobile' | 'waitFor'>): boolean {
-  return options.javascript === true || (options.actions?.length ?? 0) > 0 || options.mobile === true || (options.waitFor ?? 0) > 0;
+  return (
+    options.javascript === true ||
+    (options.actions?.length ?? 0) > 0 ||
+    options.mobile === true ||
+    (options.waitFor ?? 0) > 0
+  );
 }
 
 /** The page-changing options a request adds to its cache key; none for a request without them, whose key stays what it was. */
 function pageExtras(options: Pick<ScrapeOptions, 'actions' | 'mobile' | 'headers' | 'waitFor'>): unknown[] {
-  const extras = { actions: options.actions ?? [], mobile: options.mobile ?? false, headers: callerHeaders(options.headers) ?? {}, waitFor: options.waitFor ?? 0 };
-  const plain = extras.actions.length === 0 && !extras.mobile && Object.keys(extras.headers).length === 0 && extras.waitFor === 0;
+  const extras = {
+    actions: options.actions ?? [],
+    mobile: options.mobile ?? false,
+    headers: callerHeaders(options.headers) ?? {},
+    waitFor: options.waitFor ?? 0,
+  };
+  const plain =
+    extras.actions.length === 0 && !extras.mobile && Object.keys(extras.headers).length === 0 && extras.waitFor === 0;
   return plain ? [] : [extras];
 }
 

@@ -38,7 +38,10 @@ const REPEATS_REMEMBERED = 1000;
 export class SearchHistory {
   private readonly lock = new KeyedLock();
   /** Per caller key: the single query last recorded by this process, and when. */
-  private readonly lastRecorded = new BoundedMap<string, { query: string; at: number }>(REPEATS_REMEMBERED, Number.POSITIVE_INFINITY);
+  private readonly lastRecorded = new BoundedMap<string, { query: string; at: number }>(
+    REPEATS_REMEMBERED,
+    Number.POSITIVE_INFINITY,
+  );
   private readonly maxPerCaller: number;
   private readonly ttlMs: number;
   private readonly now: () => number;

@@ -125,7 +125,12 @@ export class PageIndexer {
     const index = await this.semantic.pageIndex();
     if (!index) return;
     const embedder = await this.semantic.embedder();
-    const chunks = await chunkLead(page.text, { strategy: 'recursive', maxTokens: CHUNK_TOKENS, overlapTokens: 0 }, MAX_CHUNKS_PER_PAGE, this.chunker);
+    const chunks = await chunkLead(
+      page.text,
+      { strategy: 'recursive', maxTokens: CHUNK_TOKENS, overlapTokens: 0 },
+      MAX_CHUNKS_PER_PAGE,
+      this.chunker,
+    );
     if (chunks.length === 0) return;
     const vectors = await embedder.embed(chunks.map((chunk) => `${page.title}\n${chunk.text}`));
     await index.addPage({

@@ -42,7 +42,11 @@ export class SemanticServices {
     this.embedderPromise ??= this.loadEmbedder().catch((error: unknown) => {
       this.embedderPromise = null;
       this.lastError = (error as Error).message;
-      throw error instanceof AppError ? error : new AppError('UNAVAILABLE', `no embedding model could be loaded: ${(error as Error).message}`, { cause: error });
+      throw error instanceof AppError
+        ? error
+        : new AppError('UNAVAILABLE', `no embedding model could be loaded: ${(error as Error).message}`, {
+            cause: error,
+          });
     });
     return this.embedderPromise;
   }
@@ -72,8 +76,16 @@ export class SemanticServices {
     if (this.loadedModel) {
       const model = this.loadedModel;
       const fallback = model.fallbackReason ? ` (configured model not used: ${model.fallbackReason})` : '';
-      const shown = { ...model, id: withoutPath(model.id), ...(model.fallbackReason ? { fallbackReason: withoutPaths(model.fallbackReason) } : {}) };
-      return { available: true, detail: withoutPaths(`${shown.id} (${model.source}, ${model.dimensions} dimensions)${fallback}`), info: shown };
+      const shown = {
+        ...model,
+        id: withoutPath(model.id),
+        ...(model.fallbackReason ? { fallbackReason: withoutPaths(model.fallbackReason) } : {}),
+      };
+      return {
+        available: true,
+        detail: withoutPaths(`${shown.id} (${model.source}, ${model.dimensions} dimensions)${fallback}`),
+        info: shown,
+      };
     }
     if (this.lastError) return { available: false, detail: withoutPaths(this.lastError) };
     const configured = this.config.embeddings.model ? withoutPath(this.config.embeddings.model) : null;
@@ -90,7 +102,10 @@ export class SemanticServices {
 
   private async loadEmbedder(): Promise<Embedder> {
     const { createEmbedder } = await import('../embeddings/embedding-service.js');
-    const embedder = await createEmbedder({ ...this.config.embeddings, dataDir: this.config.dataDir }, this.logger.child({ component: 'embeddings' }));
+    const embedder = await createEmbedder(
+      { ...this.config.embeddings, dataDir: this.config.dataDir },
+      this.logger.child({ component: 'embeddings' }),
+    );
     this.loadedModel = embedder.info();
     this.lastError = null;
     return embedder;
@@ -112,7 +127,9 @@ export class SemanticServices {
 
 /** A model given as a folder is shown by its name only: the features answer names no server paths. */
 export function withoutPath(model: string): string {
-  return /^(?:[/.~]|[A-Za-z]:[\\/])/.test(model) ? (model.split(/[\\/]/).filter(Boolean).at(-1) ?? 'local model') : model;
+  return /^(?:[/.~]|[A-Za-z]:[\\/])/.test(model)
+    ? (model.split(/[\\/]/).filter(Boolean).at(-1) ?? 'local model')
+    : model;
 }
 
 /** Absolute paths inside a message, cut to their last part. */

@@ -29,22 +29,35 @@ export const IMAGE_ENGINE_PREFERENCE = ['bing_images', 'duckduckgo_images', 'ope
 
 export function defaultImageEngine(engines: EngineService): string | null {
   const enabled = (id: string) => engines.has(id) && engines.disabledReason(id) === null;
-  return IMAGE_ENGINE_PREFERENCE.find(enabled) ?? engines.ids().find((id) => enabled(id) && isImageEngine(engines, id)) ?? null;
+  return (
+    IMAGE_ENGINE_PREFERENCE.find(enabled) ??
+    engines.ids().find((id) => enabled(id) && isImageEngine(engines, id)) ??
+    null
+  );
 }
 
 export function isImageEngine(engines: EngineService, id: string): boolean {
-  return engines.has(id) && (id.endsWith('_images') || (engines.get(id).manifest.categories as readonly string[]).includes('images'));
+  return (
+    engines.has(id) &&
+    (id.endsWith('_images') || (engines.get(id).manifest.categories as readonly string[]).includes('images'))
+  );
 }
 
 /** Validates engine ids for image search: unknown ids and engines that return no images are named. */
 export function assertImageEngines(engines: EngineService, ids: string[], field = 'engines'): void {
   const unknown = ids.filter((id) => !engines.has(id));
   if (unknown.length > 0) {
-    throw new AppError('UNKNOWN_ENGINE', `${field}: unknown engine(s): ${unknown.join(', ')}`, { details: { unknown } });
+    throw new AppError('UNKNOWN_ENGINE', `${field}: unknown engine(s): ${unknown.join(', ')}`, {
+      details: { unknown },
+    });
   }
   const notImages = ids.filter((id) => !isImageEngine(engines, id));
   if (notImages.length > 0) {
-    throw new AppError('INVALID_INPUT', `${field}: not an image engine: ${notImages.join(', ')} (image engines end in _images)`, { details: { not_image_engines: notImages } });
+    throw new AppError(
+      'INVALID_INPUT',
+      `${field}: not an image engine: ${notImages.join(', ')} (image engines end in _images)`,
+      { details: { not_image_engines: notImages } },
+    );
   }
 }
 
@@ -59,7 +72,10 @@ export interface ImageSearchOptions {
 }
 
 /** Fan-out, merge by the image's URL and the engine report come from the one search service (webSearch.find). */
-export async function searchImages(webSearch: WebSearch, options: ImageSearchOptions): Promise<{ images: ImageHit[]; engines: EngineReport }> {
+export async function searchImages(
+  webSearch: WebSearch,
+  options: ImageSearchOptions,
+): Promise<{ images: ImageHit[]; engines: EngineReport }> {
   const found = await webSearch.find({
     plans: options.engines.map((engine) => ({ engine, query: options.query })),
     resultsPerEngine: options.maxResults,

@@ -29,7 +29,13 @@ function hash(text: string): number {
 }
 
 export function shingles(text: string): Shingles | null {
-  const words = text.slice(0, MAX_READ_CHARS).toLowerCase().normalize('NFKD').replace(/\p{M}/gu, '').match(/[\p{L}\p{N}]+/gu) ?? [];
+  const words =
+    text
+      .slice(0, MAX_READ_CHARS)
+      .toLowerCase()
+      .normalize('NFKD')
+      .replace(/\p{M}/gu, '')
+      .match(/[\p{L}\p{N}]+/gu) ?? [];
   if (words.length < MIN_WORDS) return null;
   const out: Shingles = new Set();
   for (let i = 0; i + SHINGLE_WORDS <= words.length; i++) out.add(hash(words.slice(i, i + SHINGLE_WORDS).join(' ')));

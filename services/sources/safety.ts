@@ -57,7 +57,9 @@ export function screenQuery(query: string): SafetyFinding[] {
 /** Instructions aimed at an agent in page text (deduplicated by what matched). */
 export function screenText(text: string): SafetyFinding[] {
   const seen = new Set<string>();
-  return find(text, AGENT_INSTRUCTIONS, 'agent_instructions').filter((f) => !seen.has(f.match.toLowerCase()) && seen.add(f.match.toLowerCase()));
+  return find(text, AGENT_INSTRUCTIONS, 'agent_instructions').filter(
+    (f) => !seen.has(f.match.toLowerCase()) && seen.add(f.match.toLowerCase()),
+  );
 }
 
 /** Whether a sentence holds instructions aimed at an agent (never quoted, never sent as context). */

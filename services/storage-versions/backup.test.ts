@@ -63,7 +63,9 @@ describe('backup and restore of the embedded stores', () => {
     expect(await readSqliteVersion(join(to.dataDir, graph))).toBe('unmarked');
     expect(readDirectoryVersion(join(to.dataDir, 'corpora'))).toBe('unmarked');
     expect(existsSync(join(to.pageIndexDir!, 'chunks.lance'))).toBe(true);
-    expect(readFileSync(join(to.dataDir, 'webhook-signing-secret'), 'utf8')).toBe(readFileSync(join(from.dataDir, 'webhook-signing-secret'), 'utf8'));
+    expect(readFileSync(join(to.dataDir, 'webhook-signing-secret'), 'utf8')).toBe(
+      readFileSync(join(from.dataDir, 'webhook-signing-secret'), 'utf8'),
+    );
   });
 
   it('keeps the schema version a store was stamped with (VACUUM INTO copies the header)', async () => {
@@ -81,7 +83,9 @@ describe('backup and restore of the embedded stores', () => {
     await backupStores(releaseData(), target);
     const occupied = releaseData();
     writeFileSync(join(occupied.dataDir, 'quarry.config.json'), '{}');
-    await expect(restoreStores(target, occupied, { force: false })).rejects.toThrow(/already holds stored data .*quarry\.sqlite.*--force/);
+    await expect(restoreStores(target, occupied, { force: false })).rejects.toThrow(
+      /already holds stored data .*quarry\.sqlite.*--force/,
+    );
     await restoreStores(target, occupied, { force: true });
     // Only stores are replaced: configuration stays.
     expect(readFileSync(join(occupied.dataDir, 'quarry.config.json'), 'utf8')).toBe('{}');
@@ -91,7 +95,10 @@ describe('backup and restore of the embedded stores', () => {
   it('refuses a backup with a store newer than this release, before touching the data directory', async () => {
     const target = join(tempDir(), 'backup');
     const manifest = await backupStores(releaseData(), target);
-    const newer = { ...manifest, stores: manifest.stores.map((s) => (s.store === 'corpora' ? { ...s, schema_version: 2 } : s)) };
+    const newer = {
+      ...manifest,
+      stores: manifest.stores.map((s) => (s.store === 'corpora' ? { ...s, schema_version: 2 } : s)),
+    };
     writeFileSync(join(target, MANIFEST_FILE), JSON.stringify(newer));
     const occupied = releaseData();
     await expect(restoreStores(target, occupied, { force: true })).rejects.toMatchObject({

@@ -17,7 +17,15 @@ import { dirname, join, relative } from 'node:path';
 import { z } from 'zod';
 import { AppError } from '../../core/errors.js';
 import { packageVersion } from '../../core/paths.js';
-import { CORPORA_DIR, graphFiles, GRAPH_FILE, RECORDS_FILE, SCOPED_GRAPHS_DIR, SECRET_FILES, type DataLocations } from './data-layout.js';
+import {
+  CORPORA_DIR,
+  graphFiles,
+  GRAPH_FILE,
+  RECORDS_FILE,
+  SCOPED_GRAPHS_DIR,
+  SECRET_FILES,
+  type DataLocations,
+} from './data-layout.js';
 import { STORE_SCHEMAS, UNMARKED_VERSION, type StoreName } from './schema-registry.js';
 import { SqliteConnection } from './sqlite-connection.js';
 import { storedDataTooNew } from './upgrade-plan.js';
@@ -54,7 +62,8 @@ function backupPathOf(locations: DataLocations, store: StoreName, location: stri
 }
 
 export async function backupStores(locations: DataLocations, target: string): Promise<BackupManifest> {
-  if (!isEmptyFolder(target)) throw new AppError('INVALID_INPUT', `the backup target ${target} is not empty; name a new or empty folder`);
+  if (!isEmptyFolder(target))
+    throw new AppError('INVALID_INPUT', `the backup target ${target} is not empty; name a new or empty folder`);
   mkdirSync(target, { recursive: true, mode: 0o700 });
   const stores: BackupManifest['stores'] = [];
   for (const { store, location, found } of await storedVersions(locations)) {
@@ -68,7 +77,14 @@ export async function backupStores(locations: DataLocations, target: string): Pr
   }
   const secrets = SECRET_FILES.filter((name) => existsSync(join(locations.dataDir, name)));
   for (const name of secrets) cpSync(join(locations.dataDir, name), join(target, name));
-  const manifest: BackupManifest = { format: 'quarry-backup', format_version: 1, quarry_version: packageVersion(), created_at: new Date().toISOString(), stores, secrets };
+  const manifest: BackupManifest = {
+    format: 'quarry-backup',
+    format_version: 1,
+    quarry_version: packageVersion(),
+    created_at: new Date().toISOString(),
+    stores,
+    secrets,
+  };
   writeFileSync(join(target, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
   return manifest;
 }
@@ -93,7 +109,11 @@ export function readManifest(source: string): BackupManifest {
     throw new AppError('INVALID_INPUT', `${file} is not JSON`);
   }
   const result = manifestSchema.safeParse(parsed);
-  if (!result.success) throw new AppError('INVALID_INPUT', `${file} is not a backup manifest this release reads: ${result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!result.success)
+    throw new AppError(
+      'INVALID_INPUT',
+      `${file} is not a backup manifest this release reads: ${result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
   return result.data;
 }
 
@@ -119,21 +139,32 @@ function readdirIfFolder(path: string): string[] | null {
 }
 
 function removeStores(locations: DataLocations): void {
-  for (const file of [RECORDS_FILE, GRAPH_FILE]) for (const suffix of ['', '-wal', '-shm']) rmSync(join(locations.dataDir, file + suffix), { force: true });
-  for (const dir of [SCOPED_GRAPHS_DIR, CORPORA_DIR, ...SECRET_FILES]) rmSync(join(locations.dataDir, dir), { recursive: true, force: true });
+  for (const file of [RECORDS_FILE, GRAPH_FILE])
+    for (const suffix of ['', '-wal', '-shm']) rmSync(join(locations.dataDir, file + suffix), { force: true });
+  for (const dir of [SCOPED_GRAPHS_DIR, CORPORA_DIR, ...SECRET_FILES])
+    rmSync(join(locations.dataDir, dir), { recursive: true, force: true });
   if (locations.pageIndexDir) rmSync(locations.pageIndexDir, { recursive: true, force: true });
 }
 
-export async function restoreStores(source: string, locations: DataLocations, options: { force: boolean }): Promise<BackupManifest> {
+export async function restoreStores(
+  source: string,
+  locations: DataLocations,
+  options: { force: boolean },
+): Promise<BackupManifest> {
   const manifest = readManifest(source);
   for (const entry of manifest.stores) {
     const schema = STORE_SCHEMAS[entry.store];
-    if (entry.schema_version > schema.current) throw storedDataTooNew(schema, join(source, entry.path), entry.schema_version);
-    if (!existsSync(join(source, entry.path))) throw new AppError('INVALID_INPUT', `the backup lists ${entry.path} but it is missing from ${source}`);
+    if (entry.schema_version > schema.current)
+      throw storedDataTooNew(schema, join(source, entry.path), entry.schema_version);
+    if (!existsSync(join(source, entry.path)))
+      throw new AppError('INVALID_INPUT', `the backup lists ${entry.path} but it is missing from ${source}`);
   }
   const present = storesPresent(locations);
   if (present.length > 0 && !options.force) {
-    throw new AppError('INVALID_INPUT', `the data directory already holds stored data (${present.join(', ')}); restore into an empty one, or pass --force to replace it`);
+    throw new AppError(
+      'INVALID_INPUT',
+      `the data directory already holds stored data (${present.join(', ')}); restore into an empty one, or pass --force to replace it`,
+    );
   }
   removeStores(locations);
   mkdirSync(locations.dataDir, { recursive: true, mode: 0o700 });

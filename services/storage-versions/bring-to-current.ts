@@ -16,17 +16,28 @@ export interface StoreVersionReport {
   version: number;
 }
 
-export async function bringToCurrent(schema: StoreSchema, marker: VersionMarker, logger: Logger): Promise<StoreVersionReport> {
+export async function bringToCurrent(
+  schema: StoreSchema,
+  marker: VersionMarker,
+  logger: Logger,
+): Promise<StoreVersionReport> {
   try {
     const found = await marker.read();
     const plan = planUpgrade(schema, marker.location, found);
     if (plan.action === 'stamp') {
       await marker.write(plan.version);
-      if (plan.from !== 'fresh') logger.info({ store: schema.name, location: marker.location, version: plan.version }, 'stored data from before schema markers: version recorded, shape unchanged');
+      if (plan.from !== 'fresh')
+        logger.info(
+          { store: schema.name, location: marker.location, version: plan.version },
+          'stored data from before schema markers: version recorded, shape unchanged',
+        );
     } else if (plan.action === 'migrate') {
       const target = await marker.target();
       for (const step of plan.steps) {
-        logger.warn({ store: schema.name, location: marker.location, from: step.from, to: step.to }, `migrating stored data: ${step.what}`);
+        logger.warn(
+          { store: schema.name, location: marker.location, from: step.from, to: step.to },
+          `migrating stored data: ${step.what}`,
+        );
         await step.run(target);
         await marker.write(step.to);
       }

@@ -34,6 +34,10 @@ export interface DataLocations {
 /** Every graph file present: the installation's and each principal's. */
 export function graphFiles(dataDir: string): string[] {
   const scoped = join(dataDir, SCOPED_GRAPHS_DIR);
-  const files = existsSync(scoped) ? readdirSync(scoped).filter((name) => name.endsWith('.sqlite')).map((name) => join(scoped, name)) : [];
+  const files = existsSync(scoped)
+    ? readdirSync(scoped)
+        .filter((name) => name.endsWith('.sqlite'))
+        .map((name) => join(scoped, name))
+    : [];
   return [join(dataDir, GRAPH_FILE), ...files.sort()];
 }

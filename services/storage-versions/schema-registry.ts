@@ -41,9 +41,19 @@ export interface StoreSchema {
 export const UNMARKED_VERSION = 1;
 
 export const STORE_SCHEMAS: Readonly<Record<StoreName, StoreSchema>> = {
-  records: { name: 'records', holds: 'durable records: monitors and their results, embedded jobs and webhook delivery logs', current: 1, migrations: [] },
+  records: {
+    name: 'records',
+    holds: 'durable records: monitors and their results, embedded jobs and webhook delivery logs',
+    current: 1,
+    migrations: [],
+  },
   graph: { name: 'graph', holds: 'the knowledge graph (entities, relations, aliases)', current: 1, migrations: [] },
-  jobs: { name: 'jobs', holds: 'the BullMQ job queues on Redis (jobs, webhook deliveries, monitor schedules)', current: 1, migrations: [] },
+  jobs: {
+    name: 'jobs',
+    holds: 'the BullMQ job queues on Redis (jobs, webhook deliveries, monitor schedules)',
+    current: 1,
+    migrations: [],
+  },
   corpora: { name: 'corpora', holds: 'RAG corpora (LanceDB)', current: 1, migrations: [] },
   'page-index': { name: 'page-index', holds: 'the page index (LanceDB)', current: 1, migrations: [] },
 };

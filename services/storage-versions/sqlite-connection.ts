@@ -12,7 +12,9 @@ export class SqliteConnection {
   static open(path: string, mode: 'read' | 'write'): Promise<SqliteConnection> {
     const flags = mode === 'read' ? sqlite3.OPEN_READONLY : sqlite3.OPEN_READWRITE | sqlite3.OPEN_CREATE;
     return new Promise((resolve, reject) => {
-      const db: sqlite3.Database = new sqlite3.Database(path, flags, (error) => (error ? reject(error) : resolve(new SqliteConnection(db))));
+      const db: sqlite3.Database = new sqlite3.Database(path, flags, (error) =>
+        error ? reject(error) : resolve(new SqliteConnection(db)),
+      );
     });
   }
 
@@ -21,7 +23,9 @@ export class SqliteConnection {
   }
 
   all(sql: string, params: unknown[] = []): Promise<SqliteRow[]> {
-    return new Promise((resolve, reject) => this.db.all(sql, params, (error, rows: SqliteRow[]) => (error ? reject(error) : resolve(rows))));
+    return new Promise((resolve, reject) =>
+      this.db.all(sql, params, (error, rows: SqliteRow[]) => (error ? reject(error) : resolve(rows))),
+    );
   }
 
   close(): Promise<void> {

@@ -21,7 +21,8 @@ describe.runIf(hasRedisServer)('stored data on Redis', () => {
     await redis?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   });
-  const bring = () => bringStoredDataToCurrent({ dataDir, pageIndexDir: null, redisUrl: redis.url, logger: silentLogger() });
+  const bring = () =>
+    bringStoredDataToCurrent({ dataDir, pageIndexDir: null, redisUrl: redis.url, logger: silentLogger() });
 
   it('marks a fresh Redis, and reads keys without a marker as v0.1.0 data', async () => {
     await client.set('quarry:kg:ent:ent_1', '{}');
@@ -32,13 +33,25 @@ describe.runIf(hasRedisServer)('stored data on Redis', () => {
       ['jobs', 'fresh', 1],
       ['corpora', 'fresh', 1],
     ]);
-    expect(await client.mget('quarry:schema:records', 'quarry:schema:graph', 'quarry:schema:jobs')).toEqual(['1', '1', '1']);
+    expect(await client.mget('quarry:schema:records', 'quarry:schema:graph', 'quarry:schema:jobs')).toEqual([
+      '1',
+      '1',
+      '1',
+    ]);
   });
 
   it('refuses a Redis store marked newer, and writes no other marker', async () => {
     await client.flushall();
     await client.set('quarry:schema:jobs', '3');
-    await expect(bring()).rejects.toMatchObject({ details: { reason: 'STORED_DATA_TOO_NEW', store: 'jobs', found_version: 3, supported_version: 1, location: 'Redis key quarry:schema:jobs' } });
+    await expect(bring()).rejects.toMatchObject({
+      details: {
+        reason: 'STORED_DATA_TOO_NEW',
+        store: 'jobs',
+        found_version: 3,
+        supported_version: 1,
+        location: 'Redis key quarry:schema:jobs',
+      },
+    });
     expect(await client.keys('quarry:*')).toEqual(['quarry:schema:jobs']);
   });
 });

@@ -23,19 +23,30 @@ export interface StoredDataOptions extends DataLocations {
 }
 
 /** The embedded stores in the data directory (LanceDB ones also used with Redis). */
-export function embeddedStores(locations: DataLocations, withRecordsAndGraph: boolean): Array<{ schema: StoreSchema; marker: VersionMarker }> {
+export function embeddedStores(
+  locations: DataLocations,
+  withRecordsAndGraph: boolean,
+): Array<{ schema: StoreSchema; marker: VersionMarker }> {
   const stores: Array<{ schema: StoreSchema; marker: VersionMarker }> = [];
   if (withRecordsAndGraph) {
     stores.push({ schema: STORE_SCHEMAS.records, marker: sqliteMarker(join(locations.dataDir, RECORDS_FILE)) });
-    for (const file of graphFiles(locations.dataDir)) stores.push({ schema: STORE_SCHEMAS.graph, marker: sqliteMarker(file) });
+    for (const file of graphFiles(locations.dataDir))
+      stores.push({ schema: STORE_SCHEMAS.graph, marker: sqliteMarker(file) });
   }
-  stores.push({ schema: STORE_SCHEMAS.corpora, marker: directoryMarker(join(locations.dataDir, CORPORA_DIR), 'corpora') });
-  if (locations.pageIndexDir) stores.push({ schema: STORE_SCHEMAS['page-index'], marker: directoryMarker(locations.pageIndexDir, 'page-index') });
+  stores.push({
+    schema: STORE_SCHEMAS.corpora,
+    marker: directoryMarker(join(locations.dataDir, CORPORA_DIR), 'corpora'),
+  });
+  if (locations.pageIndexDir)
+    stores.push({ schema: STORE_SCHEMAS['page-index'], marker: directoryMarker(locations.pageIndexDir, 'page-index') });
   return stores;
 }
 
 function redisStores(redis: Redis): Array<{ schema: StoreSchema; marker: VersionMarker }> {
-  return (['records', 'graph', 'jobs'] as const).map((name) => ({ schema: STORE_SCHEMAS[name], marker: redisMarker(redis, name, REDIS_PATTERNS[name] ?? []) }));
+  return (['records', 'graph', 'jobs'] as const).map((name) => ({
+    schema: STORE_SCHEMAS[name],
+    marker: redisMarker(redis, name, REDIS_PATTERNS[name] ?? []),
+  }));
 }
 
 /** Brings every store to the current version, in order; the first one too new stops start-up. */
@@ -58,7 +69,9 @@ async function planAll(schema: StoreSchema, marker: VersionMarker): Promise<void
 }
 
 /** Each embedded store's version as stored, changing nothing (unmarked data reads as version 1). */
-export async function storedVersions(locations: DataLocations): Promise<Array<{ store: string; location: string; found: FoundVersion }>> {
+export async function storedVersions(
+  locations: DataLocations,
+): Promise<Array<{ store: string; location: string; found: FoundVersion }>> {
   const found: Array<{ store: string; location: string; found: FoundVersion }> = [];
   for (const { schema, marker } of embeddedStores(locations, true)) {
     found.push({ store: schema.name, location: marker.location, found: await marker.read() });

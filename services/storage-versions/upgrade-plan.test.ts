@@ -24,7 +24,8 @@ describe('planUpgrade', () => {
   });
 
   it('stamps unmarked v0.1.0 data of a store whose shape has not changed since (every store today)', () => {
-    for (const schema of Object.values(STORE_SCHEMAS)) expect(planUpgrade(schema, 'x', 'unmarked')).toEqual({ action: 'stamp', from: 1, version: 1 });
+    for (const schema of Object.values(STORE_SCHEMAS))
+      expect(planUpgrade(schema, 'x', 'unmarked')).toEqual({ action: 'stamp', from: 1, version: 1 });
   });
 
   it('refuses newer data (UNAVAILABLE, reason STORED_DATA_TOO_NEW) naming store, location, both versions and the way out', () => {
@@ -36,7 +37,13 @@ describe('planUpgrade', () => {
     }
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).code).toBe('UNAVAILABLE');
-    expect((error as AppError).details).toEqual({ reason: 'STORED_DATA_TOO_NEW', store: 'records', location: '/data/quarry.sqlite', found_version: 4, supported_version: 3 });
+    expect((error as AppError).details).toEqual({
+      reason: 'STORED_DATA_TOO_NEW',
+      store: 'records',
+      location: '/data/quarry.sqlite',
+      found_version: 4,
+      supported_version: 3,
+    });
     expect((error as AppError).message).toMatch(/version 4.*up to version 3.*newer release.*quarry restore/);
   });
 

@@ -23,19 +23,32 @@ export function storedDataTooNew(schema: StoreSchema, location: string, found: n
     'UNAVAILABLE',
     `the ${schema.name} store at ${location} has schema version ${found}, but this release of Quarry supports up to version ${schema.current}. ` +
       'Nothing was changed. Run the newer release that wrote it, or restore a backup made for this release (quarry restore <backup> --force).',
-    { details: { reason: STORED_DATA_TOO_NEW, store: schema.name, location, found_version: found, supported_version: schema.current } },
+    {
+      details: {
+        reason: STORED_DATA_TOO_NEW,
+        store: schema.name,
+        location,
+        found_version: found,
+        supported_version: schema.current,
+      },
+    },
   );
 }
 
 export function planUpgrade(schema: StoreSchema, location: string, found: FoundVersion): UpgradePlan {
   if (found === 'fresh') return { action: 'stamp', from: 'fresh', version: schema.current };
   const version = found === 'unmarked' ? UNMARKED_VERSION : found;
-  if (!Number.isInteger(version) || version < 1) throw new AppError('INTERNAL', `the ${schema.name} store at ${location} has an unreadable schema version (${String(found)})`);
+  if (!Number.isInteger(version) || version < 1)
+    throw new AppError(
+      'INTERNAL',
+      `the ${schema.name} store at ${location} has an unreadable schema version (${String(found)})`,
+    );
   if (version > schema.current) throw storedDataTooNew(schema, location, version);
   const steps: Migration[] = [];
   for (let at = version; at < schema.current; at++) {
     const step = schema.migrations.find((m) => m.from === at);
-    if (!step || step.to !== at + 1) throw new AppError('INTERNAL', `no migration of the ${schema.name} store from version ${at} to ${at + 1}`);
+    if (!step || step.to !== at + 1)
+      throw new AppError('INTERNAL', `no migration of the ${schema.name} store from version ${at} to ${at + 1}`);
     steps.push(step);
   }
   if (steps.length > 0) return { action: 'migrate', from: version, steps };

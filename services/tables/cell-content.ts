@@ -22,8 +22,33 @@ const SKIPPED = new Set(['script', 'style', 'template', 'noscript', 'head', 'tit
 const FORM_CONTROLS = new Set(['form', 'input', 'select', 'textarea', 'button']);
 // Block boundaries separate words even where the markup has no whitespace between them.
 const BLOCKS = new Set([
-  'address', 'article', 'aside', 'blockquote', 'dd', 'div', 'dl', 'dt', 'figcaption', 'figure', 'footer',
-  'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hr', 'li', 'main', 'nav', 'ol', 'p', 'pre', 'section', 'ul',
+  'address',
+  'article',
+  'aside',
+  'blockquote',
+  'dd',
+  'div',
+  'dl',
+  'dt',
+  'figcaption',
+  'figure',
+  'footer',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'header',
+  'hr',
+  'li',
+  'main',
+  'nav',
+  'ol',
+  'p',
+  'pre',
+  'section',
+  'ul',
 ]);
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
 // MediaWiki's stylesheet hides sort keys; pages are usually read without their CSS.
@@ -67,7 +92,8 @@ function walk(node: Node, parts: string[], content: CellContent): void {
       parts.push(' ');
       continue;
     }
-    if (FORM_CONTROLS.has(name) && element.getAttribute('type')?.toLowerCase() !== 'hidden') content.hasFormControl = true;
+    if (FORM_CONTROLS.has(name) && element.getAttribute('type')?.toLowerCase() !== 'hidden')
+      content.hasFormControl = true;
     if (SKIPPED.has(name) || isHidden(element)) continue;
     if (name === 'br') {
       parts.push(' ');

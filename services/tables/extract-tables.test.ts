@@ -44,7 +44,11 @@ describe('extractTables: grid', () => {
       <tbody><tr><td>a</td><td>1</td></tr><tr><td>b</td><td>2</td></tr></tbody>
       <thead><tr><td>Name</td><td>Count</td></tr></thead></table>`);
     expect(table.headers).toEqual(['Name', 'Count']);
-    expect(table.rows).toEqual([['a', '1'], ['b', '2'], ['Total', '3']]);
+    expect(table.rows).toEqual([
+      ['a', '1'],
+      ['b', '2'],
+      ['Total', '3'],
+    ]);
   });
 });
 
@@ -62,7 +66,9 @@ describe('extractTables: headers', () => {
   });
 
   it('takes a first row of bold cells as the header', () => {
-    const table = only('<table><tr><td><b>Name</b></td><td><strong>Age</strong></td></tr><tr><td>Ann</td><td>31</td></tr></table>');
+    const table = only(
+      '<table><tr><td><b>Name</b></td><td><strong>Age</strong></td></tr><tr><td>Ann</td><td>31</td></tr></table>',
+    );
     expect(table.headers).toEqual(['Name', 'Age']);
     expect(table.rows).toEqual([['Ann', '31']]);
   });
@@ -72,13 +78,17 @@ describe('extractTables: headers', () => {
     expect(plain).toMatchObject({ headers: [], header_rows: 0, row_count: 2 });
     const rowHeaders = only('<table><tr><th>Ann</th><td>31</td></tr><tr><th>Bob</th><td>42</td></tr></table>');
     expect(rowHeaders.header_rows).toBe(0);
-    expect(rowHeaders.rows).toEqual([['Ann', '31'], ['Bob', '42']]);
+    expect(rowHeaders.rows).toEqual([
+      ['Ann', '31'],
+      ['Bob', '42'],
+    ]);
   });
 });
 
 describe('extractTables: cell text', () => {
   it('collapses whitespace, turns <br> into a space, keeps footnote markers and drops hidden sort keys', () => {
-    const table = only(`<table><tr><th>Revenue<br/>in million US$<sup><a href="#cite_note-1">[1]</a></sup></th><th>Player</th></tr>
+    const table =
+      only(`<table><tr><th>Revenue<br/>in million US$<sup><a href="#cite_note-1">[1]</a></sup></th><th>Player</th></tr>
       <tr><td>  39,788
       </td><td><span class="sortkey">Srikkanth, Kris</span><a href="/wiki/Kris">Kris&nbsp;Srikkanth</a><span style="display:none">hidden</span></td></tr></table>`);
     expect(table.headers).toEqual(['Revenue in million US$[1]', 'Player']);
@@ -86,7 +96,8 @@ describe('extractTables: cell text', () => {
   });
 
   it('reads the caption, and null when there is none', () => {
-    const html = '<table><caption> Sales  by region </caption><tr><th>Region</th><th>Sales</th></tr><tr><td>US</td><td>106.7</td></tr></table>';
+    const html =
+      '<table><caption> Sales  by region </caption><tr><th>Region</th><th>Sales</th></tr><tr><td>US</td><td>106.7</td></tr></table>';
     expect(only(html).caption).toBe('Sales by region');
     expect(only(html.replace(/<caption>.*<\/caption>/, '')).caption).toBeNull();
   });
@@ -106,9 +117,12 @@ describe('extractTables: links', () => {
   });
 
   it('prefers the page <base href>, and leaves links as written when no base is known', () => {
-    const withBase = extractTables(`<html><head><base href="https://cdn.example/root/"></head><body>${html}</body></html>`, {
-      baseUrl: 'https://site.example/',
-    });
+    const withBase = extractTables(
+      `<html><head><base href="https://cdn.example/root/"></head><body>${html}</body></html>`,
+      {
+        baseUrl: 'https://site.example/',
+      },
+    );
     expect(withBase.tables[0]!.links[1]!.url).toBe('https://cdn.example/root/people/ann');
     expect(extractTables(html).tables[0]!.links[1]!.url).toBe('people/ann');
   });
@@ -128,7 +142,10 @@ describe('extractTables: nested and layout tables', () => {
     const { tables, strategy } = extractTables(page);
     expect(strategy).toBe('auto');
     expect(tables.map((table) => [table.index, table.is_layout])).toEqual([[2, false]]);
-    expect(tables[0]!.rows).toEqual([['Tea', '2.50'], ['Coffee', '3.00']]);
+    expect(tables[0]!.rows).toEqual([
+      ['Tea', '2.50'],
+      ['Coffee', '3.00'],
+    ]);
   });
 
   it('returns every table under all, the wrapper without the inner table text', () => {
@@ -142,7 +159,14 @@ describe('extractTables: nested and layout tables', () => {
       [5, true],
     ]);
     expect(tables[1]!.rows).toEqual([['Sidebar']]);
-    expect(tables[5]).toMatchObject({ headers: [], rows: [], row_count: 0, column_count: 0, header_rows: 0, links: [] });
+    expect(tables[5]).toMatchObject({
+      headers: [],
+      rows: [],
+      row_count: 0,
+      column_count: 0,
+      header_rows: 0,
+      links: [],
+    });
   });
 
   it('layout_aware adds the layout tables holding text of their own, flagged', () => {

@@ -10,7 +10,14 @@ import { combineHeaderNames, countHeaderRows } from './header-rows.js';
 import { layoutReason } from './layout-heuristics.js';
 import { TableOutputBudget } from './output-budget.js';
 import { buildGrid, rowsByTable, type TableGrid } from './table-grid.js';
-import { TABLE_STRATEGIES, type ExtractTablesOptions, type ExtractTablesResult, type ExtractedTable, type TableLink, type TableStrategy } from './types.js';
+import {
+  TABLE_STRATEGIES,
+  type ExtractTablesOptions,
+  type ExtractTablesResult,
+  type ExtractedTable,
+  type TableLink,
+  type TableStrategy,
+} from './types.js';
 
 export function extractTables(html: string, options: ExtractTablesOptions = {}): ExtractTablesResult {
   if (typeof html !== 'string') throw new AppError('INVALID_INPUT', 'html_content must be a string');
@@ -38,7 +45,9 @@ export function extractTables(html: string, options: ExtractTablesOptions = {}):
 function checkedStrategy(strategy: unknown): TableStrategy {
   if (strategy === undefined || strategy === null || strategy === '') return 'auto';
   if (TABLE_STRATEGIES.includes(strategy as TableStrategy)) return strategy as TableStrategy;
-  throw new AppError('INVALID_INPUT', `Unknown table strategy: ${String(strategy)}`, { details: { allowed: TABLE_STRATEGIES } });
+  throw new AppError('INVALID_INPUT', `Unknown table strategy: ${String(strategy)}`, {
+    details: { allowed: TABLE_STRATEGIES },
+  });
 }
 
 function keeps(strategy: TableStrategy, table: ExtractedTable, grid: TableGrid): boolean {
@@ -55,7 +64,14 @@ function keeps(strategy: TableStrategy, table: ExtractedTable, grid: TableGrid):
   }
 }
 
-function toExtractedTable(element: Element, grid: TableGrid, index: number, isLayout: boolean, base: URL | null, budget: TableOutputBudget): ExtractedTable {
+function toExtractedTable(
+  element: Element,
+  grid: TableGrid,
+  index: number,
+  isLayout: boolean,
+  base: URL | null,
+  budget: TableOutputBudget,
+): ExtractedTable {
   const text = grid.grid.map((row) => row.map((cell) => cell?.content.text ?? ''));
   const columnCount = widthWithoutEmptyTail(text);
   const headerRows = Math.min(countHeaderRows(grid), text.length);

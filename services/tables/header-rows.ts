@@ -19,7 +19,11 @@ export function countHeaderRows({ rows }: TableGrid): number {
 }
 
 /** One name per column: the texts of the header rows top to bottom, repeats (from rowspans) and blanks left out. */
-export function combineHeaderNames(grid: Array<Array<SourceCell | null>>, headerRows: number, columnCount: number): string[] {
+export function combineHeaderNames(
+  grid: Array<Array<SourceCell | null>>,
+  headerRows: number,
+  columnCount: number,
+): string[] {
   const names: string[] = [];
   for (let column = 0; column < columnCount; column++) {
     const parts: string[] = [];
@@ -42,7 +46,10 @@ function isBoldRow(row: SourceRow): boolean {
 }
 
 function isBoldCell(cell: Element, text: string): boolean {
-  if (BOLD_STYLE.test(cell.getAttribute('style') ?? '') || BOLD_STYLE.test(cell.parentElement?.getAttribute('style') ?? '')) {
+  if (
+    BOLD_STYLE.test(cell.getAttribute('style') ?? '') ||
+    BOLD_STYLE.test(cell.parentElement?.getAttribute('style') ?? '')
+  ) {
     return true;
   }
   // Bold when <b>/<strong> wrap all of the cell's text; nested bold is read once, through its outermost element.

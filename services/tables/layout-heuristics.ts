@@ -5,7 +5,15 @@
 import { collapseWhitespace } from './cell-content.js';
 import type { SourceCell, TableGrid } from './table-grid.js';
 
-export type LayoutReason = 'presentation-role' | 'empty' | 'single-cell' | 'wraps-tables' | 'form' | 'prose' | 'title-box' | 'navigation';
+export type LayoutReason =
+  | 'presentation-role'
+  | 'empty'
+  | 'single-cell'
+  | 'wraps-tables'
+  | 'form'
+  | 'prose'
+  | 'title-box'
+  | 'navigation';
 
 // "Few rows with long text": cells this long on average read as paragraphs, not values.
 const PROSE_MAX_ROWS = 3;

@@ -3,11 +3,14 @@ import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { extractTables } from './extract-tables.js';
 
-const fixture = (name: string): string => gunzipSync(readFileSync(new URL(`./fixtures/${name}`, import.meta.url))).toString('utf8');
+const fixture = (name: string): string =>
+  gunzipSync(readFileSync(new URL(`./fixtures/${name}`, import.meta.url))).toString('utf8');
 
 describe('extractTables on real pages (fixtures/PROVENANCE.md)', () => {
   it('Wikipedia "Microsoft": wikitables with caption, <br> headers and links', () => {
-    const { tables } = extractTables(fixture('wikipedia-microsoft.html.gz'), { baseUrl: 'https://en.wikipedia.org/wiki/Microsoft' });
+    const { tables } = extractTables(fixture('wikipedia-microsoft.html.gz'), {
+      baseUrl: 'https://en.wikipedia.org/wiki/Microsoft',
+    });
 
     const sales = tables.find((table) => table.caption?.startsWith('Sales by region'))!;
     expect(sales.caption).toBe('Sales by region (2023)[184]');
@@ -24,7 +27,12 @@ describe('extractTables on real pages (fixtures/PROVENANCE.md)', () => {
 
     const shareholders = tables.find((table) => table.headers[0] === 'Shareholder name')!;
     expect(shareholders.rows[0]).toEqual(['The Vanguard Group', '8.9%']);
-    expect(shareholders.links).toContainEqual({ row: 1, column: 0, text: 'The Vanguard Group', url: 'https://en.wikipedia.org/wiki/The_Vanguard_Group' });
+    expect(shareholders.links).toContainEqual({
+      row: 1,
+      column: 0,
+      text: 'The Vanguard Group',
+      url: 'https://en.wikipedia.org/wiki/The_Vanguard_Group',
+    });
   });
 
   it('Wikipedia "Microsoft": navigation boxes are layout, kept only by "all"', () => {
@@ -39,7 +47,9 @@ describe('extractTables on real pages (fixtures/PROVENANCE.md)', () => {
 
   it('IndustrySelect (WCXB 0052): the one data table between header and footer layout tables', () => {
     const html = fixture('wcxb-0052-appliance-manufacturers.html.gz');
-    const { tables } = extractTables(html, { baseUrl: 'https://www.industryselect.com/blog/top-10-appliance-manufacturers-in-the-usa' });
+    const { tables } = extractTables(html, {
+      baseUrl: 'https://www.industryselect.com/blog/top-10-appliance-manufacturers-in-the-usa',
+    });
     expect(tables).toHaveLength(1);
     const [manufacturers] = tables;
     expect(manufacturers).toMatchObject({ index: 1, header_rows: 1, row_count: 10, column_count: 4, is_layout: false });
@@ -49,6 +59,11 @@ describe('extractTables on real pages (fixtures/PROVENANCE.md)', () => {
 
     const all = extractTables(html, { strategy: 'all' }).tables;
     expect(all.map((table) => table.is_layout)).toEqual([true, false, true]);
-    expect(all[0]!.links).toContainEqual({ row: 0, column: 1, text: 'Our Data', url: 'https://www.industryselect.com/about/' });
+    expect(all[0]!.links).toContainEqual({
+      row: 0,
+      column: 1,
+      text: 'Our Data',
+      url: 'https://www.industryselect.com/about/',
+    });
   });
 });

@@ -20,7 +20,10 @@ describe('row accuracy scoring', () => {
       index: 0,
       caption: null,
       headers: ['Year', 'Team Record / W', 'Image'],
-      rows: [['2001', '7', ''], ['2002', '8', '[1]']],
+      rows: [
+        ['2001', '7', ''],
+        ['2002', '8', '[1]'],
+      ],
       row_count: 2,
       column_count: 3,
       header_rows: 2,
@@ -28,7 +31,11 @@ describe('row accuracy scoring', () => {
       is_layout: false,
       truncated: false,
     };
-    expect(rowsWithHeader(table)).toEqual([['Year', 'Team Record W'], ['2001', '7'], ['2002', '8']]);
+    expect(rowsWithHeader(table)).toEqual([
+      ['Year', 'Team Record W'],
+      ['2001', '7'],
+      ['2002', '8'],
+    ]);
   });
 
   it('matches each reference row at most once', () => {

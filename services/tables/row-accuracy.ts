@@ -9,7 +9,11 @@ export function parseWtqTsv(source: string): string[][] {
   return source
     .split('\n')
     .filter((line) => line !== '')
-    .map((line) => line.split('\t').map((cell) => cell.replace(/\\(.)/g, (_, code: string) => (code === 'n' ? '\n' : code === 'p' ? '|' : code))));
+    .map((line) =>
+      line
+        .split('\t')
+        .map((cell) => cell.replace(/\\(.)/g, (_, code: string) => (code === 'n' ? '\n' : code === 'p' ? '|' : code))),
+    );
 }
 
 /**
@@ -17,7 +21,10 @@ export function parseWtqTsv(source: string): string[][] {
  * reference drops Wikipedia's citation links, the extractor keeps them as text.
  */
 export function normalizeCell(text: string): string {
-  return text.replace(/\[\d+\]/g, ' ').replace(/\s+/g, ' ').trim();
+  return text
+    .replace(/\[\d+\]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /**
@@ -28,7 +35,10 @@ export function normalizeCell(text: string): string {
 export function rowsWithHeader(table: ExtractedTable): string[][] {
   const header = table.header_rows > 0 ? [table.headers.map((name) => name.split(' / ').join(' '))] : [];
   const columns = Array.from({ length: table.column_count }, (_, column) => column);
-  const kept = table.row_count === 0 ? columns : columns.filter((column) => table.rows.some((row) => normalizeCell(row[column] ?? '') !== ''));
+  const kept =
+    table.row_count === 0
+      ? columns
+      : columns.filter((column) => table.rows.some((row) => normalizeCell(row[column] ?? '') !== ''));
   return [...header, ...table.rows].map((row) => kept.map((column) => row[column] ?? ''));
 }
 

@@ -161,7 +161,11 @@ function ownRows(rowElements: Element[]): RowInSection[] {
     }
   }
   const ordered: RowInSection[] = [];
-  for (const [sectionGroups, inHead] of [[head, true], [body, false], [foot, false]] as const) {
+  for (const [sectionGroups, inHead] of [
+    [head, true],
+    [body, false],
+    [foot, false],
+  ] as const) {
     for (const group of sectionGroups) {
       const sectionEnd = ordered.length + group.length;
       for (const element of group) ordered.push({ element, inHead, sectionEnd });

@@ -44,19 +44,29 @@ export function directoryLock(dir: string, options: DirectoryLockOptions): Direc
           // The default throws from a timer, which would crash the process.
           onCompromised: (error) => {
             compromised = error;
-            options.logger.warn({ err: error, dir }, 'page index: the write lock was lost (another process took it over as stale)');
+            options.logger.warn(
+              { err: error, dir },
+              'page index: the write lock was lost (another process took it over as stale)',
+            );
           },
         });
         break;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
-        if (Date.now() - started > waitMs) throw new AppError('UNAVAILABLE', `the page index at ${dir} stayed locked by another process for ${Math.round(waitMs / 1000)} s`);
+        if (Date.now() - started > waitMs)
+          throw new AppError(
+            'UNAVAILABLE',
+            `the page index at ${dir} stayed locked by another process for ${Math.round(waitMs / 1000)} s`,
+          );
       }
     }
     try {
       return await task();
     } finally {
-      if (!compromised) await release().catch((error: unknown) => options.logger.warn({ err: error, dir }, 'page index: could not release the write lock'));
+      if (!compromised)
+        await release().catch((error: unknown) =>
+          options.logger.warn({ err: error, dir }, 'page index: could not release the write lock'),
+        );
     }
   };
 }

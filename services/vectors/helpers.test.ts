@@ -14,7 +14,9 @@ describe('page index helpers', () => {
 
   it('builds search and purge filters', () => {
     expect(searchFilter({})).toBeUndefined();
-    expect(searchFilter({ includeDomains: [], publishedAfter: '2024-01-01' })).toBe(`published_at >= ${Date.UTC(2024, 0, 1)}`);
+    expect(searchFilter({ includeDomains: [], publishedAfter: '2024-01-01' })).toBe(
+      `published_at >= ${Date.UTC(2024, 0, 1)}`,
+    );
     expect(searchFilter({ publishedBefore: '2024-01-01' })).toBe(`published_at <= ${Date.UTC(2024, 0, 2) - 1}`);
     expect(purgeFilter({ all: true, url: 'x' })).toBe('true');
     expect(purgeFilter({ url: 'x', fetchedBefore: new Date(5) })).toBe(`url = 'x' AND fetched_at < 5`);
@@ -31,8 +33,13 @@ describe('page index helpers', () => {
     expect(cosineScore(0)).toBe(1);
     expect(cosineScore(1.5)).toBe(0);
     expect(textScore(3)).toBeCloseTo(0.75);
-    const fused = [...reciprocalRankFusion([['a', 'b', 'c'], ['b', 'd']])];
-    expect(fused.map(([key]) => key)).toEqual(['b', 'a', 'd', 'c']) // d is 2nd in a list, c 3rd;
+    const fused = [
+      ...reciprocalRankFusion([
+        ['a', 'b', 'c'],
+        ['b', 'd'],
+      ]),
+    ];
+    expect(fused.map(([key]) => key)).toEqual(['b', 'a', 'd', 'c']); // d is 2nd in a list, c 3rd;
     expect(fused[1]![1]).toBeCloseTo(0.5);
     expect(reciprocalRankFusion([['x'], ['x']]).get('x')).toBeCloseTo(1);
   });

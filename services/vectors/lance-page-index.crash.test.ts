@@ -46,22 +46,33 @@ it('keeps every page whose addPage resolved when the process is killed with SIGK
   const scriptPath = join(dirname(moduleUrl), 'add-then-die.mjs');
   writeFileSync(scriptPath, script);
 
-  const { signal, added, stderr } = await new Promise<{ signal: NodeJS.Signals | null; added: number; stderr: string }>((done) => {
-    const child = spawn(process.execPath, [scriptPath], { cwd: dirname(scriptPath), stdio: ['ignore', 'pipe', 'pipe'] });
-    let added = -1;
-    let stderr = '';
-    child.stdout.on('data', (data: Buffer) => {
-      for (const match of data.toString().matchAll(/added (\d+)/g)) added = Number(match[1]);
-      if (added >= 25 && child.exitCode === null && !child.killed) child.kill('SIGKILL');
-    });
-    child.stderr.on('data', (data: Buffer) => (stderr += data.toString()));
-    child.on('exit', (_code, signal) => done({ signal, added, stderr }));
-  });
+  const { signal, added, stderr } = await new Promise<{ signal: NodeJS.Signals | null; added: number; stderr: string }>(
+    (done) => {
+      const child = spawn(process.execPath, [scriptPath], {
+        cwd: dirname(scriptPath),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let added = -1;
+      let stderr = '';
+      child.stdout.on('data', (data: Buffer) => {
+        for (const match of data.toString().matchAll(/added (\d+)/g)) added = Number(match[1]);
+        if (added >= 25 && child.exitCode === null && !child.killed) child.kill('SIGKILL');
+      });
+      child.stderr.on('data', (data: Buffer) => (stderr += data.toString()));
+      child.on('exit', (_code, signal) => done({ signal, added, stderr }));
+    },
+  );
   expect(stderr).not.toMatch(/Error/);
   expect(signal).toBe('SIGKILL');
   expect(added).toBeGreaterThanOrEqual(25);
 
-  const index = await openPageIndex({ dir: dataDir, dimensions: DIMENSIONS, retentionDays: 0, maxChunks: 0, logger: silentLogger() });
+  const index = await openPageIndex({
+    dir: dataDir,
+    dimensions: DIMENSIONS,
+    retentionDays: 0,
+    maxChunks: 0,
+    logger: silentLogger(),
+  });
   try {
     const stats = await index.stats();
     // Pages reported as added are all there; at most the one in flight at the kill may be too.
@@ -72,8 +83,14 @@ it('keeps every page whose addPage resolved when the process is killed with SIGK
       const hit = await index.search({ vector: Float32Array.from(vectorFor(i * 2 + 1)), limit: 1 });
       expect(hit[0]).toMatchObject({ url: `https://crash.example.com/${i}`, chunkIndex: 1, text: `page ${i} chunk 1` });
     }
-    expect((await index.search({ text: `page ${added}`, includeDomains: ['crash.example.com'] })).length).toBeGreaterThan(0);
-    await index.addPage({ url: 'https://after.example.com/', title: 'after', chunks: [{ text: 'after the crash', vector: Float32Array.from(vectorFor(9999)) }] });
+    expect(
+      (await index.search({ text: `page ${added}`, includeDomains: ['crash.example.com'] })).length,
+    ).toBeGreaterThan(0);
+    await index.addPage({
+      url: 'https://after.example.com/',
+      title: 'after',
+      chunks: [{ text: 'after the crash', vector: Float32Array.from(vectorFor(9999)) }],
+    });
     expect((await index.stats()).chunks).toBe(stats.chunks + 1);
   } finally {
     await index.close();

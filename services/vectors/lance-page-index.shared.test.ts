@@ -58,7 +58,10 @@ function writerScript(moduleUrl: string, dir: string): string {
 
 function run(script: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, [script, ...args], { cwd: dirname(script), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [script, ...args], {
+      cwd: dirname(script),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (data: Buffer) => (stdout += data.toString()));
@@ -80,15 +83,29 @@ it('loses and mixes nothing when two processes create and write one index at onc
     expect(writer.stdout).toBe('done\nsaw other\n');
   }
 
-  const index = await openPageIndex({ dir, dimensions: DIMENSIONS, retentionDays: 0, maxChunks: 0, logger: silentLogger() });
+  const index = await openPageIndex({
+    dir,
+    dimensions: DIMENSIONS,
+    retentionDays: 0,
+    maxChunks: 0,
+    logger: silentLogger(),
+  });
   try {
     const stats = await index.stats();
     expect(stats.pages).toBe(2 * OWN_PAGES + SHARED_PAGES);
     expect(stats.chunks).toBe(2 * stats.pages);
     for (const who of ['alpha', 'beta']) {
       for (const i of [0, OWN_PAGES - 1]) {
-        const [hit] = await index.search({ vector: Float32Array.from(vectorFor(i * 2 + 1)), includeDomains: [`${who}.example.com`], limit: 1 });
-        expect(hit).toMatchObject({ url: `https://${who}.example.com/${i}`, chunkIndex: 1, text: `${who} page ${i} chunk 1` });
+        const [hit] = await index.search({
+          vector: Float32Array.from(vectorFor(i * 2 + 1)),
+          includeDomains: [`${who}.example.com`],
+          limit: 1,
+        });
+        expect(hit).toMatchObject({
+          url: `https://${who}.example.com/${i}`,
+          chunkIndex: 1,
+          text: `${who} page ${i} chunk 1`,
+        });
       }
     }
     // A page both wrote is one writer's version, whole: both chunks from the same writer.

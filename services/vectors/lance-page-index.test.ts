@@ -21,7 +21,14 @@ function tempDir(): string {
 }
 
 async function open(overrides: Partial<PageIndexOptions> = {}): Promise<PageIndex> {
-  const index = await openPageIndex({ dir: tempDir(), dimensions: DIMENSIONS, retentionDays: 0, maxChunks: 0, logger: silentLogger(), ...overrides });
+  const index = await openPageIndex({
+    dir: tempDir(),
+    dimensions: DIMENSIONS,
+    retentionDays: 0,
+    maxChunks: 0,
+    logger: silentLogger(),
+    ...overrides,
+  });
   cleanups.push(() => index.close());
   return index;
 }
@@ -39,10 +46,14 @@ describe('LancePageIndex: writes', () => {
     expect(await index.stats()).toMatchObject({ chunks: 8, pages: 5, dimensions: DIMENSIONS });
 
     const markets = TOPICS[1]!;
-    await add(index, [{ ...markets, title: 'Updated', chunks: ['Markets recovered on Friday after the rate decision.'] }]);
+    await add(index, [
+      { ...markets, title: 'Updated', chunks: ['Markets recovered on Friday after the rate decision.'] },
+    ]);
     expect(await index.stats()).toMatchObject({ chunks: 7, pages: 5 });
     const hits = await index.search({ text: 'markets', includeDomains: ['news.example.org'] });
-    expect(hits.map((h) => [h.title, h.chunkIndex, h.text])).toEqual([['Updated', 0, 'Markets recovered on Friday after the rate decision.']]);
+    expect(hits.map((h) => [h.title, h.chunkIndex, h.text])).toEqual([
+      ['Updated', 0, 'Markets recovered on Friday after the rate decision.'],
+    ]);
 
     await index.addPage({ url: markets.url, title: 'Empty', chunks: [] });
     expect(await index.stats()).toMatchObject({ chunks: 6, pages: 4 });
@@ -51,7 +62,12 @@ describe('LancePageIndex: writes', () => {
   it('keeps every concurrent write, in submission order for the same URL', async () => {
     const index = await open();
     const specs = fillerSpecs(12);
-    const same = (n: number) => page({ url: 'https://same.example.com/', title: `v${n}`, chunks: Array.from({ length: n }, (_, k) => `version ${n} chunk ${k}`) });
+    const same = (n: number) =>
+      page({
+        url: 'https://same.example.com/',
+        title: `v${n}`,
+        chunks: Array.from({ length: n }, (_, k) => `version ${n} chunk ${k}`),
+      });
     const pages = await Promise.all([...specs.map(page), same(3), same(1), same(2)]);
     await Promise.all(pages.map((p) => index.addPage(p)));
     expect(await index.stats()).toMatchObject({ chunks: 12 * 3 + 2, pages: 13 });
@@ -61,7 +77,9 @@ describe('LancePageIndex: writes', () => {
 
   it('rejects vectors of the wrong width and non-URLs', async () => {
     const index = await open();
-    await expect(index.addPage({ url: 'https://x.example/', title: 't', chunks: [{ text: 'x', vector: new Float32Array(3) }] })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(
+      index.addPage({ url: 'https://x.example/', title: 't', chunks: [{ text: 'x', vector: new Float32Array(3) }] }),
+    ).rejects.toMatchObject({ code: 'INVALID_INPUT' });
     await expect(add(index, [{ url: 'not a url', title: 't', chunks: ['x'] }])).rejects.toBeInstanceOf(AppError);
     await expect(index.search({ vector: new Float32Array(3) })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
     await expect(index.search({})).rejects.toMatchObject({ code: 'INVALID_INPUT' });
@@ -72,9 +90,17 @@ describe('LancePageIndex: search', () => {
   it('ranks by cosine similarity for a vector query, scores in [0, 1]', async () => {
     const index = await open();
     await add(index, [...TOPICS, ...fillerSpecs(20)]);
-    const hits = await index.search({ vector: await embedOne('how much water should a sourdough starter get, hydration of flour'), limit: 5 });
+    const hits = await index.search({
+      vector: await embedOne('how much water should a sourdough starter get, hydration of flour'),
+      limit: 5,
+    });
     expect(hits).toHaveLength(5);
-    expect(hits[0]).toMatchObject({ url: TOPICS[0]!.url, domain: 'bakery.example.com', author: 'A. Baker', publishedDate: '2023-05-01' });
+    expect(hits[0]).toMatchObject({
+      url: TOPICS[0]!.url,
+      domain: 'bakery.example.com',
+      author: 'A. Baker',
+      publishedDate: '2023-05-01',
+    });
     for (const [i, hit] of hits.entries()) {
       expect(hit.score).toBeGreaterThanOrEqual(0);
       expect(hit.score).toBeLessThanOrEqual(1);
@@ -94,7 +120,9 @@ describe('LancePageIndex: search', () => {
     expect(hits[0]!.score).toBeGreaterThan(0);
     expect(hits[0]!.score).toBeLessThan(1);
 
-    await add(index, [{ url: 'https://late.example.com/', title: 'Late', chunks: ['Zymurgy is the chemistry of fermentation.'] }]);
+    await add(index, [
+      { url: 'https://late.example.com/', title: 'Late', chunks: ['Zymurgy is the chemistry of fermentation.'] },
+    ]);
     expect((await index.search({ text: 'zymurgy' })).map((h) => h.url)).toEqual(['https://late.example.com/']);
     expect(await index.search({ text: 'qwertyuiop' })).toEqual([]);
     // Query syntax characters are just text.
@@ -111,7 +139,11 @@ describe('LancePageIndex: search', () => {
     for (const hit of hybrid) expect(hit.score).toBeLessThanOrEqual(1);
 
     // Text says "rust", the vector says sourdough: both pages come back near the top.
-    const mixed = await index.search({ text: 'borrow checker', vector: await embedOne('sourdough starter hydration flour'), limit: 4 });
+    const mixed = await index.search({
+      text: 'borrow checker',
+      vector: await embedOne('sourdough starter hydration flour'),
+      limit: 4,
+    });
     const urls = mixed.map((h) => h.url);
     expect(urls).toContain(TOPICS[0]!.url);
     expect(urls).toContain(TOPICS[2]!.url);
@@ -121,19 +153,41 @@ describe('LancePageIndex: search', () => {
     const index = await open();
     await add(index, [...TOPICS, ...fillerSpecs(5)]);
     const query = { vector: await embedOne('anything at all'), limit: 50 };
-    const domains = async (q: object) => [...new Set((await index.search({ ...query, ...q })).map((h) => h.domain))].sort();
+    const domains = async (q: object) =>
+      [...new Set((await index.search({ ...query, ...q })).map((h) => h.domain))].sort();
 
     expect(await domains({ includeDomains: ['example.com'] })).toEqual(['bakery.example.com', 'docs.example.com']);
-    expect(await domains({ includeDomains: ['WWW.Bakery.Example.com', 'https://news.example.org/x'] })).toEqual(['bakery.example.com', 'news.example.org']);
-    expect(await domains({ excludeDomains: ['example.gov', 'example.com'] })).toEqual(['badexample.com', 'blog.example.net', 'news.example.org']);
+    expect(await domains({ includeDomains: ['WWW.Bakery.Example.com', 'https://news.example.org/x'] })).toEqual([
+      'bakery.example.com',
+      'news.example.org',
+    ]);
+    expect(await domains({ excludeDomains: ['example.gov', 'example.com'] })).toEqual([
+      'badexample.com',
+      'blog.example.net',
+      'news.example.org',
+    ]);
     expect(await domains({ includeDomains: ["example.com') OR true OR ('"] })).toEqual([]);
 
-    expect(await domains({ publishedAfter: '2024-01-01' })).toEqual(['badexample.com', 'blog.example.net', 'news.example.org']);
+    expect(await domains({ publishedAfter: '2024-01-01' })).toEqual([
+      'badexample.com',
+      'blog.example.net',
+      'news.example.org',
+    ]);
     // Bounds are inclusive and a bare date covers its whole day (the Rust page is 23:00Z that day).
-    expect(await domains({ publishedAfter: '2024-01-15', publishedBefore: '2024-03-31' })).toEqual(['blog.example.net', 'news.example.org']);
-    expect(await domains({ publishedBefore: '2024-03-31T22:59:59Z' })).toEqual(['bakery.example.com', 'news.example.org']);
-    expect(await domains({ publishedBefore: '2030-01-01', includeDomains: ['example.com'] })).toEqual(['bakery.example.com']);
-    await expect(index.search({ ...query, publishedAfter: 'last tuesday' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    expect(await domains({ publishedAfter: '2024-01-15', publishedBefore: '2024-03-31' })).toEqual([
+      'blog.example.net',
+      'news.example.org',
+    ]);
+    expect(await domains({ publishedBefore: '2024-03-31T22:59:59Z' })).toEqual([
+      'bakery.example.com',
+      'news.example.org',
+    ]);
+    expect(await domains({ publishedBefore: '2030-01-01', includeDomains: ['example.com'] })).toEqual([
+      'bakery.example.com',
+    ]);
+    await expect(index.search({ ...query, publishedAfter: 'last tuesday' })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+    });
 
     const text = await index.search({ text: 'tomato rates sourdough', includeDomains: ['example.org'] });
     expect([...new Set(text.map((h) => h.url))]).toEqual([TOPICS[1]!.url]);
@@ -161,7 +215,10 @@ describe('LancePageIndex: purge and retention', () => {
 
   it('drops pages older than retentionDays', async () => {
     const index = await open({ retentionDays: 30 });
-    await add(index, fillerSpecs(4).map((s, i) => ({ ...s, fetchedAt: new Date(Date.now() - (i < 2 ? 31 : 29) * DAY) })));
+    await add(
+      index,
+      fillerSpecs(4).map((s, i) => ({ ...s, fetchedAt: new Date(Date.now() - (i < 2 ? 31 : 29) * DAY) })),
+    );
     expect(await index.applyRetention()).toBe(6);
     expect(await index.stats()).toMatchObject({ chunks: 6, pages: 2 });
   });
@@ -173,7 +230,9 @@ describe('LancePageIndex: purge and retention', () => {
     expect(await index.applyRetention()).toBe(9); // 15 chunks → 6: three pages of three
     const left = await index.search({ vector: await embedOne('America'), limit: 50 });
     expect(left).toHaveLength(6);
-    expect(new Set(left.map((h) => h.url))).toEqual(new Set(['https://speech.example.gov/part/3', 'https://speech.example.gov/part/4']));
+    expect(new Set(left.map((h) => h.url))).toEqual(
+      new Set(['https://speech.example.gov/part/3', 'https://speech.example.gov/part/4']),
+    );
     expect(await index.applyRetention()).toBe(0);
   });
 });
@@ -192,12 +251,20 @@ describe('LancePageIndex: lifecycle', () => {
     cleanups.push(() => second.close());
     expect(await second.stats()).toMatchObject({ chunks: 8, pages: 5 });
     expect((await second.search({ text: 'asyncio' }))[0]!.url).toBe(TOPICS[3]!.url);
-    expect((await second.search({ vector: await embedOne(TOPICS[4]!.chunks[0]!), limit: 1 }))[0]!.url).toBe(TOPICS[4]!.url);
+    expect((await second.search({ vector: await embedOne(TOPICS[4]!.chunks[0]!), limit: 1 }))[0]!.url).toBe(
+      TOPICS[4]!.url,
+    );
   });
 
   it('moves a table of another vector width aside, says so, and starts empty', async () => {
     const dir = tempDir();
-    const first = await openPageIndex({ dir, dimensions: DIMENSIONS, retentionDays: 0, maxChunks: 0, logger: silentLogger() });
+    const first = await openPageIndex({
+      dir,
+      dimensions: DIMENSIONS,
+      retentionDays: 0,
+      maxChunks: 0,
+      logger: silentLogger(),
+    });
     await add(first, TOPICS);
     await first.close();
 
@@ -211,7 +278,11 @@ describe('LancePageIndex: lifecycle', () => {
     expect(warning.reason).toMatch(/128 dimensions, 64 requested/);
     expect(readdirSync(join(dir, 'retired'))).toHaveLength(1);
     expect(existsSync(warning.movedTo)).toBe(true);
-    await second.addPage({ url: 'https://a.example/', title: 'a', chunks: [{ text: 'hello', vector: new Float32Array(64).fill(0.125) }] });
+    await second.addPage({
+      url: 'https://a.example/',
+      title: 'a',
+      chunks: [{ text: 'hello', vector: new Float32Array(64).fill(0.125) }],
+    });
     expect((await second.stats()).chunks).toBe(1);
   });
 
@@ -223,7 +294,11 @@ describe('LancePageIndex: lifecycle', () => {
     expect(report).toMatchObject({ chunks: 330, vectorIndex: 'IvfFlat' });
 
     await add(index, TOPICS);
-    const hit = await index.search({ vector: await embedOne(TOPICS[2]!.chunks[0]!), limit: 1, includeDomains: ['example.net'] });
+    const hit = await index.search({
+      vector: await embedOne(TOPICS[2]!.chunks[0]!),
+      limit: 1,
+      includeDomains: ['example.net'],
+    });
     expect(hit[0]).toMatchObject({ url: TOPICS[2]!.url, chunkIndex: 0 });
     expect((await index.search({ text: 'tomato' }))[0]!.url).toBe(TOPICS[4]!.url);
   });

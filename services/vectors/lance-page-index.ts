@@ -58,10 +58,16 @@ async function retireTable(db: Connection, table: Table, dir: string, reason: st
     const to = join(dir, 'retired', `${TABLE_NAME}-${new Date().toISOString().replace(/[:.]/g, '-')}.lance`);
     mkdirSync(join(dir, 'retired'), { recursive: true });
     renameSync(from, to);
-    logger.warn({ reason, movedTo: to }, 'page index: the stored table does not fit (embedding model changed?); moved it aside and starting an empty index');
+    logger.warn(
+      { reason, movedTo: to },
+      'page index: the stored table does not fit (embedding model changed?); moved it aside and starting an empty index',
+    );
   } else {
     await db.dropTable(TABLE_NAME);
-    logger.warn({ reason }, 'page index: the stored table does not fit (embedding model changed?); dropped it and starting an empty index');
+    logger.warn(
+      { reason },
+      'page index: the stored table does not fit (embedding model changed?); dropped it and starting an empty index',
+    );
   }
 }
 
@@ -76,7 +82,10 @@ async function openTable(db: Connection, options: PageIndexOptions): Promise<Tab
       return await openOrCreateTable(db, options);
     } catch (error) {
       if (tried >= OPEN_TRIES) throw error;
-      options.logger.debug({ err: error, tried }, 'page index: the table is being created by another process; trying again');
+      options.logger.debug(
+        { err: error, tried },
+        'page index: the table is being created by another process; trying again',
+      );
       await new Promise((resolve) => setTimeout(resolve, OPEN_RETRY_MS * Math.min(tried, 5)));
     }
   }
@@ -95,7 +104,8 @@ async function openOrCreateTable(db: Connection, options: PageIndexOptions): Pro
 
 export async function openPageIndex(options: PageIndexOptions): Promise<PageIndex> {
   const { dir, dimensions, logger } = options;
-  if (!Number.isInteger(dimensions) || dimensions < 1) throw new AppError('INVALID_INPUT', `bad vector dimensions: ${dimensions}`);
+  if (!Number.isInteger(dimensions) || dimensions < 1)
+    throw new AppError('INVALID_INPUT', `bad vector dimensions: ${dimensions}`);
   mkdirSync(dir, { recursive: true });
   const db = await connect(dir, { readConsistencyInterval: options.readConsistencySeconds ?? 1 });
   const table = await openTable(db, options);
@@ -108,7 +118,11 @@ export async function openPageIndex(options: PageIndexOptions): Promise<PageInde
   let rowsWritten = 0;
   logger.info({ dir, dimensions, chunks: await table.countRows(), vectorIndex: state.vector }, 'page index: open');
 
-  const maintenanceOptions = { annThreshold: options.annThreshold ?? 50_000, annIndex: options.annIndex ?? 'ivf_flat', logger } as const;
+  const maintenanceOptions = {
+    annThreshold: options.annThreshold ?? 50_000,
+    annIndex: options.annIndex ?? 'ivf_flat',
+    logger,
+  } as const;
   const runMaintenance = async () => {
     writes = 0;
     rowsWritten = 0;
@@ -123,11 +137,16 @@ export async function openPageIndex(options: PageIndexOptions): Promise<PageInde
     const result = await queue.run(() => locked(task));
     writes++;
     rowsWritten += rows;
-    if (!closed && (writes >= (options.maintenanceEvery ?? 100) || rowsWritten >= (options.maintenanceRows ?? 10_000))) {
+    if (
+      !closed &&
+      (writes >= (options.maintenanceEvery ?? 100) || rowsWritten >= (options.maintenanceRows ?? 10_000))
+    ) {
       writes = 0;
       rowsWritten = 0;
       // Not awaited: the caller's write is already durable; a failed upkeep run only costs speed.
-      queue.run(() => locked(runMaintenance)).catch((error: unknown) => logger.warn({ err: error }, 'page index: maintenance failed'));
+      queue
+        .run(() => locked(runMaintenance))
+        .catch((error: unknown) => logger.warn({ err: error }, 'page index: maintenance failed'));
     }
     return result;
   };
@@ -140,7 +159,9 @@ export async function openPageIndex(options: PageIndexOptions): Promise<PageInde
   const replacePages = async (pages: IndexedPage[]) => {
     const latest = new Map(pages.map((page) => [page.url, page]));
     const now = Date.now();
-    const rows: ChunkRow[] = [...latest.values()].flatMap((page) => pageRows(page, dimensions, page.fetchedAt?.getTime() ?? now));
+    const rows: ChunkRow[] = [...latest.values()].flatMap((page) =>
+      pageRows(page, dimensions, page.fetchedAt?.getTime() ?? now),
+    );
     const urls = [...latest.keys()];
     if (!rows.length) {
       await table.delete(urlListPredicate(urls));
@@ -175,7 +196,10 @@ export async function openPageIndex(options: PageIndexOptions): Promise<PageInde
     async addPages(pages) {
       for (let i = 0; i < pages.length; i += PAGES_PER_COMMIT) {
         const batch = pages.slice(i, i + PAGES_PER_COMMIT);
-        await write(() => replacePages(batch), batch.reduce((sum, page) => sum + page.chunks.length, 0));
+        await write(
+          () => replacePages(batch),
+          batch.reduce((sum, page) => sum + page.chunks.length, 0),
+        );
       }
     },
 

@@ -28,7 +28,10 @@ export async function indexState(table: Table): Promise<IndexState> {
 
 /** Full-text index on `text`: English stemming and stop words, lower-cased, accents folded. */
 export async function createFtsIndex(table: Table): Promise<void> {
-  await table.createIndex('text', { config: Index.fts({ stem: true, removeStopWords: true, lowercase: true, asciiFolding: true }), replace: true });
+  await table.createIndex('text', {
+    config: Index.fts({ stem: true, removeStopWords: true, lowercase: true, asciiFolding: true }),
+    replace: true,
+  });
 }
 
 /**
@@ -54,7 +57,10 @@ async function timed(steps: Record<string, number>, name: string, step: () => Pr
 }
 
 /** Optimizes, then creates the indexes that are missing. Returns the index state and step timings. */
-export async function maintain(table: Table, options: MaintenanceOptions): Promise<{ state: IndexState; steps: Record<string, number> }> {
+export async function maintain(
+  table: Table,
+  options: MaintenanceOptions,
+): Promise<{ state: IndexState; steps: Record<string, number> }> {
   const { logger } = options;
   const steps: Record<string, number> = {};
   // Compaction first: compacting fragments that an index covers makes LanceDB remap that index
@@ -72,7 +78,10 @@ export async function maintain(table: Table, options: MaintenanceOptions): Promi
   if (rows > 0 && !state.url) await timed(steps, 'urlIndex', () => table.createIndex('url', { config: Index.btree() }));
   if (rows >= options.annThreshold && !state.vector) {
     await timed(steps, 'vectorIndex', () => table.createIndex('vector', { config: annConfig(options.annIndex) }));
-    logger.info({ rows, kind: options.annIndex, ms: Math.round(steps.vectorIndex!) }, 'page index: built the vector index');
+    logger.info(
+      { rows, kind: options.annIndex, ms: Math.round(steps.vectorIndex!) },
+      'page index: built the vector index',
+    );
   }
   return { state: await indexState(table), steps };
 }

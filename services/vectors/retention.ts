@@ -52,7 +52,12 @@ export async function deleteUrls(table: Table, urls: string[]): Promise<number> 
 }
 
 /** Returns the chunks removed. 0 for either bound means "no bound", as in the config. */
-export async function applyRetention(table: Table, retentionDays: number, maxChunks: number, now = Date.now()): Promise<number> {
+export async function applyRetention(
+  table: Table,
+  retentionDays: number,
+  maxChunks: number,
+  now = Date.now(),
+): Promise<number> {
   let removed = 0;
   if (retentionDays > 0) removed += (await table.delete(`fetched_at < ${now - retentionDays * DAY_MS}`)).numDeletedRows;
   if (maxChunks > 0 && (await table.countRows()) > maxChunks) {

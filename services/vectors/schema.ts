@@ -98,7 +98,10 @@ export function pageRows(page: IndexedPage, dimensions: number, fetchedAt: numbe
   const publishedDate = page.publishedDate?.trim() || null;
   return page.chunks.map((chunk, index) => {
     if (chunk.vector.length !== dimensions) {
-      throw new AppError('INVALID_INPUT', `chunk ${index} of ${page.url} has ${chunk.vector.length} dimensions; the index has ${dimensions}`);
+      throw new AppError(
+        'INVALID_INPUT',
+        `chunk ${index} of ${page.url} has ${chunk.vector.length} dimensions; the index has ${dimensions}`,
+      );
     }
     return {
       url: page.url,

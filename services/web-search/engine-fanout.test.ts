@@ -10,10 +10,15 @@ interface FakeEngine {
 }
 
 /** Engines answering pages from functions, counting the pages each was asked for. */
-function pagedEngines(definitions: Record<string, FakeEngine>): { engines: EngineService; asked: Record<string, number[]> } {
+function pagedEngines(definitions: Record<string, FakeEngine>): {
+  engines: EngineService;
+  asked: Record<string, number[]>;
+} {
   const asked: Record<string, number[]> = Object.fromEntries(Object.keys(definitions).map((id) => [id, []]));
   const engines = {
-    get: (id: string) => ({ manifest: { categories: ['general'], supports: { paging: definitions[id]!.paging, maxPage: 0 } } }),
+    get: (id: string) => ({
+      manifest: { categories: ['general'], supports: { paging: definitions[id]!.paging, maxPage: 0 } },
+    }),
     weight: () => 1,
     timeoutMs: () => 1000,
     async search(id: string, query: EngineQuery): Promise<EngineResult[]> {
@@ -25,12 +30,24 @@ function pagedEngines(definitions: Record<string, FakeEngine>): { engines: Engin
 }
 
 /** n results of a page, their URLs naming the site, the page and the position. */
-const results = (site: string, n: number) => (page: number): EngineResult[] =>
-  Array.from({ length: n }, (_, i) => ({ url: `https://${site}.example/p${page}/${i}`, title: `${site} ${page} ${i}`, snippet: '' }));
+const results =
+  (site: string, n: number) =>
+  (page: number): EngineResult[] =>
+    Array.from({ length: n }, (_, i) => ({
+      url: `https://${site}.example/p${page}/${i}`,
+      title: `${site} ${page} ${i}`,
+      snippet: '',
+    }));
 
-const base = { query: { query: 'q', language: 'en', safeSearch: 1 as const }, firstPage: 1, signal: new AbortController().signal };
-const options = (engines: string[], wanted: Pick<FanoutOptions, 'wantedInAll'> | Pick<FanoutOptions, 'wantedPerEngine'>): FanoutOptions =>
-  ({ ...base, engines, deadline: performance.now() + 5000, ...wanted }) as FanoutOptions;
+const base = {
+  query: { query: 'q', language: 'en', safeSearch: 1 as const },
+  firstPage: 1,
+  signal: new AbortController().signal,
+};
+const options = (
+  engines: string[],
+  wanted: Pick<FanoutOptions, 'wantedInAll'> | Pick<FanoutOptions, 'wantedPerEngine'>,
+): FanoutOptions => ({ ...base, engines, deadline: performance.now() + 5000, ...wanted }) as FanoutOptions;
 
 describe('fanning out to engines', () => {
   const nine = { paging: true, page: results('nine', 9) };
@@ -44,7 +61,13 @@ describe('fanning out to engines', () => {
   });
 
   it("keys each result by its normalised URL as its engine's page arrives", async () => {
-    const tracked = { paging: false, page: () => [{ url: 'http://www.Site.example/a/?utm_source=x', title: 'a', snippet: '' }, { url: 'https://site.example/b', title: 'b', snippet: '' }] };
+    const tracked = {
+      paging: false,
+      page: () => [
+        { url: 'http://www.Site.example/a/?utm_source=x', title: 'a', snippet: '' },
+        { url: 'https://site.example/b', title: 'b', snippet: '' },
+      ],
+    };
     const { engines } = pagedEngines({ tracked });
     const [outcome] = await fanOut(engines, options(['tracked'], { wantedPerEngine: 2 }));
     expect(outcome!.keys).toEqual(['site.example/a', 'site.example/b']);

@@ -31,7 +31,9 @@ export interface EngineOutcome {
 }
 
 /** How many results are wanted: from each engine, or from all together (distinct URLs: each engine's share, topped up when short). */
-export type Wanted = { wantedPerEngine: number; wantedInAll?: never } | { wantedInAll: number; wantedPerEngine?: never };
+export type Wanted =
+  | { wantedPerEngine: number; wantedInAll?: never }
+  | { wantedInAll: number; wantedPerEngine?: never };
 
 export type FanoutOptions = Wanted & {
   engines: string[];
@@ -55,7 +57,10 @@ interface Paging {
 }
 
 export async function fanOut(engines: EngineService, options: FanoutOptions): Promise<EngineOutcome[]> {
-  const share = options.wantedInAll === undefined ? options.wantedPerEngine : Math.ceil(options.wantedInAll / Math.max(1, options.engines.length));
+  const share =
+    options.wantedInAll === undefined
+      ? options.wantedPerEngine
+      : Math.ceil(options.wantedInAll / Math.max(1, options.engines.length));
   let done = 0;
   const pagings = await Promise.all(
     options.engines.map(async (engine) => {
@@ -80,7 +85,9 @@ async function topUp(engines: EngineService, pagings: Paging[], wanted: number, 
   for (;;) {
     const open = pagings.filter((p) => p.more && !p.outcome.error);
     if (open.length === 0 || distinctResults(pagings) >= wanted || options.signal.aborted) return;
-    await Promise.all(open.map((paging) => nextPage(engines, paging, options).catch((error: unknown) => failed(paging, error))));
+    await Promise.all(
+      open.map((paging) => nextPage(engines, paging, options).catch((error: unknown) => failed(paging, error))),
+    );
   }
 }
 
@@ -92,10 +99,24 @@ function distinctResults(pagings: Paging[]): number {
 
 function startPaging(engines: EngineService, engine: string, options: FanoutOptions): Paging {
   const { manifest } = engines.get(engine);
-  const outcome: EngineOutcome = { engine, weight: engines.weight(engine), category: manifest.categories[0] ?? 'general', results: [], keys: [], pages: 0 };
-  const maxPage = manifest.supports.paging ? (manifest.supports.maxPage || Number.MAX_SAFE_INTEGER) : options.firstPage;
-  const paging: Paging = { outcome, next: options.firstPage, last: Math.min(maxPage, options.firstPage + MAX_EXTRA_PAGES), seen: new Set(), more: true };
-  if (options.firstPage > 1 && !manifest.supports.paging) failed(paging, new AppError('INVALID_INPUT', `engine "${engine}" has no further pages`));
+  const outcome: EngineOutcome = {
+    engine,
+    weight: engines.weight(engine),
+    category: manifest.categories[0] ?? 'general',
+    results: [],
+    keys: [],
+    pages: 0,
+  };
+  const maxPage = manifest.supports.paging ? manifest.supports.maxPage || Number.MAX_SAFE_INTEGER : options.firstPage;
+  const paging: Paging = {
+    outcome,
+    next: options.firstPage,
+    last: Math.min(maxPage, options.firstPage + MAX_EXTRA_PAGES),
+    seen: new Set(),
+    more: true,
+  };
+  if (options.firstPage > 1 && !manifest.supports.paging)
+    failed(paging, new AppError('INVALID_INPUT', `engine "${engine}" has no further pages`));
   return paging;
 }
 
@@ -111,7 +132,11 @@ async function nextPage(engines: EngineService, paging: Paging, options: FanoutO
   const { outcome } = paging;
   let results: EngineResult[];
   try {
-    results = await engines.search(outcome.engine, { ...options.query, page: paging.next }, { signal: options.signal, timeoutMs: engineTimeout(engines, outcome.engine, remaining) });
+    results = await engines.search(
+      outcome.engine,
+      { ...options.query, page: paging.next },
+      { signal: options.signal, timeoutMs: engineTimeout(engines, outcome.engine, remaining) },
+    );
   } catch (error) {
     paging.more = false;
     if (first) throw error;
@@ -130,7 +155,9 @@ async function nextPage(engines: EngineService, paging: Paging, options: FanoutO
 
 /** The lists of the engines that answered, as merge.ts takes them, their URL keys included. */
 export function succeededLists(outcomes: EngineOutcome[]): EngineResultList[] {
-  return outcomes.filter((o) => !o.error).map((o) => ({ engine: o.engine, weight: o.weight, results: o.results, keys: o.keys }));
+  return outcomes
+    .filter((o) => !o.error)
+    .map((o) => ({ engine: o.engine, weight: o.weight, results: o.results, keys: o.keys }));
 }
 
 function failed(paging: Paging, error: unknown): void {

@@ -29,7 +29,8 @@ interface RoutePart {
   focus?(query: string): string;
 }
 
-const FINANCE_TERMS = /\b(financ\w*|stocks?|shares?|markets?|earnings|investor\w*|econom\w*|revenue|dividend\w*|bonds?|inflation|ipo|nasdaq|dow|s&p)\b/i;
+const FINANCE_TERMS =
+  /\b(financ\w*|stocks?|shares?|markets?|earnings|investor\w*|econom\w*|revenue|dividend\w*|bonds?|inflation|ipo|nasdaq|dow|s&p)\b/i;
 
 export function financeFocus(query: string): string {
   return FINANCE_TERMS.test(query) ? query : `${query} finance`;
@@ -54,20 +55,36 @@ export function enabledEnginesOf(engines: EngineService, group: string): string[
 }
 
 /** The engines (and their queries) a route asks for one query; throws UNAVAILABLE when none is enabled. */
-export function planEngines(engines: EngineService, route: EngineRoute, query: string, defaultEngines: string[]): EnginePlan[] {
+export function planEngines(
+  engines: EngineService,
+  route: EngineRoute,
+  query: string,
+  defaultEngines: string[],
+): EnginePlan[] {
   const parts: readonly RoutePart[] = ROUTES[route];
   const plan = parts.flatMap((part) => {
-    const ids = part.group === 'defaults' ? defaultEngines.filter((id) => engines.has(id) && engines.disabledReason(id) === null) : enabledEnginesOf(engines, part.group);
+    const ids =
+      part.group === 'defaults'
+        ? defaultEngines.filter((id) => engines.has(id) && engines.disabledReason(id) === null)
+        : enabledEnginesOf(engines, part.group);
     return ids.map((engine) => ({ engine, query: part.focus ? part.focus(query) : query }));
   });
   if (plan.length === 0) {
-    const what = parts.map((part) => (part.group === 'defaults' ? 'search.defaultEngines' : `the "${part.group}" group`)).join(' or ');
-    throw new AppError('UNAVAILABLE', `${route} search: no enabled engine in ${what}; enable one in the config (engines.<id>.enabled)`);
+    const what = parts
+      .map((part) => (part.group === 'defaults' ? 'search.defaultEngines' : `the "${part.group}" group`))
+      .join(' or ');
+    throw new AppError(
+      'UNAVAILABLE',
+      `${route} search: no enabled engine in ${what}; enable one in the config (engines.<id>.enabled)`,
+    );
   }
   return plan;
 }
 
 /** The same plan for another query: focused queries keep their focus (research sub-questions, query expansions). */
 export function replan(plan: EnginePlan[], original: string, query: string): EnginePlan[] {
-  return plan.map((step) => ({ engine: step.engine, query: step.query === original ? query : step.query.replace(original, query) }));
+  return plan.map((step) => ({
+    engine: step.engine,
+    query: step.query === original ? query : step.query.replace(original, query),
+  }));
 }

@@ -33,8 +33,14 @@ const base = { resultsPerEngine: 10, language: 'en', safeSearch: 1 as const, sig
 
 describe('finding pages', () => {
   const engines = tableEngines({
-    alpha: { q1: [page('https://a.example/1'), page('https://www.shared.example/x')], q2: [page('https://a.example/2')] },
-    beta: { q1: [page('http://shared.example/x/'), page('https://b.example/1')], q2: new AppError('UPSTREAM_FAILED', 'beta is down') },
+    alpha: {
+      q1: [page('https://a.example/1'), page('https://www.shared.example/x')],
+      q2: [page('https://a.example/2')],
+    },
+    beta: {
+      q1: [page('http://shared.example/x/'), page('https://b.example/1')],
+      q2: new AppError('UPSTREAM_FAILED', 'beta is down'),
+    },
   });
 
   it('interleaves the queries rank by rank, merges one page found twice, and applies domain filters and earlier rounds', async () => {
@@ -49,14 +55,22 @@ describe('finding pages', () => {
       deadline: performance.now() + 5000,
     });
     // q1's best (found by both engines) first, then q2's best, then q1's second …
-    expect(found.pages.map((p) => p.result.url)).toEqual(['https://www.shared.example/x', 'https://a.example/2', 'https://a.example/1', 'https://b.example/1']);
+    expect(found.pages.map((p) => p.result.url)).toEqual([
+      'https://www.shared.example/x',
+      'https://a.example/2',
+      'https://a.example/1',
+      'https://b.example/1',
+    ]);
     expect(found.pages[0]!.result.engines).toEqual(['alpha', 'beta']);
     // beta answered q1, so failing q2 does not count it as failed.
     expect(found.engines).toMatchObject({ used: ['alpha', 'beta'], succeeded: ['alpha', 'beta'], failed: [] });
 
     const filtered = await findPages(engines, {
       ...base,
-      plans: [{ engine: 'alpha', query: 'q1' }, { engine: 'beta', query: 'q1' }],
+      plans: [
+        { engine: 'alpha', query: 'q1' },
+        { engine: 'beta', query: 'q1' },
+      ],
       domains: { exclude: ['a.example'] },
       skip: new Set(['shared.example/x']),
       deadline: performance.now() + 5000,
@@ -71,9 +85,18 @@ describe('finding pages', () => {
       cache: new AnswerCache({} as Keyv, 'search'),
       defaultEngines: ['alpha', 'beta'],
     });
-    const answer = await search.meta({ query: 'q2', language: 'en', page: 1, safeSearch: 1, deadline: performance.now() + 5000, signal: base.signal });
+    const answer = await search.meta({
+      query: 'q2',
+      language: 'en',
+      page: 1,
+      safeSearch: 1,
+      deadline: performance.now() + 5000,
+      signal: base.signal,
+    });
     expect(answer.engines).toEqual(['alpha', 'beta']);
-    expect(answer.results.map((r) => [r.url, r.positions])).toEqual([['https://a.example/2', [{ engine: 'alpha', position: 1 }]]]);
+    expect(answer.results.map((r) => [r.url, r.positions])).toEqual([
+      ['https://a.example/2', [{ engine: 'alpha', position: 1 }]],
+    ]);
     expect(answer.unresponsive).toEqual([{ engine: 'beta', code: 'UPSTREAM_FAILED', message: 'beta is down' }]);
   });
 });

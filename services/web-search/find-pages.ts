@@ -101,14 +101,17 @@ export async function findPages(engines: EngineService, options: FindOptions): P
 
 /** A list keyed by each image's URL, the page it sits on kept as sourceUrl. */
 function keyedByImage(list: EngineResultList): EngineResultList {
-  const results = list.results.filter((r) => r.imageUrl ?? r.url).map((r) => ({ ...r, url: r.imageUrl ?? r.url, sourceUrl: r.sourceUrl ?? r.url }));
+  const results = list.results
+    .filter((r) => r.imageUrl ?? r.url)
+    .map((r) => ({ ...r, url: r.imageUrl ?? r.url, sourceUrl: r.sourceUrl ?? r.url }));
   // The page URLs' keys no longer apply: merge keys the image URLs itself.
   return { engine: list.engine, weight: list.weight, results };
 }
 
 /** Rank 1 of every list, then rank 2 of every list, …; the first occurrence of a URL (by its merge key) wins. */
 function interleave(lists: Array<{ query: string; results: KeyedResult[] }>): Array<{ key: string; page: FoundPage }> {
-  if (lists.length === 1) return lists[0]!.results.map(({ key, result }) => ({ key, page: { result, queries: [lists[0]!.query] } }));
+  if (lists.length === 1)
+    return lists[0]!.results.map(({ key, result }) => ({ key, page: { result, queries: [lists[0]!.query] } }));
   const byKey = new Map<string, FoundPage>();
   const longest = Math.max(0, ...lists.map((l) => l.results.length));
   for (let rank = 0; rank < longest; rank++) {
@@ -119,7 +122,8 @@ function interleave(lists: Array<{ query: string; results: KeyedResult[] }>): Ar
       const found = byKey.get(key);
       if (found) {
         if (!found.queries.includes(query)) found.queries.push(query);
-        for (const engine of result.engines) if (!found.result.engines.includes(engine)) found.result.engines.push(engine);
+        for (const engine of result.engines)
+          if (!found.result.engines.includes(engine)) found.result.engines.push(engine);
       } else {
         byKey.set(key, { result, queries: [query] });
       }
@@ -132,6 +136,7 @@ function engineReport(outcomes: EngineOutcome[]): EngineReport {
   const used = [...new Set(outcomes.map((o) => o.engine))];
   const succeeded = used.filter((engine) => outcomes.some((o) => o.engine === engine && !o.error));
   const errors: EngineReport['errors'] = {};
-  for (const outcome of outcomes) if (outcome.error && !succeeded.includes(outcome.engine)) errors[outcome.engine] = outcome.error;
+  for (const outcome of outcomes)
+    if (outcome.error && !succeeded.includes(outcome.engine)) errors[outcome.engine] = outcome.error;
   return { used, succeeded, failed: Object.keys(errors), errors };
 }

@@ -107,7 +107,11 @@ export interface Gathering {
   duplicates: number;
 }
 
-export async function gatherSources(engines: EngineService, scraper: Scraper, options: GatherOptions): Promise<Gathering> {
+export async function gatherSources(
+  engines: EngineService,
+  scraper: Scraper,
+  options: GatherOptions,
+): Promise<Gathering> {
   const { signal } = options;
   const share = options.readLimit > 0 ? (options.engineShare ?? 0.5) : 1;
   // Without earlier rounds, near duplicates are still found among this round's pages.
@@ -123,7 +127,8 @@ export async function gatherSources(engines: EngineService, scraper: Scraper, op
     skip: seen.urls,
     deadline: performance.now() + Math.max(0, options.deadline - performance.now()) * share,
     signal,
-    onEngineDone: (engine, query, done, total) => options.progress?.(`engine ${engine} answered "${query}" (${done}/${total})`),
+    onEngineDone: (engine, query, done, total) =>
+      options.progress?.(`engine ${engine} answered "${query}" (${done}/${total})`),
   });
   const candidates = found.pages;
   const keep = candidates.slice(0, Math.max(options.readLimit, options.keepLimit ?? options.readLimit));
@@ -154,14 +159,24 @@ export async function gatherSources(engines: EngineService, scraper: Scraper, op
     const read = page !== null && page.success && page.text.trim().length > 0;
     if (page && !read) {
       pagesFailed++;
-      failures.push({ url: result.url, stage: 'page', code: page.errorCode ?? 'EXTRACTION_FAILED', reason: page.failureReason ?? 'no text could be extracted' });
+      failures.push({
+        url: result.url,
+        stage: 'page',
+        code: page.errorCode ?? 'EXTRACTION_FAILED',
+        reason: page.failureReason ?? 'no text could be extracted',
+      });
     }
     if (read) {
       const own = shingles(page.text);
       const original = own && seen.texts.find((t) => containment(own, t.shingles) >= NEAR_DUPLICATE_CONTAINMENT);
       if (original) {
         duplicates++;
-        failures.push({ url: result.url, stage: 'duplicate', code: 'DUPLICATE', reason: `near duplicate of ${original.url}` });
+        failures.push({
+          url: result.url,
+          stage: 'duplicate',
+          code: 'DUPLICATE',
+          reason: `near duplicate of ${original.url}`,
+        });
         return;
       }
       if (own) seen.texts.push({ url: result.url, shingles: own });

@@ -35,7 +35,10 @@ function acceptedAnswer(job: JobRecord, statusUrl: string): AsyncAccepted {
 }
 
 /** The Search API's job form; `status` is the status view's schema (the enhanced area's has its own result). */
-export function searchJobForm<S extends typeof jobStatusOutputSchema>(webhooks: WebhookDeliveries, status: S): JobWireForm<typeof asyncAcceptedSchema, S> {
+export function searchJobForm<S extends typeof jobStatusOutputSchema>(
+  webhooks: WebhookDeliveries,
+  status: S,
+): JobWireForm<typeof asyncAcceptedSchema, S> {
   return {
     accepted: asyncAcceptedSchema,
     statusUrlField: 'status_url',
@@ -49,19 +52,31 @@ export function searchJobForm<S extends typeof jobStatusOutputSchema>(webhooks: 
  * async_mode: the request (without its async fields) becomes the job; a webhook_url is checked
  * now and told when the job ends.
  */
-export async function searchJobSubmission(webhooks: WebhookDeliveries, input: { webhook_url?: string }): Promise<JobSubmission> {
+export async function searchJobSubmission(
+  webhooks: WebhookDeliveries,
+  input: { webhook_url?: string },
+): Promise<JobSubmission> {
   if (input.webhook_url) await webhooks.assertDeliverable(input.webhook_url, 'webhook_url');
-  return { input: { ...input, async_mode: false, webhook_url: undefined }, ...(input.webhook_url ? { webhookUrl: input.webhook_url } : {}) };
+  return {
+    input: { ...input, async_mode: false, webhook_url: undefined },
+    ...(input.webhook_url ? { webhookUrl: input.webhook_url } : {}),
+  };
 }
 
 /** The spec gives webhook_url no role without async_mode: it is accepted, unused, and the answer says so. */
-export function noteUnusedWebhook<A extends Pick<SearchAnswer, 'search_metadata'>>(answer: A, webhookUrl: string | undefined): A {
+export function noteUnusedWebhook<A extends Pick<SearchAnswer, 'search_metadata'>>(
+  answer: A,
+  webhookUrl: string | undefined,
+): A {
   if (webhookUrl) answer.search_metadata = { ...answer.search_metadata, webhook_unused: true };
   return answer;
 }
 
 /** R is the answer type the job produced (the Search API's by default). */
-function publicJob<R extends Pick<SearchAnswer, 'results'> = SearchAnswer>(job: JobRecord, webhook: DeliveryState | null = null) {
+function publicJob<R extends Pick<SearchAnswer, 'results'> = SearchAnswer>(
+  job: JobRecord,
+  webhook: DeliveryState | null = null,
+) {
   const view: {
     request_id: string;
     job_id: string;
@@ -72,8 +87,21 @@ function publicJob<R extends Pick<SearchAnswer, 'results'> = SearchAnswer>(job: 
     results?: R['results'];
     result?: R;
     error?: { code: string; message: string };
-    webhook?: { status: DeliveryState['status']; attempts: number; webhook_id?: string; last_error?: string; delivered_at?: string; next_attempt_at?: string };
-  } = { request_id: job.id, job_id: job.id, status: publicStatus(job.status), created_at: job.createdAt, updated_at: job.updatedAt };
+    webhook?: {
+      status: DeliveryState['status'];
+      attempts: number;
+      webhook_id?: string;
+      last_error?: string;
+      delivered_at?: string;
+      next_attempt_at?: string;
+    };
+  } = {
+    request_id: job.id,
+    job_id: job.id,
+    status: publicStatus(job.status),
+    created_at: job.createdAt,
+    updated_at: job.updatedAt,
+  };
   if (job.progress) view.progress = job.progress;
   if (job.result !== undefined) {
     const result = job.result as R;

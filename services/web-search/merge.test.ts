@@ -12,12 +12,18 @@ describe('mergeEngineResults', () => {
       {
         engine: 'duckduckgo',
         weight: 1,
-        results: [result('http://www.example.com/guide/?utm_source=ddg', 'Guide', 'short'), result('https://other.org/a', 'Other')],
+        results: [
+          result('http://www.example.com/guide/?utm_source=ddg', 'Guide', 'short'),
+          result('https://other.org/a', 'Other'),
+        ],
       },
       {
         engine: 'brave',
         weight: 1,
-        results: [result('https://b.net/x', 'B'), result('https://example.com/guide#top', 'Guide (brave)', 'a much longer snippet')],
+        results: [
+          result('https://b.net/x', 'B'),
+          result('https://example.com/guide#top', 'Guide (brave)', 'a much longer snippet'),
+        ],
       },
     ]);
     expect(merged).toHaveLength(3);
@@ -34,9 +40,14 @@ describe('mergeEngineResults', () => {
     expect(guide.score).toBe(1);
   });
 
-  it("groups by the keys a list brings along, when it has them, and keys a list without them itself", () => {
+  it('groups by the keys a list brings along, when it has them, and keys a list without them itself', () => {
     const merged = mergeEngineResults([
-      { engine: 'a', weight: 1, results: [result('https://one.example/'), result('https://two.example/')], keys: ['same', 'other'] },
+      {
+        engine: 'a',
+        weight: 1,
+        results: [result('https://one.example/'), result('https://two.example/')],
+        keys: ['same', 'other'],
+      },
       { engine: 'b', weight: 1, results: [result('https://three.example/')], keys: ['same'] },
       { engine: 'c', weight: 1, results: [result('https://www.two.example')] },
     ]);
@@ -61,7 +72,11 @@ describe('mergeEngineResults', () => {
       { engine: 'a', weight: 1, results: [result('https://single.example/'), result('https://shared.example/')] },
       { engine: 'b', weight: 1, results: [result('https://b-only.example/'), result('https://shared.example/')] },
     ]);
-    expect(merged.map((r) => r.url)).toEqual(['https://shared.example/', 'https://single.example/', 'https://b-only.example/']);
+    expect(merged.map((r) => r.url)).toEqual([
+      'https://shared.example/',
+      'https://single.example/',
+      'https://b-only.example/',
+    ]);
     expect(merged.map((r) => r.rawScore)).toEqual([2, 1, 1]);
     expect(merged.map((r) => r.score)).toEqual([1, 0.5, 0.5]);
   });
@@ -71,8 +86,14 @@ describe('mergeEngineResults', () => {
       { engine: 'a', weight: weightA, results: [result('https://from-a.example/')] },
       { engine: 'b', weight: weightB, results: [result('https://from-b.example/')] },
     ];
-    expect(mergeEngineResults(lists(1, 1)).map((r) => r.url)).toEqual(['https://from-a.example/', 'https://from-b.example/']);
-    expect(mergeEngineResults(lists(1, 2)).map((r) => r.url)).toEqual(['https://from-b.example/', 'https://from-a.example/']);
+    expect(mergeEngineResults(lists(1, 1)).map((r) => r.url)).toEqual([
+      'https://from-a.example/',
+      'https://from-b.example/',
+    ]);
+    expect(mergeEngineResults(lists(1, 2)).map((r) => r.url)).toEqual([
+      'https://from-b.example/',
+      'https://from-a.example/',
+    ]);
     const [top, second] = mergeEngineResults(lists(1, 2));
     expect(top!.score).toBe(1);
     expect(second!.score).toBe(0.5);
@@ -84,7 +105,12 @@ describe('mergeEngineResults', () => {
       { engine: 'b', weight: 2, results: [result('https://b1.example/'), result('https://b2.example/')] },
     ]);
     // Raw: b1 = 2, a1 = 1, b2 = 1, a2 = 0.5. a1 and b2 tie: a1 has the better position.
-    expect(merged.map((r) => r.url)).toEqual(['https://b1.example/', 'https://a1.example/', 'https://b2.example/', 'https://a2.example/']);
+    expect(merged.map((r) => r.url)).toEqual([
+      'https://b1.example/',
+      'https://a1.example/',
+      'https://b2.example/',
+      'https://a2.example/',
+    ]);
 
     const tiedPositions = mergeEngineResults([
       { engine: 'first', weight: 1, results: [result('https://first.example/')] },
@@ -109,7 +135,11 @@ describe('mergeEngineResults', () => {
     const merged = mergeEngineResults(
       [
         { engine: 'a', weight: 1, results: [result('https://x.example/'), result('https://shared.example/')] },
-        { engine: 'b', weight: 0.8, results: [result('https://y.example/'), result('https://z.example/'), result('https://shared.example/')] },
+        {
+          engine: 'b',
+          weight: 0.8,
+          results: [result('https://y.example/'), result('https://z.example/'), result('https://shared.example/')],
+        },
       ],
       { explain: true },
     );
@@ -124,11 +154,15 @@ describe('mergeEngineResults', () => {
       { engine: 'a', position: 2, weight: 1, contribution: 2 * (1 / 2) },
       { engine: 'b', position: 3, weight: 0.8, contribution: 2 * (0.8 / 3) },
     ]);
-    expect(mergeEngineResults([{ engine: 'a', weight: 1, results: [result('https://x.example/')] }])[0]!.explanation).toBeUndefined();
+    expect(
+      mergeEngineResults([{ engine: 'a', weight: 1, results: [result('https://x.example/')] }])[0]!.explanation,
+    ).toBeUndefined();
   });
 
   it('counts an engine once when it lists the same page twice', () => {
-    const [top] = mergeEngineResults([{ engine: 'a', weight: 1, results: [result('https://x.example/'), result('http://www.x.example/')] }]);
+    const [top] = mergeEngineResults([
+      { engine: 'a', weight: 1, results: [result('https://x.example/'), result('http://www.x.example/')] },
+    ]);
     expect(top!.engines).toEqual(['a']);
     expect(top!.positions).toEqual([{ engine: 'a', position: 1 }]);
     expect(top!.rawScore).toBe(1);
@@ -136,11 +170,21 @@ describe('mergeEngineResults', () => {
 
   it('fills missing fields from later duplicates and keeps the first value otherwise', () => {
     const [top] = mergeEngineResults([
-      { engine: 'a', weight: 1, results: [result('https://x.example/', 'X', 's', { publishedDate: '2024-01-01', extra: { stars: 5 } })] },
+      {
+        engine: 'a',
+        weight: 1,
+        results: [result('https://x.example/', 'X', 's', { publishedDate: '2024-01-01', extra: { stars: 5 } })],
+      },
       {
         engine: 'b',
         weight: 1,
-        results: [result('https://x.example/', 'X (b)', 's', { publishedDate: '2020-01-01', thumbnail: 'https://x.example/t.png', extra: { stars: 9, lang: 'rust' } })],
+        results: [
+          result('https://x.example/', 'X (b)', 's', {
+            publishedDate: '2020-01-01',
+            thumbnail: 'https://x.example/t.png',
+            extra: { stars: 9, lang: 'rust' },
+          }),
+        ],
       },
     ]);
     expect(top!.publishedDate).toBe('2024-01-01');

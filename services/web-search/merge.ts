@@ -44,7 +44,17 @@ export interface EngineResultList {
 }
 
 /** Fields copied from the first duplicate that has them. */
-const FIRST_WINS_FIELDS = ['publishedDate', 'author', 'thumbnail', 'imageUrl', 'width', 'height', 'sourceUrl', 'authors', 'doi'] as const;
+const FIRST_WINS_FIELDS = [
+  'publishedDate',
+  'author',
+  'thumbnail',
+  'imageUrl',
+  'width',
+  'height',
+  'sourceUrl',
+  'authors',
+  'doi',
+] as const;
 
 /** Raw scores are rounded to this many significant digits, so sums equal in exact arithmetic tie (0.1 + 0.2 vs 0.3). */
 const SCORE_PRECISION = 12;
@@ -146,7 +156,12 @@ function explain(result: MergedResult, terms: Group['terms'], best: number): Non
   return {
     formula: `raw = engines × Σ(weight / position) = ${factor} × (${sum}) = ${round(result.rawScore)}; score = raw / best raw = ${round(result.rawScore)} / ${round(best)} = ${round(result.score)}`,
     // Each contribution carries the agreement factor, so they add up to the raw score.
-    contributions: terms.map((t) => ({ engine: t.engine, position: t.position, weight: t.weight, contribution: t.share * factor })),
+    contributions: terms.map((t) => ({
+      engine: t.engine,
+      position: t.position,
+      weight: t.weight,
+      contribution: t.share * factor,
+    })),
   };
 }
 

@@ -52,7 +52,12 @@ export const TRUNCATION_MARKER = '[… truncated]';
 export function renderSearchMarkdown(answer: MarkdownSearchAnswer, options: RenderMarkdownOptions = {}): string {
   const maxChars = options.maxContentChars ?? DEFAULT_MAX_CONTENT_CHARS;
   const policy = options.linkPolicy ?? outboundLinkPolicy();
-  const lines = [`# Search results: ${escapeMarkdownText(oneLine(answer.query))}`, '', summaryLine(answer.search_metadata), ''];
+  const lines = [
+    `# Search results: ${escapeMarkdownText(oneLine(answer.query))}`,
+    '',
+    summaryLine(answer.search_metadata),
+    '',
+  ];
   if (answer.results.length === 0) lines.push('No results.', '');
   for (const result of answer.results) lines.push(...resultSection(result, maxChars, policy));
   return `${lines.join('\n').trimEnd()}\n`;
@@ -60,7 +65,8 @@ export function renderSearchMarkdown(answer: MarkdownSearchAnswer, options: Rend
 
 function summaryLine(meta: MarkdownSearchAnswer['search_metadata']): string {
   const count = `${meta.results_returned} result${meta.results_returned === 1 ? '' : 's'}`;
-  const from = meta.engines_succeeded.length > 0 ? `from engines ${meta.engines_succeeded.join(', ')}` : 'from no engine';
+  const from =
+    meta.engines_succeeded.length > 0 ? `from engines ${meta.engines_succeeded.join(', ')}` : 'from no engine';
   let line = `${count} ${from}`;
   if (meta.engines_failed.length > 0) {
     const failures = meta.engines_failed.map((engine) => {
@@ -85,9 +91,13 @@ function resultSection(result: MarkdownSearchResult, maxChars: number, policy: L
   if (content?.extraction_success) {
     // Page markdown was written safely by the extractor; plain text is escaped here.
     const body = (content.markdown?.trim() ? content.markdown : escapeMarkdownText(content.text)).trim();
-    if (body) lines.push(`### Content (${content.word_count} words)`, '', truncateContent(demoteHeadings(body), maxChars), '');
+    if (body)
+      lines.push(`### Content (${content.word_count} words)`, '', truncateContent(demoteHeadings(body), maxChars), '');
   } else if (content) {
-    lines.push(`*Content not extracted${content.failure_reason ? `: ${escapeMarkdownText(oneLine(content.failure_reason))}` : ''}.*`, '');
+    lines.push(
+      `*Content not extracted${content.failure_reason ? `: ${escapeMarkdownText(oneLine(content.failure_reason))}` : ''}.*`,
+      '',
+    );
   }
   return lines;
 }
@@ -110,7 +120,10 @@ function demoteHeadings(markdown: string): string {
         return line;
       }
       if (fence !== null) return line;
-      return line.replace(/^(\s{0,3})(#{1,6})(?=\s|$)/, (_, indent: string, hashes: string) => `${indent}${'#'.repeat(Math.min(6, hashes.length + 3))}`);
+      return line.replace(
+        /^(\s{0,3})(#{1,6})(?=\s|$)/,
+        (_, indent: string, hashes: string) => `${indent}${'#'.repeat(Math.min(6, hashes.length + 3))}`,
+      );
     })
     .join('\n');
 }

@@ -4,7 +4,10 @@ import { httpUrlSchema } from '../../core/field-schemas.js';
 import type { HttpFieldAlias } from '../../core/capability.js';
 import { ENGINE_CATEGORIES } from '../../core/engine.js';
 
-export const engineIdSchema = z.string().max(64).regex(/^[a-z][a-z0-9_]*$/, 'engine ids are lower-case names like "duckduckgo"');
+export const engineIdSchema = z
+  .string()
+  .max(64)
+  .regex(/^[a-z][a-z0-9_]*$/, 'engine ids are lower-case names like "duckduckgo"');
 /** A language code such as "en" or "pt-BR", or "all". */
 export const languageSchema = z
   .string()
@@ -13,19 +16,31 @@ export const languageSchema = z
 
 export const searchInputSchema = z.strictObject({
   query: z.string().trim().min(1, 'must not be empty').max(2000),
-  engines: z.array(engineIdSchema).min(1).max(100).optional().describe('Engines to use; default: the configured three general web engines'),
+  engines: z
+    .array(engineIdSchema)
+    .min(1)
+    .max(100)
+    .optional()
+    .describe('Engines to use; default: the configured three general web engines'),
   categories: z
     .array(z.enum(ENGINE_CATEGORIES))
     .min(1)
     .max(ENGINE_CATEGORIES.length)
     .optional()
-    .describe('Extension: use every enabled engine of these categories (when engines is not given); results are grouped by category'),
+    .describe(
+      'Extension: use every enabled engine of these categories (when engines is not given); results are grouped by category',
+    ),
   max_results: z.int().min(1).max(100).default(10),
   scrape_content: z.boolean().default(true).describe('Fetch and extract the full content of each result'),
   output_format: z.enum(['json', 'markdown']).default('json'),
   language: languageSchema.default('en'),
   safe_search: z.enum(['strict', 'moderate', 'off']).default('moderate'),
-  cache_ttl: z.int().min(0).max(604_800).default(3600).describe('Seconds an identical request is answered from cache; 0 disables'),
+  cache_ttl: z
+    .int()
+    .min(0)
+    .max(604_800)
+    .default(3600)
+    .describe('Seconds an identical request is answered from cache; 0 disables'),
   js_mode: z.boolean().default(false).describe('Render result pages with a headless browser when scraping'),
   relevance_filter: z.boolean().default(true),
   min_relevance_score: z.number().min(0).max(1).default(0.15),
@@ -33,7 +48,11 @@ export const searchInputSchema = z.strictObject({
   include_links: z.boolean().default(true),
   timeout: z.number().min(1).max(120).default(30).describe('Seconds; bounds the whole request, scraping included'),
   async_mode: z.boolean().default(false),
-  webhook_url: httpUrlSchema.optional().describe('With async_mode: the finished answer is POSTed here, signed (see docs/webhooks.md); unused without async_mode'),
+  webhook_url: httpUrlSchema
+    .optional()
+    .describe(
+      'With async_mode: the finished answer is POSTed here, signed (see docs/webhooks.md); unused without async_mode',
+    ),
   time_range: z.enum(['day', 'week', 'month', 'year']).optional().describe('Extension: only results from this period'),
   page: z.int().min(1).max(50).default(1).describe('Extension: result page'),
   explain: z.boolean().default(false).describe('Extension: add a per-result score breakdown'),
@@ -42,7 +61,10 @@ export type SearchInput = z.infer<typeof searchInputSchema>;
 
 /** Field names older SDKs send over HTTP: use_cache false means cache_ttl 0; true changes nothing. */
 export const searchFieldAliases: Record<string, HttpFieldAlias> = {
-  use_cache: { field: 'cache_ttl', map: (value) => (value === false ? { value: 0 } : value === true ? { ignore: true } : { value }) },
+  use_cache: {
+    field: 'cache_ttl',
+    map: (value) => (value === false ? { value: 0 } : value === true ? { ignore: true } : { value }),
+  },
 };
 
 export const scrapedContentSchema = z.object({
@@ -83,7 +105,9 @@ export const searchResultSchema = z.object({
   explanation: z
     .object({
       formula: z.string(),
-      contributions: z.array(z.object({ engine: z.string(), position: z.int(), weight: z.number(), contribution: z.number() })),
+      contributions: z.array(
+        z.object({ engine: z.string(), position: z.int(), weight: z.number(), contribution: z.number() }),
+      ),
     })
     .optional(),
 });
@@ -104,7 +128,10 @@ export const searchMetadataSchema = z.object({
   relevance_dropped: z.int(),
   page: z.int(),
   categories: z.array(z.string()).optional(),
-  webhook_unused: z.literal(true).optional().describe('webhook_url was given without async_mode: nothing is sent there'),
+  webhook_unused: z
+    .literal(true)
+    .optional()
+    .describe('webhook_url was given without async_mode: nothing is sent there'),
 });
 
 export const searchAnswerSchema = z.object({
@@ -151,15 +178,17 @@ export const batchOutputSchema = z.object({
 
 export const enginesInputSchema = z.strictObject({});
 
-const engineEntrySchema = z.object({
-  name: z.string(),
-  enabled: z.boolean(),
-  categories: z.array(z.string()),
-  supported_languages: z.array(z.string()),
-  safe_search_support: z.boolean(),
-  time_range_support: z.boolean(),
-  paging_support: z.boolean(),
-}).loose();
+const engineEntrySchema = z
+  .object({
+    name: z.string(),
+    enabled: z.boolean(),
+    categories: z.array(z.string()),
+    supported_languages: z.array(z.string()),
+    safe_search_support: z.boolean(),
+    time_range_support: z.boolean(),
+    paging_support: z.boolean(),
+  })
+  .loose();
 
 export const enginesOutputSchema = z.object({
   engines: z.record(z.string(), engineEntrySchema),
@@ -168,7 +197,10 @@ export const enginesOutputSchema = z.object({
 });
 
 export const jobStatusInputSchema = z.strictObject({
-  request_id: z.string().max(68).regex(/^req_[a-f0-9]{8,64}$/, 'must be a request id like req_…'),
+  request_id: z
+    .string()
+    .max(68)
+    .regex(/^req_[a-f0-9]{8,64}$/, 'must be a request id like req_…'),
 });
 
 export const JOB_STATUSES = ['pending', 'processing', 'completed', 'failed'] as const;
@@ -180,7 +212,10 @@ export const jobStatusOutputSchema = z.object({
   created_at: z.string(),
   updated_at: z.string(),
   progress: z.object({ progress: z.number(), total: z.number().optional(), message: z.string().optional() }).optional(),
-  results: z.array(searchResultSchema).optional().describe('When completed: the answer\'s results (the whole answer is in result)'),
+  results: z
+    .array(searchResultSchema)
+    .optional()
+    .describe("When completed: the answer's results (the whole answer is in result)"),
   result: searchAnswerSchema.optional(),
   error: z.object({ code: z.string(), message: z.string() }).optional(),
   webhook: z

@@ -4,7 +4,10 @@ import type { SearchInput, SearchResultItem } from './schemas.js';
 
 type ScrapedContent = NonNullable<SearchResultItem['scraped_content']>;
 
-export function scrapedContent(page: ScrapedPage, input: Pick<SearchInput, 'include_images' | 'include_links' | 'output_format'>): ScrapedContent {
+export function scrapedContent(
+  page: ScrapedPage,
+  input: Pick<SearchInput, 'include_images' | 'include_links' | 'output_format'>,
+): ScrapedContent {
   const content: ScrapedContent = {
     url: page.finalUrl || page.url,
     title: page.title,

@@ -53,9 +53,13 @@ export function assertKnownEngines(engines: EngineService, ids: string[]): void 
   // Checked on every search (twice for one over HTTP): nothing is built unless one is unknown.
   if (ids.every((id) => engines.has(id))) return;
   const unknown = ids.filter((id) => !engines.has(id));
-  throw new AppError('UNKNOWN_ENGINE', `unknown engine(s): ${unknown.join(', ')}. Valid engines: ${engines.ids().join(', ')}`, {
-    details: { unknown, valid: engines.ids() },
-  });
+  throw new AppError(
+    'UNKNOWN_ENGINE',
+    `unknown engine(s): ${unknown.join(', ')}. Valid engines: ${engines.ids().join(', ')}`,
+    {
+      details: { unknown, valid: engines.ids() },
+    },
+  );
 }
 
 export function chooseEngines(deps: SearchDeps, input: Pick<SearchInput, 'engines' | 'categories'>): string[] {
@@ -69,7 +73,8 @@ export function chooseEngines(deps: SearchDeps, input: Pick<SearchInput, 'engine
       .ids()
       .filter((id) => deps.engines.disabledReason(id) === null)
       .filter((id) => deps.engines.get(id).manifest.categories.some((c) => input.categories!.includes(c)));
-    if (chosen.length === 0) throw new AppError('INVALID_INPUT', `categories: no enabled engine serves ${input.categories.join(', ')}`);
+    if (chosen.length === 0)
+      throw new AppError('INVALID_INPUT', `categories: no enabled engine serves ${input.categories.join(', ')}`);
     return chosen;
   }
   return deps.defaultEngines.filter((id) => deps.engines.has(id));
@@ -143,30 +148,37 @@ export async function runSearch(deps: SearchDeps, input: SearchInput, ctx: CallC
     wantedInAll: input.max_results,
     deadline: engineDeadline,
     signal: ctx.signal,
-    onEngineDone: (engine, done, total) => ctx.progress({ progress: done, total, message: `engine ${engine} answered` }),
+    onEngineDone: (engine, done, total) =>
+      ctx.progress({ progress: done, total, message: `engine ${engine} answered` }),
   });
   if (ctx.signal.aborted) throw new AppError('CANCELLED', 'the search was cancelled');
 
   const succeeded = outcomes.filter((o) => !o.error);
   const failed = outcomes.filter((o) => o.error);
-  const merged = mergeEngineResults(
-    succeededLists(outcomes),
-    { explain: input.explain },
-  );
+  const merged = mergeEngineResults(succeededLists(outcomes), { explain: input.explain });
   const categoryOf = new Map(outcomes.map((o) => [o.engine, o.category]));
 
   // Without the filter only the results returned need their relevance (scored below, once).
-  let candidates = merged.map((result) => ({ result, relevance: input.relevance_filter ? relevanceOf(input.query, result) : Number.NaN }));
+  let candidates = merged.map((result) => ({
+    result,
+    relevance: input.relevance_filter ? relevanceOf(input.query, result) : Number.NaN,
+  }));
   const before = candidates.length;
   if (input.relevance_filter) candidates = candidates.filter((c) => c.relevance >= input.min_relevance_score);
   const dropped = before - candidates.length;
   if (input.categories && input.categories.length > 1) {
     // Group by category (in the order asked), keeping score order within each group.
     const order = new Map(input.categories.map((c, i) => [c, i]));
-    const rank = (c: (typeof candidates)[number]): number => order.get(categoryOf.get(c.result.engines[0] ?? '') as never) ?? 99;
-    candidates = candidates.map((c, i) => ({ c, i })).sort((a, b) => rank(a.c) - rank(b.c) || a.i - b.i).map((x) => x.c);
+    const rank = (c: (typeof candidates)[number]): number =>
+      order.get(categoryOf.get(c.result.engines[0] ?? '') as never) ?? 99;
+    candidates = candidates
+      .map((c, i) => ({ c, i }))
+      .sort((a, b) => rank(a.c) - rank(b.c) || a.i - b.i)
+      .map((x) => x.c);
   }
-  const chosen = candidates.slice(0, input.max_results).map((c) => (Number.isNaN(c.relevance) ? { ...c, relevance: relevanceOf(input.query, c.result) } : c));
+  const chosen = candidates
+    .slice(0, input.max_results)
+    .map((c) => (Number.isNaN(c.relevance) ? { ...c, relevance: relevanceOf(input.query, c.result) } : c));
 
   let pages: ScrapedPage[] = [];
   if (input.scrape_content && chosen.length > 0) {
@@ -237,7 +249,12 @@ export async function runSearch(deps: SearchDeps, input: SearchInput, ctx: CallC
 }
 
 /** Completes an answer the caller owns (a copy): its processing time and, when asked for, its markdown. */
-function finish(out: SearchAnswer, input: SearchInput, started: number, linkPolicy: LinkPolicy | undefined): SearchAnswer {
+function finish(
+  out: SearchAnswer,
+  input: SearchInput,
+  started: number,
+  linkPolicy: LinkPolicy | undefined,
+): SearchAnswer {
   out.processing_time_ms = Math.round(performance.now() - started);
   if (input.output_format === 'markdown') {
     out.markdown = renderSearchMarkdown(
@@ -254,7 +271,6 @@ function finish(out: SearchAnswer, input: SearchInput, started: number, linkPoli
   }
   return out;
 }
-
 
 function relevanceOf(query: string, result: { title: string; snippet: string }): number {
   return lexicalRelevance(query, { title: result.title, snippet: result.snippet });

@@ -35,14 +35,20 @@ export async function suggestQueries(engines: EngineService, request: SuggestReq
   const without = chosen.filter((id) => !engines.get(id).definition.autocomplete);
   if (without.length > 0) {
     const offering = engines.ids().filter((id) => engines.get(id).definition.autocomplete);
-    throw new AppError('INVALID_INPUT', `engines: ${without.join(', ')} offer no autocomplete; engines that do: ${offering.join(', ')}`);
+    throw new AppError(
+      'INVALID_INPUT',
+      `engines: ${without.join(', ')} offer no autocomplete; engines that do: ${offering.join(', ')}`,
+    );
   }
   const byEngine: Record<string, string[]> = {};
   const errors: Record<string, { code: string; message: string }> = {};
   await Promise.all(
     chosen.map(async (id) => {
       try {
-        byEngine[id] = await engines.autocomplete(id, request.query, request.language, { signal: request.signal, timeoutMs: SUGGESTION_TIMEOUT_MS });
+        byEngine[id] = await engines.autocomplete(id, request.query, request.language, {
+          signal: request.signal,
+          timeoutMs: SUGGESTION_TIMEOUT_MS,
+        });
       } catch (error) {
         const appError = toAppError(error);
         errors[id] = { code: appError.code, message: appError.message };

@@ -21,7 +21,10 @@ const TRACKING_PARAM =
 /** The host a URL names, lower-case without "www." or a trailing dot; null when it is no URL. The one host helper. */
 export function hostOf(url: string): string | null {
   try {
-    return new URL(url).hostname.toLowerCase().replace(/\.$/, '').replace(/^www\./, '');
+    return new URL(url).hostname
+      .toLowerCase()
+      .replace(/\.$/, '')
+      .replace(/^www\./, '');
   } catch {
     return null;
   }

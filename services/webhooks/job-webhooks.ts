@@ -33,8 +33,17 @@ export function jobMessageId(jobId: string, event: string): string {
   return `msg_${createHash('sha256').update(`${jobId}\n${event}`).digest('hex').slice(0, 26)}`;
 }
 
-export function jobWebhookPayload(job: Pick<JobRecord, 'id' | 'kind'>, outcome: JobOutcome, at = new Date()): JobWebhookPayload {
-  const payload: JobWebhookPayload = { event: jobEventName(job.kind, outcome.status), request_id: job.id, status: outcome.status, timestamp: at.toISOString() };
+export function jobWebhookPayload(
+  job: Pick<JobRecord, 'id' | 'kind'>,
+  outcome: JobOutcome,
+  at = new Date(),
+): JobWebhookPayload {
+  const payload: JobWebhookPayload = {
+    event: jobEventName(job.kind, outcome.status),
+    request_id: job.id,
+    status: outcome.status,
+    timestamp: at.toISOString(),
+  };
   if (outcome.status === 'completed') payload.result = outcome.result;
   else payload.error = outcome.error;
   return payload;
@@ -45,7 +54,11 @@ export function jobWebhookListener(deliveries: WebhookDeliveries): JobFinishList
   return async (job, outcome) => {
     if (!job.webhookUrl) return;
     const payload = jobWebhookPayload(job, outcome);
-    await deliveries.enqueue({ id: jobMessageId(job.id, payload.event), url: job.webhookUrl, body: JSON.stringify(payload) });
+    await deliveries.enqueue({
+      id: jobMessageId(job.id, payload.event),
+      url: job.webhookUrl,
+      body: JSON.stringify(payload),
+    });
   };
 }
 

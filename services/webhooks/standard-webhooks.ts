@@ -29,9 +29,11 @@ export function generateWebhookSecret(): string {
 export function webhookSecretProblem(secret: string): string | null {
   if (!secret.startsWith(SECRET_PREFIX)) return 'must start with "whsec_"';
   const encoded = secret.slice(SECRET_PREFIX.length);
-  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded) || encoded.length % 4 !== 0) return 'must be "whsec_" followed by standard base64';
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded) || encoded.length % 4 !== 0)
+    return 'must be "whsec_" followed by standard base64';
   const bytes = Buffer.from(encoded, 'base64').length;
-  if (bytes < MIN_KEY_BYTES || bytes > MAX_KEY_BYTES) return `must encode ${MIN_KEY_BYTES} to ${MAX_KEY_BYTES} bytes (has ${bytes})`;
+  if (bytes < MIN_KEY_BYTES || bytes > MAX_KEY_BYTES)
+    return `must encode ${MIN_KEY_BYTES} to ${MAX_KEY_BYTES} bytes (has ${bytes})`;
   return null;
 }
 

@@ -47,7 +47,10 @@ export async function attemptDelivery(
       followRedirects: false,
       timeoutMs: options.timeoutMs,
       body: message.body,
-      headers: { 'Content-Type': 'application/json', ...signatureHeaders(secret, message.id, options.now?.() ?? new Date(), message.body) },
+      headers: {
+        'Content-Type': 'application/json',
+        ...signatureHeaders(secret, message.id, options.now?.() ?? new Date(), message.body),
+      },
       ...(options.signal ? { signal: options.signal } : {}),
     });
   } catch (error) {
@@ -61,7 +64,10 @@ export async function attemptDelivery(
   const retryable = status >= 500 || status === 429;
   const details: AttemptFailure = { retryable, status };
   const retryAfterSeconds = retryable ? parseRetryAfter(response.headers['retry-after']) : undefined;
-  throw new AppError('UPSTREAM_FAILED', `HTTP ${status}`, { details, ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}) });
+  throw new AppError('UPSTREAM_FAILED', `HTTP ${status}`, {
+    details,
+    ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
+  });
 }
 
 /** Retry-After as delta seconds or an HTTP date; undefined when absent or unreadable. */

@@ -49,7 +49,10 @@ beforeAll(async () => {
     req.on('data', (chunk: string) => (body += chunk));
     req.on('end', () => {
       const path = req.url ?? '/';
-      received.set(path, [...(received.get(path) ?? []), { headers: req.headers, body, verified: verifies(body, req.headers), at: Date.now() }]);
+      received.set(path, [
+        ...(received.get(path) ?? []),
+        { headers: req.headers, body, verified: verifies(body, req.headers), at: Date.now() },
+      ]);
       const script = scripts.get(path) ?? [200];
       const answer = script.length > 1 ? script.shift()! : script[0]!;
       if (answer === 'hang') {
@@ -104,13 +107,26 @@ function outbound(allowReceiver: boolean, allowPrivateNetwork: boolean): Outboun
 }
 
 /** A started job service with webhook delivery wired as the app wires it. */
-async function deliveries(options: { maxAttempts?: number; baseMs?: number; allowReceiver?: boolean; allowPrivate?: boolean; webhookConcurrency?: number } = {}) {
+async function deliveries(
+  options: {
+    maxAttempts?: number;
+    baseMs?: number;
+    allowReceiver?: boolean;
+    allowPrivate?: boolean;
+    webhookConcurrency?: number;
+  } = {},
+) {
   const jobs: JobService = await env.instance({ laneConcurrency: { webhooks: options.webhookConcurrency ?? 4 } });
   const client = outbound(options.allowReceiver ?? true, options.allowPrivate ?? false);
   const webhooks = new WebhookDeliveries(
     jobs,
     (request) => client.fetch(request),
-    { secret: SECRET, maxAttempts: options.maxAttempts ?? 4, timeoutMs: 1000, backoff: { baseMs: options.baseMs ?? 100, maxMs: 60_000 } },
+    {
+      secret: SECRET,
+      maxAttempts: options.maxAttempts ?? 4,
+      timeoutMs: 1000,
+      backoff: { baseMs: options.baseMs ?? 100, maxMs: 60_000 },
+    },
     silentLogger(),
   );
   jobs.define(WEBHOOK_DELIVERY_KIND, webhooks.kind());
@@ -136,7 +152,10 @@ describe('webhook delivery (Standard Webhooks)', () => {
     const { jobs, webhooks } = await deliveries();
     await jobs.start();
     const body = JSON.stringify({ event: 'test.completed', n: 1 });
-    expect(await webhooks.enqueue({ id: 'msg_one', url: url('/ok'), body })).toMatchObject({ id: 'msg_one', status: 'pending' });
+    expect(await webhooks.enqueue({ id: 'msg_one', url: url('/ok'), body })).toMatchObject({
+      id: 'msg_one',
+      status: 'pending',
+    });
     const state = await settled(webhooks, 'msg_one');
     expect(state).toMatchObject({ id: 'msg_one', status: 'delivered', attempts: 1 });
     expect(Date.parse(state.deliveredAt!)).toBeGreaterThan(Date.now() - 10_000);
@@ -148,7 +167,9 @@ describe('webhook delivery (Standard Webhooks)', () => {
     expect(delivery!.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
     expect(delivery!.headers['content-type']).toBe('application/json');
     // Signed with another secret, the same delivery does not verify.
-    expect(() => new Webhook(generateWebhookSecret()).verify(delivery!.body, delivery!.headers as Record<string, string>)).toThrow();
+    expect(() =>
+      new Webhook(generateWebhookSecret()).verify(delivery!.body, delivery!.headers as Record<string, string>),
+    ).toThrow();
   });
 
   it('retries 5xx answers with growing, jittered delays, keeping one webhook-id', async () => {
@@ -182,7 +203,10 @@ describe('webhook delivery (Standard Webhooks)', () => {
     const { jobs, webhooks } = await deliveries({ baseMs: 50 });
     await jobs.start();
     await webhooks.enqueue({ id: 'msg_busy', url: url('/busy'), body: '{}' });
-    await vi.waitFor(async () => expect((await webhooks.state('msg_busy'))?.lastError).toBe('HTTP 429'), { timeout: 5000, interval: 20 });
+    await vi.waitFor(async () => expect((await webhooks.state('msg_busy'))?.lastError).toBe('HTTP 429'), {
+      timeout: 5000,
+      interval: 20,
+    });
     const waiting = (await webhooks.state('msg_busy'))!;
     expect(waiting.status).toBe('pending');
     expect(Date.parse(waiting.nextAttemptAt!)).toBeGreaterThanOrEqual(Date.now() + 1000);
@@ -224,9 +248,13 @@ describe('webhook delivery (Standard Webhooks)', () => {
     // One delivery at a time, so a later message delivered means everything queued before it was sent.
     const { jobs, webhooks } = await deliveries({ webhookConcurrency: 1 });
     await jobs.start();
-    await Promise.all([1, 2, 3].map(() => webhooks.enqueue({ id: 'msg_dup', url: url('/dup'), body: '{"once":true}' })));
+    await Promise.all(
+      [1, 2, 3].map(() => webhooks.enqueue({ id: 'msg_dup', url: url('/dup'), body: '{"once":true}' })),
+    );
     await settled(webhooks, 'msg_dup');
-    expect(await webhooks.enqueue({ id: 'msg_dup', url: url('/dup'), body: '{"once":true}' })).toMatchObject({ status: 'delivered' });
+    expect(await webhooks.enqueue({ id: 'msg_dup', url: url('/dup'), body: '{"once":true}' })).toMatchObject({
+      status: 'delivered',
+    });
     await webhooks.enqueue({ id: 'msg_after_dup', url: url('/after-dup'), body: '{}' });
     expect(await settled(webhooks, 'msg_after_dup')).toMatchObject({ status: 'delivered' });
     expect(received.get('/dup')).toHaveLength(1);
@@ -262,11 +290,25 @@ describe('webhook delivery (Standard Webhooks)', () => {
     const [delivery] = received.get('/job-done')!;
     expect(delivery!.verified).toBe(true);
     expect(delivery!.headers['webhook-id']).toBe(id);
-    expect(JSON.parse(delivery!.body)).toEqual({ event: 'search.completed', request_id: done.id, status: 'completed', result: { results: ['q'] }, timestamp: expect.any(String) });
-    expect(await jobWebhookState(webhooks, (await jobs.get(done.id))!)).toMatchObject({ id, status: 'delivered', attempts: 1 });
+    expect(JSON.parse(delivery!.body)).toEqual({
+      event: 'search.completed',
+      request_id: done.id,
+      status: 'completed',
+      result: { results: ['q'] },
+      timestamp: expect.any(String),
+    });
+    expect(await jobWebhookState(webhooks, (await jobs.get(done.id))!)).toMatchObject({
+      id,
+      status: 'delivered',
+      attempts: 1,
+    });
 
     await settled(webhooks, jobMessageId(failed.id, 'search.failed'));
-    expect(JSON.parse(received.get('/job-failed')![0]!.body)).toMatchObject({ event: 'search.failed', status: 'failed', error: { code: 'INTERNAL', message: expect.stringMatching(/^internal error \(reference [0-9a-f]{8}\)/) } });
+    expect(JSON.parse(received.get('/job-failed')![0]!.body)).toMatchObject({
+      event: 'search.failed',
+      status: 'failed',
+      error: { code: 'INTERNAL', message: expect.stringMatching(/^internal error \(reference [0-9a-f]{8}\)/) },
+    });
     // A bug's own message stays in the server log, never in what a receiver sees.
     expect(received.get('/job-failed')![0]!.body).not.toContain('boom');
   });
@@ -279,7 +321,10 @@ describe('webhook delivery (Standard Webhooks)', () => {
     await webhooks.enqueue({ id: 'msg_stuck', url: url('/stuck'), body: '{}' });
     await vi.waitFor(() => expect(received.get('/stuck')).toHaveLength(1), { timeout: 5000, interval: 20 });
     const quick = await jobs.submit('test.quick', null);
-    await vi.waitFor(async () => expect((await jobs.get(quick.id))?.status).toBe('completed'), { timeout: 2000, interval: 20 });
+    await vi.waitFor(async () => expect((await jobs.get(quick.id))?.status).toBe('completed'), {
+      timeout: 2000,
+      interval: 20,
+    });
   });
 });
 

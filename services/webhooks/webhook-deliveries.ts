@@ -85,7 +85,8 @@ export class WebhookDeliveries {
       await this.checkUrl(url);
     } catch (error) {
       const appError = toAppError(error);
-      if (appError.code === 'FORBIDDEN_ADDRESS') throw new AppError('INVALID_INPUT', `${field}: ${appError.message}`, { details: { field } });
+      if (appError.code === 'FORBIDDEN_ADDRESS')
+        throw new AppError('INVALID_INPUT', `${field}: ${appError.message}`, { details: { field } });
     }
   }
 
@@ -97,17 +98,27 @@ export class WebhookDeliveries {
       retryDelayMs: (error: AppError, attempt: number) => {
         if (!isRetryableFailure(error)) return null;
         const backoff = backoffDelayMs(attempt, this.options.backoff);
-        const asked = error.retryAfterSeconds !== undefined ? Math.min(error.retryAfterSeconds * 1000, MAX_RETRY_AFTER_MS) : 0;
+        const asked =
+          error.retryAfterSeconds !== undefined ? Math.min(error.retryAfterSeconds * 1000, MAX_RETRY_AFTER_MS) : 0;
         return Math.max(backoff, asked);
       },
       run: async (input, ctx) => {
         const message = input as DeliveryInput;
         try {
-          const status = await attemptDelivery(this.send, message, message.secret ?? this.options.secret, { timeoutMs: this.options.timeoutMs, signal: ctx.signal });
-          this.logger.info({ webhookId: message.id, url: redactUrl(message.url), attempt: ctx.attempt, status }, 'webhook delivered');
+          const status = await attemptDelivery(this.send, message, message.secret ?? this.options.secret, {
+            timeoutMs: this.options.timeoutMs,
+            signal: ctx.signal,
+          });
+          this.logger.info(
+            { webhookId: message.id, url: redactUrl(message.url), attempt: ctx.attempt, status },
+            'webhook delivered',
+          );
           return { status };
         } catch (error) {
-          this.logger.warn({ webhookId: message.id, url: redactUrl(message.url), attempt: ctx.attempt, err: (error as Error).message }, 'webhook attempt failed');
+          this.logger.warn(
+            { webhookId: message.id, url: redactUrl(message.url), attempt: ctx.attempt, err: (error as Error).message },
+            'webhook attempt failed',
+          );
           throw error;
         }
       },
@@ -160,7 +171,11 @@ export function deliveryState(job: JobRecord): DeliveryState {
     attempts: job.attempts,
   };
   const lastError = job.error ?? job.lastError;
-  if (lastError) state.lastError = lastError.code === 'UPSTREAM_FAILED' && lastError.message.startsWith('HTTP ') ? lastError.message : `${lastError.code}: ${lastError.message}`;
+  if (lastError)
+    state.lastError =
+      lastError.code === 'UPSTREAM_FAILED' && lastError.message.startsWith('HTTP ')
+        ? lastError.message
+        : `${lastError.code}: ${lastError.message}`;
   if (job.status === 'completed' && job.finishedAt) state.deliveredAt = job.finishedAt;
   if (state.status === 'pending' && job.runAt) state.nextAttemptAt = job.runAt;
   return state;
@@ -170,7 +185,9 @@ export function deliveryState(job: JobRecord): DeliveryState {
 function settledState(job: JobRecord, outcome: JobOutcome): DeliveryState {
   const finishedAt = new Date().toISOString();
   const record: JobRecord =
-    outcome.status === 'completed' ? { ...job, status: 'completed', result: outcome.result, finishedAt } : { ...job, status: 'failed', error: outcome.error, finishedAt };
+    outcome.status === 'completed'
+      ? { ...job, status: 'completed', result: outcome.result, finishedAt }
+      : { ...job, status: 'failed', error: outcome.error, finishedAt };
   const { nextAttemptAt: _next, ...state } = deliveryState(record);
   return state;
 }

@@ -52,7 +52,15 @@ const SEARCH = {
   follow_up_questions: 'null',
 };
 const EXTRACT = {
-  'results[]': { url: 'string', title: 'string|null', raw_content: 'string', images: 'array', failed: 'boolean', error: 'string|null', 'favicon?': 'string' },
+  'results[]': {
+    url: 'string',
+    title: 'string|null',
+    raw_content: 'string',
+    images: 'array',
+    failed: 'boolean',
+    error: 'string|null',
+    'favicon?': 'string',
+  },
   failed_urls: 'array',
   'failed_results[]': { url: 'string', error: 'string' },
   response_time: 'number',
@@ -62,7 +70,15 @@ const EXTRACT = {
 const FAILED = { url: 'string', error: 'string' };
 const CRAWL = {
   base_url: 'string',
-  'results[]': { url: 'string', raw_content: 'string', images: 'array', 'favicon?': 'string', title: 'string|null', depth: 'integer', 'score?': 'number' },
+  'results[]': {
+    url: 'string',
+    raw_content: 'string',
+    images: 'array',
+    'favicon?': 'string',
+    title: 'string|null',
+    depth: 'integer',
+    'score?': 'number',
+  },
   response_time: 'number',
   request_id: 'string',
   'failed_results[]': FAILED,
@@ -102,36 +118,49 @@ const METHODOLOGY = {
 };
 
 /** Crawl and map start at one heat-pump page (it links to two pages the site does not have). */
-const crawlOf = (extra: Record<string, unknown>) => ({ url: `${site.url('/heat-pumps/what-is-a-heat-pump')}`, ...extra });
-const CRAWL_BOUNDS: Array<[string, string, () => Record<string, unknown>, boolean]> = ['crawl', 'map'].flatMap((verb) => {
-  const route = `/api/v1/agent/${verb}`;
-  const tool = `agent_${verb}`;
-  const rows: Array<[Record<string, unknown>, boolean]> = [
-    [{ max_depth: 0 }, false],
-    [{ max_depth: 1 }, true],
-    [{ max_depth: 5 }, true],
-    [{ max_depth: 6 }, false],
-    [{ max_breadth: 0 }, false],
-    [{ max_breadth: 500 }, true],
-    [{ max_breadth: 501 }, false],
-    [{ limit: 0 }, false],
-    [{ limit: 1 }, true],
-    [{ limit: 500 }, true],
-    [{ limit: 501 }, false],
-    [{ timeout: 9 }, false],
-    [{ timeout: 10 }, true],
-    [{ timeout: 150 }, true],
-    [{ timeout: 151 }, false],
-    [{ select_paths: Array.from({ length: 50 }, (_, i) => `^/p${i}`) }, true],
-    [{ select_paths: Array.from({ length: 51 }, (_, i) => `^/p${i}`) }, false],
-    [{ exclude_paths: ['/docs/('] }, false],
-    [{ select_domains: ['x'.repeat(501)] }, false],
-    [{ exclude_domains: [''] }, false],
-    [{ instructions: 'x'.repeat(2001) }, false],
-  ];
-  if (verb === 'crawl') rows.push([{ chunks_per_source: 0, instructions: 'heat' }, false], [{ chunks_per_source: 5, instructions: 'heat' }, true], [{ chunks_per_source: 6, instructions: 'heat' }, false]);
-  return rows.map(([extra, accepted]) => [route, tool, () => crawlOf(extra), accepted] as [string, string, () => Record<string, unknown>, boolean]);
+const crawlOf = (extra: Record<string, unknown>) => ({
+  url: `${site.url('/heat-pumps/what-is-a-heat-pump')}`,
+  ...extra,
 });
+const CRAWL_BOUNDS: Array<[string, string, () => Record<string, unknown>, boolean]> = ['crawl', 'map'].flatMap(
+  (verb) => {
+    const route = `/api/v1/agent/${verb}`;
+    const tool = `agent_${verb}`;
+    const rows: Array<[Record<string, unknown>, boolean]> = [
+      [{ max_depth: 0 }, false],
+      [{ max_depth: 1 }, true],
+      [{ max_depth: 5 }, true],
+      [{ max_depth: 6 }, false],
+      [{ max_breadth: 0 }, false],
+      [{ max_breadth: 500 }, true],
+      [{ max_breadth: 501 }, false],
+      [{ limit: 0 }, false],
+      [{ limit: 1 }, true],
+      [{ limit: 500 }, true],
+      [{ limit: 501 }, false],
+      [{ timeout: 9 }, false],
+      [{ timeout: 10 }, true],
+      [{ timeout: 150 }, true],
+      [{ timeout: 151 }, false],
+      [{ select_paths: Array.from({ length: 50 }, (_, i) => `^/p${i}`) }, true],
+      [{ select_paths: Array.from({ length: 51 }, (_, i) => `^/p${i}`) }, false],
+      [{ exclude_paths: ['/docs/('] }, false],
+      [{ select_domains: ['x'.repeat(501)] }, false],
+      [{ exclude_domains: [''] }, false],
+      [{ instructions: 'x'.repeat(2001) }, false],
+    ];
+    if (verb === 'crawl')
+      rows.push(
+        [{ chunks_per_source: 0, instructions: 'heat' }, false],
+        [{ chunks_per_source: 5, instructions: 'heat' }, true],
+        [{ chunks_per_source: 6, instructions: 'heat' }, false],
+      );
+    return rows.map(
+      ([extra, accepted]) =>
+        [route, tool, () => crawlOf(extra), accepted] as [string, string, () => Record<string, unknown>, boolean],
+    );
+  },
+);
 
 /** [route, tool, body, accepted] — the lowest and highest value of each bound, and one past each. */
 const BOUNDS: Array<[string, string, Record<string, unknown>, boolean]> = [
@@ -142,9 +171,24 @@ const BOUNDS: Array<[string, string, Record<string, unknown>, boolean]> = [
   ['/api/v1/agent/search', 'agent_search', { query: '' }, false],
   ['/api/v1/agent/search', 'agent_search', { query: 'x'.repeat(2000), search_depth: 'ultra-fast' }, true],
   ['/api/v1/agent/search', 'agent_search', { query: 'x'.repeat(2001) }, false],
-  ['/api/v1/agent/search', 'agent_search', { query: 'heat pump', search_depth: 'ultra-fast', chunks_per_source: 0 }, false],
-  ['/api/v1/agent/search', 'agent_search', { query: 'heat pump', search_depth: 'ultra-fast', chunks_per_source: 5 }, true],
-  ['/api/v1/agent/search', 'agent_search', { query: 'heat pump', search_depth: 'ultra-fast', chunks_per_source: 6 }, false],
+  [
+    '/api/v1/agent/search',
+    'agent_search',
+    { query: 'heat pump', search_depth: 'ultra-fast', chunks_per_source: 0 },
+    false,
+  ],
+  [
+    '/api/v1/agent/search',
+    'agent_search',
+    { query: 'heat pump', search_depth: 'ultra-fast', chunks_per_source: 5 },
+    true,
+  ],
+  [
+    '/api/v1/agent/search',
+    'agent_search',
+    { query: 'heat pump', search_depth: 'ultra-fast', chunks_per_source: 6 },
+    false,
+  ],
   ['/api/v1/agent/search', 'agent_search', { query: 'heat pump', search_depth: 'ultra-fast', days: 0 }, false],
   ['/api/v1/agent/search', 'agent_search', { query: 'heat pump', search_depth: 'ultra-fast', days: 1 }, true],
   ['/api/v1/agent/search', 'agent_search', { query: 'heat pump', search_depth: 'ultra-fast', timeout: 0.5 }, false],
@@ -152,35 +196,125 @@ const BOUNDS: Array<[string, string, Record<string, unknown>, boolean]> = [
   ['/api/v1/agent/search', 'agent_search', { query: 'heat pump', search_depth: 'ultra-fast', timeout: 121 }, false],
   ['/api/v1/agent/extract', 'agent_extract', { urls: [] }, false],
   ['/api/v1/agent/extract', 'agent_extract', { urls: ['http://127.0.0.1:9/'] }, true],
-  ['/api/v1/agent/extract', 'agent_extract', { urls: Array.from({ length: 21 }, (_, i) => `http://127.0.0.1:9/${i}`) }, false],
-  ['/api/v1/agent/extract', 'agent_extract', { urls: ['http://127.0.0.1:9/'], chunks_per_source: 0, query: 'x' }, false],
+  [
+    '/api/v1/agent/extract',
+    'agent_extract',
+    { urls: Array.from({ length: 21 }, (_, i) => `http://127.0.0.1:9/${i}`) },
+    false,
+  ],
+  [
+    '/api/v1/agent/extract',
+    'agent_extract',
+    { urls: ['http://127.0.0.1:9/'], chunks_per_source: 0, query: 'x' },
+    false,
+  ],
   ['/api/v1/agent/research', 'agent_research', { query: 'heat pump', depth: 'quick', max_sources: 0 }, false],
   ['/api/v1/agent/research', 'agent_research', { query: 'heat pump', depth: 'quick', max_sources: 1 }, true],
   ['/api/v1/agent/research', 'agent_research', { query: 'heat pump', depth: 'quick', max_sources: 50 }, true],
   ['/api/v1/agent/research', 'agent_research', { query: 'heat pump', depth: 'quick', max_sources: 51 }, false],
   ['/api/v1/agent/research', 'agent_research', { query: 'heat pump', depth: 'quick', focus_areas: [] }, false],
-  ['/api/v1/agent/research', 'agent_research', { query: 'heat pump', depth: 'quick', focus_areas: Array.from({ length: 9 }, (_, i) => `f${i}`) }, false],
+  [
+    '/api/v1/agent/research',
+    'agent_research',
+    { query: 'heat pump', depth: 'quick', focus_areas: Array.from({ length: 9 }, (_, i) => `f${i}`) },
+    false,
+  ],
 ];
 
 /** Each enum value of each field, accepted. */
 const ENUMS: Array<[string, string, Record<string, unknown>]> = [
-  ...['basic', 'advanced', 'fast', 'ultra-fast'].map((v) => ['/api/v1/agent/search', 'agent_search', { query: 'heat pump', search_depth: v, max_results: 2 }] as [string, string, Record<string, unknown>]),
-  ...['general', 'news', 'finance'].map((v) => ['/api/v1/agent/search', 'agent_search', { query: 'heat pump', topic: v, search_depth: 'ultra-fast', max_results: 2 }] as [string, string, Record<string, unknown>]),
-  ...[false, true, 'basic', 'advanced', 'production'].map((v) => ['/api/v1/agent/search', 'agent_search', { query: 'heat pump', include_answer: v, max_results: 2 }] as [string, string, Record<string, unknown>]),
-  ...[false, true, 'markdown', 'text'].map((v) => ['/api/v1/agent/search', 'agent_search', { query: 'heat pump', include_raw_content: v, max_results: 2 }] as [string, string, Record<string, unknown>]),
-  ...['auto', 'speed', 'quality', 'reasoning', 'production'].map((v) => ['/api/v1/agent/search', 'agent_search', { query: 'heat pump', model: v, include_answer: true, max_results: 2 }] as [string, string, Record<string, unknown>]),
-  ...['day', 'week', 'month', 'year', 'd', 'w', 'm', 'y'].map((v) => ['/api/v1/agent/search', 'agent_search', { query: 'heat pump', time_range: v, search_depth: 'ultra-fast', max_results: 2 }] as [string, string, Record<string, unknown>]),
-  ...['basic', 'advanced'].map((v) => ['/api/v1/agent/extract', 'agent_extract', { urls: ['http://127.0.0.1:9/'], extract_depth: v }] as [string, string, Record<string, unknown>]),
-  ...['markdown', 'text'].map((v) => ['/api/v1/agent/extract', 'agent_extract', { urls: ['http://127.0.0.1:9/'], format: v }] as [string, string, Record<string, unknown>]),
-  ...['basic', 'advanced'].map((v) => ['/api/v1/agent/crawl', 'agent_crawl', { extract_depth: v }] as [string, string, Record<string, unknown>]),
-  ...['markdown', 'text'].map((v) => ['/api/v1/agent/crawl', 'agent_crawl', { format: v, include_images: true, include_favicon: true, instructions: 'how a heat pump moves heat' }] as [string, string, Record<string, unknown>]),
+  ...['basic', 'advanced', 'fast', 'ultra-fast'].map(
+    (v) =>
+      ['/api/v1/agent/search', 'agent_search', { query: 'heat pump', search_depth: v, max_results: 2 }] as [
+        string,
+        string,
+        Record<string, unknown>,
+      ],
+  ),
+  ...['general', 'news', 'finance'].map(
+    (v) =>
+      [
+        '/api/v1/agent/search',
+        'agent_search',
+        { query: 'heat pump', topic: v, search_depth: 'ultra-fast', max_results: 2 },
+      ] as [string, string, Record<string, unknown>],
+  ),
+  ...[false, true, 'basic', 'advanced', 'production'].map(
+    (v) =>
+      ['/api/v1/agent/search', 'agent_search', { query: 'heat pump', include_answer: v, max_results: 2 }] as [
+        string,
+        string,
+        Record<string, unknown>,
+      ],
+  ),
+  ...[false, true, 'markdown', 'text'].map(
+    (v) =>
+      ['/api/v1/agent/search', 'agent_search', { query: 'heat pump', include_raw_content: v, max_results: 2 }] as [
+        string,
+        string,
+        Record<string, unknown>,
+      ],
+  ),
+  ...['auto', 'speed', 'quality', 'reasoning', 'production'].map(
+    (v) =>
+      [
+        '/api/v1/agent/search',
+        'agent_search',
+        { query: 'heat pump', model: v, include_answer: true, max_results: 2 },
+      ] as [string, string, Record<string, unknown>],
+  ),
+  ...['day', 'week', 'month', 'year', 'd', 'w', 'm', 'y'].map(
+    (v) =>
+      [
+        '/api/v1/agent/search',
+        'agent_search',
+        { query: 'heat pump', time_range: v, search_depth: 'ultra-fast', max_results: 2 },
+      ] as [string, string, Record<string, unknown>],
+  ),
+  ...['basic', 'advanced'].map(
+    (v) =>
+      ['/api/v1/agent/extract', 'agent_extract', { urls: ['http://127.0.0.1:9/'], extract_depth: v }] as [
+        string,
+        string,
+        Record<string, unknown>,
+      ],
+  ),
+  ...['markdown', 'text'].map(
+    (v) =>
+      ['/api/v1/agent/extract', 'agent_extract', { urls: ['http://127.0.0.1:9/'], format: v }] as [
+        string,
+        string,
+        Record<string, unknown>,
+      ],
+  ),
+  ...['basic', 'advanced'].map(
+    (v) => ['/api/v1/agent/crawl', 'agent_crawl', { extract_depth: v }] as [string, string, Record<string, unknown>],
+  ),
+  ...['markdown', 'text'].map(
+    (v) =>
+      [
+        '/api/v1/agent/crawl',
+        'agent_crawl',
+        { format: v, include_images: true, include_favicon: true, instructions: 'how a heat pump moves heat' },
+      ] as [string, string, Record<string, unknown>],
+  ),
   ['/api/v1/agent/map', 'agent_map', { instructions: 'what is a heat pump' }],
-  ...['quick', 'standard', 'deep', 'comprehensive'].map((v) => ['/api/v1/agent/research', 'agent_research', { query: 'heat pump', depth: v, max_sources: 3 }] as [string, string, Record<string, unknown>]),
+  ...['quick', 'standard', 'deep', 'comprehensive'].map(
+    (v) =>
+      ['/api/v1/agent/research', 'agent_research', { query: 'heat pump', depth: v, max_sources: 3 }] as [
+        string,
+        string,
+        Record<string, unknown>,
+      ],
+  ),
 ];
 
 describe('agent contract', () => {
   it('every bound: the value at each end is accepted, one past it is a 400 naming the field — over HTTP and MCP alike', async () => {
-    for (const [route, tool, body, accepted] of [...BOUNDS, ...CRAWL_BOUNDS.map(([r, t, make, a]) => [r, t, make(), a] as const)]) {
+    for (const [route, tool, body, accepted] of [
+      ...BOUNDS,
+      ...CRAWL_BOUNDS.map(([r, t, make, a]) => [r, t, make(), a] as const),
+    ]) {
       const http = await hosts.http.post(route, body);
       const mcp = await callTool(hosts.mcp, tool, body);
       const label = `${route} ${JSON.stringify(body).slice(0, 100)}`;
@@ -201,7 +335,15 @@ describe('agent contract', () => {
       const http = await hosts.http.post(route, body);
       const label = `${route} ${JSON.stringify(body)}`;
       expect(http.status, label).toBe(200);
-      const shape = route.endsWith('/search') ? SEARCH : route.endsWith('/extract') ? EXTRACT : route.endsWith('/crawl') ? CRAWL : route.endsWith('/map') ? MAP : RESEARCH;
+      const shape = route.endsWith('/search')
+        ? SEARCH
+        : route.endsWith('/extract')
+          ? EXTRACT
+          : route.endsWith('/crawl')
+            ? CRAWL
+            : route.endsWith('/map')
+              ? MAP
+              : RESEARCH;
       expectShape(http.body, shape, label);
       if (route.endsWith('/research')) expectShape(http.body.methodology, METHODOLOGY, `${label} methodology`);
       const mcp = await callTool(hosts.mcp, tool, body);
@@ -211,7 +353,11 @@ describe('agent contract', () => {
   }, 300_000);
 
   it('the job form and its status route', async () => {
-    const accepted = await hosts.http.post('/api/v1/agent/research', { query: 'heat pump', depth: 'quick', async: true });
+    const accepted = await hosts.http.post('/api/v1/agent/research', {
+      query: 'heat pump',
+      depth: 'quick',
+      async: true,
+    });
     expect(accepted.status).toBe(202);
     expectShape(accepted.body, { job_id: 'string', status: 'string', status_url: 'string' });
     let status: any;
@@ -220,10 +366,19 @@ describe('agent contract', () => {
       if (status.status === 'completed') break;
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
-    expectShape(status, { job_id: 'string', status: 'string', created_at: 'string', updated_at: 'string', 'progress?': 'object', result: 'object', 'error?': 'object' });
+    expectShape(status, {
+      job_id: 'string',
+      status: 'string',
+      created_at: 'string',
+      updated_at: 'string',
+      'progress?': 'object',
+      result: 'object',
+      'error?': 'object',
+    });
     expectShape(status.result, RESEARCH);
     const mcp = await callTool(hosts.mcp, 'agent_research_status', { job_id: accepted.body.job_id });
     expect(stable(mcp.body)).toEqual(stable(status));
-    for (const bad of ['nope', 'job_zz']) expect((await hosts.http.get(`/api/v1/agent/research/jobs/${bad}`)).status).toBe(400);
+    for (const bad of ['nope', 'job_zz'])
+      expect((await hosts.http.get(`/api/v1/agent/research/jobs/${bad}`)).status).toBe(400);
   }, 120_000);
 });

@@ -107,7 +107,9 @@ export async function startContractHosts(web: SandboxWeb, overrides: ConfigInput
         return { status: response.status, body: await response.json() };
       }
       if (method === 'GET') {
-        const query = new URLSearchParams(Object.entries(body).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : String(v)])).toString();
+        const query = new URLSearchParams(
+          Object.entries(body).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : String(v)]),
+        ).toString();
         return quarry.get(query ? `${path}?${query}` : path);
       }
       return quarry.post(path, body);
@@ -128,16 +130,34 @@ export async function startContractHosts(web: SandboxWeb, overrides: ConfigInput
 /** The values at and beyond each bound; arrays are built when the test runs (their items may need the sandbox's address). */
 function boundCases(bound: Bound): Array<{ label: string; value: () => unknown; accepted: boolean }> {
   const cases: Array<{ label: string; value: () => unknown; accepted: boolean }> = [];
-  const make = (n: number) => (): unknown => (bound.kind === 'array' ? Array.from({ length: n }, (_, i) => (bound.item ? bound.item(i) : `item ${i}`)) : n);
-  const outside = (n: number, direction: -1 | 1): number => (bound.kind === 'number' ? Math.round((n + direction * 0.01) * 100) / 100 : n + direction);
+  const make = (n: number) => (): unknown =>
+    bound.kind === 'array' ? Array.from({ length: n }, (_, i) => (bound.item ? bound.item(i) : `item ${i}`)) : n;
+  const outside = (n: number, direction: -1 | 1): number =>
+    bound.kind === 'number' ? Math.round((n + direction * 0.01) * 100) / 100 : n + direction;
   const show = (n: number): string => (bound.kind === 'array' ? `${n} items` : String(n));
   if (bound.min !== undefined) {
-    cases.push({ label: `${bound.field} = ${show(bound.min)} (minimum) is accepted`, value: make(bound.min), accepted: true });
-    cases.push({ label: `${bound.field} = ${show(outside(bound.min, -1))} (below the minimum) is refused`, value: make(outside(bound.min, -1)), accepted: false });
+    cases.push({
+      label: `${bound.field} = ${show(bound.min)} (minimum) is accepted`,
+      value: make(bound.min),
+      accepted: true,
+    });
+    cases.push({
+      label: `${bound.field} = ${show(outside(bound.min, -1))} (below the minimum) is refused`,
+      value: make(outside(bound.min, -1)),
+      accepted: false,
+    });
   }
   if (bound.max !== undefined) {
-    cases.push({ label: `${bound.field} = ${show(bound.max)} (maximum) is accepted`, value: make(bound.max), accepted: true });
-    cases.push({ label: `${bound.field} = ${show(outside(bound.max, 1))} (above the maximum) is refused`, value: make(outside(bound.max, 1)), accepted: false });
+    cases.push({
+      label: `${bound.field} = ${show(bound.max)} (maximum) is accepted`,
+      value: make(bound.max),
+      accepted: true,
+    });
+    cases.push({
+      label: `${bound.field} = ${show(outside(bound.max, 1))} (above the maximum) is refused`,
+      value: make(outside(bound.max, 1)),
+      accepted: false,
+    });
   }
   return cases;
 }
@@ -146,7 +166,11 @@ function boundCases(bound: Bound): Array<{ label: string; value: () => unknown; 
  * One describe block per route. `start` builds the hosts (sandbox web and
  * Quarry as the area needs them); the table drives everything else.
  */
-export function describeContract(area: string, start: () => Promise<ContractHosts>, routes: RouteContract[]): { hosts: () => ContractHosts } {
+export function describeContract(
+  area: string,
+  start: () => Promise<ContractHosts>,
+  routes: RouteContract[],
+): { hosts: () => ContractHosts } {
   let hosts: ContractHosts;
   beforeAll(async () => {
     hosts = await start();
@@ -160,7 +184,9 @@ export function describeContract(area: string, start: () => Promise<ContractHost
     const [method, path] = contract.route.split(' ') as [string, string];
     const prepare = contract.prepare ?? (async (given: Body) => given);
     const http = await hosts.http(method, path, await prepare(body));
-    expect(http.status, `HTTP ${contract.route} ${JSON.stringify(http.body).slice(0, 300)}`).toBe(contract.status ?? 200);
+    expect(http.status, `HTTP ${contract.route} ${JSON.stringify(http.body).slice(0, 300)}`).toBe(
+      contract.status ?? 200,
+    );
     const field = contract.arrayField;
     if (field) expect(Array.isArray(http.body), `HTTP ${contract.route} answers an array`).toBe(true);
     const httpAnswer = field ? { [field]: http.body } : http.body;
@@ -169,7 +195,9 @@ export function describeContract(area: string, start: () => Promise<ContractHost
     expect(mcp.isError, `MCP ${contract.tool}: ${mcp.text.slice(0, 300)}`).toBe(false);
     const structured = JSON.parse(JSON.stringify(mcp.structured));
     expect(shapeProblems(structured, contract.response, { strict }), `MCP answer of ${contract.tool}`).toEqual([]);
-    expect(withoutVolatile(structured, contract.volatile), 'MCP structuredContent is the HTTP JSON').toEqual(withoutVolatile(httpAnswer, contract.volatile));
+    expect(withoutVolatile(structured, contract.volatile), 'MCP structuredContent is the HTTP JSON').toEqual(
+      withoutVolatile(httpAnswer, contract.volatile),
+    );
     return httpAnswer;
   }
 
@@ -192,29 +220,57 @@ export function describeContract(area: string, start: () => Promise<ContractHost
         const bodies: Array<[string, Body]> = [['minimal body', contract.minimal]];
         if (contract.full) bodies.push(['full body', contract.full]);
         for (const [label, body] of bodies) {
-          it(`${label}: every response field has its spec type, and MCP answers the same JSON`, async () => {
-            const answer = await accepted(contract, body, true);
-            for (const invariant of contract.invariants ?? []) invariant.check(answer, body);
-          }, timeout);
+          it(
+            `${label}: every response field has its spec type, and MCP answers the same JSON`,
+            async () => {
+              const answer = await accepted(contract, body, true);
+              for (const invariant of contract.invariants ?? []) invariant.check(answer, body);
+            },
+            timeout,
+          );
         }
         for (const bound of contract.bounds ?? []) {
           for (const c of boundCases(bound)) {
-            it(c.label, async () => {
-              const body = { ...(bound.base ?? contract.base ?? contract.minimal), [bound.field]: c.value() };
-              if (c.accepted) await accepted(contract, body, false);
-              else await refused(contract, body, bound.field);
-            }, timeout);
+            it(
+              c.label,
+              async () => {
+                const body = { ...(bound.base ?? contract.base ?? contract.minimal), [bound.field]: c.value() };
+                if (c.accepted) await accepted(contract, body, false);
+                else await refused(contract, body, bound.field);
+              },
+              timeout,
+            );
           }
         }
         for (const rule of contract.enums ?? []) {
           for (const value of rule.values) {
-            it(`${rule.field} = "${value}" is accepted`, async () => {
-              await accepted(contract, { ...(rule.base ?? contract.base ?? contract.minimal), ...(rule.with?.[value] ?? {}), [rule.field]: value }, false);
-            }, timeout);
+            it(
+              `${rule.field} = "${value}" is accepted`,
+              async () => {
+                await accepted(
+                  contract,
+                  {
+                    ...(rule.base ?? contract.base ?? contract.minimal),
+                    ...(rule.with?.[value] ?? {}),
+                    [rule.field]: value,
+                  },
+                  false,
+                );
+              },
+              timeout,
+            );
           }
-          it(`${rule.field} outside its values is refused`, async () => {
-            await refused(contract, { ...(rule.base ?? contract.base ?? contract.minimal), [rule.field]: 'no_such_value' }, rule.field);
-          }, timeout);
+          it(
+            `${rule.field} outside its values is refused`,
+            async () => {
+              await refused(
+                contract,
+                { ...(rule.base ?? contract.base ?? contract.minimal), [rule.field]: 'no_such_value' },
+                rule.field,
+              );
+            },
+            timeout,
+          );
         }
         for (const reject of contract.rejects ?? []) {
           it(`refuses ${reject.name}`, async () => refused(contract, reject.body, reject.field), timeout);

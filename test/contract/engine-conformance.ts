@@ -8,7 +8,14 @@ import { Ajv } from 'ajv';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EngineError, type EngineQuery, type EngineResult, type HttpRequestSpec } from '../../core/engine.js';
 import { PACKAGE_ROOT } from '../../core/paths.js';
-import { loadEngine, readEngineManifest, readFixture, testContext, testResponse, type LoadedTestEngine } from './load-engine.js';
+import {
+  loadEngine,
+  readEngineManifest,
+  readFixture,
+  testContext,
+  testResponse,
+  type LoadedTestEngine,
+} from './load-engine.js';
 
 export interface ConformanceFixture {
   /** File name inside <engineDir>/fixtures/. */
@@ -30,7 +37,12 @@ const CAPTCHA_PAGE = `<!DOCTYPE html><html><head><title>Are you a robot?</title>
 
 /** What a request looks like from the outside: the parts an engine can vary. */
 function fingerprint(request: HttpRequestSpec): string {
-  return JSON.stringify({ method: request.method, url: request.url, body: request.body ?? null, headers: request.headers ?? {} });
+  return JSON.stringify({
+    method: request.method,
+    url: request.url,
+    body: request.body ?? null,
+    headers: request.headers ?? {},
+  });
 }
 
 export function assertResultShape(result: EngineResult, where: string): void {
@@ -39,7 +51,10 @@ export function assertResultShape(result: EngineResult, where: string): void {
   expect(typeof result.snippet, `${where}: snippet`).toBe('string');
   const url = new URL(result.url);
   expect(['http:', 'https:'], `${where}: url ${result.url}`).toContain(url.protocol);
-  for (const [field, text] of [['title', result.title], ['snippet', result.snippet]] as const) {
+  for (const [field, text] of [
+    ['title', result.title],
+    ['snippet', result.snippet],
+  ] as const) {
     expect(text, `${where}: markup left in ${field}`).not.toMatch(TAG);
     expect(text, `${where}: entity left in ${field}`).not.toMatch(ENTITY);
   }
@@ -132,7 +147,10 @@ export function runEngineConformance(engineDir: string, options: { fixtures: Con
       it(`parses ${fixture.file} into well-formed results`, () => {
         const ctx = testContext(loaded.manifest, { query: fixture.query });
         const request = loaded.engine.buildRequest(ctx);
-        const step = loaded.engine.parseResponse(testResponse(request, readFixture(engineDir, fixture.file), fixture.contentType), ctx);
+        const step = loaded.engine.parseResponse(
+          testResponse(request, readFixture(engineDir, fixture.file), fixture.contentType),
+          ctx,
+        );
         expect(step).toHaveProperty('results');
         const results = (step as { results: EngineResult[] }).results;
         if (fixture.expectResults === false) expect(results).toHaveLength(0);

@@ -29,13 +29,25 @@ const SITE: Record<string, string> = {
 <li class="product"><h3 class="name">Beefsteak tomato 'Brandywine'</h3><span class="price">$5.49</span></li></ul>
 <p>Questions? Write to help@greenthumb.example or call (212) 555-0187. Next open day: 2025-03-14.</p>`,
   ),
-  '/garden/watering': page('How to water tomato plants', '<h1>How to water tomato plants</h1><p>Water tomato plants deeply twice a week so the roots grow down; mulch keeps watering even.</p>'),
-  '/garden/soil': page('Soil for tomatoes', '<h1>Soil for tomatoes</h1><p>Tomatoes like loose, well drained soil rich in compost, with a pH between 6.2 and 6.8.</p>'),
+  '/garden/watering': page(
+    'How to water tomato plants',
+    '<h1>How to water tomato plants</h1><p>Water tomato plants deeply twice a week so the roots grow down; mulch keeps watering even.</p>',
+  ),
+  '/garden/soil': page(
+    'Soil for tomatoes',
+    '<h1>Soil for tomatoes</h1><p>Tomatoes like loose, well drained soil rich in compost, with a pH between 6.2 and 6.8.</p>',
+  ),
 };
 
-const TABLE_HTML = '<table><caption>Prices</caption><tr><th>Plant</th><th>Price</th></tr><tr><td><a href="/sungold">Sungold</a></td><td>4.99</td></tr><tr><td>Brandywine</td><td>5.49</td></tr></table>';
-const TEXT = 'Tomato plants need sun. They need water twice a week.\n\nSoil should be loose and rich in compost. Mulch keeps the soil moist.\n\nCherry tomatoes ripen first.';
-const CSS_SCHEMA = { name: 'seedlings', baseSelector: 'ul.products > li.product', fields: [{ name: 'name', selector: 'h3.name', type: 'text' }] };
+const TABLE_HTML =
+  '<table><caption>Prices</caption><tr><th>Plant</th><th>Price</th></tr><tr><td><a href="/sungold">Sungold</a></td><td>4.99</td></tr><tr><td>Brandywine</td><td>5.49</td></tr></table>';
+const TEXT =
+  'Tomato plants need sun. They need water twice a week.\n\nSoil should be loose and rich in compost. Mulch keeps the soil moist.\n\nCherry tomatoes ripen first.';
+const CSS_SCHEMA = {
+  name: 'seedlings',
+  baseSelector: 'ul.products > li.product',
+  fields: [{ name: 'name', selector: 'h3.name', type: 'text' }],
+};
 const SEARCH_BASE = { query: 'tomato plants', relevance_filter: false, cache_ttl: 0 };
 
 const scrapedPage = [
@@ -90,7 +102,11 @@ const routes: RouteContract[] = [
       { field: 'min_relevance_score', kind: 'number', min: 0, max: 1, base: { ...SEARCH_BASE, scrape_content: false } },
     ],
     enums: [
-      { field: 'extraction_strategy', values: ['none', 'cosine', 'json_css', 'regex', 'llm'], with: { json_css: { css_schema: CSS_SCHEMA } } },
+      {
+        field: 'extraction_strategy',
+        values: ['none', 'cosine', 'json_css', 'regex', 'llm'],
+        with: { json_css: { css_schema: CSS_SCHEMA } },
+      },
       { field: 'content_filter', values: ['none', 'pruning', 'bm25', 'llm'] },
     ],
     response: [...searchAnswerFields, field('enhanced_metadata', 'object')],
@@ -173,7 +189,11 @@ const routes: RouteContract[] = [
     full: { html_content: TABLE_HTML, base_url: 'https://garden.example/', strategy: 'data' },
     // Allowed strategy values are "not shown" in the spec: these are Quarry's (docs/tables.md).
     enums: [{ field: 'strategy', values: ['auto', 'all', 'data', 'layout_aware'] }],
-    response: [field('tables[].headers', 'string[]'), field('tables[].rows', 'array'), field('total_tables', 'integer')],
+    response: [
+      field('tables[].headers', 'string[]'),
+      field('tables[].rows', 'array'),
+      field('total_tables', 'integer'),
+    ],
     invariants: [
       {
         name: 'the table is read',
@@ -190,9 +210,16 @@ const routes: RouteContract[] = [
     minimal: { text: TEXT },
     full: { text: TEXT, strategy: 'paragraph' },
     // Allowed strategy values are "not shown" in the spec: these are Quarry's (docs/chunking.md).
-    enums: [{ field: 'strategy', values: ['fixed', 'sentence', 'paragraph', 'recursive', 'markdown', 'semantic', 'auto'] }],
+    enums: [
+      { field: 'strategy', values: ['fixed', 'sentence', 'paragraph', 'recursive', 'markdown', 'semantic', 'auto'] },
+    ],
     response: [field('chunks[].text', 'string'), field('total_chunks', 'integer')],
-    invariants: [{ name: 'chunks cover the text', check: (body) => expect(body.chunks.map((c: any) => c.text).join(' ')).toContain('Cherry tomatoes') }],
+    invariants: [
+      {
+        name: 'chunks cover the text',
+        check: (body) => expect(body.chunks.map((c: any) => c.text).join(' ')).toContain('Cherry tomatoes'),
+      },
+    ],
   },
   {
     route: 'POST /api/v1/enhanced/discover-urls',
@@ -233,20 +260,49 @@ describeContract(
   async () => {
     web = await startSandboxWeb();
     for (const [path, html] of Object.entries(SITE)) web.addPage(path, html);
-    web.addPage('/api/garden', JSON.stringify({ items: [{ link: `${web.url}/garden/`, name: 'Growing tomatoes at home', summary: 'Sun, watering and support' }] }), {
-      contentType: 'application/json',
-    });
+    web.addPage(
+      '/api/garden',
+      JSON.stringify({
+        items: [{ link: `${web.url}/garden/`, name: 'Growing tomatoes at home', summary: 'Sun, watering and support' }],
+      }),
+      {
+        contentType: 'application/json',
+      },
+    );
     const hub = `${web.url}/garden/`;
     routes[1]!.minimal.urls = [hub];
     routes[1]!.full!.urls = [hub, `${web.url}/garden/gone`];
     routes[4]!.minimal.base_url = hub;
     routes[4]!.full!.base_url = hub;
     llm = await startScriptedServer();
-    llm.script({ json: { id: 'x', model: 'scripted-7b', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: JSON.stringify({ keep: [0], items: [] }) } }] } });
+    llm.script({
+      json: {
+        id: 'x',
+        model: 'scripted-7b',
+        choices: [
+          {
+            index: 0,
+            finish_reason: 'stop',
+            message: { role: 'assistant', content: JSON.stringify({ keep: [0], items: [] }) },
+          },
+        ],
+      },
+    });
     const hosts = await startContractHosts(web, {
-      customEngines: [{ type: 'json', id: 'sandbox_garden', name: 'Garden', urlTemplate: `${web.url}/api/garden?q={query}`, results: 'items', fields: { url: 'link', title: 'name', snippet: 'summary' } }],
+      customEngines: [
+        {
+          type: 'json',
+          id: 'sandbox_garden',
+          name: 'Garden',
+          urlTemplate: `${web.url}/api/garden?q={query}`,
+          results: 'items',
+          fields: { url: 'link', title: 'name', snippet: 'summary' },
+        },
+      ],
       search: { defaultEngines: ['sandbox_garden'] },
-      llm: { fast: { provider: 'openai-compatible', baseUrl: `${llm.origin}/v1`, model: 'scripted-7b', maxRetries: 0 } },
+      llm: {
+        fast: { provider: 'openai-compatible', baseUrl: `${llm.origin}/v1`, model: 'scripted-7b', maxRetries: 0 },
+      },
       vectorIndex: { enabled: false },
     });
     const close = hosts.close;

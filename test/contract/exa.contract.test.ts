@@ -13,7 +13,11 @@ let web: SandboxWeb;
 
 const CPR = MEANING_PAGES[0]!;
 const QUERY = 'help for a person whose heart stopped';
-const CONTENTS = { text: { maxCharacters: 200 }, highlights: { highlightsPerUrl: 2 }, summary: { query: 'chest compressions' } };
+const CONTENTS = {
+  text: { maxCharacters: 200 },
+  highlights: { highlightsPerUrl: 2 },
+  summary: { query: 'chest compressions' },
+};
 const RESULT = [
   field('results[].id', 'string'),
   field('results[].url', 'string'),
@@ -59,7 +63,13 @@ const routes: RouteContract[] = [
     base: { query: QUERY, type: 'keyword' },
     bounds: [{ field: 'numResults', kind: 'integer', min: 1, max: 100 }],
     enums: [{ field: 'type', values: ['auto', 'neural', 'keyword', 'fast', 'hybrid', 'deep', 'instant'] }],
-    rejects: [{ name: 'start after end', body: { query: QUERY, startPublishedDate: '2025-01-02', endPublishedDate: '2025-01-01' }, field: 'startPublishedDate' }],
+    rejects: [
+      {
+        name: 'start after end',
+        body: { query: QUERY, startPublishedDate: '2025-01-02', endPublishedDate: '2025-01-01' },
+        field: 'startPublishedDate',
+      },
+    ],
     response: [...RESULT, field('resolvedSearchType', 'string', { oneOf: ['neural', 'keyword', 'fast'] })],
     volatile: ['requestId'],
     timeoutMs: 120_000,
@@ -82,7 +92,12 @@ const routes: RouteContract[] = [
     base: { urls: [''] },
     bounds: [{ field: 'urls', kind: 'array', min: 1, max: 100, item: (i) => `http://127.0.0.1:9/${i}` }],
     rejects: [{ name: 'neither urls nor ids', body: {}, field: 'urls' }],
-    response: [...RESULT, field('statuses[].id', 'string'), field('statuses[].status', 'string', { oneOf: ['success', 'error'] }), field('statuses[].source', 'string')],
+    response: [
+      ...RESULT,
+      field('statuses[].id', 'string'),
+      field('statuses[].status', 'string', { oneOf: ['success', 'error'] }),
+      field('statuses[].source', 'string'),
+    ],
     volatile: ['requestId'],
     invariants: [
       {
@@ -90,8 +105,11 @@ const routes: RouteContract[] = [
         check(body, sent) {
           const asked = [...(sent.urls as string[]), ...((sent.ids as string[] | undefined) ?? [])];
           expect(body.statuses.map((s: any) => s.id).sort()).toEqual([...new Set(asked)].sort());
-          expect(body.results.map((r: any) => r.url)).toEqual(body.statuses.filter((s: any) => s.status === 'success').map((s: any) => s.id));
-          for (const s of body.statuses.filter((s: any) => s.status === 'error')) expect(s.error.tag).toMatch(/^[A-Z_]+$/);
+          expect(body.results.map((r: any) => r.url)).toEqual(
+            body.statuses.filter((s: any) => s.status === 'success').map((s: any) => s.id),
+          );
+          for (const s of body.statuses.filter((s: any) => s.status === 'error'))
+            expect(s.error.tag).toMatch(/^[A-Z_]+$/);
           contentsAsked(body, sent);
         },
       },
@@ -136,7 +154,14 @@ const { hosts } = describeContract(
     }
     const started = await startContractHosts(web, {
       customEngines: [
-        { type: 'json', id: 'sandbox_find', name: 'Sandbox search', urlTemplate: `${web.url}/api/find?q={query}`, results: 'items', fields: { url: 'link', title: 'name', snippet: 'summary' } },
+        {
+          type: 'json',
+          id: 'sandbox_find',
+          name: 'Sandbox search',
+          urlTemplate: `${web.url}/api/find?q={query}`,
+          results: 'items',
+          fields: { url: 'link', title: 'name', snippet: 'summary' },
+        },
       ],
       search: { defaultEngines: ['sandbox_find'] },
       vectorIndex: { enabled: false },
@@ -153,7 +178,7 @@ const { hosts } = describeContract(
   routes,
 );
 
-it('errors carry Exa\'s message and tag beside Quarry\'s error object', async () => {
+it("errors carry Exa's message and tag beside Quarry's error object", async () => {
   const refused = await hosts().http('POST', '/api/v1/exa/search', { query: QUERY, numResults: 0 });
   expect(refused.status).toBe(400);
   expect(refused.body.error.code).toBe('INVALID_INPUT');
@@ -163,7 +188,13 @@ it('errors carry Exa\'s message and tag beside Quarry\'s error object', async ()
 });
 
 it('accepts fields it does not know, at the top level and inside contents', async () => {
-  const answer = await hosts().http('POST', '/api/v1/exa/search', { query: QUERY, type: 'fast', numResults: 1, someNewOption: 1, contents: { text: true, somethingElse: { a: 1 } } });
+  const answer = await hosts().http('POST', '/api/v1/exa/search', {
+    query: QUERY,
+    type: 'fast',
+    numResults: 1,
+    someNewOption: 1,
+    contents: { text: true, somethingElse: { a: 1 } },
+  });
   expect(answer.status).toBe(200);
   expect(typeof answer.body.results[0].text).toBe('string');
 });

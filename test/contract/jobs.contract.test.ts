@@ -37,7 +37,13 @@ const completed = new Map<string, Record<string, any>>();
 const submitted: Array<{ statusCapability: string; id: string }> = [];
 
 /** The generic reading as a host acting for an admin (the stdio MCP host's principal) sees every job. */
-const ctx: CallContext = { signal: new AbortController().signal, logger: silentLogger(), progress: () => undefined, host: 'job', caller: LOCAL_PRINCIPAL };
+const ctx: CallContext = {
+  signal: new AbortController().signal,
+  logger: silentLogger(),
+  progress: () => undefined,
+  host: 'job',
+  caller: LOCAL_PRINCIPAL,
+};
 
 function jobCapabilities(): { submitting: AnyCapability[]; status: Map<string, AnyCapability> } {
   const all = quarry.app.registry.list().filter((c) => c.job);
@@ -106,7 +112,10 @@ describe('the job surface', () => {
       const read = await status.job!.read(jobId, ctx);
       expect(read).toMatchObject({ id: jobId, kind: capability.job!.kind, status: 'completed' });
       expect(read.result).toBeDefined();
-      completed.set(id, { ...(read.result as object), ...(accepted.body.corpus_id ? { corpus_id: accepted.body.corpus_id } : {}) });
+      completed.set(id, {
+        ...(read.result as object),
+        ...(accepted.body.corpus_id ? { corpus_id: accepted.body.corpus_id } : {}),
+      });
     }, 120_000);
   }
 
@@ -124,7 +133,9 @@ describe('the job surface', () => {
         const foreign = await quarry.get(statusPath(reader, other.id));
         expect(foreign.status, `${reader.id} reading ${other.id}`).toBe(404);
       }
-      await expect(reader.job!.read(own.id.replace(/[0-9a-f]{24}$/, '0'.repeat(24)), ctx)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      await expect(reader.job!.read(own.id.replace(/[0-9a-f]{24}$/, '0'.repeat(24)), ctx)).rejects.toMatchObject({
+        code: 'NOT_FOUND',
+      });
     }
   });
 });

@@ -68,7 +68,10 @@ const SHAPES: Record<string, Shape> = {
     query: 'string',
   },
   knowledge_entity: { entity: ENTITY, relationships: [RELATIONSHIP] },
-  knowledge_graph: { nodes: [{ id: 'string', type: 'string', name: 'string', degree: 'integer' }], edges: [{ from: 'string', to: 'string', type: 'string', weight: 'number' }] },
+  knowledge_graph: {
+    nodes: [{ id: 'string', type: 'string', name: 'string', degree: 'integer' }],
+    edges: [{ from: 'string', to: 'string', type: 'string', weight: 'number' }],
+  },
   knowledge_delete_entity: { deleted: 'boolean', entity_id: 'string' },
 };
 
@@ -84,7 +87,9 @@ function checkShape(value: unknown, shape: Shape, path = '$'): string[] {
   if (typeof shape === 'string') {
     const allowed = shape.split('|');
     const actual = typeOf(value);
-    return allowed.includes(actual) || (actual === 'integer' && allowed.includes('number')) ? [] : [`${path}: ${actual}, expected ${shape}`];
+    return allowed.includes(actual) || (actual === 'integer' && allowed.includes('number'))
+      ? []
+      : [`${path}: ${actual}, expected ${shape}`];
   }
   if (Array.isArray(shape)) {
     if (!Array.isArray(value)) return [`${path}: ${typeOf(value)}, expected array`];
@@ -136,7 +141,11 @@ async function http(c: Case): Promise<{ status: number; body: any }> {
       .join('&');
     return quarry.get(fill(c.path, c.args) + (query ? `?${query}` : ''));
   }
-  const res = await quarry.server.inject({ method: 'DELETE', url: fill(c.path, c.args), headers: { 'x-api-key': TEST_KEY } });
+  const res = await quarry.server.inject({
+    method: 'DELETE',
+    url: fill(c.path, c.args),
+    headers: { 'x-api-key': TEST_KEY },
+  });
   return { status: res.statusCode, body: res.json() };
 }
 
@@ -146,7 +155,11 @@ function fill(path: string, args: Record<string, unknown>): string {
 
 async function mcp(c: Case): Promise<{ isError: boolean; structured: any; text: string }> {
   const result = await client.callTool({ name: c.tool, arguments: c.args });
-  return { isError: Boolean(result.isError), structured: result.structuredContent, text: (result.content as Array<{ text: string }>)[0]?.text ?? '' };
+  return {
+    isError: Boolean(result.isError),
+    structured: result.structuredContent,
+    text: (result.content as Array<{ text: string }>)[0]?.text ?? '',
+  };
 }
 
 beforeAll(async () => {
@@ -164,7 +177,10 @@ beforeAll(async () => {
   });
   client = new Client({ name: 'quarry-contract', version: '1.0.0' });
   await client.connect(transport);
-  const extracted = await quarry.post('/api/v1/knowledge/extract', { text: TEXT, source_url: 'https://contract.example/1' });
+  const extracted = await quarry.post('/api/v1/knowledge/extract', {
+    text: TEXT,
+    source_url: 'https://contract.example/1',
+  });
   nadellaId = extracted.body.entities.find((e: any) => e.name === 'Satya Nadella').id;
 }, 60_000);
 
@@ -178,12 +194,32 @@ afterAll(async () => {
 describe('knowledge contract: the same JSON over HTTP and MCP, fields typed', () => {
   const reads = (): Case[] => [
     { tool: 'knowledge_search', method: 'POST', path: '/api/v1/knowledge/search', args: { query: 'Microsoft' } },
-    { tool: 'knowledge_search', method: 'POST', path: '/api/v1/knowledge/search', args: { query: 'planetary scientist', entity_types: ['person'], include_relationships: false } },
+    {
+      tool: 'knowledge_search',
+      method: 'POST',
+      path: '/api/v1/knowledge/search',
+      args: { query: 'planetary scientist', entity_types: ['person'], include_relationships: false },
+    },
     { tool: 'knowledge_people', method: 'POST', path: '/api/v1/knowledge/people', args: { query: 'Lucas Paganini' } },
-    { tool: 'knowledge_people', method: 'POST', path: '/api/v1/knowledge/people', args: { query: 'Microsoft', role: 'chief executive' } },
-    { tool: 'knowledge_entity', method: 'GET', path: '/api/v1/knowledge/entities/:entity_id', args: { entity_id: nadellaId } },
+    {
+      tool: 'knowledge_people',
+      method: 'POST',
+      path: '/api/v1/knowledge/people',
+      args: { query: 'Microsoft', role: 'chief executive' },
+    },
+    {
+      tool: 'knowledge_entity',
+      method: 'GET',
+      path: '/api/v1/knowledge/entities/:entity_id',
+      args: { entity_id: nadellaId },
+    },
     { tool: 'knowledge_graph', method: 'GET', path: '/api/v1/knowledge/graph', args: { limit: 50 } },
-    { tool: 'knowledge_graph', method: 'GET', path: '/api/v1/knowledge/graph', args: { entity_types: ['person', 'organization'], limit: 3 } },
+    {
+      tool: 'knowledge_graph',
+      method: 'GET',
+      path: '/api/v1/knowledge/graph',
+      args: { entity_types: ['person', 'organization'], limit: 3 },
+    },
   ];
 
   it('answers every read identically on both hosts, with typed fields', async () => {
@@ -197,25 +233,55 @@ describe('knowledge contract: the same JSON over HTTP and MCP, fields typed', ()
   });
 
   it('extracts identically on both hosts (store: false, timing aside), with typed fields', async () => {
-    const c: Case = { tool: 'knowledge_extract', method: 'POST', path: '/api/v1/knowledge/extract', args: { text: TEXT, store: false, published_date: '2025-01-02' } };
+    const c: Case = {
+      tool: 'knowledge_extract',
+      method: 'POST',
+      path: '/api/v1/knowledge/extract',
+      args: { text: TEXT, store: false, published_date: '2025-01-02' },
+    };
     const [overHttp, overMcp] = [await http(c), await mcp(c)];
     expect(overHttp.status).toBe(200);
     expect(checkShape(overHttp.body, SHAPES.knowledge_extract!)).toEqual([]);
-    const clean = (body: any) => ({ ...stable(body), entities: body.entities.map((e: any) => ({ ...e, metadata: { ...e.metadata, created_at: '', updated_at: '' } })) });
+    const clean = (body: any) => ({
+      ...stable(body),
+      entities: body.entities.map((e: any) => ({ ...e, metadata: { ...e.metadata, created_at: '', updated_at: '' } })),
+    });
     expect(clean(overMcp.structured)).toEqual(clean(overHttp.body));
     expect(overHttp.body.entities.every((e: any) => e.metadata.sources[0].date === '2025-01-02')).toBe(true);
   });
 
   it('deletes on either host with the same answer, then both say 404', async () => {
-    const made = await quarry.post('/api/v1/knowledge/extract', { text: 'Dataminr acquires ThreatConnect. Dataminr is based in New York.' });
+    const made = await quarry.post('/api/v1/knowledge/extract', {
+      text: 'Dataminr acquires ThreatConnect. Dataminr is based in New York.',
+    });
     const [first, second] = made.body.entities.map((e: any) => e.id);
-    const overHttp = await http({ tool: 'knowledge_delete_entity', method: 'DELETE', path: '/api/v1/knowledge/entities/:entity_id', args: { entity_id: first } });
-    const overMcp = await mcp({ tool: 'knowledge_delete_entity', method: 'DELETE', path: '/api/v1/knowledge/entities/:entity_id', args: { entity_id: second } });
+    const overHttp = await http({
+      tool: 'knowledge_delete_entity',
+      method: 'DELETE',
+      path: '/api/v1/knowledge/entities/:entity_id',
+      args: { entity_id: first },
+    });
+    const overMcp = await mcp({
+      tool: 'knowledge_delete_entity',
+      method: 'DELETE',
+      path: '/api/v1/knowledge/entities/:entity_id',
+      args: { entity_id: second },
+    });
     expect(overHttp.body).toEqual({ deleted: true, entity_id: first });
     expect(overMcp.structured).toEqual({ deleted: true, entity_id: second });
     expect(checkShape(overHttp.body, SHAPES.knowledge_delete_entity!)).toEqual([]);
-    const goneHttp = await http({ tool: 'knowledge_entity', method: 'GET', path: '/api/v1/knowledge/entities/:entity_id', args: { entity_id: second } });
-    const goneMcp = await mcp({ tool: 'knowledge_entity', method: 'GET', path: '/api/v1/knowledge/entities/:entity_id', args: { entity_id: first } });
+    const goneHttp = await http({
+      tool: 'knowledge_entity',
+      method: 'GET',
+      path: '/api/v1/knowledge/entities/:entity_id',
+      args: { entity_id: second },
+    });
+    const goneMcp = await mcp({
+      tool: 'knowledge_entity',
+      method: 'GET',
+      path: '/api/v1/knowledge/entities/:entity_id',
+      args: { entity_id: first },
+    });
     expect(goneHttp.status).toBe(404);
     expect(goneMcp.isError).toBe(true);
     expect(goneMcp.text).toContain('NOT_FOUND');
@@ -224,12 +290,47 @@ describe('knowledge contract: the same JSON over HTTP and MCP, fields typed', ()
 
 describe('knowledge contract: each bound on both sides, on both hosts', () => {
   const bounds: Array<{ c: () => Case; field: string; ok: unknown[]; refused: unknown[] }> = [
-    { c: () => ({ tool: 'knowledge_search', method: 'POST', path: '/api/v1/knowledge/search', args: { query: 'Microsoft' } }), field: 'max_results', ok: [1, 100], refused: [0, 101] },
-    { c: () => ({ tool: 'knowledge_people', method: 'POST', path: '/api/v1/knowledge/people', args: { query: 'Nadella' } }), field: 'max_results', ok: [1, 100], refused: [0, 101] },
-    { c: () => ({ tool: 'knowledge_graph', method: 'GET', path: '/api/v1/knowledge/graph', args: {} }), field: 'limit', ok: [1, 1000], refused: [0, 1001] },
-    { c: () => ({ tool: 'knowledge_search', method: 'POST', path: '/api/v1/knowledge/search', args: {} }), field: 'query', ok: ['M', 'x'.repeat(500)], refused: ['', 'x'.repeat(501)] },
     {
-      c: () => ({ tool: 'knowledge_extract', method: 'POST', path: '/api/v1/knowledge/extract', args: { store: false } }),
+      c: () => ({
+        tool: 'knowledge_search',
+        method: 'POST',
+        path: '/api/v1/knowledge/search',
+        args: { query: 'Microsoft' },
+      }),
+      field: 'max_results',
+      ok: [1, 100],
+      refused: [0, 101],
+    },
+    {
+      c: () => ({
+        tool: 'knowledge_people',
+        method: 'POST',
+        path: '/api/v1/knowledge/people',
+        args: { query: 'Nadella' },
+      }),
+      field: 'max_results',
+      ok: [1, 100],
+      refused: [0, 101],
+    },
+    {
+      c: () => ({ tool: 'knowledge_graph', method: 'GET', path: '/api/v1/knowledge/graph', args: {} }),
+      field: 'limit',
+      ok: [1, 1000],
+      refused: [0, 1001],
+    },
+    {
+      c: () => ({ tool: 'knowledge_search', method: 'POST', path: '/api/v1/knowledge/search', args: {} }),
+      field: 'query',
+      ok: ['M', 'x'.repeat(500)],
+      refused: ['', 'x'.repeat(501)],
+    },
+    {
+      c: () => ({
+        tool: 'knowledge_extract',
+        method: 'POST',
+        path: '/api/v1/knowledge/extract',
+        args: { store: false },
+      }),
       field: 'text',
       ok: ['Apple', `Apple ${'a'.repeat(99_994)}`],
       refused: [' ', 'b'.repeat(100_001)],
@@ -237,7 +338,7 @@ describe('knowledge contract: each bound on both sides, on both hosts', () => {
   ];
 
   for (const bound of bounds) {
-    it(`${bound.c().tool} ${bound.field}: accepts ${bound.ok.map((v) => String(v).length > 12 ? `${String(v).length} chars` : JSON.stringify(v)).join(' and ')}, refuses one past each end`, async () => {
+    it(`${bound.c().tool} ${bound.field}: accepts ${bound.ok.map((v) => (String(v).length > 12 ? `${String(v).length} chars` : JSON.stringify(v))).join(' and ')}, refuses one past each end`, async () => {
       for (const value of bound.ok) {
         const c = bound.c();
         c.args = { ...c.args, [bound.field]: value };

@@ -105,17 +105,39 @@ const routes: RouteContract[] = [
     rejects: [
       { name: 'empty keywords', body: { topic: 't', keywords: ['  '] }, field: 'keywords' },
       { name: 'an empty topic', body: { topic: ' ', keywords: ['k'] }, field: 'topic' },
-      { name: 'a webhook_url that is not http(s)', body: { ...valid, webhook_url: 'ftp://example.org/hook' }, field: 'webhook_url' },
-      { name: 'a webhook_url on a private address', body: { ...valid, webhook_url: 'http://10.20.30.40/hook' }, field: 'webhook_url' },
+      {
+        name: 'a webhook_url that is not http(s)',
+        body: { ...valid, webhook_url: 'ftp://example.org/hook' },
+        field: 'webhook_url',
+      },
+      {
+        name: 'a webhook_url on a private address',
+        body: { ...valid, webhook_url: 'http://10.20.30.40/hook' },
+        field: 'webhook_url',
+      },
       { name: 'a source that is not a domain', body: { ...valid, sources: ['not a domain'] }, field: 'sources' },
     ],
     response: [...monitorFields(false), field('webhook_secret', 'string|null')],
-    volatile: ['id', 'webhook_secret', 'next_check_at', 'last_checked', 'checks_run', 'check_in_progress', 'last_check', 'results_stored'],
+    volatile: [
+      'id',
+      'webhook_secret',
+      'next_check_at',
+      'last_checked',
+      'checks_run',
+      'check_in_progress',
+      'last_check',
+      'results_stored',
+    ],
     invariants: [
       {
         name: 'a new monitor is active, unchecked, with no alerts, and says what it was given',
         check(body, sent) {
-          expect(body).toMatchObject({ status: 'active', alerts_sent: 0, check_interval_minutes: (sent.check_interval_minutes as number | undefined) ?? 60, deep_analysis: sent.deep_analysis ?? false });
+          expect(body).toMatchObject({
+            status: 'active',
+            alerts_sent: 0,
+            check_interval_minutes: (sent.check_interval_minutes as number | undefined) ?? 60,
+            deep_analysis: sent.deep_analysis ?? false,
+          });
           expect(body.sources).toEqual(sent.sources ?? null);
           expect(body.webhook_secret === null).toBe(sent.webhook_url === undefined);
           if (sent.webhook_url) expect(body.webhook_secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
@@ -155,21 +177,30 @@ const routes: RouteContract[] = [
     tool: 'monitor_pause',
     minimal: fixture,
     rejects: [malformedId],
-    response: [field('status', 'string', { oneOf: ['paused'] }), field('monitor_id', 'string', { pattern: MONITOR_ID })],
+    response: [
+      field('status', 'string', { oneOf: ['paused'] }),
+      field('monitor_id', 'string', { pattern: MONITOR_ID }),
+    ],
   },
   {
     route: 'POST /api/v1/monitor/topics/{monitor_id}/resume',
     tool: 'monitor_resume',
     minimal: fixture,
     rejects: [malformedId],
-    response: [field('status', 'string', { oneOf: ['active'] }), field('monitor_id', 'string', { pattern: MONITOR_ID })],
+    response: [
+      field('status', 'string', { oneOf: ['active'] }),
+      field('monitor_id', 'string', { pattern: MONITOR_ID }),
+    ],
   },
   {
     route: 'POST /api/v1/monitor/topics/{monitor_id}/check',
     tool: 'monitor_check',
     minimal: fixture,
     rejects: [malformedId],
-    response: [field('status', 'string', { oneOf: ['checking'] }), field('monitor_id', 'string', { pattern: MONITOR_ID })],
+    response: [
+      field('status', 'string', { oneOf: ['checking'] }),
+      field('monitor_id', 'string', { pattern: MONITOR_ID }),
+    ],
   },
   {
     route: 'GET /api/v1/monitor/topics/{monitor_id}/results',
@@ -197,7 +228,11 @@ const routes: RouteContract[] = [
     minimal: { monitor_id: 'set by prepare' },
     rejects: [malformedId],
     // Each host deletes a monitor of its own.
-    prepare: async () => ({ monitor_id: (await contract.hosts().quarry.post('/api/v1/monitor/topics', { ...valid, check_interval_minutes: 1440 })).body.id }),
+    prepare: async () => ({
+      monitor_id: (
+        await contract.hosts().quarry.post('/api/v1/monitor/topics', { ...valid, check_interval_minutes: 1440 })
+      ).body.id,
+    }),
     response: [field('deleted', 'boolean', { oneOf: [true] }), field('monitor_id', 'string', { pattern: MONITOR_ID })],
     volatile: ['monitor_id'],
   },
@@ -208,13 +243,26 @@ const contract = describeContract(
   async () => {
     web = await startSandboxWeb();
     feed.set('contractline', [
-      { url: 'https://news.example.org/contractline/1', title: 'contractline release notes 1', content: 'The contractline project released version 1.' },
+      {
+        url: 'https://news.example.org/contractline/1',
+        title: 'contractline release notes 1',
+        content: 'The contractline project released version 1.',
+      },
       { url: 'https://news.example.org/contractline/2', title: 'contractline 2', content: 'More on contractline.' },
     ]);
     web.answerEngine('searxng', feed.answerer());
     fullCreate.webhook_url = web.webhookUrl('contract-full');
-    const hosts = await startContractHosts(web, { search: { defaultEngines: ['searxng'] }, rateLimitPerMinute: 100_000, monitor: { jitterShare: 0 } });
-    const created = await hosts.quarry.post('/api/v1/monitor/topics', { ...valid, alert_on_first_check: true, check_interval_minutes: 1440, webhook_url: web.webhookUrl('contract') });
+    const hosts = await startContractHosts(web, {
+      search: { defaultEngines: ['searxng'] },
+      rateLimitPerMinute: 100_000,
+      monitor: { jitterShare: 0 },
+    });
+    const created = await hosts.quarry.post('/api/v1/monitor/topics', {
+      ...valid,
+      alert_on_first_check: true,
+      check_interval_minutes: 1440,
+      webhook_url: web.webhookUrl('contract'),
+    });
     fixture.monitor_id = created.body.id;
     fixtureResults.monitor_id = created.body.id;
     await vi.waitFor(

@@ -71,7 +71,10 @@ const routes: RouteContract[] = [
             // A date window leaves out pages without a date.
             expect(body.results.every((r: any) => r.published_date !== null)).toBe(true);
           } else {
-            expect(body.results.find((r: any) => r.url.endsWith(PLAIN_PATH))).toMatchObject({ author: null, published_date: null });
+            expect(body.results.find((r: any) => r.url.endsWith(PLAIN_PATH))).toMatchObject({
+              author: null,
+              published_date: null,
+            });
           }
           for (const r of body.results) expect(Array.isArray(r.highlights)).toBe(sent.include_highlights === true);
         },
@@ -86,7 +89,11 @@ const routes: RouteContract[] = [
     base: { text: CPR_TEXT },
     bounds: [{ field: 'num_results', kind: 'integer', min: 1, max: 50 }],
     rejects: [
-      { name: 'both url and text (exactly one is supplied)', body: { url: 'https://a.example/', text: 'x' }, field: 'url' },
+      {
+        name: 'both url and text (exactly one is supplied)',
+        body: { url: 'https://a.example/', text: 'x' },
+        field: 'url',
+      },
       { name: 'neither url nor text', body: {}, field: 'url' },
     ],
     response: [
@@ -106,14 +113,20 @@ const routes: RouteContract[] = [
     minimal: { query: 'how fast should I press on the chest', content: CPR.paragraphs.join('\n\n') },
     full: { query: 'how fast should I press on the chest', content: CPR.paragraphs.join('\n\n'), num_highlights: 2 },
     bounds: [{ field: 'num_highlights', kind: 'integer', min: 1, max: 10 }],
-    response: [field('query', 'string'), field('highlights[].text', 'string'), field('highlights[].relevance', 'number'), field('highlights[].start_index', 'integer')],
+    response: [
+      field('query', 'string'),
+      field('highlights[].text', 'string'),
+      field('highlights[].relevance', 'number'),
+      field('highlights[].start_index', 'integer'),
+    ],
     invariants: [
       {
         name: 'each highlight is found at its start_index in the content',
         check(body, sent) {
           expect(body.highlights.length).toBe((sent.num_highlights as number | undefined) ?? 3);
           const content = [...(sent.content as string)];
-          for (const h of body.highlights) expect(content.slice(h.start_index, h.start_index + [...h.text].length).join('')).toBe(h.text);
+          for (const h of body.highlights)
+            expect(content.slice(h.start_index, h.start_index + [...h.text].length).join('')).toBe(h.text);
         },
       },
     ],
@@ -123,10 +136,19 @@ const routes: RouteContract[] = [
     tool: 'neural_predictive',
     // Neither field is required: the caller's recent searches here stand in (the search route's cases ran first).
     minimal: {},
-    full: { context: 'Learning first aid: chest compressions and the automated external defibrillator', recent_searches: ['first aid course', 'cpr'], num_predictions: 3 },
+    full: {
+      context: 'Learning first aid: chest compressions and the automated external defibrillator',
+      recent_searches: ['first aid course', 'cpr'],
+      num_predictions: 3,
+    },
     base: { recent_searches: ['cpr'] },
     bounds: [{ field: 'num_predictions', kind: 'integer', min: 1, max: 10 }],
-    response: [field('predictions[].query', 'string'), field('predictions[].confidence', 'number'), field('predictions[].reason', 'string'), field('context_used', 'boolean')],
+    response: [
+      field('predictions[].query', 'string'),
+      field('predictions[].confidence', 'number'),
+      field('predictions[].reason', 'string'),
+      field('context_used', 'boolean'),
+    ],
     invariants: [
       {
         name: 'context_used says whether a context was sent',
@@ -154,7 +176,10 @@ describeContract(
     web = await startSandboxWeb();
     for (const page of MEANING_PAGES) web.addPage(page.path, renderMeaningPage(page));
     web.addPage(PLAIN_PATH, PLAIN_PAGE);
-    const items = [...MEANING_PAGES.map((p) => ({ link: `${web.url}${p.path}`, name: p.title, summary: p.paragraphs[0] })), { link: `${web.url}${PLAIN_PATH}`, name: 'Resuscitation notes', summary: 'When a heart stops' }];
+    const items = [
+      ...MEANING_PAGES.map((p) => ({ link: `${web.url}${p.path}`, name: p.title, summary: p.paragraphs[0] })),
+      { link: `${web.url}${PLAIN_PATH}`, name: 'Resuscitation notes', summary: 'When a heart stops' },
+    ];
     web.addPage('/api/find', JSON.stringify({ items }), { contentType: 'application/json' });
     scratch = mkdtempSync(join(tmpdir(), 'quarry-neural-contract-'));
     const autocomplete = join(scratch, 'duckduckgo-ac.json');
@@ -164,7 +189,14 @@ describeContract(
     routes[1]!.full!.url = `${web.url}${CPR.path}`;
     const hosts = await startContractHosts(web, {
       customEngines: [
-        { type: 'json', id: 'sandbox_find', name: 'Sandbox search', urlTemplate: `${web.url}/api/find?q={query}`, results: 'items', fields: { url: 'link', title: 'name', snippet: 'summary' } },
+        {
+          type: 'json',
+          id: 'sandbox_find',
+          name: 'Sandbox search',
+          urlTemplate: `${web.url}/api/find?q={query}`,
+          results: 'items',
+          fields: { url: 'link', title: 'name', snippet: 'summary' },
+        },
       ],
       search: { defaultEngines: ['sandbox_find'] },
       // Without the page index, both hosts see the same candidates however many pages the other has read.

@@ -24,7 +24,16 @@ afterAll(async () => {
   await site?.close();
 });
 
-const RAG_SOURCE = { url: 'string', title: 'string', content: 'string', summary: 'string', relevance_score: 'number', word_count: 'integer', engine: 'string', scraped_at: 'string' };
+const RAG_SOURCE = {
+  url: 'string',
+  title: 'string',
+  content: 'string',
+  summary: 'string',
+  relevance_score: 'number',
+  word_count: 'integer',
+  engine: 'string',
+  scraped_at: 'string',
+};
 const SHAPES: Record<string, Record<string, any>> = {
   '/api/v1/rag/search': {
     query: 'string',
@@ -55,7 +64,18 @@ const SHAPES: Record<string, Record<string, any>> = {
   '/api/v1/rag/semantic-search': {
     corpus_id: 'string',
     query: 'string',
-    'results[]': { id: 'string', score: 'number', url: 'string', title: 'string', summary: 'string', text: 'string', chunk_index: 'integer', start: 'integer', end: 'integer', fused: 'number' },
+    'results[]': {
+      id: 'string',
+      score: 'number',
+      url: 'string',
+      title: 'string',
+      summary: 'string',
+      text: 'string',
+      chunk_index: 'integer',
+      start: 'integer',
+      end: 'integer',
+      fused: 'number',
+    },
     total_results: 'integer',
     processing_time_ms: 'integer',
     corpus_status: 'string',
@@ -63,7 +83,16 @@ const SHAPES: Record<string, Record<string, any>> = {
   },
   '/api/v1/rag/images': {
     query: 'string',
-    'images[]': { url: 'string', thumbnail_url: 'string', title: 'string', source_url: 'string', width: 'integer|null', height: 'integer|null', engine: 'string', engines: 'array' },
+    'images[]': {
+      url: 'string',
+      thumbnail_url: 'string',
+      title: 'string',
+      source_url: 'string',
+      width: 'integer|null',
+      height: 'integer|null',
+      engine: 'string',
+      engines: 'array',
+    },
     total_results: 'integer',
     processing_time_ms: 'integer',
     engines_failed: 'array',
@@ -77,7 +106,14 @@ const TOOLS: Record<string, string> = {
 };
 
 type Case = [string, Record<string, unknown>, boolean];
-const bound = (route: string, base: Record<string, unknown>, field: string, low: number, high: number, step = 1): Case[] => [
+const bound = (
+  route: string,
+  base: Record<string, unknown>,
+  field: string,
+  low: number,
+  high: number,
+  step = 1,
+): Case[] => [
   [route, { ...base, [field]: low - step }, false],
   [route, { ...base, [field]: low }, true],
   [route, { ...base, [field]: high }, true],
@@ -92,8 +128,20 @@ describe('RAG contract', () => {
       ...bound('/api/v1/rag/search', { query: 'heat pump', scrape_content: false }, 'max_context_tokens', 50, 32_000),
       ...bound('/api/v1/rag/search', { query: 'heat pump', scrape_content: false }, 'timeout', 1, 120, 0.5),
       ['/api/v1/rag/search', { query: '' }, false],
-      ...bound('/api/v1/rag/research', { topic: 'heat pump', depth: 'quick', scrape_content: false }, 'num_queries', 1, 30),
-      ...bound('/api/v1/rag/research', { topic: 'heat pump', depth: 'quick', scrape_content: false }, 'target_sources', 1, 100),
+      ...bound(
+        '/api/v1/rag/research',
+        { topic: 'heat pump', depth: 'quick', scrape_content: false },
+        'num_queries',
+        1,
+        30,
+      ),
+      ...bound(
+        '/api/v1/rag/research',
+        { topic: 'heat pump', depth: 'quick', scrape_content: false },
+        'target_sources',
+        1,
+        100,
+      ),
       ['/api/v1/rag/research', { topic: 'heat pump', categories: [] }, false],
       ...bound('/api/v1/rag/semantic-search', semantic(), 'limit', 1, 100),
       ...bound('/api/v1/rag/semantic-search', semantic(), 'min_relevance', 0, 1, 0.01),
@@ -106,18 +154,50 @@ describe('RAG contract', () => {
       const mcp = await callTool(hosts.mcp, TOOLS[route]!, body);
       expect(mcp.ok, label).toBe(accepted);
       if (!accepted) {
-        expect(Object.keys(body).some((k) => http.body.error.message.includes(k)), `${label}: ${http.body.error.message}`).toBe(true);
+        expect(
+          Object.keys(body).some((k) => http.body.error.message.includes(k)),
+          `${label}: ${http.body.error.message}`,
+        ).toBe(true);
         expect(mcp.text).toContain(http.body.error.message);
       }
     }
   }, 300_000);
 
   it('every enum value is accepted with the response shape; HTTP and MCP give the same JSON', async () => {
-    const categories = ['overview', 'history', 'current_state', 'technical', 'practical', 'comparison', 'expert_opinion', 'future_trends', 'case_studies', 'best_practices'];
+    const categories = [
+      'overview',
+      'history',
+      'current_state',
+      'technical',
+      'practical',
+      'comparison',
+      'expert_opinion',
+      'future_trends',
+      'case_studies',
+      'best_practices',
+    ];
     const cases: Array<[string, Record<string, unknown>]> = [
-      ...['quick', 'standard', 'deep'].map((depth) => ['/api/v1/rag/research', { topic: 'heat pump', depth, target_sources: 4 }] as [string, Record<string, unknown>]),
-      ...categories.map((c) => ['/api/v1/rag/research', { topic: 'heat pump', categories: [c], target_sources: 2 }] as [string, Record<string, unknown>]),
-      ...['strict', 'moderate', 'off'].map((s) => ['/api/v1/rag/images', { query: 'tiger', safe_search: s, max_results: 3 }] as [string, Record<string, unknown>]),
+      ...['quick', 'standard', 'deep'].map(
+        (depth) =>
+          ['/api/v1/rag/research', { topic: 'heat pump', depth, target_sources: 4 }] as [
+            string,
+            Record<string, unknown>,
+          ],
+      ),
+      ...categories.map(
+        (c) =>
+          ['/api/v1/rag/research', { topic: 'heat pump', categories: [c], target_sources: 2 }] as [
+            string,
+            Record<string, unknown>,
+          ],
+      ),
+      ...['strict', 'moderate', 'off'].map(
+        (s) =>
+          ['/api/v1/rag/images', { query: 'tiger', safe_search: s, max_results: 3 }] as [
+            string,
+            Record<string, unknown>,
+          ],
+      ),
       ['/api/v1/rag/search', { query: 'heat pump refrigerant', max_sources: 3 }],
       ['/api/v1/rag/semantic-search', { corpus_id: corpusId, query: 'first heat pump', min_relevance: 0 }],
       ['/api/v1/rag/research', { topic: 'heat pump', depth: 'quick', generate_embeddings: true, target_sources: 2 }],
@@ -127,7 +207,12 @@ describe('RAG contract', () => {
       const http = await hosts.http.post(route, body);
       expect(http.status, label).toBe(200);
       expectShape(http.body, SHAPES[route]!, label);
-      if (route.endsWith('/research')) expectShape(http.body.counts, { sources: 'integer', chunks: 'integer', failed: 'integer', duplicates: 'integer' }, label);
+      if (route.endsWith('/research'))
+        expectShape(
+          http.body.counts,
+          { sources: 'integer', chunks: 'integer', failed: 'integer', duplicates: 'integer' },
+          label,
+        );
       const mcp = await callTool(hosts.mcp, TOOLS[route]!, body);
       expect(mcp.ok, label).toBe(true);
       // Research builds a new corpus per call: compare what does not depend on the build.
@@ -138,22 +223,60 @@ describe('RAG contract', () => {
   it('the corpus routes: shapes, the same JSON over both hosts, 404 for an unknown corpus', async () => {
     const list = await hosts.http.get('/api/v1/rag/corpora');
     expectShape(list.body, { corpora: 'array', total: 'integer' });
-    const summary = { corpus_id: 'string', topic: 'string', status: 'string', status_reason: 'string|null', created_at: 'string', updated_at: 'string', counts: 'object', parameters: 'object', queries_planned: 'array', queries_executed: 'array', embedding_model: 'string' };
+    const summary = {
+      corpus_id: 'string',
+      topic: 'string',
+      status: 'string',
+      status_reason: 'string|null',
+      created_at: 'string',
+      updated_at: 'string',
+      counts: 'object',
+      parameters: 'object',
+      queries_planned: 'array',
+      queries_executed: 'array',
+      embedding_model: 'string',
+    };
     for (const corpus of list.body.corpora) expectShape(corpus, summary);
     expect(stable((await callTool(hosts.mcp, 'rag_corpora_list', {})).body)).toEqual(stable(list.body));
 
     const one = await hosts.http.get(`/api/v1/rag/corpora/${corpusId}`);
-    expectShape(one.body, { ...summary, 'sources[]': { id: 'string', url: 'string', title: 'string', summary: 'string', word_count: 'integer', engine: 'string', scraped_at: 'string', relevance_score: 'number', chunks: 'integer' } });
+    expectShape(one.body, {
+      ...summary,
+      'sources[]': {
+        id: 'string',
+        url: 'string',
+        title: 'string',
+        summary: 'string',
+        word_count: 'integer',
+        engine: 'string',
+        scraped_at: 'string',
+        relevance_score: 'number',
+        chunks: 'integer',
+      },
+    });
     expect((await callTool(hosts.mcp, 'rag_corpus_get', { corpus_id: corpusId })).body).toEqual(one.body);
 
-    const added = await hosts.http.post('/api/v1/rag/corpora/add', { corpus_id: corpusId, texts: [{ text: 'A text added to the corpus by the contract test.' }] });
-    expectShape(added.body, { corpus_id: 'string', 'added[]': { id: 'string', url: 'string', title: 'string', chunks: 'integer' }, failed: 'array', counts: 'object' });
+    const added = await hosts.http.post('/api/v1/rag/corpora/add', {
+      corpus_id: corpusId,
+      texts: [{ text: 'A text added to the corpus by the contract test.' }],
+    });
+    expectShape(added.body, {
+      corpus_id: 'string',
+      'added[]': { id: 'string', url: 'string', title: 'string', chunks: 'integer' },
+      failed: 'array',
+      counts: 'object',
+    });
 
     const resumed = await hosts.http.post('/api/v1/rag/corpora/resume', { corpus_id: corpusId });
     expectShape(resumed.body, SHAPES['/api/v1/rag/research']!);
 
     const removed = await callTool(hosts.mcp, 'rag_corpus_delete', { corpus_id: corpusId });
-    expectShape(removed.body, { corpus_id: 'string', deleted: 'boolean', sources_deleted: 'integer', chunks_deleted: 'integer' });
+    expectShape(removed.body, {
+      corpus_id: 'string',
+      deleted: 'boolean',
+      sources_deleted: 'integer',
+      chunks_deleted: 'integer',
+    });
     for (const [path, body] of [
       ['/api/v1/rag/semantic-search', { corpus_id: corpusId, query: 'x' }],
       ['/api/v1/rag/corpora/add', { corpus_id: corpusId, texts: [{ text: 'x' }] }],

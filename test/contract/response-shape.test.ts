@@ -33,7 +33,9 @@ describe('shapeProblems', () => {
     const renamed = answer() as any;
     renamed.results[1].publishedDate = renamed.results[1].published_date;
     delete renamed.results[1].published_date;
-    expect(shapeProblems(renamed, table, { strict: true })).toEqual(['results[1].published_date is missing (string|null)']);
+    expect(shapeProblems(renamed, table, { strict: true })).toEqual([
+      'results[1].published_date is missing (string|null)',
+    ]);
   });
 
   it('catches a wrong type, a null where none is allowed, a float where an integer belongs, and a bad pattern', () => {
@@ -67,7 +69,14 @@ describe('shapeProblems', () => {
 
 describe('withoutVolatile', () => {
   it('masks ids, clocks and cache state, by key anywhere and by path', () => {
-    const masked = withoutVolatile({ request_id: 'req_1', results: [{ timing: { total_ms: 3 }, url: 'u' }], markdown: 'took 3 ms' }, ['markdown']);
-    expect(masked).toEqual({ request_id: '<volatile>', results: [{ timing: '<volatile>', url: 'u' }], markdown: '<volatile>' });
+    const masked = withoutVolatile(
+      { request_id: 'req_1', results: [{ timing: { total_ms: 3 }, url: 'u' }], markdown: 'took 3 ms' },
+      ['markdown'],
+    );
+    expect(masked).toEqual({
+      request_id: '<volatile>',
+      results: [{ timing: '<volatile>', url: 'u' }],
+      markdown: '<volatile>',
+    });
   });
 });

@@ -10,7 +10,17 @@
  * field at least once.
  */
 
-export type FieldType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array' | 'null' | 'string[]' | 'integer[]' | 'number[]';
+export type FieldType =
+  | 'string'
+  | 'integer'
+  | 'number'
+  | 'boolean'
+  | 'object'
+  | 'array'
+  | 'null'
+  | 'string[]'
+  | 'integer[]'
+  | 'number[]';
 
 export interface FieldSpec {
   path: string;
@@ -40,7 +50,8 @@ function typeOf(value: unknown): FieldType[] {
   }
   if (typeof value === 'string') return ['string'];
   if (typeof value === 'boolean') return ['boolean'];
-  if (typeof value === 'number') return Number.isInteger(value) ? ['integer', 'number'] : Number.isFinite(value) ? ['number'] : [];
+  if (typeof value === 'number')
+    return Number.isInteger(value) ? ['integer', 'number'] : Number.isFinite(value) ? ['number'] : [];
   if (typeof value === 'object') return ['object'];
   return [];
 }
@@ -79,7 +90,8 @@ function parents(root: unknown, segments: string[], optional: Set<string>): { re
           } else if (item.value === null || typeof item.value !== 'object' || Array.isArray(item.value)) {
             problems.push(`${item.where} is not an object`);
           } else {
-            for (const [name, v] of Object.entries(item.value)) deeper.push({ where: `${item.where}.${name}`, value: v });
+            for (const [name, v] of Object.entries(item.value))
+              deeper.push({ where: `${item.where}.${name}`, value: v });
           }
         }
         level = deeper;
@@ -109,11 +121,15 @@ export function shapeProblems(body: unknown, fields: FieldSpec[], options: { str
       }
       const actual = (value as Record<string, unknown>)[last];
       const kinds = typeOf(actual);
-      if (!allowed.some((t) => kinds.includes(t))) problems.push(`${here} is ${JSON.stringify(actual)?.slice(0, 60)}, not ${spec.type}`);
-      if (spec.pattern && typeof actual === 'string' && !spec.pattern.test(actual)) problems.push(`${here} "${actual}" does not match ${spec.pattern}`);
-      if (spec.oneOf && !spec.oneOf.includes(actual)) problems.push(`${here} ${JSON.stringify(actual)} is not one of ${JSON.stringify(spec.oneOf)}`);
+      if (!allowed.some((t) => kinds.includes(t)))
+        problems.push(`${here} is ${JSON.stringify(actual)?.slice(0, 60)}, not ${spec.type}`);
+      if (spec.pattern && typeof actual === 'string' && !spec.pattern.test(actual))
+        problems.push(`${here} "${actual}" does not match ${spec.pattern}`);
+      if (spec.oneOf && !spec.oneOf.includes(actual))
+        problems.push(`${here} ${JSON.stringify(actual)} is not one of ${JSON.stringify(spec.oneOf)}`);
     }
-    if (options.strict && reached.length === 0 && !spec.optional && missing.length === 0) problems.push(`${spec.path}: no value to check (empty list?)`);
+    if (options.strict && reached.length === 0 && !spec.optional && missing.length === 0)
+      problems.push(`${spec.path}: no value to check (empty list?)`);
   }
   return [...new Set(problems)];
 }

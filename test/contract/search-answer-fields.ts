@@ -15,7 +15,9 @@ export const searchAnswerFields: FieldSpec[] = [
   field('search_metadata.total_results_found', 'integer'),
   field('search_metadata.results_returned', 'integer'),
   field('search_metadata.search_time_ms', 'integer'),
-  field('search_metadata.timestamp', 'string', { pattern: /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/ }),
+  field('search_metadata.timestamp', 'string', {
+    pattern: /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/,
+  }),
   field('search_metadata.relevance_filtered', 'boolean'),
   // What clients of the original service also read.
   field('search_metadata.language', 'string'),

@@ -11,7 +11,6 @@ import { searchAnswerFields as searchResponse } from './search-answer-fields.js'
 
 let web: SandboxWeb;
 
-
 const quick = { query: 'hello', scrape_content: false, cache_ttl: 0 };
 
 const routes: RouteContract[] = [
@@ -73,7 +72,13 @@ const routes: RouteContract[] = [
     route: 'POST /api/v1/search/batch',
     tool: 'search_batch',
     minimal: { queries: ['hello'] },
-    full: { queries: ['hello', 'hello world'], engines: ['duckduckgo', 'bing'], max_results_per_query: 3, scrape_content: true, parallel_requests: 2 },
+    full: {
+      queries: ['hello', 'hello world'],
+      engines: ['duckduckgo', 'bing'],
+      max_results_per_query: 3,
+      scrape_content: true,
+      parallel_requests: 2,
+    },
     bounds: [{ field: 'queries', kind: 'array', min: 1, max: 100, item: (i) => `hello ${i}` }],
     response: [
       field('batch_id', 'string', { pattern: /^batch_[0-9a-f]+$/ }),
@@ -131,7 +136,8 @@ const routes: RouteContract[] = [
             if (entry.categories.includes('images')) expect(id).toMatch(/_images$/);
           }
           expect(entries.some(([id, e]) => id.endsWith('_scholar') && e.categories.includes('academic'))).toBe(true);
-          for (const group of ['general', 'academic', 'news', 'images', 'video']) expect(entries.some(([, e]) => e.categories.includes(group))).toBe(true);
+          for (const group of ['general', 'academic', 'news', 'images', 'video'])
+            expect(entries.some(([, e]) => e.categories.includes(group))).toBe(true);
         },
       },
     ],
@@ -155,7 +161,11 @@ it('async_mode: 202 with job_id and status_url, completed through /api/v1/search
   const body = { ...quick, engines: ['duckduckgo'], async_mode: true };
   const accepted = await http('POST', '/api/v1/search/', body);
   expect(accepted.status).toBe(202);
-  expect(accepted.body).toMatchObject({ request_id: expect.stringMatching(/^req_/), job_id: accepted.body.request_id, status: expect.stringMatching(/^(pending|processing)$/) });
+  expect(accepted.body).toMatchObject({
+    request_id: expect.stringMatching(/^req_/),
+    job_id: accepted.body.request_id,
+    status: expect.stringMatching(/^(pending|processing)$/),
+  });
   expect(accepted.body.status_url).toMatch(new RegExp(`/api/v1/search/jobs/${accepted.body.job_id}$`));
   let status = await http('GET', `/api/v1/search/status/${accepted.body.job_id}`, {});
   for (let i = 0; i < 100 && status.body.status !== 'completed'; i++) {

@@ -42,7 +42,15 @@ beforeAll(async () => {
   quarry = await startQuarry(web, contractConfig(web.url));
   scratch = mkdtempSync(join(tmpdir(), 'quarry-verify-contract-'));
   const configPath = join(scratch, 'quarry.config.json');
-  writeFileSync(configPath, JSON.stringify(mergeLayers({ ...(await sandboxConfig(web, scratch)), logLevel: 'warn' }, contractConfig(web.url) as Record<string, unknown>)));
+  writeFileSync(
+    configPath,
+    JSON.stringify(
+      mergeLayers(
+        { ...(await sandboxConfig(web, scratch)), logLevel: 'warn' },
+        contractConfig(web.url) as Record<string, unknown>,
+      ),
+    ),
+  );
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [join(PACKAGE_ROOT, 'dist/hosts/cli/main.js'), 'mcp'],
@@ -88,7 +96,13 @@ const EVIDENCE_SHAPE: Shape = {
   fact: { type: 'string' },
   strength: { type: 'number' },
 };
-const FACT_SHAPE: Shape = { fact: { type: 'string' }, central: { type: 'boolean' }, status: { type: 'string' }, support: { type: 'number' }, contradiction: { type: 'number' } };
+const FACT_SHAPE: Shape = {
+  fact: { type: 'string' },
+  central: { type: 'boolean' },
+  status: { type: 'string' },
+  support: { type: 'number' },
+  contradiction: { type: 'number' },
+};
 const SOURCE_SHAPE: Shape = {
   domain: { type: 'string' },
   credibility_score: { type: 'number' },
@@ -111,7 +125,12 @@ const BATCH_SHAPE: Shape = {
   updated_at: { type: 'string' },
   error: { type: 'object', optional: true },
 };
-const RESULT_SHAPE: Shape = { claim: { type: 'string' }, verdict: { type: 'string' }, confidence: { type: 'number' }, summary: { type: 'string' } };
+const RESULT_SHAPE: Shape = {
+  claim: { type: 'string' },
+  verdict: { type: 'string' },
+  confidence: { type: 'number' },
+  summary: { type: 'string' },
+};
 
 function typeOf(value: unknown): string {
   if (value === null) return 'null';
@@ -121,7 +140,11 @@ function typeOf(value: unknown): string {
 }
 
 function expectShape(value: Record<string, unknown>, shape: Shape, where: string): void {
-  expect(Object.keys(value).sort(), where).toEqual(Object.keys(shape).filter((k) => !shape[k]!.optional || k in value).sort());
+  expect(Object.keys(value).sort(), where).toEqual(
+    Object.keys(shape)
+      .filter((k) => !shape[k]!.optional || k in value)
+      .sort(),
+  );
   for (const [field, spec] of Object.entries(shape)) {
     if (!(field in value)) continue;
     const actual = typeOf(value[field]);
@@ -134,7 +157,8 @@ function expectShape(value: Record<string, unknown>, shape: Shape, where: string
 function expectClaimAnswer(body: any): void {
   claimAnswers.push(body);
   expectShape(body, CLAIM_SHAPE, 'claim');
-  for (const e of [...body.supporting_evidence, ...body.contradicting_evidence]) expectShape(e, EVIDENCE_SHAPE, 'evidence');
+  for (const e of [...body.supporting_evidence, ...body.contradicting_evidence])
+    expectShape(e, EVIDENCE_SHAPE, 'evidence');
   for (const f of body.facts) expectShape(f, FACT_SHAPE, 'fact');
   for (const k of body.key_facts) expect(typeof k).toBe('string');
   expect(body.confidence).toBeGreaterThanOrEqual(0);
@@ -155,7 +179,10 @@ describe('verify/claim', () => {
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ claim: 'The Eiffel Tower was completed in 1889' }, 'true'],
       [{ claim: 'The Eiffel Tower is 500 metres tall' }, 'false'],
-      [{ claim: 'The Eiffel Tower was completed in 1889, and it is painted with gold leaf every year' }, 'partially_true'],
+      [
+        { claim: 'The Eiffel Tower was completed in 1889, and it is painted with gold leaf every year' },
+        'partially_true',
+      ],
       [{ claim: 'Arctic sea ice grew in 2013', engines: ['find_seaice'] }, 'misleading'],
       [{ claim: 'Octopuses have three hearts and blue blood', engines: ['find_unrelated'] }, 'unverifiable'],
     ];
@@ -182,7 +209,8 @@ describe('verify/claim', () => {
       { claim: 'x', timeout: 120, ...unrelated },
       { claim: 'x', engines: Array.from({ length: 20 }, () => 'find_unrelated') },
     ];
-    for (const body of accepted) expect((await quarry.post('/api/v1/verify/claim', body)).status, JSON.stringify(body).slice(0, 80)).toBe(200);
+    for (const body of accepted)
+      expect((await quarry.post('/api/v1/verify/claim', body)).status, JSON.stringify(body).slice(0, 80)).toBe(200);
     const refused: Array<[Record<string, unknown>, string]> = [
       [{}, 'claim'],
       [{ claim: '' }, 'claim'],
@@ -212,7 +240,11 @@ describe('verify/claim', () => {
   });
   it('sends a progress notification per step over MCP, in order', async () => {
     const recorder = recordProgress(client);
-    const result = await client.callTool({ name: 'verify_claim', arguments: { claim: 'The Eiffel Tower was completed in 1889' } }, undefined, { onprogress: recorder.onprogress }).finally(recorder.stop);
+    const result = await client
+      .callTool({ name: 'verify_claim', arguments: { claim: 'The Eiffel Tower was completed in 1889' } }, undefined, {
+        onprogress: recorder.onprogress,
+      })
+      .finally(recorder.stop);
     const progress = recorder.seen;
     expect(result.isError).toBeFalsy();
     // Every step arrives: the MCP host sends the answer only after the last notification is out (hosts/mcp/server.ts).
@@ -233,7 +265,18 @@ describe('verify/source', () => {
       'https://somebody.blogspot.com/',
       'https://www.theonion.com/',
       'https://unrated-example.org/',
-      ...['far-left', 'left', 'left-center', 'center', 'right-center', 'right', 'far-right', 'very-high', 'mostly', 'very-low'].map((d) => `https://example-${d}.test/`),
+      ...[
+        'far-left',
+        'left',
+        'left-center',
+        'center',
+        'right-center',
+        'right',
+        'far-right',
+        'very-high',
+        'mostly',
+        'very-low',
+      ].map((d) => `https://example-${d}.test/`),
     ];
     const seen = { category: new Set<string>(), bias_rating: new Set<string>(), factual_reporting: new Set<string>() };
     for (const url of urls) {
@@ -243,7 +286,9 @@ describe('verify/source', () => {
       seen.category.add(http.body.category);
       seen.bias_rating.add(http.body.bias_rating);
       seen.factual_reporting.add(http.body.factual_reporting);
-      expect(await callTool('verify_source', { url })).toEqual(http.body.rated ? http.body : { ...http.body, last_updated: expect.any(String) });
+      expect(await callTool('verify_source', { url })).toEqual(
+        http.body.rated ? http.body : { ...http.body, last_updated: expect.any(String) },
+      );
     }
     expect([...seen.category].sort()).toEqual([...SOURCE_CATEGORIES].sort());
     expect([...seen.bias_rating].sort()).toEqual([...BIAS_RATINGS].sort());
@@ -251,7 +296,10 @@ describe('verify/source', () => {
   });
 
   it('refuses a URL that is not http(s), naming the field, and names an ignored unknown field', async () => {
-    for (const [body, field] of [[{ url: 'ftp://x.org/' }, 'url'], [{}, 'url']] as const) {
+    for (const [body, field] of [
+      [{ url: 'ftp://x.org/' }, 'url'],
+      [{}, 'url'],
+    ] as const) {
       const http = await quarry.post('/api/v1/verify/source', body);
       expect(http.status).toBe(400);
       expect(http.body.error.message).toMatch(field);
@@ -274,7 +322,14 @@ describe('verify/batch', () => {
 
     const recorder = recordProgress(client);
     const mcp = await client
-      .callTool({ name: 'verify_batch', arguments: { claims: ['The Eiffel Tower was completed in 1889', 'The Eiffel Tower is 500 metres tall'] } }, undefined, { onprogress: recorder.onprogress })
+      .callTool(
+        {
+          name: 'verify_batch',
+          arguments: { claims: ['The Eiffel Tower was completed in 1889', 'The Eiffel Tower is 500 metres tall'] },
+        },
+        undefined,
+        { onprogress: recorder.onprogress },
+      )
       .finally(recorder.stop);
     const progress = recorder.seen;
     const out = mcp.structuredContent as any;
@@ -285,26 +340,37 @@ describe('verify/batch', () => {
     // Every step of every claim arrives, in order (the MCP host flushes notifications before the answer).
     const steps = ['search', 'read', 'decompose', 'retrieve', 'judge', 'aggregate'];
     for (const claim of [1, 2]) {
-      const seen = messages.filter((m) => m.startsWith(`claim ${claim} of 2, `)).map((m) => m.split(', ')[1]!.split(':')[0]!);
+      const seen = messages
+        .filter((m) => m.startsWith(`claim ${claim} of 2, `))
+        .map((m) => m.split(', ')[1]!.split(':')[0]!);
       expect(seen, `claim ${claim}`).toEqual(steps);
     }
     expect(messages.filter((m) => /^claim \d of 2 done/.test(m)).length).toBe(2);
     expect(progress.every((p) => p.total === 12)).toBe(true);
     // Two claims run side by side; progress still only grows, up to every step of both.
-    for (let i = 1; i < progress.length; i++) expect(progress[i]!.progress).toBeGreaterThanOrEqual(progress[i - 1]!.progress);
+    for (let i = 1; i < progress.length; i++)
+      expect(progress[i]!.progress).toBeGreaterThanOrEqual(progress[i - 1]!.progress);
     expect(progress.at(-1)!.progress).toBeGreaterThanOrEqual(9);
     // The MCP server is its own process with its own job store: its poll answers what its batch answered.
     expect(await callTool('verify_batch_status', { job_id: out.job_id })).toEqual(out);
 
-    const processing = await quarry.post('/api/v1/verify/batch', { claims: ['The Eiffel Tower stands in Paris'], wait_seconds: 0 });
+    const processing = await quarry.post('/api/v1/verify/batch', {
+      claims: ['The Eiffel Tower stands in Paris'],
+      wait_seconds: 0,
+    });
     expectShape(processing.body, BATCH_SHAPE, 'processing batch');
     expect(['processing', 'completed']).toContain(processing.body.status);
   });
 
   it('accepts 1 and 10 claims and wait_seconds 0 and 60, refuses 0 and 11 claims, wait_seconds -1 and 61, and bad job ids', async () => {
     const ten = Array.from({ length: 10 }, (_, i) => `The Eiffel Tower claim number ${i}`);
-    expect((await quarry.post('/api/v1/verify/batch', { claims: ten, wait_seconds: 0, engines: ['find_unrelated'] })).status).toBe(200);
-    expect((await quarry.post('/api/v1/verify/batch', { claims: ['x'], wait_seconds: 60, engines: ['find_unrelated'] })).status).toBe(200);
+    expect(
+      (await quarry.post('/api/v1/verify/batch', { claims: ten, wait_seconds: 0, engines: ['find_unrelated'] })).status,
+    ).toBe(200);
+    expect(
+      (await quarry.post('/api/v1/verify/batch', { claims: ['x'], wait_seconds: 60, engines: ['find_unrelated'] }))
+        .status,
+    ).toBe(200);
     const refused: Array<[Record<string, unknown>, string]> = [
       [{ claims: [] }, 'claims'],
       [{ claims: [...ten, 'one more'] }, 'claims'],

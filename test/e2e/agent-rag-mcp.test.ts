@@ -29,7 +29,15 @@ beforeAll(async () => {
   quarry = await startQuarry(site.web, site.config());
   scratch = mkdtempSync(join(tmpdir(), 'quarry-agent-mcp-'));
   const configPath = join(scratch, 'quarry.config.json');
-  writeFileSync(configPath, JSON.stringify(mergeLayers({ ...(await sandboxConfig(site.web, scratch)), logLevel: 'warn' }, site.config() as Record<string, unknown>)));
+  writeFileSync(
+    configPath,
+    JSON.stringify(
+      mergeLayers(
+        { ...(await sandboxConfig(site.web, scratch)), logLevel: 'warn' },
+        site.config() as Record<string, unknown>,
+      ),
+    ),
+  );
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [join(PACKAGE_ROOT, 'dist/hosts/cli/main.js'), 'mcp'],
@@ -96,7 +104,11 @@ describe('agent and RAG tools over MCP', () => {
   it('agent_research: progress notifications per step, and a report with its sources', async () => {
     const recorder = recordProgress(client);
     const result = await client
-      .callTool({ name: 'agent_research', arguments: { query: 'heat pump', depth: 'deep', max_sources: 5 } }, undefined, { onprogress: recorder.onprogress, timeout: 120_000 })
+      .callTool(
+        { name: 'agent_research', arguments: { query: 'heat pump', depth: 'deep', max_sources: 5 } },
+        undefined,
+        { onprogress: recorder.onprogress, timeout: 120_000 },
+      )
       .finally(recorder.stop);
     const progress = recorder.seen;
     expect(result.isError).toBeFalsy();
@@ -116,14 +128,24 @@ describe('agent and RAG tools over MCP', () => {
   it('rag_research: a progress notification for every query', async () => {
     const recorder = recordProgress(client);
     const result = await client
-      .callTool({ name: 'rag_research', arguments: { topic: 'heat pump', depth: 'quick', categories: ['history', 'technical'] } }, undefined, { onprogress: recorder.onprogress, timeout: 120_000 })
+      .callTool(
+        {
+          name: 'rag_research',
+          arguments: { topic: 'heat pump', depth: 'quick', categories: ['history', 'technical'] },
+        },
+        undefined,
+        { onprogress: recorder.onprogress, timeout: 120_000 },
+      )
       .finally(recorder.stop);
     const progress = recorder.seen.map((p) => p.message ?? '');
     expect(result.isError).toBeFalsy();
     const structured = result.structuredContent as any;
     for (const query of structured.queries_executed) expect(progress.some((m) => m.includes(`"${query}"`))).toBe(true);
     expect(text(result)).toContain(structured.corpus_id);
-    const found = await client.callTool({ name: 'rag_semantic_search', arguments: { corpus_id: structured.corpus_id, query: 'Kelvin heat pump principle', min_relevance: 0 } });
+    const found = await client.callTool({
+      name: 'rag_semantic_search',
+      arguments: { corpus_id: structured.corpus_id, query: 'Kelvin heat pump principle', min_relevance: 0 },
+    });
     expect((found.structuredContent as any).results[0].text).toContain('Kelvin');
   }, 150_000);
 
@@ -131,7 +153,10 @@ describe('agent and RAG tools over MCP', () => {
   /** A later call through the same server that reads a page of the sandbox and answers. */
   const roundTrip = async (): Promise<void> => {
     const path = `/after-cancel/${++laterCalls}`;
-    site.web.addPage(path, `<!doctype html><html><head><title>After the cancel</title></head><body><main><h1>After the cancel</h1><p>A page read after a cancelled call, about heat pumps moving heat.</p></main></body></html>`);
+    site.web.addPage(
+      path,
+      `<!doctype html><html><head><title>After the cancel</title></head><body><main><h1>After the cancel</h1><p>A page read after a cancelled call, about heat pumps moving heat.</p></main></body></html>`,
+    );
     const later = await client.callTool({ name: 'agent_extract', arguments: { urls: [site.url(path)] } });
     expect(later.isError).toBeFalsy();
     expect((later.structuredContent as any).failed_urls).toEqual([]);
@@ -156,17 +181,24 @@ describe('agent and RAG tools over MCP', () => {
     for (const page of HEAT_PUMP_PAGES) site.web.addPage(page.path, renderResearchPage(page), { delayMs: 1500 });
     try {
       const controller = new AbortController();
-      const call = client.callTool({ name: 'agent_research', arguments: { query: 'heat pump', depth: 'comprehensive', max_sources: 8 } }, undefined, {
-        signal: controller.signal,
-        onprogress: (p) => {
-          if (/reading/.test(p.message ?? '')) controller.abort();
+      const call = client.callTool(
+        { name: 'agent_research', arguments: { query: 'heat pump', depth: 'comprehensive', max_sources: 8 } },
+        undefined,
+        {
+          signal: controller.signal,
+          onprogress: (p) => {
+            if (/reading/.test(p.message ?? '')) controller.abort();
+          },
+          timeout: 120_000,
         },
-        timeout: 120_000,
-      });
+      );
       await expect(call).rejects.toThrow();
       const paths = new Set(HEAT_PUMP_PAGES.map((page) => page.path));
       const pageReads = () => site.web.requestLog().filter((r) => paths.has(r.path)).length;
-      const settled = await settledReads(() => HEAT_PUMP_PAGES.reduce((open, page) => open + site.web.openRequests(page.path), 0), pageReads);
+      const settled = await settledReads(
+        () => HEAT_PUMP_PAGES.reduce((open, page) => open + site.web.openRequests(page.path), 0),
+        pageReads,
+      );
       // Nothing was fetched once the reads in flight at the cancel settled: left alone, the
       // research would read 8 pages at 6 at a time, 1.5 s each, then start its next round.
       expect(pageReads()).toBe(settled);
@@ -187,11 +219,18 @@ describe('agent and RAG tools over MCP', () => {
   it('agent_crawl and agent_map: a progress notification per page read, structuredContent and markdown', async () => {
     const start = addChain('/mcp-chain', 4);
     const recorder = recordProgress(client);
-    const result = await client.callTool({ name: 'agent_crawl', arguments: { url: start, max_depth: 3 } }, undefined, { onprogress: recorder.onprogress, timeout: 60_000 }).finally(recorder.stop);
+    const result = await client
+      .callTool({ name: 'agent_crawl', arguments: { url: start, max_depth: 3 } }, undefined, {
+        onprogress: recorder.onprogress,
+        timeout: 60_000,
+      })
+      .finally(recorder.stop);
     const progress = recorder.seen;
     expect(result.isError).toBeFalsy();
     const structured = result.structuredContent as any;
-    expect(structured.results.map((r: { url: string; depth: number }) => [r.url, r.depth])).toEqual([0, 1, 2, 3].map((i) => [site.url(`/mcp-chain/${i}`), i]));
+    expect(structured.results.map((r: { url: string; depth: number }) => [r.url, r.depth])).toEqual(
+      [0, 1, 2, 3].map((i) => [site.url(`/mcp-chain/${i}`), i]),
+    );
     expect(progress.map((p) => p.progress)).toEqual([1, 2, 3, 4]);
     expect(progress[0]!.total).toBe(50);
     expect(progress[3]!.message).toBe('4 pages read, 4 URLs found');
@@ -208,11 +247,15 @@ describe('agent and RAG tools over MCP', () => {
     const start = addChain('/slow-chain', 12, 1000);
     const chainRequests = () => site.web.requestLog().filter((r) => r.path.startsWith('/slow-chain/')).length;
     const controller = new AbortController();
-    const call = client.callTool({ name: 'agent_crawl', arguments: { url: start, max_depth: 5, limit: 20 } }, undefined, {
-      signal: controller.signal,
-      onprogress: () => controller.abort(),
-      timeout: 120_000,
-    });
+    const call = client.callTool(
+      { name: 'agent_crawl', arguments: { url: start, max_depth: 5, limit: 20 } },
+      undefined,
+      {
+        signal: controller.signal,
+        onprogress: () => controller.abort(),
+        timeout: 120_000,
+      },
+    );
     await expect(call).rejects.toThrow();
     const settled = await settledReads(() => site.web.openRequests('/slow-chain/'), chainRequests);
     // Left alone, the crawl would fetch the next page of the chain as soon as one is read.
@@ -221,7 +264,10 @@ describe('agent and RAG tools over MCP', () => {
   }, 60_000);
 
   it('returns actionable errors for bad input', async () => {
-    const bad = await client.callTool({ name: 'rag_semantic_search', arguments: { corpus_id: 'corpus_00000000000000000000', query: 'x' } });
+    const bad = await client.callTool({
+      name: 'rag_semantic_search',
+      arguments: { corpus_id: 'corpus_00000000000000000000', query: 'x' },
+    });
     expect(bad.isError).toBe(true);
     expect(text(bad)).toContain('NOT_FOUND');
     expect(text(bad)).toContain('corpus_id');

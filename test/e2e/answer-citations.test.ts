@@ -23,7 +23,9 @@ const SEARCH = '/api/v1/agent/search';
 
 /** The speech in ten pages of whole paragraphs. */
 function speechPages(): Array<{ path: string; title: string; text: string }> {
-  const paragraphs = SPEECH.split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean);
+  const paragraphs = SPEECH.split(/\n\s*\n/)
+    .map((p) => p.trim())
+    .filter(Boolean);
   const size = Math.ceil(SPEECH.length / PAGE_COUNT);
   const pages: string[][] = [[]];
   let length = 0;
@@ -35,14 +37,31 @@ function speechPages(): Array<{ path: string; title: string; text: string }> {
     pages.at(-1)!.push(paragraph);
     length += paragraph.length;
   }
-  return pages.map((body, i) => ({ path: `/speech/part-${i + 1}`, title: `State of the Union 2024, part ${i + 1}`, text: body.join('\n\n') }));
+  return pages.map((body, i) => ({
+    path: `/speech/part-${i + 1}`,
+    title: `State of the Union 2024, part ${i + 1}`,
+    text: body.join('\n\n'),
+  }));
 }
 
 const QUESTIONS = [
-  { question: 'How many new manufacturing jobs have been created in America recently?', answer: 'Eight hundred thousand new manufacturing jobs in America and counting.' },
-  { question: 'What minimum tax rate does President Biden propose for big corporations?', answer: 'corporate minimum tax to at least 21 percent' },
-  { question: 'Which country is Putin invading, causing chaos in Europe and beyond?', answer: 'Putin of Russia is on the march, invading Ukraine' },
-  { question: 'How much has President Biden signed to cut from the federal deficit in the next decade through a bipartisan deal?', answer: 'cut another trillion dollars' },
+  {
+    question: 'How many new manufacturing jobs have been created in America recently?',
+    answer: 'Eight hundred thousand new manufacturing jobs in America and counting.',
+  },
+  {
+    question: 'What minimum tax rate does President Biden propose for big corporations?',
+    answer: 'corporate minimum tax to at least 21 percent',
+  },
+  {
+    question: 'Which country is Putin invading, causing chaos in Europe and beyond?',
+    answer: 'Putin of Russia is on the march, invading Ukraine',
+  },
+  {
+    question:
+      'How much has President Biden signed to cut from the federal deficit in the next decade through a bipartisan deal?',
+    answer: 'cut another trillion dollars',
+  },
 ];
 
 const pages = speechPages();
@@ -53,7 +72,10 @@ function escapeHtml(text: string): string {
 }
 
 function render(page: { title: string; text: string }): string {
-  const body = page.text.split(/\n\s*\n/).map((p) => `<p>${escapeHtml(p)}</p>`).join('\n');
+  const body = page.text
+    .split(/\n\s*\n/)
+    .map((p) => `<p>${escapeHtml(p)}</p>`)
+    .join('\n');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(page.title)}</title></head><body><main><article><h1>${escapeHtml(page.title)}</h1>\n${body}</article></main></body></html>`;
 }
 
@@ -75,7 +97,16 @@ beforeAll(async () => {
   web.answerEngine('speech_all', lister(false));
   web.answerEngine('speech_without', lister(true));
   const config = (engine: string): ConfigInput => ({
-    customEngines: [{ type: 'json' as const, id: engine, name: engine, urlTemplate: `${web.engineBaseUrl(engine)}/search?q={query}`, results: 'items', fields: { url: 'link', title: 'name', snippet: 'summary' } }],
+    customEngines: [
+      {
+        type: 'json' as const,
+        id: engine,
+        name: engine,
+        urlTemplate: `${web.engineBaseUrl(engine)}/search?q={query}`,
+        results: 'items',
+        fields: { url: 'link', title: 'name', snippet: 'summary' },
+      },
+    ],
     search: { defaultEngines: [engine], defaultSingleEngine: engine },
   });
   quarry = await startQuarry(web, config('speech_all'));
@@ -89,11 +120,26 @@ afterAll(async () => {
 });
 
 async function ask(on: RunningQuarry, question: string) {
-  const res = await on.post(SEARCH, { query: question, include_answer: true, include_raw_content: 'text', max_results: PAGE_COUNT });
+  const res = await on.post(SEARCH, {
+    query: question,
+    include_answer: true,
+    include_raw_content: 'text',
+    max_results: PAGE_COUNT,
+  });
   expect(res.status).toBe(200);
-  const body = res.body as { answer: string; model_used: string; results: Array<{ url: string; raw_content: string | null }> };
+  const body = res.body as {
+    answer: string;
+    model_used: string;
+    results: Array<{ url: string; raw_content: string | null }>;
+  };
   expect(body.model_used).toBe('extractive');
-  expect(checkAnswer(body.answer, body.results.map((r) => ({ text: r.raw_content ?? '' })), { extractive: true })).toEqual([]);
+  expect(
+    checkAnswer(
+      body.answer,
+      body.results.map((r) => ({ text: r.raw_content ?? '' })),
+      { extractive: true },
+    ),
+  ).toEqual([]);
   return body;
 }
 

@@ -20,13 +20,16 @@ describe('async webhook_url', () => {
   it.each([
     ['/api/v1/search/', { query: 'hello', engines: ['duckduckgo'], scrape_content: false }],
     ['/api/v1/enhanced/search', { query: 'hello', engines: ['duckduckgo'] }],
-  ])('refuses a private address for %s with a 400 naming webhook_url, and accepts an allowed one', async (path, body) => {
-    const refused = await quarry.post(path, { ...body, async_mode: true, webhook_url: 'http://10.20.30.40/hook' });
-    expect(refused.status).toBe(400);
-    expect(refused.body.error.code).toBe('INVALID_INPUT');
-    expect(refused.body.error.message).toMatch(/^webhook_url: /);
-    const accepted = await quarry.post(path, { ...body, async_mode: true, webhook_url: web.webhookUrl('allowed') });
-    expect(accepted.status).toBe(202);
-    expect(accepted.body.request_id).toMatch(/^req_/);
-  });
+  ])(
+    'refuses a private address for %s with a 400 naming webhook_url, and accepts an allowed one',
+    async (path, body) => {
+      const refused = await quarry.post(path, { ...body, async_mode: true, webhook_url: 'http://10.20.30.40/hook' });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.code).toBe('INVALID_INPUT');
+      expect(refused.body.error.message).toMatch(/^webhook_url: /);
+      const accepted = await quarry.post(path, { ...body, async_mode: true, webhook_url: web.webhookUrl('allowed') });
+      expect(accepted.status).toBe(202);
+      expect(accepted.body.request_id).toMatch(/^req_/);
+    },
+  );
 });

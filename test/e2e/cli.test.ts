@@ -10,11 +10,20 @@ import { silentLogger } from '../../core/logger.js';
 import { openPageIndex } from '../../services/vectors/lance-page-index.js';
 
 const CLI = join(PACKAGE_ROOT, 'dist/hosts/cli/main.js');
-const run = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: '/tmp' } });
+const run = (...args: string[]) =>
+  spawnSync(process.execPath, [CLI, ...args], {
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '', HOME: '/tmp' },
+  });
 
 describe('quarry CLI', () => {
   it('prints the catalogue as JSON with the engine entries of GET /api/v1/search/engines', () => {
-    const out = JSON.parse(execFileSync(process.execPath, [CLI, 'engines', '--json'], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: '/tmp' } }));
+    const out = JSON.parse(
+      execFileSync(process.execPath, [CLI, 'engines', '--json'], {
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH ?? '', HOME: '/tmp' },
+      }),
+    );
     expect(out.total_engines).toBe(Object.keys(out.engines).length);
     for (const id of ['duckduckgo', 'bing', 'google', 'brave', 'wikipedia', 'arxiv', 'github', 'crossref', 'searxng']) {
       const entry = out.engines[id];
@@ -59,7 +68,13 @@ describe('quarry serve from the built package', () => {
     const { tmpdir } = await import('node:os');
     const dataDir = mkdtempSync(join(tmpdir(), 'quarry-serve-'));
     const child = spawn(process.execPath, [CLI, 'serve'], {
-      env: { PATH: process.env.PATH ?? '', HOME: dataDir, QUARRY_DATA_DIR: dataDir, QUARRY_PORT: '0', QUARRY_API_KEYS: 'serve-test-key-123' },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: dataDir,
+        QUARRY_DATA_DIR: dataDir,
+        QUARRY_PORT: '0',
+        QUARRY_API_KEYS: 'serve-test-key-123',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';
@@ -79,7 +94,9 @@ describe('quarry serve from the built package', () => {
     try {
       const health = await fetch(`${address}/healthz`);
       expect(health.status).toBe(200);
-      const engines = await fetch(`${address}/api/v1/search/engines`, { headers: { 'x-api-key': 'serve-test-key-123' } });
+      const engines = await fetch(`${address}/api/v1/search/engines`, {
+        headers: { 'x-api-key': 'serve-test-key-123' },
+      });
       expect(((await engines.json()) as any).total_engines).toBeGreaterThan(9);
       const code = await new Promise<number | null>((resolve) => {
         child.once('exit', (exitCode) => resolve(exitCode));
@@ -105,7 +122,8 @@ describe('quarry engine parse on each kind of answer', () => {
     for (const id of readdirSync(join(PACKAGE_ROOT, 'engines')).sort()) {
       const manifest = join(PACKAGE_ROOT, 'engines', id, 'plugin.json');
       if (id.startsWith('_') || !existsSync(manifest)) continue;
-      const format = (JSON.parse(readFileSync(manifest, 'utf8')) as { about?: { results?: string } }).about?.results ?? 'unknown';
+      const format =
+        (JSON.parse(readFileSync(manifest, 'utf8')) as { about?: { results?: string } }).about?.results ?? 'unknown';
       if (!byFormat.has(format)) byFormat.set(format, id);
     }
     expect(byFormat.size).toBeGreaterThanOrEqual(4);
@@ -117,7 +135,12 @@ describe('quarry engine parse on each kind of answer', () => {
         const result = run('engine', 'parse', id, join(fixtures, file), '--query', 'test');
         if (result.status !== 0) return false;
         const parsed = JSON.parse(result.stdout) as Array<{ url?: unknown; title?: unknown }>;
-        return Array.isArray(parsed) && parsed.length > 0 && typeof parsed[0]?.url === 'string' && typeof parsed[0]?.title === 'string';
+        return (
+          Array.isArray(parsed) &&
+          parsed.length > 0 &&
+          typeof parsed[0]?.url === 'string' &&
+          typeof parsed[0]?.title === 'string'
+        );
       });
       if (!parsedOne) failures.push(`${id} (${format})`);
     }
@@ -134,15 +157,38 @@ describe('quarry engine new', () => {
       const result = run('engine', 'new', 'my_search', '--dir', parent);
       expect(result.status, result.stderr).toBe(0);
       const dir = join(parent, 'my_search');
-      for (const file of ['plugin.json', 'engine.ts', 'engine.test.ts', 'fixtures/search.json', 'fixtures/PROVENANCE.md']) expect(existsSync(join(dir, file)), file).toBe(true);
+      for (const file of [
+        'plugin.json',
+        'engine.ts',
+        'engine.test.ts',
+        'fixtures/search.json',
+        'fixtures/PROVENANCE.md',
+      ])
+        expect(existsSync(join(dir, file)), file).toBe(true);
       const engine = await loadEngineFolder(dir, 'directory');
       expect(engine.manifest.id).toBe('my_search');
-      const ctx = { query: { query: 'x', page: 1, language: 'en', safeSearch: 1 as const }, settings: { baseUrl: engine.manifest.baseUrl, options: {} }, manifest: engine.manifest };
+      const ctx = {
+        query: { query: 'x', page: 1, language: 'en', safeSearch: 1 as const },
+        settings: { baseUrl: engine.manifest.baseUrl, options: {} },
+        manifest: engine.manifest,
+      };
       const request = engine.definition.buildRequest(ctx);
-      const step = engine.definition.parseResponse({ status: 200, headers: {}, body: readFileSync(join(dir, 'fixtures/search.json'), 'utf8'), url: request.url, request }, ctx);
+      const step = engine.definition.parseResponse(
+        {
+          status: 200,
+          headers: {},
+          body: readFileSync(join(dir, 'fixtures/search.json'), 'utf8'),
+          url: request.url,
+          request,
+        },
+        ctx,
+      );
       expect('results' in step && step.results.map((r) => r.title)).toEqual(['First result', 'Second result']);
       // The scaffold's own test (conformance suite + fixture) passes as generated.
-      const vitest = spawnSync(process.execPath, [join(PACKAGE_ROOT, 'node_modules/vitest/vitest.mjs'), 'run', dir], { cwd: PACKAGE_ROOT, encoding: 'utf8' });
+      const vitest = spawnSync(process.execPath, [join(PACKAGE_ROOT, 'node_modules/vitest/vitest.mjs'), 'run', dir], {
+        cwd: PACKAGE_ROOT,
+        encoding: 'utf8',
+      });
       expect(vitest.status, vitest.stdout + vitest.stderr).toBe(0);
       expect(vitest.stdout).toMatch(/passed/);
       expect(run('engine', 'new', 'my_search', '--dir', parent).status).toBe(2);
@@ -158,7 +204,13 @@ describe('quarry index', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'quarry-cli-index-'));
     try {
       const embed = hashingEmbedding(100);
-      const index = await openPageIndex({ dir: join(dataDir, 'page-index'), dimensions: 100, retentionDays: 0, maxChunks: 0, logger: silentLogger() });
+      const index = await openPageIndex({
+        dir: join(dataDir, 'page-index'),
+        dimensions: 100,
+        retentionDays: 0,
+        maxChunks: 0,
+        logger: silentLogger(),
+      });
       for (const url of ['https://a.example/1', 'https://a.example/2', 'https://b.example/1']) {
         const texts = [`first part of ${url}`, `second part of ${url}`];
         const vectors = (await embed(texts)).map((v) => Float32Array.from(v));
@@ -166,7 +218,8 @@ describe('quarry index', () => {
       }
       await index.close();
       const env = { PATH: process.env.PATH ?? '', HOME: dataDir, QUARRY_DATA_DIR: dataDir };
-      const cli = (...args: string[]) => spawnSync(process.execPath, [CLI, 'index', ...args], { encoding: 'utf8', env });
+      const cli = (...args: string[]) =>
+        spawnSync(process.execPath, [CLI, 'index', ...args], { encoding: 'utf8', env });
       const before = cli('stats', '--json');
       expect(before.status, before.stderr).toBe(0);
       expect(JSON.parse(before.stdout)).toMatchObject({ pages: 3, chunks: 6, dimensions: 100 });

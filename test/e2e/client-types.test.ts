@@ -44,10 +44,26 @@ describe('@tavily/core', () => {
   it('search, extract, crawl and map answer', { timeout: 120_000 }, async () => {
     const client = tavily({ apiKey: TEST_KEY, apiBaseURL: `${quarry.url}/api/v1/agent` });
     const start = site.url('/heat-pumps/what-is-a-heat-pump');
-    declare('tavilySearch', "Awaited<ReturnType<TavilyClient['search']>>", await client.search('heat pump problems', { includeAnswer: true, includeImages: true, includeFavicon: true }));
-    declare('tavilyExtract', "Awaited<ReturnType<TavilyClient['extract']>>", await client.extract([start, site.url(GONE_PATH)], { includeImages: true, includeFavicon: true }));
-    declare('tavilyCrawl', "Awaited<ReturnType<TavilyClient['crawl']>>", await client.crawl(start, { maxDepth: 1, limit: 3 }));
-    declare('tavilyMap', "Awaited<ReturnType<TavilyClient['map']>>", await client.map(start, { maxDepth: 1, limit: 3 }));
+    declare(
+      'tavilySearch',
+      "Awaited<ReturnType<TavilyClient['search']>>",
+      await client.search('heat pump problems', { includeAnswer: true, includeImages: true, includeFavicon: true }),
+    );
+    declare(
+      'tavilyExtract',
+      "Awaited<ReturnType<TavilyClient['extract']>>",
+      await client.extract([start, site.url(GONE_PATH)], { includeImages: true, includeFavicon: true }),
+    );
+    declare(
+      'tavilyCrawl',
+      "Awaited<ReturnType<TavilyClient['crawl']>>",
+      await client.crawl(start, { maxDepth: 1, limit: 3 }),
+    );
+    declare(
+      'tavilyMap',
+      "Awaited<ReturnType<TavilyClient['map']>>",
+      await client.map(start, { maxDepth: 1, limit: 3 }),
+    );
   });
 });
 
@@ -61,7 +77,14 @@ describe('exa-js', () => {
     web.addPage('/api/find', JSON.stringify({ items }), { contentType: 'application/json' });
     quarry = await startQuarry(web, {
       customEngines: [
-        { type: 'json', id: 'sandbox_find', name: 'Sandbox search', urlTemplate: `${web.url}/api/find?q={query}`, results: 'items', fields: { url: 'link', title: 'name', snippet: 'summary' } },
+        {
+          type: 'json',
+          id: 'sandbox_find',
+          name: 'Sandbox search',
+          urlTemplate: `${web.url}/api/find?q={query}`,
+          results: 'items',
+          fields: { url: 'link', title: 'name', snippet: 'summary' },
+        },
       ],
       search: { defaultEngines: ['sandbox_find'] },
     });
@@ -71,18 +94,33 @@ describe('exa-js', () => {
     await web?.close();
   });
 
-  it('search, searchAndContents, getContents, findSimilar and findSimilarAndContents answer', { timeout: 120_000 }, async () => {
+  it('search, searchAndContents, getContents, findSimilar and findSimilarAndContents answer', {
+    timeout: 120_000,
+  }, async () => {
     const exa = new Exa(TEST_KEY, `${quarry.url}/api/v1/exa`);
     const query = 'help for a person whose heart stopped';
     const page = `${web.url}${MEANING_PAGES[0]!.path}`;
     const contents = '{ text: { maxCharacters: number }; highlights: { numSentences: number }; summary: true }';
     declare('exaSearch', 'SearchResponse<{}>', await exa.search(query, { numResults: 2, contents: false }));
-    declare('exaSearchAndContents', `SearchResponse<${contents}>`, await exa.searchAndContents(query, { numResults: 2, text: { maxCharacters: 100 }, highlights: { numSentences: 1 }, summary: true }));
+    declare(
+      'exaSearchAndContents',
+      `SearchResponse<${contents}>`,
+      await exa.searchAndContents(query, {
+        numResults: 2,
+        text: { maxCharacters: 100 },
+        highlights: { numSentences: 1 },
+        summary: true,
+      }),
+    );
     const read = await exa.getContents([page, `${web.url}/no-such-page`], { text: true });
     expect(read.statuses?.every((s) => s.source === 'crawled')).toBe(true);
     declare('exaGetContents', 'SearchResponse<{ text: true }>', read);
     declare('exaFindSimilar', 'SearchResponse<{}>', await exa.findSimilar(page, { numResults: 2, contents: false }));
-    declare('exaFindSimilarAndContents', 'SearchResponse<{ text: true }>', await exa.findSimilarAndContents(page, { numResults: 2, text: true }));
+    declare(
+      'exaFindSimilarAndContents',
+      'SearchResponse<{ text: true }>',
+      await exa.findSimilarAndContents(page, { numResults: 2, text: true }),
+    );
   });
 });
 
@@ -94,18 +132,34 @@ describe('the answers as the clients type them', () => {
     try {
       writeFileSync(
         join(dir, 'answers.ts'),
-        ["import type { tavily } from '@tavily/core';", "import type { SearchResponse } from 'exa-js';", 'type TavilyClient = ReturnType<typeof tavily>;', ...typed].join('\n'),
+        [
+          "import type { tavily } from '@tavily/core';",
+          "import type { SearchResponse } from 'exa-js';",
+          'type TavilyClient = ReturnType<typeof tavily>;',
+          ...typed,
+        ].join('\n'),
       );
       writeFileSync(
         join(dir, 'tsconfig.json'),
-        JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', skipLibCheck: true, types: [] }, files: ['answers.ts'] }),
+        JSON.stringify({
+          compilerOptions: {
+            strict: true,
+            noEmit: true,
+            target: 'es2022',
+            module: 'nodenext',
+            moduleResolution: 'nodenext',
+            skipLibCheck: true,
+            types: [],
+          },
+          files: ['answers.ts'],
+        }),
       );
       const tsc = join(PACKAGE_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
       const outcome = await run(process.execPath, [tsc, '-p', join(dir, 'tsconfig.json')]).then(
         () => '',
         (error: { stdout?: string }) => error.stdout ?? String(error),
       );
-      expect(outcome, outcome).toBe("");
+      expect(outcome, outcome).toBe('');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -37,13 +37,23 @@ function curlExamples(file: string): Example[] {
     if (!/^```(sh|bash|shell)\s*$/.test(lines[i]!)) continue;
     const end = lines.indexOf('```', i + 1);
     const command = lines.slice(i + 1, end).join('\n');
-    if (/\bcurl\s/.test(command)) examples.push({ where: `${file}:${i + 2}`, command, needs: NEEDS_MARK.exec(lines[i - 1]?.trim() ?? '')?.[1] ?? null });
+    if (/\bcurl\s/.test(command))
+      examples.push({
+        where: `${file}:${i + 2}`,
+        command,
+        needs: NEEDS_MARK.exec(lines[i - 1]?.trim() ?? '')?.[1] ?? null,
+      });
     i = end;
   }
   return examples;
 }
 
-const files = ['README.md', ...readdirSync(join(PACKAGE_ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const files = [
+  'README.md',
+  ...readdirSync(join(PACKAGE_ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 const examples = files.flatMap(curlExamples);
 
 let web: SandboxWeb;

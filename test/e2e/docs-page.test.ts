@@ -28,7 +28,11 @@ beforeAll(async () => {
   quarry = await startQuarry(web);
   const executablePath = findChromium();
   if (!executablePath) throw new Error('Chromium is needed for this test (apt-get install chromium)');
-  browser = await chromium.launch({ executablePath, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'] });
+  browser = await chromium.launch({
+    executablePath,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
+  });
   scratch = mkdtempSync(join(tmpdir(), 'quarry-docs-'));
 });
 
@@ -57,7 +61,12 @@ async function countColours(png: Buffer, colours: number[][]): Promise<number[]>
         return colours.map(([r, g, b]) => {
           let count = 0;
           for (let i = 0; i < pixels.length; i += 4) {
-            if (Math.abs(pixels[i]! - r!) < 12 && Math.abs(pixels[i + 1]! - g!) < 12 && Math.abs(pixels[i + 2]! - b!) < 12) count++;
+            if (
+              Math.abs(pixels[i]! - r!) < 12 &&
+              Math.abs(pixels[i + 1]! - g!) < 12 &&
+              Math.abs(pixels[i + 2]! - b!) < 12
+            )
+              count++;
           }
           return count;
         });
@@ -80,8 +89,17 @@ describe('GET /docs', () => {
       expect(response?.status()).toBe(200);
       await page.waitForSelector('.opblock-summary-path', { timeout: 20_000 });
 
-      const paths = await page.$$eval('.opblock-summary-path', (nodes) => nodes.map((n) => n.getAttribute('data-path') ?? n.textContent ?? ''));
-      for (const expected of ['/api/v1/search/', '/api/v1/search/batch', '/api/v1/search/engines', '/api/v1/neural/search', '/api/v1/enhanced/scrape', '/health']) {
+      const paths = await page.$$eval('.opblock-summary-path', (nodes) =>
+        nodes.map((n) => n.getAttribute('data-path') ?? n.textContent ?? ''),
+      );
+      for (const expected of [
+        '/api/v1/search/',
+        '/api/v1/search/batch',
+        '/api/v1/search/engines',
+        '/api/v1/neural/search',
+        '/api/v1/enhanced/scrape',
+        '/health',
+      ]) {
         expect(paths.map((p) => p.replace(/\u200b/g, ''))).toContain(expected);
       }
       expect(await page.textContent('.info .title')).toContain('Quarry API');

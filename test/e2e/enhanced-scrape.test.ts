@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../core/logger.js';
-import { captchaPage, } from '../sandbox/fixture-pages.js';
+import { captchaPage } from '../sandbox/fixture-pages.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
 import { startQuarry, type RunningQuarry } from './harness.js';
 import { freePort } from '../sandbox/free-port.js';
@@ -16,7 +16,10 @@ let closedPort: number;
 
 /** An article with enough prose for the extractor to call it content. */
 function article(title: string, extra = ''): string {
-  const prose = `${title} is described here in plain sentences so that the extractor finds a real article with enough words. `.repeat(12);
+  const prose =
+    `${title} is described here in plain sentences so that the extractor finds a real article with enough words. `.repeat(
+      12,
+    );
   return `<!doctype html><html lang="en"><head><title>${title}</title><meta name="description" content="About ${title}"></head>
 <body><main><article><h1>${title}</h1><p>${prose}</p><p>${extra}</p><p><a href="/elsewhere">Read more about ${title}</a></p><img src="/img/${encodeURIComponent(title)}.png" alt="x"></article></main></body></html>`;
 }
@@ -41,7 +44,9 @@ beforeAll(async () => {
   closedPort = await freePort();
   quarry = await startQuarry(web, { outbound: { allowHosts: [`127.0.0.1:${web.port}`, `127.0.0.1:${closedPort}`] } });
   if (!quarry.app.registry.get('enhanced.scrape')) {
-    throw new Error('enhanced.scrape is not registered: add scrapeCapability(services) to plugins/enhanced/index.ts and "enhanced.scrape" to plugins/enhanced/plugin.json');
+    throw new Error(
+      'enhanced.scrape is not registered: add scrapeCapability(services) to plugins/enhanced/index.ts and "enhanced.scrape" to plugins/enhanced/plugin.json',
+    );
   }
 });
 
@@ -56,9 +61,26 @@ describe('POST /api/v1/enhanced/scrape: content', () => {
     const res = await quarry.post(PATH, { urls, cache_mode: 'bypass' });
     expect(res.status).toBe(200);
     expect(res.body.request_id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(res.body.metadata).toMatchObject({ total_urls: 2, successful: 2, failed: 0, failed_urls: [], cache_hits: 0, cache_mode: 'bypass', rendered: false });
+    expect(res.body.metadata).toMatchObject({
+      total_urls: 2,
+      successful: 2,
+      failed: 0,
+      failed_urls: [],
+      cache_hits: 0,
+      cache_mode: 'bypass',
+      rendered: false,
+    });
     const [wiki, blog] = res.body.scraped_content;
-    expect(wiki).toMatchObject({ url: urls[0], final_url: urls[0], status: 200, extraction_success: true, failure_reason: null, error_code: null, from_cache: false, rendered: false });
+    expect(wiki).toMatchObject({
+      url: urls[0],
+      final_url: urls[0],
+      status: 200,
+      extraction_success: true,
+      failure_reason: null,
+      error_code: null,
+      from_cache: false,
+      rendered: false,
+    });
     expect(wiki.title).toMatch(/Microsoft/);
     expect(wiki.text).toMatch(/Microsoft/);
     expect(wiki.word_count).toBeGreaterThan(500);
@@ -79,11 +101,23 @@ describe('POST /api/v1/enhanced/scrape: content', () => {
 
   it('leaves out what extract_* turns off, and adds markdown and raw HTML on request', async () => {
     const url = web.addPage('/content/options', article('Options page'));
-    const bare = await quarry.post(PATH, { urls: [url], extract_text: false, extract_images: false, extract_links: false, extract_metadata: false });
+    const bare = await quarry.post(PATH, {
+      urls: [url],
+      extract_text: false,
+      extract_images: false,
+      extract_links: false,
+      extract_metadata: false,
+    });
     const page = bare.body.scraped_content[0];
     expect(page.extraction_success).toBe(true);
-    for (const field of ['text', 'markdown', 'images', 'links', 'link_texts', 'metadata', 'html']) expect(page).not.toHaveProperty(field);
-    const rich = await quarry.post(PATH, { urls: [url], response_format: 'markdown', include_html: true, cache_mode: 'bypass' });
+    for (const field of ['text', 'markdown', 'images', 'links', 'link_texts', 'metadata', 'html'])
+      expect(page).not.toHaveProperty(field);
+    const rich = await quarry.post(PATH, {
+      urls: [url],
+      response_format: 'markdown',
+      include_html: true,
+      cache_mode: 'bypass',
+    });
     const full = rich.body.scraped_content[0];
     expect(full.markdown).toContain('Options page is described here');
     expect(full.html).toContain('<article>');
@@ -103,14 +137,22 @@ describe('POST /api/v1/enhanced/scrape: content', () => {
   });
 
   it('reports progress for every finished URL', async () => {
-    const urls = [web.addPage('/content/p1', article('P one')), web.addPage('/content/p2', article('P two')), 'http://10.9.9.9/x'];
+    const urls = [
+      web.addPage('/content/p1', article('P one')),
+      web.addPage('/content/p2', article('P two')),
+      'http://10.9.9.9/x',
+    ];
     const updates: Array<{ progress: number; total?: number; message?: string }> = [];
-    await quarry.app.registry.invoke('enhanced.scrape', { urls, cache_mode: 'bypass' }, {
-      signal: new AbortController().signal,
-      logger: silentLogger(),
-      host: 'mcp',
-      progress: (update) => updates.push(update),
-    });
+    await quarry.app.registry.invoke(
+      'enhanced.scrape',
+      { urls, cache_mode: 'bypass' },
+      {
+        signal: new AbortController().signal,
+        logger: silentLogger(),
+        host: 'mcp',
+        progress: (update) => updates.push(update),
+      },
+    );
     expect(updates.map((u) => u.progress)).toEqual([1, 2, 3]);
     expect(updates.every((u) => u.total === 3)).toBe(true);
     expect(updates.some((u) => u.message?.includes('failed (FORBIDDEN_ADDRESS)'))).toBe(true);
@@ -124,22 +166,48 @@ describe('POST /api/v1/enhanced/scrape: per-URL failures', () => {
     const missing = web.addPage('/fail/missing', article('Gone'), { status: 404 });
     const broken = web.addPage('/fail/broken', 'oops', { status: 500, contentType: 'text/plain' });
     const robots = web.addPage('/private/page', article('Private'));
-    const urls = [good, `http://127.0.0.1:${closedPort}/nothing`, 'http://10.1.2.3/internal', robots, captcha, missing, broken];
+    const urls = [
+      good,
+      `http://127.0.0.1:${closedPort}/nothing`,
+      'http://10.1.2.3/internal',
+      robots,
+      captcha,
+      missing,
+      broken,
+    ];
     const res = await quarry.post(PATH, { urls, cache_mode: 'bypass' });
     expect(res.status).toBe(200);
     const byPath = Object.fromEntries(res.body.scraped_content.map((p: any) => [p.url, p]));
     expect(byPath[good].extraction_success).toBe(true);
     expect(byPath[urls[1]!]).toMatchObject({ extraction_success: false, error_code: 'UNREACHABLE', status: null });
     expect(byPath[urls[1]!].failure_reason).toMatch(/ECONNREFUSED/);
-    expect(byPath['http://10.1.2.3/internal']).toMatchObject({ extraction_success: false, error_code: 'FORBIDDEN_ADDRESS' });
+    expect(byPath['http://10.1.2.3/internal']).toMatchObject({
+      extraction_success: false,
+      error_code: 'FORBIDDEN_ADDRESS',
+    });
     expect(byPath[robots]).toMatchObject({ extraction_success: false, error_code: 'ROBOTS_DISALLOWED' });
-    expect(byPath[captcha]).toMatchObject({ extraction_success: false, error_code: 'BLOCKED', failure_reason: 'captcha', status: 200 });
-    expect(byPath[missing]).toMatchObject({ extraction_success: false, error_code: 'HTTP_ERROR', status: 404, failure_reason: 'HTTP 404' });
+    expect(byPath[captcha]).toMatchObject({
+      extraction_success: false,
+      error_code: 'BLOCKED',
+      failure_reason: 'captcha',
+      status: 200,
+    });
+    expect(byPath[missing]).toMatchObject({
+      extraction_success: false,
+      error_code: 'HTTP_ERROR',
+      status: 404,
+      failure_reason: 'HTTP 404',
+    });
     expect(byPath[broken]).toMatchObject({ extraction_success: false, error_code: 'HTTP_ERROR', status: 500 });
     expect(res.body.metadata).toMatchObject({ total_urls: 7, successful: 1, failed: 6 });
-    expect(res.body.metadata.failed_urls.map((f: any) => f.error_code).sort()).toEqual(
-      ['BLOCKED', 'FORBIDDEN_ADDRESS', 'HTTP_ERROR', 'HTTP_ERROR', 'ROBOTS_DISALLOWED', 'UNREACHABLE'],
-    );
+    expect(res.body.metadata.failed_urls.map((f: any) => f.error_code).sort()).toEqual([
+      'BLOCKED',
+      'FORBIDDEN_ADDRESS',
+      'HTTP_ERROR',
+      'HTTP_ERROR',
+      'ROBOTS_DISALLOWED',
+      'UNREACHABLE',
+    ]);
     expect(web.requestLog().some((r) => r.path === '/private/page')).toBe(false);
   });
 
@@ -194,13 +262,20 @@ describe('POST /api/v1/enhanced/scrape: cache modes', () => {
     const url = web.addPage('/cache/enabled', article('Cached'));
     expect(await scrape(url, 'enabled')).toBe(false);
     const second = await quarry.post(PATH, { urls: [url] });
-    expect(second.body.scraped_content[0]).toMatchObject({ from_cache: true, cached_at: expect.any(String), title: 'Cached' });
+    expect(second.body.scraped_content[0]).toMatchObject({
+      from_cache: true,
+      cached_at: expect.any(String),
+      title: 'Cached',
+    });
     expect(second.body.metadata.cache_hits).toBe(1);
     expect(count(url)).toBe(1);
     // Output-only options share the entry.
     expect(await scrape(url, 'enabled')).toBe(true);
     const narrow = await quarry.post(PATH, { urls: [url], extract_links: false, response_format: 'markdown' });
-    expect(narrow.body.scraped_content[0]).toMatchObject({ from_cache: true, markdown: expect.stringContaining('Cached is described here') });
+    expect(narrow.body.scraped_content[0]).toMatchObject({
+      from_cache: true,
+      markdown: expect.stringContaining('Cached is described here'),
+    });
     expect(count(url)).toBe(1);
   });
 
@@ -256,26 +331,46 @@ describe.runIf(hasChromium)('POST /api/v1/enhanced/scrape: browser rendering', (
     const plain = await quarry.post(PATH, { urls: [url], cache_mode: 'bypass' });
     expect(plain.body.scraped_content[0].text ?? '').not.toContain('a headless browser sees this article');
     const rendered = await quarry.post(PATH, { urls: [url], javascript_rendering: true, cache_mode: 'bypass' });
-    expect(rendered.body.scraped_content[0]).toMatchObject({ extraction_success: true, rendered: true, status: 200, title: expect.stringMatching(/JavaScript|Rendered/) });
-    expect(rendered.body.scraped_content[0].text).toContain('a headless browser sees this article once the script has run');
+    expect(rendered.body.scraped_content[0]).toMatchObject({
+      extraction_success: true,
+      rendered: true,
+      status: 200,
+      title: expect.stringMatching(/JavaScript|Rendered/),
+    });
+    expect(rendered.body.scraped_content[0].text).toContain(
+      'a headless browser sees this article once the script has run',
+    );
     expect(rendered.body.scraped_content[0].title).toBe('Rendered in the browser');
     expect(rendered.body.metadata.rendered).toBe(true);
   });
 
   it('networkidle0 waits for data fetched after load; load does not', async () => {
-    web.addPage('/render/late/data', `The late data arrived. ${'Every sentence of it is here now. '.repeat(20)}`, { contentType: 'text/plain', delayMs: 800 });
+    web.addPage('/render/late/data', `The late data arrived. ${'Every sentence of it is here now. '.repeat(20)}`, {
+      contentType: 'text/plain',
+      delayMs: 800,
+    });
     const url = web.addPage('/render/late', lateDataPage('/render/late/data'));
     const atLoad = await quarry.post(PATH, { urls: [url], wait_until: 'load', cache_mode: 'bypass' });
     expect(atLoad.body.scraped_content[0].text).not.toContain('late data arrived');
     const idle = await quarry.post(PATH, { urls: [url], wait_until: 'networkidle0', cache_mode: 'bypass' });
     expect(idle.body.scraped_content[0]).toMatchObject({ rendered: true, extraction_success: true });
     expect(idle.body.scraped_content[0].text).toContain('The late data arrived.');
-    const two = await quarry.post(PATH, { urls: [url], wait_until: 'networkidle2', include_html: true, cache_mode: 'bypass' });
+    const two = await quarry.post(PATH, {
+      urls: [url],
+      wait_until: 'networkidle2',
+      include_html: true,
+      cache_mode: 'bypass',
+    });
     expect(two.body.scraped_content[0].html).toContain('<main>');
   });
 
   it('returns a PNG screenshot and a PDF (which imply rendering)', async () => {
-    const res = await quarry.post(PATH, { urls: [web.pageUrl('js-only')], screenshot: true, pdf: true, cache_mode: 'bypass' });
+    const res = await quarry.post(PATH, {
+      urls: [web.pageUrl('js-only')],
+      screenshot: true,
+      pdf: true,
+      cache_mode: 'bypass',
+    });
     const page = res.body.scraped_content[0];
     expect(page.rendered).toBe(true);
     const png = Buffer.from(page.screenshot, 'base64');
@@ -295,7 +390,13 @@ describe.runIf(hasChromium)('POST /api/v1/enhanced/scrape: browser rendering', (
     const urls = [captcha, 'http://10.2.3.4/', `http://127.0.0.1:${closedPort}/`, robots, hang];
     const res = await quarry.post(PATH, { urls, javascript_rendering: true, timeout: 8, cache_mode: 'bypass' });
     expect(res.status).toBe(200);
-    expect(res.body.scraped_content.map((p: any) => p.error_code)).toEqual(['BLOCKED', 'FORBIDDEN_ADDRESS', 'UNREACHABLE', 'ROBOTS_DISALLOWED', 'TIMEOUT']);
+    expect(res.body.scraped_content.map((p: any) => p.error_code)).toEqual([
+      'BLOCKED',
+      'FORBIDDEN_ADDRESS',
+      'UNREACHABLE',
+      'ROBOTS_DISALLOWED',
+      'TIMEOUT',
+    ]);
     expect(web.requestLog().some((r) => r.path === '/private/rendered')).toBe(false);
   });
 
@@ -303,7 +404,11 @@ describe.runIf(hasChromium)('POST /api/v1/enhanced/scrape: browser rendering', (
     const url = web.addPage('/render/cached', article('Rendered cache'));
     const first = await quarry.post(PATH, { urls: [url], screenshot: true });
     const second = await quarry.post(PATH, { urls: [url], screenshot: true });
-    expect(second.body.scraped_content[0]).toMatchObject({ from_cache: true, rendered: true, screenshot: first.body.scraped_content[0].screenshot });
+    expect(second.body.scraped_content[0]).toMatchObject({
+      from_cache: true,
+      rendered: true,
+      screenshot: first.body.scraped_content[0].screenshot,
+    });
     const plain = await quarry.post(PATH, { urls: [url] });
     expect(plain.body.scraped_content[0]).toMatchObject({ from_cache: false, rendered: false });
   });
@@ -330,7 +435,11 @@ describe('POST /api/v1/enhanced/scrape without Chromium', () => {
     const url = web.addPage('/nobrowser/page', article('No browser'));
     const res = await bare.post(PATH, { urls: [url], screenshot: true });
     expect(res.status).toBe(200);
-    expect(res.body.scraped_content[0]).toMatchObject({ extraction_success: false, error_code: 'JAVASCRIPT_UNAVAILABLE', rendered: true });
+    expect(res.body.scraped_content[0]).toMatchObject({
+      extraction_success: false,
+      error_code: 'JAVASCRIPT_UNAVAILABLE',
+      rendered: true,
+    });
     expect(res.body.scraped_content[0].failure_reason).toMatch(/^javascript rendering unavailable/);
     const plain = await bare.post(PATH, { urls: [url] });
     expect(plain.body.scraped_content[0].extraction_success).toBe(true);

@@ -1,4 +1,3 @@
-
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mergeLayers, type ConfigInput } from '../../app/config.js';
 import { startScriptedServer, type ScriptedServer } from '../../services/llm/fixtures/scripted-server.js';
@@ -9,7 +8,6 @@ let web: SandboxWeb;
 let llm: ScriptedServer;
 let quarry: RunningQuarry;
 let withModel: RunningQuarry;
-
 
 const SEARCH = '/api/v1/enhanced/search';
 
@@ -77,32 +75,66 @@ function engines(): ConfigInput {
     fields: { url: 'link', title: 'name', snippet: 'summary' },
   });
   return {
-    customEngines: [engine('sandbox_garden', '/api/garden'), engine('sandbox_articles', '/api/articles'), engine('sandbox_wiki', '/api/wiki')],
+    customEngines: [
+      engine('sandbox_garden', '/api/garden'),
+      engine('sandbox_articles', '/api/articles'),
+      engine('sandbox_wiki', '/api/wiki'),
+    ],
     search: { defaultEngines: ['sandbox_garden'] },
   } as ConfigInput;
 }
 
 beforeAll(async () => {
   web = await startSandboxWeb();
-  for (const [path, html] of Object.entries({ '/garden/': HUB, '/garden/watering': WATERING, '/garden/pests': PESTS, '/garden/soil': SOIL, '/garden/overview': OVERVIEW, '/garden/recipes': RECIPES })) {
+  for (const [path, html] of Object.entries({
+    '/garden/': HUB,
+    '/garden/watering': WATERING,
+    '/garden/pests': PESTS,
+    '/garden/soil': SOIL,
+    '/garden/overview': OVERVIEW,
+    '/garden/recipes': RECIPES,
+  })) {
     web.addPage(path, html);
   }
-  const items = (list: Array<[string, string, string]>) => JSON.stringify({ items: list.map(([link, name, summary]) => ({ link, name, summary })) });
-  web.addPage('/api/garden', items([[`${web.url}/garden/`, 'Growing tomatoes at home', 'Sun, watering and support for tomato plants']]), { contentType: 'application/json' });
+  const items = (list: Array<[string, string, string]>) =>
+    JSON.stringify({ items: list.map(([link, name, summary]) => ({ link, name, summary })) });
+  web.addPage(
+    '/api/garden',
+    items([[`${web.url}/garden/`, 'Growing tomatoes at home', 'Sun, watering and support for tomato plants']]),
+    { contentType: 'application/json' },
+  );
   web.addPage(
     '/api/articles',
     items([
-      [web.pageUrl('article-audi-etron-sportback'), 'Audi e-tron Sportback revealed', 'The electric coupe SUV: range, charging and price'],
+      [
+        web.pageUrl('article-audi-etron-sportback'),
+        'Audi e-tron Sportback revealed',
+        'The electric coupe SUV: range, charging and price',
+      ],
       [`${web.url}/garden/missing`, 'A page that is gone', 'This result answers 404'],
     ]),
     { contentType: 'application/json' },
   );
-  web.addPage('/api/wiki', items([[web.pageUrl('wikipedia-microsoft'), 'Microsoft - Wikipedia', 'Microsoft Corporation is an American technology company']]), { contentType: 'application/json' });
+  web.addPage(
+    '/api/wiki',
+    items([
+      [
+        web.pageUrl('wikipedia-microsoft'),
+        'Microsoft - Wikipedia',
+        'Microsoft Corporation is an American technology company',
+      ],
+    ]),
+    { contentType: 'application/json' },
+  );
   llm = await startScriptedServer();
   quarry = await startQuarry(web, engines());
   withModel = await startQuarry(
     web,
-    mergeLayers(engines() as Record<string, unknown>, { llm: { fast: { provider: 'openai-compatible', baseUrl: `${llm.origin}/v1`, model: 'scripted-7b', maxRetries: 0 } } }) as ConfigInput,
+    mergeLayers(engines() as Record<string, unknown>, {
+      llm: {
+        fast: { provider: 'openai-compatible', baseUrl: `${llm.origin}/v1`, model: 'scripted-7b', maxRetries: 0 },
+      },
+    }) as ConfigInput,
   );
 }, 90_000);
 
@@ -114,15 +146,31 @@ afterAll(async () => {
 });
 
 function chat(content: unknown) {
-  return { json: { id: 'x', model: 'scripted-7b', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: JSON.stringify(content) } }] } };
+  return {
+    json: {
+      id: 'x',
+      model: 'scripted-7b',
+      choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: JSON.stringify(content) } }],
+    },
+  };
 }
 
 const garden = { query: 'tomato plants', engines: ['sandbox_garden'], relevance_filter: false, cache_ttl: 0 };
-const articles = { query: 'electric car battery range and charging', engines: ['sandbox_articles'], relevance_filter: false, cache_ttl: 0 };
+const articles = {
+  query: 'electric car battery range and charging',
+  engines: ['sandbox_articles'],
+  relevance_filter: false,
+  cache_ttl: 0,
+};
 
 describe('enhanced search', () => {
   it('runs asynchronously with async_mode and serves the job status and the webhook', async () => {
-    const res = await quarry.post(SEARCH, { ...garden, content_filter: 'bm25', async_mode: true, webhook_url: web.webhookUrl('enhanced-done') });
+    const res = await quarry.post(SEARCH, {
+      ...garden,
+      content_filter: 'bm25',
+      async_mode: true,
+      webhook_url: web.webhookUrl('enhanced-done'),
+    });
     expect(res.status).toBe(202);
     expect(['pending', 'processing']).toContain(res.body.status);
     expect(res.body.job_id).toBe(res.body.request_id);
@@ -146,7 +194,11 @@ describe('enhanced search', () => {
     expect(res.body.results).toHaveLength(1);
     expect(res.body.results[0].scraped_content.text).toContain('six to eight hours');
     expect(res.body.results[0].enhanced).toBeUndefined();
-    expect(res.body.enhanced_metadata).toMatchObject({ extraction_strategy: 'none', content_filter: 'none', pages_processed: 0 });
+    expect(res.body.enhanced_metadata).toMatchObject({
+      extraction_strategy: 'none',
+      content_filter: 'none',
+      pages_processed: 0,
+    });
     expect(res.body.markdown).toContain('Growing tomatoes at home');
   });
 
@@ -164,8 +216,21 @@ describe('enhanced search', () => {
           { name: 'link', selector: 'a.more', type: 'attribute', attribute: 'href' },
           { name: 'image', selector: 'img', type: 'attribute', attribute: 'src' },
           { name: 'tags', selector: 'ul.tags li', type: 'list' },
-          { name: 'grower', selector: '.grower', type: 'nested', fields: [{ name: 'who', selector: '.who', type: 'text' }, { name: 'farm', selector: '.farm', type: 'text' }] },
-          { name: 'spans', selector: '.grower span', type: 'nested_list', fields: [{ name: 'class', type: 'attribute', attribute: 'class' }] },
+          {
+            name: 'grower',
+            selector: '.grower',
+            type: 'nested',
+            fields: [
+              { name: 'who', selector: '.who', type: 'text' },
+              { name: 'farm', selector: '.farm', type: 'text' },
+            ],
+          },
+          {
+            name: 'spans',
+            selector: '.grower span',
+            type: 'nested_list',
+            fields: [{ name: 'class', type: 'attribute', attribute: 'class' }],
+          },
           { name: 'missing', selector: '.nope', type: 'text', default: 'n/a' },
         ],
       },
@@ -188,7 +253,12 @@ describe('enhanced search', () => {
   });
 
   it('finds emails, phones, dates, prices and URLs with the regex strategy, plus custom patterns', async () => {
-    const res = await quarry.post(SEARCH, { ...garden, extraction_strategy: 'regex', regex_patterns: ['email', 'phone', 'date', 'price', 'url'], custom_patterns: { sku: 'T-\\d{3}', pH: { pattern: 'ph between [\\d.]+ and [\\d.]+', flags: 'i' } } });
+    const res = await quarry.post(SEARCH, {
+      ...garden,
+      extraction_strategy: 'regex',
+      regex_patterns: ['email', 'phone', 'date', 'price', 'url'],
+      custom_patterns: { sku: 'T-\\d{3}', pH: { pattern: 'ph between [\\d.]+ and [\\d.]+', flags: 'i' } },
+    });
     expect(res.status).toBe(200);
     const data = res.body.results[0].enhanced.extraction.data as Array<{ label: string; value: string }>;
     const values = (label: string) => data.filter((m) => m.label === label).map((m) => m.value);
@@ -202,7 +272,12 @@ describe('enhanced search', () => {
   });
 
   it('prunes boilerplate, keeps query-relevant blocks with bm25, and writes markdown of what is kept', async () => {
-    const pruned = await quarry.post(SEARCH, { ...articles, max_results: 1, content_filter: 'pruning', markdown_generation: true });
+    const pruned = await quarry.post(SEARCH, {
+      ...articles,
+      max_results: 1,
+      content_filter: 'pruning',
+      markdown_generation: true,
+    });
     expect(pruned.status).toBe(200);
     const p = pruned.body.results[0].enhanced;
     expect(p.status).toBe('ok');
@@ -212,7 +287,13 @@ describe('enhanced search', () => {
     expect(p.markdown).toMatch(/^# 2020 Audi e-tron Sportback/m);
     expect(p.markdown).toContain('## Range and Charging');
 
-    const bm25 = await quarry.post(SEARCH, { ...articles, max_results: 1, content_filter: 'bm25', bm25: { threshold: 1 }, markdown_generation: true });
+    const bm25 = await quarry.post(SEARCH, {
+      ...articles,
+      max_results: 1,
+      content_filter: 'bm25',
+      bm25: { threshold: 1 },
+      markdown_generation: true,
+    });
     const b = bm25.body.results[0].enhanced;
     expect(b.content.blocks_kept).toBeLessThan(p.content.blocks_kept);
     expect(b.content.text).toContain('charging');
@@ -221,7 +302,13 @@ describe('enhanced search', () => {
   });
 
   it('clusters blocks by meaning with the cosine strategy and ranks the clusters against the query', async () => {
-    const res = await quarry.post(SEARCH, { ...articles, max_results: 1, content_filter: 'pruning', extraction_strategy: 'cosine', cosine: { top_k: 2 } });
+    const res = await quarry.post(SEARCH, {
+      ...articles,
+      max_results: 1,
+      content_filter: 'pruning',
+      extraction_strategy: 'cosine',
+      cosine: { top_k: 2 },
+    });
     expect(res.status).toBe(200);
     const extraction = res.body.results[0].enhanced.extraction;
     expect(extraction.strategy).toBe('cosine');
@@ -247,8 +334,16 @@ describe('enhanced search', () => {
     expect(res.status).toBe(200);
     const analysis = res.body.results[0].enhanced.link_analysis;
     const byUrl = new Map<string, any>(analysis.links.map((l: any) => [l.url, l]));
-    expect(byUrl.get(`${web.url}/garden/watering`)).toMatchObject({ type: 'internal', text: 'how to water tomato plants', nofollow: false });
-    expect(byUrl.get('https://extension.example.org/tomatoes')).toMatchObject({ type: 'external', nofollow: true, rel: ['nofollow'] });
+    expect(byUrl.get(`${web.url}/garden/watering`)).toMatchObject({
+      type: 'internal',
+      text: 'how to water tomato plants',
+      nofollow: false,
+    });
+    expect(byUrl.get('https://extension.example.org/tomatoes')).toMatchObject({
+      type: 'external',
+      nofollow: true,
+      rel: ['nofollow'],
+    });
     expect(analysis.skipped).toBeGreaterThanOrEqual(1); // the mailto: link
     expect(analysis.external).toBe(2);
     expect(analysis.total).toBe(analysis.internal + analysis.external);
@@ -260,16 +355,32 @@ describe('enhanced search', () => {
   });
 
   it('analyses the links of a real page (Wikipedia)', async () => {
-    const res = await quarry.post(SEARCH, { query: 'Microsoft Windows operating system', engines: ['sandbox_wiki'], relevance_filter: false, cache_ttl: 0, link_analysis: true });
+    const res = await quarry.post(SEARCH, {
+      query: 'Microsoft Windows operating system',
+      engines: ['sandbox_wiki'],
+      relevance_filter: false,
+      cache_ttl: 0,
+      link_analysis: true,
+    });
     expect(res.status).toBe(200);
     const analysis = res.body.results[0].enhanced.link_analysis;
     expect(analysis.total).toBeGreaterThan(500);
     expect(analysis.external).toBeGreaterThan(50);
-    expect(analysis.links.slice(0, 15).map((l: any) => l.text).join(' ')).toMatch(/Windows/);
+    expect(
+      analysis.links
+        .slice(0, 15)
+        .map((l: any) => l.text)
+        .join(' '),
+    ).toMatch(/Windows/);
   });
 
   it('crawls adaptively: most relevant links first, stopping when pages stop adding information', async () => {
-    const res = await quarry.post(SEARCH, { ...garden, query: 'tomato plants watering pests soil compost', adaptive_crawling: true, adaptive: { max_pages: 10, patience: 2, min_gain: 0.2 } });
+    const res = await quarry.post(SEARCH, {
+      ...garden,
+      query: 'tomato plants watering pests soil compost',
+      adaptive_crawling: true,
+      adaptive: { max_pages: 10, patience: 2, min_gain: 0.2 },
+    });
     expect(res.status).toBe(200);
     const crawl = res.body.results[0].enhanced.adaptive_crawl;
     const paths = crawl.pages.map((p: any) => new URL(p.url).pathname);
@@ -282,13 +393,26 @@ describe('enhanced search', () => {
     expect(crawl.pages.at(-1).information_gain).toBeLessThan(0.2);
     expect(crawl.collected_text).toContain('blossom end rot');
 
-    const budget = await quarry.post(SEARCH, { ...garden, query: 'tomato plants watering pests soil compost', adaptive_crawling: true, adaptive: { max_pages: 2 } });
-    expect(budget.body.results[0].enhanced.adaptive_crawl).toMatchObject({ pages_visited: 2, stopped_because: 'max_pages' });
+    const budget = await quarry.post(SEARCH, {
+      ...garden,
+      query: 'tomato plants watering pests soil compost',
+      adaptive_crawling: true,
+      adaptive: { max_pages: 2 },
+    });
+    expect(budget.body.results[0].enhanced.adaptive_crawl).toMatchObject({
+      pages_visited: 2,
+      stopped_because: 'max_pages',
+    });
   });
 
   it('scrolls with the browser when it can, and otherwise says per result why not', async () => {
     // The request's own deadline (15 s) must end a slow browser start before the test's 30 s limit does.
-    const res = await quarry.post(SEARCH, { ...garden, timeout: 15, virtual_scrolling: true, scroll: { max_scrolls: 2, scroll_delay_ms: 50 } });
+    const res = await quarry.post(SEARCH, {
+      ...garden,
+      timeout: 15,
+      virtual_scrolling: true,
+      scroll: { max_scrolls: 2, scroll_delay_ms: 50 },
+    });
     expect(res.status).toBe(200);
     const scroll = res.body.results[0].enhanced.virtual_scroll;
     if (scroll.used) expect(scroll.available).toBe(true);
@@ -298,7 +422,10 @@ describe('enhanced search', () => {
 
 describe('language-model strategy and filter', () => {
   it('refuses with 503 UNAVAILABLE and a clear message when no model is configured', async () => {
-    for (const body of [{ ...garden, extraction_strategy: 'llm' }, { ...garden, content_filter: 'llm' }]) {
+    for (const body of [
+      { ...garden, extraction_strategy: 'llm' },
+      { ...garden, content_filter: 'llm' },
+    ]) {
       const res = await quarry.post(SEARCH, body);
       expect(res.status).toBe(503);
       expect(res.body.error.code).toBe('UNAVAILABLE');
@@ -307,11 +434,40 @@ describe('language-model strategy and filter', () => {
   });
 
   it('extracts schema-guided JSON with the configured model', async () => {
-    llm.script(chat({ seedlings: [{ name: 'Sungold', price: 4.99 }, { name: 'Brandywine', price: 5.49 }] }));
-    const schema = { type: 'object', properties: { seedlings: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, price: { type: 'number' } } } } } };
-    const res = await withModel.post(SEARCH, { ...garden, extraction_strategy: 'llm', llm_instruction: 'List the seedlings for sale with their prices', llm_schema: schema });
+    llm.script(
+      chat({
+        seedlings: [
+          { name: 'Sungold', price: 4.99 },
+          { name: 'Brandywine', price: 5.49 },
+        ],
+      }),
+    );
+    const schema = {
+      type: 'object',
+      properties: {
+        seedlings: {
+          type: 'array',
+          items: { type: 'object', properties: { name: { type: 'string' }, price: { type: 'number' } } },
+        },
+      },
+    };
+    const res = await withModel.post(SEARCH, {
+      ...garden,
+      extraction_strategy: 'llm',
+      llm_instruction: 'List the seedlings for sale with their prices',
+      llm_schema: schema,
+    });
     expect(res.status).toBe(200);
-    expect(res.body.results[0].enhanced.extraction).toEqual({ strategy: 'llm', data: { seedlings: [{ name: 'Sungold', price: 4.99 }, { name: 'Brandywine', price: 5.49 }] }, model: 'scripted-7b' });
+    expect(res.body.results[0].enhanced.extraction).toEqual({
+      strategy: 'llm',
+      data: {
+        seedlings: [
+          { name: 'Sungold', price: 4.99 },
+          { name: 'Brandywine', price: 5.49 },
+        ],
+      },
+      model: 'scripted-7b',
+    });
     const sent = JSON.stringify(llm.received.at(-1)!.body);
     expect(sent).toContain('List the seedlings for sale');
     expect(sent).toContain('Sungold');
@@ -342,15 +498,48 @@ describe('bad input', () => {
       [{ extraction_strategy: 'xpath' }, /extraction_strategy/],
       [{ content_filter: 'magic' }, /content_filter/],
       [{ extraction_strategy: 'json_css' }, /css_schema: required/],
-      [{ extraction_strategy: 'json_css', css_schema: { fields: [{ name: 'a', selector: 'p' }] } }, /css_schema\.baseSelector: is required/],
-      [{ extraction_strategy: 'json_css', css_schema: { baseSelector: 'div', fields: [{ name: 'a', selector: 'p[' }] } }, /css_schema\.fields\[0\]\.selector: invalid CSS selector "p\["/],
-      [{ extraction_strategy: 'json_css', css_schema: { baseSelector: 'div', fields: [{ name: 'a', type: 'attribute', selector: 'a' }] } }, /fields\[0\]\.attribute/],
-      [{ extraction_strategy: 'json_css', css_schema: { baseSelector: 'div', fields: [{ name: 'a', type: 'nested', selector: 'a' }] } }, /fields\[0\]\.fields/],
-      [{ extraction_strategy: 'regex', custom_patterns: { broken: '(unclosed' } }, /custom_patterns\.broken: invalid regular expression/],
-      [{ extraction_strategy: 'regex', custom_patterns: { evil: '(a+)+$' } }, /custom_patterns\.evil: refused.*nested quantifier/],
-      [{ extraction_strategy: 'regex', custom_patterns: { alt: '(a|ab)*c' } }, /custom_patterns\.alt: refused.*alternation/],
+      [
+        { extraction_strategy: 'json_css', css_schema: { fields: [{ name: 'a', selector: 'p' }] } },
+        /css_schema\.baseSelector: is required/,
+      ],
+      [
+        {
+          extraction_strategy: 'json_css',
+          css_schema: { baseSelector: 'div', fields: [{ name: 'a', selector: 'p[' }] },
+        },
+        /css_schema\.fields\[0\]\.selector: invalid CSS selector "p\["/,
+      ],
+      [
+        {
+          extraction_strategy: 'json_css',
+          css_schema: { baseSelector: 'div', fields: [{ name: 'a', type: 'attribute', selector: 'a' }] },
+        },
+        /fields\[0\]\.attribute/,
+      ],
+      [
+        {
+          extraction_strategy: 'json_css',
+          css_schema: { baseSelector: 'div', fields: [{ name: 'a', type: 'nested', selector: 'a' }] },
+        },
+        /fields\[0\]\.fields/,
+      ],
+      [
+        { extraction_strategy: 'regex', custom_patterns: { broken: '(unclosed' } },
+        /custom_patterns\.broken: invalid regular expression/,
+      ],
+      [
+        { extraction_strategy: 'regex', custom_patterns: { evil: '(a+)+$' } },
+        /custom_patterns\.evil: refused.*nested quantifier/,
+      ],
+      [
+        { extraction_strategy: 'regex', custom_patterns: { alt: '(a|ab)*c' } },
+        /custom_patterns\.alt: refused.*alternation/,
+      ],
       [{ extraction_strategy: 'regex', regex_patterns: ['zipcode'] }, /regex_patterns: unknown pattern "zipcode"/],
-      [{ css_schema: { baseSelector: 'div', fields: [] } }, /css_schema: only used with extraction_strategy "json_css"/],
+      [
+        { css_schema: { baseSelector: 'div', fields: [] } },
+        /css_schema: only used with extraction_strategy "json_css"/,
+      ],
       [{ adaptive: { max_pages: 0 }, adaptive_crawling: true }, /max_pages/],
       [{ link_analysis: 'yes' }, /link_analysis/],
       [{ engines: ['nope'] }, /unknown engine/],
@@ -358,7 +547,10 @@ describe('bad input', () => {
     for (const [extra, message] of cases) {
       const res = await quarry.post(SEARCH, { ...garden, ...extra });
       expect(res.status, JSON.stringify(extra)).toBe(400);
-      expect(`${res.body.error.message} ${JSON.stringify(res.body.error.details ?? '')}`, JSON.stringify(extra)).toMatch(message);
+      expect(
+        `${res.body.error.message} ${JSON.stringify(res.body.error.details ?? '')}`,
+        JSON.stringify(extra),
+      ).toMatch(message);
     }
   });
 });

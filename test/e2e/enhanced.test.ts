@@ -25,7 +25,10 @@ describe('POST /api/v1/enhanced/discover-urls', () => {
       `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${web.url}/site-a/news/one</loc><lastmod>2026-10-01</lastmod></url><url><loc>${web.url}/site-a/news/two</loc></url></urlset>`,
       { contentType: 'application/xml' },
     );
-    web.addPage('/site-a/', `<html><body><a href="/site-a/about">About</a> <a href="/site-a/private/admin">Admin</a> <a href="https://elsewhere.example/x">Out</a> <a href="/site-a/news/one">One</a></body></html>`);
+    web.addPage(
+      '/site-a/',
+      `<html><body><a href="/site-a/about">About</a> <a href="/site-a/private/admin">Admin</a> <a href="https://elsewhere.example/x">Out</a> <a href="/site-a/news/one">One</a></body></html>`,
+    );
     web.addPage('/site-a/about', `<html><body><a href="/site-a/team">Team</a></body></html>`);
     web.addPage('/site-a/team', `<html><body>team</body></html>`);
   });
@@ -45,8 +48,14 @@ describe('POST /api/v1/enhanced/discover-urls', () => {
   });
 
   it('filters with a glob pattern and stops at max_urls', async () => {
-    const news = await quarry.post('/api/v1/enhanced/discover-urls', { base_url: `${web.url}/site-a/`, pattern: '/site-a/news/*' });
-    expect(news.body.urls.map((u: any) => u.url.replace(web.url, '')).sort()).toEqual(['/site-a/news/one', '/site-a/news/two']);
+    const news = await quarry.post('/api/v1/enhanced/discover-urls', {
+      base_url: `${web.url}/site-a/`,
+      pattern: '/site-a/news/*',
+    });
+    expect(news.body.urls.map((u: any) => u.url.replace(web.url, '')).sort()).toEqual([
+      '/site-a/news/one',
+      '/site-a/news/two',
+    ]);
     const one = await quarry.post('/api/v1/enhanced/discover-urls', { base_url: `${web.url}/site-a/`, max_urls: 1 });
     expect(one.body.urls).toHaveLength(1);
     expect(one.body.truncated).toBe(true);
@@ -58,7 +67,10 @@ describe('POST /api/v1/enhanced/discover-urls', () => {
     expect(badUrl.body.error.message).toContain('base_url');
     const tooMany = await quarry.post('/api/v1/enhanced/discover-urls', { base_url: web.url, max_urls: 0 });
     expect(tooMany.status).toBe(400);
-    const badPattern = await quarry.post('/api/v1/enhanced/discover-urls', { base_url: `${web.url}/site-a/`, pattern: '{unclosed' });
+    const badPattern = await quarry.post('/api/v1/enhanced/discover-urls', {
+      base_url: `${web.url}/site-a/`,
+      pattern: '{unclosed',
+    });
     expect(badPattern.status).toBe(400);
     expect(badPattern.body.error.message).toContain('pattern');
     const refused = await quarry.post('/api/v1/enhanced/discover-urls', { base_url: 'http://127.0.0.1:9/' });
@@ -87,7 +99,10 @@ describe('POST /api/v1/enhanced/chunk-content', () => {
     const auto = await quarry.post('/api/v1/enhanced/chunk-content', { text });
     expect(auto.body.strategy).toBe('auto');
     expect(auto.body.strategy_used).toBe('markdown');
-    expect(auto.body.chunks.find((c: any) => c.text.includes('Run the installer')).heading_path).toEqual(['Guide', 'Install 📦']);
+    expect(auto.body.chunks.find((c: any) => c.text.includes('Run the installer')).heading_path).toEqual([
+      'Guide',
+      'Install 📦',
+    ]);
     const semantic = await quarry.post('/api/v1/enhanced/chunk-content', { text, strategy: 'semantic' });
     expect(semantic.body.embedding_model).toBe('quarry/glove-static-100d');
   });
@@ -96,7 +111,11 @@ describe('POST /api/v1/enhanced/chunk-content', () => {
     const unknown = await quarry.post('/api/v1/enhanced/chunk-content', { text: 'x', strategy: 'by-magic' });
     expect(unknown.status).toBe(400);
     expect(unknown.body.error.message).toMatch(/strategy/);
-    const overlap = await quarry.post('/api/v1/enhanced/chunk-content', { text: 'x', max_tokens: 32, overlap_tokens: 32 });
+    const overlap = await quarry.post('/api/v1/enhanced/chunk-content', {
+      text: 'x',
+      max_tokens: 32,
+      overlap_tokens: 32,
+    });
     expect(overlap.status).toBe(400);
     expect(overlap.body.error.message).toMatch(/overlap_tokens must be smaller than max_tokens/);
     expect((await quarry.post('/api/v1/enhanced/chunk-content', { text: '' })).status).toBe(400);
@@ -109,18 +128,31 @@ describe('POST /api/v1/enhanced/extract-tables', () => {
     <tbody><tr><td><a href="/tea">Tea</a></td><td>3</td><td>4</td></tr><tr><td>Coffee</td><td colspan="2">5</td></tr></tbody></table></body></html>`;
 
   it('returns headers and rows with spans expanded and links resolved', async () => {
-    const res = await quarry.post('/api/v1/enhanced/extract-tables', { html_content: html, base_url: 'https://shop.example/menu/' });
+    const res = await quarry.post('/api/v1/enhanced/extract-tables', {
+      html_content: html,
+      base_url: 'https://shop.example/menu/',
+    });
     expect(res.status).toBe(200);
     expect(res.body.total_tables).toBe(1);
     const table = res.body.tables[0];
-    expect(table).toMatchObject({ index: 1, caption: 'Prices', headers: ['Item', 'Cost / 2024', 'Cost / 2025'], rows: [['Tea', '3', '4'], ['Coffee', '5', '5']] });
+    expect(table).toMatchObject({
+      index: 1,
+      caption: 'Prices',
+      headers: ['Item', 'Cost / 2024', 'Cost / 2025'],
+      rows: [
+        ['Tea', '3', '4'],
+        ['Coffee', '5', '5'],
+      ],
+    });
     expect(table.links).toEqual([{ row: 2, column: 0, text: 'Tea', url: 'https://shop.example/tea' }]);
     const all = await quarry.post('/api/v1/enhanced/extract-tables', { html_content: html, strategy: 'all' });
     expect(all.body.tables.map((t: any) => t.is_layout)).toEqual([true, false]);
   });
 
   it('rejects unknown strategies and relative base URLs', async () => {
-    expect((await quarry.post('/api/v1/enhanced/extract-tables', { html_content: html, strategy: 'magic' })).status).toBe(400);
+    expect(
+      (await quarry.post('/api/v1/enhanced/extract-tables', { html_content: html, strategy: 'magic' })).status,
+    ).toBe(400);
     const base = await quarry.post('/api/v1/enhanced/extract-tables', { html_content: html, base_url: '/menu' });
     expect(base.status).toBe(400);
     expect(base.body.error.message).toMatch(/base_url/);
@@ -148,17 +180,27 @@ describe('GET /api/v1/enhanced/features and /performance', () => {
       'enhanced.extract_tables.auto',
       'enhanced.discover_urls',
     ];
-    for (const name of expected) expect(features[name], name).toMatchObject({ available: expect.any(Boolean), detail: expect.any(String) });
+    for (const name of expected)
+      expect(features[name], name).toMatchObject({ available: expect.any(Boolean), detail: expect.any(String) });
     // No model is configured in the harness: the llm options say so and what to do.
-    expect(features['enhanced.search.extraction_strategy.llm']).toMatchObject({ available: false, detail: expect.stringMatching(/needs a language model/) });
+    expect(features['enhanced.search.extraction_strategy.llm']).toMatchObject({
+      available: false,
+      detail: expect.stringMatching(/needs a language model/),
+    });
     expect(features['enhanced.search.extraction_strategy.regex'].available).toBe(true);
     expect(features['enhanced.scrape.screenshot'].available).toBe(features.browser.available);
   });
 
-  it('reports extraction\'s own figures: pages, pages/s and failure reasons', async () => {
+  it("reports extraction's own figures: pages, pages/s and failure reasons", async () => {
     web.addPage('/perf/blocked', captchaPage());
-    web.addPage('/perf/article', `<html><head><title>Perf article</title></head><body><article><h1>Perf</h1>${'<p>Some measured words about extraction speed and quality here.</p>'.repeat(10)}</article></body></html>`);
-    const scraped = await quarry.post('/api/v1/enhanced/scrape', { urls: [`${web.url}/perf/article`, `${web.url}/perf/blocked`], cache_mode: 'bypass' });
+    web.addPage(
+      '/perf/article',
+      `<html><head><title>Perf article</title></head><body><article><h1>Perf</h1>${'<p>Some measured words about extraction speed and quality here.</p>'.repeat(10)}</article></body></html>`,
+    );
+    const scraped = await quarry.post('/api/v1/enhanced/scrape', {
+      urls: [`${web.url}/perf/article`, `${web.url}/perf/blocked`],
+      cache_mode: 'bypass',
+    });
     expect(scraped.status).toBe(200);
     const res = await quarry.get('/api/v1/enhanced/performance');
     expect(res.status).toBe(200);

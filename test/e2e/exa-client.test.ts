@@ -20,11 +20,22 @@ const PARAPHRASE = 'help for a person whose heart stopped';
 beforeAll(async () => {
   web = await startSandboxWeb();
   for (const page of MEANING_PAGES) web.addPage(page.path, renderMeaningPage(page));
-  const items = [BREATHING!, BRIDGE!, CPR!].map((p) => ({ link: `${web.url}${p.path}`, name: p.title, summary: p.paragraphs[0] }));
+  const items = [BREATHING!, BRIDGE!, CPR!].map((p) => ({
+    link: `${web.url}${p.path}`,
+    name: p.title,
+    summary: p.paragraphs[0],
+  }));
   web.addPage('/api/find', JSON.stringify({ items }), { contentType: 'application/json' });
   quarry = await startQuarry(web, {
     customEngines: [
-      { type: 'json', id: 'sandbox_find', name: 'Sandbox search', urlTemplate: `${web.url}/api/find?q={query}`, results: 'items', fields: { url: 'link', title: 'name', snippet: 'summary' } },
+      {
+        type: 'json',
+        id: 'sandbox_find',
+        name: 'Sandbox search',
+        urlTemplate: `${web.url}/api/find?q={query}`,
+        results: 'items',
+        fields: { url: 'link', title: 'name', snippet: 'summary' },
+      },
     ],
     search: { defaultEngines: ['sandbox_find'] },
   });
@@ -54,8 +65,12 @@ describe('the official exa-js client against Quarry', () => {
     expect('text' in top).toBe(false);
   });
 
-  it('search with the client\'s default contents: text cut at maxCharacters; domain filters apply', async () => {
-    const response = await exa.search(PARAPHRASE, { numResults: 2, includeDomains: ['127.0.0.1'], someFutureOption: 'x' } as never);
+  it("search with the client's default contents: text cut at maxCharacters; domain filters apply", async () => {
+    const response = await exa.search(PARAPHRASE, {
+      numResults: 2,
+      includeDomains: ['127.0.0.1'],
+      someFutureOption: 'x',
+    } as never);
     expect(response.results).toHaveLength(2);
     expect((response.results[0] as { text?: string }).text).toContain('chest compressions');
     const excluded = await exa.search(PARAPHRASE, { excludeDomains: ['127.0.0.1'], contents: false });

@@ -17,15 +17,35 @@ let quarry: RunningQuarry;
 let firecrawl: Firecrawl;
 let v1: FirecrawlAppV1;
 
-const NEWS_ENGINES = ['bing_news', 'brave_news', 'duckduckgo_news', 'google_news', 'guardian', 'hackernews', 'tagesschau', 'wikinews', 'yahoo_news', 'yahoo_finance'];
+const NEWS_ENGINES = [
+  'bing_news',
+  'brave_news',
+  'duckduckgo_news',
+  'google_news',
+  'guardian',
+  'hackernews',
+  'tagesschau',
+  'wikinews',
+  'yahoo_news',
+  'yahoo_finance',
+];
 
 beforeAll(async () => {
   web = await startSandboxWeb();
   addFirecrawlSite(web, { pages: 6, privatePages: 2 });
   web.setRobots('User-agent: *\nDisallow: /fc/private/\n');
-  search = await startLocalSearch([1, 2, 3].map((i) => ({ url: `${web.url}${sitePagePath(i)}`, title: `Quarry stone ${i}`, text: 'how slabs are sawn with diamond wire at the quarry' })));
+  search = await startLocalSearch(
+    [1, 2, 3].map((i) => ({
+      url: `${web.url}${sitePagePath(i)}`,
+      title: `Quarry stone ${i}`,
+      text: 'how slabs are sawn with diamond wire at the quarry',
+    })),
+  );
   quarry = await startQuarry(web, {
-    customEngines: [search.engineConfig('local_web', ['general']), search.engineConfig('local_news', ['news'])] as never,
+    customEngines: [
+      search.engineConfig('local_web', ['general']),
+      search.engineConfig('local_news', ['news']),
+    ] as never,
     search: { defaultEngines: ['local_web'], defaultSingleEngine: 'local_web' },
     outbound: { allowHosts: [`127.0.0.1:${web.port}`, search.host] },
     engines: Object.fromEntries(NEWS_ENGINES.map((id) => [id, { enabled: false }])),
@@ -41,7 +61,7 @@ afterAll(async () => {
 });
 
 describe('firecrawl-js map', () => {
-  it('v2: the site\'s URLs as link objects, a robots-disallowed section neither listed nor requested', async () => {
+  it("v2: the site's URLs as link objects, a robots-disallowed section neither listed nor requested", async () => {
     const result = await firecrawl.map(`${web.url}/fc/`);
     const urls = result.links.map((link) => link.url);
     for (let i = 0; i < 6; i++) expect(urls).toContain(`${web.url}${sitePagePath(i)}`);
@@ -80,7 +100,10 @@ describe('firecrawl-js search', () => {
   it('v2: scrapeOptions reads every web result as a Document', async () => {
     const result = await firecrawl.search('diamond wire slabs', { limit: 2, scrapeOptions: { formats: ['markdown'] } });
     expect(result.web).toHaveLength(2);
-    for (const doc of result.web as Array<{ markdown?: string; metadata?: { sourceURL?: string; statusCode?: number } }>) {
+    for (const doc of result.web as Array<{
+      markdown?: string;
+      metadata?: { sourceURL?: string; statusCode?: number };
+    }>) {
       expect(doc.markdown).toContain('diamond wire');
       expect(doc.metadata?.statusCode).toBe(200);
     }

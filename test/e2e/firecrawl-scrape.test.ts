@@ -45,7 +45,10 @@ const requestsFor = (path: string) => web.requestLog().filter((r) => r.path === 
 
 describe('firecrawl-js v2 scrape', () => {
   it('answers every page format and the metadata the clients read', async () => {
-    const doc = await firecrawl.scrape(pageUrl(1), { formats: ['markdown', 'html', 'rawHtml', 'links', 'images'], maxAge: 0 });
+    const doc = await firecrawl.scrape(pageUrl(1), {
+      formats: ['markdown', 'html', 'rawHtml', 'links', 'images'],
+      maxAge: 0,
+    });
     expect(doc.markdown).toContain('diamond wire');
     expect(doc.rawHtml).toContain('<article>');
     expect(doc.html).toContain('diamond wire');
@@ -101,29 +104,53 @@ describe('firecrawl-js v2 scrape', () => {
     expect(requestsFor(path) - before).toBe(3);
   });
 
-  it.runIf(hasChromium)('screenshot (and full page) renders the page: a PNG data URL', async () => {
-    const doc = await firecrawl.scrape(pageUrl(0), { formats: ['markdown', { type: 'screenshot', fullPage: true }], maxAge: 0 });
-    expect(doc.screenshot).toMatch(/^data:image\/png;base64,iVBOR/);
-    expect(doc.markdown).toContain('granite');
-  }, 60_000);
+  it.runIf(hasChromium)(
+    'screenshot (and full page) renders the page: a PNG data URL',
+    async () => {
+      const doc = await firecrawl.scrape(pageUrl(0), {
+        formats: ['markdown', { type: 'screenshot', fullPage: true }],
+        maxAge: 0,
+      });
+      expect(doc.screenshot).toMatch(/^data:image\/png;base64,iVBOR/);
+      expect(doc.markdown).toContain('granite');
+    },
+    60_000,
+  );
 
-  it.runIf(hasChromium)('actions: click, then a screenshot and a scrape of the page with the revealed text', async () => {
-    const doc = await firecrawl.scrape(`${web.url}/fc/reveal`, {
-      formats: ['markdown'],
-      maxAge: 0,
-      actions: [{ type: 'click', selector: '#show' }, { type: 'wait', milliseconds: 100 }, { type: 'screenshot', fullPage: true, viewport: { width: 800, height: 600 } } as never, { type: 'scrape' }],
-    });
-    const actions = doc.actions as { screenshots: string[]; scrapes: Array<{ url: string; html: string }> };
-    expect(actions.screenshots).toHaveLength(1);
-    expect(actions.screenshots[0]).toMatch(/^data:image\/png;base64,iVBOR/);
-    expect(actions.scrapes[0]!.html).toContain('The revealed stone is porphyry');
-    expect(doc.markdown).toContain('porphyry');
-    const failed = await firecrawl.scrape(`${web.url}/fc/reveal`, { maxAge: 0, timeout: 5000, actions: [{ type: 'click', selector: '#no-such-button' }] }).catch((error: unknown) => error);
-    expect((failed as SdkError).status).toBe(400);
-    expect((failed as SdkError).code).toBe('SCRAPE_ACTION_ERROR');
-    const script = await firecrawl.scrape(`${web.url}/fc/reveal`, { actions: [{ type: 'executeJavascript', script: '1' }] }).catch((error: unknown) => error);
-    expect((script as SdkError).status).toBe(403);
-  }, 90_000);
+  it.runIf(hasChromium)(
+    'actions: click, then a screenshot and a scrape of the page with the revealed text',
+    async () => {
+      const doc = await firecrawl.scrape(`${web.url}/fc/reveal`, {
+        formats: ['markdown'],
+        maxAge: 0,
+        actions: [
+          { type: 'click', selector: '#show' },
+          { type: 'wait', milliseconds: 100 },
+          { type: 'screenshot', fullPage: true, viewport: { width: 800, height: 600 } } as never,
+          { type: 'scrape' },
+        ],
+      });
+      const actions = doc.actions as { screenshots: string[]; scrapes: Array<{ url: string; html: string }> };
+      expect(actions.screenshots).toHaveLength(1);
+      expect(actions.screenshots[0]).toMatch(/^data:image\/png;base64,iVBOR/);
+      expect(actions.scrapes[0]!.html).toContain('The revealed stone is porphyry');
+      expect(doc.markdown).toContain('porphyry');
+      const failed = await firecrawl
+        .scrape(`${web.url}/fc/reveal`, {
+          maxAge: 0,
+          timeout: 5000,
+          actions: [{ type: 'click', selector: '#no-such-button' }],
+        })
+        .catch((error: unknown) => error);
+      expect((failed as SdkError).status).toBe(400);
+      expect((failed as SdkError).code).toBe('SCRAPE_ACTION_ERROR');
+      const script = await firecrawl
+        .scrape(`${web.url}/fc/reveal`, { actions: [{ type: 'executeJavascript', script: '1' }] })
+        .catch((error: unknown) => error);
+      expect((script as SdkError).status).toBe(403);
+    },
+    90_000,
+  );
 
   it('summary without a model is extractive: sentences of the page', async () => {
     const doc = await firecrawl.scrape(pageUrl(1), { formats: ['summary'] });
@@ -165,18 +192,24 @@ describe('the Firecrawl envelope: keys, credit usage, errors', () => {
     expect((legacy as { data: { remaining_credits: number } }).data.remaining_credits).toBeGreaterThan(0);
   });
 
-  it('a request without a key, or with another key, is 401 with Firecrawl\'s string error', async () => {
+  it("a request without a key, or with another key, is 401 with Firecrawl's string error", async () => {
     const keyless = new Firecrawl({ apiUrl: `${quarry.url}/firecrawl` });
     const failure = await keyless.scrape(pageUrl(1)).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(SdkError);
     expect((failure as SdkError).status).toBe(401);
     expect((failure as SdkError).message).toMatch(/^Unauthorized: missing API key/);
-    const raw = await fetch(`${quarry.url}/firecrawl/v2/scrape`, { method: 'POST', headers: { authorization: 'Bearer ', 'content-type': 'application/json' }, body: '{}' });
+    const raw = await fetch(`${quarry.url}/firecrawl/v2/scrape`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer ', 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(raw.status).toBe(401);
     const body = await raw.json();
     expect(body).toMatchObject({ success: false, code: 'UNAUTHORIZED' });
     expect(typeof body.error).toBe('string');
-    const wrong = await new Firecrawl({ apiKey: 'not-the-key', apiUrl: `${quarry.url}/firecrawl` }).getCreditUsage().catch((error: unknown) => error);
+    const wrong = await new Firecrawl({ apiKey: 'not-the-key', apiUrl: `${quarry.url}/firecrawl` })
+      .getCreditUsage()
+      .catch((error: unknown) => error);
     expect((wrong as SdkError).status).toBe(401);
   });
 
@@ -186,7 +219,11 @@ describe('the Firecrawl envelope: keys, credit usage, errors', () => {
     expect((failure as SdkError).status).toBe(400);
     expect((failure as SdkError).code).toBe('BAD_REQUEST');
     expect((failure as SdkError).message).toMatch(/timeout/);
-    const malformed = await fetch(`${quarry.url}/firecrawl/v2/scrape`, { method: 'POST', headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' }, body: '{"url":' });
+    const malformed = await fetch(`${quarry.url}/firecrawl/v2/scrape`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+      body: '{"url":',
+    });
     expect(malformed.status).toBe(400);
     expect(await malformed.json()).toMatchObject({ success: false, code: 'BAD_REQUEST_INVALID_JSON' });
   });
@@ -205,7 +242,9 @@ describe('the Firecrawl envelope: keys, credit usage, errors', () => {
   });
 
   it('json without a language model: a clear error naming the setting', async () => {
-    const failure = await firecrawl.scrape(pageUrl(1), { formats: [{ type: 'json', prompt: 'the stone' }] }).catch((error: unknown) => error);
+    const failure = await firecrawl
+      .scrape(pageUrl(1), { formats: [{ type: 'json', prompt: 'the stone' }] })
+      .catch((error: unknown) => error);
     expect((failure as SdkError).status).toBe(503);
     expect((failure as SdkError).message).toMatch(/llm\.quality or llm\.fast/);
   });

@@ -48,7 +48,8 @@ class StallWatch {
     const active = now.active - this.previous.active;
     this.previous = now;
     this.longest = Math.max(this.longest, active);
-    if (active >= MAX_STALL_MS && this.current && !this.suspects.some((s) => s.request === this.current)) this.suspects.push({ ms: active, request: this.current });
+    if (active >= MAX_STALL_MS && this.current && !this.suspects.some((s) => s.request === this.current))
+      this.suspects.push({ ms: active, request: this.current });
   }, 10);
 
   async during<T>(request: Prepared, work: () => Promise<T>): Promise<T> {
@@ -88,7 +89,9 @@ function sampleFor(name: string, schema: Schema): unknown {
     case 'boolean':
       return false;
     case 'array':
-      return Array.from({ length: Math.max(1, schema.minItems ?? 1) }, () => sampleFor(name.replace(/s$/, ''), schema.items ?? {}));
+      return Array.from({ length: Math.max(1, schema.minItems ?? 1) }, () =>
+        sampleFor(name.replace(/s$/, ''), schema.items ?? {}),
+      );
     case 'object':
       return minimalObject(schema);
     default:
@@ -112,7 +115,8 @@ function invalidValuesFor(schema: Schema): Array<[string, unknown]> {
   const type = schema.type ?? (schema.anyOf ?? schema.oneOf ?? [])[0]?.type;
   if (type === 'string') {
     out.push(['wrong type: number', 12345]);
-    if (schema.maxLength !== undefined && schema.maxLength <= 2_000_000) out.push([`longer than maxLength ${schema.maxLength}`, 'x'.repeat(schema.maxLength + 1)]);
+    if (schema.maxLength !== undefined && schema.maxLength <= 2_000_000)
+      out.push([`longer than maxLength ${schema.maxLength}`, 'x'.repeat(schema.maxLength + 1)]);
     if (schema.minLength) out.push(['shorter than minLength', '']);
     if (schema.enum) out.push(['not in the enum', `not-${String(schema.enum[0])}`]);
     if (schema.pattern || schema.format) out.push(['not in the pattern/format', '\u0000\u{1F4A5} <script>'.repeat(3)]);
@@ -126,18 +130,31 @@ function invalidValuesFor(schema: Schema): Array<[string, unknown]> {
     out.push(['wrong type: "true"', 'true']);
   } else if (type === 'array') {
     out.push(['wrong type: string', 'a,b,c']);
-    if (schema.maxItems !== undefined && schema.maxItems <= 100_000) out.push([`more than maxItems ${schema.maxItems}`, Array.from({ length: schema.maxItems + 1 }, (_, i) => (schema.items?.type === 'string' ? `item${i}` : i))]);
+    if (schema.maxItems !== undefined && schema.maxItems <= 100_000)
+      out.push([
+        `more than maxItems ${schema.maxItems}`,
+        Array.from({ length: schema.maxItems + 1 }, (_, i) => (schema.items?.type === 'string' ? `item${i}` : i)),
+      ]);
     if (schema.minItems) out.push(['fewer than minItems', []]);
   } else if (type === 'object') {
     out.push(['wrong type: string', 'not an object']);
-    if (schema.maxProperties !== undefined) out.push([`more than maxProperties ${schema.maxProperties}`, Object.fromEntries(Array.from({ length: schema.maxProperties + 1 }, (_, i) => [`k${i}`, 'v']))]);
+    if (schema.maxProperties !== undefined)
+      out.push([
+        `more than maxProperties ${schema.maxProperties}`,
+        Object.fromEntries(Array.from({ length: schema.maxProperties + 1 }, (_, i) => [`k${i}`, 'v'])),
+      ]);
   }
   return out;
 }
 
 /** A body as query parameters: every value as the text a URL carries. */
 function asQuery(body: unknown): Record<string, string> {
-  return Object.fromEntries(Object.entries((body ?? {}) as Record<string, unknown>).map(([name, value]) => [name, typeof value === 'string' ? value : JSON.stringify(value)]));
+  return Object.fromEntries(
+    Object.entries((body ?? {}) as Record<string, unknown>).map(([name, value]) => [
+      name,
+      typeof value === 'string' ? value : JSON.stringify(value),
+    ]),
+  );
 }
 
 interface Case {
@@ -161,27 +178,41 @@ function invalidCases(capability: AnyCapability, schema: Schema): Case[] {
   const properties = Object.entries((schema.properties ?? {}) as Record<string, Schema>);
   const cases: Case[] = [];
   for (const [name, property] of properties) {
-    for (const [label, value] of invalidValuesFor(property)) cases.push({ label: `${name}: ${label}`, body: { ...minimal, [name]: value } });
+    for (const [label, value] of invalidValuesFor(property))
+      cases.push({ label: `${name}: ${label}`, body: { ...minimal, [name]: value } });
   }
   for (const name of schema.required ?? []) {
     const without = { ...minimal };
     delete without[name];
     cases.push({ label: `missing required ${name}`, body: without });
   }
-  cases.push({ label: '__proto__ key', raw: JSON.stringify(minimal).replace(/^\{/, '{"__proto__":{"polluted":true},') });
-  cases.push({ label: 'constructor key, nested', body: { ...minimal, [properties[0]?.[0] ?? 'x']: { constructor: { prototype: {} } } } });
+  cases.push({
+    label: '__proto__ key',
+    raw: JSON.stringify(minimal).replace(/^\{/, '{"__proto__":{"polluted":true},'),
+  });
+  cases.push({
+    label: 'constructor key, nested',
+    body: { ...minimal, [properties[0]?.[0] ?? 'x']: { constructor: { prototype: {} } } },
+  });
   cases.push({ label: 'nested 40 levels', body: { ...minimal, [properties[0]?.[0] ?? 'x']: deepValue(40) } });
   if (capability.http.method === 'POST') {
     cases.push({ label: 'nested 50,000 levels (raw)', raw: `{"x":${'['.repeat(50_000)}${']'.repeat(50_000)}}` });
     cases.push({ label: 'malformed JSON', raw: '{"query": "unterminated' });
-    cases.push({ label: 'invalid UTF-8', raw: Buffer.concat([Buffer.from('{"query":"'), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from('"}')]) });
-    for (const body of ['[]', '42', '"text"', 'null', '']) cases.push({ label: `body ${body || '(empty)'}`, raw: body });
+    cases.push({
+      label: 'invalid UTF-8',
+      raw: Buffer.concat([Buffer.from('{"query":"'), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from('"}')]),
+    });
+    for (const body of ['[]', '42', '"text"', 'null', ''])
+      cases.push({ label: `body ${body || '(empty)'}`, raw: body });
   }
   return cases.filter((c) => {
     if (c.raw !== undefined) return true;
     try {
       // GET input travels as text: judge it the way the HTTP host will read it.
-      const raw = capability.http.method === 'POST' ? c.body : queryToInput(asQuery(c.body), toJsonSchema(capability.input, 'input'));
+      const raw =
+        capability.http.method === 'POST'
+          ? c.body
+          : queryToInput(asQuery(c.body), toJsonSchema(capability.input, 'input'));
       // As the HTTP host reads it: the shape is checked on everything sent, then unknown top-level fields are dropped.
       if (findInputShapeProblem(raw)) return true;
       const { input } = prepareHttpInput(raw as Record<string, unknown>, capability, declaredFields(capability));
@@ -195,7 +226,10 @@ function invalidCases(capability: AnyCapability, schema: Schema): Case[] {
 
 beforeAll(async () => {
   web = await startSandboxWeb();
-  web.addPage('/fuzz-target', '<html><body><p>A page the fuzzer may point at.</p><a href="/fuzz-target?x=1">self</a></body></html>');
+  web.addPage(
+    '/fuzz-target',
+    '<html><body><p>A page the fuzzer may point at.</p><a href="/fuzz-target?x=1">self</a></body></html>',
+  );
   // The fuzzer sends far more than a client would: the rate limit (tested elsewhere) is lifted.
   quarry = await startQuarry(web, { rateLimitPerMinute: 1_000_000 });
 });
@@ -221,7 +255,11 @@ function prepare(capability: AnyCapability, c: Case, expectError: boolean): Prep
   let init: RequestInit = { method: capability.http.method, headers };
   if (capability.http.method === 'POST') {
     headers['content-type'] = 'application/json';
-    init = { ...init, body: typeof c.raw === 'string' || c.raw === undefined ? (c.raw ?? JSON.stringify(c.body)) : new Uint8Array(c.raw) };
+    init = {
+      ...init,
+      body:
+        typeof c.raw === 'string' || c.raw === undefined ? (c.raw ?? JSON.stringify(c.body)) : new Uint8Array(c.raw),
+    };
   } else {
     const params = new URLSearchParams();
     for (const [name, value] of Object.entries(asQuery(c.body))) {
@@ -237,7 +275,10 @@ function prepare(capability: AnyCapability, c: Case, expectError: boolean): Prep
 
 async function run(prepared: Prepared): Promise<{ status: number; body: any; ms: number }> {
   const started = performance.now();
-  const response = await fetch(`${quarry.url}${prepared.path}`, { ...prepared.init, signal: AbortSignal.timeout(120_000) });
+  const response = await fetch(`${quarry.url}${prepared.path}`, {
+    ...prepared.init,
+    signal: AbortSignal.timeout(120_000),
+  });
   const text = await response.text();
   let body: any = text;
   try {
@@ -250,7 +291,21 @@ async function run(prepared: Prepared): Promise<{ status: number; body: any; ms:
 
 function hostileCases(): Prepared[] {
   const byTool = (tool: string) => quarry.app.registry.byToolName(tool)!;
-  const words = ['bread', 'flour', 'étoile', '水', '🍞', '<b>', '[x](javascript:y)', '#', '|', '```', '\u0000', '&lt;', 'a'.repeat(600)];
+  const words = [
+    'bread',
+    'flour',
+    'étoile',
+    '水',
+    '🍞',
+    '<b>',
+    '[x](javascript:y)',
+    '#',
+    '|',
+    '```',
+    '\u0000',
+    '&lt;',
+    'a'.repeat(600),
+  ];
   const text = (size: number) => {
     const parts: string[] = [];
     let length = 0;
@@ -261,21 +316,89 @@ function hostileCases(): Prepared[] {
     }
     return parts.join('');
   };
-  const tags = ['div', 'table', 'tr', 'td', 'th', 'p', 'li', 'ul', 'b', 'a href="/x"', 'svg', 'path/', 'td colspan=1000', 'td rowspan=0', 'tbody', 'script'];
+  const tags = [
+    'div',
+    'table',
+    'tr',
+    'td',
+    'th',
+    'p',
+    'li',
+    'ul',
+    'b',
+    'a href="/x"',
+    'svg',
+    'path/',
+    'td colspan=1000',
+    'td rowspan=0',
+    'tbody',
+    'script',
+  ];
   const soup = (size: number) => {
     let html = '';
-    while (html.length < size) html += rand() < 0.6 ? `<${pick(tags)}>` : rand() < 0.5 ? `</${pick(tags).split(' ')[0]}>` : pick(words);
+    while (html.length < size)
+      html += rand() < 0.6 ? `<${pick(tags)}>` : rand() < 0.5 ? `</${pick(tags).split(' ')[0]}>` : pick(words);
     return html;
   };
   const cases: Prepared[] = [];
   for (let i = 0; i < 30; i++) {
-    cases.push(prepare(byTool('enhanced_chunk_content'), { label: `chunk ${i}`, body: { text: text(int(1, 200_000)), strategy: pick(['fixed', 'sentence', 'paragraph', 'recursive', 'markdown', 'auto']), max_tokens: int(16, 512), overlap_tokens: int(0, 15) } }, false));
-    cases.push(prepare(byTool('enhanced_extract_tables'), { label: `tables ${i}`, body: { html_content: soup(int(1, 200_000)), strategy: pick(['auto', 'all', 'data', 'layout_aware']) } }, false));
-    cases.push(prepare(byTool('neural_highlights'), { label: `highlights ${i}`, body: { query: text(int(1, 200)).trim() || 'bread', content: text(int(1, 100_000)) } }, false));
+    cases.push(
+      prepare(
+        byTool('enhanced_chunk_content'),
+        {
+          label: `chunk ${i}`,
+          body: {
+            text: text(int(1, 200_000)),
+            strategy: pick(['fixed', 'sentence', 'paragraph', 'recursive', 'markdown', 'auto']),
+            max_tokens: int(16, 512),
+            overlap_tokens: int(0, 15),
+          },
+        },
+        false,
+      ),
+    );
+    cases.push(
+      prepare(
+        byTool('enhanced_extract_tables'),
+        {
+          label: `tables ${i}`,
+          body: { html_content: soup(int(1, 200_000)), strategy: pick(['auto', 'all', 'data', 'layout_aware']) },
+        },
+        false,
+      ),
+    );
+    cases.push(
+      prepare(
+        byTool('neural_highlights'),
+        {
+          label: `highlights ${i}`,
+          body: { query: text(int(1, 200)).trim() || 'bread', content: text(int(1, 100_000)) },
+        },
+        false,
+      ),
+    );
     const pattern = pick(['{a,b}'.repeat(8) + '*?'.repeat(int(1, 200)), '/**/x', '**', '/f*?z*', '{/fuzz,/x}*']);
-    cases.push(prepare(byTool('enhanced_discover_urls'), { label: `discover ${i}`, body: { base_url: `${web.url}/fuzz-target`, pattern, max_depth: int(0, 2), timeout: 5 } }, false));
+    cases.push(
+      prepare(
+        byTool('enhanced_discover_urls'),
+        {
+          label: `discover ${i}`,
+          body: { base_url: `${web.url}/fuzz-target`, pattern, max_depth: int(0, 2), timeout: 5 },
+        },
+        false,
+      ),
+    );
     const page = web.addPage(`/fuzz-soup-${i}`, soup(int(1, 300_000)));
-    cases.push(prepare(byTool('enhanced_scrape'), { label: `scrape soup ${i}`, body: { urls: [page], response_format: pick(['json', 'markdown']), cache_mode: 'bypass' } }, false));
+    cases.push(
+      prepare(
+        byTool('enhanced_scrape'),
+        {
+          label: `scrape soup ${i}`,
+          body: { urls: [page], response_format: pick(['json', 'markdown']), cache_mode: 'bypass' },
+        },
+        false,
+      ),
+    );
   }
   return cases;
 }
@@ -285,7 +408,8 @@ describe(`fuzz every route (seed ${SEED})`, () => {
     const openapi = (await quarry.get('/api/v1/openapi.json')).body;
     const prepared: Prepared[] = [];
     for (const capability of quarry.app.registry.list()) {
-      const operation = openapi.paths[capability.http.path.replace(/:([A-Za-z_]+)/g, '{$1}')][capability.http.method.toLowerCase()];
+      const operation =
+        openapi.paths[capability.http.path.replace(/:([A-Za-z_]+)/g, '{$1}')][capability.http.method.toLowerCase()];
       const bodySchema: Schema = operation.requestBody?.content?.['application/json']?.schema ?? {
         type: 'object',
         properties: Object.fromEntries((operation.parameters ?? []).map((p: Schema) => [p.name, p.schema])),
@@ -305,13 +429,20 @@ describe(`fuzz every route (seed ${SEED})`, () => {
       for (const [index, request] of prepared.entries()) {
         const answer = await watch.during(request, () => run(request));
         const route = `${request.capability.http.method} ${request.capability.http.path}`;
-        outcomes.push({ route, label: request.label, status: answer.status, message: String(answer.body?.error?.message ?? '').slice(0, 200), ms: answer.ms });
+        outcomes.push({
+          route,
+          label: request.label,
+          status: answer.status,
+          message: String(answer.body?.error?.message ?? '').slice(0, 200),
+          ms: answer.ms,
+        });
         const where = `seed ${SEED}: ${route} — ${request.label}: ${JSON.stringify(answer.body).slice(0, 300)}`;
         expect(answer.status, where).toBeLessThan(500);
         if (request.expectError) {
           expect(answer.status, where).toBeGreaterThanOrEqual(400);
           // A route speaking another service's wire format answers its error shape (Firecrawl's: error as text, code beside it).
-          if (request.capability.http.errorReply) expect(answer.body?.code, `${where}: not its wire format's JSON`).toMatch(/^[A-Z_]+$/);
+          if (request.capability.http.errorReply)
+            expect(answer.body?.code, `${where}: not its wire format's JSON`).toMatch(/^[A-Z_]+$/);
           else expect(answer.body?.error?.code, `${where}: not the catalogue's JSON`).toMatch(/^[A-Z_]+$/);
         }
         // Sent bodies are let go: a heap full of megabyte strings makes its own GC pauses.
@@ -333,7 +464,9 @@ describe(`fuzz every route (seed ${SEED})`, () => {
         retries.push(again.longest);
       }
       const label = `${suspect.request.capability.http.method} ${suspect.request.capability.http.path} ${suspect.request.label}`;
-      stalls.push(`${suspect.ms.toFixed(0)} ms during ${label} (again alone: ${retries.map((ms) => ms.toFixed(0)).join(', ')} ms)`);
+      stalls.push(
+        `${suspect.ms.toFixed(0)} ms during ${label} (again alone: ${retries.map((ms) => ms.toFixed(0)).join(', ')} ms)`,
+      );
       if (retries.every((ms) => ms >= MAX_STALL_MS)) confirmedStalls.push(label);
     }
     // About 1,000 requests: 15-30 s on a loaded 2-core machine; the limit is only a backstop.
@@ -343,7 +476,10 @@ describe(`fuzz every route (seed ${SEED})`, () => {
     const delayMs = loopDelay.max / 1e6;
     const statuses: Record<string, number> = {};
     for (const outcome of outcomes) statuses[outcome.status] = (statuses[outcome.status] ?? 0) + 1;
-    const slowest = [...outcomes].sort((a, b) => b.ms - a.ms).slice(0, 3).map((o) => `${o.route} ${o.label} ${o.ms.toFixed(0)} ms`);
+    const slowest = [...outcomes]
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, 3)
+      .map((o) => `${o.route} ${o.label} ${o.ms.toFixed(0)} ms`);
     console.log(
       `fuzz seed ${SEED}: ${outcomes.length} requests, statuses ${JSON.stringify(statuses)}, longest stall ${longestStallMs.toFixed(0)} ms, ` +
         `worst event-loop delay ${delayMs.toFixed(0)} ms (p99 ${(loopDelay.percentile(99) / 1e6).toFixed(0)} ms); slowest: ${slowest.join('; ')}; ` +

@@ -14,7 +14,11 @@ import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
 import { startQuarry, TEST_KEY, type RunningQuarry } from './harness.js';
 
 const CHROMIUM = '/usr/bin/chromium';
-const NODE_COLORS = { person: [0x4e, 0x79, 0xa7], organization: [0xf2, 0x8e, 0x2b], location: [0x59, 0xa1, 0x4f] } as const;
+const NODE_COLORS = {
+  person: [0x4e, 0x79, 0xa7],
+  organization: [0xf2, 0x8e, 0x2b],
+  location: [0x59, 0xa1, 0x4f],
+} as const;
 const HIGHLIGHT = [0xe0, 0x11, 0x5f] as const;
 
 const TEXTS = [
@@ -33,7 +37,11 @@ const keepShots = process.env.QUARRY_TEST_SHOTS_DIR;
 const shots = keepShots ?? mkdtempSync(join(tmpdir(), 'quarry-graph-shots-'));
 
 /** Counts screenshot pixels near each colour, decoding the PNG in the browser itself. */
-async function countColours(page: Page, png: Buffer, colours: Record<string, readonly number[]>): Promise<Record<string, number>> {
+async function countColours(
+  page: Page,
+  png: Buffer,
+  colours: Record<string, readonly number[]>,
+): Promise<Record<string, number>> {
   const decoder = await page.context().newPage();
   try {
     return await decoder.evaluate(
@@ -50,7 +58,12 @@ async function countColours(page: Page, png: Buffer, colours: Record<string, rea
         const counts: Record<string, number> = Object.fromEntries(Object.keys(colours).map((k) => [k, 0]));
         for (let i = 0; i < pixels.length; i += 4) {
           for (const [name, [r, g, b]] of Object.entries(colours)) {
-            if (Math.abs(pixels[i]! - r!) < 12 && Math.abs(pixels[i + 1]! - g!) < 12 && Math.abs(pixels[i + 2]! - b!) < 12) counts[name]! += 1;
+            if (
+              Math.abs(pixels[i]! - r!) < 12 &&
+              Math.abs(pixels[i + 1]! - g!) < 12 &&
+              Math.abs(pixels[i + 2]! - b!) < 12
+            )
+              counts[name]! += 1;
           }
         }
         return counts;
@@ -73,7 +86,15 @@ describe.runIf(existsSync(CHROMIUM))('GET /graph in Chromium', () => {
     }
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-dev-shm-usage',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
   }, 60_000);
 
@@ -89,9 +110,13 @@ describe.runIf(existsSync(CHROMIUM))('GET /graph in Chromium', () => {
     const anonymous = await fetch(`${quarry.url}/graph`);
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers.get('www-authenticate')).toMatch(/^Basic realm="Quarry"/);
-    const wrong = await fetch(`${quarry.url}/graph`, { headers: { authorization: `Basic ${Buffer.from('me:wrong-key-123456').toString('base64')}` } });
+    const wrong = await fetch(`${quarry.url}/graph`, {
+      headers: { authorization: `Basic ${Buffer.from('me:wrong-key-123456').toString('base64')}` },
+    });
     expect(wrong.status).toBe(401);
-    const basic = await fetch(`${quarry.url}/graph`, { headers: { authorization: `Basic ${Buffer.from(`me:${TEST_KEY}`).toString('base64')}` } });
+    const basic = await fetch(`${quarry.url}/graph`, {
+      headers: { authorization: `Basic ${Buffer.from(`me:${TEST_KEY}`).toString('base64')}` },
+    });
     expect(basic.status).toBe(200);
     expect(await basic.text()).toContain('/graph/assets/cytoscape.min.js');
     const script = await fetch(`${quarry.url}/graph/assets/cytoscape.min.js`, { headers: { 'x-api-key': TEST_KEY } });
@@ -100,7 +125,10 @@ describe.runIf(existsSync(CHROMIUM))('GET /graph in Chromium', () => {
   });
 
   it('draws the nodes, highlights a searched node, filters by type and expands a clicked node', async () => {
-    const context = await browser.newContext({ httpCredentials: { username: 'quarry', password: TEST_KEY }, viewport: { width: 1200, height: 800 } });
+    const context = await browser.newContext({
+      httpCredentials: { username: 'quarry', password: TEST_KEY },
+      viewport: { width: 1200, height: 800 },
+    });
     const page = await context.newPage();
     const external: string[] = [];
     page.on('request', (request) => {
@@ -123,12 +151,18 @@ describe.runIf(existsSync(CHROMIUM))('GET /graph in Chromium', () => {
       const highlighted = await page.screenshot();
       writeFileSync(join(shots, 'highlighted.png'), highlighted);
       expect((await countColours(page, highlighted, { highlight: HIGHLIGHT })).highlight).toBeGreaterThan(150);
-      const marked = await page.evaluate(() => (window as any).quarryGraph.nodes('.highlight').map((n: any) => n.data('name')));
+      const marked = await page.evaluate(() =>
+        (window as any).quarryGraph.nodes('.highlight').map((n: any) => n.data('name')),
+      );
       expect(marked).toEqual(['Salesforce']);
 
       await page.fill('#search', '');
       await page.selectOption('#type', 'person');
-      await page.waitForFunction(() => (window as any).quarryGraph.nodes().length > 0 && (window as any).quarryGraph.nodes().every((n: any) => n.data('type') === 'person'));
+      await page.waitForFunction(
+        () =>
+          (window as any).quarryGraph.nodes().length > 0 &&
+          (window as any).quarryGraph.nodes().every((n: any) => n.data('type') === 'person'),
+      );
       const people = await page.evaluate(() => (window as any).quarryGraph.nodes().map((n: any) => n.data('name')));
       expect(people).toEqual(expect.arrayContaining(['Satya Nadella', 'Lucas Paganini']));
 
@@ -141,7 +175,9 @@ describe.runIf(existsSync(CHROMIUM))('GET /graph in Chromium', () => {
       await page.mouse.click(position.x, position.y);
       await page.waitForSelector('#details h2', { timeout: 10_000 });
       expect(await page.textContent('#details h2')).toBe('Satya Nadella');
-      await page.waitForFunction(() => (window as any).quarryGraph.nodes().some((n: any) => n.data('name') === 'Microsoft'));
+      await page.waitForFunction(() =>
+        (window as any).quarryGraph.nodes().some((n: any) => n.data('name') === 'Microsoft'),
+      );
       expect(await page.textContent('#details ul')).toContain('Satya Nadella —leads→ Microsoft');
       writeFileSync(join(shots, 'expanded.png'), await page.screenshot());
       expect(external).toEqual([]);

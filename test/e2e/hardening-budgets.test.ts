@@ -40,14 +40,24 @@ describe('1. discover-urls with a long URL and a pattern of alternatives and wil
   const pattern = '{a,b}'.repeat(8) + '*?'.repeat(230);
 
   it('refuses a 30,000-character base_url at once, naming it', async () => {
-    const answer = await attack('/api/v1/enhanced/discover-urls', { base_url: `https://example.com/${'a'.repeat(30_000)}`, pattern, timeout: 5, max_depth: 0 });
+    const answer = await attack('/api/v1/enhanced/discover-urls', {
+      base_url: `https://example.com/${'a'.repeat(30_000)}`,
+      pattern,
+      timeout: 5,
+      max_depth: 0,
+    });
     expect(answer.status).toBe(400);
     expect(answer.body.error.message).toContain('base_url');
   });
 
   it('matches the pattern against the longest accepted URL well within its 5 s timeout', async () => {
     const baseUrl = `${web.url}/${'a'.repeat(2048 - web.url.length - 1)}`;
-    const answer = await attack('/api/v1/enhanced/discover-urls', { base_url: baseUrl, pattern, timeout: 5, max_depth: 0 });
+    const answer = await attack('/api/v1/enhanced/discover-urls', {
+      base_url: baseUrl,
+      pattern,
+      timeout: 5,
+      max_depth: 0,
+    });
     expect(answer.status).toBe(200);
     expect(answer.body.urls).toEqual([]);
     expect(answer.elapsedMs).toBeLessThan(5000);
@@ -55,7 +65,11 @@ describe('1. discover-urls with a long URL and a pattern of alternatives and wil
 
   it('stops link discovery at its timeout even when pages are slow', async () => {
     web.addPage('/slow-site/', '<a href="/slow-site/next">next</a>', { delayMs: 20_000 });
-    const answer = await attack('/api/v1/enhanced/discover-urls', { base_url: `${web.url}/slow-site/`, timeout: 2, max_depth: 2 });
+    const answer = await attack('/api/v1/enhanced/discover-urls', {
+      base_url: `${web.url}/slow-site/`,
+      timeout: 2,
+      max_depth: 2,
+    });
     expect(answer.status).toBe(200);
     expect(answer.body.errors).toEqual(expect.arrayContaining([expect.objectContaining({ code: 'TIMEOUT' })]));
     // The product's deadline is the request's timeout; the answer follows it.
@@ -79,14 +93,19 @@ describe('2. extract-tables on deeply nested markup', () => {
   });
 
   it('reads tables nested as deep as browsers draw them', async () => {
-    const answer = await attack('/api/v1/enhanced/extract-tables', { html_content: '<table><tr><td>x'.repeat(150), strategy: 'all' });
+    const answer = await attack('/api/v1/enhanced/extract-tables', {
+      html_content: '<table><tr><td>x'.repeat(150),
+      strategy: 'all',
+    });
     expect(answer.status).toBe(200);
     expect(answer.body.total_tables).toBe(150);
   });
 
   it('keeps the server responsive through a megabyte of small tables (parsed in the worker pool)', async () => {
     const table = '<table><tr><th>k</th><th>v</th></tr><tr><td>a</td><td>1</td></tr></table>';
-    const answer = await attack('/api/v1/enhanced/extract-tables', { html_content: table.repeat(Math.floor(1_000_000 / table.length)) });
+    const answer = await attack('/api/v1/enhanced/extract-tables', {
+      html_content: table.repeat(Math.floor(1_000_000 / table.length)),
+    });
     expect(answer.status).toBe(200);
     expect(answer.body.total_tables).toBeGreaterThan(10_000);
   });
@@ -94,7 +113,10 @@ describe('2. extract-tables on deeply nested markup', () => {
 
 describe('3. extract-tables with 130,000 rows', () => {
   it('answers without overflowing the stack', async () => {
-    const answer = await attack('/api/v1/enhanced/extract-tables', { html_content: `<table>${'<tr>'.repeat(130_000)}</table>`, strategy: 'all' });
+    const answer = await attack('/api/v1/enhanced/extract-tables', {
+      html_content: `<table>${'<tr>'.repeat(130_000)}</table>`,
+      strategy: 'all',
+    });
     expect(answer.status).toBe(200);
     expect(answer.body.tables[0]).toMatchObject({ row_count: 0 });
   });
@@ -119,7 +141,12 @@ describe('4. amplification', () => {
   });
 
   it('refuses chunk overlaps that would repeat 490,000 words 16 times, naming overlap_tokens and what would fit', async () => {
-    const answer = await attack('/api/v1/enhanced/chunk-content', { text: 'word '.repeat(196_000), strategy: 'fixed', max_tokens: 16, overlap_tokens: 15 });
+    const answer = await attack('/api/v1/enhanced/chunk-content', {
+      text: 'word '.repeat(196_000),
+      strategy: 'fixed',
+      max_tokens: 16,
+      overlap_tokens: 15,
+    });
     expect(answer.status).toBe(400);
     expect(answer.body.error.message).toMatch(/^invalid input: overlap_tokens|^overlap_tokens/);
     expect(answer.body.error.details).toMatchObject({ field: 'overlap_tokens' });
@@ -127,7 +154,12 @@ describe('4. amplification', () => {
 
   it('chunks a megabyte with the smallest windows in the worker pool, the server answering meanwhile', async () => {
     const text = 'word '.repeat(200_000);
-    const answer = await attack('/api/v1/enhanced/chunk-content', { text, strategy: 'fixed', max_tokens: 16, overlap_tokens: 0 });
+    const answer = await attack('/api/v1/enhanced/chunk-content', {
+      text,
+      strategy: 'fixed',
+      max_tokens: 16,
+      overlap_tokens: 0,
+    });
     expect(answer.status).toBe(200);
     expect(answer.body.total_chunks).toBeGreaterThan(10_000);
     const chars = (answer.body.chunks as Array<{ text: string }>).reduce((sum, chunk) => sum + chunk.text.length, 0);

@@ -83,7 +83,11 @@ beforeAll(async () => {
       },
     }),
   );
-  quarry = await startQuarry(web, { headersTimeoutMs: HEADERS_TIMEOUT_MS, bodyTimeoutMs: BODY_TIMEOUT_MS }, { logger, capabilities: testCapabilities });
+  quarry = await startQuarry(
+    web,
+    { headersTimeoutMs: HEADERS_TIMEOUT_MS, bodyTimeoutMs: BODY_TIMEOUT_MS },
+    { logger, capabilities: testCapabilities },
+  );
 });
 
 afterAll(async () => {
@@ -94,19 +98,26 @@ afterAll(async () => {
 describe('8. HTTP contract', () => {
   it('refuses a body that is not valid UTF-8 instead of reading replacement characters', async () => {
     const body = Buffer.concat([Buffer.from('{"text":"caf'), Buffer.from([0xe9]), Buffer.from('"}')]);
-    const response = await fetch(`${quarry.url}/api/v1/enhanced/chunk-content`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': TEST_KEY }, body });
+    const response = await fetch(`${quarry.url}/api/v1/enhanced/chunk-content`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': TEST_KEY },
+      body,
+    });
     expect(response.status).toBe(400);
     const answer = await response.json();
     expect(answer.error).toMatchObject({ code: 'MALFORMED_JSON' });
     expect(answer.error.message).toContain('UTF-8');
   });
 
-  it.each(['/api/v1/search/engines', '/api/v1/neural/categories', '/api/v1/enhanced/features'])('refuses ?__proto__=1 on GET %s, naming it', async (path) => {
-    const { status, body } = await quarry.get(`${path}?__proto__=1`);
-    expect(status).toBe(400);
-    expect(body.error.code).toBe('INVALID_INPUT');
-    expect(body.error.details.issues[0].field).toBe('__proto__');
-  });
+  it.each(['/api/v1/search/engines', '/api/v1/neural/categories', '/api/v1/enhanced/features'])(
+    'refuses ?__proto__=1 on GET %s, naming it',
+    async (path) => {
+      const { status, body } = await quarry.get(`${path}?__proto__=1`);
+      expect(status).toBe(400);
+      expect(body.error.code).toBe('INVALID_INPUT');
+      expect(body.error.details.issues[0].field).toBe('__proto__');
+    },
+  );
 
   it.each([
     ['{"text":"x","__proto__":{"polluted":1}}', '__proto__'],
@@ -140,8 +151,14 @@ describe('8. HTTP contract', () => {
   it.each([
     ['a bad Content-Length', 'POST /api/v1/enhanced/chunk-content HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n'],
     ['a bad method token', 'G@T / HTTP/1.1\r\nHost: x\r\n\r\n'],
-    ['conflicting framing', 'POST /api/v1/enhanced/chunk-content HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n'],
-    ['a bad chunk size', 'POST /api/v1/enhanced/chunk-content HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\nzz\r\n'],
+    [
+      'conflicting framing',
+      'POST /api/v1/enhanced/chunk-content HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+    ],
+    [
+      'a bad chunk size',
+      'POST /api/v1/enhanced/chunk-content HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\nzz\r\n',
+    ],
   ])('answers malformed framing (%s) with 400 in the catalogue format', async (_label, request) => {
     const answer = parseRaw((await raw(request)).text);
     expect(answer.status).toBe(400);
@@ -166,7 +183,10 @@ describe('8. HTTP contract', () => {
   });
 
   it('limits categories (maxItems), in validation and in the OpenAPI document', async () => {
-    const { status, body } = await quarry.post('/api/v1/search/', { query: 'x', categories: Array.from({ length: 1000 }, () => 'general') });
+    const { status, body } = await quarry.post('/api/v1/search/', {
+      query: 'x',
+      categories: Array.from({ length: 1000 }, () => 'general'),
+    });
     expect(status).toBe(400);
     expect(body.error.message).toContain('categories');
     const openapi = (await quarry.get('/api/v1/openapi.json')).body;
@@ -205,7 +225,9 @@ describe('9. slow clients', () => {
       let out = '';
       socket.on('data', (chunk) => (out += chunk.toString()));
       socket.on('error', () => undefined);
-      socket.write(`POST /api/v1/enhanced/chunk-content HTTP/1.1\r\nHost: x\r\nX-API-Key: ${TEST_KEY}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"text":"`);
+      socket.write(
+        `POST /api/v1/enhanced/chunk-content HTTP/1.1\r\nHost: x\r\nX-API-Key: ${TEST_KEY}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"text":"`,
+      );
       const drip = setInterval(() => socket.writable && socket.write('a'), 1000);
       socket.on('close', () => {
         clearInterval(drip);
@@ -248,12 +270,21 @@ describe('9. errors: what callers see and what the log keeps', () => {
     hook.username = 'alice';
     hook.password = 's3cret';
     hook.searchParams.set('token', 'tok3n');
-    const { status, body } = await quarry.post('/api/v1/search/', { query: 'hello', engines: ['wikipedia'], async_mode: true, webhook_url: hook.href, scrape_content: false });
+    const { status, body } = await quarry.post('/api/v1/search/', {
+      query: 'hello',
+      engines: ['wikipedia'],
+      async_mode: true,
+      webhook_url: hook.href,
+      scrape_content: false,
+    });
     expect(status).toBeLessThan(300);
     expect(body.webhook_url).toBeDefined();
     expect(body.webhook_url).not.toMatch(/s3cret|tok3n|alice/);
     // Wait for the first delivery attempt to be logged (delivered or failed), then read the whole log.
-    await vi.waitFor(() => expect(logLines.some((line) => /webhook deliver/.test(line.msg))).toBe(true), { timeout: 20_000, interval: 100 });
+    await vi.waitFor(() => expect(logLines.some((line) => /webhook deliver/.test(line.msg))).toBe(true), {
+      timeout: 20_000,
+      interval: 100,
+    });
     const delivery = logLines.find((line) => /webhook deliver/.test(line.msg))!;
     expect(delivery.url).toContain('***');
     expect(JSON.stringify(logLines)).not.toMatch(/s3cret|tok3n/);

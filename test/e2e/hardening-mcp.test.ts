@@ -34,7 +34,9 @@ class RawSession {
   private waiters: Array<() => void> = [];
 
   constructor() {
-    this.child = spawn(process.execPath, [MAIN, 'mcp'], { env: { PATH: process.env.PATH ?? '', HOME: dataDir, QUARRY_CONFIG: configPath } });
+    this.child = spawn(process.execPath, [MAIN, 'mcp'], {
+      env: { PATH: process.env.PATH ?? '', HOME: dataDir, QUARRY_CONFIG: configPath },
+    });
     this.child.stdout.setEncoding('utf8');
     this.child.stdout.on('data', (chunk: string) => {
       this.buffer += chunk;
@@ -61,7 +63,14 @@ class RawSession {
   }
 
   async initialize(): Promise<void> {
-    this.write(JSON.stringify({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }));
+    this.write(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'init',
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      }),
+    );
     expect((await this.next()).id).toBe('init');
     this.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
   }
@@ -93,12 +102,42 @@ describe('MCP stdio answers every malformed message (JSON-RPC 2.0)', () => {
     ['jsonrpc 1.0', -32600, '{"jsonrpc":"1.0","id":7,"method":"tools/list"}', 7],
     ['string params', -32600, '{"jsonrpc":"2.0","id":8,"method":"tools/list","params":"bad"}', 8],
     ['a numeric method', -32600, '{"jsonrpc":"2.0","id":9,"method":42}', 9],
-    ['a batch', -32600, '[{"jsonrpc":"2.0","id":10,"method":"tools/list"},{"jsonrpc":"2.0","id":11,"method":"ping"}]', null],
-    ['10,000 levels of nesting', -32600, `{"jsonrpc":"2.0","id":12,"method":"tools/list","params":{"cursor":${'['.repeat(10_000)}${']'.repeat(10_000)}}}`, null],
-    ['a top-level __proto__ key', -32600, '{"jsonrpc":"2.0","id":13,"method":"tools/call","params":{"name":"enhanced_chunk_content","arguments":{"text":"a"}},"__proto__":{"x":1}}', 13],
-    ['string arguments', -32602, '{"jsonrpc":"2.0","id":14,"method":"tools/call","params":{"name":"enhanced_chunk_content","arguments":"text"}}', 14],
-    ['__proto__ inside arguments', -32602, '{"jsonrpc":"2.0","id":15,"method":"tools/call","params":{"name":"enhanced_chunk_content","arguments":{"text":"a","__proto__":{"x":1}}}}', 15],
-    ['tools/call without a name', -32602, '{"jsonrpc":"2.0","id":16,"method":"tools/call","params":{"arguments":{}}}', 16],
+    [
+      'a batch',
+      -32600,
+      '[{"jsonrpc":"2.0","id":10,"method":"tools/list"},{"jsonrpc":"2.0","id":11,"method":"ping"}]',
+      null,
+    ],
+    [
+      '10,000 levels of nesting',
+      -32600,
+      `{"jsonrpc":"2.0","id":12,"method":"tools/list","params":{"cursor":${'['.repeat(10_000)}${']'.repeat(10_000)}}}`,
+      null,
+    ],
+    [
+      'a top-level __proto__ key',
+      -32600,
+      '{"jsonrpc":"2.0","id":13,"method":"tools/call","params":{"name":"enhanced_chunk_content","arguments":{"text":"a"}},"__proto__":{"x":1}}',
+      13,
+    ],
+    [
+      'string arguments',
+      -32602,
+      '{"jsonrpc":"2.0","id":14,"method":"tools/call","params":{"name":"enhanced_chunk_content","arguments":"text"}}',
+      14,
+    ],
+    [
+      '__proto__ inside arguments',
+      -32602,
+      '{"jsonrpc":"2.0","id":15,"method":"tools/call","params":{"name":"enhanced_chunk_content","arguments":{"text":"a","__proto__":{"x":1}}}}',
+      15,
+    ],
+    [
+      'tools/call without a name',
+      -32602,
+      '{"jsonrpc":"2.0","id":16,"method":"tools/call","params":{"arguments":{}}}',
+      16,
+    ],
     ['an unknown method', -32601, '{"jsonrpc":"2.0","id":17,"method":"no/such/method"}', 17],
   ] as Array<[string, number, string | Buffer, number | null]>)('%s → %i', async (_label, code, line, id) => {
     session.write(line);
@@ -114,13 +153,20 @@ describe('MCP stdio answers every malformed message (JSON-RPC 2.0)', () => {
     const session = new RawSession();
     try {
       await session.initialize();
-      session.write('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"enhanced_chunk_content","arguments":"text"}}');
+      session.write(
+        '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"enhanced_chunk_content","arguments":"text"}}',
+      );
       const bad = await session.next();
       expect(bad.error.data).toEqual({ field: 'params.arguments' });
       expect(bad.error.message).toMatch(/^Invalid params: params\.arguments: /);
       expect(bad.error.message).not.toContain('[\n');
-      session.write('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"enhanced_chunk_content","arguments":{"text":"a","options":{"constructor":{}}}}}');
-      expect((await session.next()).error).toMatchObject({ code: -32602, data: { field: 'params.arguments.options.constructor' } });
+      session.write(
+        '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"enhanced_chunk_content","arguments":{"text":"a","options":{"constructor":{}}}}}',
+      );
+      expect((await session.next()).error).toMatchObject({
+        code: -32602,
+        data: { field: 'params.arguments.options.constructor' },
+      });
     } finally {
       session.close();
     }
@@ -132,7 +178,10 @@ describe('MCP stdio answers every malformed message (JSON-RPC 2.0)', () => {
       await session.initialize();
       // The default body limit is 1 MiB; the line limit adds 64 KiB of envelope.
       session.write(`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"${'x'.repeat(1_200_000)}"}}`);
-      expect(await session.next()).toMatchObject({ id: null, error: { code: -32600, message: expect.stringContaining('longer than') } });
+      expect(await session.next()).toMatchObject({
+        id: null,
+        error: { code: -32600, message: expect.stringContaining('longer than') },
+      });
       session.write('{"jsonrpc":"2.0","id":2,"method":"ping"}');
       expect(await session.next()).toMatchObject({ id: 2, result: {} });
     } finally {
@@ -141,11 +190,17 @@ describe('MCP stdio answers every malformed message (JSON-RPC 2.0)', () => {
   });
 
   it('the official SDK client gets McpError -32602 for non-object arguments, and isError naming the field for a bad value', async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [MAIN, 'mcp'], env: { PATH: process.env.PATH ?? '', HOME: dataDir, QUARRY_CONFIG: configPath } });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [MAIN, 'mcp'],
+      env: { PATH: process.env.PATH ?? '', HOME: dataDir, QUARRY_CONFIG: configPath },
+    });
     const client = new Client({ name: 'hardening', version: '1.0.0' });
     await client.connect(transport);
     try {
-      const error = await client.callTool({ name: 'enhanced_chunk_content', arguments: 'text' as never }).catch((e: unknown) => e);
+      const error = await client
+        .callTool({ name: 'enhanced_chunk_content', arguments: 'text' as never })
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(McpError);
       expect((error as McpError).code).toBe(-32602);
       expect((error as McpError).message).toContain('params.arguments');

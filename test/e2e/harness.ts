@@ -24,7 +24,11 @@ export interface RunningQuarry {
   server: FastifyInstance;
   url: string;
   dataDir: string;
-  post(path: string, body: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
+  post(
+    path: string,
+    body: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: any; headers: Headers }>;
   get(path: string, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
   /** Any method, with an optional JSON body. */
   request(method: string, path: string, body?: unknown): Promise<{ status: number; body: any; headers: Headers }>;
@@ -68,12 +72,26 @@ export interface StartOptions {
   adminApiKeys?: string[];
 }
 
-export async function startQuarry(web: SandboxWeb, overrides: ConfigInput = {}, options: StartOptions = {}): Promise<RunningQuarry> {
+export async function startQuarry(
+  web: SandboxWeb,
+  overrides: ConfigInput = {},
+  options: StartOptions = {},
+): Promise<RunningQuarry> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'quarry-test-'));
-  const config = mergeLayers((await sandboxConfig(web, dataDir)) as Record<string, unknown>, overrides as Record<string, unknown>);
-  const app = await createQuarry({ overrides: config as ConfigInput, env: {}, ...(options.logger ? { logger: options.logger } : {}) });
+  const config = mergeLayers(
+    (await sandboxConfig(web, dataDir)) as Record<string, unknown>,
+    overrides as Record<string, unknown>,
+  );
+  const app = await createQuarry({
+    overrides: config as ConfigInput,
+    env: {},
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
   for (const capability of options.capabilities ?? []) app.registry.register(capability, 'test');
-  const server = await buildHttpServer(app, { apiKeys: options.apiKeys ?? [TEST_KEY], ...(options.adminApiKeys ? { adminApiKeys: options.adminApiKeys } : {}) });
+  const server = await buildHttpServer(app, {
+    apiKeys: options.apiKeys ?? [TEST_KEY],
+    ...(options.adminApiKeys ? { adminApiKeys: options.adminApiKeys } : {}),
+  });
   const url = await server.listen({ host: '127.0.0.1', port: 0 });
   const auth = { 'x-api-key': TEST_KEY };
   return {

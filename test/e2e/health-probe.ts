@@ -53,10 +53,15 @@ async function probeUntil(baseUrl: string, until: Promise<unknown>): Promise<{ w
 export async function whileProbingHealth<T>(baseUrl: string, attack: () => Promise<T>): Promise<ProbeReport<T>> {
   const idle = await probeUntil(baseUrl, new Promise((resolve) => setTimeout(resolve, IDLE_PROBING_MS)));
   if (idle.worst >= HEALTH_DEADLINE_MS) {
-    throw new Error(`the machine is too loaded to measure: /healthz took ${idle.worst} ms with the server idle (must be < ${HEALTH_DEADLINE_MS} ms)`);
+    throw new Error(
+      `the machine is too loaded to measure: /healthz took ${idle.worst} ms with the server idle (must be < ${HEALTH_DEADLINE_MS} ms)`,
+    );
   }
   const running = attack();
-  const probing = probeUntil(baseUrl, running.catch(() => undefined));
+  const probing = probeUntil(
+    baseUrl,
+    running.catch(() => undefined),
+  );
   let result: T;
   try {
     result = await running;

@@ -23,7 +23,9 @@ beforeAll(async () => {
   web = await startSandboxWeb();
   playDefaultEngines(web);
   llm = await startScriptedServer();
-  quarry = await startQuarry(web, { llm: { fast: { provider: 'openai-compatible', baseUrl: `${llm.origin}/v1`, model: 'scripted-7b', maxRetries: 0 } } });
+  quarry = await startQuarry(web, {
+    llm: { fast: { provider: 'openai-compatible', baseUrl: `${llm.origin}/v1`, model: 'scripted-7b', maxRetries: 0 } },
+  });
 });
 
 afterAll(async () => {
@@ -43,7 +45,9 @@ describe('trailing slash', () => {
 
   it('serves every route with and without a trailing slash', async () => {
     for (const capability of quarry.app.registry.list()) {
-      const path = capability.http.path.replace(/:request_id/, 'req_000000000000000000000000').replace(/:[a-z_]+/g, 'x');
+      const path = capability.http.path
+        .replace(/:request_id/, 'req_000000000000000000000000')
+        .replace(/:[a-z_]+/g, 'x');
       const forms = path.endsWith('/') ? [path, path.slice(0, -1)] : [path, `${path}/`];
       for (const form of forms) {
         // GET and DELETE routes run (cheap here, unknown ids); POST routes get an empty body: a 400 from validation, never a 404.
@@ -97,7 +101,10 @@ describe('routes without a key', () => {
       expect(res.status).toBe(200);
       const body = (await res.json()) as any;
       expect(body.status).toBe('degraded');
-      expect(body.services.browser).toMatchObject({ status: 'unhealthy', detail: expect.stringMatching(/Chromium not found/) });
+      expect(body.services.browser).toMatchObject({
+        status: 'unhealthy',
+        detail: expect.stringMatching(/Chromium not found/),
+      });
       expect(body.services.llm_fast.status).toBe('unhealthy');
       expect(body.services.cache.status).toBe('healthy');
     } finally {
@@ -107,7 +114,15 @@ describe('routes without a key', () => {
 
   it('still needs a key for the API', async () => {
     expect((await fetch(`${quarry.url}/api/v1/search/engines`)).status).toBe(401);
-    expect((await fetch(`${quarry.url}/api/v1/search`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })).status).toBe(401);
+    expect(
+      (
+        await fetch(`${quarry.url}/api/v1/search`, {
+          method: 'POST',
+          body: '{}',
+          headers: { 'content-type': 'application/json' },
+        })
+      ).status,
+    ).toBe(401);
   });
 });
 
@@ -132,7 +147,12 @@ describe('unknown fields over HTTP', () => {
       const refused = await quarry.post('/api/v1/search/', { query: 'hello', max_results: 101, extra: true });
       expect(refused.status).toBe(400);
       expect(refused.headers.get('x-quarry-ignored-fields')).toBe('extra');
-      const conflict = await quarry.post('/api/v1/search/', { query: 'hello', ...quick, use_cache: false, cache_ttl: 60 });
+      const conflict = await quarry.post('/api/v1/search/', {
+        query: 'hello',
+        ...quick,
+        use_cache: false,
+        cache_ttl: 60,
+      });
       expect(conflict.status).toBe(400);
       expect(conflict.body.error.message).toContain('use_cache');
     }
@@ -169,7 +189,10 @@ describe('unknown fields over HTTP', () => {
     const client = new Client({ name: 'compat-test', version: '1.0.0' });
     await client.connect(clientSide);
     try {
-      const result = await client.callTool({ name: 'search_web', arguments: { query: 'hello', ...quick, max_result: 1 } });
+      const result = await client.callTool({
+        name: 'search_web',
+        arguments: { query: 'hello', ...quick, max_result: 1 },
+      });
       expect(result.isError).toBe(true);
       expect((result.content as Array<{ text: string }>)[0]!.text).toMatch(/unknown field\(s\): max_result/);
     } finally {
@@ -207,7 +230,9 @@ describe('the OpenAPI document', () => {
     const schema = search.requestBody.content['application/json'].schema;
     expect(schema.additionalProperties).toBeUndefined();
     expect(schema.properties.use_cache.deprecated).toBe(true);
-    expect(search.responses['202'].content['application/json'].schema.required).toEqual(expect.arrayContaining(['job_id', 'status_url']));
+    expect(search.responses['202'].content['application/json'].schema.required).toEqual(
+      expect.arrayContaining(['job_id', 'status_url']),
+    );
     expect(search.responses['200'].headers['x-quarry-ignored-fields']).toBeDefined();
     const neural = body.paths['/api/v1/neural/search'].post.requestBody.content['application/json'].schema;
     expect(neural.properties.top_k).toMatchObject({ type: 'integer', maximum: 50, deprecated: true });

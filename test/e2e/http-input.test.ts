@@ -151,7 +151,9 @@ describe('API keys', () => {
   });
 
   it('accepts Authorization: Bearer', async () => {
-    const res = await fetch(`${quarry.url}/api/v1/search/engines`, { headers: { authorization: `Bearer ${TEST_KEY}` } });
+    const res = await fetch(`${quarry.url}/api/v1/search/engines`, {
+      headers: { authorization: `Bearer ${TEST_KEY}` },
+    });
     expect(res.status).toBe(200);
   });
 

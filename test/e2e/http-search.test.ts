@@ -27,7 +27,8 @@ beforeAll(async () => {
 });
 
 afterEach(() => {
-  for (const engine of ['duckduckgo', 'bing', 'wikipedia', 'google', 'searxng']) web.setEngineMode(engine, { kind: 'ok' });
+  for (const engine of ['duckduckgo', 'bing', 'wikipedia', 'google', 'searxng'])
+    web.setEngineMode(engine, { kind: 'ok' });
 });
 
 afterAll(async () => {
@@ -38,7 +39,12 @@ afterAll(async () => {
 
 describe('merging and scoring', () => {
   it('merges duplicates across engines and keeps every engine that found them', async () => {
-    const res = await quarry.post('/api/v1/search/', { query: 'hello', engines: ['duckduckgo', 'bing'], max_results: 30, ...quick });
+    const res = await quarry.post('/api/v1/search/', {
+      query: 'hello',
+      engines: ['duckduckgo', 'bing'],
+      max_results: 30,
+      ...quick,
+    });
     expect(res.status).toBe(200);
     const meta = res.body.search_metadata;
     expect(meta.engines_used).toEqual(['duckduckgo', 'bing']);
@@ -57,7 +63,12 @@ describe('merging and scoring', () => {
   });
 
   it('explains the score of each result on request', async () => {
-    const res = await quarry.post('/api/v1/search/', { query: 'hello', engines: ['duckduckgo', 'bing'], explain: true, ...quick });
+    const res = await quarry.post('/api/v1/search/', {
+      query: 'hello',
+      engines: ['duckduckgo', 'bing'],
+      explain: true,
+      ...quick,
+    });
     const top = res.body.results[0];
     expect(top.explanation.formula).toContain('weight');
     expect(top.explanation.contributions.map((c: any) => c.engine).sort()).toEqual([...top.engines].sort());
@@ -68,7 +79,13 @@ describe('merging and scoring', () => {
 describe('paging', () => {
   it('asks engines that page for further pages when max_results needs more', async () => {
     const before = web.engineRequests('duckduckgo').length;
-    const res = await quarry.post('/api/v1/search/', { query: 'hello', engines: ['duckduckgo', 'wikipedia'], max_results: 60, relevance_filter: false, ...quick });
+    const res = await quarry.post('/api/v1/search/', {
+      query: 'hello',
+      engines: ['duckduckgo', 'wikipedia'],
+      max_results: 60,
+      relevance_filter: false,
+      ...quick,
+    });
     expect(res.status).toBe(200);
     // The sandbox serves the same page again: the second page adds nothing new, so paging stops there.
     expect(web.engineRequests('duckduckgo').length - before).toBe(2);
@@ -81,7 +98,12 @@ describe('deadlines and failures', () => {
   it('does not let a hanging engine hold the answer past the timeout', async () => {
     web.setEngineMode('bing', { kind: 'hang' });
     const started = Date.now();
-    const res = await quarry.post('/api/v1/search/', { query: 'hello', engines: ['duckduckgo', 'bing'], timeout: 2, ...quick });
+    const res = await quarry.post('/api/v1/search/', {
+      query: 'hello',
+      engines: ['duckduckgo', 'bing'],
+      timeout: 2,
+      ...quick,
+    });
     const elapsed = Date.now() - started;
     expect(res.status).toBe(200);
     expect(elapsed).toBeLessThan(3500);
@@ -102,7 +124,11 @@ describe('deadlines and failures', () => {
     const isolated = await startQuarry(web);
     try {
       web.setEngineMode('google', { kind: 'captcha' });
-      const first = await isolated.post('/api/v1/search/', { query: 'hello', engines: ['google', 'duckduckgo'], ...quick });
+      const first = await isolated.post('/api/v1/search/', {
+        query: 'hello',
+        engines: ['google', 'duckduckgo'],
+        ...quick,
+      });
       expect(first.status).toBe(200);
       expect(first.body.search_metadata.engines_failed).toEqual(['google']);
       expect(first.body.search_metadata.engine_errors.google.code).toBe('ENGINE_CAPTCHA');
@@ -114,7 +140,11 @@ describe('deadlines and failures', () => {
       expect(google.recent_error_rate).toBe(1);
 
       const before = web.engineRequests('google').length;
-      const second = await isolated.post('/api/v1/search/', { query: 'hello', engines: ['google', 'duckduckgo'], ...quick });
+      const second = await isolated.post('/api/v1/search/', {
+        query: 'hello',
+        engines: ['google', 'duckduckgo'],
+        ...quick,
+      });
       expect(second.body.search_metadata.engine_errors.google.code).toBe('ENGINE_SUSPENDED');
       expect(web.engineRequests('google').length).toBe(before);
     } finally {
@@ -184,7 +214,11 @@ describe('cache, relevance and output', () => {
   });
 
   it('drops unrelated results with the relevance filter and says so', async () => {
-    const unrelated = await quarry.post('/api/v1/search/', { query: 'lattice quantum chromodynamics', engines: ['duckduckgo'], ...quick });
+    const unrelated = await quarry.post('/api/v1/search/', {
+      query: 'lattice quantum chromodynamics',
+      engines: ['duckduckgo'],
+      ...quick,
+    });
     expect(unrelated.body.results).toEqual([]);
     expect(unrelated.body.search_metadata.relevance_filtered).toBe(true);
     expect(unrelated.body.search_metadata.total_results_found).toBeGreaterThan(5);
@@ -192,29 +226,57 @@ describe('cache, relevance and output', () => {
     const related = await quarry.post('/api/v1/search/', { query: 'hello', engines: ['duckduckgo'], ...quick });
     expect(related.body.results.length).toBeGreaterThan(5);
 
-    const strict = await quarry.post('/api/v1/search/', { query: 'hello magazine', engines: ['duckduckgo'], min_relevance_score: 0.7, max_results: 50, ...quick });
+    const strict = await quarry.post('/api/v1/search/', {
+      query: 'hello magazine',
+      engines: ['duckduckgo'],
+      min_relevance_score: 0.7,
+      max_results: 50,
+      ...quick,
+    });
     expect(strict.body.search_metadata.relevance_filtered).toBe(true);
     expect(strict.body.results.length).toBeGreaterThan(0);
     for (const r of strict.body.results) expect(r.relevance_score).toBeGreaterThanOrEqual(0.7);
 
-    const off = await quarry.post('/api/v1/search/', { query: 'lattice quantum chromodynamics', engines: ['duckduckgo'], relevance_filter: false, ...quick });
+    const off = await quarry.post('/api/v1/search/', {
+      query: 'lattice quantum chromodynamics',
+      engines: ['duckduckgo'],
+      relevance_filter: false,
+      ...quick,
+    });
     expect(off.body.results.length).toBeGreaterThan(5);
     expect(off.body.search_metadata.relevance_filtered).toBe(false);
   });
 
   it('renders the whole answer as markdown', async () => {
-    const res = await quarry.post('/api/v1/search/', { query: 'hello', engines: ['duckduckgo'], output_format: 'markdown', max_results: 3, ...quick });
+    const res = await quarry.post('/api/v1/search/', {
+      query: 'hello',
+      engines: ['duckduckgo'],
+      output_format: 'markdown',
+      max_results: 3,
+      ...quick,
+    });
     expect(res.status).toBe(200);
     expect(res.body.markdown).toMatch(/^# Search results: hello/);
     for (const r of res.body.results) expect(res.body.markdown).toContain(r.url);
-    const json = await quarry.post('/api/v1/search/', { query: 'hello', engines: ['duckduckgo'], max_results: 3, ...quick });
+    const json = await quarry.post('/api/v1/search/', {
+      query: 'hello',
+      engines: ['duckduckgo'],
+      max_results: 3,
+      ...quick,
+    });
     expect(json.body.markdown).toBeUndefined();
   });
 });
 
 describe('scraping', () => {
   it('fetches and extracts the result pages', async () => {
-    const res = await quarry.post('/api/v1/search/', { query: 'hello', engines: ['duckduckgo'], max_results: 3, cache_ttl: 0, output_format: 'markdown' });
+    const res = await quarry.post('/api/v1/search/', {
+      query: 'hello',
+      engines: ['duckduckgo'],
+      max_results: 3,
+      cache_ttl: 0,
+      output_format: 'markdown',
+    });
     expect(res.status).toBe(200);
     expect(res.body.results.length).toBe(3);
     for (const r of res.body.results) {
@@ -231,7 +293,14 @@ describe('scraping', () => {
   });
 
   it('leaves out images and links when asked', async () => {
-    const res = await quarry.post('/api/v1/search/', { query: 'hello', engines: ['duckduckgo'], max_results: 2, cache_ttl: 0, include_images: false, include_links: false });
+    const res = await quarry.post('/api/v1/search/', {
+      query: 'hello',
+      engines: ['duckduckgo'],
+      max_results: 2,
+      cache_ttl: 0,
+      include_images: false,
+      include_links: false,
+    });
     for (const r of res.body.results) {
       expect(r.scraped_content.images).toEqual([]);
       expect(r.scraped_content.links).toEqual([]);
@@ -239,7 +308,13 @@ describe('scraping', () => {
   });
 
   it('renders JavaScript-only pages with js_mode', async () => {
-    web.playEngine('searxng', searxngAnswer(scratch, 'js', 'rendered page', [{ url: web.pageUrl('js-only'), title: 'Rendered page test', content: 'a rendered page' }]), { rewriteLinks: false });
+    web.playEngine(
+      'searxng',
+      searxngAnswer(scratch, 'js', 'rendered page', [
+        { url: web.pageUrl('js-only'), title: 'Rendered page test', content: 'a rendered page' },
+      ]),
+      { rewriteLinks: false },
+    );
     const body = { query: 'rendered page', engines: ['searxng'], cache_ttl: 0, relevance_filter: false };
     const withJs = await quarry.post('/api/v1/search/', { ...body, js_mode: true });
     expect(withJs.status).toBe(200);
@@ -250,7 +325,13 @@ describe('scraping', () => {
 
   it('refuses to fetch a private address that is not allowed', async () => {
     const privateUrl = 'http://127.0.0.1:9/internal/admin';
-    web.playEngine('searxng', searxngAnswer(scratch, 'private', 'internal admin', [{ url: privateUrl, title: 'Internal admin page', content: 'internal admin' }]), { rewriteLinks: false });
+    web.playEngine(
+      'searxng',
+      searxngAnswer(scratch, 'private', 'internal admin', [
+        { url: privateUrl, title: 'Internal admin page', content: 'internal admin' },
+      ]),
+      { rewriteLinks: false },
+    );
     const res = await quarry.post('/api/v1/search/', { query: 'internal admin', engines: ['searxng'], cache_ttl: 0 });
     expect(res.status).toBe(200);
     const page = res.body.results[0].scraped_content;
@@ -259,10 +340,23 @@ describe('scraping', () => {
   });
 
   it('bounds scraping by the request timeout', async () => {
-    const slow = web.addPage('/slow/page', '<html><head><title>Slow page</title></head><body><p>slow slow slow</p></body></html>', { delayMs: 10_000 });
-    web.playEngine('searxng', searxngAnswer(scratch, 'slow', 'slow page', [{ url: slow, title: 'Slow page', content: 'slow page' }]), { rewriteLinks: false });
+    const slow = web.addPage(
+      '/slow/page',
+      '<html><head><title>Slow page</title></head><body><p>slow slow slow</p></body></html>',
+      { delayMs: 10_000 },
+    );
+    web.playEngine(
+      'searxng',
+      searxngAnswer(scratch, 'slow', 'slow page', [{ url: slow, title: 'Slow page', content: 'slow page' }]),
+      { rewriteLinks: false },
+    );
     const started = Date.now();
-    const res = await quarry.post('/api/v1/search/', { query: 'slow page', engines: ['searxng'], cache_ttl: 0, timeout: 2 });
+    const res = await quarry.post('/api/v1/search/', {
+      query: 'slow page',
+      engines: ['searxng'],
+      cache_ttl: 0,
+      timeout: 2,
+    });
     expect(Date.now() - started).toBeLessThan(3500);
     const page = res.body.results[0].scraped_content;
     expect(page.extraction_success).toBe(false);
@@ -272,7 +366,13 @@ describe('scraping', () => {
 
 describe('async mode, batch and cancellation', () => {
   it('answers 202 at once, stores the result and delivers a signed webhook', async () => {
-    const res = await quarry.post('/api/v1/search/', { query: 'hello', engines: ['duckduckgo'], scrape_content: false, async_mode: true, webhook_url: web.webhookUrl('search-done') });
+    const res = await quarry.post('/api/v1/search/', {
+      query: 'hello',
+      engines: ['duckduckgo'],
+      scrape_content: false,
+      async_mode: true,
+      webhook_url: web.webhookUrl('search-done'),
+    });
     expect(res.status).toBe(202);
     expect(['pending', 'processing']).toContain(res.body.status);
     expect(res.body.request_id).toMatch(/^req_/);
@@ -282,7 +382,9 @@ describe('async mode, batch and cancellation', () => {
     const [delivery] = await web.waitForWebhook('search-done', 1, 15_000);
     // Standard Webhooks: any conforming library verifies it with the secret, and refuses it with another.
     expect(new Webhook(WEBHOOK_SECRET).verify(delivery!.body, delivery!.headers)).toEqual(JSON.parse(delivery!.body));
-    expect(() => new Webhook('whsec_YW5vdGhlci1zZWNyZXQtZW50aXJlbHktMDEyMzQ1Njc4OQ==').verify(delivery!.body, delivery!.headers)).toThrow(/signature/);
+    expect(() =>
+      new Webhook('whsec_YW5vdGhlci1zZWNyZXQtZW50aXJlbHktMDEyMzQ1Njc4OQ==').verify(delivery!.body, delivery!.headers),
+    ).toThrow(/signature/);
     const payload = JSON.parse(delivery!.body);
     expect(payload.request_id).toBe(res.body.request_id);
     expect(payload.status).toBe('completed');
@@ -306,7 +408,12 @@ describe('async mode, batch and cancellation', () => {
   });
 
   it('accepts webhook_url without async_mode, leaves it unused and says so', async () => {
-    const res = await quarry.post('/api/v1/search/', { query: 'hello', engines: ['duckduckgo'], ...quick, webhook_url: web.webhookUrl('unused-hook') });
+    const res = await quarry.post('/api/v1/search/', {
+      query: 'hello',
+      engines: ['duckduckgo'],
+      ...quick,
+      webhook_url: web.webhookUrl('unused-hook'),
+    });
     expect(res.status).toBe(200);
     expect(res.body.results.length).toBeGreaterThan(0);
     expect(res.body.search_metadata.webhook_unused).toBe(true);
@@ -315,21 +422,37 @@ describe('async mode, batch and cancellation', () => {
 
   it('retries a webhook that fails at first', async () => {
     web.setWebhookFailures('flaky', 1);
-    const res = await quarry.post('/api/v1/search/', { query: 'hello', engines: ['duckduckgo'], scrape_content: false, async_mode: true, webhook_url: web.webhookUrl('flaky') });
+    const res = await quarry.post('/api/v1/search/', {
+      query: 'hello',
+      engines: ['duckduckgo'],
+      scrape_content: false,
+      async_mode: true,
+      webhook_url: web.webhookUrl('flaky'),
+    });
     const deliveries = await web.waitForWebhook('flaky', 2, 20_000);
     expect(deliveries.length).toBe(2);
     expect(JSON.parse(deliveries[1]!.body).request_id).toBe(res.body.request_id);
   });
 
   it('runs a batch and reports the failing query', async () => {
-    const ok = searxngAnswer(scratch, 'batch-ok', 'alpha', [{ url: 'https://example.org/alpha', title: 'Alpha result', content: 'alpha' }]);
+    const ok = searxngAnswer(scratch, 'batch-ok', 'alpha', [
+      { url: 'https://example.org/alpha', title: 'Alpha result', content: 'alpha' },
+    ]);
     web.playEngine('searxng', [ok, { ...ok, status: 500 }], { rewriteLinks: false });
-    const res = await quarry.post('/api/v1/search/batch', { queries: ['alpha', 'beta'], engines: ['searxng'], parallel_requests: 1 });
+    const res = await quarry.post('/api/v1/search/batch', {
+      queries: ['alpha', 'beta'],
+      engines: ['searxng'],
+      parallel_requests: 1,
+    });
     expect(res.status).toBe(200);
     expect(res.body.batch_id).toMatch(/^batch_/);
     expect(res.body.queries_processed).toBe(1);
     expect(res.body.queries_failed).toBe(1);
-    expect(res.body.results.alpha[0]).toEqual({ title: 'Alpha result', url: 'https://example.org/alpha', snippet: 'alpha' });
+    expect(res.body.results.alpha[0]).toEqual({
+      title: 'Alpha result',
+      url: 'https://example.org/alpha',
+      snippet: 'alpha',
+    });
     expect(res.body.errors.beta).toContain('searxng');
     // Spec: results maps each query string; a failed query keeps its key with no results.
     expect(res.body.results.beta).toEqual([]);

@@ -25,7 +25,12 @@ afterAll(async () => {
 
 /** Paths (within one input schema) of strings, arrays and open objects without a bound. */
 // biome-ignore lint/suspicious/noExportsInTest: a pure helper this file's own tests call; nothing imports it
-export function unboundedPaths(schema: Schema, path = '(body)', definitions: Schema = {}, seen = new Set<Schema>()): string[] {
+export function unboundedPaths(
+  schema: Schema,
+  path = '(body)',
+  definitions: Schema = {},
+  seen = new Set<Schema>(),
+): string[] {
   if (!schema || typeof schema !== 'object' || seen.has(schema)) return [];
   seen.add(schema);
   if (schema.$ref) {
@@ -33,15 +38,23 @@ export function unboundedPaths(schema: Schema, path = '(body)', definitions: Sch
     return unboundedPaths(definitions[name] ?? {}, path, definitions, seen);
   }
   const out: string[] = [];
-  for (const key of ['anyOf', 'oneOf', 'allOf']) for (const part of schema[key] ?? []) out.push(...unboundedPaths(part, path, definitions, seen));
+  for (const key of ['anyOf', 'oneOf', 'allOf'])
+    for (const part of schema[key] ?? []) out.push(...unboundedPaths(part, path, definitions, seen));
   const types = Array.isArray(schema.type) ? schema.type : [schema.type];
-  if (types.includes('string') && schema.maxLength === undefined && schema.enum === undefined && schema.const === undefined) out.push(path);
+  if (
+    types.includes('string') &&
+    schema.maxLength === undefined &&
+    schema.enum === undefined &&
+    schema.const === undefined
+  )
+    out.push(path);
   if (types.includes('array')) {
     if (schema.maxItems === undefined) out.push(`${path}[]`);
     out.push(...unboundedPaths(schema.items ?? {}, `${path}[]`, definitions, seen));
   }
   if (types.includes('object')) {
-    for (const [name, property] of Object.entries((schema.properties ?? {}) as Record<string, Schema>)) out.push(...unboundedPaths(property, `${path}.${name}`, definitions, seen));
+    for (const [name, property] of Object.entries((schema.properties ?? {}) as Record<string, Schema>))
+      out.push(...unboundedPaths(property, `${path}.${name}`, definitions, seen));
     const extra = schema.additionalProperties;
     if (extra && typeof extra === 'object') {
       if (schema.maxProperties === undefined) out.push(`${path}.*`);
@@ -58,9 +71,18 @@ describe('input bounds', () => {
     for (const [path, operations] of Object.entries(openapi.paths as Record<string, Record<string, Schema>>)) {
       for (const [method, operation] of Object.entries(operations)) {
         const body = operation.requestBody?.content?.['application/json']?.schema;
-        if (body) unbounded.push(...unboundedPaths(body, '(body)', body.$defs ?? body.definitions ?? {}).map((p) => `${method.toUpperCase()} ${path} ${p}`));
+        if (body)
+          unbounded.push(
+            ...unboundedPaths(body, '(body)', body.$defs ?? body.definitions ?? {}).map(
+              (p) => `${method.toUpperCase()} ${path} ${p}`,
+            ),
+          );
         for (const parameter of operation.parameters ?? []) {
-          unbounded.push(...unboundedPaths(parameter.schema, parameter.name).map((p) => `${method.toUpperCase()} ${path} ${parameter.in}:${p}`));
+          unbounded.push(
+            ...unboundedPaths(parameter.schema, parameter.name).map(
+              (p) => `${method.toUpperCase()} ${path} ${parameter.in}:${p}`,
+            ),
+          );
         }
       }
     }

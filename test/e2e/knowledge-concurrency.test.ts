@@ -27,15 +27,24 @@ function text(i: number): string {
 
 async function extractAll(instances: RunningQuarry[], count: number) {
   return Promise.all(
-    Array.from({ length: count }, (_, i) => instances[i % instances.length]!.post('/api/v1/knowledge/extract', { text: text(i), source_url: `https://news.example/${i}` })),
+    Array.from({ length: count }, (_, i) =>
+      instances[i % instances.length]!.post('/api/v1/knowledge/extract', {
+        text: text(i),
+        source_url: `https://news.example/${i}`,
+      }),
+    ),
   );
 }
 
 async function expectNothingLost(answers: Array<{ status: number; body: any }>, reader: RunningQuarry) {
-  const failed = answers.filter((a) => a.status !== 200).map((a) => `${a.status} ${JSON.stringify(a.body).slice(0, 200)}`);
+  const failed = answers
+    .filter((a) => a.status !== 200)
+    .map((a) => `${a.status} ${JSON.stringify(a.body).slice(0, 200)}`);
   expect(failed).toEqual([]);
   const mentions = new Map<string, number>();
-  for (const { body } of answers) for (const entity of body.entities as Array<{ id: string }>) mentions.set(entity.id, (mentions.get(entity.id) ?? 0) + 1);
+  for (const { body } of answers)
+    for (const entity of body.entities as Array<{ id: string }>)
+      mentions.set(entity.id, (mentions.get(entity.id) ?? 0) + 1);
   expect(mentions.size).toBeGreaterThanOrEqual(PEOPLE.length * 2);
   for (const [id, count] of mentions) {
     const stored = await reader.get(`/api/v1/knowledge/entities/${id}`);

@@ -53,13 +53,24 @@ it('keeps every answered extraction when the server is killed with SIGKILL mid-b
   const url = `http://127.0.0.1:${port}`;
   let stderr = '';
   child = spawn(process.execPath, [join(PACKAGE_ROOT, 'dist/hosts/cli/main.js'), 'serve'], {
-    env: { PATH: process.env.PATH ?? '', HOME: dataDir, QUARRY_DATA_DIR: dataDir, QUARRY_API_KEYS: TEST_KEY, QUARRY_PORT: String(port), QUARRY_HOST: '127.0.0.1', QUARRY_LOG_LEVEL: 'warn' },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: dataDir,
+      QUARRY_DATA_DIR: dataDir,
+      QUARRY_API_KEYS: TEST_KEY,
+      QUARRY_PORT: String(port),
+      QUARRY_HOST: '127.0.0.1',
+      QUARRY_LOG_LEVEL: 'warn',
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   await waitForHealth(url, Date.now() + 30_000);
 
-  const answered: Array<{ entities: Array<{ id: string }>; relationships: Array<{ from_entity: string; to_entity: string; type: string }> }> = [];
+  const answered: Array<{
+    entities: Array<{ id: string }>;
+    relationships: Array<{ from_entity: string; to_entity: string; type: string }>;
+  }> = [];
   let next = 0;
   const worker = async () => {
     while (next < texts.length) {
@@ -79,7 +90,9 @@ it('keeps every answered extraction when the server is killed with SIGKILL mid-b
     }
   };
   await Promise.all([worker(), worker(), worker(), worker()]);
-  await new Promise<void>((resolve) => (child!.exitCode !== null || child!.signalCode !== null ? resolve() : child!.once('exit', () => resolve())));
+  await new Promise<void>((resolve) =>
+    child!.exitCode !== null || child!.signalCode !== null ? resolve() : child!.once('exit', () => resolve()),
+  );
   expect(child.signalCode, stderr).toBe('SIGKILL');
   expect(answered.length).toBeGreaterThanOrEqual(12);
   expect(answered.length).toBeLessThan(texts.length);
@@ -94,7 +107,13 @@ it('keeps every answered extraction when the server is killed with SIGKILL mid-b
     }
     for (const relation of response.relationships) {
       const stored = await quarry.get(`/api/v1/knowledge/entities/${relation.from_entity}`);
-      expect(stored.body.relationships).toContainEqual(expect.objectContaining({ from_entity: relation.from_entity, to_entity: relation.to_entity, type: relation.type }));
+      expect(stored.body.relationships).toContainEqual(
+        expect.objectContaining({
+          from_entity: relation.from_entity,
+          to_entity: relation.to_entity,
+          type: relation.type,
+        }),
+      );
     }
   }
   const leaders = answered.flatMap((r) => r.relationships.filter((x) => x.type === 'leads'));

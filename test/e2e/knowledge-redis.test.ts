@@ -45,7 +45,11 @@ describe.runIf(hasRedisServer)('knowledge graph on Redis', () => {
     expect(leads.weight).toBe(2);
     const found = await first.post('/api/v1/knowledge/people', { query: 'Satya Nadella' });
     expect(found.body.people[0]).toMatchObject({ name: 'Satya Nadella', organization: 'Microsoft' });
-    const del = await second.server.inject({ method: 'DELETE', url: `/api/v1/knowledge/entities/${nadella.id}`, headers: { 'x-api-key': TEST_KEY } });
+    const del = await second.server.inject({
+      method: 'DELETE',
+      url: `/api/v1/knowledge/entities/${nadella.id}`,
+      headers: { 'x-api-key': TEST_KEY },
+    });
     expect(del.statusCode).toBe(200);
     expect((await first.get(`/api/v1/knowledge/entities/${nadella.id}`)).status).toBe(404);
   });
@@ -53,11 +57,25 @@ describe.runIf(hasRedisServer)('knowledge graph on Redis', () => {
   it('holds the graph cap across instances: concurrent extractions on both are each stored whole or refused whole', async () => {
     const size = async () => (await first.get('/api/v1/knowledge/graph')).body.nodes.length as number;
     const before = await size();
-    const names = ['Greta Hartmann', 'Hiro Iversen', 'Ines Jablonski', 'Jonas Albrecht', 'Kemal Brennan', 'Lena Castillo', 'Anna Dunmore', 'Boris Eriksen'];
-    const answers = await Promise.all(names.map((name, i) => (i % 2 ? second : first).post('/api/v1/knowledge/extract', { text: `${name} spoke on Tuesday.` })));
+    const names = [
+      'Greta Hartmann',
+      'Hiro Iversen',
+      'Ines Jablonski',
+      'Jonas Albrecht',
+      'Kemal Brennan',
+      'Lena Castillo',
+      'Anna Dunmore',
+      'Boris Eriksen',
+    ];
+    const answers = await Promise.all(
+      names.map((name, i) =>
+        (i % 2 ? second : first).post('/api/v1/knowledge/extract', { text: `${name} spoke on Tuesday.` }),
+      ),
+    );
     for (const answer of answers) {
       expect([200, 403], JSON.stringify(answer.body)).toContain(answer.status);
-      if (answer.status === 403) expect(answer.body.error).toMatchObject({ code: 'QUOTA_EXCEEDED', details: { limit: 'quotas.graphEntities' } });
+      if (answer.status === 403)
+        expect(answer.body.error).toMatchObject({ code: 'QUOTA_EXCEEDED', details: { limit: 'quotas.graphEntities' } });
     }
     expect(answers.filter((answer) => answer.status === 200)).toHaveLength(CAP - before);
     expect(await size()).toBe(CAP);

@@ -14,7 +14,9 @@ import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
 import { startQuarry, TEST_KEY, type RunningQuarry } from './harness.js';
 
 const fixture = (name: string) =>
-  JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'knowledge', name), 'utf8')) as { pages: Array<{ url: string; title: string; text: string }> };
+  JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'knowledge', name), 'utf8')) as {
+    pages: Array<{ url: string; title: string; text: string }>;
+  };
 
 const NEWS =
   'Microsoft Corp. said on Tuesday that its chief executive, Satya Nadella, will visit London next month. ' +
@@ -40,7 +42,11 @@ afterAll(async () => {
 
 describe('knowledge extraction', () => {
   it('extracts typed entities and cue-pattern relations offline and merges them into the graph', async () => {
-    const res = await quarry.post('/api/v1/knowledge/extract', { text: NEWS, source_url: 'https://news.example/nadella', published_date: '2025-03-04' });
+    const res = await quarry.post('/api/v1/knowledge/extract', {
+      text: NEWS,
+      source_url: 'https://news.example/nadella',
+      published_date: '2025-03-04',
+    });
     expect(res.status).toBe(200);
     const { entities, relationships, model_used, stored, processing_time_ms } = res.body;
     expect(model_used).toBe('offline-tagger');
@@ -57,7 +63,9 @@ describe('knowledge extraction', () => {
     expect(nadella.metadata.merged).toContainEqual({ alias: 'Nadella', rule: 'surname' });
     expect(byName('London').type).toBe('location');
     const rel = (from: string, type: string, to: string) =>
-      relationships.find((r: any) => r.from_entity === byName(from)?.id && r.type === type && r.to_entity === byName(to)?.id);
+      relationships.find(
+        (r: any) => r.from_entity === byName(from)?.id && r.type === type && r.to_entity === byName(to)?.id,
+      );
     expect(rel('Lucas Paganini', 'works_for', 'NASA')).toMatchObject({ weight: 1, source: 'direct' });
     expect(rel('Dataminr', 'acquired', 'ThreatConnect')).toBeDefined();
     expect(rel('Tim Cook', 'leads', 'Apple')).toBeDefined();
@@ -65,24 +73,34 @@ describe('knowledge extraction', () => {
   });
 
   it('extracts only the requested types (company is organization), and store: false leaves the graph alone', async () => {
-    const text = 'Acme Robotics Inc. partnered with Globex Corp. in Seattle, said Jane Porter, a spokeswoman for Acme Robotics.';
+    const text =
+      'Acme Robotics Inc. partnered with Globex Corp. in Seattle, said Jane Porter, a spokeswoman for Acme Robotics.';
     const res = await quarry.post('/api/v1/knowledge/extract', { text, types: ['company'], store: false });
     expect(res.status).toBe(200);
     expect(res.body.stored).toBe(false);
     expect(res.body.entities.map((e: any) => e.name)).toContain('Globex Corp.');
     expect(res.body.entities.every((e: any) => e.type === 'organization')).toBe(true);
-    for (const entity of res.body.entities) expect((await quarry.get(`/api/v1/knowledge/entities/${entity.id}`)).status).toBe(404);
+    for (const entity of res.body.entities)
+      expect((await quarry.get(`/api/v1/knowledge/entities/${entity.id}`)).status).toBe(404);
     const all = await quarry.post('/api/v1/knowledge/extract', { text, store: false });
-    expect(all.body.entities.map((e: any) => e.type)).toEqual(expect.arrayContaining(['organization', 'location', 'person']));
+    expect(all.body.entities.map((e: any) => e.type)).toEqual(
+      expect.arrayContaining(['organization', 'location', 'person']),
+    );
   });
 
   it('makes one entity of a company named three ways on three pages, with source_count 3', async () => {
     const ids = new Set<string>();
     let last: any;
     for (const page of fixture('salesforce-three-pages.json').pages) {
-      const res = await quarry.post('/api/v1/knowledge/extract', { text: page.text, source_url: page.url, source_title: page.title });
+      const res = await quarry.post('/api/v1/knowledge/extract', {
+        text: page.text,
+        source_url: page.url,
+        source_title: page.title,
+      });
       expect(res.status).toBe(200);
-      const salesforce = res.body.entities.find((e: any) => e.metadata.aliases.some((a: string) => /^Salesforce/.test(a)));
+      const salesforce = res.body.entities.find((e: any) =>
+        e.metadata.aliases.some((a: string) => /^Salesforce/.test(a)),
+      );
       expect(salesforce, page.url).toBeDefined();
       ids.add(salesforce.id);
       last = salesforce;
@@ -91,7 +109,12 @@ describe('knowledge extraction', () => {
     expect(last.type).toBe('organization');
     expect(last.source_count).toBe(3);
     expect(last.metadata.aliases).toEqual(expect.arrayContaining(['Salesforce', 'CRM', 'Salesforce.com, Inc']));
-    expect(last.metadata.merged).toEqual(expect.arrayContaining([{ alias: 'CRM', rule: 'parenthetical' }, { alias: 'Salesforce.com, Inc', rule: 'designator' }]));
+    expect(last.metadata.merged).toEqual(
+      expect.arrayContaining([
+        { alias: 'CRM', rule: 'parenthetical' },
+        { alias: 'Salesforce.com, Inc', rule: 'designator' },
+      ]),
+    );
     // The same page again is not a new source.
     const page = fixture('salesforce-three-pages.json').pages[0]!;
     const again = await quarry.post('/api/v1/knowledge/extract', { text: page.text, source_url: page.url });
@@ -108,9 +131,17 @@ describe('knowledge extraction', () => {
     const byName = (name: string) => entities.find((e: any) => e.name === name);
     for (const company of ['Microsoft', 'Apple', 'Google']) expect(byName(company)?.type, company).toBe('organization');
     expect(entities.some((e: any) => / and /.test(e.name))).toBe(false);
-    const leads = relationships.find((r: any) => r.from_entity === byName('Satya Nadella')?.id && r.type === 'leads' && r.to_entity === byName('Microsoft')?.id);
-    expect(leads).toMatchObject({ source: 'direct', evidence: 'Satya Nadella is the chief executive of Microsoft, which is based in Redmond, Washington.' });
-    const cook = relationships.find((r: any) => r.from_entity === byName('Tim Cook')?.id && r.type === 'leads' && r.to_entity === byName('Apple')?.id);
+    const leads = relationships.find(
+      (r: any) =>
+        r.from_entity === byName('Satya Nadella')?.id && r.type === 'leads' && r.to_entity === byName('Microsoft')?.id,
+    );
+    expect(leads).toMatchObject({
+      source: 'direct',
+      evidence: 'Satya Nadella is the chief executive of Microsoft, which is based in Redmond, Washington.',
+    });
+    const cook = relationships.find(
+      (r: any) => r.from_entity === byName('Tim Cook')?.id && r.type === 'leads' && r.to_entity === byName('Apple')?.id,
+    );
     expect(cook?.evidence).toMatch(/^Tim Cook leads Apple/);
   });
 });
@@ -125,14 +156,26 @@ describe('knowledge reads', () => {
     const byAlias = await quarry.post('/api/v1/knowledge/search', { query: 'MSFT', include_relationships: true });
     const microsoft = byAlias.body.entities[0];
     expect(microsoft.name).toBe('Microsoft Corp.');
-    expect(byAlias.body.relationships.some((r: any) => r.from_entity === microsoft.id || r.to_entity === microsoft.id)).toBe(true);
-    const filtered = await quarry.post('/api/v1/knowledge/search', { query: 'Microsoft', entity_types: ['person'], include_relationships: false });
+    expect(
+      byAlias.body.relationships.some((r: any) => r.from_entity === microsoft.id || r.to_entity === microsoft.id),
+    ).toBe(true);
+    const filtered = await quarry.post('/api/v1/knowledge/search', {
+      query: 'Microsoft',
+      entity_types: ['person'],
+      include_relationships: false,
+    });
     expect(filtered.body.entities.every((e: any) => e.type === 'person')).toBe(true);
     expect(filtered.body.relationships).toEqual([]);
-    const byMeaning = await quarry.post('/api/v1/knowledge/search', { query: 'planetary scientist', entity_types: ['person'] });
+    const byMeaning = await quarry.post('/api/v1/knowledge/search', {
+      query: 'planetary scientist',
+      entity_types: ['person'],
+    });
     expect(byMeaning.body.entities[0]).toMatchObject({ name: 'Lucas Paganini' });
     expect(byMeaning.body.entities[0].metadata.match).toBe('meaning');
-    const capped = await quarry.post('/api/v1/knowledge/search', { query: 'Salesforce NASA Microsoft', max_results: 2 });
+    const capped = await quarry.post('/api/v1/knowledge/search', {
+      query: 'Salesforce NASA Microsoft',
+      max_results: 2,
+    });
     expect(capped.body.entities.length).toBeLessThanOrEqual(2);
   });
 
@@ -168,9 +211,15 @@ describe('knowledge reads', () => {
   });
 
   it('deletes an entity with its relations and alias entries; unknown ids are 404', async () => {
-    const extracted = await quarry.post('/api/v1/knowledge/extract', { text: 'Dataminr acquires ThreatConnect, according to Dataminr.' });
+    const extracted = await quarry.post('/api/v1/knowledge/extract', {
+      text: 'Dataminr acquires ThreatConnect, according to Dataminr.',
+    });
     const threat = extracted.body.entities.find((e: any) => e.name === 'ThreatConnect');
-    const del = await quarry.server.inject({ method: 'DELETE', url: `/api/v1/knowledge/entities/${threat.id}`, headers: { 'x-api-key': 'test-key-0123456789' } });
+    const del = await quarry.server.inject({
+      method: 'DELETE',
+      url: `/api/v1/knowledge/entities/${threat.id}`,
+      headers: { 'x-api-key': 'test-key-0123456789' },
+    });
     expect(del.statusCode).toBe(200);
     expect(del.json()).toEqual({ deleted: true, entity_id: threat.id });
     expect((await quarry.get(`/api/v1/knowledge/entities/${threat.id}`)).status).toBe(404);
@@ -178,7 +227,11 @@ describe('knowledge reads', () => {
     expect(search.body.entities.map((e: any) => e.id)).not.toContain(threat.id);
     const dataminr = await quarry.post('/api/v1/knowledge/search', { query: 'Dataminr' });
     expect(dataminr.body.relationships.filter((r: any) => r.to_entity === threat.id)).toEqual([]);
-    const again = await quarry.server.inject({ method: 'DELETE', url: `/api/v1/knowledge/entities/${threat.id}`, headers: { 'x-api-key': 'test-key-0123456789' } });
+    const again = await quarry.server.inject({
+      method: 'DELETE',
+      url: `/api/v1/knowledge/entities/${threat.id}`,
+      headers: { 'x-api-key': 'test-key-0123456789' },
+    });
     expect(again.statusCode).toBe(404);
     expect(again.json().error.code).toBe('NOT_FOUND');
   });
@@ -241,7 +294,11 @@ describe('with a language model configured', () => {
   let withLlm: RunningQuarry;
   beforeAll(async () => {
     llm = await startScriptedServer();
-    withLlm = await startQuarry(web, { llm: { fast: { provider: 'openai-compatible', baseUrl: `${llm.origin}/v1`, model: 'scripted-7b', maxRetries: 0 } } });
+    withLlm = await startQuarry(web, {
+      llm: {
+        fast: { provider: 'openai-compatible', baseUrl: `${llm.origin}/v1`, model: 'scripted-7b', maxRetries: 0 },
+      },
+    });
   });
   afterAll(async () => {
     await withLlm?.close();
@@ -249,52 +306,92 @@ describe('with a language model configured', () => {
   });
 
   const completion = (content: unknown) => ({
-    json: { id: 'x', model: 'scripted-7b', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: JSON.stringify(content) } }] },
+    json: {
+      id: 'x',
+      model: 'scripted-7b',
+      choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: JSON.stringify(content) } }],
+    },
   });
 
   it('extracts with the model and says so in model_used', async () => {
     llm.script(
       completion({
         entities: [
-          { name: 'Ada Lovelace', type: 'person', description: 'Mathematician', aliases: ['Lovelace'], title: 'mathematician' },
-          { name: 'Analytical Engine', type: 'technology', description: 'A mechanical computer', aliases: [], title: '' },
+          {
+            name: 'Ada Lovelace',
+            type: 'person',
+            description: 'Mathematician',
+            aliases: ['Lovelace'],
+            title: 'mathematician',
+          },
+          {
+            name: 'Analytical Engine',
+            type: 'technology',
+            description: 'A mechanical computer',
+            aliases: [],
+            title: '',
+          },
         ],
-        relations: [{ from: 'Ada Lovelace', to: 'Analytical Engine', type: 'developed', evidence: 'wrote programs for' }],
+        relations: [
+          { from: 'Ada Lovelace', to: 'Analytical Engine', type: 'developed', evidence: 'wrote programs for' },
+        ],
       }),
     );
-    const res = await withLlm.post('/api/v1/knowledge/extract', { text: 'Ada Lovelace wrote the first programs for the Analytical Engine. Lovelace was a mathematician.' });
+    const res = await withLlm.post('/api/v1/knowledge/extract', {
+      text: 'Ada Lovelace wrote the first programs for the Analytical Engine. Lovelace was a mathematician.',
+    });
     expect(res.status).toBe(200);
     expect(res.body.model_used).toBe('scripted-7b');
     expect(llm.received.at(-1)!.body.response_format).toBeDefined();
     const ada = res.body.entities.find((e: any) => e.name === 'Ada Lovelace');
     expect(ada.metadata.aliases).toEqual(['Ada Lovelace', 'Lovelace']);
     expect(ada.metadata.merged).toEqual([{ alias: 'Lovelace', rule: 'model-alias' }]);
-    expect(res.body.relationships).toEqual([expect.objectContaining({ from_entity: ada.id, type: 'developed', weight: 1, source: 'direct' })]);
+    expect(res.body.relationships).toEqual([
+      expect.objectContaining({ from_entity: ada.id, type: 'developed', weight: 1, source: 'direct' }),
+    ]);
   });
 
   it('falls back to the offline tagger when the model fails', async () => {
     llm.script({ status: 500, json: { error: { message: 'model crashed' } } });
-    const res = await withLlm.post('/api/v1/knowledge/extract', { text: 'Satya Nadella, chief executive of Microsoft, spoke in Seattle.' });
+    const res = await withLlm.post('/api/v1/knowledge/extract', {
+      text: 'Satya Nadella, chief executive of Microsoft, spoke in Seattle.',
+    });
     expect(res.status).toBe(200);
     expect(res.body.model_used).toBe('offline-tagger');
-    expect(res.body.entities.map((e: any) => e.name)).toEqual(expect.arrayContaining(['Satya Nadella', 'Microsoft', 'Seattle']));
+    expect(res.body.entities.map((e: any) => e.name)).toEqual(
+      expect.arrayContaining(['Satya Nadella', 'Microsoft', 'Seattle']),
+    );
   });
 });
 
 describe('feeding the graph from the pages Quarry reads', () => {
   it('extracts pages in the background when knowledge.feedFromPages is on', async () => {
     // The page feed fills the installation's graph, which admins read (docs/http-api.md "Keys and ownership").
-    const fed = await startQuarry(web, { knowledge: { feedFromPages: true } }, { apiKeys: [], adminApiKeys: [TEST_KEY] });
+    const fed = await startQuarry(
+      web,
+      { knowledge: { feedFromPages: true } },
+      { apiKeys: [], adminApiKeys: [TEST_KEY] },
+    );
     try {
       const text = fixture('salesforce-three-pages.json').pages[1]!.text;
-      fed.app.services.events.emit('page.extracted', { url: 'https://crn.example/cook', title: 'Cook on the enterprise', text, publishedDate: '2019-11-19', author: null });
+      fed.app.services.events.emit('page.extracted', {
+        url: 'https://crn.example/cook',
+        title: 'Cook on the enterprise',
+        text,
+        publishedDate: '2019-11-19',
+        author: null,
+      });
       let found: any[] = [];
       for (let i = 0; i < 100 && found.length === 0; i++) {
         await new Promise((r) => setTimeout(r, 50));
         found = (await fed.post('/api/v1/knowledge/search', { query: 'Marc Benioff' })).body.entities;
       }
       expect(found[0]).toMatchObject({ name: 'Marc Benioff', source_count: 1 });
-      expect(found[0].metadata.sources[0]).toEqual({ url: 'https://crn.example/cook', title: 'Cook on the enterprise', date: '2019-11-19' });
+      expect(found[0].metadata.sources[0]).toEqual({
+        url: 'https://crn.example/cook',
+        title: 'Cook on the enterprise',
+        date: '2019-11-19',
+      });
       const features = await fed.get('/api/v1/enhanced/features');
       expect(features.body.features.knowledge_graph.info.feed_from_pages).toBe(true);
     } finally {
@@ -306,7 +403,13 @@ describe('feeding the graph from the pages Quarry reads', () => {
     // Two pages at once: a feeder that listened would be reading the first and hold the second in
     // its queue as the events are emitted (synchronously), so an empty queue shows none took them.
     for (const url of ['https://off.example/1', 'https://off.example/2']) {
-      quarry.app.services.events.emit('page.extracted', { url, title: 'x', text: `${'Zanzibar Quill founded Quillworks in Nairobi. '.repeat(8)}`, publishedDate: null, author: null });
+      quarry.app.services.events.emit('page.extracted', {
+        url,
+        title: 'x',
+        text: `${'Zanzibar Quill founded Quillworks in Nairobi. '.repeat(8)}`,
+        publishedDate: null,
+        author: null,
+      });
     }
     const info = (await quarry.get('/api/v1/enhanced/features')).body.features.knowledge_graph.info;
     expect(info).toMatchObject({ feed_from_pages: false, feeder: { queued: 0, extracted: 0, failed: 0, dropped: 0 } });

@@ -29,13 +29,20 @@ afterAll(async () => {
 
 describe('a page whose JSON-LD holds &#99999999;', () => {
   it('extracts through enhanced scrape, with its metadata', async () => {
-    const res = await quarry.post('/api/v1/enhanced/scrape', { urls: [url], cache_mode: 'bypass', extract_metadata: true });
+    const res = await quarry.post('/api/v1/enhanced/scrape', {
+      urls: [url],
+      cache_mode: 'bypass',
+      extract_metadata: true,
+    });
     expect(res.status).toBe(200);
     const [page] = res.body.scraped_content;
     expect(page).toMatchObject({ extraction_success: true, error_code: null, failure_reason: null });
     expect(page.text).toMatch(PROSE);
     // The out-of-range reference reads as U+FFFD, as a browser reads it.
-    expect(page.metadata).toMatchObject({ author: 'Ada \uFFFD Baker', published_date: expect.stringMatching(/^2024-03-01/) });
+    expect(page.metadata).toMatchObject({
+      author: 'Ada \uFFFD Baker',
+      published_date: expect.stringMatching(/^2024-03-01/),
+    });
     expect(res.body.metadata.failed_urls).toEqual([]);
   });
 

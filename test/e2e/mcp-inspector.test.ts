@@ -40,7 +40,9 @@ function readmeTools(): string[] {
 }
 
 describe('the MCP Inspector CLI', () => {
-  it('lists exactly the tools docs/mcp.md names, each with its input and output schema', { timeout: 60_000 }, async () => {
+  it('lists exactly the tools docs/mcp.md names, each with its input and output schema', {
+    timeout: 60_000,
+  }, async () => {
     const { tools } = await inspect('--method', 'tools/list');
     const names = (tools as Array<{ name: string }>).map((tool) => tool.name).sort();
     expect(names).toEqual([...new Set(readmeTools())].sort());
@@ -52,16 +54,37 @@ describe('the MCP Inspector CLI', () => {
   });
 
   it('calls a tool and gets structured content and markdown', { timeout: 60_000 }, async () => {
-    const text = 'Heat pumps move heat instead of making it. They use a refrigerant loop. Their efficiency is given as a coefficient of performance.';
-    const result = await inspect('--method', 'tools/call', '--tool-name', 'enhanced_chunk_content', '--tool-arg', `text=${text}`, '--tool-arg', 'max_tokens=16');
+    const text =
+      'Heat pumps move heat instead of making it. They use a refrigerant loop. Their efficiency is given as a coefficient of performance.';
+    const result = await inspect(
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'enhanced_chunk_content',
+      '--tool-arg',
+      `text=${text}`,
+      '--tool-arg',
+      'max_tokens=16',
+    );
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent.chunks.length).toBeGreaterThan(1);
-    expect(result.structuredContent.chunks.map((chunk: { text: string }) => chunk.text)).toContain('They use a refrigerant loop.');
+    expect(result.structuredContent.chunks.map((chunk: { text: string }) => chunk.text)).toContain(
+      'They use a refrigerant loop.',
+    );
     expect(result.content[0]).toMatchObject({ type: 'text', text: expect.stringContaining('# 3 chunks') });
   });
 
-  it('answers bad arguments with an error result naming the field, so the model can correct itself', { timeout: 60_000 }, async () => {
-    const result = await inspect('--method', 'tools/call', '--tool-name', 'enhanced_chunk_content', '--tool-arg', 'content=misnamed');
+  it('answers bad arguments with an error result naming the field, so the model can correct itself', {
+    timeout: 60_000,
+  }, async () => {
+    const result = await inspect(
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'enhanced_chunk_content',
+      '--tool-arg',
+      'content=misnamed',
+    );
     expect(result.isError).toBe(true);
     expect(result._meta.code).toBe('INVALID_INPUT');
     expect(result.content[0].text).toContain('text');
@@ -71,7 +94,8 @@ describe('the MCP Inspector CLI', () => {
 describe('the MCP Inspector CLI over HTTP', () => {
   let web: SandboxWeb;
   let quarry: RunningQuarry;
-  const overHttp = (...args: string[]) => inspectTarget([`${quarry.url}/mcp`, '--transport', 'http', '--header', `X-API-Key: ${TEST_KEY}`], ...args);
+  const overHttp = (...args: string[]) =>
+    inspectTarget([`${quarry.url}/mcp`, '--transport', 'http', '--header', `X-API-Key: ${TEST_KEY}`], ...args);
 
   beforeAll(async () => {
     web = await startSandboxWeb();
@@ -86,16 +110,33 @@ describe('the MCP Inspector CLI over HTTP', () => {
 
   it('lists exactly the documented tools from /mcp and calls one', { timeout: 60_000 }, async () => {
     const { tools } = await overHttp('--method', 'tools/list');
-    expect((tools as Array<{ name: string }>).map((tool) => tool.name).sort()).toEqual([...new Set(readmeTools())].sort());
-    const result = await overHttp('--method', 'tools/call', '--tool-name', 'enhanced_chunk_content', '--tool-arg', 'text=Heat pumps move heat instead of making it. They use a refrigerant loop. Their efficiency is given as a coefficient of performance.', '--tool-arg', 'max_tokens=16');
+    expect((tools as Array<{ name: string }>).map((tool) => tool.name).sort()).toEqual(
+      [...new Set(readmeTools())].sort(),
+    );
+    const result = await overHttp(
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'enhanced_chunk_content',
+      '--tool-arg',
+      'text=Heat pumps move heat instead of making it. They use a refrigerant loop. Their efficiency is given as a coefficient of performance.',
+      '--tool-arg',
+      'max_tokens=16',
+    );
     expect(result.isError).toBeFalsy();
-    expect(result.structuredContent.chunks.map((chunk: { text: string }) => chunk.text)).toContain('They use a refrigerant loop.');
+    expect(result.structuredContent.chunks.map((chunk: { text: string }) => chunk.text)).toContain(
+      'They use a refrigerant loop.',
+    );
     expect(result.content[0]).toMatchObject({ type: 'text', text: expect.stringContaining('chunks') });
     const { resourceTemplates } = await overHttp('--method', 'resources/templates/list');
-    expect(resourceTemplates.map((t: { uriTemplate: string }) => t.uriTemplate)).toContain('quarry://corpora/{corpus_id}');
+    expect(resourceTemplates.map((t: { uriTemplate: string }) => t.uriTemplate)).toContain(
+      'quarry://corpora/{corpus_id}',
+    );
   });
 
   it('is refused without the key', { timeout: 60_000 }, async () => {
-    await expect(inspectTarget([`${quarry.url}/mcp`, '--transport', 'http'], '--method', 'tools/list')).rejects.toThrow(/UNAUTHORIZED.*missing API key/);
+    await expect(inspectTarget([`${quarry.url}/mcp`, '--transport', 'http'], '--method', 'tools/list')).rejects.toThrow(
+      /UNAUTHORIZED.*missing API key/,
+    );
   });
 });

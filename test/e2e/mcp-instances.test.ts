@@ -22,7 +22,6 @@ const instances = fleet(() => web, [KEY]);
 const search = { query: 'hello', engines: ['bing'], scrape_content: false, cache_ttl: 0, timeout: 20 };
 const opted = { key: KEY, extensions: { [TASKS]: {} } };
 
-
 beforeAll(async () => {
   web = await startSandboxWeb();
   playDefaultEngines(web);
@@ -47,12 +46,21 @@ describe.runIf(hasRedisServer)('MCP on two instances behind an alternating balan
     config: { rateLimitPerMinute: 100_000, jobs: { lockMs: 6000, stalledIntervalMs: 2000 } },
   });
 
-  it('lists, calls, and runs a task started on one instance, read and cancelled through the other', { timeout: 180_000 }, async () => {
+  it('lists, calls, and runs a task started on one instance, read and cancelled through the other', {
+    timeout: 180_000,
+  }, async () => {
     const [a, b] = await Promise.all([instances.start(shared()), instances.start(shared())]);
     const proxy = await startRoundRobinProxy([a.url, b.url]);
     try {
-      const client = new Client({ name: 'fleet-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-      await client.connect(new StreamableHTTPClientTransport(new URL(`${proxy.url}/mcp`), { requestInit: { headers: { 'x-api-key': KEY } } }));
+      const client = new Client(
+        { name: 'fleet-test', version: '1.0.0' },
+        { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+      );
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${proxy.url}/mcp`), {
+          requestInit: { headers: { 'x-api-key': KEY } },
+        }),
+      );
       try {
         for (let i = 0; i < 2; i++) expect((await client.listTools()).tools.map((t) => t.name)).toContain('search_web');
         // Calls until both instances have answered twice: the client may answer its second tools/list from its
@@ -60,7 +68,9 @@ describe.runIf(hasRedisServer)('MCP on two instances behind an alternating balan
         // a health check times out on a loaded machine (a fresh-clone run once saw B answer only 1 of 6).
         const answeredTwice = () => (proxy.answeredBy.get(a.url) ?? 0) >= 2 && (proxy.answeredBy.get(b.url) ?? 0) >= 2;
         for (let i = 0; i < 4 || (!answeredTwice() && i < 40); i++) {
-          expect(((await client.callTool({ name: 'search_engines', arguments: {} })).structuredContent as any).total_engines).toBeGreaterThan(5);
+          expect(
+            ((await client.callTool({ name: 'search_engines', arguments: {} })).structuredContent as any).total_engines,
+          ).toBeGreaterThan(5);
         }
       } finally {
         await client.close();
@@ -79,14 +89,20 @@ describe.runIf(hasRedisServer)('MCP on two instances behind an alternating balan
 
       // Started on B, cancelled through A, its status read through the balancer (both instances in turn).
       web.setEngineMode('bing', { kind: 'slow', delayMs: 8000 });
-      const slow = await mcpRequest(b.url, 'tools/call', { name: 'search_web', arguments: { ...search, query: 'cancel me' } }, opted);
+      const slow = await mcpRequest(
+        b.url,
+        'tools/call',
+        { name: 'search_web', arguments: { ...search, query: 'cancel me' } },
+        opted,
+      );
       const taskId = slow.message.result.taskId as string;
       const cancelled = await mcpRequest(a.url, 'tasks/cancel', { taskId }, opted);
       expect(cancelled.message.result.taskId).toBe(taskId);
       expect((await finishedTask(proxy.url, taskId, KEY)).status).toBe('cancelled');
       // Two reads in a row through the balancer: one on each instance, both see the cancelled task.
       const before = { a: proxy.answeredBy.get(a.url) ?? 0, b: proxy.answeredBy.get(b.url) ?? 0 };
-      for (let i = 0; i < 2; i++) expect((await mcpRequest(proxy.url, 'tasks/get', { taskId }, opted)).message.result.status).toBe('cancelled');
+      for (let i = 0; i < 2; i++)
+        expect((await mcpRequest(proxy.url, 'tasks/get', { taskId }, opted)).message.result.status).toBe('cancelled');
       expect(proxy.answeredBy.get(a.url)).toBe(before.a + 1);
       expect(proxy.answeredBy.get(b.url)).toBe(before.b + 1);
       expect(proxy.failures).toEqual([]);
@@ -95,23 +111,38 @@ describe.runIf(hasRedisServer)('MCP on two instances behind an alternating balan
     }
   });
 
-  it('finishes on the survivor a task whose instance is SIGKILLed mid-run, read through the balancer', { timeout: 240_000 }, async () => {
+  it('finishes on the survivor a task whose instance is SIGKILLed mid-run, read through the balancer', {
+    timeout: 240_000,
+  }, async () => {
     const [a, b] = await Promise.all([instances.start(shared()), instances.start(shared())]);
     const proxy = await startRoundRobinProxy([a.url, b.url]);
     try {
       // The engine holds the job until the runner is killed.
       web.setEngineMode('bing', { kind: 'slow', delayMs: 15_000 });
       const heardBefore = web.engineRequests('bing').length;
-      const started = await mcpRequest(proxy.url, 'tools/call', { name: 'search_web', arguments: { ...search, query: 'survive me' } }, opted);
+      const started = await mcpRequest(
+        proxy.url,
+        'tools/call',
+        { name: 'search_web', arguments: { ...search, query: 'survive me' } },
+        opted,
+      );
       expect(started.message.result).toMatchObject({ resultType: 'task', status: 'working' });
       const taskId = started.message.result.taskId as string;
 
       // Which instance runs it: BullMQ keeps the worker's name (host:pid) on the job; kill it once its engine call is out.
-      const runner = await until<QuarryProcess>('a worker took the job', async () => {
-        const processedBy = await redis.admin.hget(`quarry:jobs-default:${taskId}`, 'pb');
-        return [a, b].find((instance) => processedBy?.endsWith(`:${instance.pid}`));
-      }, 30_000);
-      await until('the job called the engine', async () => (web.engineRequests('bing').length > heardBefore ? true : undefined), 30_000);
+      const runner = await until<QuarryProcess>(
+        'a worker took the job',
+        async () => {
+          const processedBy = await redis.admin.hget(`quarry:jobs-default:${taskId}`, 'pb');
+          return [a, b].find((instance) => processedBy?.endsWith(`:${instance.pid}`));
+        },
+        30_000,
+      );
+      await until(
+        'the job called the engine',
+        async () => (web.engineRequests('bing').length > heardBefore ? true : undefined),
+        30_000,
+      );
       const survivor = runner === a ? b : a;
       runner.kill('SIGKILL');
       expect((await runner.exited).signal).toBe('SIGKILL');

@@ -19,14 +19,30 @@ class OneReadServer implements Transport {
 
   async send(message: JSONRPCMessage): Promise<void> {
     if (!('method' in message) || !('id' in message)) return;
-    const { id, method, params } = message as { id: number; method: string; params?: { _meta?: { progressToken?: number } } };
+    const { id, method, params } = message as {
+      id: number;
+      method: string;
+      params?: { _meta?: { progressToken?: number } };
+    };
     queueMicrotask(() => {
       if (method === 'initialize') {
-        this.onmessage?.({ jsonrpc: '2.0', id, result: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: { tools: {} }, serverInfo: { name: 'one-read', version: '1' } } });
+        this.onmessage?.({
+          jsonrpc: '2.0',
+          id,
+          result: {
+            protocolVersion: LATEST_PROTOCOL_VERSION,
+            capabilities: { tools: {} },
+            serverInfo: { name: 'one-read', version: '1' },
+          },
+        });
         return;
       }
       const progressToken = params?._meta?.progressToken;
-      this.onmessage?.({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: progressToken!, progress: 4, total: 4, message: 'last page read' } });
+      this.onmessage?.({
+        jsonrpc: '2.0',
+        method: 'notifications/progress',
+        params: { progressToken: progressToken!, progress: 4, total: 4, message: 'last page read' },
+      });
       this.onmessage?.({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: 'done' }] } });
     });
   }
@@ -49,7 +65,9 @@ describe('recordProgress', () => {
 
     const client = await connected();
     const recorder = recordProgress(client);
-    await client.callTool({ name: 'crawl', arguments: {} }, undefined, { onprogress: recorder.onprogress }).finally(recorder.stop);
+    await client
+      .callTool({ name: 'crawl', arguments: {} }, undefined, { onprogress: recorder.onprogress })
+      .finally(recorder.stop);
     expect(recorder.seen).toEqual([{ progress: 4, total: 4, message: 'last page read' }]);
   });
 

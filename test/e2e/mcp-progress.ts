@@ -19,13 +19,19 @@ export interface ProgressSeen {
 
 const LATE = /^Received a progress notification for an unknown token: (.*)$/s;
 
-export function recordProgress(client: Client): { onprogress: (update: ProgressSeen) => void; seen: ProgressSeen[]; stop(): void } {
+export function recordProgress(client: Client): {
+  onprogress: (update: ProgressSeen) => void;
+  seen: ProgressSeen[];
+  stop(): void;
+} {
   const seen: ProgressSeen[] = [];
   const previous = client.onerror;
   client.onerror = (error) => {
     const late = LATE.exec(error.message);
     if (!late) return previous?.(error);
-    const { progressToken: _token, ...update } = (JSON.parse(late[1]!) as { params: ProgressSeen & { progressToken: unknown } }).params;
+    const { progressToken: _token, ...update } = (
+      JSON.parse(late[1]!) as { params: ProgressSeen & { progressToken: unknown } }
+    ).params;
     seen.push(update);
   };
   return { onprogress: (update) => seen.push(update), seen, stop: () => (client.onerror = previous) };

@@ -15,7 +15,12 @@ export interface RawOptions {
 
 let nextId = 1;
 
-export async function mcpRequest(url: string, method: string, params: Record<string, unknown>, options: RawOptions): Promise<{ status: number; message: any }> {
+export async function mcpRequest(
+  url: string,
+  method: string,
+  params: Record<string, unknown>,
+  options: RawOptions,
+): Promise<{ status: number; message: any }> {
   const name = method === 'tools/call' ? params.name : method.startsWith('tasks/') ? params.taskId : undefined;
   const response = await fetch(`${url}/mcp`, {
     method: 'POST',
@@ -44,13 +49,24 @@ export async function mcpRequest(url: string, method: string, params: Record<str
   const text = await response.text();
   // An answer streamed as SSE ends with the response; notifications come before it.
   const data = response.headers.get('content-type')?.includes('text/event-stream')
-    ? text.split('\n').filter((line) => line.startsWith('data:')).map((line) => JSON.parse(line.slice(5))).find((m) => 'result' in m || 'error' in m)
-    : text.length > 0 ? JSON.parse(text) : undefined;
+    ? text
+        .split('\n')
+        .filter((line) => line.startsWith('data:'))
+        .map((line) => JSON.parse(line.slice(5)))
+        .find((m) => 'result' in m || 'error' in m)
+    : text.length > 0
+      ? JSON.parse(text)
+      : undefined;
   return { status: response.status, message: data };
 }
 
 /** Polls tasks/get until the task leaves "working" (each poll may land on another instance). */
-export async function finishedTask(url: string | (() => string), taskId: string, key: string, timeoutMs = 60_000): Promise<any> {
+export async function finishedTask(
+  url: string | (() => string),
+  taskId: string,
+  key: string,
+  timeoutMs = 60_000,
+): Promise<any> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const target = typeof url === 'function' ? url() : url;

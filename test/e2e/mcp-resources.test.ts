@@ -21,7 +21,11 @@ const KEY_B = 'key-bravo-0123456789';
 const NEWS =
   'Microsoft Corp. said on Tuesday that its chief executive, Satya Nadella, will visit London next month. ' +
   'Nadella told reporters that Microsoft (NASDAQ: MSFT) partnered with OpenAI last year.';
-const TEMPLATES = ['quarry://corpora/{corpus_id}', 'quarry://knowledge/entities/{entity_id}', 'quarry://monitors/{monitor_id}/results'];
+const TEMPLATES = [
+  'quarry://corpora/{corpus_id}',
+  'quarry://knowledge/entities/{entity_id}',
+  'quarry://monitors/{monitor_id}/results',
+];
 
 let site: ResearchWeb;
 let quarry: RunningQuarry;
@@ -33,8 +37,13 @@ let resultsUri: string;
 let entityUri: string;
 
 async function connect(key: string): Promise<Client> {
-  const client = new Client({ name: 'resources-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${quarry.url}/mcp`), { requestInit: { headers: { 'x-api-key': key } } }));
+  const client = new Client(
+    { name: 'resources-test', version: '1.0.0' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${quarry.url}/mcp`), { requestInit: { headers: { 'x-api-key': key } } }),
+  );
   return client;
 }
 
@@ -69,9 +78,17 @@ beforeAll(async () => {
   b = await connect(KEY_B);
   const corpus = await ok(a, 'rag_research', { topic: 'heat pump', depth: 'quick' });
   corpusUri = `quarry://corpora/${corpus.corpus_id}`;
-  const monitor = await ok(a, 'monitor_create', { topic: 'heat pump', keywords: ['heat'], check_interval_minutes: 1440 });
+  const monitor = await ok(a, 'monitor_create', {
+    topic: 'heat pump',
+    keywords: ['heat'],
+    check_interval_minutes: 1440,
+  });
   await ok(a, 'monitor_check', { monitor_id: monitor.id });
-  await until('the monitor check', async () => (await ok(a, 'monitor_results', { monitor_id: monitor.id })).results.length > 0, 60_000);
+  await until(
+    'the monitor check',
+    async () => (await ok(a, 'monitor_results', { monitor_id: monitor.id })).results.length > 0,
+    60_000,
+  );
   resultsUri = `quarry://monitors/${monitor.id}/results`;
   const extracted = await ok(a, 'knowledge_extract', { text: NEWS });
   entityUri = `quarry://knowledge/entities/${extracted.entities.find((e: any) => e.name === 'Satya Nadella').id}`;
@@ -94,7 +111,10 @@ describe('MCP resources over Streamable HTTP', () => {
   it("lists a key's own corpora and monitors, and none of another key's", async () => {
     const mine = (await a.listResources()).resources.map((r) => r.uri);
     expect(mine).toEqual(expect.arrayContaining([corpusUri, resultsUri]));
-    expect((await a.listResources()).resources.find((r) => r.uri === corpusUri)).toMatchObject({ title: 'heat pump', mimeType: 'text/markdown' });
+    expect((await a.listResources()).resources.find((r) => r.uri === corpusUri)).toMatchObject({
+      title: 'heat pump',
+      mimeType: 'text/markdown',
+    });
     expect((await b.listResources()).resources).toEqual([]);
   });
 
@@ -119,10 +139,18 @@ describe('MCP resources over Streamable HTTP', () => {
   it("answers another key's resource exactly as a missing one, and a malformed URI as invalid params", async () => {
     for (const uri of [corpusUri, resultsUri, entityUri]) {
       const foreign = await readError(b, uri);
-      const missing = await readError(b, uri.replace(/(corpus_|mon_|ent_)[0-9a-z]+/, (_, prefix: string) => `${prefix}${'0'.repeat(prefix === 'mon_' ? 24 : 16)}`));
+      const missing = await readError(
+        b,
+        uri.replace(
+          /(corpus_|mon_|ent_)[0-9a-z]+/,
+          (_, prefix: string) => `${prefix}${'0'.repeat(prefix === 'mon_' ? 24 : 16)}`,
+        ),
+      );
       expect(foreign.code, uri).toBe(-32602);
       expect(missing.code, uri).toBe(-32602);
-      expect(foreign.message.replace(/(corpus_|mon_|ent_)[0-9a-z]+/g, '<id>')).toBe(missing.message.replace(/(corpus_|mon_|ent_)[0-9a-z]+/g, '<id>'));
+      expect(foreign.message.replace(/(corpus_|mon_|ent_)[0-9a-z]+/g, '<id>')).toBe(
+        missing.message.replace(/(corpus_|mon_|ent_)[0-9a-z]+/g, '<id>'),
+      );
     }
     expect((await readError(a, 'quarry://corpora/not-an-id')).code).toBe(-32602);
     expect((await readError(a, 'quarry://elsewhere/x')).message).toContain('quarry://corpora/{corpus_id}');
@@ -135,12 +163,21 @@ describe('MCP resources over stdio', () => {
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'quarry-mcp-resources-'));
-    const config = { ...(await sandboxConfig(site.web, dataDir)), logLevel: 'warn', vectorIndex: { enabled: false } } as ConfigInput;
+    const config = {
+      ...(await sandboxConfig(site.web, dataDir)),
+      logLevel: 'warn',
+      vectorIndex: { enabled: false },
+    } as ConfigInput;
     const configPath = join(dataDir, 'quarry.config.json');
     writeFileSync(configPath, JSON.stringify(config));
     client = new Client({ name: 'resources-stdio-test', version: '1.0.0' });
     await client.connect(
-      new StdioClientTransport({ command: process.execPath, args: [join(PACKAGE_ROOT, 'dist/hosts/cli/main.js'), 'mcp'], env: { PATH: process.env.PATH ?? '', HOME: dataDir, QUARRY_CONFIG: configPath }, stderr: 'pipe' }),
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [join(PACKAGE_ROOT, 'dist/hosts/cli/main.js'), 'mcp'],
+        env: { PATH: process.env.PATH ?? '', HOME: dataDir, QUARRY_CONFIG: configPath },
+        stderr: 'pipe',
+      }),
     );
   }, 60_000);
 
@@ -150,14 +187,23 @@ describe('MCP resources over stdio', () => {
   });
 
   it('lists the templates and the monitors the local host made, and reads them', { timeout: 60_000 }, async () => {
-    expect((await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate).sort()).toEqual(TEMPLATES);
-    const created = await client.callTool({ name: 'monitor_create', arguments: { topic: 'local topic', keywords: ['local'], check_interval_minutes: 1440 } });
+    expect((await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate).sort()).toEqual(
+      TEMPLATES,
+    );
+    const created = await client.callTool({
+      name: 'monitor_create',
+      arguments: { topic: 'local topic', keywords: ['local'], check_interval_minutes: 1440 },
+    });
     const id = (created.structuredContent as { id: string }).id;
     const uri = `quarry://monitors/${id}/results`;
-    expect((await client.listResources()).resources).toContainEqual(expect.objectContaining({ uri, title: 'local topic' }));
+    expect((await client.listResources()).resources).toContainEqual(
+      expect.objectContaining({ uri, title: 'local topic' }),
+    );
     const { contents } = await client.readResource({ uri });
     expect(contents.map((c) => c.mimeType)).toEqual(['text/markdown', 'application/json']);
     expect(JSON.parse((contents[1] as { text: string }).text)).toEqual({ results: [] });
-    await expect(client.readResource({ uri: 'quarry://knowledge/entities/ent_0000000000000000' })).rejects.toMatchObject({ code: -32602 });
+    await expect(
+      client.readResource({ uri: 'quarry://knowledge/entities/ent_0000000000000000' }),
+    ).rejects.toMatchObject({ code: -32602 });
   });
 });

@@ -43,15 +43,21 @@ describe('the tool list of the previous start', () => {
     expect((JSON.parse(readFileSync(path, 'utf8')) as Array<{ name: string }>).map((t) => t.name).sort()).toEqual(live);
 
     // A stale snapshot: what the next start answers before its app is loaded.
-    const stale = (JSON.parse(readFileSync(path, 'utf8')) as Array<{ name: string }>).filter((t) => t.name !== 'search_web');
+    const stale = (JSON.parse(readFileSync(path, 'utf8')) as Array<{ name: string }>).filter(
+      (t) => t.name !== 'search_web',
+    );
     writeFileSync(path, JSON.stringify(stale));
     const second = await connect();
     try {
-      const changed = new Promise<void>((resolve) => second.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()));
+      const changed = new Promise<void>((resolve) =>
+        second.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()),
+      );
       expect((await second.listTools()).tools.map((t) => t.name)).not.toContain('search_web');
       await changed;
       expect((await second.listTools()).tools.map((t) => t.name).sort()).toEqual(live);
-      expect((JSON.parse(readFileSync(path, 'utf8')) as Array<{ name: string }>).map((t) => t.name).sort()).toEqual(live);
+      expect((JSON.parse(readFileSync(path, 'utf8')) as Array<{ name: string }>).map((t) => t.name).sort()).toEqual(
+        live,
+      );
     } finally {
       await second.close();
     }

@@ -57,7 +57,16 @@ describe('MCP over stdio', () => {
   it('lists every capability as a tool with input and output schemas', async () => {
     const { tools } = await shared.client.listTools();
     const names = tools.map((t) => t.name);
-    expect(names).toEqual(expect.arrayContaining(['search_web', 'search_batch', 'search_engines', 'search_job_status', 'enhanced_features', 'enhanced_performance']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'search_web',
+        'search_batch',
+        'search_engines',
+        'search_job_status',
+        'enhanced_features',
+        'enhanced_performance',
+      ]),
+    );
     for (const tool of tools) {
       expect(tool.name).toMatch(/^[a-z][a-z0-9_]{0,63}$/);
       expect(tool.inputSchema.type).toBe('object');
@@ -69,13 +78,21 @@ describe('MCP over stdio', () => {
   });
 
   it('answers the same search as the HTTP API, with progress notifications', async () => {
-    const body = { query: 'hello', engines: ['duckduckgo', 'bing'], scrape_content: false, cache_ttl: 0, max_results: 8 };
+    const body = {
+      query: 'hello',
+      engines: ['duckduckgo', 'bing'],
+      scrape_content: false,
+      cache_ttl: 0,
+      max_results: 8,
+    };
     const http = await quarry.post('/api/v1/search/', body);
     expect(http.status).toBe(200);
     expect(http.body.results.length).toBeGreaterThan(0);
 
     const recorder = recordProgress(shared.client);
-    const result = await shared.client.callTool({ name: 'search_web', arguments: body }, undefined, { onprogress: recorder.onprogress }).finally(recorder.stop);
+    const result = await shared.client
+      .callTool({ name: 'search_web', arguments: body }, undefined, { onprogress: recorder.onprogress })
+      .finally(recorder.stop);
     const progress = recorder.seen.map((p) => p.progress);
     expect(result.isError).toBeFalsy();
     const structured = result.structuredContent as any;
@@ -92,7 +109,10 @@ describe('MCP over stdio', () => {
     const text = (result.content as Array<{ text: string }>)[0]!.text;
     expect(text).toContain('INVALID_INPUT');
     expect(text).toContain('max_results');
-    const unknown = await shared.client.callTool({ name: 'search_web', arguments: { query: 'x', engines: ['nosuchengine'] } });
+    const unknown = await shared.client.callTool({
+      name: 'search_web',
+      arguments: { query: 'x', engines: ['nosuchengine'] },
+    });
     expect(unknown.isError).toBe(true);
     expect((unknown.content as Array<{ text: string }>)[0]!.text).toContain('duckduckgo');
   });

@@ -70,20 +70,45 @@ function verified(delivery: WebhookDelivery, secret: string): any {
 describe('monitor lifecycle', () => {
   it('by default the first check alerts on everything it finds (its results are new content), signed verifiably', async () => {
     feed.set('firstline', [item('firstline', 1), item('firstline', 2)]);
-    const created = await create({ topic: 'firstline news', keywords: ['firstline'], check_interval_minutes: 1440, webhook_url: web.webhookUrl('first') });
+    const created = await create({
+      topic: 'firstline news',
+      keywords: ['firstline'],
+      check_interval_minutes: 1440,
+      webhook_url: web.webhookUrl('first'),
+    });
     expect((await details(created.id)).alert_on_first_check).toBe(true);
     const [delivery] = await web.waitForWebhook('first', 1, 15_000);
     const payload = verified(delivery!, created.webhook_secret);
-    expect(payload.new_results.map((r: { url: string }) => r.url).sort()).toEqual([item('firstline', 1).url, item('firstline', 2).url]);
+    expect(payload.new_results.map((r: { url: string }) => r.url).sort()).toEqual([
+      item('firstline', 1).url,
+      item('firstline', 2).url,
+    ]);
     const [result] = (await quarry.get(`${BASE}/${created.id}/results`)).body;
     expect(result).toMatchObject({ id: payload.result_id, baseline: true });
-    await vi.waitFor(async () => expect((await details(created.id)).alerts_sent).toBe(1), { timeout: 5000, interval: 50 });
+    await vi.waitFor(async () => expect((await details(created.id)).alerts_sent).toBe(1), {
+      timeout: 5000,
+      interval: 50,
+    });
   });
 
   it('with alert_on_first_check false: records a baseline, alerts once on what is new with a verifiable signature, and counts the delivery', async () => {
     feed.set('alphaline', [item('alphaline', 1), item('alphaline', 2)]);
-    const created = await create({ topic: 'alphaline news', keywords: ['alphaline'], check_interval_minutes: 1440, webhook_url: web.webhookUrl('alpha'), alert_on_first_check: false });
-    expect(created).toMatchObject({ status: 'active', last_checked: null, alerts_sent: 0, sources: null, check_interval_minutes: 1440, deep_analysis: false, webhook_signing: 'monitor_secret' });
+    const created = await create({
+      topic: 'alphaline news',
+      keywords: ['alphaline'],
+      check_interval_minutes: 1440,
+      webhook_url: web.webhookUrl('alpha'),
+      alert_on_first_check: false,
+    });
+    expect(created).toMatchObject({
+      status: 'active',
+      last_checked: null,
+      alerts_sent: 0,
+      sources: null,
+      check_interval_minutes: 1440,
+      deep_analysis: false,
+      webhook_signing: 'monitor_secret',
+    });
     expect(created.id).toMatch(/^mon_[0-9a-f]{24}$/);
     expect(created.webhook_secret).toMatch(/^whsec_/);
     expect(Date.parse(created.next_check_at)).toBeGreaterThan(Date.now() - 5000);
@@ -98,20 +123,38 @@ describe('monitor lifecycle', () => {
     expect(baseline).toHaveLength(1);
     expect(baseline[0]).toMatchObject({ monitor_id: created.id, baseline: true, analysis_method: 'titles' });
     expect(baseline[0].id).toMatch(/^res_[0-9a-f]{24}$/);
-    expect(baseline[0].new_results.map((r: { url: string }) => r.url).sort()).toEqual([item('alphaline', 1).url, item('alphaline', 2).url]);
+    expect(baseline[0].new_results.map((r: { url: string }) => r.url).sort()).toEqual([
+      item('alphaline', 1).url,
+      item('alphaline', 2).url,
+    ]);
     expect(web.webhooks('alpha')).toHaveLength(0);
 
     // Something new: a manual check finds it, stores it and alerts.
     feed.publish('alphaline', item('alphaline', 3));
-    expect((await quarry.post(`${BASE}/${created.id}/check`, {})).body).toEqual({ status: 'checking', monitor_id: created.id });
+    expect((await quarry.post(`${BASE}/${created.id}/check`, {})).body).toEqual({
+      status: 'checking',
+      monitor_id: created.id,
+    });
     const [delivery] = await web.waitForWebhook('alpha', 1, 15_000);
     const payload = verified(delivery!, created.webhook_secret);
-    expect(payload).toMatchObject({ monitor_id: created.id, topic: 'alphaline news', new_results: [{ url: item('alphaline', 3).url, title: item('alphaline', 3).title, snippet: item('alphaline', 3).content }] });
+    expect(payload).toMatchObject({
+      monitor_id: created.id,
+      topic: 'alphaline news',
+      new_results: [
+        { url: item('alphaline', 3).url, title: item('alphaline', 3).title, snippet: item('alphaline', 3).content },
+      ],
+    });
     expect(payload.analysis).toMatch(/^1 new result: alphaline story 3/);
     expect(Date.parse(payload.timestamp)).toBeGreaterThan(Date.parse(afterBaseline.last_checked));
     const results = (await quarry.get(`${BASE}/${created.id}/results`)).body;
     expect(results).toHaveLength(2);
-    expect(results[0]).toMatchObject({ id: payload.result_id, baseline: false, new_results: payload.new_results, analysis: payload.analysis, timestamp: payload.timestamp });
+    expect(results[0]).toMatchObject({
+      id: payload.result_id,
+      baseline: false,
+      new_results: payload.new_results,
+      analysis: payload.analysis,
+      timestamp: payload.timestamp,
+    });
     const afterAlert = await vi.waitFor(
       async () => {
         const body = await details(created.id);
@@ -121,7 +164,13 @@ describe('monitor lifecycle', () => {
       { timeout: 5000, interval: 50 },
     );
     expect(afterAlert.deliveries).toEqual([
-      expect.objectContaining({ webhook_id: delivery!.headers['webhook-id'], result_id: payload.result_id, status: 'delivered', attempts: 1, last_error: null }),
+      expect.objectContaining({
+        webhook_id: delivery!.headers['webhook-id'],
+        result_id: payload.result_id,
+        status: 'delivered',
+        attempts: 1,
+        last_error: null,
+      }),
     ]);
 
     // Checked again with nothing new: no result, no alert for a URL already alerted on (http/https and www. alike).
@@ -149,9 +198,15 @@ describe('monitor lifecycle', () => {
       created_at: a.created_at,
     });
     // No body, and a body-less POST labelled JSON, both work.
-    const noType = await fetch(`${quarry.url}${BASE}/${a.id}/pause`, { method: 'POST', headers: { 'x-api-key': 'test-key-0123456789' } });
+    const noType = await fetch(`${quarry.url}${BASE}/${a.id}/pause`, {
+      method: 'POST',
+      headers: { 'x-api-key': 'test-key-0123456789' },
+    });
     expect(noType.status).toBe(200);
-    const labelled = await fetch(`${quarry.url}${BASE}/${a.id}/pause`, { method: 'POST', headers: { 'x-api-key': 'test-key-0123456789', 'content-type': 'application/json' } });
+    const labelled = await fetch(`${quarry.url}${BASE}/${a.id}/pause`, {
+      method: 'POST',
+      headers: { 'x-api-key': 'test-key-0123456789', 'content-type': 'application/json' },
+    });
     expect(await labelled.json()).toEqual({ status: 'paused', monitor_id: a.id });
     expect((await details(a.id)).next_check_at).toBeNull();
     expect((await quarry.get(`${BASE}?status=paused`)).body.map((m: { id: string }) => m.id)).toContain(a.id);
@@ -169,13 +224,25 @@ describe('monitor lifecycle', () => {
     expect((await quarry.post(`${BASE}/${a.id}/resume`, {})).body).toEqual({ status: 'active', monitor_id: a.id });
     expect(Date.parse((await details(a.id)).next_check_at)).toBeGreaterThan(Date.now());
 
-    const removed = await quarry.server.inject({ method: 'DELETE', url: `${BASE}/${a.id}`, headers: { 'x-api-key': 'test-key-0123456789' } });
+    const removed = await quarry.server.inject({
+      method: 'DELETE',
+      url: `${BASE}/${a.id}`,
+      headers: { 'x-api-key': 'test-key-0123456789' },
+    });
     expect(removed.json()).toEqual({ deleted: true, monitor_id: a.id });
-    for (const path of [`${BASE}/${a.id}`, `${BASE}/${a.id}/results`]) expect((await quarry.get(path)).status).toBe(404);
-    const again = await quarry.server.inject({ method: 'DELETE', url: `${BASE}/${a.id}`, headers: { 'x-api-key': 'test-key-0123456789' } });
+    for (const path of [`${BASE}/${a.id}`, `${BASE}/${a.id}/results`])
+      expect((await quarry.get(path)).status).toBe(404);
+    const again = await quarry.server.inject({
+      method: 'DELETE',
+      url: `${BASE}/${a.id}`,
+      headers: { 'x-api-key': 'test-key-0123456789' },
+    });
     expect(again.statusCode).toBe(404);
     expect((await quarry.get(BASE)).body.map((m: { id: string }) => m.id)).not.toContain(a.id);
-    expect(await quarry.app.services.jobs.get(`check_${a.id}_${checkedWhilePaused.checks_run + 1}`)).toMatchObject({ status: 'failed', error: { code: 'CANCELLED' } });
+    expect(await quarry.app.services.jobs.get(`check_${a.id}_${checkedWhilePaused.checks_run + 1}`)).toMatchObject({
+      status: 'failed',
+      error: { code: 'CANCELLED' },
+    });
   });
 
   it('runs concurrent manual checks of one monitor as one check', async () => {
@@ -187,7 +254,10 @@ describe('monitor lifecycle', () => {
     web.answerEngine('searxng', feed.answerer(), { delayMs: 1500 });
     try {
       await Promise.all([1, 2, 3, 4].map(() => quarry.post(`${BASE}/${m.id}/check`, {})));
-      await vi.waitFor(async () => expect((await details(m.id)).check_in_progress).toBe(true), { timeout: 5000, interval: 100 });
+      await vi.waitFor(async () => expect((await details(m.id)).check_in_progress).toBe(true), {
+        timeout: 5000,
+        interval: 100,
+      });
       await quarry.post(`${BASE}/${m.id}/check`, {});
       await checksRun(m.id, 2);
     } finally {
@@ -197,11 +267,14 @@ describe('monitor lifecycle', () => {
     // A later check runs after anything those requests queued: once it has, still one search for them.
     await quarry.post(`${BASE}/${m.id}/check`, {});
     await checksRun(m.id, 3);
-    const after = await vi.waitFor(async () => {
-      const body = await details(m.id);
-      if (body.check_in_progress) throw new Error('the check is still finishing');
-      return body;
-    }, { timeout: 5000, interval: 50 });
+    const after = await vi.waitFor(
+      async () => {
+        const body = await details(m.id);
+        if (body.check_in_progress) throw new Error('the check is still finishing');
+        return body;
+      },
+      { timeout: 5000, interval: 50 },
+    );
     expect(feed.queriesFor('gammaline').length - before).toBe(2);
     expect(after.checks_run).toBe(3);
   });
@@ -211,10 +284,19 @@ describe('checks', () => {
   it('search the sources as site filters and keep only results on them and about the keywords', async () => {
     feed.set('deltaline', [
       item('deltaline', 1),
-      { url: 'https://blog.other.example/deltaline', title: 'deltaline elsewhere', content: 'deltaline on another site' },
+      {
+        url: 'https://blog.other.example/deltaline',
+        title: 'deltaline elsewhere',
+        content: 'deltaline on another site',
+      },
       { url: 'https://news.example.org/unrelated', title: 'Weather today', content: 'rain all day' },
     ]);
-    const m = await create({ topic: 'deltaline', keywords: ['deltaline'], sources: ['https://www.News.Example.org/world', 'example.net'], check_interval_minutes: 1440 });
+    const m = await create({
+      topic: 'deltaline',
+      keywords: ['deltaline'],
+      sources: ['https://www.News.Example.org/world', 'example.net'],
+      check_interval_minutes: 1440,
+    });
     expect(m.sources).toEqual(['news.example.org', 'example.net']);
     const after = await checksRun(m.id, 1);
     expect(feed.queriesFor('deltaline').at(-1)).toContain('(site:news.example.org or site:example.net)');
@@ -232,7 +314,14 @@ describe('checks', () => {
         '<p>Visitors are welcome at the museum on weekends.</p></article></body></html>',
     );
     feed.set('epsiline', []);
-    const m = await create({ topic: 'epsiline reactor', keywords: ['epsiline'], deep_analysis: true, alert_on_first_check: true, check_interval_minutes: 1440, webhook_url: web.webhookUrl('epsi') });
+    const m = await create({
+      topic: 'epsiline reactor',
+      keywords: ['epsiline'],
+      deep_analysis: true,
+      alert_on_first_check: true,
+      check_interval_minutes: 1440,
+      webhook_url: web.webhookUrl('epsi'),
+    });
     feed.publish('epsiline', { url: page, title: 'Epsiline report', content: 'A report.' });
     await quarry.post(`${BASE}/${m.id}/check`, {});
     const [delivery] = await web.waitForWebhook('epsi', 1, 20_000);
@@ -271,7 +360,13 @@ describe('webhook deliveries', () => {
   it('retry a failing receiver with growing delays under one webhook-id, and count the alert only once delivered', async () => {
     web.setWebhookFailures('flaky', 3);
     feed.set('etaline', [item('etaline', 1)]);
-    const m = await create({ topic: 'etaline', keywords: ['etaline'], alert_on_first_check: true, check_interval_minutes: 1440, webhook_url: web.webhookUrl('flaky') });
+    const m = await create({
+      topic: 'etaline',
+      keywords: ['etaline'],
+      alert_on_first_check: true,
+      check_interval_minutes: 1440,
+      webhook_url: web.webhookUrl('flaky'),
+    });
     await web.waitForWebhook('flaky', 1, 15_000);
     const pending = await details(m.id);
     expect(pending.alerts_sent).toBe(0);
@@ -294,7 +389,12 @@ describe('webhook deliveries', () => {
       { timeout: 5000, interval: 50 },
     );
     // last_error keeps the last failed attempt's.
-    expect(done.deliveries[0]).toMatchObject({ status: 'delivered', attempts: 4, last_error: 'HTTP 500', next_attempt_at: null });
+    expect(done.deliveries[0]).toMatchObject({
+      status: 'delivered',
+      attempts: 4,
+      last_error: 'HTTP 500',
+      next_attempt_at: null,
+    });
     expect(Date.parse(done.deliveries[0].delivered_at)).toBeGreaterThanOrEqual(deliveries[3]!.receivedAt - 1000);
   });
 
@@ -302,7 +402,13 @@ describe('webhook deliveries', () => {
     web.setWebhookHang('stuck', 1000);
     feed.set('thetaline', [item('thetaline', 1)]);
     feed.set('iotaline', [item('iotaline', 1)]);
-    const stuck = await create({ topic: 'thetaline', keywords: ['thetaline'], alert_on_first_check: true, check_interval_minutes: 1440, webhook_url: web.webhookUrl('stuck') });
+    const stuck = await create({
+      topic: 'thetaline',
+      keywords: ['thetaline'],
+      alert_on_first_check: true,
+      check_interval_minutes: 1440,
+      webhook_url: web.webhookUrl('stuck'),
+    });
     await web.waitForWebhook('stuck', 1, 15_000);
     // The only delivery slot (webhooks.concurrency 1) now waits on the receiver.
     const other = await create({ topic: 'iotaline', keywords: ['iotaline'], check_interval_minutes: 5 });
@@ -347,10 +453,18 @@ describe('bad input', () => {
       ['DELETE', `${BASE}/${unknown}`],
     ];
     for (const [method, url] of routes) {
-      const answer = await quarry.server.inject({ method: method as 'GET', url, headers: { 'x-api-key': 'test-key-0123456789' } });
+      const answer = await quarry.server.inject({
+        method: method as 'GET',
+        url,
+        headers: { 'x-api-key': 'test-key-0123456789' },
+      });
       expect(answer.statusCode, `${method} ${url}`).toBe(404);
       expect(answer.json().error.message).toContain('monitor_id');
-      const malformed = await quarry.server.inject({ method: method as 'GET', url: url.replace(unknown, 'mon_nope'), headers: { 'x-api-key': 'test-key-0123456789' } });
+      const malformed = await quarry.server.inject({
+        method: method as 'GET',
+        url: url.replace(unknown, 'mon_nope'),
+        headers: { 'x-api-key': 'test-key-0123456789' },
+      });
       expect(malformed.statusCode, `${method} malformed`).toBe(400);
       expect(malformed.json().error.message).toContain('monitor_id');
     }
@@ -363,7 +477,12 @@ describe('bad input', () => {
 
   it('ignores unknown top-level fields over HTTP and names them', async () => {
     feed.set('kappaline', []);
-    const answer = await quarry.post(BASE, { topic: 'kappaline', keywords: ['kappaline'], check_interval_minutes: 1440, interval: 5 });
+    const answer = await quarry.post(BASE, {
+      topic: 'kappaline',
+      keywords: ['kappaline'],
+      check_interval_minutes: 1440,
+      interval: 5,
+    });
     expect(answer.status).toBe(200);
     expect(answer.headers.get('x-quarry-ignored-fields')).toBe('interval');
     expect(answer.body.check_interval_minutes).toBe(1440);

@@ -51,7 +51,11 @@ beforeAll(async () => {
   web = await startSandboxWeb();
   for (const page of MEANING_PAGES) web.addPage(page.path, renderMeaningPage(page));
   // The engine lists the decoys first, as a lexical engine would.
-  const items = [BREATHING!, BRIDGE!, CPR!].map((p) => ({ link: `${web.url}${p.path}`, name: p.title, summary: p.paragraphs[0] }));
+  const items = [BREATHING!, BRIDGE!, CPR!].map((p) => ({
+    link: `${web.url}${p.path}`,
+    name: p.title,
+    summary: p.paragraphs[0],
+  }));
   web.addPage('/api/find', JSON.stringify({ items }), { contentType: 'application/json' });
   scratch = mkdtempSync(join(tmpdir(), 'quarry-neural-'));
   const autocomplete = join(scratch, 'duckduckgo-ac.json');
@@ -61,7 +65,11 @@ beforeAll(async () => {
   quarry = await startQuarry(web, neuralConfig());
   withModel = await startQuarry(
     web,
-    mergeLayers(neuralConfig() as Record<string, unknown>, { llm: { fast: { provider: 'openai-compatible', baseUrl: `${llm.origin}/v1`, model: 'scripted-7b', maxRetries: 0 } } }) as ConfigInput,
+    mergeLayers(neuralConfig() as Record<string, unknown>, {
+      llm: {
+        fast: { provider: 'openai-compatible', baseUrl: `${llm.origin}/v1`, model: 'scripted-7b', maxRetries: 0 },
+      },
+    }) as ConfigInput,
   );
 }, 60_000);
 
@@ -82,7 +90,17 @@ describe('neural search', () => {
     const res = await quarry.post('/api/v1/neural/search', { query: PARAPHRASE, use_autoprompt: false });
     expect(res.status).toBe(200);
     expect(res.body.search_type).toBe('neural');
-    console.error(JSON.stringify(res.body.results.map((r: any) => [r.url.slice(-25), r.score, r.semantic_score, r.lexical_score, r.content.length])));
+    console.error(
+      JSON.stringify(
+        res.body.results.map((r: any) => [
+          r.url.slice(-25),
+          r.score,
+          r.semantic_score,
+          r.lexical_score,
+          r.content.length,
+        ]),
+      ),
+    );
     expect(res.body.results.map((r: any) => r.url)).toHaveLength(3);
     expect(res.body.results[0].url).toBe(`${web.url}${CPR!.path}`);
     // The decoys share more words with the query: lexical order alone would put one of them first.
@@ -98,7 +116,10 @@ describe('neural search', () => {
   });
 
   it('expands the query by rules when no language model is configured, and says so', async () => {
-    const res = await quarry.post('/api/v1/neural/search', { query: 'How do I help someone who stopped breathing?', num_results: 2 });
+    const res = await quarry.post('/api/v1/neural/search', {
+      query: 'How do I help someone who stopped breathing?',
+      num_results: 2,
+    });
     expect(res.status).toBe(200);
     expect(res.body.expanded_queries).toContain('help someone stopped breathing');
     expect(res.body.autoprompt_used).toBe(true);
@@ -107,10 +128,18 @@ describe('neural search', () => {
   });
 
   it('filters by domain and by published date (pages without a date are left out of a window)', async () => {
-    const excluded = await quarry.post('/api/v1/neural/search', { query: PARAPHRASE, exclude_domains: ['127.0.0.1'], use_autoprompt: false });
+    const excluded = await quarry.post('/api/v1/neural/search', {
+      query: PARAPHRASE,
+      exclude_domains: ['127.0.0.1'],
+      use_autoprompt: false,
+    });
     expect(excluded.status).toBe(200);
     expect(excluded.body.results).toEqual([]);
-    const included = await quarry.post('/api/v1/neural/search', { query: PARAPHRASE, include_domains: ['127.0.0.1'], use_autoprompt: false });
+    const included = await quarry.post('/api/v1/neural/search', {
+      query: PARAPHRASE,
+      include_domains: ['127.0.0.1'],
+      use_autoprompt: false,
+    });
     expect(included.body.results).toHaveLength(3);
     const dated = await quarry.post('/api/v1/neural/search', {
       query: PARAPHRASE,
@@ -121,8 +150,13 @@ describe('neural search', () => {
     expect(dated.body.results.map((r: any) => r.url)).toEqual([`${web.url}${CPR!.path}`]);
   });
 
-  it('adds highlights taken from each result\'s content', async () => {
-    const res = await quarry.post('/api/v1/neural/search', { query: 'chest compressions rhythm', include_highlights: true, use_autoprompt: false, num_results: 3 });
+  it("adds highlights taken from each result's content", async () => {
+    const res = await quarry.post('/api/v1/neural/search', {
+      query: 'chest compressions rhythm',
+      include_highlights: true,
+      use_autoprompt: false,
+      num_results: 3,
+    });
     expect(res.status).toBe(200);
     for (const result of res.body.results) {
       expect(result.highlights.length).toBeGreaterThan(0);
@@ -134,7 +168,10 @@ describe('neural search', () => {
 
   it('shows the embedding model in use in the features registry', async () => {
     const features = await quarry.get('/api/v1/enhanced/features');
-    expect(features.body.features.embeddings).toMatchObject({ available: true, info: { id: 'quarry/glove-static-100d', source: 'embedded', dimensions: 100 } });
+    expect(features.body.features.embeddings).toMatchObject({
+      available: true,
+      info: { id: 'quarry/glove-static-100d', source: 'embedded', dimensions: 100 },
+    });
     expect(features.body.features.llm.available).toBe(false);
     expect(features.body.features.llm.detail).toMatch(/extractive/);
   });
@@ -146,7 +183,10 @@ describe('neural search', () => {
       [{ query: 'x', num_results: '5' }, /num_results/],
       [{ query: 'x', category: 'sports' }, /category/],
       [{ query: 'x', start_published_date: 'last week' }, /start_published_date/],
-      [{ query: 'x', start_published_date: '2024-05-01', end_published_date: '2024-01-01' }, /start_published_date must not be after/],
+      [
+        { query: 'x', start_published_date: '2024-05-01', end_published_date: '2024-01-01' },
+        /start_published_date must not be after/,
+      ],
       [{ query: 'x', include_domains: ['not a domain'] }, /include_domains/],
     ];
     for (const [body, message] of cases) {
@@ -157,7 +197,12 @@ describe('neural search', () => {
   });
 
   it('fans a category out to its engine group, and reports the engines that failed', async () => {
-    const res = await quarry.post('/api/v1/neural/search', { query: 'chip makers', category: 'finance', use_autoprompt: false, timeout: 10 });
+    const res = await quarry.post('/api/v1/neural/search', {
+      query: 'chip makers',
+      category: 'finance',
+      use_autoprompt: false,
+      timeout: 10,
+    });
     expect(res.status).toBe(200);
     expect(res.body.engines_used).toEqual(expect.arrayContaining(['yahoo_finance', 'bing_news', 'google_news']));
     expect(res.body.engines_failed.length).toBeGreaterThan(0);
@@ -172,7 +217,11 @@ describe('neural search', () => {
 describe('highlights', () => {
   it('returns the passages that answer the query, each start_index pointing at its text in code points', async () => {
     const content = `🚑 ${CPR!.paragraphs.join('\n\n')}\n\n${BRIDGE!.paragraphs.join(' ')} 𝔈𝔫𝔡.`;
-    for (const [query, unit] of [['how fast should I press on the chest', 'sentence'], ['what does a defibrillator do', 'passage'], ['bridge cables', 'sentence']] as const) {
+    for (const [query, unit] of [
+      ['how fast should I press on the chest', 'sentence'],
+      ['what does a defibrillator do', 'passage'],
+      ['bridge cables', 'sentence'],
+    ] as const) {
       const res = await quarry.post('/api/v1/neural/highlights', { query, content, num_highlights: 4, unit });
       expect(res.status).toBe(200);
       expect(res.body.highlights.length).toBeGreaterThan(0);
@@ -180,22 +229,33 @@ describe('highlights', () => {
       const relevances = res.body.highlights.map((h: any) => h.relevance);
       expect([...relevances].sort((a, b) => b - a)).toEqual(relevances);
     }
-    const chest = await quarry.post('/api/v1/neural/highlights', { query: 'how fast should I press on the chest', content });
+    const chest = await quarry.post('/api/v1/neural/highlights', {
+      query: 'how fast should I press on the chest',
+      content,
+    });
     expect(chest.body.highlights).toHaveLength(3);
     expect(chest.body.highlights[0].text).toMatch(/press hard and fast/);
   });
 
   it('rejects missing content and out-of-range counts', async () => {
     expect((await quarry.post('/api/v1/neural/highlights', { query: 'x' })).status).toBe(400);
-    expect((await quarry.post('/api/v1/neural/highlights', { query: 'x', content: 'y', num_highlights: 11 })).status).toBe(400);
+    expect(
+      (await quarry.post('/api/v1/neural/highlights', { query: 'x', content: 'y', num_highlights: 11 })).status,
+    ).toBe(400);
   });
 });
 
 describe("older SDKs' field names over HTTP", () => {
   it('takes document as content on highlights', async () => {
     const content = CPR!.paragraphs.join('\n\n');
-    const asContent = await quarry.post('/api/v1/neural/highlights', { query: 'how fast should I press on the chest', content });
-    const asDocument = await quarry.post('/api/v1/neural/highlights', { query: 'how fast should I press on the chest', document: content });
+    const asContent = await quarry.post('/api/v1/neural/highlights', {
+      query: 'how fast should I press on the chest',
+      content,
+    });
+    const asDocument = await quarry.post('/api/v1/neural/highlights', {
+      query: 'how fast should I press on the chest',
+      document: content,
+    });
     expect(asDocument.status).toBe(200);
     expect(asDocument.headers.get('x-quarry-ignored-fields')).toBeNull();
     expect(asDocument.body.highlights).toEqual(asContent.body.highlights);
@@ -325,13 +385,21 @@ describe('the local page index', () => {
       expect(res.body.results.every((r: any) => r.source === 'local_index')).toBe(true);
       expect(res.body.results[0].url).toBe(`${web.url}${CPR!.path}`);
       expect(Date.parse(res.body.results[0].published_date)).toBe(Date.parse(CPR!.published));
-      const dated = await quarry.post('/api/v1/neural/search', { query: PARAPHRASE, use_autoprompt: false, end_published_date: '2023-12-31' });
+      const dated = await quarry.post('/api/v1/neural/search', {
+        query: PARAPHRASE,
+        use_autoprompt: false,
+        end_published_date: '2023-12-31',
+      });
       expect(dated.body.results.map((r: any) => r.url)).toEqual([`${web.url}${BRIDGE!.path}`]);
       const similar = await quarry.post('/api/v1/neural/similar', { text: CPR!.paragraphs.join(' '), num_results: 2 });
       expect(similar.body.similar[0].url).toBe(`${web.url}${CPR!.path}`);
       expect(similar.body.similar[0].source).toBe('local_index');
     } finally {
-      const items = [BREATHING!, BRIDGE!, CPR!].map((p) => ({ link: `${web.url}${p.path}`, name: p.title, summary: p.paragraphs[0] }));
+      const items = [BREATHING!, BRIDGE!, CPR!].map((p) => ({
+        link: `${web.url}${p.path}`,
+        name: p.title,
+        summary: p.paragraphs[0],
+      }));
       web.addPage('/api/find', JSON.stringify({ items }), { contentType: 'application/json' });
     }
   });
@@ -339,7 +407,22 @@ describe('the local page index', () => {
 
 describe('with a language model configured', () => {
   it('expands the query with the model and names it', async () => {
-    llm.script({ json: { id: 'x', model: 'scripted-7b', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: JSON.stringify({ queries: ['cardiac arrest first aid', 'how to do CPR'] }) } }] } });
+    llm.script({
+      json: {
+        id: 'x',
+        model: 'scripted-7b',
+        choices: [
+          {
+            index: 0,
+            finish_reason: 'stop',
+            message: {
+              role: 'assistant',
+              content: JSON.stringify({ queries: ['cardiac arrest first aid', 'how to do CPR'] }),
+            },
+          },
+        ],
+      },
+    });
     const res = await withModel.post('/api/v1/neural/search', { query: PARAPHRASE, num_results: 3 });
     expect(res.status).toBe(200);
     expect(res.body.expanded_queries).toEqual(['cardiac arrest first aid', 'how to do CPR']);
@@ -351,7 +434,10 @@ describe('with a language model configured', () => {
 
   it('falls back to rules when the model fails, and still answers', async () => {
     llm.script({ status: 500, json: { error: { message: 'model crashed' } } });
-    const res = await withModel.post('/api/v1/neural/search', { query: 'How do I help someone who stopped breathing?', num_results: 2 });
+    const res = await withModel.post('/api/v1/neural/search', {
+      query: 'How do I help someone who stopped breathing?',
+      num_results: 2,
+    });
     expect(res.status).toBe(200);
     expect(res.body.model_used).toBe('rules');
     expect(res.body.expanded_queries).toContain('help someone stopped breathing');
@@ -362,13 +448,28 @@ describe('with a language model configured', () => {
       json: {
         id: 'y',
         model: 'scripted-7b',
-        choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: JSON.stringify({ predictions: [{ query: 'aed locations nearby', reason: 'Next step after learning CPR.' }] }) } }],
+        choices: [
+          {
+            index: 0,
+            finish_reason: 'stop',
+            message: {
+              role: 'assistant',
+              content: JSON.stringify({
+                predictions: [{ query: 'aed locations nearby', reason: 'Next step after learning CPR.' }],
+              }),
+            },
+          },
+        ],
       },
     });
     const res = await withModel.post('/api/v1/neural/predictive', { recent_searches: ['cpr'] });
     expect(res.status).toBe(200);
     expect(res.body.model_used).toBe('scripted-7b');
-    expect(res.body.predictions[0]).toEqual({ query: 'aed locations nearby', confidence: 0.95, reason: 'scripted-7b: Next step after learning CPR.' });
+    expect(res.body.predictions[0]).toEqual({
+      query: 'aed locations nearby',
+      confidence: 0.95,
+      reason: 'scripted-7b: Next step after learning CPR.',
+    });
     const features = await withModel.get('/api/v1/enhanced/features');
     expect(features.body.features.llm.available).toBe(true);
     expect(features.body.features.llm.detail).toContain('scripted-7b');
@@ -378,7 +479,15 @@ describe('with a language model configured', () => {
 describe('over MCP', () => {
   it('serves the neural tools over stdio, with progress notifications on search', async () => {
     const configPath = join(scratch, 'quarry.config.json');
-    writeFileSync(configPath, JSON.stringify(mergeLayers({ ...(await sandboxConfig(web, scratch)), logLevel: 'warn' }, neuralConfig() as Record<string, unknown>)));
+    writeFileSync(
+      configPath,
+      JSON.stringify(
+        mergeLayers(
+          { ...(await sandboxConfig(web, scratch)), logLevel: 'warn' },
+          neuralConfig() as Record<string, unknown>,
+        ),
+      ),
+    );
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [join(PACKAGE_ROOT, 'dist/hosts/cli/main.js'), 'mcp'],
@@ -389,9 +498,21 @@ describe('over MCP', () => {
     await client.connect(transport);
     try {
       const names = (await client.listTools()).tools.map((t) => t.name);
-      expect(names).toEqual(expect.arrayContaining(['neural_search', 'neural_similar', 'neural_highlights', 'neural_predictive', 'neural_categories']));
+      expect(names).toEqual(
+        expect.arrayContaining([
+          'neural_search',
+          'neural_similar',
+          'neural_highlights',
+          'neural_predictive',
+          'neural_categories',
+        ]),
+      );
       const recorder = recordProgress(client);
-      const result = await client.callTool({ name: 'neural_search', arguments: { query: PARAPHRASE, use_autoprompt: false } }, undefined, { onprogress: recorder.onprogress }).finally(recorder.stop);
+      const result = await client
+        .callTool({ name: 'neural_search', arguments: { query: PARAPHRASE, use_autoprompt: false } }, undefined, {
+          onprogress: recorder.onprogress,
+        })
+        .finally(recorder.stop);
       const progress = recorder.seen.map((p) => p.message ?? String(p.progress));
       expect(result.isError).toBeFalsy();
       expect((result.structuredContent as any).results[0].url).toBe(`${web.url}${CPR!.path}`);

@@ -32,8 +32,13 @@ let b: Client;
 type ToolResult = { isError?: boolean; content: Array<{ type: string; text?: string }>; structuredContent?: any };
 
 async function connect(key: string): Promise<Client> {
-  const client = new Client({ name: 'ownership-http-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${quarry.url}/mcp`), { requestInit: { headers: { 'x-api-key': key } } }));
+  const client = new Client(
+    { name: 'ownership-http-test', version: '1.0.0' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${quarry.url}/mcp`), { requestInit: { headers: { 'x-api-key': key } } }),
+  );
   return client;
 }
 
@@ -52,12 +57,19 @@ function text(result: ToolResult): string {
 }
 
 /** B's call on A's id answers exactly as the same call on an id that does not exist. */
-async function expectLikeMissing(name: string, args: Record<string, unknown>, idField: string, missingId: string): Promise<void> {
+async function expectLikeMissing(
+  name: string,
+  args: Record<string, unknown>,
+  idField: string,
+  missingId: string,
+): Promise<void> {
   const foreign = await call(b, name, args);
   const missing = await call(b, name, { ...args, [idField]: missingId });
   expect(foreign.isError, `B ${name}: ${text(foreign)}`).toBe(true);
   expect(text(foreign), `B ${name}`).toContain('NOT_FOUND');
-  expect(text(foreign).replaceAll(String(args[idField]), '<id>'), `B ${name} differs from a missing id`).toBe(text(missing).replaceAll(missingId, '<id>'));
+  expect(text(foreign).replaceAll(String(args[idField]), '<id>'), `B ${name} differs from a missing id`).toBe(
+    text(missing).replaceAll(missingId, '<id>'),
+  );
   expect(foreign.structuredContent, `B ${name}`).toEqual(missing.structuredContent);
 }
 
@@ -77,8 +89,19 @@ afterAll(async () => {
 
 describe('ownership over MCP on HTTP', () => {
   it("B's monitor tools on A's monitor answer as for a missing id, and monitor_list hides it", async () => {
-    const { id } = await ok(a, 'monitor_create', { topic: 'heat pump', keywords: ['heat'], check_interval_minutes: 60 });
-    for (const tool of ['monitor_get', 'monitor_results', 'monitor_pause', 'monitor_resume', 'monitor_check', 'monitor_delete']) {
+    const { id } = await ok(a, 'monitor_create', {
+      topic: 'heat pump',
+      keywords: ['heat'],
+      check_interval_minutes: 60,
+    });
+    for (const tool of [
+      'monitor_get',
+      'monitor_results',
+      'monitor_pause',
+      'monitor_resume',
+      'monitor_check',
+      'monitor_delete',
+    ]) {
       await expectLikeMissing(tool, { monitor_id: id }, 'monitor_id', MISSING.monitor);
     }
     expect((await ok(b, 'monitor_list', {})).monitors).toEqual([]);
@@ -102,8 +125,18 @@ describe('ownership over MCP on HTTP', () => {
     await expectLikeMissing('rag_research_status', { job_id: jobId }, 'job_id', MISSING.job);
 
     await expectLikeMissing('rag_corpus_get', { corpus_id: corpusId }, 'corpus_id', MISSING.corpus);
-    await expectLikeMissing('rag_semantic_search', { corpus_id: corpusId, query: 'compressor' }, 'corpus_id', MISSING.corpus);
-    await expectLikeMissing('rag_corpus_add', { corpus_id: corpusId, texts: [{ text: 'Planted by B: heat pumps run on moonlight.' }] }, 'corpus_id', MISSING.corpus);
+    await expectLikeMissing(
+      'rag_semantic_search',
+      { corpus_id: corpusId, query: 'compressor' },
+      'corpus_id',
+      MISSING.corpus,
+    );
+    await expectLikeMissing(
+      'rag_corpus_add',
+      { corpus_id: corpusId, texts: [{ text: 'Planted by B: heat pumps run on moonlight.' }] },
+      'corpus_id',
+      MISSING.corpus,
+    );
     await expectLikeMissing('rag_corpus_resume', { corpus_id: corpusId }, 'corpus_id', MISSING.corpus);
     await expectLikeMissing('rag_corpus_delete', { corpus_id: corpusId }, 'corpus_id', MISSING.corpus);
     expect(await ok(b, 'rag_corpora_list', {})).toMatchObject({ corpora: [], total: 0 });

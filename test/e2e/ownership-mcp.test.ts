@@ -27,18 +27,26 @@ let legacyId: string;
 beforeAll(async () => {
   web = await startSandboxWeb();
   dataDir = mkdtempSync(join(tmpdir(), 'quarry-mcp-owner-'));
-  const config = { ...(await sandboxConfig(web, dataDir)), logLevel: 'warn', vectorIndex: { enabled: false } } as ConfigInput;
+  const config = {
+    ...(await sandboxConfig(web, dataDir)),
+    logLevel: 'warn',
+    vectorIndex: { enabled: false },
+  } as ConfigInput;
   configPath = join(dataDir, 'quarry.config.json');
   writeFileSync(configPath, JSON.stringify(config));
   // A monitor of no one, as an earlier version stored it: created by a call without a principal.
   const app = await createQuarry({ overrides: config, env: {}, logger: silentLogger() });
   try {
-    const created = (await app.registry.invoke('monitor.create', { topic: 'legacy topic', keywords: ['legacy'], check_interval_minutes: 1440 }, {
-      signal: new AbortController().signal,
-      logger: silentLogger(),
-      progress: () => undefined,
-      host: 'cli',
-    })) as { id: string };
+    const created = (await app.registry.invoke(
+      'monitor.create',
+      { topic: 'legacy topic', keywords: ['legacy'], check_interval_minutes: 1440 },
+      {
+        signal: new AbortController().signal,
+        logger: silentLogger(),
+        progress: () => undefined,
+        host: 'cli',
+      },
+    )) as { id: string };
     legacyId = created.id;
   } finally {
     await app.close();
@@ -73,7 +81,10 @@ describe('MCP over stdio as the local principal', () => {
   });
 
   it('is an admin: it sees the monitor of no one beside the one it creates, and may delete it', async () => {
-    const created = await client.callTool({ name: 'monitor_create', arguments: { topic: 'local topic', keywords: ['local'], check_interval_minutes: 1440 } });
+    const created = await client.callTool({
+      name: 'monitor_create',
+      arguments: { topic: 'local topic', keywords: ['local'], check_interval_minutes: 1440 },
+    });
     expect(created.isError, JSON.stringify(created.content)).toBeFalsy();
     const mine = (created.structuredContent as { id: string }).id;
     const listed = await client.callTool({ name: 'monitor_list', arguments: {} });
@@ -82,7 +93,9 @@ describe('MCP over stdio as the local principal', () => {
     expect(ids.sort()).toEqual([legacyId, mine].sort());
     const got = await client.callTool({ name: 'monitor_get', arguments: { monitor_id: legacyId } });
     expect(got.isError, JSON.stringify(got.content)).toBeFalsy();
-    expect((await client.callTool({ name: 'monitor_delete', arguments: { monitor_id: legacyId } })).isError).toBeFalsy();
+    expect(
+      (await client.callTool({ name: 'monitor_delete', arguments: { monitor_id: legacyId } })).isError,
+    ).toBeFalsy();
   }, 60_000);
 
   it('answers an unknown tool with JSON-RPC error -32602, not an isError result', async () => {

@@ -48,7 +48,10 @@ const NEWS =
 
 beforeAll(async () => {
   site = await startResearchWeb();
-  quarry = await startQuarry(site.web, site.config(), { apiKeys: [KEY_A, KEY_B, `team:${TEAM_1}`, `team:${TEAM_2}`], adminApiKeys: [ADMIN] });
+  quarry = await startQuarry(site.web, site.config(), {
+    apiKeys: [KEY_A, KEY_B, `team:${TEAM_1}`, `team:${TEAM_2}`],
+    adminApiKeys: [ADMIN],
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -113,7 +116,11 @@ describe('monitors', () => {
 
 describe('RAG corpora and their build jobs', () => {
   it("another key gets 404 for A's build job and corpus on every route, and does not list it", async () => {
-    const accepted = await as(KEY_A, 'POST', '/api/v1/rag/research', { topic: 'heat pump', depth: 'quick', async: true });
+    const accepted = await as(KEY_A, 'POST', '/api/v1/rag/research', {
+      topic: 'heat pump',
+      depth: 'quick',
+      async: true,
+    });
     expect(accepted.status, JSON.stringify(accepted.body)).toBe(202);
     const { job_id: jobId, corpus_id: corpusId } = accepted.body;
     expectNotFound(await as(KEY_B, 'GET', `/api/v1/rag/research/jobs/${jobId}`), 'B reads the build job');
@@ -126,10 +133,22 @@ describe('RAG corpora and their build jobs', () => {
     expect(status.body.status, JSON.stringify(status.body)).toBe('completed');
 
     expectNotFound(await as(KEY_B, 'GET', `/api/v1/rag/corpora/${corpusId}`), 'B gets the corpus');
-    expectNotFound(await as(KEY_B, 'POST', '/api/v1/rag/semantic-search', { corpus_id: corpusId, query: 'compressor' }), 'B searches the corpus');
-    expectNotFound(await as(KEY_B, 'POST', '/api/v1/rag/corpora/add', { corpus_id: corpusId, texts: [{ text: 'Planted by B: heat pumps run on moonlight.' }] }), 'B adds');
+    expectNotFound(
+      await as(KEY_B, 'POST', '/api/v1/rag/semantic-search', { corpus_id: corpusId, query: 'compressor' }),
+      'B searches the corpus',
+    );
+    expectNotFound(
+      await as(KEY_B, 'POST', '/api/v1/rag/corpora/add', {
+        corpus_id: corpusId,
+        texts: [{ text: 'Planted by B: heat pumps run on moonlight.' }],
+      }),
+      'B adds',
+    );
     expectNotFound(await as(KEY_B, 'POST', '/api/v1/rag/corpora/resume', { corpus_id: corpusId }), 'B resumes');
-    expectNotFound(await as(KEY_B, 'POST', '/api/v1/rag/corpora/resume', { corpus_id: corpusId, async: true }), 'B resumes async');
+    expectNotFound(
+      await as(KEY_B, 'POST', '/api/v1/rag/corpora/resume', { corpus_id: corpusId, async: true }),
+      'B resumes async',
+    );
     expectNotFound(await as(KEY_B, 'DELETE', `/api/v1/rag/corpora/${corpusId}`), 'B deletes');
     expect((await as(KEY_B, 'GET', '/api/v1/rag/corpora')).body).toMatchObject({ corpora: [], total: 0 });
 
@@ -150,9 +169,15 @@ describe('jobs of the other async areas', () => {
     expect(search.status, JSON.stringify(search.body)).toBe(202);
     const enhanced = await as(KEY_A, 'POST', '/api/v1/enhanced/search', { query: 'heat pump', async_mode: true });
     expect(enhanced.status, JSON.stringify(enhanced.body)).toBe(202);
-    const research = await as(KEY_A, 'POST', '/api/v1/agent/research', { query: 'how does a heat pump work', async: true });
+    const research = await as(KEY_A, 'POST', '/api/v1/agent/research', {
+      query: 'how does a heat pump work',
+      async: true,
+    });
     expect(research.status, JSON.stringify(research.body)).toBe(202);
-    const batch = await as(KEY_A, 'POST', '/api/v1/verify/batch', { claims: ['Heat pumps move heat'], wait_seconds: 0 });
+    const batch = await as(KEY_A, 'POST', '/api/v1/verify/batch', {
+      claims: ['Heat pumps move heat'],
+      wait_seconds: 0,
+    });
     expect(batch.status, JSON.stringify(batch.body)).toBe(200);
 
     const routes = [
@@ -172,8 +197,12 @@ describe('jobs of the other async areas', () => {
 
 describe('search history', () => {
   it("is each key's own: next-search prediction from history never sees another key's queries; a group's keys share one", async () => {
-    expect((await as(KEY_A, 'POST', '/api/v1/search/', { query: 'alpha heat pump sizing', async_mode: true })).status).toBe(202);
-    expect((await as(TEAM_1, 'POST', '/api/v1/search/', { query: 'team heat pump noise', async_mode: true })).status).toBe(202);
+    expect(
+      (await as(KEY_A, 'POST', '/api/v1/search/', { query: 'alpha heat pump sizing', async_mode: true })).status,
+    ).toBe(202);
+    expect(
+      (await as(TEAM_1, 'POST', '/api/v1/search/', { query: 'team heat pump noise', async_mode: true })).status,
+    ).toBe(202);
     const history = async (key: string) => {
       const answer = await as(key, 'POST', '/api/v1/neural/predictive', {});
       expect(answer.status, JSON.stringify(answer.body)).toBe(200);
@@ -202,7 +231,9 @@ describe('the knowledge graph', () => {
     // B's own extraction of the same text makes B's entity; A's is untouched (source_count stays 1).
     expect((await as(KEY_B, 'POST', '/api/v1/knowledge/extract', { text: NEWS })).status).toBe(200);
     expect((await as(KEY_A, 'GET', `/api/v1/knowledge/entities/${nadella.id}`)).body.entity.source_count).toBe(1);
-    expect((await as(KEY_A, 'POST', '/api/v1/knowledge/search', { query: 'Satya Nadella' })).body.entities[0].id).toBe(nadella.id);
+    expect((await as(KEY_A, 'POST', '/api/v1/knowledge/search', { query: 'Satya Nadella' })).body.entities[0].id).toBe(
+      nadella.id,
+    );
     // Admins work on the installation's graph, not A's.
     expectNotFound(await as(ADMIN, 'GET', `/api/v1/knowledge/entities/${nadella.id}`), "admin reads A's graph");
     expect((await as(KEY_A, 'DELETE', `/api/v1/knowledge/entities/${nadella.id}`)).status).toBe(200);
@@ -213,13 +244,21 @@ describe('the knowledge graph', () => {
 describe('caps per key', () => {
   let capped: RunningQuarry;
   beforeAll(async () => {
-    capped = await startQuarry(site.web, { ...site.config(), quotas: { monitors: 2, monitorChecksPerHour: 20, corpora: 0, graphEntities: 3 } } as never, { apiKeys: [KEY_A, KEY_B] });
+    capped = await startQuarry(
+      site.web,
+      { ...site.config(), quotas: { monitors: 2, monitorChecksPerHour: 20, corpora: 0, graphEntities: 3 } } as never,
+      { apiKeys: [KEY_A, KEY_B] },
+    );
   });
   afterAll(async () => {
     await capped?.close();
   });
   const at = async (key: string, method: string, path: string, body?: unknown): Promise<Answer> => {
-    const response = await fetch(capped.url + path, { method, headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify(body ?? {}) });
+    const response = await fetch(capped.url + path, {
+      method,
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify(body ?? {}),
+    });
     return { status: response.status, body: await response.json() };
   };
   const expectQuota = (answer: Answer, limit: string) => {
@@ -238,7 +277,10 @@ describe('caps per key', () => {
     // B has its own budget.
     const b = await at(KEY_B, 'POST', '/api/v1/monitor/topics', monitorBody('b one', 5));
     expect(b.status).toBe(200);
-    expectQuota(await at(KEY_B, 'POST', '/api/v1/monitor/topics', monitorBody('b two', 5)), 'quotas.monitorChecksPerHour');
+    expectQuota(
+      await at(KEY_B, 'POST', '/api/v1/monitor/topics', monitorBody('b two', 5)),
+      'quotas.monitorChecksPerHour',
+    );
     // A paused monitor's checks leave the budget; resuming one past it is refused.
     const bId = b.body.id;
     expect((await at(KEY_B, 'POST', `/api/v1/monitor/topics/${bId}/pause`)).status).toBe(200);
@@ -248,10 +290,12 @@ describe('caps per key', () => {
   });
 
   it('counts manual checks in the checks an hour: past it POST check is refused, naming the setting', async () => {
-    const read = async (key: string, path: string) => (await fetch(capped.url + path, { headers: { 'x-api-key': key } })).json();
+    const read = async (key: string, path: string) =>
+      (await fetch(capped.url + path, { headers: { 'x-api-key': key } })).json();
     const [hourly] = (await read(KEY_A, '/api/v1/monitor/topics')).filter((m: { topic: string }) => m.topic === 'one');
     const path = `/api/v1/monitor/topics/${hourly.id}`;
-    const settled = () => until('the manual check to finish', async () => !(await read(KEY_A, path)).check_in_progress, 60_000);
+    const settled = () =>
+      until('the manual check to finish', async () => !(await read(KEY_A, path)).check_in_progress, 60_000);
     // A's monitors are scheduled for 1 + 12 checks an hour: 7 manual checks fit in 20.
     for (let i = 0; i < 7; i++) {
       const check = await at(KEY_A, 'POST', `${path}/check`);
@@ -260,17 +304,27 @@ describe('caps per key', () => {
     }
     expectQuota(await at(KEY_A, 'POST', `${path}/check`), 'quotas.monitorChecksPerHour');
     // B's budget is its own (12 scheduled of 20).
-    const [bActive] = (await read(KEY_B, '/api/v1/monitor/topics')).filter((m: { status: string }) => m.status === 'active');
+    const [bActive] = (await read(KEY_B, '/api/v1/monitor/topics')).filter(
+      (m: { status: string }) => m.status === 'active',
+    );
     expect((await at(KEY_B, 'POST', `/api/v1/monitor/topics/${bActive.id}/check`)).status).toBe(200);
   }, 120_000);
 
   it('refuses a corpus past quotas.corpora, before any job starts', async () => {
-    expectQuota(await at(KEY_A, 'POST', '/api/v1/rag/research', { topic: 'heat pump', depth: 'quick', async: true }), 'quotas.corpora');
-    expectQuota(await at(KEY_A, 'POST', '/api/v1/rag/research', { topic: 'heat pump', depth: 'quick' }), 'quotas.corpora');
+    expectQuota(
+      await at(KEY_A, 'POST', '/api/v1/rag/research', { topic: 'heat pump', depth: 'quick', async: true }),
+      'quotas.corpora',
+    );
+    expectQuota(
+      await at(KEY_A, 'POST', '/api/v1/rag/research', { topic: 'heat pump', depth: 'quick' }),
+      'quotas.corpora',
+    );
   });
 
   it('refuses an extraction that would take a graph past quotas.graphEntities, whole; another key has its own graph', async () => {
-    const graphSize = async (key: string) => (await (await fetch(`${capped.url}/api/v1/knowledge/graph`, { headers: { 'x-api-key': key } })).json()).nodes.length;
+    const graphSize = async (key: string) =>
+      (await (await fetch(`${capped.url}/api/v1/knowledge/graph`, { headers: { 'x-api-key': key } })).json()).nodes
+        .length;
     const preview = await at(KEY_A, 'POST', '/api/v1/knowledge/extract', { text: NEWS, store: false });
     expect(preview.status).toBe(200);
     const named = preview.body.entities.length;
@@ -284,18 +338,32 @@ describe('caps per key', () => {
     // What fits is stored; past it, refused again; what is stored already can always be merged into.
     const one = 'Satya Nadella spoke on Tuesday.';
     expect((await at(KEY_A, 'POST', '/api/v1/knowledge/extract', { text: one })).body.entities).toHaveLength(1);
-    expect((await at(KEY_A, 'POST', '/api/v1/knowledge/extract', { text: NEWS })).body.error.details).toMatchObject({ stored: 1 });
-    expect((await at(KEY_A, 'POST', '/api/v1/knowledge/extract', { text: one, source_url: 'https://news.example/again' })).status).toBe(200);
+    expect((await at(KEY_A, 'POST', '/api/v1/knowledge/extract', { text: NEWS })).body.error.details).toMatchObject({
+      stored: 1,
+    });
+    expect(
+      (await at(KEY_A, 'POST', '/api/v1/knowledge/extract', { text: one, source_url: 'https://news.example/again' }))
+        .status,
+    ).toBe(200);
     expect(await graphSize(KEY_A)).toBe(1);
     expect((await at(KEY_B, 'POST', '/api/v1/knowledge/extract', { text: one })).status).toBe(200);
   });
 
   it('holds the graph cap under concurrent extractions: each stored whole or refused whole', async () => {
-    const texts = ['Greta Hartmann', 'Hiro Iversen', 'Ines Jablonski', 'Jonas Albrecht', 'Kemal Brennan', 'Lena Castillo'].map((name) => `${name} spoke on Tuesday.`);
+    const texts = [
+      'Greta Hartmann',
+      'Hiro Iversen',
+      'Ines Jablonski',
+      'Jonas Albrecht',
+      'Kemal Brennan',
+      'Lena Castillo',
+    ].map((name) => `${name} spoke on Tuesday.`);
     const answers = await Promise.all(texts.map((text) => at(KEY_B, 'POST', '/api/v1/knowledge/extract', { text })));
     for (const answer of answers) expect([200, 403], JSON.stringify(answer.body)).toContain(answer.status);
     // B holds one entity already: two more fit.
     expect(answers.filter((answer) => answer.status === 200)).toHaveLength(2);
-    expect((await (await fetch(`${capped.url}/api/v1/knowledge/graph`, { headers: { 'x-api-key': KEY_B } })).json()).nodes).toHaveLength(3);
+    expect(
+      (await (await fetch(`${capped.url}/api/v1/knowledge/graph`, { headers: { 'x-api-key': KEY_B } })).json()).nodes,
+    ).toHaveLength(3);
   });
 });

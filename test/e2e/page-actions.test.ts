@@ -17,21 +17,40 @@ import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
 import { startQuarry, type RunningQuarry } from './harness.js';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-const filler = (topic: string): string => `<p>${`${topic} is described here at some length so that the page has readable content. `.repeat(12)}</p>`;
-const page = (title: string, body: string, head = ''): string => `<!doctype html><html><head><title>${title}</title>${head}</head><body><main><h1>${title}</h1>${filler(title)}${body}</main></body></html>`;
+const filler = (topic: string): string =>
+  `<p>${`${topic} is described here at some length so that the page has readable content. `.repeat(12)}</p>`;
+const page = (title: string, body: string, head = ''): string =>
+  `<!doctype html><html><head><title>${title}</title>${head}</head><body><main><h1>${title}</h1>${filler(title)}${body}</main></body></html>`;
 
 const PAGES: Record<string, (query: URLSearchParams) => string> = {
   '/robots.txt': () => 'User-agent: *\nDisallow: /members/\n',
   '/reveal': () =>
-    page('Reveal', `<button id="show" onclick="document.getElementById('secret').hidden = false">show</button><div id="secret" hidden><p>${'The revealed treasure map. '.repeat(200)}</p></div>`),
-  '/form': () => page('Search form', `<form action="/result" method="get"><input id="q" name="q" autocomplete="off"></form>`),
-  '/result': (query) => page('Result page', `<p id="answer">Results for ${(query.get('q') ?? '').replace(/[<>&]/g, '')}</p>`),
-  '/late': () => page('Late element', `<script>setTimeout(() => { const p = document.createElement('p'); p.id = 'late'; p.textContent = 'The late arrival.'; document.querySelector('main').append(p); }, 1500);</script>`),
+    page(
+      'Reveal',
+      `<button id="show" onclick="document.getElementById('secret').hidden = false">show</button><div id="secret" hidden><p>${'The revealed treasure map. '.repeat(200)}</p></div>`,
+    ),
+  '/form': () =>
+    page('Search form', `<form action="/result" method="get"><input id="q" name="q" autocomplete="off"></form>`),
+  '/result': (query) =>
+    page('Result page', `<p id="answer">Results for ${(query.get('q') ?? '').replace(/[<>&]/g, '')}</p>`),
+  '/late': () =>
+    page(
+      'Late element',
+      `<script>setTimeout(() => { const p = document.createElement('p'); p.id = 'late'; p.textContent = 'The late arrival.'; document.querySelector('main').append(p); }, 1500);</script>`,
+    ),
   '/long': () =>
-    page('Long page', `<div style="height: 5000px">tall</div><p id="pos">not scrolled</p><script>addEventListener('scroll', () => { document.getElementById('pos').textContent = 'scrolled to ' + Math.round(scrollY); });</script>`),
+    page(
+      'Long page',
+      `<div style="height: 5000px">tall</div><p id="pos">not scrolled</p><script>addEventListener('scroll', () => { document.getElementById('pos').textContent = 'scrolled to ' + Math.round(scrollY); });</script>`,
+    ),
   '/open/links': () => page('Links', `<a id="go" href="/members/secret">members</a>`),
   '/members/secret': () => page('Members only', '<p>secret</p>'),
-  '/width': () => page('Width', `<p id="w"></p><script>document.getElementById('w').textContent = 'inner width ' + innerWidth + ' agent ' + navigator.userAgent;</script>`, '<meta name="viewport" content="width=device-width">'),
+  '/width': () =>
+    page(
+      'Width',
+      `<p id="w"></p><script>document.getElementById('w').textContent = 'inner width ' + innerWidth + ' agent ' + navigator.userAgent;</script>`,
+      '<meta name="viewport" content="width=device-width">',
+    ),
   '/echo': () => page('Echo', `<p>headers are logged by the site</p><img src="${otherUrl}/pixel.png" alt="">`),
 };
 
@@ -59,7 +78,9 @@ async function startSite(): Promise<void> {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not here');
       return;
     }
-    res.writeHead(200, { 'content-type': url.pathname === '/robots.txt' ? 'text/plain' : 'text/html; charset=utf-8' }).end(render(url.searchParams));
+    res
+      .writeHead(200, { 'content-type': url.pathname === '/robots.txt' ? 'text/plain' : 'text/html; charset=utf-8' })
+      .end(render(url.searchParams));
   });
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
   siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
@@ -77,7 +98,12 @@ function configFor(extra: ConfigInput = {}): ConfigInput {
   return { outbound: { allowHosts: hosts, retries: 0, respectRobots: true }, ...extra } as ConfigInput;
 }
 
-function read(app: RunningQuarry, path: string, options: Omit<ScrapeOptions, 'timeoutMs'>, timeoutMs = 30_000): Promise<ScrapedPage> {
+function read(
+  app: RunningQuarry,
+  path: string,
+  options: Omit<ScrapeOptions, 'timeoutMs'>,
+  timeoutMs = 30_000,
+): Promise<ScrapedPage> {
   return app.app.services.scraper.scrapeOne(`${siteUrl}${path}`, { timeoutMs, includeHtml: true, ...options });
 }
 
@@ -136,7 +162,12 @@ describe('page actions in the one reader', () => {
 
   it('write and press Enter submit a form; the next scrape is the result page', async () => {
     const result = await read(quarry, '/form', {
-      actions: [{ type: 'click', selector: '#q' }, { type: 'write', text: 'granite quarries' }, { type: 'press', key: 'Enter' }, { type: 'scrape' }],
+      actions: [
+        { type: 'click', selector: '#q' },
+        { type: 'write', text: 'granite quarries' },
+        { type: 'press', key: 'Enter' },
+        { type: 'scrape' },
+      ],
     });
     expect(result.success).toBe(true);
     const scrape = result.actions!.scrapes[0]!;
@@ -191,7 +222,9 @@ describe('page actions in the one reader', () => {
   }, 60_000);
 
   it('a click that navigates to a robots-disallowed path is refused, and that path is never requested', async () => {
-    const result = await read(quarry, '/open/links', { actions: [{ type: 'click', selector: '#go' }, { type: 'scrape' }] });
+    const result = await read(quarry, '/open/links', {
+      actions: [{ type: 'click', selector: '#go' }, { type: 'scrape' }],
+    });
     expect(result).toMatchObject({ success: false, errorCode: 'ROBOTS_DISALLOWED', rendered: true });
     expect(result.actions).toBeUndefined();
     expect(log.map((entry) => entry.path)).toContain('/open/links');
@@ -200,8 +233,17 @@ describe('page actions in the one reader', () => {
 
   it('a missing selector is ACTION_FAILED naming the action, well before the deadline', async () => {
     const started = Date.now();
-    const result = await read(quarry, '/reveal', { actions: [{ type: 'scrape' }, { type: 'click', selector: '#nowhere' }] }, 30_000);
-    expect(result).toMatchObject({ success: false, errorCode: 'ACTION_FAILED', failedAction: { index: 1, type: 'click' } });
+    const result = await read(
+      quarry,
+      '/reveal',
+      { actions: [{ type: 'scrape' }, { type: 'click', selector: '#nowhere' }] },
+      30_000,
+    );
+    expect(result).toMatchObject({
+      success: false,
+      errorCode: 'ACTION_FAILED',
+      failedAction: { index: 1, type: 'click' },
+    });
     expect(result.failureReason).toMatch(/action 1 \(click\)/);
     expect(Date.now() - started).toBeLessThan(15_000);
   }, 60_000);
@@ -244,9 +286,23 @@ describe('executeJavascript where the configuration does not enable it', () => {
 
   it('is refused with ACTION_NOT_ALLOWED (403) before the page is requested', async () => {
     const before = log.length;
-    const reading = read(plain, '/reveal?refused', { actions: [{ type: 'click', selector: '#show' }, { type: 'executeJavascript', script: 'document.title' }] });
-    await expect(reading).rejects.toMatchObject({ code: 'ACTION_NOT_ALLOWED', status: 403, details: { action_index: 1, action_type: 'executeJavascript' } });
-    await expect(plain.app.services.scraper.scrapeMany([`${siteUrl}/reveal?refused`], { timeoutMs: 5000, actions: [{ type: 'executeJavascript', script: '1' }] })).rejects.toMatchObject({
+    const reading = read(plain, '/reveal?refused', {
+      actions: [
+        { type: 'click', selector: '#show' },
+        { type: 'executeJavascript', script: 'document.title' },
+      ],
+    });
+    await expect(reading).rejects.toMatchObject({
+      code: 'ACTION_NOT_ALLOWED',
+      status: 403,
+      details: { action_index: 1, action_type: 'executeJavascript' },
+    });
+    await expect(
+      plain.app.services.scraper.scrapeMany([`${siteUrl}/reveal?refused`], {
+        timeoutMs: 5000,
+        actions: [{ type: 'executeJavascript', script: '1' }],
+      }),
+    ).rejects.toMatchObject({
       code: 'ACTION_NOT_ALLOWED',
     });
     expect(log.slice(before).filter((entry) => entry.path.startsWith('/reveal'))).toEqual([]);

@@ -57,7 +57,10 @@ async function call(url: string, init: RequestInit): Promise<{ status: number; b
 export async function spawnQuarry(options: SpawnOptions): Promise<QuarryProcess> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'quarry-serve-'));
   const port = options.port ?? (await freePort());
-  const config = mergeLayers((await sandboxConfig(options.web, dataDir)) as Record<string, unknown>, { logLevel: 'info', ...(options.config ?? {}) } as Record<string, unknown>);
+  const config = mergeLayers(
+    (await sandboxConfig(options.web, dataDir)) as Record<string, unknown>,
+    { logLevel: 'info', ...(options.config ?? {}) } as Record<string, unknown>,
+  );
   const configPath = join(dataDir, 'quarry.config.json');
   writeFileSync(configPath, JSON.stringify(config));
   const keys = options.apiKeys ?? [TEST_KEY];
@@ -74,9 +77,14 @@ export async function spawnQuarry(options: SpawnOptions): Promise<QuarryProcess>
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let logs = '';
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`quarry serve did not listen within ${READY_TIMEOUT_MS} ms:\n${logs}`)), READY_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`quarry serve did not listen within ${READY_TIMEOUT_MS} ms:\n${logs}`)),
+      READY_TIMEOUT_MS,
+    );
     child.stderr!.on('data', (chunk: Buffer) => {
       logs += chunk.toString();
       const match = /listening on (http:\/\/[\d.:]+)/.exec(logs);
@@ -102,7 +110,12 @@ export async function spawnQuarry(options: SpawnOptions): Promise<QuarryProcess>
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
     },
     get: (path, key) => call(url + path, { headers: auth(key) }),
-    post: (path, body, key) => call(url + path, { method: 'POST', headers: { 'content-type': 'application/json', ...auth(key) }, body: JSON.stringify(body) }),
+    post: (path, body, key) =>
+      call(url + path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...auth(key) },
+        body: JSON.stringify(body),
+      }),
   };
 }
 
@@ -139,13 +152,20 @@ export function fleet(web: () => SandboxWeb, apiKeys: string[]) {
 }
 
 /** Polls a search job's status through `via` until it has finished. */
-export async function finishedJob(via: { get(path: string): Promise<{ status: number; body: any }> }, id: string, timeoutMs: number): Promise<any> {
+export async function finishedJob(
+  via: { get(path: string): Promise<{ status: number; body: any }> },
+  id: string,
+  timeoutMs: number,
+): Promise<any> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   while (Date.now() < deadline) {
-    const answer = await via.get(`/api/v1/search/jobs/${id}`).catch((error: unknown) => ({ status: 0, body: String(error) }));
+    const answer = await via
+      .get(`/api/v1/search/jobs/${id}`)
+      .catch((error: unknown) => ({ status: 0, body: String(error) }));
     last = answer;
-    if (answer.status === 200 && (answer.body.status === 'completed' || answer.body.status === 'failed')) return answer.body;
+    if (answer.status === 200 && (answer.body.status === 'completed' || answer.body.status === 'failed'))
+      return answer.body;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error(`job ${id} did not finish within ${timeoutMs} ms; last answer ${JSON.stringify(last)}`);

@@ -35,7 +35,11 @@ afterAll(async () => {
 
 async function serveInChild(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
   const configPath = join(dataDir, 'quarry.config.json');
-  const config = mergeLayers((await sandboxConfig(site.web, dataDir)) as Record<string, unknown>, site.config() as Record<string, unknown>, { port: 0, logLevel: 'info' });
+  const config = mergeLayers(
+    (await sandboxConfig(site.web, dataDir)) as Record<string, unknown>,
+    site.config() as Record<string, unknown>,
+    { port: 0, logLevel: 'info' },
+  );
   writeFileSync(configPath, JSON.stringify(config));
   const child = spawn(process.execPath, [join(PACKAGE_ROOT, 'dist/hosts/cli/main.js'), 'serve'], {
     env: { PATH: process.env.PATH ?? '', HOME: dataDir, QUARRY_CONFIG: configPath },
@@ -84,12 +88,27 @@ describe('a corpus build killed with SIGKILL', () => {
     const { child, url } = await serveInChild(dataDir);
     const pagesBefore = site.web.requestLog().length;
     // Synchronous build: the request is in flight when the process dies.
-    void fetch(`${url}/api/v1/rag/research`, { method: 'POST', headers, body: JSON.stringify({ topic: 'heat pump', depth: 'quick', target_sources: 6 }) }).catch(() => undefined);
+    void fetch(`${url}/api/v1/rag/research`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ topic: 'heat pump', depth: 'quick', target_sources: 6 }),
+    }).catch(() => undefined);
     const corpusId = await waitFor(async () => {
-      const list = (await (await fetch(`${url}/api/v1/rag/corpora`, { headers })).json()) as { corpora: Array<{ corpus_id: string; status: string }> };
+      const list = (await (await fetch(`${url}/api/v1/rag/corpora`, { headers })).json()) as {
+        corpora: Array<{ corpus_id: string; status: string }>;
+      };
       return list.corpora.find((c) => c.status === 'building')?.corpus_id ?? null;
     }, 'the build to start');
-    await waitFor(async () => (site.web.requestLog().slice(pagesBefore).some((r) => r.path.startsWith('/heat-pumps/')) ? true : null), 'the build to read pages');
+    await waitFor(
+      async () =>
+        site.web
+          .requestLog()
+          .slice(pagesBefore)
+          .some((r) => r.path.startsWith('/heat-pumps/'))
+          ? true
+          : null,
+      'the build to read pages',
+    );
     expect(await kill(child)).toBe('SIGKILL');
 
     const quarry = await startQuarry(site.web, site.config(), { dataDir });
@@ -109,7 +128,11 @@ describe('a corpus build killed with SIGKILL', () => {
       expect(resumed.body).toMatchObject({ corpus_id: corpusId, status: 'complete' });
       expect(resumed.body.sources.length).toBeGreaterThan(0);
       expect(resumed.body.queries_executed.length).toBe(3);
-      const after = await quarry.post('/api/v1/rag/semantic-search', { corpus_id: corpusId, query: 'who built the first heat pump', min_relevance: 0 });
+      const after = await quarry.post('/api/v1/rag/semantic-search', {
+        corpus_id: corpusId,
+        query: 'who built the first heat pump',
+        min_relevance: 0,
+      });
       expect(after.body.corpus_status).toBe('complete');
       expect(after.body.results[0].text).toContain('Rittinger');
       // One corpus, not two.
@@ -124,19 +147,38 @@ describe('a corpus build killed with SIGKILL', () => {
     dirs.push(dataDir);
     const { child, url } = await serveInChild(dataDir);
     const pagesBefore = site.web.requestLog().length;
-    const accepted = (await (await fetch(`${url}/api/v1/rag/research`, { method: 'POST', headers, body: JSON.stringify({ topic: 'heat pump', depth: 'quick', target_sources: 6, async: true }) })).json()) as {
+    const accepted = (await (
+      await fetch(`${url}/api/v1/rag/research`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ topic: 'heat pump', depth: 'quick', target_sources: 6, async: true }),
+      })
+    ).json()) as {
       job_id: string;
       corpus_id: string;
     };
-    await waitFor(async () => (site.web.requestLog().slice(pagesBefore).some((r) => r.path.startsWith('/heat-pumps/')) ? true : null), 'the build to read pages');
+    await waitFor(
+      async () =>
+        site.web
+          .requestLog()
+          .slice(pagesBefore)
+          .some((r) => r.path.startsWith('/heat-pumps/'))
+          ? true
+          : null,
+      'the build to read pages',
+    );
     expect(await kill(child)).toBe('SIGKILL');
 
     const quarry = await startQuarry(site.web, site.config(), { dataDir });
     try {
-      const job = await waitFor(async () => {
-        const status = (await quarry.get(`/api/v1/rag/research/jobs/${accepted.job_id}`)).body;
-        return status.status === 'completed' || status.status === 'failed' ? status : null;
-      }, 'the job to finish', 120_000);
+      const job = await waitFor(
+        async () => {
+          const status = (await quarry.get(`/api/v1/rag/research/jobs/${accepted.job_id}`)).body;
+          return status.status === 'completed' || status.status === 'failed' ? status : null;
+        },
+        'the job to finish',
+        120_000,
+      );
       expect(job.status).toBe('completed');
       expect(job.result.corpus_id).toBe(accepted.corpus_id);
       expect(job.result.status).toBe('complete');

@@ -21,11 +21,23 @@ const RESEARCH = '/api/v1/rag/research';
 const SEMANTIC = '/api/v1/rag/semantic-search';
 
 const IMAGES_A = [
-  { link: 'https://img.example.org/a/heat-pump-1.jpg', name: 'Heat pump outdoor unit', thumb: 'https://img.example.org/a/t1.jpg' },
-  { link: 'https://img.example.org/shared/heat-pump-diagram.png', name: 'Heat pump diagram', thumb: 'https://img.example.org/a/t2.jpg' },
+  {
+    link: 'https://img.example.org/a/heat-pump-1.jpg',
+    name: 'Heat pump outdoor unit',
+    thumb: 'https://img.example.org/a/t1.jpg',
+  },
+  {
+    link: 'https://img.example.org/shared/heat-pump-diagram.png',
+    name: 'Heat pump diagram',
+    thumb: 'https://img.example.org/a/t2.jpg',
+  },
 ];
 const IMAGES_B = [
-  { link: 'https://img.example.org/shared/heat-pump-diagram.png', name: 'Diagram of a heat pump', thumb: 'https://img.example.org/b/t2.jpg' },
+  {
+    link: 'https://img.example.org/shared/heat-pump-diagram.png',
+    name: 'Diagram of a heat pump',
+    thumb: 'https://img.example.org/b/t2.jpg',
+  },
   { link: 'https://img.example.org/b/ground-loop.jpg', name: 'Ground loop', thumb: 'https://img.example.org/b/t3.jpg' },
 ];
 
@@ -40,7 +52,14 @@ function config() {
     fields: { url: 'link', title: 'name', thumbnail: 'thumb' },
   });
   const base = site.config() as Record<string, any>;
-  return { ...base, customEngines: [...base.customEngines, imageEngine('local_a_images', '/images-a.json'), imageEngine('local_b_images', '/images-b.json')] };
+  return {
+    ...base,
+    customEngines: [
+      ...base.customEngines,
+      imageEngine('local_a_images', '/images-a.json'),
+      imageEngine('local_b_images', '/images-b.json'),
+    ],
+  };
 }
 
 beforeAll(async () => {
@@ -60,7 +79,11 @@ afterAll(async () => {
 describe('rag search', () => {
   it('keeps context within max_context_tokens at every budget, each chunk tagged with a returned source', async () => {
     for (const budget of [50, 120, 400, 3000]) {
-      const res = await quarry.post(SEARCH, { query: 'how does a heat pump work refrigerant compressor', max_sources: 4, max_context_tokens: budget });
+      const res = await quarry.post(SEARCH, {
+        query: 'how does a heat pump work refrigerant compressor',
+        max_sources: 4,
+        max_context_tokens: budget,
+      });
       expect(res.status).toBe(200);
       const { context, sources, context_tokens } = res.body;
       expect(countTokens(context)).toBe(context_tokens);
@@ -94,9 +117,16 @@ describe('rag search', () => {
     const scores = res.body.sources.map((s: any) => s.relevance_score);
     expect(scores).toEqual([...scores].sort((a: number, b: number) => b - a));
     expect(res.body.model_used).toBe('extractive');
-    const without = await quarry.post(SEARCH, { query: 'heat pump problems cold weather', include_context: false, scrape_content: false, max_sources: 2 });
+    const without = await quarry.post(SEARCH, {
+      query: 'heat pump problems cold weather',
+      include_context: false,
+      scrape_content: false,
+      max_sources: 2,
+    });
     expect(without.body.context).toBe('');
-    expect(without.body.sources[0].content).toBe('The efficiency of an air-source heat pump drops as the outdoor temperature falls, so very cold weather raises running costs.');
+    expect(without.body.sources[0].content).toBe(
+      'The efficiency of an air-source heat pump drops as the outdoor temperature falls, so very cold weather raises running costs.',
+    );
   });
 
   it('rejects an unknown engine and bad budgets, naming the field', async () => {
@@ -119,13 +149,22 @@ describe('rag research and corpora', () => {
   let built: any;
 
   it('builds a corpus: queries per category, pages read and stored with chunks and embeddings', async () => {
-    const res = await quarry.post(RESEARCH, { topic: 'heat pump', depth: 'quick', categories: ['overview', 'history', 'technical'], generate_embeddings: true });
+    const res = await quarry.post(RESEARCH, {
+      topic: 'heat pump',
+      depth: 'quick',
+      categories: ['overview', 'history', 'technical'],
+      generate_embeddings: true,
+    });
     expect(res.status).toBe(200);
     built = res.body;
     corpusId = built.corpus_id;
     expect(corpusId).toMatch(/^corpus_[a-f0-9]{16}$/);
     expect(built.status).toBe('complete');
-    expect(built.queries_executed).toEqual(['heat pump overview', 'heat pump history', 'heat pump technical details how it works']);
+    expect(built.queries_executed).toEqual([
+      'heat pump overview',
+      'heat pump history',
+      'heat pump technical details how it works',
+    ]);
     expect(built.sources.length).toBeGreaterThan(3);
     expect(built.counts.chunks).toBeGreaterThanOrEqual(built.sources.length);
     expect(built.total_sources_found).toBeGreaterThanOrEqual(built.sources.length);
@@ -143,7 +182,11 @@ describe('rag research and corpora', () => {
   it('survives a restart: semantic search then finds chunks with scores and offsets into their source', async () => {
     await quarry.close();
     quarry = await startQuarry(site.web, config() as never, { dataDir });
-    const res = await quarry.post(SEMANTIC, { corpus_id: corpusId, query: 'who built the first heat pump', min_relevance: 0 });
+    const res = await quarry.post(SEMANTIC, {
+      corpus_id: corpusId,
+      query: 'who built the first heat pump',
+      min_relevance: 0,
+    });
     expect(res.status).toBe(200);
     expect(res.body.corpus_status).toBe('complete');
     expect(res.body.vector_search).toBe(true);
@@ -154,7 +197,8 @@ describe('rag research and corpora', () => {
     const source = built.sources.find((s: any) => s.id === top.id);
     expect([...source.content].slice(top.start, top.end).join('')).toBe(top.text);
     expect(top.summary).toBe(source.summary);
-    for (const hit of res.body.results) expect(hit.score).toBeGreaterThanOrEqual(0), expect(hit.score).toBeLessThanOrEqual(1);
+    for (const hit of res.body.results)
+      expect(hit.score).toBeGreaterThanOrEqual(0), expect(hit.score).toBeLessThanOrEqual(1);
     const scores = res.body.results.map((r: any) => r.score);
     expect(scores).toEqual([...scores].sort((a: number, b: number) => b - a));
     // The default min_relevance 0.5 keeps the answer and drops what does not match.
@@ -174,17 +218,26 @@ describe('rag research and corpora', () => {
     const added = await quarry.post('/api/v1/rag/corpora/add', {
       corpus_id: corpusId,
       urls: [site.url('/heat-pumps/heat-pump-problems'), site.url('/heat-pumps/archived-buyers-guide')],
-      texts: [{ title: 'Field note', text: 'The geothermal loop under the north meadow was flushed with glycol in March.' }],
+      texts: [
+        { title: 'Field note', text: 'The geothermal loop under the north meadow was flushed with glycol in March.' },
+      ],
     });
     expect(added.status).toBe(200);
     expect(added.body.added.map((a: any) => a.title)).toEqual(['Heat pump problems and limitations', 'Field note']);
     expect(added.body.failed).toEqual([{ url: site.url('/heat-pumps/archived-buyers-guide'), error: 'HTTP 404' }]);
-    const found = await quarry.post(SEMANTIC, { corpus_id: corpusId, query: 'geothermal loop flushed with glycol', min_relevance: 0 });
+    const found = await quarry.post(SEMANTIC, {
+      corpus_id: corpusId,
+      query: 'geothermal loop flushed with glycol',
+      min_relevance: 0,
+    });
     expect(found.body.results[0].title).toBe('Field note');
 
     const deleted = await quarry.post(`/api/v1/rag/corpora/${corpusId}`, {}, {}).catch(() => null);
     expect(deleted?.status).not.toBe(200); // DELETE only
-    const gone = await fetch(`${quarry.url}/api/v1/rag/corpora/${corpusId}`, { method: 'DELETE', headers: { 'x-api-key': 'test-key-0123456789' } });
+    const gone = await fetch(`${quarry.url}/api/v1/rag/corpora/${corpusId}`, {
+      method: 'DELETE',
+      headers: { 'x-api-key': 'test-key-0123456789' },
+    });
     const body = (await gone.json()) as any;
     expect(gone.status).toBe(200);
     expect(body).toMatchObject({ corpus_id: corpusId, deleted: true });
@@ -196,7 +249,11 @@ describe('rag research and corpora', () => {
   it('as a job: answers with the corpus id and a status URL that later holds the result', async () => {
     const res = await quarry.post(RESEARCH, { topic: 'heat pump', depth: 'quick', async: true });
     expect(res.status).toBe(202);
-    expect(res.body).toMatchObject({ status: 'processing', job_id: expect.stringMatching(/^job_/), corpus_id: expect.stringMatching(/^corpus_/) });
+    expect(res.body).toMatchObject({
+      status: 'processing',
+      job_id: expect.stringMatching(/^job_/),
+      corpus_id: expect.stringMatching(/^corpus_/),
+    });
     let status: any;
     for (let i = 0; i < 240; i++) {
       status = (await quarry.get(`/api/v1/rag/research/jobs/${res.body.job_id}`)).body;
@@ -233,7 +290,11 @@ describe('rag research and corpora', () => {
 
 describe('rag images', () => {
   it('merges and deduplicates images across engines, naming every engine of a shared image', async () => {
-    const res = await quarry.post('/api/v1/rag/images', { query: 'heat pump', engines: ['local_a_images', 'local_b_images'], max_results: 10 });
+    const res = await quarry.post('/api/v1/rag/images', {
+      query: 'heat pump',
+      engines: ['local_a_images', 'local_b_images'],
+      max_results: 10,
+    });
     expect(res.status).toBe(200);
     const urls = res.body.images.map((i: any) => i.url);
     expect(urls).toHaveLength(3);

@@ -49,7 +49,13 @@ describe.runIf(hasRedisServer)('shared state on Redis', () => {
   });
 
   it('lets one instance read an async job another accepted', async () => {
-    const accepted = await first.post('/api/v1/search/', { query: 'hello', engines: ['bing'], scrape_content: false, cache_ttl: 0, async_mode: true });
+    const accepted = await first.post('/api/v1/search/', {
+      query: 'hello',
+      engines: ['bing'],
+      scrape_content: false,
+      cache_ttl: 0,
+      async_mode: true,
+    });
     expect(accepted.status).toBe(202);
     expect(['pending', 'processing']).toContain(accepted.body.status);
     let status: any;
@@ -65,7 +71,12 @@ describe.runIf(hasRedisServer)('shared state on Redis', () => {
 
   it('shows an engine suspended by one instance as suspended on the other', async () => {
     web.setEngineMode('google', { kind: 'captcha' });
-    const res = await first.post('/api/v1/search/', { query: 'captcha please', engines: ['google', 'bing'], scrape_content: false, cache_ttl: 0 });
+    const res = await first.post('/api/v1/search/', {
+      query: 'captcha please',
+      engines: ['google', 'bing'],
+      scrape_content: false,
+      cache_ttl: 0,
+    });
     expect(res.body.search_metadata.engine_errors.google.code).toBe('ENGINE_CAPTCHA');
     web.setEngineMode('google', { kind: 'ok' });
     const engines = await second.get('/api/v1/search/engines');

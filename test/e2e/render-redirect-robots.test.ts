@@ -23,7 +23,8 @@ const requestedPaths = (): string[] => web.requestLog().map((entry) => entry.pat
 /** What the site served under its disallowed path: nothing, whichever way the browser was sent there. */
 const disallowedRequests = (): string[] => requestedPaths().filter((path) => path.startsWith('/members/'));
 
-const page = (title: string) => `<!doctype html><html><head><title>${title}</title></head><body><main><h1>${title}</h1><p>${`${title} holds the members' schedule for the season. `.repeat(20)}</p></main></body></html>`;
+const page = (title: string) =>
+  `<!doctype html><html><head><title>${title}</title></head><body><main><h1>${title}</h1><p>${`${title} holds the members' schedule for the season. `.repeat(20)}</p></main></body></html>`;
 
 beforeAll(async () => {
   web = await startSandboxWeb();
@@ -32,8 +33,13 @@ beforeAll(async () => {
   open = web.addPage('/open/schedule', page('Open schedule'));
   moved = web.addPage('/open/moved', '', { status: 302, headers: { location: target } });
   // An allowed page whose script sends the browser to the disallowed one once it has loaded.
-  scripted = web.addPage('/open/scripted', `<!doctype html><html><head><title>Scripted</title></head><body><p>${'Moving on. '.repeat(40)}</p><script>addEventListener('load', () => setTimeout(() => { location.href = '/members/schedule?from=script'; }, 0));</script></body></html>`);
-  quarry = await startQuarry(web, { outbound: { allowHosts: [`127.0.0.1:${web.port}`], retries: 0, respectRobots: true } } as ConfigInput);
+  scripted = web.addPage(
+    '/open/scripted',
+    `<!doctype html><html><head><title>Scripted</title></head><body><p>${'Moving on. '.repeat(40)}</p><script>addEventListener('load', () => setTimeout(() => { location.href = '/members/schedule?from=script'; }, 0));</script></body></html>`,
+  );
+  quarry = await startQuarry(web, {
+    outbound: { allowHosts: [`127.0.0.1:${web.port}`], retries: 0, respectRobots: true },
+  } as ConfigInput);
 }, 60_000);
 
 afterAll(async () => {
@@ -43,11 +49,19 @@ afterAll(async () => {
 
 describe('robots.txt before every page a browser render goes to', () => {
   it('has Chromium for the rendering paths', () => {
-    expect(findChromium(), 'install chromium (apt-get install chromium): the render paths must be tested').not.toBeNull();
+    expect(
+      findChromium(),
+      'install chromium (apt-get install chromium): the render paths must be tested',
+    ).not.toBeNull();
   });
 
   it('enhanced scrape with rendering: the redirected page is refused with ROBOTS_DISALLOWED and none of it is returned', async () => {
-    const res = await quarry.post('/api/v1/enhanced/scrape', { urls: [moved, open], javascript_rendering: true, cache_mode: 'bypass', include_html: true });
+    const res = await quarry.post('/api/v1/enhanced/scrape', {
+      urls: [moved, open],
+      javascript_rendering: true,
+      cache_mode: 'bypass',
+      include_html: true,
+    });
     expect(res.status).toBe(200);
     const [refused, read] = res.body.scraped_content;
     expect(refused).toMatchObject({ extraction_success: false, error_code: 'ROBOTS_DISALLOWED', rendered: true });
@@ -59,15 +73,28 @@ describe('robots.txt before every page a browser render goes to', () => {
   }, 60_000);
 
   it('a script navigation to a disallowed page is refused before it is sent', async () => {
-    const res = await quarry.post('/api/v1/enhanced/scrape', { urls: [scripted], javascript_rendering: true, wait_until: 'networkidle0', cache_mode: 'bypass' });
+    const res = await quarry.post('/api/v1/enhanced/scrape', {
+      urls: [scripted],
+      javascript_rendering: true,
+      wait_until: 'networkidle0',
+      cache_mode: 'bypass',
+    });
     expect(res.status).toBe(200);
-    expect(res.body.scraped_content[0]).toMatchObject({ extraction_success: false, error_code: 'ROBOTS_DISALLOWED', rendered: true });
+    expect(res.body.scraped_content[0]).toMatchObject({
+      extraction_success: false,
+      error_code: 'ROBOTS_DISALLOWED',
+      rendered: true,
+    });
     expect(requestedPaths()).toContain('/open/scripted');
     expect(disallowedRequests()).toEqual([]);
   }, 60_000);
 
   it('the same page read statically is refused before the redirect is followed', async () => {
-    const res = await quarry.post('/api/v1/enhanced/scrape', { urls: [moved], javascript_rendering: false, cache_mode: 'bypass' });
+    const res = await quarry.post('/api/v1/enhanced/scrape', {
+      urls: [moved],
+      javascript_rendering: false,
+      cache_mode: 'bypass',
+    });
     expect(res.status).toBe(200);
     expect(res.body.scraped_content[0]).toMatchObject({ extraction_success: false, error_code: 'ROBOTS_DISALLOWED' });
     expect(disallowedRequests()).toEqual([]);

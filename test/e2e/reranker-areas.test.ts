@@ -39,7 +39,10 @@ let reranked: RunningQuarry;
 let broken: RunningQuarry;
 
 function config(reranker: string) {
-  return { ...(site.config() as Record<string, unknown>), models: { allowRemote: false, reranker: { model: reranker } } };
+  return {
+    ...(site.config() as Record<string, unknown>),
+    models: { allowRemote: false, reranker: { model: reranker } },
+  };
 }
 
 beforeAll(async () => {
@@ -50,7 +53,10 @@ beforeAll(async () => {
   // The same model with an ONNX graph that does not parse.
   writeTinyModel(join(dir, 'broken-reranker'), 'pair', RERANKER);
   writeFileSync(join(dir, 'broken-reranker', 'onnx', 'model.onnx'), 'not an onnx file');
-  [reranked, broken] = await Promise.all([startQuarry(site.web, config(join(dir, 'tiny-reranker')) as never), startQuarry(site.web, config(join(dir, 'broken-reranker')) as never)]);
+  [reranked, broken] = await Promise.all([
+    startQuarry(site.web, config(join(dir, 'tiny-reranker')) as never),
+    startQuarry(site.web, config(join(dir, 'broken-reranker')) as never),
+  ]);
 }, 60_000);
 
 afterAll(async () => {
@@ -70,7 +76,11 @@ async function both(path: string, body: unknown) {
 
 describe('answers', () => {
   it("agent search's cited answer quotes first the sentence the cross-encoder prefers, and names it", async () => {
-    const { withModel, offline } = await both('/api/v1/agent/search', { query: 'When was the first heat pump built?', include_answer: true, max_results: 5 });
+    const { withModel, offline } = await both('/api/v1/agent/search', {
+      query: 'When was the first heat pump built?',
+      include_answer: true,
+      max_results: 5,
+    });
     // The history page answers either way; the model moves Kelvin's sentence ahead of von Rittinger's.
     expect(offline.answer).toContain('Between 1855 and 1857');
     expect(offline.answer).not.toMatch(/^Lord Kelvin/);
@@ -80,7 +90,10 @@ describe('answers', () => {
   });
 
   it("RAG search's summaries take the sentences the cross-encoder prefers", async () => {
-    const { withModel, offline } = await both('/api/v1/rag/search', { query: 'heat pump price upfront cost', max_sources: 5 });
+    const { withModel, offline } = await both('/api/v1/rag/search', {
+      query: 'heat pump price upfront cost',
+      max_sources: 5,
+    });
     const summary = (body: any) => body.sources.find((s: any) => s.url === site.url(PROBLEMS))?.summary as string;
     // Two sentences of the problems page: the model swaps the cold-weather one for the refrigerants one it likes.
     expect(offline.model_used).toBe('extractive');
@@ -94,7 +107,11 @@ describe('answers', () => {
 
 describe('research and extraction', () => {
   it('agent research ranks its sources with the cross-encoder and names it', async () => {
-    const { withModel, offline } = await both('/api/v1/agent/research', { query: 'heat pump problems cold weather', depth: 'quick', max_sources: 5 });
+    const { withModel, offline } = await both('/api/v1/agent/research', {
+      query: 'heat pump problems cold weather',
+      depth: 'quick',
+      max_sources: 5,
+    });
     expect(offline.sources[0].url).toBe(site.url(PROBLEMS));
     expect(withModel.sources[0].url).toBe(site.url(HISTORY));
     expect(withModel.model_used).toBe('extractive, reranked by tiny-reranker');
@@ -102,7 +119,11 @@ describe('research and extraction', () => {
   });
 
   it('agent extract with a query leads with the passage the cross-encoder prefers', async () => {
-    const { withModel, offline } = await both('/api/v1/agent/extract', { urls: [site.url(GUIDE.path)], query: 'heat pump cold weather', chunks_per_source: 1 });
+    const { withModel, offline } = await both('/api/v1/agent/extract', {
+      urls: [site.url(GUIDE.path)],
+      query: 'heat pump cold weather',
+      chunks_per_source: 1,
+    });
     expect(offline.results[0].raw_content).toMatch(/^In cold weather/);
     expect(offline.results[0].raw_content).not.toContain('Kelvin');
     expect(withModel.results[0].raw_content).toContain('Lord Kelvin wrote in 1852');
@@ -110,19 +131,31 @@ describe('research and extraction', () => {
   });
 
   it('RAG research scores its corpus with the cross-encoder and names it', async () => {
-    const { withModel, offline } = await both('/api/v1/rag/research', { topic: 'heat pump problems cold weather', depth: 'quick', target_sources: 6 });
+    const { withModel, offline } = await both('/api/v1/rag/research', {
+      topic: 'heat pump problems cold weather',
+      depth: 'quick',
+      target_sources: 6,
+    });
     expect(offline.sources[0].url).toBe(site.url(PROBLEMS));
     expect(withModel.sources[0].url).toBe(site.url(HISTORY));
     expect(withModel.model_used).toBe('templates + extractive, reranked by tiny-reranker');
     expect(offline.model_used).toBe('templates + extractive');
     // A page added later is summarised the same way; read back (a finished corpus resumed), the corpus still names what ordered it.
     const addAndReadBack = async (quarry: RunningQuarry, corpusId: string) => {
-      expect((await quarry.post('/api/v1/rag/corpora/add', { corpus_id: corpusId, urls: [site.url(GUIDE.path)] })).status).toBe(200);
+      expect(
+        (await quarry.post('/api/v1/rag/corpora/add', { corpus_id: corpusId, urls: [site.url(GUIDE.path)] })).status,
+      ).toBe(200);
       const again = await quarry.post('/api/v1/rag/corpora/resume', { corpus_id: corpusId });
       expect(again.status).toBe(200);
-      return { modelUsed: again.body.model_used, guide: again.body.sources.find((s: any) => s.url === site.url(GUIDE.path)).summary as string };
+      return {
+        modelUsed: again.body.model_used,
+        guide: again.body.sources.find((s: any) => s.url === site.url(GUIDE.path)).summary as string,
+      };
     };
-    const [later, offlineLater] = await Promise.all([addAndReadBack(reranked, withModel.corpus_id), addAndReadBack(broken, offline.corpus_id)]);
+    const [later, offlineLater] = await Promise.all([
+      addAndReadBack(reranked, withModel.corpus_id),
+      addAndReadBack(broken, offline.corpus_id),
+    ]);
     expect(later.modelUsed).toBe('templates + extractive, reranked by tiny-reranker');
     expect(later.guide).toContain('Lord Kelvin');
     expect(offlineLater.modelUsed).toBe('templates + extractive');
@@ -132,10 +165,25 @@ describe('research and extraction', () => {
 
 describe('over MCP', () => {
   it('agent_search names the reranker in its structured answer', async () => {
-    const client = new Client({ name: 'quarry-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${reranked.url}/mcp`), { requestInit: { headers: { 'x-api-key': TEST_KEY } } }));
+    const client = new Client(
+      { name: 'quarry-test', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${reranked.url}/mcp`), {
+        requestInit: { headers: { 'x-api-key': TEST_KEY } },
+      }),
+    );
     try {
-      const result = await client.callTool({ name: 'agent_search', arguments: { query: 'heat pump problems cold weather', include_answer: false, max_results: 3, search_depth: 'advanced' } });
+      const result = await client.callTool({
+        name: 'agent_search',
+        arguments: {
+          query: 'heat pump problems cold weather',
+          include_answer: false,
+          max_results: 3,
+          search_depth: 'advanced',
+        },
+      });
       const structured = result.structuredContent as any;
       expect(structured.model_used).toBe('none, reranked by tiny-reranker');
       expect(structured.results[0].url).toBe(site.url(HISTORY));
@@ -154,15 +202,23 @@ describe('where the reranker runs, and when it cannot', () => {
 
   it('a broken one: the offline order (above), and after its first use the reason in /health and the features answer', async () => {
     // Health reports a configured model and never loads it (a download may take minutes): use it once first.
-    const extract = await broken.post('/api/v1/agent/extract', { urls: [site.url(GUIDE.path)], query: 'heat pump cold weather', chunks_per_source: 1 });
+    const extract = await broken.post('/api/v1/agent/extract', {
+      urls: [site.url(GUIDE.path)],
+      query: 'heat pump cold weather',
+      chunks_per_source: 1,
+    });
     expect(extract.body.results[0].raw_content).toMatch(/^In cold weather/);
     expect(broken.app.services.models.workerPid('reranker')).toBeNull();
     const health = await broken.get('/health');
     expect(health.body.status).toBe('degraded');
     expect(health.body.services.reranker_model).toMatchObject({ status: 'unhealthy' });
-    expect(JSON.stringify(health.body.services.reranker_model)).toMatch(/no reranking \(offline passage scores\).*configured reranker model .*broken-reranker not used.*(onnx|protobuf|parse)/i);
+    expect(JSON.stringify(health.body.services.reranker_model)).toMatch(
+      /no reranking \(offline passage scores\).*configured reranker model .*broken-reranker not used.*(onnx|protobuf|parse)/i,
+    );
     const features = JSON.stringify((await broken.get('/api/v1/enhanced/features')).body.features);
-    expect(features).toMatch(/reranker_model.*no reranking \(offline passage scores\); configured reranker model …\/broken-reranker not used/);
+    expect(features).toMatch(
+      /reranker_model.*no reranking \(offline passage scores\); configured reranker model …\/broken-reranker not used/,
+    );
     expect(JSON.stringify(health.body)).not.toContain(dir);
     expect(features).not.toContain(dir);
   });

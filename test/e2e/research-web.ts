@@ -37,10 +37,22 @@ export async function startResearchWeb(): Promise<ResearchWeb> {
   web.addPage(GONE_PATH, 'This page is gone', { status: 404, contentType: 'text/plain' });
   web.addFile('/img/outdoor-unit.jpg', TINY_JPEG, 'image/jpeg');
   web.addFile('/img/ground-loop.jpg', TINY_JPEG, 'image/jpeg');
-  web.playEngine('bing_images', { file: join(PACKAGE_ROOT, 'engines/bing_images/fixtures/async-tiger.html'), contentType: 'text/html' });
+  web.playEngine('bing_images', {
+    file: join(PACKAGE_ROOT, 'engines/bing_images/fixtures/async-tiger.html'),
+    contentType: 'text/html',
+  });
   const documents: LocalDocument[] = [
-    ...pages.map((p) => ({ url: web.url + p.path, title: p.title, text: p.paragraphs.join(' '), ...(p.published ? { published: p.published } : {}) })),
-    { url: web.url + GONE_PATH, title: 'Heat pump buyers guide (archived)', text: 'How to choose a heat pump for your home: sizes, prices and efficiency.' },
+    ...pages.map((p) => ({
+      url: web.url + p.path,
+      title: p.title,
+      text: p.paragraphs.join(' '),
+      ...(p.published ? { published: p.published } : {}),
+    })),
+    {
+      url: web.url + GONE_PATH,
+      title: 'Heat pump buyers guide (archived)',
+      text: 'How to choose a heat pump for your home: sizes, prices and efficiency.',
+    },
   ];
   const search = await startLocalSearch(documents);
   return {
@@ -54,7 +66,20 @@ export async function startResearchWeb(): Promise<ResearchWeb> {
         search: { defaultEngines: ['local_web'], defaultSingleEngine: 'local_web' },
         outbound: { allowHosts: [`127.0.0.1:${web.port}`, search.host] },
         // Built-in news engines point at the sandbox, which has no recording for them: keep them out.
-        engines: Object.fromEntries(['bing_news', 'brave_news', 'duckduckgo_news', 'google_news', 'guardian', 'hackernews', 'tagesschau', 'wikinews', 'yahoo_news', 'yahoo_finance'].map((id) => [id, { enabled: false }])),
+        engines: Object.fromEntries(
+          [
+            'bing_news',
+            'brave_news',
+            'duckduckgo_news',
+            'google_news',
+            'guardian',
+            'hackernews',
+            'tagesschau',
+            'wikinews',
+            'yahoo_news',
+            'yahoo_finance',
+          ].map((id) => [id, { enabled: false }]),
+        ),
         ...extra,
       }) as ConfigInput,
     async close() {

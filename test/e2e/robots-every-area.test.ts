@@ -24,14 +24,20 @@ let open: string;
 let hidden: string;
 
 function article(title: string, links: string[] = []): string {
-  const prose = `${title}: a sourdough starter needs feeding on a schedule, flour and water in equal weights, kept warm so the yeast stays active. `.repeat(10);
+  const prose =
+    `${title}: a sourdough starter needs feeding on a schedule, flour and water in equal weights, kept warm so the yeast stays active. `.repeat(
+      10,
+    );
   return `<!doctype html><html lang="en"><head><title>${title}</title></head><body><main><article><h1>${title}</h1><p>${prose}</p>
 ${links.map((href) => `<p><a href="${href}">More on ${title}</a></p>`).join('\n')}</article></main></body></html>`;
 }
 
 /** Requests the site received for the private page (robots.txt itself is fine to read). */
 function privateRequests(): string[] {
-  return web.requestLog().map((entry) => entry.path).filter((path) => path.startsWith('/private/'));
+  return web
+    .requestLog()
+    .map((entry) => entry.path)
+    .filter((path) => path.startsWith('/private/'));
 }
 
 /** Reads of the open page so far: an area that reads what a search finds reads it too. */
@@ -65,7 +71,10 @@ afterAll(async () => {
 
 describe('robots.txt in every area that reads pages', () => {
   it('has Chromium for the rendering paths', () => {
-    expect(findChromium(), 'install chromium (apt-get install chromium): the render paths must be tested').not.toBeNull();
+    expect(
+      findChromium(),
+      'install chromium (apt-get install chromium): the render paths must be tested',
+    ).not.toBeNull();
   });
 
   it('search with scrape_content', async () => {
@@ -78,18 +87,34 @@ describe('robots.txt in every area that reads pages', () => {
 
   it('enhanced scrape, static and rendered', async () => {
     for (const javascript_rendering of [false, true]) {
-      const res = await quarry.post('/api/v1/enhanced/scrape', { urls: [hidden, open], javascript_rendering, cache_mode: 'bypass' });
+      const res = await quarry.post('/api/v1/enhanced/scrape', {
+        urls: [hidden, open],
+        javascript_rendering,
+        cache_mode: 'bypass',
+      });
       expect(res.status).toBe(200);
-      expect(res.body.scraped_content[0]).toMatchObject({ extraction_success: false, error_code: 'ROBOTS_DISALLOWED', rendered: javascript_rendering });
+      expect(res.body.scraped_content[0]).toMatchObject({
+        extraction_success: false,
+        error_code: 'ROBOTS_DISALLOWED',
+        rendered: javascript_rendering,
+      });
       expect(res.body.scraped_content[1].extraction_success).toBe(true);
-      expect(res.body.metadata.failed_urls).toEqual([expect.objectContaining({ url: hidden, error_code: 'ROBOTS_DISALLOWED' })]);
+      expect(res.body.metadata.failed_urls).toEqual([
+        expect.objectContaining({ url: hidden, error_code: 'ROBOTS_DISALLOWED' }),
+      ]);
     }
     expect(privateRequests()).toEqual([]);
   }, 60_000);
 
   it('enhanced search, fetched, rendered and virtually scrolled', async () => {
     for (const js_mode of [false, true]) {
-      const res = await quarry.post('/api/v1/enhanced/search', { query: TOPIC, engines: ['local_web'], scrape_content: true, js_mode, virtual_scrolling: js_mode });
+      const res = await quarry.post('/api/v1/enhanced/search', {
+        query: TOPIC,
+        engines: ['local_web'],
+        scrape_content: true,
+        js_mode,
+        virtual_scrolling: js_mode,
+      });
       expect(res.status).toBe(200);
       const result = res.body.results.find((r: any) => r.url === hidden);
       expect(result?.scraped_content?.failure_reason).toMatch(ROBOTS);
@@ -99,10 +124,22 @@ describe('robots.txt in every area that reads pages', () => {
   }, 90_000);
 
   it("enhanced search's adaptive crawl keeps the reader's code for a disallowed link", async () => {
-    const res = await quarry.post('/api/v1/enhanced/search', { query: TOPIC, engines: ['local_web'], adaptive_crawling: true, cache_ttl: 0 });
+    const res = await quarry.post('/api/v1/enhanced/search', {
+      query: TOPIC,
+      engines: ['local_web'],
+      adaptive_crawling: true,
+      cache_ttl: 0,
+    });
     expect(res.status).toBe(200);
     const crawl = res.body.results.find((r: any) => r.url === open)?.enhanced?.adaptive_crawl;
-    expect(crawl?.pages).toContainEqual(expect.objectContaining({ url: hidden, status: 'failed', error_code: 'ROBOTS_DISALLOWED', error: expect.stringMatching(ROBOTS) }));
+    expect(crawl?.pages).toContainEqual(
+      expect.objectContaining({
+        url: hidden,
+        status: 'failed',
+        error_code: 'ROBOTS_DISALLOWED',
+        error: expect.stringMatching(ROBOTS),
+      }),
+    );
     expect(privateRequests()).toEqual([]);
   }, 60_000);
 
@@ -119,7 +156,9 @@ describe('robots.txt in every area that reads pages', () => {
     for (const path of ['/api/v1/agent/crawl', '/api/v1/agent/map']) {
       const res = await quarry.post(path, { url: open, max_depth: 2 });
       expect(res.status).toBe(200);
-      const listed = (res.body.results as Array<string | { url: string }>).map((r) => (typeof r === 'string' ? r : r.url));
+      const listed = (res.body.results as Array<string | { url: string }>).map((r) =>
+        typeof r === 'string' ? r : r.url,
+      );
       expect(listed).toContain(open);
       expect(listed).not.toContain(hidden);
       const refused = await quarry.post(path, { url: hidden });
@@ -133,7 +172,10 @@ describe('robots.txt in every area that reads pages', () => {
   it('exa contents', async () => {
     const res = await quarry.post('/api/v1/exa/contents', { urls: [hidden, open] });
     expect(res.status).toBe(200);
-    expect(res.body.statuses.find((s: any) => s.id === hidden)).toMatchObject({ status: 'error', error: { tag: 'SOURCE_NOT_AVAILABLE', message: expect.stringMatching(ROBOTS) } });
+    expect(res.body.statuses.find((s: any) => s.id === hidden)).toMatchObject({
+      status: 'error',
+      error: { tag: 'SOURCE_NOT_AVAILABLE', message: expect.stringMatching(ROBOTS) },
+    });
     expect(privateRequests()).toEqual([]);
   });
 
@@ -146,7 +188,10 @@ describe('robots.txt in every area that reads pages', () => {
 
   it('verify reads what its searches find through the reader', async () => {
     const before = openReads();
-    const res = await quarry.post('/api/v1/verify/claim', { claim: 'A sourdough starter needs feeding on a schedule with flour and water', engines: ['local_web'] });
+    const res = await quarry.post('/api/v1/verify/claim', {
+      claim: 'A sourdough starter needs feeding on a schedule with flour and water',
+      engines: ['local_web'],
+    });
     expect(res.status).toBe(200);
     expect(openReads()).toBeGreaterThan(before);
     expect(privateRequests()).toEqual([]);
@@ -177,7 +222,12 @@ describe('robots.txt in every area that reads pages', () => {
 
   it('monitor deep analysis reads the new pages through the reader', async () => {
     const before = openReads();
-    const created = await quarry.post('/api/v1/monitor/topics', { topic: TOPIC, keywords: ['sourdough'], deep_analysis: true, engines: ['local_web'] });
+    const created = await quarry.post('/api/v1/monitor/topics', {
+      topic: TOPIC,
+      keywords: ['sourdough'],
+      deep_analysis: true,
+      engines: ['local_web'],
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     await quarry.post(`/api/v1/monitor/topics/${created.body.id}/check`, {});
     await vi.waitFor(

@@ -13,7 +13,8 @@ import { startQuarry, type RunningQuarry } from './harness.js';
 
 /** Text only the robots.txt files hold: any decode of them on this thread would return it. */
 const MARKER = 'robots-marker-5b2e';
-const page = (title: string) => `<!doctype html><html><head><title>${title}</title></head><body><main><h1>${title}</h1><p>${`${title} lists this season's fixtures and results. `.repeat(20)}</p></main></body></html>`;
+const page = (title: string) =>
+  `<!doctype html><html><head><title>${title}</title></head><body><main><h1>${title}</h1><p>${`${title} lists this season's fixtures and results. `.repeat(20)}</p></main></body></html>`;
 
 let small: SandboxWeb;
 let large: SandboxWeb;
@@ -23,7 +24,9 @@ const checkedInPool: string[] = [];
 
 beforeAll(async () => {
   [small, large] = await Promise.all([startSandboxWeb(), startSandboxWeb()]);
-  small.setRobots(`# ${MARKER}\nUser-agent: *\nDisallow: /members/\n\nUser-agent: Quarry\nDisallow: /members/\nDisallow: /drafts/\n`);
+  small.setRobots(
+    `# ${MARKER}\nUser-agent: *\nDisallow: /members/\n\nUser-agent: Quarry\nDisallow: /members/\nDisallow: /drafts/\n`,
+  );
   const many = Array.from({ length: 1500 }, (_, i) => `Disallow: /archive/${i}/`);
   large.setRobots(`# ${MARKER}\nUser-agent: *\n${many.join('\n')}\nDisallow: /members/\n`);
   for (const web of [small, large]) {
@@ -37,11 +40,18 @@ beforeAll(async () => {
     return text;
   });
   const robotsAllowAll = ExtractionPool.prototype.robotsAllowAll;
-  vi.spyOn(ExtractionPool.prototype, 'robotsAllowAll').mockImplementation(function (this: ExtractionPool, rules, urls, signal) {
+  vi.spyOn(ExtractionPool.prototype, 'robotsAllowAll').mockImplementation(function (
+    this: ExtractionPool,
+    rules,
+    urls,
+    signal,
+  ) {
     checkedInPool.push(...urls);
     return robotsAllowAll.call(this, rules, urls, signal);
   });
-  quarry = await startQuarry(small, { outbound: { allowHosts: [`127.0.0.1:${small.port}`, `127.0.0.1:${large.port}`], retries: 0, respectRobots: true } } as ConfigInput);
+  quarry = await startQuarry(small, {
+    outbound: { allowHosts: [`127.0.0.1:${small.port}`, `127.0.0.1:${large.port}`], retries: 0, respectRobots: true },
+  } as ConfigInput);
 }, 60_000);
 
 afterAll(async () => {
@@ -51,7 +61,10 @@ afterAll(async () => {
 });
 
 async function scrape(web: SandboxWeb): Promise<Array<Record<string, unknown>>> {
-  const res = await quarry.post('/api/v1/enhanced/scrape', { urls: [`${web.url}/members/list`, `${web.url}/open/fixtures`, `${web.url}/drafts/x`], cache_mode: 'bypass' });
+  const res = await quarry.post('/api/v1/enhanced/scrape', {
+    urls: [`${web.url}/members/list`, `${web.url}/open/fixtures`, `${web.url}/drafts/x`],
+    cache_mode: 'bypass',
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.scraped_content;
 }
@@ -73,7 +86,9 @@ describe('robots.txt read in the worker pool', () => {
     expect(open).toMatchObject({ extraction_success: true, title: 'Fixtures' });
     // Not disallowed here (only Quarry's group on the small site names /drafts/): fetched, and the site has no such page.
     expect(drafts).toMatchObject({ extraction_success: false, error_code: 'HTTP_ERROR' });
-    expect(checkedInPool).toEqual(expect.arrayContaining([`${large.url}/members/list`, `${large.url}/open/fixtures`, `${large.url}/drafts/x`]));
+    expect(checkedInPool).toEqual(
+      expect.arrayContaining([`${large.url}/members/list`, `${large.url}/open/fixtures`, `${large.url}/drafts/x`]),
+    );
     expect(large.requestLog().map((entry) => entry.path)).not.toContain('/members/list');
     expect(decodedHere).toEqual([]);
   }, 60_000);

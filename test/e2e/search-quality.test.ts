@@ -20,7 +20,10 @@ let scratch: string;
 beforeAll(async () => {
   web = await startSandboxWeb();
   playDefaultEngines(web);
-  web.playEngine('arxiv', { file: join(PACKAGE_ROOT, 'engines/arxiv/fixtures/testing.xml'), contentType: 'application/atom+xml' });
+  web.playEngine('arxiv', {
+    file: join(PACKAGE_ROOT, 'engines/arxiv/fixtures/testing.xml'),
+    contentType: 'application/atom+xml',
+  });
   plain = await startQuarry(web);
   weighted = await startQuarry(web, { engines: { wikipedia: { weight: 8 } } });
   scratch = mkdtempSync(join(tmpdir(), 'quarry-quality-'));
@@ -33,7 +36,15 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-const body = { query: 'queens', engines: ['duckduckgo', 'wikipedia'], scrape_content: false, cache_ttl: 0, relevance_filter: false, max_results: 40, explain: true };
+const body = {
+  query: 'queens',
+  engines: ['duckduckgo', 'wikipedia'],
+  scrape_content: false,
+  cache_ttl: 0,
+  relevance_filter: false,
+  max_results: 40,
+  explain: true,
+};
 
 describe('engine weights from the configuration', () => {
   it('moves a heavier engine up and shows the weight in the explanation', async () => {
@@ -50,7 +61,14 @@ describe('engine weights from the configuration', () => {
 
 describe('categories', () => {
   it('searches every enabled engine of the categories and groups results by category', async () => {
-    const res = await plain.post('/api/v1/search/', { query: 'testing', categories: ['academic', 'general'], scrape_content: false, cache_ttl: 0, relevance_filter: false, max_results: 100 });
+    const res = await plain.post('/api/v1/search/', {
+      query: 'testing',
+      categories: ['academic', 'general'],
+      scrape_content: false,
+      cache_ttl: 0,
+      relevance_filter: false,
+      max_results: 100,
+    });
     expect(res.status).toBe(200);
     const meta = res.body.search_metadata;
     expect(meta.categories).toEqual(['academic', 'general']);
@@ -67,12 +85,31 @@ describe('categories', () => {
 
 describe('autocomplete', () => {
   it('merges suggestions by rank without duplicates', () => {
-    expect(mergeSuggestions([['a', 'b', 'c'], ['B', 'd']], 10)).toEqual(['a', 'B', 'd', 'c']);
-    expect(mergeSuggestions([['a', 'b'], ['c', 'd']], 3)).toEqual(['a', 'c', 'b']);
+    expect(
+      mergeSuggestions(
+        [
+          ['a', 'b', 'c'],
+          ['B', 'd'],
+        ],
+        10,
+      ),
+    ).toEqual(['a', 'B', 'd', 'c']);
+    expect(
+      mergeSuggestions(
+        [
+          ['a', 'b'],
+          ['c', 'd'],
+        ],
+        3,
+      ),
+    ).toEqual(['a', 'c', 'b']);
   });
 
   it('suggests completions from engines over GET with query parameters', async () => {
-    web.playEngine('wikipedia', { file: join(PACKAGE_ROOT, 'engines/wikipedia/fixtures/prefix_search_results.json'), contentType: 'application/json' });
+    web.playEngine('wikipedia', {
+      file: join(PACKAGE_ROOT, 'engines/wikipedia/fixtures/prefix_search_results.json'),
+      contentType: 'application/json',
+    });
     const ddgFile = join(scratch, 'ac.json');
     writeFileSync(ddgFile, JSON.stringify([{ phrase: 'queens of the stone age' }, { phrase: 'queens ny' }]));
     web.playEngine('duckduckgo', { file: ddgFile, contentType: 'application/json' }, { rewriteLinks: false });

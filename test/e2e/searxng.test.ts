@@ -25,9 +25,19 @@ const logLines: string[] = [];
 beforeAll(async () => {
   web = await startSandboxWeb();
   playDefaultEngines(web);
-  web.playEngine('bing_news', { file: join(PACKAGE_ROOT, 'engines', 'bing_news', 'fixtures', 'news.rss'), contentType: 'application/rss+xml' });
-  const logger = pino({ level: 'info' }, new Writable({ write: (chunk, _encoding, done) => (logLines.push(String(chunk)), done()) }));
-  quarry = await startQuarry(web, { urlKeys: [URL_KEY], search: { defaultEngines: ['duckduckgo', 'bing', 'wikipedia'] } }, { logger });
+  web.playEngine('bing_news', {
+    file: join(PACKAGE_ROOT, 'engines', 'bing_news', 'fixtures', 'news.rss'),
+    contentType: 'application/rss+xml',
+  });
+  const logger = pino(
+    { level: 'info' },
+    new Writable({ write: (chunk, _encoding, done) => (logLines.push(String(chunk)), done()) }),
+  );
+  quarry = await startQuarry(
+    web,
+    { urlKeys: [URL_KEY], search: { defaultEngines: ['duckduckgo', 'bing', 'wikipedia'] } },
+    { logger },
+  );
 });
 
 afterAll(async () => {
@@ -44,10 +54,17 @@ async function raw(path: string, init: RequestInit = {}): Promise<{ status: numb
 
 function expectSearxngShape(body: any): void {
   expect(body).toMatchObject({ query: expect.any(String), number_of_results: expect.any(Number) });
-  for (const list of ['results', 'answers', 'corrections', 'infoboxes', 'suggestions', 'unresponsive_engines']) expect(Array.isArray(body[list]), list).toBe(true);
+  for (const list of ['results', 'answers', 'corrections', 'infoboxes', 'suggestions', 'unresponsive_engines'])
+    expect(Array.isArray(body[list]), list).toBe(true);
   expect(body.results.length).toBeGreaterThan(0);
   for (const result of body.results) {
-    expect(result).toMatchObject({ url: expect.stringMatching(/^https?:\/\//), title: expect.any(String), content: expect.any(String), engine: expect.any(String), category: expect.any(String) });
+    expect(result).toMatchObject({
+      url: expect.stringMatching(/^https?:\/\//),
+      title: expect.any(String),
+      content: expect.any(String),
+      engine: expect.any(String),
+      category: expect.any(String),
+    });
     expect(result.engines).toContain(result.engine);
     expect(result.positions.length).toBe(result.engines.length);
     expect(typeof result.score).toBe('number');
@@ -58,7 +75,11 @@ function expectSearxngShape(body: any): void {
 describe('LangChain', () => {
   it("@langchain/community's SearxngSearch, pointed at <base>/searxng, returns Quarry's results", async () => {
     delete process.env.SEARXNG_API_BASE;
-    const tool = new SearxngSearch({ apiBase: `${quarry.url}/searxng`, params: { numResults: 5 }, headers: { 'X-API-Key': TEST_KEY } });
+    const tool = new SearxngSearch({
+      apiBase: `${quarry.url}/searxng`,
+      params: { numResults: 5 },
+      headers: { 'X-API-Key': TEST_KEY },
+    });
     const output = await tool.invoke('hello');
     const items = JSON.parse(`[${output}]`) as Array<{ title: string; link: string; snippet: string }>;
     expect(items).toHaveLength(5);
@@ -71,9 +92,24 @@ describe('LangChain', () => {
 describe('the requests other tools send', () => {
   it('Open WebUI: GET <query URL> with its parameters and no key header — through a URL key', async () => {
     // open_webui/retrieval/web/searxng.py: the query URL's own parameters are dropped, these are sent, results sorted by score.
-    const params = new URLSearchParams({ q: 'hello', format: 'json', pageno: '1', safesearch: '1', language: 'en-US', time_range: '', categories: '', theme: 'simple', image_proxy: '0' });
+    const params = new URLSearchParams({
+      q: 'hello',
+      format: 'json',
+      pageno: '1',
+      safesearch: '1',
+      language: 'en-US',
+      time_range: '',
+      categories: '',
+      theme: 'simple',
+      image_proxy: '0',
+    });
     const res = await raw(`/searxng/k/${URL_KEY}/search?${params}`, {
-      headers: { 'User-Agent': 'Open WebUI (https://github.com/open-webui/open-webui) RAG Bot', Accept: 'text/html', 'Accept-Language': 'en-US,en;q=0.5', Connection: 'keep-alive' },
+      headers: {
+        'User-Agent': 'Open WebUI (https://github.com/open-webui/open-webui) RAG Bot',
+        Accept: 'text/html',
+        'Accept-Language': 'en-US,en;q=0.5',
+        Connection: 'keep-alive',
+      },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/application\/json/);
@@ -83,8 +119,18 @@ describe('the requests other tools send', () => {
 
   it('LibreChat: GET <instance>/search with X-API-Key and its fixed engines, categories, language and safesearch', async () => {
     // @librechat/agents createSearXNGAPI: reads results[].title/url/content/publishedDate, img_src for images, suggestions.
-    const params = new URLSearchParams({ q: 'hello', format: 'json', pageno: '1', categories: 'general', language: 'all', safesearch: '0', engines: 'google,bing,duckduckgo' });
-    const res = await raw(`/searxng/search?${params}`, { headers: { 'Content-Type': 'application/json', 'X-API-Key': TEST_KEY } });
+    const params = new URLSearchParams({
+      q: 'hello',
+      format: 'json',
+      pageno: '1',
+      categories: 'general',
+      language: 'all',
+      safesearch: '0',
+      engines: 'google,bing,duckduckgo',
+    });
+    const res = await raw(`/searxng/search?${params}`, {
+      headers: { 'Content-Type': 'application/json', 'X-API-Key': TEST_KEY },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expectSearxngShape(res.body);
     const used = new Set(res.body.results.flatMap((r: any) => r.engines));
@@ -94,7 +140,14 @@ describe('the requests other tools send', () => {
 
   it('Perplexica: GET <searxng>/search with format, q and its engine names ("bing news"), no headers — through a URL key', async () => {
     // Perplexica's searchSearxng: reads results[].title/url/content/img_src/thumbnail_src/iframe_src and suggestions.
-    const params = new URLSearchParams({ format: 'json', q: 'hello', engines: 'bing news', categories: 'news', pageno: '1', language: 'en' });
+    const params = new URLSearchParams({
+      format: 'json',
+      q: 'hello',
+      engines: 'bing news',
+      categories: 'news',
+      pageno: '1',
+      language: 'en',
+    });
     const res = await raw(`/searxng/k/${URL_KEY}/search?${params}`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expectSearxngShape(res.body);
@@ -102,15 +155,24 @@ describe('the requests other tools send', () => {
   });
 
   it('SearXNG form posts: POST application/x-www-form-urlencoded is read like the query string', async () => {
-    const body = new URLSearchParams({ q: 'hello', format: 'json', engines: 'duckduckgo', unknownthing: 'x' }).toString();
-    const res = await raw('/searxng/search', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-api-key': TEST_KEY }, body });
+    const body = new URLSearchParams({
+      q: 'hello',
+      format: 'json',
+      engines: 'duckduckgo',
+      unknownthing: 'x',
+    }).toString();
+    const res = await raw('/searxng/search', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-api-key': TEST_KEY },
+      body,
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expectSearxngShape(res.body);
     expect(res.body.results.every((r: any) => r.engines.includes('duckduckgo'))).toBe(true);
     expect(res.headers.get('x-quarry-ignored-fields')).toBe('unknownthing');
   });
 
-  it('engines Quarry lacks are reported as unresponsive, with SearXNG\'s [engine, reason] pairs', async () => {
+  it("engines Quarry lacks are reported as unresponsive, with SearXNG's [engine, reason] pairs", async () => {
     const res = await quarry.get('/searxng/search?q=hello&format=json&engines=duckduckgo,yep');
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.unresponsive_engines).toEqual([['yep', 'unknown engine']]);
@@ -134,7 +196,11 @@ describe('refusals', () => {
 
   it('without a key (header or URL) it is 401; a form body on a JSON-only route is still 415', async () => {
     expect((await raw('/searxng/search?q=hello')).status).toBe(401);
-    const form = await raw('/api/v1/search/', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-api-key': TEST_KEY }, body: 'query=hello' });
+    const form = await raw('/api/v1/search/', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-api-key': TEST_KEY },
+      body: 'query=hello',
+    });
     expect(form.status).toBe(415);
   });
 });
@@ -170,7 +236,14 @@ describe('as SearXNG answers', () => {
     // The recorded Bing page is about "hello": no result mentions levain, and a relevance filter would drop them all.
     const res = await quarry.get('/searxng/search?q=levain&format=json&engines=bing');
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const all = await quarry.post('/api/v1/search/', { query: 'levain', engines: ['bing'], relevance_filter: false, scrape_content: false, max_results: 100, cache_ttl: 0 });
+    const all = await quarry.post('/api/v1/search/', {
+      query: 'levain',
+      engines: ['bing'],
+      relevance_filter: false,
+      scrape_content: false,
+      max_results: 100,
+      cache_ttl: 0,
+    });
     const urls = all.body.results.map((r: any) => r.url);
     expect(urls.length).toBeGreaterThan(3);
     expect(res.body.results.map((r: any) => r.url).sort()).toEqual([...urls].sort());
@@ -182,7 +255,10 @@ describe('as SearXNG answers', () => {
       const before = web.engineRequests('bing').length;
       const res = await quarry.get(`/searxng/search?q=sourdough+starter&format=json&engines=bing&pageno=${pageno}`);
       expect(res.status, JSON.stringify(res.body)).toBe(200);
-      return web.engineRequests('bing').slice(before).map((r) => new URL(r.url).searchParams.get('first'));
+      return web
+        .engineRequests('bing')
+        .slice(before)
+        .map((r) => new URL(r.url).searchParams.get('first'));
     };
     // Bing's page N starts at result (N-1)×10+1; its first page sends no offset.
     expect(await pagesAsked(1)).toEqual([null]);
@@ -193,7 +269,9 @@ describe('as SearXNG answers', () => {
   it('/autocompleter answers [q, [suggestions…]] from the engines that suggest, with a key header or a URL key', async () => {
     const suggestions = Buffer.from(JSON.stringify(['sourd', ['sourdough starter', 'sourdough bread recipe']]));
     web.answerEngine('duckduckgo', (url) =>
-      url.pathname.endsWith('/ac/') ? { body: suggestions, contentType: 'application/json', status: 200 } : prepareAnswer(RECORDINGS.duckduckgo!),
+      url.pathname.endsWith('/ac/')
+        ? { body: suggestions, contentType: 'application/json', status: 200 }
+        : prepareAnswer(RECORDINGS.duckduckgo!),
     );
     try {
       const direct = await quarry.get('/api/v1/search/autocomplete?q=sourd');
@@ -203,7 +281,11 @@ describe('as SearXNG answers', () => {
         expect(res.status, JSON.stringify(res.body)).toBe(200);
         expect(res.body).toEqual(['sourd', direct.body.suggestions]);
       }
-      const form = await raw(`/searxng/k/${URL_KEY}/autocompleter`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'q=sourd' });
+      const form = await raw(`/searxng/k/${URL_KEY}/autocompleter`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'q=sourd',
+      });
       expect(form.body).toEqual(['sourd', direct.body.suggestions]);
       expect((await quarry.get('/searxng/autocompleter?q=')).body).toEqual(['', []]);
     } finally {
@@ -235,7 +317,12 @@ describe('/config', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.categories).toEqual(expect.arrayContaining(['general', 'news', 'images', 'videos', 'science']));
     const bing = res.body.engines.find((e: any) => e.name === 'bing');
-    expect(bing).toMatchObject({ enabled: true, categories: ['general'], paging: expect.any(Boolean), timeout: expect.any(Number) });
+    expect(bing).toMatchObject({
+      enabled: true,
+      categories: ['general'],
+      paging: expect.any(Boolean),
+      timeout: expect.any(Number),
+    });
     expect(res.body.engines.find((e: any) => e.name === 'youtube').categories).toContain('videos');
   });
 });

@@ -45,7 +45,10 @@ describe.runIf(hasRedisServer)('several quarry serve instances on one Redis', ()
 
   // Two instances start inside the test: on a loaded 2-core machine that alone can take over 30 s.
   it('share one rate limit and engine suspensions', { timeout: 120_000 }, async () => {
-    const [a, b] = await Promise.all([start(shared({ rateLimitPerMinute: 40 })), start(shared({ rateLimitPerMinute: 40 }))]);
+    const [a, b] = await Promise.all([
+      start(shared({ rateLimitPerMinute: 40 })),
+      start(shared({ rateLimitPerMinute: 40 })),
+    ]);
     const statuses = async (instance: QuarryProcess) => {
       const out: number[] = [];
       for (let i = 0; i < 25; i++) out.push((await instance.get('/api/v1/search/engines', KEY)).status);
@@ -57,22 +60,36 @@ describe.runIf(hasRedisServer)('several quarry serve instances on one Redis', ()
     expect(fromB.slice(15).every((status) => status === 429)).toBe(true);
 
     web.setEngineMode('google', { kind: 'captcha' });
-    const search = await a.post('/api/v1/search/', { query: 'suspend me', engines: ['google', 'duckduckgo'], scrape_content: false, cache_ttl: 0 }, SECOND_KEY);
+    const search = await a.post(
+      '/api/v1/search/',
+      { query: 'suspend me', engines: ['google', 'duckduckgo'], scrape_content: false, cache_ttl: 0 },
+      SECOND_KEY,
+    );
     expect(search.body.search_metadata.engine_errors.google.code).toBe('ENGINE_CAPTCHA');
     const seenByB = await b.get('/api/v1/search/engines', SECOND_KEY);
     expect(seenByB.body.engines.google.suspended_until).not.toBeNull();
     expect(seenByB.body.engines.google.suspended_reason).toMatch(/^ENGINE_CAPTCHA/);
   });
 
-  it('lose no request and no job in a rolling restart under load behind a load balancer', { timeout: 180_000 }, async () => {
+  it('lose no request and no job in a rolling restart under load behind a load balancer', {
+    timeout: 180_000,
+  }, async () => {
     // A short grace period, so jobs still running at SIGTERM are handed back to the other instance.
-    const config = { rateLimitPerMinute: 100_000, shutdownGraceMs: 3000, shutdownDrainMs: 1000, vectorIndex: { dir: join(instances.tempDir(), 'page-index') } };
+    const config = {
+      rateLimitPerMinute: 100_000,
+      shutdownGraceMs: 3000,
+      shutdownDrainMs: 1000,
+      vectorIndex: { dir: join(instances.tempDir(), 'page-index') },
+    };
     let [a, b] = await Promise.all([start(shared(config)), start(shared(config))]);
     const proxy = await startRoundRobinProxy([a.url, b.url]);
     web.setEngineMode('bing', { kind: 'slow', delayMs: 4000 });
     web.setEngineMode('duckduckgo', { kind: 'slow', delayMs: 100 });
     const viaProxy = (path: string, init: RequestInit = {}) =>
-      fetch(proxy.url + path, { ...init, headers: { 'x-api-key': KEY, 'content-type': 'application/json', ...(init.headers ?? {}) } }).then(async (response) => ({
+      fetch(proxy.url + path, {
+        ...init,
+        headers: { 'x-api-key': KEY, 'content-type': 'application/json', ...(init.headers ?? {}) },
+      }).then(async (response) => ({
         status: response.status,
         body: (await response.json().catch(() => null)) as any,
       }));
@@ -84,7 +101,13 @@ describe.runIf(hasRedisServer)('several quarry serve instances on one Redis', ()
       for (let i = 0; loading; i++) {
         const asyncSearch = (i + worker) % 3 === 0;
         const body = asyncSearch
-          ? { query: `rolling ${worker}-${i}`, engines: ['bing'], scrape_content: false, cache_ttl: 0, async_mode: true }
+          ? {
+              query: `rolling ${worker}-${i}`,
+              engines: ['bing'],
+              scrape_content: false,
+              cache_ttl: 0,
+              async_mode: true,
+            }
           : { query: `rolling ${worker}-${i}`, engines: ['duckduckgo'], scrape_content: false, cache_ttl: 0 };
         const answer = await viaProxy('/api/v1/search/', { method: 'POST', body: JSON.stringify(body) });
         // An async search is accepted with 202, a plain one answered with 200.
@@ -119,7 +142,10 @@ describe.runIf(hasRedisServer)('several quarry serve instances on one Redis', ()
     await proxy.close().catch(() => undefined);
 
     expect(answers.length).toBeGreaterThan(20);
-    expect(answers.filter((status) => status !== 'ok'), proxy.failures.join('; ')).toEqual([]);
+    expect(
+      answers.filter((status) => status !== 'ok'),
+      proxy.failures.join('; '),
+    ).toEqual([]);
     // The restarts were seen: the balancer's health checks took each instance out while it drained.
     expect(proxy.removals).toBeGreaterThanOrEqual(2);
     expect(jobIds.length).toBeGreaterThan(4);
@@ -128,7 +154,9 @@ describe.runIf(hasRedisServer)('several quarry serve instances on one Redis', ()
       expect(job.status, `job ${id}`).toBe('completed');
     }
     // Jobs running at a SIGTERM were handed back and finished by the other instance (BullMQ counts the starts).
-    const starts = await Promise.all(jobIds.map(async (id) => Number(await redis.admin.hget(`quarry:jobs-default:${id}`, 'ats'))));
+    const starts = await Promise.all(
+      jobIds.map(async (id) => Number(await redis.admin.hget(`quarry:jobs-default:${id}`, 'ats'))),
+    );
     expect(starts.filter((count) => count > 1).length).toBeGreaterThan(0);
   });
 });

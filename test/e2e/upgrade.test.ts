@@ -61,7 +61,9 @@ async function start(dataDir: string, extra: Record<string, unknown> = {}): Prom
 beforeAll(async () => {
   web = await startSandboxWeb();
   for (const page of HEAT_PUMP_PAGES) web.addPage(page.path, renderResearchPage(page));
-  search = await startLocalSearch(HEAT_PUMP_PAGES.map((p) => ({ url: web.url + p.path, title: p.title, text: p.paragraphs.join(' ') })));
+  search = await startLocalSearch(
+    HEAT_PUMP_PAGES.map((p) => ({ url: web.url + p.path, title: p.title, text: p.paragraphs.join(' ') })),
+  );
 });
 
 afterEach(async () => {
@@ -91,7 +93,9 @@ async function expectEverythingFound(quarry: QuarryProcess, made: any): Promise<
   // Still scheduled: the release's schedule was taken over, not lost.
   expect(Date.parse(active.body.next_check_at)).not.toBeNaN();
   expect(active.body.checks_run).toBeGreaterThanOrEqual(activeMade.checks_run);
-  expect(active.body.deliveries).toContainEqual(expect.objectContaining({ webhook_id: activeMade.delivery, status: 'delivered' }));
+  expect(active.body.deliveries).toContainEqual(
+    expect.objectContaining({ webhook_id: activeMade.delivery, status: 'delivered' }),
+  );
   const results = await quarry.get(`/api/v1/monitor/topics/${activeMade.id}/results`, KEY);
   expect(results.body.length).toBeGreaterThanOrEqual(activeMade.results_stored);
   const paused = await quarry.get(`/api/v1/monitor/topics/${pausedMade.id}`, KEY);
@@ -99,9 +103,17 @@ async function expectEverythingFound(quarry: QuarryProcess, made: any): Promise<
 
   const corpus = await quarry.get(`/api/v1/rag/corpora/${made.corpus.id}`, KEY);
   expect(corpus.status).toBe(200);
-  expect(corpus.body).toMatchObject({ topic: made.corpus.topic, status: made.corpus.status, counts: made.corpus.counts });
+  expect(corpus.body).toMatchObject({
+    topic: made.corpus.topic,
+    status: made.corpus.status,
+    counts: made.corpus.counts,
+  });
   expect(corpus.body.sources.map((s: any) => s.url)).toEqual(made.corpus.sources);
-  const hits = await quarry.post('/api/v1/rag/semantic-search', { corpus_id: made.corpus.id, query: made.corpus.query, min_relevance: 0 }, KEY);
+  const hits = await quarry.post(
+    '/api/v1/rag/semantic-search',
+    { corpus_id: made.corpus.id, query: made.corpus.query, min_relevance: 0 },
+    KEY,
+  );
   expect(hits.status).toBe(200);
   expect(hits.body.results[0].title).toBe(made.corpus.top_title);
 
@@ -110,9 +122,13 @@ async function expectEverythingFound(quarry: QuarryProcess, made: any): Promise<
     expect(found.status, entity.name).toBe(200);
     expect(found.body.entity).toMatchObject({ id: entity.id, name: entity.name, type: entity.type });
   }
-  const relationships = await Promise.all(made.relationships.map((r: any) => quarry.get(`/api/v1/knowledge/entities/${r.from}`, KEY)));
+  const relationships = await Promise.all(
+    made.relationships.map((r: any) => quarry.get(`/api/v1/knowledge/entities/${r.from}`, KEY)),
+  );
   made.relationships.forEach((r: any, i: number) =>
-    expect(relationships[i]!.body.relationships).toContainEqual(expect.objectContaining({ from_entity: r.from, type: r.type, to_entity: r.to })),
+    expect(relationships[i]!.body.relationships).toContainEqual(
+      expect.objectContaining({ from_entity: r.from, type: r.type, to_entity: r.to }),
+    ),
   );
 
   for (const job of made.jobs) {
@@ -133,23 +149,37 @@ describe.runIf(existsSync(join(PACKAGE_ROOT, 'dist/hosts/cli/main.js')))('upgrad
     await quarry.exited;
     running.splice(0);
     expect(await readSqliteVersion(join(dataDir, 'quarry.sqlite'))).toBe(1);
-    expect(JSON.parse(readFileSync(join(dataDir, 'corpora', DIRECTORY_MARKER_FILE), 'utf8'))).toEqual({ store: 'corpora', version: 1 });
-    expect(JSON.parse(readFileSync(join(dataDir, 'page-index', DIRECTORY_MARKER_FILE), 'utf8'))).toEqual({ store: 'page-index', version: 1 });
+    expect(JSON.parse(readFileSync(join(dataDir, 'corpora', DIRECTORY_MARKER_FILE), 'utf8'))).toEqual({
+      store: 'corpora',
+      version: 1,
+    });
+    expect(JSON.parse(readFileSync(join(dataDir, 'page-index', DIRECTORY_MARKER_FILE), 'utf8'))).toEqual({
+      store: 'page-index',
+      version: 1,
+    });
   }, 180_000);
 
-  it.runIf(hasRedisServer)('Redis: the current build on the release’s dump.rdb and data directory finds everything, and marks each Redis store', async () => {
-    const redisDir = copyOf('.');
-    redis = await startLocalRedis({ dir: redisDir });
-    const dataDir = copyOf('redis-data');
-    const quarry = await start(dataDir, { redisUrl: redis.url });
-    await expectEverythingFound(quarry, expected.redis);
-    const client = new Redis(redis.url);
-    try {
-      expect(await client.mget('quarry:schema:records', 'quarry:schema:graph', 'quarry:schema:jobs')).toEqual(['1', '1', '1']);
-    } finally {
-      client.disconnect();
-    }
-  }, 180_000);
+  it.runIf(hasRedisServer)(
+    'Redis: the current build on the release’s dump.rdb and data directory finds everything, and marks each Redis store',
+    async () => {
+      const redisDir = copyOf('.');
+      redis = await startLocalRedis({ dir: redisDir });
+      const dataDir = copyOf('redis-data');
+      const quarry = await start(dataDir, { redisUrl: redis.url });
+      await expectEverythingFound(quarry, expected.redis);
+      const client = new Redis(redis.url);
+      try {
+        expect(await client.mget('quarry:schema:records', 'quarry:schema:graph', 'quarry:schema:jobs')).toEqual([
+          '1',
+          '1',
+          '1',
+        ]);
+      } finally {
+        client.disconnect();
+      }
+    },
+    180_000,
+  );
 
   it('backup → wipe → restore with the quarry CLI: the restored data directory serves everything again', async () => {
     const dataDir = copyOf('embedded');
@@ -163,7 +193,10 @@ describe.runIf(existsSync(join(PACKAGE_ROOT, 'dist/hosts/cli/main.js')))('upgrad
     const configPath = join(work, 'quarry.config.json');
     cpSync(join(dataDir, 'quarry.config.json'), configPath);
     const cli = (...args: string[]) =>
-      spawnSync(process.execPath, [join(PACKAGE_ROOT, 'dist/hosts/cli/main.js'), ...args], { env: { PATH: process.env.PATH ?? '', HOME: work, QUARRY_CONFIG: configPath }, encoding: 'utf8' });
+      spawnSync(process.execPath, [join(PACKAGE_ROOT, 'dist/hosts/cli/main.js'), ...args], {
+        env: { PATH: process.env.PATH ?? '', HOME: work, QUARRY_CONFIG: configPath },
+        encoding: 'utf8',
+      });
     const backupDir = join(work, 'backup');
     const backup = cli('backup', backupDir);
     expect(backup.stderr).toBe('');
@@ -194,7 +227,9 @@ describe.runIf(existsSync(join(PACKAGE_ROOT, 'dist/hosts/cli/main.js')))('upgrad
       (error: Error) => error.message,
     );
     expect(failure).toMatch(/exited \(1\) before listening/);
-    expect(failure).toMatch(/the records store at .*quarry\.sqlite has schema version 2, but this release of Quarry supports up to version 1/);
+    expect(failure).toMatch(
+      /the records store at .*quarry\.sqlite has schema version 2, but this release of Quarry supports up to version 1/,
+    );
     expect(failure).toMatch(/newer release .* or restore a backup/);
     expect(digest(join(dataDir, 'quarry.sqlite'))).toBe(before);
     // Refused before any store was touched: the other stores are still unmarked.
@@ -203,4 +238,3 @@ describe.runIf(existsSync(join(PACKAGE_ROOT, 'dist/hosts/cli/main.js')))('upgrad
     expect(await readSqliteVersion(join(dataDir, 'knowledge-graphs', graph))).toBe('unmarked');
   }, 120_000);
 });
-

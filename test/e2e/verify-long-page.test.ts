@@ -36,9 +36,30 @@ let quarry: RunningQuarry;
 beforeAll(async () => {
   web = await startSandboxWeb();
   web.addPage('/courier/about', PAGE);
-  web.addPage('/find-courier', JSON.stringify({ items: [{ link: `${web.url}/courier/about`, name: 'About us – Lakeside Courier', summary: 'About the Lakeside Courier' }] }), { contentType: 'application/json' });
+  web.addPage(
+    '/find-courier',
+    JSON.stringify({
+      items: [
+        {
+          link: `${web.url}/courier/about`,
+          name: 'About us – Lakeside Courier',
+          summary: 'About the Lakeside Courier',
+        },
+      ],
+    }),
+    { contentType: 'application/json' },
+  );
   quarry = await startQuarry(web, {
-    customEngines: [{ type: 'json', id: 'find_courier', name: 'Courier pages', urlTemplate: `${web.url}/find-courier?q={query}`, results: 'items', fields: { url: 'link', title: 'name', snippet: 'summary' } }],
+    customEngines: [
+      {
+        type: 'json',
+        id: 'find_courier',
+        name: 'Courier pages',
+        urlTemplate: `${web.url}/find-courier?q={query}`,
+        results: 'items',
+        fields: { url: 'link', title: 'name', snippet: 'summary' },
+      },
+    ],
     search: { defaultEngines: ['find_courier'] },
   });
 }, 60_000);
@@ -50,7 +71,8 @@ afterAll(async () => {
 
 it('answers partially_true for a claim a long page states in part, with the sentences that state those parts', async () => {
   const res = await quarry.post('/api/v1/verify/claim', {
-    claim: 'Marta Okafor is the editor of the Lakeside Courier, a weekly newspaper founded in 1921 and still printed on Thursdays.',
+    claim:
+      'Marta Okafor is the editor of the Lakeside Courier, a weekly newspaper founded in 1921 and still printed on Thursdays.',
   });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   const out = res.body;

@@ -52,9 +52,13 @@ describe('verify/claim', () => {
     expect(out.confidence).toBeGreaterThan(0.5);
     expect(out.contradicting_evidence).toEqual([]);
     expect(out.supporting_evidence.map((e: any) => e.snippet)).toEqual(
-      expect.arrayContaining(["The Eiffel Tower was completed in 1889 as the entrance arch to the World's Fair in Paris."]),
+      expect.arrayContaining([
+        "The Eiffel Tower was completed in 1889 as the entrance arch to the World's Fair in Paris.",
+      ]),
     );
-    expect(out.supporting_evidence.every((e: any) => e.stance === 'supporting' && e.credibility_score === 0.5)).toBe(true);
+    expect(out.supporting_evidence.every((e: any) => e.stance === 'supporting' && e.credibility_score === 0.5)).toBe(
+      true,
+    );
     expect(out.sources_checked).toBe(2);
     expect(out.key_facts).toEqual(['The Eiffel Tower was completed in 1889 — supported']);
     expect(out.model_used).toBe('rules');
@@ -62,7 +66,10 @@ describe('verify/claim', () => {
   });
 
   it('answers false when the pages negate the claim or call it a myth', async () => {
-    const out = await verify({ claim: 'The Great Wall of China is visible from the Moon with the naked eye', engines: ['find_wall'] });
+    const out = await verify({
+      claim: 'The Great Wall of China is visible from the Moon with the naked eye',
+      engines: ['find_wall'],
+    });
     expect(out.verdict).toBe('false');
     expect(out.contradicting_evidence.map((e: any) => e.snippet)).toEqual(
       expect.arrayContaining([
@@ -81,10 +88,15 @@ describe('verify/claim', () => {
   });
 
   it('answers partially_true when one fact is supported and the other only in part', async () => {
-    const out = await verify({ claim: 'The Eiffel Tower was completed in 1889, and it is painted with gold leaf every year' });
+    const out = await verify({
+      claim: 'The Eiffel Tower was completed in 1889, and it is painted with gold leaf every year',
+    });
     expect(out.verdict).toBe('partially_true');
     // The pages say it is repainted with paint every seven years: painted, yes; gold leaf and every year, no.
-    expect(out.key_facts).toEqual(['The Eiffel Tower was completed in 1889 — supported', 'it is painted with gold leaf every year — partly supported: part of it is on the pages']);
+    expect(out.key_facts).toEqual([
+      'The Eiffel Tower was completed in 1889 — supported',
+      'it is painted with gold leaf every year — partly supported: part of it is on the pages',
+    ]);
   });
 
   it('answers misleading when the supporting evidence states the qualification the claim leaves out', async () => {
@@ -109,11 +121,17 @@ describe('verify/claim', () => {
     expect(quiet.supporting_evidence).toEqual([]);
     const thorough = await verify({ claim: 'The Eiffel Tower was completed in 1889', depth: 'thorough' });
     expect(thorough.verdict).toBe('true');
-    expect(thorough.queries).toEqual(['The Eiffel Tower was completed in 1889', 'The Eiffel Tower was completed in 1889 fact check']);
+    expect(thorough.queries).toEqual([
+      'The Eiffel Tower was completed in 1889',
+      'The Eiffel Tower was completed in 1889 fact check',
+    ]);
   });
 
   it('searches again, by its key terms, for a fact the first round found no evidence for (thorough)', async () => {
-    const out = await verify({ claim: 'The Eiffel Tower was completed in 1889, and it is painted with gold leaf every year', depth: 'thorough' });
+    const out = await verify({
+      claim: 'The Eiffel Tower was completed in 1889, and it is painted with gold leaf every year',
+      depth: 'thorough',
+    });
     expect(out.verdict).toBe('partially_true');
     expect(out.queries, JSON.stringify(out.queries)).toContain('painted gold leaf every');
     expect(out.sources_checked).toBe(2);
@@ -140,13 +158,23 @@ describe('verify/claim', () => {
 describe('verify/claim with a language model', () => {
   let llm: ScriptedServer;
   let withModel: RunningQuarry;
-  const reply = (content: unknown) => ({ json: { id: 'x', model: 'scripted-7b', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: JSON.stringify(content) } }] } });
+  const reply = (content: unknown) => ({
+    json: {
+      id: 'x',
+      model: 'scripted-7b',
+      choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: JSON.stringify(content) } }],
+    },
+  });
 
   beforeAll(async () => {
     llm = await startScriptedServer();
     withModel = await startQuarry(
       web,
-      mergeLayers(verifyConfig(web.url) as Record<string, unknown>, { llm: { fast: { provider: 'openai-compatible', baseUrl: `${llm.origin}/v1`, model: 'scripted-7b', maxRetries: 0 } } }) as ConfigInput,
+      mergeLayers(verifyConfig(web.url) as Record<string, unknown>, {
+        llm: {
+          fast: { provider: 'openai-compatible', baseUrl: `${llm.origin}/v1`, model: 'scripted-7b', maxRetries: 0 },
+        },
+      }) as ConfigInput,
     );
   }, 60_000);
   afterAll(async () => {
@@ -157,9 +185,17 @@ describe('verify/claim with a language model', () => {
   it('lets the model split the claim and judge the retrieved sentences; the evidence is still sentences of the pages', async () => {
     llm.script(
       reply({ facts: [{ text: 'The Great Wall of China can be seen from the Moon', central: true }] }),
-      reply({ judgements: [{ id: 0, stance: 'contradicts', strength: 0.9, reason: 'says it is not visible' }, { id: 1, stance: 'contradicts', strength: 0.8, reason: 'calls it a myth' }] }),
+      reply({
+        judgements: [
+          { id: 0, stance: 'contradicts', strength: 0.9, reason: 'says it is not visible' },
+          { id: 1, stance: 'contradicts', strength: 0.8, reason: 'calls it a myth' },
+        ],
+      }),
     );
-    const res = await withModel.post('/api/v1/verify/claim', { claim: 'The Great Wall of China is visible from the Moon with the naked eye', engines: ['find_wall'] });
+    const res = await withModel.post('/api/v1/verify/claim', {
+      claim: 'The Great Wall of China is visible from the Moon with the naked eye',
+      engines: ['find_wall'],
+    });
     expect(res.status).toBe(200);
     answers.push(res.body);
     expect(res.body.model_used).toBe('scripted-7b');
@@ -172,7 +208,16 @@ describe('verify/claim with a language model', () => {
   });
 
   it('falls back to the rules when the model answers something unreadable', async () => {
-    llm.script({ status: 200, json: { id: 'x', model: 'scripted-7b', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'I cannot help with that.' } }] } });
+    llm.script({
+      status: 200,
+      json: {
+        id: 'x',
+        model: 'scripted-7b',
+        choices: [
+          { index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'I cannot help with that.' } },
+        ],
+      },
+    });
     const res = await withModel.post('/api/v1/verify/claim', { claim: 'The Eiffel Tower was completed in 1889' });
     expect(res.status).toBe(200);
     answers.push(res.body);
@@ -187,7 +232,13 @@ describe('verify/source', () => {
     expect(rated.status).toBe(200);
     expect(rated.body).toMatchObject({ domain: 'reuters.com', credibility_score: 1, category: 'news', rated: true });
     const unknown = await quarry.post('/api/v1/verify/source', { url: 'https://blog.unrated-example.org/post' });
-    expect(unknown.body).toMatchObject({ domain: 'unrated-example.org', rated: false, category: 'unknown', factual_reporting: 'unknown', bias_rating: 'unknown' });
+    expect(unknown.body).toMatchObject({
+      domain: 'unrated-example.org',
+      rated: false,
+      category: 'unknown',
+      factual_reporting: 'unknown',
+      bias_rating: 'unknown',
+    });
     expect(unknown.body.notes).toMatch(/rules, not ratings/);
   });
 
@@ -248,7 +299,9 @@ describe('verify/batch', () => {
   });
 
   it('refuses 11 claims, an empty claim and an unknown job, naming the field', async () => {
-    const eleven = await quarry.post('/api/v1/verify/batch', { claims: Array.from({ length: 11 }, (_, i) => `claim ${i}`) });
+    const eleven = await quarry.post('/api/v1/verify/batch', {
+      claims: Array.from({ length: 11 }, (_, i) => `claim ${i}`),
+    });
     expect(eleven.status).toBe(400);
     expect(eleven.body.error.message).toMatch(/claims/);
     const empty = await quarry.post('/api/v1/verify/batch', { claims: ['fine', ''] });
@@ -270,13 +323,24 @@ describe('a batch survives a restart', () => {
     const slowWeb = await startSandboxWeb();
     serveClaimWeb(slowWeb, { delayMs: 700 });
     const dataDir = mkdtempSync(join(tmpdir(), 'quarry-verify-restart-'));
-    const config = mergeLayers((await sandboxConfig(slowWeb, dataDir)) as Record<string, unknown>, verifyConfig(slowWeb.url) as Record<string, unknown>) as ConfigInput;
-    const start = async (): Promise<{ app: QuarryApp; get: RunningQuarry['get']; post: RunningQuarry['post']; stop(): Promise<void> }> => {
+    const config = mergeLayers(
+      (await sandboxConfig(slowWeb, dataDir)) as Record<string, unknown>,
+      verifyConfig(slowWeb.url) as Record<string, unknown>,
+    ) as ConfigInput;
+    const start = async (): Promise<{
+      app: QuarryApp;
+      get: RunningQuarry['get'];
+      post: RunningQuarry['post'];
+      stop(): Promise<void>;
+    }> => {
       const app = await createQuarry({ overrides: config, env: {} });
       const server = await buildHttpServer(app, { apiKeys: [TEST_KEY] });
       const url = await server.listen({ host: '127.0.0.1', port: 0 });
       const call = async (path: string, init: RequestInit) => {
-        const response = await fetch(url + path, { ...init, headers: { 'content-type': 'application/json', 'x-api-key': TEST_KEY } });
+        const response = await fetch(url + path, {
+          ...init,
+          headers: { 'content-type': 'application/json', 'x-api-key': TEST_KEY },
+        });
         return { status: response.status, body: (await response.json()) as any, headers: response.headers };
       };
       return {
@@ -290,7 +354,12 @@ describe('a batch survives a restart', () => {
       };
     };
     const pageFetches = () => slowWeb.requestLog().filter((r) => r.path.startsWith('/claims/')).length;
-    const batch = ['The Eiffel Tower was completed in 1889', 'The Eiffel Tower is 500 metres tall', 'Gustave Eiffel designed the tower', 'The Eiffel Tower stands in Paris'];
+    const batch = [
+      'The Eiffel Tower was completed in 1889',
+      'The Eiffel Tower is 500 metres tall',
+      'Gustave Eiffel designed the tower',
+      'The Eiffel Tower stands in Paris',
+    ];
     try {
       const first = await start();
       const accepted = await first.post('/api/v1/verify/batch', { claims: batch, wait_seconds: 0 });
@@ -304,7 +373,7 @@ describe('a batch survives a restart', () => {
       }
       await first.stop();
       const fetchesBefore = pageFetches();
-      const finishedBefore = (await (async () => completedBefore)());
+      const finishedBefore = await (async () => completedBefore)();
       expect(finishedBefore).toBeLessThan(batch.length);
 
       const second = await start();

@@ -26,7 +26,7 @@ function biome(command: 'lint' | 'format', path: string, source: string): { stat
   }
 }
 
-const CLEAN = "export async function load(read: () => Promise<string>): Promise<string> {\n  return await read();\n}\n";
+const CLEAN = 'export async function load(read: () => Promise<string>): Promise<string> {\n  return await read();\n}\n';
 
 describe('npm run lint', () => {
   it('passes clean code', () => {
@@ -34,10 +34,18 @@ describe('npm run lint', () => {
   });
 
   it.each([
-    ['a floating promise', 'export function start(run: () => Promise<void>): void {\n  run();\n}\n', 'noFloatingPromises'],
+    [
+      'a floating promise',
+      'export function start(run: () => Promise<void>): void {\n  run();\n}\n',
+      'noFloatingPromises',
+    ],
     ['an unused variable', 'export function f(): number {\n  const unused = 1;\n  return 2;\n}\n', 'noUnusedVariables'],
     ['an unused import', "import { join } from 'node:path';\nexport const x = 1;\n", 'noUnusedImports'],
-    ['an any in product code', 'export function f(value: any): string {\n  return String(value);\n}\n', 'noExplicitAny'],
+    [
+      'an any in product code',
+      'export function f(value: any): string {\n  return String(value);\n}\n',
+      'noExplicitAny',
+    ],
     ['a focused test', "import { it } from 'vitest';\nit.only('x', () => {});\n", 'noFocusedTests'],
   ])('fails on %s', (_what, source, rule) => {
     const path = rule === 'noFocusedTests' ? 'services/example.test.ts' : 'services/example.ts';

@@ -17,7 +17,9 @@ interface LockedPackage {
   peerDependencies?: Record<string, string>;
 }
 
-const lock = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockedPackage> };
+const lock = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package-lock.json'), 'utf8')) as {
+  packages: Record<string, LockedPackage>;
+};
 const manifest = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as LockedPackage;
 
 /** Node's lookup: the nearest node_modules folder above the dependent that holds the name. */

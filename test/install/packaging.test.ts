@@ -18,7 +18,9 @@ const runtimeStage = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
 
 describe('Dockerfile', () => {
   it('passes the offline linter', () => {
-    expect(validate(dockerfile).map((problem) => `line ${problem.range.start.line + 1}: ${problem.message}`)).toEqual([]);
+    expect(validate(dockerfile).map((problem) => `line ${problem.range.start.line + 1}: ${problem.message}`)).toEqual(
+      [],
+    );
   });
 
   it('builds on a base named by ARG BASE, the official Node 24 image by default, in every stage', () => {
@@ -49,7 +51,11 @@ describe('compose files', () => {
 });
 
 describe('the npm package', () => {
-  const manifest = JSON.parse(read('package.json')) as { bin: Record<string, string>; files: string[]; scripts: Record<string, string> };
+  const manifest = JSON.parse(read('package.json')) as {
+    bin: Record<string, string>;
+    files: string[];
+    scripts: Record<string, string>;
+  };
 
   it('has a quarry bin compiled from an executable script', () => {
     const target = manifest.bin.quarry!;
@@ -60,7 +66,12 @@ describe('the npm package', () => {
 
   it('builds dist/ before packing and ships the files the server reads at run time', () => {
     expect(manifest.scripts.prepack).toBe('npm run build');
-    for (const needed of ['dist', 'plugin.schema.json', 'services/entities/model', 'scripts/build-embedded-model.mjs']) {
+    for (const needed of [
+      'dist',
+      'plugin.schema.json',
+      'services/entities/model',
+      'scripts/build-embedded-model.mjs',
+    ]) {
       expect(manifest.files).toContain(needed);
       expect(existsSync(join(PACKAGE_ROOT, needed === 'dist' ? 'tsconfig.build.json' : needed))).toBe(true);
     }

@@ -17,8 +17,8 @@ export const CLAIM_PAGES: Record<string, ClaimPage[]> = {
       path: '/claims/eiffel-history',
       title: 'History of the Eiffel Tower',
       paragraphs: [
-        'The Eiffel Tower was completed in 1889 as the entrance arch to the World\'s Fair in Paris.',
-        'Gustave Eiffel\'s company designed and built the wrought-iron lattice tower over two years.',
+        "The Eiffel Tower was completed in 1889 as the entrance arch to the World's Fair in Paris.",
+        "Gustave Eiffel's company designed and built the wrought-iron lattice tower over two years.",
         'The tower is 330 metres tall, about the same height as an 81-storey building.',
         'It is repainted every seven years with about sixty tonnes of brown paint.',
       ],
@@ -101,13 +101,21 @@ export function claimEngines(webUrl: string, groups: string[]) {
 }
 
 /** Serves every claim page and every group's engine answer on the sandbox web. */
-export function serveClaimWeb(web: { url: string; addPage(path: string, body: string, opts?: { contentType?: string; delayMs?: number }): string }, opts: { delayMs?: number } = {}): void {
+export function serveClaimWeb(
+  web: { url: string; addPage(path: string, body: string, opts?: { contentType?: string; delayMs?: number }): string },
+  opts: { delayMs?: number } = {},
+): void {
   for (const [group, pages] of Object.entries(CLAIM_PAGES)) {
-    for (const page of pages) web.addPage(page.path, renderClaimPage(page), opts.delayMs ? { delayMs: opts.delayMs } : {});
+    for (const page of pages)
+      web.addPage(page.path, renderClaimPage(page), opts.delayMs ? { delayMs: opts.delayMs } : {});
     const items = pages.map((p) => ({ link: `${web.url}${p.path}`, name: p.title, summary: p.paragraphs[0] }));
     web.addPage(`/claims-find/${group}`, JSON.stringify({ items }), { contentType: 'application/json' });
   }
-  const unrelated = UNRELATED_PAGE_PATHS.map((path) => ({ link: `${web.url}${path}`, name: path.split('/').pop(), summary: 'A page on another subject.' }));
+  const unrelated = UNRELATED_PAGE_PATHS.map((path) => ({
+    link: `${web.url}${path}`,
+    name: path.split('/').pop(),
+    summary: 'A page on another subject.',
+  }));
   web.addPage('/claims-find/unrelated', JSON.stringify({ items: unrelated }), { contentType: 'application/json' });
 }
 

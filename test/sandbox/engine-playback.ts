@@ -56,7 +56,8 @@ export function isTextual(contentType: string): boolean {
 /** export.arxiv.org → arxiv.org, www.bbc.co.uk → bbc.co.uk: close enough to a registrable domain. */
 export function baseDomain(host: string): string {
   const labels = host.toLowerCase().split('.');
-  const keep = labels.length > 2 && labels[labels.length - 2]!.length <= 3 && labels[labels.length - 1]!.length === 2 ? 3 : 2;
+  const keep =
+    labels.length > 2 && labels[labels.length - 2]!.length <= 3 && labels[labels.length - 1]!.length === 2 ? 3 : 2;
   return labels.slice(-keep).join('.');
 }
 
@@ -65,7 +66,10 @@ export function baseDomain(host: string): string {
  * (`X.response.html` or `X.html` → `X.meta.json`) when there is one.
  */
 export function recordedHosts(file: string): string[] {
-  const stem = file.replace(/\.gz$/, '').replace(/\.[a-z0-9]+$/i, '').replace(/\.response$/, '');
+  const stem = file
+    .replace(/\.gz$/, '')
+    .replace(/\.[a-z0-9]+$/i, '')
+    .replace(/\.response$/, '');
   const metaFile = `${stem}.meta.json`;
   if (!existsSync(metaFile)) return [];
   try {
@@ -78,14 +82,20 @@ export function recordedHosts(file: string): string[] {
 }
 
 /** Reads a recording; `rewrite` turns a textual body into its sandbox form. */
-export function prepareAnswer(recording: EngineRecording, rewrite?: (text: string, ownHosts: string[]) => string): PreparedAnswer {
+export function prepareAnswer(
+  recording: EngineRecording,
+  rewrite?: (text: string, ownHosts: string[]) => string,
+): PreparedAnswer {
   let raw: Buffer;
   try {
     raw = readMaybeGzipped(recording.file);
   } catch (error) {
     throw new Error(`sandbox web: cannot read recording ${recording.file}: ${(error as Error).message}`);
   }
-  const body = rewrite && isTextual(recording.contentType) ? Buffer.from(rewrite(raw.toString('utf8'), recordedHosts(recording.file)), 'utf8') : raw;
+  const body =
+    rewrite && isTextual(recording.contentType)
+      ? Buffer.from(rewrite(raw.toString('utf8'), recordedHosts(recording.file)), 'utf8')
+      : raw;
   return { body, contentType: recording.contentType, status: recording.status ?? 200 };
 }
 

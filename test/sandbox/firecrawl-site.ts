@@ -7,7 +7,18 @@
  */
 import type { SandboxWeb } from './sandbox-web.js';
 
-const TOPICS = ['granite', 'basalt', 'marble', 'slate', 'quartzite', 'limestone', 'sandstone', 'gneiss', 'schist', 'obsidian'];
+const TOPICS = [
+  'granite',
+  'basalt',
+  'marble',
+  'slate',
+  'quartzite',
+  'limestone',
+  'sandstone',
+  'gneiss',
+  'schist',
+  'obsidian',
+];
 
 export function sitePagePath(index: number): string {
   return `/fc/page-${index}`;
@@ -57,6 +68,7 @@ export function addFirecrawlSite(web: SandboxWeb, options: SiteOptions): string 
     const extra = i === 0 ? Array.from({ length: privatePages }, (_, p) => privatePagePath(p)) : [];
     web.addPage(sitePagePath(i), siteArticle(i, [...next, ...extra]), { contentType: 'text/html; charset=utf-8' });
   }
-  for (let p = 0; p < privatePages; p++) web.addPage(privatePagePath(p), siteArticle(1000 + p, []), { contentType: 'text/html; charset=utf-8' });
+  for (let p = 0; p < privatePages; p++)
+    web.addPage(privatePagePath(p), siteArticle(1000 + p, []), { contentType: 'text/html; charset=utf-8' });
   return web.addPage('/fc/', siteArticle(9999, [sitePagePath(0)]), { contentType: 'text/html; charset=utf-8' });
 }

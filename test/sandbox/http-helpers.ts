@@ -19,10 +19,19 @@ export function flattenHeaders(headers: IncomingHttpHeaders): Record<string, str
   return flat;
 }
 
-export function send(res: ServerResponse, status: number, body: string | Buffer, headers: Record<string, string> = {}): void {
+export function send(
+  res: ServerResponse,
+  status: number,
+  body: string | Buffer,
+  headers: Record<string, string> = {},
+): void {
   if (res.destroyed || res.headersSent) return;
   const payload = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
-  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', ...lowerCaseKeys(headers), 'content-length': String(payload.length) });
+  res.writeHead(status, {
+    'content-type': 'text/plain; charset=utf-8',
+    ...lowerCaseKeys(headers),
+    'content-length': String(payload.length),
+  });
   res.end(payload);
 }
 

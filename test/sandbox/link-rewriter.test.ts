@@ -8,7 +8,12 @@ describe('rewriteLinks', () => {
   it('points raw result links at the sandbox and lists them', () => {
     const { body, links } = rewrite('<a href="https://www.example.com/articles/bread">Bread</a>');
     expect(body).toBe(`<a href="${SANDBOX}/site/www.example.com/articles/bread">Bread</a>`);
-    expect(links).toEqual([{ original: 'https://www.example.com/articles/bread', sandboxUrl: `${SANDBOX}/site/www.example.com/articles/bread` }]);
+    expect(links).toEqual([
+      {
+        original: 'https://www.example.com/articles/bread',
+        sandboxUrl: `${SANDBOX}/site/www.example.com/articles/bread`,
+      },
+    ]);
   });
 
   it('keeps an HTML-escaped query as it was', () => {
@@ -18,7 +23,8 @@ describe('rewriteLinks', () => {
   });
 
   it('rewrites a percent-encoded link inside a redirect query (DuckDuckGo uddg)', () => {
-    const html = '<a href="//duckduckgo.com/l/?uddg=https%3A%2F%2Fen.wikipedia.org%2Fwiki%2FSourdough&amp;rut=abc">x</a>';
+    const html =
+      '<a href="//duckduckgo.com/l/?uddg=https%3A%2F%2Fen.wikipedia.org%2Fwiki%2FSourdough&amp;rut=abc">x</a>';
     const { body, links } = rewrite(html);
     const href = /href="([^"]+)"/.exec(body)![1]!.replace(/&amp;/g, '&');
     const target = new URL(href, 'https://duckduckgo.com').searchParams.get('uddg');
@@ -27,7 +33,9 @@ describe('rewriteLinks', () => {
   });
 
   it('stops a percent-encoded link at the first raw slash (Yahoo RU=…/RK=2)', () => {
-    const { links } = rewrite('href="https://r.search.yahoo.com/_ylt=A/RU=https%3a%2f%2fpastebin.com%2fFvruk05Z/RK=2/RS=q-"');
+    const { links } = rewrite(
+      'href="https://r.search.yahoo.com/_ylt=A/RU=https%3a%2f%2fpastebin.com%2fFvruk05Z/RK=2/RS=q-"',
+    );
     expect(links.map((link) => link.original)).toEqual(['https://pastebin.com/Fvruk05Z']);
   });
 
@@ -61,7 +69,10 @@ describe('rewriteLinks', () => {
   });
 
   it('leaves the hosts it is told to keep, subdomains included', () => {
-    const { links } = rewrite('<a href="https://arxiv.org/abs/1">a</a> <a href="http://export.arxiv.org/api">b</a> <a href="https://other.org/">c</a>', ['arxiv.org']);
+    const { links } = rewrite(
+      '<a href="https://arxiv.org/abs/1">a</a> <a href="http://export.arxiv.org/api">b</a> <a href="https://other.org/">c</a>',
+      ['arxiv.org'],
+    );
     expect(links.map((link) => link.original)).toEqual(['https://other.org/']);
   });
 });

@@ -24,7 +24,8 @@ export interface LinkRewriteOptions {
 const ENGINE_HOSTS =
   /(^|\.)(google(\.[a-z]{2,3}){1,2}|gstatic\.com|googleapis\.com|googleusercontent\.com|googleadservices\.com|googlesyndication\.com|doubleclick\.net|bing\.com|bing\.net|duckduckgo\.com|yahoo\.com|yahoo\.net|yimg\.com|yandex(\.[a-z]{2,3}){1,2}|yastatic\.net|baidu\.com|bdstatic\.com|brave\.com|ask\.com|aol\.com)$/i;
 // Hosts that appear in markup as namespaces or vocabularies, not as links.
-const NON_PAGE_HOSTS = /(^|\.)(w3\.org|schema\.org|ogp\.me|purl\.org|xmlns\.com|a9\.com|schemas\.live\.com|schemas\.microsoft\.com|localhost|127\.0\.0\.1)$/i;
+const NON_PAGE_HOSTS =
+  /(^|\.)(w3\.org|schema\.org|ogp\.me|purl\.org|xmlns\.com|a9\.com|schemas\.live\.com|schemas\.microsoft\.com|localhost|127\.0\.0\.1)$/i;
 const NAMESPACE_ATTRIBUTE = /xmlns(:[\w-]+)?\s*=\s*["']?$/i;
 const STATIC_ASSET = /\.(png|jpe?g|gif|webp|avif|svg|ico|bmp|css|js|mjs|map|woff2?|ttf|otf|eot)$/i;
 
@@ -85,22 +86,31 @@ function prefixFor(form: Form, sandboxUrl: string, host: string): string {
 export function rewriteLinks(body: string, options: LinkRewriteOptions): { body: string; links: RewrittenLink[] } {
   const keepHosts = (options.keepHosts ?? []).map((host) => host.toLowerCase().replace(/^www\./, ''));
   const links: RewrittenLink[] = [];
-  const rewritten = body.replace(URL_PREFIX, (match: string, scheme: string, separator: string, rawHost: string, _port: string | undefined, offset: number) => {
-    const host = rawHost.toLowerCase();
-    if (hostIsKept(host, keepHosts)) return match;
-    const before = body.slice(Math.max(0, offset - 40), offset);
-    if (NAMESPACE_ATTRIBUTE.test(before)) return match;
-    const form = formOf(separator.toLowerCase());
-    const tail = decodeTail(form, body.slice(offset + match.length, offset + match.length + 4096), /[=]$/.test(before));
-    let original: URL;
-    try {
-      original = new URL(`${scheme.toLowerCase()}://${host}${tail.startsWith('/') || tail.startsWith('?') ? tail : '/'}`);
-    } catch {
-      return match;
-    }
-    if (isStaticAsset(original.pathname)) return match;
-    links.push({ original: original.href, sandboxUrl: siteUrlFor(options.sandboxUrl, original.href) });
-    return prefixFor(form, options.sandboxUrl, host);
-  });
+  const rewritten = body.replace(
+    URL_PREFIX,
+    (match: string, scheme: string, separator: string, rawHost: string, _port: string | undefined, offset: number) => {
+      const host = rawHost.toLowerCase();
+      if (hostIsKept(host, keepHosts)) return match;
+      const before = body.slice(Math.max(0, offset - 40), offset);
+      if (NAMESPACE_ATTRIBUTE.test(before)) return match;
+      const form = formOf(separator.toLowerCase());
+      const tail = decodeTail(
+        form,
+        body.slice(offset + match.length, offset + match.length + 4096),
+        /[=]$/.test(before),
+      );
+      let original: URL;
+      try {
+        original = new URL(
+          `${scheme.toLowerCase()}://${host}${tail.startsWith('/') || tail.startsWith('?') ? tail : '/'}`,
+        );
+      } catch {
+        return match;
+      }
+      if (isStaticAsset(original.pathname)) return match;
+      links.push({ original: original.href, sandboxUrl: siteUrlFor(options.sandboxUrl, original.href) });
+      return prefixFor(form, options.sandboxUrl, host);
+    },
+  );
   return { body: rewritten, links };
 }

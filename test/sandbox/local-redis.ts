@@ -4,7 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createConnection, } from 'node:net';
+import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './free-port.js';
@@ -40,9 +40,13 @@ function exited(child: ChildProcess): Promise<void> {
 export async function startLocalRedis(options: { dir?: string } = {}): Promise<LocalRedis> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'quarry-redis-'));
   const port = await freePort();
-  const child = spawn(REDIS_SERVER_PATH, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
-    stdio: 'ignore',
-  });
+  const child = spawn(
+    REDIS_SERVER_PATH,
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+    {
+      stdio: 'ignore',
+    },
+  );
   const stop = async (): Promise<void> => {
     if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await exited(child);

@@ -27,10 +27,16 @@ export interface LocalSearch {
   close(): Promise<void>;
 }
 
-const STOP = new Set('the and for are with what how does from that this into its their was were has have been about which who why when where'.split(' '));
+const STOP = new Set(
+  'the and for are with what how does from that this into its their was were has have been about which who why when where'.split(
+    ' ',
+  ),
+);
 
 function words(text: string): string[] {
-  return (text.toLowerCase().match(/[a-z0-9]+/g) ?? []).filter((w) => w.length > 2 && !STOP.has(w)).map((w) => w.replace(/(ies)$/, 'y').replace(/s$/, ''));
+  return (text.toLowerCase().match(/[a-z0-9]+/g) ?? [])
+    .filter((w) => w.length > 2 && !STOP.has(w))
+    .map((w) => w.replace(/(ies)$/, 'y').replace(/s$/, ''));
 }
 
 export async function startLocalSearch(initial: LocalDocument[] = []): Promise<LocalSearch> {
@@ -55,7 +61,12 @@ export async function startLocalSearch(initial: LocalDocument[] = []): Promise<L
       .filter((s) => s.score > 0)
       .sort((a, b) => b.score - a.score || a.order - b.order)
       .slice(0, Number(url.searchParams.get('n') ?? 10));
-    const items = scored.map(({ doc }) => ({ link: doc.url, name: doc.title, summary: doc.text.split(/(?<=\.)\s/)[0] ?? '', date: doc.published ?? null }));
+    const items = scored.map(({ doc }) => ({
+      link: doc.url,
+      name: doc.title,
+      summary: doc.text.split(/(?<=\.)\s/)[0] ?? '',
+      date: doc.published ?? null,
+    }));
     response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ items }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

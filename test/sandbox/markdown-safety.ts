@@ -16,7 +16,9 @@ export function linkTargets(markdown: string): string[] {
   // An escaped bracket (\]) is text, not the end of a link.
   const inline = [...markdown.matchAll(/(?<!\\)\]\(\s*<?([^)>\s]+)>?[^)]*\)/g)].map((m) => m[1]!);
   const references = [...markdown.matchAll(/^\s*\[[^\]]+\]:\s*<?(\S+?)>?\s*$/gm)].map((m) => m[1]!);
-  const autolinks = [...markdownWithoutDestinations(markdown).matchAll(/<([a-z][a-z0-9+.-]*:[^>\s]*)>/gi)].map((m) => m[1]!);
+  const autolinks = [...markdownWithoutDestinations(markdown).matchAll(/<([a-z][a-z0-9+.-]*:[^>\s]*)>/gi)].map(
+    (m) => m[1]!,
+  );
   return [...inline, ...references, ...autolinks];
 }
 
@@ -30,7 +32,8 @@ export function markdownProblems(markdown: string, allowedHosts: readonly string
   const live = outsideCode(markdown);
   const problems: string[] = [];
   const withoutDestinations = markdownWithoutDestinations(live);
-  for (const tag of withoutDestinations.match(/<\/?[a-z][a-z0-9-]*(?:\s[^>]*)?\/?>/gi) ?? []) if (!/^<[a-z][a-z0-9+.-]*:/i.test(tag)) problems.push(`raw HTML tag ${tag}`);
+  for (const tag of withoutDestinations.match(/<\/?[a-z][a-z0-9-]*(?:\s[^>]*)?\/?>/gi) ?? [])
+    if (!/^<[a-z][a-z0-9+.-]*:/i.test(tag)) problems.push(`raw HTML tag ${tag}`);
   if (/<!--|<!\[CDATA\[/.test(live)) problems.push('raw HTML comment or CDATA');
   for (const target of linkTargets(live)) {
     let url: URL;
@@ -40,7 +43,8 @@ export function markdownProblems(markdown: string, allowedHosts: readonly string
       problems.push(`link to a relative or malformed target ${target}`);
       continue;
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') problems.push(`link to ${url.protocol} (${target.slice(0, 60)})`);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      problems.push(`link to ${url.protocol} (${target.slice(0, 60)})`);
     else if (!allowedHosts.includes(url.host)) problems.push(`link to a host not allowed: ${target.slice(0, 80)}`);
   }
   return problems;

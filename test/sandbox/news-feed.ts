@@ -39,8 +39,23 @@ export class NewsFeed {
       // One search asks for further pages when the first is short: count each search once.
       const firstPage = (request.searchParams.get('pageno') ?? '1') === '1';
       if (marker && firstPage) this.queries.set(marker, [...(this.queries.get(marker) ?? []), query]);
-      const results = (marker ? this.items.get(marker)! : []).map((item, i) => ({ ...item, engine: 'sandbox', engines: ['sandbox'], score: 1 / (i + 1), category: 'general' }));
-      const body = JSON.stringify({ query, number_of_results: results.length, results, answers: [], corrections: [], infoboxes: [], suggestions: [], unresponsive_engines: [] });
+      const results = (marker ? this.items.get(marker)! : []).map((item, i) => ({
+        ...item,
+        engine: 'sandbox',
+        engines: ['sandbox'],
+        score: 1 / (i + 1),
+        category: 'general',
+      }));
+      const body = JSON.stringify({
+        query,
+        number_of_results: results.length,
+        results,
+        answers: [],
+        corrections: [],
+        infoboxes: [],
+        suggestions: [],
+        unresponsive_engines: [],
+      });
       return { body: Buffer.from(body), contentType: 'application/json', status: 200 };
     };
   }

@@ -32,12 +32,18 @@ interface Upstream {
 function forward(backend: string, req: IncomingMessage, body: Buffer): Promise<Upstream> {
   const target = new URL(req.url ?? '/', backend);
   return new Promise((resolve, reject) => {
-    const upstream = request(target, { method: req.method, headers: { ...req.headers, host: target.host, connection: 'close' }, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 502, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
+    const upstream = request(
+      target,
+      { method: req.method, headers: { ...req.headers, host: target.host, connection: 'close' }, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 502, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+        res.on('error', reject);
+      },
+    );
     upstream.on('error', reject);
     upstream.end(body);
   });

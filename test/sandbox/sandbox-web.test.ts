@@ -57,7 +57,10 @@ describe('server', () => {
 
 describe('engine playback', () => {
   it('serves the recording for any path and query under the engine base URL', async () => {
-    web.playEngine('plain', { file: recordingFile('plain.html', '<p>hello</p>'), contentType: 'text/html; charset=utf-8' });
+    web.playEngine('plain', {
+      file: recordingFile('plain.html', '<p>hello</p>'),
+      contentType: 'text/html; charset=utf-8',
+    });
     expect(web.engineBaseUrl('plain')).toBe(`${web.url}/engines/plain`);
     for (const path of ['', '/', '/html/?q=bread', '/api/v2/search?q=a&page=3']) {
       const res = await fetch(web.engineBaseUrl('plain') + path);
@@ -117,12 +120,20 @@ describe('engine playback', () => {
   });
 
   it('leaves the body untouched when rewriteLinks is false', async () => {
-    web.playEngine('raw', { file: recordingFile('raw.html', RESULT_PAGE), contentType: 'text/html' }, { rewriteLinks: false });
+    web.playEngine(
+      'raw',
+      { file: recordingFile('raw.html', RESULT_PAGE), contentType: 'text/html' },
+      { rewriteLinks: false },
+    );
     expect(await (await fetch(web.engineBaseUrl('raw'))).text()).toBe(RESULT_PAGE);
   });
 
   it('delays every answer by delayMs', async () => {
-    web.playEngine('delayed', { file: recordingFile('delayed.txt', 'late'), contentType: 'text/plain' }, { delayMs: 150 });
+    web.playEngine(
+      'delayed',
+      { file: recordingFile('delayed.txt', 'late'), contentType: 'text/plain' },
+      { delayMs: 150 },
+    );
     const started = performance.now();
     expect(await (await fetch(web.engineBaseUrl('delayed'))).text()).toBe('late');
     expect(performance.now() - started).toBeGreaterThanOrEqual(140);
@@ -245,7 +256,12 @@ describe('pages', () => {
 
 describe('added pages', () => {
   it('serves the body with the given status, type, headers and delay', async () => {
-    const url = web.addPage('/custom/feed.xml', '<rss/>', { contentType: 'application/rss+xml', status: 203, headers: { 'X-Test': 'yes' }, delayMs: 100 });
+    const url = web.addPage('/custom/feed.xml', '<rss/>', {
+      contentType: 'application/rss+xml',
+      status: 203,
+      headers: { 'X-Test': 'yes' },
+      delayMs: 100,
+    });
     expect(url).toBe(`${web.url}/custom/feed.xml`);
     const started = performance.now();
     const res = await fetch(url);
@@ -268,7 +284,10 @@ describe('added pages', () => {
   it('can stand in for a 404 or a redirect', async () => {
     const missing = web.addPage('/gone', 'gone', { status: 410 });
     expect((await fetch(missing)).status).toBe(410);
-    const moved = web.addPage('/moved', '', { status: 301, headers: { location: '/pages/topic/pacific-ocean-currents' } });
+    const moved = web.addPage('/moved', '', {
+      status: 301,
+      headers: { location: '/pages/topic/pacific-ocean-currents' },
+    });
     const res = await fetch(moved);
     expect(res.url).toBe(web.pageUrl('topic/pacific-ocean-currents'));
   });
@@ -289,7 +308,11 @@ describe('robots.txt', () => {
 
 describe('webhooks', () => {
   const post = (url: string, payload: unknown) =>
-    fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-signature': 'sig' }, body: JSON.stringify(payload) });
+    fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-signature': 'sig' },
+      body: JSON.stringify(payload),
+    });
 
   it('records body and headers and answers 200', async () => {
     const before = Date.now();

@@ -8,7 +8,14 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { captchaPage, fixturePages, realPages } from './fixture-pages.js';
-import { EnginePlayback, prepareAnswer, type EngineAnswerer, type EngineMode, type EngineRecording, type EngineRequest } from './engine-playback.js';
+import {
+  EnginePlayback,
+  prepareAnswer,
+  type EngineAnswerer,
+  type EngineMode,
+  type EngineRecording,
+  type EngineRequest,
+} from './engine-playback.js';
 import { Delays, flattenHeaders, readBody, send } from './http-helpers.js';
 import { rewriteLinks } from './link-rewriter.js';
 import { pickPage, renderSitePage, titleFromUrl } from './site-page.js';
@@ -30,7 +37,11 @@ export interface SandboxWeb {
   url: string;
   port: number;
   /** Serve a recorded engine response for every request under /engines/<id>/ (any path, any query). Several recordings are served in order, the last one repeating. */
-  playEngine(id: string, recording: EngineRecording | EngineRecording[], opts?: { rewriteLinks?: boolean; delayMs?: number }): void;
+  playEngine(
+    id: string,
+    recording: EngineRecording | EngineRecording[],
+    opts?: { rewriteLinks?: boolean; delayMs?: number },
+  ): void;
   /** Answer every request under /engines/<id>/ with answerer(request URL): results that change with the query or over time. */
   answerEngine(id: string, answerer: EngineAnswerer, opts?: { delayMs?: number }): void;
   /** `${url}/engines/${id}` — tests set engines.<id>.baseUrl to this. */
@@ -115,7 +126,8 @@ export async function startSandboxWeb(): Promise<SandboxWeb> {
     if (added) return serveAddedPage(req, res, added);
     const engine = /^\/engines\/([^/]+)(\/.*)?$/.exec(path);
     if (engine) return serveEngine(req, res, decodeURIComponent(engine[1]!), requestUrl);
-    if (path.startsWith('/pages/')) return servePage(res, decodeURIComponent(path.slice('/pages/'.length)).replace(/\.html$/, ''));
+    if (path.startsWith('/pages/'))
+      return servePage(res, decodeURIComponent(path.slice('/pages/'.length)).replace(/\.html$/, ''));
     const site = /^\/site\/([^/]+)(\/.*)?$/.exec(path);
     if (site) return serveSitePage(res, site[1]!.toLowerCase(), (site[2] ?? '/') + requestUrl.search, requestUrl);
     if (path === '/robots.txt') return robots === null ? send(res, 404, 'no robots.txt') : send(res, 200, robots);
@@ -132,7 +144,12 @@ export async function startSandboxWeb(): Promise<SandboxWeb> {
 
   async function serveEngine(req: IncomingMessage, res: ServerResponse, id: string, requestUrl: URL): Promise<void> {
     const body = await readBody(req);
-    engines.record(id, { method: req.method ?? 'GET', url: requestUrl.href, headers: flattenHeaders(req.headers), body });
+    engines.record(id, {
+      method: req.method ?? 'GET',
+      url: requestUrl.href,
+      headers: flattenHeaders(req.headers),
+      body,
+    });
     const mode = engines.mode(id);
     if (mode.kind === 'reset') {
       req.socket.destroy();
@@ -153,7 +170,9 @@ export async function startSandboxWeb(): Promise<SandboxWeb> {
   function servePage(res: ServerResponse, name: string): void {
     if (name.startsWith('topic/')) {
       const topic = findTopicPage(name.slice('topic/'.length));
-      return topic ? send(res, 200, renderTopicPage(topic), { 'content-type': HTML }) : send(res, 404, `no topic page ${name}`);
+      return topic
+        ? send(res, 200, renderTopicPage(topic), { 'content-type': HTML })
+        : send(res, 404, `no topic page ${name}`);
     }
     const page = fixturePages().find((candidate) => candidate.name === name);
     if (!page) return send(res, 404, `no page ${name}`);
@@ -186,7 +205,11 @@ export async function startSandboxWeb(): Promise<SandboxWeb> {
       const recordings = Array.isArray(recording) ? recording : [recording];
       if (!recordings.length) throw new Error(`sandbox web: playEngine(${id}) needs at least one recording`);
       const rewrite = opts.rewriteLinks === false ? undefined : rewriteForSandbox;
-      engines.play(id, recordings.map((one) => prepareAnswer(one, rewrite)), opts.delayMs ?? 0);
+      engines.play(
+        id,
+        recordings.map((one) => prepareAnswer(one, rewrite)),
+        opts.delayMs ?? 0,
+      );
     },
     answerEngine(id, answerer, opts = {}) {
       engines.answerWith(id, answerer, opts.delayMs ?? 0);

@@ -63,7 +63,10 @@ export function feedBatch(batch: number): string[] {
 export function addReplacingFeed(web: SandboxWeb, pagePath: string, batches: number, delayMs = 100): string {
   const dataPath = `${pagePath}-data`;
   for (let batch = 1; batch < batches; batch++) {
-    web.addPage(`${dataPath}?batch=${batch}`, JSON.stringify(feedBatch(batch)), { contentType: 'application/json', delayMs });
+    web.addPage(`${dataPath}?batch=${batch}`, JSON.stringify(feedBatch(batch)), {
+      contentType: 'application/json',
+      delayMs,
+    });
   }
   return web.addPage(pagePath, replacingFeedPage(dataPath, batches));
 }

@@ -4,7 +4,9 @@ import { pickPage, renderSitePage, titleFromUrl } from './site-page.js';
 
 describe('titleFromUrl', () => {
   it('builds a title from the path words, dropping ids and extensions', () => {
-    expect(titleFromUrl('www.slashgear.com', '/2020-audi-e-tron-sportback-revealed-19600369/')).toBe('2020 Audi E Tron Sportback Revealed | slashgear.com');
+    expect(titleFromUrl('www.slashgear.com', '/2020-audi-e-tron-sportback-revealed-19600369/')).toBe(
+      '2020 Audi E Tron Sportback Revealed | slashgear.com',
+    );
     expect(titleFromUrl('en.wikipedia.org', '/wiki/Pacific_Ocean')).toBe('Pacific Ocean | en.wikipedia.org');
     expect(titleFromUrl('example.com', '/news/index.html?topic=bees')).toBe('News Bees | example.com');
   });
@@ -38,7 +40,11 @@ describe('renderSitePage', () => {
   });
 
   it('adds an h1 when the page has none', () => {
-    const page = { name: 'bare', handMade: false, html: '<html><head><title>Old</title></head><body><p>text</p></body></html>' };
+    const page = {
+      name: 'bare',
+      handMade: false,
+      html: '<html><head><title>Old</title></head><body><p>text</p></body></html>',
+    };
     const html = renderSitePage(page, 'New <Title>', canonical);
     expect(html).toContain('<body><h1>New &lt;Title&gt;</h1><p>text</p>');
     expect(html).toContain('<title>New &lt;Title&gt;</title>');

@@ -5,7 +5,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
  * for the event). A probe that throws counts as "not yet": tests use this while an instance is
  * down or taking over.
  */
-export async function until<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs: number, intervalMs = 100): Promise<T> {
+export async function until<T>(
+  what: string,
+  probe: () => Promise<T | undefined | null | false>,
+  timeoutMs: number,
+  intervalMs = 100,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe().catch(() => undefined);

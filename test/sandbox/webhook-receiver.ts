@@ -68,7 +68,11 @@ export class WebhookReceiver {
         reject,
         timer: setTimeout(() => {
           this.waiters.delete(waiter);
-          reject(new Error(`sandbox web: waited ${timeoutMs} ms for ${count} deliveries to hook "${name}", got ${this.deliveries(name).length}`));
+          reject(
+            new Error(
+              `sandbox web: waited ${timeoutMs} ms for ${count} deliveries to hook "${name}", got ${this.deliveries(name).length}`,
+            ),
+          );
         }, timeoutMs),
       };
       this.waiters.add(waiter);

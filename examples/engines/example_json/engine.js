@@ -5,7 +5,10 @@
 const PAGE_SIZE = 10;
 
 function stripTags(text) {
-  return String(text ?? '').replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+  return String(text ?? '')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 export default {

@@ -5,7 +5,11 @@ import type { ScrapedPageOut, ScrapeInput, ScrapeOutput } from './schema.js';
 
 export function presentPage(record: ScrapedPage, input: ScrapeInput): ScrapedPageOut {
   const fromCache = record.fromCache ?? false;
-  const timing = { total_ms: record.extractionTimeMs, fetch_ms: record.fetchMs ?? 0, extract_ms: record.extractMs ?? 0 };
+  const timing = {
+    total_ms: record.extractionTimeMs,
+    fetch_ms: record.fetchMs ?? 0,
+    extract_ms: record.extractMs ?? 0,
+  };
   const out: ScrapedPageOut = {
     url: record.url,
     final_url: record.finalUrl,
@@ -56,13 +60,20 @@ export function presentPage(record: ScrapedPage, input: ScrapeInput): ScrapedPag
  * their codes. Page text is escaped, page markdown comes from the extractor
  * (escaped the same way), and links and images follow the link policy.
  */
-export function renderScrapeMarkdown(output: Pick<ScrapeOutput, 'scraped_content' | 'metadata'>, policy: LinkPolicy): string {
+export function renderScrapeMarkdown(
+  output: Pick<ScrapeOutput, 'scraped_content' | 'metadata'>,
+  policy: LinkPolicy,
+): string {
   const { metadata } = output;
   const text = escapeMarkdownText;
   const lines = [`# Scraped ${metadata.successful} of ${metadata.total_urls} URLs`, ''];
   if (metadata.cache_hits > 0) lines.push(`${metadata.cache_hits} from the cache.`, '');
   for (const page of output.scraped_content) {
-    lines.push(`## ${text(oneLine(page.title || page.url))}`, '', `Source: ${markdownLink(page.final_url, page.final_url, policy)}`);
+    lines.push(
+      `## ${text(oneLine(page.title || page.url))}`,
+      '',
+      `Source: ${markdownLink(page.final_url, page.final_url, policy)}`,
+    );
     if (!page.extraction_success) {
       lines.push('', `Failed: ${text(`${page.error_code} — ${page.failure_reason}`)}`, '');
       continue;
@@ -70,8 +81,17 @@ export function renderScrapeMarkdown(output: Pick<ScrapeOutput, 'scraped_content
     if (page.metadata?.description) lines.push('', `> ${text(oneLine(page.metadata.description))}`);
     const body = page.markdown ?? (page.text ? text(page.text) : '');
     if (body) lines.push('', body);
-    if (page.links?.length) lines.push('', '### Links', '', ...page.links.slice(0, 50).map((url, i) => `- ${markdownLink(page.link_texts?.[i] || url, url, policy)}`));
-    const images = (page.images ?? []).slice(0, 20).map((src) => markdownImage('', src, policy)).filter(Boolean);
+    if (page.links?.length)
+      lines.push(
+        '',
+        '### Links',
+        '',
+        ...page.links.slice(0, 50).map((url, i) => `- ${markdownLink(page.link_texts?.[i] || url, url, policy)}`),
+      );
+    const images = (page.images ?? [])
+      .slice(0, 20)
+      .map((src) => markdownImage('', src, policy))
+      .filter(Boolean);
     if (images.length) lines.push('', '### Images', '', ...images.map((image) => `- ${image}`));
     if (page.screenshot) lines.push('', '(screenshot attached in the JSON answer)');
     if (page.pdf) lines.push('', '(PDF attached in the JSON answer)');

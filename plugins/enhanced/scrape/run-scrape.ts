@@ -31,7 +31,12 @@ export function readerOptions(input: ScrapeInput, ctx: CallContext): ScrapeOptio
   };
 }
 
-export async function runScrape(scraper: Scraper, linkPolicy: LinkPolicy, input: ScrapeInput, ctx: CallContext): Promise<ScrapeOutput> {
+export async function runScrape(
+  scraper: Scraper,
+  linkPolicy: LinkPolicy,
+  input: ScrapeInput,
+  ctx: CallContext,
+): Promise<ScrapeOutput> {
   const started = performance.now();
   const total = new Set(input.urls).size;
   let done = 0;
@@ -53,7 +58,11 @@ export async function runScrape(scraper: Scraper, linkPolicy: LinkPolicy, input:
       total_urls: pages.length,
       successful: pages.length - failed.length,
       failed: failed.length,
-      failed_urls: failed.map((p) => ({ url: p.url, error_code: p.error_code ?? 'INTERNAL', reason: p.failure_reason ?? '' })),
+      failed_urls: failed.map((p) => ({
+        url: p.url,
+        error_code: p.error_code ?? 'INTERNAL',
+        reason: p.failure_reason ?? '',
+      })),
       cache_hits: pages.filter((p) => p.from_cache).length,
       cache_mode: input.cache_mode,
       rendered: needsBrowser(input),

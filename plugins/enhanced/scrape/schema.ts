@@ -11,23 +11,36 @@ export const WAIT_UNTIL = ['load', 'domcontentloaded', 'networkidle0', 'networki
 export const DEFAULT_CACHE_TTL_SECONDS = 3600;
 
 export const scrapeInputSchema = z.strictObject({
-  urls: z
-    .array(httpUrlSchema)
-    .min(1, 'give at least one URL')
-    .max(MAX_URLS, `at most ${MAX_URLS} URLs per request`),
+  urls: z.array(httpUrlSchema).min(1, 'give at least one URL').max(MAX_URLS, `at most ${MAX_URLS} URLs per request`),
   extract_text: z.boolean().default(true),
   extract_images: z.boolean().default(true),
   extract_links: z.boolean().default(true),
   extract_metadata: z.boolean().default(true),
   javascript_rendering: z.boolean().default(false).describe('Render with headless Chromium (runs the page scripts)'),
-  response_format: z.enum(['json', 'markdown']).default('json').describe('markdown: each page also carries `markdown`, and the answer a `markdown` document'),
+  response_format: z
+    .enum(['json', 'markdown'])
+    .default('json')
+    .describe('markdown: each page also carries `markdown`, and the answer a `markdown` document'),
   screenshot: z.boolean().default(false).describe('PNG of the rendered page, base64 (implies browser rendering)'),
   pdf: z.boolean().default(false).describe('The rendered page printed to PDF, base64 (implies browser rendering)'),
   include_html: z.boolean().default(false).describe('The raw HTML (after scripts, when rendered)'),
-  wait_until: z.enum(WAIT_UNTIL).optional().describe('When a rendered page counts as loaded (implies browser rendering); default load'),
+  wait_until: z
+    .enum(WAIT_UNTIL)
+    .optional()
+    .describe('When a rendered page counts as loaded (implies browser rendering); default load'),
   cache_mode: z.enum(CACHE_MODES).default('enabled'),
-  cache_ttl: z.int().min(1).max(7 * 86_400).default(DEFAULT_CACHE_TTL_SECONDS).describe('Extension: seconds a page written to the cache stays there'),
-  timeout: z.int().min(1).max(300).default(60).describe('Extension: seconds for the whole request; URLs not done by then fail with TIMEOUT'),
+  cache_ttl: z
+    .int()
+    .min(1)
+    .max(7 * 86_400)
+    .default(DEFAULT_CACHE_TTL_SECONDS)
+    .describe('Extension: seconds a page written to the cache stays there'),
+  timeout: z
+    .int()
+    .min(1)
+    .max(300)
+    .default(60)
+    .describe('Extension: seconds for the whole request; URLs not done by then fail with TIMEOUT'),
 });
 
 export type ScrapeInput = z.infer<typeof scrapeInputSchema>;
@@ -61,7 +74,11 @@ export const scrapedPageSchema = z.object({
   word_count: z.int(),
   content_quality_score: z.number(),
   extraction_success: z.boolean(),
-  extraction_time_ms: z.int().describe('Time spent getting this page (fetch or render, and extraction), failed pages included; near 0 from the cache'),
+  extraction_time_ms: z
+    .int()
+    .describe(
+      'Time spent getting this page (fetch or render, and extraction), failed pages included; near 0 from the cache',
+    ),
   failure_reason: z.string().nullable(),
   error_code: z.string().nullable(),
   rendered: z.boolean().describe('Whether headless Chromium produced the page'),

@@ -51,7 +51,10 @@ export interface CrawledPage {
 
 /** A page the reader could not read, keeping the reader's failure code (services/scrape/page-failures.ts). */
 export class PageReadError extends Error {
-  constructor(readonly code: PageErrorCode, message: string) {
+  constructor(
+    readonly code: PageErrorCode,
+    message: string,
+  ) {
     super(message);
     this.name = 'PageReadError';
   }
@@ -115,7 +118,12 @@ export class KnowledgeState {
   }
 }
 
-export async function adaptiveCrawl(query: string, start: { url: string; html: string }, deps: AdaptiveDeps, options: AdaptiveOptions): Promise<AdaptiveReport> {
+export async function adaptiveCrawl(
+  query: string,
+  start: { url: string; html: string },
+  deps: AdaptiveDeps,
+  options: AdaptiveOptions,
+): Promise<AdaptiveReport> {
   const queryTerms = new Set(contentTerms(query));
   const state = new KnowledgeState();
   const startUrl = new URL(start.url);
@@ -139,7 +147,15 @@ export async function adaptiveCrawl(query: string, start: { url: string; html: s
 
   const startPage = await deps.readPage(start.html, start.url);
   const first = state.absorb(startPage.blocks, queryTerms);
-  pages.push({ url: start.url, depth: 0, link_score: null, information_gain: first.gain, relevant_blocks: first.relevant, new_terms: first.newTerms, status: 'ok' });
+  pages.push({
+    url: start.url,
+    depth: 0,
+    link_score: null,
+    information_gain: first.gain,
+    relevant_blocks: first.relevant,
+    new_terms: first.newTerms,
+    status: 'ok',
+  });
   await enqueueLinks(startPage.links, 0);
 
   let lowStreak = 0;
@@ -171,12 +187,30 @@ export async function adaptiveCrawl(query: string, start: { url: string; html: s
       const page = await deps.fetchHtml(next.url, deps.signal);
       const read = await deps.readPage(page.html, page.finalUrl || next.url);
       const absorbed = state.absorb(read.blocks, queryTerms);
-      pages.push({ url: next.url, depth: next.depth, link_score: next.score, information_gain: absorbed.gain, relevant_blocks: absorbed.relevant, new_terms: absorbed.newTerms, status: 'ok' });
+      pages.push({
+        url: next.url,
+        depth: next.depth,
+        link_score: next.score,
+        information_gain: absorbed.gain,
+        relevant_blocks: absorbed.relevant,
+        new_terms: absorbed.newTerms,
+        status: 'ok',
+      });
       await enqueueLinks(read.links, next.depth);
       lowStreak = absorbed.gain < options.minGain ? lowStreak + 1 : 0;
     } catch (error) {
       // A page that cannot be read adds nothing; it counts against the budget and the patience alike.
-      pages.push({ url: next.url, depth: next.depth, link_score: next.score, information_gain: 0, relevant_blocks: 0, new_terms: 0, status: 'failed', error: (error as Error).message, error_code: failureCodeOf(error) });
+      pages.push({
+        url: next.url,
+        depth: next.depth,
+        link_score: next.score,
+        information_gain: 0,
+        relevant_blocks: 0,
+        new_terms: 0,
+        status: 'failed',
+        error: (error as Error).message,
+        error_code: failureCodeOf(error),
+      });
       lowStreak++;
     }
     if (lowStreak >= options.patience) {
@@ -184,7 +218,13 @@ export async function adaptiveCrawl(query: string, start: { url: string; html: s
       break;
     }
   }
-  return { pages_visited: pages.length, stopped_because: stopped, pages, relevant_terms: state.terms.size, collected_text: state.collected };
+  return {
+    pages_visited: pages.length,
+    stopped_because: stopped,
+    pages,
+    relevant_terms: state.terms.size,
+    collected_text: state.collected,
+  };
 }
 
 function withoutHash(url: URL): string {

@@ -10,7 +10,11 @@ import { passageScorer } from '../../../services/ranking/scorers.js';
 
 export const DEFAULT_BM25_THRESHOLD = 1;
 
-export async function bm25Blocks(query: string, blocks: TextBlock[], threshold = DEFAULT_BM25_THRESHOLD): Promise<{ kept: TextBlock[]; scores: number[] }> {
+export async function bm25Blocks(
+  query: string,
+  blocks: TextBlock[],
+  threshold = DEFAULT_BM25_THRESHOLD,
+): Promise<{ kept: TextBlock[]; scores: number[] }> {
   const scores = await passageScorer('bm25').score(query, blocks);
   const keep = new Set<number>();
   scores.forEach((score, i) => {

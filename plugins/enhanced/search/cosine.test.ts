@@ -39,7 +39,12 @@ describe('agglomerative clustering', () => {
 
 describe('cosine strategy with the embedded model', () => {
   it('ranks the charging paragraphs of a real article first and leaves off-topic teasers behind', async () => {
-    const result = await cosineClusters(blocksOf('article-audi-etron-sportback'), embedder, { ...COSINE_DEFAULTS, semanticFilter: 'battery range and charging', topK: 10, minRelevance: 0 });
+    const result = await cosineClusters(blocksOf('article-audi-etron-sportback'), embedder, {
+      ...COSINE_DEFAULTS,
+      semanticFilter: 'battery range and charging',
+      topK: 10,
+      minRelevance: 0,
+    });
     expect(result.blocks_considered).toBeGreaterThan(15);
     expect(result.total_clusters).toBeGreaterThan(1);
     const [top] = result.clusters;
@@ -53,10 +58,18 @@ describe('cosine strategy with the embedded model', () => {
 
   it('follows semantic_filter, top_k and word_count_threshold', async () => {
     const blocks = blocksOf('blog-llm-tuning-math');
-    const result = await cosineClusters(blocks, embedder, { ...COSINE_DEFAULTS, semanticFilter: 'cost of gpt-4 compared with gpt-3.5-turbo', topK: 2 });
+    const result = await cosineClusters(blocks, embedder, {
+      ...COSINE_DEFAULTS,
+      semanticFilter: 'cost of gpt-4 compared with gpt-3.5-turbo',
+      topK: 2,
+    });
     expect(result.clusters.length).toBeLessThanOrEqual(2);
     expect(result.clusters[0]!.text).toMatch(/gpt-4/);
-    const strict = await cosineClusters(blocks, embedder, { ...COSINE_DEFAULTS, semanticFilter: 'x', wordCountThreshold: 100 });
+    const strict = await cosineClusters(blocks, embedder, {
+      ...COSINE_DEFAULTS,
+      semanticFilter: 'x',
+      wordCountThreshold: 100,
+    });
     expect(strict.blocks_considered).toBe(blocks.filter((b) => b.words >= 100).length);
   });
 });

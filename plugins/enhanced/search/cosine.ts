@@ -45,7 +45,11 @@ const MAX_BLOCKS = 300;
  * Average-linkage agglomerative clustering over a cosine similarity matrix; returns member lists.
  * O(n³) for n blocks (up to 300 merges, each a scan of the matrix), so it runs in time slices.
  */
-export async function agglomerate(vectors: Float32Array[], threshold: number, slicer = new TimeSlicer()): Promise<number[][]> {
+export async function agglomerate(
+  vectors: Float32Array[],
+  threshold: number,
+  slicer = new TimeSlicer(),
+): Promise<number[][]> {
   const n = vectors.length;
   const sim: number[][] = [];
   for (const a of vectors) {
@@ -94,10 +98,19 @@ function keywords(memberTerms: string[][], documentFrequency: Map<string, number
     .map(([term]) => term);
 }
 
-export async function cosineClusters(blocks: TextBlock[], embedder: Embedder, options: CosineOptions, signal?: AbortSignal): Promise<{ clusters: BlockCluster[]; total_clusters: number; blocks_considered: number }> {
+export async function cosineClusters(
+  blocks: TextBlock[],
+  embedder: Embedder,
+  options: CosineOptions,
+  signal?: AbortSignal,
+): Promise<{ clusters: BlockCluster[]; total_clusters: number; blocks_considered: number }> {
   const candidates = blocks.filter((b) => b.words >= options.wordCountThreshold).slice(0, MAX_BLOCKS);
   if (candidates.length === 0) return { clusters: [], total_clusters: 0, blocks_considered: 0 };
-  const { vectors, floor } = await embedCentred(embedder, [options.semanticFilter, ...candidates.map((b) => b.text)], signal);
+  const { vectors, floor } = await embedCentred(
+    embedder,
+    [options.semanticFilter, ...candidates.map((b) => b.text)],
+    signal,
+  );
   const [queryVector, ...blockVectors] = vectors as [Float32Array, ...Float32Array[]];
   const slicer = new TimeSlicer();
   const groups = await agglomerate(blockVectors, options.simThreshold, slicer);
@@ -107,13 +120,21 @@ export async function cosineClusters(blocks: TextBlock[], embedder: Embedder, op
     await slicer.pause();
   }
   const documentFrequency = new Map<string, number>();
-  for (const t of terms) for (const term of new Set(t)) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
+  for (const t of terms)
+    for (const term of new Set(t)) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
   const clusters = groups.map((group) => {
-    const centroid = meanVector(group.map((i) => blockVectors[i]!), queryVector.length);
+    const centroid = meanVector(
+      group.map((i) => blockVectors[i]!),
+      queryVector.length,
+    );
     return {
       relevance: Math.round(calibrated(cosine(queryVector, centroid), floor) * 10_000) / 10_000,
       size: group.length,
-      keywords: keywords(group.map((i) => terms[i]!), documentFrequency, candidates.length),
+      keywords: keywords(
+        group.map((i) => terms[i]!),
+        documentFrequency,
+        candidates.length,
+      ),
       text: group.map((i) => candidates[i]!.text).join('\n\n'),
       block_indexes: group.map((i) => candidates[i]!.index),
     };

@@ -10,9 +10,21 @@ const blocksOf = (name: string) => pageBlocks(fixturePages().find((p) => p.name 
 
 describe('pruning filter on real pages', () => {
   it.each([
-    ['article-audi-etron-sportback', 'Audi has revealed the second production model', ['Editorial Standards', 'Search SlashGear', 'Story Timeline']],
-    ['blog-llm-tuning-math', 'Large language models (LLMs) are powerful tools', ['Recent posts', 'Copyright ©', 'Skip to main content']],
-    ['article-experience-new-ceo', 'Experience is thrilled to have Junior Gaspard', ['Generate new revenue streams with mobile commerce', '© 2019 Experience']],
+    [
+      'article-audi-etron-sportback',
+      'Audi has revealed the second production model',
+      ['Editorial Standards', 'Search SlashGear', 'Story Timeline'],
+    ],
+    [
+      'blog-llm-tuning-math',
+      'Large language models (LLMs) are powerful tools',
+      ['Recent posts', 'Copyright ©', 'Skip to main content'],
+    ],
+    [
+      'article-experience-new-ceo',
+      'Experience is thrilled to have Junior Gaspard',
+      ['Generate new revenue streams with mobile commerce', '© 2019 Experience'],
+    ],
     ['article-space-review-big-rocket', 'Earlier this month, NASA announced', ['Subscribe to our weekly newsletter']],
   ])('%s: keeps the article and drops menus, footers and link lists', (name, kept, dropped) => {
     const blocks = blocksOf(name);
@@ -67,7 +79,11 @@ describe('bm25 filter', () => {
 
 describe('markdown of blocks', () => {
   it('keeps headings, list items, code and quotes in markdown form', async () => {
-    const md = await blocksToMarkdown(pageBlocks('<h2>Steps</h2><ul><li>Mix</li><li>Bake</li></ul><pre>let x = 1;\n  x++;</pre><blockquote>Good bread</blockquote><p>Done.</p>'));
+    const md = await blocksToMarkdown(
+      pageBlocks(
+        '<h2>Steps</h2><ul><li>Mix</li><li>Bake</li></ul><pre>let x = 1;\n  x++;</pre><blockquote>Good bread</blockquote><p>Done.</p>',
+      ),
+    );
     expect(md).toBe('## Steps\n\n- Mix\n- Bake\n\n```\nlet x = 1;\n  x++;\n```\n\n> Good bread\n\nDone.');
   });
 

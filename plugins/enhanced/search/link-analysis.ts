@@ -12,7 +12,12 @@ import { scoreLinks } from './link-relevance.js';
 export type { AnalysedLink, LinkAnalysis };
 
 /** Scores a page's links (collected in the worker pool) for the query, most relevant first. */
-export async function analyseLinks(collected: CollectedLinks, query: string, embedder: Embedder | null, signal?: AbortSignal): Promise<LinkAnalysis> {
+export async function analyseLinks(
+  collected: CollectedLinks,
+  query: string,
+  embedder: Embedder | null,
+  signal?: AbortSignal,
+): Promise<LinkAnalysis> {
   const { links, skipped } = collected;
   const scores = await scoreLinks(query, links, embedder, signal);
   const scored = links.map((link, i) => ({ ...link, relevance: scores[i]! })).sort((a, b) => b.relevance - a.relevance);

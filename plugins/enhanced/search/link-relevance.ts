@@ -31,10 +31,20 @@ export function urlWords(url: string): string {
   }
 }
 
-export async function scoreLinks(query: string, links: LinkDescription[], embedder: Embedder | null, signal?: AbortSignal): Promise<number[]> {
-  const lexical = await passageScorer('lexical').score(query, links.map((link) => ({ title: link.text, text: urlWords(link.url) })));
+export async function scoreLinks(
+  query: string,
+  links: LinkDescription[],
+  embedder: Embedder | null,
+  signal?: AbortSignal,
+): Promise<number[]> {
+  const lexical = await passageScorer('lexical').score(
+    query,
+    links.map((link) => ({ title: link.text, text: urlWords(link.url) })),
+  );
   if (!embedder || links.length === 0) return lexical.map(round);
-  const described = links.slice(0, MAX_EMBEDDED).map((link) => ({ text: `${link.text} ${urlWords(link.url)}`.trim() || link.url }));
+  const described = links
+    .slice(0, MAX_EMBEDDED)
+    .map((link) => ({ text: `${link.text} ${urlWords(link.url)}`.trim() || link.url }));
   const semantic = await passageScorer('embedding', embedder).score(query, described, signal);
   return links.map((_, i) => round(0.5 * lexical[i]! + 0.5 * (semantic[i] ?? 0)));
 }

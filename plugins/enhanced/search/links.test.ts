@@ -24,7 +24,11 @@ describe('link analysis on a real page', () => {
   });
 
   it('ranks links by relevance to the query (lexical, no model)', async () => {
-    const analysis = await analyseLinks(collectLinks(html('wikipedia-microsoft'), 'https://en.wikipedia.org/wiki/Microsoft'), 'Xbox video game consoles', null);
+    const analysis = await analyseLinks(
+      collectLinks(html('wikipedia-microsoft'), 'https://en.wikipedia.org/wiki/Microsoft'),
+      'Xbox video game consoles',
+      null,
+    );
     expect(analysis.total).toBe(analysis.internal + analysis.external);
     expect(analysis.links[0]!.text + analysis.links[0]!.url).toMatch(/xbox|video game|console/i);
     expect(analysis.links.slice(0, 10).some((l) => /xbox/i.test(l.text))).toBe(true);

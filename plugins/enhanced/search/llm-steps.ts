@@ -55,7 +55,13 @@ export async function llmExtract(client: LlmClient, request: LlmExtractRequest):
 }
 
 /** Asks the model which numbered blocks to keep; answers with the kept blocks in page order. */
-export async function llmFilter(client: LlmClient, query: string, blocks: TextBlock[], instruction: string | undefined, signal?: AbortSignal): Promise<TextBlock[]> {
+export async function llmFilter(
+  client: LlmClient,
+  query: string,
+  blocks: TextBlock[],
+  instruction: string | undefined,
+  signal?: AbortSignal,
+): Promise<TextBlock[]> {
   const offered: TextBlock[] = [];
   let chars = 0;
   for (const block of blocks.slice(0, MAX_FILTER_BLOCKS)) {
@@ -66,13 +72,16 @@ export async function llmFilter(client: LlmClient, query: string, blocks: TextBl
   const listing = offered.map((block, i) => `[${i}] ${block.text.replace(/\s+/g, ' ')}`).join('\n');
   const response = await client.complete({
     system: `You select the blocks of a web page worth keeping. Keep the main content relevant to the request; drop navigation, ads, boilerplate and unrelated text. Answer with JSON: {"keep": [block numbers]}.`,
-    messages: [{ role: 'user', content: `Request: ${instruction ?? `content relevant to "${query}"`}\n\nBlocks:\n${listing}` }],
+    messages: [
+      { role: 'user', content: `Request: ${instruction ?? `content relevant to "${query}"`}\n\nBlocks:\n${listing}` },
+    ],
     json: true,
     temperature: 0,
     ...(signal ? { signal } : {}),
   });
   const answer = (response.json !== undefined ? response.json : parseModelJson(response.text)) as { keep?: unknown };
-  if (!answer || !Array.isArray(answer.keep)) throw new AppError('UPSTREAM_FAILED', 'the model did not answer {"keep": [block numbers]}');
+  if (!answer || !Array.isArray(answer.keep))
+    throw new AppError('UPSTREAM_FAILED', 'the model did not answer {"keep": [block numbers]}');
   const keep = new Set(answer.keep.filter((n): n is number => Number.isInteger(n)));
   return offered.filter((_, i) => keep.has(i));
 }

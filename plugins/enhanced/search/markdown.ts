@@ -32,7 +32,8 @@ export async function blocksToMarkdown(blocks: TextBlock[]): Promise<string> {
   let previous: TextBlock | undefined;
   for (const block of blocks) {
     // Consecutive list items and table rows stay one list or table.
-    const tight = previous && previous.kind === block.kind && (block.kind === 'list_item' || block.kind === 'table_row');
+    const tight =
+      previous && previous.kind === block.kind && (block.kind === 'list_item' || block.kind === 'table_row');
     if (previous) parts.push(tight ? '\n' : '\n\n');
     parts.push(blockMarkdown(block));
     previous = block;

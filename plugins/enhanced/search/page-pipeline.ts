@@ -35,7 +35,12 @@ export interface PageContext {
 
 type Step = 'content_filter' | 'markdown' | 'extraction' | 'link_analysis' | 'adaptive_crawl';
 
-export async function processPage(prepared: PreparedRequest, page: PageInput, ctx: PageContext, out: EnhancedPage): Promise<void> {
+export async function processPage(
+  prepared: PreparedRequest,
+  page: PageInput,
+  ctx: PageContext,
+  out: EnhancedPage,
+): Promise<void> {
   const { input } = prepared;
   const signal = ctx.signal;
   let succeeded = 0;
@@ -60,7 +65,11 @@ export async function processPage(prepared: PreparedRequest, page: PageInput, ct
     );
   } catch (error) {
     const appError = toAppError(error);
-    out.errors.push({ step: 'content_filter', code: appError.code, message: `the page could not be read: ${appError.message}` });
+    out.errors.push({
+      step: 'content_filter',
+      code: appError.code,
+      message: `the page could not be read: ${appError.message}`,
+    });
     out.status = 'failed';
     return;
   }
@@ -69,19 +78,30 @@ export async function processPage(prepared: PreparedRequest, page: PageInput, ct
   if (input.content_filter !== 'none') {
     await attempt('content_filter', async () => {
       if (input.content_filter === 'pruning') {
-        content = pruneBlocks(blocks, { threshold: input.pruning?.threshold ?? DEFAULT_PRUNING_THRESHOLD, minWords: input.pruning?.min_words ?? 0 });
+        content = pruneBlocks(blocks, {
+          threshold: input.pruning?.threshold ?? DEFAULT_PRUNING_THRESHOLD,
+          minWords: input.pruning?.min_words ?? 0,
+        });
       } else if (input.content_filter === 'bm25') {
-        content = (await bm25Blocks(input.bm25?.query ?? input.query, blocks, input.bm25?.threshold ?? DEFAULT_BM25_THRESHOLD)).kept;
+        content = (
+          await bm25Blocks(input.bm25?.query ?? input.query, blocks, input.bm25?.threshold ?? DEFAULT_BM25_THRESHOLD)
+        ).kept;
       } else {
         content = await llmFilter(prepared.llm!, input.query, blocks, input.llm_filter_instruction, signal);
       }
-      out.content = { filter: input.content_filter, blocks_total: blocks.length, blocks_kept: content.length, text: blocksText(content) };
+      out.content = {
+        filter: input.content_filter,
+        blocks_total: blocks.length,
+        blocks_kept: content.length,
+        text: blocksText(content),
+      };
       if (input.content_filter === 'llm') out.content.model = prepared.llm!.model;
     });
   }
   // Without a filter, markdown and the llm strategy read the main content the extractor found.
   const filtered = input.content_filter !== 'none';
-  const contentMarkdown = async (): Promise<string> => (filtered || !page.mainMarkdown ? blocksToMarkdown(content) : page.mainMarkdown);
+  const contentMarkdown = async (): Promise<string> =>
+    filtered || !page.mainMarkdown ? blocksToMarkdown(content) : page.mainMarkdown;
 
   if (input.markdown_generation) await attempt('markdown', async () => void (out.markdown = await contentMarkdown()));
 
@@ -90,18 +110,32 @@ export async function processPage(prepared: PreparedRequest, page: PageInput, ct
       switch (input.extraction_strategy) {
         case 'cosine': {
           const result = await cosineClusters(content, prepared.embedder!, prepared.cosine!, signal);
-          out.extraction = { strategy: 'cosine', data: result.clusters, total_clusters: result.total_clusters, blocks_considered: result.blocks_considered };
+          out.extraction = {
+            strategy: 'cosine',
+            data: result.clusters,
+            total_clusters: result.total_clusters,
+            blocks_considered: result.blocks_considered,
+          };
           break;
         }
         case 'json_css': {
           const css = analysis.css!;
           if ('error' in css) throw new AppError(css.error.code, css.error.message);
           const records = css.records;
-          out.extraction = { strategy: 'json_css', data: records, count: records.length, ...(prepared.cssSchema!.name ? { name: prepared.cssSchema!.name } : {}) };
+          out.extraction = {
+            strategy: 'json_css',
+            data: records,
+            count: records.length,
+            ...(prepared.cssSchema!.name ? { name: prepared.cssSchema!.name } : {}),
+          };
           break;
         }
         case 'regex': {
-          const matches = await ctx.parsing.regex(content.map((b) => b.text), prepared.patterns!, signal);
+          const matches = await ctx.parsing.regex(
+            content.map((b) => b.text),
+            prepared.patterns!,
+            signal,
+          );
           const counts: Record<string, number> = {};
           for (const m of matches) counts[m.label] = (counts[m.label] ?? 0) + 1;
           out.extraction = { strategy: 'regex', data: matches, count: matches.length, counts };

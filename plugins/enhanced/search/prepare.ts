@@ -44,7 +44,8 @@ function checkOptionsMatch(input: EnhancedSearchInput): void {
     ['scroll', input.virtual_scrolling, 'virtual_scrolling true'],
   ];
   for (const [field, selected, needs] of owners) {
-    if (input[field] !== undefined && !selected) throw new AppError('INVALID_INPUT', `${String(field)}: only used with ${needs}`);
+    if (input[field] !== undefined && !selected)
+      throw new AppError('INVALID_INPUT', `${String(field)}: only used with ${needs}`);
   }
 }
 
@@ -63,10 +64,12 @@ export async function prepareRequest(services: EnhancedServices, input: Enhanced
     scroller: input.virtual_scrolling ? scrollerFrom(services.scraper) : null,
   };
   if (input.extraction_strategy === 'json_css') {
-    if (!input.css_schema) throw new AppError('INVALID_INPUT', 'css_schema: required with extraction_strategy "json_css"');
+    if (!input.css_schema)
+      throw new AppError('INVALID_INPUT', 'css_schema: required with extraction_strategy "json_css"');
     prepared.cssSchema = parseCssSchema(input.css_schema);
   }
-  if (input.extraction_strategy === 'regex') prepared.patterns = compilePatterns(input.regex_patterns, input.custom_patterns);
+  if (input.extraction_strategy === 'regex')
+    prepared.patterns = compilePatterns(input.regex_patterns, input.custom_patterns);
   if (input.extraction_strategy === 'cosine') {
     prepared.cosine = {
       semanticFilter: input.cosine?.semantic_filter ?? input.query,

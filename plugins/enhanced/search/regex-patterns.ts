@@ -9,20 +9,33 @@
 import { AppError } from '../../../core/errors.js';
 import type { CompiledPattern } from '../../../services/extract/regex-extract.js';
 
-const MONTHS = 'Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?';
+const MONTHS =
+  'Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?';
 
 /** Every pattern is linear: no nested or overlapping unbounded repetition. */
 export const BUILT_IN_PATTERNS = {
-  email: { source: String.raw`\b[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24}\b`, flags: 'g' },
+  email: {
+    source: String.raw`\b[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24}\b`,
+    flags: 'g',
+  },
   /** +CC then 6–14 more digits in groups separated by spaces, dots, dashes or a bracketed area code. */
   phone_international: { source: String.raw`\+[1-9]\d{0,2}(?:[ .-]?\(?\d{1,4}\)?){1,5}[ .-]?\d{2,4}\b`, flags: 'g' },
   /** (212) 555-0123, 212-555-0123, 212.555.0123, optionally with a leading 1; not the tail of an international number. */
-  phone_us: { source: String.raw`(?<![\d+]|\+\d{1,3}[ .-]?)(?:1[ .-]?)?(?:\(\d{3}\) ?|\d{3}[ .-])\d{3}[ .-]\d{4}\b`, flags: 'g' },
+  phone_us: {
+    source: String.raw`(?<![\d+]|\+\d{1,3}[ .-]?)(?:1[ .-]?)?(?:\(\d{3}\) ?|\d{3}[ .-])\d{3}[ .-]\d{4}\b`,
+    flags: 'g',
+  },
   url: { source: String.raw`\bhttps?://[^\s<>"'()\[\]{}]{1,2000}[^\s<>"'()\[\]{}.,;:!?]`, flags: 'g' },
   /** 2023-04-21, 2023-04-21T08:15:00Z, 2023-04-21 08:15. */
-  date_iso: { source: String.raw`\b\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?\b`, flags: 'g' },
+  date_iso: {
+    source: String.raw`\b\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?\b`,
+    flags: 'g',
+  },
   /** 04/21/2023, 21.04.2023, 4/21/23. */
-  date_numeric: { source: String.raw`\b(?:0?[1-9]|[12]\d|3[01])[/.](?:0?[1-9]|[12]\d|3[01])[/.](?:\d{4}|\d{2})\b`, flags: 'g' },
+  date_numeric: {
+    source: String.raw`\b(?:0?[1-9]|[12]\d|3[01])[/.](?:0?[1-9]|[12]\d|3[01])[/.](?:\d{4}|\d{2})\b`,
+    flags: 'g',
+  },
   /** April 21, 2023 · Apr 21st 2023 · 21 April 2023 · Monday, November 18, 2019. */
   date_written: {
     source: String.raw`\b(?:(?:${MONTHS})\.? \d{1,2}(?:st|nd|rd|th)?,? \d{4}|\d{1,2}(?:st|nd|rd|th)? (?:${MONTHS})\.?,? \d{4})\b`,
@@ -58,7 +71,10 @@ const MAX_CUSTOM_PATTERNS = 20;
  * an unbounded quantifier or an alternation. Returns a description or null.
  */
 export function backtrackingRisk(source: string): string | null {
-  interface Group { unbounded: boolean; alternation: boolean }
+  interface Group {
+    unbounded: boolean;
+    alternation: boolean;
+  }
   const stack: Group[] = [];
   let lastClosed: Group | null = null;
   for (let i = 0; i < source.length; i++) {
@@ -93,10 +109,13 @@ export function backtrackingRisk(source: string): string | null {
     }
     const quantifier = /^(?:[*+]|\{(\d+)(,(\d*))?\})/.exec(source.slice(i));
     if (quantifier) {
-      const unbounded = quantifier[0] === '*' || quantifier[0] === '+' || (quantifier[2] !== undefined && quantifier[3] === '');
+      const unbounded =
+        quantifier[0] === '*' || quantifier[0] === '+' || (quantifier[2] !== undefined && quantifier[3] === '');
       const repeats = unbounded || (quantifier[3] !== undefined && Number(quantifier[3]) > 1);
-      if (lastClosed && repeats && lastClosed.unbounded) return `nested quantifier at offset ${i} (a repeated group that itself repeats, like (a+)+)`;
-      if (lastClosed && unbounded && lastClosed.alternation) return `repeated alternation at offset ${i} (like (a|ab)*; use a character class or bound the repetition)`;
+      if (lastClosed && repeats && lastClosed.unbounded)
+        return `nested quantifier at offset ${i} (a repeated group that itself repeats, like (a+)+)`;
+      if (lastClosed && unbounded && lastClosed.alternation)
+        return `repeated alternation at offset ${i} (like (a|ab)*; use a character class or bound the repetition)`;
       if (unbounded && stack.length > 0) stack.at(-1)!.unbounded = true;
       if (lastClosed?.unbounded && stack.length > 0) stack.at(-1)!.unbounded = true;
       i += quantifier[0].length - 1;
@@ -111,24 +130,34 @@ export function backtrackingRisk(source: string): string | null {
 export type CustomPatternInput = string | { pattern: string; flags?: string };
 
 /** Compiles the requested patterns; INVALID_INPUT naming the pattern when one is unknown, malformed or risky. */
-export function compilePatterns(names: string[] | undefined, custom: Record<string, CustomPatternInput> | undefined): CompiledPattern[] {
+export function compilePatterns(
+  names: string[] | undefined,
+  custom: Record<string, CustomPatternInput> | undefined,
+): CompiledPattern[] {
   const compiled: CompiledPattern[] = [];
   const wanted = names ?? (custom && Object.keys(custom).length > 0 ? [] : ['all']);
   for (const name of wanted) {
     const group = PATTERN_GROUPS[name] ?? (name in BUILT_IN_PATTERNS ? [name as BuiltInPattern] : null);
-    if (!group) throw new AppError('INVALID_INPUT', `regex_patterns: unknown pattern "${name}"; built-in patterns are ${PATTERN_NAMES.join(', ')}`);
+    if (!group)
+      throw new AppError(
+        'INVALID_INPUT',
+        `regex_patterns: unknown pattern "${name}"; built-in patterns are ${PATTERN_NAMES.join(', ')}`,
+      );
     for (const label of group) {
       if (!compiled.some((c) => c.label === label)) compiled.push({ label, ...BUILT_IN_PATTERNS[label] });
     }
   }
   const entries = Object.entries(custom ?? {});
-  if (entries.length > MAX_CUSTOM_PATTERNS) throw new AppError('INVALID_INPUT', `custom_patterns: at most ${MAX_CUSTOM_PATTERNS} patterns`);
+  if (entries.length > MAX_CUSTOM_PATTERNS)
+    throw new AppError('INVALID_INPUT', `custom_patterns: at most ${MAX_CUSTOM_PATTERNS} patterns`);
   for (const [label, value] of entries) {
     const where = `custom_patterns.${label}`;
     const source = typeof value === 'string' ? value : value.pattern;
     const extraFlags = typeof value === 'string' ? '' : (value.flags ?? '');
-    if (!/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/.test(label)) throw new AppError('INVALID_INPUT', `${where}: names are letters, digits, _ and - (at most 64)`);
-    if (source.length === 0 || source.length > MAX_PATTERN_LENGTH) throw new AppError('INVALID_INPUT', `${where}: a pattern is 1 to ${MAX_PATTERN_LENGTH} characters`);
+    if (!/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/.test(label))
+      throw new AppError('INVALID_INPUT', `${where}: names are letters, digits, _ and - (at most 64)`);
+    if (source.length === 0 || source.length > MAX_PATTERN_LENGTH)
+      throw new AppError('INVALID_INPUT', `${where}: a pattern is 1 to ${MAX_PATTERN_LENGTH} characters`);
     if (!/^[imsu]*$/.test(extraFlags)) throw new AppError('INVALID_INPUT', `${where}: flags may only be i, m, s and u`);
     const flags = `g${[...new Set(extraFlags)].join('')}`;
     try {
@@ -137,7 +166,8 @@ export function compilePatterns(names: string[] | undefined, custom: Record<stri
       throw new AppError('INVALID_INPUT', `${where}: invalid regular expression: ${(error as Error).message}`);
     }
     const risk = backtrackingRisk(source);
-    if (risk) throw new AppError('INVALID_INPUT', `${where}: refused, the pattern could backtrack catastrophically: ${risk}`);
+    if (risk)
+      throw new AppError('INVALID_INPUT', `${where}: refused, the pattern could backtrack catastrophically: ${risk}`);
     compiled.push({ label, source, flags });
   }
   return compiled;

@@ -25,9 +25,18 @@ const PAGE_CONCURRENCY = 4;
 const SEARCH_KEYS = Object.keys(searchInputSchema.shape) as Array<keyof SearchInput>;
 
 function searchPart(input: EnhancedSearchInput, timeout: number): SearchInput {
-  const picked = Object.fromEntries(SEARCH_KEYS.filter((k) => input[k] !== undefined).map((k) => [k, input[k]])) as SearchInput;
+  const picked = Object.fromEntries(
+    SEARCH_KEYS.filter((k) => input[k] !== undefined).map((k) => [k, input[k]]),
+  ) as SearchInput;
   // The search itself never scrapes here: pages are fetched below with their HTML kept.
-  return { ...picked, scrape_content: false, output_format: 'json', async_mode: false, webhook_url: undefined, timeout };
+  return {
+    ...picked,
+    scrape_content: false,
+    output_format: 'json',
+    async_mode: false,
+    webhook_url: undefined,
+    timeout,
+  };
 }
 
 function cacheKey(input: EnhancedSearchInput): string {
@@ -63,7 +72,12 @@ async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T, index: 
   return out;
 }
 
-export async function runEnhancedSearch(services: EnhancedServices, input: EnhancedSearchInput, ctx: CallContext, preparedAlready?: PreparedRequest): Promise<EnhancedAnswer> {
+export async function runEnhancedSearch(
+  services: EnhancedServices,
+  input: EnhancedSearchInput,
+  ctx: CallContext,
+  preparedAlready?: PreparedRequest,
+): Promise<EnhancedAnswer> {
   const started = performance.now();
   const deadline = started + input.timeout * 1000;
   const prepared = preparedAlready ?? (await prepareRequest(services, input));
@@ -71,7 +85,13 @@ export async function runEnhancedSearch(services: EnhancedServices, input: Enhan
   if (input.cache_ttl > 0) {
     const cached = (await services.stores.cache.get(key)) as EnhancedAnswer | undefined;
     services.metrics.cacheLookup('enhanced_search', cached !== undefined);
-    if (cached) return { ...cached, cached: true, request_id: newRequestId(), processing_time_ms: Math.round(performance.now() - started) };
+    if (cached)
+      return {
+        ...cached,
+        cached: true,
+        request_id: newRequestId(),
+        processing_time_ms: Math.round(performance.now() - started),
+      };
   }
 
   const search = (await services.webSearch.search(
@@ -104,7 +124,8 @@ export async function runEnhancedSearch(services: EnhancedServices, input: Enhan
       extract: { includeImages: false, includeLinks: false, markdown: false },
     });
     // The reader's failure code goes with the error (ROBOTS_DISALLOWED stays ROBOTS_DISALLOWED), not one generic code.
-    if (!page?.html) throw new PageReadError(page?.errorCode ?? 'FETCH_FAILED', page?.failureReason ?? 'the page could not be read');
+    if (!page?.html)
+      throw new PageReadError(page?.errorCode ?? 'FETCH_FAILED', page?.failureReason ?? 'the page could not be read');
     return { html: page.html, finalUrl: page.finalUrl };
   };
 
@@ -114,7 +135,8 @@ export async function runEnhancedSearch(services: EnhancedServices, input: Enhan
         const out: EnhancedPage = { status: 'ok', errors: [] };
         let html = page.html ?? '';
         if (prepared.scroller) {
-          if (!prepared.scroller.ok) out.virtual_scroll = { available: false, used: false, reason: prepared.scroller.reason };
+          if (!prepared.scroller.ok)
+            out.virtual_scroll = { available: false, used: false, reason: prepared.scroller.reason };
           else {
             try {
               const scrolled = await prepared.scroller.scroll(page.url, {
@@ -125,7 +147,12 @@ export async function runEnhancedSearch(services: EnhancedServices, input: Enhan
               });
               // Items a virtualised list dropped while scrolling come back from the snapshots (merged by the reader).
               html = scrolled.html;
-              out.virtual_scroll = { available: true, used: true, snapshots: scrolled.snapshots, final_url: scrolled.finalUrl };
+              out.virtual_scroll = {
+                available: true,
+                used: true,
+                snapshots: scrolled.snapshots,
+                final_url: scrolled.finalUrl,
+              };
             } catch (error) {
               const appError = toAppError(error);
               out.virtual_scroll = { available: true, used: false, reason: `scrolling failed: ${appError.message}` };
@@ -135,9 +162,18 @@ export async function runEnhancedSearch(services: EnhancedServices, input: Enhan
         }
         if (!html) {
           out.status = 'failed';
-          out.errors.push({ step: 'fetch', code: page.errorCode ?? 'UPSTREAM_FAILED', message: page.failureReason ?? 'the page could not be fetched' });
+          out.errors.push({
+            step: 'fetch',
+            code: page.errorCode ?? 'UPSTREAM_FAILED',
+            message: page.failureReason ?? 'the page could not be fetched',
+          });
         } else {
-          await processPage(prepared, { url: page.finalUrl || page.url, html, mainMarkdown: page.success ? page.markdown : '' }, { fetchHtml, deadline, signal: ctx.signal, parsing: services.parsing }, out);
+          await processPage(
+            prepared,
+            { url: page.finalUrl || page.url, html, mainMarkdown: page.success ? page.markdown : '' },
+            { fetchHtml, deadline, signal: ctx.signal, parsing: services.parsing },
+            out,
+          );
         }
         ctx.progress({ progress: ++done, total: pages.length, message: `processed ${done} of ${pages.length} pages` });
         return out;
@@ -173,7 +209,9 @@ export async function runEnhancedSearch(services: EnhancedServices, input: Enhan
     processing_time_ms: Math.round(performance.now() - started),
   };
   delete answer.markdown;
-  if (input.output_format === 'markdown') answer.markdown = renderEnhancedMarkdown(answer, services.webSearch.linkPolicy);
-  if (input.cache_ttl > 0 && search.search_metadata.engines_succeeded.length > 0) await services.stores.cache.set(key, answer, input.cache_ttl * 1000);
+  if (input.output_format === 'markdown')
+    answer.markdown = renderEnhancedMarkdown(answer, services.webSearch.linkPolicy);
+  if (input.cache_ttl > 0 && search.search_metadata.engines_succeeded.length > 0)
+    await services.stores.cache.set(key, answer, input.cache_ttl * 1000);
   return answer;
 }

@@ -24,28 +24,77 @@ function boundedMap<V extends z.ZodType = z.ZodUnknown>(maxKeys: number, values?
 }
 
 export const enhancedSearchInputSchema = searchInputSchema.extend({
-  extraction_strategy: z.enum(EXTRACTION_STRATEGIES).default('none').describe('none, cosine (cluster blocks by meaning), json_css (CSS selector schema), regex (built-in and custom patterns), llm (schema-guided, needs a model)'),
-  content_filter: z.enum(CONTENT_FILTERS).default('none').describe('none, pruning (drop boilerplate), bm25 (keep blocks relevant to the query), llm (needs a model)'),
+  extraction_strategy: z
+    .enum(EXTRACTION_STRATEGIES)
+    .default('none')
+    .describe(
+      'none, cosine (cluster blocks by meaning), json_css (CSS selector schema), regex (built-in and custom patterns), llm (schema-guided, needs a model)',
+    ),
+  content_filter: z
+    .enum(CONTENT_FILTERS)
+    .default('none')
+    .describe('none, pruning (drop boilerplate), bm25 (keep blocks relevant to the query), llm (needs a model)'),
   markdown_generation: z.boolean().default(false).describe('Markdown of the filtered content per result'),
-  adaptive_crawling: z.boolean().default(false).describe('Follow in-site links ranked by relevance until new pages stop adding information'),
-  virtual_scrolling: z.boolean().default(false).describe('Scroll result pages in the browser and collect content that replaces itself'),
-  link_analysis: z.boolean().default(false).describe('Every link of each page: internal/external, anchor text, nofollow, relevance'),
+  adaptive_crawling: z
+    .boolean()
+    .default(false)
+    .describe('Follow in-site links ranked by relevance until new pages stop adding information'),
+  virtual_scrolling: z
+    .boolean()
+    .default(false)
+    .describe('Scroll result pages in the browser and collect content that replaces itself'),
+  link_analysis: z
+    .boolean()
+    .default(false)
+    .describe('Every link of each page: internal/external, anchor text, nofollow, relevance'),
 
-  css_schema: boundedMap(32).optional().describe('json_css: {name?, baseSelector, fields: [{name, selector?, type: text|attribute|html|nested|list|nested_list, attribute?, fields?, default?}]}'),
-  regex_patterns: z.array(z.string().max(64)).min(1).max(20).optional().describe('regex: built-in patterns (email, phone, phone_international, phone_us, url, date, date_iso, date_numeric, date_written, currency, price, all); default all unless custom_patterns are given'),
-  custom_patterns: boundedMap(20, z.union([z.string().max(500), z.strictObject({ pattern: z.string().max(500), flags: z.string().max(4).optional() })]))
+  css_schema: boundedMap(32)
+    .optional()
+    .describe(
+      'json_css: {name?, baseSelector, fields: [{name, selector?, type: text|attribute|html|nested|list|nested_list, attribute?, fields?, default?}]}',
+    ),
+  regex_patterns: z
+    .array(z.string().max(64))
+    .min(1)
+    .max(20)
+    .optional()
+    .describe(
+      'regex: built-in patterns (email, phone, phone_international, phone_us, url, date, date_iso, date_numeric, date_written, currency, price, all); default all unless custom_patterns are given',
+    ),
+  custom_patterns: boundedMap(
+    20,
+    z.union([
+      z.string().max(500),
+      z.strictObject({ pattern: z.string().max(500), flags: z.string().max(4).optional() }),
+    ]),
+  )
     .optional()
     .describe('regex: {label: pattern} or {label: {pattern, flags}} (flags from i, m, s, u)'),
   cosine: z
     .strictObject({
-      semantic_filter: z.string().max(2000).optional().describe('What the kept clusters should be about; default the query'),
-      word_count_threshold: z.int().min(1).max(1000).optional().describe('Blocks with fewer words are ignored; default 10'),
-      sim_threshold: unit.optional().describe('Clusters merge while their average cosine is at least this; default 0.6'),
+      semantic_filter: z
+        .string()
+        .max(2000)
+        .optional()
+        .describe('What the kept clusters should be about; default the query'),
+      word_count_threshold: z
+        .int()
+        .min(1)
+        .max(1000)
+        .optional()
+        .describe('Blocks with fewer words are ignored; default 10'),
+      sim_threshold: unit
+        .optional()
+        .describe('Clusters merge while their average cosine is at least this; default 0.6'),
       top_k: z.int().min(1).max(50).optional().describe('Clusters kept per page; default 3'),
       min_relevance: unit.optional().describe('Clusters less relevant than this are dropped; default 0.05'),
     })
     .optional(),
-  llm_instruction: z.string().max(4000).optional().describe('llm strategy: what to extract; default "Extract the information relevant to the query"'),
+  llm_instruction: z
+    .string()
+    .max(4000)
+    .optional()
+    .describe('llm strategy: what to extract; default "Extract the information relevant to the query"'),
   llm_schema: boundedMap(64).optional().describe('llm strategy: JSON Schema the answer should follow'),
   pruning: z
     .strictObject({
@@ -59,12 +108,18 @@ export const enhancedSearchInputSchema = searchInputSchema.extend({
       query: z.string().max(2000).optional().describe('Scored against this instead of the query'),
     })
     .optional(),
-  llm_filter_instruction: z.string().max(4000).optional().describe('llm filter: what to keep; default content relevant to the query'),
+  llm_filter_instruction: z
+    .string()
+    .max(4000)
+    .optional()
+    .describe('llm filter: what to keep; default content relevant to the query'),
   adaptive: z
     .strictObject({
       max_pages: z.int().min(1).max(50).optional().describe('Pages per result, the result page included; default 10'),
       max_depth: z.int().min(1).max(5).optional().describe('Link hops from the result page; default 2'),
-      min_gain: unit.optional().describe('A page adding less new information than this is a low-gain page; default 0.1'),
+      min_gain: unit
+        .optional()
+        .describe('A page adding less new information than this is a low-gain page; default 0.1'),
       patience: z.int().min(1).max(10).optional().describe('Stop after this many low-gain pages in a row; default 2'),
     })
     .optional(),
@@ -83,12 +138,24 @@ export const enhancedPageSchema = z.object({
   status: z.enum(['ok', 'partial', 'failed']).describe('partial: some steps failed (see errors)'),
   errors: z.array(stepErrorSchema),
   content: z
-    .object({ filter: z.enum(CONTENT_FILTERS), blocks_total: z.int(), blocks_kept: z.int(), text: z.string(), model: z.string().optional() })
+    .object({
+      filter: z.enum(CONTENT_FILTERS),
+      blocks_total: z.int(),
+      blocks_kept: z.int(),
+      text: z.string(),
+      model: z.string().optional(),
+    })
     .optional(),
   markdown: z.string().optional(),
-  extraction: z.object({ strategy: z.enum(EXTRACTION_STRATEGIES), data: z.unknown() }).loose().optional(),
+  extraction: z
+    .object({ strategy: z.enum(EXTRACTION_STRATEGIES), data: z.unknown() })
+    .loose()
+    .optional(),
   adaptive_crawl: z.record(z.string(), z.unknown()).optional(),
-  virtual_scroll: z.object({ available: z.boolean(), used: z.boolean(), reason: z.string().optional() }).loose().optional(),
+  virtual_scroll: z
+    .object({ available: z.boolean(), used: z.boolean(), reason: z.string().optional() })
+    .loose()
+    .optional(),
   link_analysis: z.record(z.string(), z.unknown()).optional(),
 });
 export type EnhancedPage = z.infer<typeof enhancedPageSchema>;
@@ -115,4 +182,3 @@ export const enhancedAnswerSchema = searchAnswerSchema.extend({
   enhanced_metadata: enhancedMetadataSchema,
 });
 export type EnhancedAnswer = z.infer<typeof enhancedAnswerSchema>;
-

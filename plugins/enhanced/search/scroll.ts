@@ -5,9 +5,15 @@
  */
 import type { Scraper, ScrolledPage, ScrollOptions } from '../../../services/scrape/scraper.js';
 
-export type Scroller = { ok: true; scroll(url: string, options: ScrollOptions): Promise<ScrolledPage> } | { ok: false; reason: string };
+export type Scroller =
+  | { ok: true; scroll(url: string, options: ScrollOptions): Promise<ScrolledPage> }
+  | { ok: false; reason: string };
 
 export function scrollerFrom(scraper: Pick<Scraper, 'renderAvailable' | 'scroll'>): Scroller {
-  if (!scraper.renderAvailable()) return { ok: false, reason: 'virtual scrolling unavailable: Chromium was not found (see GET /api/v1/enhanced/features)' };
+  if (!scraper.renderAvailable())
+    return {
+      ok: false,
+      reason: 'virtual scrolling unavailable: Chromium was not found (see GET /api/v1/enhanced/features)',
+    };
   return { ok: true, scroll: (url, options) => scraper.scroll(url, options) };
 }

@@ -29,5 +29,6 @@ export function entityGrowth(write: GraphWrite): number {
 /** Throws GraphCapReached when the write, applied to a graph of `stored` entities, would pass its cap. */
 export function assertWithinCap(write: GraphWrite, stored: number): void {
   const growth = entityGrowth(write);
-  if (write.maxEntities !== undefined && growth > 0 && stored + growth > write.maxEntities) throw new GraphCapReached(write.maxEntities, stored, growth);
+  if (write.maxEntities !== undefined && growth > 0 && stored + growth > write.maxEntities)
+    throw new GraphCapReached(write.maxEntities, stored, growth);
 }

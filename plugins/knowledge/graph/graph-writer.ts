@@ -26,8 +26,20 @@
 import { createHash } from 'node:crypto';
 import { AppError } from '../../../core/errors.js';
 import { acronymLetters, aliasKeys, hasDesignator, nameKey } from '../../../services/entities/names.js';
-import { SYMMETRIC_RELATIONS, type EntityType, type Extraction, type MergeRule } from '../../../services/entities/types.js';
-import { edgeKey, type EdgeRecord, type EntityRecord, type GraphBackend, type GraphWrite, type SourceRef } from './types.js';
+import {
+  SYMMETRIC_RELATIONS,
+  type EntityType,
+  type Extraction,
+  type MergeRule,
+} from '../../../services/entities/types.js';
+import {
+  edgeKey,
+  type EdgeRecord,
+  type EntityRecord,
+  type GraphBackend,
+  type GraphWrite,
+  type SourceRef,
+} from './types.js';
 
 export const MAX_SOURCES_KEPT = 50;
 const MAX_CUES = 10;
@@ -83,7 +95,14 @@ const COMPATIBLE: Record<EntityType, readonly EntityType[]> = {
 };
 
 async function byAlias(backend: GraphBackend, type: EntityType, names: string[]): Promise<string | null> {
-  const exact = [...new Set(names.map((n) => nameKey(type, n)).filter(Boolean).map((k) => `${type}:${k}`))];
+  const exact = [
+    ...new Set(
+      names
+        .map((n) => nameKey(type, n))
+        .filter(Boolean)
+        .map((k) => `${type}:${k}`),
+    ),
+  ];
   const hits = await backend.lookupAliases(exact);
   const votes = new Map<string, number>();
   for (const ids of hits.values()) for (const id of ids) votes.set(id, (votes.get(id) ?? 0) + 1);
@@ -118,7 +137,10 @@ function addCount(counts: Record<string, number>, key: string): void {
   counts[key] = (counts[key] ?? 0) + 1;
 }
 
-async function plan(backend: GraphBackend, input: MergeInput): Promise<{ write: GraphWrite; result: MergeResult; created: string[] }> {
+async function plan(
+  backend: GraphBackend,
+  input: MergeInput,
+): Promise<{ write: GraphWrite; result: MergeResult; created: string[] }> {
   const now = (input.now ?? new Date()).toISOString();
   const { extraction } = input;
   const resolved = new Map<string, Resolution>();
@@ -167,7 +189,13 @@ async function plan(backend: GraphBackend, input: MergeInput): Promise<{ write: 
       record.aliases.push(alias);
       if (alias === record.name) continue;
       const docRule = entity.merges.find((m) => m.alias === alias)?.rule;
-      const how = docRule ?? (alias === entity.name && rule ? (rule === 'alias-index' && hasDesignator(alias) ? 'designator' : rule) : 'same-name');
+      const how =
+        docRule ??
+        (alias === entity.name && rule
+          ? rule === 'alias-index' && hasDesignator(alias)
+            ? 'designator'
+            : rule
+          : 'same-name');
       if (!record.merges.some((m) => m.alias === alias)) record.merges.push({ alias, rule: how });
     }
     record.aliasKeys = aliasKeys(record.type, record.aliases);
@@ -188,7 +216,16 @@ async function plan(backend: GraphBackend, input: MergeInput): Promise<{ write: 
     if (!from || !to || from === to) continue;
     if (SYMMETRIC_RELATIONS.has(relation.type) && from > to) [from, to] = [to, from];
     const key = edgeKey({ from, type: relation.type, to });
-    const edge = edgeInputs.get(key) ?? { from, to, type: relation.type, sources: [], cues: [], createdAt: now, updatedAt: now, version: 0 };
+    const edge = edgeInputs.get(key) ?? {
+      from,
+      to,
+      type: relation.type,
+      sources: [],
+      cues: [],
+      createdAt: now,
+      updatedAt: now,
+      version: 0,
+    };
     if (!edge.cues.includes(relation.cue)) edge.cues.push(relation.cue);
     edgeInputs.set(key, edge);
   }
@@ -215,7 +252,9 @@ async function plan(backend: GraphBackend, input: MergeInput): Promise<{ write: 
 
   const entities = new Map<string, EntityRecord>();
   for (const [key, { id }] of resolved) entities.set(key, records.get(id)!);
-  const created = ids.filter((id) => !existing.has(id) && [...resolved.values()].some((r) => r.id === id && r.rule === null));
+  const created = ids.filter(
+    (id) => !existing.has(id) && [...resolved.values()].some((r) => r.id === id && r.rule === null),
+  );
   return {
     write: {
       expectEntities,
@@ -237,13 +276,20 @@ async function plan(backend: GraphBackend, input: MergeInput): Promise<{ write: 
  * "Satya Nadella"): the one entity of a compatible type registered under
  * the surname, or the first or last word, whose names are all one word.
  */
-async function findShortForm(backend: GraphBackend, target: EntityRecord, records: Map<string, EntityRecord>): Promise<EntityRecord | null> {
+async function findShortForm(
+  backend: GraphBackend,
+  target: EntityRecord,
+  records: Map<string, EntityRecord>,
+): Promise<EntityRecord | null> {
   const words = nameKey(target.type, target.name).split(' ');
   if (words.length < 2 || (target.type !== 'person' && target.type !== 'organization')) return null;
-  const shortForms = target.type === 'person' ? [words[words.length - 1]!] : [...new Set([words[0]!, words[words.length - 1]!])];
+  const shortForms =
+    target.type === 'person' ? [words[words.length - 1]!] : [...new Set([words[0]!, words[words.length - 1]!])];
   const types = [target.type, ...COMPATIBLE[target.type]];
   const keys = shortForms.flatMap((word) => types.map((type) => `${type}:${word}`));
-  const ids = [...new Set([...(await backend.lookupAliases(keys)).values()].flat())].filter((id) => id !== target.id && !records.has(id));
+  const ids = [...new Set([...(await backend.lookupAliases(keys)).values()].flat())].filter(
+    (id) => id !== target.id && !records.has(id),
+  );
   if (ids.length !== 1) return null;
   const candidate = (await backend.getEntities(ids)).get(ids[0]!);
   if (!candidate || candidate.aliases.some((alias) => nameKey(candidate.type, alias).includes(' '))) return null;
@@ -283,7 +329,9 @@ async function absorb(backend: GraphBackend, plan: AbsorbPlan): Promise<void> {
   if (!target.description) target.description = absorbed.description;
 
   const edges = await backend.edgesOf(absorbed.id);
-  const others = [...new Set(edges.map((e) => (e.from === absorbed.id ? e.to : e.from)))].filter((id) => !records.has(id));
+  const others = [...new Set(edges.map((e) => (e.from === absorbed.id ? e.to : e.from)))].filter(
+    (id) => !records.has(id),
+  );
   for (const other of (await backend.getEntities(others)).values()) {
     records.set(other.id, structuredClone(other));
     expectEntities.set(other.id, other.version);
@@ -294,7 +342,9 @@ async function absorb(backend: GraphBackend, plan: AbsorbPlan): Promise<void> {
     if (SYMMETRIC_RELATIONS.has(edge.type) && from > to) [from, to] = [to, from];
     return { edge, from, to, key: edgeKey({ from, type: edge.type, to }) };
   });
-  const stored = await backend.getEdges(moved.map((m) => m.key).filter((key) => !putEdges.some((e) => edgeKey(e) === key)));
+  const stored = await backend.getEdges(
+    moved.map((m) => m.key).filter((key) => !putEdges.some((e) => edgeKey(e) === key)),
+  );
   for (const { edge, from, to, key } of moved) {
     expectEdges.set(edgeKey(edge), edge.version);
     deleteEdges.push(edge);
@@ -327,13 +377,20 @@ const writeQueues = new WeakMap<GraphBackend, Promise<unknown>>();
 /** Runs one write after the ones this process started before it on the same backend. */
 function serialised<T>(backend: GraphBackend, write: () => Promise<T>): Promise<T> {
   const run = (writeQueues.get(backend) ?? Promise.resolve()).then(write);
-  writeQueues.set(backend, run.catch(() => undefined));
+  writeQueues.set(
+    backend,
+    run.catch(() => undefined),
+  );
   return run;
 }
 
 /** After a refused commit: a pause growing with the attempt, randomised so two instances do not retry in step; throws once attempts run out. */
 async function backOff(attempt: number, what: string): Promise<void> {
-  if (attempt >= MAX_ATTEMPTS) throw new AppError('OVERLOADED', `the knowledge graph changed under ${MAX_ATTEMPTS} ${what} attempts in a row (other instances writing the same entities); retry later`);
+  if (attempt >= MAX_ATTEMPTS)
+    throw new AppError(
+      'OVERLOADED',
+      `the knowledge graph changed under ${MAX_ATTEMPTS} ${what} attempts in a row (other instances writing the same entities); retry later`,
+    );
   const ceiling = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** attempt);
   await new Promise((resolve) => setTimeout(resolve, Math.random() * ceiling));
 }
@@ -351,7 +408,8 @@ async function mergeNow(backend: GraphBackend, input: MergeInput): Promise<Merge
     }
     // New full names take in the short forms stored before them, each in its own commit.
     let absorbedAny = false;
-    for (const id of created) absorbedAny = (await absorbShortForm(backend, id, (input.now ?? new Date()).toISOString())) || absorbedAny;
+    for (const id of created)
+      absorbedAny = (await absorbShortForm(backend, id, (input.now ?? new Date()).toISOString())) || absorbedAny;
     if (!absorbedAny) return result;
     // Answer with the records as they now are (names, sources and weights gained from the short forms).
     const fresh = await backend.getEntities([...new Set([...result.entities.values()].map((e) => e.id))]);
@@ -376,12 +434,32 @@ async function absorbShortForm(backend: GraphBackend, id: string, now: string): 
     const putEdges: EdgeRecord[] = [];
     const deleteEntities: EntityRecord[] = [];
     const deleteEdges: EdgeRecord[] = [];
-    await absorb(backend, { target: records.get(id)!, absorbed, records, expectEntities, expectEdges, putEdges, deleteEntities, deleteEdges, now });
+    await absorb(backend, {
+      target: records.get(id)!,
+      absorbed,
+      records,
+      expectEntities,
+      expectEdges,
+      putEdges,
+      deleteEntities,
+      deleteEdges,
+      now,
+    });
     for (const record of records.values()) {
       record.version += 1;
       record.updatedAt = now;
     }
-    if (await backend.commit({ expectEntities, expectEdges, putEntities: [...records.values()], deleteEntities, putEdges, deleteEdges })) return true;
+    if (
+      await backend.commit({
+        expectEntities,
+        expectEdges,
+        putEntities: [...records.values()],
+        deleteEntities,
+        putEdges,
+        deleteEdges,
+      })
+    )
+      return true;
     await backOff(attempt, 'short-form merge');
   }
 }
@@ -406,7 +484,17 @@ async function deleteNow(backend: GraphBackend, id: string): Promise<boolean> {
       putEntities.push({ ...other, degree: Math.max(0, other.degree - lost), version: other.version + 1 });
     }
     const expectEdges = new Map<string, number | null>(edges.map((e) => [edgeKey(e), e.version]));
-    if (await backend.commit({ expectEntities, expectEdges, putEntities, deleteEntities: [entity], putEdges: [], deleteEdges: edges })) return true;
+    if (
+      await backend.commit({
+        expectEntities,
+        expectEdges,
+        putEntities,
+        deleteEntities: [entity],
+        putEdges: [],
+        deleteEdges: edges,
+      })
+    )
+      return true;
     await backOff(attempt, 'delete');
   }
 }

@@ -16,10 +16,20 @@
 import { createClient, WatchError } from '@redis/client';
 import { entityTokens } from './sqlite-backend.js';
 import { assertWithinCap, entityGrowth } from './graph-cap.js';
-import { edgeKey, type EdgeRecord, type EntityRecord, type GraphBackend, type GraphWrite, type TopOptions } from './types.js';
+import {
+  edgeKey,
+  type EdgeRecord,
+  type EntityRecord,
+  type GraphBackend,
+  type GraphWrite,
+  type TopOptions,
+} from './types.js';
 
 function connect(url: string) {
-  const client = createClient({ url, socket: { connectTimeout: 5000, reconnectStrategy: (retries: number) => Math.min(retries * 100, 2000) } });
+  const client = createClient({
+    url,
+    socket: { connectTimeout: 5000, reconnectStrategy: (retries: number) => Math.min(retries * 100, 2000) },
+  });
   // Errors surface on the commands that fail; the client reconnects by itself.
   client.on('error', () => undefined);
   return client;
@@ -96,7 +106,8 @@ export class RedisGraphBackend implements GraphBackend {
   }
 
   async topEntities(options: TopOptions): Promise<EntityRecord[]> {
-    const sets = options.types && options.types.length > 0 ? options.types.map((t) => this.key('rank', t)) : [this.key('rank')];
+    const sets =
+      options.types && options.types.length > 0 ? options.types.map((t) => this.key('rank', t)) : [this.key('rank')];
     const ranked: Array<{ id: string; score: number }> = [];
     for (const set of sets) {
       const entries = await this.reader.zRangeWithScores(set, 0, options.limit - 1, { REV: true });
@@ -114,7 +125,10 @@ export class RedisGraphBackend implements GraphBackend {
   }
 
   async counts(): Promise<{ entities: number; edges: number }> {
-    const [entities, edges] = await Promise.all([this.reader.zCard(this.key('rank')), this.reader.get(this.key('edge-count'))]);
+    const [entities, edges] = await Promise.all([
+      this.reader.zCard(this.key('rank')),
+      this.reader.get(this.key('edge-count')),
+    ]);
     return { entities, edges: Number(edges ?? 0) };
   }
 
@@ -187,10 +201,12 @@ export class RedisGraphBackend implements GraphBackend {
       multi.zAdd(this.key('rank', entity.type), { score: rankScore(entity), value: entity.id });
       if (entity.vector) multi.hSet(this.key('vec'), entity.id, JSON.stringify(entity.vector));
       const aliasKeys = new Set(entity.aliasKeys);
-      for (const alias of before?.aliasKeys ?? []) if (!aliasKeys.has(alias)) multi.sRem(this.key('alias', alias), entity.id);
+      for (const alias of before?.aliasKeys ?? [])
+        if (!aliasKeys.has(alias)) multi.sRem(this.key('alias', alias), entity.id);
       for (const alias of aliasKeys) multi.sAdd(this.key('alias', alias), entity.id);
       const tokens = new Set(entityTokens(entity));
-      for (const token of before ? entityTokens(before) : []) if (!tokens.has(token)) multi.sRem(this.key('tok', token), entity.id);
+      for (const token of before ? entityTokens(before) : [])
+        if (!tokens.has(token)) multi.sRem(this.key('tok', token), entity.id);
       for (const token of tokens) multi.sAdd(this.key('tok', token), entity.id);
     }
     for (const edge of write.putEdges) {

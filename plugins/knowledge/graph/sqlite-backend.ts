@@ -16,7 +16,14 @@ import sqlite3 from 'sqlite3';
 import { nameTokens } from '../../../services/entities/names.js';
 import { bringGraphFileToCurrent } from '../../../services/storage-versions/stored-data.js';
 import { assertWithinCap, entityGrowth } from './graph-cap.js';
-import { edgeKey, type EdgeRecord, type EntityRecord, type GraphBackend, type GraphWrite, type TopOptions } from './types.js';
+import {
+  edgeKey,
+  type EdgeRecord,
+  type EntityRecord,
+  type GraphBackend,
+  type GraphWrite,
+  type TopOptions,
+} from './types.js';
 
 type Row = Record<string, unknown>;
 
@@ -25,7 +32,9 @@ class Connection {
 
   static open(path: string, mode: number): Promise<Connection> {
     return new Promise((resolve, reject) => {
-      const db: sqlite3.Database = new sqlite3.Database(path, mode, (error) => (error ? reject(error) : resolve(new Connection(db))));
+      const db: sqlite3.Database = new sqlite3.Database(path, mode, (error) =>
+        error ? reject(error) : resolve(new Connection(db)),
+      );
     });
   }
 
@@ -34,7 +43,9 @@ class Connection {
   }
 
   all(sql: string, params: unknown[] = []): Promise<Row[]> {
-    return new Promise((resolve, reject) => this.db.all(sql, params, (error, rows: Row[]) => (error ? reject(error) : resolve(rows))));
+    return new Promise((resolve, reject) =>
+      this.db.all(sql, params, (error, rows: Row[]) => (error ? reject(error) : resolve(rows))),
+    );
   }
 
   exec(sql: string): Promise<void> {
@@ -103,7 +114,10 @@ export class SqliteGraphBackend implements GraphBackend {
     const found = new Map<string, EdgeRecord>();
     for (let i = 0; i < keys.length; i += 500) {
       const part = keys.slice(i, i + 500);
-      for (const row of await this.reader.all(`SELECT key, doc FROM edges WHERE key IN (${placeholders(part.length)})`, part)) {
+      for (const row of await this.reader.all(
+        `SELECT key, doc FROM edges WHERE key IN (${placeholders(part.length)})`,
+        part,
+      )) {
         found.set(row.key as string, JSON.parse(row.doc as string) as EdgeRecord);
       }
     }
@@ -121,20 +135,30 @@ export class SqliteGraphBackend implements GraphBackend {
   private async lookup(table: string, column: string, values: readonly string[]): Promise<Map<string, string[]>> {
     const found = new Map<string, string[]>();
     if (values.length === 0) return found;
-    const rows = await this.reader.all(`SELECT ${column} AS k, entity_id FROM ${table} WHERE ${column} IN (${placeholders(values.length)}) ORDER BY entity_id`, [...values]);
-    for (const row of rows) found.set(row.k as string, [...(found.get(row.k as string) ?? []), row.entity_id as string]);
+    const rows = await this.reader.all(
+      `SELECT ${column} AS k, entity_id FROM ${table} WHERE ${column} IN (${placeholders(values.length)}) ORDER BY entity_id`,
+      [...values],
+    );
+    for (const row of rows)
+      found.set(row.k as string, [...(found.get(row.k as string) ?? []), row.entity_id as string]);
     return found;
   }
 
   async edgesOf(id: string): Promise<EdgeRecord[]> {
-    const rows = await this.reader.all('SELECT doc FROM edges WHERE from_id = ? UNION ALL SELECT doc FROM edges WHERE to_id = ? AND from_id <> ?', [id, id, id]);
+    const rows = await this.reader.all(
+      'SELECT doc FROM edges WHERE from_id = ? UNION ALL SELECT doc FROM edges WHERE to_id = ? AND from_id <> ?',
+      [id, id, id],
+    );
     return rows.map((row) => JSON.parse(row.doc as string) as EdgeRecord);
   }
 
   async topEntities(options: TopOptions): Promise<EntityRecord[]> {
     const types = options.types ?? [];
     const where = types.length > 0 ? `WHERE type IN (${placeholders(types.length)})` : '';
-    const rows = await this.reader.all(`SELECT doc FROM entities ${where} ORDER BY degree DESC, sources DESC, id LIMIT ?`, [...types, options.limit]);
+    const rows = await this.reader.all(
+      `SELECT doc FROM entities ${where} ORDER BY degree DESC, sources DESC, id LIMIT ?`,
+      [...types, options.limit],
+    );
     return rows.map((row) => JSON.parse(row.doc as string) as EntityRecord);
   }
 
@@ -175,22 +199,33 @@ export class SqliteGraphBackend implements GraphBackend {
       for (const edge of write.deleteEdges) await db.run('DELETE FROM edges WHERE key = ?', [edgeKey(edge)]);
       for (const entity of write.putEntities) {
         const vector = entity.vector;
-        await db.run('INSERT OR REPLACE INTO entities (id, type, degree, sources, version, doc, vector) VALUES (?, ?, ?, ?, ?, ?, ?)', [
-          entity.id,
-          entity.type,
-          entity.degree,
-          entity.sourceCount,
-          entity.version,
-          JSON.stringify(entity),
-          vector ? JSON.stringify(vector) : null,
-        ]);
+        await db.run(
+          'INSERT OR REPLACE INTO entities (id, type, degree, sources, version, doc, vector) VALUES (?, ?, ?, ?, ?, ?, ?)',
+          [
+            entity.id,
+            entity.type,
+            entity.degree,
+            entity.sourceCount,
+            entity.version,
+            JSON.stringify(entity),
+            vector ? JSON.stringify(vector) : null,
+          ],
+        );
         await db.run('DELETE FROM aliases WHERE entity_id = ?', [entity.id]);
-        for (const key of entity.aliasKeys) await db.run('INSERT OR IGNORE INTO aliases (key, entity_id) VALUES (?, ?)', [key, entity.id]);
+        for (const key of entity.aliasKeys)
+          await db.run('INSERT OR IGNORE INTO aliases (key, entity_id) VALUES (?, ?)', [key, entity.id]);
         await db.run('DELETE FROM tokens WHERE entity_id = ?', [entity.id]);
-        for (const token of entityTokens(entity)) await db.run('INSERT OR IGNORE INTO tokens (token, entity_id) VALUES (?, ?)', [token, entity.id]);
+        for (const token of entityTokens(entity))
+          await db.run('INSERT OR IGNORE INTO tokens (token, entity_id) VALUES (?, ?)', [token, entity.id]);
       }
       for (const edge of write.putEdges) {
-        await db.run('INSERT OR REPLACE INTO edges (key, from_id, to_id, version, doc) VALUES (?, ?, ?, ?, ?)', [edgeKey(edge), edge.from, edge.to, edge.version, JSON.stringify(edge)]);
+        await db.run('INSERT OR REPLACE INTO edges (key, from_id, to_id, version, doc) VALUES (?, ?, ?, ?, ?)', [
+          edgeKey(edge),
+          edge.from,
+          edge.to,
+          edge.version,
+          JSON.stringify(edge),
+        ]);
       }
       await db.run('COMMIT');
       return true;
@@ -206,7 +241,10 @@ export class SqliteGraphBackend implements GraphBackend {
       const current = new Map<string, number>();
       for (let i = 0; i < ids.length; i += 500) {
         const part = ids.slice(i, i + 500);
-        for (const row of await this.writer.all(`SELECT ${column} AS k, version FROM ${table} WHERE ${column} IN (${placeholders(part.length)})`, part)) {
+        for (const row of await this.writer.all(
+          `SELECT ${column} AS k, version FROM ${table} WHERE ${column} IN (${placeholders(part.length)})`,
+          part,
+        )) {
           current.set(row.k as string, Number(row.version));
         }
       }

@@ -18,7 +18,12 @@ import type { Logger } from '../../../core/logger.js';
 import type { Principal } from '../../../core/principal.js';
 import { aliasKeys, nameKey, nameTokens } from '../../../services/entities/names.js';
 import type { TokenClassifier } from '../../../services/entities/token-classifier.js';
-import { ENTITY_TYPES, SYMMETRIC_RELATIONS, type EntityType, type Extraction } from '../../../services/entities/types.js';
+import {
+  ENTITY_TYPES,
+  SYMMETRIC_RELATIONS,
+  type EntityType,
+  type Extraction,
+} from '../../../services/entities/types.js';
 import type { Embedder } from '../../../services/embeddings/types.js';
 import { deleteEntity, entityId, mergeExtraction, sourceId } from '../graph/graph-writer.js';
 import { RedisGraphBackend } from '../graph/redis-backend.js';
@@ -117,7 +122,11 @@ export class KnowledgeService {
     if (!opening) {
       opening = this.openBackend().catch((error: unknown) => {
         backends.delete(this.namespace);
-        throw new AppError('UNAVAILABLE', `the knowledge graph store could not be opened: ${(error as Error).message}`, { cause: error });
+        throw new AppError(
+          'UNAVAILABLE',
+          `the knowledge graph store could not be opened: ${(error as Error).message}`,
+          { cause: error },
+        );
       });
       backends.set(this.namespace, opening);
     }
@@ -126,7 +135,8 @@ export class KnowledgeService {
 
   private openBackend(): Promise<GraphBackend> {
     const ns = this.namespace;
-    if (this.options.redisUrl) return RedisGraphBackend.open(this.options.redisUrl, ns === null ? undefined : `quarry:kg:ns:${ns}:`);
+    if (this.options.redisUrl)
+      return RedisGraphBackend.open(this.options.redisUrl, ns === null ? undefined : `quarry:kg:ns:${ns}:`);
     // Principal ids are `key:<hex>`, `group:<name>` (letters, digits, "_", ".", "-") or `anonymous`.
     const file = ns === null ? GRAPH_FILE : join(SCOPED_GRAPHS_DIR, `${ns.replace(/[^A-Za-z0-9_.-]/g, '-')}.sqlite`);
     return SqliteGraphBackend.open(join(this.options.dataDir, file));
@@ -145,7 +155,10 @@ export class KnowledgeService {
         return { extraction, modelUsed: model };
       } catch (error) {
         if (signal.aborted) throw error;
-        this.options.logger.warn({ err: error }, 'entity extraction by the language model failed; using the offline tagger');
+        this.options.logger.warn(
+          { err: error },
+          'entity extraction by the language model failed; using the offline tagger',
+        );
       }
     }
     const classifier = await this.options.tokenClassifier?.();
@@ -154,7 +167,10 @@ export class KnowledgeService {
         return { extraction: await classifier.extract(text, signal), modelUsed: classifier.id };
       } catch (error) {
         if (signal.aborted) throw error;
-        this.options.logger.warn({ err: error, model: classifier.id }, 'entity tagging by the token-classification model failed; using the offline tagger');
+        this.options.logger.warn(
+          { err: error, model: classifier.id },
+          'entity tagging by the token-classification model failed; using the offline tagger',
+        );
       }
     }
     return { extraction: await this.options.tagEntities(text, signal), modelUsed: OFFLINE_MODEL };
@@ -174,12 +190,31 @@ export class KnowledgeService {
     if (request.store === false) {
       const preview = previewRecords(extraction, source, modelUsed, now, vectors);
       const ids = new Map(extraction.entities.map((e, i) => [e.key, preview.entities[i]!.id]));
-      return { entities: preview.entities, edges: preview.edges, evidence: evidenceByEdge(extraction, (key) => ids.get(key)), modelUsed, stored: false };
+      return {
+        entities: preview.entities,
+        edges: preview.edges,
+        evidence: evidenceByEdge(extraction, (key) => ids.get(key)),
+        modelUsed,
+        stored: false,
+      };
     }
     const graph = await this.graph();
-    const merged = await mergeExtraction(graph, { extraction, source, modelUsed, vectors, now, ...(request.maxEntities !== undefined ? { maxEntities: request.maxEntities } : {}) });
+    const merged = await mergeExtraction(graph, {
+      extraction,
+      source,
+      modelUsed,
+      vectors,
+      now,
+      ...(request.maxEntities !== undefined ? { maxEntities: request.maxEntities } : {}),
+    });
     const entities = uniqueById([...merged.entities.values()]);
-    return { entities, edges: merged.edges, evidence: evidenceByEdge(extraction, (key) => merged.entities.get(key)?.id), modelUsed, stored: true };
+    return {
+      entities,
+      edges: merged.edges,
+      evidence: evidenceByEdge(extraction, (key) => merged.entities.get(key)?.id),
+      modelUsed,
+      stored: true,
+    };
   }
 
   private async vectorsFor(extraction: Extraction, signal: AbortSignal): Promise<Map<string, number[]>> {
@@ -191,7 +226,12 @@ export class KnowledgeService {
         extraction.entities.map((e) => `${e.name}. ${e.description}`.slice(0, 500)),
         signal,
       );
-      extraction.entities.forEach((e, i) => vectors.set(e.key, Array.from(embedded[i]!, (v) => Math.round(v * 1e5) / 1e5)));
+      extraction.entities.forEach((e, i) =>
+        vectors.set(
+          e.key,
+          Array.from(embedded[i]!, (v) => Math.round(v * 1e5) / 1e5),
+        ),
+      );
     } catch (error) {
       if (signal.aborted) throw error;
       this.options.logger.warn({ err: error }, 'no entity vectors: entities stay searchable by name only');
@@ -200,7 +240,12 @@ export class KnowledgeService {
   }
 
   /** Entities matching a query by name, alias, name words and meaning, best first. */
-  async search(query: string, types: readonly EntityType[] | undefined, limit: number, signal: AbortSignal): Promise<SearchHit[]> {
+  async search(
+    query: string,
+    types: readonly EntityType[] | undefined,
+    limit: number,
+    signal: AbortSignal,
+  ): Promise<SearchHit[]> {
     const graph = await this.graph();
     const wanted = types && types.length > 0 ? types : ENTITY_TYPES;
     const scores = new Map<string, { score: number; match: SearchHit['match'] }>();
@@ -213,13 +258,18 @@ export class KnowledgeService {
     // A one-word query may be a surname, an organisation's first or last word, or its initials.
     const word = nameKey('organization', query);
     if (word && !word.includes(' ')) {
-      const looseKeys = [`person~surname:${nameKey('person', query)}`, `organization~word:${word}`, `organization~acronym:${word.replace(/[^a-z0-9]/g, '')}`];
+      const looseKeys = [
+        `person~surname:${nameKey('person', query)}`,
+        `organization~word:${word}`,
+        `organization~acronym:${word.replace(/[^a-z0-9]/g, '')}`,
+      ];
       for (const ids of (await graph.lookupAliases(looseKeys)).values()) for (const id of ids) offer(id, 0.85, 'alias');
     }
     const tokens = nameTokens(query);
     if (tokens.length > 0) {
       const hits = new Map<string, number>();
-      for (const ids of (await graph.lookupTokens(tokens)).values()) for (const id of ids) hits.set(id, (hits.get(id) ?? 0) + 1);
+      for (const ids of (await graph.lookupTokens(tokens)).values())
+        for (const id of ids) hits.set(id, (hits.get(id) ?? 0) + 1);
       for (const [id, count] of hits) offer(id, 0.4 + 0.35 * (count / tokens.length), 'words');
     }
     // A one-word query is a name: looked up above, not compared by meaning (an unknown word embeds as noise).
@@ -253,8 +303,11 @@ export class KnowledgeService {
   async relationsAround(ids: readonly string[], limit = 200): Promise<EdgeRecord[]> {
     const graph = await this.graph();
     const seen = new Map<string, EdgeRecord>();
-    for (const id of ids) for (const edge of await graph.edgesOf(id)) seen.set(`${edge.from}|${edge.type}|${edge.to}`, edge);
-    return [...seen.values()].sort((a, b) => b.sources.length - a.sources.length || a.from.localeCompare(b.from)).slice(0, limit);
+    for (const id of ids)
+      for (const edge of await graph.edgesOf(id)) seen.set(`${edge.from}|${edge.type}|${edge.to}`, edge);
+    return [...seen.values()]
+      .sort((a, b) => b.sources.length - a.sources.length || a.from.localeCompare(b.from))
+      .slice(0, limit);
   }
 
   async entity(id: string): Promise<{ entity: EntityRecord; edges: EdgeRecord[] } | null> {
@@ -269,12 +322,17 @@ export class KnowledgeService {
   }
 
   /** The most connected entities (of the given types) and the edges among them. */
-  async subgraph(types: readonly EntityType[] | undefined, limit: number): Promise<{ nodes: EntityRecord[]; edges: EdgeRecord[] }> {
+  async subgraph(
+    types: readonly EntityType[] | undefined,
+    limit: number,
+  ): Promise<{ nodes: EntityRecord[]; edges: EdgeRecord[] }> {
     const graph = await this.graph();
     const nodes = await graph.topEntities({ ...(types && types.length > 0 ? { types } : {}), limit });
     const ids = new Set(nodes.map((n) => n.id));
     const edges = new Map<string, EdgeRecord>();
-    for (const node of nodes) for (const edge of await graph.edgesOf(node.id)) if (ids.has(edge.from) && ids.has(edge.to)) edges.set(`${edge.from}|${edge.type}|${edge.to}`, edge);
+    for (const node of nodes)
+      for (const edge of await graph.edgesOf(node.id))
+        if (ids.has(edge.from) && ids.has(edge.to)) edges.set(`${edge.from}|${edge.type}|${edge.to}`, edge);
     return { nodes, edges: [...edges.values()] };
   }
 
@@ -337,7 +395,18 @@ function previewRecords(
       version: 0,
     };
   });
-  const edges = extraction.relations.map((r): EdgeRecord => ({ from: idOf.get(r.from)!, to: idOf.get(r.to)!, type: r.type, sources: [source.id], cues: [r.cue], createdAt: at, updatedAt: at, version: 0 }));
+  const edges = extraction.relations.map(
+    (r): EdgeRecord => ({
+      from: idOf.get(r.from)!,
+      to: idOf.get(r.to)!,
+      type: r.type,
+      sources: [source.id],
+      cues: [r.cue],
+      createdAt: at,
+      updatedAt: at,
+      version: 0,
+    }),
+  );
   return { entities, edges };
 }
 

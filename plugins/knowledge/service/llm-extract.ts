@@ -4,7 +4,13 @@
  * gives (names keyed the same way, so resolution treats both alike).
  */
 import { nameKey } from '../../../services/entities/names.js';
-import { ENTITY_TYPES, RELATION_TYPES, type EntityType, type Extraction, type RelationType } from '../../../services/entities/types.js';
+import {
+  ENTITY_TYPES,
+  RELATION_TYPES,
+  type EntityType,
+  type Extraction,
+  type RelationType,
+} from '../../../services/entities/types.js';
 import type { LlmClient } from '../../../services/llm/types.js';
 
 const SCHEMA = {
@@ -29,7 +35,12 @@ const SCHEMA = {
       type: 'array',
       items: {
         type: 'object',
-        properties: { from: { type: 'string' }, to: { type: 'string' }, type: { type: 'string', enum: [...RELATION_TYPES] }, evidence: { type: 'string' } },
+        properties: {
+          from: { type: 'string' },
+          to: { type: 'string' },
+          type: { type: 'string', enum: [...RELATION_TYPES] },
+          evidence: { type: 'string' },
+        },
         required: ['from', 'to', 'type', 'evidence'],
         additionalProperties: false,
       },
@@ -56,7 +67,11 @@ interface LlmRelation {
 
 const str = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
 
-export async function extractWithLlm(client: LlmClient, text: string, signal: AbortSignal): Promise<{ extraction: Extraction; model: string }> {
+export async function extractWithLlm(
+  client: LlmClient,
+  text: string,
+  signal: AbortSignal,
+): Promise<{ extraction: Extraction; model: string }> {
   const response = await client.complete({
     system:
       'Extract the named entities and the relations between them from the text. ' +
@@ -102,11 +117,22 @@ export async function extractWithLlm(client: LlmClient, text: string, signal: Ab
     const from = keyOf.get(str(raw.from));
     const to = keyOf.get(str(raw.to));
     const type = str(raw.type) as RelationType;
-    if (from && to && from !== to && RELATION_TYPES.includes(type)) relations.push({ from, to, type, cue: str(raw.evidence).slice(0, 120) || 'llm', ...(str(raw.evidence) ? { evidence: str(raw.evidence).slice(0, 400) } : {}) });
+    if (from && to && from !== to && RELATION_TYPES.includes(type))
+      relations.push({
+        from,
+        to,
+        type,
+        cue: str(raw.evidence).slice(0, 120) || 'llm',
+        ...(str(raw.evidence) ? { evidence: str(raw.evidence).slice(0, 400) } : {}),
+      });
   }
   for (const entity of entities) {
-    const related = relations.filter((r) => r.from === entity.key || r.to === entity.key).map((r) => (r.from === entity.key ? r.to : r.from));
-    entity.cooccurring = [...new Set(related)].map((k) => entities.find((e) => e.key === k)?.name).filter((n): n is string => Boolean(n));
+    const related = relations
+      .filter((r) => r.from === entity.key || r.to === entity.key)
+      .map((r) => (r.from === entity.key ? r.to : r.from));
+    entity.cooccurring = [...new Set(related)]
+      .map((k) => entities.find((e) => e.key === k)?.name)
+      .filter((n): n is string => Boolean(n));
   }
   return { extraction: { entities, relations }, model: response.model };
 }

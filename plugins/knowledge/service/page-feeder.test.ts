@@ -4,7 +4,13 @@ import { silentLogger } from '../../../core/logger.js';
 import type { KnowledgeService } from './knowledge-service.js';
 import { PageFeeder } from './page-feeder.js';
 
-const page = (n: number) => ({ url: `https://p.example/${n}`, title: `p${n}`, text: `Page ${n} `.repeat(40), publishedDate: null, author: null });
+const page = (n: number) => ({
+  url: `https://p.example/${n}`,
+  title: `p${n}`,
+  text: `Page ${n} `.repeat(40),
+  publishedDate: null,
+  author: null,
+});
 
 describe('page feeder', () => {
   it('extracts pages one at a time and drops what exceeds the bounded queue', async () => {

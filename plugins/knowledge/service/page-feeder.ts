@@ -60,7 +60,10 @@ export class PageFeeder {
     for (let page = this.queue.shift(); page; page = this.queue.shift()) {
       try {
         await this.knowledge.extract(
-          { text: page.text.slice(0, this.options.maxChars), source: { url: page.url, title: page.title, publishedDate: page.publishedDate } },
+          {
+            text: page.text.slice(0, this.options.maxChars),
+            source: { url: page.url, title: page.title, publishedDate: page.publishedDate },
+          },
           this.controller.signal,
         );
         this.counts.extracted += 1;

@@ -5,7 +5,17 @@
  * that was half a second on the event loop. Here each column is one typed
  * array, and the vectors one Float32Array.
  */
-import { Data, FixedSizeList, makeData, makeVector, RecordBatch, Struct, Table, vectorFromArray, type Schema } from 'apache-arrow';
+import {
+  Data,
+  FixedSizeList,
+  makeData,
+  makeVector,
+  RecordBatch,
+  Struct,
+  Table,
+  vectorFromArray,
+  type Schema,
+} from 'apache-arrow';
 import { chunksSchema } from './schema.js';
 
 export interface ChunkRow {
@@ -25,8 +35,13 @@ export function chunkRowsTable(rows: ChunkRow[], dimensions: number): Table {
   const vectorType = schema.fields.find((field) => field.name === 'vector')!.type as FixedSizeList;
   const floats = new Float32Array(rows.length * dimensions);
   rows.forEach((row, i) => floats.set(row.vector, i * dimensions));
-  const strings = (name: 'source_id' | 'text' | 'url' | 'title') => vectorFromArray(rows.map((row) => row[name]), schema.fields.find((f) => f.name === name)!.type).data[0]!;
-  const ints = (name: 'chunk_index' | 'start' | 'end' | 'tokens') => makeVector(Int32Array.from(rows, (row) => row[name])).data[0]!;
+  const strings = (name: 'source_id' | 'text' | 'url' | 'title') =>
+    vectorFromArray(
+      rows.map((row) => row[name]),
+      schema.fields.find((f) => f.name === name)!.type,
+    ).data[0]!;
+  const ints = (name: 'chunk_index' | 'start' | 'end' | 'tokens') =>
+    makeVector(Int32Array.from(rows, (row) => row[name])).data[0]!;
   const columns: Record<string, Data> = {
     source_id: strings('source_id'),
     chunk_index: ints('chunk_index'),
@@ -36,8 +51,18 @@ export function chunkRowsTable(rows: ChunkRow[], dimensions: number): Table {
     tokens: ints('tokens'),
     url: strings('url'),
     title: strings('title'),
-    vector: makeData({ type: vectorType, length: rows.length, nullCount: 0, child: makeData({ type: vectorType.valueType, length: floats.length, data: floats }) }),
+    vector: makeData({
+      type: vectorType,
+      length: rows.length,
+      nullCount: 0,
+      child: makeData({ type: vectorType.valueType, length: floats.length, data: floats }),
+    }),
   };
-  const data = makeData({ type: new Struct(schema.fields), length: rows.length, nullCount: 0, children: schema.fields.map((field) => columns[field.name]!) });
+  const data = makeData({
+    type: new Struct(schema.fields),
+    length: rows.length,
+    nullCount: 0,
+    children: schema.fields.map((field) => columns[field.name]!),
+  });
   return new Table([new RecordBatch(schema, data)]);
 }

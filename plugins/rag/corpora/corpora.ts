@@ -18,7 +18,11 @@ export class Corpora {
   ) {}
 
   store(): Promise<CorpusStore> {
-    this.opening ??= CorpusStore.open({ dir: join(this.dataDir, CORPORA_DIR), logger: this.logger, ...this.options }).catch((error: unknown) => {
+    this.opening ??= CorpusStore.open({
+      dir: join(this.dataDir, CORPORA_DIR),
+      logger: this.logger,
+      ...this.options,
+    }).catch((error: unknown) => {
       this.opening = null;
       throw error;
     });

@@ -31,16 +31,31 @@ function toVector(value: Row['vector'] | null | undefined): Float32Array | null 
   return Float32Array.from(typeof value.toArray === 'function' ? value.toArray() : value);
 }
 
-export async function searchCorpusChunks(table: Table, request: { vector?: Float32Array; text?: string; limit: number }): Promise<ChunkHit[]> {
+export async function searchCorpusChunks(
+  table: Table,
+  request: { vector?: Float32Array; text?: string; limit: number },
+): Promise<ChunkHit[]> {
   const limit = Math.min(Math.max(1, Math.floor(request.limit)), MAX_LIMIT);
   const text = request.text?.trim() || undefined;
   if (!request.vector && !text) throw new AppError('INVALID_INPUT', 'a corpus search needs a vector, a text or both');
   const [byVector, byText] = await Promise.all([
     request.vector
-      ? (table.vectorSearch(request.vector).distanceType('cosine').select([...COLUMNS, '_distance']).limit(limit).toArray() as Promise<Row[]>)
+      ? (table
+          .vectorSearch(request.vector)
+          .distanceType('cosine')
+          .select([...COLUMNS, '_distance'])
+          .limit(limit)
+          .toArray() as Promise<Row[]>)
       : Promise.resolve([] as Row[]),
     // A MatchQuery takes the words as words: quotes, AND, parentheses are not query syntax here.
-    text ? (table.query().fullTextSearch(new MatchQuery(text, 'text')).select([...COLUMNS, '_score']).limit(limit).toArray() as Promise<Row[]>) : Promise.resolve([] as Row[]),
+    text
+      ? (table
+          .query()
+          .fullTextSearch(new MatchQuery(text, 'text'))
+          .select([...COLUMNS, '_score'])
+          .limit(limit)
+          .toArray() as Promise<Row[]>)
+      : Promise.resolve([] as Row[]),
   ]);
   const rows = new Map([...byText, ...byVector].map((row) => [keyOf(row), row]));
   const vectorRank = new Map(byVector.map((row, i) => [keyOf(row), i + 1]));

@@ -48,7 +48,13 @@ function source(url: string, texts: string[], seed: number): StoredSourceInput {
   };
 }
 
-const newCorpus = { topic: 'lighthouses', parameters: { depth: 'quick' }, queries_planned: ['lighthouses overview'], embedding_model: 'test/model', dimensions: DIMENSIONS };
+const newCorpus = {
+  topic: 'lighthouses',
+  parameters: { depth: 'quick' },
+  queries_planned: ['lighthouses overview'],
+  embedding_model: 'test/model',
+  dimensions: DIMENSIONS,
+};
 
 describe('the corpus store', () => {
   it('keeps a corpus and its sources and chunks, searches them by text and by vector, and deletes them', async () => {
@@ -57,8 +63,16 @@ describe('the corpus store', () => {
     const record = await store.create(newCorpus);
     expect(record).toMatchObject({ status: 'building', topic: 'lighthouses', owner: { pid: process.pid } });
     const stored = await store.addSources(record.corpus_id, [
-      source('https://a.example/', ['The Pharos of Alexandria was one of the seven wonders.', 'Its light guided ships into the harbour.'], 1),
-      source('https://b.example/', ['Fresnel lenses concentrate the lamp into a beam.', 'They were invented in 1822.'], 2),
+      source(
+        'https://a.example/',
+        ['The Pharos of Alexandria was one of the seven wonders.', 'Its light guided ships into the harbour.'],
+        1,
+      ),
+      source(
+        'https://b.example/',
+        ['Fresnel lenses concentrate the lamp into a beam.', 'They were invented in 1822.'],
+        2,
+      ),
     ]);
     expect(stored.map((s) => s.chunk_count)).toEqual([2, 2]);
     expect(stored[0]!.source_id).toMatch(/^src_[a-f0-9]{12}$/);
@@ -69,7 +83,9 @@ describe('the corpus store', () => {
     const byVector = await store.search(record.corpus_id, { vector: unit(11), limit: 2 });
     expect(byVector[0]).toMatchObject({ url: 'https://a.example/', chunk_index: 1, vector_rank: 1 });
     expect(byVector[0]!.vector).toHaveLength(DIMENSIONS);
-    const content = (await store.sources(record.corpus_id, { withContent: true })).find((s) => s.url === 'https://a.example/')!.content;
+    const content = (await store.sources(record.corpus_id, { withContent: true })).find(
+      (s) => s.url === 'https://a.example/',
+    )!.content;
     expect(content.slice(byVector[0]!.start, byVector[0]!.end)).toBe('Its light guided ships into the harbour.');
     expect((await store.sourceVectors(record.corpus_id)).size).toBe(2);
 

@@ -23,7 +23,15 @@ import { sqlString } from '../../../services/vectors/filters.js';
 import { SerialQueue } from '../../../services/vectors/serial-queue.js';
 import { searchCorpusChunks } from './corpus-search.js';
 import { chunkRowsTable } from './chunk-table.js';
-import { chunksSchema, chunksTable, CORPUS_ID, RECORDS_TABLE, recordsSchema, sourcesSchema, sourcesTable } from './schema.js';
+import {
+  chunksSchema,
+  chunksTable,
+  CORPUS_ID,
+  RECORDS_TABLE,
+  recordsSchema,
+  sourcesSchema,
+  sourcesTable,
+} from './schema.js';
 import type { ChunkHit, CorpusOwner, CorpusRecord, StoredSource, StoredSourceInput } from './types.js';
 
 export interface CorpusStoreOptions {
@@ -54,7 +62,19 @@ export interface CorpusSearch {
   limit: number;
 }
 
-const SOURCE_COLUMNS = ['source_id', 'url', 'title', 'content', 'summary', 'word_count', 'engine', 'scraped_at', 'relevance_score', 'query', 'chunk_count'];
+const SOURCE_COLUMNS = [
+  'source_id',
+  'url',
+  'title',
+  'content',
+  'summary',
+  'word_count',
+  'engine',
+  'scraped_at',
+  'relevance_score',
+  'query',
+  'chunk_count',
+];
 
 export function newCorpusId(): string {
   return `corpus_${randomBytes(8).toString('hex')}`;
@@ -92,7 +112,9 @@ export class CorpusStore {
     mkdirSync(options.dir, { recursive: true });
     const db = await connect(options.dir);
     const names = await db.tableNames();
-    const records = names.includes(RECORDS_TABLE) ? await db.openTable(RECORDS_TABLE) : await db.createEmptyTable(RECORDS_TABLE, recordsSchema(), { mode: 'create', existOk: true });
+    const records = names.includes(RECORDS_TABLE)
+      ? await db.openTable(RECORDS_TABLE)
+      : await db.createEmptyTable(RECORDS_TABLE, recordsSchema(), { mode: 'create', existOk: true });
     const store = new CorpusStore(db, records, options);
     await store.recover(names);
     return store;
@@ -104,9 +126,18 @@ export class CorpusStore {
     for (const record of all) {
       if (record.status !== 'building') continue;
       const owner = record.owner;
-      const gone = !owner || owner.host !== this.owner.host || !isAlive(owner.pid) || (owner.pid === this.owner.pid && owner.instance !== this.owner.instance);
+      const gone =
+        !owner ||
+        owner.host !== this.owner.host ||
+        !isAlive(owner.pid) ||
+        (owner.pid === this.owner.pid && owner.instance !== this.owner.instance);
       if (!gone) continue;
-      await this.writeRecord({ ...record, status: 'incomplete', status_reason: 'the build was interrupted (its process ended before it finished)', owner: null });
+      await this.writeRecord({
+        ...record,
+        status: 'incomplete',
+        status_reason: 'the build was interrupted (its process ended before it finished)',
+        owner: null,
+      });
       this.options.logger.warn({ corpus: record.corpus_id }, 'corpus store: an interrupted build is marked incomplete');
     }
     const known = new Set(all.map((r) => r.corpus_id));
@@ -163,7 +194,11 @@ export class CorpusStore {
   }
 
   private async getRecord(corpusId: string): Promise<CorpusRecord | null> {
-    const rows = (await this.records.query().where(`corpus_id = ${sqlString(corpusId)}`).select(['record']).toArray()) as Array<{ record: string }>;
+    const rows = (await this.records
+      .query()
+      .where(`corpus_id = ${sqlString(corpusId)}`)
+      .select(['record'])
+      .toArray()) as Array<{ record: string }>;
     return rows[0] ? (JSON.parse(rows[0].record) as CorpusRecord) : null;
   }
 
@@ -176,14 +211,16 @@ export class CorpusStore {
   /** The record, or NOT_FOUND naming the corpus. */
   async require(corpusId: string): Promise<CorpusRecord> {
     const record = await this.get(corpusId);
-    if (!record) throw new AppError('NOT_FOUND', `corpus_id: no corpus ${corpusId}`, { details: { field: 'corpus_id' } });
+    if (!record)
+      throw new AppError('NOT_FOUND', `corpus_id: no corpus ${corpusId}`, { details: { field: 'corpus_id' } });
     return record;
   }
 
   /** The record when viewer may see it; NOT_FOUND otherwise, as for a corpus that does not exist. */
   async requireFor(corpusId: string, viewer: Principal | undefined): Promise<CorpusRecord> {
     const record = await this.get(corpusId);
-    if (!record || !mayAccess(viewer, record.owner_id)) throw new AppError('NOT_FOUND', `corpus_id: no corpus ${corpusId}`, { details: { field: 'corpus_id' } });
+    if (!record || !mayAccess(viewer, record.owner_id))
+      throw new AppError('NOT_FOUND', `corpus_id: no corpus ${corpusId}`, { details: { field: 'corpus_id' } });
     return record;
   }
 
@@ -201,7 +238,9 @@ export class CorpusStore {
   async list(): Promise<CorpusRecord[]> {
     this.assertOpen();
     const rows = (await this.records.query().select(['record']).toArray()) as Array<{ record: string }>;
-    return rows.map((row) => JSON.parse(row.record) as CorpusRecord).sort((a, b) => b.created_at.localeCompare(a.created_at));
+    return rows
+      .map((row) => JSON.parse(row.record) as CorpusRecord)
+      .sort((a, b) => b.created_at.localeCompare(a.created_at));
   }
 
   /** Changes a record (status, queries run, counts) in one commit. */
@@ -217,7 +256,8 @@ export class CorpusStore {
   /** Takes over an incomplete build (resume): the record is "building" again, owned by this store. */
   async claim(corpusId: string): Promise<CorpusRecord> {
     return this.update(corpusId, (record) => {
-      if (record.status === 'building') throw new AppError('INVALID_INPUT', `corpus_id: ${corpusId} is being built now`);
+      if (record.status === 'building')
+        throw new AppError('INVALID_INPUT', `corpus_id: ${corpusId} is being built now`);
       return { ...record, status: 'building', status_reason: null, owner: this.owner };
     });
   }
@@ -225,7 +265,9 @@ export class CorpusStore {
   private async table(name: string, create: () => ReturnType<typeof sourcesSchema>): Promise<Table> {
     let table = this.tables.get(name);
     if (!table) {
-      table = (await this.db.tableNames()).includes(name) ? await this.db.openTable(name) : await this.db.createEmptyTable(name, create(), { mode: 'create', existOk: true });
+      table = (await this.db.tableNames()).includes(name)
+        ? await this.db.openTable(name)
+        : await this.db.createEmptyTable(name, create(), { mode: 'create', existOk: true });
       this.tables.set(name, table);
     }
     return table;
@@ -252,9 +294,22 @@ export class CorpusStore {
       const rows = stored.flatMap((source) =>
         source.chunks.map((chunk, index) => {
           if (chunk.vector.length !== record.dimensions) {
-            throw new AppError('INVALID_INPUT', `chunk vectors have ${chunk.vector.length} dimensions; corpus ${corpusId} has ${record.dimensions}`);
+            throw new AppError(
+              'INVALID_INPUT',
+              `chunk vectors have ${chunk.vector.length} dimensions; corpus ${corpusId} has ${record.dimensions}`,
+            );
           }
-          return { source_id: source.source_id, chunk_index: index, text: chunk.text, start: chunk.start, end: chunk.end, tokens: chunk.tokens, url: source.url, title: source.title, vector: chunk.vector };
+          return {
+            source_id: source.source_id,
+            chunk_index: index,
+            text: chunk.text,
+            start: chunk.start,
+            end: chunk.end,
+            tokens: chunk.tokens,
+            url: source.url,
+            title: source.title,
+            vector: chunk.vector,
+          };
         }),
       );
       if (rows.length > 0) await chunks.add(chunkRowsTable(rows, record.dimensions));
@@ -269,21 +324,44 @@ export class CorpusStore {
     if (!table) return [];
     const columns = options.withContent ? SOURCE_COLUMNS : SOURCE_COLUMNS.filter((c) => c !== 'content');
     const rows = (await table.query().select(columns).toArray()) as StoredSource[];
-    return rows.map((row) => ({ ...row, content: row.content ?? '', word_count: Number(row.word_count), chunk_count: Number(row.chunk_count), relevance_score: Number(row.relevance_score) }));
+    return rows.map((row) => ({
+      ...row,
+      content: row.content ?? '',
+      word_count: Number(row.word_count),
+      chunk_count: Number(row.chunk_count),
+      relevance_score: Number(row.relevance_score),
+    }));
   }
 
   async sourcesById(corpusId: string, ids: string[]): Promise<Map<string, StoredSource>> {
     const table = await this.existingTable(sourcesTable(corpusId));
     if (!table || ids.length === 0) return new Map();
-    const rows = (await table.query().where(`source_id IN (${[...new Set(ids)].map(sqlString).join(', ')})`).select(SOURCE_COLUMNS).toArray()) as StoredSource[];
-    return new Map(rows.map((row) => [row.source_id, { ...row, word_count: Number(row.word_count), chunk_count: Number(row.chunk_count), relevance_score: Number(row.relevance_score) }]));
+    const rows = (await table
+      .query()
+      .where(`source_id IN (${[...new Set(ids)].map(sqlString).join(', ')})`)
+      .select(SOURCE_COLUMNS)
+      .toArray()) as StoredSource[];
+    return new Map(
+      rows.map((row) => [
+        row.source_id,
+        {
+          ...row,
+          word_count: Number(row.word_count),
+          chunk_count: Number(row.chunk_count),
+          relevance_score: Number(row.relevance_score),
+        },
+      ]),
+    );
   }
 
   /** Each source's document vector: the unit mean of its chunk vectors. */
   async sourceVectors(corpusId: string): Promise<Map<string, Float32Array>> {
     const chunks = await this.existingTable(chunksTable(corpusId));
     if (!chunks) return new Map();
-    const rows = (await chunks.query().select(['source_id', 'vector']).toArray()) as Array<{ source_id: string; vector: ArrayLike<number> & { toArray?(): ArrayLike<number> } }>;
+    const rows = (await chunks.query().select(['source_id', 'vector']).toArray()) as Array<{
+      source_id: string;
+      vector: ArrayLike<number> & { toArray?(): ArrayLike<number> };
+    }>;
     const bySource = new Map<string, Float32Array[]>();
     for (const row of rows) {
       const vector = Float32Array.from(typeof row.vector.toArray === 'function' ? row.vector.toArray() : row.vector);

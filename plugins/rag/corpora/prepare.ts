@@ -23,13 +23,29 @@ export interface SourceToStore {
 }
 
 /** `chunker`: the worker pool's chunk task, so a long source is not chunked on the event loop. */
-export async function prepareSources(sources: SourceToStore[], embedder: Embedder, chunker: Chunker, signal?: AbortSignal): Promise<StoredSourceInput[]> {
+export async function prepareSources(
+  sources: SourceToStore[],
+  embedder: Embedder,
+  chunker: Chunker,
+  signal?: AbortSignal,
+): Promise<StoredSourceInput[]> {
   const options = { strategy: 'recursive', maxTokens: CORPUS_CHUNK_TOKENS, overlapTokens: 0 } as const;
-  const chunked = await Promise.all(sources.map((source) => chunkLead(source.content, options, MAX_CHUNKS_PER_SOURCE, chunker)));
-  const vectors = await embedder.embed(chunked.flat().map((chunk) => chunk.text), signal);
+  const chunked = await Promise.all(
+    sources.map((source) => chunkLead(source.content, options, MAX_CHUNKS_PER_SOURCE, chunker)),
+  );
+  const vectors = await embedder.embed(
+    chunked.flat().map((chunk) => chunk.text),
+    signal,
+  );
   let offset = 0;
   return sources.map((source, i) => {
-    const chunks = chunked[i]!.map((chunk) => ({ text: chunk.text, start: chunk.start, end: chunk.end, tokens: chunk.tokens, vector: vectors[offset++]! }));
+    const chunks = chunked[i]!.map((chunk) => ({
+      text: chunk.text,
+      start: chunk.start,
+      end: chunk.end,
+      tokens: chunk.tokens,
+      vector: vectors[offset++]!,
+    }));
     return { ...source, word_count: source.content.split(/\s+/).filter(Boolean).length, chunks };
   });
 }

@@ -33,9 +33,17 @@ export interface Retrieval {
   vectorUsed: boolean;
 }
 
-export async function retrieve(store: CorpusStore, record: CorpusRecord, query: string, options: RetrieveOptions): Promise<Retrieval> {
+export async function retrieve(
+  store: CorpusStore,
+  record: CorpusRecord,
+  query: string,
+  options: RetrieveOptions,
+): Promise<Retrieval> {
   const embedder = options.embedder;
-  const sameModel = embedder !== null && embedder.info().id === record.embedding_model && embedder.info().dimensions === record.dimensions;
+  const sameModel =
+    embedder !== null &&
+    embedder.info().id === record.embedding_model &&
+    embedder.info().dimensions === record.dimensions;
   const vector = sameModel ? (await embedder.embed([query], options.signal))[0]! : undefined;
   const pool = Math.max(options.limit * 4, 40);
   const candidates = await store.search(record.corpus_id, { ...(vector ? { vector } : {}), text: query, limit: pool });
@@ -45,8 +53,17 @@ export async function retrieve(store: CorpusStore, record: CorpusRecord, query: 
     const { center } = await calibration(embedder);
     for (const c of candidates) if (c.vector) cache.set(c.text, centred(c.vector, center));
   }
-  const features = await passageFeatures(query, candidates.map((c) => ({ text: c.text, title: c.title })), sameModel ? embedder : null, options.signal, cache);
+  const features = await passageFeatures(
+    query,
+    candidates.map((c) => ({ text: c.text, title: c.title })),
+    sameModel ? embedder : null,
+    options.signal,
+    cache,
+  );
   const scored = candidates.map((c, i) => ({ ...c, score: probability(features[i]!) }));
   if ((options.order ?? 'calibrated') === 'calibrated') scored.sort((a, b) => b.score - a.score || b.fused - a.fused);
-  return { hits: scored.filter((h) => h.score >= options.minRelevance).slice(0, options.limit), vectorUsed: vector !== undefined };
+  return {
+    hits: scored.filter((h) => h.score >= options.minRelevance).slice(0, options.limit),
+    vectorUsed: vector !== undefined,
+  };
 }

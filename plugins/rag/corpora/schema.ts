@@ -19,7 +19,11 @@ export const CORPUS_ID = /^corpus_[a-f0-9]{16,64}$/;
 export const SOURCE_ID = /^src_[a-f0-9]{8,64}$/;
 
 export function recordsSchema(): Schema {
-  return new Schema([new Field('corpus_id', new Utf8(), false), new Field('record', new Utf8(), false), new Field('updated_at', new Int64(), false)]);
+  return new Schema([
+    new Field('corpus_id', new Utf8(), false),
+    new Field('record', new Utf8(), false),
+    new Field('updated_at', new Int64(), false),
+  ]);
 }
 
 export function sourcesSchema(): Schema {

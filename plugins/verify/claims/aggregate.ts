@@ -80,7 +80,13 @@ export function credibilityWeight(credibility: number): number {
 }
 
 function combine(values: number[], top: number): number {
-  return 1 - values.sort((a, b) => b - a).slice(0, top).reduce((acc, v) => acc * (1 - v), 1);
+  return (
+    1 -
+    values
+      .sort((a, b) => b - a)
+      .slice(0, top)
+      .reduce((acc, v) => acc * (1 - v), 1)
+  );
 }
 
 /**
@@ -103,16 +109,32 @@ export function gradeOf(reach: FactReach, rules = AGGREGATION): number {
  * `judgedByModel`: a model (LLM or NLI) read the sentences; then the grade can only lower its
  * support to partial, never turn "nothing states it" into support.
  */
-export function factOutcome(fact: Fact, evidence: JudgedCandidate[], rules = AGGREGATION, reach: FactReach | null = null, judgedByModel = false): FactOutcome {
+export function factOutcome(
+  fact: Fact,
+  evidence: JudgedCandidate[],
+  rules = AGGREGATION,
+  reach: FactReach | null = null,
+  judgedByModel = false,
+): FactOutcome {
   const supporting = evidence.filter((e) => e.judgement.stance === 'supports');
-  const contradicting = evidence.filter((e) => e.judgement.stance === 'contradicts' && !(reach?.unmentioned && otherFigureOnly(fact, e, reach.unmentioned)));
+  const contradicting = evidence.filter(
+    (e) => e.judgement.stance === 'contradicts' && !(reach?.unmentioned && otherFigureOnly(fact, e, reach.unmentioned)),
+  );
   const support = Math.max(0, ...supporting.map((e) => e.weight * e.judgement.strength));
-  const contradiction = combine(contradicting.map((e) => e.weight * e.judgement.strength), rules.topEvidence);
+  const contradiction = combine(
+    contradicting.map((e) => e.weight * e.judgement.strength),
+    rules.topEvidence,
+  );
   const supported = support >= rules.supportThreshold;
   const contradicted = contradiction >= rules.contradictionThreshold;
   let status: FactStatus = 'no_evidence';
   if (supported && contradicted) {
-    status = support >= rules.dominance * contradiction ? 'supported' : contradiction >= rules.dominance * support ? 'contradicted' : 'disputed';
+    status =
+      support >= rules.dominance * contradiction
+        ? 'supported'
+        : contradiction >= rules.dominance * support
+          ? 'contradicted'
+          : 'disputed';
   } else if (supported) status = 'supported';
   else if (contradicted) status = 'contradicted';
   if (reach && (status === 'supported' || (status === 'no_evidence' && !judgedByModel))) {
@@ -120,8 +142,16 @@ export function factOutcome(fact: Fact, evidence: JudgedCandidate[], rules = AGG
     const whole = grade >= rules.fullGrade && Math.min(...reach.parts) >= rules.partShare;
     status = whole ? 'supported' : grade >= rules.partGrade || judgedByModel ? 'partly_supported' : 'no_evidence';
   }
-  if (status === 'no_evidence' && (support >= rules.partialThreshold || (reach && reach.parts.length > 1 && Math.max(...reach.parts) >= rules.fullPart))) status = 'partly_supported';
-  const qualifier = status === 'supported' ? (supporting.find((e) => e.judgement.reasons.includes('qualifies the fact')) ?? null) : null;
+  if (
+    status === 'no_evidence' &&
+    (support >= rules.partialThreshold ||
+      (reach && reach.parts.length > 1 && Math.max(...reach.parts) >= rules.fullPart))
+  )
+    status = 'partly_supported';
+  const qualifier =
+    status === 'supported'
+      ? (supporting.find((e) => e.judgement.reasons.includes('qualifies the fact')) ?? null)
+      : null;
   return { fact, status, support: round(support), contradiction: round(contradiction), evidence, qualifier };
 }
 
@@ -143,9 +173,14 @@ export function decideVerdict(outcomes: FactOutcome[]): VerdictOutcome {
   } else if (all('supported')) {
     verdict = 'true';
     strength = Math.min(...outcomes.map((o) => o.support)) - central.contradiction / 2;
-  } else if (outcomes.some((o) => o.status === 'supported' || o.status === 'partly_supported') && !outcomes.some((o) => o.status === 'contradicted')) {
+  } else if (
+    outcomes.some((o) => o.status === 'supported' || o.status === 'partly_supported') &&
+    !outcomes.some((o) => o.status === 'contradicted')
+  ) {
     verdict = 'partially_true';
-    strength = outcomes.filter((o) => o.status === 'supported').length / outcomes.length * Math.max(...outcomes.map((o) => o.support));
+    strength =
+      (outcomes.filter((o) => o.status === 'supported').length / outcomes.length) *
+      Math.max(...outcomes.map((o) => o.support));
   } else {
     verdict = 'unverifiable';
     // How close the evidence came to settling the claim: low when the pages do not mention it.

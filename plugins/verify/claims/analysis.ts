@@ -4,7 +4,15 @@
  * words, hedges, words that call something false, and contrast markers.
  */
 import { isStopWord, stem, tokenize } from '../../../services/ranking/tokens.js';
-import { CONTRAST_MARKERS, DIRECTION, FALSITY_MARKERS, HEDGES, LIGHT_WORDS, NEGATED_AUXILIARIES, NEGATORS } from './lexicon.js';
+import {
+  CONTRAST_MARKERS,
+  DIRECTION,
+  FALSITY_MARKERS,
+  HEDGES,
+  LIGHT_WORDS,
+  NEGATED_AUXILIARIES,
+  NEGATORS,
+} from './lexicon.js';
 import { isYear, quantities, type Quantity } from './quantities.js';
 
 export type Direction = keyof typeof DIRECTION;
@@ -40,7 +48,15 @@ export function analyse(text: string): TextAnalysis {
   });
   const terms = new Map<string, number>();
   for (const token of tokens) {
-    if (isStopWord(token) || LIGHT_WORDS.has(token) || NEGATORS.has(token) || NEGATED_AUXILIARIES.has(token) || token === 't' || token.length < 2) continue;
+    if (
+      isStopWord(token) ||
+      LIGHT_WORDS.has(token) ||
+      NEGATORS.has(token) ||
+      NEGATED_AUXILIARIES.has(token) ||
+      token === 't' ||
+      token.length < 2
+    )
+      continue;
     if (/\d/.test(token)) continue; // figures are compared as quantities
     const weight = entities.has(token) ? 2 : token.length >= 8 ? 1.5 : 1;
     terms.set(token, Math.max(terms.get(token) ?? 0, weight));
@@ -52,7 +68,8 @@ export function analyse(text: string): TextAnalysis {
     else if (token === 't' && i > 0 && NEGATED_AUXILIARIES.has(tokens[i - 1]!)) negations++;
   }
   const directions = new Set<Direction>();
-  for (const token of tokens) for (const [name, set] of Object.entries(DIRECTION)) if (set.has(token)) directions.add(name as Direction);
+  for (const token of tokens)
+    for (const [name, set] of Object.entries(DIRECTION)) if (set.has(token)) directions.add(name as Direction);
   const found = quantities(text);
   return {
     text,

@@ -6,7 +6,14 @@
  */
 import type { Embedder } from '../../../services/embeddings/types.js';
 import type { LlmClient } from '../../../services/llm/types.js';
-import { AGGREGATION, credibilityWeight, decideVerdict, factOutcome, type JudgedCandidate, type VerdictOutcome } from './aggregate.js';
+import {
+  AGGREGATION,
+  credibilityWeight,
+  decideVerdict,
+  factOutcome,
+  type JudgedCandidate,
+  type VerdictOutcome,
+} from './aggregate.js';
 import { analyse, type TextAnalysis } from './analysis.js';
 import { calibratedConfidence } from './confidence.js';
 import { coverageScores, type CoverageScore } from './coverage-scores.js';
@@ -64,13 +71,26 @@ export interface ClaimAssessment {
   decomposedBy: string;
 }
 
-export async function checkClaim(claim: string, pages: EvidencePage[], options: CheckClaimOptions): Promise<ClaimCheck> {
+export async function checkClaim(
+  claim: string,
+  pages: EvidencePage[],
+  options: CheckClaimOptions,
+): Promise<ClaimCheck> {
   const { outcome, judgedBy, decomposedBy } = await assessClaim(claim, pages, options);
   options.onStep?.('aggregate', outcome.verdict);
-  return { ...outcome, confidence: calibratedConfidence(outcome.verdict, outcome.strength, judgedBy !== 'rules'), judgedBy, decomposedBy };
+  return {
+    ...outcome,
+    confidence: calibratedConfidence(outcome.verdict, outcome.strength, judgedBy !== 'rules'),
+    judgedBy,
+    decomposedBy,
+  };
 }
 
-export async function assessClaim(claim: string, pages: EvidencePage[], options: CheckClaimOptions): Promise<ClaimAssessment> {
+export async function assessClaim(
+  claim: string,
+  pages: EvidencePage[],
+  options: CheckClaimOptions,
+): Promise<ClaimAssessment> {
   const step = options.onStep ?? (() => undefined);
   let facts: Fact[] | null = null;
   let decomposedBy = 'rules';
@@ -81,7 +101,10 @@ export async function assessClaim(claim: string, pages: EvidencePage[], options:
   facts ??= decomposeClaim(claim);
   step('decompose', `${facts.length} fact${facts.length === 1 ? '' : 's'}`);
 
-  const { candidates, mentions, sentences } = await retrieveEvidence(facts, pages, options.embedder, { ...RETRIEVAL[options.depth], ...(options.signal ? { signal: options.signal } : {}) });
+  const { candidates, mentions, sentences } = await retrieveEvidence(facts, pages, options.embedder, {
+    ...RETRIEVAL[options.depth],
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
   step('retrieve', `${candidates.reduce((n, c) => n + c.length, 0)} candidate sentences`);
 
   let judgedBy = 'rules';
@@ -92,12 +115,20 @@ export async function assessClaim(claim: string, pages: EvidencePage[], options:
     let judgements = options.llm ? await judgeWithLlm(options.llm, fact, list, options.signal).catch(() => null) : null;
     if (judgements) judgedBy = options.llm!.model;
     else if (options.stance && list.length > 0) {
-      judgements = await options.stance.judge(fact.text, list.map((c) => c.sentence), options.signal).catch(() => null);
+      judgements = await options.stance
+        .judge(
+          fact.text,
+          list.map((c) => c.sentence),
+          options.signal,
+        )
+        .catch(() => null);
       if (judgements) judgedBy = options.stance.id;
     }
     byModel.push(judgements !== null);
     judgements ??= list.map((c) => stanceOf(fact, c));
-    judged.push(list.map((c, j) => ({ ...c, judgement: judgements[j]!, weight: credibilityWeight(c.page.credibility) })));
+    judged.push(
+      list.map((c, j) => ({ ...c, judgement: judgements[j]!, weight: credibilityWeight(c.page.credibility) })),
+    );
   }
   step('judge', `${judged.flat().filter((c) => c.judgement.stance !== 'unrelated').length} sentences take a side`);
 

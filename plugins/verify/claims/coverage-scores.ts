@@ -20,7 +20,11 @@ import type { FactReach } from './fact-parts.js';
 export const COVERAGE_SCORES = ['best_sentence_overlap', 'best_two_cover', 'fact_grade', 'cover_and_grade'] as const;
 export type CoverageScore = (typeof COVERAGE_SCORES)[number];
 
-export function coverageScores(claim: TextAnalysis, sentences: readonly TextAnalysis[], reaches: readonly FactReach[]): Record<CoverageScore, number> {
+export function coverageScores(
+  claim: TextAnalysis,
+  sentences: readonly TextAnalysis[],
+  reaches: readonly FactReach[],
+): Record<CoverageScore, number> {
   const tokenSets = sentences.map((s) => new Set(s.tokens));
   const bestTwo = coverTerms(claim.terms, tokenSets, 2).share;
   const grade = reaches.length === 0 ? 0 : reaches.reduce((sum, r) => sum + gradeOf(r), 0) / reaches.length;

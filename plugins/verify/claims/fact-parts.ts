@@ -10,7 +10,8 @@ import { analyse, termCoverage, type TextAnalysis } from './analysis.js';
 import type { Fact } from './facts.js';
 import { unmentioned, type PageMentions, type Unmentioned } from './mentions.js';
 
-const LINKS = /\s*(?:[,;()]|\s[-–—]\s|\s+(?:and|or|which|who|whom|whose|including|as well as|with|after|before|while|where|when|because|since|until|although)\s+)\s*/i;
+const LINKS =
+  /\s*(?:[,;()]|\s[-–—]\s|\s+(?:and|or|which|who|whom|whose|including|as well as|with|after|before|while|where|when|because|since|until|although)\s+)\s*/i;
 /** A part needs this many content terms of its own; shorter pieces stay with the part before them. */
 const MIN_PART_TERMS = 2;
 /** Sentences that may hold one part together (a name on one line, what it did on the next). */
@@ -20,7 +21,8 @@ export function partsOf(fact: Fact): TextAnalysis[] {
   const parts: string[] = [];
   for (const piece of fact.text.split(LINKS)) {
     if (!piece) continue;
-    if (parts.length > 0 && analyse(parts[parts.length - 1]!).terms.size < MIN_PART_TERMS) parts[parts.length - 1] += ` ${piece}`;
+    if (parts.length > 0 && analyse(parts[parts.length - 1]!).terms.size < MIN_PART_TERMS)
+      parts[parts.length - 1] += ` ${piece}`;
     else parts.push(piece);
   }
   const analysed = parts.map(analyse).filter((a) => a.terms.size >= MIN_PART_TERMS);
@@ -37,10 +39,17 @@ export interface FactReach {
   unmentioned?: Unmentioned;
 }
 
-export function reachOf(fact: Fact, evidence: ReadonlyArray<{ analysis: TextAnalysis; inCover?: boolean }>, mentions?: PageMentions): FactReach {
+export function reachOf(
+  fact: Fact,
+  evidence: ReadonlyArray<{ analysis: TextAnalysis; inCover?: boolean }>,
+  mentions?: PageMentions,
+): FactReach {
   const cover = evidence.filter((e) => e.inCover);
   const together = analyse((cover.length > 0 ? cover : evidence).map((e) => e.analysis.text).join(' '));
-  const reach: FactReach = { coverage: round(termCoverage(fact.analysis, together)), parts: partShares(fact, evidence) };
+  const reach: FactReach = {
+    coverage: round(termCoverage(fact.analysis, together)),
+    parts: partShares(fact, evidence),
+  };
   return mentions ? { ...reach, unmentioned: unmentioned(fact.analysis, mentions) } : reach;
 }
 

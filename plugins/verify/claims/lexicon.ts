@@ -6,7 +6,12 @@
 import { stem } from '../../../services/ranking/tokens.js';
 
 function stems(words: string): Set<string> {
-  return new Set(words.split(/\s+/).filter(Boolean).map((w) => stem(w.toLowerCase())));
+  return new Set(
+    words
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((w) => stem(w.toLowerCase())),
+  );
 }
 
 /** Words that negate the statement they are in. */
@@ -15,7 +20,23 @@ export const NEGATORS = stems(
     "isn't aren't wasn't weren't doesn't don't didn't hasn't haven't hadn't won't can't couldn't shouldn't wouldn't",
 );
 /** The contracted negation as the tokenizer sees it ("isn't" → "isn" + "t"). */
-export const NEGATED_AUXILIARIES = new Set(['isn', 'aren', 'wasn', 'weren', 'doesn', 'don', 'didn', 'hasn', 'haven', 'hadn', 'won', 'couldn', 'shouldn', 'wouldn', 'can']);
+export const NEGATED_AUXILIARIES = new Set([
+  'isn',
+  'aren',
+  'wasn',
+  'weren',
+  'doesn',
+  'don',
+  'didn',
+  'hasn',
+  'haven',
+  'hadn',
+  'won',
+  'couldn',
+  'shouldn',
+  'wouldn',
+  'can',
+]);
 
 /** Direction of change or comparison: a fact saying "up" is contradicted by evidence saying only "down" or "flat". */
 export const DIRECTION = {
@@ -28,7 +49,9 @@ export const DIRECTION = {
     'decrease decreasing decline declining fall falls falling fell fallen drop shrink shrank lose losing lost loss reduce reduction ' +
       'contract slow slower slowdown lower less fewer smaller cool cooler cooling colder weaken diminish plunge dip down downward retreat thin thinner',
   ),
-  flat: stems('stable steady flat unchanged level leveled levelled plateau pause paused hiatus stop stopped stall stalled halt halted constant'),
+  flat: stems(
+    'stable steady flat unchanged level leveled levelled plateau pause paused hiatus stop stopped stall stalled halt halted constant',
+  ),
 } as const;
 
 /** Pairs of opposites outside the direction words; either order. */
@@ -91,7 +114,9 @@ export const HEDGES = stems(
 );
 
 /** Words that introduce a qualification of what precedes or follows. */
-export const CONTRAST_MARKERS = stems('however but although though despite whereas yet nevertheless nonetheless only except');
+export const CONTRAST_MARKERS = stems(
+  'however but although though despite whereas yet nevertheless nonetheless only except',
+);
 
 /** Words of reported speech and generic discourse: they carry no content of the fact. */
 export const LIGHT_WORDS = stems(

@@ -24,7 +24,9 @@ export async function decomposeWithLlm(client: LlmClient, claim: string, signal?
     maxTokens: 600,
     ...(signal ? { signal } : {}),
   });
-  const answer = (response.json !== undefined ? response.json : parseModelJson(response.text)) as { facts?: Array<{ text?: unknown; central?: unknown }> };
+  const answer = (response.json !== undefined ? response.json : parseModelJson(response.text)) as {
+    facts?: Array<{ text?: unknown; central?: unknown }>;
+  };
   const facts = (answer?.facts ?? [])
     .filter((f) => typeof f.text === 'string' && f.text.trim().length > 0)
     .slice(0, MAX_FACTS)
@@ -42,7 +44,12 @@ export async function decomposeWithLlm(client: LlmClient, claim: string, signal?
 const STANCES: Stance[] = ['supports', 'contradicts', 'unrelated'];
 
 /** One call per fact: the model labels every candidate; null when its answer cannot be read. */
-export async function judgeWithLlm(client: LlmClient, fact: Fact, candidates: Candidate[], signal?: AbortSignal): Promise<StanceJudgement[] | null> {
+export async function judgeWithLlm(
+  client: LlmClient,
+  fact: Fact,
+  candidates: Candidate[],
+  signal?: AbortSignal,
+): Promise<StanceJudgement[] | null> {
   if (candidates.length === 0) return [];
   const listing = candidates.map((c, i) => `[${i}] ${c.sentence.replace(/\s+/g, ' ')}`).join('\n');
   const response = await client.complete({
@@ -63,12 +70,25 @@ export async function judgeWithLlm(client: LlmClient, fact: Fact, candidates: Ca
     return null;
   }
   if (!answer || !Array.isArray(answer.judgements)) return null;
-  const out: StanceJudgement[] = candidates.map(() => ({ stance: 'unrelated', strength: 0, reasons: ['not judged by the model'] }));
+  const out: StanceJudgement[] = candidates.map(() => ({
+    stance: 'unrelated',
+    strength: 0,
+    reasons: ['not judged by the model'],
+  }));
   for (const j of answer.judgements) {
     if (typeof j.id !== 'number' || !Number.isInteger(j.id) || j.id < 0 || j.id >= candidates.length) continue;
     const stance = STANCES.includes(j.stance as Stance) ? (j.stance as Stance) : 'unrelated';
-    const strength = typeof j.strength === 'number' && Number.isFinite(j.strength) ? Math.max(0, Math.min(1, j.strength)) : stance === 'unrelated' ? 0 : 0.7;
-    out[j.id] = { stance, strength: stance === 'unrelated' ? 0 : strength, reasons: [typeof j.reason === 'string' && j.reason ? `model: ${j.reason.slice(0, 200)}` : 'model judgement'] };
+    const strength =
+      typeof j.strength === 'number' && Number.isFinite(j.strength)
+        ? Math.max(0, Math.min(1, j.strength))
+        : stance === 'unrelated'
+          ? 0
+          : 0.7;
+    out[j.id] = {
+      stance,
+      strength: stance === 'unrelated' ? 0 : strength,
+      reasons: [typeof j.reason === 'string' && j.reason ? `model: ${j.reason.slice(0, 200)}` : 'model judgement'],
+    };
   }
   return out;
 }

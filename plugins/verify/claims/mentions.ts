@@ -41,7 +41,9 @@ export function unmentioned(fact: TextAnalysis, mentions: PageMentions): Unmenti
   const named = [...fact.entities].filter((name) => fact.terms.has(name));
   const names = named.filter((name) => !mentions.tokens.has(name));
   const figures = [
-    ...fact.quantities.filter((q) => !mentions.quantities.some((p) => sameKind(q, p) && agree(q, p))).map((q) => q.text.trim()),
+    ...fact.quantities
+      .filter((q) => !mentions.quantities.some((p) => sameKind(q, p) && agree(q, p)))
+      .map((q) => q.text.trim()),
     ...fact.years.filter((year) => !mentions.years.has(year)).map(String),
   ];
   return { names, nameShare: named.length === 0 ? 0 : names.length / named.length, figures };

@@ -26,12 +26,20 @@ describe('coverage scores', () => {
 
 describe('offline verdict', () => {
   const rule = { score: 'best_sentence_overlap' as const, low: 0.2, high: 0.55 };
-  const scores = (value: number) => ({ best_sentence_overlap: value, best_two_cover: 0, fact_grade: 0, cover_and_grade: 0 });
+  const scores = (value: number) => ({
+    best_sentence_overlap: value,
+    best_two_cover: 0,
+    fact_grade: 0,
+    cover_and_grade: 0,
+  });
 
   it('grades the claim by its coverage: true, partially_true, or unverifiable when the pages do not bear on it', () => {
     expect(offlineVerdict(outcome('partially_true'), scores(0.8), rule).verdict).toBe('true');
     expect(offlineVerdict(outcome('true'), scores(0.4), rule).verdict).toBe('partially_true');
-    expect(offlineVerdict(outcome('partially_true'), scores(0.1), rule)).toMatchObject({ verdict: 'unverifiable', strength: 0.1 });
+    expect(offlineVerdict(outcome('partially_true'), scores(0.1), rule)).toMatchObject({
+      verdict: 'unverifiable',
+      strength: 0.1,
+    });
   });
 
   it('leaves a contradicted claim to the stance rules', () => {

@@ -27,7 +27,10 @@ const RuleSchema = z.object({
 });
 export type OfflineVerdictRule = z.infer<typeof RuleSchema>;
 
-export const OFFLINE_VERDICT: OfflineVerdictRule = RuleSchema.refine((r) => r.low <= r.high, 'low must not exceed high').parse(JSON.parse(readFileSync(OFFLINE_VERDICT_FILE, 'utf8')));
+export const OFFLINE_VERDICT: OfflineVerdictRule = RuleSchema.refine(
+  (r) => r.low <= r.high,
+  'low must not exceed high',
+).parse(JSON.parse(readFileSync(OFFLINE_VERDICT_FILE, 'utf8')));
 
 export type SupportLevel = 'supported' | 'partially_supported' | 'not_supported';
 
@@ -35,7 +38,11 @@ export function supportLevel(value: number, rule: Pick<OfflineVerdictRule, 'low'
   return value >= rule.high ? 'supported' : value >= rule.low ? 'partially_supported' : 'not_supported';
 }
 
-const VERDICT_OF: Record<SupportLevel, Verdict> = { supported: 'true', partially_supported: 'partially_true', not_supported: 'unverifiable' };
+const VERDICT_OF: Record<SupportLevel, Verdict> = {
+  supported: 'true',
+  partially_supported: 'partially_true',
+  not_supported: 'unverifiable',
+};
 
 /** Whether the stance rules' verdict stands: evidence contradicts the claim. */
 export function contradicted(rules: VerdictOutcome): boolean {
@@ -43,7 +50,11 @@ export function contradicted(rules: VerdictOutcome): boolean {
 }
 
 /** The rules' outcome with the claim-level verdict of the coverage score; the facts' own statuses are kept. */
-export function offlineVerdict(rules: VerdictOutcome, scores: Record<CoverageScore, number>, rule: OfflineVerdictRule = OFFLINE_VERDICT): VerdictOutcome {
+export function offlineVerdict(
+  rules: VerdictOutcome,
+  scores: Record<CoverageScore, number>,
+  rule: OfflineVerdictRule = OFFLINE_VERDICT,
+): VerdictOutcome {
   if (contradicted(rules)) return rules;
   const value = scores[rule.score];
   return { ...rules, verdict: VERDICT_OF[supportLevel(value, rule)], strength: value };

@@ -27,8 +27,24 @@ const UNIT_WORDS: Array<[RegExp, Unit]> = [
   [/^(years?|decades?|centuries|century|days?|months?|weeks?|hours?)$/i, 'duration'],
 ];
 const WORD_NUMBERS: Record<string, number> = {
-  two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
-  twenty: 20, thirty: 30, forty: 40, fifty: 50, hundred: 100, dozen: 12, half: 50,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  twenty: 20,
+  thirty: 30,
+  forty: 40,
+  fifty: 50,
+  hundred: 100,
+  dozen: 12,
+  half: 50,
 };
 
 // Thousands groups only: "1987, draws" is the year 1987, not a number with a trailing comma.
@@ -38,7 +54,10 @@ const QUANTITY = new RegExp(
   String.raw`(?<approx>\b(?:about|around|roughly|nearly|almost|approximately|some|over|more than|less than|up to)\s+)?(?<money>[$€£])?(?<![\w.])(?<a>${NUMBER})(?:\s*(?:-|–|—|to|and)\s*(?<b>${NUMBER}))?\s*(?<scale>thousand|million|billion|trillion)?\s*(?<unit>${UNIT})?(?![\w]|\.\d)`,
   'gi',
 );
-const WORD_QUANTITY = new RegExp(String.raw`\b(?<word>${Object.keys(WORD_NUMBERS).join('|')})\s+(?<scale>thousand|million|billion|trillion)?\s*(?<unit>${UNIT})?\b`, 'gi');
+const WORD_QUANTITY = new RegExp(
+  String.raw`\b(?<word>${Object.keys(WORD_NUMBERS).join('|')})\s+(?<scale>thousand|million|billion|trillion)?\s*(?<unit>${UNIT})?\b`,
+  'gi',
+);
 
 function unitOf(raw: string | undefined, money: string | undefined): Unit {
   if (money) return 'money';
@@ -55,7 +74,14 @@ function parseNumber(raw: string): number {
 
 /** Years written alone (1000–2100, no unit) are dates, not quantities. */
 export function isYear(q: Quantity): boolean {
-  return q.unit === 'count' && q.low === q.high && Number.isInteger(q.low) && q.low >= 1000 && q.low <= 2100 && /^\d{4}s?$/.test(q.text.trim());
+  return (
+    q.unit === 'count' &&
+    q.low === q.high &&
+    Number.isInteger(q.low) &&
+    q.low >= 1000 &&
+    q.low <= 2100 &&
+    /^\d{4}s?$/.test(q.text.trim())
+  );
 }
 
 export function quantities(text: string): Quantity[] {
@@ -70,7 +96,10 @@ export function quantities(text: string): Quantity[] {
     const unit = unitOf(g.unit, g.money);
     const text = match[0].replace(g.approx ?? '', '');
     if (g.b !== undefined && unit === 'count' && /^\d{4}$/.test(g.a!) && /^\d{4}$/.test(g.b)) {
-      out.push({ low: a, high: a, unit, approximate: false, text: g.a! }, { low: b, high: b, unit, approximate: false, text: g.b });
+      out.push(
+        { low: a, high: a, unit, approximate: false, text: g.a! },
+        { low: b, high: b, unit, approximate: false, text: g.b },
+      );
       continue;
     }
     out.push({ low: Math.min(a, b), high: Math.max(a, b), unit, approximate: g.approx !== undefined, text });

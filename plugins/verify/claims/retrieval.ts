@@ -92,13 +92,27 @@ export interface Retrieved {
   sentences: TextAnalysis[];
 }
 
-export async function retrieveEvidence(facts: Fact[], pages: EvidencePage[], embedder: Embedder | null, options: RetrievalOptions): Promise<Retrieved> {
+export async function retrieveEvidence(
+  facts: Fact[],
+  pages: EvidencePage[],
+  embedder: Embedder | null,
+  options: RetrievalOptions,
+): Promise<Retrieved> {
   const pool = await pageSentences(pages, options.sentencesPerPage);
   const mentions = pageMentions([...pool.map((s) => s.analysis), ...pages.map((p) => analyse(p.title))]);
-  return { candidates: await candidatesFrom(facts, pool, embedder, options), mentions, sentences: pool.map((s) => s.analysis) };
+  return {
+    candidates: await candidatesFrom(facts, pool, embedder, options),
+    mentions,
+    sentences: pool.map((s) => s.analysis),
+  };
 }
 
-async function candidatesFrom(facts: Fact[], pool: PageSentence[], embedder: Embedder | null, options: RetrievalOptions): Promise<Candidate[][]> {
+async function candidatesFrom(
+  facts: Fact[],
+  pool: PageSentence[],
+  embedder: Embedder | null,
+  options: RetrievalOptions,
+): Promise<Candidate[][]> {
   const shortlists = facts.map((fact) =>
     pool
       .map((s) => ({ s, coverage: termCoverage(fact.analysis, s.analysis) }))
@@ -110,19 +124,41 @@ async function candidatesFrom(facts: Fact[], pool: PageSentence[], embedder: Emb
   if (embedder && shortlists.some((list) => list.length > 0)) {
     const meaning = passageScorer('embedding', embedder);
     semantic = [];
-    for (const [i, list] of shortlists.entries()) semantic.push(await meaning.score(facts[i]!.text, list.map((x) => x.s), options.signal));
+    for (const [i, list] of shortlists.entries())
+      semantic.push(
+        await meaning.score(
+          facts[i]!.text,
+          list.map((x) => x.s),
+          options.signal,
+        ),
+      );
   }
   return shortlists.map((list, i) => {
     const scored = list
       .map(({ s, coverage }, j): Candidate => {
         const sem = semantic[i]![j]!;
-        return { page: s.page, sentence: s.text, start: s.start, end: s.end, analysis: s.analysis, coverage, semantic: sem, relevance: relevanceOf(coverage, sem) };
+        return {
+          page: s.page,
+          sentence: s.text,
+          start: s.start,
+          end: s.end,
+          analysis: s.analysis,
+          coverage,
+          semantic: sem,
+          relevance: relevanceOf(coverage, sem),
+        };
       })
       .filter((c) => c.relevance >= options.minRelevance)
       .sort((a, b) => b.relevance - a.relevance);
-    const cover = coverTerms(facts[i]!.analysis.terms, scored.map((c) => new Set(c.analysis.tokens)), options.coverSize).picked.map((j) => scored[j]!);
+    const cover = coverTerms(
+      facts[i]!.analysis.terms,
+      scored.map((c) => new Set(c.analysis.tokens)),
+      options.coverSize,
+    ).picked.map((j) => scored[j]!);
     const best = scored.slice(0, options.perFact);
     // The cover's sentences join the best ones: what they add is what no single sentence holds.
-    return [...best, ...cover.filter((c) => !best.includes(c))].map((c) => (cover.includes(c) ? { ...c, inCover: true } : c));
+    return [...best, ...cover.filter((c) => !best.includes(c))].map((c) =>
+      cover.includes(c) ? { ...c, inCover: true } : c,
+    );
   });
 }

@@ -68,7 +68,8 @@ function tokensOnlyIn(a: TextAnalysis, b: TextAnalysis): Set<string> {
 
 function directionsOf(tokens: Set<string>): Set<keyof typeof DIRECTION> {
   const out = new Set<keyof typeof DIRECTION>();
-  for (const token of tokens) for (const [name, set] of Object.entries(DIRECTION)) if (set.has(token)) out.add(name as keyof typeof DIRECTION);
+  for (const token of tokens)
+    for (const [name, set] of Object.entries(DIRECTION)) if (set.has(token)) out.add(name as keyof typeof DIRECTION);
   return out;
 }
 
@@ -142,11 +143,17 @@ export function judgeByRules(input: StanceInput, rules = STANCE_RULES, lookForQu
   const fig = figures(fact, sentence);
   const year = years(fact, sentence);
   if (coverage >= rules.contradictionCoverage) {
-    if (fact.negations % 2 !== sentence.negations % 2) (against += w.polarity), reasons.push(fact.negations % 2 ? 'the fact is negated, the evidence is not' : 'the evidence is negated, the fact is not');
-    if (directionConflict(fact, sentence)) (against += w.direction), reasons.push('the evidence points the other way (direction words)');
+    if (fact.negations % 2 !== sentence.negations % 2)
+      (against += w.polarity),
+        reasons.push(
+          fact.negations % 2 ? 'the fact is negated, the evidence is not' : 'the evidence is negated, the fact is not',
+        );
+    if (directionConflict(fact, sentence))
+      (against += w.direction), reasons.push('the evidence points the other way (direction words)');
     const antonym = antonymConflict(fact, sentence);
     if (antonym) (against += w.antonym), reasons.push(`opposite words (${antonym})`);
-    if (sentence.callsFalse && !fact.callsFalse) (against += w.falsity), reasons.push('the evidence calls the statement false');
+    if (sentence.callsFalse && !fact.callsFalse)
+      (against += w.falsity), reasons.push('the evidence calls the statement false');
   }
   if (fig.mismatched > 0 && fig.matched === 0) (against += w.figure), reasons.push(FIGURE_DIFFERS);
   // A different year contradicts only a sentence that states the same thing (every content word of the fact but its names).
@@ -157,11 +164,17 @@ export function judgeByRules(input: StanceInput, rules = STANCE_RULES, lookForQu
   if (against > 0) {
     return { stance: 'contradicts', strength: round(Math.min(1, against) * relevance * hedge), reasons };
   }
-  const entityShare = fact.entities.size === 0 ? 1 : [...fact.entities].filter((e) => sentence.tokens.includes(e)).length / fact.entities.size;
-  if (entityShare < rules.entityShare) return { stance: 'unrelated', strength: 0, reasons: [...reasons, 'does not name what the fact is about'] };
+  const entityShare =
+    fact.entities.size === 0
+      ? 1
+      : [...fact.entities].filter((e) => sentence.tokens.includes(e)).length / fact.entities.size;
+  if (entityShare < rules.entityShare)
+    return { stance: 'unrelated', strength: 0, reasons: [...reasons, 'does not name what the fact is about'] };
   // A sentence cannot confirm a figure or a year it does not state.
-  if (fact.quantities.length > 0 && fig.matched === 0) return { stance: 'unrelated', strength: 0, reasons: [...reasons, 'does not state the figure'] };
-  if (rules.yearMustMatch && fact.years.length > 0 && year !== 'match') return { stance: 'unrelated', strength: 0, reasons: [...reasons, 'does not state the year'] };
+  if (fact.quantities.length > 0 && fig.matched === 0)
+    return { stance: 'unrelated', strength: 0, reasons: [...reasons, 'does not state the figure'] };
+  if (rules.yearMustMatch && fact.years.length > 0 && year !== 'match')
+    return { stance: 'unrelated', strength: 0, reasons: [...reasons, 'does not state the year'] };
   let strength = relevance;
   if (fig.matched > 0) (strength += rules.figureMatchBonus), reasons.push('the same figure');
   if (year === 'match') (strength += rules.yearMatchBonus), reasons.push('the same year');

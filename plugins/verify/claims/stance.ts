@@ -17,5 +17,10 @@ export interface EvidenceText {
 }
 
 export function stanceOf(fact: Fact, evidence: EvidenceText): StanceJudgement {
-  return judgeByRules({ fact: fact.analysis, sentence: evidence.analysis, coverage: evidence.coverage, relevance: evidence.relevance });
+  return judgeByRules({
+    fact: fact.analysis,
+    sentence: evidence.analysis,
+    coverage: evidence.coverage,
+    relevance: evidence.relevance,
+  });
 }

@@ -34,7 +34,13 @@ describe('published ratings (bundled Lin et al. 2023 pc1, real rows)', () => {
   it('answers a rated domain with its published pc1 and says where it comes from', () => {
     // Rows of data/lin2023-domain-pc1.csv: reuters.com,1 / infowars.com,0.0458475179096454 / nytimes.com,0.858776290720608
     const reuters = credibility.rate('https://www.reuters.com/world/some-story');
-    expect(reuters).toMatchObject({ domain: 'reuters.com', credibility_score: 1, category: 'news', rated: true, matched_domain: 'reuters.com' });
+    expect(reuters).toMatchObject({
+      domain: 'reuters.com',
+      credibility_score: 1,
+      category: 'news',
+      rated: true,
+      matched_domain: 'reuters.com',
+    });
     expect(reuters.notes).toMatch(/pc1 of Lin et al\. \(2023\)/);
     expect(reuters.factual_reporting).toBe('unknown');
     expect(reuters.bias_rating).toBe('unknown');
@@ -49,27 +55,64 @@ describe('published ratings (bundled Lin et al. 2023 pc1, real rows)', () => {
     expect(sub.notes).toMatch(/using its registrable domain reuters\.com/);
     // news.harvard.edu,0.920857173139642 is rated itself; harvard.edu is not.
     const harvard = credibility.rate('https://news.harvard.edu/gazette/story');
-    expect(harvard).toMatchObject({ matched_domain: 'news.harvard.edu', credibility_score: 0.921, category: 'academic', domain: 'harvard.edu' });
+    expect(harvard).toMatchObject({
+      matched_domain: 'news.harvard.edu',
+      credibility_score: 0.921,
+      category: 'academic',
+      domain: 'harvard.edu',
+    });
   });
 
   it('gives government and academic namespaces their category over "news"', () => {
-    expect(credibility.rate('https://www.cdc.gov/flu')).toMatchObject({ category: 'government', credibility_score: 0.964, rated: true });
+    expect(credibility.rate('https://www.cdc.gov/flu')).toMatchObject({
+      category: 'government',
+      credibility_score: 0.964,
+      rated: true,
+    });
   });
 
   it('marks unknown domains as rule-based', () => {
     const unknown = credibility.rate('https://some-unrated-blog.example/post');
-    expect(unknown).toMatchObject({ rated: false, category: 'unknown', credibility_score: 0.5, bias_rating: 'unknown', factual_reporting: 'unknown' });
+    expect(unknown).toMatchObject({
+      rated: false,
+      category: 'unknown',
+      credibility_score: 0.5,
+      bias_rating: 'unknown',
+      factual_reporting: 'unknown',
+    });
     expect(unknown.notes).toMatch(/from rules, not ratings/);
-    expect(credibility.rate('https://unrated-agency.gov.au/report')).toMatchObject({ rated: false, category: 'government', credibility_score: 0.86 });
-    expect(credibility.rate('https://physics.unrated-university.ac.uk/')).toMatchObject({ rated: false, category: 'academic', credibility_score: 0.75 });
-    expect(credibility.rate('https://somebody.blogspot.com/2024/post')).toMatchObject({ rated: false, category: 'personal', domain: 'somebody.blogspot.com' });
-    expect(credibility.rate('http://127.0.0.1:4000/page')).toMatchObject({ rated: false, category: 'unknown', domain: '127.0.0.1' });
+    expect(credibility.rate('https://unrated-agency.gov.au/report')).toMatchObject({
+      rated: false,
+      category: 'government',
+      credibility_score: 0.86,
+    });
+    expect(credibility.rate('https://physics.unrated-university.ac.uk/')).toMatchObject({
+      rated: false,
+      category: 'academic',
+      credibility_score: 0.75,
+    });
+    expect(credibility.rate('https://somebody.blogspot.com/2024/post')).toMatchObject({
+      rated: false,
+      category: 'personal',
+      domain: 'somebody.blogspot.com',
+    });
+    expect(credibility.rate('http://127.0.0.1:4000/page')).toMatchObject({
+      rated: false,
+      category: 'unknown',
+      domain: '127.0.0.1',
+    });
   });
 
   it('rates a section where the set rates a section, and not the rest of the site', () => {
     // facebook.com/news,0.833395361939761 and facebook.com,0.407463584992285 are separate rows.
-    expect(credibility.rate('https://www.facebook.com/news/some-item')).toMatchObject({ credibility_score: 0.833, matched_domain: 'facebook.com/news' });
-    expect(credibility.rate('https://www.facebook.com/somebody')).toMatchObject({ credibility_score: 0.407, matched_domain: 'facebook.com' });
+    expect(credibility.rate('https://www.facebook.com/news/some-item')).toMatchObject({
+      credibility_score: 0.833,
+      matched_domain: 'facebook.com/news',
+    });
+    expect(credibility.rate('https://www.facebook.com/somebody')).toMatchObject({
+      credibility_score: 0.407,
+      matched_domain: 'facebook.com',
+    });
   });
 
   it('marks satire even when the site is rated', () => {
@@ -95,14 +138,24 @@ describe('supplied rating files', () => {
     ];
     for (const [domain, factual, bias] of expected) {
       const rated = credibility.rate(`https://${domain}/`);
-      expect(rated, domain).toMatchObject({ factual_reporting: factual, bias_rating: bias, rated: true, last_updated: '2020-07-01T00:00:00.000Z' });
+      expect(rated, domain).toMatchObject({
+        factual_reporting: factual,
+        bias_rating: bias,
+        rated: true,
+        last_updated: '2020-07-01T00:00:00.000Z',
+      });
     }
     // Only a label: the score is the label's band, said so.
     expect(credibility.rate('example-left.test')).toMatchObject({ credibility_score: 0.417 });
     expect(credibility.rate('example-left.test').notes).toMatch(/band of factual reporting "mixed"/);
     // Both sets: pc1 from Lin et al., labels from the supplied file; last_updated is the newer date.
     const nyt = credibility.rate('https://www.nytimes.com/section/science');
-    expect(nyt).toMatchObject({ credibility_score: 0.859, factual_reporting: 'high', bias_rating: 'center_left', last_updated: '2023-09-01T00:00:00.000Z' });
+    expect(nyt).toMatchObject({
+      credibility_score: 0.859,
+      factual_reporting: 'high',
+      bias_rating: 'center_left',
+      last_updated: '2023-09-01T00:00:00.000Z',
+    });
     expect(nyt.notes).toMatch(/Bias "center_left": Media Bias\/Fact Check labels as collected by Baly et al\./);
   });
 

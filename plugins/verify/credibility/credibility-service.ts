@@ -16,7 +16,14 @@ import { FACTUAL_SCORE, type BiasRating, type FactualReporting, type SourceCateg
 import { LIN_2023, LIN_2023_DATE, loadRatingsFile, loadRatingsText, type DomainRating } from './ratings.js';
 import { categoryFromHost, RULE_SCORES } from './rules.js';
 
-export const BUNDLED_RATINGS_FILE = join(CODE_ROOT, 'plugins', 'verify', 'credibility', 'data', 'lin2023-domain-pc1.csv');
+export const BUNDLED_RATINGS_FILE = join(
+  CODE_ROOT,
+  'plugins',
+  'verify',
+  'credibility',
+  'data',
+  'lin2023-domain-pc1.csv',
+);
 
 export interface SourceCredibility {
   domain: string;
@@ -45,7 +52,12 @@ export class CredibilityService {
     if (this.ratings) return this.ratings;
     const ratings = new Map<string, DomainRating>();
     if (this.config.bundledRatings) {
-      loadRatingsText(readFileSync(BUNDLED_RATINGS_FILE, 'utf8'), { ...LIN_2023, date: LIN_2023_DATE }, ratings, BUNDLED_RATINGS_FILE);
+      loadRatingsText(
+        readFileSync(BUNDLED_RATINGS_FILE, 'utf8'),
+        { ...LIN_2023, date: LIN_2023_DATE },
+        ratings,
+        BUNDLED_RATINGS_FILE,
+      );
     }
     for (const entry of this.config.ratingsFiles) {
       const { path, date } = typeof entry === 'string' ? { path: entry, date: undefined } : entry;
@@ -71,7 +83,8 @@ export class CredibilityService {
     const hostRule = categoryFromHost(parts);
     const domain = parts.registrable ?? parts.host;
     const notes: string[] = [];
-    if (matched && matched !== parts.host) notes.push(`No rating for ${parts.host}; using its registrable domain ${matched}.`);
+    if (matched && matched !== parts.host)
+      notes.push(`No rating for ${parts.host}; using its registrable domain ${matched}.`);
 
     if (rating && (rating.pc1 || rating.factual || rating.bias)) {
       let score: number;
@@ -80,15 +93,21 @@ export class CredibilityService {
         notes.push(`Score ${round(score)}: pc1 of ${rating.pc1.from.citation}.`);
       } else {
         score = FACTUAL_SCORE[rating.factual!.value];
-        notes.push(`Score ${score}: the band of factual reporting "${rating.factual!.value}" (no pc1 for this domain).`);
+        notes.push(
+          `Score ${score}: the band of factual reporting "${rating.factual!.value}" (no pc1 for this domain).`,
+        );
       }
       if (rating.factual) notes.push(`Factual reporting "${rating.factual.value}": ${rating.factual.from.citation}.`);
       else notes.push('Factual reporting unknown: no loaded rating set labels it.');
       if (rating.bias) notes.push(`Bias "${rating.bias.value}": ${rating.bias.from.citation}.`);
       else notes.push('Bias unknown: no loaded rating set labels it.');
       const category: SourceCategory = hostRule?.category ?? 'news';
-      notes.push(hostRule ? `Category "${category}": ${hostRule.reason}.` : 'Category "news": rated by news-source rating sets.');
-      const dates = [rating.pc1?.from.date, rating.factual?.from.date, rating.bias?.from.date].filter((d): d is string => d !== undefined);
+      notes.push(
+        hostRule ? `Category "${category}": ${hostRule.reason}.` : 'Category "news": rated by news-source rating sets.',
+      );
+      const dates = [rating.pc1?.from.date, rating.factual?.from.date, rating.bias?.from.date].filter(
+        (d): d is string => d !== undefined,
+      );
       return {
         domain,
         credibility_score: round(score),
@@ -106,7 +125,9 @@ export class CredibilityService {
     const score = RULE_SCORES[category];
     notes.push(
       `Not rated by any loaded rating set: every value comes from rules, not ratings. ` +
-        (hostRule ? `Category "${category}": ${hostRule.reason}; score ${score} for that category.` : `No rule applies; neutral score ${score}.`),
+        (hostRule
+          ? `Category "${category}": ${hostRule.reason}; score ${score} for that category.`
+          : `No rule applies; neutral score ${score}.`),
     );
     return {
       domain,

@@ -27,7 +27,8 @@ export function domainParts(hostOrUrl: string): DomainParts {
   const withPrivate = parse(hostOrUrl, { allowPrivateDomains: true });
   const hostname = (icann.hostname ?? hostOrUrl).toLowerCase().replace(/\.$/, '');
   const host = hostname.replace(/^www\d*\./, '');
-  const userHosted = withPrivate.isPrivate === true && withPrivate.domain !== null && withPrivate.domain !== icann.domain;
+  const userHosted =
+    withPrivate.isPrivate === true && withPrivate.domain !== null && withPrivate.domain !== icann.domain;
   return {
     host,
     registrable: icann.isIp ? null : userHosted ? withPrivate.domain : (icann.domain ?? null),

@@ -4,8 +4,25 @@
  * actually publishes are mapped; nothing is inferred from a score.
  */
 
-export const SOURCE_CATEGORIES = ['news', 'academic', 'government', 'commercial', 'personal', 'satire', 'unknown'] as const;
-export const BIAS_RATINGS = ['far_left', 'left', 'center_left', 'center', 'center_right', 'right', 'far_right', 'unknown'] as const;
+export const SOURCE_CATEGORIES = [
+  'news',
+  'academic',
+  'government',
+  'commercial',
+  'personal',
+  'satire',
+  'unknown',
+] as const;
+export const BIAS_RATINGS = [
+  'far_left',
+  'left',
+  'center_left',
+  'center',
+  'center_right',
+  'right',
+  'far_right',
+  'unknown',
+] as const;
 export const FACTUAL_RATINGS = ['very_high', 'high', 'mostly_factual', 'mixed', 'low', 'very_low', 'unknown'] as const;
 
 export type SourceCategory = (typeof SOURCE_CATEGORIES)[number];
@@ -18,7 +35,11 @@ export type FactualReporting = (typeof FACTUAL_RATINGS)[number];
  */
 const BALY_FACT: Record<string, FactualReporting> = { high: 'high', mixed: 'mixed', low: 'low' };
 /** MBFC's own six levels, for supplied files that carry them (spaces, hyphens or underscores). */
-const MBFC_FACT: Record<string, FactualReporting> = { 'very high': 'very_high', 'mostly factual': 'mostly_factual', 'very low': 'very_low' };
+const MBFC_FACT: Record<string, FactualReporting> = {
+  'very high': 'very_high',
+  'mostly factual': 'mostly_factual',
+  'very low': 'very_low',
+};
 const BALY_BIAS: Record<string, BiasRating> = {
   'extreme-left': 'far_left',
   left: 'left',
@@ -30,7 +51,10 @@ const BALY_BIAS: Record<string, BiasRating> = {
 };
 
 export function factualFromBaly(label: string): FactualReporting | null {
-  const key = label.trim().toLowerCase().replace(/[-_\s]+/g, ' ');
+  const key = label
+    .trim()
+    .toLowerCase()
+    .replace(/[-_\s]+/g, ' ');
   return BALY_FACT[key] ?? MBFC_FACT[key] ?? null;
 }
 

@@ -24,7 +24,8 @@ export interface DomainRating {
 
 export const LIN_2023: Omit<RatingSet, 'date'> = {
   name: 'Lin et al. 2023 domain quality (pc1)',
-  citation: 'Lin et al. (2023), High level of correspondence across different news domain quality rating sets, PNAS Nexus 2(9), pgad286',
+  citation:
+    'Lin et al. (2023), High level of correspondence across different news domain quality rating sets, PNAS Nexus 2(9), pgad286',
 };
 /** PNAS Nexus 2(9): the September 2023 issue that published the ratings. */
 export const LIN_2023_DATE = '2023-09-01T00:00:00.000Z';
@@ -63,7 +64,12 @@ export function ratingKey(raw: string): string {
 }
 
 /** Merges one rating file's rows into `into`, later figures replacing earlier ones field by field. Returns rows read. */
-export function loadRatingsText(text: string, set: RatingSet, into: Map<string, DomainRating>, fileLabel: string): number {
+export function loadRatingsText(
+  text: string,
+  set: RatingSet,
+  into: Map<string, DomainRating>,
+  fileLabel: string,
+): number {
   const lines = text.split(/\r?\n/).filter((line) => line.trim() !== '');
   if (lines.length === 0) return 0;
   const separator = lines[0]!.includes('\t') ? '\t' : ',';
@@ -111,7 +117,9 @@ export function loadRatingsFile(path: string, date: string | undefined, into: Ma
     text = readFileSync(path, 'utf8');
     mtime = statSync(path).mtime;
   } catch (error) {
-    throw new AppError('INVALID_INPUT', `credibility.ratingsFiles: cannot read ${path}: ${(error as Error).message}`, { cause: error });
+    throw new AppError('INVALID_INPUT', `credibility.ratingsFiles: cannot read ${path}: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
   const firstLine = text.slice(0, text.indexOf('\n') === -1 ? undefined : text.indexOf('\n')).toLowerCase();
   const isBaly = firstLine.includes('source_url_normalized');

@@ -49,12 +49,21 @@ export interface CategoryRule {
 export function categoryFromHost(parts: DomainParts): CategoryRule | null {
   const registrable = parts.registrable ?? parts.host;
   if (SATIRE_DOMAINS.has(registrable)) return { category: 'satire', reason: `${registrable} publishes satire` };
-  if (parts.userHosted) return { category: 'personal', reason: `a user site on the shared host ${parts.suffix} (public suffix list, private section)` };
+  if (parts.userHosted)
+    return {
+      category: 'personal',
+      reason: `a user site on the shared host ${parts.suffix} (public suffix list, private section)`,
+    };
   const suffix = parts.suffix ?? '';
   if (GOVERNMENT_SUFFIX.test(suffix) || GOVERNMENT_DOMAINS.has(registrable)) {
-    return { category: 'government', reason: `the .${suffix || registrable} namespace is reserved for governments and intergovernmental bodies` };
+    return {
+      category: 'government',
+      reason: `the .${suffix || registrable} namespace is reserved for governments and intergovernmental bodies`,
+    };
   }
-  if (ACADEMIC_SUFFIX.test(suffix)) return { category: 'academic', reason: `the .${suffix} namespace is reserved for academic institutions` };
-  if (COMMERCIAL_SUFFIX.test(suffix)) return { category: 'commercial', reason: `the .${suffix} namespace is for commerce` };
+  if (ACADEMIC_SUFFIX.test(suffix))
+    return { category: 'academic', reason: `the .${suffix} namespace is reserved for academic institutions` };
+  if (COMMERCIAL_SUFFIX.test(suffix))
+    return { category: 'commercial', reason: `the .${suffix} namespace is for commerce` };
   return null;
 }

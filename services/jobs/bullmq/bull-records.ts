@@ -43,7 +43,12 @@ function isProgress(value: unknown): value is JobProgress {
   return typeof value === 'object' && value !== null && typeof (value as JobProgress).progress === 'number';
 }
 
-export function toJobRecord(job: Job<BullJobData>, state: string, cancelRequested: boolean, decode: (reason: string) => JobError): JobRecord {
+export function toJobRecord(
+  job: Job<BullJobData>,
+  state: string,
+  cancelRequested: boolean,
+  decode: (reason: string) => JobError,
+): JobRecord {
   const status = STATUS_OF_STATE[state] ?? 'queued';
   const createdAt = new Date(job.timestamp).toISOString();
   const record: JobRecord = {
@@ -64,6 +69,7 @@ export function toJobRecord(job: Job<BullJobData>, state: string, cancelRequeste
   if (status === 'completed' || status === 'failed') record.finishedAt = iso(job.finishedOn) ?? record.updatedAt;
   else if (isProgress(job.progress)) record.progress = job.progress;
   // A delayed job's due time; a retry's delay counts from its last failure, which BullMQ does not keep.
-  if (state === 'delayed' && job.attemptsMade === 0 && job.delay > 0) record.runAt = new Date(job.timestamp + job.delay).toISOString();
+  if (state === 'delayed' && job.attemptsMade === 0 && job.delay > 0)
+    record.runAt = new Date(job.timestamp + job.delay).toISOString();
   return record;
 }

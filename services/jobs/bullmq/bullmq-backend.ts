@@ -27,7 +27,17 @@ import type { Redis } from 'ioredis';
 import type { Logger } from '../../../core/logger.js';
 import { commandConnectionOptions } from '../../../core/stores/redis-client.js';
 import { within } from '../within.js';
-import { JobAbort, type JobBackend, type JobExecutor, type JobOutcome, type JobProgress, type JobRecord, type LaneSettings, type NewJob, type RunVerdict } from '../types.js';
+import {
+  JobAbort,
+  type JobBackend,
+  type JobExecutor,
+  type JobOutcome,
+  type JobProgress,
+  type JobRecord,
+  type LaneSettings,
+  type NewJob,
+  type RunVerdict,
+} from '../types.js';
 import { decodeJobError, encodeJobError, toJobRecord, type BullJobData, type StoredResult } from './bull-records.js';
 
 export interface BullJobBackendOptions {
@@ -164,7 +174,13 @@ export class BullJobBackend implements JobBackend {
   }
 
   async recordOutcome(id: string, outcome: JobOutcome): Promise<JobOutcome> {
-    const set = await this.options.redis.set(this.outcomeKey(id), JSON.stringify(outcome), 'EX', this.options.keepFinishedSeconds, 'NX');
+    const set = await this.options.redis.set(
+      this.outcomeKey(id),
+      JSON.stringify(outcome),
+      'EX',
+      this.options.keepFinishedSeconds,
+      'NX',
+    );
     if (set === 'OK') return outcome;
     return (await this.recordedOutcome(id)) ?? outcome;
   }
@@ -172,20 +188,26 @@ export class BullJobBackend implements JobBackend {
   async start(lanes: LaneSettings[], execute: JobExecutor): Promise<void> {
     await this.subscribed();
     for (const lane of lanes) {
-      const worker = new Worker<BullJobData>(this.queueName(lane.name), (job, token) => this.process(job, token!, execute), {
-        connection: { url: this.options.redisUrl, connectionName: `quarry-jobs-${lane.name}` },
-        prefix: this.prefix,
-        name: this.workerName,
-        concurrency: lane.concurrency,
-        lockDuration: this.options.lockMs,
-        stalledInterval: this.options.stalledIntervalMs,
-        maxStalledCount: this.options.maxStalledCount,
-        autorun: false,
-        settings: { backoffStrategy: (_attempts, _type, error) => (error instanceof RetryLater ? error.delayMs : 0) },
-      });
+      const worker = new Worker<BullJobData>(
+        this.queueName(lane.name),
+        (job, token) => this.process(job, token!, execute),
+        {
+          connection: { url: this.options.redisUrl, connectionName: `quarry-jobs-${lane.name}` },
+          prefix: this.prefix,
+          name: this.workerName,
+          concurrency: lane.concurrency,
+          lockDuration: this.options.lockMs,
+          stalledInterval: this.options.stalledIntervalMs,
+          maxStalledCount: this.options.maxStalledCount,
+          autorun: false,
+          settings: { backoffStrategy: (_attempts, _type, error) => (error instanceof RetryLater ? error.delayMs : 0) },
+        },
+      );
       worker.on('error', (error) => this.options.logger.error({ err: error, lane: lane.name }, 'job worker error'));
       this.workers.push(worker);
-      worker.run().catch((error: unknown) => this.options.logger.error({ err: error, lane: lane.name }, 'job worker stopped'));
+      worker
+        .run()
+        .catch((error: unknown) => this.options.logger.error({ err: error, lane: lane.name }, 'job worker stopped'));
     }
   }
 
@@ -212,16 +234,24 @@ export class BullJobBackend implements JobBackend {
       verdict = await Promise.race([
         this.giveUp.promise.then((): RunVerdict => ({ kind: 'handed-back' })),
         execute({
-        record: this.toRecord(job, 'active', cancelled),
-        attempt: job.attemptsMade + 1,
-        interruptions: Math.max(0, job.attemptsStarted - job.attemptsMade - 1),
-        signal: controller.signal,
+          record: this.toRecord(job, 'active', cancelled),
+          attempt: job.attemptsMade + 1,
+          interruptions: Math.max(0, job.attemptsStarted - job.attemptsMade - 1),
+          signal: controller.signal,
           progress: (progress) => {
-            job.updateProgress(progress).catch((error: unknown) => this.options.logger.warn({ err: error, job: job.id }, 'progress write failed'));
+            job
+              .updateProgress(progress)
+              .catch((error: unknown) =>
+                this.options.logger.warn({ err: error, job: job.id }, 'progress write failed'),
+              );
           },
           announce: (progress) => {
             const message = JSON.stringify({ id: job.id!, progress } satisfies Announcement);
-            this.options.redis.publish(this.progressChannel(), message).catch((error: unknown) => this.options.logger.warn({ err: error, job: job.id }, 'progress announcement failed'));
+            this.options.redis
+              .publish(this.progressChannel(), message)
+              .catch((error: unknown) =>
+                this.options.logger.warn({ err: error, job: job.id }, 'progress announcement failed'),
+              );
           },
         }),
       ]);
@@ -259,7 +289,10 @@ export class BullJobBackend implements JobBackend {
     if ((await within(closing, graceMs)) === 'timeout') {
       for (const controller of this.running.values()) controller.abort(new JobAbort('shutdown'));
       if ((await within(closing, this.options.handBackMs ?? HAND_BACK_MS)) === 'timeout') {
-        this.options.logger.warn({ stillRunning: this.running.size }, 'jobs ignored the shutdown; handing them back while they still run');
+        this.options.logger.warn(
+          { stillRunning: this.running.size },
+          'jobs ignored the shutdown; handing them back while they still run',
+        );
         this.giveUp.resolve();
         await within(closing, this.options.handBackMs ?? HAND_BACK_MS);
       }
@@ -270,7 +303,10 @@ export class BullJobBackend implements JobBackend {
   /** The connection that hears cancellations and progress announcements from every instance. */
   private subscribed(): Promise<Redis> {
     this.subscriber ??= (async () => {
-      const subscriber = this.options.redis.duplicate({ ...commandConnectionOptions('quarry-jobs-channels'), lazyConnect: false });
+      const subscriber = this.options.redis.duplicate({
+        ...commandConnectionOptions('quarry-jobs-channels'),
+        lazyConnect: false,
+      });
       subscriber.on('error', (error: unknown) => this.options.logger.warn({ err: error }, 'job channels: Redis error'));
       subscriber.on('message', (channel: string, message: string) => {
         if (channel === this.cancelChannel()) {
@@ -295,7 +331,10 @@ export class BullJobBackend implements JobBackend {
   private queue(lane: string): Queue {
     let queue = this.queues.get(lane);
     if (!queue) {
-      queue = new Queue(this.queueName(lane), { connection: { url: this.options.redisUrl, connectionName: `quarry-queue-${lane}` }, prefix: this.prefix });
+      queue = new Queue(this.queueName(lane), {
+        connection: { url: this.options.redisUrl, connectionName: `quarry-queue-${lane}` },
+        prefix: this.prefix,
+      });
       queue.on('error', (error) => this.options.logger.error({ err: error, lane }, 'job queue error'));
       this.queues.set(lane, queue);
     }
@@ -325,7 +364,10 @@ export class BullJobBackend implements JobBackend {
     // never as finished without its result.
     const state = await queue.getJobState(id);
     if (state === 'unknown') return null;
-    const [job, cancelled] = await Promise.all([Job.fromId<BullJobData>(queue, id), this.options.redis.exists(this.cancelKey(id))]);
+    const [job, cancelled] = await Promise.all([
+      Job.fromId<BullJobData>(queue, id),
+      this.options.redis.exists(this.cancelKey(id)),
+    ]);
     if (!job) return null;
     return this.toRecord(job, state, cancelled === 1);
   }

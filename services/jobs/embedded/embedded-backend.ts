@@ -12,7 +12,17 @@
 import { EventEmitter } from 'node:events';
 import type { Logger } from '../../../core/logger.js';
 import { within } from '../within.js';
-import { JobAbort, type JobBackend, type JobExecutor, type JobOutcome, type JobProgress, type JobRecord, type LaneSettings, type NewJob, type RunVerdict } from '../types.js';
+import {
+  JobAbort,
+  type JobBackend,
+  type JobExecutor,
+  type JobOutcome,
+  type JobProgress,
+  type JobRecord,
+  type LaneSettings,
+  type NewJob,
+  type RunVerdict,
+} from '../types.js';
 import { EmbeddedJobStore, isStoredFinished, publicRecord, type StoredJob } from './embedded-job-store.js';
 
 interface Lane {
@@ -95,12 +105,14 @@ export class EmbeddedJobBackend implements JobBackend {
   }
 
   async start(lanes: LaneSettings[], execute: JobExecutor): Promise<void> {
-    for (const lane of lanes) this.lanes.set(lane.name, { concurrency: lane.concurrency, queue: [], running: new Map() });
+    for (const lane of lanes)
+      this.lanes.set(lane.name, { concurrency: lane.concurrency, queue: [], running: new Map() });
     this.execute = execute;
     this.accepting = true;
     const pending = await this.store.pending();
     for (const job of pending) this.schedule(job);
-    if (pending.length > 0) this.logger.info({ jobs: pending.length }, 'resumed jobs accepted before the last shutdown');
+    if (pending.length > 0)
+      this.logger.info({ jobs: pending.length }, 'resumed jobs accepted before the last shutdown');
   }
 
   stop(graceMs: number): Promise<void> {
@@ -131,15 +143,18 @@ export class EmbeddedJobBackend implements JobBackend {
     this.scheduled.add(job.id);
     const waitMs = job.runAt ? Date.parse(job.runAt) - Date.now() : 0;
     if (waitMs > 0) {
-      const timer = setTimeout(() => {
-        this.timers.delete(job.id);
-        this.scheduled.delete(job.id);
-        // Re-read: the job may have been cancelled or re-timed meanwhile.
-        this.store.get(job.id).then(
-          (current) => current && this.schedule(current),
-          (error: unknown) => this.logger.error({ err: error, job: job.id }, 'reading a delayed job failed'),
-        );
-      }, Math.min(waitMs, MAX_TIMER_MS));
+      const timer = setTimeout(
+        () => {
+          this.timers.delete(job.id);
+          this.scheduled.delete(job.id);
+          // Re-read: the job may have been cancelled or re-timed meanwhile.
+          this.store.get(job.id).then(
+            (current) => current && this.schedule(current),
+            (error: unknown) => this.logger.error({ err: error, job: job.id }, 'reading a delayed job failed'),
+          );
+        },
+        Math.min(waitMs, MAX_TIMER_MS),
+      );
       timer.unref();
       this.timers.set(job.id, timer);
       return;
@@ -179,7 +194,9 @@ export class EmbeddedJobBackend implements JobBackend {
       interruptions: job.attempts - 1 - job.failures,
       signal,
       progress: (progress) => {
-        this.store.setProgress(id, progress).catch((error: unknown) => this.logger.warn({ err: error, job: id }, 'progress write failed'));
+        this.store
+          .setProgress(id, progress)
+          .catch((error: unknown) => this.logger.warn({ err: error, job: id }, 'progress write failed'));
       },
       announce: (progress) => this.changes.emit(id, progress),
     });

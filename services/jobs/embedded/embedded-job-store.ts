@@ -44,7 +44,17 @@ export class EmbeddedJobStore {
       const existing = await this.get(job.id);
       if (existing) return existing;
       const now = new Date().toISOString();
-      const stored: StoredJob = { id: job.id, kind: job.kind, lane: job.lane, status: 'queued', input: job.input, attempts: 0, failures: 0, createdAt: now, updatedAt: now };
+      const stored: StoredJob = {
+        id: job.id,
+        kind: job.kind,
+        lane: job.lane,
+        status: 'queued',
+        input: job.input,
+        attempts: 0,
+        failures: 0,
+        createdAt: now,
+        updatedAt: now,
+      };
       if (job.runAt) stored.runAt = job.runAt.toISOString();
       if (job.webhookUrl) stored.webhookUrl = job.webhookUrl;
       if (job.owner) stored.owner = job.owner;
@@ -58,7 +68,9 @@ export class EmbeddedJobStore {
   async get(id: string): Promise<StoredJob | null> {
     const stored = (await this.records.get(recordKey(id))) as StoredJob | undefined;
     // Records written before lanes and attempt counts existed read as a first run in the default lane.
-    return stored ? { ...stored, lane: stored.lane ?? 'default', attempts: stored.attempts ?? 0, failures: stored.failures ?? 0 } : null;
+    return stored
+      ? { ...stored, lane: stored.lane ?? 'default', attempts: stored.attempts ?? 0, failures: stored.failures ?? 0 }
+      : null;
   }
 
   /** Counts the run in; null when the job is gone or already finished. */
@@ -94,7 +106,9 @@ export class EmbeddedJobStore {
   /** The run failed and will be retried at `runAt`. */
   async retryLater(id: string, error: JobError, runAt: Date): Promise<StoredJob | null> {
     return this.changeIfPresent(id, (job) =>
-      isStoredFinished(job) ? null : { ...job, status: 'queued', lastError: error, failures: job.failures + 1, runAt: runAt.toISOString() },
+      isStoredFinished(job)
+        ? null
+        : { ...job, status: 'queued', lastError: error, failures: job.failures + 1, runAt: runAt.toISOString() },
     );
   }
 

@@ -10,7 +10,10 @@ import type { SqliteConnection } from '../sqlite-connection.js';
 /** A marker's reading: a version, no marker on existing data (a release before markers), or nothing stored yet. */
 export type FoundVersion = number | 'unmarked' | 'fresh';
 
-export type MigrationTarget = { kind: 'sqlite'; db: SqliteConnection } | { kind: 'directory'; dir: string } | { kind: 'redis'; redis: Redis };
+export type MigrationTarget =
+  | { kind: 'sqlite'; db: SqliteConnection }
+  | { kind: 'directory'; dir: string }
+  | { kind: 'redis'; redis: Redis };
 
 export interface VersionMarker {
   /** The file, directory or key, for messages. */
@@ -26,6 +29,7 @@ export interface VersionMarker {
 /** A marker's stored text as a version; anything else is an error naming where it was read. */
 export function parseVersion(text: string, location: string): number {
   const version = Number(text.trim());
-  if (!Number.isInteger(version) || version < 1) throw new Error(`the schema marker at ${location} holds "${text.slice(0, 40)}", not a version number`);
+  if (!Number.isInteger(version) || version < 1)
+    throw new Error(`the schema marker at ${location} holds "${text.slice(0, 40)}", not a version number`);
   return version;
 }

@@ -53,7 +53,9 @@ describe('SQLite schema marker (user_version)', () => {
     const path = join(tempDir(), 'quarry.sqlite');
     await sqliteWithTable(path, 7);
     const before = digest(path);
-    await expect(bringToCurrent(STORE_SCHEMAS.records, sqliteMarker(path), silentLogger())).rejects.toMatchObject({ details: { reason: 'STORED_DATA_TOO_NEW' } });
+    await expect(bringToCurrent(STORE_SCHEMAS.records, sqliteMarker(path), silentLogger())).rejects.toMatchObject({
+      details: { reason: 'STORED_DATA_TOO_NEW' },
+    });
     expect(digest(path)).toBe(before);
   });
 });
@@ -65,9 +67,14 @@ describe('LanceDB directory schema marker', () => {
     mkdirSync(join(dir, 'corpora.lance'), { recursive: true });
     expect(await directoryMarker(dir, 'corpora').read()).toBe('unmarked');
     await bringToCurrent(STORE_SCHEMAS.corpora, directoryMarker(dir, 'corpora'), silentLogger());
-    expect(JSON.parse(readFileSync(join(dir, DIRECTORY_MARKER_FILE), 'utf8'))).toEqual({ store: 'corpora', version: 1 });
+    expect(JSON.parse(readFileSync(join(dir, DIRECTORY_MARKER_FILE), 'utf8'))).toEqual({
+      store: 'corpora',
+      version: 1,
+    });
     writeFileSync(join(dir, DIRECTORY_MARKER_FILE), JSON.stringify({ store: 'corpora', version: 2 }));
-    await expect(bringToCurrent(STORE_SCHEMAS.corpora, directoryMarker(dir, 'corpora'), silentLogger())).rejects.toMatchObject({
+    await expect(
+      bringToCurrent(STORE_SCHEMAS.corpora, directoryMarker(dir, 'corpora'), silentLogger()),
+    ).rejects.toMatchObject({
       details: { reason: 'STORED_DATA_TOO_NEW', store: 'corpora', found_version: 2, supported_version: 1 },
     });
     expect(JSON.parse(readFileSync(join(dir, DIRECTORY_MARKER_FILE), 'utf8')).version).toBe(2);

@@ -18,7 +18,11 @@ async function anyKey(redis: Redis, pattern: string): Promise<boolean> {
   return false;
 }
 
-export async function readRedisVersion(redis: Redis, store: string, patterns: readonly string[]): Promise<FoundVersion> {
+export async function readRedisVersion(
+  redis: Redis,
+  store: string,
+  patterns: readonly string[],
+): Promise<FoundVersion> {
   const key = redisMarkerKey(store);
   const stored = await redis.get(key);
   if (stored !== null) return parseVersion(stored, `Redis key ${key}`);
