@@ -44,7 +44,7 @@ export const configSchema = z
           .regex(/^[A-Za-z0-9_-]+$/, 'URL keys may hold only letters, digits, _ and -'),
       )
       .default([]),
-    /** API keys of operators: accepted like apiKeys, and they see and change every owner's resources (README "Keys and ownership"). */
+    /** API keys of operators: accepted like apiKeys, and they see and change every owner's resources (docs/http-api.md "Keys and ownership"). */
     adminApiKeys: z.array(z.string().min(8)).default([]),
     /** Requests per minute per API key. */
     rateLimitPerMinute: z.number().int().min(1).default(600),
@@ -270,7 +270,7 @@ export const configSchema = z
       .prefault({}),
     /**
      * Per-principal caps on durable resources (an API key, or a key group as one): a create past
-     * one is refused with QUOTA_EXCEEDED naming the limit (README "Keys and ownership").
+     * one is refused with QUOTA_EXCEEDED naming the limit (docs/http-api.md "Keys and ownership").
      */
     quotas: z
       .object({

@@ -58,7 +58,7 @@ export function registerMcpRoute(server: FastifyInstance, app: QuarryApp): McpHt
         if ('reply' in verdict) return reply.code(400).send(verdict.reply);
         if ('drop' in verdict) return reply.code(202).send();
       }
-      // Calls act for the key's principal, as on /api/v1 (README "Keys and ownership").
+      // Calls act for the key's principal, as on /api/v1 (docs/http-api.md "Keys and ownership").
       const who: RemoteCaller = {
         ...(request.principal ? { caller: request.principal } : {}),
         baseUrl: `${request.protocol}://${request.host}`,

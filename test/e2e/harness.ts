@@ -68,7 +68,7 @@ export interface StartOptions {
   dataDir?: string;
   /** Keys the HTTP host accepts (`<group>:<key>` for a group's); default [TEST_KEY], which post/get/request send. */
   apiKeys?: string[];
-  /** Keys of admins (README "Keys and ownership"). */
+  /** Keys of admins (docs/http-api.md "Keys and ownership"). */
   adminApiKeys?: string[];
 }
 

@@ -1,5 +1,5 @@
 /**
- * MCP resources (README "Resources"): a corpus, a monitor's latest results and
+ * MCP resources (docs/mcp.md "Resources"): a corpus, a monitor's latest results and
  * a graph entity, read as context with the official 2.x SDK client — over
  * Streamable HTTP, where each key lists and reads only its own, and over stdio,
  * where the local host (an admin) reads what it made.

@@ -6,7 +6,7 @@
  * The graph store opens on first use (SQLite under the data directory, or
  * Redis when the installation has a Redis URL).
  *
- * One graph per principal (README "Keys and ownership"): `scoped(namespace)`
+ * One graph per principal (docs/http-api.md "Keys and ownership"): `scoped(namespace)`
  * is the service on one principal's graph, with its own store (a SQLite file
  * under dataDir/knowledge-graphs, or its own Redis key prefix), so merges,
  * reads, searches and deletes never cross principals. The unscoped service is
