@@ -22,6 +22,7 @@ import { startLocalSearch, type LocalSearch } from '../sandbox/local-search.js';
 import { hasRedisServer, startLocalRedis, type LocalRedis } from '../sandbox/local-redis.js';
 import { HEAT_PUMP_PAGES, renderResearchPage } from '../sandbox/research-pages.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
+import { until } from '../sandbox/until.js';
 import { spawnQuarry, type QuarryProcess } from './quarry-process.js';
 
 const FIXTURE = join(PACKAGE_ROOT, 'test/fixtures/releases/v0.1.0');
@@ -88,9 +89,17 @@ async function expectEverythingFound(quarry: QuarryProcess, made: any): Promise<
   expect(list.body.map((m: any) => m.id).sort()).toEqual(made.monitors.map((m: any) => m.id).sort());
 
   const [activeMade, pausedMade] = made.monitors;
-  const active = await quarry.get(`/api/v1/monitor/topics/${activeMade.id}`, KEY);
+  // Still scheduled: the release's schedule was taken over, not lost. A check the release left due runs
+  // first (next_check_at is null while it runs, check_in_progress true); then the next one is queued.
+  const active = await until(
+    'the active monitor to have its next check queued',
+    async () => {
+      const read = await quarry.get(`/api/v1/monitor/topics/${activeMade.id}`, KEY);
+      return read.body?.next_check_at ? read : null;
+    },
+    60_000,
+  );
   expect(active.body).toMatchObject({ topic: activeMade.topic, status: 'active' });
-  // Still scheduled: the release's schedule was taken over, not lost.
   expect(Date.parse(active.body.next_check_at)).not.toBeNaN();
   expect(active.body.checks_run).toBeGreaterThanOrEqual(activeMade.checks_run);
   expect(active.body.deliveries).toContainEqual(
