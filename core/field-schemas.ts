@@ -30,3 +30,14 @@ export const domainFilterSchema = z
       .replace(/^www\./, '')
       .replace(/\.$/, ''),
   );
+
+/**
+ * A JSON object of at most maxKeys keys (each at most maxKeyLength characters): the bound is checked and published in
+ * the schema (maxProperties). How deep its values nest is bounded for every input by input-shape.ts.
+ */
+export function boundedMap<V extends z.ZodType = z.ZodUnknown>(maxKeys: number, values?: V, maxKeyLength = 100) {
+  return z
+    .record(z.string().max(maxKeyLength), (values ?? z.unknown()) as V)
+    .refine((map) => Object.keys(map).length <= maxKeys, { message: `at most ${maxKeys} keys` })
+    .meta({ maxProperties: maxKeys });
+}

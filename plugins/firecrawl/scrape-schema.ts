@@ -6,22 +6,20 @@
  * know rather than refuse them, as the HTTP host drops unknown top-level ones.
  */
 import { z } from 'zod';
+import { boundedMap, httpUrlSchema } from '../../core/field-schemas.js';
 
 const accepted = 'Accepted for Firecrawl compatibility; no effect';
 
-/** A JSON object of at most maxKeys keys, the bound checked and published (maxProperties); nesting is bounded for every input. */
-function boundedMap<V extends z.ZodType = z.ZodUnknown>(maxKeys: number, values?: V) {
-  return z
-    .record(z.string().max(200), (values ?? z.unknown()) as V)
-    .refine((map) => Object.keys(map).length <= maxKeys, { message: `at most ${maxKeys} keys` })
-    .meta({ maxProperties: maxKeys });
-}
+/** Firecrawl's free-form objects (JSON schemas, headers, actions) take keys of up to 200 characters. */
+const FIRECRAWL_KEY_LENGTH = 200;
+const firecrawlMap = <V extends z.ZodType = z.ZodUnknown>(maxKeys: number, values?: V) =>
+  boundedMap(maxKeys, values, FIRECRAWL_KEY_LENGTH);
 
 /** Firecrawl adds a scheme to a URL given without one. */
 export const firecrawlUrlSchema = z.preprocess(
   (value) =>
     typeof value === 'string' && !/^[a-z][a-z0-9+.-]*:\/\//i.test(value.trim()) ? `http://${value.trim()}` : value,
-  z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048),
+  httpUrlSchema,
 );
 
 /** A format by name, or as `{type, …options}` (v2). */
@@ -29,7 +27,7 @@ const formatObjectSchema = z.object({
   type: z.string().min(1).max(40),
   fullPage: z.boolean().optional(),
   quality: z.number().optional().describe(accepted),
-  schema: boundedMap(200).optional(),
+  schema: firecrawlMap(200).optional(),
   prompt: z.string().max(10_000).optional(),
   systemPrompt: z.string().max(10_000).optional(),
   modes: z.array(z.string().max(20)).max(4).optional(),
@@ -39,7 +37,7 @@ export const formatSchema = z.union([z.string().min(1).max(40), formatObjectSche
 export type FormatInput = z.infer<typeof formatSchema>;
 
 const llmOptionsSchema = z.object({
-  schema: boundedMap(200).optional(),
+  schema: firecrawlMap(200).optional(),
   prompt: z.string().max(10_000).optional(),
   systemPrompt: z.string().max(10_000).optional(),
 });
@@ -51,7 +49,7 @@ export function scrapeOptionsShape(defaultMaxAgeMs: number) {
     onlyMainContent: z.boolean().default(true),
     includeTags: z.array(z.string().max(200)).max(100).optional(),
     excludeTags: z.array(z.string().max(200)).max(100).optional(),
-    headers: boundedMap(100, z.string().max(8192)).optional(),
+    headers: firecrawlMap(100, z.string().max(8192)).optional(),
     waitFor: z.int().min(0).max(60_000).default(0),
     mobile: z.boolean().default(false),
     timeout: z.int().min(1000).max(300_000).default(30_000).describe('Milliseconds for the whole read'),
@@ -61,13 +59,13 @@ export function scrapeOptionsShape(defaultMaxAgeMs: number) {
       .default(defaultMaxAgeMs)
       .describe('A cached read of the page at most this many milliseconds old is served; 0 reads it afresh'),
     storeInCache: z.boolean().default(true).describe('Whether this read is kept in the page cache'),
-    actions: z.array(boundedMap(200)).max(50).optional(),
+    actions: z.array(firecrawlMap(200)).max(50).optional(),
     jsonOptions: llmOptionsSchema.optional().describe("v1: the json format's schema and prompt"),
     extract: llmOptionsSchema.optional().describe("v1 (older): the extract format's schema and prompt"),
     changeTrackingOptions: z
       .object({
         modes: z.array(z.string().max(20)).max(4).optional(),
-        schema: boundedMap(200).optional(),
+        schema: firecrawlMap(200).optional(),
         prompt: z.string().max(10_000).optional(),
         tag: z.string().max(200).nullable().optional(),
       })

@@ -4,24 +4,13 @@
  * page features, each with its own options object (docs/enhanced-search.md).
  */
 import { z } from 'zod';
+import { boundedMap } from '../../../core/field-schemas.js';
 import { searchAnswerSchema, searchInputSchema, searchResultSchema } from '../../../services/web-search/schemas.js';
 
 export const EXTRACTION_STRATEGIES = ['none', 'cosine', 'json_css', 'regex', 'llm'] as const;
 export const CONTENT_FILTERS = ['none', 'pruning', 'bm25', 'llm'] as const;
 
 const unit = z.number().min(0).max(1);
-
-/**
- * A JSON object of at most maxKeys keys (of at most 100 characters): the
- * bound is checked and published in the schema (maxProperties). How deep
- * its values nest is bounded for every input by core/input-shape.ts.
- */
-function boundedMap<V extends z.ZodType = z.ZodUnknown>(maxKeys: number, values?: V) {
-  return z
-    .record(z.string().max(100), (values ?? z.unknown()) as V)
-    .refine((map) => Object.keys(map).length <= maxKeys, { message: `at most ${maxKeys} keys` })
-    .meta({ maxProperties: maxKeys });
-}
 
 export const enhancedSearchInputSchema = searchInputSchema.extend({
   extraction_strategy: z
