@@ -1,6 +1,6 @@
 /**
  * A promise-returning sqlite3 connection, for the SQLite files Quarry opens
- * itself (not through keyv): schema markers, backups.
+ * itself (not through keyv): the knowledge graph's files, schema markers, backups.
  */
 import sqlite3 from 'sqlite3';
 
@@ -26,6 +26,10 @@ export class SqliteConnection {
     return new Promise((resolve, reject) =>
       this.db.all(sql, params, (error, rows: SqliteRow[]) => (error ? reject(error) : resolve(rows))),
     );
+  }
+
+  exec(sql: string): Promise<void> {
+    return new Promise((resolve, reject) => this.db.exec(sql, (error) => (error ? reject(error) : resolve())));
   }
 
   close(): Promise<void> {

@@ -12,50 +12,18 @@
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import sqlite3 from 'sqlite3';
 import { nameTokens } from '../../../services/entities/names.js';
+import { SqliteConnection } from '../../../services/storage-versions/sqlite-connection.js';
 import { bringGraphFileToCurrent } from '../../../services/storage-versions/stored-data.js';
 import { assertWithinCap, entityGrowth } from './graph-cap.js';
 import {
-  edgeKey,
   type EdgeRecord,
   type EntityRecord,
+  edgeKey,
   type GraphBackend,
   type GraphWrite,
   type TopOptions,
 } from './types.js';
-
-type Row = Record<string, unknown>;
-
-class Connection {
-  constructor(private readonly db: sqlite3.Database) {}
-
-  static open(path: string, mode: number): Promise<Connection> {
-    return new Promise((resolve, reject) => {
-      const db: sqlite3.Database = new sqlite3.Database(path, mode, (error) =>
-        error ? reject(error) : resolve(new Connection(db)),
-      );
-    });
-  }
-
-  run(sql: string, params: unknown[] = []): Promise<void> {
-    return new Promise((resolve, reject) => this.db.run(sql, params, (error) => (error ? reject(error) : resolve())));
-  }
-
-  all(sql: string, params: unknown[] = []): Promise<Row[]> {
-    return new Promise((resolve, reject) =>
-      this.db.all(sql, params, (error, rows: Row[]) => (error ? reject(error) : resolve(rows))),
-    );
-  }
-
-  exec(sql: string): Promise<void> {
-    return new Promise((resolve, reject) => this.db.exec(sql, (error) => (error ? reject(error) : resolve())));
-  }
-
-  close(): Promise<void> {
-    return new Promise((resolve, reject) => this.db.close((error) => (error ? reject(error) : resolve())));
-  }
-}
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS entities (id TEXT PRIMARY KEY, type TEXT NOT NULL, degree INTEGER NOT NULL, sources INTEGER NOT NULL, version INTEGER NOT NULL, doc TEXT NOT NULL, vector TEXT);
@@ -82,17 +50,17 @@ export class SqliteGraphBackend implements GraphBackend {
   private tail: Promise<unknown> = Promise.resolve();
 
   private constructor(
-    private readonly writer: Connection,
-    private readonly reader: Connection,
+    private readonly writer: SqliteConnection,
+    private readonly reader: SqliteConnection,
   ) {}
 
   static async open(path: string): Promise<SqliteGraphBackend> {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     await bringGraphFileToCurrent(path);
-    const writer = await Connection.open(path, sqlite3.OPEN_READWRITE | sqlite3.OPEN_CREATE);
+    const writer = await SqliteConnection.open(path, 'write');
     await writer.exec('PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA busy_timeout=10000;');
     await writer.exec(SCHEMA);
-    const reader = await Connection.open(path, sqlite3.OPEN_READONLY);
+    const reader = await SqliteConnection.open(path, 'read');
     await reader.exec('PRAGMA busy_timeout=10000;');
     return new SqliteGraphBackend(writer, reader);
   }
