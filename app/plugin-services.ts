@@ -54,7 +54,10 @@ export interface PluginServices {
   /** Each caller's recent searches (what next-search prediction falls back on). */
   searchHistory: SearchHistory;
   /** The worker pool's other parses of untrusted input: tables, chunking, links (each with the pool's deadline). */
-  parsing: Pick<ExtractionPool, 'tables' | 'chunk' | 'links' | 'regex' | 'regexTest' | 'page' | 'entities'>;
+  parsing: Pick<
+    ExtractionPool,
+    'tables' | 'chunk' | 'links' | 'regex' | 'regexTest' | 'page' | 'entities' | 'selectedContent'
+  >;
   /** Live performance state (pools, browser, page indexer; areas add their own) for the performance endpoint. */
   runtime: RuntimeStats;
 }

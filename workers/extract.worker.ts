@@ -25,6 +25,7 @@ import { reduceRobots, robotsAllowAll } from '../services/extract/robots-rules.j
 import { mergeScrollSnapshots } from '../services/extract/scroll-merge.js';
 import type { ExtractionResult, ExtractOptions, ExtractTask } from '../services/extract/types.js';
 import { markupOf } from '../services/extract/page-content.js';
+import { selectedContent } from '../services/extract/selected-content.js';
 import { failureOf, type ParseOutcome, type ParseTask } from '../services/extract/worker-tasks.js';
 import { analysePage } from '../services/page-analysis/analyse-page.js';
 import { extractTables } from '../services/tables/extract-tables.js';
@@ -81,6 +82,8 @@ async function runParseTask(task: ParseTask): Promise<ParseOutcome<ParseTask['ki
         return { value: regexTest(task.texts, task.patterns) };
       case 'page':
         return { value: analysePage(task.html, task.url, task.options) };
+      case 'selected-content':
+        return { value: selectedContent(task.html, task.url, task.selection) };
       case 'scroll-merge':
         return { value: mergeScrollSnapshots(task.html, task.snapshots) };
       case 'entities':

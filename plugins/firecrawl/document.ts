@@ -58,8 +58,6 @@ export function toDocument(
 ): FirecrawlDocument {
   const document: FirecrawlDocument = { metadata: metadataOf(page, scrapeId) };
   if (plan.markdown) document.markdown = page.markdown;
-  // The reader keeps the page's markup as it came; main-content HTML is not produced (docs/firecrawl.md).
-  if (plan.html) document.html = page.html ?? '';
   if (plan.rawHtml) document.rawHtml = page.html ?? '';
   if (plan.links) document.links = [...new Set(links ?? page.links.map((link) => link.url))];
   if (plan.images) document.images = [...new Set(page.images)];

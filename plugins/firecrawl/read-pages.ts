@@ -12,6 +12,7 @@ import type { FirecrawlServices } from './uses.js';
 import { extractiveSummary, writtenSummaries } from '../../services/answers/summary.js';
 import { modelFor } from '../../services/llm/model-choice.js';
 import { parseModelJson } from '../../services/llm/json-output.js';
+import type { SelectedContent } from '../../services/extract/selected-content.js';
 import type { CacheMode } from '../../services/scrape/page-cache.js';
 import type { ScrapedPage, ScrapeOptions } from '../../services/scrape/scraper.js';
 import { isDocumentPage, pageError, toDocument } from './document.js';
@@ -24,6 +25,8 @@ const STORED_SECONDS = 2 * 24 * 3600;
 
 export const NO_MODEL_MESSAGE =
   'needs a language model, and none is configured on this installation: set llm.quality or llm.fast in the config, or QUARRY_LLM_BASE_URL and QUARRY_LLM_MODEL (docs/llm.md)';
+
+type ContentOptions = Pick<ScrapeOptionsInput, 'onlyMainContent' | 'includeTags' | 'excludeTags'>;
 
 export type PageOutcome = { url: string; document: FirecrawlDocument } | { url: string; error: AppError };
 
@@ -47,19 +50,15 @@ export function readerOptions(options: ScrapeOptionsInput, plan: FormatPlan, sig
     // Extracted in full once, so a cached page serves any mix of formats.
     extract: { includeImages: true, includeLinks: true, markdown: true, media: true },
     // A page's links are all of its links (Firecrawl's), parsed from its markup in the worker pool.
-    includeHtml: plan.html || plan.rawHtml || plan.links,
+    includeHtml: plan.html || plan.rawHtml || plan.links || selectsContent(options),
     screenshot: plan.screenshot !== null,
     cache: { mode: cacheModeOf(options), ttlSeconds: STORED_SECONDS, maxAgeMs: options.maxAge },
   };
 }
 
-/** What is accepted but not done here, said in each Document's warning. */
-export function optionWarnings(options: ScrapeOptionsInput): string[] {
-  const warnings: string[] = [];
-  if (!options.onlyMainContent) warnings.push('onlyMainContent false is not honoured: markdown holds the main content');
-  if (options.includeTags?.length || options.excludeTags?.length)
-    warnings.push('includeTags and excludeTags are not applied');
-  return warnings;
+/** Whether the markdown is not the reader's main content but what onlyMainContent/includeTags/excludeTags select. */
+function selectsContent(options: ContentOptions): boolean {
+  return !options.onlyMainContent || Boolean(options.includeTags?.length) || Boolean(options.excludeTags?.length);
 }
 
 /** Refuses, before any page is read, what cannot be answered: json without a model, actions the reader refuses. */
@@ -79,7 +78,6 @@ export async function readDocuments(
 ): Promise<PageOutcome[]> {
   const plan = formatPlan(options);
   checkAnswerable(services, options, plan);
-  const warnings = optionWarnings(options);
   const reader = readerOptions(options, plan, ctx.signal);
   const pages = await services.scraper.scrapeMany(urls, {
     ...reader,
@@ -87,7 +85,7 @@ export async function readDocuments(
   });
   const outcomes: PageOutcome[] = [];
   for (const page of pages) {
-    const outcome = await documentOf(services, page, plan, warnings, ctx);
+    const outcome = await documentOf(services, page, plan, [], ctx, options);
     outcomes.push(outcome);
     onPage?.(outcome);
   }
@@ -101,14 +99,49 @@ export async function documentOf(
   plan: FormatPlan,
   warnings: string[],
   ctx: CallContext,
+  options: ContentOptions = { onlyMainContent: true },
 ): Promise<PageOutcome> {
   if (!isDocumentPage(page)) return { url: page.url, error: pageError(page) };
   const links =
     plan.links && page.html ? await services.parsing.links(page.html, page.finalUrl, ctx.signal) : undefined;
-  const document = toDocument(page, plan, randomUUID(), warnings, links);
+  const selected = await selectedContentOf(services, page, plan, options, ctx);
+  const document = toDocument(
+    selected ? { ...page, markdown: selected.markdown } : page,
+    plan,
+    randomUUID(),
+    warnings,
+    links,
+  );
+  if (plan.html) document.html = selected?.html ?? '';
   if (plan.summary) document.summary = await summaryOf(services, page, ctx);
   if (plan.json) document.json = await jsonOf(services, page, plan.json, ctx);
   return { url: page.url, document };
+}
+
+/**
+ * The page's content as the options select it (html format: the main content's markup), parsed in the worker
+ * pool; undefined when the reader's main-content markdown is what was asked for.
+ */
+async function selectedContentOf(
+  services: FirecrawlServices,
+  page: ScrapedPage,
+  plan: FormatPlan,
+  options: ContentOptions,
+  ctx: CallContext,
+): Promise<SelectedContent | undefined> {
+  const selects = selectsContent(options);
+  if (!page.html || !(plan.html || selects)) return undefined;
+  const selected = await services.parsing.selectedContent(
+    page.html,
+    page.finalUrl,
+    {
+      onlyMainContent: options.onlyMainContent,
+      ...(options.includeTags?.length ? { includeTags: options.includeTags } : {}),
+      ...(options.excludeTags?.length ? { excludeTags: options.excludeTags } : {}),
+    },
+    ctx.signal,
+  );
+  return selects ? selected : { html: selected.html, markdown: page.markdown };
 }
 
 async function summaryOf(services: FirecrawlServices, page: ScrapedPage, ctx: CallContext): Promise<string> {

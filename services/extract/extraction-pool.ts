@@ -19,6 +19,7 @@ import type { TestPattern } from './regex-test.js';
 import type { EngineParseOutcome, EngineParseTask } from '../engines/engine-parse-task.js';
 import type { ReducedRobots, RobotsReader } from '../../core/http/robots-cache.js';
 import type { RobotsFile } from './robots-rules.js';
+import type { ContentSelection, SelectedContent } from './selected-content.js';
 import { unwrap, type ChunkTaskResult, type ParseOutcome, type ParseTask } from './worker-tasks.js';
 
 /** Default deadline of one task in the pool. */
@@ -90,6 +91,16 @@ export class ExtractionPool implements RobotsReader {
   /** A fetched page as enhanced search reads it (text blocks, and on request json_css records and links). */
   async page(html: string, url: string, options: PageAnalysisOptions, signal?: AbortSignal): Promise<PageAnalysis> {
     return unwrap(await this.parse<'page'>({ kind: 'page', html, url, options }, signal));
+  }
+
+  /** A page's content as a scrape's includeTags/excludeTags/onlyMainContent select it (markup and markdown). */
+  async selectedContent(
+    html: string,
+    url: string,
+    selection: ContentSelection,
+    signal?: AbortSignal,
+  ): Promise<SelectedContent> {
+    return unwrap(await this.parse<'selected-content'>({ kind: 'selected-content', html, url, selection }, signal));
   }
 
   /** Entities and relations of a text by the offline tagger (CPU-bound in proportion to the text). */

@@ -15,6 +15,7 @@ import type { ExtractTablesOptions, ExtractTablesResult } from '../tables/types.
 import type { EngineParseOutcome, EngineParseTask } from '../engines/engine-parse-task.js';
 import type { PageFields } from './page-content.js';
 import type { RobotsFile } from './robots-rules.js';
+import type { ContentSelection, SelectedContent } from './selected-content.js';
 
 export type ParseTask =
   | { kind: 'tables'; html: string; options: ExtractTablesOptions }
@@ -30,6 +31,8 @@ export type ParseTask =
   | { kind: 'regex-test'; texts: string[]; patterns: TestPattern[] }
   /** A fetched page as enhanced search reads it: text blocks, json_css records, links. */
   | { kind: 'page'; html: string; url: string; options: PageAnalysisOptions }
+  /** A page's content as includeTags/excludeTags/onlyMainContent select it, as markup and markdown. */
+  | { kind: 'selected-content'; html: string; url: string; selection: ContentSelection }
   /** A virtually scrolled page: the final HTML with what scrolled away folded back in from the snapshots. */
   | { kind: 'scroll-merge'; html: string; snapshots: string[] }
   /** Entities and relations of a text by the offline tagger (services/entities). */
@@ -55,6 +58,7 @@ export interface ParseResults {
   regex: RegexMatch[];
   'regex-test': boolean[][];
   page: PageAnalysis;
+  'selected-content': SelectedContent;
   'scroll-merge': string;
   entities: Extraction;
   engine: EngineParseOutcome;
