@@ -214,6 +214,7 @@ export function registerServices(
         engines: r.resolve(TOKENS.Engines),
         scraper: r.resolve(TOKENS.Scraper),
         cache: new AnswerCache(stores.cache, 'search', (hit) => metrics.cacheLookup('search', hit)),
+        metaCache: new AnswerCache(stores.cache, 'metasearch', (hit) => metrics.cacheLookup('metasearch', hit)),
         defaultEngines: config.search.defaultEngines,
         linkPolicy: outboundLinkPolicy(config.outbound),
       });

@@ -11,6 +11,7 @@ import { AppError } from '../../core/errors.js';
 import { isDeepFrozen } from '../../core/frozen-json.js';
 import type { Scraper, ScrapedPage } from '../scrape/scraper.js';
 import type { AnswerCache } from './answer-cache.js';
+import type { MetaSearchAnswer } from './meta-answer.js';
 import { fanOut, succeededLists } from './engine-fanout.js';
 import { mergeEngineResults } from './merge.js';
 import { lexicalRelevance } from '../ranking/relevance.js';
@@ -28,6 +29,8 @@ export interface SearchDeps {
   scraper: Scraper;
   /** Search answers by request (answer-cache.ts: the cache store, its lookups counted). */
   cache: AnswerCache<SearchAnswer>;
+  /** Metasearch answers (WebSearch.meta, the SearXNG surface's) by request; none means not cached. */
+  metaCache?: AnswerCache<MetaSearchAnswer>;
   defaultEngines: string[];
   /** Which result URLs the markdown answer links (the outbound policy's); default strict. */
   linkPolicy?: LinkPolicy;

@@ -18,7 +18,7 @@ import { outboundLinkPolicy } from '../markdown/link-policy.js';
 import { planEngines, type EnginePlan, type EngineRoute } from './engine-plans.js';
 import { findPages, type FindOptions, type FoundPages } from './find-pages.js';
 import { gatherSources, type GatherOptions, type Gathering } from './gather.js';
-import type { MergedResult } from './merge.js';
+import type { MetaSearchAnswer } from './meta-answer.js';
 import type { SearchAnswer, SearchInput } from './schemas.js';
 import { assertKnownEngines, chooseEngines, runSearch, type SearchDeps } from './search-runner.js';
 
@@ -37,13 +37,10 @@ export interface MetaSearchRequest {
   signal: AbortSignal;
 }
 
-export interface MetaSearchAnswer {
-  engines: string[];
-  /** Merged by URL, best first; each with every engine's position and the score (merge.ts). */
-  results: MergedResult[];
-  /** Engines that failed or did not answer in time, with why. */
-  unresponsive: Array<{ engine: string; code: string; message: string }>;
-}
+export type { MetaSearchAnswer };
+
+/** How long a metasearch answer is reused: the Search API's default cache_ttl (an hour). */
+const META_CACHE_TTL_MS = 3_600_000;
 
 export class WebSearch {
   get engines(): EngineService {
@@ -87,6 +84,11 @@ export class WebSearch {
       ...(request.engines ? { engines: request.engines } : {}),
       ...(request.categories ? { categories: request.categories } : {}),
     });
+    // Same engines, query, page, language, safety and time range: the same answer, kept as the Search API keeps its.
+    const { query, page, language, safeSearch, timeRange } = request;
+    const key = JSON.stringify([engines, query, page, language, safeSearch, timeRange ?? null]);
+    const cached = await this.deps.metaCache?.get(key);
+    if (cached) return cached;
     const found = await this.find({
       plans: engines.map((engine) => ({ engine, query: request.query })),
       resultsPerEngine: 1,
@@ -97,10 +99,13 @@ export class WebSearch {
       deadline: request.deadline,
       signal: request.signal,
     });
-    return {
+    const answer = {
       engines,
       results: found.pages.map((p) => p.result),
       unresponsive: Object.entries(found.engines.errors).map(([engine, error]) => ({ engine, ...error })),
     };
+    // Kept only when some engine answered, so an outage is asked again next time.
+    if (answer.unresponsive.length < engines.length) await this.deps.metaCache?.set(key, answer, META_CACHE_TTL_MS);
+    return answer;
   }
 }

@@ -266,6 +266,19 @@ describe('as SearXNG answers', () => {
     expect(await pagesAsked(3)).toEqual(['21']);
   });
 
+  it('answers a repeated identical query from the cache; another pageno asks the engine', async () => {
+    const asked = async (pageno: number): Promise<number> => {
+      const before = web.engineRequests('bing').length;
+      const res = await quarry.get(`/searxng/search?q=rye+bread+cache&format=json&engines=bing&pageno=${pageno}`);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.results.length).toBeGreaterThan(0);
+      return web.engineRequests('bing').length - before;
+    };
+    expect(await asked(1)).toBe(1);
+    expect(await asked(1)).toBe(0);
+    expect(await asked(2)).toBe(1);
+  });
+
   it('/autocompleter answers [q, [suggestions…]] from the engines that suggest, with a key header or a URL key', async () => {
     const suggestions = Buffer.from(JSON.stringify(['sourd', ['sourdough starter', 'sourdough bread recipe']]));
     web.answerEngine('duckduckgo', (url) =>
