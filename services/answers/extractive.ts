@@ -37,6 +37,7 @@ import { contentTerms, contentTokens } from '../ranking/tokens.js';
 import { isAgentInstruction } from '../sources/safety.js';
 import { escapeMarkdownText } from '../markdown/escape.js';
 import { NO_ANSWER, quoteSentence } from './citations.js';
+import { roundScore as round } from '../../core/rounding.js';
 
 /** Below this best-passage score the sources are taken not to answer the question (research's test too). */
 export const ANSWERED_MIN = 0.5;
@@ -233,10 +234,6 @@ export async function extractiveAnswer(
 }
 
 const NOT_ANSWERED: Answer = Object.freeze({ text: NO_ANSWER, answered: false, sentences: [] }) as Answer;
-
-function round(value: number): number {
-  return Math.round(value * 10_000) / 10_000;
-}
 
 /** Quoted sentences as markdown: each escaped (page text renders as text), then its citation. */
 export function renderQuotes(quoted: Array<{ text: string; citation: number }>): string {

@@ -25,6 +25,7 @@ import type { QuestionFocus } from './question-focus.js';
 import { shapeMatch } from './question-shape.js';
 import { weightedShare } from './term-weights.js';
 import { contentTerms } from './tokens.js';
+import { roundScore as round } from '../../core/rounding.js';
 
 export interface SentenceToScore {
   text: string;
@@ -82,8 +83,4 @@ export async function scoreAnswerSentences(
     options.reranker,
     options.signal,
   );
-}
-
-function round(value: number): number {
-  return Math.round(value * 10_000) / 10_000;
 }

@@ -20,6 +20,7 @@ import { bm25Scores } from './bm25.js';
 import { contentTerms } from './tokens.js';
 import type { QuestionFocus } from './question-focus.js';
 import { PAGE_TEXT_CHARS, type TermWeights } from './term-weights.js';
+import { roundScore as round } from '../../core/rounding.js';
 
 export const LEAD_CHARS = 400;
 const LEAD_STRENGTH = 0.6;
@@ -56,8 +57,4 @@ export function pagePriors(focus: QuestionFocus, pages: readonly PageToWeigh[]):
         PRIOR.position / Math.sqrt(Math.max(1, page.position)),
     ),
   );
-}
-
-function round(value: number): number {
-  return Math.round(value * 10_000) / 10_000;
 }

@@ -31,6 +31,7 @@
 import { cosine, type Embedder } from '../embeddings/types.js';
 import { calibrated, calibration, embedCentred } from './calibration.js';
 import { contentTokens, isStopWord, tokenize } from './tokens.js';
+import { roundScore as round } from '../../core/rounding.js';
 
 export interface PassageFeatures {
   coverage: number;
@@ -218,8 +219,4 @@ async function semanticFeatures(
     slice.forEach((text, i) => cache.set(text, vectors[i]!));
   }
   return passages.map((p) => calibrated(cosine(queryVector!, cache.get(p.text)!), floor));
-}
-
-function round(value: number): number {
-  return Math.round(value * 10_000) / 10_000;
 }

@@ -18,6 +18,10 @@ import { cosine, type Embedder } from '../embeddings/types.js';
 import { lexicalRelevance } from './relevance.js';
 import { calibrated, embedCentred } from './calibration.js';
 import { cutPassages } from './passages.js';
+import { roundScore as round } from '../../core/rounding.js';
+
+/** Re-exported for callers that import the score rounding from ranking. */
+export { round };
 
 export const SEMANTIC_WEIGHT = 0.75;
 export const LEXICAL_WEIGHT = 0.25;
@@ -42,10 +46,6 @@ export interface DocScore {
 
 export function blend(meaning: number, lexical: number): number {
   return round(SEMANTIC_WEIGHT * meaning + LEXICAL_WEIGHT * lexical);
-}
-
-export function round(value: number): number {
-  return Math.round(value * 10_000) / 10_000;
 }
 
 /** Rescales values so the smallest is 0 and the largest 1 (all 1 when they are equal). */

@@ -14,6 +14,7 @@
  */
 import type { EngineResult } from '../../core/engine.js';
 import { normalizeUrl } from './url-normalize.js';
+import { roundScore as round } from '../../core/rounding.js';
 
 export interface ScoreContribution {
   engine: string;
@@ -163,8 +164,4 @@ function explain(result: MergedResult, terms: Group['terms'], best: number): Non
       contribution: t.share * factor,
     })),
   };
-}
-
-function round(value: number): number {
-  return Math.round(value * 10_000) / 10_000;
 }

@@ -19,6 +19,7 @@ import type { LinkPolicy } from '../markdown/escape.js';
 import { renderSearchMarkdown } from './render-markdown.js';
 import { scrapedContent } from './scraped-content.js';
 import type { SearchAnswer, SearchInput, SearchResultItem } from './schemas.js';
+import { roundScore as round } from '../../core/rounding.js';
 
 const SAFE_SEARCH: Record<SearchInput['safe_search'], SafeSearch> = { off: 0, moderate: 1, strict: 2 };
 /** Time kept back from the engines for scraping when scraping is on. */
@@ -277,8 +278,4 @@ function finish(
 
 function relevanceOf(query: string, result: { title: string; snippet: string }): number {
   return lexicalRelevance(query, { title: result.title, snippet: result.snippet });
-}
-
-function round(value: number): number {
-  return Math.round(value * 10_000) / 10_000;
 }

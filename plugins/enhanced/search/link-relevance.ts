@@ -10,6 +10,7 @@
  */
 import type { Embedder } from '../../../services/embeddings/types.js';
 import { passageScorer } from '../../../services/ranking/scorers.js';
+import { roundScore as round } from '../../../core/rounding.js';
 
 export interface LinkDescription {
   url: string;
@@ -47,8 +48,4 @@ export async function scoreLinks(
     .map((link) => ({ text: `${link.text} ${urlWords(link.url)}`.trim() || link.url }));
   const semantic = await passageScorer('embedding', embedder).score(query, described, signal);
   return links.map((_, i) => round(0.5 * lexical[i]! + 0.5 * (semantic[i] ?? 0)));
-}
-
-function round(value: number): number {
-  return Math.round(value * 10_000) / 10_000;
 }

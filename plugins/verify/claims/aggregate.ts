@@ -25,6 +25,7 @@ import type { Fact } from './facts.js';
 import type { Unmentioned } from './mentions.js';
 import type { Candidate } from './retrieval.js';
 import { FIGURE_DIFFERS, HEDGED, YEAR_DIFFERS, type StanceJudgement } from './stance-rules.js';
+import { roundConfidence as round } from '../../../core/rounding.js';
 
 export type Verdict = 'true' | 'false' | 'partially_true' | 'unverifiable' | 'misleading';
 export type FactStatus = 'supported' | 'partly_supported' | 'contradicted' | 'disputed' | 'no_evidence';
@@ -187,8 +188,4 @@ export function decideVerdict(outcomes: FactOutcome[]): VerdictOutcome {
     strength = Math.max(...outcomes.map((o) => Math.max(o.support, o.contradiction)), 0);
   }
   return { verdict, facts: outcomes, strength: round(Math.max(0, Math.min(1, strength))) };
-}
-
-function round(value: number): number {
-  return Math.round(value * 1000) / 1000;
 }

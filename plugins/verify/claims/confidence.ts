@@ -7,6 +7,7 @@
  * pages do not mention answers with a confidence near 0.
  */
 import type { Verdict } from './aggregate.js';
+import { roundConfidence as round } from '../../../core/rounding.js';
 
 /**
  * Fitted by `npm run bench:verify -- --set climate-fever --direct --fit` (development half), refitted
@@ -25,8 +26,4 @@ export function calibratedConfidence(verdict: Verdict, strength: number, _judged
   if (verdict === 'unverifiable') return round(UNVERIFIABLE_CAP * strength);
   const { a, b } = PLATT[verdict];
   return round(1 / (1 + Math.exp(-(a * strength + b))));
-}
-
-function round(value: number): number {
-  return Math.round(value * 1000) / 1000;
 }

@@ -16,6 +16,7 @@ import { coverTerms } from '../../../services/ranking/term-cover.js';
 import { gradeOf } from './aggregate.js';
 import type { TextAnalysis } from './analysis.js';
 import type { FactReach } from './fact-parts.js';
+import { roundConfidence as round } from '../../../core/rounding.js';
 
 export const COVERAGE_SCORES = ['best_sentence_overlap', 'best_two_cover', 'fact_grade', 'cover_and_grade'] as const;
 export type CoverageScore = (typeof COVERAGE_SCORES)[number];
@@ -41,8 +42,4 @@ function bestSentenceOverlap(terms: readonly string[], sentences: ReadonlyArray<
   let best = 0;
   for (const sentence of sentences) best = Math.max(best, terms.filter((t) => sentence.has(t)).length / terms.length);
   return best;
-}
-
-function round(value: number): number {
-  return Math.round(value * 1000) / 1000;
 }

@@ -9,6 +9,7 @@ import { coverTerms } from '../../../services/ranking/term-cover.js';
 import { analyse, termCoverage, type TextAnalysis } from './analysis.js';
 import type { Fact } from './facts.js';
 import { unmentioned, type PageMentions, type Unmentioned } from './mentions.js';
+import { roundConfidence as round } from '../../../core/rounding.js';
 
 const LINKS =
   /\s*(?:[,;()]|\s[-–—]\s|\s+(?:and|or|which|who|whom|whose|including|as well as|with|after|before|while|where|when|because|since|until|although)\s+)\s*/i;
@@ -57,8 +58,4 @@ export function reachOf(
 export function partShares(fact: Fact, evidence: ReadonlyArray<{ analysis: TextAnalysis }>): number[] {
   const sentences = evidence.map((e) => new Set(e.analysis.tokens));
   return partsOf(fact).map((part) => round(coverTerms(part.terms, sentences, SENTENCES_PER_PART).share));
-}
-
-function round(value: number): number {
-  return Math.round(value * 1000) / 1000;
 }

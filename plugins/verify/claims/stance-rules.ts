@@ -17,6 +17,7 @@ import { analyse, termCoverage, type TextAnalysis } from './analysis.js';
 import { ANTONYMS, DIRECTION } from './lexicon.js';
 import { agree, sameKind } from './quantities.js';
 import type { StanceJudgement } from '../../../services/models/stance-model.js';
+import { roundConfidence as round } from '../../../core/rounding.js';
 
 // The judgement's shape is the task models' contract too (an NLI model judges in place of these rules).
 export type { Stance, StanceJudgement } from '../../../services/models/stance-model.js';
@@ -179,8 +180,4 @@ export function judgeByRules(input: StanceInput, rules = STANCE_RULES, lookForQu
   if (fig.matched > 0) (strength += rules.figureMatchBonus), reasons.push('the same figure');
   if (year === 'match') (strength += rules.yearMatchBonus), reasons.push('the same year');
   return { stance: 'supports', strength: round(Math.min(1, strength) * hedge), reasons };
-}
-
-function round(value: number): number {
-  return Math.round(value * 1000) / 1000;
 }

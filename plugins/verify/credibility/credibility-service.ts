@@ -15,6 +15,7 @@ import { domainParts, lookupChain } from './domain.js';
 import { FACTUAL_SCORE, type BiasRating, type FactualReporting, type SourceCategory } from './labels.js';
 import { LIN_2023, LIN_2023_DATE, loadRatingsFile, loadRatingsText, type DomainRating } from './ratings.js';
 import { categoryFromHost, RULE_SCORES } from './rules.js';
+import { roundConfidence as round } from '../../../core/rounding.js';
 
 export const BUNDLED_RATINGS_FILE = join(
   CODE_ROOT,
@@ -157,8 +158,4 @@ function lookupKeys(urlOrHost: string, chain: string[]): string[] {
     keys.push(name);
   }
   return keys;
-}
-
-function round(value: number): number {
-  return Math.round(value * 1000) / 1000;
 }
