@@ -8,6 +8,13 @@ import { z } from 'zod';
 /** An absolute http(s) URL of at most 2,048 characters. */
 export const httpUrlSchema = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048);
 
+/** An ISO 8601 date (YYYY-MM-DD) or date-time, with or without an offset. */
+export const isoDateSchema = z.iso
+  .datetime({ offset: true, local: true })
+  .max(40)
+  .or(z.iso.date().max(10))
+  .describe('ISO 8601 date or date-time');
+
 /**
  * A domain filter entry: `example.com`, also written as a URL, with `www.`,
  * a leading `*.` or a port — normalised to the bare lower-case host name.

@@ -5,15 +5,9 @@
  * nested option objects drop fields they do not know rather than refuse them.
  */
 import { z } from 'zod';
-import { domainFilterSchema, httpUrlSchema } from '../../core/field-schemas.js';
+import { domainFilterSchema, httpUrlSchema, isoDateSchema } from '../../core/field-schemas.js';
 
 const accepted = 'Accepted for Exa compatibility; no effect';
-
-const isoDate = z.iso
-  .datetime({ offset: true, local: true })
-  .max(40)
-  .or(z.iso.date().max(10))
-  .describe('ISO 8601 date or date-time');
 
 const textOption = z.union([
   z.boolean(),
@@ -72,10 +66,10 @@ export const exaSearchInputSchema = z
       .describe('news, research paper, financial report, github map to engine sets; others search the default engines'),
     includeDomains: z.array(domainFilterSchema).max(300).optional(),
     excludeDomains: z.array(domainFilterSchema).max(300).optional(),
-    startPublishedDate: isoDate.optional(),
-    endPublishedDate: isoDate.optional(),
-    startCrawlDate: isoDate.optional().describe(accepted),
-    endCrawlDate: isoDate.optional().describe(accepted),
+    startPublishedDate: isoDateSchema.optional(),
+    endPublishedDate: isoDateSchema.optional(),
+    startCrawlDate: isoDateSchema.optional().describe(accepted),
+    endCrawlDate: isoDateSchema.optional().describe(accepted),
     includeText: z
       .array(z.string().max(200))
       .max(10)
@@ -127,8 +121,8 @@ export const exaFindSimilarInputSchema = z.strictObject({
     .describe("Also drop other pages of the source's domain (the source page itself is always dropped)"),
   includeDomains: z.array(domainFilterSchema).max(300).optional(),
   excludeDomains: z.array(domainFilterSchema).max(300).optional(),
-  startPublishedDate: isoDate.optional().describe(accepted),
-  endPublishedDate: isoDate.optional().describe(accepted),
+  startPublishedDate: isoDateSchema.optional().describe(accepted),
+  endPublishedDate: isoDateSchema.optional().describe(accepted),
   category: z.string().trim().max(100).optional().describe(accepted),
   contents: z.union([contentsOptionsSchema, z.literal(false), z.null()]).optional(),
 });

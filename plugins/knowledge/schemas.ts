@@ -1,5 +1,6 @@
 /** Input and output shapes of the knowledge area (spec: "Knowledge Graph API", /api/v1/knowledge). */
 import { z } from 'zod';
+import { isoDateSchema } from '../../core/field-schemas.js';
 import { ENTITY_TYPE_ALIASES, ENTITY_TYPES, RELATION_TYPES } from '../../services/entities/types.js';
 
 export const MAX_TEXT_CHARS = 100_000;
@@ -73,12 +74,7 @@ export const extractInputSchema = z.strictObject({
     .optional()
     .describe('Extension: where the text comes from (sources are counted by URL, else by text)'),
   source_title: z.string().max(500).optional().describe('Extension: title of the source'),
-  published_date: z.iso
-    .datetime({ offset: true, local: true })
-    .max(40)
-    .or(z.iso.date().max(10))
-    .optional()
-    .describe('Extension: date of the source (recent activity)'),
+  published_date: isoDateSchema.optional().describe('Extension: date of the source (recent activity)'),
 });
 
 export const extractOutputSchema = z.object({

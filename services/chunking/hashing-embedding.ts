@@ -4,17 +4,9 @@
  * (benchmarks, tests) until the embedding layer exists; it sees shared
  * vocabulary, not meaning.
  */
+import { fnv1a } from '../ranking/fnv1a.js';
 import { isStopWord } from '../ranking/tokens.js';
 import type { EmbedTexts } from './types.js';
-
-function fnv1a(word: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < word.length; i++) {
-    hash ^= word.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash >>> 0;
-}
 
 export function hashingEmbedding(dimensions = 512): EmbedTexts {
   return async (texts) =>

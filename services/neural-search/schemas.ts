@@ -1,5 +1,6 @@
 /** Input and output shapes of neural search and similar search (spec: "the service API", /api/v1/neural), shared by the areas built on them. */
 import { z } from 'zod';
+import { isoDateSchema } from '../../core/field-schemas.js';
 import { languageSchema } from '../web-search/schemas.js';
 
 export const NEURAL_CATEGORIES = ['general', 'news', 'academic', 'tech', 'finance'] as const;
@@ -18,12 +19,6 @@ const domainSchema = z
       .replace(/\.$/, ''),
   );
 
-const isoDate = z.iso
-  .datetime({ offset: true, local: true })
-  .max(40)
-  .or(z.iso.date().max(10))
-  .describe('ISO 8601 date or date-time');
-
 export const neuralSearchInputSchema = z
   .strictObject({
     query: z.string().trim().min(1, 'must not be empty').max(500),
@@ -32,8 +27,8 @@ export const neuralSearchInputSchema = z
     include_highlights: z.boolean().default(false),
     include_domains: z.array(domainSchema).min(1).max(50).optional(),
     exclude_domains: z.array(domainSchema).min(1).max(50).optional(),
-    start_published_date: isoDate.optional(),
-    end_published_date: isoDate.optional(),
+    start_published_date: isoDateSchema.optional(),
+    end_published_date: isoDateSchema.optional(),
     category: z.enum(NEURAL_CATEGORIES).optional(),
     timeout: z.int().min(1).max(120).default(30).describe('Extension: seconds for the whole search'),
     language: languageSchema.default('en').describe('Extension: language code passed to the engines'),

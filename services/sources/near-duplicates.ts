@@ -11,22 +11,14 @@
  * characters are read: copies share their lead, and this runs on the event
  * loop for every page a search reads (a 1.5 MB page took a quarter second).
  */
+import { fnv1a } from '../ranking/fnv1a.js';
+
 export const MAX_READ_CHARS = 200_000;
 const SHINGLE_WORDS = 5;
 const MIN_WORDS = 20;
 export const NEAR_DUPLICATE_CONTAINMENT = 0.8;
 
 export type Shingles = Set<number>;
-
-/** FNV-1a of a string, 32 bits. */
-function hash(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
 
 export function shingles(text: string): Shingles | null {
   const words =
@@ -38,7 +30,7 @@ export function shingles(text: string): Shingles | null {
       .match(/[\p{L}\p{N}]+/gu) ?? [];
   if (words.length < MIN_WORDS) return null;
   const out: Shingles = new Set();
-  for (let i = 0; i + SHINGLE_WORDS <= words.length; i++) out.add(hash(words.slice(i, i + SHINGLE_WORDS).join(' ')));
+  for (let i = 0; i + SHINGLE_WORDS <= words.length; i++) out.add(fnv1a(words.slice(i, i + SHINGLE_WORDS).join(' ')));
   return out;
 }
 
