@@ -146,7 +146,7 @@ async function answer(
 ): Promise<unknown> {
   const { input, ignored, aliased } = prepare(raw);
   if (ignored.length > 0) reply.header(IGNORED_FIELDS_HEADER, ignoredFieldsHeader(ignored));
-  const ctx = new HttpCallContext(request, reply.raw);
+  const ctx = new HttpCallContext(request, reply.raw, app.config.http.publicUrl);
   try {
     const output = await app.registry.invoke(capability.id, input, ctx);
     reply.status(capability.http.accepted?.is(output) ? 202 : (capability.http.status ?? 200));

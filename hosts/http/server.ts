@@ -42,6 +42,8 @@ export async function buildHttpServer(app: QuarryApp, options: HttpServerOptions
     ...(logger.isLevelEnabled('fatal') ? {} : { childLoggerFactory: (parent: FastifyBaseLogger) => parent }),
     bodyLimit: config.bodyLimitBytes,
     forceCloseConnections: true,
+    // X-Forwarded-Proto/-Host/-For are read (request.protocol, host, ip) only from a proxy the operator says is there.
+    trustProxy: config.http.trustProxy,
     ...transportServerOptions(keys, config, logger),
     // Clients of the original service post to /api/v1/search (no slash); the spec's form keeps working.
     routerOptions: { ignoreTrailingSlash: true },
