@@ -53,6 +53,8 @@ export function mountCapability(server: FastifyInstance, app: QuarryApp, capabil
   const query = (request: FastifyRequest) =>
     queryToInput((request.query ?? {}) as Record<string, unknown>, inputSchema);
   const onResource = method === 'POST' && path.includes('/:');
+  // Clients label bodiless DELETEs JSON too (firecrawl-js v1); such a request carries no body to parse.
+  const bodiless = method === 'DELETE';
   const config: CapabilityRouteConfig = {
     ...(urlKeyParam ? { urlKeyParam } : {}),
     ...(formPost ? { formPost } : {}),
@@ -64,7 +66,7 @@ export function mountCapability(server: FastifyInstance, app: QuarryApp, capabil
       method,
       url,
       config,
-      ...(onResource ? { onRequest: forgetTypeOfEmptyBody } : {}),
+      ...(onResource || bodiless ? { onRequest: forgetTypeOfEmptyBody } : {}),
       handler: async (request, reply) => {
         const body =
           method === 'POST' ? objectBody(onResource && request.body === undefined ? {} : request.body) : undefined;

@@ -1,0 +1,84 @@
+/**
+ * POST /v2/batch/scrape and /v1/batch/scrape: the URLs read as a durable job
+ * (batch-run.ts) with the scrape options given beside them, answered with
+ * `{success, id, url, invalidURLs}`. With ignoreInvalidURLs (v2's default) a
+ * URL that is not an http(s) URL is left out and named in invalidURLs; without
+ * it, the batch is a 400 naming the URL.
+ */
+import { AppError } from '../../core/errors.js';
+import type { FirecrawlServices } from './uses.js';
+import { BATCH_JOB, type BatchJobInput } from './batch-run.js';
+import { batchInputSchema, type BatchInput } from './crawl-schema.js';
+import { firecrawlErrorReply } from './envelope.js';
+import { formatPlan } from './formats.js';
+import type { PagesJobs } from './pages-jobs.js';
+import { checkAnswerable } from './read-pages.js';
+import { firecrawlRoute, type FirecrawlVersion } from './routes.js';
+import { firecrawlUrlSchema, V2_DEFAULT_MAX_AGE_MS } from './scrape-schema.js';
+
+export { BATCH_JOB };
+
+interface SortedUrls {
+  urls: string[];
+  invalidURLs: string[];
+}
+
+/** The batch's URLs, a scheme added where missing; the invalid ones apart (or refused, by index). */
+export function sortUrls(input: Pick<BatchInput, 'urls' | 'ignoreInvalidURLs'>): SortedUrls {
+  const sorted: SortedUrls = { urls: [], invalidURLs: [] };
+  for (const [index, raw] of input.urls.entries()) {
+    const parsed = firecrawlUrlSchema.safeParse(raw);
+    if (parsed.success) sorted.urls.push(parsed.data);
+    else if (input.ignoreInvalidURLs) sorted.invalidURLs.push(raw);
+    else
+      throw new AppError('INVALID_INPUT', `urls[${index}]: "${raw.slice(0, 200)}" is not an http(s) URL`, {
+        details: { field: `urls.${index}` },
+      });
+  }
+  if (sorted.urls.length === 0)
+    throw new AppError('INVALID_INPUT', 'urls: none of the URLs is an http(s) URL', { details: { field: 'urls' } });
+  return sorted;
+}
+
+export function batchScrapeCapability(services: FirecrawlServices, jobs: PagesJobs, version: FirecrawlVersion) {
+  return jobs.batch.capability({
+    id: `firecrawl.batch_scrape_${version}`,
+    title: `Batch scrape (Firecrawl ${version})`,
+    description:
+      "Firecrawl's batch scrape, as a durable job: every URL read by the reader (robots.txt first) with the scrape options given beside `urls`, " +
+      'each page kept with the job as a Document. Answers {id, url, invalidURLs}; GET the url for status and documents.',
+    input: batchInputSchema(version === 'v2' ? V2_DEFAULT_MAX_AGE_MS : 0, version === 'v2'),
+    http: { method: 'POST', ...firecrawlRoute(version, '/batch/scrape'), errorReply: firecrawlErrorReply },
+    readOnly: true,
+    prepare: async (input) => {
+      const {
+        urls: _urls,
+        ignoreInvalidURLs: _ignore,
+        webhook: _webhook,
+        appendToId: _append,
+        maxConcurrency: _max,
+        ...options
+      } = input;
+      checkAnswerable(services, options, formatPlan(options));
+      return sortUrls(input);
+    },
+    submission: (input, sorted) => {
+      const {
+        urls: _urls,
+        ignoreInvalidURLs: _ignore,
+        webhook,
+        appendToId: _append,
+        maxConcurrency: _max,
+        ...options
+      } = input;
+      const job: BatchJobInput = {
+        version,
+        urls: sorted.urls,
+        invalidURLs: sorted.invalidURLs,
+        scrapeOptions: options,
+        ...(webhook !== undefined ? { webhook } : {}),
+      };
+      return { input: job };
+    },
+  });
+}

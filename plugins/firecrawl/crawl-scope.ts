@@ -1,0 +1,67 @@
+/**
+ * Which links a Firecrawl crawl takes, as the site crawl asks
+ * (services/discover/site-crawl.ts, one decision per link): within the start
+ * URL's path unless crawlEntireDomain, on its host (subdomains with
+ * allowSubdomains, other sites with allowExternalLinks), then excludePaths
+ * and includePaths (on the path, or the whole URL with regexOnFullURL), and
+ * with ignoreQueryParameters one URL per path. The caller's patterns run in
+ * the extraction worker pool under a time limit, never on this thread.
+ */
+import type { LinkDecision } from '../../services/discover/site-crawl.js';
+import type { TestPattern } from '../../services/extract/regex-test.js';
+
+export type RegexTester = (texts: string[], patterns: TestPattern[], signal: AbortSignal) => Promise<boolean[][]>;
+
+export interface CrawlScope {
+  includePaths: string[];
+  excludePaths: string[];
+  regexOnFullURL: boolean;
+  crawlEntireDomain: boolean;
+  allowSubdomains: boolean;
+  allowExternalLinks: boolean;
+  ignoreQueryParameters: boolean;
+}
+
+const hostOf = (url: URL): string => url.hostname.replace(/^www\./, '');
+
+/** The directory part of the start URL's path: `/docs/` for `/docs/` and for `/docs/intro`. */
+function basePathOf(base: URL): string {
+  return base.pathname.endsWith('/') ? base.pathname : base.pathname.slice(0, base.pathname.lastIndexOf('/') + 1);
+}
+
+export function crawlDecider(scope: CrawlScope, base: URL, test: RegexTester) {
+  const patterns: TestPattern[] = [...scope.includePaths, ...scope.excludePaths].map((source) => ({
+    source,
+    flags: '',
+  }));
+  const baseHost = hostOf(base);
+  const basePath = basePathOf(base);
+  const seenPaths = new Set<string>();
+
+  const onSite = (url: URL): 'site' | 'subdomain' | 'external' => {
+    const host = hostOf(url);
+    if (host === baseHost && url.port === base.port) return 'site';
+    return host.endsWith(`.${baseHost}`) ? 'subdomain' : 'external';
+  };
+
+  return async (urls: URL[], signal: AbortSignal): Promise<LinkDecision[]> => {
+    const texts = urls.map((url) => (scope.regexOnFullURL ? url.href : url.pathname));
+    const matches = patterns.length > 0 ? await test(texts, patterns, signal) : [];
+    const includes = matches.slice(0, scope.includePaths.length);
+    const excludes = matches.slice(scope.includePaths.length);
+    return urls.map((url, i): LinkDecision => {
+      if (excludes.some((row) => row[i])) return 'drop';
+      if (includes.length > 0 && !includes.some((row) => row[i])) return 'drop';
+      const where = onSite(url);
+      if (where === 'external' && !scope.allowExternalLinks) return 'drop';
+      if (where === 'subdomain' && !scope.allowSubdomains && !scope.allowExternalLinks) return 'drop';
+      if (where === 'site' && !scope.crawlEntireDomain && !url.pathname.startsWith(basePath)) return 'drop';
+      if (scope.ignoreQueryParameters) {
+        const path = `${url.origin}${url.pathname}`;
+        if (seenPaths.has(path)) return 'drop';
+        seenPaths.add(path);
+      }
+      return 'follow';
+    });
+  };
+}
