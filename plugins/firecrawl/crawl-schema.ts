@@ -117,12 +117,18 @@ export function batchInputSchema(defaultMaxAgeMs: number, ignoreInvalidByDefault
 export type BatchInput = z.infer<ReturnType<typeof batchInputSchema>>;
 
 /** GET …/:id: the job, and which of its documents (`skip` from the first, at most `limit`). */
+/** A crawl's or batch scrape's id as the routes take it (the job ids this area generates). */
+const jobIdSchema = z
+  .string()
+  .max(80)
+  .regex(/^(crawl|batch)_[a-f0-9]{8,64}$/, 'must be a crawl or batch scrape id like crawl_…');
+
 export const statusInputSchema = z.strictObject({
-  id: z.string().min(1).max(128),
+  id: jobIdSchema,
   skip: z.int().min(0).default(0),
   limit: z.int().min(1).max(MAX_CRAWL_LIMIT).optional(),
 });
-export const jobIdInputSchema = z.strictObject({ id: z.string().min(1).max(128) });
+export const jobIdInputSchema = z.strictObject({ id: jobIdSchema });
 
 export const crawlStatusWordSchema = z.enum(['scraping', 'completed', 'failed', 'cancelled']);
 export type CrawlStatusWord = z.infer<typeof crawlStatusWordSchema>;

@@ -191,4 +191,3 @@ export function errorsCapability(set: RouteSet) {
     }),
   );
 }
-

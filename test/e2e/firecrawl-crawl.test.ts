@@ -195,6 +195,10 @@ describe('firecrawl-js v2 crawl', () => {
     const unknown = await quarry.get('/firecrawl/v2/crawl/crawl_000000000000000000000000');
     expect(unknown.status).toBe(404);
     expect(unknown.body.success).toBe(false);
+    // Refused by the router, before any route is chosen: still Firecrawl's envelope.
+    const long = await quarry.get(`/firecrawl/v2/crawl/${'a'.repeat(300)}`);
+    expect(long.status).toBe(414);
+    expect(long.body).toMatchObject({ success: false, code: 'URI_TOO_LONG' });
   });
 });
 
