@@ -280,3 +280,36 @@ describe('firecrawl-js v1', () => {
     expect(sourceUrls(result.data).sort()).toEqual(urls.sort());
   }, 60_000);
 });
+
+describe('the address in url and next', () => {
+  it('comes from X-Forwarded-Proto/-Host with http.trustProxy, and from http.publicUrl when set', async () => {
+    const behindProxy = await startQuarry(web, { http: { trustProxy: true } });
+    const published = await startQuarry(web, { http: { publicUrl: 'https://search.example.com/quarry/' } });
+    try {
+      const body = { urls: [`${web.url}${sitePagePath(0)}`, `${web.url}${sitePagePath(1)}`] };
+      const proxied = await behindProxy.post('/firecrawl/v2/batch/scrape', body, {
+        'x-forwarded-proto': 'https',
+        'x-forwarded-host': 'quarry.example',
+      });
+      expect(proxied.body.url).toBe(`https://quarry.example/firecrawl/v2/batch/scrape/${proxied.body.id}`);
+      const fromConfig = await published.post('/firecrawl/v1/batch/scrape', body, {
+        'x-forwarded-host': 'evil.example',
+      });
+      const id = fromConfig.body.id as string;
+      expect(fromConfig.body.url).toBe(`https://search.example.com/quarry/firecrawl/v1/batch/scrape/${id}`);
+      const status = await until(
+        'the batch to finish',
+        async () => {
+          const { body: page } = await published.get(`/firecrawl/v1/batch/scrape/${id}?limit=1`);
+          return page.status === 'completed' ? page : null;
+        },
+        30_000,
+        50,
+      );
+      expect(status.next).toBe(`https://search.example.com/quarry/firecrawl/v1/batch/scrape/${id}?skip=1&limit=1`);
+    } finally {
+      await behindProxy.close();
+      await published.close();
+    }
+  }, 60_000);
+});
