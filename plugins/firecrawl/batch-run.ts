@@ -9,6 +9,7 @@ import type { PagesJobResult } from './crawl-run.js';
 import type { WebhookInput } from './crawl-schema.js';
 import { formatPlan } from './formats.js';
 import type { JobPages } from './job-pages.js';
+import { JobWebhook, withWebhookEvents } from './job-webhook.js';
 import { jobCallContext, PageRecorder } from './page-recorder.js';
 import { readerOptions } from './read-pages.js';
 import type { FirecrawlVersion } from './routes.js';
@@ -33,10 +34,21 @@ export async function runBatch(
   input: BatchJobInput,
   job: JobHandlerContext,
 ): Promise<PagesJobResult> {
+  const hook = JobWebhook.of(services.webhooks, input.webhook, 'batch_scrape', job.id);
+  return withWebhookEvents(hook, job.signal, () => scrapePages(services, pages, input, job, hook));
+}
+
+async function scrapePages(
+  services: FirecrawlServices,
+  pages: JobPages,
+  input: BatchJobInput,
+  job: JobHandlerContext,
+  hook: JobWebhook | null,
+): Promise<PagesJobResult> {
   const ctx = jobCallContext(services, BATCH_JOB, job);
   const writer = await pages.writer(job.id);
   const plan = formatPlan(input.scrapeOptions);
-  const recorder = new PageRecorder(services, writer, plan, input.scrapeOptions, ctx);
+  const recorder = new PageRecorder(services, writer, plan, input.scrapeOptions, ctx, hook?.page.bind(hook));
   writer.setTotal(input.urls.length);
   const unread = input.urls.filter((url) => !writer.has(url));
   const delivered = new Set<string>();

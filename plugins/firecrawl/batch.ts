@@ -10,6 +10,7 @@ import type { FirecrawlServices } from './uses.js';
 import { BATCH_JOB, type BatchJobInput } from './batch-run.js';
 import { batchInputSchema, type BatchInput } from './crawl-schema.js';
 import { firecrawlErrorReply } from './envelope.js';
+import { webhookUrlOf } from './job-webhook.js';
 import { formatPlan } from './formats.js';
 import type { PagesJobs } from './pages-jobs.js';
 import { checkAnswerable } from './read-pages.js';
@@ -60,6 +61,8 @@ export function batchScrapeCapability(services: FirecrawlServices, jobs: PagesJo
         ...options
       } = input;
       checkAnswerable(services, options, formatPlan(options));
+      const webhookUrl = webhookUrlOf(input.webhook);
+      if (webhookUrl) await services.webhooks.assertDeliverable(webhookUrl, 'webhook.url');
       return sortUrls(input);
     },
     submission: (input, sorted) => {

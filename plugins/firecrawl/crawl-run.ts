@@ -10,6 +10,7 @@ import type { FirecrawlServices } from './uses.js';
 import { crawlDecider, type CrawlScope } from './crawl-scope.js';
 import { formatPlan } from './formats.js';
 import type { JobPages } from './job-pages.js';
+import { JobWebhook, withWebhookEvents } from './job-webhook.js';
 import { jobCallContext, PageRecorder } from './page-recorder.js';
 import { readerOptions } from './read-pages.js';
 import type { FirecrawlVersion } from './routes.js';
@@ -51,12 +52,23 @@ export async function runCrawl(
   input: CrawlJobInput,
   job: JobHandlerContext,
 ): Promise<PagesJobResult> {
+  const hook = JobWebhook.of(services.webhooks, input.webhook, 'crawl', job.id);
+  return withWebhookEvents(hook, job.signal, () => crawlPages(services, pages, input, job, hook));
+}
+
+async function crawlPages(
+  services: FirecrawlServices,
+  pages: JobPages,
+  input: CrawlJobInput,
+  job: JobHandlerContext,
+  hook: JobWebhook | null,
+): Promise<PagesJobResult> {
   const ctx = jobCallContext(services, CRAWL_JOB, job);
   const writer = await pages.writer(job.id);
   const plan = formatPlan(input.scrapeOptions);
   // The crawl follows every link of a page, so its markup is always kept for the link parse.
   const reader = { ...readerOptions(input.scrapeOptions, plan, job.signal), includeHtml: true };
-  const recorder = new PageRecorder(services, writer, plan, input.scrapeOptions, ctx);
+  const recorder = new PageRecorder(services, writer, plan, input.scrapeOptions, ctx, hook?.page.bind(hook));
   const base = new URL(input.url);
   const decideLinks = crawlDecider(input.scope, base, (texts, patterns, signal) =>
     services.parsing.regexTest(texts, patterns, signal),

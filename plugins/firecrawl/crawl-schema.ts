@@ -4,6 +4,7 @@
  * here are accepted and have no effect, as for scrape (scrape-schema.ts).
  */
 import { z } from 'zod';
+import { httpUrlSchema } from '../../core/field-schemas.js';
 import { documentSchema, firecrawlUrlSchema, scrapeOptionsShape, V2_DEFAULT_MAX_AGE_MS } from './scrape-schema.js';
 
 const accepted = 'Accepted for Firecrawl compatibility; no effect';
@@ -32,9 +33,9 @@ const pathPatternsSchema = z.array(pathPatternSchema).max(50).optional();
 
 /** `webhook`: a URL, or `{url, headers, metadata, events}`. */
 export const webhookSchema = z.union([
-  z.string().max(2048),
+  httpUrlSchema,
   z.object({
-    url: z.string().max(2048),
+    url: httpUrlSchema,
     headers: z.record(z.string().max(200), z.string().max(8192)).optional(),
     metadata: z.record(z.string().max(200), z.unknown()).optional(),
     events: z

@@ -15,6 +15,7 @@ import {
 } from './crawl-schema.js';
 import { CRAWL_JOB, type CrawlJobInput } from './crawl-run.js';
 import { firecrawlErrorReply } from './envelope.js';
+import { webhookUrlOf } from './job-webhook.js';
 import { formatPlan } from './formats.js';
 import type { PagesJobs } from './pages-jobs.js';
 import { checkAnswerable } from './read-pages.js';
@@ -60,7 +61,11 @@ export function crawlCapability(services: FirecrawlServices, jobs: PagesJobs, ve
     http: { method: 'POST', ...firecrawlRoute(version, '/crawl'), errorReply: firecrawlErrorReply },
     readOnly: true,
     // A request the reader would refuse (json without a model, actions not allowed) is a 400 now, not a failed job.
-    prepare: async (input) => checkAnswerable(services, input.scrapeOptions, formatPlan(input.scrapeOptions)),
+    prepare: async (input) => {
+      checkAnswerable(services, input.scrapeOptions, formatPlan(input.scrapeOptions));
+      const webhookUrl = webhookUrlOf(input.webhook);
+      if (webhookUrl) await services.webhooks.assertDeliverable(webhookUrl, 'webhook.url');
+    },
     submission: (input) => ({ input: crawlJobInput(version, input) }),
   });
 }

@@ -80,6 +80,8 @@ export class JobPages {
 export class JobPagesWriter {
   private chain: Promise<void> = Promise.resolve();
   private failure: unknown = null;
+  /** Numbers handed out so far: writes run in order, so document n is stored before n+1. */
+  private assigned: number;
 
   constructor(
     private readonly records: Keyv,
@@ -87,7 +89,9 @@ export class JobPagesWriter {
     private readonly jobId: string,
     private readonly current: JobPagesState,
     private readonly storedUrls: Set<string>,
-  ) {}
+  ) {
+    this.assigned = current.stored;
+  }
 
   get stored(): number {
     return this.current.stored;
@@ -98,17 +102,17 @@ export class JobPagesWriter {
     return this.storedUrls.has(url);
   }
 
-  /** Stores the document; answers whether it was new (a URL is stored once). */
-  addDocument(url: string, document: FirecrawlDocument): boolean {
-    if (this.storedUrls.has(url)) return false;
+  /** Stores the document; answers its number, or null when the URL's is stored already (a URL is stored once). */
+  addDocument(url: string, document: FirecrawlDocument): number | null {
+    if (this.storedUrls.has(url)) return null;
     this.storedUrls.add(url);
+    const index = this.assigned++;
     this.enqueue(async () => {
-      const index = this.current.stored;
       await this.records.set(documentKey(this.jobId, index), { url, document } satisfies StoredDocument, this.ttlMs);
       this.current.stored = index + 1;
       await this.saveState();
     });
-    return true;
+    return index;
   }
 
   addError(url: string, code: string, message: string): void {

@@ -11,7 +11,7 @@ import { firecrawlCodeOf } from './envelope.js';
 import type { FormatPlan } from './formats.js';
 import type { JobPagesWriter } from './job-pages.js';
 import { documentOf } from './read-pages.js';
-import type { ScrapeOptionsInput } from './scrape-schema.js';
+import type { FirecrawlDocument, ScrapeOptionsInput } from './scrape-schema.js';
 
 export function jobCallContext(services: FirecrawlServices, kind: string, job: JobHandlerContext): CallContext {
   return {
@@ -30,6 +30,8 @@ export class PageRecorder {
     private readonly plan: FormatPlan,
     private readonly options: ScrapeOptionsInput,
     private readonly ctx: CallContext,
+    /** Told of each document as it is kept (the job's webhook). */
+    private readonly onDocument?: (index: number, document: FirecrawlDocument) => Promise<void>,
   ) {}
 
   /** The page as a Document, stored once per URL; a page that could not be read is listed among the errors. */
@@ -37,7 +39,8 @@ export class PageRecorder {
     if (this.writer.has(url)) return;
     const outcome = await documentOf(this.services, page, this.plan, [], this.ctx, this.options);
     if ('document' in outcome) {
-      this.writer.addDocument(url, outcome.document);
+      const index = this.writer.addDocument(url, outcome.document);
+      if (index !== null) await this.onDocument?.(index, outcome.document);
       return;
     }
     if (outcome.error.code === 'ROBOTS_DISALLOWED') this.writer.addRobotsBlocked([url]);

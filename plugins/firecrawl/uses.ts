@@ -13,6 +13,7 @@ export const FIRECRAWL_USES = [
   'searchHistory',
   'semantic',
   'stores',
+  'webhooks',
   'webSearch',
 ] as const;
 

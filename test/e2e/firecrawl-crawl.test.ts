@@ -4,14 +4,16 @@
  * every page exactly once across `next` pages, the disallowed section never
  * requested (counted at the site) and listed in robotsBlocked, cancel, the
  * errors route, active crawls, and a second key that cannot see the first
- * key's crawl. Waits are on the job's status, never on time.
+ * key's crawl; Firecrawl's webhook events, signed. Waits are on the job's status and the deliveries,
+ * never on time.
  */
+import { createHmac } from 'node:crypto';
 import Firecrawl, { FirecrawlAppV1 } from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addFirecrawlSite, privatePagePath, sitePagePath } from '../sandbox/firecrawl-site.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
 import { until } from '../sandbox/until.js';
-import { startQuarry, TEST_KEY, type RunningQuarry } from './harness.js';
+import { startQuarry, TEST_KEY, WEBHOOK_SECRET, type RunningQuarry } from './harness.js';
 
 const PAGES = 120;
 const PRIVATE_PAGES = 3;
@@ -311,5 +313,52 @@ describe('the address in url and next', () => {
       await behindProxy.close();
       await published.close();
     }
+  }, 60_000);
+});
+
+describe('webhooks', () => {
+  const signatureOf = (body: string) => `sha256=${createHmac('sha256', WEBHOOK_SECRET).update(body).digest('hex')}`;
+
+  it("crawl: started, one page event per document, completed, with the caller's headers and metadata, signed", async () => {
+    const started = await firecrawl.startCrawl(`${web.url}/odd/`, {
+      webhook: {
+        url: web.webhookUrl('fc-crawl'),
+        headers: { 'x-team': 'stone' },
+        metadata: { run: 7 },
+        events: ['started', 'page', 'completed'],
+      },
+    });
+    const deliveries = await web.waitForWebhook('fc-crawl', 4, 30_000);
+    const bodies = deliveries.map((d) => JSON.parse(d.body));
+    expect(bodies.map((b) => b.type).sort()).toEqual(['crawl.completed', 'crawl.page', 'crawl.page', 'crawl.started']);
+    for (const [i, delivery] of deliveries.entries()) {
+      expect(bodies[i]).toMatchObject({ success: true, id: started.id, metadata: { run: 7 } });
+      expect(delivery.headers['x-team']).toBe('stone');
+      expect(delivery.headers['x-firecrawl-signature']).toBe(signatureOf(delivery.body));
+    }
+    const pages = bodies.filter((b) => b.type === 'crawl.page');
+    expect(pages.flatMap((b) => sourceUrls(b.data)).sort()).toEqual([`${web.url}/odd/`, `${web.url}/odd/ok`]);
+    expect(new Set(bodies.map((b) => b.webhookId)).size).toBe(4);
+  }, 60_000);
+
+  it('batch scrape: a webhook given as a URL hears every event; a URL the outbound policy refuses is a 400', async () => {
+    const started = await firecrawl.startBatchScrape([`${web.url}${sitePagePath(2)}`], {
+      webhook: web.webhookUrl('fc-batch'),
+    });
+    const deliveries = await web.waitForWebhook('fc-batch', 3, 30_000);
+    const bodies = deliveries.map((d) => JSON.parse(d.body));
+    expect(bodies.map((b) => b.type).sort()).toEqual([
+      'batch_scrape.completed',
+      'batch_scrape.page',
+      'batch_scrape.started',
+    ]);
+    expect(bodies.every((b) => b.id === started.id)).toBe(true);
+
+    const refused = await quarry.post('/firecrawl/v2/crawl', {
+      url: `${web.url}/odd/`,
+      webhook: { url: 'http://10.0.0.1/hook' },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toContain('webhook.url');
   }, 60_000);
 });
