@@ -8,9 +8,13 @@
  * never on time.
  */
 import { createHmac } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Firecrawl, { FirecrawlAppV1 } from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addFirecrawlSite, privatePagePath, sitePagePath } from '../sandbox/firecrawl-site.js';
+import { hasRedisServer, startLocalRedis } from '../sandbox/local-redis.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
 import { until } from '../sandbox/until.js';
 import { startQuarry, TEST_KEY, WEBHOOK_SECRET, type RunningQuarry } from './harness.js';
@@ -361,4 +365,60 @@ describe('webhooks', () => {
     expect(refused.status).toBe(400);
     expect(refused.body.error).toContain('webhook.url');
   }, 60_000);
+});
+
+describe('durable jobs', () => {
+  it('keeps a finished crawl and its documents across a restart (embedded store)', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'quarry-fc-'));
+    try {
+      const before = await startQuarry(web, {}, { dataDir });
+      const client = new Firecrawl({ apiKey: TEST_KEY, apiUrl: `${before.url}/firecrawl` });
+      const job = await client.crawl(`${web.url}/odd/`, { pollInterval: 1 });
+      await before.close();
+      const after = await startQuarry(web, {}, { dataDir });
+      try {
+        const status = await after.get(`/firecrawl/v2/crawl/${job.id}`);
+        expect(status.body.status).toBe('completed');
+        expect(sourceUrls(status.body.data).sort()).toEqual(sourceUrls(job.data).sort());
+      } finally {
+        await after.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it.runIf(hasRedisServer)(
+    'on Redis: a crawl started on one instance is listed, paged and cancelled from another',
+    async () => {
+      const redis = await startLocalRedis();
+      const first = await startQuarry(web, { redisUrl: redis.url });
+      const second = await startQuarry(web, { redisUrl: redis.url });
+      try {
+        const one = new Firecrawl({ apiKey: TEST_KEY, apiUrl: `${first.url}/firecrawl` });
+        const two = new Firecrawl({ apiKey: TEST_KEY, apiUrl: `${second.url}/firecrawl` });
+        const slow = await one.startCrawl(`${web.url}/slow/`, { limit: 5 });
+        await until(
+          'the slow crawl to be listed on the other instance',
+          async () => {
+            const active = await two.getActiveCrawls();
+            return active.crawls.some((c) => c.id === slow.id);
+          },
+          20_000,
+          50,
+        );
+        const done = await one.crawl(`${web.url}/odd/`, { pollInterval: 1 });
+        const paged = await second.get(`/firecrawl/v2/crawl/${done.id}?limit=1`);
+        expect(paged.body.status).toBe('completed');
+        expect(paged.body.next).toBe(`${second.url}/firecrawl/v2/crawl/${done.id}?skip=1&limit=1`);
+        expect(await two.cancelCrawl(slow.id)).toBe(true);
+        expect((await one.getCrawlStatus(slow.id)).status).toBe('cancelled');
+      } finally {
+        await first.close();
+        await second.close();
+        await redis.stop();
+      }
+    },
+    60_000,
+  );
 });
