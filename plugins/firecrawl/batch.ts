@@ -27,10 +27,14 @@ interface SortedUrls {
 /** The batch's URLs, a scheme added where missing; the invalid ones apart (or refused, by index). */
 export function sortUrls(input: Pick<BatchInput, 'urls' | 'ignoreInvalidURLs'>): SortedUrls {
   const sorted: SortedUrls = { urls: [], invalidURLs: [] };
+  const taken = new Set<string>();
   for (const [index, raw] of input.urls.entries()) {
     const parsed = firecrawlUrlSchema.safeParse(raw);
-    if (parsed.success) sorted.urls.push(parsed.data);
-    else if (input.ignoreInvalidURLs) sorted.invalidURLs.push(raw);
+    if (parsed.success) {
+      // A URL listed twice is read once.
+      if (!taken.has(parsed.data)) sorted.urls.push(parsed.data);
+      taken.add(parsed.data);
+    } else if (input.ignoreInvalidURLs) sorted.invalidURLs.push(raw);
     else
       throw new AppError('INVALID_INPUT', `urls[${index}]: "${raw.slice(0, 200)}" is not an http(s) URL`, {
         details: { field: `urls.${index}` },

@@ -17,13 +17,23 @@ import { cancelCapability, errorsCapability, jobPagesOf, pagesJobs, statusCapabi
 import { scrapeCapability } from './scrape.js';
 import { searchCapability } from './search.js';
 
+/** The job lane of crawls and batch scrapes (its concurrency is jobs.concurrency). */
+const FIRECRAWL_LANE = 'firecrawl';
+
 export default definePlugin({
   uses: FIRECRAWL_USES,
   jobHandlers(services) {
     const { pages } = jobPagesOf(services);
+    // Their own lane: a crawl that runs for hours holds up only other crawls and batches, not the other areas' jobs.
     return {
-      [CRAWL_JOB]: (input, job) => runCrawl(services, pages, input as CrawlJobInput, job),
-      [BATCH_JOB]: (input, job) => runBatch(services, pages, input as BatchJobInput, job),
+      [CRAWL_JOB]: {
+        lane: FIRECRAWL_LANE,
+        run: (input, job) => runCrawl(services, pages, input as CrawlJobInput, job),
+      },
+      [BATCH_JOB]: {
+        lane: FIRECRAWL_LANE,
+        run: (input, job) => runBatch(services, pages, input as BatchJobInput, job),
+      },
     };
   },
   setup(services) {

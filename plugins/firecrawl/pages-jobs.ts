@@ -19,6 +19,7 @@ import {
   statusInputSchema,
 } from './crawl-schema.js';
 import { firecrawlErrorReply } from './envelope.js';
+import { CRAWL_TIME_BUDGET_MS } from './crawl-run.js';
 import { JobPages } from './job-pages.js';
 import { pagesStatus, statusPath, statusWordOf } from './job-status.js';
 import { FIRECRAWL_MOUNT, firecrawlRoute, type FirecrawlVersion } from './routes.js';
@@ -47,7 +48,7 @@ const storedInput = (job: JobRecord): StoredInput => job.input as StoredInput;
 export function jobPagesOf(services: FirecrawlServices): { pages: JobPages; keepFinishedMs: number } {
   const keepFinishedMs = services.config.jobs.keepFinishedHours * 3600_000;
   // Kept past the job's own expiry by the longest a crawl may run, so no document expires before its job.
-  return { pages: new JobPages(services.stores.records, keepFinishedMs + 3 * 3600_000), keepFinishedMs };
+  return { pages: new JobPages(services.stores.records, keepFinishedMs + CRAWL_TIME_BUDGET_MS), keepFinishedMs };
 }
 
 export function pagesJobs(services: FirecrawlServices, kinds: { crawl: string; batch: string }): PagesJobs {

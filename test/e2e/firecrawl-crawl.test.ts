@@ -328,7 +328,7 @@ describe('webhooks', () => {
       webhook: {
         url: web.webhookUrl('fc-crawl'),
         headers: { 'x-team': 'stone' },
-        metadata: { run: 7 },
+        metadata: { run: 'seven' },
         events: ['started', 'page', 'completed'],
       },
     });
@@ -336,7 +336,7 @@ describe('webhooks', () => {
     const bodies = deliveries.map((d) => JSON.parse(d.body));
     expect(bodies.map((b) => b.type).sort()).toEqual(['crawl.completed', 'crawl.page', 'crawl.page', 'crawl.started']);
     for (const [i, delivery] of deliveries.entries()) {
-      expect(bodies[i]).toMatchObject({ success: true, id: started.id, metadata: { run: 7 } });
+      expect(bodies[i]).toMatchObject({ success: true, id: started.id, metadata: { run: 'seven' } });
       expect(delivery.headers['x-team']).toBe('stone');
       expect(delivery.headers['x-firecrawl-signature']).toBe(signatureOf(delivery.body));
     }
