@@ -117,7 +117,8 @@ export class JobPagesWriter {
 
   addError(url: string, code: string, message: string): void {
     this.enqueue(async () => {
-      if (this.current.errors.length >= MAX_LISTED) return;
+      // A run after a crash meets the same failures again: one entry per URL.
+      if (this.current.errors.length >= MAX_LISTED || this.current.errors.some((e) => e.url === url)) return;
       const id = `${this.jobId}-${this.current.errors.length}`;
       this.current.errors.push({ id, timestamp: new Date().toISOString(), url, code, error: message });
       await this.saveState();
