@@ -87,8 +87,13 @@ export const crawlV2InputSchema = z.strictObject({
 
 export const crawlV1InputSchema = z.strictObject({
   ...crawlCommonShape,
-  maxDepth: z.int().min(0).max(MAX_CRAWL_LIMIT).default(10).describe('Link hops from url'),
-  maxDiscoveryDepth: z.int().min(0).max(MAX_CRAWL_LIMIT).optional().describe('Link hops from url; overrides maxDepth'),
+  maxDepth: z
+    .int()
+    .min(0)
+    .max(MAX_CRAWL_LIMIT)
+    .default(10)
+    .describe("Path segments a taken URL may have beyond the start URL's (Firecrawl v1's meaning)"),
+  maxDiscoveryDepth: z.int().min(0).max(MAX_CRAWL_LIMIT).optional().describe('Link hops from url; no bound by default'),
   allowBackwardLinks: z.boolean().default(false).describe('v1 name of crawlEntireDomain'),
   ignoreSitemap: z.boolean().optional().describe('Links are followed; sitemaps are not read'),
   scrapeOptions: scrapeOptionsOf(0),

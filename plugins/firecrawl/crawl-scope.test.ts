@@ -62,4 +62,16 @@ describe('crawlDecider', () => {
     expect(await decisions({ includePaths: ['x=1'], regexOnFullURL: true }, urls)).toEqual(['follow', 'drop', 'drop']);
     expect(await decisions({ ignoreQueryParameters: true }, urls)).toEqual(['follow', 'follow', 'drop']);
   });
+
+  it("v1's maxDepth bounds the path's depth below the start URL's", async () => {
+    const urls = [
+      'https://docs.example.com/guide/a',
+      'https://docs.example.com/guide/a/b',
+      'https://docs.example.com/guide/a/b/c',
+    ];
+    // The start URL /guide/intro is two segments deep: /guide/a is 0 beyond it, /guide/a/b/c 2.
+    expect(await decisions({ maxPathDepth: 0 }, urls)).toEqual(['follow', 'drop', 'drop']);
+    expect(await decisions({ maxPathDepth: 1 }, urls)).toEqual(['follow', 'follow', 'drop']);
+    expect(await decisions({}, urls)).toEqual(['follow', 'follow', 'follow']);
+  });
 });

@@ -4,7 +4,8 @@
  * URL's path unless crawlEntireDomain, on its host (subdomains with
  * allowSubdomains, other sites with allowExternalLinks), then excludePaths
  * and includePaths (on the path, or the whole URL with regexOnFullURL), and
- * with ignoreQueryParameters one URL per path. The caller's patterns run in
+ * with ignoreQueryParameters one URL per path, and v1's maxDepth on the path's
+ * depth below the start URL's. The caller's patterns run in
  * the extraction worker pool under a time limit, never on this thread.
  */
 import type { LinkDecision } from '../../services/discover/site-crawl.js';
@@ -20,9 +21,12 @@ export interface CrawlScope {
   allowSubdomains: boolean;
   allowExternalLinks: boolean;
   ignoreQueryParameters: boolean;
+  /** v1's maxDepth: how many path segments beyond the start URL's a taken URL may have. */
+  maxPathDepth?: number;
 }
 
 const hostOf = (url: URL): string => url.hostname.replace(/^www\./, '');
+const pathDepth = (url: URL): number => url.pathname.split('/').filter(Boolean).length;
 
 /** The directory part of the start URL's path: `/docs/` for `/docs/` and for `/docs/intro`. */
 function basePathOf(base: URL): string {
@@ -36,6 +40,7 @@ export function crawlDecider(scope: CrawlScope, base: URL, test: RegexTester) {
   }));
   const baseHost = hostOf(base);
   const basePath = basePathOf(base);
+  const baseDepth = pathDepth(base);
   const seenPaths = new Set<string>();
 
   const onSite = (url: URL): 'site' | 'subdomain' | 'external' => {
@@ -56,6 +61,7 @@ export function crawlDecider(scope: CrawlScope, base: URL, test: RegexTester) {
       if (where === 'external' && !scope.allowExternalLinks) return 'drop';
       if (where === 'subdomain' && !scope.allowSubdomains && !scope.allowExternalLinks) return 'drop';
       if (where === 'site' && !scope.crawlEntireDomain && !url.pathname.startsWith(basePath)) return 'drop';
+      if (scope.maxPathDepth !== undefined && pathDepth(url) - baseDepth > scope.maxPathDepth) return 'drop';
       if (scope.ignoreQueryParameters) {
         const path = `${url.origin}${url.pathname}`;
         if (seenPaths.has(path)) return 'drop';

@@ -21,7 +21,7 @@ import type { PagesJobs } from './pages-jobs.js';
 import { checkAnswerable } from './read-pages.js';
 import { firecrawlRoute, type FirecrawlVersion } from './routes.js';
 
-/** "No bound" on link hops when v2's maxDiscoveryDepth is absent: `limit` ends the crawl. */
+/** "No bound" on link hops when maxDiscoveryDepth is absent: `limit` ends the crawl. */
 const UNBOUNDED_DEPTH = 10_000;
 
 /** The request as the job runs it; the options as sent are kept for GET /crawl/active. */
@@ -31,7 +31,7 @@ export function crawlJobInput(version: FirecrawlVersion, input: CrawlV2Input | C
   return {
     version,
     url,
-    maxDepth: input.maxDiscoveryDepth ?? v1?.maxDepth ?? UNBOUNDED_DEPTH,
+    maxDepth: input.maxDiscoveryDepth ?? UNBOUNDED_DEPTH,
     limit: input.limit,
     ...(input.maxConcurrency !== undefined ? { maxConcurrency: input.maxConcurrency } : {}),
     scope: {
@@ -42,6 +42,7 @@ export function crawlJobInput(version: FirecrawlVersion, input: CrawlV2Input | C
       allowSubdomains: input.allowSubdomains,
       allowExternalLinks: input.allowExternalLinks,
       ignoreQueryParameters: input.ignoreQueryParameters,
+      ...(v1 ? { maxPathDepth: v1.maxDepth } : {}),
     },
     scrapeOptions,
     options: { ...options, scrapeOptions },

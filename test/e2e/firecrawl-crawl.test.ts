@@ -250,16 +250,12 @@ describe('firecrawl-js v2 batch scrape', () => {
 
 describe('firecrawl-js v1', () => {
   it('crawlUrl(): waits, then follows next; checkCrawlStatus pages by skip and limit', async () => {
-    const result = await v1.crawlUrl(
-      `${web.url}/fc/`,
-      { limit: 500, maxDepth: 200, scrapeOptions: { formats: ['markdown'] } },
-      1,
-    );
+    const result = await v1.crawlUrl(`${web.url}/fc/`, { limit: 500, scrapeOptions: { formats: ['markdown'] } }, 1);
     if (!result.success) throw new Error(`crawl failed: ${'error' in result ? result.error : ''}`);
     expect(result.status).toBe('completed');
     expect(sourceUrls(result.data).sort()).toEqual(siteUrls().sort());
 
-    const started = await v1.asyncCrawlUrl(`${web.url}/fc/`, { limit: 30, maxDepth: 200 });
+    const started = await v1.asyncCrawlUrl(`${web.url}/fc/`, { limit: 30 });
     if (!started.success) throw new Error('asyncCrawlUrl failed');
     await finished(started.id!);
     const seen: string[] = [];
