@@ -26,7 +26,9 @@ export interface CrawlScope {
 }
 
 const hostOf = (url: URL): string => url.hostname.replace(/^www\./, '');
-const pathDepth = (url: URL): number => url.pathname.split('/').filter(Boolean).length;
+/** Path segments, an index page's name not counted (as Firecrawl v1 counts them). */
+const pathDepth = (url: URL): number =>
+  url.pathname.split('/').filter((part) => part !== '' && part !== 'index.html' && part !== 'index.php').length;
 
 /** The directory part of the start URL's path: `/docs/` for `/docs/` and for `/docs/intro`. */
 function basePathOf(base: URL): string {
