@@ -16,7 +16,7 @@ const scope = (over: Partial<CrawlScope> = {}): CrawlScope => ({
 // The pool's matcher, run here directly: the decider only hands it texts and patterns.
 const tester = async (texts: string[], patterns: Parameters<typeof regexTest>[1]) => regexTest(texts, patterns);
 const signal = new AbortController().signal;
-const base = new URL('https://docs.example.com/guide/intro');
+const base = new URL('https://docs.example.com/guide/');
 
 async function decisions(over: Partial<CrawlScope>, urls: string[]) {
   return crawlDecider(
@@ -30,7 +30,7 @@ async function decisions(over: Partial<CrawlScope>, urls: string[]) {
 }
 
 describe('crawlDecider', () => {
-  it("keeps the start URL's directory unless crawlEntireDomain; other hosts only when allowed", async () => {
+  it("keeps the start URL's children unless crawlEntireDomain; other hosts only when allowed", async () => {
     const urls = [
       'https://docs.example.com/guide/setup',
       'https://www.docs.example.com/guide/more',
@@ -69,9 +69,9 @@ describe('crawlDecider', () => {
       'https://docs.example.com/guide/a/b',
       'https://docs.example.com/guide/a/b/c',
     ];
-    // The start URL /guide/intro is two segments deep: /guide/a is 0 beyond it, /guide/a/b/c 2.
-    expect(await decisions({ maxPathDepth: 0 }, urls)).toEqual(['follow', 'drop', 'drop']);
-    expect(await decisions({ maxPathDepth: 1 }, urls)).toEqual(['follow', 'follow', 'drop']);
+    // The start URL /guide/ is one segment deep: /guide/a is 1 beyond it, /guide/a/b/c 3.
+    expect(await decisions({ maxPathDepth: 1 }, urls)).toEqual(['follow', 'drop', 'drop']);
+    expect(await decisions({ maxPathDepth: 2 }, urls)).toEqual(['follow', 'follow', 'drop']);
     expect(await decisions({}, urls)).toEqual(['follow', 'follow', 'follow']);
   });
 });

@@ -1,12 +1,12 @@
 /**
  * Which links a Firecrawl crawl takes, as the site crawl asks
- * (services/discover/site-crawl.ts, one decision per link): within the start
- * URL's path unless crawlEntireDomain, on its host (subdomains with
- * allowSubdomains, other sites with allowExternalLinks), then excludePaths
- * and includePaths (on the path, or the whole URL with regexOnFullURL), and
- * with ignoreQueryParameters one URL per path, and v1's maxDepth on the path's
- * depth below the start URL's. The caller's patterns run in
- * the extraction worker pool under a time limit, never on this thread.
+ * (services/discover/site-crawl.ts, one decision per link): the start URL's
+ * children (its path a prefix of theirs) unless crawlEntireDomain; on its
+ * host, subdomains with allowSubdomains, other sites with allowExternalLinks;
+ * excludePaths, then includePaths (on the path, or the whole URL with
+ * regexOnFullURL); one URL per path with ignoreQueryParameters; v1's maxDepth
+ * on the path's depth below the start URL's. The caller's patterns run in the
+ * extraction worker pool under a time limit, never on this thread.
  */
 import type { LinkDecision } from '../../services/discover/site-crawl.js';
 import type { TestPattern } from '../../services/extract/regex-test.js';
@@ -30,18 +30,13 @@ const hostOf = (url: URL): string => url.hostname.replace(/^www\./, '');
 const pathDepth = (url: URL): number =>
   url.pathname.split('/').filter((part) => part !== '' && part !== 'index.html' && part !== 'index.php').length;
 
-/** The directory part of the start URL's path: `/docs/` for `/docs/` and for `/docs/intro`. */
-function basePathOf(base: URL): string {
-  return base.pathname.endsWith('/') ? base.pathname : base.pathname.slice(0, base.pathname.lastIndexOf('/') + 1);
-}
-
 export function crawlDecider(scope: CrawlScope, base: URL, test: RegexTester) {
   const patterns: TestPattern[] = [...scope.includePaths, ...scope.excludePaths].map((source) => ({
     source,
     flags: '',
   }));
   const baseHost = hostOf(base);
-  const basePath = basePathOf(base);
+  const basePath = base.pathname;
   const baseDepth = pathDepth(base);
   const seenPaths = new Set<string>();
 
