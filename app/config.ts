@@ -298,6 +298,8 @@ export const configSchema = z
         corpora: z.number().int().min(0).max(1_000_000).default(50),
         /** Entities in one principal's knowledge graph. */
         graphEntities: z.number().int().min(0).max(100_000_000).default(100_000),
+        /** Firecrawl crawls and batch scrapes one principal may have queued or running at once. */
+        firecrawlJobs: z.number().int().min(0).max(100_000).default(20),
       })
       .strict()
       .prefault({}),

@@ -8,6 +8,8 @@
 import { AppError } from '../../core/errors.js';
 import type { FirecrawlServices } from './uses.js';
 import { BATCH_JOB, type BatchJobInput } from './batch-run.js';
+import { CRAWL_JOB } from './crawl-run.js';
+import { checkJobQuota } from './job-quota.js';
 import { batchInputSchema, type BatchInput } from './crawl-schema.js';
 import { firecrawlErrorReply } from './envelope.js';
 import { webhookUrlOf } from './job-webhook.js';
@@ -55,7 +57,7 @@ export function batchScrapeCapability(services: FirecrawlServices, jobs: PagesJo
     input: batchInputSchema(version === 'v2' ? V2_DEFAULT_MAX_AGE_MS : 0, version === 'v2'),
     http: { method: 'POST', ...firecrawlRoute(version, '/batch/scrape'), errorReply: firecrawlErrorReply },
     readOnly: true,
-    prepare: async (input) => {
+    prepare: async (input, ctx) => {
       const {
         urls: _urls,
         ignoreInvalidURLs: _ignore,
@@ -65,6 +67,7 @@ export function batchScrapeCapability(services: FirecrawlServices, jobs: PagesJo
         ...options
       } = input;
       checkAnswerable(services, options, formatPlan(options));
+      await checkJobQuota(services, [CRAWL_JOB, BATCH_JOB], ctx);
       const webhookUrl = webhookUrlOf(input.webhook);
       if (webhookUrl) await services.webhooks.assertDeliverable(webhookUrl, 'webhook.url');
       return sortUrls(input);

@@ -13,7 +13,9 @@ import {
   type CrawlV1Input,
   type CrawlV2Input,
 } from './crawl-schema.js';
+import { BATCH_JOB } from './batch-run.js';
 import { CRAWL_JOB, type CrawlJobInput } from './crawl-run.js';
+import { checkJobQuota } from './job-quota.js';
 import { firecrawlErrorReply } from './envelope.js';
 import { webhookUrlOf } from './job-webhook.js';
 import { formatPlan } from './formats.js';
@@ -62,8 +64,9 @@ export function crawlCapability(services: FirecrawlServices, jobs: PagesJobs, ve
     http: { method: 'POST', ...firecrawlRoute(version, '/crawl'), errorReply: firecrawlErrorReply },
     readOnly: true,
     // A request the reader would refuse (json without a model, actions not allowed) is a 400 now, not a failed job.
-    prepare: async (input) => {
+    prepare: async (input, ctx) => {
       checkAnswerable(services, input.scrapeOptions, formatPlan(input.scrapeOptions));
+      await checkJobQuota(services, [CRAWL_JOB, BATCH_JOB], ctx);
       const webhookUrl = webhookUrlOf(input.webhook);
       if (webhookUrl) await services.webhooks.assertDeliverable(webhookUrl, 'webhook.url');
     },

@@ -384,6 +384,26 @@ describe('durable jobs', () => {
     }
   }, 60_000);
 
+  it("refuses a key's job past quotas.firecrawlJobs while its others run; other keys are not counted", async () => {
+    const limited = await startQuarry(web, { quotas: { firecrawlJobs: 1 } }, { apiKeys: [TEST_KEY, OTHER_KEY] });
+    try {
+      const mine = new Firecrawl({ apiKey: TEST_KEY, apiUrl: `${limited.url}/firecrawl` });
+      const theirs = new Firecrawl({ apiKey: OTHER_KEY, apiUrl: `${limited.url}/firecrawl` });
+      const slow = await mine.startCrawl(`${web.url}/slow/`, { limit: 5 });
+      const refused = await limited.post('/firecrawl/v2/batch/scrape', { urls: [`${web.url}${sitePagePath(1)}`] });
+      expect(refused.status).toBe(403);
+      expect(refused.body).toMatchObject({ success: false, code: 'QUOTA_EXCEEDED' });
+      expect(refused.body.error).toContain('quotas.firecrawlJobs');
+      const other = await theirs.startBatchScrape([`${web.url}${sitePagePath(1)}`]);
+      expect(other.id).toMatch(/^batch_/);
+      await mine.cancelCrawl(slow.id);
+      const again = await mine.startBatchScrape([`${web.url}${sitePagePath(1)}`]);
+      expect(again.id).toMatch(/^batch_/);
+    } finally {
+      await limited.close();
+    }
+  }, 60_000);
+
   it.runIf(hasRedisServer)(
     'on Redis: a crawl started on one instance is listed, paged and cancelled from another',
     async () => {
