@@ -14,7 +14,7 @@ import { batchInputSchema, type BatchInput } from './crawl-schema.js';
 import { firecrawlErrorReply } from './envelope.js';
 import { webhookUrlOf } from './job-webhook.js';
 import { formatPlan } from './formats.js';
-import type { PagesJobs } from './pages-jobs.js';
+import { type PagesJobs, withoutJobDeclaration } from './pages-jobs.js';
 import { checkAnswerable } from './read-pages.js';
 import { firecrawlRoute, type FirecrawlVersion } from './routes.js';
 import { firecrawlUrlSchema, V2_DEFAULT_MAX_AGE_MS } from './scrape-schema.js';
@@ -48,7 +48,7 @@ export function sortUrls(input: Pick<BatchInput, 'urls' | 'ignoreInvalidURLs'>):
 }
 
 export function batchScrapeCapability(services: FirecrawlServices, jobs: PagesJobs, version: FirecrawlVersion) {
-  return jobs.batch.capability({
+  const capability = jobs.batch.capability({
     id: `firecrawl.batch_scrape_${version}`,
     title: `Batch scrape (Firecrawl ${version})`,
     description:
@@ -91,4 +91,5 @@ export function batchScrapeCapability(services: FirecrawlServices, jobs: PagesJo
       return { input: job };
     },
   });
+  return version === 'v2' ? capability : withoutJobDeclaration(capability);
 }

@@ -19,7 +19,7 @@ import { checkJobQuota } from './job-quota.js';
 import { firecrawlErrorReply } from './envelope.js';
 import { webhookUrlOf } from './job-webhook.js';
 import { formatPlan } from './formats.js';
-import type { PagesJobs } from './pages-jobs.js';
+import { type PagesJobs, withoutJobDeclaration } from './pages-jobs.js';
 import { checkAnswerable } from './read-pages.js';
 import { firecrawlRoute, type FirecrawlVersion } from './routes.js';
 
@@ -53,7 +53,7 @@ export function crawlJobInput(version: FirecrawlVersion, input: CrawlV2Input | C
 }
 
 export function crawlCapability(services: FirecrawlServices, jobs: PagesJobs, version: FirecrawlVersion) {
-  return jobs.crawl.capability({
+  const capability = jobs.crawl.capability({
     id: `firecrawl.crawl_${version}`,
     title: `Crawl a site (Firecrawl ${version})`,
     description:
@@ -72,6 +72,7 @@ export function crawlCapability(services: FirecrawlServices, jobs: PagesJobs, ve
     },
     submission: (input) => ({ input: crawlJobInput(version, input) }),
   });
+  return version === 'v2' ? capability : withoutJobDeclaration(capability);
 }
 
 export function activeCrawlsCapability(services: FirecrawlServices, version: FirecrawlVersion) {

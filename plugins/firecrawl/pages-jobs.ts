@@ -93,6 +93,15 @@ export function pagesJobs(services: FirecrawlServices, kinds: { crawl: string; b
   return { pages, keepFinishedMs, crawl: surface(kinds.crawl, false), batch: surface(kinds.batch, true) };
 }
 
+/**
+ * v1's start capabilities are served without the job declaration: their status route (v1's /crawl/:id) also
+ * answers batch ids, which a declared job's status route may not (one kind per status route).
+ */
+export function withoutJobDeclaration<C extends { job?: unknown }>(capability: C): Omit<C, 'job'> {
+  const { job: _job, ...plain } = capability;
+  return plain;
+}
+
 /** Reads the job through the first surface that has it (v1's /crawl/:id also answers batch ids); else the first's 404. */
 async function readAny(
   surfaces: PagesSurface[],
@@ -125,7 +134,11 @@ const batchOf = (set: RouteSet, surface: PagesSurface): boolean => surface === s
 
 export function statusCapability(set: RouteSet) {
   const { jobs, version } = set;
+  // v2's status route reads its own kind only: it is the surface's status capability (the job contract, MCP tasks).
+  // v1's /crawl/:id also reads batch ids, so it is served beside the surface rather than declared on it.
+  const declared = version === 'v2' && set.surfaces.length === 1 ? { job: set.surfaces[0]!.job } : {};
   return defineCapability({
+    ...declared,
     id: `firecrawl.${set.name}_status_${version}`,
     title: `${set.name === 'crawl' ? 'Crawl' : 'Batch scrape'} status (Firecrawl ${version})`,
     description:
