@@ -62,6 +62,22 @@ export const configSchema = z
       .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
       .nullable()
       .default(null),
+    http: z
+      .object({
+        /**
+         * The address clients reach this server at (`https://search.example.com`, a path prefix allowed), used in the
+         * absolute URLs answers carry (job status URLs, Firecrawl's `next`); null: the request's own scheme and Host.
+         */
+        publicUrl: z
+          .url({ protocol: /^https?$/ })
+          .transform((url) => url.replace(/\/+$/, ''))
+          .nullable()
+          .default(null),
+        /** Behind a reverse proxy: trust its X-Forwarded-Proto, X-Forwarded-Host and X-Forwarded-For (off: a client could set them). */
+        trustProxy: z.boolean().default(false),
+      })
+      .strict()
+      .prefault({}),
     outbound: z
       .object({
         /** User-Agent sent with every outbound request (and matched against robots.txt). */
@@ -282,6 +298,8 @@ export const configSchema = z
         corpora: z.number().int().min(0).max(1_000_000).default(50),
         /** Entities in one principal's knowledge graph. */
         graphEntities: z.number().int().min(0).max(100_000_000).default(100_000),
+        /** Firecrawl crawls and batch scrapes one principal may have queued or running at once. */
+        firecrawlJobs: z.number().int().min(0).max(100_000).default(20),
       })
       .strict()
       .prefault({}),
@@ -318,6 +336,7 @@ export function fromEnv(env: EnvReader, raw: Env): Record<string, unknown> {
     rateLimitPerMinute: env.num('QUARRY_RATE_LIMIT_PER_MINUTE'),
     docsRequireKey: env.bool('QUARRY_DOCS_REQUIRE_KEY'),
     redisUrl: env.str('QUARRY_REDIS_URL') ?? env.str('REDIS_URL'),
+    http: { publicUrl: env.str('QUARRY_PUBLIC_URL'), trustProxy: env.bool('QUARRY_TRUST_PROXY') },
     outbound: {
       allowPrivateNetwork: env.bool('QUARRY_ALLOW_PRIVATE_NETWORK'),
       allowHosts: env.list('QUARRY_ALLOW_HOSTS'),

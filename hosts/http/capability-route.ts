@@ -53,6 +53,8 @@ export function mountCapability(server: FastifyInstance, app: QuarryApp, capabil
   const query = (request: FastifyRequest) =>
     queryToInput((request.query ?? {}) as Record<string, unknown>, inputSchema);
   const onResource = method === 'POST' && path.includes('/:');
+  // Clients label bodiless DELETEs JSON too (firecrawl-js v1); such a request carries no body to parse.
+  const bodiless = method === 'DELETE';
   const config: CapabilityRouteConfig = {
     ...(urlKeyParam ? { urlKeyParam } : {}),
     ...(formPost ? { formPost } : {}),
@@ -64,7 +66,7 @@ export function mountCapability(server: FastifyInstance, app: QuarryApp, capabil
       method,
       url,
       config,
-      ...(onResource ? { onRequest: forgetTypeOfEmptyBody } : {}),
+      ...(onResource || bodiless ? { onRequest: forgetTypeOfEmptyBody } : {}),
       handler: async (request, reply) => {
         const body =
           method === 'POST' ? objectBody(onResource && request.body === undefined ? {} : request.body) : undefined;
@@ -146,7 +148,7 @@ async function answer(
 ): Promise<unknown> {
   const { input, ignored, aliased } = prepare(raw);
   if (ignored.length > 0) reply.header(IGNORED_FIELDS_HEADER, ignoredFieldsHeader(ignored));
-  const ctx = new HttpCallContext(request, reply.raw);
+  const ctx = new HttpCallContext(request, reply.raw, app.config.http.publicUrl);
   try {
     const output = await app.registry.invoke(capability.id, input, ctx);
     reply.status(capability.http.accepted?.is(output) ? 202 : (capability.http.status ?? 200));

@@ -28,6 +28,11 @@ describe('HttpCallContext', () => {
     expect(new HttpCallContext(request(), response()).caller).toBeUndefined();
   });
 
+  it('answers the configured public URL as its base URL when there is one (http.publicUrl)', () => {
+    const ctx = new HttpCallContext(request(), response(), 'https://search.example.com/quarry');
+    expect(ctx.baseUrl).toBe('https://search.example.com/quarry');
+  });
+
   it('is cancelled when the client leaves before the answer, and listens only once the signal is asked for', () => {
     const res = response();
     const ctx = new HttpCallContext(request(), res);

@@ -25,6 +25,8 @@ export class HttpCallContext implements CallContext {
   constructor(
     private readonly request: FastifyRequest,
     response: ServerResponse,
+    /** http.publicUrl: where clients reach the server, when configured. */
+    private readonly publicUrl: string | null = null,
   ) {
     this.logger = request.log as CallContext['logger'];
     this.caller = request.principal;
@@ -41,9 +43,12 @@ export class HttpCallContext implements CallContext {
 
   progress(): void {}
 
-  /** Read by the few answers that link a status route: worked out then, not for every request. */
+  /**
+   * Read by the few answers that link a status route: worked out then, not for every request. The configured
+   * public URL, else the request's scheme and Host (X-Forwarded-* only with http.trustProxy, as fastify reads them).
+   */
   get baseUrl(): string {
-    return `${this.request.protocol}://${this.request.host}`;
+    return this.publicUrl ?? `${this.request.protocol}://${this.request.host}`;
   }
 
   /** Stops listening for the client once the answer is sent. */

@@ -1,9 +1,14 @@
 /**
  * Which methods each registered path answers, so a request with the wrong
- * method gets 405 with an Allow header instead of 404. Filled from fastify's
+ * method gets 405 with an Allow header instead of 404, and which error answer
+ * a path's routes speak (a route's errorReply), for failures met before a
+ * route is chosen (an over-long path parameter). Filled from fastify's
  * onRoute hook, so every route counts, whoever registers it. Paths are
  * compared without a trailing slash, as the router serves both forms.
  */
+import type { CapabilityRouteConfig } from './route-config.js';
+
+type ErrorReply = NonNullable<CapabilityRouteConfig['errorReply']>;
 
 function withoutTrailingSlash(path: string): string {
   return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
@@ -15,12 +20,13 @@ interface RoutePattern {
   /** For "/prefix/*" routes: the literal prefix any path may extend. */
   prefix: string | null;
   methods: Set<string>;
+  errorReply?: ErrorReply;
 }
 
 export class RouteMethods {
   private readonly patterns = new Map<string, RoutePattern>();
 
-  add(methods: string | string[], route: string): void {
+  add(methods: string | string[], route: string, errorReply?: ErrorReply): void {
     const url = route.endsWith('*') ? route : withoutTrailingSlash(route);
     let pattern = this.patterns.get(url);
     if (!pattern) {
@@ -30,6 +36,16 @@ export class RouteMethods {
       this.patterns.set(url, pattern);
     }
     for (const method of Array.isArray(methods) ? methods : [methods]) pattern.methods.add(method.toUpperCase());
+    if (errorReply) pattern.errorReply = errorReply;
+  }
+
+  /** The error answer of the routes at this path, when they declare their own. */
+  errorReplyAt(requested: string): ErrorReply | undefined {
+    const path = withoutTrailingSlash(requested);
+    const segments = path.split('/');
+    for (const pattern of this.patterns.values())
+      if (pattern.errorReply && matches(pattern, path, segments)) return pattern.errorReply;
+    return undefined;
   }
 
   /** Methods some route answers at this path, sorted; empty when no route has the path at all. */

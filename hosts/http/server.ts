@@ -18,6 +18,7 @@ import { registerGraphPage } from './graph-page.js';
 import { registerMcpRoute } from './mcp-route.js';
 import { buildOpenApi } from './openapi.js';
 import { OPENAPI_PATH, publicRouteTest, registerPublicRoutes } from './public-routes.js';
+import { RouteMethods } from './route-methods.js';
 import { installTransportErrors, transportServerOptions } from './transport-errors.js';
 import { redactUrlKeys, urlKeyBases, urlKeyOf, urlKeyRing } from './url-keys.js';
 
@@ -34,6 +35,8 @@ export async function buildHttpServer(app: QuarryApp, options: HttpServerOptions
   const urlKeys = urlKeyRing(config.urlKeys);
   const keyBases = urlKeyBases(registry.list());
   const isPublicRoute = publicRouteTest({ docsRequireKey: config.docsRequireKey });
+  // Which methods and error answers each path has, learnt as routes are added (transport-errors.ts).
+  const routes = new RouteMethods();
   const server = Fastify({
     loggerInstance: logger.child({ component: 'http' }),
     // One concise line per request is logged in onResponse below instead of fastify's two.
@@ -42,14 +45,16 @@ export async function buildHttpServer(app: QuarryApp, options: HttpServerOptions
     ...(logger.isLevelEnabled('fatal') ? {} : { childLoggerFactory: (parent: FastifyBaseLogger) => parent }),
     bodyLimit: config.bodyLimitBytes,
     forceCloseConnections: true,
-    ...transportServerOptions(keys, config, logger),
+    // X-Forwarded-Proto/-Host/-For are read (request.protocol, host, ip) only from a proxy the operator says is there.
+    trustProxy: config.http.trustProxy,
+    ...transportServerOptions(keys, config, logger, routes),
     // Clients of the original service post to /api/v1/search (no slash); the spec's form keeps working.
     routerOptions: { ignoreTrailingSlash: true },
   }) as unknown as FastifyInstance;
 
   // Bodies are JSON only: without this, fastify would hand text/plain bodies to handlers as strings.
   server.removeContentTypeParser('text/plain');
-  installTransportErrors(server);
+  installTransportErrors(server, routes);
 
   // Logged at info: with the level above it, no hook runs at all.
   if (logger.isLevelEnabled('info')) {

@@ -103,6 +103,8 @@ export function transportServerOptions(
   keys: readonly ApiKey[],
   limits: TransportLimits,
   logger: Logger,
+  /** The routes installTransportErrors learns: a failure before routing answers in the path's own error format. */
+  routes?: RouteMethods,
 ): Partial<FastifyServerOptions> & { http: ServerOptions } {
   return {
     // Node measures both from the first byte; without them a client sending 1 byte/s holds a connection forever.
@@ -122,7 +124,7 @@ export function transportServerOptions(
       } catch (refusal) {
         appError = toAppError(refusal);
       }
-      return sendError(reply, appError);
+      return sendError(reply, appError, routes?.errorReplyAt(pathOf(request)));
     },
     clientErrorHandler: (error: NodeJS.ErrnoException, socket: Socket) => {
       if (error.code === 'ECONNRESET' || error.code === 'EPIPE') {
@@ -142,12 +144,13 @@ export function transportServerOptions(
  * The error handler, 404 / 405, the JSON body parser and shutdown answers.
  * Call before any route is added (the 405 table learns routes as they come).
  */
-export function installTransportErrors(server: FastifyInstance): void {
+export function installTransportErrors(server: FastifyInstance, routes = new RouteMethods()): void {
   registerJsonBody(server);
   registerFormBody(server);
 
-  const routes = new RouteMethods();
-  server.addHook('onRoute', (route) => routes.add(route.method, route.url));
+  server.addHook('onRoute', (route) =>
+    routes.add(route.method, route.url, (route.config as CapabilityRouteConfig | undefined)?.errorReply),
+  );
 
   let closing = false;
   server.addHook('preClose', async () => {

@@ -33,6 +33,11 @@ const FIRECRAWL_ERRORS: Record<string, FirecrawlError> = {
   INTERNAL: { status: 500, code: 'UNKNOWN_ERROR' },
 };
 
+/** Firecrawl's code for one of Quarry's (a crawl's per-page errors carry it). */
+export function firecrawlCodeOf(code: string): string {
+  return FIRECRAWL_ERRORS[code]?.code ?? code;
+}
+
 export function firecrawlErrorReply(error: HttpErrorView): { status: number; body: Record<string, unknown> } {
   const mapped = FIRECRAWL_ERRORS[error.code] ?? { status: error.status, code: error.code };
   const details =

@@ -8,18 +8,61 @@
 import { definePlugin } from '../../app/plugin-services.js';
 import { FIRECRAWL_USES } from './uses.js';
 import { creditUsageCapability } from './account.js';
+import { batchScrapeCapability } from './batch.js';
+import { BATCH_JOB, runBatch, type BatchJobInput } from './batch-run.js';
+import { activeCrawlsCapability, crawlCapability } from './crawl.js';
+import { CRAWL_JOB, runCrawl, type CrawlJobInput } from './crawl-run.js';
 import { mapCapability } from './map.js';
+import { cancelCapability, errorsCapability, jobPagesOf, pagesJobs, statusCapability } from './pages-jobs.js';
 import { scrapeCapability } from './scrape.js';
 import { searchCapability } from './search.js';
 
+/** The job lane of crawls and batch scrapes (its concurrency is jobs.concurrency). */
+const FIRECRAWL_LANE = 'firecrawl';
+
 export default definePlugin({
   uses: FIRECRAWL_USES,
+  jobHandlers(services) {
+    const { pages } = jobPagesOf(services);
+    // Their own lane: a crawl that runs for hours holds up only other crawls and batches, not the other areas' jobs.
+    return {
+      [CRAWL_JOB]: {
+        lane: FIRECRAWL_LANE,
+        run: (input, job) => runCrawl(services, pages, input as CrawlJobInput, job),
+      },
+      [BATCH_JOB]: {
+        lane: FIRECRAWL_LANE,
+        run: (input, job) => runBatch(services, pages, input as BatchJobInput, job),
+      },
+    };
+  },
   setup(services) {
-    return (['v2', 'v1'] as const).flatMap((version) => [
-      scrapeCapability(services, version),
-      mapCapability(services, version),
-      searchCapability(services, version),
-      creditUsageCapability(version),
-    ]);
+    const jobs = pagesJobs(services, { crawl: CRAWL_JOB, batch: BATCH_JOB });
+    return (['v2', 'v1'] as const).flatMap((version) => {
+      // v1's /crawl/:id also answers batch ids (firecrawl-js v1 polls a batch there).
+      const crawlRoutes = {
+        jobs,
+        version,
+        route: '/crawl',
+        name: 'crawl' as const,
+        surfaces: version === 'v1' ? [jobs.crawl, jobs.batch] : [jobs.crawl],
+      };
+      const batchRoutes = { jobs, version, route: '/batch/scrape', name: 'batch' as const, surfaces: [jobs.batch] };
+      return [
+        scrapeCapability(services, version),
+        mapCapability(services, version),
+        searchCapability(services, version),
+        creditUsageCapability(version),
+        crawlCapability(services, jobs, version),
+        activeCrawlsCapability(services, version),
+        statusCapability(crawlRoutes),
+        cancelCapability(crawlRoutes),
+        ...errorsCapability(crawlRoutes),
+        batchScrapeCapability(services, jobs, version),
+        statusCapability(batchRoutes),
+        cancelCapability(batchRoutes),
+        ...errorsCapability(batchRoutes),
+      ];
+    });
   },
 });

@@ -2,13 +2,18 @@
 import type { ServicesOf } from '../../app/plugin-services.js';
 
 export const FIRECRAWL_USES = [
+  'config',
   'discovery',
   'engines',
+  'jobs',
   'llm',
+  'logger',
   'parsing',
   'scraper',
   'searchHistory',
   'semantic',
+  'stores',
+  'webhooks',
   'webSearch',
 ] as const;
 

@@ -48,6 +48,8 @@ export interface SiteCrawlOptions<T> {
   read(url: string, signal: AbortSignal): Promise<PageRead<T>>;
   /** One decision per URL, in order; called with baseUrl first, then with each read page's new links. */
   decide(urls: URL[], signal: AbortSignal): Promise<LinkDecision[]>;
+  /** Hears the links robots.txt kept the crawl from (never requested), each page's at a time. */
+  onRobotsBlocked?(urls: string[]): void;
 }
 
 export interface CrawledUrl<T> {
@@ -144,7 +146,7 @@ export async function crawlSite<T>(
         if (!needsReading(task)) return null;
         const page = await options.read(task.url.href, signal);
         if (!followsLinks(task)) return { page, candidates: [] as Candidate[] };
-        return { page, candidates: await candidatesOf(page, task.url, allowed, options.decide, signal) };
+        return { page, candidates: await candidatesOf(page, task.url, allowed, options, signal) };
       },
       commit: (task, outcome) => {
         if (!outcome.ok) {
@@ -184,7 +186,7 @@ async function candidatesOf<T>(
   page: PageRead<T>,
   pageUrl: URL,
   allowed: (urls: URL[]) => Promise<boolean[]>,
-  decide: SiteCrawlOptions<T>['decide'],
+  options: Pick<SiteCrawlOptions<T>, 'decide' | 'onRobotsBlocked'>,
   signal: AbortSignal,
 ): Promise<Candidate[]> {
   const unique = new Map<string, URL>();
@@ -195,8 +197,10 @@ async function candidatesOf<T>(
   }
   const answers = await allowed([...unique.values()]);
   const urls = [...unique.values()].filter((_, i) => answers[i]);
+  if (options.onRobotsBlocked && urls.length < unique.size)
+    options.onRobotsBlocked([...unique.values()].filter((_, i) => !answers[i]).map((url) => url.href));
   if (urls.length === 0) return [];
-  const decisions = await decide(urls, signal);
+  const decisions = await options.decide(urls, signal);
   return urls.map((url, i) => ({ url, decision: decisions[i] ?? 'drop' }));
 }
 

@@ -147,6 +147,15 @@ export class JobService implements Jobs {
     return record && mayAccess(viewer, record.owner?.id) ? record : null;
   }
 
+  async unfinishedFor(kind: string, viewer: Principal | undefined): Promise<JobRecord[]> {
+    const records = await this.store.unfinished(kind);
+    return records
+      .filter((record) => mayAccess(viewer, record.owner?.id))
+      .map((record) => this.view(record))
+      .filter((record) => !isFinished(record))
+      .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  }
+
   async cancel(id: string): Promise<JobRecord | null> {
     const record = await this.store.cancel(id);
     return record ? this.view(record) : null;

@@ -88,6 +88,8 @@ export interface Jobs {
   getFor(id: string, viewer: Principal | undefined): Promise<JobRecord | null>;
   /** Asks the job to stop: a queued job never runs, a running one is aborted; both end failed with CANCELLED. Null for an unknown id. */
   cancel(id: string): Promise<JobRecord | null>;
+  /** The jobs of `kind` not finished yet (queued or running, cancellation not asked) that `viewer` may read, oldest first. */
+  unfinishedFor(kind: string, viewer: Principal | undefined): Promise<JobRecord[]>;
   /**
    * Waits for the job to finish (at most timeoutMs), woken by the backend's change notices rather
    * than by polling, so it works from any instance; answers the job as it then stands, null when unknown.
@@ -160,6 +162,8 @@ export interface JobBackend {
   /** Stores the job unless one with its id exists; answers the stored job either way. Durable when it resolves. */
   add(job: NewJob): Promise<JobRecord>;
   get(id: string): Promise<JobRecord | null>;
+  /** The jobs of `kind` not finished yet (queued, delayed or running), from every instance. */
+  unfinished(kind: string): Promise<JobRecord[]>;
   /** Marks the job cancelled and aborts it wherever it runs; a delayed job is brought forward so it ends now. */
   cancel(id: string): Promise<JobRecord | null>;
   /** The outcome recorded for the job, if any. */

@@ -6,7 +6,7 @@
  * secret written `whsec_<base64>`. Signing is the `standardwebhooks`
  * package's, so receivers can verify with any Standard Webhooks library.
  */
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 
 export const WEBHOOK_HEADERS = {
@@ -44,4 +44,12 @@ export function signatureHeaders(secret: string, messageId: string, at: Date, bo
     [WEBHOOK_HEADERS.timestamp]: String(Math.floor(at.getTime() / 1000)),
     [WEBHOOK_HEADERS.signature]: new Webhook(secret).sign(messageId, at, body),
   };
+}
+
+/**
+ * The raw body's HMAC-SHA256 in hex, keyed with the secret as written (`whsec_…`, the text the receiver
+ * is given): Firecrawl's X-Firecrawl-Signature scheme, for receivers built for it.
+ */
+export function bodySignature(secret: string, body: string): string {
+  return createHmac('sha256', secret).update(body).digest('hex');
 }

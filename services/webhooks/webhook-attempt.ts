@@ -8,7 +8,7 @@
 import { AppError, toAppError, type ErrorCode } from '../../core/errors.js';
 import { redactUrlsIn } from '../../core/http/redact-url.js';
 import type { OutboundRequest, OutboundResponse } from '../../core/http/types.js';
-import { signatureHeaders } from './standard-webhooks.js';
+import { bodySignature, signatureHeaders } from './standard-webhooks.js';
 
 export type WebhookSend = (request: OutboundRequest) => Promise<Pick<OutboundResponse, 'status' | 'headers'>>;
 
@@ -18,6 +18,21 @@ export interface WebhookMessage {
   url: string;
   /** The JSON body, exactly as signed and sent. */
   body: string;
+  /** Headers the receiver asked for (a Firecrawl webhook's `headers`); ours win over them. */
+  headers?: Record<string, string>;
+  /** Also sign the raw body in this header, `sha256=<hex HMAC-SHA256>` (Firecrawl's X-Firecrawl-Signature). */
+  bodySignatureHeader?: string;
+}
+
+/** Headers a receiver's list may not set: the request's framing and our signatures. */
+const RESERVED_HEADER = /^(host|content-length|content-type|transfer-encoding|connection|webhook-.*)$/i;
+
+function receiverHeaders(message: WebhookMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(message.headers ?? {}))
+    if (!RESERVED_HEADER.test(name) && name.toLowerCase() !== message.bodySignatureHeader?.toLowerCase())
+      headers[name] = value;
+  return headers;
 }
 
 /** What a failed attempt tells the retry policy (AppError.details of the error thrown). */
@@ -48,8 +63,12 @@ export async function attemptDelivery(
       timeoutMs: options.timeoutMs,
       body: message.body,
       headers: {
+        ...receiverHeaders(message),
         'Content-Type': 'application/json',
         ...signatureHeaders(secret, message.id, options.now?.() ?? new Date(), message.body),
+        ...(message.bodySignatureHeader
+          ? { [message.bodySignatureHeader]: `sha256=${bodySignature(secret, message.body)}` }
+          : {}),
       },
       ...(options.signal ? { signal: options.signal } : {}),
     });

@@ -6,6 +6,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { createHmac } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { OutboundClient } from '../../core/http/outbound-client.js';
 import { silentLogger } from '../../core/logger.js';
@@ -170,6 +171,32 @@ describe('webhook delivery (Standard Webhooks)', () => {
     expect(() =>
       new Webhook(generateWebhookSecret()).verify(delivery!.body, delivery!.headers as Record<string, string>),
     ).toThrow();
+  });
+
+  it("sends the receiver's headers (never over its own) and, when asked, a sha256= signature of the raw body", async () => {
+    const { jobs, webhooks } = await deliveries();
+    await jobs.start();
+    const body = JSON.stringify({ type: 'crawl.page', id: 'crawl_1' });
+    await webhooks.enqueue({
+      id: 'msg_fc',
+      url: url('/fc'),
+      body,
+      headers: {
+        'X-Team': 'stone',
+        'Content-Type': 'text/plain',
+        'webhook-id': 'forged',
+        'X-Firecrawl-Signature': 'forged',
+      },
+      bodySignatureHeader: 'X-Firecrawl-Signature',
+    });
+    expect(await settled(webhooks, 'msg_fc')).toMatchObject({ status: 'delivered' });
+    const [delivery] = received.get('/fc')!;
+    expect(delivery!.headers['x-team']).toBe('stone');
+    expect(delivery!.headers['content-type']).toBe('application/json');
+    expect(delivery!.headers['webhook-id']).toBe('msg_fc');
+    expect(delivery!.verified).toBe(true);
+    const expected = createHmac('sha256', SECRET).update(body).digest('hex');
+    expect(delivery!.headers['x-firecrawl-signature']).toBe(`sha256=${expected}`);
   });
 
   it('retries 5xx answers with growing, jittered delays, keeping one webhook-id', async () => {

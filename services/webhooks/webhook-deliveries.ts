@@ -128,6 +128,8 @@ export class WebhookDeliveries {
   /** Enqueues the message once: a second call with the same id changes nothing. */
   async enqueue(message: OutgoingMessage): Promise<DeliveryState> {
     const input: DeliveryInput = { id: message.id, url: message.url, body: message.body };
+    if (message.headers && Object.keys(message.headers).length > 0) input.headers = message.headers;
+    if (message.bodySignatureHeader) input.bodySignatureHeader = message.bodySignatureHeader;
     if (message.secret) input.secret = message.secret;
     if (message.tag) input.tag = message.tag;
     return deliveryState(await this.jobs.submit(WEBHOOK_DELIVERY_KIND, input, { jobId: message.id }));

@@ -12,6 +12,7 @@ import type { ConfigInput } from '../../app/config.js';
 import { findChromium } from '../../services/browser/find-chromium.js';
 import { startLocalSearch, type LocalSearch } from '../sandbox/local-search.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
+import { until } from '../sandbox/until.js';
 import { startQuarry, type RunningQuarry } from './harness.js';
 
 const ROBOTS = /robots\.txt/;
@@ -165,6 +166,33 @@ describe('robots.txt in every area that reads pages', () => {
       expect(refused.status).toBe(200);
       expect(refused.body.results).toEqual([]);
       expect(refused.body.failed_results).toEqual([{ url: hidden, error: expect.stringMatching(ROBOTS) }]);
+    }
+    expect(privateRequests()).toEqual([]);
+  }, 60_000);
+
+  it('firecrawl crawl and batch scrape leave the disallowed page unread and list it in robotsBlocked', async () => {
+    const finished = (path: string) =>
+      until(
+        `${path} to finish`,
+        async () => {
+          const { body } = await quarry.get(path);
+          return body.status !== 'scraping' ? body : null;
+        },
+        30_000,
+        50,
+      );
+    for (const [route, body] of [
+      ['/firecrawl/v2/crawl', { url: open, crawlEntireDomain: true }],
+      ['/firecrawl/v2/crawl', { url: hidden }],
+      ['/firecrawl/v2/batch/scrape', { urls: [hidden, open] }],
+    ] as const) {
+      const started = await quarry.post(route, body);
+      expect(started.status, JSON.stringify(started.body)).toBe(200);
+      const status = await finished(`${route}/${started.body.id}`);
+      const read = (status.data as Array<{ metadata: { sourceURL: string } }>).map((d) => d.metadata.sourceURL);
+      expect(read).not.toContain(hidden);
+      const errors = await quarry.get(`${route}/${started.body.id}/errors`);
+      expect(errors.body.robotsBlocked).toEqual([hidden]);
     }
     expect(privateRequests()).toEqual([]);
   }, 60_000);

@@ -68,6 +68,9 @@ const HAND_BACK_MS = 5000;
  * reader connects are not missed (a notice for nothing only costs the watcher a read).
  */
 const EVENT_REPLAY_MS = 5000;
+/** BullMQ's states of a job that has not finished. */
+const UNFINISHED_STATES = ['waiting', 'prioritized', 'delayed', 'waiting-children', 'active'] as const;
+const isFinishedState = (record: JobRecord): boolean => record.status === 'completed' || record.status === 'failed';
 const WATCHED_EVENTS = ['progress', 'completed', 'failed', 'delayed', 'waiting', 'removed'] as const;
 
 interface Announcement {
@@ -140,6 +143,18 @@ export class BullJobBackend implements JobBackend {
   async get(id: string): Promise<JobRecord | null> {
     const found = await Promise.all([...this.queues.values()].map((queue) => this.read(queue, id)));
     return found.find((record) => record !== null) ?? null;
+  }
+
+  async unfinished(kind: string): Promise<JobRecord[]> {
+    const lanes = await Promise.all(
+      [...this.queues.values()].map(async (queue) => {
+        const jobs = await queue.getJobs([...UNFINISHED_STATES]);
+        const ofKind = jobs.filter((job): job is Job<BullJobData> => job?.name === kind);
+        // Each job's own state and cancel flag: the listing says only that it was unfinished when listed.
+        return Promise.all(ofKind.map((job) => this.read(queue, job.id!)));
+      }),
+    );
+    return lanes.flat().filter((record): record is JobRecord => record !== null && !isFinishedState(record));
   }
 
   async cancel(id: string): Promise<JobRecord | null> {

@@ -74,6 +74,10 @@ export class EmbeddedJobBackend implements JobBackend {
     return stored ? publicRecord(stored) : null;
   }
 
+  async unfinished(kind: string): Promise<JobRecord[]> {
+    return (await this.store.pending()).filter((job) => job.kind === kind).map(publicRecord);
+  }
+
   async cancel(id: string): Promise<JobRecord | null> {
     const stored = await this.store.requestCancel(id);
     if (!stored) return null;
