@@ -23,10 +23,10 @@ type Body = Record<string, unknown>;
 
 export interface Bound {
   field: string;
-  /** integer and number: the value; array: the length. */
+  /** integer and number: the value; array and string: the length. */
   min?: number;
   max?: number;
-  kind: 'integer' | 'number' | 'array';
+  kind: 'integer' | 'number' | 'array' | 'string';
   /** Builds the i-th element of an array bound. */
   item?: (i: number) => unknown;
   /** Body the field is set in; default the route's base (or minimal) body. */
@@ -35,7 +35,8 @@ export interface Bound {
 
 export interface EnumRule {
   field: string;
-  values: readonly string[];
+  /** Strings, or the booleans a field also takes (`include_answer: true`). */
+  values: ReadonlyArray<string | boolean>;
   base?: Body;
   /** Fields a value needs beside it, e.g. json_css needs css_schema. */
   with?: Record<string, Body>;
@@ -131,10 +132,15 @@ export async function startContractHosts(web: SandboxWeb, overrides: ConfigInput
 function boundCases(bound: Bound): Array<{ label: string; value: () => unknown; accepted: boolean }> {
   const cases: Array<{ label: string; value: () => unknown; accepted: boolean }> = [];
   const make = (n: number) => (): unknown =>
-    bound.kind === 'array' ? Array.from({ length: n }, (_, i) => (bound.item ? bound.item(i) : `item ${i}`)) : n;
+    bound.kind === 'array'
+      ? Array.from({ length: n }, (_, i) => (bound.item ? bound.item(i) : `item ${i}`))
+      : bound.kind === 'string'
+        ? 'x'.repeat(n)
+        : n;
   const outside = (n: number, direction: -1 | 1): number =>
     bound.kind === 'number' ? Math.round((n + direction * 0.01) * 100) / 100 : n + direction;
-  const show = (n: number): string => (bound.kind === 'array' ? `${n} items` : String(n));
+  const show = (n: number): string =>
+    bound.kind === 'array' ? `${n} items` : bound.kind === 'string' ? `${n} characters` : String(n);
   if (bound.min !== undefined) {
     cases.push({
       label: `${bound.field} = ${show(bound.min)} (minimum) is accepted`,
@@ -201,8 +207,9 @@ export function describeContract(
     return httpAnswer;
   }
 
-  async function refused(contract: RouteContract, body: Body, fieldName: string): Promise<void> {
+  async function refused(contract: RouteContract, given: Body, fieldName: string): Promise<void> {
     const [method, path] = contract.route.split(' ') as [string, string];
+    const body = await (contract.prepare ?? (async (b: Body) => b))(given);
     const http = await hosts.http(method, path, body);
     expect(http.status, `HTTP ${contract.route}: ${JSON.stringify(http.body).slice(0, 300)}`).toBe(400);
     expect(http.body.error.code).toMatch(/^(INVALID_INPUT|UNKNOWN_ENGINE)$/);
@@ -251,7 +258,7 @@ export function describeContract(
                   contract,
                   {
                     ...(rule.base ?? contract.base ?? contract.minimal),
-                    ...(rule.with?.[value] ?? {}),
+                    ...(rule.with?.[String(value)] ?? {}),
                     [rule.field]: value,
                   },
                   false,
