@@ -38,6 +38,8 @@ export interface EnumRule {
   /** Strings, or the booleans a field also takes (`include_answer: true`). */
   values: ReadonlyArray<string | boolean>;
   base?: Body;
+  /** The field is a list of these values (`categories: ['overview']`): each is sent alone, as a one-item list. */
+  list?: boolean;
   /** Fields a value needs beside it, e.g. json_css needs css_schema. */
   with?: Record<string, Body>;
 }
@@ -83,6 +85,11 @@ export interface ContractHosts {
   http(method: string, path: string, body: Body): Promise<Answer>;
   mcp(tool: string, args: Body, timeoutMs?: number): Promise<{ isError: boolean; structured: unknown; text: string }>;
   close(): Promise<void>;
+}
+
+/** Holds an answer to a field table outside the tables (a route's later steps, a resource's lifecycle). */
+export function expectFields(body: unknown, fields: FieldSpec[], where: string): void {
+  expect(shapeProblems(body, fields, { strict: true }), where).toEqual([]);
 }
 
 /** Quarry over HTTP (the harness) and over MCP (the official client, in process, on the same app). */
@@ -259,7 +266,7 @@ export function describeContract(
                   {
                     ...(rule.base ?? contract.base ?? contract.minimal),
                     ...(rule.with?.[String(value)] ?? {}),
-                    [rule.field]: value,
+                    [rule.field]: rule.list ? [value] : value,
                   },
                   false,
                 );
@@ -272,7 +279,10 @@ export function describeContract(
             async () => {
               await refused(
                 contract,
-                { ...(rule.base ?? contract.base ?? contract.minimal), [rule.field]: 'no_such_value' },
+                {
+                  ...(rule.base ?? contract.base ?? contract.minimal),
+                  [rule.field]: rule.list ? ['no_such_value'] : 'no_such_value',
+                },
                 rule.field,
               );
             },
