@@ -47,7 +47,7 @@ const searchResponse = [
   field('topic', 'string'),
   field('auto_parameters', 'object', { optional: true }),
   field('failed_results', 'array'),
-  ...failed('failed_results').map((f) => ({ ...f, optional: true })),
+  ...failed('failed_results').map((f) => ({ ...f, listMayBeEmpty: true })),
   field('engines_failed', 'array'),
   field('follow_up_questions', 'null'),
 ];
@@ -61,7 +61,7 @@ const extractResponse = [
   field('results[].favicon', 'string', { optional: true }),
   field('failed_urls', 'array'),
   field('failed_results', 'array'),
-  ...failed('failed_results').map((f) => ({ ...f, optional: true })),
+  ...failed('failed_results').map((f) => ({ ...f, listMayBeEmpty: true })),
   field('response_time', 'number'),
   field('request_id', 'string'),
   field('javascript_rendering', 'boolean'),
@@ -78,7 +78,7 @@ const crawlResponse = [
   field('response_time', 'number'),
   field('request_id', 'string'),
   field('failed_results', 'array'),
-  ...failed('failed_results').map((f) => ({ ...f, optional: true })),
+  ...failed('failed_results').map((f) => ({ ...f, listMayBeEmpty: true })),
   field('timed_out', 'boolean'),
 ];
 const mapResponse = [
@@ -87,7 +87,7 @@ const mapResponse = [
   field('response_time', 'number'),
   field('request_id', 'string'),
   field('failed_results', 'array'),
-  ...failed('failed_results').map((f) => ({ ...f, optional: true })),
+  ...failed('failed_results').map((f) => ({ ...f, listMayBeEmpty: true })),
   field('timed_out', 'boolean'),
 ];
 const researchResponse = [
@@ -111,9 +111,9 @@ const researchResponse = [
   field('methodology.pages_failed', 'integer'),
   field('methodology.duplicates_removed', 'integer'),
   field('methodology.failures', 'array'),
-  field('methodology.failures[].url', 'string', { optional: true }),
-  field('methodology.failures[].stage', 'string', { optional: true }),
-  field('methodology.failures[].reason', 'string', { optional: true }),
+  field('methodology.failures[].url', 'string', { listMayBeEmpty: true }),
+  field('methodology.failures[].stage', 'string', { listMayBeEmpty: true }),
+  field('methodology.failures[].reason', 'string', { listMayBeEmpty: true }),
   field('methodology.engines_failed', 'array'),
   field('methodology.unanswered', 'array'),
 ];
@@ -212,6 +212,7 @@ const routes: RouteContract[] = [
       chunks_per_source: 2,
     },
     prepare: startPage,
+    prepareRefused: true,
     bounds: [
       ...crawlBounds,
       { field: 'chunks_per_source', kind: 'integer', min: 1, max: 5, base: { instructions: 'heat' } },
@@ -235,6 +236,7 @@ const routes: RouteContract[] = [
     minimal: {},
     full: { max_depth: 2, limit: 10, instructions: 'what is a heat pump' },
     prepare: startPage,
+    prepareRefused: true,
     bounds: [...crawlBounds],
     rejects: crawlRejects,
     response: mapResponse,

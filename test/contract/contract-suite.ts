@@ -79,6 +79,8 @@ export interface RouteContract {
    */
   arrayField?: string;
   /** Builds the body of each single call from the table's (e.g. a fresh resource to delete), for HTTP and MCP alike. */
+  /** Refused bodies go through prepare too: it fills what every body needs (a URL known once the test runs). */
+  prepareRefused?: boolean;
   prepare?(body: Body): Promise<Body>;
 }
 
@@ -290,7 +292,7 @@ export function describeContract(
 
   async function refused(contract: RouteContract, given: Body, fieldName: string): Promise<void> {
     const [method, path] = contract.route.split(' ') as [string, string];
-    const body = await (contract.prepare ?? (async (b: Body) => b))(given);
+    const body = contract.prepare && contract.prepareRefused ? await contract.prepare(given) : given;
     const http = await hosts.http(method, path, body);
     expect(http.status, `HTTP ${contract.route}: ${JSON.stringify(http.body).slice(0, 300)}`).toBe(400);
     expect(http.body.error.code).toMatch(/^(INVALID_INPUT|UNKNOWN_ENGINE)$/);

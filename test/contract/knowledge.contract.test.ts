@@ -25,8 +25,8 @@ const entity = (prefix: string): FieldSpec[] => [
   field(`${prefix}.source_count`, 'integer'),
   field(`${prefix}.metadata.aliases`, 'string[]'),
   field(`${prefix}.metadata.merged`, 'array'),
-  field(`${prefix}.metadata.merged[].alias`, 'string', { optional: true }),
-  field(`${prefix}.metadata.merged[].rule`, 'string', { optional: true }),
+  field(`${prefix}.metadata.merged[].alias`, 'string', { listMayBeEmpty: true }),
+  field(`${prefix}.metadata.merged[].rule`, 'string', { listMayBeEmpty: true }),
   field(`${prefix}.metadata.title`, 'string|null'),
   field(`${prefix}.metadata.degree`, 'integer'),
   field(`${prefix}.metadata.model_used`, 'string'),
@@ -38,12 +38,12 @@ const entity = (prefix: string): FieldSpec[] => [
   field(`${prefix}.metadata.match`, 'string', { optional: true }),
   field(`${prefix}.metadata.score`, 'number', { optional: true }),
 ];
-const relationship = (prefix: string, optional = false): FieldSpec[] =>
-  ['from_entity', 'to_entity', 'type'].map((name) => field(`${prefix}.${name}`, 'string', { optional }));
+const relationship = (prefix: string, listMayBeEmpty = false): FieldSpec[] =>
+  ['from_entity', 'to_entity', 'type'].map((name) => field(`${prefix}.${name}`, 'string', { listMayBeEmpty }));
 const relationships = (prefix: string): FieldSpec[] => [
   field(prefix.slice(0, -2), 'array'),
   ...relationship(prefix, true),
-  field(`${prefix}.weight`, 'number', { optional: true }),
+  field(`${prefix}.weight`, 'number', { listMayBeEmpty: true }),
 ];
 
 const entityId = async (body: Record<string, unknown>) => ({ entity_id: nadellaId, ...body });
@@ -76,10 +76,10 @@ const routes: RouteContract[] = [
       field('people[].email', 'null'),
       field('people[].expertise', 'string[]'),
       field('people[].recent_activity', 'array'),
-      field('people[].recent_activity[].date', 'string', { optional: true }),
-      field('people[].recent_activity[].title', 'string|null', { optional: true }),
-      field('people[].recent_activity[].url', 'string|null', { optional: true }),
-      field('people[].recent_activity[].snippet', 'string', { optional: true }),
+      field('people[].recent_activity[].date', 'string', { listMayBeEmpty: true }),
+      field('people[].recent_activity[].title', 'string|null', { listMayBeEmpty: true }),
+      field('people[].recent_activity[].url', 'string|null', { listMayBeEmpty: true }),
+      field('people[].recent_activity[].snippet', 'string', { listMayBeEmpty: true }),
       field('people[].relevance_score', 'number'),
       field('query', 'string'),
     ],

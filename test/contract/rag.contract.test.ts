@@ -27,8 +27,8 @@ const source = (prefix: string) => [
 ];
 const failedResults = [
   field('failed_results', 'array'),
-  field('failed_results[].url', 'string', { optional: true }),
-  field('failed_results[].error', 'string', { optional: true }),
+  field('failed_results[].url', 'string', { listMayBeEmpty: true }),
+  field('failed_results[].error', 'string', { listMayBeEmpty: true }),
 ];
 const researchResponse = [
   field('topic', 'string'),

@@ -28,6 +28,11 @@ export interface FieldSpec {
   type: string;
   /** Absent is fine (spec: "present when …"); present, it must have the type. */
   optional?: boolean;
+  /**
+   * Required on every element, but the list holding it may be empty (evidence, failures): strict mode
+   * does not ask for one value to check.
+   */
+  listMayBeEmpty?: boolean;
   /** A string value must match, e.g. /^req_/. */
   pattern?: RegExp;
   /** A value must be one of these (closed lists in the spec). */
@@ -176,7 +181,7 @@ export function shapeProblems(
       if (spec.oneOf && !spec.oneOf.includes(actual))
         problems.push(`${here} ${JSON.stringify(actual)} is not one of ${JSON.stringify(spec.oneOf)}`);
     }
-    if (options.strict && reached.length === 0 && !spec.optional && missing.length === 0)
+    if (options.strict && reached.length === 0 && !spec.optional && !spec.listMayBeEmpty && missing.length === 0)
       problems.push(`${spec.path}: no value to check (empty list?)`);
   }
   return [...new Set(problems)];
