@@ -18,7 +18,7 @@ const MUTATIONS = [
   },
   {
     area: 'neural',
-    file: 'plugins/neural/neural-search.ts',
+    file: 'services/neural-search/neural-search.ts',
     from: 'published_date: candidate',
     to: 'publishedDate: candidate',
   },

@@ -1,384 +1,317 @@
 /**
- * Contract of the agent area (spec: "Agent API"), data-driven: every bound on
- * both sides, every enum value, every response field with its type and
- * nullability, and the same JSON over HTTP and MCP.
+ * Contract of the agent area (the Tavily-shaped search, extract, crawl, map and research), over HTTP
+ * and MCP, against the local research web (heat-pump pages and a query-driven engine). The tables
+ * drive every bound, enum value and response field (contract-suite.ts); the job form of research
+ * and the Tavily-style error detail are checked below them.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startQuarry } from '../e2e/harness.js';
+import { afterAll, expect, it } from 'vitest';
 import { startResearchWeb, type ResearchWeb } from '../e2e/research-web.js';
-import { callTool, connectHosts, expectShape, stable, type Hosts } from './area-contract.js';
+import { until } from '../sandbox/until.js';
+import { withoutVolatile } from './response-shape.js';
+import { describeContract, field, startContractHosts, type RouteContract } from './contract-suite.js';
 
 let site: ResearchWeb;
-let hosts: Hosts;
-
-beforeAll(async () => {
-  site = await startResearchWeb();
-  hosts = await connectHosts(await startQuarry(site.web, site.config()));
-}, 60_000);
-
 afterAll(async () => {
-  await hosts?.close();
-  await hosts?.http.close();
   await site?.close();
 });
 
-const SEARCH_RESULT = {
-  id: 'string',
-  title: 'string',
-  url: 'string',
-  content: 'string',
-  score: 'number',
-  'raw_content?': 'string',
-  'published_date?': 'string',
-  'favicon?': 'string',
-  read: 'boolean',
-  engines: 'array',
-  'safety?': 'object',
-};
-const SEARCH = {
-  query: 'string',
-  answer: 'string|null',
-  images: 'array',
-  'results[]': SEARCH_RESULT,
-  response_time: 'number',
-  model_used: 'string',
-  query_complexity: 'string',
-  request_id: 'string',
-  search_depth: 'string',
-  topic: 'string',
-  'auto_parameters?': 'object',
-  'failed_results[]': { url: 'string', error: 'string' },
-  engines_failed: 'array',
-  follow_up_questions: 'null',
-};
-const EXTRACT = {
-  'results[]': {
-    url: 'string',
-    title: 'string|null',
-    raw_content: 'string',
-    images: 'array',
-    failed: 'boolean',
-    error: 'string|null',
-    'favicon?': 'string',
-  },
-  failed_urls: 'array',
-  'failed_results[]': { url: 'string', error: 'string' },
-  response_time: 'number',
-  request_id: 'string',
-  javascript_rendering: 'boolean',
-};
-const FAILED = { url: 'string', error: 'string' };
-const CRAWL = {
-  base_url: 'string',
-  'results[]': {
-    url: 'string',
-    raw_content: 'string',
-    images: 'array',
-    'favicon?': 'string',
-    title: 'string|null',
-    depth: 'integer',
-    'score?': 'number',
-  },
-  response_time: 'number',
-  request_id: 'string',
-  'failed_results[]': FAILED,
-  timed_out: 'boolean',
-};
-const MAP = {
-  base_url: 'string',
-  results: 'array',
-  response_time: 'number',
-  request_id: 'string',
-  'failed_results[]': FAILED,
-  timed_out: 'boolean',
-};
-const RESEARCH = {
-  query: 'string',
-  executive_summary: 'string',
-  detailed_analysis: 'string',
-  key_findings: 'array',
-  'sources[]': { title: 'string', url: 'string', content: 'string', score: 'number' },
-  methodology: 'object',
-  model_used: 'string',
-  response_time: 'number',
-};
-const METHODOLOGY = {
-  queries_executed: 'integer',
-  sources_analyzed: 'integer',
-  depth: 'string',
-  rounds: 'integer',
-  sub_questions: 'array',
-  queries: 'array',
-  planned_by: 'string',
-  pages_failed: 'integer',
-  duplicates_removed: 'integer',
-  'failures[]': { url: 'string', stage: 'string', reason: 'string' },
-  engines_failed: 'array',
-  unanswered: 'array',
-};
-
+const quickSearch = { query: 'heat pump', search_depth: 'ultra-fast', max_results: 2 };
+const someUrl = { urls: ['http://127.0.0.1:9/'] };
 /** Crawl and map start at one heat-pump page (it links to two pages the site does not have). */
-const crawlOf = (extra: Record<string, unknown>) => ({
-  url: `${site.url('/heat-pumps/what-is-a-heat-pump')}`,
-  ...extra,
+const startPage = async (body: Record<string, unknown>) => ({
+  url: site.url('/heat-pumps/what-is-a-heat-pump'),
+  ...body,
 });
-const CRAWL_BOUNDS: Array<[string, string, () => Record<string, unknown>, boolean]> = ['crawl', 'map'].flatMap(
-  (verb) => {
-    const route = `/api/v1/agent/${verb}`;
-    const tool = `agent_${verb}`;
-    const rows: Array<[Record<string, unknown>, boolean]> = [
-      [{ max_depth: 0 }, false],
-      [{ max_depth: 1 }, true],
-      [{ max_depth: 5 }, true],
-      [{ max_depth: 6 }, false],
-      [{ max_breadth: 0 }, false],
-      [{ max_breadth: 500 }, true],
-      [{ max_breadth: 501 }, false],
-      [{ limit: 0 }, false],
-      [{ limit: 1 }, true],
-      [{ limit: 500 }, true],
-      [{ limit: 501 }, false],
-      [{ timeout: 9 }, false],
-      [{ timeout: 10 }, true],
-      [{ timeout: 150 }, true],
-      [{ timeout: 151 }, false],
-      [{ select_paths: Array.from({ length: 50 }, (_, i) => `^/p${i}`) }, true],
-      [{ select_paths: Array.from({ length: 51 }, (_, i) => `^/p${i}`) }, false],
-      [{ exclude_paths: ['/docs/('] }, false],
-      [{ select_domains: ['x'.repeat(501)] }, false],
-      [{ exclude_domains: [''] }, false],
-      [{ instructions: 'x'.repeat(2001) }, false],
-    ];
-    if (verb === 'crawl')
-      rows.push(
-        [{ chunks_per_source: 0, instructions: 'heat' }, false],
-        [{ chunks_per_source: 5, instructions: 'heat' }, true],
-        [{ chunks_per_source: 6, instructions: 'heat' }, false],
-      );
-    return rows.map(
-      ([extra, accepted]) =>
-        [route, tool, () => crawlOf(extra), accepted] as [string, string, () => Record<string, unknown>, boolean],
-    );
+
+const failed = (prefix: string) => [field(`${prefix}[].url`, 'string'), field(`${prefix}[].error`, 'string')];
+const searchResponse = [
+  field('query', 'string'),
+  field('answer', 'string|null'),
+  field('images', 'array'),
+  field('results[].id', 'string'),
+  field('results[].title', 'string'),
+  field('results[].url', 'string'),
+  field('results[].content', 'string'),
+  field('results[].score', 'number'),
+  field('results[].raw_content', 'string', { optional: true }),
+  field('results[].published_date', 'string', { optional: true }),
+  field('results[].favicon', 'string', { optional: true }),
+  field('results[].read', 'boolean'),
+  field('results[].engines', 'array'),
+  field('results[].safety', 'object', { optional: true }),
+  field('response_time', 'number'),
+  field('model_used', 'string'),
+  field('query_complexity', 'string'),
+  field('request_id', 'string'),
+  field('search_depth', 'string'),
+  field('topic', 'string'),
+  field('auto_parameters', 'object', { optional: true }),
+  field('failed_results', 'array'),
+  ...failed('failed_results').map((f) => ({ ...f, listMayBeEmpty: true })),
+  field('engines_failed', 'array'),
+  field('follow_up_questions', 'null'),
+];
+const extractResponse = [
+  field('results[].url', 'string'),
+  field('results[].title', 'string|null'),
+  field('results[].raw_content', 'string'),
+  field('results[].images', 'array'),
+  field('results[].failed', 'boolean'),
+  field('results[].error', 'string|null'),
+  field('results[].favicon', 'string', { optional: true }),
+  field('failed_urls', 'array'),
+  field('failed_results', 'array'),
+  ...failed('failed_results').map((f) => ({ ...f, listMayBeEmpty: true })),
+  field('response_time', 'number'),
+  field('request_id', 'string'),
+  field('javascript_rendering', 'boolean'),
+];
+const crawlResponse = [
+  field('base_url', 'string'),
+  field('results[].url', 'string'),
+  field('results[].raw_content', 'string'),
+  field('results[].images', 'array'),
+  field('results[].favicon', 'string', { optional: true }),
+  field('results[].title', 'string|null'),
+  field('results[].depth', 'integer'),
+  field('results[].score', 'number', { optional: true }),
+  field('response_time', 'number'),
+  field('request_id', 'string'),
+  field('failed_results', 'array'),
+  ...failed('failed_results').map((f) => ({ ...f, listMayBeEmpty: true })),
+  field('timed_out', 'boolean'),
+];
+const mapResponse = [
+  field('base_url', 'string'),
+  field('results', 'string[]'),
+  field('response_time', 'number'),
+  field('request_id', 'string'),
+  field('failed_results', 'array'),
+  ...failed('failed_results').map((f) => ({ ...f, listMayBeEmpty: true })),
+  field('timed_out', 'boolean'),
+];
+const researchResponse = [
+  field('query', 'string'),
+  field('executive_summary', 'string'),
+  field('detailed_analysis', 'string'),
+  field('key_findings', 'array'),
+  field('sources[].title', 'string'),
+  field('sources[].url', 'string'),
+  field('sources[].content', 'string'),
+  field('sources[].score', 'number'),
+  field('model_used', 'string'),
+  field('response_time', 'number'),
+  field('methodology.queries_executed', 'integer'),
+  field('methodology.sources_analyzed', 'integer'),
+  field('methodology.depth', 'string'),
+  field('methodology.rounds', 'integer'),
+  field('methodology.sub_questions', 'array'),
+  field('methodology.queries', 'array'),
+  field('methodology.planned_by', 'string'),
+  field('methodology.pages_failed', 'integer'),
+  field('methodology.duplicates_removed', 'integer'),
+  field('methodology.failures', 'array'),
+  field('methodology.failures[].url', 'string', { listMayBeEmpty: true }),
+  field('methodology.failures[].stage', 'string', { listMayBeEmpty: true }),
+  field('methodology.failures[].reason', 'string', { listMayBeEmpty: true }),
+  field('methodology.engines_failed', 'array'),
+  field('methodology.unanswered', 'array'),
+];
+/** Differ between two identical calls: timings and the ids of what each call made. */
+const volatile = ['response_time', 'results[].id'];
+
+/** Bounds and enum values crawl and map share (plugins/agent/crawl-schemas.ts). */
+const crawlBounds = [
+  { field: 'max_depth', kind: 'integer', min: 1, max: 5 },
+  { field: 'max_breadth', kind: 'integer', min: 1, max: 500 },
+  { field: 'limit', kind: 'integer', min: 1, max: 500 },
+  { field: 'timeout', kind: 'number', min: 10, max: 150 },
+  { field: 'select_paths', kind: 'array', max: 50, item: (i: number) => `^/p${i}` },
+  { field: 'instructions', kind: 'string', max: 2000 },
+] as const;
+const crawlRejects = [
+  {
+    name: 'an exclude_paths pattern that is no regular expression',
+    body: { exclude_paths: ['/docs/('] },
+    field: 'exclude_paths',
   },
+  {
+    name: 'a select_domains entry of 501 characters',
+    body: { select_domains: ['x'.repeat(501)] },
+    field: 'select_domains',
+  },
+  { name: 'an empty exclude_domains entry', body: { exclude_domains: [''] }, field: 'exclude_domains' },
+];
+
+const routes: RouteContract[] = [
+  {
+    route: 'POST /api/v1/agent/search',
+    tool: 'agent_search',
+    minimal: quickSearch,
+    full: {
+      ...quickSearch,
+      search_depth: 'advanced',
+      topic: 'general',
+      include_answer: 'advanced',
+      include_raw_content: 'markdown',
+      include_images: true,
+      include_favicon: true,
+      chunks_per_source: 2,
+      timeout: 60,
+    },
+    bounds: [
+      { field: 'max_results', kind: 'integer', min: 1, max: 20 },
+      { field: 'chunks_per_source', kind: 'integer', min: 1, max: 5 },
+      { field: 'days', kind: 'integer', min: 1, max: 3650 },
+      { field: 'timeout', kind: 'number', min: 1, max: 120 },
+      { field: 'query', kind: 'string', min: 1, max: 2000 },
+    ],
+    enums: [
+      { field: 'search_depth', values: ['basic', 'advanced', 'fast', 'ultra-fast'] },
+      { field: 'topic', values: ['general', 'news', 'finance'] },
+      { field: 'include_answer', values: [false, true, 'basic', 'advanced', 'production'] },
+      { field: 'include_raw_content', values: [false, true, 'markdown', 'text'] },
+      {
+        field: 'model',
+        values: ['auto', 'speed', 'quality', 'reasoning', 'production'],
+        base: { ...quickSearch, include_answer: true },
+      },
+      { field: 'time_range', values: ['day', 'week', 'month', 'year', 'd', 'w', 'm', 'y'] },
+    ],
+    response: searchResponse,
+    volatile,
+    timeoutMs: 120_000,
+  },
+  {
+    route: 'POST /api/v1/agent/extract',
+    tool: 'agent_extract',
+    minimal: someUrl,
+    bounds: [
+      { field: 'urls', kind: 'array', min: 1, max: 20, item: (i) => `http://127.0.0.1:9/${i}` },
+      { field: 'chunks_per_source', kind: 'integer', min: 1, max: 5, base: { ...someUrl, query: 'x' } },
+      { field: 'timeout', kind: 'number', min: 1, max: 120 },
+    ],
+    enums: [
+      { field: 'extract_depth', values: ['basic', 'advanced'] },
+      { field: 'format', values: ['markdown', 'text'] },
+    ],
+    response: extractResponse,
+    volatile,
+  },
+  {
+    route: 'POST /api/v1/agent/crawl',
+    tool: 'agent_crawl',
+    minimal: {},
+    full: {
+      max_depth: 2,
+      limit: 10,
+      format: 'text',
+      include_images: true,
+      include_favicon: true,
+      instructions: 'how a heat pump moves heat',
+      chunks_per_source: 2,
+    },
+    prepare: startPage,
+    prepareRefused: true,
+    bounds: [
+      ...crawlBounds,
+      { field: 'chunks_per_source', kind: 'integer', min: 1, max: 5, base: { instructions: 'heat' } },
+    ],
+    enums: [
+      { field: 'extract_depth', values: ['basic', 'advanced'] },
+      {
+        field: 'format',
+        values: ['markdown', 'text'],
+        base: { include_images: true, include_favicon: true, instructions: 'how a heat pump moves heat' },
+      },
+    ],
+    rejects: crawlRejects,
+    response: crawlResponse,
+    volatile,
+    timeoutMs: 120_000,
+  },
+  {
+    route: 'POST /api/v1/agent/map',
+    tool: 'agent_map',
+    minimal: {},
+    full: { max_depth: 2, limit: 10, instructions: 'what is a heat pump' },
+    prepare: startPage,
+    prepareRefused: true,
+    bounds: [...crawlBounds],
+    rejects: crawlRejects,
+    response: mapResponse,
+    volatile,
+  },
+  {
+    route: 'POST /api/v1/agent/research',
+    tool: 'agent_research',
+    minimal: { query: 'heat pump', depth: 'quick', max_sources: 3 },
+    full: {
+      query: 'heat pump',
+      depth: 'standard',
+      max_sources: 5,
+      focus_areas: ['costs', 'efficiency'],
+      topic: 'general',
+    },
+    bounds: [
+      { field: 'max_sources', kind: 'integer', min: 1, max: 50 },
+      { field: 'focus_areas', kind: 'array', min: 1, max: 8, item: (i) => `focus ${i}` },
+    ],
+    enums: [{ field: 'depth', values: ['quick', 'standard', 'deep', 'comprehensive'] }],
+    response: researchResponse,
+    volatile,
+    timeoutMs: 120_000,
+  },
+];
+
+const contract = describeContract(
+  'agent',
+  async () => {
+    site = await startResearchWeb();
+    return startContractHosts(site.web, site.config());
+  },
+  routes,
 );
 
-/** [route, tool, body, accepted] — the lowest and highest value of each bound, and one past each. */
-const BOUNDS: Array<[string, string, Record<string, unknown>, boolean]> = [
-  ['/api/v1/agent/search', 'agent_search', { query: 'heat pump', search_depth: 'ultra-fast', max_results: 0 }, false],
-  ['/api/v1/agent/search', 'agent_search', { query: 'heat pump', search_depth: 'ultra-fast', max_results: 1 }, true],
-  ['/api/v1/agent/search', 'agent_search', { query: 'heat pump', search_depth: 'ultra-fast', max_results: 20 }, true],
-  ['/api/v1/agent/search', 'agent_search', { query: 'heat pump', search_depth: 'ultra-fast', max_results: 21 }, false],
-  ['/api/v1/agent/search', 'agent_search', { query: '' }, false],
-  ['/api/v1/agent/search', 'agent_search', { query: 'x'.repeat(2000), search_depth: 'ultra-fast' }, true],
-  ['/api/v1/agent/search', 'agent_search', { query: 'x'.repeat(2001) }, false],
-  [
-    '/api/v1/agent/search',
-    'agent_search',
-    { query: 'heat pump', search_depth: 'ultra-fast', chunks_per_source: 0 },
-    false,
-  ],
-  [
-    '/api/v1/agent/search',
-    'agent_search',
-    { query: 'heat pump', search_depth: 'ultra-fast', chunks_per_source: 5 },
-    true,
-  ],
-  [
-    '/api/v1/agent/search',
-    'agent_search',
-    { query: 'heat pump', search_depth: 'ultra-fast', chunks_per_source: 6 },
-    false,
-  ],
-  ['/api/v1/agent/search', 'agent_search', { query: 'heat pump', search_depth: 'ultra-fast', days: 0 }, false],
-  ['/api/v1/agent/search', 'agent_search', { query: 'heat pump', search_depth: 'ultra-fast', days: 1 }, true],
-  ['/api/v1/agent/search', 'agent_search', { query: 'heat pump', search_depth: 'ultra-fast', timeout: 0.5 }, false],
-  ['/api/v1/agent/search', 'agent_search', { query: 'heat pump', search_depth: 'ultra-fast', timeout: 120 }, true],
-  ['/api/v1/agent/search', 'agent_search', { query: 'heat pump', search_depth: 'ultra-fast', timeout: 121 }, false],
-  ['/api/v1/agent/extract', 'agent_extract', { urls: [] }, false],
-  ['/api/v1/agent/extract', 'agent_extract', { urls: ['http://127.0.0.1:9/'] }, true],
-  [
-    '/api/v1/agent/extract',
-    'agent_extract',
-    { urls: Array.from({ length: 21 }, (_, i) => `http://127.0.0.1:9/${i}`) },
-    false,
-  ],
-  [
-    '/api/v1/agent/extract',
-    'agent_extract',
-    { urls: ['http://127.0.0.1:9/'], chunks_per_source: 0, query: 'x' },
-    false,
-  ],
-  ['/api/v1/agent/research', 'agent_research', { query: 'heat pump', depth: 'quick', max_sources: 0 }, false],
-  ['/api/v1/agent/research', 'agent_research', { query: 'heat pump', depth: 'quick', max_sources: 1 }, true],
-  ['/api/v1/agent/research', 'agent_research', { query: 'heat pump', depth: 'quick', max_sources: 50 }, true],
-  ['/api/v1/agent/research', 'agent_research', { query: 'heat pump', depth: 'quick', max_sources: 51 }, false],
-  ['/api/v1/agent/research', 'agent_research', { query: 'heat pump', depth: 'quick', focus_areas: [] }, false],
-  [
-    '/api/v1/agent/research',
-    'agent_research',
-    { query: 'heat pump', depth: 'quick', focus_areas: Array.from({ length: 9 }, (_, i) => `f${i}`) },
-    false,
-  ],
-];
-
-/** Each enum value of each field, accepted. */
-const ENUMS: Array<[string, string, Record<string, unknown>]> = [
-  ...['basic', 'advanced', 'fast', 'ultra-fast'].map(
-    (v) =>
-      ['/api/v1/agent/search', 'agent_search', { query: 'heat pump', search_depth: v, max_results: 2 }] as [
-        string,
-        string,
-        Record<string, unknown>,
-      ],
-  ),
-  ...['general', 'news', 'finance'].map(
-    (v) =>
-      [
-        '/api/v1/agent/search',
-        'agent_search',
-        { query: 'heat pump', topic: v, search_depth: 'ultra-fast', max_results: 2 },
-      ] as [string, string, Record<string, unknown>],
-  ),
-  ...[false, true, 'basic', 'advanced', 'production'].map(
-    (v) =>
-      ['/api/v1/agent/search', 'agent_search', { query: 'heat pump', include_answer: v, max_results: 2 }] as [
-        string,
-        string,
-        Record<string, unknown>,
-      ],
-  ),
-  ...[false, true, 'markdown', 'text'].map(
-    (v) =>
-      ['/api/v1/agent/search', 'agent_search', { query: 'heat pump', include_raw_content: v, max_results: 2 }] as [
-        string,
-        string,
-        Record<string, unknown>,
-      ],
-  ),
-  ...['auto', 'speed', 'quality', 'reasoning', 'production'].map(
-    (v) =>
-      [
-        '/api/v1/agent/search',
-        'agent_search',
-        { query: 'heat pump', model: v, include_answer: true, max_results: 2 },
-      ] as [string, string, Record<string, unknown>],
-  ),
-  ...['day', 'week', 'month', 'year', 'd', 'w', 'm', 'y'].map(
-    (v) =>
-      [
-        '/api/v1/agent/search',
-        'agent_search',
-        { query: 'heat pump', time_range: v, search_depth: 'ultra-fast', max_results: 2 },
-      ] as [string, string, Record<string, unknown>],
-  ),
-  ...['basic', 'advanced'].map(
-    (v) =>
-      ['/api/v1/agent/extract', 'agent_extract', { urls: ['http://127.0.0.1:9/'], extract_depth: v }] as [
-        string,
-        string,
-        Record<string, unknown>,
-      ],
-  ),
-  ...['markdown', 'text'].map(
-    (v) =>
-      ['/api/v1/agent/extract', 'agent_extract', { urls: ['http://127.0.0.1:9/'], format: v }] as [
-        string,
-        string,
-        Record<string, unknown>,
-      ],
-  ),
-  ...['basic', 'advanced'].map(
-    (v) => ['/api/v1/agent/crawl', 'agent_crawl', { extract_depth: v }] as [string, string, Record<string, unknown>],
-  ),
-  ...['markdown', 'text'].map(
-    (v) =>
-      [
-        '/api/v1/agent/crawl',
-        'agent_crawl',
-        { format: v, include_images: true, include_favicon: true, instructions: 'how a heat pump moves heat' },
-      ] as [string, string, Record<string, unknown>],
-  ),
-  ['/api/v1/agent/map', 'agent_map', { instructions: 'what is a heat pump' }],
-  ...['quick', 'standard', 'deep', 'comprehensive'].map(
-    (v) =>
-      ['/api/v1/agent/research', 'agent_research', { query: 'heat pump', depth: v, max_sources: 3 }] as [
-        string,
-        string,
-        Record<string, unknown>,
-      ],
-  ),
-];
-
-describe('agent contract', () => {
-  it('every bound: the value at each end is accepted, one past it is a 400 naming the field — over HTTP and MCP alike', async () => {
-    for (const [route, tool, body, accepted] of [
-      ...BOUNDS,
-      ...CRAWL_BOUNDS.map(([r, t, make, a]) => [r, t, make(), a] as const),
-    ]) {
-      const http = await hosts.http.post(route, body);
-      const mcp = await callTool(hosts.mcp, tool, body);
-      const label = `${route} ${JSON.stringify(body).slice(0, 100)}`;
-      expect(http.status, label).toBe(accepted ? 200 : 400);
-      expect(mcp.ok, label).toBe(accepted);
-      if (!accepted) {
-        const field = Object.keys(body).find((k) => http.body.error.message.includes(k));
-        expect(field, `${label}: ${http.body.error.message}`).toBeDefined();
-        expect(http.body.detail.error).toBe(http.body.error.message);
-        expect(mcp.text).toContain(http.body.error.message);
-      }
-    }
-  }, 240_000);
-
-  it('every enum value is accepted, with the response shape of the spec; HTTP and MCP give the same JSON', async () => {
-    for (const [route, tool, given] of ENUMS) {
-      const body = route.endsWith('/crawl') || route.endsWith('/map') ? crawlOf(given) : given;
-      const http = await hosts.http.post(route, body);
-      const label = `${route} ${JSON.stringify(body)}`;
-      expect(http.status, label).toBe(200);
-      const shape = route.endsWith('/search')
-        ? SEARCH
-        : route.endsWith('/extract')
-          ? EXTRACT
-          : route.endsWith('/crawl')
-            ? CRAWL
-            : route.endsWith('/map')
-              ? MAP
-              : RESEARCH;
-      expectShape(http.body, shape, label);
-      if (route.endsWith('/research')) expectShape(http.body.methodology, METHODOLOGY, `${label} methodology`);
-      const mcp = await callTool(hosts.mcp, tool, body);
-      expect(mcp.ok, label).toBe(true);
-      expect(stable(mcp.body), label).toEqual(stable(http.body));
-    }
-  }, 300_000);
-
-  it('the job form and its status route', async () => {
-    const accepted = await hosts.http.post('/api/v1/agent/research', {
-      query: 'heat pump',
-      depth: 'quick',
-      async: true,
-    });
-    expect(accepted.status).toBe(202);
-    expectShape(accepted.body, { job_id: 'string', status: 'string', status_url: 'string' });
-    let status: any;
-    for (let i = 0; i < 240; i++) {
-      status = (await hosts.http.get(`/api/v1/agent/research/jobs/${accepted.body.job_id}`)).body;
-      if (status.status === 'completed') break;
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-    expectShape(status, {
-      job_id: 'string',
-      status: 'string',
-      created_at: 'string',
-      updated_at: 'string',
-      'progress?': 'object',
-      result: 'object',
-      'error?': 'object',
-    });
-    expectShape(status.result, RESEARCH);
-    const mcp = await callTool(hosts.mcp, 'agent_research_status', { job_id: accepted.body.job_id });
-    expect(stable(mcp.body)).toEqual(stable(status));
-    for (const bad of ['nope', 'job_zz'])
-      expect((await hosts.http.get(`/api/v1/agent/research/jobs/${bad}`)).status).toBe(400);
-  }, 120_000);
+it('answers a refusal in the Tavily form too: detail.error is the error message', async () => {
+  const { http } = contract.hosts();
+  const refused = await http('POST', '/api/v1/agent/search', { ...quickSearch, max_results: 21 });
+  expect(refused.status).toBe(400);
+  expect(refused.body.error.message).toContain('max_results');
+  expect(refused.body.detail.error).toBe(refused.body.error.message);
 });
+
+it('runs research as a job: 202 with a status URL, the status route on both hosts, 400 for a malformed id', async () => {
+  const hosts = contract.hosts();
+  const accepted = await hosts.http('POST', '/api/v1/agent/research', {
+    query: 'heat pump',
+    depth: 'quick',
+    async: true,
+  });
+  expect(accepted.status).toBe(202);
+  expect(accepted.body).toMatchObject({
+    job_id: expect.any(String),
+    status: expect.any(String),
+    status_url: expect.any(String),
+  });
+  const statusPath = `/api/v1/agent/research/jobs/${accepted.body.job_id}`;
+  const done = await until(
+    'the research job to complete',
+    async () => {
+      const status = (await hosts.http('GET', statusPath, {})).body;
+      return status.status === 'completed' ? status : undefined;
+    },
+    60_000,
+  );
+  expect(done).toMatchObject({
+    job_id: accepted.body.job_id,
+    created_at: expect.any(String),
+    updated_at: expect.any(String),
+  });
+  expect(done.result).toMatchObject({ query: 'heat pump', executive_summary: expect.any(String) });
+  const mcp = await hosts.mcp('agent_research_status', { job_id: accepted.body.job_id });
+  expect(mcp.isError).toBe(false);
+  expect(withoutVolatile(mcp.structured)).toEqual(withoutVolatile(done));
+  for (const bad of ['nope', 'job_zz'])
+    expect((await hosts.http('GET', `/api/v1/agent/research/jobs/${bad}`, {})).status).toBe(400);
+}, 120_000);

@@ -6,14 +6,19 @@
  * over HTTP and over MCP and require the same JSON from both (ids, clocks
  * and cache state aside). A new area adds a file with its table.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConfigInput } from '../../app/config.js';
+import { mergeLayers, type ConfigInput } from '../../app/config.js';
+import { PACKAGE_ROOT } from '../../core/paths.js';
 import { keyPrincipalId } from '../../hosts/http/api-keys.js';
 import { buildMcpServer } from '../../hosts/mcp/server.js';
-import { startQuarry, TEST_KEY, type RunningQuarry } from '../e2e/harness.js';
+import { sandboxConfig, startQuarry, TEST_KEY, type RunningQuarry, type StartOptions } from '../e2e/harness.js';
 import type { SandboxWeb } from '../sandbox/sandbox-web.js';
 import { shapeProblems, withoutVolatile, type FieldSpec } from './response-shape.js';
 
@@ -23,10 +28,10 @@ type Body = Record<string, unknown>;
 
 export interface Bound {
   field: string;
-  /** integer and number: the value; array: the length. */
+  /** integer and number: the value; array and string: the length. */
   min?: number;
   max?: number;
-  kind: 'integer' | 'number' | 'array';
+  kind: 'integer' | 'number' | 'array' | 'string';
   /** Builds the i-th element of an array bound. */
   item?: (i: number) => unknown;
   /** Body the field is set in; default the route's base (or minimal) body. */
@@ -35,8 +40,11 @@ export interface Bound {
 
 export interface EnumRule {
   field: string;
-  values: readonly string[];
+  /** Strings, or the booleans a field also takes (`include_answer: true`). */
+  values: ReadonlyArray<string | boolean>;
   base?: Body;
+  /** The field is a list of these values (`categories: ['overview']`): each is sent alone, as a one-item list. */
+  list?: boolean;
   /** Fields a value needs beside it, e.g. json_css needs css_schema. */
   with?: Record<string, Body>;
 }
@@ -60,6 +68,8 @@ export interface RouteContract {
   status?: number;
   /** Checks of the minimal and full answers beyond field types. */
   invariants?: Array<{ name: string; check(body: any, sent: Body): void }>;
+  /** The table lists every field: an answer with a field it does not declare fails. */
+  closed?: boolean;
   /** Per-test limit for this route's cases; default 60 s. */
   timeoutMs?: number;
   /**
@@ -69,6 +79,8 @@ export interface RouteContract {
    */
   arrayField?: string;
   /** Builds the body of each single call from the table's (e.g. a fresh resource to delete), for HTTP and MCP alike. */
+  /** Refused bodies go through prepare too: it fills what every body needs (a URL known once the test runs). */
+  prepareRefused?: boolean;
   prepare?(body: Body): Promise<Body>;
 }
 
@@ -79,14 +91,64 @@ export interface Answer {
 
 export interface ContractHosts {
   quarry: RunningQuarry;
+  /** The MCP client itself, for what the tables do not cover (progress notifications, tasks). */
+  client: Client;
   http(method: string, path: string, body: Body): Promise<Answer>;
   mcp(tool: string, args: Body, timeoutMs?: number): Promise<{ isError: boolean; structured: unknown; text: string }>;
   close(): Promise<void>;
 }
 
-/** Quarry over HTTP (the harness) and over MCP (the official client, in process, on the same app). */
-export async function startContractHosts(web: SandboxWeb, overrides: ConfigInput = {}): Promise<ContractHosts> {
-  const quarry = await startQuarry(web, overrides);
+/** Holds an answer to a field table outside the tables (a route's later steps, a resource's lifecycle). */
+export function expectFields(body: unknown, fields: FieldSpec[], where: string): void {
+  expect(shapeProblems(body, fields, { strict: true }), where).toEqual([]);
+}
+
+export interface ContractHostOptions {
+  /**
+   * `in-process` (default): the official client on an in-memory transport to the same app, acting for
+   * the HTTP test key. `stdio`: the built package's `quarry mcp` as a child process, configured like
+   * the HTTP host by a config file, acting as the local MCP host does (an admin).
+   */
+  mcp?: 'in-process' | 'stdio';
+  /** With stdio: the child uses the HTTP host's data directory (one graph, one corpus store), not its own. */
+  sharedData?: boolean;
+  /** Keys the HTTP host accepts (startQuarry's options). */
+  http?: Pick<StartOptions, 'apiKeys' | 'adminApiKeys'>;
+}
+
+/** The built package's stdio MCP host on the sandbox, configured by a file as a user would. */
+async function stdioClient(
+  web: SandboxWeb,
+  overrides: ConfigInput,
+  sharedDataDir: string | null,
+): Promise<{ client: Client; close(): Promise<void> }> {
+  const scratch = mkdtempSync(join(tmpdir(), 'quarry-contract-mcp-'));
+  const dataDir = sharedDataDir ?? join(scratch, 'data');
+  const configPath = join(scratch, 'quarry.config.json');
+  const config = mergeLayers(
+    { ...(await sandboxConfig(web, dataDir)), logLevel: 'warn' },
+    overrides as Record<string, unknown>,
+  );
+  writeFileSync(configPath, JSON.stringify(config));
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [join(PACKAGE_ROOT, 'dist/hosts/cli/main.js'), 'mcp'],
+    env: { PATH: process.env.PATH ?? '', HOME: scratch, QUARRY_CONFIG: configPath },
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'quarry-contract', version: '1.0.0' });
+  await client.connect(transport);
+  return {
+    client,
+    async close() {
+      await client.close();
+      rmSync(scratch, { recursive: true, force: true });
+    },
+  };
+}
+
+/** An in-memory MCP client on the HTTP host's app, acting for the HTTP test key. */
+async function inProcessClient(quarry: RunningQuarry): Promise<{ client: Client; close(): Promise<void> }> {
   // Both hosts act for the same caller (the HTTP test key), so each sees what the other made.
   const server: Server = buildMcpServer(quarry.app, { id: keyPrincipalId(TEST_KEY), admin: false });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
@@ -94,7 +156,29 @@ export async function startContractHosts(web: SandboxWeb, overrides: ConfigInput
   const client = new Client({ name: 'quarry-contract', version: '1.0.0' });
   await client.connect(clientSide);
   return {
+    client,
+    async close() {
+      await client.close();
+      await server.close();
+    },
+  };
+}
+
+/** Quarry over HTTP (the harness) and over MCP (the official client: in process, or the built package over stdio). */
+export async function startContractHosts(
+  web: SandboxWeb,
+  overrides: ConfigInput = {},
+  options: ContractHostOptions = {},
+): Promise<ContractHosts> {
+  const quarry = await startQuarry(web, overrides, options.http ?? {});
+  const mcpHost =
+    options.mcp === 'stdio'
+      ? await stdioClient(web, overrides, options.sharedData ? quarry.dataDir : null)
+      : await inProcessClient(quarry);
+  const { client } = mcpHost;
+  return {
     quarry,
+    client,
     async http(method, template, given) {
       const body = { ...given };
       const path = template.replace(/\{([a-z_]+)\}/g, (_, name: string) => {
@@ -120,8 +204,7 @@ export async function startContractHosts(web: SandboxWeb, overrides: ConfigInput
       return { isError: result.isError === true, structured: result.structuredContent, text };
     },
     async close() {
-      await client.close();
-      await server.close();
+      await mcpHost.close();
       await quarry.close();
     },
   };
@@ -131,10 +214,15 @@ export async function startContractHosts(web: SandboxWeb, overrides: ConfigInput
 function boundCases(bound: Bound): Array<{ label: string; value: () => unknown; accepted: boolean }> {
   const cases: Array<{ label: string; value: () => unknown; accepted: boolean }> = [];
   const make = (n: number) => (): unknown =>
-    bound.kind === 'array' ? Array.from({ length: n }, (_, i) => (bound.item ? bound.item(i) : `item ${i}`)) : n;
+    bound.kind === 'array'
+      ? Array.from({ length: n }, (_, i) => (bound.item ? bound.item(i) : `item ${i}`))
+      : bound.kind === 'string'
+        ? 'x'.repeat(n)
+        : n;
   const outside = (n: number, direction: -1 | 1): number =>
     bound.kind === 'number' ? Math.round((n + direction * 0.01) * 100) / 100 : n + direction;
-  const show = (n: number): string => (bound.kind === 'array' ? `${n} items` : String(n));
+  const show = (n: number): string =>
+    bound.kind === 'array' ? `${n} items` : bound.kind === 'string' ? `${n} characters` : String(n);
   if (bound.min !== undefined) {
     cases.push({
       label: `${bound.field} = ${show(bound.min)} (minimum) is accepted`,
@@ -190,19 +278,21 @@ export function describeContract(
     const field = contract.arrayField;
     if (field) expect(Array.isArray(http.body), `HTTP ${contract.route} answers an array`).toBe(true);
     const httpAnswer = field ? { [field]: http.body } : http.body;
-    expect(shapeProblems(httpAnswer, contract.response, { strict }), `HTTP answer of ${contract.route}`).toEqual([]);
+    const rules = { strict, closed: contract.closed ?? false };
+    expect(shapeProblems(httpAnswer, contract.response, rules), `HTTP answer of ${contract.route}`).toEqual([]);
     const mcp = await hosts.mcp(contract.tool, await prepare(body), contract.timeoutMs);
     expect(mcp.isError, `MCP ${contract.tool}: ${mcp.text.slice(0, 300)}`).toBe(false);
     const structured = JSON.parse(JSON.stringify(mcp.structured));
-    expect(shapeProblems(structured, contract.response, { strict }), `MCP answer of ${contract.tool}`).toEqual([]);
+    expect(shapeProblems(structured, contract.response, rules), `MCP answer of ${contract.tool}`).toEqual([]);
     expect(withoutVolatile(structured, contract.volatile), 'MCP structuredContent is the HTTP JSON').toEqual(
       withoutVolatile(httpAnswer, contract.volatile),
     );
     return httpAnswer;
   }
 
-  async function refused(contract: RouteContract, body: Body, fieldName: string): Promise<void> {
+  async function refused(contract: RouteContract, given: Body, fieldName: string): Promise<void> {
     const [method, path] = contract.route.split(' ') as [string, string];
+    const body = contract.prepare && contract.prepareRefused ? await contract.prepare(given) : given;
     const http = await hosts.http(method, path, body);
     expect(http.status, `HTTP ${contract.route}: ${JSON.stringify(http.body).slice(0, 300)}`).toBe(400);
     expect(http.body.error.code).toMatch(/^(INVALID_INPUT|UNKNOWN_ENGINE)$/);
@@ -251,8 +341,8 @@ export function describeContract(
                   contract,
                   {
                     ...(rule.base ?? contract.base ?? contract.minimal),
-                    ...(rule.with?.[value] ?? {}),
-                    [rule.field]: value,
+                    ...(rule.with?.[String(value)] ?? {}),
+                    [rule.field]: rule.list ? [value] : value,
                   },
                   false,
                 );
@@ -265,7 +355,10 @@ export function describeContract(
             async () => {
               await refused(
                 contract,
-                { ...(rule.base ?? contract.base ?? contract.minimal), [rule.field]: 'no_such_value' },
+                {
+                  ...(rule.base ?? contract.base ?? contract.minimal),
+                  [rule.field]: rule.list ? ['no_such_value'] : 'no_such_value',
+                },
                 rule.field,
               );
             },

@@ -13,9 +13,11 @@ import type { AnyCapability, CallContext } from '../../core/capability.js';
 import { silentLogger } from '../../core/logger.js';
 import { LOCAL_PRINCIPAL } from '../../core/principal.js';
 import { startResearchWeb, type ResearchWeb } from '../e2e/research-web.js';
-import { startQuarry, type RunningQuarry } from '../e2e/harness.js';
+import type { RunningQuarry } from '../e2e/harness.js';
+import { startContractHosts, type ContractHosts } from './contract-suite.js';
 
 let site: ResearchWeb;
+let hosts: ContractHosts;
 let quarry: RunningQuarry;
 
 /** A request that runs as a job, per submitting capability; a function when it needs an earlier job's outcome. */
@@ -61,11 +63,12 @@ function statusPath(status: AnyCapability, jobId: string): string {
 
 beforeAll(async () => {
   site = await startResearchWeb();
-  quarry = await startQuarry(site.web, site.config());
+  hosts = await startContractHosts(site.web, site.config());
+  quarry = hosts.quarry;
 }, 60_000);
 
 afterAll(async () => {
-  await quarry?.close();
+  await hosts?.close();
   await site?.close();
 });
 

@@ -1,291 +1,265 @@
 /**
- * Contract of the RAG area (spec: "RAG API") and its corpus routes,
- * data-driven: every bound on both sides, every enum value, every response
- * field with its type and nullability, and the same JSON over HTTP and MCP.
+ * Contract of the RAG area (spec: "RAG API") and its corpus routes, over HTTP and MCP, against the
+ * local research web. The tables drive every bound, enum value and response field
+ * (contract-suite.ts); a corpus's lifecycle (list, read, add, resume, delete, then 404) is checked
+ * below them.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startQuarry } from '../e2e/harness.js';
+import { afterAll, expect, it } from 'vitest';
 import { startResearchWeb, type ResearchWeb } from '../e2e/research-web.js';
-import { callTool, connectHosts, expectShape, stable, type Hosts } from './area-contract.js';
+import { withoutVolatile } from './response-shape.js';
+import { describeContract, expectFields, field, startContractHosts, type RouteContract } from './contract-suite.js';
 
 let site: ResearchWeb;
-let hosts: Hosts;
+/** A corpus built before the tables run, for semantic search and the corpus routes. */
 let corpusId: string;
-
-beforeAll(async () => {
-  site = await startResearchWeb();
-  hosts = await connectHosts(await startQuarry(site.web, site.config()));
-  corpusId = (await hosts.http.post('/api/v1/rag/research', { topic: 'heat pump', depth: 'quick' })).body.corpus_id;
-}, 90_000);
-
 afterAll(async () => {
-  await hosts?.close();
-  await hosts?.http.close();
   await site?.close();
 });
 
-const RAG_SOURCE = {
-  url: 'string',
-  title: 'string',
-  content: 'string',
-  summary: 'string',
-  relevance_score: 'number',
-  word_count: 'integer',
-  engine: 'string',
-  scraped_at: 'string',
-};
-const SHAPES: Record<string, Record<string, any>> = {
-  '/api/v1/rag/search': {
-    query: 'string',
-    context: 'string',
-    'sources[]': RAG_SOURCE,
-    source_count: 'integer',
-    processing_time_ms: 'integer',
-    context_tokens: 'integer',
-    model_used: 'string',
-    engines_failed: 'array',
-    'failed_results[]': { url: 'string', error: 'string' },
-  },
-  '/api/v1/rag/research': {
-    topic: 'string',
-    corpus_id: 'string',
-    'sources[]': { ...RAG_SOURCE, id: 'string', 'embedding?': 'array' },
-    total_sources_found: 'integer',
-    queries_executed: 'array',
-    processing_time_ms: 'integer',
-    depth: 'string',
-    status: 'string',
-    counts: 'object',
-    categories: 'array',
-    embedding_model: 'string',
-    model_used: 'string',
-    'failed_results[]': { url: 'string', error: 'string' },
-  },
-  '/api/v1/rag/semantic-search': {
-    corpus_id: 'string',
-    query: 'string',
-    'results[]': {
-      id: 'string',
-      score: 'number',
-      url: 'string',
-      title: 'string',
-      summary: 'string',
-      text: 'string',
-      chunk_index: 'integer',
-      start: 'integer',
-      end: 'integer',
-      fused: 'number',
-    },
-    total_results: 'integer',
-    processing_time_ms: 'integer',
-    corpus_status: 'string',
-    vector_search: 'boolean',
-  },
-  '/api/v1/rag/images': {
-    query: 'string',
-    'images[]': {
-      url: 'string',
-      thumbnail_url: 'string',
-      title: 'string',
-      source_url: 'string',
-      width: 'integer|null',
-      height: 'integer|null',
-      engine: 'string',
-      engines: 'array',
-    },
-    total_results: 'integer',
-    processing_time_ms: 'integer',
-    engines_failed: 'array',
-  },
-};
-const TOOLS: Record<string, string> = {
-  '/api/v1/rag/search': 'rag_search',
-  '/api/v1/rag/research': 'rag_research',
-  '/api/v1/rag/semantic-search': 'rag_semantic_search',
-  '/api/v1/rag/images': 'rag_images',
-};
+const source = (prefix: string) => [
+  field(`${prefix}[].url`, 'string'),
+  field(`${prefix}[].title`, 'string'),
+  field(`${prefix}[].summary`, 'string'),
+  field(`${prefix}[].relevance_score`, 'number'),
+  field(`${prefix}[].word_count`, 'integer'),
+  field(`${prefix}[].engine`, 'string'),
+  field(`${prefix}[].scraped_at`, 'string'),
+];
+const failedResults = [
+  field('failed_results', 'array'),
+  field('failed_results[].url', 'string', { listMayBeEmpty: true }),
+  field('failed_results[].error', 'string', { listMayBeEmpty: true }),
+];
+const researchResponse = [
+  field('topic', 'string'),
+  field('corpus_id', 'string'),
+  ...source('sources'),
+  field('sources[].content', 'string'),
+  field('sources[].id', 'string'),
+  field('sources[].embedding', 'number[]', { optional: true }),
+  field('total_sources_found', 'integer'),
+  field('queries_executed', 'array'),
+  field('processing_time_ms', 'integer'),
+  field('depth', 'string'),
+  field('status', 'string'),
+  field('counts.sources', 'integer'),
+  field('counts.chunks', 'integer'),
+  field('counts.failed', 'integer'),
+  field('counts.duplicates', 'integer'),
+  field('categories', 'array'),
+  field('embedding_model', 'string'),
+  field('model_used', 'string'),
+  ...failedResults,
+];
+/** Each research call builds its own corpus: its id, its sources' ids and read times differ. */
+const researchVolatile = ['corpus_id', 'sources[].id', 'sources[].scraped_at'];
+const research = { topic: 'heat pump', depth: 'quick', scrape_content: false };
+const quickSearch = { query: 'heat pump', scrape_content: false };
+const withCorpus = async (body: Record<string, unknown>) => ({ corpus_id: corpusId, ...body });
 
-type Case = [string, Record<string, unknown>, boolean];
-const bound = (
-  route: string,
-  base: Record<string, unknown>,
-  field: string,
-  low: number,
-  high: number,
-  step = 1,
-): Case[] => [
-  [route, { ...base, [field]: low - step }, false],
-  [route, { ...base, [field]: low }, true],
-  [route, { ...base, [field]: high }, true],
-  [route, { ...base, [field]: high + step }, false],
+const routes: RouteContract[] = [
+  {
+    route: 'POST /api/v1/rag/search',
+    tool: 'rag_search',
+    minimal: { query: 'heat pump refrigerant', max_sources: 3 },
+    base: quickSearch,
+    bounds: [
+      { field: 'max_sources', kind: 'integer', min: 1, max: 20 },
+      { field: 'max_context_tokens', kind: 'integer', min: 50, max: 32_000 },
+      { field: 'timeout', kind: 'number', min: 1, max: 120 },
+      { field: 'query', kind: 'string', min: 1 },
+    ],
+    response: [
+      field('query', 'string'),
+      field('context', 'string'),
+      ...source('sources'),
+      field('sources[].content', 'string'),
+      field('source_count', 'integer'),
+      field('processing_time_ms', 'integer'),
+      field('context_tokens', 'integer'),
+      field('model_used', 'string'),
+      field('engines_failed', 'array'),
+      ...failedResults,
+    ],
+    volatile: ['sources[].scraped_at'],
+    timeoutMs: 120_000,
+  },
+  {
+    route: 'POST /api/v1/rag/research',
+    tool: 'rag_research',
+    minimal: { topic: 'heat pump', depth: 'quick', target_sources: 2 },
+    full: { topic: 'heat pump', depth: 'quick', generate_embeddings: true, target_sources: 2 },
+    base: research,
+    bounds: [
+      { field: 'num_queries', kind: 'integer', min: 1, max: 30 },
+      { field: 'target_sources', kind: 'integer', min: 1, max: 100 },
+      { field: 'categories', kind: 'array', min: 1, item: () => 'overview' },
+    ],
+    enums: [
+      { field: 'depth', values: ['quick', 'standard', 'deep'], base: { topic: 'heat pump', target_sources: 4 } },
+      {
+        field: 'categories',
+        list: true,
+        values: [
+          'overview',
+          'history',
+          'current_state',
+          'technical',
+          'practical',
+          'comparison',
+          'expert_opinion',
+          'future_trends',
+          'case_studies',
+          'best_practices',
+        ],
+        base: { topic: 'heat pump', target_sources: 2 },
+      },
+    ],
+    response: researchResponse,
+    volatile: researchVolatile,
+    timeoutMs: 120_000,
+  },
+  {
+    route: 'POST /api/v1/rag/semantic-search',
+    tool: 'rag_semantic_search',
+    minimal: { query: 'first heat pump', min_relevance: 0 },
+    base: { query: 'heat pump' },
+    prepare: withCorpus,
+    bounds: [
+      { field: 'limit', kind: 'integer', min: 1, max: 100 },
+      { field: 'min_relevance', kind: 'number', min: 0, max: 1 },
+    ],
+    response: [
+      field('corpus_id', 'string'),
+      field('query', 'string'),
+      field('results[].id', 'string'),
+      field('results[].score', 'number'),
+      field('results[].url', 'string'),
+      field('results[].title', 'string'),
+      field('results[].summary', 'string'),
+      field('results[].text', 'string'),
+      field('results[].chunk_index', 'integer'),
+      field('results[].start', 'integer'),
+      field('results[].end', 'integer'),
+      field('results[].fused', 'number'),
+      field('total_results', 'integer'),
+      field('processing_time_ms', 'integer'),
+      field('corpus_status', 'string'),
+      field('vector_search', 'boolean'),
+    ],
+  },
+  {
+    route: 'POST /api/v1/rag/images',
+    tool: 'rag_images',
+    minimal: { query: 'tiger', max_results: 3 },
+    base: { query: 'heat pump' },
+    bounds: [{ field: 'max_results', kind: 'integer', min: 1, max: 50 }],
+    enums: [{ field: 'safe_search', values: ['strict', 'moderate', 'off'], base: { query: 'tiger', max_results: 3 } }],
+    response: [
+      field('query', 'string'),
+      field('images[].url', 'string'),
+      field('images[].thumbnail_url', 'string'),
+      field('images[].title', 'string'),
+      field('images[].source_url', 'string'),
+      field('images[].width', 'integer|null'),
+      field('images[].height', 'integer|null'),
+      field('images[].engine', 'string'),
+      field('images[].engines', 'array'),
+      field('total_results', 'integer'),
+      field('processing_time_ms', 'integer'),
+      field('engines_failed', 'array'),
+    ],
+  },
 ];
 
-describe('RAG contract', () => {
-  it('every bound: the value at each end is accepted, one past it is a 400 naming the field — over HTTP and MCP alike', async () => {
-    const semantic = () => ({ corpus_id: corpusId, query: 'heat pump' });
-    const cases: Case[] = [
-      ...bound('/api/v1/rag/search', { query: 'heat pump', scrape_content: false }, 'max_sources', 1, 20),
-      ...bound('/api/v1/rag/search', { query: 'heat pump', scrape_content: false }, 'max_context_tokens', 50, 32_000),
-      ...bound('/api/v1/rag/search', { query: 'heat pump', scrape_content: false }, 'timeout', 1, 120, 0.5),
-      ['/api/v1/rag/search', { query: '' }, false],
-      ...bound(
-        '/api/v1/rag/research',
-        { topic: 'heat pump', depth: 'quick', scrape_content: false },
-        'num_queries',
-        1,
-        30,
-      ),
-      ...bound(
-        '/api/v1/rag/research',
-        { topic: 'heat pump', depth: 'quick', scrape_content: false },
-        'target_sources',
-        1,
-        100,
-      ),
-      ['/api/v1/rag/research', { topic: 'heat pump', categories: [] }, false],
-      ...bound('/api/v1/rag/semantic-search', semantic(), 'limit', 1, 100),
-      ...bound('/api/v1/rag/semantic-search', semantic(), 'min_relevance', 0, 1, 0.01),
-      ...bound('/api/v1/rag/images', { query: 'heat pump' }, 'max_results', 1, 50),
-    ];
-    for (const [route, body, accepted] of cases) {
-      const label = `${route} ${JSON.stringify(body).slice(0, 120)}`;
-      const http = await hosts.http.post(route, body);
-      expect(http.status, label).toBe(accepted ? 200 : 400);
-      const mcp = await callTool(hosts.mcp, TOOLS[route]!, body);
-      expect(mcp.ok, label).toBe(accepted);
-      if (!accepted) {
-        expect(
-          Object.keys(body).some((k) => http.body.error.message.includes(k)),
-          `${label}: ${http.body.error.message}`,
-        ).toBe(true);
-        expect(mcp.text).toContain(http.body.error.message);
-      }
-    }
-  }, 300_000);
+const contract = describeContract(
+  'RAG',
+  async () => {
+    site = await startResearchWeb();
+    const hosts = await startContractHosts(site.web, site.config());
+    corpusId = (await hosts.http('POST', '/api/v1/rag/research', { topic: 'heat pump', depth: 'quick' })).body
+      .corpus_id;
+    return hosts;
+  },
+  routes,
+);
 
-  it('every enum value is accepted with the response shape; HTTP and MCP give the same JSON', async () => {
-    const categories = [
-      'overview',
-      'history',
-      'current_state',
-      'technical',
-      'practical',
-      'comparison',
-      'expert_opinion',
-      'future_trends',
-      'case_studies',
-      'best_practices',
-    ];
-    const cases: Array<[string, Record<string, unknown>]> = [
-      ...['quick', 'standard', 'deep'].map(
-        (depth) =>
-          ['/api/v1/rag/research', { topic: 'heat pump', depth, target_sources: 4 }] as [
-            string,
-            Record<string, unknown>,
-          ],
-      ),
-      ...categories.map(
-        (c) =>
-          ['/api/v1/rag/research', { topic: 'heat pump', categories: [c], target_sources: 2 }] as [
-            string,
-            Record<string, unknown>,
-          ],
-      ),
-      ...['strict', 'moderate', 'off'].map(
-        (s) =>
-          ['/api/v1/rag/images', { query: 'tiger', safe_search: s, max_results: 3 }] as [
-            string,
-            Record<string, unknown>,
-          ],
-      ),
-      ['/api/v1/rag/search', { query: 'heat pump refrigerant', max_sources: 3 }],
-      ['/api/v1/rag/semantic-search', { corpus_id: corpusId, query: 'first heat pump', min_relevance: 0 }],
-      ['/api/v1/rag/research', { topic: 'heat pump', depth: 'quick', generate_embeddings: true, target_sources: 2 }],
-    ];
-    for (const [route, body] of cases) {
-      const label = `${route} ${JSON.stringify(body)}`;
-      const http = await hosts.http.post(route, body);
-      expect(http.status, label).toBe(200);
-      expectShape(http.body, SHAPES[route]!, label);
-      if (route.endsWith('/research'))
-        expectShape(
-          http.body.counts,
-          { sources: 'integer', chunks: 'integer', failed: 'integer', duplicates: 'integer' },
-          label,
-        );
-      const mcp = await callTool(hosts.mcp, TOOLS[route]!, body);
-      expect(mcp.ok, label).toBe(true);
-      // Research builds a new corpus per call: compare what does not depend on the build.
-      expect(stable(mcp.body), label).toEqual(stable(http.body));
-    }
-  }, 300_000);
+const corpusSummary = [
+  field('corpus_id', 'string'),
+  field('topic', 'string'),
+  field('status', 'string'),
+  field('status_reason', 'string|null'),
+  field('created_at', 'string'),
+  field('updated_at', 'string'),
+  field('counts', 'object'),
+  field('parameters', 'object'),
+  field('queries_planned', 'array'),
+  field('queries_executed', 'array'),
+  field('embedding_model', 'string'),
+];
 
-  it('the corpus routes: shapes, the same JSON over both hosts, 404 for an unknown corpus', async () => {
-    const list = await hosts.http.get('/api/v1/rag/corpora');
-    expectShape(list.body, { corpora: 'array', total: 'integer' });
-    const summary = {
-      corpus_id: 'string',
-      topic: 'string',
-      status: 'string',
-      status_reason: 'string|null',
-      created_at: 'string',
-      updated_at: 'string',
-      counts: 'object',
-      parameters: 'object',
-      queries_planned: 'array',
-      queries_executed: 'array',
-      embedding_model: 'string',
-    };
-    for (const corpus of list.body.corpora) expectShape(corpus, summary);
-    expect(stable((await callTool(hosts.mcp, 'rag_corpora_list', {})).body)).toEqual(stable(list.body));
+it('serves a corpus over both hosts alike: list, read, add, resume, delete, then 404 everywhere', async () => {
+  const { http, mcp } = contract.hosts();
+  const list = await http('GET', '/api/v1/rag/corpora', {});
+  expectFields(
+    list.body,
+    [
+      field('corpora', 'array'),
+      field('total', 'integer'),
+      ...corpusSummary.map((f) => ({ ...f, path: `corpora[].${f.path}` })),
+    ],
+    'corpus list',
+  );
+  expect(withoutVolatile((await mcp('rag_corpora_list', {})).structured)).toEqual(withoutVolatile(list.body));
 
-    const one = await hosts.http.get(`/api/v1/rag/corpora/${corpusId}`);
-    expectShape(one.body, {
-      ...summary,
-      'sources[]': {
-        id: 'string',
-        url: 'string',
-        title: 'string',
-        summary: 'string',
-        word_count: 'integer',
-        engine: 'string',
-        scraped_at: 'string',
-        relevance_score: 'number',
-        chunks: 'integer',
-      },
-    });
-    expect((await callTool(hosts.mcp, 'rag_corpus_get', { corpus_id: corpusId })).body).toEqual(one.body);
+  const one = await http('GET', '/api/v1/rag/corpora/{corpus_id}', { corpus_id: corpusId });
+  expectFields(
+    one.body,
+    [...corpusSummary, field('sources[].id', 'string'), ...source('sources'), field('sources[].chunks', 'integer')],
+    'one corpus',
+  );
+  expect((await mcp('rag_corpus_get', { corpus_id: corpusId })).structured).toEqual(one.body);
 
-    const added = await hosts.http.post('/api/v1/rag/corpora/add', {
-      corpus_id: corpusId,
-      texts: [{ text: 'A text added to the corpus by the contract test.' }],
-    });
-    expectShape(added.body, {
-      corpus_id: 'string',
-      'added[]': { id: 'string', url: 'string', title: 'string', chunks: 'integer' },
-      failed: 'array',
-      counts: 'object',
-    });
+  const added = await http('POST', '/api/v1/rag/corpora/add', {
+    corpus_id: corpusId,
+    texts: [{ text: 'A text added to the corpus by the contract test.' }],
+  });
+  expectFields(
+    added.body,
+    [
+      field('corpus_id', 'string'),
+      field('added[].id', 'string'),
+      field('added[].url', 'string'),
+      field('added[].title', 'string'),
+      field('added[].chunks', 'integer'),
+      field('failed', 'array'),
+      field('counts', 'object'),
+    ],
+    'added texts',
+  );
 
-    const resumed = await hosts.http.post('/api/v1/rag/corpora/resume', { corpus_id: corpusId });
-    expectShape(resumed.body, SHAPES['/api/v1/rag/research']!);
+  const resumed = await http('POST', '/api/v1/rag/corpora/resume', { corpus_id: corpusId });
+  expectFields(resumed.body, researchResponse, 'resumed corpus');
 
-    const removed = await callTool(hosts.mcp, 'rag_corpus_delete', { corpus_id: corpusId });
-    expectShape(removed.body, {
-      corpus_id: 'string',
-      deleted: 'boolean',
-      sources_deleted: 'integer',
-      chunks_deleted: 'integer',
-    });
-    for (const [path, body] of [
-      ['/api/v1/rag/semantic-search', { corpus_id: corpusId, query: 'x' }],
-      ['/api/v1/rag/corpora/add', { corpus_id: corpusId, texts: [{ text: 'x' }] }],
-      ['/api/v1/rag/corpora/resume', { corpus_id: corpusId }],
-    ] as const) {
-      const res = await hosts.http.post(path, body);
-      expect(res.status, path).toBe(404);
-      expect(res.body.error.message).toMatch(/corpus_id/);
-    }
-    expect((await hosts.http.get(`/api/v1/rag/corpora/${corpusId}`)).status).toBe(404);
-  }, 120_000);
-});
+  const removed = await mcp('rag_corpus_delete', { corpus_id: corpusId });
+  expectFields(
+    removed.structured,
+    [
+      field('corpus_id', 'string'),
+      field('deleted', 'boolean'),
+      field('sources_deleted', 'integer'),
+      field('chunks_deleted', 'integer'),
+    ],
+    'deleted corpus',
+  );
+  for (const [path, body] of [
+    ['/api/v1/rag/semantic-search', { corpus_id: corpusId, query: 'x' }],
+    ['/api/v1/rag/corpora/add', { corpus_id: corpusId, texts: [{ text: 'x' }] }],
+    ['/api/v1/rag/corpora/resume', { corpus_id: corpusId }],
+  ] as const) {
+    const answer = await http('POST', path, body);
+    expect(answer.status, path).toBe(404);
+    expect(answer.body.error.message).toMatch(/corpus_id/);
+  }
+  expect((await http('GET', '/api/v1/rag/corpora/{corpus_id}', { corpus_id: corpusId })).status).toBe(404);
+}, 120_000);

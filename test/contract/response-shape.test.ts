@@ -80,3 +80,23 @@ describe('withoutVolatile', () => {
     });
   });
 });
+
+describe('shapeProblems on a closed table', () => {
+  it('accepts an answer that has only declared fields, maps and opaque objects included', () => {
+    const opaque = [...table, field('meta', 'object')];
+    expect(shapeProblems({ ...answer(), meta: { anything: 1 } }, opaque, { strict: true, closed: true })).toEqual([]);
+  });
+
+  it('names a field the table does not declare, at any depth', () => {
+    const extra = answer() as any;
+    extra.surprise = 1;
+    extra.results[0].scraped.html = '<p>';
+    extra.groups.q[0].subtitle = 'B';
+    expect(shapeProblems(extra, table, { strict: true, closed: true })).toEqual([
+      'results[0].scraped.html is not declared',
+      'groups.q[0].subtitle is not declared',
+      'surprise is not declared',
+    ]);
+    expect(shapeProblems(extra, table, { strict: true })).toEqual([]);
+  });
+});

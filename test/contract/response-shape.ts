@@ -28,6 +28,11 @@ export interface FieldSpec {
   type: string;
   /** Absent is fine (spec: "present when …"); present, it must have the type. */
   optional?: boolean;
+  /**
+   * Required on every element, but the list holding it may be empty (evidence, failures): strict mode
+   * does not ask for one value to check.
+   */
+  listMayBeEmpty?: boolean;
   /** A string value must match, e.g. /^req_/. */
   pattern?: RegExp;
   /** A value must be one of these (closed lists in the spec). */
@@ -103,9 +108,57 @@ function parents(root: unknown, segments: string[], optional: Set<string>): { re
   return { reached: current, problems };
 }
 
-/** Every way the body breaks the field table; empty when it conforms. */
-export function shapeProblems(body: unknown, fields: FieldSpec[], options: { strict: boolean }): string[] {
+/**
+ * Fields the table does not declare, for a closed table: on every object the table describes, each
+ * key must be a declared field. An object declared with no fields of its own (`counts: object`) is
+ * opaque and not looked into.
+ */
+function undeclaredFields(body: unknown, fields: FieldSpec[]): string[] {
+  // Paths as the walk below spells them: `.name` per key, `[]` per array level, `{}` per map level.
+  const declared = new Set<string>();
+  const described = new Set<string>(['']);
+  for (const { path } of fields) {
+    let walked = '';
+    for (const segment of path.split('.')) {
+      const [, key, iterators] = /^([^[{]+)((?:\[\]|\{\})*)$/.exec(segment) ?? [];
+      walked = walked ? `${walked}.${key}` : key!;
+      declared.add(walked);
+      for (const iterator of iterators?.match(/\[\]|\{\}/g) ?? []) {
+        described.add(walked);
+        walked += iterator;
+      }
+      if (walked !== path) described.add(walked);
+    }
+  }
   const problems: string[] = [];
+  const walk = (value: unknown, path: string, where: string): void => {
+    if (Array.isArray(value)) {
+      value.forEach((item, i) => walk(item, `${path}[]`, `${where}[${i}]`));
+      return;
+    }
+    if (value === null || typeof value !== 'object' || !described.has(path)) return;
+    if (described.has(`${path}{}`)) {
+      for (const [name, item] of Object.entries(value)) walk(item, `${path}{}`, `${where}.${name}`);
+      return;
+    }
+    for (const [name, item] of Object.entries(value)) {
+      const child = path ? `${path}.${name}` : name;
+      const here = where ? `${where}.${name}` : name;
+      if (!declared.has(child)) problems.push(`${here} is not declared`);
+      else walk(item, child, here);
+    }
+  };
+  walk(body, '', '');
+  return problems;
+}
+
+/** Every way the body breaks the field table; empty when it conforms. `closed` also refuses fields the table lacks. */
+export function shapeProblems(
+  body: unknown,
+  fields: FieldSpec[],
+  options: { strict: boolean; closed?: boolean },
+): string[] {
+  const problems: string[] = options.closed ? undeclaredFields(body, fields) : [];
   const optional = new Set(fields.filter((f) => f.optional).map((f) => f.path));
   for (const spec of fields) {
     const segments = spec.path.split('.');
@@ -128,7 +181,7 @@ export function shapeProblems(body: unknown, fields: FieldSpec[], options: { str
       if (spec.oneOf && !spec.oneOf.includes(actual))
         problems.push(`${here} ${JSON.stringify(actual)} is not one of ${JSON.stringify(spec.oneOf)}`);
     }
-    if (options.strict && reached.length === 0 && !spec.optional && missing.length === 0)
+    if (options.strict && reached.length === 0 && !spec.optional && !spec.listMayBeEmpty && missing.length === 0)
       problems.push(`${spec.path}: no value to check (empty list?)`);
   }
   return [...new Set(problems)];

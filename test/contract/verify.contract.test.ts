@@ -1,30 +1,25 @@
 /**
- * The Verify API's contract, self-contained: every field of every answer
- * with its type and nullability, each bound accepted on its edge and refused
- * one step past it, each enum value (inputs accepted, outputs produced), and
- * HTTP and MCP (the built package over stdio) giving the same JSON.
+ * The Verify API's contract on the one contract helper (contract-suite.ts): every field of every
+ * answer with its type and nullability (closed tables), each bound accepted on its edge and refused
+ * one step past it, each enum value (inputs accepted, outputs produced), and HTTP and MCP — the built
+ * package over stdio, with its own data — giving the same JSON. Verdicts, progress, the batch job and
+ * the evidence snippets are checked below the tables.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { parseHTML } from 'linkedom';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mergeLayers, type ConfigInput } from '../../app/config.js';
+import { describe, expect, it } from 'vitest';
+import type { ConfigInput } from '../../app/config.js';
 import { PACKAGE_ROOT } from '../../core/paths.js';
 import { BIAS_RATINGS, FACTUAL_RATINGS, SOURCE_CATEGORIES } from '../../plugins/verify/credibility/labels.js';
-import { sandboxConfig, startQuarry, type RunningQuarry } from '../e2e/harness.js';
 import { recordProgress } from '../e2e/mcp-progress.js';
 import { CLAIM_GROUPS, claimEngines, serveClaimWeb } from '../sandbox/claim-pages.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
+import { describeContract, expectFields, field, startContractHosts, type RouteContract } from './contract-suite.js';
+import type { FieldSpec } from './response-shape.js';
 
 const HANDMADE_MBFC = join(PACKAGE_ROOT, 'plugins', 'verify', 'credibility', 'fixtures', 'handmade-mbfc.tsv');
 
 let web: SandboxWeb;
-let quarry: RunningQuarry;
-let scratch: string;
-let client: Client;
 /** Every claim answer of this file (HTTP and MCP), for the snippet check at the end. */
 const claimAnswers: any[] = [];
 
@@ -36,148 +31,135 @@ function contractConfig(webUrl: string): ConfigInput {
   };
 }
 
-beforeAll(async () => {
-  web = await startSandboxWeb();
-  serveClaimWeb(web);
-  quarry = await startQuarry(web, contractConfig(web.url));
-  scratch = mkdtempSync(join(tmpdir(), 'quarry-verify-contract-'));
-  const configPath = join(scratch, 'quarry.config.json');
-  writeFileSync(
-    configPath,
-    JSON.stringify(
-      mergeLayers(
-        { ...(await sandboxConfig(web, scratch)), logLevel: 'warn' },
-        contractConfig(web.url) as Record<string, unknown>,
-      ),
-    ),
-  );
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [join(PACKAGE_ROOT, 'dist/hosts/cli/main.js'), 'mcp'],
-    env: { PATH: process.env.PATH ?? '', HOME: scratch, QUARRY_CONFIG: configPath },
-    stderr: 'pipe',
-  });
-  client = new Client({ name: 'verify-contract', version: '1.0.0' });
-  await client.connect(transport);
-}, 60_000);
+const evidence = (prefix: string): FieldSpec[] => [
+  field(prefix.slice(0, -2), 'array'),
+  ...(['title', 'url', 'snippet', 'stance', 'fact'] as const).map((name) =>
+    field(`${prefix}.${name}`, 'string', { listMayBeEmpty: true }),
+  ),
+  field(`${prefix}.credibility_score`, 'number', { listMayBeEmpty: true }),
+  field(`${prefix}.strength`, 'number', { listMayBeEmpty: true }),
+];
+const claimResponse: FieldSpec[] = [
+  field('claim', 'string'),
+  field('verdict', 'string', { oneOf: ['true', 'false', 'partially_true', 'unverifiable', 'misleading'] }),
+  field('confidence', 'number'),
+  field('summary', 'string'),
+  ...evidence('supporting_evidence[]'),
+  ...evidence('contradicting_evidence[]'),
+  field('key_facts', 'array'),
+  field('nuances', 'string'),
+  field('sources_checked', 'integer'),
+  field('verification_time_ms', 'integer'),
+  field('model_used', 'string'),
+  field('facts', 'array'),
+  field('facts[].fact', 'string', { listMayBeEmpty: true }),
+  field('facts[].central', 'boolean', { listMayBeEmpty: true }),
+  field('facts[].status', 'string', { listMayBeEmpty: true }),
+  field('facts[].support', 'number', { listMayBeEmpty: true }),
+  field('facts[].contradiction', 'number', { listMayBeEmpty: true }),
+  field('queries', 'array'),
+  field('engines_failed', 'array'),
+];
+const sourceResponse: FieldSpec[] = [
+  field('domain', 'string'),
+  field('credibility_score', 'number'),
+  field('category', 'string', { oneOf: SOURCE_CATEGORIES }),
+  field('bias_rating', 'string', { oneOf: BIAS_RATINGS }),
+  field('factual_reporting', 'string', { oneOf: FACTUAL_RATINGS }),
+  field('notes', 'string'),
+  field('last_updated', 'string'),
+  field('rated', 'boolean'),
+  field('matched_domain', 'string|null'),
+];
+const batchResponse: FieldSpec[] = [
+  field('job_id', 'string'),
+  field('status', 'string'),
+  field('claims_count', 'integer'),
+  field('results', 'array'),
+  field('results[].claim', 'string', { listMayBeEmpty: true }),
+  field('results[].verdict', 'string', { listMayBeEmpty: true }),
+  field('results[].confidence', 'number', { listMayBeEmpty: true }),
+  field('results[].summary', 'string', { listMayBeEmpty: true }),
+  field('poll_url', 'string'),
+  field('claims_completed', 'integer'),
+  field('created_at', 'string'),
+  field('updated_at', 'string'),
+  field('error', 'object', { optional: true }),
+];
 
-afterAll(async () => {
-  await client?.close();
-  await quarry?.close();
-  await web?.close();
-  if (scratch) rmSync(scratch, { recursive: true, force: true });
-});
+const unrelated = { engines: ['find_unrelated'] };
+const eiffel = { claim: 'The Eiffel Tower was completed in 1889' };
 
-type FieldType = 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object';
-type Shape = Record<string, { type: FieldType; nullable?: boolean; optional?: boolean }>;
+const routes: RouteContract[] = [
+  {
+    route: 'POST /api/v1/verify/claim',
+    tool: 'verify_claim',
+    minimal: eiffel,
+    full: { ...eiffel, depth: 'thorough', include_sources: true, engines: ['find_eiffel'], timeout: 60 },
+    base: { claim: 'x', ...unrelated },
+    bounds: [
+      { field: 'claim', kind: 'string', min: 1, max: 2000 },
+      { field: 'timeout', kind: 'number', min: 5, max: 120 },
+      { field: 'engines', kind: 'array', min: 1, max: 20, item: () => 'find_unrelated' },
+    ],
+    enums: [
+      { field: 'depth', values: ['quick', 'thorough'] },
+      { field: 'include_sources', values: [false, true] },
+    ],
+    rejects: [
+      { name: 'a body without a claim', body: {}, field: 'claim' },
+      {
+        name: 'include_sources that is not a boolean',
+        body: { claim: 'x', include_sources: 'true' },
+        field: 'include_sources',
+      },
+    ],
+    response: claimResponse,
+    closed: true,
+    volatile: ['verification_time_ms'],
+    invariants: [
+      {
+        name: 'confidence is a share',
+        check(body) {
+          claimAnswers.push(body);
+          expect(body.confidence).toBeGreaterThanOrEqual(0);
+          expect(body.confidence).toBeLessThanOrEqual(1);
+        },
+      },
+    ],
+  },
+  {
+    route: 'POST /api/v1/verify/source',
+    tool: 'verify_source',
+    minimal: { url: 'https://www.reuters.com/' },
+    rejects: [
+      { name: 'a URL that is not http(s)', body: { url: 'ftp://x.org/' }, field: 'url' },
+      { name: 'a body without a URL', body: {}, field: 'url' },
+    ],
+    response: sourceResponse,
+    closed: true,
+  },
+];
 
-const CLAIM_SHAPE: Shape = {
-  claim: { type: 'string' },
-  verdict: { type: 'string' },
-  confidence: { type: 'number' },
-  summary: { type: 'string' },
-  supporting_evidence: { type: 'array' },
-  contradicting_evidence: { type: 'array' },
-  key_facts: { type: 'array' },
-  nuances: { type: 'string' },
-  sources_checked: { type: 'integer' },
-  verification_time_ms: { type: 'integer' },
-  model_used: { type: 'string' },
-  facts: { type: 'array' },
-  queries: { type: 'array' },
-  engines_failed: { type: 'array' },
-};
-const EVIDENCE_SHAPE: Shape = {
-  title: { type: 'string' },
-  url: { type: 'string' },
-  snippet: { type: 'string' },
-  stance: { type: 'string' },
-  credibility_score: { type: 'number' },
-  fact: { type: 'string' },
-  strength: { type: 'number' },
-};
-const FACT_SHAPE: Shape = {
-  fact: { type: 'string' },
-  central: { type: 'boolean' },
-  status: { type: 'string' },
-  support: { type: 'number' },
-  contradiction: { type: 'number' },
-};
-const SOURCE_SHAPE: Shape = {
-  domain: { type: 'string' },
-  credibility_score: { type: 'number' },
-  category: { type: 'string' },
-  bias_rating: { type: 'string' },
-  factual_reporting: { type: 'string' },
-  notes: { type: 'string' },
-  last_updated: { type: 'string' },
-  rated: { type: 'boolean' },
-  matched_domain: { type: 'string', nullable: true },
-};
-const BATCH_SHAPE: Shape = {
-  job_id: { type: 'string' },
-  status: { type: 'string' },
-  claims_count: { type: 'integer' },
-  results: { type: 'array' },
-  poll_url: { type: 'string' },
-  claims_completed: { type: 'integer' },
-  created_at: { type: 'string' },
-  updated_at: { type: 'string' },
-  error: { type: 'object', optional: true },
-};
-const RESULT_SHAPE: Shape = {
-  claim: { type: 'string' },
-  verdict: { type: 'string' },
-  confidence: { type: 'number' },
-  summary: { type: 'string' },
-};
-
-function typeOf(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
-  return typeof value;
-}
-
-function expectShape(value: Record<string, unknown>, shape: Shape, where: string): void {
-  expect(Object.keys(value).sort(), where).toEqual(
-    Object.keys(shape)
-      .filter((k) => !shape[k]!.optional || k in value)
-      .sort(),
-  );
-  for (const [field, spec] of Object.entries(shape)) {
-    if (!(field in value)) continue;
-    const actual = typeOf(value[field]);
-    if (actual === 'null') expect(spec.nullable, `${where}.${field} is null`).toBe(true);
-    else if (spec.type === 'number') expect(['number', 'integer'], `${where}.${field}`).toContain(actual);
-    else expect(actual, `${where}.${field}`).toBe(spec.type);
-  }
-}
-
-function expectClaimAnswer(body: any): void {
-  claimAnswers.push(body);
-  expectShape(body, CLAIM_SHAPE, 'claim');
-  for (const e of [...body.supporting_evidence, ...body.contradicting_evidence])
-    expectShape(e, EVIDENCE_SHAPE, 'evidence');
-  for (const f of body.facts) expectShape(f, FACT_SHAPE, 'fact');
-  for (const k of body.key_facts) expect(typeof k).toBe('string');
-  expect(body.confidence).toBeGreaterThanOrEqual(0);
-  expect(body.confidence).toBeLessThanOrEqual(1);
-}
-
-async function callTool(name: string, args: Record<string, unknown>): Promise<any> {
-  const result = await client.callTool({ name, arguments: args });
-  expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
-  expect((result.content as Array<{ type: string; text: string }>)[0]!.text.length).toBeGreaterThan(10);
-  return result.structuredContent;
-}
+const contract = describeContract(
+  'verify',
+  async () => {
+    web = await startSandboxWeb();
+    serveClaimWeb(web);
+    const hosts = await startContractHosts(web, contractConfig(web.url), { mcp: 'stdio' });
+    const close = hosts.close;
+    return { ...hosts, close: () => close().finally(() => web.close()) };
+  },
+  routes,
+);
 
 const withoutTiming = ({ verification_time_ms: _t, ...rest }: any) => rest;
 
 describe('verify/claim', () => {
-  it('every verdict value, each answer of the documented shape, and the same JSON over HTTP and MCP', async () => {
+  it('gives every verdict value, the same JSON over HTTP and MCP', async () => {
+    const { http, mcp } = contract.hosts();
     const cases: Array<[Record<string, unknown>, string]> = [
-      [{ claim: 'The Eiffel Tower was completed in 1889' }, 'true'],
+      [eiffel, 'true'],
       [{ claim: 'The Eiffel Tower is 500 metres tall' }, 'false'],
       [
         { claim: 'The Eiffel Tower was completed in 1889, and it is painted with gold leaf every year' },
@@ -187,63 +169,33 @@ describe('verify/claim', () => {
       [{ claim: 'Octopuses have three hearts and blue blood', engines: ['find_unrelated'] }, 'unverifiable'],
     ];
     for (const [body, verdict] of cases) {
-      const http = await quarry.post('/api/v1/verify/claim', body);
-      expect(http.status).toBe(200);
-      expectClaimAnswer(http.body);
-      expect(http.body.verdict, JSON.stringify(body)).toBe(verdict);
-      const mcp = await callTool('verify_claim', body);
-      expectClaimAnswer(mcp);
-      expect(withoutTiming(mcp)).toEqual(withoutTiming(http.body));
+      const overHttp = await http('POST', '/api/v1/verify/claim', body);
+      expect(overHttp.status).toBe(200);
+      expectFields(overHttp.body, claimResponse, 'claim answer');
+      expect(overHttp.body.verdict, JSON.stringify(body)).toBe(verdict);
+      const overMcp = await mcp('verify_claim', body);
+      expect(overMcp.isError, overMcp.text).toBe(false);
+      expect(overMcp.text.length).toBeGreaterThan(10);
+      expect(withoutTiming(overMcp.structured)).toEqual(withoutTiming(overHttp.body));
+      claimAnswers.push(overHttp.body, overMcp.structured);
     }
   });
 
-  it('accepts each depth and the bounds of every field, refuses one step past them (HTTP 400, MCP error) naming the field', async () => {
-    const unrelated = { engines: ['find_unrelated'] };
-    const accepted: Array<Record<string, unknown>> = [
-      { claim: 'x', ...unrelated },
-      { claim: 'x'.repeat(2000), ...unrelated },
-      { claim: 'x', depth: 'quick', ...unrelated },
-      { claim: 'x', depth: 'thorough', ...unrelated },
-      { claim: 'x', include_sources: false, ...unrelated },
-      { claim: 'x', timeout: 5, ...unrelated },
-      { claim: 'x', timeout: 120, ...unrelated },
-      { claim: 'x', engines: Array.from({ length: 20 }, () => 'find_unrelated') },
-    ];
-    for (const body of accepted)
-      expect((await quarry.post('/api/v1/verify/claim', body)).status, JSON.stringify(body).slice(0, 80)).toBe(200);
-    const refused: Array<[Record<string, unknown>, string]> = [
-      [{}, 'claim'],
-      [{ claim: '' }, 'claim'],
-      [{ claim: 'x'.repeat(2001) }, 'claim'],
-      [{ claim: 'x', depth: 'deep' }, 'depth'],
-      [{ claim: 'x', include_sources: 'true' }, 'include_sources'],
-      [{ claim: 'x', timeout: 4 }, 'timeout'],
-      [{ claim: 'x', timeout: 121 }, 'timeout'],
-      [{ claim: 'x', engines: [] }, 'engines'],
-      [{ claim: 'x', engines: Array.from({ length: 21 }, () => 'find_unrelated') }, 'engines'],
-    ];
-    for (const [body, field] of refused) {
-      const http = await quarry.post('/api/v1/verify/claim', body);
-      expect(http.status, JSON.stringify(body).slice(0, 80)).toBe(400);
-      expect(http.body.error.message).toMatch(field);
-      const mcp = await client.callTool({ name: 'verify_claim', arguments: body });
-      expect(mcp.isError).toBe(true);
-      expect((mcp.content as Array<{ text: string }>)[0]!.text).toMatch(field);
-    }
-    // An unknown field: ignored over HTTP and named in X-Quarry-Ignored-Fields; MCP's schema stays strict.
+  it('ignores an unknown field over HTTP, naming it in X-Quarry-Ignored-Fields; MCP refuses it, naming it', async () => {
+    const { quarry, mcp } = contract.hosts();
     const ignored = await quarry.post('/api/v1/verify/claim', { claim: 'x', surprise: 1, ...unrelated });
     expect(ignored.status).toBe(200);
     expect(ignored.headers.get('x-quarry-ignored-fields')).toBe('surprise');
-    const strict = await client.callTool({ name: 'verify_claim', arguments: { claim: 'x', surprise: 1 } });
+    const strict = await mcp('verify_claim', { claim: 'x', surprise: 1 });
     expect(strict.isError).toBe(true);
-    expect((strict.content as Array<{ text: string }>)[0]!.text).toMatch('surprise');
+    expect(strict.text).toMatch('surprise');
   });
+
   it('sends a progress notification per step over MCP, in order', async () => {
+    const { client } = contract.hosts();
     const recorder = recordProgress(client);
     const result = await client
-      .callTool({ name: 'verify_claim', arguments: { claim: 'The Eiffel Tower was completed in 1889' } }, undefined, {
-        onprogress: recorder.onprogress,
-      })
+      .callTool({ name: 'verify_claim', arguments: eiffel }, undefined, { onprogress: recorder.onprogress })
       .finally(recorder.stop);
     const progress = recorder.seen;
     expect(result.isError).toBeFalsy();
@@ -256,7 +208,8 @@ describe('verify/claim', () => {
 });
 
 describe('verify/source', () => {
-  it('produces every category, bias and factual value the supported rating formats carry, each answer of the documented shape', async () => {
+  it('produces every category, bias and factual value the supported rating formats carry, the same over MCP', async () => {
+    const { http, mcp } = contract.hosts();
     const urls = [
       'https://www.reuters.com/',
       'https://www.cdc.gov/',
@@ -280,14 +233,14 @@ describe('verify/source', () => {
     ];
     const seen = { category: new Set<string>(), bias_rating: new Set<string>(), factual_reporting: new Set<string>() };
     for (const url of urls) {
-      const http = await quarry.post('/api/v1/verify/source', { url });
-      expect(http.status).toBe(200);
-      expectShape(http.body, SOURCE_SHAPE, url);
-      seen.category.add(http.body.category);
-      seen.bias_rating.add(http.body.bias_rating);
-      seen.factual_reporting.add(http.body.factual_reporting);
-      expect(await callTool('verify_source', { url })).toEqual(
-        http.body.rated ? http.body : { ...http.body, last_updated: expect.any(String) },
+      const overHttp = await http('POST', '/api/v1/verify/source', { url });
+      expect(overHttp.status).toBe(200);
+      expectFields(overHttp.body, sourceResponse, url);
+      seen.category.add(overHttp.body.category);
+      seen.bias_rating.add(overHttp.body.bias_rating);
+      seen.factual_reporting.add(overHttp.body.factual_reporting);
+      expect((await mcp('verify_source', { url })).structured).toEqual(
+        overHttp.body.rated ? overHttp.body : { ...overHttp.body, last_updated: expect.any(String) },
       );
     }
     expect([...seen.category].sort()).toEqual([...SOURCE_CATEGORIES].sort());
@@ -295,16 +248,10 @@ describe('verify/source', () => {
     expect([...seen.factual_reporting].sort()).toEqual([...FACTUAL_RATINGS].sort());
   });
 
-  it('refuses a URL that is not http(s), naming the field, and names an ignored unknown field', async () => {
-    for (const [body, field] of [
-      [{ url: 'ftp://x.org/' }, 'url'],
-      [{}, 'url'],
-    ] as const) {
-      const http = await quarry.post('/api/v1/verify/source', body);
-      expect(http.status).toBe(400);
-      expect(http.body.error.message).toMatch(field);
-    }
-    const ignored = await quarry.post('/api/v1/verify/source', { url: 'https://x.org/', depth: 'quick' });
+  it('names an ignored unknown field', async () => {
+    const ignored = await contract
+      .hosts()
+      .quarry.post('/api/v1/verify/source', { url: 'https://x.org/', depth: 'quick' });
     expect(ignored.status).toBe(200);
     expect(ignored.headers.get('x-quarry-ignored-fields')).toBe('depth');
   });
@@ -312,28 +259,25 @@ describe('verify/source', () => {
 
 describe('verify/batch', () => {
   it('answers the documented shape on both statuses, over HTTP and MCP, with progress notifications per claim and per step', async () => {
-    const small = await quarry.post('/api/v1/verify/batch', { claims: ['The Eiffel Tower was completed in 1889'] });
+    const { http, client } = contract.hosts();
+    const small = await http('POST', '/api/v1/verify/batch', { claims: [eiffel.claim] });
     expect(small.status).toBe(200);
-    expectShape(small.body, BATCH_SHAPE, 'batch');
+    expectFields(small.body, batchResponse, 'batch');
     expect(small.body.status).toBe('completed');
-    for (const r of small.body.results) expectShape(r, RESULT_SHAPE, 'result');
-    const polled = await quarry.get(small.body.poll_url);
+    const polled = await http('GET', small.body.poll_url, {});
     expect(polled.body).toEqual(small.body);
 
     const recorder = recordProgress(client);
-    const mcp = await client
+    const overMcp = await client
       .callTool(
-        {
-          name: 'verify_batch',
-          arguments: { claims: ['The Eiffel Tower was completed in 1889', 'The Eiffel Tower is 500 metres tall'] },
-        },
+        { name: 'verify_batch', arguments: { claims: [eiffel.claim, 'The Eiffel Tower is 500 metres tall'] } },
         undefined,
         { onprogress: recorder.onprogress },
       )
       .finally(recorder.stop);
     const progress = recorder.seen;
-    const out = mcp.structuredContent as any;
-    expectShape(out, BATCH_SHAPE, 'mcp batch');
+    const out = overMcp.structuredContent as any;
+    expectFields(out, batchResponse, 'mcp batch');
     expect(out.status).toBe('completed');
     expect(out.results.map((r: any) => r.verdict)).toEqual(['true', 'false']);
     const messages = progress.map((p) => p.message ?? '');
@@ -352,23 +296,26 @@ describe('verify/batch', () => {
       expect(progress[i]!.progress).toBeGreaterThanOrEqual(progress[i - 1]!.progress);
     expect(progress.at(-1)!.progress).toBeGreaterThanOrEqual(9);
     // The MCP server is its own process with its own job store: its poll answers what its batch answered.
-    expect(await callTool('verify_batch_status', { job_id: out.job_id })).toEqual(out);
+    const status = await contract.hosts().mcp('verify_batch_status', { job_id: out.job_id });
+    expect(status.structured).toEqual(out);
 
-    const processing = await quarry.post('/api/v1/verify/batch', {
+    const processing = await http('POST', '/api/v1/verify/batch', {
       claims: ['The Eiffel Tower stands in Paris'],
       wait_seconds: 0,
     });
-    expectShape(processing.body, BATCH_SHAPE, 'processing batch');
+    expectFields(processing.body, batchResponse, 'processing batch');
     expect(['processing', 'completed']).toContain(processing.body.status);
   });
 
   it('accepts 1 and 10 claims and wait_seconds 0 and 60, refuses 0 and 11 claims, wait_seconds -1 and 61, and bad job ids', async () => {
+    const { http, mcp } = contract.hosts();
     const ten = Array.from({ length: 10 }, (_, i) => `The Eiffel Tower claim number ${i}`);
     expect(
-      (await quarry.post('/api/v1/verify/batch', { claims: ten, wait_seconds: 0, engines: ['find_unrelated'] })).status,
+      (await http('POST', '/api/v1/verify/batch', { claims: ten, wait_seconds: 0, engines: ['find_unrelated'] }))
+        .status,
     ).toBe(200);
     expect(
-      (await quarry.post('/api/v1/verify/batch', { claims: ['x'], wait_seconds: 60, engines: ['find_unrelated'] }))
+      (await http('POST', '/api/v1/verify/batch', { claims: ['x'], wait_seconds: 60, engines: ['find_unrelated'] }))
         .status,
     ).toBe(200);
     const refused: Array<[Record<string, unknown>, string]> = [
@@ -379,15 +326,14 @@ describe('verify/batch', () => {
       [{ claims: ['x'], depth: 'deep' }, 'depth'],
       [{ claims: 'x' }, 'claims'],
     ];
-    for (const [body, field] of refused) {
-      const http = await quarry.post('/api/v1/verify/batch', body);
-      expect(http.status, JSON.stringify(body)).toBe(400);
-      expect(http.body.error.message).toMatch(field);
+    for (const [body, name] of refused) {
+      const answer = await http('POST', '/api/v1/verify/batch', body);
+      expect(answer.status, JSON.stringify(body)).toBe(400);
+      expect(answer.body.error.message).toMatch(name);
     }
-    expect((await quarry.get(`/api/v1/verify/batch/job_${'a'.repeat(24)}`)).status).toBe(404);
-    expect((await quarry.get('/api/v1/verify/batch/job_123')).status).toBe(400);
-    const mcp = await client.callTool({ name: 'verify_batch_status', arguments: { job_id: `job_${'a'.repeat(24)}` } });
-    expect(mcp.isError).toBe(true);
+    expect((await http('GET', `/api/v1/verify/batch/job_${'a'.repeat(24)}`, {})).status).toBe(404);
+    expect((await http('GET', '/api/v1/verify/batch/job_123', {})).status).toBe(400);
+    expect((await mcp('verify_batch_status', { job_id: `job_${'a'.repeat(24)}` })).isError).toBe(true);
   });
 });
 
