@@ -28,6 +28,11 @@ describe('crawl link decisions', () => {
     expect(await decide({ allow_external: false }, ...urls)).toEqual(['follow', 'follow', 'drop', 'drop']);
   });
 
+  it('compares sites by the one rule (services/web-search/hosts.ts): a numbered www label and the scheme aside, the port not', async () => {
+    const urls = ['https://www2.example.com/a', 'http://example.com/b', 'https://example.com:8443/c'];
+    expect(await decide({ allow_external: false }, ...urls)).toEqual(['follow', 'follow', 'drop']);
+  });
+
   it('applies path patterns to path and query, domain patterns to the host name; select_domains puts hosts in scope', async () => {
     const urls = [
       'https://example.com/docs/intro',
