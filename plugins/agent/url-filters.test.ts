@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { regexTest } from '../../services/extract/regex-test.js';
-import { urlWords } from './instructions.js';
 import { linkDecider } from './url-filters.js';
 
 const base = new URL('https://www.example.com/docs/');
@@ -63,12 +62,6 @@ describe('crawl link decisions', () => {
   it('stops a pattern that backtracks catastrophically', () => {
     expect(() => regexTest([`/${'a'.repeat(40)}!`], [{ source: '^/(a+)+$', flags: '' }], 200)).toThrow(
       /took longer than 200 ms/,
-    );
-  });
-
-  it("spells a URL's words for instructions", () => {
-    expect(urlWords('https://example.com/heat-pumps/history_of%20pumps?page=2')).toBe(
-      'example com heat pumps history of pumps page 2',
     );
   });
 });
