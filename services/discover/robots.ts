@@ -14,7 +14,7 @@ import type { DiscoveryRun } from './discovery-run.js';
 export interface SiteRobots {
   found: boolean;
   sitemaps: string[];
-  /** Which of urls robots.txt lets Quarry fetch. */
+  /** Which of urls robots.txt lets Quarry fetch: only the site's own origin is asked (another origin's rules are the outbound client's to apply when it fetches there). */
   allowed(urls: URL[], signal: AbortSignal): Promise<boolean[]>;
 }
 
@@ -30,7 +30,8 @@ export async function readRobots(run: DiscoveryRun, origin: string): Promise<Sit
     if (robots.failure !== undefined) throw robots.failure;
     if (robots.status !== null && robots.status >= 500) run.recordStatus(robotsUrl, robots.status);
     if (!robots.rules || !robots.check) return noRobots();
-    return { found: true, sitemaps: [...new Set(robots.rules.sitemaps ?? [])], allowed: urlsAllowedBy(robots.check) };
+    const sitemaps = [...new Set(robots.rules.sitemaps ?? [])];
+    return { found: true, sitemaps, allowed: urlsAllowedBy(robots.check, origin) };
   } catch (error) {
     const appError = toAppError(error);
     if (concernsBaseUrl(appError, origin) || run.signal.aborted) throw appError;
@@ -39,12 +40,19 @@ export async function readRobots(run: DiscoveryRun, origin: string): Promise<Sit
   }
 }
 
-function urlsAllowedBy(check: RobotsMatcher): SiteRobots['allowed'] {
-  return (urls, signal) =>
-    check(
-      urls.map((url) => url.href),
-      signal,
-    );
+function urlsAllowedBy(check: RobotsMatcher, origin: string): SiteRobots['allowed'] {
+  return async (urls, signal) => {
+    const own = urls.filter((url) => url.origin === origin);
+    const answers =
+      own.length > 0
+        ? await check(
+            own.map((url) => url.href),
+            signal,
+          )
+        : [];
+    let next = 0;
+    return urls.map((url) => (url.origin === origin ? answers[next++] !== false : true));
+  };
 }
 
 /** A cancel, or the guard refusing the site's own host (not a host robots.txt redirected to): discovery cannot go on. */

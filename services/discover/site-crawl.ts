@@ -116,14 +116,9 @@ export async function crawlSite<T>(
 
   try {
     const robots = await readRobots(robotsRun, base.origin);
-    /** Which of urls robots.txt lets us take: only the site's own are asked (another origin's rules are the reader's to apply). */
-    const allowed = async (urls: URL[]): Promise<boolean[]> => {
-      if (!options.respectRobots) return allowEverything(urls, signal);
-      const own = urls.filter((url) => url.origin === base.origin);
-      const answers = await robots.allowed(own, signal);
-      let next = 0;
-      return urls.map((url) => (url.origin === base.origin ? answers[next++]! : true));
-    };
+    /** Which of urls robots.txt lets us take (another origin's rules are the reader's to apply). */
+    const allowed = (urls: URL[]): Promise<boolean[]> =>
+      options.respectRobots ? robots.allowed(urls, signal) : allowEverything(urls, signal);
     if (!(await allowed([base]))[0]) {
       result.errors.push({
         url: base.href,
