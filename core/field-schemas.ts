@@ -16,8 +16,8 @@ export const isoDateSchema = z.iso
   .describe('ISO 8601 date or date-time');
 
 /**
- * A domain filter entry: `example.com`, also written as a URL, with `www.`,
- * a leading `*.` or a port — normalised to the bare lower-case host name.
+ * A domain filter entry: `example.com`, also written as a URL, with `www.` (`www2.`),
+ * a leading `*.` or a port — normalised to the bare host as services/web-search/hosts.ts compares hosts.
  */
 export const domainFilterSchema = z
   .string()
@@ -34,7 +34,7 @@ export const domainFilterSchema = z
       .replace(/\/$/, '')
       .replace(/:\d+$/, '')
       .replace(/^\*\./, '')
-      .replace(/^www\./, '')
+      .replace(/^www\d*\./, '')
       .replace(/\.$/, ''),
   );
 

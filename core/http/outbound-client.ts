@@ -14,7 +14,7 @@ import { AddressGuard, normalizeHost, portOf } from './address-guard.js';
 import { createGuardedConnector, resolveAll } from './guarded-connector.js';
 import { HostLimiter } from './host-limiter.js';
 import { readCappedBody, responseDecodedOnRead } from './response-body.js';
-import { RobotsCache, type RobotsReader } from './robots-cache.js';
+import { RobotsCache, type RobotsReader, type RobotsTxt } from './robots-cache.js';
 import type { OutboundPolicy, OutboundRequest, OutboundResponse } from './types.js';
 import { abortableSleep, startDeadline, type Deadline } from '../abort.js';
 
@@ -175,6 +175,11 @@ export class OutboundClient {
    */
   async checkRobots(url: string, signal?: AbortSignal): Promise<void> {
     if (this.policy.respectRobots) await this.assertRobotsAllow(parseUrl(url), signal);
+  }
+
+  /** The robots.txt of url's origin from the same cache (one fetch per origin): discovery's Sitemap lines and rules. */
+  robotsTxt(url: string, signal?: AbortSignal): Promise<RobotsTxt> {
+    return this.robots.read(url, signal);
   }
 
   private async assertRobotsAllow(url: URL, signal?: AbortSignal): Promise<void> {

@@ -193,3 +193,33 @@ describe('RobotsCache with a reader (the worker pool)', () => {
     await expect(cache.isAllowed('http://a.example/x', controller.signal)).rejects.toThrow('gave up');
   });
 });
+
+describe('RobotsCache.read (what discovery reads: Sitemap lines, status, failure)', () => {
+  it("answers the reader's rules with their Sitemap lines and status, from the one fetch the checks use", async () => {
+    let fetches = 0;
+    const rules = { text: 'User-agent: *\nDisallow: /x', count: 1, sitemaps: ['http://a.example/sitemap.xml'] };
+    const cache = new RobotsCache(
+      async () => {
+        fetches++;
+        return undecodable();
+      },
+      { reader: fakeReader(rules) },
+    );
+    expect(await cache.isAllowed('http://a.example/x')).toBe(false);
+    const robots = await cache.read('http://a.example/other');
+    expect(robots).toMatchObject({ status: 200, rules });
+    expect(robots.failure).toBeUndefined();
+    expect(await robots.check!(['http://a.example/x', 'http://a.example/y'])).toEqual([false, true]);
+    expect(fetches).toBe(1);
+  });
+
+  it('answers a 5xx by its status and a failed fetch by its failure, both without rules', async () => {
+    const failure = new Error('connection refused');
+    const cache = new RobotsCache(async (robotsUrl) => {
+      if (robotsUrl.startsWith('http://busy.example')) return robotsFile(503, '');
+      throw failure;
+    });
+    expect(await cache.read('http://busy.example/')).toMatchObject({ status: 503, rules: null, check: null });
+    expect(await cache.read('http://down.example/')).toMatchObject({ status: null, failure, rules: null, check: null });
+  });
+});

@@ -1,6 +1,6 @@
 /**
- * robots.txt rules for page fetches, fetched once per origin and kept in
- * memory. Like the major crawlers: a missing robots.txt or any 4xx allows
+ * robots.txt for page fetches and discovery (its Sitemap lines), fetched once
+ * per origin and kept in memory. Like the major crawlers: a missing robots.txt or any 4xx allows
  * everything; a 5xx or network failure allows for now and is retried soon.
  * A RobotsReader (the app's worker pool) reads the file off the event loop.
  */
@@ -24,8 +24,8 @@ export const MAX_LOCAL_ROBOTS_RULES = 1000;
 
 export type RobotsFetcher = (robotsUrl: string) => Promise<Pick<OutboundResponse, 'status' | 'bytes' | 'headers'>>;
 
-/** The rules one agent obeys, as a robots.txt of one `User-agent: *` group, and how many. */
-export type ReducedRobots = { text: string; count: number };
+/** The rules one agent obeys, as a robots.txt of one `User-agent: *` group, how many, and (from a reader) the Sitemap lines. */
+export type ReducedRobots = { text: string; count: number; sitemaps?: string[] };
 
 /** Reads robots.txt off the event loop. Its failures (queue full, timeout) allow, as an unreachable robots.txt does. */
 export interface RobotsReader {
@@ -68,14 +68,19 @@ export interface RobotsCacheOptions {
   maxLocalRules?: number; // default MAX_LOCAL_ROBOTS_RULES
 }
 
-interface Entry {
+/** An origin's robots.txt as last fetched: its status (null: `failure` says why), its rules (null: none apply), their check. */
+export type RobotsTxt = {
+  status: number | null;
+  failure?: unknown;
+  rules: ReducedRobots | null;
   check: RobotsMatcher | null;
-  expires: number;
-}
+};
+
+type Entry = { robots: RobotsTxt; expires: number };
 
 export class RobotsCache {
   private readonly entries = new Map<string, Entry>();
-  private readonly pending = new Map<string, Promise<RobotsMatcher | null>>();
+  private readonly pending = new Map<string, Promise<RobotsTxt>>();
   private readonly agent: string;
   private readonly ttlMs: number;
   private readonly failureTtlMs: number;
@@ -93,8 +98,7 @@ export class RobotsCache {
 
   /** Whether robots.txt lets our agent fetch url. Rejects with signal.reason if the caller gives up waiting. */
   async isAllowed(url: string, signal?: AbortSignal): Promise<boolean> {
-    const origin = new URL(url).origin;
-    const check = await untilAborted(this.rulesFor(origin), signal);
+    const { check } = await this.read(url, signal);
     if (!check) return true;
     // A check the reader could not answer (queue full, timeout) allows, as an unreachable robots.txt does.
     return untilAborted(
@@ -106,15 +110,20 @@ export class RobotsCache {
     );
   }
 
+  /** The robots.txt of url's origin, fetched at most once per TTL. Rejects with signal.reason if the caller gives up waiting. */
+  read(url: string, signal?: AbortSignal): Promise<RobotsTxt> {
+    return untilAborted(this.rulesFor(new URL(url).origin), signal);
+  }
+
   clear(): void {
     this.entries.clear();
   }
 
   // One fetch per origin, shared by concurrent callers and not tied to any
   // caller's signal: one caller giving up must not leave the others without rules.
-  private rulesFor(origin: string): Promise<RobotsMatcher | null> {
+  private rulesFor(origin: string): Promise<RobotsTxt> {
     const cached = this.entries.get(origin);
-    if (cached && cached.expires > Date.now()) return Promise.resolve(cached.check);
+    if (cached && cached.expires > Date.now()) return Promise.resolve(cached.robots);
     let pending = this.pending.get(origin);
     if (!pending) {
       pending = this.load(origin).finally(() => this.pending.delete(origin));
@@ -123,36 +132,30 @@ export class RobotsCache {
     return pending;
   }
 
-  private async load(origin: string): Promise<RobotsMatcher | null> {
+  private async load(origin: string): Promise<RobotsTxt> {
     const robotsUrl = `${origin}/robots.txt`;
-    let check: RobotsMatcher | null = null;
+    const robots: RobotsTxt = { status: null, rules: null, check: null };
     let ttl = this.failureTtlMs;
     try {
       const response = await this.fetchRobots(robotsUrl);
+      robots.status = response.status;
       if (response.status >= 200 && response.status < 300) {
-        check = await this.checkOf(robotsUrl, response.bytes, response.headers['content-type']);
+        const reader = this.options.reader;
+        const contentType = response.headers['content-type'];
+        // Without a reader (core's tests, tools) the whole file is parsed here, however many rules it holds.
+        const rules = reader
+          ? await reader.robotsRules(response.bytes, contentType, this.agent)
+          : { text: decodeBody(response.bytes, contentType), count: 0 };
+        robots.check = robotsMatcher(robotsUrl, rules, this.agent, reader, this.options.maxLocalRules);
+        robots.rules = rules;
         ttl = this.ttlMs;
-      } else if (response.status < 500) {
-        ttl = this.ttlMs;
-      }
-    } catch {
+      } else if (response.status < 500) ttl = this.ttlMs;
+    } catch (failure) {
       // Unreachable or refused robots.txt, or a reader that failed: allow, and look again after failureTtlMs.
+      robots.failure = failure;
     }
-    this.remember(origin, { check, expires: Date.now() + ttl });
-    return check;
-  }
-
-  private async checkOf(
-    robotsUrl: string,
-    bytes: Uint8Array,
-    contentType: string | undefined,
-  ): Promise<RobotsMatcher | null> {
-    const reader = this.options.reader;
-    // Without a reader (core's tests, tools) the whole file is parsed here, however many rules it holds.
-    const rules = reader
-      ? await reader.robotsRules(bytes, contentType, this.agent)
-      : { text: decodeBody(bytes, contentType), count: 0 };
-    return robotsMatcher(robotsUrl, rules, this.agent, reader, this.options.maxLocalRules);
+    this.remember(origin, { robots, expires: Date.now() + ttl });
+    return robots;
   }
 
   private remember(origin: string, entry: Entry): void {

@@ -6,6 +6,7 @@
  * text, scores each URL's words (path and host) and keeps those sharing at
  * least one content term with the instructions, best first.
  */
+import { urlWords } from '../../services/ranking/url-words.js';
 import type { Embedder } from '../../services/embeddings/types.js';
 import { rankPagePassages, type RankedPassage } from '../../services/ranking/page-passages.js';
 import { scorePassages } from '../../services/ranking/passage-relevance.js';
@@ -43,22 +44,6 @@ export async function rankPagesByInstructions(
     .sort((a, b) => b.score - a.score || a.index - b.index);
 }
 
-/** "https://example.com/docs/getting-started?x=1" → "example com docs getting started x 1". */
-export function urlWords(url: string): string {
-  const parsed = new URL(url);
-  return `${parsed.hostname} ${decodeURIComponentSafe(parsed.pathname + parsed.search)}`
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
-}
-
-function decodeURIComponentSafe(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
-}
-
 /** URLs sharing a content term with the instructions, best first (ties in the order given). */
 export async function rankUrlsByInstructions(
   instructions: string,
@@ -69,7 +54,7 @@ export async function rankUrlsByInstructions(
   if (urls.length === 0) return [];
   const scores = await scorePassages(
     instructions,
-    urls.map((url) => ({ text: urlWords(url), title: '' })),
+    urls.map((url) => ({ text: urlWords(url, { host: true }), title: '' })),
     embedder,
     signal,
   );

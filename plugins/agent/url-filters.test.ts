@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { regexTest } from '../../services/extract/regex-test.js';
-import { urlWords } from './instructions.js';
 import { linkDecider } from './url-filters.js';
 
 const base = new URL('https://www.example.com/docs/');
@@ -26,6 +25,11 @@ describe('crawl link decisions', () => {
     ];
     expect(await decide({ allow_external: true }, ...urls)).toEqual(['follow', 'follow', 'leaf', 'leaf']);
     expect(await decide({ allow_external: false }, ...urls)).toEqual(['follow', 'follow', 'drop', 'drop']);
+  });
+
+  it('compares sites by the one rule (services/web-search/hosts.ts): a numbered www label and the scheme aside, the port not', async () => {
+    const urls = ['https://www2.example.com/a', 'http://example.com/b', 'https://example.com:8443/c'];
+    expect(await decide({ allow_external: false }, ...urls)).toEqual(['follow', 'follow', 'drop']);
   });
 
   it('applies path patterns to path and query, domain patterns to the host name; select_domains puts hosts in scope', async () => {
@@ -58,12 +62,6 @@ describe('crawl link decisions', () => {
   it('stops a pattern that backtracks catastrophically', () => {
     expect(() => regexTest([`/${'a'.repeat(40)}!`], [{ source: '^/(a+)+$', flags: '' }], 200)).toThrow(
       /took longer than 200 ms/,
-    );
-  });
-
-  it("spells a URL's words for instructions", () => {
-    expect(urlWords('https://example.com/heat-pumps/history_of%20pumps?page=2')).toBe(
-      'example com heat pumps history of pumps page 2',
     );
   });
 });

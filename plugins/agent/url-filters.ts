@@ -8,6 +8,7 @@
  */
 import type { LinkDecision } from '../../services/discover/site-crawl.js';
 import type { TestPattern } from '../../services/extract/regex-test.js';
+import { sameSite } from '../../services/web-search/hosts.js';
 import type { AgentMapInput } from './crawl-schemas.js';
 
 export type RegexTester = (texts: string[], patterns: TestPattern[], signal: AbortSignal) => Promise<boolean[][]>;
@@ -16,11 +17,6 @@ type FilterInput = Pick<
   AgentMapInput,
   'select_paths' | 'exclude_paths' | 'select_domains' | 'exclude_domains' | 'allow_external'
 >;
-
-/** The site of the start URL: its host and port, a leading "www." aside. */
-function siteOf(url: URL): string {
-  return url.host.replace(/^www\./, '');
-}
 
 export function linkDecider(input: FilterInput, base: URL, test: RegexTester) {
   const groups = {
@@ -35,7 +31,6 @@ export function linkDecider(input: FilterInput, base: URL, test: RegexTester) {
     ...groups.selectDomains,
     ...groups.excludeDomains,
   ].map((source) => ({ source, flags: '' }));
-  const site = siteOf(base);
 
   return async (urls: URL[], signal: AbortSignal): Promise<LinkDecision[]> => {
     const paths = urls.map((url) => url.pathname + url.search);
@@ -56,7 +51,7 @@ export function linkDecider(input: FilterInput, base: URL, test: RegexTester) {
       if (groups.selectDomains.length > 0 && !any(selectDomains, host)) return 'drop';
       if (any(excludePaths, i)) return 'drop';
       if (groups.selectPaths.length > 0 && !any(selectPaths, i)) return 'drop';
-      const inScope = groups.selectDomains.length > 0 || siteOf(url) === site;
+      const inScope = groups.selectDomains.length > 0 || sameSite(url, base);
       if (inScope) return 'follow';
       return input.allow_external ? 'leaf' : 'drop';
     });

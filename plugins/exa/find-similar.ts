@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import type { CallContext } from '../../core/capability.js';
 import { similarSearch } from '../../services/neural-search/similar.js';
 import { passesDomains } from '../../services/web-search/domain-filter.js';
-import { hostOf } from '../../services/web-search/url-normalize.js';
+import { hostOf } from '../../services/web-search/hosts.js';
 import { charsWanted, requestId, withContents } from './contents.js';
 import type { ExaFindSimilarInput, exaFindSimilarOutputSchema } from './schemas.js';
 

@@ -42,6 +42,8 @@ export async function mapSite(services: FirecrawlServices, input: MapInput, sign
     timeoutMs: input.timeout,
     signal,
   });
+  // Firecrawl's search filter is a substring test on the URL, not a word match: its words are
+  // cut at white space only and never stemmed, so "doc" keeps /docs/ (services/ranking/tokens.ts is for matching words).
   const words = (input.search ?? '').toLowerCase().split(/\s+/).filter(Boolean);
   const seen = new Set<string>();
   const links: string[] = [];

@@ -14,6 +14,7 @@ import { modelUsed } from '../../services/llm/registry.js';
 import { keyPhrases } from '../../services/neural-search/keyphrases.js';
 import type { predictiveInputSchema, predictiveOutputSchema } from './schemas.js';
 import { round } from '../../services/ranking/scoring.js';
+import { writtenWords } from '../../services/ranking/tokens.js';
 import { modelFor } from '../../services/llm/model-choice.js';
 
 type Input = z.infer<typeof predictiveInputSchema>;
@@ -71,10 +72,7 @@ async function fromIndexAndContext(
   ctx: CallContext,
 ): Promise<Prediction[]> {
   const out: Prediction[] = [];
-  const exclude = `${latest ?? ''} ${(input.recent_searches ?? []).join(' ')}`
-    .toLowerCase()
-    .split(/\s+/)
-    .filter(Boolean);
+  const exclude = writtenWords(`${latest ?? ''} ${(input.recent_searches ?? []).join(' ')}`.toLowerCase());
   if (input.context) {
     keyPhrases(input.context, 5, exclude).forEach((phrase, rank) => {
       const query = latest ? `${latest} ${phrase.phrase}` : phrase.phrase;

@@ -9,6 +9,7 @@
 import { stem } from './claims/analysis.js';
 import { cleanClaim, decomposeClaim, type Fact } from './claims/facts.js';
 import type { Depth } from './claims/check-claim.js';
+import { writtenWords } from '../../services/ranking/tokens.js';
 
 export interface SearchPlan {
   queries: string[];
@@ -47,9 +48,8 @@ export function planSearches(claim: string, depth: Depth): SearchPlan {
 /** The second round's query for a fact without evidence: its names, figures and content words. */
 export function keyTermsQuery(fact: Fact): string {
   const figures = [...fact.analysis.quantities.map((q) => q.text.trim()), ...fact.analysis.years.map(String)];
-  const words = fact.text
-    .split(/\s+/)
-    .map((w) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''))
-    .filter((w) => w && (fact.analysis.terms.has(stem(w.toLowerCase())) || /^[A-Z]/.test(w)));
+  const words = writtenWords(fact.text).filter(
+    (w) => fact.analysis.terms.has(stem(w.toLowerCase())) || /^[A-Z]/.test(w),
+  );
   return shorten([...new Set([...words, ...figures])].join(' ') || fact.text);
 }

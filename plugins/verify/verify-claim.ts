@@ -12,7 +12,8 @@ import { checkClaim, type ClaimCheck, type ClaimStep } from './claims/check-clai
 import type { EvidencePage } from './claims/retrieval.js';
 import type { Embedder } from '../../services/embeddings/types.js';
 import { assertKnownEngines } from '../../services/web-search/search-runner.js';
-import { hostOf, normalizeUrl } from '../../services/web-search/url-normalize.js';
+import { hostOf } from '../../services/web-search/hosts.js';
+import { normalizeUrl } from '../../services/web-search/url-normalize.js';
 import { gatherPages, type PageSource, type ReadPage } from './evidence-pages.js';
 import { keyTermsQuery, planSearches } from './queries.js';
 import type { ClaimAnswer, ClaimInput } from './schemas.js';

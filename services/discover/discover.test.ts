@@ -6,14 +6,8 @@ import { OutboundClient } from '../../core/http/outbound-client.js';
 import { discoverUrls as discoverWith } from './discover.js';
 import { linksOf } from './page-links.js';
 import { parseSitemap } from './sitemap-parser.js';
-import type {
-  DiscoverOptions,
-  DiscoverProgress,
-  DiscoveryFetcher,
-  ProgressListener,
-  RobotsFileReader,
-} from './types.js';
-import type { ReducedRobots } from '../../core/http/robots-cache.js';
+import type { DiscoverOptions, DiscoverProgress, DiscoveryFetcher, ProgressListener } from './types.js';
+import type { ReducedRobots, RobotsReader } from '../../core/http/robots-cache.js';
 import { unwrap, type ParseOutcome } from '../extract/worker-tasks.js';
 import runInWorker from '../../workers/extract.worker.js';
 import { markupOf, pageFields } from '../extract/page-content.js';
@@ -21,8 +15,8 @@ import type { PageContent } from '../extract/types.js';
 
 let ruleSets = 0;
 
-/** robots.txt read by the worker's entry point, called in-process (the service hands discovery the worker pool); counts the checks it matched. */
-function workerRobotsReader(): RobotsFileReader & { checks: number } {
+/** robots.txt read by the worker's entry point, called in-process (the app hands the outbound client the worker pool); counts the checks it matched. */
+function workerRobotsReader(): RobotsReader & { checks: number } {
   const ids = new WeakMap<object, string>();
   const reader = {
     checks: 0,
@@ -53,13 +47,12 @@ function workerRobotsReader(): RobotsFileReader & { checks: number } {
 /** Discovery with its parsers called in-process (the service hands it the worker pool's). */
 function discoverUrls(
   fetcher: DiscoveryFetcher,
-  options: Omit<DiscoverOptions, 'parseLinks' | 'parseSitemap' | 'robotsReader'> & { robotsReader?: RobotsFileReader },
+  options: Omit<DiscoverOptions, 'parseLinks' | 'parseSitemap'>,
   onProgress?: ProgressListener,
 ) {
   const parsers = {
     parseLinks: async (page: PageContent, pageUrl: string) => linksOf(markupOf(page), pageUrl).map((url) => url.href),
     parseSitemap: async (sitemap: PageContent) => parseSitemap(markupOf(sitemap)),
-    robotsReader: workerRobotsReader(),
   };
   return discoverWith(fetcher, { ...parsers, ...options }, onProgress);
 }
@@ -103,9 +96,10 @@ async function serveSite(site: SiteMap, hang: string[] = []): Promise<LocalServe
   return server;
 }
 
-function clientFor(server: LocalServer, allowed = true): OutboundClient {
+/** The outbound client discovery gets, whose one robots.txt cache reads the file with the worker's reader. */
+function clientFor(server: LocalServer, allowed = true, robotsReader = workerRobotsReader()): OutboundClient {
   const policy = testPolicy({ respectRobots: true, allowHosts: allowed ? [`127.0.0.1:${server.port}`] : [] });
-  const client = new OutboundClient(policy, silentLogger());
+  const client = new OutboundClient(policy, silentLogger(), robotsReader);
   clients.push(client);
   return client;
 }
@@ -255,7 +249,6 @@ describe('discoverUrls', () => {
       maxDepth: 0,
       parseLinks: async () => [],
       parseSitemap,
-      robotsReader: workerRobotsReader(),
     });
     expect(handed).toEqual([
       { bytes: expect.any(Uint8Array), contentTypeHeader: 'application/xml; charset=iso-8859-1' },
@@ -287,6 +280,7 @@ describe('discoverUrls', () => {
     const client = new OutboundClient(
       testPolicy({ respectRobots: false, allowHosts: [`127.0.0.1:${server.port}`] }),
       silentLogger(),
+      workerRobotsReader(),
     );
     clients.push(client);
     const result = await discoverUrls(client, {
@@ -308,7 +302,7 @@ describe('discoverUrls', () => {
       '/robots.txt': { type: 'text/plain', body: ['User-agent: *', ...many, 'Disallow: /private/'].join('\n') },
     }));
     const robotsReader = workerRobotsReader();
-    const result = await discoverUrls(clientFor(server), { baseUrl: server.origin, maxUrls: 100, robotsReader });
+    const result = await discoverUrls(clientFor(server, true, robotsReader), { baseUrl: server.origin, maxUrls: 100 });
     const paths = result.urls.map((entry) => entry.url.slice(server.origin.length));
     expect(paths).toEqual(expect.arrayContaining(['/about', '/blog/third', '/new-home']));
     expect(paths.filter((path) => path.startsWith('/private/'))).toEqual([]);
@@ -319,7 +313,7 @@ describe('discoverUrls', () => {
   it('matches a small robots.txt here, without the worker pool', async () => {
     const robotsReader = workerRobotsReader();
     const server = await serveSite(fullSite);
-    const result = await discoverUrls(clientFor(server), { baseUrl: server.origin, maxUrls: 100, robotsReader });
+    const result = await discoverUrls(clientFor(server, true, robotsReader), { baseUrl: server.origin, maxUrls: 100 });
     expect(result.urls.map((entry) => entry.url)).not.toContain(`${server.origin}/private/secret`);
     expect(robotsReader.checks).toBe(0);
   });
@@ -387,6 +381,32 @@ describe('discoverUrls', () => {
       { url: `${server.origin}/b`, source: 'link', depth: 1 },
       { url: `${server.origin}/c`, source: 'link', depth: 2 },
     ]);
+  });
+
+  it("reads robots.txt once per site: discovery and the page fetches after it share the outbound client's copy", async () => {
+    const server = await serveSite(fullSite);
+    const client = clientFor(server);
+    await client.fetch({ url: `${server.origin}/about`, purpose: 'page' });
+    const result = await discoverUrls(client, { baseUrl: server.origin, maxUrls: 100 });
+    await client.fetch({ url: `${server.origin}/blog/third`, purpose: 'page' });
+    expect(result.robots.found).toBe(true);
+    expect(result.robots.sitemaps).toContain(`${server.origin}/sitemap_index.xml`);
+    expect(result.urls.map((entry) => entry.url)).not.toContain(`${server.origin}/private/secret`);
+    expect(server.requests.filter((path) => path === '/robots.txt')).toHaveLength(1);
+  });
+
+  it('records an error entry for a robots.txt that answers 5xx, and crawls as if it had none', async () => {
+    const server = await serveSite(() => ({
+      '/robots.txt': { type: 'text/plain', status: 503, body: 'busy' },
+      '/': page('/a'),
+      '/a': page(),
+    }));
+    const result = await discoverUrls(clientFor(server), { baseUrl: `${server.origin}/`, maxUrls: 10 });
+    expect(result.robots).toEqual({ found: false, sitemaps: [] });
+    expect(result.errors).toEqual([
+      { url: `${server.origin}/robots.txt`, code: 'UPSTREAM_FAILED', message: expect.stringContaining('HTTP 503') },
+    ]);
+    expect(result.urls.map((entry) => entry.url)).toEqual([`${server.origin}/`, `${server.origin}/a`]);
   });
 
   it('throws FORBIDDEN_ADDRESS when the outbound policy refuses base_url', async () => {

@@ -51,7 +51,7 @@ export async function discoverUrls(
     errors: run.errors,
   };
   try {
-    const robots = await readRobots(run, base.origin, options.robotsReader);
+    const robots = await readRobots(run, base.origin);
     result.robots = { found: robots.found, sitemaps: robots.sitemaps };
     if (!run.done) result.sitemaps = await collectFromSitemaps(run, base.origin, robots.sitemaps, options.parseSitemap);
     if (!run.done) {

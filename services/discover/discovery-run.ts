@@ -1,5 +1,6 @@
 /** State shared by the phases of one discovery: fetching, limits, results, errors, progress. */
 import { AppError, toAppError } from '../../core/errors.js';
+import type { RobotsTxt } from '../../core/http/robots-cache.js';
 import type { OutboundPurpose, OutboundResponse } from '../../core/http/types.js';
 import type { UrlCollector } from './url-collector.js';
 import type { DiscoveryError, DiscoveryFetcher, ProgressListener } from './types.js';
@@ -24,9 +25,20 @@ export class DiscoveryRun {
 
   async fetch(url: string, purpose: OutboundPurpose, accept: string): Promise<OutboundResponse> {
     const response = await this.fetcher.fetch({ url, purpose, headers: { accept }, signal: this.signal });
+    this.countFetched();
+    return response;
+  }
+
+  /** The site's robots.txt from the outbound client's cache (fetched there at most once per origin), counted as a document read. */
+  async robotsTxt(robotsUrl: string): Promise<RobotsTxt> {
+    const robots = await this.fetcher.robotsTxt(robotsUrl, this.signal);
+    this.countFetched();
+    return robots;
+  }
+
+  private countFetched(): void {
     this.fetched++;
     this.reportProgress();
-    return response;
   }
 
   /** Records a failure for one URL; nothing is recorded once the run is stopping (its errors are just the abort). */

@@ -12,11 +12,10 @@ import type {
   DiscoveryFetcher,
   LinkParser,
   ProgressListener,
-  RobotsFileReader,
   SitemapReader,
 } from './types.js';
 
-export interface DiscoveryParsing extends RobotsFileReader {
+export interface DiscoveryParsing {
   links: LinkParser;
   sitemap: SitemapReader;
 }
@@ -30,7 +29,7 @@ export class Discovery {
 
   /** robots.txt, sitemaps, then in-site links (discover.ts). */
   discoverUrls(
-    options: Omit<DiscoverOptions, 'respectRobots' | 'parseLinks' | 'parseSitemap' | 'robotsReader'>,
+    options: Omit<DiscoverOptions, 'respectRobots' | 'parseLinks' | 'parseSitemap'>,
     onProgress?: ProgressListener,
   ): Promise<DiscoverResult> {
     return discoverUrls(
@@ -40,7 +39,6 @@ export class Discovery {
         respectRobots: this.respectRobots,
         parseLinks: (page, pageUrl, signal) => this.parsing.links(page, pageUrl, signal),
         parseSitemap: (sitemap, signal) => this.parsing.sitemap(sitemap, signal),
-        robotsReader: this.parsing,
       },
       onProgress,
     );
@@ -48,12 +46,9 @@ export class Discovery {
 
   /** A breadth-first crawl whose pages the caller reads (site-crawl.ts). */
   crawlSite<T>(
-    options: Omit<SiteCrawlOptions<T>, 'fetcher' | 'respectRobots' | 'robotsReader'>,
+    options: Omit<SiteCrawlOptions<T>, 'fetcher' | 'respectRobots'>,
     onProgress?: (progress: SiteCrawlProgress) => void,
   ): Promise<SiteCrawlResult<T>> {
-    return crawlSite(
-      { ...options, fetcher: this.fetcher, respectRobots: this.respectRobots, robotsReader: this.parsing },
-      onProgress,
-    );
+    return crawlSite({ ...options, fetcher: this.fetcher, respectRobots: this.respectRobots }, onProgress);
   }
 }

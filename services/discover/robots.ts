@@ -1,52 +1,58 @@
 /**
- * Reading the site's robots.txt once: its Sitemap lines and, for the link
- * crawl, its rules for Quarry. The file is decoded and reduced to our rules in
- * the worker pool (services/extract/robots-rules.ts), as the outbound client's
- * RobotsCache reads it; a small rule set is matched here, a large one there.
+ * The site's robots.txt as discovery reads it: its Sitemap lines and, for the
+ * link crawl, its rules for Quarry. It comes from the outbound client's one
+ * robots.txt cache (core/http/robots-cache.ts), so a site's file is fetched
+ * once for discovery and for the page fetches after it, decoded and reduced
+ * in the worker pool (services/extract/robots-rules.ts), a large rule set
+ * matched there.
  */
 import { toAppError, type AppError } from '../../core/errors.js';
 import { normalizeHost } from '../../core/http/address-guard.js';
-import { ROBOTS_AGENT, robotsMatcher } from '../../core/http/robots-cache.js';
-import { bodyBytes } from '../extract/page-content.js';
+import type { RobotsMatcher } from '../../core/http/robots-cache.js';
 import type { DiscoveryRun } from './discovery-run.js';
-import type { RobotsFileReader } from './types.js';
 
 export interface SiteRobots {
   found: boolean;
   sitemaps: string[];
-  /** Which of urls robots.txt lets Quarry fetch. */
+  /** Which of urls robots.txt lets Quarry fetch: only the site's own origin is asked (another origin's rules are the outbound client's to apply when it fetches there). */
   allowed(urls: URL[], signal: AbortSignal): Promise<boolean[]>;
 }
 
 /**
- * Fetches <origin>/robots.txt. Missing, 4xx, 5xx or unreachable all mean
- * "no rules" (as RobotsCache treats them) and the last two add an error
+ * Reads <origin>/robots.txt. Missing, 4xx, 5xx or unreachable all mean "no
+ * rules" (as the page fetches treat them) and the last two add an error
  * entry; a refused address or a cancel is thrown, as base_url shares it.
  */
-export async function readRobots(run: DiscoveryRun, origin: string, reader: RobotsFileReader): Promise<SiteRobots> {
+export async function readRobots(run: DiscoveryRun, origin: string): Promise<SiteRobots> {
   const robotsUrl = `${origin}/robots.txt`;
   try {
-    const response = await run.fetch(robotsUrl, 'robots', 'text/plain,*/*;q=0.1');
-    if (response.status >= 500) run.recordStatus(robotsUrl, response.status);
-    if (response.status < 200 || response.status >= 300) return noRobots();
-    const { bytes, contentTypeHeader } = bodyBytes(response);
-    const file = await reader.robotsRules(bytes, contentTypeHeader, ROBOTS_AGENT, run.signal);
-    const matches = robotsMatcher(robotsUrl, file, ROBOTS_AGENT, reader);
-    return {
-      found: true,
-      sitemaps: [...new Set(file.sitemaps)],
-      allowed: (urls, signal) =>
-        matches(
-          urls.map((url) => url.href),
-          signal,
-        ),
-    };
+    const robots = await run.robotsTxt(robotsUrl);
+    if (robots.failure !== undefined) throw robots.failure;
+    if (robots.status !== null && robots.status >= 500) run.recordStatus(robotsUrl, robots.status);
+    if (!robots.rules || !robots.check) return noRobots();
+    const sitemaps = [...new Set(robots.rules.sitemaps ?? [])];
+    return { found: true, sitemaps, allowed: urlsAllowedBy(robots.check, origin) };
   } catch (error) {
     const appError = toAppError(error);
     if (concernsBaseUrl(appError, origin) || run.signal.aborted) throw appError;
     run.recordError(robotsUrl, appError);
     return noRobots();
   }
+}
+
+function urlsAllowedBy(check: RobotsMatcher, origin: string): SiteRobots['allowed'] {
+  return async (urls, signal) => {
+    const own = urls.filter((url) => url.origin === origin);
+    const answers =
+      own.length > 0
+        ? await check(
+            own.map((url) => url.href),
+            signal,
+          )
+        : [];
+    let next = 0;
+    return urls.map((url) => (url.origin === origin ? answers[next++] !== false : true));
+  };
 }
 
 /** A cancel, or the guard refusing the site's own host (not a host robots.txt redirected to): discovery cannot go on. */

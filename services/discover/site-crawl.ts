@@ -14,7 +14,7 @@ import { runInOrder } from './ordered-pool.js';
 import { allowEverything, readRobots } from './robots.js';
 import { isAssetUrl, mayHoldLinks, normaliseUrl } from './site-urls.js';
 import { MAX_URL_LENGTH, UrlCollector } from './url-collector.js';
-import type { DiscoveryError, DiscoveryFetcher, RobotsFileReader } from './types.js';
+import type { DiscoveryError, DiscoveryFetcher } from './types.js';
 
 /** follow: taken, and its links followed while within maxDepth; leaf: taken, links not followed; drop: neither. */
 export type LinkDecision = 'follow' | 'leaf' | 'drop';
@@ -42,9 +42,8 @@ export interface SiteCrawlOptions<T> {
   signal?: AbortSignal;
   /** Skip links robots.txt disallows for Quarry; pass the outbound policy's respectRobots. */
   respectRobots: boolean;
-  /** For robots.txt, fetched here and read in the worker pool. */
+  /** For robots.txt, from the outbound client's one cache (read in the worker pool there). */
   fetcher: DiscoveryFetcher;
-  robotsReader: RobotsFileReader;
   read(url: string, signal: AbortSignal): Promise<PageRead<T>>;
   /** One decision per URL, in order; called with baseUrl first, then with each read page's new links. */
   decide(urls: URL[], signal: AbortSignal): Promise<LinkDecision[]>;
@@ -99,7 +98,7 @@ export async function crawlSite<T>(
   const deadline = AbortSignal.timeout(options.timeoutMs);
   const finished = new AbortController();
   const signal = AbortSignal.any([deadline, finished.signal, ...(options.signal ? [options.signal] : [])]);
-  // robots.txt is read with discovery's own reader; its collector is unused here.
+  // robots.txt is read as discovery reads it; its collector is unused here.
   const robotsRun = new DiscoveryRun(options.fetcher, new UrlCollector(1, () => true), 1, signal, undefined);
   const result: SiteCrawlResult<T> = { base_url: base.href, urls: [], timedOut: false, errors: robotsRun.errors };
   const seen = new Set<string>([base.href]);
@@ -118,15 +117,10 @@ export async function crawlSite<T>(
     (options.readAll && task.entry !== null) || (followsLinks(task) && !full());
 
   try {
-    const robots = await readRobots(robotsRun, base.origin, options.robotsReader);
-    /** Which of urls robots.txt lets us take: only the site's own are asked (another origin's rules are the reader's to apply). */
-    const allowed = async (urls: URL[]): Promise<boolean[]> => {
-      if (!options.respectRobots) return allowEverything(urls, signal);
-      const own = urls.filter((url) => url.origin === base.origin);
-      const answers = await robots.allowed(own, signal);
-      let next = 0;
-      return urls.map((url) => (url.origin === base.origin ? answers[next++]! : true));
-    };
+    const robots = await readRobots(robotsRun, base.origin);
+    /** Which of urls robots.txt lets us take (another origin's rules are the reader's to apply). */
+    const allowed = (urls: URL[]): Promise<boolean[]> =>
+      options.respectRobots ? robots.allowed(urls, signal) : allowEverything(urls, signal);
     if (!(await allowed([base]))[0]) {
       result.errors.push({
         url: base.href,

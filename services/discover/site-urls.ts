@@ -1,4 +1,5 @@
 /** Which links discovery keeps and follows: normalised, http(s), in-site, not an asset. */
+import { hostOf, siteKey } from '../web-search/hosts.js';
 
 /**
  * Files that are not pages: never reported or fetched by the link crawl.
@@ -108,27 +109,26 @@ export function mayHoldLinks(url: URL): boolean {
   return !ASSET_EXTENSIONS.has(extension) && !NON_HTML_DOCUMENT_EXTENSIONS.has(extension);
 }
 
-/** The origins counted as "the site": base_url's, plus where base_url redirects to on the same host or its www twin. */
+/**
+ * The sites counted as "the site" (services/web-search/hosts.ts: scheme and a www label aside,
+ * port kept): base_url's, plus where base_url redirects to on the same host on another port.
+ */
 export class SiteScope {
-  private readonly origins = new Set<string>();
+  private readonly sites = new Set<string>();
 
   constructor(private readonly base: URL) {
-    this.origins.add(base.origin);
+    this.sites.add(siteKey(base)!);
   }
 
-  /** Accepts base_url's redirect target when only the scheme, port or a leading "www." changed (http → https, say). */
+  /** Accepts base_url's redirect target when it stays on the same host (http → https on another port, say). */
   acceptRedirectOf(finalUrl: string): void {
     const final = normaliseUrl(finalUrl);
-    if (final && withoutWww(final.hostname) === withoutWww(this.base.hostname)) this.origins.add(final.origin);
+    if (final && hostOf(final) === hostOf(this.base)) this.sites.add(siteKey(final)!);
   }
 
   contains(url: URL): boolean {
-    return this.origins.has(url.origin);
+    return this.sites.has(siteKey(url)!);
   }
-}
-
-function withoutWww(hostname: string): string {
-  return hostname.startsWith('www.') ? hostname.slice(4) : hostname;
 }
 
 /** Whether a response may hold links. No Content-Type at all: sniffing is what browsers do, and parsing non-HTML just finds no links. */

@@ -2,12 +2,13 @@
 import type { OutboundRequest, OutboundResponse } from '../../core/http/types.js';
 import type { SitemapDocument } from './sitemap-parser.js';
 import type { PageContent } from '../extract/types.js';
-import type { RobotsReader } from '../../core/http/robots-cache.js';
-import type { RobotsFile } from '../extract/robots-rules.js';
+import type { RobotsTxt } from '../../core/http/robots-cache.js';
 
 /** The part of OutboundClient discovery needs; tests and callers pass the real client. */
 export interface DiscoveryFetcher {
   fetch(request: OutboundRequest): Promise<OutboundResponse>;
+  /** robots.txt from the client's one cache, read by its reader (the worker pool), Sitemap lines included. */
+  robotsTxt(url: string, signal?: AbortSignal): Promise<RobotsTxt>;
 }
 
 export interface DiscoverOptions {
@@ -32,18 +33,6 @@ export interface DiscoverOptions {
   parseLinks: LinkParser;
   /** Reads sitemaps (up to 50 MB unpacked), in the extraction pool too. */
   parseSitemap: SitemapReader;
-  /** Reads robots.txt, in the extraction pool too. */
-  robotsReader: RobotsFileReader;
-}
-
-/** The outbound client's robots.txt reader (the extraction pool), whose rules also carry the file's Sitemap lines. */
-export interface RobotsFileReader extends RobotsReader {
-  robotsRules(
-    bytes: Uint8Array,
-    contentType: string | undefined,
-    agent: string,
-    signal?: AbortSignal,
-  ): Promise<RobotsFile>;
 }
 
 /** A page's links, parsed off this thread from its bytes (decoded there) or its markup. */

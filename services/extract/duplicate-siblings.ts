@@ -8,6 +8,7 @@
  * same size holds (the copies may differ by a title or a table of contents).
  */
 import type { ContentStats } from './content-stats.js';
+import { words } from '../ranking/tokens.js';
 
 /** Only blocks this long: short repeats ("Read more", a price) are often meant. */
 const MIN_CHARS = 200;
@@ -89,8 +90,7 @@ function removeNearCopies(element: Element, stats: ContentStats): void {
 
 function wordBag(element: Element): Map<string, number> {
   const bag = new Map<string, number>();
-  for (const word of (element.textContent ?? '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])
-    bag.set(word, (bag.get(word) ?? 0) + 1);
+  for (const word of words(element.textContent ?? '')) bag.set(word, (bag.get(word) ?? 0) + 1);
   return bag;
 }
 

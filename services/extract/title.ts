@@ -3,20 +3,20 @@
  * first <h1>, without a trailing (or leading) site name such as " | Example News".
  */
 
+import { bareHost } from '../web-search/hosts.js';
+
 const SEPARATORS = /\s+[|\-–—·•:»/]\s+/g;
 
 function squash(value: string): string {
-  return value
-    .toLowerCase()
-    .replace(/^www\./, '')
-    .replace(/[^\p{L}\p{N}]/gu, '');
+  // A site name written as a host ("www.example.com") compares as the host does.
+  return bareHost(value).replace(/[^\p{L}\p{N}]/gu, '');
 }
 
 function siteNames(siteName: string | null, pageUrl: URL | null): string[] {
   const names: string[] = [];
   if (siteName) names.push(squash(siteName));
   if (pageUrl) {
-    const host = pageUrl.hostname.replace(/^www\./, '');
+    const host = bareHost(pageUrl.hostname);
     const labels = host.split('.');
     // The registrable name ("wikipedia" of en.wikipedia.org) is what titles usually carry.
     names.push(squash(host), squash(labels.slice(0, -1).join('.')), squash(labels.at(-2) ?? ''));

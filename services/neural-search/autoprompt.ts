@@ -11,7 +11,7 @@ import type { LlmTiers } from '../llm/registry.js';
 import type { Logger } from '../../core/logger.js';
 import type { NeuralCategory } from './schemas.js';
 import { modelFor } from '../llm/model-choice.js';
-import { isStopWord } from '../ranking/tokens.js';
+import { isStopWord, writtenWords } from '../ranking/tokens.js';
 
 export const MAX_EXPANSIONS = 3;
 
@@ -35,13 +35,8 @@ export interface Expansion {
 
 function keywords(query: string): string[] {
   const stripped = query.replace(QUESTION_LEAD, '').replace(/[?!.]+$/g, '');
-  return (
-    stripped
-      .split(/\s+/)
-      .map((w) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''))
-      // The one stop-word list (services/ranking/tokens.ts).
-      .filter((w) => w.length > 0 && !isStopWord(w.toLowerCase()))
-  );
+  // The one stop-word list (services/ranking/tokens.ts).
+  return writtenWords(stripped).filter((w) => !isStopWord(w.toLowerCase()));
 }
 
 export function ruleExpansions(query: string, category: NeuralCategory | undefined): string[] {

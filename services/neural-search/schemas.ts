@@ -1,23 +1,10 @@
 /** Input and output shapes of neural search and similar search (spec: "the service API", /api/v1/neural), shared by the areas built on them. */
 import { z } from 'zod';
-import { isoDateSchema } from '../../core/field-schemas.js';
+import { domainFilterSchema, isoDateSchema } from '../../core/field-schemas.js';
 import { languageSchema } from '../web-search/schemas.js';
 
 export const NEURAL_CATEGORIES = ['general', 'news', 'academic', 'tech', 'finance'] as const;
 export type NeuralCategory = (typeof NEURAL_CATEGORIES)[number];
-
-const domainSchema = z
-  .string()
-  .max(253)
-  .trim()
-  .toLowerCase()
-  .regex(/^(?:\*\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*\.?$/i, 'must be a domain name such as example.com')
-  .transform((d) =>
-    d
-      .replace(/^\*\./, '')
-      .replace(/^www\./, '')
-      .replace(/\.$/, ''),
-  );
 
 export const neuralSearchInputSchema = z
   .strictObject({
@@ -25,8 +12,8 @@ export const neuralSearchInputSchema = z
     num_results: z.int().min(1).max(50).default(10),
     use_autoprompt: z.boolean().default(true),
     include_highlights: z.boolean().default(false),
-    include_domains: z.array(domainSchema).min(1).max(50).optional(),
-    exclude_domains: z.array(domainSchema).min(1).max(50).optional(),
+    include_domains: z.array(domainFilterSchema).min(1).max(50).optional(),
+    exclude_domains: z.array(domainFilterSchema).min(1).max(50).optional(),
     start_published_date: isoDateSchema.optional(),
     end_published_date: isoDateSchema.optional(),
     category: z.enum(NEURAL_CATEGORIES).optional(),

@@ -1,11 +1,12 @@
 /**
  * Every link of a page (the whole page, not only its main content), merged
- * by URL, each internal (same host, "www." ignored) or external, with its
+ * by URL, each internal (the page's site: services/web-search/hosts.ts) or external, with its
  * anchor text, rel values and nofollow (rel nofollow, ugc or sponsored).
  * Read in the extraction worker pool (services/page-analysis/analyse-page.ts);
  * enhanced search scores them for relevance.
  */
 import { baseUrlOf, parseDocument } from '../extract/parse-document.js';
+import { sameSite } from '../web-search/hosts.js';
 
 export interface AnalysedLink {
   url: string;
@@ -29,10 +30,6 @@ export interface LinkAnalysis {
 
 const MAX_LINKS = 2000;
 const NOFOLLOW = new Set(['nofollow', 'ugc', 'sponsored']);
-
-function hostKey(host: string): string {
-  return host.toLowerCase().replace(/^www\./, '');
-}
 
 export interface CollectedLinks {
   links: Omit<AnalysedLink, 'relevance'>[];
@@ -76,7 +73,7 @@ export function collectLinks(html: string, pageUrl: string): CollectedLinks {
     byUrl.set(url.href, {
       url: url.href,
       text,
-      type: hostKey(url.host) === hostKey(page.host) ? 'internal' : 'external',
+      type: sameSite(url, page) ? 'internal' : 'external',
       nofollow: rel.some((r) => NOFOLLOW.has(r)),
       rel,
       occurrences: 1,

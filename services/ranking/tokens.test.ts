@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { lexicalRelevance } from './relevance.js';
-import { contentTerms, contentTokens, isStopWord, stem, tokenize } from './tokens.js';
+import { contentTerms, contentTokens, isStopWord, stem, tokenize, words, writtenWords } from './tokens.js';
 import { FINANCE, SPEECH } from './fixtures/real-texts.js';
 
 describe('tokenize and stem', () => {
@@ -52,5 +52,27 @@ describe('tokenize and stem', () => {
     for (const word of ['those', 'here', 'because', 'once', 'having']) {
       expect(isStopWord(stem(word)), word).toBe(true);
     }
+  });
+});
+
+describe('words and writtenWords', () => {
+  it('gives the words tokenize() stems: lower case, accents folded, neither stemmed nor paired', () => {
+    expect(words('Crème brûlée RECIPES, 2nd edition')).toEqual(['creme', 'brulee', 'recipes', '2nd', 'edition']);
+    expect(words('東京タワー visits')).toEqual(['東京タワー', 'visits']);
+    expect(tokenize('Crème brûlée RECIPES')).toEqual(words('Crème brûlée RECIPES').map(stem));
+  });
+
+  it('keeps a query word as written, its edge punctuation trimmed', () => {
+    expect(writtenWords('"Does the U.S. ban COVID-19 tests?"  (it\'s said)')).toEqual([
+      'Does',
+      'the',
+      'U.S',
+      'ban',
+      'COVID-19',
+      'tests',
+      "it's",
+      'said',
+    ]);
+    expect(writtenWords(' -- ')).toEqual([]);
   });
 });

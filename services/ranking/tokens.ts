@@ -25,17 +25,37 @@ const UNSPACED_RUN = /^[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}]+$/u;
 
 const NON_ASCII = /[^\x00-\x7f]/;
 
-/** Lower-cased, accent-folded, stemmed word tokens, stop words left in (phrase matching needs them). */
-export function tokenize(text: string): string[] {
-  // Most text is plain ASCII: there folding changes nothing and letters are a-z, so the Unicode passes are skipped (same tokens, ~2× faster).
-  if (!NON_ASCII.test(text)) return (text.toLowerCase().match(/[a-z0-9]+/g) ?? []).map(stem);
-  const words =
+/**
+ * Lower-cased, accent-folded words (runs of letters and digits), neither stemmed nor cut into
+ * pairs: what tokenize() starts from, for comparing texts word for word (shingles, word bags).
+ */
+export function words(text: string): string[] {
+  // Most text is plain ASCII: there folding changes nothing and letters are a-z, so the Unicode passes are skipped (same words, ~2× faster).
+  if (!NON_ASCII.test(text)) return text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
+  return (
     text
       .toLowerCase()
       .normalize('NFKD')
       .replace(/\p{M}/gu, '')
-      .match(/[\p{L}\p{N}]+/gu) ?? [];
-  return words.flatMap((word) => (UNSPACED_RUN.test(word) ? bigrams(word) : [stem(word)]));
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  );
+}
+
+/** Lower-cased, accent-folded, stemmed word tokens, stop words left in (phrase matching needs them). */
+export function tokenize(text: string): string[] {
+  if (!NON_ASCII.test(text)) return words(text).map(stem);
+  return words(text).flatMap((word) => (UNSPACED_RUN.test(word) ? bigrams(word) : [stem(word)]));
+}
+
+/**
+ * A text's words as written, for building a query from it: split at white space, punctuation
+ * trimmed from each end, case and inner marks (it's, U.S., COVID-19) kept.
+ */
+export function writtenWords(text: string): string[] {
+  return text
+    .split(/\s+/)
+    .map((word) => word.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''))
+    .filter((word) => word.length > 0);
 }
 
 function bigrams(run: string): string[] {

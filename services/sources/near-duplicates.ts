@@ -12,6 +12,7 @@
  * loop for every page a search reads (a 1.5 MB page took a quarter second).
  */
 import { fnv1a } from '../ranking/fnv1a.js';
+import { words } from '../ranking/tokens.js';
 
 export const MAX_READ_CHARS = 200_000;
 const SHINGLE_WORDS = 5;
@@ -21,16 +22,10 @@ export const NEAR_DUPLICATE_CONTAINMENT = 0.8;
 export type Shingles = Set<number>;
 
 export function shingles(text: string): Shingles | null {
-  const words =
-    text
-      .slice(0, MAX_READ_CHARS)
-      .toLowerCase()
-      .normalize('NFKD')
-      .replace(/\p{M}/gu, '')
-      .match(/[\p{L}\p{N}]+/gu) ?? [];
-  if (words.length < MIN_WORDS) return null;
+  const found = words(text.slice(0, MAX_READ_CHARS));
+  if (found.length < MIN_WORDS) return null;
   const out: Shingles = new Set();
-  for (let i = 0; i + SHINGLE_WORDS <= words.length; i++) out.add(fnv1a(words.slice(i, i + SHINGLE_WORDS).join(' ')));
+  for (let i = 0; i + SHINGLE_WORDS <= found.length; i++) out.add(fnv1a(found.slice(i, i + SHINGLE_WORDS).join(' ')));
   return out;
 }
 

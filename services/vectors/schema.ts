@@ -6,6 +6,7 @@
  */
 import { Field, FixedSizeList, Float32, Int32, Int64, Schema, Utf8, type DataType } from 'apache-arrow';
 import { AppError } from '../../core/errors.js';
+import { bareHost } from '../web-search/hosts.js';
 import type { IndexedPage } from './types.js';
 
 export const TABLE_NAME = 'chunks';
@@ -56,7 +57,7 @@ export function incompatibility(existing: Schema, dimensions: number): string | 
   return null;
 }
 
-/** Lower-cased host without a leading "www." — what domain filters match against. */
+/** The URL's host as hosts are compared (services/web-search/hosts.ts) — what domain filters match against. */
 export function domainOf(url: string): string {
   let host: string;
   try {
@@ -71,8 +72,7 @@ export function domainOf(url: string): string {
 export function normaliseDomain(input: string): string {
   let host = input.trim().toLowerCase();
   if (host.includes('://')) host = new URL(host).hostname;
-  host = host.replace(/\/.*$/, '').replace(/\.$/, '');
-  return host.startsWith('www.') ? host.slice(4) : host;
+  return bareHost(host.replace(/\/.*$/, ''));
 }
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;

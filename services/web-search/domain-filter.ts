@@ -1,9 +1,9 @@
 /**
  * Domain filters on result URLs: a domain covers itself and every subdomain
- * ("example.com" covers "docs.example.com", not "notexample.com"); "www."
- * never matters. Entries arrive normalised by core/field-schemas.ts.
+ * ("example.com" covers "docs.example.com", not "notexample.com"); hosts
+ * and domains compare as hosts.ts says, so "www." (or "www2.") never matters. Entries arrive normalised by core/field-schemas.ts.
  */
-import { hostOf } from './url-normalize.js';
+import { bareHost, hostOf } from './hosts.js';
 
 export interface DomainFilter {
   include?: string[];
@@ -12,7 +12,7 @@ export interface DomainFilter {
 
 /** Whether the host is the domain or under it. */
 export function onDomain(host: string, domain: string): boolean {
-  const d = domain.toLowerCase().replace(/^www\./, '');
+  const d = bareHost(domain);
   return host === d || host.endsWith(`.${d}`);
 }
 

@@ -13,6 +13,11 @@ describe('normalizeUrl', () => {
     expect(keys).toEqual(new Set(['example.com/docs/guide']));
   });
 
+  it('drops a numbered www label too, as every host comparison does (hosts.ts)', () => {
+    expect(normalizeUrl('https://www1.cbn.com/cbnnews/')).toBe('cbn.com/cbnnews');
+    expect(normalizeUrl('https://wwwhatsnew.com/a')).toBe('wwwhatsnew.com/a');
+  });
+
   it('keeps the root slash and non-default ports', () => {
     expect(normalizeUrl('https://example.com')).toBe('example.com/');
     expect(normalizeUrl('https://example.com/')).toBe('example.com/');

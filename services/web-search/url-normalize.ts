@@ -6,29 +6,19 @@
  *
  * Decisions:
  * - The scheme is left out of the key, so http and https compare equal.
- * - "www." is dropped; "m." is kept, because mobile hosts often serve
- *   different pages (and sometimes a different site altogether).
+ * - The host is compared as hosts.ts says: "www." (and "www2." …) is dropped;
+ *   "m." is kept, because mobile hosts often serve different pages (and
+ *   sometimes a different site altogether).
  * - Only percent-escapes of unreserved characters (RFC 3986: A-Z a-z 0-9 - . _ ~)
  *   are decoded; other escapes are kept, with upper-case hex, since decoding
  *   them can change the meaning of the path.
  * - Non-http(s) and unparsable URLs come back unchanged.
  */
+import { bareHost } from './hosts.js';
 
 /** Query parameters that only track the click and never change the page. */
 const TRACKING_PARAM =
   /^(utm_\w+|gclid|gclsrc|dclid|gbraid|wbraid|fbclid|msclkid|yclid|twclid|ttclid|li_fat_id|igshid|mc_cid|mc_eid|ref_src|ref_url|_hsenc|_hsmi|mkt_tok|_ga|_gl|srsltid|oly_enc_id|oly_anon_id|vero_id|vero_conv|wickedid|s_kwcid|ef_id|spm|__s)$/i;
-
-/** The host a URL names, lower-case without "www." or a trailing dot; null when it is no URL. The one host helper. */
-export function hostOf(url: string): string | null {
-  try {
-    return new URL(url).hostname
-      .toLowerCase()
-      .replace(/\.$/, '')
-      .replace(/^www\./, '');
-  } catch {
-    return null;
-  }
-}
 
 export function normalizeUrl(url: string): string {
   let parsed: URL;
@@ -39,8 +29,8 @@ export function normalizeUrl(url: string): string {
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return url;
 
-  // URL already lower-cases the host and drops the scheme's default port.
-  const host = parsed.hostname.replace(/\.$/, '').replace(/^www\./, '');
+  // URL already drops the scheme's default port.
+  const host = bareHost(parsed.hostname);
   const port = parsed.port ? `:${parsed.port}` : '';
   let path = decodeUnreserved(parsed.pathname);
   if (path.length > 1) path = path.replace(/\/+$/, '') || '/';

@@ -141,6 +141,14 @@ describe('neural search', () => {
       use_autoprompt: false,
     });
     expect(included.body.results).toHaveLength(3);
+    // A domain written as the site's URL, as every area's domain field takes it.
+    const asUrl = await quarry.post('/api/v1/neural/search', {
+      query: PARAPHRASE,
+      exclude_domains: [`${web.url}/`],
+      use_autoprompt: false,
+    });
+    expect(asUrl.status).toBe(200);
+    expect(asUrl.body.results).toEqual([]);
     const dated = await quarry.post('/api/v1/neural/search', {
       query: PARAPHRASE,
       start_published_date: '2024-01-01',

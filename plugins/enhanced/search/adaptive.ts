@@ -17,6 +17,7 @@ import { toAppError } from '../../../core/errors.js';
 import type { PageErrorCode } from '../../../services/scrape/page-failures.js';
 import type { Embedder } from '../../../services/embeddings/types.js';
 import { isAssetUrl } from '../../../services/discover/site-urls.js';
+import { sameSite } from '../../../services/web-search/hosts.js';
 import type { PageAnalysis } from '../../../services/page-analysis/analyse-page.js';
 import type { CollectedLinks } from '../../../services/page-analysis/anchor-links.js';
 import type { TextBlock } from '../../../services/page-analysis/text-blocks.js';
@@ -88,10 +89,6 @@ interface Frontier {
   score: number;
 }
 
-function siteKey(url: URL): string {
-  return url.host.toLowerCase().replace(/^www\./, '');
-}
-
 function fingerprint(text: string): string {
   return createHash('sha1').update(text.toLowerCase().replace(/\s+/g, ' ').trim()).digest('hex');
 }
@@ -127,7 +124,6 @@ export async function adaptiveCrawl(
   const queryTerms = new Set(contentTerms(query));
   const state = new KnowledgeState();
   const startUrl = new URL(start.url);
-  const site = siteKey(startUrl);
   const seen = new Set<string>([withoutHash(startUrl)]);
   const frontier: Frontier[] = [];
   const pages: CrawledPage[] = [];
@@ -136,7 +132,7 @@ export async function adaptiveCrawl(
     if (depth >= options.maxDepth || !collected) return;
     const candidates = collected.links.filter((link) => {
       const url = new URL(link.url);
-      return siteKey(url) === site && !isAssetUrl(url) && !seen.has(link.url);
+      return sameSite(url, startUrl) && !isAssetUrl(url) && !seen.has(link.url);
     });
     const scores = await scoreLinks(query, candidates, deps.embedder, deps.signal);
     candidates.forEach((link, i) => {

@@ -1,6 +1,6 @@
 /**
  * Link analysis: every link of a page (the whole page, not only its main
- * content), merged by URL, each internal (same host, "www." ignored) or
+ * content), merged by URL, each internal (the same site: services/web-search/hosts.ts) or
  * external, with its anchor text, rel values, nofollow (rel nofollow, ugc or
  * sponsored) and a relevance to the query (link-relevance.ts). Links are
  * listed most relevant first; collecting them is services/page-analysis.

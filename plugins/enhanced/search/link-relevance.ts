@@ -10,6 +10,7 @@
  */
 import type { Embedder } from '../../../services/embeddings/types.js';
 import { passageScorer } from '../../../services/ranking/scorers.js';
+import { urlWords } from '../../../services/ranking/url-words.js';
 import { roundScore as round } from '../../../core/rounding.js';
 
 export interface LinkDescription {
@@ -18,19 +19,6 @@ export interface LinkDescription {
 }
 
 const MAX_EMBEDDED = 2000;
-
-export function urlWords(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return decodeURIComponent(`${parsed.pathname} ${parsed.search}`)
-      .replace(/\.(html?|php|aspx?)\b/gi, ' ')
-      .split(/[^\p{L}\p{N}]+/u)
-      .filter((word) => word.length > 1 && !/^\d{5,}$/.test(word))
-      .join(' ');
-  } catch {
-    return '';
-  }
-}
 
 export async function scoreLinks(
   query: string,

@@ -4,7 +4,6 @@ import { KnowledgeState } from './adaptive.js';
 import { collectLinks } from '../../../services/page-analysis/anchor-links.js';
 import { pageBlocks } from '../../../services/page-analysis/text-blocks.js';
 import { analyseLinks } from './link-analysis.js';
-import { urlWords } from './link-relevance.js';
 import { contentTerms } from '../../../services/ranking/tokens.js';
 
 const html = (name: string) => fixturePages().find((p) => p.name === name)!.html;
@@ -34,10 +33,6 @@ describe('link analysis on a real page', () => {
     expect(analysis.links.slice(0, 10).some((l) => /xbox/i.test(l.text))).toBe(true);
     const relevances = analysis.links.map((l) => l.relevance);
     expect([...relevances].sort((a, b) => b - a)).toEqual(relevances);
-  });
-
-  it('reads words from URLs', () => {
-    expect(urlWords('https://x.org/guides/tomato-watering_tips.html?page=2')).toBe('guides tomato watering tips page');
   });
 });
 

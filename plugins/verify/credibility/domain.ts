@@ -1,13 +1,15 @@
 /**
- * Host names as ratings are keyed: lower case, without "www.", falling back
+ * Host names as ratings are keyed: compared as services/web-search/hosts.ts
+ * compares hosts (lower case, no "www." or "www2."), falling back
  * label by label to the registrable domain of the public suffix list (so
  * news.bbc.co.uk finds bbc.co.uk, and nobody's blog on a shared host finds
  * the host).
  */
 import { parse } from 'tldts';
+import { bareHost } from '../../../services/web-search/hosts.js';
 
 export interface DomainParts {
-  /** The host as given, lower case, without a leading "www.". */
+  /** The host as given, as hosts are compared (bareHost). */
   host: string;
   /**
    * The registrable domain (bbc.co.uk); for a user site on a shared host (the list's private
@@ -25,8 +27,7 @@ export interface DomainParts {
 export function domainParts(hostOrUrl: string): DomainParts {
   const icann = parse(hostOrUrl);
   const withPrivate = parse(hostOrUrl, { allowPrivateDomains: true });
-  const hostname = (icann.hostname ?? hostOrUrl).toLowerCase().replace(/\.$/, '');
-  const host = hostname.replace(/^www\d*\./, '');
+  const host = bareHost(icann.hostname ?? hostOrUrl);
   const userHosted =
     withPrivate.isPrivate === true && withPrivate.domain !== null && withPrivate.domain !== icann.domain;
   return {

@@ -5,6 +5,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { AppError } from '../../../core/errors.js';
+import { bareHost, startsWithWww } from '../../../services/web-search/hosts.js';
 import { biasFromBaly, factualFromBaly, type BiasRating, type FactualReporting } from './labels.js';
 
 export interface RatingSet {
@@ -52,15 +53,15 @@ function splitLine(line: string, separator: string): string[] {
   return out;
 }
 
-/** A rating key: the host without "www.", plus the path for sets that rate a section (rfi.fr/en, channel4.com/news). */
+/** A rating key: the host as hosts are compared (bareHost), plus the path for sets that rate a section (rfi.fr/en, channel4.com/news). */
 export function ratingKey(raw: string): string {
-  return raw
-    .trim()
-    .toLowerCase()
-    .replace(/^https?:\/\//, '')
-    .replace(/^www\d*\./, '')
+  return bareHost(withoutScheme(raw))
     .replace(/[?#].*$/, '')
     .replace(/\/+$/, '');
+}
+
+function withoutScheme(raw: string): string {
+  return raw.trim().replace(/^https?:\/\//i, '');
 }
 
 /** Merges one rating file's rows into `into`, later figures replacing earlier ones field by field. Returns rows read. */
@@ -93,7 +94,7 @@ export function loadRatingsText(
     const domain = ratingKey(raw);
     if (!domain) continue;
     // A set listing both www.x and x: the row for x itself wins, whatever the order.
-    const viaWww = /^(https?:\/\/)?www\d*\./.test(raw);
+    const viaWww = startsWithWww(withoutScheme(raw));
     if (viaWww && seenHere.has(domain)) continue;
     seenHere.add(domain);
     const rating: DomainRating = { ...into.get(domain) };
