@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startQuarry } from '../e2e/harness.js';
 import { startResearchWeb, type ResearchWeb } from '../e2e/research-web.js';
+import { until } from '../sandbox/until.js';
 import { callTool, connectHosts, expectShape, stable, type Hosts } from './area-contract.js';
 
 let site: ResearchWeb;
@@ -360,12 +361,15 @@ describe('agent contract', () => {
     });
     expect(accepted.status).toBe(202);
     expectShape(accepted.body, { job_id: 'string', status: 'string', status_url: 'string' });
-    let status: any;
-    for (let i = 0; i < 240; i++) {
-      status = (await hosts.http.get(`/api/v1/agent/research/jobs/${accepted.body.job_id}`)).body;
-      if (status.status === 'completed') break;
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    const status = await until(
+      'the research job to complete',
+      async () => {
+        const body = (await hosts.http.get(`/api/v1/agent/research/jobs/${accepted.body.job_id}`)).body;
+        return body.status === 'completed' && body;
+      },
+      60_000,
+      250,
+    );
     expectShape(status, {
       job_id: 'string',
       status: 'string',
