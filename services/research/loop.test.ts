@@ -238,6 +238,23 @@ describe('runResearch', () => {
     const outcome = await research(['heat pump benefits'], { rounds: 1 });
     expect(outcome.sources.map((s) => s.url)).toEqual([urlOf(BENEFITS)]);
     expect(outcome.duplicates).toBe(1);
+    expect(outcome.failures).toMatchObject([{ url: urlOf(REPRINT), stage: 'duplicate' }]);
+  });
+
+  it('reads on past a page that fails and an engine that fails, and reports both', async () => {
+    const gone: ResearchPage = { path: '/heat-pumps/removed-article', title: 'Removed article', paragraphs: ['Gone.'] };
+    list(WHO_BUILT, [gone, HISTORY]);
+    const webSearch = quarry.app.services.webSearch;
+    // mojeek points at the sandbox too, which has no recording for it: it fails.
+    const outcome = await research([WHO_BUILT], {
+      rounds: 1,
+      plans: [...webSearch.plan('default', SUBJECT), { engine: 'mojeek', query: SUBJECT }],
+    });
+    expect(outcome.sources.map((s) => s.url)).toEqual([urlOf(HISTORY)]);
+    expect(outcome.coverage[0]!.answered).toBe(true);
+    expect(outcome.pagesFailed).toBe(1);
+    expect(outcome.failures).toEqual([{ url: urlOf(gone), stage: 'page', code: 'HTTP_ERROR', reason: 'HTTP 404' }]);
+    expect(outcome.enginesFailed).toEqual(['mojeek']);
   });
 
   it('skips what earlier work gathered (a resumed build): its pages and near copies of them', async () => {
