@@ -3,9 +3,12 @@
  * a test waits for. This scans the source of every test file (`*.test.ts` anywhere, and every
  * helper under test/) for the hand-written alternatives: a sleep promise (a timer resolving a
  * promise), the sleep of node:timers/promises, a loop on the clock (`while (Date.now() < …)`),
- * and vitest's own polling (`vi.waitFor`, `vi.waitUntil`). A text scan, so it sees what a test
- * writes, not what it means: the allow-list below names the few files whose timers are not a
- * wait for an event, each with how many matches it may have and why.
+ * vitest's own polling (`vi.waitFor`, `vi.waitUntil`) and each call of a sleep helper
+ * (a function named sleep, delay or pause). Shared test helpers outside test/ (the `.ts` files of any
+ * `fixtures/` folder, such as the job-queue conformance suite) are scanned too; worker scripts
+ * (`.mjs`) are programs under test, not tests. A text scan, so it sees what a test writes, not what
+ * it means: the allow-list below names the few files whose timers are not a wait for an event,
+ * each with how many matches it may have and why.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -21,11 +24,22 @@ const HAND_WAITS: Array<{ name: string; pattern: RegExp }> = [
   { name: 'the sleep of node:timers/promises', pattern: /['"](?:node:)?timers\/promises['"]/g },
   { name: 'a loop on the clock', pattern: /\b(?:while|for)\s*\([^)]*Date\.now\(\)/g },
   { name: "vitest's own polling", pattern: /\bvi\.(?:waitFor|waitUntil)\(/g },
+  // Each call of a file's own sleep helper counts, not only its definition.
+  { name: 'a call of a sleep helper', pattern: /(?<![.\w])(?:sleep|delay|pause)\(/g },
 ];
 
 /** Files whose timers are allowed, with the number of matches each may have and the reason. */
 const ALLOWED: Record<string, { matches: number; reason: string }> = {
-  'test/sandbox/until.ts': { matches: 1, reason: 'the one wait: its pause between two polls' },
+  'test/sandbox/until.ts': { matches: 2, reason: 'the one wait: its pause between two polls' },
+  'services/llm/fixtures/scripted-server.ts': {
+    matches: 3,
+    reason: 'the scripted model streams each event in two halves, a moment apart, to exercise reassembly',
+  },
+  'services/jobs/fixtures/job-queue-conformance.ts': {
+    matches: 6,
+    reason:
+      "a job's own work (30 ms), a time-based rule under test (a delayed job still queued before its time, a finished job's 1 s TTL passing), and two windows that show a job ran once (to be replaced by waiting for a later job)",
+  },
   'test/e2e/health-probe.ts': {
     matches: 2,
     reason: 'the probe schedule is the measurement: /healthz every 50 ms, and 1.5 s of probing the idle server',
@@ -44,11 +58,11 @@ const ALLOWED: Record<string, { matches: number; reason: string }> = {
       'a slow upstream (each answer held 80 ms, so requests overlap), and proving no retry follows a cancellation needs a window longer than the backoff',
   },
   'core/stores/record-mutex.test.ts': {
-    matches: 1,
+    matches: 2,
     reason: 'simulated work between the read and the write, so that increments without exclusion overlap and get lost',
   },
   'services/vectors/directory-lock.test.ts': {
-    matches: 1,
+    matches: 2,
     reason: 'simulated work inside the lock, so that holders without exclusion would overlap',
   },
   'test/e2e/page-actions.test.ts': {
@@ -56,7 +70,7 @@ const ALLOWED: Record<string, { matches: number; reason: string }> = {
     reason: 'the script a page runs in the browser (an executeJavascript action that waits), not the test waiting',
   },
   'test/install/test-waits.test.ts': {
-    matches: 8,
+    matches: 9,
     reason: 'this file: its doc comment and the examples it must notice',
   },
   'services/embeddings/batch-queue.test.ts': {
@@ -84,7 +98,8 @@ function testSources(dir: string, underTest = false): string[] {
     if (entry.isDirectory()) {
       if (SKIPPED_DIRS.has(entry.name) || entry.name.startsWith('.')) continue;
       const path = join(dir, entry.name);
-      files.push(...testSources(path, underTest || relative(PACKAGE_ROOT, path) === 'test'));
+      const helpers = underTest || relative(PACKAGE_ROOT, path) === 'test' || entry.name === 'fixtures';
+      files.push(...testSources(path, helpers));
     } else if (entry.name.endsWith('.test.ts') || (underTest && entry.name.endsWith('.ts'))) {
       files.push(relative(PACKAGE_ROOT, join(dir, entry.name)));
     }
@@ -120,10 +135,12 @@ describe('waiting in tests', () => {
       'while (Date.now() < deadline) {',
       'for (const end = Date.now() + ms; Date.now() < end; ) {}',
       'await vi.waitFor(() => expect(x).toBe(1));',
+      'await sleep(250);',
       // Not waits: a timer that does something later, and a timeout that rejects.
       'setTimeout(() => controller.abort(), 300);',
       "const timer = setTimeout(() => reject(new Error('late')), 1000);",
+      'await delays.wait(page.delayMs);',
     ].join('\n');
-    expect(handWaits(source).map((wait) => wait.line)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(handWaits(source).map((wait) => wait.line)).toEqual([1, 2, 3, 4, 5, 6, 7]);
   });
 });
