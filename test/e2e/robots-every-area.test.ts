@@ -14,7 +14,6 @@ import { startLocalSearch, type LocalSearch } from '../sandbox/local-search.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
 import { until } from '../sandbox/until.js';
 import { startQuarry, type RunningQuarry } from './harness.js';
-import { until } from '../sandbox/until.js';
 
 const ROBOTS = /robots\.txt/;
 const TOPIC = 'sourdough starter feeding schedule';
