@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../errors.js';
 import { WorkerPool } from './worker-pool.js';
+import { until } from '../../test/sandbox/until.js';
 
 const worker = fileURLToPath(new URL('./fixtures/sleep-worker.mjs', import.meta.url));
 let pool: WorkerPool<{ ms: number; value: string }, string> | null = null;
@@ -57,7 +58,7 @@ describe('WorkerPool', () => {
     pool = new WorkerPool({ filename: worker, name: 'sleep', threads: 1, maxQueue: 1 });
     const running = [pool.run({ ms: 300, value: '1' }), pool.run({ ms: 300, value: '2' })];
     // The thread has taken the first task; the second fills the queue.
-    await vi.waitFor(() => expect(pool!.stats().queued).toBe(1), { timeout: 5000, interval: 5 });
+    await until('the second task to wait in the queue', async () => pool!.stats().queued === 1, 5000, 5);
     const error = await pool.run({ ms: 1, value: '3' }).catch((e: AppError) => e);
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).code).toBe('OVERLOADED');

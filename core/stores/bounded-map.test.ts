@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import Keyv from 'keyv';
 import { BoundedMap } from './bounded-map.js';
 
@@ -32,13 +32,20 @@ describe('BoundedMap', () => {
   });
 
   it('works as a Keyv store with TTLs', async () => {
-    const keyv = new Keyv({ store: new BoundedMap<string, unknown>(2, 1e6) });
-    await keyv.set('a', { n: 1 });
-    await keyv.set('b', { n: 2 }, 1);
-    await keyv.set('c', { n: 3 });
-    expect(await keyv.get('a')).toBeUndefined();
-    expect(await keyv.get('c')).toEqual({ n: 3 });
-    await new Promise((r) => setTimeout(r, 5));
-    expect(await keyv.get('b')).toBeUndefined();
+    // The clock is moved past the TTL instead of slept through: Keyv reads expiry from Date.now().
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const keyv = new Keyv({ store: new BoundedMap<string, unknown>(2, 1e6) });
+      await keyv.set('a', { n: 1 });
+      await keyv.set('b', { n: 2 }, 1);
+      await keyv.set('c', { n: 3 });
+      expect(await keyv.get('a')).toBeUndefined();
+      expect(await keyv.get('c')).toEqual({ n: 3 });
+      expect(await keyv.get('b')).toEqual({ n: 2 });
+      vi.setSystemTime(Date.now() + 5);
+      expect(await keyv.get('b')).toBeUndefined();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

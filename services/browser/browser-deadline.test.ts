@@ -15,6 +15,7 @@ import { startLocalServer, testPolicy, type LocalServer } from '../../core/http/
 import { OutboundClient } from '../../core/http/outbound-client.js';
 import { silentLogger } from '../../core/logger.js';
 import { BrowserPool } from './browser-pool.js';
+import { until } from '../../test/sandbox/until.js';
 
 const hasChromium = existsSync('/usr/bin/chromium') && process.platform === 'linux';
 
@@ -66,13 +67,15 @@ function isGone(pid: number): boolean {
   return stat === null || stat.state === 'Z';
 }
 
-async function waitUntil(condition: () => boolean, ms: number): Promise<boolean> {
-  for (const end = Date.now() + ms; Date.now() < end; await sleep(50)) if (condition()) return true;
-  return condition();
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/** Waits until every process is gone (or a zombie); fails naming which were still there after ms. */
+async function allGone(what: string, pids: Iterable<number>, ms: number): Promise<void> {
+  const waited = [...pids];
+  await until(
+    () => `${what} (${waited.filter((pid) => !isGone(pid)).join(', ')} still running)`,
+    async () => waited.every(isGone),
+    ms,
+    50,
+  );
 }
 
 interface Settled {
@@ -160,7 +163,9 @@ describe.runIf(hasChromium)('BrowserPool deadlines against a browser that stops 
     // Frozen browsers the pool failed to kill would hang every close: kill them (ours, by pid) first.
     for (const pid of frozen) if (!isGone(pid)) process.kill(pid, 'SIGKILL');
     frozen.clear();
-    await Promise.race([Promise.allSettled(pools.splice(0).map((pool) => pool.close())), sleep(10_000)]);
+    // Closing is given up on after 10 s (timed's limit + its 2 s), so a hung close does not hang the suite.
+    const closing = pools.splice(0);
+    await timed(() => Promise.allSettled(closing.map((pool) => pool.close())), 8_000);
   });
 
   afterAll(async () => {
@@ -201,7 +206,7 @@ describe.runIf(hasChromium)('BrowserPool deadlines against a browser that stops 
     for (let round = 0; round < 10; round++) await deadlineAndCancellation(pool, `${site.origin}/hang-freeze`);
     expect(frozen.size).toBeGreaterThan(0);
     // Wedged browsers are killed, not kept: none of the frozen processes is left.
-    expect(await waitUntil(() => [...frozen].every(isGone), KILLED_WITHIN_MS)).toBe(true);
+    await allGone('the frozen browsers to be killed', frozen, KILLED_WITHIN_MS);
     const next = await timed(() => pool.renderHtml(`${site.origin}/after`, { timeoutMs: 10_000 }), 10_000);
     expect(next).toMatchObject({ hung: false, error: undefined });
     expect(pool.stats()).toMatchObject({ openPages: 0 });
@@ -229,7 +234,7 @@ describe.runIf(hasChromium)('BrowserPool deadlines against a browser that stops 
     expect(failed.error).toMatchObject({ message: 'the work failed' });
     expect(failing + failed.ms - failedAt).toBeLessThanOrEqual(3000 + SETTLE_SLACK_MS);
     expect(pool.stats().openPages).toBe(0);
-    expect(await waitUntil(() => [...frozen].every(isGone), KILLED_WITHIN_MS)).toBe(true);
+    await allGone('the frozen browsers to be killed', frozen, KILLED_WITHIN_MS);
 
     // A cancelled withPage on a frozen browser settles at once.
     const controller = new AbortController();
@@ -256,7 +261,7 @@ describe.runIf(hasChromium)('BrowserPool deadlines against a browser that stops 
     expect(pool.stats().openPages).toBe(0);
 
     // And so does one with a deadline of its own (on a fresh browser, once the frozen one is killed).
-    expect(await waitUntil(() => [...frozen].every(isGone), KILLED_WITHIN_MS)).toBe(true);
+    await allGone('the frozen browsers to be killed', frozen, KILLED_WITHIN_MS);
     let frozenAt = 0;
     const begun = Date.now();
     const late = await timed(
@@ -285,7 +290,7 @@ describe.runIf(hasChromium)('BrowserPool deadlines against a browser that stops 
     const closed = await timed(() => pool.close(), 4000);
     expect(closed).toMatchObject({ hung: false, error: undefined });
     expect(closed.ms).toBeLessThanOrEqual(4000);
-    expect(await waitUntil(() => stopped.every(isGone), 2000)).toBe(true);
+    await allGone('the stopped browsers to be killed', stopped, 2000);
   });
 
   it('settles by the deadline and closes within a few seconds when the launch never finishes', {
@@ -309,7 +314,7 @@ describe.runIf(hasChromium)('BrowserPool deadlines against a browser that stops 
       const closed = await timed(() => pool.close(), 4000);
       expect(closed).toMatchObject({ hung: false, error: undefined });
       expect(closed.ms).toBeLessThanOrEqual(4000);
-      expect(await waitUntil(() => launched.every(isGone), 2000)).toBe(true);
+      await allGone('the launched browsers to be killed', launched, 2000);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

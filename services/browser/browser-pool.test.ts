@@ -4,6 +4,7 @@ import { silentLogger } from '../../core/logger.js';
 import { startLocalServer, testPolicy, type LocalServer } from '../../core/http/fixtures/local-server.js';
 import { OutboundClient } from '../../core/http/outbound-client.js';
 import { BrowserPool } from './browser-pool.js';
+import { until } from '../../test/sandbox/until.js';
 
 const hasChromium = existsSync('/usr/bin/chromium');
 
@@ -102,10 +103,7 @@ describe.runIf(hasChromium)('BrowserPool with Chromium', () => {
 
   it('aborts page requests to a refused address', async () => {
     await pool.renderHtml(`${site.origin}/leak`, { timeoutMs: 20_000, waitUntil: 'networkidle' });
-    for (let waited = 0; !site.requests.includes('/beacon') && waited < 5000; waited += 50) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    expect(site.requests).toContain('/beacon');
+    await until('the page to send its beacon', async () => site.requests.includes('/beacon'), 5000, 50);
     expect(forbidden.requests).toEqual([]);
   });
 

@@ -5,6 +5,7 @@ import { silentLogger } from '../../core/logger.js';
 import { startLocalServer, testPolicy, type LocalServer } from '../../core/http/fixtures/local-server.js';
 import { OutboundClient } from '../../core/http/outbound-client.js';
 import { GuardingProxy } from './guarding-proxy.js';
+import { until } from '../../test/sandbox/until.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 
@@ -47,13 +48,6 @@ function exchange(port: number, text: string): Promise<string> {
   });
 }
 
-/** Polls until condition holds; false after ms. */
-async function eventually(condition: () => boolean, ms: number): Promise<boolean> {
-  for (const end = Date.now() + ms; Date.now() < end; await new Promise((resolve) => setTimeout(resolve, 20)))
-    if (condition()) return true;
-  return condition();
-}
-
 describe('GuardingProxy', () => {
   it('drops the upstream connection when the browser gives up on an upstream that never answers', async () => {
     // An upstream that takes requests and never answers; it counts the connections still open to it.
@@ -81,11 +75,11 @@ describe('GuardingProxy', () => {
       browser.write(`GET http://127.0.0.1:${port}/slow HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`),
     );
     browser.on('error', () => undefined);
-    expect(await eventually(() => asked, 2000)).toBe(true);
+    await until('the upstream to be asked', async () => asked, 2000, 20);
     expect(open.size).toBe(1);
     // The page is closed: its connection to the proxy goes, and so must the proxy's to the upstream.
     browser.destroy();
-    expect(await eventually(() => open.size === 0, 1000)).toBe(true);
+    await until('the upstream connection to close', async () => open.size === 0, 1000, 20);
   });
 
   it('forwards plain HTTP to an allowed host and drops a refused one', async () => {

@@ -2,8 +2,9 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, expect, it, vi } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { ProcessPool } from './process-pool.js';
+import { until } from '../../test/sandbox/until.js';
 
 const worker = fileURLToPath(new URL('./fixtures/stuck-worker.mjs', import.meta.url));
 let pool: ProcessPool<{ kind: string; value?: string; started?: string }, string> | null = null;
@@ -27,7 +28,7 @@ it('closes within its bound even while a process spins', async () => {
   const started = join(mkdtempSync(join(tmpdir(), 'quarry-spin-')), 'started');
   const spinning = pool.run({ kind: 'spin', started }, { timeoutMs: 60_000 }).catch(() => 'abandoned');
   // The process is inside its busy loop (it made the file just before entering it).
-  await vi.waitFor(() => expect(existsSync(started)).toBe(true), { timeout: 20_000, interval: 20 });
+  await until('the worker process to enter its busy loop', async () => existsSync(started), 20_000, 20);
   rmSync(dirname(started), { recursive: true, force: true });
   const closing = Date.now();
   await pool.close(1000);

@@ -7,7 +7,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { createHmac } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { OutboundClient } from '../../core/http/outbound-client.js';
 import { silentLogger } from '../../core/logger.js';
 import { embeddedEnv, type JobQueueEnv } from '../jobs/fixtures/job-queue-envs.js';
@@ -16,6 +16,7 @@ import { jobMessageId, jobWebhookListener, jobWebhookState } from './job-webhook
 import { generateWebhookSecret, webhookSecretProblem } from './standard-webhooks.js';
 import { WEBHOOK_DELIVERY_KIND, WebhookDeliveries, type DeliveryState } from './webhook-deliveries.js';
 import { parseRetryAfter } from './webhook-attempt.js';
+import { until } from '../../test/sandbox/until.js';
 
 const SECRET = generateWebhookSecret();
 
@@ -136,13 +137,15 @@ async function deliveries(
 }
 
 async function settled(webhooks: WebhookDeliveries, id: string, timeoutMs = 10_000): Promise<DeliveryState> {
-  return vi.waitFor(
+  return until(
+    `delivery ${id} to settle`,
     async () => {
       const state = await webhooks.state(id);
       if (!state || state.status === 'pending') throw new Error(`delivery ${id} is ${state?.status ?? 'unknown'}`);
       return state;
     },
-    { timeout: timeoutMs, interval: 20 },
+    timeoutMs,
+    20,
   );
 }
 
@@ -230,10 +233,12 @@ describe('webhook delivery (Standard Webhooks)', () => {
     const { jobs, webhooks } = await deliveries({ baseMs: 50 });
     await jobs.start();
     await webhooks.enqueue({ id: 'msg_busy', url: url('/busy'), body: '{}' });
-    await vi.waitFor(async () => expect((await webhooks.state('msg_busy'))?.lastError).toBe('HTTP 429'), {
-      timeout: 5000,
-      interval: 20,
-    });
+    await until(
+      'the first attempt to meet the 429',
+      async () => (await webhooks.state('msg_busy'))?.lastError === 'HTTP 429',
+      5000,
+      20,
+    );
     const waiting = (await webhooks.state('msg_busy'))!;
     expect(waiting.status).toBe('pending');
     expect(Date.parse(waiting.nextAttemptAt!)).toBeGreaterThanOrEqual(Date.now() + 1000);
@@ -292,7 +297,7 @@ describe('webhook delivery (Standard Webhooks)', () => {
     const first = await deliveries();
     await first.jobs.start();
     await first.webhooks.enqueue({ id: 'msg_crash', url: url('/slow'), body: '{"survives":true}' });
-    await vi.waitFor(() => expect(received.get('/slow')).toHaveLength(1), { timeout: 5000, interval: 20 });
+    await until('the slow receiver to get the message', async () => received.get('/slow')?.length === 1, 5000, 20);
     await env.crash(first.jobs);
     const second = await deliveries();
     await second.jobs.start();
@@ -346,12 +351,9 @@ describe('webhook delivery (Standard Webhooks)', () => {
     jobs.define('test.quick', async () => 'done');
     await jobs.start();
     await webhooks.enqueue({ id: 'msg_stuck', url: url('/stuck'), body: '{}' });
-    await vi.waitFor(() => expect(received.get('/stuck')).toHaveLength(1), { timeout: 5000, interval: 20 });
+    await until('the stuck receiver to get the message', async () => received.get('/stuck')?.length === 1, 5000, 20);
     const quick = await jobs.submit('test.quick', null);
-    await vi.waitFor(async () => expect((await jobs.get(quick.id))?.status).toBe('completed'), {
-      timeout: 2000,
-      interval: 20,
-    });
+    await until('the quick job to complete', async () => (await jobs.get(quick.id))?.status === 'completed', 2000, 20);
   });
 });
 

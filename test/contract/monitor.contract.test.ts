@@ -5,11 +5,12 @@
  * receiver). The list and results routes answer bare arrays over HTTP; MCP
  * carries them under `monitors` and `results`.
  */
-import { afterAll, expect, vi } from 'vitest';
+import { afterAll, expect } from 'vitest';
 import { NewsFeed } from '../sandbox/news-feed.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
 import { describeContract, field, startContractHosts, type RouteContract } from './contract-suite.js';
 import type { FieldSpec } from './response-shape.js';
+import { until } from '../sandbox/until.js';
 
 let web: SandboxWeb;
 const feed = new NewsFeed();
@@ -265,12 +266,13 @@ const contract = describeContract(
     });
     fixture.monitor_id = created.body.id;
     fixtureResults.monitor_id = created.body.id;
-    await vi.waitFor(
+    await until(
+      "the fixture monitor's alert to be delivered",
       async () => {
         const monitor = (await hosts.quarry.get(`/api/v1/monitor/topics/${fixture.monitor_id}`)).body;
-        if (monitor.deliveries[0]?.status !== 'delivered') throw new Error('the fixture is not alerted yet');
+        return monitor.deliveries[0]?.status === 'delivered';
       },
-      { timeout: 30_000, interval: 100 },
+      30_000,
     );
     return hosts;
   },

@@ -6,6 +6,7 @@
 import { expect, it } from 'vitest';
 import { playDefaultEngines } from '../recordings.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
+import { until } from '../sandbox/until.js';
 import { describeContract, field, startContractHosts, type RouteContract } from './contract-suite.js';
 import { searchAnswerFields as searchResponse } from './search-answer-fields.js';
 
@@ -167,11 +168,14 @@ it('async_mode: 202 with job_id and status_url, completed through /api/v1/search
     status: expect.stringMatching(/^(pending|processing)$/),
   });
   expect(accepted.body.status_url).toMatch(new RegExp(`/api/v1/search/jobs/${accepted.body.job_id}$`));
-  let status = await http('GET', `/api/v1/search/status/${accepted.body.job_id}`, {});
-  for (let i = 0; i < 100 && status.body.status !== 'completed'; i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    status = await http('GET', `/api/v1/search/status/${accepted.body.job_id}`, {});
-  }
+  const status = await until(
+    'the search job to complete (HTTP)',
+    async () => {
+      const answer = await http('GET', `/api/v1/search/status/${accepted.body.job_id}`, {});
+      return answer.body.status === 'completed' && answer;
+    },
+    10_000,
+  );
   expect(status.status).toBe(200);
   expect(status.body.status).toBe('completed');
   expect(status.body.results.length).toBeGreaterThan(0);
@@ -180,10 +184,13 @@ it('async_mode: 202 with job_id and status_url, completed through /api/v1/search
   expect(viaMcp.isError).toBe(false);
   const job = viaMcp.structured as any;
   expect(job).toMatchObject({ job_id: job.request_id, status: expect.stringMatching(/^(pending|processing)$/) });
-  let polled = await mcp('search_job_status', { request_id: job.job_id });
-  for (let i = 0; i < 100 && (polled.structured as any).status !== 'completed'; i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    polled = await mcp('search_job_status', { request_id: job.job_id });
-  }
+  const polled = await until(
+    'the search job to complete (MCP)',
+    async () => {
+      const answer = await mcp('search_job_status', { request_id: job.job_id });
+      return (answer.structured as any).status === 'completed' && answer;
+    },
+    10_000,
+  );
   expect((polled.structured as any).results).toEqual(status.body.results);
 }, 60_000);

@@ -11,6 +11,7 @@ import { checkAnswer, citationNumbers, NO_ANSWER } from '../../services/answers/
 import { startScriptedServer, type ScriptedServer } from '../../services/llm/fixtures/scripted-server.js';
 import { GONE_PATH, startResearchWeb, type ResearchWeb } from './research-web.js';
 import { startQuarry, type RunningQuarry } from './harness.js';
+import { until } from '../sandbox/until.js';
 
 let site: ResearchWeb;
 let quarry: RunningQuarry;
@@ -437,12 +438,15 @@ describe('agent research', () => {
     expect(res.status).toBe(202);
     expect(res.body).toMatchObject({ status: 'processing', job_id: expect.stringMatching(/^job_/) });
     expect(res.body.status_url).toBe(`${quarry.url}/api/v1/agent/research/jobs/${res.body.job_id}`);
-    let status: any;
-    for (let i = 0; i < 240; i++) {
-      status = (await quarry.get(`/api/v1/agent/research/jobs/${res.body.job_id}`)).body;
-      if (status.status === 'completed' || status.status === 'failed') break;
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    const status = await until(
+      'the research job to finish',
+      async () => {
+        const body = (await quarry.get(`/api/v1/agent/research/jobs/${res.body.job_id}`)).body;
+        return (body.status === 'completed' || body.status === 'failed') && body;
+      },
+      60_000,
+      250,
+    );
     expect(status.status).toBe('completed');
     expect(status.result.methodology.depth).toBe('deep');
     expect(status.result.sources.length).toBeGreaterThan(0);

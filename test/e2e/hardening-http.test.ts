@@ -10,12 +10,13 @@ import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { z } from 'zod';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineCapability } from '../../core/capability.js';
 import { AppError } from '../../core/errors.js';
 import { playDefaultEngines } from '../recordings.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
 import { startQuarry, TEST_KEY, type RunningQuarry } from './harness.js';
+import { until } from '../sandbox/until.js';
 
 const HEADERS_TIMEOUT_MS = 1000;
 const BODY_TIMEOUT_MS = 2000;
@@ -281,10 +282,11 @@ describe('9. errors: what callers see and what the log keeps', () => {
     expect(body.webhook_url).toBeDefined();
     expect(body.webhook_url).not.toMatch(/s3cret|tok3n|alice/);
     // Wait for the first delivery attempt to be logged (delivered or failed), then read the whole log.
-    await vi.waitFor(() => expect(logLines.some((line) => /webhook deliver/.test(line.msg))).toBe(true), {
-      timeout: 20_000,
-      interval: 100,
-    });
+    await until(
+      'the first delivery attempt to be logged',
+      async () => logLines.some((line) => /webhook deliver/.test(line.msg)),
+      20_000,
+    );
     const delivery = logLines.find((line) => /webhook deliver/.test(line.msg))!;
     expect(delivery.url).toContain('***');
     expect(JSON.stringify(logLines)).not.toMatch(/s3cret|tok3n/);

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mergeLayers, type ConfigInput } from '../../app/config.js';
 import { PACKAGE_ROOT } from '../../core/paths.js';
 import { resultsMarkdown } from '../../plugins/monitor/views.js';
@@ -22,6 +22,7 @@ import { startLocalSearch, type LocalSearch } from '../sandbox/local-search.js';
 import { markdownProblems } from '../sandbox/markdown-safety.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
 import { sandboxConfig, startQuarry, type RunningQuarry } from './harness.js';
+import { until } from '../sandbox/until.js';
 
 /** Titles as an attacker writes them: markdown that closes its link, tags, a javascript: link. */
 const HOSTILE_TITLES = [
@@ -384,13 +385,14 @@ describe('a hostile site through every capability, over HTTP and MCP', () => {
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     const id = created.body.id as string;
     expect((await quarry.post(`/api/v1/monitor/topics/${id}/check`, {})).status).toBe(200);
-    const overHttp = await vi.waitFor(
+    const overHttp = await until(
+      'the monitor results over HTTP',
       async () => {
         const answer = await quarry.get(`/api/v1/monitor/topics/${id}/results`);
         if (found(answer.body) === 0) throw new Error(`no results yet: ${JSON.stringify(answer.body)}`);
         return answer.body;
       },
-      { timeout: 60_000, interval: 100 },
+      60_000,
     );
     expect(found(overHttp)).toBe(HOSTILE_TITLES.length);
     expectSafe('monitor.results markdown of the HTTP answer', results.toMarkdown!({ results: overHttp }));
@@ -399,7 +401,8 @@ describe('a hostile site through every capability, over HTTP and MCP', () => {
     expect(made.isError, JSON.stringify(made.content)).toBeFalsy();
     const mcpId = (made.structuredContent as { id: string }).id;
     expect((await client.callTool({ name: 'monitor_check', arguments: { monitor_id: mcpId } })).isError).toBeFalsy();
-    const overMcp = await vi.waitFor(
+    const overMcp = await until(
+      'the monitor results over MCP',
       async () => {
         const result = await client.callTool({ name: 'monitor_results', arguments: { monitor_id: mcpId } });
         const out = result.structuredContent as { results: Array<{ new_results: unknown[] }> };
@@ -407,7 +410,7 @@ describe('a hostile site through every capability, over HTTP and MCP', () => {
           throw new Error(`no results yet: ${JSON.stringify(result.content)}`);
         return result;
       },
-      { timeout: 60_000, interval: 100 },
+      60_000,
     );
     const blocks = overMcp.content as Array<{ type: string; text?: string }>;
     expect(blocks.filter((b) => b.type === 'text').length).toBeGreaterThan(0);

@@ -12,6 +12,7 @@ import { Webhook } from 'standardwebhooks';
 import { playDefaultEngines, searxngAnswer } from '../recordings.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
 import { startQuarry, WEBHOOK_SECRET, type RunningQuarry } from './harness.js';
+import { until } from '../sandbox/until.js';
 
 let web: SandboxWeb;
 let quarry: RunningQuarry;
@@ -390,13 +391,15 @@ describe('async mode, batch and cancellation', () => {
     expect(payload.status).toBe('completed');
     expect(payload.result.results.length).toBeGreaterThan(0);
 
-    let status: any;
-    for (let i = 0; i < 50; i++) {
-      // The path clients of the original service poll: an alias of /api/v1/search/jobs/{id}.
-      status = await quarry.get(`/api/v1/search/status/${res.body.job_id}`);
-      if (status.body.webhook?.status === 'delivered') break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const status = await until(
+      'the job status to show the webhook delivered',
+      async () => {
+        // The path clients of the original service poll: an alias of /api/v1/search/jobs/{id}.
+        const answer = await quarry.get(`/api/v1/search/status/${res.body.job_id}`);
+        return answer.body.webhook?.status === 'delivered' && answer;
+      },
+      5_000,
+    );
     expect(status.status).toBe(200);
     expect(status.body.status).toBe('completed');
     expect(status.body.job_id).toBe(res.body.job_id);

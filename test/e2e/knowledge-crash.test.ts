@@ -13,6 +13,7 @@ import { PACKAGE_ROOT } from '../../core/paths.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
 import { startQuarry, TEST_KEY, type RunningQuarry } from './harness.js';
 import { freePort } from '../sandbox/free-port.js';
+import { until } from '../sandbox/until.js';
 
 const FIRST = ['Maria', 'John', 'Anna', 'David', 'Laura', 'Peter', 'Sofia', 'Michael', 'Elena', 'Thomas'];
 const LAST = ['Keller', 'Morrison', 'Lindqvist', 'Okafor', 'Brennan', 'Castillo', 'Nakamura', 'Fischer'];
@@ -36,18 +37,6 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function waitForHealth(url: string, deadline: number): Promise<void> {
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('the server did not come up');
-}
-
 it('keeps every answered extraction when the server is killed with SIGKILL mid-burst', async () => {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -65,7 +54,8 @@ it('keeps every answered extraction when the server is killed with SIGKILL mid-b
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  await waitForHealth(url, Date.now() + 30_000);
+  // A fetch that throws is "not listening yet".
+  await until('the server to come up', async () => (await fetch(`${url}/healthz`)).ok, 30_000);
 
   const answered: Array<{
     entities: Array<{ id: string }>;

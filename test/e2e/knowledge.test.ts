@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedServer, type ScriptedServer } from '../../services/llm/fixtures/scripted-server.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
 import { startQuarry, TEST_KEY, type RunningQuarry } from './harness.js';
+import { until } from '../sandbox/until.js';
 
 const fixture = (name: string) =>
   JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'knowledge', name), 'utf8')) as {
@@ -381,11 +382,15 @@ describe('feeding the graph from the pages Quarry reads', () => {
         publishedDate: '2019-11-19',
         author: null,
       });
-      let found: any[] = [];
-      for (let i = 0; i < 100 && found.length === 0; i++) {
-        await new Promise((r) => setTimeout(r, 50));
-        found = (await fed.post('/api/v1/knowledge/search', { query: 'Marc Benioff' })).body.entities;
-      }
+      const found: any[] = await until(
+        'the fed page to reach the knowledge graph',
+        async () => {
+          const entities = (await fed.post('/api/v1/knowledge/search', { query: 'Marc Benioff' })).body.entities;
+          return entities.length > 0 && entities;
+        },
+        5_000,
+        50,
+      );
       expect(found[0]).toMatchObject({ name: 'Marc Benioff', source_count: 1 });
       expect(found[0].metadata.sources[0]).toEqual({
         url: 'https://crn.example/cook',

@@ -4,8 +4,12 @@
  * parts its API does not cover yet — the Tasks extension — and for requests
  * that must each land wherever a balancer sends them.
  */
+import { GiveUp, until } from '../sandbox/until.js';
+
 export const MODERN = '2026-07-28';
 export const TASKS = 'io.modelcontextprotocol/tasks';
+/** The pollIntervalMs Quarry advertises on a task (hosts/mcp/tool-tasks.ts): a client polls no faster. */
+const SERVER_POLL_INTERVAL_MS = 1000;
 
 export interface RawOptions {
   key: string;
@@ -67,13 +71,15 @@ export async function finishedTask(
   key: string,
   timeoutMs = 60_000,
 ): Promise<any> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const target = typeof url === 'function' ? url() : url;
-    const { message } = await mcpRequest(target, 'tasks/get', { taskId }, { key, extensions: { [TASKS]: {} } });
-    if (message.error) throw new Error(`tasks/get failed: ${JSON.stringify(message.error)}`);
-    if (message.result.status !== 'working') return message.result;
-    if (Date.now() > deadline) throw new Error(`task ${taskId} still working after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, message.result.pollIntervalMs ?? 200));
-  }
+  return until(
+    `task ${taskId} to leave "working"`,
+    async () => {
+      const target = typeof url === 'function' ? url() : url;
+      const { message } = await mcpRequest(target, 'tasks/get', { taskId }, { key, extensions: { [TASKS]: {} } });
+      if (message.error) throw new GiveUp(`tasks/get failed: ${JSON.stringify(message.error)}`);
+      return message.result.status !== 'working' && message.result;
+    },
+    timeoutMs,
+    SERVER_POLL_INTERVAL_MS,
+  );
 }

@@ -6,11 +6,12 @@
  * through monitor.testOnlyMinuteMs (one "minute" = 100 ms here).
  */
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MonitorCheckedEvent } from '../../app/events.js';
 import { NewsFeed } from '../sandbox/news-feed.js';
 import { startSandboxWeb, type SandboxWeb, type WebhookDelivery } from '../sandbox/sandbox-web.js';
 import { startQuarry, type RunningQuarry } from './harness.js';
+import { until } from '../sandbox/until.js';
 
 const MINUTE_MS = 100;
 const BASE = '/api/v1/monitor/topics';
@@ -53,13 +54,14 @@ const details = async (id: string) => (await quarry.get(`${BASE}/${id}`)).body;
 
 /** Waits until the monitor has committed at least `n` checks. */
 async function checksRun(id: string, n: number, timeout = 15_000) {
-  return vi.waitFor(
+  return until(
+    `${id} to commit ${n} checks`,
     async () => {
       const body = await details(id);
       if (body.checks_run < n) throw new Error(`${id}: ${body.checks_run} checks so far`);
       return body;
     },
-    { timeout, interval: 100 },
+    timeout,
   );
 }
 
@@ -85,10 +87,7 @@ describe('monitor lifecycle', () => {
     ]);
     const [result] = (await quarry.get(`${BASE}/${created.id}/results`)).body;
     expect(result).toMatchObject({ id: payload.result_id, baseline: true });
-    await vi.waitFor(async () => expect((await details(created.id)).alerts_sent).toBe(1), {
-      timeout: 5000,
-      interval: 50,
-    });
+    await until('the alert to be counted', async () => (await details(created.id)).alerts_sent === 1, 5000, 50);
   });
 
   it('with alert_on_first_check false: records a baseline, alerts once on what is new with a verifiable signature, and counts the delivery', async () => {
@@ -155,13 +154,15 @@ describe('monitor lifecycle', () => {
       analysis: payload.analysis,
       timestamp: payload.timestamp,
     });
-    const afterAlert = await vi.waitFor(
+    const afterAlert = await until(
+      'the alert to be counted',
       async () => {
         const body = await details(created.id);
         if (body.alerts_sent !== 1) throw new Error('not counted yet');
         return body;
       },
-      { timeout: 5000, interval: 50 },
+      5000,
+      50,
     );
     expect(afterAlert.deliveries).toEqual([
       expect.objectContaining({
@@ -254,10 +255,7 @@ describe('monitor lifecycle', () => {
     web.answerEngine('searxng', feed.answerer(), { delayMs: 1500 });
     try {
       await Promise.all([1, 2, 3, 4].map(() => quarry.post(`${BASE}/${m.id}/check`, {})));
-      await vi.waitFor(async () => expect((await details(m.id)).check_in_progress).toBe(true), {
-        timeout: 5000,
-        interval: 100,
-      });
+      await until('the first check to be running', async () => (await details(m.id)).check_in_progress === true, 5000);
       await quarry.post(`${BASE}/${m.id}/check`, {});
       await checksRun(m.id, 2);
     } finally {
@@ -267,13 +265,15 @@ describe('monitor lifecycle', () => {
     // A later check runs after anything those requests queued: once it has, still one search for them.
     await quarry.post(`${BASE}/${m.id}/check`, {});
     await checksRun(m.id, 3);
-    const after = await vi.waitFor(
+    const after = await until(
+      'the last check to finish',
       async () => {
         const body = await details(m.id);
         if (body.check_in_progress) throw new Error('the check is still finishing');
         return body;
       },
-      { timeout: 5000, interval: 50 },
+      5000,
+      50,
     );
     expect(feed.queriesFor('gammaline').length - before).toBe(2);
     expect(after.checks_run).toBe(3);
@@ -338,13 +338,15 @@ describe('checks', () => {
     const start = Date.now();
     await checksRun(m.id, 4, 20_000);
     // A check is committed (and counted) before its alerts are flushed and its event is sent.
-    const mine = await vi.waitFor(
-      () => {
+    const mine = await until(
+      'four checked events',
+      async () => {
         const events = checked.filter((event) => event.monitorId === m.id);
         if (events.length < 4) throw new Error(`${events.length} checked events so far`);
         return events;
       },
-      { timeout: 5000, interval: 20 },
+      5000,
+      20,
     );
     // 5 "minutes" of 100 ms: 500 ms apart, ± the jitter (1% of the interval).
     const gaps = mine.slice(1).map((event, i) => event.startedAt - mine[i]!.startedAt);
@@ -380,13 +382,15 @@ describe('webhook deliveries', () => {
     expect(gaps[0]).toBeGreaterThanOrEqual(95);
     expect(gaps[1]).toBeGreaterThanOrEqual(195);
     expect(gaps[2]).toBeGreaterThanOrEqual(395);
-    const done = await vi.waitFor(
+    const done = await until(
+      'the alert to be counted',
       async () => {
         const body = await details(m.id);
         if (body.alerts_sent !== 1) throw new Error('not counted yet');
         return body;
       },
-      { timeout: 5000, interval: 50 },
+      5000,
+      50,
     );
     // last_error keeps the last failed attempt's.
     expect(done.deliveries[0]).toMatchObject({

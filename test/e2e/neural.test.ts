@@ -19,6 +19,7 @@ import { mergeLayers } from '../../app/config.js';
 import { buildHttpServer } from '../../hosts/http/server.js';
 import { sandboxConfig, startQuarry, type RunningQuarry } from './harness.js';
 import { recordProgress } from './mcp-progress.js';
+import { until } from '../sandbox/until.js';
 
 let web: SandboxWeb;
 let quarry: RunningQuarry;
@@ -377,12 +378,14 @@ describe('predictive', () => {
 describe('the local page index', () => {
   it('indexes every page read and serves it when the engines find nothing', async () => {
     // Earlier searches read the three pages; wait until the background indexer has written them.
-    for (let i = 0; i < 100; i++) {
-      const perf = await quarry.get('/api/v1/enhanced/performance');
-      const stats = perf.body.runtime.page_indexer;
-      if (stats.indexed >= 3 && stats.queued === 0) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await until(
+      'the page indexer to write the three pages',
+      async () => {
+        const stats = (await quarry.get('/api/v1/enhanced/performance')).body.runtime.page_indexer;
+        return stats.indexed >= 3 && stats.queued === 0;
+      },
+      10_000,
+    );
     const features = await quarry.get('/api/v1/enhanced/features');
     expect(features.body.features.page_index.info.indexed).toBeGreaterThanOrEqual(3);
     web.addPage('/api/find', JSON.stringify({ items: [] }), { contentType: 'application/json' });

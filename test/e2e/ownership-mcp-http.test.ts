@@ -9,6 +9,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startResearchWeb, type ResearchWeb } from './research-web.js';
 import { startQuarry, type RunningQuarry } from './harness.js';
+import { until } from '../sandbox/until.js';
 
 const KEY_A = 'key-alpha-0123456789';
 const KEY_B = 'key-bravo-0123456789';
@@ -116,11 +117,14 @@ describe('ownership over MCP on HTTP', () => {
     expect(jobId).toMatch(/^job_/);
     await expectLikeMissing('rag_research_status', { job_id: jobId }, 'job_id', MISSING.job);
 
-    let status = await ok(a, 'rag_research_status', { job_id: jobId });
-    for (let i = 0; i < 600 && status.status !== 'completed' && status.status !== 'failed'; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      status = await ok(a, 'rag_research_status', { job_id: jobId });
-    }
+    const status = await until(
+      'the corpus build job to finish',
+      async () => {
+        const answer = await ok(a, 'rag_research_status', { job_id: jobId });
+        return (answer.status === 'completed' || answer.status === 'failed') && answer;
+      },
+      60_000,
+    );
     expect(status.status, JSON.stringify(status)).toBe('completed');
     await expectLikeMissing('rag_research_status', { job_id: jobId }, 'job_id', MISSING.job);
 

@@ -125,11 +125,14 @@ describe('RAG corpora and their build jobs', () => {
     const { job_id: jobId, corpus_id: corpusId } = accepted.body;
     expectNotFound(await as(KEY_B, 'GET', `/api/v1/rag/research/jobs/${jobId}`), 'B reads the build job');
 
-    let status: Answer = await as(KEY_A, 'GET', `/api/v1/rag/research/jobs/${jobId}`);
-    for (let i = 0; i < 600 && status.body.status !== 'completed' && status.body.status !== 'failed'; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      status = await as(KEY_A, 'GET', `/api/v1/rag/research/jobs/${jobId}`);
-    }
+    const status: Answer = await until(
+      'the corpus build job to finish',
+      async () => {
+        const answer = await as(KEY_A, 'GET', `/api/v1/rag/research/jobs/${jobId}`);
+        return (answer.body.status === 'completed' || answer.body.status === 'failed') && answer;
+      },
+      60_000,
+    );
     expect(status.body.status, JSON.stringify(status.body)).toBe('completed');
 
     expectNotFound(await as(KEY_B, 'GET', `/api/v1/rag/corpora/${corpusId}`), 'B gets the corpus');

@@ -12,6 +12,7 @@ import { PACKAGE_ROOT } from '../../core/paths.js';
 import type { SandboxWeb } from '../sandbox/sandbox-web.js';
 import { sandboxConfig, TEST_KEY } from './harness.js';
 import { freePort } from '../sandbox/free-port.js';
+import { until } from '../sandbox/until.js';
 
 const CLI = join(PACKAGE_ROOT, 'dist/hosts/cli/main.js');
 // A bound for a stuck start, not a check of start-up time: two instances starting at once on a loaded
@@ -157,16 +158,19 @@ export async function finishedJob(
   id: string,
   timeoutMs: number,
 ): Promise<any> {
-  const deadline = Date.now() + timeoutMs;
   let last: unknown;
-  while (Date.now() < deadline) {
-    const answer = await via
-      .get(`/api/v1/search/jobs/${id}`)
-      .catch((error: unknown) => ({ status: 0, body: String(error) }));
-    last = answer;
-    if (answer.status === 200 && (answer.body.status === 'completed' || answer.body.status === 'failed'))
-      return answer.body;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`job ${id} did not finish within ${timeoutMs} ms; last answer ${JSON.stringify(last)}`);
+  return until(
+    () => `job ${id} to finish; last answer ${JSON.stringify(last)}`,
+    async () => {
+      const answer = await via
+        .get(`/api/v1/search/jobs/${id}`)
+        .catch((error: unknown) => ({ status: 0, body: String(error) }));
+      last = answer;
+      return answer.status === 200 && (answer.body.status === 'completed' || answer.body.status === 'failed')
+        ? answer.body
+        : undefined;
+    },
+    timeoutMs,
+    200,
+  );
 }

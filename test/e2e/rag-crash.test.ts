@@ -16,6 +16,7 @@ import { PACKAGE_ROOT } from '../../core/paths.js';
 import { HEAT_PUMP_PAGES, renderResearchPage } from '../sandbox/research-pages.js';
 import { sandboxConfig, startQuarry, TEST_KEY } from './harness.js';
 import { startResearchWeb, type ResearchWeb } from './research-web.js';
+import { until } from '../sandbox/until.js';
 
 let site: ResearchWeb;
 const dirs: string[] = [];
@@ -64,16 +65,6 @@ async function serveInChild(dataDir: string): Promise<{ child: ChildProcess; url
 
 const headers = { 'content-type': 'application/json', 'x-api-key': TEST_KEY };
 
-async function waitFor<T>(probe: () => Promise<T | null>, what: string, timeoutMs = 60_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    const value = await probe().catch(() => null);
-    if (value !== null) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
 function kill(child: ChildProcess): Promise<NodeJS.Signals | null> {
   return new Promise((resolve) => {
     child.once('exit', (_code, signal) => resolve(signal));
@@ -93,21 +84,24 @@ describe('a corpus build killed with SIGKILL', () => {
       headers,
       body: JSON.stringify({ topic: 'heat pump', depth: 'quick', target_sources: 6 }),
     }).catch(() => undefined);
-    const corpusId = await waitFor(async () => {
-      const list = (await (await fetch(`${url}/api/v1/rag/corpora`, { headers })).json()) as {
-        corpora: Array<{ corpus_id: string; status: string }>;
-      };
-      return list.corpora.find((c) => c.status === 'building')?.corpus_id ?? null;
-    }, 'the build to start');
-    await waitFor(
+    const corpusId = await until(
+      'the build to start',
+      async () => {
+        const list = (await (await fetch(`${url}/api/v1/rag/corpora`, { headers })).json()) as {
+          corpora: Array<{ corpus_id: string; status: string }>;
+        };
+        return list.corpora.find((c) => c.status === 'building')?.corpus_id;
+      },
+      60_000,
+    );
+    await until(
+      'the build to read pages',
       async () =>
         site.web
           .requestLog()
           .slice(pagesBefore)
-          .some((r) => r.path.startsWith('/heat-pumps/'))
-          ? true
-          : null,
-      'the build to read pages',
+          .some((r) => r.path.startsWith('/heat-pumps/')),
+      60_000,
     );
     expect(await kill(child)).toBe('SIGKILL');
 
@@ -157,26 +151,25 @@ describe('a corpus build killed with SIGKILL', () => {
       job_id: string;
       corpus_id: string;
     };
-    await waitFor(
+    await until(
+      'the build to read pages',
       async () =>
         site.web
           .requestLog()
           .slice(pagesBefore)
-          .some((r) => r.path.startsWith('/heat-pumps/'))
-          ? true
-          : null,
-      'the build to read pages',
+          .some((r) => r.path.startsWith('/heat-pumps/')),
+      60_000,
     );
     expect(await kill(child)).toBe('SIGKILL');
 
     const quarry = await startQuarry(site.web, site.config(), { dataDir });
     try {
-      const job = await waitFor(
+      const job = await until(
+        'the job to finish',
         async () => {
           const status = (await quarry.get(`/api/v1/rag/research/jobs/${accepted.job_id}`)).body;
-          return status.status === 'completed' || status.status === 'failed' ? status : null;
+          return (status.status === 'completed' || status.status === 'failed') && status;
         },
-        'the job to finish',
         120_000,
       );
       expect(job.status).toBe('completed');

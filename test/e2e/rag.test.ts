@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countTokens } from '../../services/chunking/tokenizer.js';
 import { startResearchWeb, type ResearchWeb } from './research-web.js';
 import { startQuarry, type RunningQuarry } from './harness.js';
+import { until } from '../sandbox/until.js';
 
 let site: ResearchWeb;
 let quarry: RunningQuarry;
@@ -254,12 +255,15 @@ describe('rag research and corpora', () => {
       job_id: expect.stringMatching(/^job_/),
       corpus_id: expect.stringMatching(/^corpus_/),
     });
-    let status: any;
-    for (let i = 0; i < 240; i++) {
-      status = (await quarry.get(`/api/v1/rag/research/jobs/${res.body.job_id}`)).body;
-      if (status.status === 'completed' || status.status === 'failed') break;
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    const status = await until(
+      'the corpus build job to finish',
+      async () => {
+        const body = (await quarry.get(`/api/v1/rag/research/jobs/${res.body.job_id}`)).body;
+        return (body.status === 'completed' || body.status === 'failed') && body;
+      },
+      60_000,
+      250,
+    );
     expect(status.status).toBe('completed');
     expect(status.result.corpus_id).toBe(res.body.corpus_id);
     expect(status.result.status).toBe('complete');

@@ -10,6 +10,7 @@ import { hasRedisServer, startLocalRedis, type LocalRedis } from '../sandbox/loc
 import { playDefaultEngines } from '../recordings.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
 import { startQuarry, type RunningQuarry } from './harness.js';
+import { until } from '../sandbox/until.js';
 
 describe.runIf(hasRedisServer)('shared state on Redis', () => {
   let redis: LocalRedis;
@@ -58,12 +59,15 @@ describe.runIf(hasRedisServer)('shared state on Redis', () => {
     });
     expect(accepted.status).toBe(202);
     expect(['pending', 'processing']).toContain(accepted.body.status);
-    let status: any;
-    for (let i = 0; i < 100; i++) {
-      status = await second.get(`/api/v1/search/jobs/${accepted.body.request_id}`);
-      if (status.body.status === 'completed') break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    const status = await until(
+      'the other instance to see the job completed',
+      async () => {
+        const answer = await second.get(`/api/v1/search/jobs/${accepted.body.request_id}`);
+        return answer.body.status === 'completed' && answer;
+      },
+      5_000,
+      50,
+    );
     expect(status.status).toBe(200);
     expect(status.body.status).toBe('completed');
     expect(status.body.result.search_metadata.engines_succeeded).toEqual(['bing']);

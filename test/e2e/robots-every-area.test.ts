@@ -7,7 +7,7 @@
  * and each answer says why (ROBOTS_DISALLOWED, or the area's failure entry
  * naming robots.txt). Rendering needs Chromium (/usr/bin/chromium).
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConfigInput } from '../../app/config.js';
 import { findChromium } from '../../services/browser/find-chromium.js';
 import { startLocalSearch, type LocalSearch } from '../sandbox/local-search.js';
@@ -258,12 +258,11 @@ describe('robots.txt in every area that reads pages', () => {
     });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     await quarry.post(`/api/v1/monitor/topics/${created.body.id}/check`, {});
-    await vi.waitFor(
-      async () => {
-        const details = (await quarry.get(`/api/v1/monitor/topics/${created.body.id}`)).body;
-        if (!(details.checks_run >= 1)) throw new Error('no check yet');
-      },
-      { timeout: 30_000, interval: 200 },
+    await until(
+      'the monitor to run a check',
+      async () => (await quarry.get(`/api/v1/monitor/topics/${created.body.id}`)).body.checks_run >= 1,
+      30_000,
+      200,
     );
     expect(openReads()).toBeGreaterThan(before);
     expect(privateRequests()).toEqual([]);

@@ -17,6 +17,7 @@ import { startScriptedServer, type ScriptedServer } from '../../services/llm/fix
 import { CLAIM_GROUPS, claimEngines, serveClaimWeb } from '../sandbox/claim-pages.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
 import { sandboxConfig, startQuarry, TEST_KEY, type RunningQuarry } from './harness.js';
+import { GiveUp, until } from '../sandbox/until.js';
 
 let web: SandboxWeb;
 let quarry: RunningQuarry;
@@ -252,14 +253,18 @@ describe('verify/source', () => {
 });
 
 async function pollUntilDone(target: { get: RunningQuarry['get'] }, pollUrl: string, timeoutMs = 90_000): Promise<any> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const res = await target.get(pollUrl);
-    expect(res.status).toBe(200);
-    if (res.body.status !== 'processing') return res.body;
-    if (Date.now() > deadline) throw new Error(`batch still processing: ${JSON.stringify(res.body)}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  let last: unknown;
+  return until(
+    () => `the batch to finish; still processing: ${JSON.stringify(last)}`,
+    async () => {
+      const res = await target.get(pollUrl);
+      if (res.status !== 200) throw new GiveUp(`polling the batch answered ${res.status}: ${JSON.stringify(res.body)}`);
+      last = res.body;
+      return res.body.status !== 'processing' && res.body;
+    },
+    timeoutMs,
+    250,
+  );
 }
 
 describe('verify/batch', () => {
@@ -364,13 +369,11 @@ describe('a batch survives a restart', () => {
       const first = await start();
       const accepted = await first.post('/api/v1/verify/batch', { claims: batch, wait_seconds: 0 });
       expect(accepted.body.status).toBe('processing');
-      let completedBefore = 0;
-      const deadline = Date.now() + 60_000;
-      while (completedBefore === 0) {
-        if (Date.now() > deadline) throw new Error('no claim finished before the restart');
-        await new Promise((r) => setTimeout(r, 100));
-        completedBefore = (await first.get(accepted.body.poll_url)).body.claims_completed;
-      }
+      const completedBefore: number = await until(
+        'a claim to finish before the restart',
+        async () => (await first.get(accepted.body.poll_url)).body.claims_completed,
+        60_000,
+      );
       await first.stop();
       const fetchesBefore = pageFetches();
       const finishedBefore = await (async () => completedBefore)();

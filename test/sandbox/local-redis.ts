@@ -8,6 +8,7 @@ import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './free-port.js';
+import { GiveUp, until } from './until.js';
 
 export const REDIS_SERVER_PATH = '/usr/bin/redis-server';
 export const hasRedisServer = existsSync(REDIS_SERVER_PATH);
@@ -52,13 +53,19 @@ export async function startLocalRedis(options: { dir?: string } = {}): Promise<L
     await exited(child);
     if (!options.dir) rmSync(dir, { recursive: true, force: true });
   };
-  const deadline = Date.now() + 10_000;
-  while (!(await canConnect(port))) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      await stop();
-      throw new Error(`redis-server did not start on port ${port}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  try {
+    await until(
+      `redis-server to listen on port ${port}`,
+      async () => {
+        if (child.exitCode !== null) throw new GiveUp(`redis-server exited with ${child.exitCode} before listening`);
+        return canConnect(port);
+      },
+      10_000,
+      50,
+    );
+  } catch (error) {
+    await stop();
+    throw error;
   }
   return { url: `redis://127.0.0.1:${port}`, port, stop };
 }

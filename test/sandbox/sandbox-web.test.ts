@@ -6,10 +6,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fixturePages } from './fixture-pages.js';
 import { startSandboxWeb, type SandboxWeb } from './sandbox-web.js';
 import { TOPIC_PAGES } from './topic-pages.js';
+import { until } from './until.js';
 
 const RESULT_PAGE = `<html><body>
 <div class="result"><a href="//duckduckgo.com/l/?uddg=https%3A%2F%2Fbakery.example.com%2Fsourdough-starter-guide&amp;rut=1">Starter</a></div>
@@ -364,7 +365,7 @@ describe('close', () => {
       () => 'failed',
     );
     // Both requests have reached the sandbox and are held there.
-    await vi.waitFor(() => expect(own.openRequests()).toBe(2), { timeout: 5000, interval: 10 });
+    await until('both requests to be held by the sandbox', async () => own.openRequests() === 2, 5000, 10);
     const started = performance.now();
     await own.close();
     expect(performance.now() - started).toBeLessThan(1000);
