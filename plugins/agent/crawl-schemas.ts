@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { urlSchema } from './schemas.js';
+import { pathPatternSchema } from '../../services/discover/path-pattern-schema.js';
 
 export const CRAWL_LIMITS = {
   maxDepth: 5,
@@ -17,23 +18,8 @@ export const CRAWL_LIMITS = {
 
 const accepted = (what: string) => `Accepted for Tavily compatibility; ${what}`;
 
-/** A regular expression (JavaScript syntax), checked here so a malformed one is a 400 naming its field. */
-const patternSchema = z
-  .string()
-  .min(1)
-  .max(500)
-  .refine(
-    (source) => {
-      try {
-        new RegExp(source);
-        return true;
-      } catch {
-        return false;
-      }
-    },
-    { message: 'must be a valid regular expression' },
-  );
-const patternsSchema = (what: string) => z.array(patternSchema).max(CRAWL_LIMITS.patterns).optional().describe(what);
+const patternsSchema = (what: string) =>
+  z.array(pathPatternSchema).max(CRAWL_LIMITS.patterns).optional().describe(what);
 
 const crawlBoundsShape = {
   url: urlSchema.describe('Where the crawl starts (depth 0)'),

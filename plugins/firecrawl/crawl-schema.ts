@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { httpUrlSchema } from '../../core/field-schemas.js';
 import { documentSchema, firecrawlUrlSchema, scrapeOptionsShape, V2_DEFAULT_MAX_AGE_MS } from './scrape-schema.js';
+import { pathPatternSchema } from '../../services/discover/path-pattern-schema.js';
 
 const accepted = 'Accepted for Firecrawl compatibility; no effect';
 
@@ -13,22 +14,6 @@ const accepted = 'Accepted for Firecrawl compatibility; no effect';
 export const MAX_CRAWL_LIMIT = 10_000;
 export const MAX_BATCH_URLS = 1000;
 
-/** A regular expression (JavaScript syntax), compiled here only to check it: it is matched in the worker pool. */
-const pathPatternSchema = z
-  .string()
-  .min(1)
-  .max(500)
-  .refine(
-    (source) => {
-      try {
-        new RegExp(source);
-        return true;
-      } catch {
-        return false;
-      }
-    },
-    { message: 'must be a valid regular expression' },
-  );
 const pathPatternsSchema = z.array(pathPatternSchema).max(50).optional();
 
 /** `webhook`: a URL, or `{url, headers, metadata, events}`. */

@@ -4,6 +4,7 @@
  * single line breaks, table cells are joined by " | ", and <pre> keeps its
  * whitespace. Invisible elements (scripts, styles, hidden nodes) are skipped.
  */
+import { NON_CONTENT_TAGS, PROSE_BLOCK_TAGS } from './html-tags.js';
 
 export interface BlockText {
   /** Paragraphs separated by blank lines. */
@@ -13,46 +14,9 @@ export interface BlockText {
 }
 
 /** Elements whose text is never page content (shared with content-stats.ts). */
-export const SKIPPED = new Set([
-  'script',
-  'style',
-  'noscript',
-  'template',
-  'head',
-  'title',
-  'svg',
-  'math',
-  'iframe',
-  'object',
-  'embed',
-  'canvas',
-  'select',
-  'option',
-  'button',
-  'textarea',
-  'input',
-  'link',
-  'meta',
-]);
+export const SKIPPED = new Set<string>([...NON_CONTENT_TAGS]);
 const PARAGRAPH_BLOCKS = new Set([
-  'p',
-  'div',
-  'section',
-  'article',
-  'main',
-  'header',
-  'footer',
-  'nav',
-  'aside',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
-  'blockquote',
-  'ul',
-  'ol',
+  ...PROSE_BLOCK_TAGS,
   'dl',
   'menu',
   'figure',

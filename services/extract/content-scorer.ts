@@ -21,6 +21,7 @@ import { FURNITURE_TAGS, isNeverContent, looksLikeComments, looksLikeFurniture }
 import { ContentStats, isSkipped } from './content-stats.js';
 import { removeDuplicateSiblings } from './duplicate-siblings.js';
 import { trimTail } from './tail-trim.js';
+import { HEADING_TAGS } from './html-tags.js';
 
 export interface ScorerSettings {
   /** Furniture holding at least this share of the page's prose is kept. */
@@ -64,12 +65,7 @@ const NAMED_PART_SHARE = 0.15;
 /** Units of content, never containers of it: the walk stops above them so a lone paragraph keeps its heading. */
 const CONTENT_UNITS = new Set([
   'p',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
+  ...HEADING_TAGS,
   'li',
   'dt',
   'dd',

@@ -6,6 +6,7 @@
  * numbers, so nothing calls textContent repeatedly on nested elements.
  */
 import { isHidden, SKIPPED } from './block-text.js';
+import { PROSE_BLOCK_TAGS } from './html-tags.js';
 
 export interface ElementStats {
   /** Visible non-whitespace characters. */
@@ -18,24 +19,7 @@ export interface ElementStats {
 
 /** Elements whose own text forms one block (a paragraph, an item, a cell). */
 const BLOCKS = new Set([
-  'p',
-  'div',
-  'section',
-  'article',
-  'main',
-  'header',
-  'footer',
-  'nav',
-  'aside',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
-  'blockquote',
-  'ul',
-  'ol',
+  ...PROSE_BLOCK_TAGS,
   'dl',
   'li',
   'dt',

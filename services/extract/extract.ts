@@ -13,6 +13,7 @@
  * removes furniture from that same document in place, so no clone of the DOM
  * is made.
  */
+import { emptyMetadata, failedExtraction } from './failed-result.js';
 import { detectNonContent, readBlockSignals } from './blocked.js';
 import { readBlockText } from './block-text.js';
 import { PartWarnings } from './contained.js';
@@ -41,36 +42,6 @@ function collapsedLength(text: string): number {
   return text.replace(/\s+/g, ' ').trim().length;
 }
 
-function failed(url: string, title: string, metadata: PageMetadata, failureReason: string): ExtractionResult {
-  return {
-    url,
-    title,
-    text: '',
-    markdown: '',
-    metadata,
-    images: [],
-    links: [],
-    wordCount: 0,
-    contentQualityScore: 0,
-    success: false,
-    failureReason,
-  };
-}
-
-function emptyMetadata(): PageMetadata {
-  return {
-    title: null,
-    description: null,
-    author: null,
-    publishedDate: null,
-    keywords: [],
-    siteName: null,
-    language: null,
-    canonicalUrl: null,
-    openGraph: {},
-  };
-}
-
 export function extract(html: string, url: string, options: ExtractOptions = {}): ExtractionResult {
   const source = typeof html === 'string' ? html : '';
   let result: ExtractionResult;
@@ -78,7 +49,7 @@ export function extract(html: string, url: string, options: ExtractOptions = {})
     result = extractOrThrow(source, url, options);
   } catch (error) {
     // A worker must answer every task; a page that breaks the parser is a failed extraction, not a crash.
-    result = failed(
+    result = failedExtraction(
       url,
       '',
       emptyMetadata(),
@@ -128,7 +99,7 @@ function extractOrThrow(html: string, url: string, options: ExtractOptions): Ext
   if (!metadata.author) metadata.author = warnings.contain('metadata', () => authorFromByline(main.byline), null);
 
   const failureReason = detectNonContent({ title: documentTitle, pageText, mainWords: main.visibleWordCount, signals });
-  if (failureReason) return failed(url, title, metadata, failureReason);
+  if (failureReason) return failedExtraction(url, title, metadata, failureReason);
 
   const text = main.blockText.text;
   const mainChars = collapsedLength(text);

@@ -15,6 +15,7 @@
 import { Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
 import { AppError } from '../../core/errors.js';
 import { MAX_MARKUP_DEPTH } from './types.js';
+import { HEADING_TAGS } from './html-tags.js';
 
 const P = new Set(['p']);
 const FORM_TAGS = new Set(['input', 'option', 'optgroup', 'select', 'button', 'datalist', 'textarea']);
@@ -39,12 +40,7 @@ const IMPLIED_CLOSES = new Map<string, ReadonlySet<string>>([
   ...['select', 'input', 'output', 'button', 'datalist', 'textarea'].map((name) => [name, FORM_TAGS] as const),
   ...[
     'p',
-    'h1',
-    'h2',
-    'h3',
-    'h4',
-    'h5',
-    'h6',
+    ...HEADING_TAGS,
     'address',
     'article',
     'aside',

@@ -6,6 +6,7 @@
  * serverless build of pdf.js). Never throws.
  */
 import { extractText, getDocumentProxy, getMeta } from 'unpdf';
+import { failedExtraction } from './failed-result.js';
 import { contentQualityScore } from './quality.js';
 import type { ExtractionResult, ExtractOptions, PageMetadata } from './types.js';
 import { countWords } from './words.js';
@@ -64,22 +65,6 @@ function titleFromUrl(url: string): string {
   }
 }
 
-function failedPdf(url: string, metadata: PageMetadata, title: string, reason: string): ExtractionResult {
-  return {
-    url,
-    title,
-    text: '',
-    markdown: '',
-    metadata,
-    images: [],
-    links: [],
-    wordCount: 0,
-    contentQualityScore: 0,
-    success: false,
-    failureReason: reason,
-  };
-}
-
 export async function extractPdf(
   bytes: Uint8Array,
   url: string,
@@ -91,7 +76,7 @@ export async function extractPdf(
     // pdf.js takes ownership of the buffer it is given, so it gets a copy.
     pdf = await getDocumentProxy(new Uint8Array(bytes), { verbosity: PDFJS_ERRORS_ONLY });
   } catch {
-    return failedPdf(url, empty, titleFromUrl(url), 'extraction_error');
+    return failedExtraction(url, titleFromUrl(url), empty, 'extraction_error');
   }
   try {
     const [{ info }, { totalPages, text: pages }] = await Promise.all([
@@ -103,7 +88,7 @@ export async function extractPdf(
     const text = pages.map(pageText).filter(Boolean).join('\n\n');
     const wordCount = countWords(text);
     // A scanned PDF has images and no text layer: there is nothing to read without OCR.
-    if (wordCount === 0) return failedPdf(url, metadata, title, 'empty');
+    if (wordCount === 0) return failedExtraction(url, title, metadata, 'empty');
     const chars = text.replace(/\s+/g, ' ').length;
     return {
       url,
@@ -129,7 +114,7 @@ export async function extractPdf(
       success: true,
     };
   } catch {
-    return failedPdf(url, empty, titleFromUrl(url), 'extraction_error');
+    return failedExtraction(url, titleFromUrl(url), empty, 'extraction_error');
   } finally {
     await pdf.destroy().catch(() => undefined);
   }

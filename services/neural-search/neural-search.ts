@@ -15,6 +15,7 @@ import { passesDomains } from '../web-search/domain-filter.js';
 import { replan, type EnginePlan } from '../web-search/engine-plans.js';
 import { rerankScores, rerankerForRequest, withReranker } from '../ranking/reranker.js';
 import { scoreDocuments } from '../ranking/scoring.js';
+import { resultContent, type ContentOptions } from './result-content.js';
 
 type Output = z.infer<typeof neuralSearchOutputSchema>;
 
@@ -25,15 +26,13 @@ const HIGHLIGHTS_PER_RESULT = 3;
 /** The start of a document the cross-encoder reads (it truncates at 512 tokens anyway). */
 const RERANK_CHARS = 2000;
 
-/** contentChars: how much of each page a result carries (callers that return whole pages ask for more); cutMark ends a cut text (default …; '' for callers that cut again themselves). */
+/** `options`: how much of each page a result carries (result-content.ts). */
 export async function neuralSearch(
   services: NeuralDeps,
   input: NeuralSearchInput,
   ctx: CallContext,
-  options: { contentChars?: number; cutMark?: string } = {},
+  options: ContentOptions = {},
 ): Promise<Output> {
-  const contentChars = options.contentChars ?? CONTENT_CHARS;
-  const cutMark = options.cutMark ?? '…';
   const started = performance.now();
   const deadline = started + input.timeout * 1000;
   const total = 5;
@@ -122,7 +121,7 @@ export async function neuralSearch(
     const result: Output['results'][number] = {
       title: candidate.title,
       url: candidate.url,
-      content: content.length > contentChars ? `${content.slice(0, contentChars)}${cutMark}` : content,
+      content: resultContent(content, options, CONTENT_CHARS),
       score: score.score,
       // Always present (null when unknown): clients read these keys without checking for them.
       published_date: candidate.publishedDate ?? null,

@@ -16,6 +16,7 @@ import { keyPhrases } from './keyphrases.js';
 import type { similarInputSchema, similarOutputSchema } from './schemas.js';
 import { calibrated, embedCentred } from '../ranking/calibration.js';
 import { docPassages, meanVector, round } from '../ranking/scoring.js';
+import { resultContent, type ContentOptions } from './result-content.js';
 
 type Input = z.infer<typeof similarInputSchema>;
 type Output = z.infer<typeof similarOutputSchema>;
@@ -32,15 +33,13 @@ export function queriesFromSource(title: string, text: string): string[] {
   return [...new Set(queries)];
 }
 
-/** contentChars: how much of each page a result carries (callers that return whole pages ask for more); cutMark ends a cut text (default …; '' for callers that cut again themselves). */
+/** `options`: how much of each page a result carries (result-content.ts). */
 export async function similarSearch(
   services: NeuralDeps,
   input: Input,
   ctx: CallContext,
-  options: { contentChars?: number; cutMark?: string } = {},
+  options: ContentOptions = {},
 ): Promise<Output> {
-  const contentChars = options.contentChars ?? CONTENT_CHARS;
-  const cutMark = options.cutMark ?? '…';
   const started = performance.now();
   const deadline = started + input.timeout * 1000;
   const total = 4;
@@ -129,7 +128,7 @@ export async function similarSearch(
       return {
         title: candidate.title,
         url: candidate.url,
-        content: content.length > contentChars ? `${content.slice(0, contentChars)}${cutMark}` : content,
+        content: resultContent(content, options, CONTENT_CHARS),
         score,
         published_date: candidate.publishedDate,
         source: candidate.source,

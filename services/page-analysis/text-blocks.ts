@@ -8,6 +8,7 @@
  */
 import { inFurniture } from '../extract/boilerplate.js';
 import { contentRoot, parseDocument } from '../extract/parse-document.js';
+import { NON_CONTENT_TAGS, PROSE_BLOCK_TAGS } from '../extract/html-tags.js';
 
 export type BlockKind = 'heading' | 'paragraph' | 'list_item' | 'code' | 'quote' | 'table_row' | 'other';
 
@@ -31,49 +32,9 @@ export interface TextBlock {
   furniture: boolean;
 }
 
-const SKIPPED = new Set([
-  'script',
-  'style',
-  'noscript',
-  'template',
-  'head',
-  'title',
-  'svg',
-  'math',
-  'iframe',
-  'object',
-  'embed',
-  'canvas',
-  'select',
-  'option',
-  'button',
-  'textarea',
-  'input',
-  'link',
-  'meta',
-  'img',
-  'video',
-  'audio',
-]);
+const SKIPPED = new Set<string>([...NON_CONTENT_TAGS, 'img', 'video', 'audio']);
 const BLOCKS = new Set([
-  'p',
-  'div',
-  'section',
-  'article',
-  'main',
-  'header',
-  'footer',
-  'nav',
-  'aside',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
-  'blockquote',
-  'ul',
-  'ol',
+  ...PROSE_BLOCK_TAGS,
   'li',
   'dl',
   'dt',

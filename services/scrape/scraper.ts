@@ -22,6 +22,7 @@ import { callerHeaders, checkPageActions, type FailedAction, type PageActionResu
 import { isHtml } from '../discover/site-urls.js';
 import { AppError, isAppError } from '../../core/errors.js';
 import { bodyBytes } from '../extract/page-content.js';
+import { emptyMetadata, failedExtraction } from '../extract/failed-result.js';
 import type { Logger } from '../../core/logger.js';
 
 export interface ScrapeOptions {
@@ -145,30 +146,12 @@ function isPdf(type: string, bytes: Uint8Array): boolean {
 }
 
 export function failedPage(url: string, reason: string, errorCode: PageErrorCode, extractionTimeMs = 0): ScrapedPage {
+  const { url: _url, ...nothingRead } = failedExtraction(url, '', emptyMetadata(), reason);
   return {
     url,
     finalUrl: url,
     httpStatus: null,
-    title: '',
-    text: '',
-    markdown: '',
-    metadata: {
-      title: null,
-      description: null,
-      author: null,
-      publishedDate: null,
-      keywords: [],
-      siteName: null,
-      language: null,
-      canonicalUrl: null,
-      openGraph: {},
-    },
-    images: [],
-    links: [],
-    wordCount: 0,
-    contentQualityScore: 0,
-    success: false,
-    failureReason: reason,
+    ...nothingRead,
     extractionTimeMs,
     errorCode,
     fetchMs: extractionTimeMs,

@@ -3,6 +3,7 @@
  * are extracted as tables of their own, so repeating their text here would
  * count it twice.
  */
+import { HEADING_TAGS } from '../extract/html-tags.js';
 
 export interface CellLink {
   text: string;
@@ -33,12 +34,7 @@ const BLOCKS = new Set([
   'figcaption',
   'figure',
   'footer',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
+  ...HEADING_TAGS,
   'header',
   'hr',
   'li',
