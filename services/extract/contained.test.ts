@@ -69,4 +69,18 @@ describe('stray document tags', () => {
     expect(result.success).toBe(true);
     expect(result.text).toContain('Second part:');
   });
+
+  it("takes tags in comments and scripts for text: an IE conditional comment's <html> is not the page's", () => {
+    // The shape of many real pages (e.g. the trafilatura evaluation's WordPress themes): an <html> per old
+    // browser in conditional comments, then the real one; and a script writing document tags.
+    const prose = 'The starter doubles within hours of a feeding and smells pleasantly sour. '.repeat(8);
+    const page =
+      '<!DOCTYPE html><!--[if IE 7]><html class="ie ie7" lang="en"><![endif]--><!--[if !IE]><!--><html lang="en"><!--<![endif]-->' +
+      `<head><title>Starter</title><script>document.write('<body><p>not this</p></body>')</script></head>` +
+      `<body><main><article><h1>Starter</h1><p>${prose}</p></article></main></body></html>`;
+    const result = extract(page, 'https://example.test/starter');
+    expect(result.success).toBe(true);
+    expect(result.text).toContain('smells pleasantly sour');
+    expect(result.text).not.toContain('not this');
+  });
 });

@@ -9,31 +9,53 @@ import { assertReadableNesting } from './markup-depth.js';
 export function parseDocument(html: string): Document {
   assertReadableNesting(html);
   // Outside SVG a browser reads "<![CDATA[" as a bogus comment; linkedom would read the rest of the page as CDATA.
-  const markup = withoutStrayDocumentTags(html.includes('<![CDATA[') ? html.replaceAll('<![CDATA[', '') : html);
-  const source = /<html[\s>]/i.test(markup)
-    ? markup
-    : `<!DOCTYPE html><html><head></head><body>${markup}</body></html>`;
+  const { markup, hasHtmlTag } = withoutStrayDocumentTags(
+    html.includes('<![CDATA[') ? html.replaceAll('<![CDATA[', '') : html,
+  );
+  const source = hasHtmlTag ? markup : `<!DOCTYPE html><html><head></head><body>${markup}</body></html>`;
   const doc = parseHTML(source).document as unknown as Document;
   repairTree(doc);
   return doc;
 }
 
-const DOCUMENT_TAG = /<(\/?)(html|head|body)\b[^>]*>/gi;
+/** A document tag, or the start of what its text is not markup in (a comment, a script, a style). */
+const DOCUMENT_TAG_OR_RAW_TEXT = /<!--|<(script|style)(?=[\s/>])|<(\/?)(html|head|body)(?=[\s/>])[^<>]*>/gi;
 
 /**
  * A browser ignores a second <html>, <head> or <body> start tag and every
  * </body> and </html> (what follows still goes into the body); linkedom would
  * nest a new document element or leave the rest of the page outside the body.
- * So only the first start tag of each and the first </head> are kept.
+ * So only the first start tag of each and the first </head> are kept. Tags inside
+ * comments and scripts are text, not tags: a conditional comment's
+ * `<!--[if IE]><html class="ie"><![endif]-->` must not count as the page's <html>
+ * (taking it for one dropped the real one, and with it every such page's text).
+ * One pass, each character looked at once.
  */
-function withoutStrayDocumentTags(html: string): string {
+function withoutStrayDocumentTags(html: string): { markup: string; hasHtmlTag: boolean } {
   const seen = new Set<string>();
-  return html.replace(DOCUMENT_TAG, (tag, end: string, name: string) => {
-    const key = `${end}${name.toLowerCase()}`;
-    if (key === '/html' || key === '/body' || seen.has(key)) return '';
-    seen.add(key);
-    return tag;
-  });
+  const scan = new RegExp(DOCUMENT_TAG_OR_RAW_TEXT.source, 'gi');
+  const closers: Record<string, RegExp> = { script: /<\/script/gi, style: /<\/style/gi };
+  let markup = '';
+  let kept = 0;
+  for (let match = scan.exec(html); match; match = scan.exec(html)) {
+    if (match[0] === '<!--') {
+      const close = html.indexOf('-->', scan.lastIndex);
+      scan.lastIndex = close < 0 ? html.length : close + 3;
+      continue;
+    }
+    if (match[1]) {
+      const closer = closers[match[1].toLowerCase()]!;
+      closer.lastIndex = scan.lastIndex;
+      scan.lastIndex = closer.exec(html) ? closer.lastIndex : html.length;
+      continue;
+    }
+    const key = `${match[2]}${match[3]!.toLowerCase()}`;
+    if (key === '/html' || key === '/body' || seen.has(key)) {
+      markup += html.slice(kept, match.index);
+      kept = scan.lastIndex;
+    } else seen.add(key);
+  }
+  return { markup: markup + html.slice(kept), hasHtmlTag: seen.has('html') };
 }
 
 const HEAD_ELEMENTS = new Set(['style', 'script', 'meta', 'link', 'title', 'base', 'noscript']);
