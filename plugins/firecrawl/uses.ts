@@ -2,13 +2,17 @@
 import type { ServicesOf } from '../../app/plugin-services.js';
 
 export const FIRECRAWL_USES = [
+  'config',
   'discovery',
   'engines',
+  'jobs',
   'llm',
+  'logger',
   'parsing',
   'scraper',
   'searchHistory',
   'semantic',
+  'stores',
   'webSearch',
 ] as const;
 
