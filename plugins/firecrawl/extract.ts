@@ -13,6 +13,7 @@
 import type { z } from 'zod';
 import type { CallContext } from '../../core/capability.js';
 import { defineCapability } from '../../core/capability.js';
+import { AppError } from '../../core/errors.js';
 import type { JobHandlerContext } from '../../core/plugin.js';
 import { jobSurface } from '../../services/jobs/job-capability.js';
 import type { JobRecord } from '../../services/jobs/types.js';
@@ -63,8 +64,10 @@ export async function runExtract(
   const read = outcomes.flatMap((o) => ('document' in o && o.document.markdown ? [o] : []));
   const failed = outcomes.filter((o) => !read.includes(o as (typeof read)[number]));
   if (read.length === 0)
+    // The first page's own error (robots.txt, timeout, …) says most; a page read but empty has none.
     throw (
-      (failed.find((o) => 'error' in o) as { error: Error } | undefined)?.error ?? new Error('no page could be read')
+      (failed.find((o) => 'error' in o) as { error: AppError } | undefined)?.error ??
+      new AppError('UPSTREAM_FAILED', `extract: none of the pages had readable content: ${request.urls.join(', ')}`)
     );
   job.progress({ progress: request.urls.length, total: request.urls.length + 1, message: 'asking the model' });
   const content = read
