@@ -31,6 +31,9 @@ const FIRECRAWL_ERRORS: Record<string, FirecrawlError> = {
   ACTION_FAILED: { status: 400, code: 'SCRAPE_ACTION_ERROR' },
   ACTION_NOT_ALLOWED: { status: 403, code: 'SCRAPE_ACTION_ERROR' },
   INTERNAL: { status: 500, code: 'UNKNOWN_ERROR' },
+  // Asking for what this installation is not set up for (json without a model, screenshots without a browser):
+  // Firecrawl never answers 503, and the request, not the server's health, is what must change.
+  UNAVAILABLE: { status: 400, code: 'BAD_REQUEST' },
 };
 
 /** Firecrawl's code for one of Quarry's (a crawl's per-page errors carry it). */

@@ -56,8 +56,6 @@ export function formatPlan(
     else if (type === 'changeTracking') {
       const given = { ...options.changeTrackingOptions, ...(settings as { modes?: string[]; tag?: string | null }) };
       plan.changeTracking = { modes: given.modes ?? [], tag: given.tag ?? null };
-      // Not produced yet (docs/firecrawl.md): named in the warning until it is.
-      plan.unsupported.push(type);
     } else plan.unsupported.push(type);
   }
   return plan;

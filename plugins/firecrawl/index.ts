@@ -12,6 +12,7 @@ import { batchScrapeCapability } from './batch.js';
 import { BATCH_JOB, runBatch, type BatchJobInput } from './batch-run.js';
 import { activeCrawlsCapability, crawlCapability } from './crawl.js';
 import { CRAWL_JOB, runCrawl, type CrawlJobInput } from './crawl-run.js';
+import { EXTRACT_JOB, extractCapabilities, runExtract } from './extract.js';
 import { mapCapability } from './map.js';
 import { cancelCapability, errorsCapability, jobPagesOf, pagesJobs, statusCapability } from './pages-jobs.js';
 import { scrapeCapability } from './scrape.js';
@@ -34,35 +35,38 @@ export default definePlugin({
         lane: FIRECRAWL_LANE,
         run: (input, job) => runBatch(services, pages, input as BatchJobInput, job),
       },
+      [EXTRACT_JOB]: (input, job) => runExtract(services, input, job),
     };
   },
   setup(services) {
     const jobs = pagesJobs(services, { crawl: CRAWL_JOB, batch: BATCH_JOB });
-    return (['v2', 'v1'] as const).flatMap((version) => {
-      // v1's /crawl/:id also answers batch ids (firecrawl-js v1 polls a batch there).
-      const crawlRoutes = {
-        jobs,
-        version,
-        route: '/crawl',
-        name: 'crawl' as const,
-        surfaces: version === 'v1' ? [jobs.crawl, jobs.batch] : [jobs.crawl],
-      };
-      const batchRoutes = { jobs, version, route: '/batch/scrape', name: 'batch' as const, surfaces: [jobs.batch] };
-      return [
-        scrapeCapability(services, version),
-        mapCapability(services, version),
-        searchCapability(services, version),
-        creditUsageCapability(version),
-        crawlCapability(services, jobs, version),
-        activeCrawlsCapability(services, version),
-        statusCapability(crawlRoutes),
-        cancelCapability(crawlRoutes),
-        ...errorsCapability(crawlRoutes),
-        batchScrapeCapability(services, jobs, version),
-        statusCapability(batchRoutes),
-        cancelCapability(batchRoutes),
-        ...errorsCapability(batchRoutes),
-      ];
-    });
+    return (['v2', 'v1'] as const)
+      .flatMap((version) => {
+        // v1's /crawl/:id also answers batch ids (firecrawl-js v1 polls a batch there).
+        const crawlRoutes = {
+          jobs,
+          version,
+          route: '/crawl',
+          name: 'crawl' as const,
+          surfaces: version === 'v1' ? [jobs.crawl, jobs.batch] : [jobs.crawl],
+        };
+        const batchRoutes = { jobs, version, route: '/batch/scrape', name: 'batch' as const, surfaces: [jobs.batch] };
+        return [
+          scrapeCapability(services, version),
+          mapCapability(services, version),
+          searchCapability(services, version),
+          creditUsageCapability(version),
+          crawlCapability(services, jobs, version),
+          activeCrawlsCapability(services, version),
+          statusCapability(crawlRoutes),
+          cancelCapability(crawlRoutes),
+          ...errorsCapability(crawlRoutes),
+          batchScrapeCapability(services, jobs, version),
+          statusCapability(batchRoutes),
+          cancelCapability(batchRoutes),
+          ...errorsCapability(batchRoutes),
+        ];
+      })
+      .concat(extractCapabilities(services));
   },
 });

@@ -245,7 +245,7 @@ describe('the Firecrawl envelope: keys, credit usage, errors', () => {
     const failure = await firecrawl
       .scrape(pageUrl(1), { formats: [{ type: 'json', prompt: 'the stone' }] })
       .catch((error: unknown) => error);
-    expect((failure as SdkError).status).toBe(503);
+    expect((failure as SdkError).status).toBe(400);
     expect((failure as SdkError).message).toMatch(/llm\.quality or llm\.fast/);
   });
 
