@@ -5,6 +5,7 @@ import { defineCapability } from '../../core/capability.js';
 import { AppError, isAppError } from '../../core/errors.js';
 import { MAX_MARKUP_DEPTH } from '../../services/extract/types.js';
 import { escapeMarkdownText } from '../../services/markdown/escape.js';
+import { renderMarkdownTable } from '../../services/markdown/table.js';
 import { TABLE_STRATEGIES } from '../../services/tables/types.js';
 
 /** Longest html_content read (about the default HTTP body limit). */
@@ -47,15 +48,11 @@ export const tablesOutputSchema = z.object({
     ),
 });
 
+/** Tables without header cells get "Column n" headers: a GFM table needs a header row. */
 function markdownTable(table: z.infer<typeof tableSchema>): string {
-  const cell = (value: string): string => escapeMarkdownText(value.replaceAll('\n', ' '));
   const headers =
     table.headers.length > 0 ? table.headers : Array.from({ length: table.column_count }, (_, i) => `Column ${i + 1}`);
-  return [
-    `| ${headers.map(cell).join(' | ')} |`,
-    `| ${headers.map(() => '---').join(' | ')} |`,
-    ...table.rows.map((row) => `| ${row.map(cell).join(' | ')} |`),
-  ].join('\n');
+  return renderMarkdownTable(headers, table.rows);
 }
 
 export function extractTablesCapability(services: EnhancedServices) {

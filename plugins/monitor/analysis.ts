@@ -4,14 +4,15 @@
  * say is summarised: by the language model as a cited answer of
  * services/answers (its [n] checked against the new results), or, without a
  * model (or when it gives nothing usable), extractively: from each page the
- * sentence that best covers the topic and keywords. analysis_method and
+ * sentence that best covers the topic and keywords (the one extractive
+ * summary, services/answers/summary.ts). analysis_method and
  * model_used say which.
  */
 import { NO_ANSWER } from '../../services/answers/citations.js';
+import { extractiveSummary as summariseExtractively } from '../../services/answers/summary.js';
 import { writeAnswer, type PromptSource } from '../../services/answers/written.js';
 import type { LlmClient } from '../../services/llm/types.js';
 import { cutPassages } from '../../services/ranking/passages.js';
-import { passageScorer } from '../../services/ranking/scorers.js';
 import type { MonitorTerms } from './query.js';
 import type { NewResult } from './schemas.js';
 
@@ -30,8 +31,6 @@ export interface ReadPage {
 
 const TITLES_SHOWN = 8;
 const SENTENCE_CHARS = 300;
-/** Sentences of a page read for its summary line (the first ones). */
-const SENTENCES_READ = 400;
 const PAGE_CHARS_FOR_MODEL = 2500;
 
 const clip = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`);
@@ -55,16 +54,12 @@ export async function extractiveSummary(
   baseline: boolean,
 ): Promise<string> {
   const query = [terms.topic, ...terms.keywords].join(' ');
-  const lexical = passageScorer('lexical');
   const lines: string[] = [];
   for (const item of items) {
     const page = pages.find((candidate) => candidate.url === item.url);
     const text = page?.text.trim() ? page.text : item.snippet;
-    const candidates = await cutPassages(text, { by: 'sentence' }, { limit: SENTENCES_READ });
-    const scores = await lexical.score(query, candidates);
-    // The first of the best-scored sentences: the lead says it first.
-    const bestAt = scores.reduce((best, score, i) => (score > scores[best]! ? i : best), 0);
-    const best = candidates[bestAt]?.text ?? '';
+    // No embedding model here: the monitor area does not use one, so the lexical fit scores the sentences.
+    const best = await summariseExtractively(query, text, null, { sentences: 1 });
     if (best) lines.push(`${clip(item.title || item.url, 120)}: ${clip(best.replace(/\s+/g, ' '), SENTENCE_CHARS)}`);
   }
   const head = titlesLine(items, baseline);

@@ -1,6 +1,7 @@
 /** Input and output shapes of the monitor area (spec: "Monitor API", "Monitor", "Monitor result", "Events"). */
 import { z } from 'zod';
 import { httpUrlSchema } from '../../core/field-schemas.js';
+import { deliveryStateFields } from '../../services/webhooks/delivery-schemas.js';
 import { engineIdSchema } from '../../services/web-search/schemas.js';
 import { normalizeSource } from './query.js';
 
@@ -89,14 +90,18 @@ const lastCheckSchema = z
   })
   .nullable();
 
+/** The delivery's state as every area spells it (services/webhooks/delivery-schemas.ts), each detail null while not known. */
+const deliveryState = deliveryStateFields((field) => field.nullable());
+
 const deliverySchema = z.object({
+  // Known from the alert's enqueueing on, so never null here.
   webhook_id: z.string(),
   result_id: z.string(),
-  status: z.enum(['pending', 'delivered', 'failed']),
-  attempts: z.int(),
-  last_error: z.string().nullable(),
-  next_attempt_at: z.string().nullable(),
-  delivered_at: z.string().nullable(),
+  status: deliveryState.status,
+  attempts: deliveryState.attempts,
+  last_error: deliveryState.last_error,
+  next_attempt_at: deliveryState.next_attempt_at,
+  delivered_at: deliveryState.delivered_at,
   created_at: z.string(),
 });
 

@@ -1,6 +1,7 @@
 /** Markdown renderings of the Verify API's answers, for agents: page and claim text escaped, evidence through the one source list. */
 import type { z } from 'zod';
 import { escapeMarkdownText as text, inlineText, type LinkPolicy } from '../../services/markdown/escape.js';
+import { renderJobState } from '../../services/markdown/job-state.js';
 import { renderSourceList } from '../../services/markdown/source-list.js';
 import type { BatchAnswer, ClaimAnswer, sourceOutputSchema } from './schemas.js';
 
@@ -58,7 +59,8 @@ export function sourceMarkdown(out: z.infer<typeof sourceOutputSchema>): string 
 
 export function batchMarkdown(out: BatchAnswer): string {
   return [
-    `# Verification batch ${out.job_id}: ${out.status} (${out.claims_completed} of ${out.claims_count} claims)`,
+    // The one job-state line; the failure stays on a line of its own below, with its code.
+    `# ${renderJobState('Verification batch', { job_id: out.job_id, status: out.status })} (${out.claims_completed} of ${out.claims_count} claims)`,
     ...out.results.map(
       (r, i) =>
         `${i + 1}. **${VERDICT_TEXT[r.verdict]}** (${r.confidence}) ${inlineText(r.claim)}\n   ${inlineText(r.summary)}`,

@@ -87,14 +87,7 @@ function publicJob<R extends Pick<SearchAnswer, 'results'> = SearchAnswer>(
     results?: R['results'];
     result?: R;
     error?: { code: string; message: string };
-    webhook?: {
-      status: DeliveryState['status'];
-      attempts: number;
-      webhook_id?: string;
-      last_error?: string;
-      delivered_at?: string;
-      next_attempt_at?: string;
-    };
+    webhook?: NonNullable<z.infer<typeof jobStatusOutputSchema>['webhook']>;
   } = {
     request_id: job.id,
     job_id: job.id,

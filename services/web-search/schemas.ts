@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { httpUrlSchema } from '../../core/field-schemas.js';
 import type { HttpFieldAlias } from '../../core/capability.js';
 import { ENGINE_CATEGORIES } from '../../core/engine.js';
+import { deliveryStateFields } from '../webhooks/delivery-schemas.js';
 
 export const engineIdSchema = z
   .string()
@@ -218,15 +219,6 @@ export const jobStatusOutputSchema = z.object({
     .describe("When completed: the answer's results (the whole answer is in result)"),
   result: searchAnswerSchema.optional(),
   error: z.object({ code: z.string(), message: z.string() }).optional(),
-  webhook: z
-    .object({
-      status: z.enum(['pending', 'delivered', 'failed']),
-      attempts: z.int(),
-      /** The Standard Webhooks webhook-id of the message, once it is built. */
-      webhook_id: z.string().optional(),
-      last_error: z.string().optional(),
-      delivered_at: z.string().optional(),
-      next_attempt_at: z.string().optional(),
-    })
-    .optional(),
+  // Each detail absent while not known (the delivery log's own fields: services/webhooks/delivery-schemas.ts).
+  webhook: z.object(deliveryStateFields((field) => field.optional())).optional(),
 });

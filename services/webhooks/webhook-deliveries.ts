@@ -17,6 +17,7 @@ import type { Logger } from '../../core/logger.js';
 import type { JobFinishListener } from '../jobs/job-service.js';
 import type { JobKind, JobOutcome, JobRecord, Jobs } from '../jobs/types.js';
 import { backoffDelayMs, type BackoffOptions } from '../jobs/retry-policy.js';
+import type { DeliveryStatus } from './delivery-schemas.js';
 import { attemptDelivery, isRetryableFailure, type WebhookMessage, type WebhookSend } from './webhook-attempt.js';
 
 export const WEBHOOK_DELIVERY_KIND = 'webhook.deliver';
@@ -54,7 +55,7 @@ export type SettleListener = (tag: string, state: DeliveryState & { id: string }
 export interface DeliveryState {
   /** The webhook-id (absent while the message is not built yet). */
   id?: string;
-  status: 'pending' | 'delivered' | 'failed';
+  status: DeliveryStatus;
   /** Attempts started so far. */
   attempts: number;
   lastError?: string;

@@ -113,13 +113,22 @@ describe('robots.txt in every area that reads pages', () => {
         query: TOPIC,
         engines: ['local_web'],
         scrape_content: true,
+        content_filter: 'pruning',
         js_mode,
         virtual_scrolling: js_mode,
       });
       expect(res.status).toBe(200);
       const result = res.body.results.find((r: any) => r.url === hidden);
       expect(result?.scraped_content?.failure_reason).toMatch(ROBOTS);
-      if (js_mode) expect(JSON.stringify(result.enhanced)).toMatch(/ROBOTS_DISALLOWED/);
+      // The reader's failure code, not a generic UPSTREAM_FAILED: for the fetch, and for the scroll it refused.
+      expect(result?.enhanced?.status).toBe('failed');
+      expect(result?.enhanced?.errors).toContainEqual(
+        expect.objectContaining({ step: 'fetch', code: 'ROBOTS_DISALLOWED', message: expect.stringMatching(ROBOTS) }),
+      );
+      if (js_mode)
+        expect(result?.enhanced?.errors).toContainEqual(
+          expect.objectContaining({ step: 'virtual_scroll', code: 'ROBOTS_DISALLOWED' }),
+        );
     }
     expect(privateRequests()).toEqual([]);
   }, 90_000);

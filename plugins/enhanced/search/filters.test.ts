@@ -87,6 +87,17 @@ describe('markdown of blocks', () => {
     expect(md).toBe('## Steps\n\n- Mix\n- Bake\n\n```\nlet x = 1;\n  x++;\n```\n\n> Good bread\n\nDone.');
   });
 
+  it('writes table rows as a GFM table: header row, delimiter row, escaped cells, widened to the widest row', async () => {
+    const md = await blocksToMarkdown(
+      pageBlocks(
+        '<p>Prices</p><table><tr><th>Loaf</th><th>Price</th></tr><tr><td>Rye *dark*</td><td>4</td></tr><tr><td>Spelt</td><td>5</td><td>new</td></tr></table><p>Done.</p>',
+      ),
+    );
+    expect(md).toBe(
+      'Prices\n\n| Loaf | Price |  |\n| --- | --- | --- |\n| Rye \\*dark\\* | 4 |\n| Spelt | 5 | new |\n\nDone.',
+    );
+  });
+
   it('renders the pruned blog post with its headings and list', async () => {
     const md = await blocksToMarkdown(pruneBlocks(blocksOf('blog-llm-tuning-math')));
     expect(md).toMatch(/^# Does Model and Inference Parameter Matter/m);

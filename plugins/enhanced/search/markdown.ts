@@ -1,6 +1,7 @@
-/** Markdown of a list of text blocks: headings, list items, code fences, quotes and table rows keep their form; the text itself is escaped. */
+/** Markdown of a list of text blocks: headings, list items, code fences, quotes and tables keep their form; the text itself is escaped. */
 import { TimeSlicer } from '../../../core/time-slice.js';
 import { escapeMarkdownText, fencedCode } from '../../../services/markdown/escape.js';
+import { renderMarkdownTable } from '../../../services/markdown/table.js';
 import type { TextBlock } from '../../../services/page-analysis/text-blocks.js';
 
 function blockMarkdown(block: TextBlock): string {
@@ -17,9 +18,6 @@ function blockMarkdown(block: TextBlock): string {
         .split('\n')
         .map((line) => `> ${text(line)}`)
         .join('\n');
-    case 'table_row':
-      // Cells arrive joined by " | " (blocks.ts): escape each, keep the separators.
-      return `| ${block.text.replace(/\n/g, ' ').split(' | ').map(text).join(' | ')} |`;
     default:
       return text(block.text).replace(/\n/g, '  \n');
   }
@@ -30,14 +28,30 @@ export async function blocksToMarkdown(blocks: TextBlock[]): Promise<string> {
   const slicer = new TimeSlicer();
   const parts: string[] = [];
   let previous: TextBlock | undefined;
+  let tableRows: string[][] = [];
   for (const block of blocks) {
-    // Consecutive list items and table rows stay one list or table.
-    const tight =
-      previous && previous.kind === block.kind && (block.kind === 'list_item' || block.kind === 'table_row');
-    if (previous) parts.push(tight ? '\n' : '\n\n');
-    parts.push(blockMarkdown(block));
+    const continuesTable = previous?.kind === 'table_row' && block.kind === 'table_row';
+    if (!continuesTable && tableRows.length > 0) {
+      parts.push(tableMarkdown(tableRows));
+      tableRows = [];
+    }
+    // Consecutive list items stay one list; consecutive table rows one table.
+    if (previous && !continuesTable)
+      parts.push(previous.kind === 'list_item' && block.kind === 'list_item' ? '\n' : '\n\n');
+    // Cells arrive joined by " | " (text-blocks.ts); a table is written when its last row has come.
+    if (block.kind === 'table_row') tableRows.push(block.text.replace(/\n/g, ' ').split(' | '));
+    else parts.push(blockMarkdown(block));
     previous = block;
     await slicer.pause();
   }
+  if (tableRows.length > 0) parts.push(tableMarkdown(tableRows));
   return parts.join('');
+}
+
+/** A run of rows as a GFM table, its first row the header, widened to the widest row (a viewer drops cells past the header's). */
+function tableMarkdown(rows: string[][]): string {
+  const [first = [], ...rest] = rows;
+  const columns = Math.max(...rows.map((row) => row.length));
+  const header = Array.from({ length: columns }, (_, i) => first[i] ?? '');
+  return renderMarkdownTable(header, rest);
 }
