@@ -62,8 +62,10 @@ say "ok: built $QUARRY_IMAGE in $((SECONDS - build_started)) s, $((size / 100000
 
 step "a dockerd of our own, with the images loaded from podman"
 # --bridge=none: no docker0, so a dockerd the machine may already run keeps its own; compose makes its network.
+# --iptables=false: no firewall rules left behind; published ports go through docker-proxy, and the
+# containers need no way out (the engine is local).
 dockerd --host "$DOCKER_HOST" --data-root "$docker_dir/data" --exec-root "$docker_dir/exec" \
-  --pidfile "$docker_dir/dockerd.pid" --bridge=none >"$docker_dir/dockerd.log" 2>&1 &
+  --pidfile "$docker_dir/dockerd.pid" --bridge=none --iptables=false >"$docker_dir/dockerd.log" 2>&1 &
 dockerd_pid=$!
 for ((i = 0; i < 120; i++)); do docker version >/dev/null 2>&1 && break; kill -0 "$dockerd_pid" 2>/dev/null || break; sleep 0.5; done
 docker version >/dev/null 2>&1 || { tail -20 "$docker_dir/dockerd.log" >&2; fail "dockerd did not start (log above)"; }
