@@ -8,11 +8,12 @@ fail() { printf '[%s] FAILED: %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; exit 1; }
 # Packages the scripts need on a fresh Debian 12 machine (root).
 ensure_container_tools() {
   local missing=()
-  for tool in podman buildah runc mmdebstrap podman-compose; do command -v "$tool" >/dev/null || missing+=("$tool"); done
+  # podman builds; dockerd (docker.io) and docker-compose v1 run the compose smoke test (why: container-smoke.sh).
+  for tool in podman buildah runc mmdebstrap dockerd docker-compose; do command -v "$tool" >/dev/null || missing+=("$tool"); done
   if ((${#missing[@]})); then
     step "installing ${missing[*]} with apt-get"
     apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq podman buildah runc mmdebstrap podman-compose fuse-overlayfs slirp4netns >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq podman buildah runc mmdebstrap docker.io docker-compose fuse-overlayfs slirp4netns >/dev/null
   fi
 }
 

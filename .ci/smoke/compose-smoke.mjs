@@ -1,17 +1,21 @@
-// CI only: the container smoke test, run by .ci/container-smoke.sh once the image is built.
-// Starts compose.yaml with .ci/smoke/compose.smoke.yaml (two Quarry containers on one Redis, a local
-// engine), searches through the local engine, then SIGKILLs the container running an async search
-// job and checks that the other container finishes it. Every wait polls its condition under a
-// deadline; any failure exits non-zero naming what failed. Cleanup is the caller's (it knows the project).
-// Usage: SMOKE_PROJECT=<name> QUARRY_IMAGE=<image> node .ci/smoke/compose-smoke.mjs
+// CI only: the container smoke test, run by .ci/container-smoke.sh once the image is built and loaded
+// into the dockerd that DOCKER_HOST names. Runs the README's scale command with docker-compose v1 —
+// `QUARRY_PUBLISH=127.0.0.1:P-P+1 docker-compose up -d --scale quarry=2` over compose.yaml and
+// .ci/smoke/compose.smoke.yaml (one Redis, a local engine) — checks each replica took its own port of
+// the range and turns healthy, searches through the local engine, then SIGKILLs the container running
+// an async search job and checks that the other container finishes it. Every wait polls its condition
+// under a deadline; any failure exits non-zero naming what failed. Cleanup is the caller's.
+// Usage: SMOKE_PROJECT=<name> QUARRY_IMAGE=<image> DOCKER_HOST=<socket> node .ci/smoke/compose-smoke.mjs
 import { execFileSync } from 'node:child_process';
+import { createServer } from 'node:net';
 
 const project = process.env.SMOKE_PROJECT ?? 'quarry-smoke';
 const KEY = 'ci-smoke-key-0123456789';
 /** A DOI in the recorded Crossref answer the local engine serves. */
 const EXPECTED_URL = 'https://doi.org/10.1007/978-3-658-17671-6_18-1';
-const composeEnv = { ...process.env, QUARRY_API_KEYS: KEY, QUARRY_PUBLISH: '127.0.0.1:' };
+const REPLICAS = 2;
 const composeFiles = ['-p', project, '-f', 'compose.yaml', '-f', '.ci/smoke/compose.smoke.yaml'];
+let composeEnv = { ...process.env, QUARRY_API_KEYS: KEY };
 
 const stamp = () => new Date().toISOString().slice(11, 19);
 const say = (message) => process.stderr.write(`[${stamp()}] ${message}\n`);
@@ -28,7 +32,25 @@ function run(command, args, options = {}) {
     ...options,
   }).trim();
 }
-const podman = (...args) => run('podman', args);
+const docker = (...args) => run('docker', args);
+
+/** Whether nothing listens on 127.0.0.1:`port` now. */
+const portIsFree = (port) =>
+  new Promise((resolve) => {
+    const probe = createServer()
+      .once('error', () => resolve(false))
+      .listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
+
+/** The first port of `count` consecutive free ones, for the README's port-range form of QUARRY_PUBLISH. */
+async function freePortRange(count) {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const first = 20000 + Math.floor(Math.random() * 40000);
+    const ports = Array.from({ length: count }, (_, i) => first + i);
+    if ((await Promise.all(ports.map(portIsFree))).every(Boolean)) return first;
+  }
+  fail(`no ${count} consecutive free ports on 127.0.0.1`);
+}
 
 /** Polls `probe` (truthy = done) every 500 ms until `seconds` have passed, then fails naming `what`. */
 async function until(what, seconds, probe) {
@@ -42,6 +64,7 @@ async function until(what, seconds, probe) {
         return value;
       }
     } catch (error) {
+      if (error instanceof SmokeFailure) throw error;
       last = error;
     }
     if (Date.now() > deadline)
@@ -50,12 +73,13 @@ async function until(what, seconds, probe) {
   }
 }
 
+/** The containers docker-compose v1 made for `service`, by its labels (named <project>_<service>_<n>). */
 function containersOf(service) {
-  const out = podman(
+  const out = docker(
     'ps',
     '-a',
     '--filter',
-    `label=io.podman.compose.project=${project}`,
+    `label=com.docker.compose.project=${project}`,
     '--filter',
     `label=com.docker.compose.service=${service}`,
     '--format',
@@ -65,9 +89,9 @@ function containersOf(service) {
 }
 
 function describe(name) {
-  const [hostname] = JSON.parse(podman('inspect', '--format', 'json', name)).map((c) => c.Config.Hostname);
-  const published = podman('port', name, '8080/tcp').split('\n')[0];
-  return { name, hostname, url: `http://${published}` };
+  const hostname = docker('inspect', '--format', '{{.Config.Hostname}}', name);
+  const published = docker('port', name, '8080/tcp').split('\n')[0];
+  return { name, hostname, published, url: `http://${published}` };
 }
 
 async function call(instance, path, body) {
@@ -83,23 +107,46 @@ async function call(instance, path, body) {
 const resultUrls = (answer) => (answer?.results ?? []).map((result) => result.url);
 
 async function main() {
-  say(`compose up (project ${project})`);
-  run('podman-compose', [...composeFiles, 'up', '-d']);
+  const first = await freePortRange(REPLICAS);
+  const range = `${first}-${first + REPLICAS - 1}`;
+  composeEnv = { ...composeEnv, QUARRY_PUBLISH: `127.0.0.1:${range}` };
+  say(`QUARRY_PUBLISH=127.0.0.1:${range} docker-compose up -d --scale quarry=${REPLICAS} (project ${project})`);
+  run('docker-compose', [...composeFiles, 'up', '-d', '--scale', `quarry=${REPLICAS}`]);
   const names = containersOf('quarry');
-  if (names.length !== 2) fail(`expected two quarry containers, found ${names.length}: ${names.join(', ')}`);
+  if (names.length !== REPLICAS)
+    fail(`expected ${REPLICAS} quarry containers, found ${names.length}: ${names.join(', ')}`);
   const [redis] = containersOf('redis');
   const [engine] = containersOf('engine');
   if (!redis || !engine) fail('the redis or engine container is missing');
   const instances = names.map(describe);
   say(`quarry containers: ${instances.map((i) => `${i.name} (${i.url}, hostname ${i.hostname})`).join('; ')}`);
+  // Each replica holds one host port of the range, none the same (what the README promises).
+  const ports = instances.map((i) => Number(i.published.split(':').pop()));
+  if (new Set(ports).size !== REPLICAS || ports.some((port) => port < first || port >= first + REPLICAS))
+    fail(`the replicas' published ports ${ports.join(', ')} are not the range ${range}, one each`);
 
   for (const instance of instances) {
-    // The image's HEALTHCHECK, run as the engine would (podman runs none on its own without systemd).
+    // dockerd runs the image's HEALTHCHECK itself (the first probe after its 30 s interval).
     await until(`${instance.name} healthy (HEALTHCHECK on /healthz)`, 180, () => {
-      podman('healthcheck', 'run', instance.name);
-      return true;
+      const health = docker('inspect', '--format', '{{.State.Health.Status}}', instance.name);
+      if (health === 'unhealthy') fail(`${instance.name} turned unhealthy`);
+      return health === 'healthy';
     });
   }
+  // A balancer on the compose network reaches every replica as quarry:8080 (docs/deploy.md says so).
+  const replicaAddresses = instances
+    .map((i) => docker('inspect', '--format', '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}', i.name))
+    .sort();
+  const resolved = docker(
+    'exec',
+    engine,
+    'node',
+    '-e',
+    "require('dns').lookup('quarry', { all: true }, (e, a) => { if (e) throw e; console.log(a.map((x) => x.address).sort().join(' ')); })",
+  );
+  if (resolved !== replicaAddresses.join(' '))
+    fail(`on the compose network "quarry" resolves to ${resolved}, not the replicas ${replicaAddresses.join(' ')}`);
+  say(`ok: on the compose network "quarry" resolves to every replica (${resolved})`);
   const [a, b] = instances;
 
   say('search through the local engine');
@@ -130,22 +177,22 @@ async function main() {
     fail(`async search answered ${accepted.status}: ${JSON.stringify(accepted.body)}`);
   const id = accepted.body.request_id;
   // BullMQ keeps the worker's name (hostname:pid) on the job; a container's hostname names it.
-  const processedBy = () => podman('exec', redis, 'redis-cli', 'HGET', `quarry:jobs-default:${id}`, 'pb');
+  const processedBy = () => docker('exec', redis, 'redis-cli', 'HGET', `quarry:jobs-default:${id}`, 'pb');
   const runner = await until(`a container to take job ${id}`, 30, () =>
     instances.find((i) => processedBy().startsWith(`${i.hostname}:`)),
   );
   const survivor = runner === a ? b : a;
   await until('the job to call the local engine', 30, () =>
-    podman('logs', engine).includes('query=soziale%20innovation%20slow'),
+    docker('logs', engine).includes('query=soziale%20innovation%20slow'),
   );
   const before = await call(survivor, `/api/v1/search/jobs/${id}`);
   if (before.body?.status !== 'processing') fail(`before the kill the job is ${before.body?.status}, not processing`);
-  podman('kill', '--signal', 'KILL', runner.name);
+  docker('kill', '--signal', 'KILL', runner.name);
   const killedAt = Date.now();
   await until(
     `${runner.name} stopped`,
     20,
-    () => podman('inspect', '--format', '{{.State.Running}}', runner.name) === 'false',
+    () => docker('inspect', '--format', '{{.State.Running}}', runner.name) === 'false',
   );
   say(`killed ${runner.name}; waiting for ${survivor.name} to finish the job`);
   const job = await until('the job to finish on the surviving container', 120, async () => {
