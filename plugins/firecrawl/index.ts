@@ -40,33 +40,32 @@ export default definePlugin({
   },
   setup(services) {
     const jobs = pagesJobs(services, { crawl: CRAWL_JOB, batch: BATCH_JOB });
-    return (['v2', 'v1'] as const)
-      .flatMap((version) => {
-        // v1's /crawl/:id also answers batch ids (firecrawl-js v1 polls a batch there).
-        const crawlRoutes = {
-          jobs,
-          version,
-          route: '/crawl',
-          name: 'crawl' as const,
-          surfaces: version === 'v1' ? [jobs.crawl, jobs.batch] : [jobs.crawl],
-        };
-        const batchRoutes = { jobs, version, route: '/batch/scrape', name: 'batch' as const, surfaces: [jobs.batch] };
-        return [
-          scrapeCapability(services, version),
-          mapCapability(services, version),
-          searchCapability(services, version),
-          creditUsageCapability(version),
-          crawlCapability(services, jobs, version),
-          activeCrawlsCapability(services, version),
-          statusCapability(crawlRoutes),
-          cancelCapability(crawlRoutes),
-          ...errorsCapability(crawlRoutes),
-          batchScrapeCapability(services, jobs, version),
-          statusCapability(batchRoutes),
-          cancelCapability(batchRoutes),
-          ...errorsCapability(batchRoutes),
-        ];
-      })
-      .concat(extractCapabilities(services));
+    const versioned = (['v2', 'v1'] as const).flatMap((version) => {
+      // v1's /crawl/:id also answers batch ids (firecrawl-js v1 polls a batch there).
+      const crawlRoutes = {
+        jobs,
+        version,
+        route: '/crawl',
+        name: 'crawl' as const,
+        surfaces: version === 'v1' ? [jobs.crawl, jobs.batch] : [jobs.crawl],
+      };
+      const batchRoutes = { jobs, version, route: '/batch/scrape', name: 'batch' as const, surfaces: [jobs.batch] };
+      return [
+        scrapeCapability(services, version),
+        mapCapability(services, version),
+        searchCapability(services, version),
+        creditUsageCapability(version),
+        crawlCapability(services, jobs, version),
+        activeCrawlsCapability(services, version),
+        statusCapability(crawlRoutes),
+        cancelCapability(crawlRoutes),
+        ...errorsCapability(crawlRoutes),
+        batchScrapeCapability(services, jobs, version),
+        statusCapability(batchRoutes),
+        cancelCapability(batchRoutes),
+        ...errorsCapability(batchRoutes),
+      ];
+    });
+    return [...versioned, ...extractCapabilities(services)];
   },
 });
