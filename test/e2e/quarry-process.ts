@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { mergeLayers, type ConfigInput } from '../../app/config.js';
 import { PACKAGE_ROOT } from '../../core/paths.js';
 import type { SandboxWeb } from '../sandbox/sandbox-web.js';
-import { sandboxConfig, TEST_KEY } from './harness.js';
+import { call, sandboxConfig, TEST_KEY } from './harness.js';
 import { freePort } from '../sandbox/free-port.js';
 import { until } from '../sandbox/until.js';
 
@@ -43,16 +43,6 @@ export interface SpawnOptions {
   /** Reuse a data directory (a restart); default a new temporary one. */
   dataDir?: string;
   apiKeys?: string[];
-}
-
-async function call(url: string, init: RequestInit): Promise<{ status: number; body: any }> {
-  const response = await fetch(url, init);
-  const text = await response.text();
-  try {
-    return { status: response.status, body: JSON.parse(text) };
-  } catch {
-    return { status: response.status, body: text };
-  }
 }
 
 export async function spawnQuarry(options: SpawnOptions): Promise<QuarryProcess> {
