@@ -26,6 +26,8 @@ export interface QuarryProcess {
   dataDir: string;
   /** Everything the process wrote to stderr (its logs). */
   logs(): string;
+  /** Everything the process wrote to stdout (a server should write nothing there). */
+  stdout(): string;
   /** Resolves with the exit code (null when killed by a signal) and the signal. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   kill(signal: NodeJS.Signals): void;
@@ -34,11 +36,12 @@ export interface QuarryProcess {
 }
 
 export interface SpawnOptions {
-  web: SandboxWeb;
+  /** The sandbox the engines point at; without one, the package's own defaults (a test of the plain install). */
+  web?: SandboxWeb;
   /** Settings over the sandbox's (engines on the sandbox, its port allowed, test key and webhook secret). */
   config?: ConfigInput;
   env?: Record<string, string>;
-  /** Reuse a port (a restarted instance behind a load balancer); default a free one. */
+  /** Reuse a port (a restarted instance behind a load balancer), or 0 to let the process pick; default a free one. */
   port?: number;
   /** Reuse a data directory (a restart); default a new temporary one. */
   dataDir?: string;
@@ -48,8 +51,9 @@ export interface SpawnOptions {
 export async function spawnQuarry(options: SpawnOptions): Promise<QuarryProcess> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'quarry-serve-'));
   const port = options.port ?? (await freePort());
+  const base = options.web ? await sandboxConfig(options.web, dataDir) : { dataDir };
   const config = mergeLayers(
-    (await sandboxConfig(options.web, dataDir)) as Record<string, unknown>,
+    base as Record<string, unknown>,
     { logLevel: 'info', ...(options.config ?? {}) } as Record<string, unknown>,
   );
   const configPath = join(dataDir, 'quarry.config.json');
@@ -65,9 +69,11 @@ export async function spawnQuarry(options: SpawnOptions): Promise<QuarryProcess>
       QUARRY_API_KEYS: keys.join(','),
       ...(options.env ?? {}),
     },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let logs = '';
+  let stdout = '';
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
@@ -92,10 +98,11 @@ export async function spawnQuarry(options: SpawnOptions): Promise<QuarryProcess>
   const auth = (key = keys[0]!) => ({ 'x-api-key': key });
   return {
     url,
-    port,
+    port: Number(new URL(url).port),
     pid: child.pid!,
     dataDir,
     logs: () => logs,
+    stdout: () => stdout,
     exited,
     kill: (signal) => {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
