@@ -38,9 +38,6 @@ const ALLOWED: Record<string, { what: string; why: string }[]> = {
   'test/e2e/firecrawl-mcp.test.ts': [
     { what: 'makes its own stdio MCP transport', why: 'it spawns firecrawl-mcp, a third-party server, not Quarry' },
   ],
-  'test/contract/one-helper.test.ts': [
-    { what: 'makes its own stdio MCP transport', why: "the name is in that scan's own list of patterns" },
-  ],
 };
 
 const SELF = 'test/install/one-harness.test.ts';
