@@ -6,19 +6,15 @@
  * over HTTP and over MCP and require the same JSON from both (ids, clocks
  * and cache state aside). A new area adds a file with its table.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mergeLayers, type ConfigInput } from '../../app/config.js';
-import { PACKAGE_ROOT } from '../../core/paths.js';
+import type { ConfigInput } from '../../app/config.js';
 import { keyPrincipalId } from '../../hosts/http/api-keys.js';
 import { buildMcpServer } from '../../hosts/mcp/server.js';
-import { sandboxConfig, startQuarry, TEST_KEY, type RunningQuarry, type StartOptions } from '../e2e/harness.js';
+import { startQuarry, TEST_KEY, type RunningQuarry, type StartOptions } from '../e2e/harness.js';
+import { spawnMcpStdio } from '../e2e/mcp-stdio.js';
 import type { SandboxWeb } from '../sandbox/sandbox-web.js';
 import { shapeProblems, withoutVolatile, type FieldSpec } from './response-shape.js';
 
@@ -122,29 +118,10 @@ async function stdioClient(
   overrides: ConfigInput,
   sharedDataDir: string | null,
 ): Promise<{ client: Client; close(): Promise<void> }> {
-  const scratch = mkdtempSync(join(tmpdir(), 'quarry-contract-mcp-'));
-  const dataDir = sharedDataDir ?? join(scratch, 'data');
-  const configPath = join(scratch, 'quarry.config.json');
-  const config = mergeLayers(
-    { ...(await sandboxConfig(web, dataDir)), logLevel: 'warn' },
-    overrides as Record<string, unknown>,
-  );
-  writeFileSync(configPath, JSON.stringify(config));
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [join(PACKAGE_ROOT, 'dist/hosts/cli/main.js'), 'mcp'],
-    env: { PATH: process.env.PATH ?? '', HOME: scratch, QUARRY_CONFIG: configPath },
-    stderr: 'pipe',
+  return spawnMcpStdio(web, overrides, {
+    ...(sharedDataDir ? { dataDir: sharedDataDir } : {}),
+    clientName: 'quarry-contract',
   });
-  const client = new Client({ name: 'quarry-contract', version: '1.0.0' });
-  await client.connect(transport);
-  return {
-    client,
-    async close() {
-      await client.close();
-      rmSync(scratch, { recursive: true, force: true });
-    },
-  };
 }
 
 /** An in-memory MCP client on the HTTP host's app, acting for the HTTP test key. */

@@ -5,54 +5,31 @@
  * citations, research sends progress notifications per step and crawl one
  * per page, and a client's cancellation stops the work.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mergeLayers } from '../../app/config.js';
-import { PACKAGE_ROOT } from '../../core/paths.js';
 import { HEAT_PUMP_PAGES, renderResearchPage } from '../sandbox/research-pages.js';
-import { sandboxConfig, startQuarry, type RunningQuarry } from './harness.js';
+import { startQuarry, type RunningQuarry } from './harness.js';
+import { spawnMcpStdio, type McpStdio } from './mcp-stdio.js';
 import { recordProgress } from './mcp-progress.js';
 import { startResearchWeb, type ResearchWeb } from './research-web.js';
 import { until } from '../sandbox/until.js';
 
 let site: ResearchWeb;
 let quarry: RunningQuarry;
-let scratch: string;
+let mcp: McpStdio;
 let client: Client;
 
 beforeAll(async () => {
   site = await startResearchWeb();
   quarry = await startQuarry(site.web, site.config());
-  scratch = mkdtempSync(join(tmpdir(), 'quarry-agent-mcp-'));
-  const configPath = join(scratch, 'quarry.config.json');
-  writeFileSync(
-    configPath,
-    JSON.stringify(
-      mergeLayers(
-        { ...(await sandboxConfig(site.web, scratch)), logLevel: 'warn' },
-        site.config() as Record<string, unknown>,
-      ),
-    ),
-  );
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [join(PACKAGE_ROOT, 'dist/hosts/cli/main.js'), 'mcp'],
-    env: { PATH: process.env.PATH ?? '', HOME: scratch, QUARRY_CONFIG: configPath },
-    stderr: 'pipe',
-  });
-  client = new Client({ name: 'quarry-test', version: '1.0.0' });
-  await client.connect(transport);
+  mcp = await spawnMcpStdio(site.web, site.config());
+  client = mcp.client;
 }, 60_000);
 
 afterAll(async () => {
-  await client?.close();
+  await mcp?.close();
   await quarry?.close();
   await site?.close();
-  if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
 const text = (result: Record<string, unknown>) => (result.content as Array<{ type: string; text: string }>)[0]!.text;

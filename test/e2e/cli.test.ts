@@ -8,6 +8,7 @@ import { PACKAGE_ROOT } from '../../core/paths.js';
 import { hashingEmbedding } from '../../services/chunking/hashing-embedding.js';
 import { silentLogger } from '../../core/logger.js';
 import { openPageIndex } from '../../services/vectors/lance-page-index.js';
+import { spawnQuarry } from './quarry-process.js';
 
 const CLI = join(PACKAGE_ROOT, 'dist/hosts/cli/main.js');
 const run = (...args: string[]) =>
@@ -63,51 +64,19 @@ describe('quarry CLI', () => {
 
 describe('quarry serve from the built package', () => {
   it('starts, answers /healthz and the API, and shuts down cleanly on SIGTERM', async () => {
-    const { spawn } = await import('node:child_process');
-    const { mkdtempSync, rmSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
-    const dataDir = mkdtempSync(join(tmpdir(), 'quarry-serve-'));
-    const child = spawn(process.execPath, [CLI, 'serve'], {
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: dataDir,
-        QUARRY_DATA_DIR: dataDir,
-        QUARRY_PORT: '0',
-        QUARRY_API_KEYS: 'serve-test-key-123',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    let stdout = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    const address = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no address in time: ${stderr}`)), 20_000);
-      child.stderr.on('data', (c: Buffer) => {
-        stderr += c.toString();
-        const match = /listening on (http:\/\/[\d.:]+)/.exec(stderr);
-        if (match) {
-          clearTimeout(timer);
-          resolve(match[1]!);
-        }
-      });
-    });
+    const child = await spawnQuarry({ port: 0, apiKeys: ['serve-test-key-123'] });
     try {
-      const health = await fetch(`${address}/healthz`);
+      const health = await fetch(`${child.url}/healthz`);
       expect(health.status).toBe(200);
-      const engines = await fetch(`${address}/api/v1/search/engines`, {
-        headers: { 'x-api-key': 'serve-test-key-123' },
-      });
-      expect(((await engines.json()) as any).total_engines).toBeGreaterThan(9);
-      const code = await new Promise<number | null>((resolve) => {
-        child.once('exit', (exitCode) => resolve(exitCode));
-        child.kill('SIGTERM');
-      });
-      expect(code).toBe(0);
-      expect(stderr).toContain('shutting down');
-      expect(stdout).toBe('');
+      const engines = await child.get('/api/v1/search/engines');
+      expect(engines.body.total_engines).toBeGreaterThan(9);
+      child.kill('SIGTERM');
+      expect((await child.exited).code).toBe(0);
+      expect(child.logs()).toContain('shutting down');
+      expect(child.stdout()).toBe('');
     } finally {
       child.kill('SIGKILL');
-      rmSync(dataDir, { recursive: true, force: true });
+      rmSync(child.dataDir, { recursive: true, force: true });
     }
   });
 });

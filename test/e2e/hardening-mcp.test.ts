@@ -5,26 +5,18 @@
  * arguments that are not an object.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PACKAGE_ROOT } from '../../core/paths.js';
+import { connectMcpStdio, mcpStdioCommand, type McpStdioCommand } from './mcp-stdio.js';
 
-let dataDir: string;
-let configPath: string;
-const MAIN = join(PACKAGE_ROOT, 'dist/hosts/cli/main.js');
+/** One configuration (and store) for every session; the raw ones keep their own framing over the same command. */
+let command: McpStdioCommand;
 
-beforeAll(() => {
-  dataDir = mkdtempSync(join(tmpdir(), 'quarry-mcp-hardening-'));
-  configPath = join(dataDir, 'quarry.config.json');
-  writeFileSync(configPath, JSON.stringify({ dataDir, logLevel: 'warn', vectorIndex: { enabled: false } }));
+beforeAll(async () => {
+  command = await mcpStdioCommand(null, { vectorIndex: { enabled: false } });
 });
 
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+afterAll(() => command?.cleanup());
 
 /** A raw stdio session: write lines, read the replies by id (or the next id-less one). */
 class RawSession {
@@ -34,9 +26,7 @@ class RawSession {
   private waiters: Array<() => void> = [];
 
   constructor() {
-    this.child = spawn(process.execPath, [MAIN, 'mcp'], {
-      env: { PATH: process.env.PATH ?? '', HOME: dataDir, QUARRY_CONFIG: configPath },
-    });
+    this.child = spawn(command.command, command.args, { env: command.env });
     this.child.stdout.setEncoding('utf8');
     this.child.stdout.on('data', (chunk: string) => {
       this.buffer += chunk;
@@ -190,13 +180,7 @@ describe('MCP stdio answers every malformed message (JSON-RPC 2.0)', () => {
   });
 
   it('the official SDK client gets McpError -32602 for non-object arguments, and isError naming the field for a bad value', async () => {
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [MAIN, 'mcp'],
-      env: { PATH: process.env.PATH ?? '', HOME: dataDir, QUARRY_CONFIG: configPath },
-    });
-    const client = new Client({ name: 'hardening', version: '1.0.0' });
-    await client.connect(transport);
+    const { client } = await connectMcpStdio(command, 'hardening');
     try {
       const error = await client
         .callTool({ name: 'enhanced_chunk_content', arguments: 'text' as never })

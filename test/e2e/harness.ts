@@ -47,7 +47,8 @@ export async function sandboxConfig(web: SandboxWeb, dataDir: string): Promise<C
   };
 }
 
-async function call(url: string, init: RequestInit): Promise<{ status: number; body: any; headers: Headers }> {
+/** One HTTP exchange, the body parsed as JSON when it is JSON (the one JSON call of both harnesses). */
+export async function call(url: string, init: RequestInit): Promise<{ status: number; body: any; headers: Headers }> {
   const response = await fetch(url, init);
   const text = await response.text();
   let body: unknown = text;

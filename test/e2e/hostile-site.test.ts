@@ -8,20 +8,16 @@
  * reports, the capability's markdown, every MCP text block) passes one
  * checker: no raw tag, no unsafe link, no link text that broke out.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mergeLayers, type ConfigInput } from '../../app/config.js';
-import { PACKAGE_ROOT } from '../../core/paths.js';
+import type { ConfigInput } from '../../app/config.js';
 import { resultsMarkdown } from '../../plugins/monitor/views.js';
 import { outboundLinkPolicy } from '../../services/markdown/link-policy.js';
 import { startLocalSearch, type LocalSearch } from '../sandbox/local-search.js';
 import { markdownProblems } from '../sandbox/markdown-safety.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
-import { sandboxConfig, startQuarry, type RunningQuarry } from './harness.js';
+import { startQuarry, type RunningQuarry } from './harness.js';
+import { spawnMcpStdio, type McpStdio } from './mcp-stdio.js';
 import { until } from '../sandbox/until.js';
 
 /** Titles as an attacker writes them: markdown that closes its link, tags, a javascript: link. */
@@ -66,7 +62,7 @@ let web: SandboxWeb;
 let search: LocalSearch;
 let quarry: RunningQuarry;
 let client: Client;
-let scratch: string;
+let mcp: McpStdio;
 let allowedHosts: string[];
 const pageUrl = (i: number) => `${web.url}/hostile/${i}`;
 const TEXT = HOSTILE_SENTENCES.join(' ');
@@ -105,30 +101,15 @@ beforeAll(async () => {
   );
   allowedHosts = [`127.0.0.1:${web.port}`, search.host];
   quarry = await startQuarry(web, config());
-  scratch = mkdtempSync(join(tmpdir(), 'quarry-hostile-'));
-  const configPath = join(scratch, 'quarry.config.json');
-  writeFileSync(
-    configPath,
-    JSON.stringify(
-      mergeLayers({ ...(await sandboxConfig(web, scratch)), logLevel: 'warn' }, config() as Record<string, unknown>),
-    ),
-  );
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [join(PACKAGE_ROOT, 'dist/hosts/cli/main.js'), 'mcp'],
-    env: { PATH: process.env.PATH ?? '', HOME: scratch, QUARRY_CONFIG: configPath },
-    stderr: 'pipe',
-  });
-  client = new Client({ name: 'quarry-hostile-test', version: '1.0.0' });
-  await client.connect(transport);
+  mcp = await spawnMcpStdio(web, config(), { clientName: 'quarry-hostile-test' });
+  client = mcp.client;
 }, 60_000);
 
 afterAll(async () => {
-  await client?.close();
+  await mcp?.close();
   await quarry?.close();
   await search?.close();
   await web?.close();
-  if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
 /** Fields of HTTP answers that are markdown for agents. */

@@ -5,8 +5,7 @@
  * Then the same CLI with its HTTP transport against /mcp, with the key as a header.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,19 +13,20 @@ import { PACKAGE_ROOT } from '../../core/paths.js';
 import { playDefaultEngines } from '../recordings.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
 import { startQuarry, TEST_KEY, type RunningQuarry } from './harness.js';
+import { mcpStdioCommand } from './mcp-stdio.js';
 
 const INSPECTOR = join(PACKAGE_ROOT, 'node_modules/@modelcontextprotocol/inspector/cli/build/index.js');
-const CLI = join(PACKAGE_ROOT, 'dist/hosts/cli/main.js');
-const dataDir = mkdtempSync(join(tmpdir(), 'quarry-inspector-'));
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+// `quarry mcp` as the shared helper starts it; the Inspector is the client, so it gets the command, not a connection.
+const quarryMcp = await mcpStdioCommand(null);
+afterAll(() => quarryMcp.cleanup());
 
 async function inspect(...args: string[]): Promise<any> {
-  return inspectTarget([process.execPath, CLI, 'mcp'], ...args);
+  return inspectTarget([quarryMcp.command, ...quarryMcp.args], ...args);
 }
 
 async function inspectTarget(target: string[], ...args: string[]): Promise<any> {
   const { stdout } = await promisify(execFile)(process.execPath, [INSPECTOR, ...target, ...args], {
-    env: { PATH: process.env.PATH ?? '', HOME: dataDir, QUARRY_DATA_DIR: dataDir, QUARRY_LOG_LEVEL: 'warn' },
+    env: quarryMcp.env,
     maxBuffer: 64 * 1024 * 1024,
   });
   return JSON.parse(stdout);

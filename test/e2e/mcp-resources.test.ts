@@ -4,16 +4,12 @@
  * Streamable HTTP, where each key lists and reads only its own, and over stdio,
  * where the local host (an admin) reads what it made.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConfigInput } from '../../app/config.js';
-import { PACKAGE_ROOT } from '../../core/paths.js';
 import { until } from '../sandbox/until.js';
-import { sandboxConfig, startQuarry, type RunningQuarry } from './harness.js';
+import { startQuarry, type RunningQuarry } from './harness.js';
+import { mcpStdioCommand, type McpStdioCommand } from './mcp-stdio.js';
 import { startResearchWeb, type ResearchWeb } from './research-web.js';
 
 const KEY_A = 'key-alpha-0123456789';
@@ -158,32 +154,21 @@ describe('MCP resources over Streamable HTTP', () => {
 });
 
 describe('MCP resources over stdio', () => {
-  let dataDir: string;
+  let command: McpStdioCommand;
   let client: Client;
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'quarry-mcp-resources-'));
-    const config = {
-      ...(await sandboxConfig(site.web, dataDir)),
-      logLevel: 'warn',
-      vectorIndex: { enabled: false },
-    } as ConfigInput;
-    const configPath = join(dataDir, 'quarry.config.json');
-    writeFileSync(configPath, JSON.stringify(config));
+    // The shared command, connected with the 2.x SDK's own stdio transport (the client under test).
+    command = await mcpStdioCommand(site.web, { vectorIndex: { enabled: false } });
     client = new Client({ name: 'resources-stdio-test', version: '1.0.0' });
     await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [join(PACKAGE_ROOT, 'dist/hosts/cli/main.js'), 'mcp'],
-        env: { PATH: process.env.PATH ?? '', HOME: dataDir, QUARRY_CONFIG: configPath },
-        stderr: 'pipe',
-      }),
+      new StdioClientTransport({ command: command.command, args: command.args, env: command.env, stderr: 'pipe' }),
     );
   }, 60_000);
 
   afterAll(async () => {
     await client?.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    command?.cleanup();
   });
 
   it('lists the templates and the monitors the local host made, and reads them', { timeout: 60_000 }, async () => {

@@ -7,27 +7,20 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PACKAGE_ROOT } from '../../core/paths.js';
+import { connectMcpStdio, mcpStdioCommand } from './mcp-stdio.js';
 
 const home = mkdtempSync(join(tmpdir(), 'quarry-mcp-snapshot-'));
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
+// One command for every start: the snapshot is keyed by the QUARRY_* variables (the config file's path among them) and cwd.
+const command = await mcpStdioCommand(null, { dataDir: join(home, 'data') }, { home, cwd: home });
+afterAll(() => command.cleanup());
+
 async function connect(): Promise<Client> {
-  const client = new Client({ name: 'snapshot-test', version: '1.0.0' });
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [join(PACKAGE_ROOT, 'dist/hosts/cli/main.js'), 'mcp'],
-      env: { PATH: process.env.PATH ?? '', HOME: home, QUARRY_DATA_DIR: join(home, 'data'), QUARRY_LOG_LEVEL: 'warn' },
-      cwd: home,
-      stderr: 'pipe',
-    }),
-  );
-  return client;
+  return (await connectMcpStdio(command, 'snapshot-test')).client;
 }
 
 const snapshotFiles = () => readdirSync(join(home, '.cache/quarry')).filter((name) => name.startsWith('mcp-tools-'));

@@ -3,51 +3,35 @@
  * official SDK client, against the sandbox web. The same search through MCP
  * and HTTP gives the same results.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PACKAGE_ROOT } from '../../core/paths.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
-import { sandboxConfig, startQuarry, type RunningQuarry } from './harness.js';
+import { startQuarry, type RunningQuarry } from './harness.js';
+import { spawnMcpStdio, type McpStdio } from './mcp-stdio.js';
 import { recordProgress } from './mcp-progress.js';
 import { playDefaultEngines } from '../recordings.js';
 
 let web: SandboxWeb;
 let quarry: RunningQuarry;
+/** One data directory for every server this file starts. */
 let dataDir: string;
-let configPath: string;
 /** One server for the tests that need no settings of their own (each start costs seconds), logging at info for the stderr test. */
-let shared: { client: Client; stderr: () => string };
+let shared: McpStdio;
 
-async function connect(extraEnv: Record<string, string> = {}): Promise<{ client: Client; stderr: () => string }> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [join(PACKAGE_ROOT, 'dist/hosts/cli/main.js'), 'mcp'],
-    env: { PATH: process.env.PATH ?? '', HOME: dataDir, QUARRY_CONFIG: configPath, ...extraEnv },
-    stderr: 'pipe',
-  });
-  let stderr = '';
-  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const client = new Client({ name: 'quarry-test', version: '1.0.0' });
-  await client.connect(transport);
-  return { client, stderr: () => stderr };
-}
+const connect = (env: Record<string, string> = {}) => spawnMcpStdio(web, {}, { dataDir, env });
 
 beforeAll(async () => {
   web = await startSandboxWeb();
   playDefaultEngines(web);
   quarry = await startQuarry(web);
   dataDir = mkdtempSync(join(tmpdir(), 'quarry-mcp-'));
-  configPath = join(dataDir, 'quarry.config.json');
-  writeFileSync(configPath, JSON.stringify({ ...(await sandboxConfig(web, dataDir)), logLevel: 'warn' }));
   shared = await connect({ QUARRY_LOG_LEVEL: 'info' });
 });
 
 afterAll(async () => {
-  await shared?.client.close();
+  await shared?.close();
   await quarry?.close();
   await web?.close();
   rmSync(dataDir, { recursive: true, force: true });
@@ -118,12 +102,12 @@ describe('MCP over stdio', () => {
   });
 
   it('exposes only the allow-listed tools', async () => {
-    const { client } = await connect({ QUARRY_MCP_TOOLS: 'search_web,search_engines' });
+    const limited = await connect({ QUARRY_MCP_TOOLS: 'search_web,search_engines' });
     try {
-      const { tools } = await client.listTools();
+      const { tools } = await limited.client.listTools();
       expect(tools.map((t) => t.name).sort()).toEqual(['search_engines', 'search_web']);
     } finally {
-      await client.close();
+      await limited.close();
     }
   });
 

@@ -7,17 +7,14 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConfigInput } from '../../app/config.js';
 import { startScriptedServer, type ScriptedServer } from '../../services/llm/fixtures/scripted-server.js';
-import { PACKAGE_ROOT } from '../../core/paths.js';
 import { MEANING_PAGES, renderMeaningPage } from '../sandbox/meaning-pages.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
 import { mergeLayers } from '../../app/config.js';
-import { buildHttpServer } from '../../hosts/http/server.js';
-import { sandboxConfig, startQuarry, type RunningQuarry } from './harness.js';
+import { startQuarry, TEST_KEY, type RunningQuarry } from './harness.js';
+import { spawnMcpStdio } from './mcp-stdio.js';
 import { recordProgress } from './mcp-progress.js';
 import { until } from '../sandbox/until.js';
 
@@ -26,6 +23,8 @@ let quarry: RunningQuarry;
 let withModel: RunningQuarry;
 let llm: ScriptedServer;
 let scratch: string;
+/** A second key the shared instance accepts, with a search history of its own. */
+const OTHER_KEY = 'other-key-0123456789';
 
 const [CPR, BRIDGE, BREATHING] = MEANING_PAGES;
 /** Paraphrases of the first-aid page that share (almost) no words with it, and some with the decoys. */
@@ -63,7 +62,7 @@ beforeAll(async () => {
   writeFileSync(autocomplete, JSON.stringify([{ phrase: 'cpr steps' }, { phrase: 'cpr training near me' }]));
   web.playEngine('duckduckgo', { file: autocomplete, contentType: 'application/json' }, { rewriteLinks: false });
   llm = await startScriptedServer();
-  quarry = await startQuarry(web, neuralConfig());
+  quarry = await startQuarry(web, neuralConfig(), { apiKeys: [TEST_KEY, OTHER_KEY] });
   withModel = await startQuarry(
     web,
     mergeLayers(neuralConfig() as Record<string, unknown>, {
@@ -357,21 +356,9 @@ describe('predictive', () => {
     expect(res.body.predictions.map((p: any) => p.query)).toContain('cpr steps');
 
     // Another key has its own (empty) history: no predictions, still a 200.
-    const otherKey = 'other-key-0123456789';
-    const server = await buildHttpServer(quarry.app, { apiKeys: [otherKey] });
-    const url = await server.listen({ host: '127.0.0.1', port: 0 });
-    try {
-      const other = await fetch(`${url}/api/v1/neural/predictive`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-api-key': otherKey },
-        body: '{}',
-      });
-      expect(other.status).toBe(200);
-      const body = (await other.json()) as any;
-      expect(body).toMatchObject({ predictions: [], context_used: false, recent_searches_used: [] });
-    } finally {
-      await server.close();
-    }
+    const other = await quarry.post('/api/v1/neural/predictive', {}, { 'x-api-key': OTHER_KEY });
+    expect(other.status).toBe(200);
+    expect(other.body).toMatchObject({ predictions: [], context_used: false, recent_searches_used: [] });
   });
 });
 
@@ -489,24 +476,7 @@ describe('with a language model configured', () => {
 
 describe('over MCP', () => {
   it('serves the neural tools over stdio, with progress notifications on search', async () => {
-    const configPath = join(scratch, 'quarry.config.json');
-    writeFileSync(
-      configPath,
-      JSON.stringify(
-        mergeLayers(
-          { ...(await sandboxConfig(web, scratch)), logLevel: 'warn' },
-          neuralConfig() as Record<string, unknown>,
-        ),
-      ),
-    );
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [join(PACKAGE_ROOT, 'dist/hosts/cli/main.js'), 'mcp'],
-      env: { PATH: process.env.PATH ?? '', HOME: scratch, QUARRY_CONFIG: configPath },
-      stderr: 'pipe',
-    });
-    const client = new Client({ name: 'quarry-test', version: '1.0.0' });
-    await client.connect(transport);
+    const { client, close } = await spawnMcpStdio(web, neuralConfig());
     try {
       const names = (await client.listTools()).tools.map((t) => t.name);
       expect(names).toEqual(
@@ -530,7 +500,7 @@ describe('over MCP', () => {
       expect(progress.length).toBeGreaterThanOrEqual(3);
       expect(progress.join(' | ')).toMatch(/ranking by meaning/);
     } finally {
-      await client.close();
+      await close();
     }
   }, 60_000);
 });

@@ -5,39 +5,31 @@
  * and an unknown tool is the JSON-RPC error -32602 the MCP specification asks
  * for, not a tool result.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createQuarry } from '../../app/create-quarry.js';
 import type { ConfigInput } from '../../app/config.js';
 import { silentLogger } from '../../core/logger.js';
-import { PACKAGE_ROOT } from '../../core/paths.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
-import { sandboxConfig } from './harness.js';
+import { startQuarry } from './harness.js';
+import { spawnMcpStdio, type McpStdio } from './mcp-stdio.js';
+
+/** Both starts below share one store; no vector index, which these tests do not read. */
+const CONFIG: ConfigInput = { vectorIndex: { enabled: false } };
 
 let web: SandboxWeb;
 let dataDir: string;
-let configPath: string;
 let legacyId: string;
 
 beforeAll(async () => {
   web = await startSandboxWeb();
   dataDir = mkdtempSync(join(tmpdir(), 'quarry-mcp-owner-'));
-  const config = {
-    ...(await sandboxConfig(web, dataDir)),
-    logLevel: 'warn',
-    vectorIndex: { enabled: false },
-  } as ConfigInput;
-  configPath = join(dataDir, 'quarry.config.json');
-  writeFileSync(configPath, JSON.stringify(config));
-  // A monitor of no one, as an earlier version stored it: created by a call without a principal.
-  const app = await createQuarry({ overrides: config, env: {}, logger: silentLogger() });
+  const quarry = await startQuarry(web, CONFIG, { dataDir });
   try {
-    const created = (await app.registry.invoke(
+    const created = (await quarry.app.registry.invoke(
       'monitor.create',
       { topic: 'legacy topic', keywords: ['legacy'], check_interval_minutes: 1440 },
       {
@@ -49,7 +41,7 @@ beforeAll(async () => {
     )) as { id: string };
     legacyId = created.id;
   } finally {
-    await app.close();
+    await quarry.close();
   }
 }, 60_000);
 
@@ -58,26 +50,16 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function connect(): Promise<Client> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [join(PACKAGE_ROOT, 'dist/hosts/cli/main.js'), 'mcp'],
-    env: { PATH: process.env.PATH ?? '', HOME: dataDir, QUARRY_CONFIG: configPath },
-    stderr: 'pipe',
-  });
-  const client = new Client({ name: 'ownership-test', version: '1.0.0' });
-  await client.connect(transport);
-  return client;
-}
-
 describe('MCP over stdio as the local principal', () => {
   // One server for both tests: each start of the package costs seconds.
+  let mcp: McpStdio;
   let client: Client;
   beforeAll(async () => {
-    client = await connect();
+    mcp = await spawnMcpStdio(web, CONFIG, { dataDir, clientName: 'ownership-test' });
+    client = mcp.client;
   }, 60_000);
   afterAll(async () => {
-    await client?.close();
+    await mcp?.close();
   });
 
   it('is an admin: it sees the monitor of no one beside the one it creates, and may delete it', async () => {

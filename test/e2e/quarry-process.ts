@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { mergeLayers, type ConfigInput } from '../../app/config.js';
 import { PACKAGE_ROOT } from '../../core/paths.js';
 import type { SandboxWeb } from '../sandbox/sandbox-web.js';
-import { sandboxConfig, TEST_KEY } from './harness.js';
+import { call, sandboxConfig, TEST_KEY } from './harness.js';
 import { freePort } from '../sandbox/free-port.js';
 import { until } from '../sandbox/until.js';
 
@@ -26,6 +26,8 @@ export interface QuarryProcess {
   dataDir: string;
   /** Everything the process wrote to stderr (its logs). */
   logs(): string;
+  /** Everything the process wrote to stdout (a server should write nothing there). */
+  stdout(): string;
   /** Resolves with the exit code (null when killed by a signal) and the signal. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   kill(signal: NodeJS.Signals): void;
@@ -34,32 +36,24 @@ export interface QuarryProcess {
 }
 
 export interface SpawnOptions {
-  web: SandboxWeb;
+  /** The sandbox the engines point at; without one, the package's own defaults (a test of the plain install). */
+  web?: SandboxWeb;
   /** Settings over the sandbox's (engines on the sandbox, its port allowed, test key and webhook secret). */
   config?: ConfigInput;
   env?: Record<string, string>;
-  /** Reuse a port (a restarted instance behind a load balancer); default a free one. */
+  /** Reuse a port (a restarted instance behind a load balancer), or 0 to let the process pick; default a free one. */
   port?: number;
   /** Reuse a data directory (a restart); default a new temporary one. */
   dataDir?: string;
   apiKeys?: string[];
 }
 
-async function call(url: string, init: RequestInit): Promise<{ status: number; body: any }> {
-  const response = await fetch(url, init);
-  const text = await response.text();
-  try {
-    return { status: response.status, body: JSON.parse(text) };
-  } catch {
-    return { status: response.status, body: text };
-  }
-}
-
 export async function spawnQuarry(options: SpawnOptions): Promise<QuarryProcess> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'quarry-serve-'));
   const port = options.port ?? (await freePort());
+  const base = options.web ? await sandboxConfig(options.web, dataDir) : { dataDir };
   const config = mergeLayers(
-    (await sandboxConfig(options.web, dataDir)) as Record<string, unknown>,
+    base as Record<string, unknown>,
     { logLevel: 'info', ...(options.config ?? {}) } as Record<string, unknown>,
   );
   const configPath = join(dataDir, 'quarry.config.json');
@@ -75,9 +69,11 @@ export async function spawnQuarry(options: SpawnOptions): Promise<QuarryProcess>
       QUARRY_API_KEYS: keys.join(','),
       ...(options.env ?? {}),
     },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let logs = '';
+  let stdout = '';
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
@@ -102,10 +98,11 @@ export async function spawnQuarry(options: SpawnOptions): Promise<QuarryProcess>
   const auth = (key = keys[0]!) => ({ 'x-api-key': key });
   return {
     url,
-    port,
+    port: Number(new URL(url).port),
     pid: child.pid!,
     dataDir,
     logs: () => logs,
+    stdout: () => stdout,
     exited,
     kill: (signal) => {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);

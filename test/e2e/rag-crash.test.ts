@@ -6,21 +6,19 @@
  * half-written without saying so), resumes it to complete, and — for a build
  * started as a job — runs the job again on start, finishing the same corpus.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mergeLayers } from '../../app/config.js';
-import { PACKAGE_ROOT } from '../../core/paths.js';
 import { HEAT_PUMP_PAGES, renderResearchPage } from '../sandbox/research-pages.js';
-import { sandboxConfig, startQuarry, TEST_KEY } from './harness.js';
+import { startQuarry } from './harness.js';
+import { spawnQuarry, type QuarryProcess } from './quarry-process.js';
 import { startResearchWeb, type ResearchWeb } from './research-web.js';
 import { until } from '../sandbox/until.js';
 
 let site: ResearchWeb;
 const dirs: string[] = [];
-const children: ChildProcess[] = [];
+const children: QuarryProcess[] = [];
 
 beforeAll(async () => {
   site = await startResearchWeb();
@@ -29,65 +27,37 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  for (const child of children) child.kill('SIGKILL');
   await site?.close();
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-async function serveInChild(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const configPath = join(dataDir, 'quarry.config.json');
-  const config = mergeLayers(
-    (await sandboxConfig(site.web, dataDir)) as Record<string, unknown>,
-    site.config() as Record<string, unknown>,
-    { port: 0, logLevel: 'info' },
-  );
-  writeFileSync(configPath, JSON.stringify(config));
-  const child = spawn(process.execPath, [join(PACKAGE_ROOT, 'dist/hosts/cli/main.js'), 'serve'], {
-    env: { PATH: process.env.PATH ?? '', HOME: dataDir, QUARRY_CONFIG: configPath },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+/** The built `quarry serve` on the research site, its state in `dataDir`. */
+async function serveInChild(dataDir: string): Promise<QuarryProcess> {
+  const child = await spawnQuarry({ web: site.web, config: site.config(), dataDir });
   children.push(child);
-  const url = await new Promise<string>((resolve, reject) => {
-    let log = '';
-    const timer = setTimeout(() => reject(new Error(`the server did not start:\n${log}`)), 60_000);
-    child.stderr!.on('data', (data: Buffer) => {
-      log += data.toString();
-      const match = /listening on (http:\/\/[\d.:]+)/.exec(log);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`the server exited with ${code}:\n${log}`)));
-  });
-  return { child, url };
+  return child;
 }
 
-const headers = { 'content-type': 'application/json', 'x-api-key': TEST_KEY };
-
-function kill(child: ChildProcess): Promise<NodeJS.Signals | null> {
-  return new Promise((resolve) => {
-    child.once('exit', (_code, signal) => resolve(signal));
-    child.kill('SIGKILL');
-  });
+async function kill(child: QuarryProcess): Promise<NodeJS.Signals | null> {
+  child.kill('SIGKILL');
+  return (await child.exited).signal;
 }
 
 describe('a corpus build killed with SIGKILL', () => {
   it('is marked incomplete on the next start, and resuming completes it', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'quarry-rag-crash-'));
     dirs.push(dataDir);
-    const { child, url } = await serveInChild(dataDir);
+    const child = await serveInChild(dataDir);
     const pagesBefore = site.web.requestLog().length;
     // Synchronous build: the request is in flight when the process dies.
-    void fetch(`${url}/api/v1/rag/research`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ topic: 'heat pump', depth: 'quick', target_sources: 6 }),
-    }).catch(() => undefined);
+    void child
+      .post('/api/v1/rag/research', { topic: 'heat pump', depth: 'quick', target_sources: 6 })
+      .catch(() => undefined);
     const corpusId = await until(
       'the build to start',
       async () => {
-        const list = (await (await fetch(`${url}/api/v1/rag/corpora`, { headers })).json()) as {
+        const list = (await child.get('/api/v1/rag/corpora')).body as {
           corpora: Array<{ corpus_id: string; status: string }>;
         };
         return list.corpora.find((c) => c.status === 'building')?.corpus_id;
@@ -139,15 +109,11 @@ describe('a corpus build killed with SIGKILL', () => {
   it('started as a job, it is finished by the job run again on the next start', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'quarry-rag-crash-job-'));
     dirs.push(dataDir);
-    const { child, url } = await serveInChild(dataDir);
+    const child = await serveInChild(dataDir);
     const pagesBefore = site.web.requestLog().length;
-    const accepted = (await (
-      await fetch(`${url}/api/v1/rag/research`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ topic: 'heat pump', depth: 'quick', target_sources: 6, async: true }),
-      })
-    ).json()) as {
+    const accepted = (
+      await child.post('/api/v1/rag/research', { topic: 'heat pump', depth: 'quick', target_sources: 6, async: true })
+    ).body as {
       job_id: string;
       corpus_id: string;
     };

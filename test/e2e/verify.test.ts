@@ -10,13 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseHTML } from 'linkedom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createQuarry, type QuarryApp } from '../../app/create-quarry.js';
 import { mergeLayers, type ConfigInput } from '../../app/config.js';
-import { buildHttpServer } from '../../hosts/http/server.js';
 import { startScriptedServer, type ScriptedServer } from '../../services/llm/fixtures/scripted-server.js';
 import { CLAIM_GROUPS, claimEngines, serveClaimWeb } from '../sandbox/claim-pages.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
-import { sandboxConfig, startQuarry, TEST_KEY, type RunningQuarry } from './harness.js';
+import { startQuarry, type RunningQuarry } from './harness.js';
 import { GiveUp, until } from '../sandbox/until.js';
 
 let web: SandboxWeb;
@@ -328,36 +326,8 @@ describe('a batch survives a restart', () => {
     const slowWeb = await startSandboxWeb();
     serveClaimWeb(slowWeb, { delayMs: 700 });
     const dataDir = mkdtempSync(join(tmpdir(), 'quarry-verify-restart-'));
-    const config = mergeLayers(
-      (await sandboxConfig(slowWeb, dataDir)) as Record<string, unknown>,
-      verifyConfig(slowWeb.url) as Record<string, unknown>,
-    ) as ConfigInput;
-    const start = async (): Promise<{
-      app: QuarryApp;
-      get: RunningQuarry['get'];
-      post: RunningQuarry['post'];
-      stop(): Promise<void>;
-    }> => {
-      const app = await createQuarry({ overrides: config, env: {} });
-      const server = await buildHttpServer(app, { apiKeys: [TEST_KEY] });
-      const url = await server.listen({ host: '127.0.0.1', port: 0 });
-      const call = async (path: string, init: RequestInit) => {
-        const response = await fetch(url + path, {
-          ...init,
-          headers: { 'content-type': 'application/json', 'x-api-key': TEST_KEY },
-        });
-        return { status: response.status, body: (await response.json()) as any, headers: response.headers };
-      };
-      return {
-        app,
-        get: (path) => call(path, { method: 'GET' }),
-        post: (path, body) => call(path, { method: 'POST', body: JSON.stringify(body) }),
-        stop: async () => {
-          await server.close();
-          await app.close();
-        },
-      };
-    };
+    // Both starts share the data directory, as one process stopped and started again would.
+    const start = () => startQuarry(slowWeb, verifyConfig(slowWeb.url), { dataDir });
     const pageFetches = () => slowWeb.requestLog().filter((r) => r.path.startsWith('/claims/')).length;
     const batch = [
       'The Eiffel Tower was completed in 1889',
@@ -374,7 +344,7 @@ describe('a batch survives a restart', () => {
         async () => (await first.get(accepted.body.poll_url)).body.claims_completed,
         60_000,
       );
-      await first.stop();
+      await first.close();
       const fetchesBefore = pageFetches();
       const finishedBefore = await (async () => completedBefore)();
       expect(finishedBefore).toBeLessThan(batch.length);
@@ -389,7 +359,7 @@ describe('a batch survives a restart', () => {
         const fetchesAfter = pageFetches() - fetchesBefore;
         expect(fetchesAfter).toBeLessThanOrEqual(2 * (batch.length - finishedBefore));
       } finally {
-        await second.stop();
+        await second.close();
       }
     } finally {
       await slowWeb.close();
