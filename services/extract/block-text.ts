@@ -63,16 +63,19 @@ export function isHidden(element: Element): boolean {
 class TextCollector {
   private out = '';
   private line = '';
+  /** Whether the line has more than whitespace yet, kept as text arrives (a trim per cell would rescan the line). */
+  private lineHasText = false;
   private pending: Break = Break.None;
   linkChars = 0;
 
   text(value: string, insideLink: boolean): void {
     this.line += value;
+    if (!this.lineHasText && /\S/.test(value)) this.lineHasText = true;
     if (insideLink) this.linkChars += value.replace(/\s+/g, ' ').trim().length;
   }
 
   cell(): void {
-    if (this.line.trim()) this.line += ' | ';
+    if (this.lineHasText) this.line += ' | ';
   }
 
   breakWith(kind: Break): void {
@@ -93,11 +96,9 @@ class TextCollector {
   }
 
   private flushLine(): void {
-    const collapsed = this.line
-      .replace(/\s+/g, ' ')
-      .trim()
-      .replace(/(\s*\|\s*)+$/, '');
+    const collapsed = withoutTrailingSeparators(this.line.replace(/\s+/g, ' ').trim());
     this.line = '';
+    this.lineHasText = false;
     if (collapsed) this.append(collapsed);
   }
 
@@ -105,6 +106,17 @@ class TextCollector {
     this.out += (this.out ? SEPARATOR[Math.max(this.pending, Break.Line)] : '') + value;
     this.pending = Break.None;
   }
+}
+
+/**
+ * A row's line without the " | " its empty last cells left: one scan from
+ * the end (the regex /(\s*\|\s*)+$/ it replaces backtracks exponentially
+ * when the spaces between pipes are not collapsed, and rescans on every try).
+ */
+function withoutTrailingSeparators(line: string): string {
+  let end = line.length;
+  while (end > 0 && (line[end - 1] === '|' || line[end - 1] === ' ')) end--;
+  return end === line.length ? line : line.slice(0, end);
 }
 
 function walk(node: Node, collector: TextCollector, insideLink: boolean, includeHidden = false): void {

@@ -10,12 +10,27 @@ export function parseDocument(html: string): Document {
   assertReadableNesting(html);
   // Outside SVG a browser reads "<![CDATA[" as a bogus comment; linkedom would read the rest of the page as CDATA.
   const { markup, hasHtmlTag } = withoutStrayDocumentTags(
-    html.includes('<![CDATA[') ? html.replaceAll('<![CDATA[', '') : html,
+    withShortClassLists(html.includes('<![CDATA[') ? html.replaceAll('<![CDATA[', '') : html),
   );
   const source = hasHtmlTag ? markup : `<!DOCTYPE html><html><head></head><body>${markup}</body></html>`;
   const doc = parseHTML(source).document as unknown as Document;
   repairTree(doc);
   return doc;
+}
+
+/** Longer than any real page's class list; linkedom's classList.add(...tokens) overflows the stack near 100,000 tokens. */
+const MAX_CLASS_CHARS = 10_000;
+const LONG_CLASS = new RegExp(
+  `(\\sclass\\s*=\\s*)(?:"([^"]{${MAX_CLASS_CHARS},})"|'([^']{${MAX_CLASS_CHARS},})')`,
+  'gi',
+);
+
+/** A huge class attribute loses its tail, not the page: linkedom would throw a RangeError on it. */
+function withShortClassLists(html: string): string {
+  return html.replace(LONG_CLASS, (_, name: string, double?: string, single?: string) => {
+    const value = (double ?? single ?? '').slice(0, MAX_CLASS_CHARS);
+    return double === undefined ? `${name}'${value}'` : `${name}"${value}"`;
+  });
 }
 
 /** A document tag, or the start of what its text is not markup in (a comment, a script, a style). */
