@@ -33,7 +33,8 @@ module.exports = {
       name: 'app-loads-plugins-at-run-time',
       severity: 'error',
       comment:
-        'The composition root finds area plugins by folder at run time and hands each its declared services; it never imports a plugin ' +
+        'The composition root finds area plugins by folder at run time and hands each its declared services; ' +
+        'it never imports a plugin ' +
         '(what only one area uses is built by that area, in its open()).',
       from: { path: '^app/', pathNot: '^app/config\\.ts$|\\.test\\.ts$' },
       to: { path: '^plugins/' },
@@ -42,7 +43,8 @@ module.exports = {
       name: 'app-config-reads-only-areas-config-sections',
       severity: 'error',
       comment:
-        'The configuration file format includes the sections areas declare (plugins/<area>/…/config.ts, a zod schema), and nothing else of a plugin.',
+        'The configuration file format includes the sections areas declare (plugins/<area>/…/config.ts, a ' +
+        'zod schema), and nothing else of a plugin.',
       from: { path: '^app/config\\.ts$' },
       to: { path: '^plugins/', pathNot: ['^plugins/[a-z-]+/config\\.ts$', '^plugins/[a-z-]+/[a-z-]+/config\\.ts$'] },
     },
@@ -65,7 +67,8 @@ module.exports = {
       name: 'plugins-read-pages-only-through-the-reader',
       severity: 'error',
       comment:
-        'Every page an area reads goes through services/scrape (the reader) or services/discover: robots.txt, the page cache and the failure codes live there once. ' +
+        'Every page an area reads goes through services/scrape (the reader) or services/discover: ' +
+        'robots.txt, the page cache and the failure codes live there once. ' +
         'Plugins never reach the outbound client, the browser pool, extraction itself or a DOM parser.',
       from: { path: '^plugins/', pathNot: '\\.test\\.ts$' },
       to: {
@@ -75,7 +78,8 @@ module.exports = {
           '^services/scrape/(page-source|rendered-page)\\.ts$',
           '^services/extract/(?!types\\.ts$)',
           '^services/discover/(discover|site-crawl|discovery-run|link-crawl|sitemaps|robots)\\.ts$',
-          '(^|/)node_modules/(linkedom|htmlparser2|cheerio|parse5|jsdom|turndown|@mozilla/readability|playwright-core|undici)/',
+          '(^|/)node_modules/(linkedom|htmlparser2|cheerio|parse5|jsdom|turndown|@mozilla/readability|playwri' +
+            'ght-core|undici)/',
         ],
         // Shapes (a pattern's type, a crawl's result) are no way to read a page.
         dependencyTypesNot: ['type-only'],
@@ -91,7 +95,8 @@ module.exports = {
       name: 'engines-see-only-the-engine-contract',
       severity: 'error',
       comment:
-        'An engine is a pure request builder and response parser: it imports the engine contract and shared engine helpers only.',
+        'An engine is a pure request builder and response parser: it imports the engine contract and shared ' +
+        'engine helpers only.',
       from: { path: '^engines/', pathNot: '\\.test\\.ts$|/fixtures/' },
       to: { path: '^(core|services|app|plugins|hosts|workers)/', pathNot: '^core/engine\\.ts$' },
     },

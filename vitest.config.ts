@@ -12,7 +12,10 @@ const IGNORED = ['node_modules/**', 'dist/**'];
  * state, and none mocks modules or leaves a global changed.
  */
 const SHARED_WORKERS = ['test/e2e/**/*.test.ts', 'test/contract/**/*.test.ts'];
-/** They time the event loop of their own worker (stalls, /healthz answers), so nothing left behind by an earlier file may run there. */
+/**
+ * They time the event loop of their own worker (stalls, /healthz answers), so nothing left behind by an earlier file
+ * may run there.
+ */
 const OWN_WORKER = [
   'test/e2e/event-loop-budget.test.ts',
   'test/e2e/fuzz.test.ts',
@@ -20,7 +23,9 @@ const OWN_WORKER = [
   'test/e2e/hardening-content.test.ts',
 ];
 
-/** Test files that replace modules, globals, the environment or timers, found by reading them: each gets a fresh worker. */
+/**
+ * Test files that replace modules, globals, the environment or timers, found by reading them: each gets a fresh worker.
+ */
 function filesThatMock(): string[] {
   const replaces = /\bvi\.(mock|doMock|stubGlobal|stubEnv|useFakeTimers|spyOn)\(/;
   const skipped = new Set(['node_modules', 'dist', '.git']);

@@ -25,7 +25,9 @@ export const configSchema = z
     host: z.string().min(1).default('127.0.0.1'),
     /** The HTTP server's port (0: any free port). */
     port: z.number().int().min(0).max(65535).default(8080),
-    /** Where Quarry keeps its state: SQLite records and jobs, the page index, the generated API key, downloaded models. */
+    /**
+     * Where Quarry keeps its state: SQLite records and jobs, the page index, the generated API key, downloaded models.
+     */
     dataDir: z.string().min(1).default(join(homedir(), '.quarry')),
     /** Least severe log level written (to stderr). */
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -44,11 +46,17 @@ export const configSchema = z
           .regex(/^[A-Za-z0-9_-]+$/, 'URL keys may hold only letters, digits, _ and -'),
       )
       .default([]),
-    /** API keys of operators: accepted like apiKeys, and they see and change every owner's resources (docs/http-api.md "Keys and ownership"). */
+    /**
+     * API keys of operators: accepted like apiKeys, and they see and change every owner's resources (docs/http-api.md
+     * "Keys and ownership").
+     */
     adminApiKeys: z.array(z.string().min(8)).default([]),
     /** Requests per minute per API key. */
     rateLimitPerMinute: z.number().int().min(1).default(600),
-    /** Put the API documentation (/docs, /docs/json, /api/v1/openapi.json) behind the API key; by default it is public, as API docs usually are. */
+    /**
+     * Put the API documentation (/docs, /docs/json, /api/v1/openapi.json) behind the API key; by default it is public,
+     * as API docs usually are.
+     */
     docsRequireKey: z.boolean().default(false),
     /** Largest accepted request body. */
     bodyLimitBytes: z.number().int().min(1024).default(1_048_576),
@@ -56,7 +64,10 @@ export const configSchema = z
     headersTimeoutMs: z.number().int().min(1000).max(300_000).default(10_000),
     /** Longest wait for a whole request, headers and body (not the answer); at least headersTimeoutMs. */
     bodyTimeoutMs: z.number().int().min(1000).max(600_000).default(30_000),
-    /** Redis shared by several instances (cache, records, jobs, rate limits, engine health); null keeps all state in this process and the data directory. */
+    /**
+     * Redis shared by several instances (cache, records, jobs, rate limits, engine health); null keeps all state in
+     * this process and the data directory.
+     */
     redisUrl: z
       .string()
       .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
@@ -73,7 +84,10 @@ export const configSchema = z
           .transform((url) => url.replace(/\/+$/, ''))
           .nullable()
           .default(null),
-        /** Behind a reverse proxy: trust its X-Forwarded-Proto, X-Forwarded-Host and X-Forwarded-For (off: a client could set them). */
+        /**
+         * Behind a reverse proxy: trust its X-Forwarded-Proto, X-Forwarded-Host and X-Forwarded-For (off: a client
+         * could set them).
+         */
         trustProxy: z.boolean().default(false),
       })
       .strict()
@@ -150,7 +164,10 @@ export const configSchema = z
         maxConcurrentPages: z.number().int().min(1).max(16).default(2),
         /** Pages a browser renders before it is restarted (bounds its memory). */
         recycleAfterPages: z.number().int().min(1).default(100),
-        /** Whether a read's page actions may include executeJavascript (a caller's script run in the page); off unless enabled (docs/page-actions.md). */
+        /**
+         * Whether a read's page actions may include executeJavascript (a caller's script run in the page); off unless
+         * enabled (docs/page-actions.md).
+         */
         allowExecuteJavascript: z.boolean().default(false),
       })
       .strict()
@@ -161,7 +178,10 @@ export const configSchema = z
         extractThreads: z.number().int().min(1).max(32).default(2),
         /** Parsing tasks waiting for a thread at most; past it a task is refused. */
         maxQueue: z.number().int().min(1).default(256),
-        /** Longest one parsing task (page extraction, tables, chunking, links) may run; it is then stopped and answers TIMEOUT. */
+        /**
+         * Longest one parsing task (page extraction, tables, chunking, links) may run; it is then stopped and answers
+         * TIMEOUT.
+         */
         taskTimeoutMs: z.number().int().min(100).max(600_000).default(30_000),
       })
       .strict()
@@ -196,7 +216,9 @@ export const configSchema = z
       .object({
         /** Keep the page index: pages Quarry reads are embedded and indexed for semantic search. */
         enabled: z.boolean().default(true),
-        /** The LanceDB directory; default <dataDir>/page-index. Several instances may share one (docs/vector-index.md). */
+        /**
+         * The LanceDB directory; default <dataDir>/page-index. Several instances may share one (docs/vector-index.md).
+         */
         dir: z.string().min(1).nullable().default(null),
         /** Chunks of pages fetched longer ago than this are purged (0 keeps everything). */
         retentionDays: z.number().int().min(0).default(30),
@@ -223,14 +245,20 @@ export const configSchema = z
         maxInterruptions: z.number().int().min(0).max(100).default(3),
         /** With Redis (BullMQ): how long a running job's lock lasts without renewal (renewed every half of it). */
         lockMs: z.number().int().min(1000).max(600_000).default(20_000),
-        /** With Redis (BullMQ): how often each instance looks for jobs whose lock expired. Failover ≤ lockMs + 2 × stalledIntervalMs (50 s). */
+        /**
+         * With Redis (BullMQ): how often each instance looks for jobs whose lock expired. Failover ≤ lockMs + 2 ×
+         * stalledIntervalMs (50 s).
+         */
         stalledIntervalMs: z.number().int().min(1000).max(600_000).default(15_000),
       })
       .strict()
       .prefault({}),
     webhooks: z
       .object({
-        /** Standard Webhooks signing secret, "whsec_<base64>"; generated once and kept (data directory, or Redis) when absent. */
+        /**
+         * Standard Webhooks signing secret, "whsec_<base64>"; generated once and kept (data directory, or Redis) when
+         * absent.
+         */
         secret: z
           .string()
           .nullable()
@@ -270,11 +298,20 @@ export const configSchema = z
         seenUrls: z.number().int().min(100).max(100_000).default(2000),
         /** New pages read per check with deep_analysis. */
         deepAnalysisPages: z.number().int().min(1).max(20).default(5),
-        /** How often each instance makes sure every active monitor has its next check queued (the scheduler's safety net). */
+        /**
+         * How often each instance makes sure every active monitor has its next check queued (the scheduler's safety
+         * net).
+         */
         sweepIntervalSeconds: z.number().int().min(1).max(3600).default(60),
-        /** Spread of the first check of monitors created together, and of later ones: up to this share of the interval (at most 60 s). */
+        /**
+         * Spread of the first check of monitors created together, and of later ones: up to this share of the interval
+         * (at most 60 s).
+         */
         jitterShare: z.number().min(0).max(0.5).default(0.1),
-        /** "per-monitor": each monitor signs with its own secret, returned once at creation; "global": every alert is signed with webhooks.secret. */
+        /**
+         * "per-monitor": each monitor signs with its own secret, returned once at creation; "global": every alert is
+         * signed with webhooks.secret.
+         */
         webhookSecret: z.enum(['per-monitor', 'global']).default('per-monitor'),
         /**
          * FOR TESTS AND BENCHMARKS ONLY: the length in milliseconds of one "minute" of
@@ -303,7 +340,9 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
-    /** On SIGTERM: how long running requests and jobs get to finish before jobs are handed back and the process exits. */
+    /**
+     * On SIGTERM: how long running requests and jobs get to finish before jobs are handed back and the process exits.
+     */
     shutdownGraceMs: z.number().int().min(0).max(600_000).default(20_000),
     /**
      * On SIGTERM, before it stops listening: how long the instance keeps serving while /healthz answers
@@ -322,7 +361,8 @@ export type ConfigInput = z.input<typeof configSchema>;
 
 /**
  * Environment variables for the common settings, applied over the file (unset ones are dropped by the loader).
- * Exported for the configuration reference (scripts/config-docs.ts), which reads which variable sets which setting from it.
+ * Exported for the configuration reference (scripts/config-docs.ts), which reads which variable sets which setting from
+ * it.
  */
 export function fromEnv(env: EnvReader, raw: Env): Record<string, unknown> {
   return {

@@ -43,7 +43,9 @@ export interface ResolvedSecrets {
   webhookSecret: string;
 }
 
-/** Modules imported only when the configuration uses them (importing BullMQ is a good part of a start without Redis). */
+/**
+ * Modules imported only when the configuration uses them (importing BullMQ is a good part of a start without Redis).
+ */
 export interface OnDemandModules {
   BullJobBackend?: typeof BullJobBackend;
 }
@@ -128,7 +130,8 @@ export function registerServices(
     TOKENS.BrowserPool,
     cached((r) => {
       const outbound = r.resolve<OutboundClient>(TOKENS.Outbound);
-      // An explicit path goes to the pool as it is: a wrong one must not be replaced by another browser found elsewhere.
+      // An explicit path goes to the pool as it is: a wrong one must not be replaced by another browser found
+      // elsewhere.
       const executablePath = config.browser.executablePath;
       return new BrowserPool(
         {

@@ -85,7 +85,8 @@ export function describeFeatures(
   features.set('scraping', {
     available: true,
     detail:
-      'static pages through the outbound policy, rendered pages after the same robots.txt check; extraction in the worker pool',
+      'static pages through the outbound policy, rendered pages after the same robots.txt check; extraction ' +
+      'in the worker pool',
   });
   features.set('javascript_rendering', () => ({
     available: services.browser.available(),

@@ -34,7 +34,9 @@ export interface PluginServices {
   scraper: Scraper;
   /** URL discovery and the bounded site crawl (robots.txt, sitemaps, links). */
   discovery: Discovery;
-  /** The search service: every area's way to find (and read) pages for queries, cache metrics and link policy included. */
+  /**
+   * The search service: every area's way to find (and read) pages for queries, cache metrics and link policy included.
+   */
   webSearch: WebSearch;
   features: FeatureRegistry;
   /** Shared state: cache (may be volatile) and durable records. */
@@ -49,7 +51,10 @@ export interface PluginServices {
   llm: LlmTiers;
   /** Embedding model and local page index, created on first use. */
   semantic: SemanticServices;
-  /** Optional task models (entity tagger, verify's stance, passage reranker), each null when not configured or not loadable. */
+  /**
+   * Optional task models (entity tagger, verify's stance, passage reranker), each null when not configured or not
+   * loadable.
+   */
   models: ModelServices;
   /** Each caller's recent searches (what next-search prediction falls back on). */
   searchHistory: SearchHistory;

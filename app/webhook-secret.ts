@@ -30,7 +30,8 @@ export async function resolveWebhookSecret(
   if (stored.exposedMode !== undefined) {
     logger.warn(
       { path: stored.path, mode: `0${stored.exposedMode.toString(8)}` },
-      'the stored webhook secret was readable by other users; its mode is now 0600 — rotate it if others may have read it',
+      'the stored webhook secret was readable by other users; its mode is now 0600 — rotate it if others may ' +
+        'have read it',
     );
   }
   const problem = webhookSecretProblem(stored.value);

@@ -9,8 +9,10 @@ import { tokenize } from '../services/ranking/tokens.js';
 
 const RULER_STOP_WORDS = new Set(
   (
-    'a an and are as at be been but by can did do does for from had has have how i if in into is it its me my no not of on or our ' +
-    'so than that the their them then there these they this to was we were what when where which who whom why will with you your'
+    'a an and are as at be been but by can did do does for from had has have how i if in into is it its me ' +
+    'my no not of on or our ' +
+    'so than that the their them then there these they this to was we were what when where which who whom ' +
+    'why will with you your'
   ).split(' '),
 );
 

@@ -174,7 +174,8 @@ function cachedReport(byNodeHttp: PairedRatio, byAutocannon: PairedRatio, bare: 
   return [
     `cached searches: ${cached.perSecond.toFixed(0)} req/s vs GET /healthz ${health.perSecond.toFixed(0)} req/s on the same server (ratio ${ratio.toFixed(2)}, target ≥ 0.6), ${CONCURRENCY} concurrent node:http clients; the median of ${byNodeHttp.pairs.length} warm pairs of ${CACHED_SECONDS} s (ratios ${ratios(byNodeHttp)})`,
     `server CPU per request: cached search ${cached.cpuMsPerRequest.toFixed(3)} ms, /healthz ${health.cpuMsPerRequest.toFixed(3)} ms (ratio ${(health.cpuMsPerRequest / cached.cpuMsPerRequest).toFixed(2)}); the clients ${cached.clientCpuMsPerRequest.toFixed(3)} / ${health.clientCpuMsPerRequest.toFixed(3)} ms`,
-    // Near 1 core, that side set the rate: node:http's client usually sets /healthz's, so this ratio is not the server's alone.
+    // Near 1 core, that side set the rate: node:http's client usually sets /healthz's, so this ratio is not the
+    // server's alone.
     `cores busy (server / client): cached ${coresBusy(cached.perSecond, cached.cpuMsPerRequest).toFixed(2)} / ${coresBusy(cached.perSecond, cached.clientCpuMsPerRequest).toFixed(2)}, /healthz ${coresBusy(health.perSecond, health.cpuMsPerRequest).toFixed(2)} / ${coresBusy(health.perSecond, health.clientCpuMsPerRequest).toFixed(2)}`,
     // Per pair, in the order run: a low pair shows whether the server or the client paid more per request then.
     `per pair (ratio: server cached / healthz ms, client cached / healthz ms): ${byNodeHttp.pairs.map((p) => `${p.ratio.toFixed(2)}: ${p.measured.cpuMsPerRequest.toFixed(3)} / ${p.baseline.cpuMsPerRequest.toFixed(3)}, ${p.measured.clientCpuMsPerRequest.toFixed(3)} / ${p.baseline.clientCpuMsPerRequest.toFixed(3)}`).join('; ')}`,

@@ -30,7 +30,8 @@ describe('startDeadline', () => {
   });
 
   it('leaves a long-lived parent with no listener once disposed, however many calls ran under it', () => {
-    // A crawl job's signal is the parent of thousands of fetches: AbortSignal.any kept one dependant per call (nodejs/node#54614).
+    // A crawl job's signal is the parent of thousands of fetches: AbortSignal.any kept one dependant per call
+    // (nodejs/node#54614).
     const job = new AbortController();
     for (let call = 0; call < 1000; call++) startDeadline(60_000, job.signal).dispose();
     expect(getEventListeners(job.signal, 'abort')).toHaveLength(0);

@@ -88,7 +88,10 @@ export function startDeadline(ms: number, parent?: AbortSignal): Deadline {
   };
 }
 
-/** Per parent signal, the calls under it and its one listener: not one each (past the limit of ten for a search's scrapes). */
+/**
+ * Per parent signal, the calls under it and its one listener: not one each (past the limit of ten for a search's
+ * scrapes).
+ */
 const followers = new WeakMap<AbortSignal, { calls: Set<() => void>; listener: () => void }>();
 
 function follow(parent: AbortSignal, onAbort: () => void): () => void {

@@ -142,7 +142,10 @@ export interface CapabilityDefinition<I extends z.ZodType = z.ZodType, O extends
      * of the API key headers, redacted from the logs, and is not part of the input.
      */
     urlKeyParam?: string;
-    /** The whole HTTP error answer, for a wire format whose `error` is a string (Firecrawl); every failure on its routes, key check included. */
+    /**
+     * The whole HTTP error answer, for a wire format whose `error` is a string (Firecrawl); every failure on its
+     * routes, key check included.
+     */
     errorReply?(error: { code: string; message: string; details?: unknown; status: number }): {
       status: number;
       body: Record<string, unknown>;

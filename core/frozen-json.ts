@@ -11,7 +11,10 @@
 const deepFrozen = new WeakSet<object>();
 const encodings = new WeakMap<object, Buffer>();
 
-/** Freezes value and everything in it and remembers it as unchangeable; returns its size in string characters (a memory estimate). */
+/**
+ * Freezes value and everything in it and remembers it as unchangeable; returns its size in string characters (a memory
+ * estimate).
+ */
 export function deepFreeze(value: unknown): number {
   if (typeof value === 'string') return value.length;
   if (value === null || typeof value !== 'object') return 8;
@@ -22,7 +25,10 @@ export function deepFreeze(value: unknown): number {
   return chars;
 }
 
-/** A plain object's JSON in pieces: text, and its deep-frozen top-level values' remembered UTF-8; undefined without such parts. */
+/**
+ * A plain object's JSON in pieces: text, and its deep-frozen top-level values' remembered UTF-8; undefined without such
+ * parts.
+ */
 export function frozenJsonPieces(answer: object): Array<string | Buffer> | undefined {
   if (Array.isArray(answer) || Object.getPrototypeOf(answer) !== Object.prototype) return undefined;
   const record = answer as Record<string, unknown>;

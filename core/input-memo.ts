@@ -61,7 +61,9 @@ export class InputMemo {
   }
 }
 
-/** Whether JSON text carries value exactly: strings, finite numbers, booleans, null, arrays and plain objects of them. */
+/**
+ * Whether JSON text carries value exactly: strings, finite numbers, booleans, null, arrays and plain objects of them.
+ */
 function isPlainJson(value: unknown, depth: number): boolean {
   switch (typeof value) {
     case 'string':

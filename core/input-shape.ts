@@ -23,7 +23,10 @@ interface Place {
   depth: number;
 }
 
-/** The first shape problem in value (forbidden key, or nesting past MAX_INPUT_DEPTH), or null. Iterative: deep input cannot exhaust the stack. */
+/**
+ * The first shape problem in value (forbidden key, or nesting past MAX_INPUT_DEPTH), or null. Iterative: deep input
+ * cannot exhaust the stack.
+ */
 export function findInputShapeProblem(value: unknown): InputShapeProblem | null {
   // Every request's input passes here (more than once over HTTP): no path is built unless one is reported.
   const pending: Array<{ value: unknown; place: Place | null }> = [{ value, place: null }];

@@ -16,9 +16,15 @@ export interface AreaPlugin<Services, Own = undefined> {
   /** Builds once, before setup, what this area alone owns (its stores, its services); handed to the other hooks. */
   open?(services: Services): Own | Promise<Own>;
   setup(services: Services, own: Own): AnyCapability[] | Promise<AnyCapability[]>;
-  /** Its job kinds (async modes, research, batches, scheduled checks): a handler, or one with its retry bound and lane; registered before any job runs. */
+  /**
+   * Its job kinds (async modes, research, batches, scheduled checks): a handler, or one with its retry bound and lane;
+   * registered before any job runs.
+   */
   jobHandlers?(services: Services, own: Own): Record<string, JobHandler | JobKind>;
-  /** Starts its background work (a scheduler) once jobs run, after every setup; what it returns is stopped on close, before the jobs. */
+  /**
+   * Starts its background work (a scheduler) once jobs run, after every setup; what it returns is stopped on close,
+   * before the jobs.
+   */
   start?(services: Services, own: Own): Promise<BackgroundWork | void> | BackgroundWork | void;
   /** Releases what open built, after the job mechanism has closed. */
   close?(own: Own): Promise<void>;
@@ -52,6 +58,9 @@ export interface JobKind {
    * another try may cure (timeouts, upstream failures, overload).
    */
   retryDelayMs?(error: AppError, attempt: number): number | null;
-  /** Jobs of one lane share a concurrency bound; a separate lane keeps slow work from starving other work. Default "default". */
+  /**
+   * Jobs of one lane share a concurrency bound; a separate lane keeps slow work from starving other work. Default
+   * "default".
+   */
   lane?: string;
 }

@@ -31,7 +31,10 @@ export function mayAccess(viewer: Principal | undefined, ownerId: string | null 
   return viewer.admin || (typeof ownerId === 'string' && ownerId === viewer.id);
 }
 
-/** QUOTA_EXCEEDED naming the cap, its value and the setting that raises it; `more` says what the refused call would have done. */
+/**
+ * QUOTA_EXCEEDED naming the cap, its value and the setting that raises it; `more` says what the refused call would have
+ * done.
+ */
 export function quotaExceeded(
   what: string,
   max: number,

@@ -57,7 +57,8 @@ export class CapabilityRegistry {
 
   /** Validates raw input against the capability's schema; throws INVALID_INPUT naming the fields. */
   validate(capability: AnyCapability, raw: unknown): unknown {
-    // Remembered only after passing the shape check below as the same JSON text (or the same frozen value), which fixes its keys and depth.
+    // Remembered only after passing the shape check below as the same JSON text (or the same frozen value), which fixes
+    // its keys and depth.
     return capability.sharedInput
       ? this.inputs.validated(capability.id, raw, () => checkInput(capability, raw))
       : checkInput(capability, raw);

@@ -50,7 +50,10 @@ function isCurrent(stamp) {
   }
 }
 
-/** The tokens the vocabulary keeps: the tokenizer lower-cases and splits off punctuation, so only whole alphanumeric words and single punctuation marks can ever be looked up. */
+/**
+ * The tokens the vocabulary keeps: the tokenizer lower-cases and splits off punctuation, so only whole alphanumeric
+ * words and single punctuation marks can ever be looked up.
+ */
 function pickVocabulary(words) {
   const picked = [];
   for (let rank = 0; rank < words.length && picked.length < VOCAB_WORDS; rank++) {

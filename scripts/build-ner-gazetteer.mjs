@@ -266,7 +266,8 @@ const orgKeywords = [
   'Tribune',
   'Gazette',
   'Chronicle',
-  // Publishers, broadcasters, units, clubs and institutions whose last word names the kind of organisation ("Salt Publishing", "Leeds Rovers").
+  // Publishers, broadcasters, units, clubs and institutions whose last word names the kind of organisation ("Salt
+  // Publishing", "Leeds Rovers").
   'Academy',
   'Battalion',
   'Brigade',
@@ -397,7 +398,8 @@ const companyWords = new Set(dictionaryWords('@cspell/dict-companies', 'companie
 const sorted = (set) => [...set].sort();
 const gazetteer = {
   about:
-    'Name lists for the offline entity tagger; built by scripts/build-ner-gazetteer.mjs (sources and licences in services/entities/model/PROVENANCE.md).',
+    'Name lists for the offline entity tagger; built by scripts/build-ner-gazetteer.mjs (sources and ' +
+    'licences in services/entities/model/PROVENANCE.md).',
   firstNames: sorted(firstNames),
   surnames: sorted(surnames),
   places: sorted(places),

@@ -1,4 +1,5 @@
-// Copies the non-TypeScript files the built package needs (plugin manifests, services' and areas' data files) into dist/.
+// Copies the non-TypeScript files the built package needs (plugin manifests, services' and areas' data files) into
+// dist/.
 import { cpSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 

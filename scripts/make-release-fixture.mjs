@@ -275,7 +275,9 @@ async function startRedis() {
   };
 }
 
-/** The data directory as the release left it, without what is not state (the config written per run, downloaded models). */
+/**
+ * The data directory as the release left it, without what is not state (the config written per run, downloaded models).
+ */
 function copyDataDir(from, to) {
   rmSync(to, { recursive: true, force: true });
   cpSync(from, to, {

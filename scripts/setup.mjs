@@ -32,7 +32,8 @@ function installNpmPackages() {
   } catch {
     // No fallback to `npm install`: that would quietly give a tree the lock file does not describe.
     log(
-      "npm ci failed (see npm's message above). The lock file must be in sync with package.json: run `npm install` once, commit package-lock.json, and try again.",
+      "npm ci failed (see npm's message above). The lock file must be in sync with package.json: run `npm " +
+        'install` once, commit package-lock.json, and try again.',
     );
     process.exit(1);
   }

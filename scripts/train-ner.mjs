@@ -47,7 +47,10 @@ const TYPER_EPOCHS = 8;
 const SEED = 20261125;
 /** One tagger per seed, averaged. */
 const TAGGER_SEEDS = [SEED, 7, 99];
-/** wikigold counts four times per epoch: it is the set closest to the prose Quarry reads (+1.7 F1 on a wikigold development fold, −0.6 on BTC). */
+/**
+ * wikigold counts four times per epoch: it is the set closest to the prose Quarry reads (+1.7 F1 on a wikigold
+ * development fold, −0.6 on BTC).
+ */
 const WIKIGOLD_COPIES = 4;
 /** The typer's first pass comes from this many taggers, each trained without one part of the documents. */
 const FIRST_PASS_FOLDS = 3;
@@ -74,8 +77,9 @@ function firstPassFolds(documents) {
 }
 
 if (!isMainThread) {
-  // A worker: trains one tagger with its seed and sends back the unpruned weights; with a fold, trains without that part of the
-  // documents and sends back its spans of the part (the typer's out-of-fold first pass), by distinct-document index.
+  // A worker: trains one tagger with its seed and sends back the unpruned weights; with a fold, trains without that
+  // part of the documents and sends back its spans of the part (the typer's out-of-fold first pass), by
+  // distinct-document index.
   const { seed, fold } = workerData;
   const documents = trainingDocuments();
   const folds = firstPassFolds(documents);
@@ -132,10 +136,11 @@ if (!isMainThread) {
   const firstPassing = Promise.all(
     Array.from({ length: FIRST_PASS_FOLDS }, (_, fold) => trainInWorker(SEED, fold)),
   ).then((parts) => new Map(parts.flat().map(([i, spans]) => [unique[i], spans])));
-  // Tagger features whose largest weight is under 0.75 are dropped: 42% of the mean's features kept, no F1 lost on the development fold
-  // (pruning at 1.5 kept 14% and lost 0.7 on wikigold: the mean of three 3-epoch taggers has smaller weights than one 12-epoch tagger had).
-  // --typer-only keeps the tagger's weights from the model file: the typer learns from the gold spans and the out-of-fold taggers' spans, not from
-  // the shipped tagger, so the result is the same as a full run's.
+  // Tagger features whose largest weight is under 0.75 are dropped: 42% of the mean's features kept, no F1 lost on the
+  // development fold (pruning at 1.5 kept 14% and lost 0.7 on wikigold: the mean of three 3-epoch taggers has smaller
+  // weights than one 12-epoch tagger had).
+  // --typer-only keeps the tagger's weights from the model file: the typer learns from the gold spans and the
+  // out-of-fold taggers' spans, not from the shipped tagger, so the result is the same as a full run's.
   const taggerWeights = process.argv.includes('--typer-only')
     ? Object.fromEntries(
         Object.entries(JSON.parse(gunzipSync(readFileSync(path)).toString('utf8')).weights).filter(
@@ -148,7 +153,8 @@ if (!isMainThread) {
     seed: SEED,
     firstPass: await firstPassing,
   });
-  // The span typer's weights (prefix `span|`) share the file; averaged over fewer updates they are smaller, so they are pruned lower.
+  // The span typer's weights (prefix `span|`) share the file; averaged over fewer updates they are smaller, so they are
+  // pruned lower.
   const serialized = { tags: TAGS, weights: { ...taggerWeights, ...typer.serialize(0.05).weights } };
   const gz = gzipSync(JSON.stringify(serialized), { level: 9 });
   writeFileSync(path, gz);

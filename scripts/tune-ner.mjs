@@ -9,10 +9,10 @@
  * by `npm run bench:ner`, after the final `npm run train:ner`.
  *
  * Run after `npm run build`: node scripts/tune-ner.mjs [epochs=3]
- * (env: NER_DEV_FOLD=0|1|2, NER_WIKIGOLD_COPIES, NER_TYPER_EPOCHS, NER_TAGGER_CACHE, NER_SEEDS=a,b,c, NER_EXAMPLES=ORG|PER|LOC,
- * NER_STACK=1 with NER_OOF_CACHE and NER_OOF_FOLDS for the stacked span typer as train-ner.mjs trains it).
- * NER_DEV_FOLD picks which third of the wikigold training articles is set aside (default 1, the fold of the
- * earlier sessions, much tuned on): an idea is kept only if it helps on two folds.
+ * (env: NER_DEV_FOLD=0|1|2, NER_WIKIGOLD_COPIES, NER_TYPER_EPOCHS, NER_TAGGER_CACHE, NER_SEEDS=a,b,c,
+ * NER_EXAMPLES=ORG|PER|LOC, NER_STACK=1 with NER_OOF_CACHE and NER_OOF_FOLDS for the stacked span typer as
+ * train-ner.mjs trains it). NER_DEV_FOLD picks which third of the wikigold training articles is set aside (default 1,
+ * the fold of the earlier sessions, much tuned on): an idea is kept only if it helps on two folds.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
@@ -31,7 +31,8 @@ const { count, emptyCounts, score, SCORED } = await import(new URL('bench/ner/sc
 
 const epochs = Number(process.argv[2] ?? 3);
 const wikigold = wikigoldTrain();
-// wikigoldTrain() keeps the articles whose index mod 4 ≠ 3, in order: 0, 1, 2, 4, 5, 6, … — fold 1 (every third from the second) is index mod 4 = 1.
+// wikigoldTrain() keeps the articles whose index mod 4 ≠ 3, in order: 0, 1, 2, 4, 5, 6, … — fold 1 (every third from
+// the second) is index mod 4 = 1.
 const fold = Number(process.env.NER_DEV_FOLD ?? 1);
 if (![0, 1, 2].includes(fold)) throw new Error('NER_DEV_FOLD is 0, 1 or 2');
 const wikigoldDev = wikigold.filter((_, i) => i % 3 === fold);
@@ -50,9 +51,11 @@ const training = [
   ...wnut,
   ...wcxbTrainingDocuments(),
 ];
-// NER_TAGGER_CACHE=file: the first run saves the trained tagger there, later runs load it (span-typer and post-processing ideas in seconds).
+// NER_TAGGER_CACHE=file: the first run saves the trained tagger there, later runs load it (span-typer and
+// post-processing ideas in seconds).
 const cache = process.env.NER_TAGGER_CACHE;
-// NER_SEEDS=a,b,c: one tagger per shuffling seed, averaged as train-ner.mjs does (one seed, the default, trains a single tagger).
+// NER_SEEDS=a,b,c: one tagger per shuffling seed, averaged as train-ner.mjs does (one seed, the default, trains a
+// single tagger).
 const seeds = (process.env.NER_SEEDS ?? '20261125').split(',').map(Number);
 const trainOne = (seed) =>
   trainTagger(training, gazetteer, {
@@ -69,8 +72,8 @@ const tagger =
       : Perceptron.mean(seeds.map((seed) => trainOne(seed).serialize(0)));
 if (cache && !existsSync(cache)) writeFileSync(cache, JSON.stringify(tagger.serialize(0)));
 console.log(`tagger ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-// NER_STACK=1: the span typer is stacked on the tagger's out-of-fold spans of the training documents (one single-seed tagger per
-// third of them, trained on the rest); NER_OOF_CACHE=file keeps those spans.
+// NER_STACK=1: the span typer is stacked on the tagger's out-of-fold spans of the training documents (one single-seed
+// tagger per third of them, trained on the rest); NER_OOF_CACHE=file keeps those spans.
 const firstPass = process.env.NER_STACK === '1' ? outOfFoldSpans() : undefined;
 const typerEpochs = Number(process.env.NER_TYPER_EPOCHS ?? 8);
 const typer =

@@ -42,7 +42,8 @@ const DOM_PARSERS =
   /(^|\/)node_modules\/(linkedom|htmlparser2|cheerio|parse5|jsdom|turndown|@mozilla\/readability|node-html-parser)\//;
 /** Main-thread modules allowed to parse anyway, each with the reason. */
 const PARSES_ON_THE_MAIN_THREAD: Record<string, string> = {
-  // A config-declared engine, loaded here for its request builder; the engine service parses its answers in the worker pool, like every engine's.
+  // A config-declared engine, loaded here for its request builder; the engine service parses its answers in the worker
+  // pool, like every engine's.
   'services/engines/config-engines.ts': 'engine definition',
   // A request's json_css selectors, tried on a fixed probe element before any page is fetched.
   'services/page-analysis/css-schema.ts': 'selector checks',

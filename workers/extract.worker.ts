@@ -6,7 +6,8 @@
  * (options.contentType "application/pdf", its bytes) is read with pdf.js,
  * which is asynchronous. Tasks with a
  * `kind` (services/extract/worker-tasks.ts) parse tables, chunk text, read
- * links, tag entities, read robots.txt or parse search engines' answers, so that no parse of untrusted input runs on the main thread.
+ * links, tag entities, read robots.txt or parse search engines' answers, so that no parse of untrusted input runs on
+ * the main thread.
  */
 import { AppError } from '../core/errors.js';
 import { chunkText } from '../services/chunking/chunk-text.js';

@@ -142,7 +142,8 @@ async function main() {
     engine,
     'node',
     '-e',
-    "require('dns').lookup('quarry', { all: true }, (e, a) => { if (e) throw e; console.log(a.map((x) => x.address).sort().join(' ')); })",
+    "require('dns').lookup('quarry', { all: true }, (e, a) => { if (e) throw e; console.log(a.map((x) => " +
+      "x.address).sort().join(' ')); })",
   );
   if (resolved !== replicaAddresses.join(' '))
     fail(`on the compose network "quarry" resolves to ${resolved}, not the replicas ${replicaAddresses.join(' ')}`);

@@ -120,7 +120,8 @@ const JSON_LD_BREAKS: Array<(random: Random, json: string) => string> = [
   (_, json) => json.replace(/"(author|publisher)"\s*:/, '"$1":{"@id":{"not":"a string"},"name":[[["deep"]]]},"_":'),
 ];
 const ARTICLE_LD =
-  '{"@context":"https://schema.org","@type":"NewsArticle","headline":"Headline","author":{"@type":"Person","name":"A. Writer"},"keywords":"one,two"}';
+  '{"@context":"https://schema.org","@type":"NewsArticle","headline":"Headline","author":{"@type":"Person","n' +
+  'ame":"A. Writer"},"keywords":"one,two"}';
 
 function jsonLd(random: Random, d: Draft): void {
   let found = false;

@@ -28,7 +28,10 @@ export const DATA_DIR = (() => {
   while (!existsSync(join(dir, 'package.json'))) dir = dirname(dir);
   return join(dir, 'bench', 'ner', 'data');
 })();
-/** The shared fixtures: QUARRY_SHARED_FIXTURES, else the nearest `shared/fixtures` above the checkout (clones and worktrees sit at different depths). */
+/**
+ * The shared fixtures: QUARRY_SHARED_FIXTURES, else the nearest `shared/fixtures` above the checkout (clones and
+ * worktrees sit at different depths).
+ */
 export const SHARED_FIXTURES =
   process.env.QUARRY_SHARED_FIXTURES ??
   (() => {

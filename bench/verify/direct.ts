@@ -1,4 +1,7 @@
-/** The verdict pipeline called directly on each claim's pages (no search, no HTTP): fast, for tuning on the development half. */
+/**
+ * The verdict pipeline called directly on each claim's pages (no search, no HTTP): fast, for tuning on the development
+ * half.
+ */
 import { tmpdir } from 'node:os';
 import { silentLogger } from '../../core/logger.js';
 import { checkClaim, type Depth } from '../../plugins/verify/claims/check-claim.js';

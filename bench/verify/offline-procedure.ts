@@ -73,7 +73,10 @@ export function coverageRule(score: CoverageScore): WiceProcedure {
   };
 }
 
-/** The shipped procedure on `train`: the coverage score the inner folds prefer (ties to the simplest, listed first), and its thresholds. */
+/**
+ * The shipped procedure on `train`: the coverage score the inner folds prefer (ties to the simplest, listed first), and
+ * its thresholds.
+ */
 export function fitOfflineVerdict(train: readonly WiceRow[]): OfflineVerdictRule {
   const candidates = COVERAGE_SCORES.map(coverageRule);
   const chosen = chooseByInnerFolds(train, candidates, wiceMacroF1, idOfRow, { stratum: goldOfRow });

@@ -12,7 +12,10 @@ export interface Prediction {
   strength: number;
 }
 
-/** partially_true (supported in part, nothing contradicted) counts as true; misleading (the claim as made is wrong) as false. */
+/**
+ * partially_true (supported in part, nothing contradicted) counts as true; misleading (the claim as made is wrong) as
+ * false.
+ */
 export function toLabel3(verdict: Verdict5): Label3 {
   return verdict === 'true' || verdict === 'partially_true'
     ? 'true'
@@ -67,7 +70,8 @@ export function report(predictions: Prediction[], all: BenchClaim[], options: { 
   }
 
   console.log(
-    '\nCalibration of confidence (decisive verdicts: true, partially_true, false, misleading; correct = maps onto the gold label):',
+    '\nCalibration of confidence (decisive verdicts: true, partially_true, false, misleading; correct = maps ' +
+      'onto the gold label):',
   );
   for (const split of ['dev', 'test'] as const) {
     const rows = predictions.filter((p) => p.claim.gold3 && p.claim.split === split && p.verdict !== 'unverifiable');

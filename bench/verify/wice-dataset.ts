@@ -64,7 +64,8 @@ export function loadWice(): WiceClaim[] {
     const supporting = new Set(
       row.supporting_sentences.flat().flatMap((i) => (renumber.has(i) ? [renumber.get(i)!] : [])),
     );
-    // 21 rows have an empty or no TITLE line; their first line is the page title. A search result needs one (engines drop untitled results).
+    // 21 rows have an empty or no TITLE line; their first line is the page title. A search result needs one (engines
+    // drop untitled results).
     return {
       id: row.meta.id,
       index,

@@ -41,7 +41,9 @@ interface Row {
   overlap: number;
 }
 
-/** What retrieval and stance gave each claim (slow: minutes on a busy machine); --cache F keeps it in F between runs. */
+/**
+ * What retrieval and stance gave each claim (slow: minutes on a busy machine); --cache F keeps it in F between runs.
+ */
 async function assess(): Promise<{ rows: Row[]; withGold: number; goldFound: number }> {
   const cache = flag('--cache');
   if (cache && existsSync(cache)) {

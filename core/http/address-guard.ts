@@ -84,7 +84,8 @@ export class AddressGuard {
     throw new AppError(
       'FORBIDDEN_ADDRESS',
       `refused to connect to ${host}:${portText} (${resolvedIp}, ${range}): non-public addresses are blocked; ` +
-        'allow it with outbound.allowHosts (QUARRY_ALLOW_HOSTS) or outbound.allowPrivateNetwork (QUARRY_ALLOW_PRIVATE_NETWORK=true)',
+        'allow it with outbound.allowHosts (QUARRY_ALLOW_HOSTS) or outbound.allowPrivateNetwork ' +
+        '(QUARRY_ALLOW_PRIVATE_NETWORK=true)',
       { details: { host, port: portText, address: resolvedIp, range } },
     );
   }

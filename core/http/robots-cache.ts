@@ -18,13 +18,19 @@ export const robotsParser = createRequire(import.meta.url)('robots-parser') as (
   contents: string,
 ) => Robots;
 
-/** Our product token in User-agent lines. 1,000 rules parse in ~2 ms and cost ~0.25 ms per URL matched, about a check's round trip to the pool. */
+/**
+ * Our product token in User-agent lines. 1,000 rules parse in ~2 ms and cost ~0.25 ms per URL matched, about a check's
+ * round trip to the pool.
+ */
 export const ROBOTS_AGENT = 'Quarry';
 export const MAX_LOCAL_ROBOTS_RULES = 1000;
 
 export type RobotsFetcher = (robotsUrl: string) => Promise<Pick<OutboundResponse, 'status' | 'bytes' | 'headers'>>;
 
-/** The rules one agent obeys, as a robots.txt of one `User-agent: *` group, how many, and (from a reader) the Sitemap lines. */
+/**
+ * The rules one agent obeys, as a robots.txt of one `User-agent: *` group, how many, and (from a reader) the Sitemap
+ * lines.
+ */
 export type ReducedRobots = { text: string; count: number; sitemaps?: string[] };
 
 /** Reads robots.txt off the event loop. Its failures (queue full, timeout) allow, as an unreachable robots.txt does. */
@@ -40,7 +46,8 @@ export interface RobotsReader {
   robotsAllowAll(rules: ReducedRobots, urls: string[], signal?: AbortSignal): Promise<boolean[]>;
 }
 
-export type RobotsMatcher = (urls: string[], signal?: AbortSignal) => Promise<boolean[]>; // which of urls the rules allow
+// which of urls the rules allow
+export type RobotsMatcher = (urls: string[], signal?: AbortSignal) => Promise<boolean[]>;
 
 /** Where rules are matched, for page fetches and discovery alike: here up to maxLocalRules, else in the pool. */
 export function robotsMatcher(
@@ -68,7 +75,10 @@ export interface RobotsCacheOptions {
   maxLocalRules?: number; // default MAX_LOCAL_ROBOTS_RULES
 }
 
-/** An origin's robots.txt as last fetched: its status (null: `failure` says why), its rules (null: none apply), their check. */
+/**
+ * An origin's robots.txt as last fetched: its status (null: `failure` says why), its rules (null: none apply), their
+ * check.
+ */
 export type RobotsTxt = {
   status: number | null;
   failure?: unknown;
@@ -110,7 +120,10 @@ export class RobotsCache {
     );
   }
 
-  /** The robots.txt of url's origin, fetched at most once per TTL. Rejects with signal.reason if the caller gives up waiting. */
+  /**
+   * The robots.txt of url's origin, fetched at most once per TTL. Rejects with signal.reason if the caller gives up
+   * waiting.
+   */
   read(url: string, signal?: AbortSignal): Promise<RobotsTxt> {
     return untilAborted(this.rulesFor(new URL(url).origin), signal);
   }

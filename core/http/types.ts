@@ -15,7 +15,9 @@ export interface OutboundRequest {
   retries?: number;
   /** Overrides the configured response size cap. */
   maxBytes?: number;
-  /** False answers a redirect as it is instead of following it (webhooks: a POST must not turn into a GET elsewhere). */
+  /**
+   * False answers a redirect as it is instead of following it (webhooks: a POST must not turn into a GET elsewhere).
+   */
   followRedirects?: boolean;
   signal?: AbortSignal;
 }

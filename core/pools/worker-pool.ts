@@ -14,11 +14,17 @@ export interface WorkerPoolOptions {
   name: string;
   threads: number;
   maxQueue: number;
-  /** How long a thread beyond the first may idle before it stops; by default ~24.8 days (setTimeout's longest), i.e. never. */
+  /**
+   * How long a thread beyond the first may idle before it stops; by default ~24.8 days (setTimeout's longest), i.e.
+   * never.
+   */
   idleTimeoutMs?: number;
 }
 
-/** Threads (at most `threads`) are kept once warm: one retired when idle made the next burst parse a 400 kB page in 144–384 ms, not ~15. */
+/**
+ * Threads (at most `threads`) are kept once warm: one retired when idle made the next burst parse a 400 kB page in
+ * 144–384 ms, not ~15.
+ */
 const KEEP_THREADS_MS = 2_147_483_647;
 
 export interface WorkerPoolStats {

@@ -21,7 +21,8 @@ export class BoundedMap<K, V> extends Map<K, V> {
   }
 
   override get(key: K): V | undefined {
-    // Re-insert so iteration order is least recently used first (the newest is last already: reading it again churns nothing).
+    // Re-insert so iteration order is least recently used first (the newest is last already: reading it again churns
+    // nothing).
     if (key === this.newest || !super.has(key)) return super.get(key);
     const value = super.get(key) as V;
     super.delete(key);

@@ -45,7 +45,8 @@ describe('apple_app_store', () => {
       url: 'https://apps.apple.com/us/app/example-notes-markdown-sync/id1234567890',
       title: 'Example Notes – Markdown & Sync',
       thumbnail:
-        'https://is1-ssl.mzstatic.com/image/thumb/Purple116/v4/aa/bb/cc/aabbccdd-0000-1111-2222-333344445555/AppIcon.png/100x100bb.jpg',
+        'https://is1-ssl.mzstatic.com/image/thumb/Purple116/v4/aa/bb/cc/aabbccdd-0000-1111-2222-333344445555/' +
+        'AppIcon.png/100x100bb.jpg',
       author: 'Example Labs GmbH',
       publishedDate: '2019-06-03T07:00:00.000Z',
       extra: {
@@ -79,7 +80,8 @@ describe('apple_app_store', () => {
   it('asks for software, adds explicit=No only with strict safe search and honours the country option', () => {
     const ctx = testContext(loaded.manifest, { query: 'photo editor', safeSearch: 2 });
     expect(loaded.engine.buildRequest(ctx).url).toBe(
-      'https://itunes.apple.com/search?term=photo+editor&entity=software&media=software&limit=20&country=US&explicit=No',
+      'https://itunes.apple.com/search?term=photo+editor&entity=software&media=software&limit=20&country=US&e' +
+        'xplicit=No',
     );
     ctx.settings.options = { country: 'de' };
     ctx.query.safeSearch = 1;

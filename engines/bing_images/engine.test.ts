@@ -51,7 +51,8 @@ describe('bing_images', () => {
   it('raises a CAPTCHA error on a challenge page', () => {
     expect(() =>
       parse(
-        '<html><body><div id="b_captcha">Please solve the challenge</div><form action="/challenge/verify"></form></body></html>',
+        '<html><body><div id="b_captcha">Please solve the challenge</div><form ' +
+          'action="/challenge/verify"></form></body></html>',
       ),
     ).toThrow(EngineCaptchaError);
   });
@@ -68,7 +69,8 @@ describe('bing_images', () => {
       }),
     );
     expect(request.url).toBe(
-      'https://www.bing.com/images/async?q=tiger&first=71&count=35&async=content&qft=%2Bfilterui%3Aage-lt10080&adlt=strict&setlang=de&cc=AT',
+      'https://www.bing.com/images/async?q=tiger&first=71&count=35&async=content&qft=%2Bfilterui%3Aage-lt1008' +
+        '0&adlt=strict&setlang=de&cc=AT',
     );
   });
 });

@@ -38,10 +38,13 @@ describe('bing_news', () => {
     const results = parse(readFixture(engineDir, 'news.rss'));
     expect(results).toHaveLength(2);
     expect(results[0]).toEqual({
-      url: 'https://www.thehindu.com/sci-tech/technology/internet/clubhouse-app-says-hello-to-android/article34524181.ece',
+      url:
+        'https://www.thehindu.com/sci-tech/technology/internet/clubhouse-app-says-hello-to-android/article34524' +
+        '181.ece',
       title: 'Clubhouse app says hello to Android',
       snippet:
-        'As an increasing number of platforms are opening up their apps for audio-based chat forums, Clubhouse is doubling its efforts & more…',
+        'As an increasing number of platforms are opening up their apps for audio-based chat forums, ' +
+        'Clubhouse is doubling its efforts & more…',
       publishedDate: '2021-05-10T04:30:00.000Z',
       thumbnail: 'http://www.bing.com/th?id=ON.4C8E5A8A2B1D4C7D&pid=News',
       extra: { source: 'The Hindu' },

@@ -61,7 +61,8 @@ describe('bing_videos', () => {
       testContext(loaded.manifest, { query: 'volcano', page: 2, timeRange: 'day', safeSearch: 0 }),
     );
     expect(request.url).toBe(
-      'https://www.bing.com/videos/asyncv2?q=volcano&async=content&first=36&count=35&qft=%2Bfilterui%3Avideoage-lt1440&adlt=off&setlang=en',
+      'https://www.bing.com/videos/asyncv2?q=volcano&async=content&first=36&count=35&qft=%2Bfilterui%3Avideoa' +
+        'ge-lt1440&adlt=off&setlang=en',
     );
   });
 });

@@ -64,7 +64,8 @@ describe('brave_news', () => {
       testContext(loaded.manifest, { query: 'rust', page: 2, timeRange: 'day', safeSearch: 0, language: 'de' }),
     );
     expect(request.url).toBe(
-      'https://api.search.brave.com/res/v1/news/search?q=rust&count=20&offset=1&freshness=pd&safesearch=off&search_lang=de',
+      'https://api.search.brave.com/res/v1/news/search?q=rust&count=20&offset=1&freshness=pd&safesearch=off&s' +
+        'earch_lang=de',
     );
     expect(request.headers).toEqual({ accept: 'application/json', 'x-subscription-token': 'test-key' });
   });

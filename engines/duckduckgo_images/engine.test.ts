@@ -35,7 +35,8 @@ describe('duckduckgo_images', () => {
       testContext(loaded.manifest, { query: 'northern lights', page: 2, timeRange: 'month', safeSearch: 2 }),
     );
     expect(first.url).toBe(
-      'https://duckduckgo.com/?q=northern+lights&iax=images&ia=images&kl=us-en&kp=1&f=time%3AMonth%2C%2C%2C%2C%2C&s=100',
+      'https://duckduckgo.com/?q=northern+lights&iax=images&ia=images&kl=us-en&kp=1&f=time%3AMonth%2C%2C%2C%2' +
+        'C%2C&s=100',
     );
     const next = step(html, { query: 'northern lights', page: 2, timeRange: 'month', safeSearch: 2 });
     expect(next).toHaveProperty('next');

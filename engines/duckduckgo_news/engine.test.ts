@@ -36,7 +36,9 @@ describe('duckduckgo_news', () => {
     expect(step).toEqual({
       next: {
         method: 'GET',
-        url: 'https://duckduckgo.com/news.js?q=hello&l=de-de&df=d&p=1&s=30&o=json&noamp=1&vqd=4-211636745312487946154358744396126612339',
+        url:
+          'https://duckduckgo.com/news.js?q=hello&l=de-de&df=d&p=1&s=30&o=json&noamp=1&vqd=4-211636745312487946' +
+          '154358744396126612339',
         headers: { referer: 'https://duckduckgo.com/' },
       },
     });
@@ -51,7 +53,9 @@ describe('duckduckgo_news', () => {
     if (!('results' in step)) throw new Error('expected results');
     expect(step.results).toHaveLength(2);
     expect(step.results[0]).toEqual({
-      url: 'https://www.ndtv.com/offbeat/watch-beluga-whale-welcomes-little-boy-with-a-special-hello-at-aquarium-2438906',
+      url:
+        'https://www.ndtv.com/offbeat/watch-beluga-whale-welcomes-little-boy-with-a-special-hello-at-aquarium-2' +
+        '438906',
       title: 'Watch: Beluga Whale Welcomes Little Boy With A Special "Hello"',
       snippet: 'A beluga whale at an aquarium greeted a little boy with a special hello & the video went viral.',
       publishedDate: '2021-05-10T20:44:00.000Z',

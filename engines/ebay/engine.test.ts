@@ -78,7 +78,8 @@ describe('ebay', () => {
   it('answers the no-match page with no results and a block page with a CAPTCHA error', () => {
     expect(parse(readFixture(engineDir, 'search-none.html'))).toEqual([]);
     const block =
-      '<html><head><title>Pardon Our Interruption...</title></head><body><p>As you were browsing something about your browser made us think you were a bot.</p></body></html>';
+      '<html><head><title>Pardon Our Interruption...</title></head><body><p>As you were browsing something ' +
+      'about your browser made us think you were a bot.</p></body></html>';
     expect(() => parse(block)).toThrow(EngineCaptchaError);
   });
 

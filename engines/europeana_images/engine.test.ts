@@ -69,7 +69,8 @@ describe('europeana_images', () => {
   it('asks for image records with the key and start-based paging', () => {
     const request = loaded.engine.buildRequest(testContext(loaded.manifest, { query: 'Salamanca', page: 3 }));
     expect(request.url).toBe(
-      'https://api.europeana.eu/record/v2/search.json?wskey=test-key&query=Salamanca&qf=TYPE%3AIMAGE&media=true&thumbnail=true&profile=standard&rows=20&start=41',
+      'https://api.europeana.eu/record/v2/search.json?wskey=test-key&query=Salamanca&qf=TYPE%3AIMAGE&media=tr' +
+        'ue&thumbnail=true&profile=standard&rows=20&start=41',
     );
   });
 });

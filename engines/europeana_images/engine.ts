@@ -1,7 +1,8 @@
 /**
  * Europeana, Europe's digital cultural heritage collection, through its
  * official Search API (GET api.europeana.eu/record/v2/search.json), limited
- * to image records. Needs a key (engines.europeana_images.apiKey, sent as wskey; the old id engines.europeana still works).
+ * to image records. Needs a key (engines.europeana_images.apiKey, sent as wskey; the old id engines.europeana still
+ * works).
  */
 import {
   defineEngine,

@@ -65,7 +65,9 @@ describe('google_images', () => {
 
   it('raises a CAPTCHA error on a reCAPTCHA page', () => {
     const page =
-      '<html><body><form id="captcha-form" action="index" method="post"><div class="g-recaptcha"></div></form>Our systems have detected unusual traffic from your computer network.</body></html>';
+      '<html><body><form id="captcha-form" action="index" method="post"><div ' +
+      'class="g-recaptcha"></div></form>Our systems have detected unusual traffic from your computer ' +
+      'network.</body></html>';
     expect(() => parse(page)).toThrow(EngineCaptchaError);
   });
 
@@ -74,7 +76,8 @@ describe('google_images', () => {
       testContext(loaded.manifest, { query: 'lighthouse', page: 2, timeRange: 'year', safeSearch: 0, language: 'fr' }),
     );
     expect(request.url).toBe(
-      'https://www.google.com/search?q=lighthouse&tbm=isch&start=20&tbs=qdr%3Ay&safe=off&hl=fr&lr=lang_fr&ie=utf8&oe=utf8',
+      'https://www.google.com/search?q=lighthouse&tbm=isch&start=20&tbs=qdr%3Ay&safe=off&hl=fr&lr=lang_fr&ie=' +
+        'utf8&oe=utf8',
     );
   });
 });

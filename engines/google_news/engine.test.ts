@@ -39,7 +39,9 @@ describe('google_news', () => {
     const results = parse(readFixture(engineDir, 'hello.html'), { date: RECORDED_AT });
     expect(results).toHaveLength(10);
     expect(results[0]).toEqual({
-      url: 'https://www.ndtv.com/offbeat/watch-beluga-whale-welcomes-little-boy-with-a-special-hello-at-aquarium-2438906',
+      url:
+        'https://www.ndtv.com/offbeat/watch-beluga-whale-welcomes-little-boy-with-a-special-hello-at-aquarium-2' +
+        '438906',
       title: 'Watch: Beluga Whale Welcomes Little Boy With A Special "Hello" At Aquarium',
       snippet: expect.stringMatching(
         /^Watch: Beluga Whale Welcomes Little Boy With A Special "Hello" At Aquarium\. Beluga whales/,
@@ -48,7 +50,9 @@ describe('google_news', () => {
       extra: { source: 'NDTV.com' },
     });
     expect(results[2]).toMatchObject({
-      url: 'https://gadgets.ndtv.com/how-to/features/airtel-caller-hello-tune-step-by-step-guide-tutorial-prepaid-postpaid-wynk-music-app-2437030',
+      url:
+        'https://gadgets.ndtv.com/how-to/features/airtel-caller-hello-tune-step-by-step-guide-tutorial-prepaid-' +
+        'postpaid-wynk-music-app-2437030',
       title: 'Caller Tune: How to Set Caller Tune on Airtel',
       publishedDate: '2021-05-09T22:42:07.000Z',
       extra: { source: 'Gadgets 360' },

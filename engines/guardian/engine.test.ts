@@ -75,7 +75,8 @@ describe('guardian', () => {
   it('pages and sends the key and fields', () => {
     const request = loaded.engine.buildRequest(testContext(loaded.manifest, { query: 'net zero', page: 3 }));
     expect(request.url).toBe(
-      'https://content.guardianapis.com/search?q=net+zero&page=3&page-size=10&order-by=relevance&show-fields=trailText%2Cthumbnail%2Cbyline&api-key=test-key',
+      'https://content.guardianapis.com/search?q=net+zero&page=3&page-size=10&order-by=relevance&show-fields=' +
+        'trailText%2Cthumbnail%2Cbyline&api-key=test-key',
     );
   });
 });

@@ -89,7 +89,8 @@ describe('peertube', () => {
       ),
     );
     expect(request.url).toBe(
-      'https://tube.example.com/api/v1/search/videos?search=open+source&start=40&count=20&sort=-match&nsfw=both&languageOneOf[]=fr',
+      'https://tube.example.com/api/v1/search/videos?search=open+source&start=40&count=20&sort=-match&nsfw=bo' +
+        'th&languageOneOf[]=fr',
     );
     const plain = loaded.engine.buildRequest(
       testContext(loaded.manifest, { query: 'x', language: 'all', safeSearch: 2 }),

@@ -62,7 +62,8 @@ describe('pixabay_images', () => {
       testContext(loaded.manifest, { query: 'yellow flowers', page: 2, safeSearch: 0, language: 'de' }),
     );
     expect(request.url).toBe(
-      'https://pixabay.com/api/?key=test-key&q=yellow+flowers&lang=de&image_type=all&safesearch=false&page=2&per_page=20',
+      'https://pixabay.com/api/?key=test-key&q=yellow+flowers&lang=de&image_type=all&safesearch=false&page=2&' +
+        'per_page=20',
     );
     const other = loaded.engine.buildRequest(
       testContext(loaded.manifest, { query: 'x', language: 'ar', safeSearch: 1 }),

@@ -95,7 +95,9 @@ describe('pubmed two-step search', () => {
   it('ends with no results when esearch finds nothing', () => {
     const ctx = context('zzzz');
     const empty =
-      '<?xml version="1.0"?><eSearchResult><Count>0</Count><RetMax>0</RetMax><RetStart>0</RetStart><IdList/></eSearchResult>';
+      '<?xml ' +
+      'version="1.0"?><eSearchResult><Count>0</Count><RetMax>0</RetMax><RetStart>0</RetStart><IdList/></eSear' +
+      'chResult>';
     expect(loaded.engine.parseResponse(testResponse(loaded.engine.buildRequest(ctx), empty, XML), ctx)).toEqual({
       results: [],
     });

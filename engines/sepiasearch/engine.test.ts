@@ -63,7 +63,8 @@ describe('sepiasearch', () => {
       testContext(loaded.manifest, { query: 'fediverse', page: 2, language: 'de' }),
     );
     expect(request.url).toBe(
-      'https://sepiasearch.org/api/v1/search/videos?search=fediverse&start=20&count=20&sort=-match&nsfw=false&languageOneOf[]=de',
+      'https://sepiasearch.org/api/v1/search/videos?search=fediverse&start=20&count=20&sort=-match&nsfw=false' +
+        '&languageOneOf[]=de',
     );
   });
 });

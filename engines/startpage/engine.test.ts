@@ -36,7 +36,8 @@ describe('startpage', () => {
       url: 'https://www.postgresql.org/docs/current/textsearch.html',
       title: 'PostgreSQL: Documentation: Full Text Search',
       snippet:
-        'Full Text Searching (or just text search) provides the capability to identify natural-language documents that satisfy a query & optionally sort them.',
+        'Full Text Searching (or just text search) provides the capability to identify natural-language ' +
+        'documents that satisfy a query & optionally sort them.',
     });
     expect(results[1]).toMatchObject({
       url: 'https://typesense.org/',

@@ -40,9 +40,11 @@ describe('unsplash_images', () => {
       title: 'Mountain lake at sunrise',
       snippet: 'body of water surrounded by trees and mountains',
       imageUrl:
-        'https://images.unsplash.com/photo-1462331940025-496dfbfc7564?crop=entropy&cs=tinysrgb&fit=max&fm=jpg&ixlib=rb-4.0.3&q=80&w=1080',
+        'https://images.unsplash.com/photo-1462331940025-496dfbfc7564?crop=entropy&cs=tinysrgb&fit=max&fm=jpg' +
+        '&ixlib=rb-4.0.3&q=80&w=1080',
       thumbnail:
-        'https://images.unsplash.com/photo-1462331940025-496dfbfc7564?crop=entropy&cs=tinysrgb&fit=max&fm=jpg&ixlib=rb-4.0.3&q=80&w=200',
+        'https://images.unsplash.com/photo-1462331940025-496dfbfc7564?crop=entropy&cs=tinysrgb&fit=max&fm=jpg' +
+        '&ixlib=rb-4.0.3&q=80&w=200',
       sourceUrl: 'https://unsplash.com/photos/mountain-lake-at-sunrise-Dwu85P9SOIk',
       publishedDate: '2016-05-03T11:00:28.000Z',
       author: 'Jane Doe',

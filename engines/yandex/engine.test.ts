@@ -57,7 +57,8 @@ describe('yandex', () => {
 
   it('raises a CAPTCHA error on the showcaptcha page', () => {
     const page =
-      '<html><body><form method="post" action="/checkcaptcha?key=abc"><img src="https://yandex.com/captchaimg?aHR0"></form></body></html>';
+      '<html><body><form method="post" action="/checkcaptcha?key=abc"><img ' +
+      'src="https://yandex.com/captchaimg?aHR0"></form></body></html>';
     expect(() => parse(page, 'https://yandex.com/showcaptcha?cc=1&retpath=x')).toThrow(EngineCaptchaError);
     expect(() => parse(page)).toThrow(EngineCaptchaError);
     expect(parse('<html><body><div class="misspell">Nothing found</div></body></html>')).toEqual([]);

@@ -87,7 +87,8 @@ export default defineEngine({
       2,
     )}\n`,
     'fixtures/PROVENANCE.md':
-      '# Provenance\n\n`search.json`: hand-made from the documented answer format. Replace it with a real capture (and name its source and licence here) when you can.\n',
+      '# Provenance\n\n`search.json`: hand-made from the documented answer format. Replace it with a real ' +
+      'capture (and name its source and licence here) when you can.\n',
     'engine.test.ts': `import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runEngineConformance } from '${contractImport}/engine-conformance.js';

@@ -28,7 +28,10 @@ function drainingHealth(server: FastifyInstance): { start(): void } {
   };
 }
 
-/** A connection is closed as idle only after this long without a request: one just accepted may still be sending its first. */
+/**
+ * A connection is closed as idle only after this long without a request: one just accepted may still be sending its
+ * first.
+ */
 const IDLE_CLOSE_MS = 1000;
 
 /** Which connections carry a request now, and since when the others have been idle. */

@@ -68,7 +68,8 @@ function generatedKey(config: QuarryConfig, logger: Logger): string {
   } else if (secret.exposedMode !== undefined) {
     logger.warn(
       { path: secret.path, mode: `0${secret.exposedMode.toString(8)}` },
-      'the stored API key file was readable by other users; its mode is now 0600 — rotate the key (delete the file and restart) if others may have read it',
+      'the stored API key file was readable by other users; its mode is now 0600 — rotate the key (delete ' +
+        'the file and restart) if others may have read it',
     );
   } else {
     logger.info({ path: secret.path }, 'using the API key stored in the data directory');
@@ -76,7 +77,10 @@ function generatedKey(config: QuarryConfig, logger: Logger): string {
   return secret.value;
 }
 
-/** Reads the key from X-API-Key, Authorization: Bearer, or (browsers, the graph page) Authorization: Basic with the key as password. */
+/**
+ * Reads the key from X-API-Key, Authorization: Bearer, or (browsers, the graph page) Authorization: Basic with the key
+ * as password.
+ */
 export function presentedKey(headers: Record<string, string | string[] | undefined>): string | null {
   const direct = headers['x-api-key'];
   if (typeof direct === 'string' && direct.length > 0) return direct;

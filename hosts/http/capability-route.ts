@@ -78,8 +78,9 @@ export function mountCapability(server: FastifyInstance, app: QuarryApp, capabil
               ? (body as Record<string, unknown>)
               : { ...(body as object), ...fromPath }
             : { ...query(request), ...fromPath };
-        // A JSON body's shape was checked as it was parsed (json-body.ts), path parameters are the router's strings, and
-        // without formPost no other body reaches here: only a query (or a GET capability's form route) is checked again.
+        // A JSON body's shape was checked as it was parsed (json-body.ts), path parameters are the router's strings,
+        // and without formPost no other body reaches here: only a query (or a GET capability's form route) is checked
+        // again.
         return answer(
           app,
           capability,
@@ -173,7 +174,10 @@ function objectBody(body: unknown): Record<string, unknown> {
   return body as Record<string, unknown>;
 }
 
-/** Before unknown fields are dropped: a prototype key or deep nesting in a query or form is refused wherever it is, by name. */
+/**
+ * Before unknown fields are dropped: a prototype key or deep nesting in a query or form is refused wherever it is, by
+ * name.
+ */
 function checkedShape(raw: Record<string, unknown>): Record<string, unknown> {
   const problem = findInputShapeProblem(raw);
   if (problem) throw shapeRefusal(problem);

@@ -34,7 +34,8 @@ describe('JSON bodies parsed once for the same bytes', () => {
       expect(refusal(() => shared.parse(bytes('{"query":'), JSON_TYPE))).toBe('MALFORMED_JSON');
     for (let i = 0; i < 2; i++)
       expect(refusal(() => shared.parse(bytes('{"__proto__":{}}'), JSON_TYPE))).toBe('INVALID_INPUT');
-    // Invalid UTF-8 that would decode to the same text as a valid body (a replacement character) is refused, not taken for it.
+    // Invalid UTF-8 that would decode to the same text as a valid body (a replacement character) is refused, not taken
+    // for it.
     shared.parse(bytes('{"query":"\uFFFD"}'), JSON_TYPE);
     expect(
       refusal(() => shared.parse(Buffer.concat([bytes('{"query":"'), Buffer.from([0xff]), bytes('"}')]), JSON_TYPE)),

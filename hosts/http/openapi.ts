@@ -128,9 +128,13 @@ export function buildOpenApi(
       title: 'Quarry API',
       version,
       description:
-        'Self-hosted web search, research, monitoring and knowledge-graph service. Every operation is also an MCP tool (operationId = tool name), except the SearXNG-compatible ones (tag searxng), which are HTTP only. ' +
-        'Every input field states its bound (maxLength, maxItems, maxProperties); bodies are UTF-8 JSON of at most the configured body limit (1 MiB by default), ' +
-        'nested at most 32 levels, and the keys __proto__, constructor and prototype are refused anywhere (400 naming the field).',
+        'Self-hosted web search, research, monitoring and knowledge-graph service. Every operation is also ' +
+        'an MCP tool (operationId = tool name), except the SearXNG-compatible ones (tag searxng), which are ' +
+        'HTTP only. ' +
+        'Every input field states its bound (maxLength, maxItems, maxProperties); bodies are UTF-8 JSON of ' +
+        'at most the configured body limit (1 MiB by default), ' +
+        'nested at most 32 levels, and the keys __proto__, constructor and prototype are refused anywhere ' +
+        '(400 naming the field).',
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
     servers: [
@@ -202,7 +206,8 @@ const serviceRoutes: Record<string, Record<string, unknown>> = {
       operationId: 'health',
       summary: 'Health from real checks',
       description:
-        'Checks the cache and record stores, Redis when configured, the headless browser and each configured language model. 200 whether healthy or degraded.',
+        'Checks the cache and record stores, Redis when configured, the headless browser and each configured ' +
+        'language model. 200 whether healthy or degraded.',
       tags: ['service'],
       security: [],
       responses: {

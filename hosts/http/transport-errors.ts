@@ -156,7 +156,8 @@ export function installTransportErrors(server: FastifyInstance, routes = new Rou
   server.addHook('preClose', async () => {
     closing = true;
   });
-  // Hooks on every request are written with done rather than async: no promise per request (a throw is caught the same).
+  // Hooks on every request are written with done rather than async: no promise per request (a throw is caught the
+  // same).
   server.addHook('onRequest', (_request, _reply, done) => {
     if (closing)
       throw new AppError('OVERLOADED', 'the server is shutting down; retry shortly', { retryAfterSeconds: 1 });

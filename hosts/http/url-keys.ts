@@ -44,7 +44,8 @@ export function urlKeyOf(request: FastifyRequest, urlKeys: readonly ApiKey[], ba
   if (urlKeys.length === 0) {
     throw new AppError(
       'UNAUTHORIZED',
-      'keys in URLs are off on this installation: configure urlKeys (QUARRY_URL_KEYS), or send an API key as X-API-Key or Authorization: Bearer',
+      'keys in URLs are off on this installation: configure urlKeys (QUARRY_URL_KEYS), or send an API key as ' +
+        'X-API-Key or Authorization: Bearer',
     );
   }
   const entry = matchingKey(presented, urlKeys);

@@ -78,7 +78,8 @@ export function checkMessage(value: unknown): LineVerdict {
       reply: errorReply(
         null,
         INVALID_REQUEST,
-        'Invalid Request: batches are not supported (MCP removed JSON-RPC batching in 2025-06-18); send one message per line',
+        'Invalid Request: batches are not supported (MCP removed JSON-RPC batching in 2025-06-18); send one ' +
+          'message per line',
       ),
     };
   }

@@ -72,7 +72,10 @@ export class McpResources {
     }));
   }
 
-  /** The caller's concrete resources, from each template's listing capability; one that fails is left out, not the whole list. */
+  /**
+   * The caller's concrete resources, from each template's listing capability; one that fails is left out, not the whole
+   * list.
+   */
   async list(ctx: CallContext): Promise<ListedResource[]> {
     const listed = await Promise.all(
       this.declared.map(async ({ capability: { mcpResource: r } }) => {
@@ -94,7 +97,10 @@ export class McpResources {
     return listed.flat();
   }
 
-  /** The resource as markdown (what an agent reads) and as JSON (the capability's output, as its tool's structured content). */
+  /**
+   * The resource as markdown (what an agent reads) and as JSON (the capability's output, as its tool's structured
+   * content).
+   */
   async read(uri: string, ctx: CallContext): Promise<ResourceContents> {
     for (const { capability, pattern, variables } of this.declared) {
       const match = pattern.exec(uri);

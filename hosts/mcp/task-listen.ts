@@ -34,7 +34,9 @@ const WAIT_SLICE_MS = 60_000;
 
 type RequestId = string | number;
 
-/** The task ids a subscriptions/listen request asks about, or undefined when it names none (the SDK answers it then). */
+/**
+ * The task ids a subscriptions/listen request asks about, or undefined when it names none (the SDK answers it then).
+ */
 export function listenedTaskIds(body: unknown): string[] | undefined {
   const message = body as { method?: unknown; params?: { notifications?: { taskIds?: unknown } } } | null;
   if (message?.method !== 'subscriptions/listen') return undefined;
@@ -57,7 +59,10 @@ export class TaskListen {
     private readonly jobs: Jobs,
   ) {}
 
-  /** The listen stream (SSE) for these task ids, read for the caller in `ctx`; `ctx.signal` ends it (the client went away). */
+  /**
+   * The listen stream (SSE) for these task ids, read for the caller in `ctx`; `ctx.signal` ends it (the client went
+   * away).
+   */
   async open(subscriptionId: RequestId, taskIds: string[], ctx: CallContext): Promise<Response> {
     const caller = ctx.caller?.id ?? 'anonymous';
     const open = this.openStreams.get(caller) ?? 0;
@@ -134,7 +139,10 @@ export class TaskListen {
     });
   }
 
-  /** Waits for the task's job to change status (woken by change notices, from any instance) and reports each change until it ends. */
+  /**
+   * Waits for the task's job to change status (woken by change notices, from any instance) and reports each change
+   * until it ends.
+   */
   private async watch(
     start: TaskState,
     ctx: CallContext,

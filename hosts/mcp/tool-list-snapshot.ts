@@ -34,7 +34,9 @@ export class ToolListSnapshot {
     }
   }
 
-  /** Keeps the live list; true when it differs from the one read at start (a client that got that one should be told). */
+  /**
+   * Keeps the live list; true when it differs from the one read at start (a client that got that one should be told).
+   */
   update(tools: unknown[]): boolean {
     const live = JSON.stringify(tools);
     if (this.tools !== undefined && JSON.stringify(this.tools) === live) return false;

@@ -37,7 +37,10 @@ export interface TaskState {
   createdAt: string;
   lastUpdatedAt: string;
   pollIntervalMs: number;
-  /** How long from its creation the task is kept: once ended, until the job service drops the finished job (jobs.keepFinishedHours); null while it runs (not yet bounded). */
+  /**
+   * How long from its creation the task is kept: once ended, until the job service drops the finished job
+   * (jobs.keepFinishedHours); null while it runs (not yet bounded).
+   */
   ttlMs: number | null;
   /** Once completed: the call's final result, as the tool would have answered it. */
   result?: ToolResult;
@@ -76,7 +79,9 @@ export class ToolTasks {
     return [...this.byTool.keys()];
   }
 
-  /** Submits the call as its tool's job and answers the task handle; a refusal (bad input) is an error result as usual. */
+  /**
+   * Submits the call as its tool's job and answers the task handle; a refusal (bad input) is an error result as usual.
+   */
   async start(
     name: string,
     args: Record<string, unknown>,
@@ -112,7 +117,10 @@ export class ToolTasks {
     return this.stateOf(await tool.job.cancel(taskId, ctx), undefined);
   }
 
-  /** The caller's job and the tool answering it; NOT_FOUND for an unknown id, another principal's job or a kind no tool submits. */
+  /**
+   * The caller's job and the tool answering it; NOT_FOUND for an unknown id, another principal's job or a kind no tool
+   * submits.
+   */
   private async find(taskId: string, ctx: CallContext): Promise<{ job: JobRecord; tool: TaskTool }> {
     const job = await this.jobs.getFor(taskId, ctx.caller);
     if (!job) throw new AppError('NOT_FOUND', `no task ${taskId}`);

@@ -1,13 +1,14 @@
 /**
  * What each search_depth does (docs/agent.md, "Depths"). n is max_results.
  *
- * | depth      | engines                 | results asked per engine | pages read            | passages in content | embeddings | order            | default timeout |
- * |------------|-------------------------|--------------------------|-----------------------|---------------------|------------|------------------|-----------------|
- * | ultra-fast | the topic's first       | n                        | none*                 | the engine snippet  | no         | engines          | 8 s             |
- * | fast       | the topic's engines     | n                        | n                     | 1                   | yes        | engines          | 12 s            |
- * | basic      | the topic's engines     | n + 3                    | n + 2                 | 1                   | yes        | engines          | 20 s            |
- * | advanced   | the topic's engines     | 2n                       | 2n (at most 30)       | 3                   | yes        | passage score    | 30 s            |
+ * | depth      | engines       | per engine | pages read      | passages       | embeddings | order         | timeout |
+ * |------------|---------------|------------|-----------------|----------------|------------|---------------|---------|
+ * | ultra-fast | topic's first | n          | none*           | engine snippet | no         | engines       | 8 s     |
+ * | fast       | topic's       | n          | n               | 1              | yes        | engines       | 12 s    |
+ * | basic      | topic's       | n + 3      | n + 2           | 1              | yes        | engines       | 20 s    |
+ * | advanced   | topic's       | 2n         | 2n (at most 30) | 3              | yes        | passage score | 30 s    |
  *
+ * Engines: of the topic's engines; per engine: results asked of each; passages: in content; timeout: the default.
  * * ultra-fast reads the n best pages after all when an answer or raw content is asked for.
  * `rerank: true` orders any depth by passage score; chunks_per_source overrides the passages.
  */

@@ -42,7 +42,9 @@ export async function describeWithModel(
   try {
     const response = await client.complete({
       system:
-        'You write one short plain sentence describing each image, for someone searching the web, using only the text given with it (alt text, caption or title) and the query. If the text says nothing, answer null for that image. Answer with JSON: {"descriptions": [string or null, ...]} in the order given.',
+        'You write one short plain sentence describing each image, for someone searching the web, using only ' +
+        'the text given with it (alt text, caption or title) and the query. If the text says nothing, answer ' +
+        'null for that image. Answer with JSON: {"descriptions": [string or null, ...]} in the order given.',
       messages: [{ role: 'user', content: `Query: ${query}\n\nImages:\n${listed}` }],
       json: true,
       temperature: 0,

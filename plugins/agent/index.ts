@@ -54,8 +54,10 @@ export default definePlugin({
       id: 'agent.search',
       title: 'Search and answer with citations',
       description:
-        'Search the web (engines per topic), read the best pages and return for each result the passage that best answers the query with a calibrated 0–1 score; ' +
-        'optionally a cited answer ([n] → results; extractive without an LLM), raw page content, and images. Tavily-compatible (POST /search).',
+        'Search the web (engines per topic), read the best pages and return for each result the passage that ' +
+        'best answers the query with a calibrated 0–1 score; ' +
+        'optionally a cited answer ([n] → results; extractive without an LLM), raw page content, and images. ' +
+        'Tavily-compatible (POST /search).',
       input: agentSearchInputSchema,
       output: agentSearchOutputSchema,
       http: { method: 'POST', path: '/api/v1/agent/search' },
@@ -70,7 +72,8 @@ export default definePlugin({
       id: 'agent.extract',
       title: 'Extract page content',
       description:
-        "Read up to 20 URLs and return each page's main content as markdown or text (advanced: rendered with JavaScript). With a query, only the passages most relevant to it. " +
+        "Read up to 20 URLs and return each page's main content as markdown or text (advanced: rendered with " +
+        'JavaScript). With a query, only the passages most relevant to it. ' +
         'A URL that fails is reported with its reason; the call still succeeds. Tavily-compatible (POST /extract).',
       input: agentExtractInputSchema,
       output: agentExtractOutputSchema,
@@ -102,8 +105,10 @@ export default definePlugin({
       id: 'agent.research',
       title: 'Multi-step research with a cited report',
       description:
-        'Research a question in several steps: plan sub-questions, search and read pages, deduplicate, rank passages, search again for what is still unanswered (deep, comprehensive), ' +
-        'then write an executive summary, a detailed analysis per sub-question and key findings, every claim cited [n] → sources. Sends progress per step; ' +
+        'Research a question in several steps: plan sub-questions, search and read pages, deduplicate, rank ' +
+        'passages, search again for what is still unanswered (deep, comprehensive), ' +
+        'then write an executive summary, a detailed analysis per sub-question and key findings, every claim ' +
+        'cited [n] → sources. Sends progress per step; ' +
         'async: true answers at once with a job id and status URL.',
       input: agentResearchInputSchema,
       output: agentResearchReportSchema,

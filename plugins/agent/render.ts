@@ -87,7 +87,9 @@ export function renderMap(out: AgentMapOutput): string {
   return [...lines, ...failuresLine(out.failed_results, 'Not read')].join('\n');
 }
 
-/** The report's summary, findings and analysis are markdown from services/answers (page text escaped, citations kept). */
+/**
+ * The report's summary, findings and analysis are markdown from services/answers (page text escaped, citations kept).
+ */
 export function renderResearch(out: AgentResearchReport, policy: LinkPolicy): string {
   const lines = [`# Research: ${inlineText(out.query)}`, ''];
   if (out.executive_summary) lines.push('## Executive summary', '', out.executive_summary, '');

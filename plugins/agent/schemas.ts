@@ -48,7 +48,8 @@ export const agentSearchInputSchema = z
       .enum(MODELS)
       .optional()
       .describe(
-        'LLM tier for the answer: speed → fast tier; quality, reasoning, production → quality tier; auto → by query complexity',
+        'LLM tier for the answer: speed → fast tier; quality, reasoning, production → quality tier; auto → ' +
+          'by query complexity',
       ),
     check_safety: z
       .boolean()
@@ -119,7 +120,8 @@ export const agentResultSchema = z.object({
   id: z
     .string()
     .describe(
-      "The result's id, as Tavily's clients type it: derived from the URL (a UUID-shaped digest), so the same page keeps its id across searches",
+      "The result's id, as Tavily's clients type it: derived from the URL (a UUID-shaped digest), so the " +
+        'same page keeps its id across searches',
     ),
   title: z.string(),
   url: z.string(),
@@ -150,7 +152,8 @@ export const agentSearchOutputSchema = z.object({
   model_used: z
     .string()
     .describe(
-      'The LLM that wrote the answer, "extractive", or "none" when no answer was asked; followed by ", reranked by <model>" when a configured cross-encoder (models.reranker) ordered the passages',
+      'The LLM that wrote the answer, "extractive", or "none" when no answer was asked; followed by ", ' +
+        'reranked by <model>" when a configured cross-encoder (models.reranker) ordered the passages',
     ),
   query_complexity: z.enum(QUERY_COMPLEXITIES),
   request_id: z.string(),

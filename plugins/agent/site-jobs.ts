@@ -104,9 +104,12 @@ export function siteCapabilities(
     id: 'agent.crawl',
     title: 'Crawl a site and read its pages',
     description:
-      "Follow a site's links breadth-first from a URL (max_depth hops, max_breadth links per page, limit pages; regex filters on paths and domains; robots.txt respected) " +
-      "and return each page's main content as markdown or text. With instructions, pages are ranked by relevance to them and unrelated ones dropped. " +
-      'Sends progress per page read; async: true answers at once with a job id and status URL. Tavily-compatible (POST /crawl).',
+      "Follow a site's links breadth-first from a URL (max_depth hops, max_breadth links per page, limit " +
+      'pages; regex filters on paths and domains; robots.txt respected) ' +
+      "and return each page's main content as markdown or text. With instructions, pages are ranked by " +
+      'relevance to them and unrelated ones dropped. ' +
+      'Sends progress per page read; async: true answers at once with a job id and status URL. ' +
+      'Tavily-compatible (POST /crawl).',
     input: agentCrawlInputSchema,
     output: agentCrawlOutputSchema,
     http: { method: 'POST', path: '/api/v1/agent/crawl' },
@@ -124,8 +127,10 @@ export function siteCapabilities(
     id: 'agent.map',
     title: "Map a site's URLs",
     description:
-      'List the URLs of a site by following its links breadth-first from a URL (same bounds and filters as agent_crawl, without reading page content). ' +
-      'With instructions, only URLs whose words relate to them, best first. Sends progress per page read; async: true answers at once with a job id and status URL. ' +
+      'List the URLs of a site by following its links breadth-first from a URL (same bounds and filters as ' +
+      'agent_crawl, without reading page content). ' +
+      'With instructions, only URLs whose words relate to them, best first. Sends progress per page read; ' +
+      'async: true answers at once with a job id and status URL. ' +
       'Tavily-compatible (POST /map).',
     input: agentMapInputSchema,
     output: agentMapOutputSchema,

@@ -14,7 +14,10 @@ import { CHUNK_STRATEGIES, type Chunk } from '../../services/chunking/types.js';
 
 /** Longest text chunked (about the default HTTP body limit). */
 export const MAX_CHUNK_TEXT_CHARS = 1_048_576;
-/** Semantic chunking segments and measures on the event loop (its sentences go to the embedding model), so it takes less. */
+/**
+ * Semantic chunking segments and measures on the event loop (its sentences go to the embedding model), so it takes
+ * less.
+ */
 export const MAX_SEMANTIC_TEXT_CHARS = 262_144;
 
 export const chunkInputSchema = z
@@ -75,7 +78,9 @@ export function chunkContentCapability(services: EnhancedServices) {
     id: 'enhanced.chunk_content',
     title: 'Chunk text for vector storage',
     description:
-      'Split a text into chunks by strategy: fixed (token windows with overlap), sentence, paragraph, recursive, markdown (heading-aware), semantic (embedding breakpoints) or auto. Each chunk is an exact substring with start/end offsets in Unicode code points and a token count (cl100k_base).',
+      'Split a text into chunks by strategy: fixed (token windows with overlap), sentence, paragraph, ' +
+      'recursive, markdown (heading-aware), semantic (embedding breakpoints) or auto. Each chunk is an exact ' +
+      'substring with start/end offsets in Unicode code points and a token count (cl100k_base).',
     input: chunkInputSchema,
     output: chunkOutputSchema,
     http: { method: 'POST', path: '/api/v1/enhanced/chunk-content' },

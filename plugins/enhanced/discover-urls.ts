@@ -13,7 +13,8 @@ export const discoverInputSchema = z.strictObject({
     .max(500)
     .optional()
     .describe(
-      'Glob over path+query (or the whole URL when it starts with http): * within a segment, ** across segments, ? one character, {a,b} alternatives',
+      'Glob over path+query (or the whole URL when it starts with http): * within a segment, ** across ' +
+        'segments, ? one character, {a,b} alternatives',
     ),
   max_depth: z.int().min(0).max(10).default(3).describe('Extension: link hops from base_url'),
   timeout: z.int().min(1).max(300).default(60).describe('Extension: seconds for the whole discovery'),
@@ -41,7 +42,9 @@ export function discoverUrlsCapability(services: EnhancedServices) {
     id: 'enhanced.discover_urls',
     title: "Discover a site's URLs",
     description:
-      'List the URLs of a site: robots.txt (respected) and its sitemaps (indexes and gzipped ones included), then in-site link crawling up to max_urls. Each URL says where it came from and its lastmod when known.',
+      'List the URLs of a site: robots.txt (respected) and its sitemaps (indexes and gzipped ones included), ' +
+      'then in-site link crawling up to max_urls. Each URL says where it came from and its lastmod when ' +
+      'known.',
     input: discoverInputSchema,
     output: discoverOutputSchema,
     http: { method: 'POST', path: '/api/v1/enhanced/discover-urls' },

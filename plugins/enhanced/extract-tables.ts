@@ -44,7 +44,8 @@ export const tablesOutputSchema = z.object({
   truncated: z
     .boolean()
     .describe(
-      'Some output was cut (rows of a table, or the tables after it): spans may not expand the input more than the output budget allows',
+      'Some output was cut (rows of a table, or the tables after it): spans may not expand the input more ' +
+        'than the output budget allows',
     ),
 });
 
@@ -60,7 +61,10 @@ export function extractTablesCapability(services: EnhancedServices) {
     id: 'enhanced.extract_tables',
     title: 'Extract tables from HTML',
     description:
-      'Every table of an HTML document as {index, caption, headers, rows} with cells as strings: header rows detected, colspan/rowspan expanded, links resolved against base_url. Strategies: auto (data tables; layout tables dropped), all (every table), data (as auto, at least 2 rows and 2 columns), layout_aware (as auto plus layout tables that hold text, flagged is_layout).',
+      'Every table of an HTML document as {index, caption, headers, rows} with cells as strings: header rows ' +
+      'detected, colspan/rowspan expanded, links resolved against base_url. Strategies: auto (data tables; ' +
+      'layout tables dropped), all (every table), data (as auto, at least 2 rows and 2 columns), ' +
+      'layout_aware (as auto plus layout tables that hold text, flagged is_layout).',
     input: tablesInputSchema,
     output: tablesOutputSchema,
     http: { method: 'POST', path: '/api/v1/enhanced/extract-tables' },

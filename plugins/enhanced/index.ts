@@ -1,4 +1,7 @@
-/** The enhanced area: search with extraction strategies, URL discovery, chunking, table extraction, installation features and performance. */
+/**
+ * The enhanced area: search with extraction strategies, URL discovery, chunking, table extraction, installation
+ * features and performance.
+ */
 import { ENHANCED_USES } from './uses.js';
 import { z } from 'zod';
 import { defineCapability } from '../../core/capability.js';
@@ -27,7 +30,8 @@ export default definePlugin({
       id: 'enhanced.features',
       title: 'Installation features',
       description:
-        'What this Quarry installation offers: browser rendering, models, LLM, storage, engines — each with whether it is available and why not.',
+        'What this Quarry installation offers: browser rendering, models, LLM, storage, engines — each with ' +
+        'whether it is available and why not.',
       input: z.strictObject({}),
       output: z.object({ features: z.record(z.string(), featureSchema), version: z.string() }),
       http: { method: 'GET', path: '/api/v1/enhanced/features' },
@@ -49,7 +53,8 @@ export default definePlugin({
       id: 'enhanced.performance',
       title: 'Performance figures',
       description:
-        'Request counts, latency percentiles per capability, cache hit rate, engine error rates, and worker-pool and browser state.',
+        'Request counts, latency percentiles per capability, cache hit rate, engine error rates, and ' +
+        'worker-pool and browser state.',
       input: z.strictObject({}),
       output: z.object({ metrics: z.record(z.string(), z.unknown()), runtime: z.record(z.string(), z.unknown()) }),
       http: { method: 'GET', path: '/api/v1/enhanced/performance' },

@@ -17,7 +17,11 @@ export function scrapeCapability(services: EnhancedServices) {
     id: 'enhanced.scrape',
     title: 'Scrape pages',
     description:
-      "Fetch 1–50 URLs and return each page's main text (or markdown), metadata, images and links. Options: javascript_rendering (headless Chromium), screenshot (PNG) and pdf (base64), include_html, wait_until (load, domcontentloaded, networkidle0, networkidle2), cache_mode. A page that cannot be scraped (unreachable, refused, robots.txt, CAPTCHA, timeout, HTTP error) is reported in its entry with extraction_success false and an error_code; the request itself still succeeds.",
+      "Fetch 1–50 URLs and return each page's main text (or markdown), metadata, images and links. Options: " +
+      'javascript_rendering (headless Chromium), screenshot (PNG) and pdf (base64), include_html, wait_until ' +
+      '(load, domcontentloaded, networkidle0, networkidle2), cache_mode. A page that cannot be scraped ' +
+      '(unreachable, refused, robots.txt, CAPTCHA, timeout, HTTP error) is reported in its entry with ' +
+      'extraction_success false and an error_code; the request itself still succeeds.',
     input: scrapeInputSchema,
     output: scrapeOutputSchema,
     http: { method: 'POST', path: '/api/v1/enhanced/scrape' },

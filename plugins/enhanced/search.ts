@@ -54,9 +54,12 @@ export function enhancedSearchCapabilities(services: EnhancedServices): AnyCapab
     id: 'enhanced.search',
     title: 'Search with page extraction',
     description:
-      'Web search (every Search API parameter) plus work on each result page: extraction_strategy (cosine clusters by meaning, json_css selector schema, regex patterns, llm schema-guided), ' +
-      'content_filter (pruning of boilerplate, bm25 relevance, llm), markdown_generation, adaptive_crawling (follow the most relevant in-site links until pages stop adding information), ' +
-      'virtual_scrolling (browser) and link_analysis (every link scored for relevance). Per-result failures are reported on the result.',
+      'Web search (every Search API parameter) plus work on each result page: extraction_strategy (cosine ' +
+      'clusters by meaning, json_css selector schema, regex patterns, llm schema-guided), ' +
+      'content_filter (pruning of boilerplate, bm25 relevance, llm), markdown_generation, adaptive_crawling ' +
+      '(follow the most relevant in-site links until pages stop adding information), ' +
+      'virtual_scrolling (browser) and link_analysis (every link scored for relevance). Per-result failures ' +
+      'are reported on the result.',
     input: enhancedSearchInputSchema,
     output: enhancedAnswerSchema,
     http: { method: 'POST', path: '/api/v1/enhanced/search', fieldAliases: searchFieldAliases },

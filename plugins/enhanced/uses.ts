@@ -1,4 +1,6 @@
-/** The shared services the enhanced area uses: the list its manifest declares ("uses") and the type its code receives. */
+/**
+ * The shared services the enhanced area uses: the list its manifest declares ("uses") and the type its code receives.
+ */
 import type { ServicesOf } from '../../app/plugin-services.js';
 
 export const ENHANCED_USES = [

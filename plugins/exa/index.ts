@@ -34,8 +34,10 @@ export default definePlugin({
       id: 'exa.search',
       title: 'Search (Exa-compatible)',
       description:
-        'Search the web by meaning (engines plus the local page index, ranked by embeddings blended with words). Filters: domains, published dates, phrases. ' +
-        "contents asks for each result's text, highlights with scores, and a summary (extractive without an LLM). Exa-compatible (POST /search).",
+        'Search the web by meaning (engines plus the local page index, ranked by embeddings blended with ' +
+        'words). Filters: domains, published dates, phrases. ' +
+        "contents asks for each result's text, highlights with scores, and a summary (extractive without an " +
+        'LLM). Exa-compatible (POST /search).',
       input: exaSearchInputSchema,
       output: exaSearchOutputSchema,
       http: { method: 'POST', path: '/api/v1/exa/search' },
@@ -53,7 +55,8 @@ export default definePlugin({
       id: 'exa.contents',
       title: 'Page contents (Exa-compatible)',
       description:
-        "Read up to 100 URLs and return each page's text, highlights and summary (extractive without an LLM). A page that cannot be read is reported in statuses; the call still succeeds. " +
+        "Read up to 100 URLs and return each page's text, highlights and summary (extractive without an " +
+        'LLM). A page that cannot be read is reported in statuses; the call still succeeds. ' +
         'Exa-compatible (POST /contents).',
       input: exaContentsInputSchema,
       output: exaContentsOutputSchema,
@@ -77,7 +80,8 @@ export default definePlugin({
       id: 'exa.find_similar',
       title: 'Find similar pages (Exa-compatible)',
       description:
-        'Pages similar to a URL: the page is read, searched for by its title and key phrases, and candidates are ranked by embedding similarity to it. ' +
+        'Pages similar to a URL: the page is read, searched for by its title and key phrases, and candidates ' +
+        'are ranked by embedding similarity to it. ' +
         'Optional contents as for exa_search. Exa-compatible (POST /findSimilar).',
       input: exaFindSimilarInputSchema,
       output: exaFindSimilarOutputSchema,

@@ -1,4 +1,6 @@
-/** Markdown for agents: each result as a link, its score and date, then highlights, summary or the start of its text. */
+/**
+ * Markdown for agents: each result as a link, its score and date, then highlights, summary or the start of its text.
+ */
 import { escapeMarkdownText as text, markdownLink } from '../../services/markdown/escape.js';
 import type { outboundLinkPolicy } from '../../services/markdown/link-policy.js';
 import type { ExaResult } from './schemas.js';

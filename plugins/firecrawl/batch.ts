@@ -52,8 +52,10 @@ export function batchScrapeCapability(services: FirecrawlServices, jobs: PagesJo
     id: `firecrawl.batch_scrape_${version}`,
     title: `Batch scrape (Firecrawl ${version})`,
     description:
-      "Firecrawl's batch scrape, as a durable job: every URL read by the reader (robots.txt first) with the scrape options given beside `urls`, " +
-      'each page kept with the job as a Document. Answers {id, url, invalidURLs}; GET the url for status and documents.',
+      "Firecrawl's batch scrape, as a durable job: every URL read by the reader (robots.txt first) with the " +
+      'scrape options given beside `urls`, ' +
+      'each page kept with the job as a Document. Answers {id, url, invalidURLs}; GET the url for status and ' +
+      'documents.',
     input: batchInputSchema(version === 'v2' ? V2_DEFAULT_MAX_AGE_MS : 0, version === 'v2'),
     http: { method: 'POST', ...firecrawlRoute(version, '/batch/scrape'), errorReply: firecrawlErrorReply },
     readOnly: true,

@@ -57,8 +57,10 @@ export function crawlCapability(services: FirecrawlServices, jobs: PagesJobs, ve
     id: `firecrawl.crawl_${version}`,
     title: `Crawl a site (Firecrawl ${version})`,
     description:
-      "Firecrawl's crawl, as a durable job: the site's links followed breadth-first from url (robots.txt obeyed: disallowed URLs are never requested), " +
-      'within its path unless crawlEntireDomain, filtered by includePaths/excludePaths, up to limit pages, each read with scrapeOptions and kept with the job. ' +
+      "Firecrawl's crawl, as a durable job: the site's links followed breadth-first from url (robots.txt " +
+      'obeyed: disallowed URLs are never requested), ' +
+      'within its path unless crawlEntireDomain, filtered by includePaths/excludePaths, up to limit pages, ' +
+      'each read with scrapeOptions and kept with the job. ' +
       'Answers {id, url}; GET the url for status and documents.',
     input: version === 'v2' ? crawlV2InputSchema : crawlV1InputSchema,
     http: { method: 'POST', ...firecrawlRoute(version, '/crawl'), errorReply: firecrawlErrorReply },

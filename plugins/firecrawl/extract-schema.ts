@@ -49,7 +49,10 @@ export const extractStatusSchema = z.object({
   expiresAt: z.string(),
   error: z.string().optional(),
   warning: z.string().optional(),
-  /** With showSources: v1 the URLs read; v2 Firecrawl's field → URLs map, every field under "*" (one prompt reads all pages). */
+  /**
+   * With showSources: v1 the URLs read; v2 Firecrawl's field → URLs map, every field under "*" (one prompt reads all
+   * pages).
+   */
   sources: z.union([z.array(z.string()), z.record(z.string(), z.array(z.string()))]).optional(),
 });
 

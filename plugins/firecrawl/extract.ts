@@ -145,8 +145,10 @@ export function extractCapabilities(services: FirecrawlServices) {
       id: `firecrawl.extract_${version}`,
       title: `Extract (Firecrawl ${version})`,
       description:
-        "Firecrawl's extract: reads the URLs (robots.txt first) and asks the language model for the data the prompt and JSON Schema describe, " +
-        'checked against the schema. A job: answers `{success, id}`; poll GET …/extract/:id. Needs a language model (400 without one).',
+        "Firecrawl's extract: reads the URLs (robots.txt first) and asks the language model for the data the " +
+        'prompt and JSON Schema describe, ' +
+        'checked against the schema. A job: answers `{success, id}`; poll GET …/extract/:id. Needs a ' +
+        'language model (400 without one).',
       input: extractInputSchema(version === 'v2' ? V2_DEFAULT_MAX_AGE_MS : 0),
       http: { method: 'POST', ...firecrawlRoute(version, '/extract'), errorReply: firecrawlErrorReply },
       readOnly: true,
@@ -160,7 +162,8 @@ export function extractCapabilities(services: FirecrawlServices) {
       id: `firecrawl.extract_status_${version}`,
       title: `Extract status (Firecrawl ${version})`,
       description:
-        "A Firecrawl extract's status (`processing`, `completed`, `failed`, `cancelled`), its data once completed, and when it expires.",
+        "A Firecrawl extract's status (`processing`, `completed`, `failed`, `cancelled`), its data once " +
+        'completed, and when it expires.',
       input: extractIdInputSchema,
       output: extractStatusSchema,
       http: { method: 'GET', ...firecrawlRoute(version, '/extract/:id'), errorReply: firecrawlErrorReply },

@@ -35,7 +35,10 @@ interface StoredDocument {
   document: FirecrawlDocument;
 }
 
-/** Errors and robots-blocked URLs kept per job: enough to say what went wrong, bounded for a site that refuses everything. */
+/**
+ * Errors and robots-blocked URLs kept per job: enough to say what went wrong, bounded for a site that refuses
+ * everything.
+ */
 const MAX_LISTED = 1000;
 const EMPTY: JobPagesState = { stored: 0, total: 0, errors: [], robotsBlocked: [] };
 

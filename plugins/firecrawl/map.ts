@@ -43,7 +43,8 @@ export async function mapSite(services: FirecrawlServices, input: MapInput, sign
     signal,
   });
   // Firecrawl's search filter is a substring test on the URL, not a word match: its words are
-  // cut at white space only and never stemmed, so "doc" keeps /docs/ (services/ranking/tokens.ts is for matching words).
+  // cut at white space only and never stemmed, so "doc" keeps /docs/ (services/ranking/tokens.ts is for matching
+  // words).
   const words = (input.search ?? '').toLowerCase().split(/\s+/).filter(Boolean);
   const seen = new Set<string>();
   const links: string[] = [];
@@ -62,7 +63,8 @@ export function mapCapability(services: FirecrawlServices, version: FirecrawlVer
     id: `firecrawl.map_${version}`,
     title: `Map a site (Firecrawl ${version})`,
     description:
-      "Firecrawl's map: the URLs of a site from robots.txt, its sitemaps and in-site links (robots.txt obeyed), optionally only those matching `search`.",
+      "Firecrawl's map: the URLs of a site from robots.txt, its sitemaps and in-site links (robots.txt " +
+      'obeyed), optionally only those matching `search`.',
     input: mapInputSchema,
     output: z.object({
       success: z.literal(true),

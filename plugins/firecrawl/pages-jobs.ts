@@ -102,7 +102,9 @@ export function withoutJobDeclaration<C extends { job?: unknown }>(capability: C
   return plain;
 }
 
-/** Reads the job through the first surface that has it (v1's /crawl/:id also answers batch ids); else the first's 404. */
+/**
+ * Reads the job through the first surface that has it (v1's /crawl/:id also answers batch ids); else the first's 404.
+ */
 async function readAny(
   surfaces: PagesSurface[],
   id: string,
@@ -142,7 +144,8 @@ export function statusCapability(set: RouteSet) {
     id: `firecrawl.${set.name}_status_${version}`,
     title: `${set.name === 'crawl' ? 'Crawl' : 'Batch scrape'} status (Firecrawl ${version})`,
     description:
-      "Firecrawl's job status: `scraping`, `completed`, `failed` or `cancelled`, the counts, and a page of the documents read so far " +
+      "Firecrawl's job status: `scraping`, `completed`, `failed` or `cancelled`, the counts, and a page of " +
+      'the documents read so far ' +
       '(`skip`, `limit`); `next` is the absolute URL of the following page while more follow.',
     input: statusInputSchema,
     output: crawlStatusOutputSchema,
@@ -171,7 +174,8 @@ export function cancelCapability(set: RouteSet) {
     id: `firecrawl.${set.name}_cancel_${version}`,
     title: `Cancel a ${set.name === 'crawl' ? 'crawl' : 'batch scrape'} (Firecrawl ${version})`,
     description:
-      'Stops the job: no page is read after it; the documents read so far stay readable. Answers `{status: "cancelled"}`.',
+      'Stops the job: no page is read after it; the documents read so far stay readable. Answers `{status: ' +
+      '"cancelled"}`.',
     input: jobIdInputSchema,
     output: cancelOutputSchema,
     http: { method: 'DELETE', ...firecrawlRoute(version, `${set.route}/:id`), errorReply: firecrawlErrorReply },
@@ -192,7 +196,8 @@ export function errorsCapability(set: RouteSet) {
       id: `firecrawl.${set.name}_errors_${version}${method === 'DELETE' ? '_delete' : ''}`,
       title: `${set.name === 'crawl' ? 'Crawl' : 'Batch scrape'} errors (Firecrawl ${version})`,
       description:
-        "The job's pages that could not be read (`errors`) and the URLs robots.txt kept it from (`robotsBlocked`, never requested).",
+        "The job's pages that could not be read (`errors`) and the URLs robots.txt kept it from " +
+        '(`robotsBlocked`, never requested).',
       input: jobIdInputSchema,
       output: crawlErrorsOutputSchema,
       http: { method, ...firecrawlRoute(version, `${set.route}/:id/errors`), errorReply: firecrawlErrorReply },

@@ -25,7 +25,8 @@ import type { FirecrawlDocument, ScrapeOptionsInput } from './scrape-schema.js';
 const STORED_SECONDS = 2 * 24 * 3600;
 
 export const NO_MODEL_MESSAGE =
-  'needs a language model, and none is configured on this installation: set llm.quality or llm.fast in the config, or QUARRY_LLM_BASE_URL and QUARRY_LLM_MODEL (docs/llm.md)';
+  'needs a language model, and none is configured on this installation: set llm.quality or llm.fast in the ' +
+  'config, or QUARRY_LLM_BASE_URL and QUARRY_LLM_MODEL (docs/llm.md)';
 
 type ContentOptions = Pick<ScrapeOptionsInput, 'onlyMainContent' | 'includeTags' | 'excludeTags'>;
 

@@ -11,8 +11,10 @@ export function scrapeCapability(services: FirecrawlServices, version: Firecrawl
     id: `firecrawl.scrape_${version}`,
     title: `Scrape (Firecrawl ${version})`,
     description:
-      "Firecrawl's scrape: one URL read (robots.txt first, page cache by maxAge/storeInCache) and answered in the formats asked for — " +
-      "markdown, html, rawHtml, links, images, screenshot, summary, json (with a language model) — with Firecrawl's metadata.",
+      "Firecrawl's scrape: one URL read (robots.txt first, page cache by maxAge/storeInCache) and answered " +
+      'in the formats asked for — ' +
+      'markdown, html, rawHtml, links, images, screenshot, summary, json (with a language model) — with ' +
+      "Firecrawl's metadata.",
     input: scrapeInputSchema(version === 'v2' ? V2_DEFAULT_MAX_AGE_MS : 0),
     output: scrapeOutputSchema,
     http: { method: 'POST', ...firecrawlRoute(version, '/scrape'), errorReply: firecrawlErrorReply },

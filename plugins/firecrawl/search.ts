@@ -162,7 +162,8 @@ export function searchCapability(services: FirecrawlServices, version: Firecrawl
     id: `firecrawl.search_${version}`,
     title: `Search (Firecrawl ${version})`,
     description:
-      "Firecrawl's search: web, news and images results from the configured engines; with scrapeOptions.formats each web result's page is read as a Document.",
+      "Firecrawl's search: web, news and images results from the configured engines; with " +
+      "scrapeOptions.formats each web result's page is read as a Document.",
     input: searchInputSchema,
     output: z.object({
       success: z.literal(true),

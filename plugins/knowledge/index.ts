@@ -1,4 +1,7 @@
-/** The knowledge area (/api/v1/knowledge): extraction into the durable graph, search, people, entities, the graph, deletion. */
+/**
+ * The knowledge area (/api/v1/knowledge): extraction into the durable graph, search, people, entities, the graph,
+ * deletion.
+ */
 import { KNOWLEDGE_USES } from './uses.js';
 import { defineCapability } from '../../core/capability.js';
 import type { CallContext } from '../../core/capability.js';
@@ -45,9 +48,12 @@ export default definePlugin({
       id: 'knowledge.extract',
       title: 'Extract entities and relations',
       description:
-        'Find the people, organizations, locations, products, technologies, events and works a text names, and the relations between them ' +
-        '(leads, founded, works_for, developed, acquired, invested_in, partnered_with, competes_with, part_of, located_in). ' +
-        'They are merged into the knowledge graph (store: false only extracts): names of one entity ("Microsoft Corp.", "Microsoft", "MSFT") ' +
+        'Find the people, organizations, locations, products, technologies, events and works a text names, ' +
+        'and the relations between them ' +
+        '(leads, founded, works_for, developed, acquired, invested_in, partnered_with, competes_with, ' +
+        'part_of, located_in). ' +
+        'They are merged into the knowledge graph (store: false only extracts): names of one entity ' +
+        '("Microsoft Corp.", "Microsoft", "MSFT") ' +
         'become one entity, source_count counts distinct sources, relation weight counts the sources that state it. ' +
         'Uses the configured language model, else an offline tagger (model_used says which).',
       input: extractInputSchema,
@@ -68,7 +74,8 @@ export default definePlugin({
               details: { stored: more.stored, adding: more.adding },
             },
           );
-        // A full graph is refused before the text is read; the commit refuses an extraction that would pass the cap, atomically.
+        // A full graph is refused before the text is read; the commit refuses an extraction that would pass the cap,
+        // atomically.
         if (input.store && (await (await knowledge.graph()).counts()).entities >= maxEntities) throw refused();
         const outcome = await knowledge
           .extract(
@@ -102,7 +109,8 @@ export default definePlugin({
       id: 'knowledge.search',
       title: 'Search the knowledge graph',
       description:
-        'Find entities of the knowledge graph by name, alias, words of a name and meaning, best first; with include_relationships, the relations among and around them.',
+        'Find entities of the knowledge graph by name, alias, words of a name and meaning, best first; with ' +
+        'include_relationships, the relations among and around them.',
       input: searchInputSchema,
       output: searchOutputSchema,
       http: { method: 'POST', path: '/api/v1/knowledge/search' },
@@ -123,7 +131,9 @@ export default definePlugin({
       id: 'knowledge.people',
       title: 'Find people',
       description:
-        'People in the knowledge graph matching a name, an organization or a topic, with title, organization, expertise (what they are mentioned with) and recent activity (their sources, newest first). Filters: organization, role. email is always null.',
+        'People in the knowledge graph matching a name, an organization or a topic, with title, ' +
+        'organization, expertise (what they are mentioned with) and recent activity (their sources, newest ' +
+        'first). Filters: organization, role. email is always null.',
       input: peopleInputSchema,
       output: peopleOutputSchema,
       http: { method: 'POST', path: '/api/v1/knowledge/people' },
@@ -148,7 +158,8 @@ export default definePlugin({
         name: 'entity',
         title: 'An entity of the knowledge graph',
         description:
-          'One entity (person, organisation, place, …) with its aliases, sources and every relation it takes part in. Entity ids come from knowledge_search or knowledge_graph.',
+          'One entity (person, organisation, place, …) with its aliases, sources and every relation it takes ' +
+          'part in. Entity ids come from knowledge_search or knowledge_graph.',
       },
       toMarkdown: entityMarkdown,
       async handler(input, ctx) {
@@ -162,7 +173,9 @@ export default definePlugin({
       id: 'knowledge.graph',
       title: 'Get the knowledge graph',
       description:
-        'The most connected entities (nodes, most relations first, then most sources) and the relations among them (edges). Filter by entity_types; limit is the number of nodes (default 100, at most 1000).',
+        'The most connected entities (nodes, most relations first, then most sources) and the relations ' +
+        'among them (edges). Filter by entity_types; limit is the number of nodes (default 100, at most ' +
+        '1000).',
       input: graphInputSchema,
       output: graphOutputSchema,
       http: { method: 'GET', path: '/api/v1/knowledge/graph' },

@@ -1,4 +1,7 @@
-/** The knowledge area's answers as markdown for agents: names, descriptions and titles come from pages, so all are escaped. */
+/**
+ * The knowledge area's answers as markdown for agents: names, descriptions and titles come from pages, so all are
+ * escaped.
+ */
 import type { z } from 'zod';
 import { escapeMarkdownText as text, inlineText } from '../../services/markdown/escape.js';
 import type {

@@ -89,7 +89,8 @@ export const extractOutputSchema = z.object({
   model_used: z
     .string()
     .describe(
-      'Extension: what extracted: the language model, the configured token-classification model (models.entities), or offline-tagger',
+      'Extension: what extracted: the language model, the configured token-classification model ' +
+        '(models.entities), or offline-tagger',
     ),
   stored: z.boolean().describe('Extension: whether the result was merged into the graph'),
 });

@@ -1,4 +1,6 @@
-/** The shared services the knowledge area uses: the list its manifest declares ("uses") and the type its code receives. */
+/**
+ * The shared services the knowledge area uses: the list its manifest declares ("uses") and the type its code receives.
+ */
 import type { ServicesOf } from '../../app/plugin-services.js';
 import type { KnowledgeService } from './service/knowledge-service.js';
 import type { PageFeeder } from './service/page-feeder.js';

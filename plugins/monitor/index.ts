@@ -67,9 +67,12 @@ export default definePlugin({
       id: 'monitor.create',
       title: 'Create a topic monitor',
       description:
-        'Watch a topic: every check_interval_minutes (5-1440, default 60) the topic and keywords are searched (sources become site filters), ' +
-        'results the monitor has not seen before are stored and, with a webhook_url, POSTed there signed the Standard Webhooks way ' +
-        '(verify with webhook_secret, returned only here). The first check alerts on what it finds; with alert_on_first_check false it only records a baseline. ' +
+        'Watch a topic: every check_interval_minutes (5-1440, default 60) the topic and keywords are ' +
+        'searched (sources become site filters), ' +
+        'results the monitor has not seen before are stored and, with a webhook_url, POSTed there signed the ' +
+        'Standard Webhooks way ' +
+        '(verify with webhook_secret, returned only here). The first check alerts on what it finds; with ' +
+        'alert_on_first_check false it only records a baseline. ' +
         'deep_analysis reads the new pages and summarises them.',
       input: createInputSchema,
       output: createOutputSchema,
@@ -83,7 +86,8 @@ export default definePlugin({
       id: 'monitor.list',
       title: 'List monitors',
       description:
-        'Your monitors (an admin: every monitor), active and paused (status filters), oldest first, with when it was last checked and how many alerts were delivered.',
+        'Your monitors (an admin: every monitor), active and paused (status filters), oldest first, with ' +
+        'when it was last checked and how many alerts were delivered.',
       input: listInputSchema,
       output: listOutputSchema,
       http: { method: 'GET', path: BASE, answerField: 'monitors' },
@@ -97,7 +101,8 @@ export default definePlugin({
       id: 'monitor.get',
       title: 'Get a monitor',
       description:
-        'A monitor in full: its settings, state, next check, the last check’s outcome and the delivery log of its recent alerts.',
+        'A monitor in full: its settings, state, next check, the last check’s outcome and the delivery log ' +
+        'of its recent alerts.',
       input: monitorIdInputSchema,
       output: monitorSchema,
       http: { method: 'GET', path: `${BASE}/:monitor_id` },
@@ -127,7 +132,8 @@ export default definePlugin({
       id: 'monitor.resume',
       title: 'Resume a monitor',
       description:
-        'Restarts scheduled checks: the next is due check_interval_minutes after the last one (at once if that has passed). Resuming an active monitor changes nothing.',
+        'Restarts scheduled checks: the next is due check_interval_minutes after the last one (at once if ' +
+        'that has passed). Resuming an active monitor changes nothing.',
       input: monitorIdInputSchema,
       output: resumeOutputSchema,
       http: { method: 'POST', path: `${BASE}/:monitor_id/resume` },
@@ -143,7 +149,8 @@ export default definePlugin({
       id: 'monitor.check',
       title: 'Check a monitor now',
       description:
-        'Runs a check now, in the background (paused monitors too); answers at once with status "checking". Several calls before it ends are one check. Read the outcome with monitor_get or monitor_results.',
+        'Runs a check now, in the background (paused monitors too); answers at once with status "checking". ' +
+        'Several calls before it ends are one check. Read the outcome with monitor_get or monitor_results.',
       input: monitorIdInputSchema,
       output: checkOutputSchema,
       http: { method: 'POST', path: `${BASE}/:monitor_id/check` },
@@ -159,7 +166,8 @@ export default definePlugin({
       id: 'monitor.results',
       title: 'Monitor results',
       description:
-        'What the monitor’s checks found, newest first (limit 1-100, default 10): each result lists the new results of one check and their analysis; the first is the baseline.',
+        'What the monitor’s checks found, newest first (limit 1-100, default 10): each result lists the new ' +
+        'results of one check and their analysis; the first is the baseline.',
       input: resultsInputSchema,
       output: resultsOutputSchema,
       http: { method: 'GET', path: `${BASE}/:monitor_id/results`, answerField: 'results' },
@@ -170,7 +178,8 @@ export default definePlugin({
         name: 'monitor-results',
         title: 'A monitor\u2019s latest results',
         description:
-          'What a monitor\u2019s last 10 checks found, newest first: the new results of each check and their analysis (the first check is the baseline).',
+          'What a monitor\u2019s last 10 checks found, newest first: the new results of each check and their ' +
+          'analysis (the first check is the baseline).',
         list: {
           capability: 'monitor.list',
           items: (out) =>

@@ -63,7 +63,10 @@ export function isRelevant(terms: MonitorTerms, result: { title: string; snippet
   return lexicalRelevance(terms.topic, { title: result.title, snippet: result.snippet }) >= TOPIC_RELEVANCE;
 }
 
-/** The key a URL is remembered under: 16 hex digits of SHA-256 over its normalised form (http/https, www., tracking parameters alike). */
+/**
+ * The key a URL is remembered under: 16 hex digits of SHA-256 over its normalised form (http/https, www., tracking
+ * parameters alike).
+ */
 export function urlKey(url: string): string {
   return createHash('sha256').update(normalizeUrl(url)).digest('hex').slice(0, 16);
 }

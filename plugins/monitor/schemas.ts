@@ -59,7 +59,8 @@ export const createInputSchema = z.strictObject({
     .boolean()
     .default(true)
     .describe(
-      'Extension: the first check alerts on everything it finds (its results are new content); false makes it only record a baseline, and later checks alert on what is new',
+      'Extension: the first check alerts on everything it finds (its results are new content); false makes ' +
+        'it only record a baseline, and later checks alert on what is new',
     ),
 });
 export type CreateInput = z.infer<typeof createInputSchema>;
@@ -90,7 +91,10 @@ const lastCheckSchema = z
   })
   .nullable();
 
-/** The delivery's state as every area spells it (services/webhooks/delivery-schemas.ts), each detail null while not known. */
+/**
+ * The delivery's state as every area spells it (services/webhooks/delivery-schemas.ts), each detail null while not
+ * known.
+ */
 const deliveryState = deliveryStateFields((field) => field.nullable());
 
 const deliverySchema = z.object({
@@ -142,7 +146,8 @@ export const createOutputSchema = monitorSchema.extend({
     .string()
     .nullable()
     .describe(
-      'Extension: the whsec_ secret that signs this monitor’s alerts, shown only here; null when webhook_signing is global_secret (the service’s webhooks.secret) or there is no webhook_url',
+      'Extension: the whsec_ secret that signs this monitor’s alerts, shown only here; null when ' +
+        'webhook_signing is global_secret (the service’s webhooks.secret) or there is no webhook_url',
     ),
 });
 

@@ -41,7 +41,9 @@ export interface LastCheck {
 
 export interface MonitorRecord {
   id: string;
-  /** The principal that created it (core/principal.ts); absent on monitors made before ownership existed (admins only). */
+  /**
+   * The principal that created it (core/principal.ts); absent on monitors made before ownership existed (admins only).
+   */
   owner_id?: string;
   topic: string;
   keywords: string[];
@@ -184,7 +186,10 @@ export class MonitorStore {
     return found.filter((result): result is StoredResult => result !== null);
   }
 
-  /** When the owner's manual checks were queued (ms since the epoch), for the checks-an-hour quota; '' is the owner of unowned monitors. */
+  /**
+   * When the owner's manual checks were queued (ms since the epoch), for the checks-an-hour quota; '' is the owner of
+   * unowned monitors.
+   */
   async manualChecks(ownerId: string): Promise<number[]> {
     const stored = (await this.records.get(manualChecksKey(ownerId))) as number[] | undefined;
     return Array.isArray(stored) ? stored : [];

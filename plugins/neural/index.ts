@@ -36,8 +36,10 @@ export default definePlugin({
       id: 'neural.search',
       title: 'Search by meaning',
       description:
-        'Search the web by meaning: the query is expanded (use_autoprompt), sent to the engines of the category, the pages are read, and results ' +
-        '(plus pages from the local index of everything Quarry has read) are ranked by embedding similarity blended with a lexical score. ' +
+        'Search the web by meaning: the query is expanded (use_autoprompt), sent to the engines of the ' +
+        'category, the pages are read, and results ' +
+        '(plus pages from the local index of everything Quarry has read) are ranked by embedding similarity ' +
+        'blended with a lexical score. ' +
         'Filters: include/exclude domains, published-date window. Optional highlights per result.',
       input: neuralSearchInputSchema,
       output: neuralSearchOutputSchema,
@@ -66,7 +68,8 @@ export default definePlugin({
       id: 'neural.similar',
       title: 'Find similar content',
       description:
-        'Find pages similar to a source URL or a text (exactly one of them): candidates from the engines and the local index, ranked by embedding similarity to the source.',
+        'Find pages similar to a source URL or a text (exactly one of them): candidates from the engines and ' +
+        'the local index, ranked by embedding similarity to the source.',
       input: similarInputSchema,
       output: similarOutputSchema,
       http: { method: 'POST', path: '/api/v1/neural/similar', fieldAliases: { top_k: { field: 'num_results' } } },
@@ -88,7 +91,8 @@ export default definePlugin({
       id: 'neural.highlights',
       title: 'Extract highlights',
       description:
-        'The sentences (or passages) of the given content that best answer the query, scored by meaning and words; start_index is the offset of each in the content, in Unicode code points.',
+        'The sentences (or passages) of the given content that best answer the query, scored by meaning and ' +
+        'words; start_index is the offset of each in the content, in Unicode code points.',
       input: highlightsInputSchema,
       output: highlightsOutputSchema,
       http: { method: 'POST', path: '/api/v1/neural/highlights', fieldAliases: { document: { field: 'content' } } },
@@ -115,7 +119,9 @@ export default definePlugin({
       id: 'neural.predictive',
       title: 'Predict next searches',
       description:
-        "Likely next searches from the current topic and recent searches (with neither, from the searches this caller made here recently): engines' autocomplete, key phrases from the context and from indexed pages, and a language model when configured. Each with a confidence and a reason.",
+        'Likely next searches from the current topic and recent searches (with neither, from the searches ' +
+        "this caller made here recently): engines' autocomplete, key phrases from the context and from " +
+        'indexed pages, and a language model when configured. Each with a confidence and a reason.',
       input: predictiveInputSchema,
       output: predictiveOutputSchema,
       http: { method: 'POST', path: '/api/v1/neural/predictive' },

@@ -112,7 +112,8 @@ async function fromLlm(
   try {
     const response = await llm.complete({
       system:
-        'Predict the next web searches a user will make. Return JSON {"predictions": [{"query": "...", "reason": "..."}]}, most likely first, ' +
+        'Predict the next web searches a user will make. Return JSON {"predictions": [{"query": "...", ' +
+        '"reason": "..."}]}, most likely first, ' +
         `at most ${input.num_predictions}. Reasons are one short sentence.`,
       messages: [
         {

@@ -1,4 +1,7 @@
-/** Input and output shapes of the neural area's own capabilities (search and similar: services/neural-search/schemas.ts). */
+/**
+ * Input and output shapes of the neural area's own capabilities (search and similar:
+ * services/neural-search/schemas.ts).
+ */
 import { z } from 'zod';
 
 export const highlightsInputSchema = z.strictObject({
@@ -38,6 +41,7 @@ export const predictiveOutputSchema = z.object({
   recent_searches_used: z
     .array(z.string())
     .describe(
-      "Extension: the searches predicted from, oldest first — the ones sent, or with neither context nor recent_searches, this caller's recent searches here",
+      'Extension: the searches predicted from, oldest first — the ones sent, or with neither context nor ' +
+        "recent_searches, this caller's recent searches here",
     ),
 });

@@ -118,7 +118,8 @@ export default definePlugin({
       id: 'rag.search',
       title: 'Search with context for a model',
       description:
-        'Search, read the pages and return the sources (with a summary and a calibrated relevance each) and a context for an LLM: the most relevant chunks of those pages, ' +
+        'Search, read the pages and return the sources (with a summary and a calibrated relevance each) and ' +
+        'a context for an LLM: the most relevant chunks of those pages, ' +
         'in reading order, each tagged [n] with its source, within max_context_tokens (cl100k tokens).',
       input: ragSearchInputSchema,
       output: ragSearchOutputSchema,
@@ -135,8 +136,10 @@ export default definePlugin({
       id: 'rag.research',
       title: 'Build a research corpus',
       description:
-        'Research a topic and store what is found as a durable corpus (LanceDB): queries per category, pages searched, read, deduplicated, chunked and embedded. ' +
-        'Answers with the corpus_id for rag_semantic_search. Progress per step; async: true answers at once with a job id.',
+        'Research a topic and store what is found as a durable corpus (LanceDB): queries per category, pages ' +
+        'searched, read, deduplicated, chunked and embedded. ' +
+        'Answers with the corpus_id for rag_semantic_search. Progress per step; async: true answers at once ' +
+        'with a job id.',
       input: ragResearchInputSchema,
       output: ragResearchResultSchema,
       http: { method: 'POST', path: '/api/v1/rag/research' },
@@ -163,7 +166,8 @@ export default definePlugin({
       id: 'rag.semantic_search',
       title: 'Search a corpus by meaning',
       description:
-        'Hybrid retrieval (vectors + full text, fused by rank) over one corpus, each chunk then scored with the calibrated relevance (0.5: as likely relevant as not). ' +
+        'Hybrid retrieval (vectors + full text, fused by rank) over one corpus, each chunk then scored with ' +
+        'the calibrated relevance (0.5: as likely relevant as not). ' +
         'Hits name their source (src_…), the chunk text and its offsets in the source.',
       input: semanticSearchInputSchema,
       output: semanticSearchOutputSchema,
@@ -178,7 +182,8 @@ export default definePlugin({
       id: 'rag.images',
       title: 'Image search',
       description:
-        'Images from image engines, merged and deduplicated across engines by image URL; safe_search is passed to engines that support it.',
+        'Images from image engines, merged and deduplicated across engines by image URL; safe_search is ' +
+        'passed to engines that support it.',
       input: ragImagesInputSchema,
       output: ragImagesOutputSchema,
       http: { method: 'POST', path: '/api/v1/rag/images' },
@@ -221,7 +226,8 @@ export default definePlugin({
       id: 'rag.corpora_list',
       title: 'List corpora',
       description:
-        'Your corpora (an admin: every corpus) with their topic, status (building, complete, incomplete), counts and parameters, newest first.',
+        'Your corpora (an admin: every corpus) with their topic, status (building, complete, incomplete), ' +
+        'counts and parameters, newest first.',
       input: z.strictObject({}),
       output: corporaListOutputSchema,
       http: { method: 'GET', path: '/api/v1/rag/corpora' },
@@ -245,7 +251,8 @@ export default definePlugin({
         name: 'corpus',
         title: 'A corpus and its documents',
         description:
-          'A research corpus: its topic, status, queries and the documents (sources) it holds, each with its URL and summary. Search inside it with rag_semantic_search.',
+          'A research corpus: its topic, status, queries and the documents (sources) it holds, each with its ' +
+          'URL and summary. Search inside it with rag_semantic_search.',
         list: {
           capability: 'rag.corpora_list',
           items: (out) =>
@@ -286,7 +293,8 @@ export default definePlugin({
       id: 'rag.corpus_resume',
       title: 'Resume an incomplete corpus',
       description:
-        'Continues the build of an incomplete corpus with the queries it had not run; a complete corpus is answered as it is.',
+        'Continues the build of an incomplete corpus with the queries it had not run; a complete corpus is ' +
+        'answered as it is.',
       input: corpusResumeInputSchema,
       output: ragResearchResultSchema,
       http: { method: 'POST', path: '/api/v1/rag/corpora/resume' },

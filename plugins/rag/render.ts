@@ -1,4 +1,7 @@
-/** Markdown renderings of the RAG area's answers for agents reading MCP text (page text escaped, sources through the one source list). */
+/**
+ * Markdown renderings of the RAG area's answers for agents reading MCP text (page text escaped, sources through the one
+ * source list).
+ */
 import type { z } from 'zod';
 import {
   escapeMarkdownText as text,

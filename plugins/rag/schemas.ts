@@ -63,7 +63,8 @@ export const ragSearchOutputSchema = z.object({
   model_used: z
     .string()
     .describe(
-      'Extension: the LLM that wrote the summaries, or "extractive"; followed by ", reranked by <model>" when a configured cross-encoder (models.reranker) ordered the passages',
+      'Extension: the LLM that wrote the summaries, or "extractive"; followed by ", reranked by <model>" ' +
+        'when a configured cross-encoder (models.reranker) ordered the passages',
     ),
   engines_failed: z.array(z.string()).describe('Extension'),
   failed_results: z
@@ -117,7 +118,9 @@ export const ragResearchResultSchema = z.object({
   model_used: z
     .string()
     .describe(
-      'Extension: the LLM that planned the queries and wrote summaries, or "templates + extractive"; followed by ", reranked by <model>" when a configured cross-encoder (models.reranker) ordered the passages',
+      'Extension: the LLM that planned the queries and wrote summaries, or "templates + extractive"; ' +
+        'followed by ", reranked by <model>" when a configured cross-encoder (models.reranker) ordered the ' +
+        'passages',
     ),
   failed_results: z.array(z.object({ url: z.string(), error: z.string() })),
 });
@@ -172,7 +175,8 @@ export const ragImagesInputSchema = z.strictObject({
     .max(10)
     .optional()
     .describe(
-      'Image engines (ids ending in _images); default one: bing_images, or the first enabled of duckduckgo_images, openverse_images, wikimedia_images',
+      'Image engines (ids ending in _images); default one: bing_images, or the first enabled of ' +
+        'duckduckgo_images, openverse_images, wikimedia_images',
     ),
 });
 

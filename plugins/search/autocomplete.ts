@@ -31,7 +31,8 @@ export function autocompleteCapability(engines: EngineService) {
     id: 'search.autocomplete',
     title: 'Query suggestions',
     description:
-      'Suggest completions for a partly typed query, from the engines that offer autocomplete (duckduckgo, google, wikipedia, brave with a key).',
+      'Suggest completions for a partly typed query, from the engines that offer autocomplete (duckduckgo, ' +
+      'google, wikipedia, brave with a key).',
     input: autocompleteInputSchema,
     output: autocompleteOutputSchema,
     http: { method: 'GET', path: '/api/v1/search/autocomplete' },

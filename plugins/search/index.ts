@@ -65,7 +65,8 @@ export default definePlugin({
       id: 'search.web',
       title: 'Web search',
       description:
-        'Search the web through several engines at once. Results are merged across engines (duplicates combined, every engine kept), ' +
+        'Search the web through several engines at once. Results are merged across engines (duplicates ' +
+        'combined, every engine kept), ' +
         'filtered for relevance, and optionally scraped for their full text. Reports which engines failed and why.',
       input: searchInputSchema,
       output: searchAnswerSchema,
@@ -96,7 +97,8 @@ export default definePlugin({
       id: 'search.batch',
       title: 'Batch web search',
       description:
-        'Run up to 100 searches in one call, a bounded number in parallel. Per-query failures are reported in errors and queries_failed.',
+        'Run up to 100 searches in one call, a bounded number in parallel. Per-query failures are reported ' +
+        'in errors and queries_failed.',
       input: batchInputSchema,
       output: batchOutputSchema,
       http: { method: 'POST', path: '/api/v1/search/batch' },
@@ -173,7 +175,8 @@ export default definePlugin({
       id: 'search.engines',
       title: 'Engine catalogue',
       description:
-        'List every search engine with its categories, languages, support flags, and run-time state (suspension, recent error rate).',
+        'List every search engine with its categories, languages, support flags, and run-time state ' +
+        '(suspension, recent error rate).',
       input: enginesInputSchema,
       output: enginesOutputSchema,
       http: { method: 'GET', path: '/api/v1/search/engines' },

@@ -41,8 +41,10 @@ export default definePlugin({
       id: 'searxng.search',
       title: 'Search (SearXNG-compatible)',
       description:
-        "SearXNG's search API (GET, or POST with a form body): q, format=json, categories, engines, language, pageno, time_range, safesearch; " +
-        "answered in SearXNG's JSON shape from the web search pipeline. For tools built for SearXNG; agents use search_web.",
+        "SearXNG's search API (GET, or POST with a form body): q, format=json, categories, engines, " +
+        'language, pageno, time_range, safesearch; ' +
+        "answered in SearXNG's JSON shape from the web search pipeline. For tools built for SearXNG; agents " +
+        'use search_web.',
       input: searxngSearchInputSchema,
       output: searxngSearchOutputSchema,
       http: {
@@ -113,7 +115,8 @@ export default definePlugin({
       id: 'searxng.autocompleter',
       title: 'Query suggestions (SearXNG-compatible)',
       description:
-        "SearXNG's /autocompleter: suggestions for a partly typed query q, answered as [q, [suggestions…]] from the engines that offer autocomplete.",
+        "SearXNG's /autocompleter: suggestions for a partly typed query q, answered as [q, [suggestions…]] " +
+        'from the engines that offer autocomplete.',
       input: searxngAutocompleteInputSchema,
       output: searxngAutocompleteOutputSchema,
       http: {

@@ -189,8 +189,10 @@ export function batchCapabilities(services: VerifyServices, render: (answer: Bat
     id: 'verify.batch',
     title: 'Verify up to 10 claims',
     description:
-      'Verify up to 10 claims as one durable job (quick or thorough each). Batches of up to 3 claims are waited for (up to 30 s, wait_seconds) and ' +
-      'usually answer "completed"; larger ones answer "processing" with a poll_url at once. Results appear per claim as they finish; poll with verify_batch_status.',
+      'Verify up to 10 claims as one durable job (quick or thorough each). Batches of up to 3 claims are ' +
+      'waited for (up to 30 s, wait_seconds) and ' +
+      'usually answer "completed"; larger ones answer "processing" with a poll_url at once. Results appear ' +
+      'per claim as they finish; poll with verify_batch_status.',
     input: batchInputSchema,
     http: { method: 'POST', path: '/api/v1/verify/batch' },
     mcpTool: 'verify_batch',

@@ -1,4 +1,7 @@
-/** The verify area (/api/v1/verify): claim verification with its evidence, source credibility, batches of claims as durable jobs. */
+/**
+ * The verify area (/api/v1/verify): claim verification with its evidence, source credibility, batches of claims as
+ * durable jobs.
+ */
 import { VERIFY_USES, type VerifyServices } from './uses.js';
 import { defineCapability } from '../../core/capability.js';
 import { definePlugin } from '../../app/plugin-services.js';
@@ -31,9 +34,12 @@ export default definePlugin({
       id: 'verify.claim',
       title: 'Verify a claim',
       description:
-        'Check a factual claim against the web: the claim is split into the facts it asserts, pages are searched and read, and each fact is ' +
-        'weighed against sentences of those pages (supports / contradicts), weighted by source credibility. Answers a verdict (true, false, ' +
-        'partially_true, misleading, unverifiable) with a calibrated confidence, the evidence sentences with their URLs, the facts and nuances. ' +
+        'Check a factual claim against the web: the claim is split into the facts it asserts, pages are ' +
+        'searched and read, and each fact is ' +
+        'weighed against sentences of those pages (supports / contradicts), weighted by source credibility. ' +
+        'Answers a verdict (true, false, ' +
+        'partially_true, misleading, unverifiable) with a calibrated confidence, the evidence sentences with ' +
+        'their URLs, the facts and nuances. ' +
         'depth "thorough" searches more and runs a second round for facts without evidence.',
       input: claimInputSchema,
       output: claimOutputSchema,
@@ -48,8 +54,10 @@ export default definePlugin({
       id: 'verify.source',
       title: 'Rate a source',
       description:
-        "Credibility of a web source's domain from published ratings (Lin et al. 2023 domain quality; MBFC labels when the installation supplies them): " +
-        'score, factual reporting, bias, category, and notes saying where each value comes from. Subdomains fall back to their registrable domain; ' +
+        "Credibility of a web source's domain from published ratings (Lin et al. 2023 domain quality; MBFC " +
+        'labels when the installation supplies them): ' +
+        'score, factual reporting, bias, category, and notes saying where each value comes from. Subdomains ' +
+        'fall back to their registrable domain; ' +
         'unrated domains get rule-based values marked as such (rated: false).',
       input: sourceInputSchema,
       output: sourceOutputSchema,

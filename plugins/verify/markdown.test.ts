@@ -35,7 +35,8 @@ describe('verify batch markdown', () => {
       error: { code: 'TIMEOUT', message: 'the job ran <out> of time' },
     });
     expect(md).toBe(
-      '# Verification batch job_0123456789abcdef01234567: failed (0 of 2 claims)\n\nThe job failed: TIMEOUT: the job ran &lt;out&gt; of time',
+      '# Verification batch job_0123456789abcdef01234567: failed (0 of 2 claims)\n\nThe job failed: TIMEOUT: ' +
+        'the job ran &lt;out&gt; of time',
     );
   });
 });

@@ -1,4 +1,7 @@
-/** Markdown renderings of the Verify API's answers, for agents: page and claim text escaped, evidence through the one source list. */
+/**
+ * Markdown renderings of the Verify API's answers, for agents: page and claim text escaped, evidence through the one
+ * source list.
+ */
 import type { z } from 'zod';
 import { escapeMarkdownText as text, inlineText, type LinkPolicy } from '../../services/markdown/escape.js';
 import { renderJobState } from '../../services/markdown/job-state.js';

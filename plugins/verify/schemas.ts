@@ -1,4 +1,7 @@
-/** Input and output schemas of the Verify API (spec: Verify API, Claim verification, Source credibility, Verification batch job). */
+/**
+ * Input and output schemas of the Verify API (spec: Verify API, Claim verification, Source credibility, Verification
+ * batch job).
+ */
 import { z } from 'zod';
 import { httpUrlSchema } from '../../core/field-schemas.js';
 import { BIAS_RATINGS, FACTUAL_RATINGS, SOURCE_CATEGORIES } from './credibility/labels.js';
@@ -23,7 +26,8 @@ export const claimInputSchema = z.strictObject({
     .enum(DEPTHS)
     .default('quick')
     .describe(
-      'quick: 1–2 searches, up to 6 pages, one round; thorough: up to 6 searches, 12 pages and a second round for facts without evidence',
+      'quick: 1–2 searches, up to 6 pages, one round; thorough: up to 6 searches, 12 pages and a second ' +
+        'round for facts without evidence',
     ),
   include_sources: z
     .boolean()
@@ -108,7 +112,8 @@ export const batchInputSchema = z.strictObject({
     .max(60)
     .optional()
     .describe(
-      'Extension: how long the call waits for the job before answering "processing"; default 30 for up to 3 claims, else 0',
+      'Extension: how long the call waits for the job before answering "processing"; default 30 for up to 3 ' +
+        'claims, else 0',
     ),
 });
 export type BatchInput = z.infer<typeof batchInputSchema>;

@@ -183,7 +183,10 @@ function summarise(check: ClaimCheck, pagesRead: number): string {
       const contradicted = check.facts.find((f) => f.status === 'contradicted');
       if (contradicted)
         return `Misleading: "${central.fact.text}" is supported, but "${contradicted.fact.text}" is contradicted by ${sourcesOf(contradicted, 'contradicts').join(', ')}.`;
-      return 'Misleading: the facts stated are supported, but the evidence qualifies them in a way the claim leaves out (see nuances).';
+      return (
+        'Misleading: the facts stated are supported, but the evidence qualifies them in a way the claim leaves ' +
+        'out (see nuances).'
+      );
     }
     default:
       if (pagesRead === 0) return 'Unverifiable: no page could be read for this claim.';

@@ -162,7 +162,10 @@ export interface RankedCandidate extends Candidate {
   pageScore: number;
 }
 
-/** Candidates scored for how well they answer, each with its page's score, best sentence first; and what was read of the question. */
+/**
+ * Candidates scored for how well they answer, each with its page's score, best sentence first; and what was read of the
+ * question.
+ */
 export async function rankCandidates(
   query: string,
   sources: AnswerSource[],

@@ -86,16 +86,25 @@ export interface RenderedPage {
   html: string;
   finalUrl: string;
   status: number | null;
-  /** Every URL the main frame was sent to, redirect hops included, in order (robots.txt was asked before each was sent; the reader asks again). */
+  /**
+   * Every URL the main frame was sent to, redirect hops included, in order (robots.txt was asked before each was sent;
+   * the reader asks again).
+   */
   navigationUrls: string[];
 }
 
 export interface RenderRequest extends RenderOptions, CaptureRequest {
-  /** Run in order once the page has loaded (and waitFor has passed), before the HTML and captures are taken (page-actions.ts). */
+  /**
+   * Run in order once the page has loaded (and waitFor has passed), before the HTML and captures are taken
+   * (page-actions.ts).
+   */
   actions?: readonly PageAction[];
   /** A phone's viewport, touch and user agent (page-session.ts). */
   mobile?: boolean;
-  /** Sent with every request the page makes to the origin of url (and only there); the caller has dropped hop-by-hop and host headers. */
+  /**
+   * Sent with every request the page makes to the origin of url (and only there); the caller has dropped hop-by-hop and
+   * host headers.
+   */
   headers?: Record<string, string>;
   /** Milliseconds to wait after the page counts as loaded, before actions and captures. */
   waitFor?: number;
@@ -314,7 +323,8 @@ export class BrowserPool {
               deadline,
               signal,
             });
-            // A later navigation (a script's, a meta refresh) that was refused left the browser's error page: the refusal is the answer.
+            // A later navigation (a script's, a meta refresh) that was refused left the browser's error page: the
+            // refusal is the answer.
             if (state.navigationRefusal) throw state.navigationRefusal;
             return result;
           } finally {

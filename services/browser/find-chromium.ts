@@ -4,7 +4,8 @@ import { accessSync, constants } from 'node:fs';
 export const CHROMIUM_CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
 
 export const CHROMIUM_MISSING_HINT =
-  'Chromium is missing: install it (Debian/Ubuntu: apt-get install chromium) or point QUARRY_CHROMIUM_PATH at a Chromium/Chrome binary';
+  'Chromium is missing: install it (Debian/Ubuntu: apt-get install chromium) or point QUARRY_CHROMIUM_PATH ' +
+  'at a Chromium/Chrome binary';
 
 /**
  * An explicit path (from config) is used only if it is executable; a wrong

@@ -163,7 +163,9 @@ async function causingNavigation<T>(context: ActionContext, act: () => Promise<T
   return result;
 }
 
-/** A script is an expression ("document.title") or a function body ("return document.title"); async bodies are awaited. */
+/**
+ * A script is an expression ("document.title") or a function body ("return document.title"); async bodies are awaited.
+ */
 async function evaluateScript(page: Page, script: string): Promise<unknown> {
   try {
     return await page.evaluate(script);
@@ -177,7 +179,10 @@ function selectorTimeout(deadline: number, cap: number): number {
   return Math.max(1, Math.min(cap, deadline - Date.now() - DEADLINE_RESERVE_MS));
 }
 
-/** The page's deadline, a cancellation and a refused navigation keep their own codes; anything else is this action's failure. */
+/**
+ * The page's deadline, a cancellation and a refused navigation keep their own codes; anything else is this action's
+ * failure.
+ */
 function actionFailure(error: unknown, index: number, action: PageAction, { signal, state }: ActionContext): unknown {
   if (signal.aborted) return error;
   if (state.navigationRefusal) return state.navigationRefusal;

@@ -109,7 +109,9 @@ export class PageSession {
     return { page, state };
   }
 
-  /** Asks once; settles when the context is closed or was never made. Closing it makes whatever awaits the page reject. */
+  /**
+   * Asks once; settles when the context is closed or was never made. Closing it makes whatever awaits the page reject.
+   */
   close(): Promise<void> {
     this.ended.abort();
     this.closing ??= (this.context ?? Promise.resolve(null)).then(

@@ -16,7 +16,10 @@ const MAX_NAVIGATION_URLS = 50;
 export interface UrlGuard {
   /** Throws (FORBIDDEN_ADDRESS) when the URL must not be loaded. */
   checkUrl(url: string): Promise<void>;
-  /** Throws (ROBOTS_DISALLOWED) when the main frame must not navigate to the URL; asked before each navigation and redirect hop is sent (navigation-guard.ts). */
+  /**
+   * Throws (ROBOTS_DISALLOWED) when the main frame must not navigate to the URL; asked before each navigation and
+   * redirect hop is sent (navigation-guard.ts).
+   */
   checkNavigation?(url: string, signal: AbortSignal): Promise<void>;
 }
 
@@ -25,14 +28,23 @@ export interface GuardedContextState {
   navigationRefusal: AppError | null;
   /** The main frame's latest navigation request, redirect hops included. */
   lastNavigationUrl: string | null;
-  /** Every URL the main frame was sent to, redirect hops and script navigations included, in order (the reader checks robots.txt for each). */
+  /**
+   * Every URL the main frame was sent to, redirect hops and script navigations included, in order (the reader checks
+   * robots.txt for each).
+   */
   navigationUrls: string[];
-  /** Main-frame navigation requests so far, redirect hops included (not capped like navigationUrls): page actions see whether they started one. */
+  /**
+   * Main-frame navigation requests so far, redirect hops included (not capped like navigationUrls): page actions see
+   * whether they started one.
+   */
   navigationCount: number;
   refusedRequests: number;
 }
 
-/** Headers a caller asked to send, to one origin only (the page's): a site's cookies or tokens are never handed to the hosts it loads from. */
+/**
+ * Headers a caller asked to send, to one origin only (the page's): a site's cookies or tokens are never handed to the
+ * hosts it loads from.
+ */
 export interface ExtraHeaders {
   origin: string;
   headers: Record<string, string>;

@@ -152,7 +152,8 @@ function finalize(text: string, planned: PlannedChunk[], maxTokens: number): Chu
   const chunks: Chunk[] = [];
   let charsLeft = outputBudget(text);
   const emit = (span: Span, tokens: number, headingPath: string[] | undefined): void => {
-    // The estimate in validate() covers overlaps; this guarantees the budget, heading paths (repeated per chunk) included.
+    // The estimate in validate() covers overlaps; this guarantees the budget, heading paths (repeated per chunk)
+    // included.
     charsLeft -= span.end - span.start + (headingPath?.reduce((sum, heading) => sum + heading.length, 0) ?? 0);
     if (charsLeft < 0) {
       throw new AppError(

@@ -15,7 +15,10 @@ import type { PageContent } from '../extract/types.js';
 
 let ruleSets = 0;
 
-/** robots.txt read by the worker's entry point, called in-process (the app hands the outbound client the worker pool); counts the checks it matched. */
+/**
+ * robots.txt read by the worker's entry point, called in-process (the app hands the outbound client the worker pool);
+ * counts the checks it matched.
+ */
 function workerRobotsReader(): RobotsReader & { checks: number } {
   const ids = new WeakMap<object, string>();
   const reader = {

@@ -29,7 +29,10 @@ export class DiscoveryRun {
     return response;
   }
 
-  /** The site's robots.txt from the outbound client's cache (fetched there at most once per origin), counted as a document read. */
+  /**
+   * The site's robots.txt from the outbound client's cache (fetched there at most once per origin), counted as a
+   * document read.
+   */
   async robotsTxt(robotsUrl: string): Promise<RobotsTxt> {
     const robots = await this.fetcher.robotsTxt(robotsUrl, this.signal);
     this.countFetched();

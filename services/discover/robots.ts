@@ -14,7 +14,10 @@ import type { DiscoveryRun } from './discovery-run.js';
 export interface SiteRobots {
   found: boolean;
   sitemaps: string[];
-  /** Which of urls robots.txt lets Quarry fetch: only the site's own origin is asked (another origin's rules are the outbound client's to apply when it fetches there). */
+  /**
+   * Which of urls robots.txt lets Quarry fetch: only the site's own origin is asked (another origin's rules are the
+   * outbound client's to apply when it fetches there).
+   */
   allowed(urls: URL[], signal: AbortSignal): Promise<boolean[]>;
 }
 
@@ -55,7 +58,9 @@ function urlsAllowedBy(check: RobotsMatcher, origin: string): SiteRobots['allowe
   };
 }
 
-/** A cancel, or the guard refusing the site's own host (not a host robots.txt redirected to): discovery cannot go on. */
+/**
+ * A cancel, or the guard refusing the site's own host (not a host robots.txt redirected to): discovery cannot go on.
+ */
 function concernsBaseUrl(error: AppError, origin: string): boolean {
   if (error.code === 'CANCELLED' || error.code === 'INVALID_INPUT') return true;
   if (error.code !== 'FORBIDDEN_ADDRESS') return false;

@@ -175,7 +175,10 @@ export async function crawlSite<T>(
   return result;
 }
 
-/** A read page's links as candidates: normalised, within URL bounds, not assets, robots-allowed, each once, with the caller's decision. */
+/**
+ * A read page's links as candidates: normalised, within URL bounds, not assets, robots-allowed, each once, with the
+ * caller's decision.
+ */
 async function candidatesOf<T>(
   page: PageRead<T>,
   pageUrl: URL,

@@ -131,7 +131,10 @@ export class SiteScope {
   }
 }
 
-/** Whether a response may hold links. No Content-Type at all: sniffing is what browsers do, and parsing non-HTML just finds no links. */
+/**
+ * Whether a response may hold links. No Content-Type at all: sniffing is what browsers do, and parsing non-HTML just
+ * finds no links.
+ */
 export function isHtml(contentType: string | undefined): boolean {
   return contentType === undefined || /html/i.test(contentType);
 }

@@ -35,7 +35,9 @@ type Item =
   | { kind: 'slashGlobstarSlash' }
   | { kind: 'group'; alternatives: Item[][] };
 
-/** Compiles a pattern; throws AppError INVALID_INPUT naming `pattern` when it cannot be read. Blank means "everything". */
+/**
+ * Compiles a pattern; throws AppError INVALID_INPUT naming `pattern` when it cannot be read. Blank means "everything".
+ */
 export function compileUrlPattern(pattern: string | undefined): UrlMatcher {
   const source = pattern?.trim() ?? '';
   if (source === '') return () => true;

@@ -114,7 +114,10 @@ function selectValue(root: Element, spec: string): string | null {
   return attribute ? element.getAttribute(attribute) : element.textContent;
 }
 
-/** The definition of a config-declared engine; also what a worker thread calls to parse its answers (`moduleRef.factory`). */
+/**
+ * The definition of a config-declared engine; also what a worker thread calls to parse its answers
+ * (`moduleRef.factory`).
+ */
 export function configEngineDefinition(engine: ConfigEngine): EngineDefinition {
   return defineEngine({
     buildRequest({ query, settings }) {

@@ -7,7 +7,10 @@
 import type { Redis } from 'ioredis';
 import { HEALTH_WINDOW, type EngineFailure, type EngineHealthState, type EngineHealthStore } from './engine-health.js';
 
-/** KEYS: state hash, outcomes list. ARGV: "1"|"0", window, last error JSON or "", suspend-until ms or "0", reason, ttl seconds. */
+/**
+ * KEYS: state hash, outcomes list. ARGV: "1"|"0", window, last error JSON or "", suspend-until ms or "0", reason, ttl
+ * seconds.
+ */
 const RECORD = `
 redis.call('LPUSH', KEYS[2], ARGV[1])
 redis.call('LTRIM', KEYS[2], 0, tonumber(ARGV[2]) - 1)

@@ -31,7 +31,10 @@ beforeAll(async () => {
 });
 afterAll(() => pool.close());
 
-/** An engine service whose engines all answer `body` (text as UTF-8, or bytes as they are), recording what went to the pool. */
+/**
+ * An engine service whose engines all answer `body` (text as UTF-8, or bytes as they are), recording what went to the
+ * pool.
+ */
 function serviceAnswering(engines: LoadedEngine[], body: string | Buffer) {
   const pooled: EngineParseTask[] = [];
   const fetcher = {
@@ -122,7 +125,8 @@ describe('engine answers parsed off the event loop', () => {
   it('parses a config-declared HTML engine in the pool by its spec', async () => {
     const declared = hitListEngine('docs_site', 'https://docs.example');
     const body =
-      '<div class="hit"><a href="/a">Pod scheduling</a><p>How pods are placed.</p></div><div class="hit"><a href="https://k8s.example/b">Taints</a></div>';
+      '<div class="hit"><a href="/a">Pod scheduling</a><p>How pods are placed.</p></div><div class="hit"><a ' +
+      'href="https://k8s.example/b">Taints</a></div>';
     const { service, pooled } = serviceAnswering([declared], body);
     const results = await service.search('docs_site', QUERY);
     expect(pooled[0]!.engine).toMatchObject({ factory: 'configEngineDefinition', spec: { id: 'docs_site' } });
@@ -132,7 +136,8 @@ describe('engine answers parsed off the event loop', () => {
   it('sends the answer to the pool as bytes and decodes it there by the charset its <meta> names', async () => {
     const declared = hitListEngine('old_site', 'https://old.example');
     const page =
-      '<html><head><meta charset="windows-1252"></head><body><div class="hit"><a href="/c">Café crème – “naïve”</a><p>Ça coûte 5 €.</p></div></body></html>';
+      '<html><head><meta charset="windows-1252"></head><body><div class="hit"><a href="/c">Café crème – ' +
+      '“naïve”</a><p>Ça coûte 5 €.</p></div></body></html>';
     // windows-1252 bytes: é is 0xE9, – 0x96, “ ” 0x93 0x94, € 0x80 — none of them valid UTF-8.
     const bytes = Buffer.from(
       page.replace('–', '\x96').replace('“', '\x93').replace('”', '\x94').replace('€', '\x80'),

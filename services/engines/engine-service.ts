@@ -89,7 +89,10 @@ export interface EngineCallOptions {
   timeoutMs?: number;
 }
 
-/** Where engine answers are parsed off the event loop (the extraction worker pool); it may move the answer's bytes there. */
+/**
+ * Where engine answers are parsed off the event loop (the extraction worker pool); it may move the answer's bytes
+ * there.
+ */
 export interface EngineAnswerParsing {
   engine(task: EngineParseTask, signal?: AbortSignal): Promise<EngineParseOutcome>;
 }
@@ -301,7 +304,9 @@ export class EngineService {
     return (await this.parse(engine, 'autocomplete', answer, undefined, options.signal)) as string[];
   }
 
-  /** The engine's parser over its answer: in the worker pool, or here for a small JSON answer (INLINE_JSON_MAX_BYTES). */
+  /**
+   * The engine's parser over its answer: in the worker pool, or here for a small JSON answer (INLINE_JSON_MAX_BYTES).
+   */
   private async parse(
     engine: LoadedEngine,
     phase: EngineParseTask['phase'],

@@ -150,7 +150,8 @@ function groupMentions(text: string, mentions: TypedMention[]): Map<string, Grou
     into.mentions.sort((a, b) => a.start - b.start);
     groups.delete(from.key);
   };
-  // One name tagged with two types in one text ("Microsoft" once as a company, once as a product): the type most of its mentions got.
+  // One name tagged with two types in one text ("Microsoft" once as a company, once as a product): the type most of its
+  // mentions got.
   const byName = new Map<string, Group[]>();
   for (const group of groups.values()) {
     const name = group.key.slice(group.type.length + 1);

@@ -46,7 +46,10 @@ export const spanText = (ctx: SentenceContext, span: TokenSpan) => ctx.words.sli
 export interface Definitions {
   /** The predicate words of each string: "Atwick is a village" once makes every "Atwick" of the page a village. */
   words: Map<string, string[]>;
-  /** The strings whose definitions name one kind by their head nouns, with that type; a string defined as two kinds is left out. */
+  /**
+   * The strings whose definitions name one kind by their head nouns, with that type; a string defined as two kinds is
+   * left out.
+   */
   kinds: Map<string, SpanType>;
 }
 
@@ -69,7 +72,10 @@ export function readDefinitions(mentions: ReadonlyArray<{ ctx: SentenceContext; 
   };
 }
 
-/** Head nouns that say which kind of name a definition is about; hand-written, kept to nouns that rarely name anything else. */
+/**
+ * Head nouns that say which kind of name a definition is about; hand-written, kept to nouns that rarely name anything
+ * else.
+ */
 const KINDS: ReadonlyArray<readonly [SpanType, readonly string[]]> = [
   [
     'LOC',
@@ -206,7 +212,10 @@ const KINDS: ReadonlyArray<readonly [SpanType, readonly string[]]> = [
 ];
 const KIND = new Map(KINDS.flatMap(([type, nouns]) => nouns.map((noun) => [noun, type] as const)));
 
-/** Words before a span that show it is not the subject of the copula after it ("born in Danvers, Massachusetts is an American rapper"). */
+/**
+ * Words before a span that show it is not the subject of the copula after it ("born in Danvers, Massachusetts is an
+ * American rapper").
+ */
 const NOT_SUBJECT = /^(?:,|in|at|of|from|near|to|for|with|by|on|and|or)$/;
 
 /** The kind a mention's definition names by its head noun (its last word, or last two: "school district"), or null. */
@@ -287,7 +296,10 @@ export function namesAfterKindsInDocument(
   );
 }
 
-/** Sentence openings that are no name defined by its kind: pronouns, determiners, articles ("He is a guitarist", "This is a village"). */
+/**
+ * Sentence openings that are no name defined by its kind: pronouns, determiners, articles ("He is a guitarist", "This
+ * is a village").
+ */
 const NOT_A_NAME_OPENING = /^(?:He|She|It|They|We|I|You|This|That|These|Those|There|Here|Each|One|Both|All|The|A|An)$/;
 
 /** One past the last of up to six capitalised words from `start`. */

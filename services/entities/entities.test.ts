@@ -231,7 +231,8 @@ describe('span boundaries and types', () => {
     ];
     const doc = documentStats(sentences);
     const contexts = sentences.map((words) => sentenceContext(words, gazetteer, doc));
-    // The tagger's vote (10 a mention) says person twice; the definition, worth 15 a mention, must reach the second mention to win.
+    // The tagger's vote (10 a mention) says person twice; the definition, worth 15 a mention, must reach the second
+    // mention to win.
     const model = Perceptron.load({
       tags: [...TAGS],
       weights: { 'span|b': [[0, 0.001]], 'span|isa=sum': [[TAGS.indexOf('B-LOC'), 15]] },
@@ -401,7 +402,8 @@ describe('span boundaries and types', () => {
         { type: 'PER' as const, start: 3, end: 4 },
       ],
     ];
-    // Without the marker of a stacked typer, "no name" is no class and the first-pass features are not read: the tagger's types stand.
+    // Without the marker of a stacked typer, "no name" is no class and the first-pass features are not read: the
+    // tagger's types stand.
     expect(retypeSpans(Perceptron.load({ tags: [...TAGS], weights }), contexts, spans, gazetteer)).toEqual(spans);
     const stacked = Perceptron.load({ tags: [...TAGS], weights: { ...weights, 'span|stacked': [[0, 1]] } });
     expect(retypeSpans(stacked, contexts, spans, gazetteer)).toEqual([

@@ -94,7 +94,8 @@ export function tokenFeatures(
   prev2: string,
   history?: string,
 ): string[] {
-  // The features that do not depend on earlier tags are computed once per token (training revisits each token every epoch).
+  // The features that do not depend on earlier tags are computed once per token (training revisits each token every
+  // epoch).
   const fixed = (ctx.fixed[i] ??= fixedFeatures(ctx, i));
   const shape = ctx.shapes[i]!;
   const cluster = ctx.marks[i]?.cluster;

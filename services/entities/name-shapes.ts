@@ -48,7 +48,10 @@ export function buildingsInArticles(
   });
 }
 
-/** Words that end an organisation's name beside the gazetteer's keywords and designators: "Jimmy Manopo Band", "Hinkley Locomotive Works". */
+/**
+ * Words that end an organisation's name beside the gazetteer's keywords and designators: "Jimmy Manopo Band", "Hinkley
+ * Locomotive Works".
+ */
 const ORGANISATION_END = /^(?:Band|Hotel|Works)$/;
 
 /**

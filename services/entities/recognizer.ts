@@ -124,7 +124,9 @@ export class EntityRecognizer {
     );
   }
 
-  /** The rules that a name's shape and its other mentions settle (teams.ts, name-shapes.ts, persons.ts), in this order. */
+  /**
+   * The rules that a name's shape and its other mentions settle (teams.ts, name-shapes.ts, persons.ts), in this order.
+   */
   private namesByShape(sentences: readonly (readonly string[])[], spans: TokenSpan[][]): TokenSpan[][] {
     const isOrgKeyword = (word: string) => this.gazetteer.isOrgKeyword(word);
     const teams = teamsByNickname(sentences, spans, (words) => this.gazetteer.isPlace(words));
@@ -194,7 +196,10 @@ export class EntityRecognizer {
     return added.length === 0 ? spans : [...spans, ...added].sort((a, b) => a.start - b.start);
   }
 
-  /** A one-word "organisation" right after "in" that the lists know as a place and not as a company is a place ("Apple in Cupertino"). */
+  /**
+   * A one-word "organisation" right after "in" that the lists know as a place and not as a company is a place ("Apple
+   * in Cupertino").
+   */
   private knownPlaceNotCompany(words: readonly string[], span: TokenSpan): TokenSpan {
     if (span.type !== 'ORG' || span.end - span.start !== 1 || !/^(?:in|near)$/i.test(words[span.start - 1] ?? ''))
       return span;
@@ -208,7 +213,10 @@ export class EntityRecognizer {
   }
 }
 
-/** The tagger's spans of one document, trimmed of punctuation and run-on lower-case words: what the span typer retypes (and, out of fold, learns from). */
+/**
+ * The tagger's spans of one document, trimmed of punctuation and run-on lower-case words: what the span typer retypes
+ * (and, out of fold, learns from).
+ */
 export function taggerSpans(
   model: Perceptron,
   gazetteer: Gazetteer,
@@ -223,7 +231,10 @@ export function taggerSpans(
   };
 }
 
-/** Mentions with character offsets from token spans per sentence (any tagger's: the perceptron's or a configured model's). */
+/**
+ * Mentions with character offsets from token spans per sentence (any tagger's: the perceptron's or a configured
+ * model's).
+ */
 export function recognizedFromSpans(text: string, sentences: Token[][], spans: readonly TokenSpan[][]): RecognizedText {
   const mentions: Mention[] = [];
   spans.forEach((sentenceSpans, s) => {

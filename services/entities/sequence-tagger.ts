@@ -61,7 +61,9 @@ function tagContexts(
   return contexts.map((ctx, s) => tagSentence(model, ctx, history, truth?.[s]));
 }
 
-/** The tags of a document's sentences, with the sentence contexts they were computed on (the span typer reads them too). */
+/**
+ * The tags of a document's sentences, with the sentence contexts they were computed on (the span typer reads them too).
+ */
 export function tagDocumentContexts(
   model: Perceptron,
   gazetteer: Gazetteer,

@@ -33,7 +33,10 @@ const WINDOW = 6;
 /** Present in every model that has a span typer (older models type by the tagger alone). */
 const BIAS = 'span|b';
 
-/** What the tagger's first pass said of a span and of the other mentions of its string in the document (the stacking features). */
+/**
+ * What the tagger's first pass said of a span and of the other mentions of its string in the document (the stacking
+ * features).
+ */
 export interface FirstPass {
   /** The tagger's type of this very span, or null when the tagger did not find it (a gold span in training). */
   type: SpanType | null;
@@ -105,7 +108,10 @@ export function hasSpanTyper(model: Perceptron): boolean {
   return model.weights.has(BIAS);
 }
 
-/** Present in a typer trained on the tagger's out-of-fold spans: it reads the first pass and may drop a span (its `O` class). */
+/**
+ * Present in a typer trained on the tagger's out-of-fold spans: it reads the first pass and may drop a span (its `O`
+ * class).
+ */
 const STACKED = 'span|stacked';
 
 function isStackedTyper(model: Perceptron): boolean {
@@ -169,7 +175,8 @@ export function retypeSpans(
   });
   const classes = stacked ? [0, ...TYPE_TAG] : TYPE_TAG;
   const best = (total: Float64Array) => classes.reduce((a, b) => (total[b]! > total[a]! ? b : a));
-  // A definition whose head noun names a kind ("is a village", ", a stationery company") settles the type over the scores.
+  // A definition whose head noun names a kind ("is a village", ", a stationery company") settles the type over the
+  // scores.
   const typeOf = (key: string): SpanType | null => {
     const kind = kinds.get(key);
     if (kind) return kind;
@@ -196,7 +203,10 @@ export interface SpanTyperTraining {
   firstPass?: ReadonlyMap<readonly LabelledSentence[], TokenSpan[][]>;
 }
 
-/** Learns the span typer from the gold spans of the training documents (and, stacked, from the tagger's out-of-fold spans). */
+/**
+ * Learns the span typer from the gold spans of the training documents (and, stacked, from the tagger's out-of-fold
+ * spans).
+ */
 export function trainSpanTyper(
   documents: readonly LabelledSentence[][],
   gazetteer: Gazetteer,
@@ -236,7 +246,8 @@ export function trainSpanTyper(
       spans.forEach((span, k) => {
         const overlapping = gold[s]!.filter((g) => g.start < span.end && span.start < g.end);
         if (overlapping.some((g) => g.start === span.start && g.end === span.end)) return;
-        // No gold name there: "no name"; only a MISC name: MISC; a name of another type with other bounds: no example (no type is right).
+        // No gold name there: "no name"; only a MISC name: MISC; a name of another type with other bounds: no example
+        // (no type is right).
         const truth =
           overlapping.length === 0 ? 0 : overlapping.every((g) => g.type === 'MISC') ? TAGS.indexOf('B-MISC') : -1;
         if (truth >= 0)

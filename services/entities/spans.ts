@@ -123,7 +123,8 @@ export function applyOrganisationRules(
   for (let k = 0; k < result.length; k++) {
     const span = result[k]!;
     let j = span.end;
-    // A name followed by an organisation word the tagger left out is that organisation ("Salt Publishing", "Soleilmoon Recordings").
+    // A name followed by an organisation word the tagger left out is that organisation ("Salt Publishing", "Soleilmoon
+    // Recordings").
     if (isOrgKeyword(words[j] ?? '') && !(result[k + 1] && result[k + 1]!.start <= j && result[k + 1]!.end > j + 1)) {
       if (result[k + 1]?.start === j) result.splice(k + 1, 1);
       span.end = j + 1;

@@ -31,8 +31,10 @@ const NEGATION = /^(.+?)(n['’]t)$/i;
 /** Abbreviations whose trailing period belongs to the word. */
 const ABBREVIATIONS = new Set(
   (
-    'Mr Mrs Ms Dr Prof Sr Jr St Mt Ft Gen Col Capt Lt Sgt Adm Gov Sen Rep Rev Hon Pres Inc Corp Co Ltd Bros No Nos vs etc ' +
-    'Jan Feb Mar Apr Jun Jul Aug Sep Sept Oct Nov Dec Ala Ariz Ark Calif Colo Conn Del Fla Ga Ill Ind Kan Ky La Md Mass Mich Minn ' +
+    'Mr Mrs Ms Dr Prof Sr Jr St Mt Ft Gen Col Capt Lt Sgt Adm Gov Sen Rep Rev Hon Pres Inc Corp Co Ltd Bros ' +
+    'No Nos vs etc ' +
+    'Jan Feb Mar Apr Jun Jul Aug Sep Sept Oct Nov Dec Ala Ariz Ark Calif Colo Conn Del Fla Ga Ill Ind Kan Ky ' +
+    'La Md Mass Mich Minn ' +
     'Miss Mo Mont Neb Nev Okla Ore Pa Tenn Tex Va Vt Wash Wis Wyo Ave Blvd Dept Univ Assn'
   ).split(' '),
 );

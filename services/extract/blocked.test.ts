@@ -4,7 +4,8 @@ import { detectNonContent, readBlockSignals } from './blocked.js';
 import { extract } from './extract.js';
 
 const PROSE =
-  'The committee met on Tuesday to review the budget and agreed to publish its findings next month after a public consultation. ';
+  'The committee met on Tuesday to review the budget and agreed to publish its findings next month after a ' +
+  'public consultation. ';
 
 describe('block pages from real captures', () => {
   it('Google "unusual traffic" reCAPTCHA page → captcha', () => {

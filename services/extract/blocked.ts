@@ -77,7 +77,10 @@ function countMatches(text: string, pattern: RegExp): number {
   return text.match(pattern)?.length ?? 0;
 }
 
-/** The page is mostly a consent dialog: a consent title, or consent phrases with consent vocabulary dense in the page text. */
+/**
+ * The page is mostly a consent dialog: a consent title, or consent phrases with consent vocabulary dense in the page
+ * text.
+ */
 function isConsentWall(title: string, pageText: string, sample: string, signals: BlockSignals): boolean {
   const phrases = countMatches(`${title}\n${sample}`, CONSENT);
   if (phrases >= 1 && CONSENT_TITLE.test(title)) return true;

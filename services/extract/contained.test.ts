@@ -24,7 +24,8 @@ describe('extraction keeps the page when a part is malformed', () => {
   it('reads the article with JSON-LD whose strings hold &#99999999;', () => {
     const bad = withJsonLd(
       page,
-      '{"@type":"NewsArticle","headline":"Moon &#99999999; landers","author":{"@type":"Person","name":"Jeff &#x110000; Foust"},"keywords":"moon,&#99999999;"}',
+      '{"@type":"NewsArticle","headline":"Moon &#99999999; landers","author":{"@type":"Person","name":"Jeff ' +
+        '&#x110000; Foust"},"keywords":"moon,&#99999999;"}',
     );
     const result = extract(bad, URL);
     expect(clean.success).toBe(true);
@@ -75,7 +76,8 @@ describe('stray document tags', () => {
     // browser in conditional comments, then the real one; and a script writing document tags.
     const prose = 'The starter doubles within hours of a feeding and smells pleasantly sour. '.repeat(8);
     const page =
-      '<!DOCTYPE html><!--[if IE 7]><html class="ie ie7" lang="en"><![endif]--><!--[if !IE]><!--><html lang="en"><!--<![endif]-->' +
+      '<!DOCTYPE html><!--[if IE 7]><html class="ie ie7" lang="en"><![endif]--><!--[if !IE]><!--><html ' +
+      'lang="en"><!--<![endif]-->' +
       `<head><title>Starter</title><script>document.write('<body><p>not this</p></body>')</script></head>` +
       `<body><main><article><h1>Starter</h1><p>${prose}</p></article></main></body></html>`;
     const result = extract(page, 'https://example.test/starter');

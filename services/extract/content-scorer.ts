@@ -49,7 +49,10 @@ export const DEFAULT_SETTINGS: ScorerSettings = {
 /** Furniture whose text is mostly links is navigation, however much of it there is. */
 const MENU_LINK_SHARE = 0.6;
 
-/** About 150 words of prose: a page with that much outside its comments has content of its own, however long the discussion under it. */
+/**
+ * About 150 words of prose: a page with that much outside its comments has content of its own, however long the
+ * discussion under it.
+ */
 const OWN_PROSE_WEIGHT = 800;
 
 /** schema.org types of a thread's posts (not of reviews, whose texts are named alike too). */
@@ -154,7 +157,10 @@ function isCardHeader(element: Element): boolean {
 
 /** About three full paragraphs. */
 const PROSE_BLOCK_WEIGHT = 600;
-/** Teaser boxes hold prose too; their names say what they are. ("widget" is not here: page builders name text blocks so.) */
+/**
+ * Teaser boxes hold prose too; their names say what they are. ("widget" is not here: page builders name text blocks
+ * so.)
+ */
 const TEASER_NAME = /related|recommend|promo|teaser|more|cta/i;
 
 /** Prose nearly free of links, furniture by its class name only (not by tag or role, which a site sets on purpose). */
@@ -317,7 +323,8 @@ function namedContent(root: Element, stats: ContentStats, share: number): Elemen
   const rootWeight = stats.of(root).weight;
   const named = Array.from(root.querySelectorAll(CONTENT_SELECTOR));
   const parts = named.filter((candidate) => stats.of(candidate).weight >= rootWeight * NAMED_PART_SHARE);
-  // A thread names every post's text alike (Discourse's itemprop="text"): the posts together, not the longest one, are the content.
+  // A thread names every post's text alike (Discourse's itemprop="text"): the posts together, not the longest one, are
+  // the content.
   const posts = named.filter(
     (candidate) =>
       candidate.getAttribute('itemprop') === 'text' &&
@@ -366,7 +373,10 @@ function withLeadSiblings(chosen: Element, root: Element, stats: ContentStats): 
   return parent;
 }
 
-/** When weighing lists, link text weighs this share of plain text, so a list of stories, jobs or products can be the content. */
+/**
+ * When weighing lists, link text weighs this share of plain text, so a list of stories, jobs or products can be the
+ * content.
+ */
 const LIST_LINK_WEIGHT = 0.4;
 /**
  * The walk by prose alone wins unless its pick holds less prose than this

@@ -106,7 +106,9 @@ describe('extract on the markitdown pages', () => {
       'https://microsoft.github.io/autogen/blog/2023/04/21/LLM-tuning-math',
     );
     const intro =
-      'Large language models (LLMs) are powerful tools that can generate natural language texts for various applications, such as chatbots, summarization, translation, and more. GPT-4 is currently the state of the art LLM in the world. Is model selection irrelevant? What about inference parameters?';
+      'Large language models (LLMs) are powerful tools that can generate natural language texts for various ' +
+      'applications, such as chatbots, summarization, translation, and more. GPT-4 is currently the state of ' +
+      'the art LLM in the world. Is model selection irrelevant? What about inference parameters?';
     expect(blog.success).toBe(true);
     expect(blog.markdown).toContain(intro);
     expect(blog.markdown).toContain('an example where high cost can easily prevent a generic complex');
@@ -170,7 +172,8 @@ console.log(answer);</code></pre>
 
   it('falls back to the cleaned body when there is no article, and never throws', () => {
     const listing = extract(
-      '<html><body><header>Site header</header><main><h2>Short notes</h2><p>One two three four five six seven eight nine ten eleven twelve.</p></main><footer>Footer text</footer></body></html>',
+      '<html><body><header>Site header</header><main><h2>Short notes</h2><p>One two three four five six ' +
+        'seven eight nine ten eleven twelve.</p></main><footer>Footer text</footer></body></html>',
       'https://example.org/',
     );
     expect(listing.success).toBe(true);

@@ -31,7 +31,7 @@ import { removeMachineText } from './machine-text.js';
 import { revealScriptedContent } from './reveal.js';
 import { placeStreamedSegments } from './streamed-segments.js';
 import { pickTitle } from './title.js';
-import type { ExtractionResult, ExtractOptions, PageMedia, PageMetadata } from './types.js';
+import type { ExtractionResult, ExtractOptions, PageMedia } from './types.js';
 
 /** Markdown links follow the outbound policy: nothing it refuses outright (private, loopback, …) is linked. */
 function linkPolicyOf(options: ExtractOptions): LinkPolicy {

@@ -29,7 +29,10 @@ export const DEFAULT_TASK_TIMEOUT_MS = 30_000;
 export class ExtractionPool implements RobotsReader {
   private readonly pool: WorkerPool<ExtractTask | ParseTask, unknown>;
   private readonly taskTimeoutMs: number;
-  /** Ids of the robots.txt rule sets the threads may hold parsed, so a check sends a set's text only to a thread without it. */
+  /**
+   * Ids of the robots.txt rule sets the threads may hold parsed, so a check sends a set's text only to a thread without
+   * it.
+   */
   private readonly robotsIds = new WeakMap<ReducedRobots, string>();
   private robotsSets = 0;
 
@@ -136,7 +139,10 @@ export class ExtractionPool implements RobotsReader {
     return unwrap(await this.parse<'robots'>({ kind: 'robots', ...fields, agent }, signal, transfer));
   }
 
-  /** Which of urls reduced robots.txt rules (from robotsRules) let us fetch, in one task: asked by the set's id first, with its text if the thread lacks it. */
+  /**
+   * Which of urls reduced robots.txt rules (from robotsRules) let us fetch, in one task: asked by the set's id first,
+   * with its text if the thread lacks it.
+   */
   async robotsAllowAll(rules: ReducedRobots, urls: string[], signal?: AbortSignal): Promise<boolean[]> {
     let id = this.robotsIds.get(rules);
     if (id === undefined) this.robotsIds.set(rules, (id = String(++this.robotsSets)));

@@ -13,7 +13,8 @@ describe('removeInterfaceLabels', () => {
     removeInterfaceLabels(container);
     const text = (container.textContent ?? '').replace(/\s+/g, ' ').trim();
     expect(text).toBe(
-      'Ergo Mesh Chair$199 Reply to this thread only after you read more about the rules. I bought the chair last year and it still holds up.',
+      'Ergo Mesh Chair$199 Reply to this thread only after you read more about the rules. I bought the chair ' +
+        'last year and it still holds up.',
     );
   });
 });

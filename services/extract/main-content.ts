@@ -53,11 +53,16 @@ function removeTitleHeading(element: Element, title: string): void {
   if (heading && squash(heading.textContent ?? '') === wanted) heading.remove();
 }
 
-/** Paths of forum threads and comment pages across common forum software (not Q&A: comments under answers are asides). */
+/**
+ * Paths of forum threads and comment pages across common forum software (not Q&A: comments under answers are asides).
+ */
 const DISCUSSION_PATH =
   /\/(t|topic|topics|thread|threads|discussion|discussions|forum|forums|comments|viewtopic|showthread)([/.-]|$)|\/(viewtopic|showthread)\.php/i;
 
-/** How forum software names a thread's page on its outer elements ("ThreadViewPage", XenForo's data-template="thread_view"). */
+/**
+ * How forum software names a thread's page on its outer elements ("ThreadViewPage", XenForo's
+ * data-template="thread_view").
+ */
 const THREAD_PAGE_NAME = /thread[-_]?(view|page)|topic[-_]?(view|page)|viewtopic|showthread/i;
 
 function namesThreadPage(doc: Document): boolean {

@@ -26,7 +26,8 @@ describe('readMetadata on real pages', () => {
       'Tyvak',
     ]);
     expect(metadata.description).toBe(
-      'NASA announced Nov. 18 that it was adding five companies to a contract to perform commercial deliveries of payloads to the surface of the moon.',
+      'NASA announced Nov. 18 that it was adding five companies to a contract to perform commercial ' +
+        'deliveries of payloads to the surface of the moon.',
     );
     expect(metadata.siteName).toBe('SpaceNews.com');
     expect(metadata.language).toBe('en-US');

@@ -158,7 +158,10 @@ export function readMetadata(doc: Document, pageUrl?: URL | null, warnings = new
   };
 }
 
-/** An author name from a Readability byline ("By Jane Doe — May 2, 2020" → "Jane Doe"), or null when it does not look like one. */
+/**
+ * An author name from a Readability byline ("By Jane Doe — May 2, 2020" → "Jane Doe"), or null when it does not look
+ * like one.
+ */
 export function authorFromByline(byline: string | null): string | null {
   const name = byline
     ?.replace(/\s+/g, ' ')

@@ -18,7 +18,9 @@ export function parseDocument(html: string): Document {
   return doc;
 }
 
-/** Longer than any real page's class list; linkedom's classList.add(...tokens) overflows the stack near 100,000 tokens. */
+/**
+ * Longer than any real page's class list; linkedom's classList.add(...tokens) overflows the stack near 100,000 tokens.
+ */
 const MAX_CLASS_CHARS = 10_000;
 const LONG_CLASS = new RegExp(
   `(\\sclass\\s*=\\s*)(?:"([^"]{${MAX_CLASS_CHARS},})"|'([^']{${MAX_CLASS_CHARS},})')`,

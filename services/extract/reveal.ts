@@ -48,7 +48,10 @@ function concealedChars(element: Element, stats: ContentStats): number {
   return total;
 }
 
-/** Unhides, in place, hidden elements and <noscript> blocks holding most of the page's text when the visible page has next to none. */
+/**
+ * Unhides, in place, hidden elements and <noscript> blocks holding most of the page's text when the visible page has
+ * next to none.
+ */
 export function revealScriptedContent(root: Element): void {
   const stats = new ContentStats(root, { countHidden: true });
   const needed = plainChars(stats, root) * REVEAL_SHARE;

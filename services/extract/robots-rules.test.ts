@@ -34,7 +34,10 @@ const SUFFIXES = [
   '?sessionid=abc',
 ];
 
-/** URLs near each pattern of the file (wildcards filled, end anchors kept or overrun, truncated, case changed) and some far from all. */
+/**
+ * URLs near each pattern of the file (wildcards filled, end anchors kept or overrun, truncated, case changed) and some
+ * far from all.
+ */
 function urlsFor(contents: string, next: () => number): string[] {
   const patterns = [...contents.matchAll(/^\s*(?:dis)?allow\s*:\s*([^#\r\n]*)/gim)]
     .map((match) => (match[1] ?? '').trim())

@@ -18,7 +18,8 @@ const BODY_SHARE_BEFORE = 0.6;
 
 function isCueHeading(element: Element): boolean {
   const tag = element.localName;
-  // Other elements only when named as a title: an inline "Related: <link>" line inside the body is not a section heading.
+  // Other elements only when named as a title: an inline "Related: <link>" line inside the body is not a section
+  // heading.
   const heading =
     /^h[2-6]$/.test(tag) ||
     (element.children.length <= 1 &&

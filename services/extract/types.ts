@@ -27,11 +27,16 @@ export interface ExtractOptions {
    * non-public address. Set by the composition root, not by users.
    */
   addressPolicy?: { allowPrivateNetwork: boolean; allowHosts: string[] };
-  /** Also answer the page's markup as text (result.html), decoded where the page is read: for include_html. HTML only. */
+  /**
+   * Also answer the page's markup as text (result.html), decoded where the page is read: for include_html. HTML only.
+   */
   keepMarkup?: boolean;
 }
 
-/** A fetched page's body as it came: decoded (by `contentTypeHeader`'s charset or the page's <meta>) in the worker that reads it. */
+/**
+ * A fetched page's body as it came: decoded (by `contentTypeHeader`'s charset or the page's <meta>) in the worker that
+ * reads it.
+ */
 export interface PageBytes {
   bytes: Uint8Array;
   /** The response's Content-Type header, for the charset. */
@@ -41,7 +46,10 @@ export interface PageBytes {
 /** What extraction reads: markup as text (a rendered page), or a fetched page's bytes (HTML or PDF). */
 export type PageContent = string | PageBytes;
 
-/** A page extraction task: markup as text or a fetched body's bytes (a PDF's when options.contentType is "application/pdf"). */
+/**
+ * A page extraction task: markup as text or a fetched body's bytes (a PDF's when options.contentType is
+ * "application/pdf").
+ */
 export type ExtractTask = ({ html: string } | PageBytes) & { url: string; options?: ExtractOptions };
 
 export interface PageImage {
@@ -110,7 +118,10 @@ export interface ExtractionResult {
   contentQualityScore: number;
   /** False for block, CAPTCHA, consent-wall and empty pages. */
   success: boolean;
-  /** Why success is false: "captcha", "blocked", "consent_wall" (a block page); "empty", "markup_too_deep"; "extraction_error" (a bug of ours). */
+  /**
+   * Why success is false: "captcha", "blocked", "consent_wall" (a block page); "empty", "markup_too_deep";
+   * "extraction_error" (a bug of ours).
+   */
   failureReason?: string;
   /** Optional parts dropped because the page broke them (none: absent). */
   warnings?: ExtractionWarning[];

@@ -1,7 +1,7 @@
 /**
  * The tasks the extraction worker pool runs besides page extraction: table
- * extraction, chunking, link parsing, merging scroll snapshots, entity tagging, search engines' answers, robots.txt — every parse of user-supplied or
- * fetched HTML and text that could hold the event loop. AppErrors cross the
+ * extraction, chunking, link parsing, merging scroll snapshots, entity tagging, search engines' answers, robots.txt —
+ * every parse of user-supplied or fetched HTML and text that could hold the event loop. AppErrors cross the
  * thread boundary as values (structured cloning drops their code).
  */
 import { AppError, type ErrorCode } from '../../core/errors.js';
@@ -39,7 +39,10 @@ export type ParseTask =
   | { kind: 'entities'; text: string }
   /** A fetched robots.txt, reduced to the rules agent obeys (robots-rules.ts). */
   | ({ kind: 'robots'; agent: string } & PageFields)
-  /** Whether reduced robots.txt rules, too many to match on the event loop, let us fetch each URL; their text only when the thread lacks set id. */
+  /**
+   * Whether reduced robots.txt rules, too many to match on the event loop, let us fetch each URL; their text only
+   * when the thread lacks set id.
+   */
   | { kind: 'robots-check'; id: string; rules?: string; urls: string[] }
   /** A search engine's answer, by the engine's own parser (services/engines/engine-parse-task.ts). */
   | EngineParseTask;

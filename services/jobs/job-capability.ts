@@ -101,16 +101,20 @@ export class JobSurface<A extends z.ZodType, S extends z.ZodType, I extends z.Zo
         return (await this.jobs.cancel(jobId)) ?? this.notFound(jobId);
       },
       answer: async (snapshot, ctx) => {
-        // The record the caller read (JobSnapshot is its host-facing view); a job of another kind is not this surface's.
+        // The record the caller read (JobSnapshot is its host-facing view); a job of another kind is not this
+        // surface's.
         const job = snapshot as JobRecord;
         if (job.kind !== options.kind) return this.notFound(job.id);
-        // A form that answers the job itself (200) answers a finished job the same way; otherwise the answer is the job's result.
+        // A form that answers the job itself (200) answers a finished job the same way; otherwise the answer is the
+        // job's result.
         return answersWithJob(options.form) ? options.form.toAccepted(job, this.statusUrl(job.id, ctx)) : job.result;
       },
     };
   }
 
-  /** The one read of a job for callers: unknown ids, another principal's jobs and jobs of another kind are the same 404. */
+  /**
+   * The one read of a job for callers: unknown ids, another principal's jobs and jobs of another kind are the same 404.
+   */
   async read(jobId: string, ctx: CallContext): Promise<JobRecord> {
     const job = await this.jobs.getFor(jobId, ctx.caller);
     if (!job || job.kind !== this.options.kind) return this.notFound(jobId);
@@ -124,7 +128,10 @@ export class JobSurface<A extends z.ZodType, S extends z.ZodType, I extends z.Zo
     return ctx.baseUrl ? `${ctx.baseUrl}${path}` : path;
   }
 
-  /** Declares a capability that submits this kind (answered at once when `run` is given and the input does not ask for the job). */
+  /**
+   * Declares a capability that submits this kind (answered at once when `run` is given and the input does not ask for
+   * the job).
+   */
   capability<CI extends z.ZodType, O extends z.ZodType, P = undefined>(
     definition: JobCapabilityDefinition<CI, O, P>,
   ): CapabilityDefinition<CI, z.ZodType> {
@@ -164,7 +171,8 @@ export class JobSurface<A extends z.ZodType, S extends z.ZodType, I extends z.Zo
       ...(toMarkdown ? { toMarkdown } : {}),
       handler: async (input: z.infer<CI>, ctx: CallContext) => {
         const prepared = (await prepare?.(input, ctx)) as P;
-        // Awaited rather than returned: a promise returned from an async function costs two more turns of the microtask queue.
+        // Awaited rather than returned: a promise returned from an async function costs two more turns of the microtask
+        // queue.
         if (run && !wantsJob(input)) return await run(input, ctx, prepared);
         const { job } = await submit(input, ctx, prepared);
         const wait = waitMs?.(input) ?? 0;

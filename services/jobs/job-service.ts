@@ -43,7 +43,9 @@ export interface JobServiceOptions {
   maxInterruptions: number;
   /** Minimum gap between progress writes of one job; default 500 ms. */
   progressIntervalMs?: number;
-  /** A run whose bookkeeping failed (say Redis away while enqueueing its webhook) runs again after this; default 5 s. */
+  /**
+   * A run whose bookkeeping failed (say Redis away while enqueueing its webhook) runs again after this; default 5 s.
+   */
   bookkeepingRetryMs?: number;
 }
 

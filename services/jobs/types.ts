@@ -86,9 +86,15 @@ export interface Jobs {
   get(id: string): Promise<JobRecord | null>;
   /** The job as `viewer` may read it: null when it does not exist or is another principal's (core/principal.ts). */
   getFor(id: string, viewer: Principal | undefined): Promise<JobRecord | null>;
-  /** Asks the job to stop: a queued job never runs, a running one is aborted; both end failed with CANCELLED. Null for an unknown id. */
+  /**
+   * Asks the job to stop: a queued job never runs, a running one is aborted; both end failed with CANCELLED. Null for
+   * an unknown id.
+   */
   cancel(id: string): Promise<JobRecord | null>;
-  /** The jobs of `kind` not finished yet (queued or running, cancellation not asked) that `viewer` may read, oldest first. */
+  /**
+   * The jobs of `kind` not finished yet (queued or running, cancellation not asked) that `viewer` may read, oldest
+   * first.
+   */
   unfinishedFor(kind: string, viewer: Principal | undefined): Promise<JobRecord[]>;
   /**
    * Waits for the job to finish (at most timeoutMs), woken by the backend's change notices rather
@@ -113,7 +119,9 @@ export interface RunningJob {
   signal: AbortSignal;
   /** Writes progress (not awaited; a failed write is logged). */
   progress(progress: JobProgress): void;
-  /** Tells the job's watchers of a progress update, wherever they are, without storing it (every update, not throttled). */
+  /**
+   * Tells the job's watchers of a progress update, wherever they are, without storing it (every update, not throttled).
+   */
   announce(progress: JobProgress): void;
 }
 

@@ -32,7 +32,8 @@ export class OpenAiCompatibleClient extends HttpLlmClient {
   readonly provider = 'openai-compatible' as const;
 
   protected buildRequest(request: LlmRequest, stream: boolean): BuiltRequest {
-    // OpenAI refuses json_object mode unless the prompt mentions JSON; the hint also steers servers that ignore response_format.
+    // OpenAI refuses json_object mode unless the prompt mentions JSON; the hint also steers servers that ignore
+    // response_format.
     const system = [request.system, request.json ? jsonInstruction(undefined) : undefined].filter(Boolean).join('\n\n');
     const body: Record<string, unknown> = {
       model: this.model,

@@ -60,7 +60,8 @@ describe('createLlmTiers', () => {
       seen.push(request);
       const streaming = (JSON.parse(request.body) as { stream?: boolean }).stream;
       const body = streaming
-        ? 'data: {"choices":[{"delta":{"content":"a"}}]}\n\ndata: {"choices":[{"delta":{"content":"b"}}]}\n\ndata: [DONE]\n\n'
+        ? 'data: {"choices":[{"delta":{"content":"a"}}]}\n\ndata: ' +
+          '{"choices":[{"delta":{"content":"b"}}]}\n\ndata: [DONE]\n\n'
         : JSON.stringify({ model: 'm', choices: [{ message: { content: 'whole' }, finish_reason: 'stop' }] });
       return { status: 200, headers: { 'content-type': 'application/json' }, body };
     };

@@ -35,7 +35,10 @@ export function escapeMarkdownText(text: string): string {
 
 const ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&' };
 
-/** The text escapeMarkdownText was given: backslash escapes and the three entities it writes undone (to compare text with its source). */
+/**
+ * The text escapeMarkdownText was given: backslash escapes and the three entities it writes undone (to compare text
+ * with its source).
+ */
 export function unescapeMarkdownText(markdown: string): string {
   return markdown.replace(/\\([!-/:-@[-`{-~])/g, '$1').replace(/&(lt|gt|amp);/g, (_, name: string) => ENTITIES[name]!);
 }
@@ -45,7 +48,10 @@ export function escapeCitedText(text: string): string {
   return escapeMarkdownText(text).replace(/\\\[(\d{1,3})\\\]/g, '[$1]');
 }
 
-/** Text on one line, cut to at most `max` characters (an ellipsis marks the cut), escaped: page text inside a list item or heading. */
+/**
+ * Text on one line, cut to at most `max` characters (an ellipsis marks the cut), escaped: page text inside a list item
+ * or heading.
+ */
 export function inlineText(text: string, max = Infinity): string {
   const flat = oneLine(text);
   return escapeMarkdownText(flat.length > max ? `${flat.slice(0, max).trimEnd()}…` : flat);

@@ -1,4 +1,7 @@
-/** The one GFM pipe-table writer: a header row, the delimiter row a GFM viewer needs to see a table, then the rows; cells escaped, on one line. */
+/**
+ * The one GFM pipe-table writer: a header row, the delimiter row a GFM viewer needs to see a table, then the rows;
+ * cells escaped, on one line.
+ */
 import { escapeMarkdownText } from './escape.js';
 
 function tableCell(value: string): string {

@@ -99,7 +99,10 @@ export class WindowedSummary {
     if (value > slot.max) slot.max = value;
   }
 
-  /** What prom-client's registry reads: the quantiles of each series (NaN when its window is empty), then _sum and _count. */
+  /**
+   * What prom-client's registry reads: the quantiles of each series (NaN when its window is empty), then _sum and
+   * _count.
+   */
   get(): { name: string; help: string; type: string; aggregator: string; values: SummaryValue[] } {
     const values: SummaryValue[] = [];
     for (const series of this.series.values()) {

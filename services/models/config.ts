@@ -10,7 +10,10 @@ import type { EnvReader } from '../../core/config.js';
 const modelSchema = (batchSize: number) =>
   z
     .object({
-      /** Hub id (e.g. "Xenova/bert-base-NER") or a local folder with config.json, tokenizer.json, onnx/model.onnx; null: offline default. */
+      /**
+       * Hub id (e.g. "Xenova/bert-base-NER") or a local folder with config.json, tokenizer.json, onnx/model.onnx; null:
+       * offline default.
+       */
       model: z.string().min(1).nullable().default(null),
       /** Worker processes for this model. */
       threads: z.number().int().min(1).max(8).default(1),

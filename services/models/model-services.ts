@@ -82,7 +82,9 @@ export class ModelServices {
     });
   }
 
-  /** The model of one kind and why a configured one is not used (after its first use; before, only what is configured). */
+  /**
+   * The model of one kind and why a configured one is not used (after its first use; before, only what is configured).
+   */
   state(kind: ModelKind): ModelState {
     return { ...(this.slots.get(kind)?.state ?? { model: null, fallbackReason: null }) };
   }

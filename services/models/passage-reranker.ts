@@ -32,7 +32,8 @@ export function passageRerankerOf(
         return logits.map(relevanceFromLogits);
       } catch (error) {
         if (signal?.aborted) throw error;
-        // The worker died or timed out, the queue is full, the graph refused an input: this call keeps the offline order.
+        // The worker died or timed out, the queue is full, the graph refused an input: this call keeps the offline
+        // order.
         logger.warn({ err: error, model: host.info.name }, 'reranker failed: keeping the offline order');
         return null;
       }

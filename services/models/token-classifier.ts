@@ -1,4 +1,7 @@
-/** A token-classification model as the entity tagger's TokenClassifier: the whole text goes to the worker, which tags and analyses it. */
+/**
+ * A token-classification model as the entity tagger's TokenClassifier: the whole text goes to the worker, which tags
+ * and analyses it.
+ */
 import { AppError } from '../../core/errors.js';
 import type { TokenClassifier } from '../entities/token-classifier.js';
 import type { Extraction } from '../entities/types.js';

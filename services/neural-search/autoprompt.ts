@@ -77,8 +77,10 @@ export async function expandQuery(
     try {
       const response = await client.complete({
         system:
-          'You rewrite web search queries. Given a query, return JSON {"queries": [...]} with up to three alternative search-engine queries ' +
-          'that find pages answering the same need: use synonyms and the words such pages would use. No numbering, no quotes inside queries.',
+          'You rewrite web search queries. Given a query, return JSON {"queries": [...]} with up to three ' +
+          'alternative search-engine queries ' +
+          'that find pages answering the same need: use synonyms and the words such pages would use. No ' +
+          'numbering, no quotes inside queries.',
         messages: [{ role: 'user', content: `Query: ${query}${category ? `\nTopic area: ${category}` : ''}` }],
         json: {
           name: 'expansions',

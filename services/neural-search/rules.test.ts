@@ -61,7 +61,8 @@ describe('domain filters', () => {
 describe('key phrases', () => {
   it('finds the recurring multi-word phrases of a text', () => {
     const text =
-      'Solar panels convert sunlight. Rooftop solar panels need a grid connection. Battery storage pairs well with rooftop solar panels. ' +
+      'Solar panels convert sunlight. Rooftop solar panels need a grid connection. Battery storage pairs ' +
+      'well with rooftop solar panels. ' +
       'The grid connection costs money.';
     const phrases = keyPhrases(text, 3).map((p) => p.phrase);
     expect(phrases[0]).toBe('solar panels');

@@ -1,4 +1,7 @@
-/** Input and output shapes of neural search and similar search (spec: "the service API", /api/v1/neural), shared by the areas built on them. */
+/**
+ * Input and output shapes of neural search and similar search (spec: "the service API", /api/v1/neural), shared by the
+ * areas built on them.
+ */
 import { z } from 'zod';
 import { domainFilterSchema, isoDateSchema } from '../../core/field-schemas.js';
 import { languageSchema } from '../web-search/schemas.js';
@@ -59,7 +62,8 @@ export const neuralSearchOutputSchema = z.object({
   model_used: z
     .string()
     .describe(
-      'The LLM that expanded the query, or "rules" / "extractive" / "none" when none did; followed by ", reranked by <model>" when a configured cross-encoder (models.reranker) ordered the results',
+      'The LLM that expanded the query, or "rules" / "extractive" / "none" when none did; followed by ", ' +
+        'reranked by <model>" when a configured cross-encoder (models.reranker) ordered the results',
     ),
 });
 

@@ -6,7 +6,8 @@ import { focusWeights, termCounts, weightedShare } from './term-weights.js';
 import { contentTerms } from './tokens.js';
 
 const GARDEN =
-  'Tomatoes grow well in large containers filled with rich compost and placed in full sun. Water the plants deeply and regularly, and feed them once the first flowers appear.';
+  'Tomatoes grow well in large containers filled with rich compost and placed in full sun. Water the plants ' +
+  'deeply and regularly, and feed them once the first flowers appear.';
 
 function priorsFor(question: string, pages: PageToWeigh[]): number[] {
   return pagePriors(

@@ -27,7 +27,9 @@ export interface Passage {
 
 const HAS_WORD = /[\p{L}\p{N}]{2,}/u;
 
-/** Sentences of the text, trimmed, without fragments that hold no word; the text is read only as far as `limit` needs. */
+/**
+ * Sentences of the text, trimmed, without fragments that hold no word; the text is read only as far as `limit` needs.
+ */
 export function sentences(text: string, limit = Number.POSITIVE_INFINITY): Passage[] {
   const out: Passage[] = [];
   for (const raw of sentenceSpans(text, { start: 0, end: text.length })) {

@@ -10,14 +10,20 @@ import { stem } from './tokens.js';
 const FRAMING_WORDS =
   // quantity and emphasis
   (
-    'many much several various specific particular main major key primary principal significant important notable certain overall ' +
+    'many much several various specific particular main major key primary principal significant important ' +
+    'notable certain overall ' +
     // what kind of answer is asked for
-    'role purpose factor component aspect feature characteristic type kind sort way method technique approach reason result outcome ' +
-    'effect impact implication significance consequence detail example relationship difference finding evidence strategy ' +
+    'role purpose factor component aspect feature characteristic type kind sort way method technique ' +
+    'approach reason result outcome ' +
+    'effect impact implication significance consequence detail example relationship difference finding ' +
+    'evidence strategy ' +
     // the source and its act of saying
-    'text passage article paper document author study analysis research researcher experiment investigation statement ' +
-    'describe identify explain mention discuss propose suggest state say note report indicate show reveal highlight emphasize ' +
-    'address regard regarding according relate concern involve use utilize employ apply conduct perform undertake make play ' +
+    'text passage article paper document author study analysis research researcher experiment investigation ' +
+    'statement ' +
+    'describe identify explain mention discuss propose suggest state say note report indicate show reveal ' +
+    'highlight emphasize ' +
+    'address regard regarding according relate concern involve use utilize employ apply conduct perform ' +
+    'undertake make play ' +
     'consider assess evaluate determine find observe list provide give outline'
   ).split(' ');
 

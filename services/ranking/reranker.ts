@@ -10,7 +10,10 @@ export interface PassageReranker {
   readonly id: string;
   /** How many of the best passages it reorders. */
   readonly topK: number;
-  /** One relevance score per passage (higher is more relevant), in order; null when the model failed (the offline order stands). */
+  /**
+   * One relevance score per passage (higher is more relevant), in order; null when the model failed (the offline order
+   * stands).
+   */
   score(query: string, passages: string[], signal?: AbortSignal): Promise<number[] | null>;
 }
 
@@ -40,7 +43,10 @@ export function rerankerForRequest(reranker: PassageReranker | null): RequestRer
   };
 }
 
-/** An answer's model_used: the answer's model, and the reranker's when it ordered the passages (a stored name counts as having done so). */
+/**
+ * An answer's model_used: the answer's model, and the reranker's when it ordered the passages (a stored name counts as
+ * having done so).
+ */
 export function withReranker(
   modelUsed: string,
   reranker: { readonly id: string; readonly answered?: boolean } | null | undefined,

@@ -22,7 +22,8 @@ describe('passage scorers by profile', () => {
 
   it('scores on words alone where no model is given, and refuses the profiles that need one', async () => {
     const lexical = await passageScorer('lexical').score(query, passages);
-    [0, 0.3, 0.8].forEach((expected, i) => expect(lexical[i]).toBeCloseTo(expected, 10)); // half the terms in the text; all of them as a phrase
+    // half the terms in the text; all of them as a phrase
+    [0, 0.3, 0.8].forEach((expected, i) => expect(lexical[i]).toBeCloseTo(expected, 10));
     expect((await passageScorer('calibrated').score(query, passages))[2]).toBeGreaterThan(0.5);
     expect(() => passageScorer('embedding')).toThrow(/needs an embedding model/);
     expect(() => passageScorer('blended', null)).toThrow(/needs an embedding model/);

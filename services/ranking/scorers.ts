@@ -60,7 +60,9 @@ async function lexicalScores(query: string, passages: readonly ScorableText[]): 
   return scores;
 }
 
-/** BM25 with the texts cut into terms in time slices: enhanced search scores every block of a page, megabytes of text. */
+/**
+ * BM25 with the texts cut into terms in time slices: enhanced search scores every block of a page, megabytes of text.
+ */
 async function bm25InSlices(query: string, passages: readonly ScorableText[]): Promise<number[]> {
   const slicer = new TimeSlicer();
   const docs: string[][] = [];

@@ -12,11 +12,16 @@
  */
 export const STOP_WORDS: ReadonlySet<string> = new Set(
   (
-    'a about above after again against all also am an and any are as at be because been before being below between both but by ' +
-    'can could did do does doing down during each few for from further had has have having he her here hers herself him himself his how ' +
-    'i if in into is it its itself just me more most my myself no nor not of off on once only or other our ours out over own ' +
-    'same she should so some such than that the their theirs them themselves then there these they this those through to too ' +
-    'under until up upon us very was we were what when where which while who whom why will with within without would yet you your yours'
+    'a about above after again against all also am an and any are as at be because been before being below ' +
+    'between both but by ' +
+    'can could did do does doing down during each few for from further had has have having he her here hers ' +
+    'herself him himself his how ' +
+    'i if in into is it its itself just me more most my myself no nor not of off on once only or other our ' +
+    'ours out over own ' +
+    'same she should so some such than that the their theirs them themselves then there these they this ' +
+    'those through to too ' +
+    'under until up upon us very was we were what when where which while who whom why will with within ' +
+    'without would yet you your yours'
   ).split(' '),
 );
 
@@ -30,7 +35,8 @@ const NON_ASCII = /[^\x00-\x7f]/;
  * pairs: what tokenize() starts from, for comparing texts word for word (shingles, word bags).
  */
 export function words(text: string): string[] {
-  // Most text is plain ASCII: there folding changes nothing and letters are a-z, so the Unicode passes are skipped (same words, ~2× faster).
+  // Most text is plain ASCII: there folding changes nothing and letters are a-z, so the Unicode passes are skipped
+  // (same words, ~2× faster).
   if (!NON_ASCII.test(text)) return text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
   return (
     text
@@ -100,7 +106,10 @@ export function contentTokens(text: string): string[] {
   return tokenize(text).filter((token) => !STOP_WORDS.has(token));
 }
 
-/** Content tokens of two characters or more: the terms BM25, keywords and evidence coverage count (a lone "s" or "t" is a clitic). */
+/**
+ * Content tokens of two characters or more: the terms BM25, keywords and evidence coverage count (a lone "s" or "t" is
+ * a clitic).
+ */
 export function contentTerms(text: string): string[] {
   return contentTokens(text).filter((token) => token.length > 1);
 }

@@ -212,7 +212,9 @@ async function followUps(
     try {
       const response = await options.llm.complete({
         system:
-          'Earlier web searches did not answer these research questions. For each, write one new, different web search query (3 to 10 words) likely to find the answer. Answer with JSON: {"queries": [string, ...]} in the order given.',
+          'Earlier web searches did not answer these research questions. For each, write one new, different ' +
+          'web search query (3 to 10 words) likely to find the answer. Answer with JSON: {"queries": ' +
+          '[string, ...]} in the order given.',
         messages: [
           {
             role: 'user',

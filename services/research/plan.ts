@@ -102,7 +102,8 @@ export async function planQuestions(subject: string, options: PlanOptions): Prom
   try {
     const response = await options.llm.complete({
       system:
-        'You plan web research. Write search queries that together cover the subject: each one short (3 to 10 words), specific, and different from the others. Answer with JSON: {"queries": [string, ...]}.',
+        'You plan web research. Write search queries that together cover the subject: each one short (3 to ' +
+        '10 words), specific, and different from the others. Answer with JSON: {"queries": [string, ...]}.',
       messages: [
         {
           role: 'user',

@@ -70,7 +70,10 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const schemaMatchesBrowser: Same<z.infer<typeof pageActionSchema>, PageAction> = true;
 void schemaMatchesBrowser;
 
-/** What the actions produced, as the read result carries it (the browser's outcome with each screenshot as base64 PNG, no data: prefix); each list in action order. */
+/**
+ * What the actions produced, as the read result carries it (the browser's outcome with each screenshot as base64 PNG,
+ * no data: prefix); each list in action order.
+ */
 export type PageActionResults = Omit<PageActionOutcome, 'screenshots'> & { screenshots: string[] };
 
 /** Which action failed (ACTION_FAILED pages). */

@@ -15,7 +15,8 @@ export const PAGE_ERROR_CODES = [
   'HTTP_ERROR', // the site answered 4xx/5xx (status carries it)
   'BLOCKED', // CAPTCHA, block or consent-wall page (failure_reason says which)
   'EMPTY_CONTENT', // the page has no readable content
-  'EXTRACTION_FAILED', // the page was read but our extractor could not take its main text apart (a bug of ours, not the site's doing)
+  // the page was read but our extractor could not take its main text apart (a bug of ours, not the site's doing)
+  'EXTRACTION_FAILED',
   'UNSUPPORTED_CONTENT_TYPE', // not HTML or plain text
   'RESPONSE_TOO_LARGE', // over the configured response size cap
   'JAVASCRIPT_UNAVAILABLE', // browser rendering asked for, no Chromium on this installation

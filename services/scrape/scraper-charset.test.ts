@@ -16,7 +16,8 @@ import { Scraper } from './scraper.js';
 const PAGE =
   '<html><head><meta charset="windows-1252"><title>Café prices</title></head><body><article>' +
   '<h1>Café prices</h1><p>“The flat white costs 3 €”, the owner said – and the crème brûlée 5 €. ' +
-  'Prices here have not changed since the café opened its doors on the square three years ago.</p></article></body></html>';
+  'Prices here have not changed since the café opened its doors on the square three years ' +
+  'ago.</p></article></body></html>';
 /** The page in windows-1252: its quotes, dash and € are bytes 0x80–0x9F, which are not UTF-8 (nor ISO-8859-1). */
 const CP1252: Record<string, number> = { '“': 0x93, '”': 0x94, '–': 0x96, '€': 0x80 };
 const BYTES = Uint8Array.from([...PAGE].map((c) => CP1252[c] ?? c.charCodeAt(0)));

@@ -1,8 +1,8 @@
 /**
  * The reader's own rules with stand-ins for the network and the browser:
  * robots.txt is asked before a render or a scroll (and a refused page is
- * never rendered) and for every page the browser was redirected to, failures carry the one set of page codes, and the page
- * cache is used only when a caller passes a mode.
+ * never rendered) and for every page the browser was redirected to, failures carry the one set of page codes, and the
+ * page cache is used only when a caller passes a mode.
  */
 import { Keyv } from 'keyv';
 import { describe, expect, it } from 'vitest';

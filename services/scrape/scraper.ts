@@ -40,11 +40,17 @@ export interface ScrapeOptions {
   screenshot?: boolean;
   /** The rendered page printed to PDF (base64 on the result). */
   pdf?: boolean;
-  /** Run in order on the rendered page before it is read (implies rendering; page-actions.ts). executeJavascript only when the configuration allows it. */
+  /**
+   * Run in order on the rendered page before it is read (implies rendering; page-actions.ts). executeJavascript only
+   * when the configuration allows it.
+   */
   actions?: PageAction[];
   /** Render as a phone: its viewport, touch and user agent (implies rendering). */
   mobile?: boolean;
-  /** Sent with the page request (a render sends them with every request to the page's own origin); hop-by-hop and host headers are dropped. */
+  /**
+   * Sent with the page request (a render sends them with every request to the page's own origin); hop-by-hop and host
+   * headers are dropped.
+   */
   headers?: Record<string, string>;
   /** Milliseconds to wait after load before actions and capture (implies rendering). */
   waitFor?: number;
@@ -86,7 +92,10 @@ export interface ScrapedPage extends Omit<ExtractionResult, 'url'> {
   extractMs?: number;
 }
 
-/** Extraction in the worker pool: a rendered page's markup, or a fetched page's bytes (decoded there, and not read here afterwards). */
+/**
+ * Extraction in the worker pool: a rendered page's markup, or a fetched page's bytes (decoded there, and not read here
+ * afterwards).
+ */
 export type ExtractFn = (
   content: PageContent,
   url: string,
@@ -232,7 +241,10 @@ export class Scraper {
     );
   }
 
-  /** Reads one page (cache, fetch or render, extraction); a page that cannot be read is a failed page, never thrown. Throws only what checkRequest throws. */
+  /**
+   * Reads one page (cache, fetch or render, extraction); a page that cannot be read is a failed page, never thrown.
+   * Throws only what checkRequest throws.
+   */
   async scrapeOne(
     url: string,
     options: Omit<ScrapeOptions, 'timeoutMs'> & { timeoutMs?: number },
@@ -333,7 +345,10 @@ export class Scraper {
     return { finalUrl: response.url, links };
   }
 
-  /** Renders and scrolls a page, collecting what a virtualised list drops (merged in the worker pool); throws on failure. */
+  /**
+   * Renders and scrolls a page, collecting what a virtualised list drops (merged in the worker pool); throws on
+   * failure.
+   */
   async scroll(url: string, options: ScrollOptions): Promise<ScrolledPage> {
     const scrolled = await this.source.scroll(url, options);
     const html = await this.deps.parsing.mergeScroll(scrolled.html, scrolled.snapshots, options.signal);
@@ -393,7 +408,10 @@ function rendersPage(options: Pick<ScrapeOptions, 'javascript' | 'actions' | 'mo
   );
 }
 
-/** The page-changing options a request adds to its cache key; none for a request without them, whose key stays what it was. */
+/**
+ * The page-changing options a request adds to its cache key; none for a request without them, whose key stays what it
+ * was.
+ */
 function pageExtras(options: Pick<ScrapeOptions, 'actions' | 'mobile' | 'headers' | 'waitFor'>): unknown[] {
   const extras = {
     actions: options.actions ?? [],
@@ -406,7 +424,10 @@ function pageExtras(options: Pick<ScrapeOptions, 'actions' | 'mobile' | 'headers
   return plain ? [] : [extras];
 }
 
-/** Our own deadline is a TIMEOUT (reason "timeout", as search answers have always said) however a layer below reports it (the outbound client calls a passed signal's abort "cancelled"). */
+/**
+ * Our own deadline is a TIMEOUT (reason "timeout", as search answers have always said) however a layer below reports it
+ * (the outbound client calls a passed signal's abort "cancelled").
+ */
 function failureOf(error: unknown, rendered: boolean, signal: AbortSignal | undefined): PageFailure {
   const reason: unknown = signal?.aborted ? signal.reason : undefined;
   if (isAppError(reason) && reason.code === 'TIMEOUT') return { code: 'TIMEOUT', reason: 'timeout' };

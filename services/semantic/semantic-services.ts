@@ -51,7 +51,10 @@ export class SemanticServices {
     return this.embedderPromise;
   }
 
-  /** The embedding model, or null when none can be loaded (said on the caller's logger): the caller then ranks by words only. */
+  /**
+   * The embedding model, or null when none can be loaded (said on the caller's logger): the caller then ranks by words
+   * only.
+   */
   async embedderOrNull(logger: Logger): Promise<Embedder | null> {
     try {
       return await this.embedder();

@@ -22,7 +22,8 @@ export function storedDataTooNew(schema: StoreSchema, location: string, found: n
   return new AppError(
     'UNAVAILABLE',
     `the ${schema.name} store at ${location} has schema version ${found}, but this release of Quarry supports up to version ${schema.current}. ` +
-      'Nothing was changed. Run the newer release that wrote it, or restore a backup made for this release (quarry restore <backup> --force).',
+      'Nothing was changed. Run the newer release that wrote it, or restore a backup made for this release ' +
+      '(quarry restore <backup> --force).',
     {
       details: {
         reason: STORED_DATA_TOO_NEW,

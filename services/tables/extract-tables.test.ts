@@ -97,7 +97,8 @@ describe('extractTables: cell text', () => {
 
   it('reads the caption, and null when there is none', () => {
     const html =
-      '<table><caption> Sales  by region </caption><tr><th>Region</th><th>Sales</th></tr><tr><td>US</td><td>106.7</td></tr></table>';
+      '<table><caption> Sales  by region ' +
+      '</caption><tr><th>Region</th><th>Sales</th></tr><tr><td>US</td><td>106.7</td></tr></table>';
     expect(only(html).caption).toBe('Sales by region');
     expect(only(html.replace(/<caption>.*<\/caption>/, '')).caption).toBeNull();
   });
@@ -135,7 +136,7 @@ describe('extractTables: nested and layout tables', () => {
       <table><tr><th>Item</th><th>Price</th></tr><tr><td>Tea</td><td>2.50</td></tr><tr><td>Coffee</td><td>3.00</td></tr></table>
     </td></tr></table>
     <table><tr><td><form><input name="q"></form></td><td><button>Search</button></td></tr></table>
-    <table><tr><td>${'A long paragraph of prose laid out in a table cell. '.repeat(5)}</td><td>${'More prose. '.repeat(15)}</td></tr></table>
+    <table><tr><td>${'A long paragraph of prose ' + 'laid out in a table cell. '.repeat(5)}</td><td>${'More prose. '.repeat(15)}</td></tr></table>
     <table></table>`;
 
   it('keeps only the data table under auto, with its document-order index', () => {

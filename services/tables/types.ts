@@ -20,7 +20,9 @@ export interface TableLink {
 }
 
 export interface ExtractedTable {
-  /** Position of the <table> among all <table> elements of the page in document order, the same under every strategy. */
+  /**
+   * Position of the <table> among all <table> elements of the page in document order, the same under every strategy.
+   */
   index: number;
   caption: string | null;
   /** One name per column, several header rows joined as "Top / Sub"; empty when no header row was found. */

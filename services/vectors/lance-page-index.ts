@@ -60,7 +60,8 @@ async function retireTable(db: Connection, table: Table, dir: string, reason: st
     renameSync(from, to);
     logger.warn(
       { reason, movedTo: to },
-      'page index: the stored table does not fit (embedding model changed?); moved it aside and starting an empty index',
+      'page index: the stored table does not fit (embedding model changed?); moved it aside and starting an ' +
+        'empty index',
     );
   } else {
     await db.dropTable(TABLE_NAME);

@@ -1,7 +1,8 @@
 /**
  * Domain filters on result URLs: a domain covers itself and every subdomain
  * ("example.com" covers "docs.example.com", not "notexample.com"); hosts
- * and domains compare as hosts.ts says, so "www." (or "www2.") never matters. Entries arrive normalised by core/field-schemas.ts.
+ * and domains compare as hosts.ts says, so "www." (or "www2.") never matters. Entries arrive normalised by
+ * core/field-schemas.ts.
  */
 import { bareHost, hostOf } from './hosts.js';
 

@@ -23,14 +23,20 @@ export interface EngineOutcome {
   weight: number;
   category: string;
   results: EngineResult[];
-  /** Each result's URL as a duplicate key (url-normalize.ts), in the same order: worked out as its page arrives, while slower engines are still out, not after the last one. */
+  /**
+   * Each result's URL as a duplicate key (url-normalize.ts), in the same order: worked out as its page arrives, while
+   * slower engines are still out, not after the last one.
+   */
   keys: string[];
   /** Pages fetched successfully. */
   pages: number;
   error?: { code: string; message: string };
 }
 
-/** How many results are wanted: from each engine, or from all together (distinct URLs: each engine's share, topped up when short). */
+/**
+ * How many results are wanted: from each engine, or from all together (distinct URLs: each engine's share, topped up
+ * when short).
+ */
 export type Wanted =
   | { wantedPerEngine: number; wantedInAll?: never }
   | { wantedInAll: number; wantedPerEngine?: never };
@@ -120,7 +126,10 @@ function startPaging(engines: EngineService, engine: string, options: FanoutOpti
   return paging;
 }
 
-/** Asks the engine for its next page. A first page that fails or comes too late fails the engine; a later one ends its paging and keeps what earlier pages gave. */
+/**
+ * Asks the engine for its next page. A first page that fails or comes too late fails the engine; a later one ends its
+ * paging and keeps what earlier pages gave.
+ */
 async function nextPage(engines: EngineService, paging: Paging, options: FanoutOptions): Promise<void> {
   const first = paging.next === options.firstPage;
   const remaining = options.deadline - performance.now();

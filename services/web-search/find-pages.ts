@@ -27,7 +27,10 @@ export interface FindOptions {
   domains?: DomainFilter;
   /** Normalised URLs (normalizeUrl) to leave out: what earlier rounds found. */
   skip?: ReadonlySet<string>;
-  /** Image search: results merged by the image's own URL (the page it is on kept as sourceUrl); results without one are left out. */
+  /**
+   * Image search: results merged by the image's own URL (the page it is on kept as sourceUrl); results without one are
+   * left out.
+   */
   byImage?: boolean;
   /** Absolute performance.now() by which every engine must have answered. */
   deadline: number;

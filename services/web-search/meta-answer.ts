@@ -1,4 +1,7 @@
-/** What WebSearch.meta answers (the SearXNG surface's metasearch), in a file of its own so the runner's cache can name it. */
+/**
+ * What WebSearch.meta answers (the SearXNG surface's metasearch), in a file of its own so the runner's cache can name
+ * it.
+ */
 import type { MergedResult } from './merge.js';
 
 export interface MetaSearchAnswer {

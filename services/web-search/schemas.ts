@@ -29,7 +29,8 @@ export const searchInputSchema = z.strictObject({
     .max(ENGINE_CATEGORIES.length)
     .optional()
     .describe(
-      'Extension: use every enabled engine of these categories (when engines is not given); results are grouped by category',
+      'Extension: use every enabled engine of these categories (when engines is not given); results are ' +
+        'grouped by category',
     ),
   max_results: z.int().min(1).max(100).default(10),
   scrape_content: z.boolean().default(true).describe('Fetch and extract the full content of each result'),

@@ -31,7 +31,8 @@ describe('normalizeUrl', () => {
 
   it('drops tracking parameters and sorts the rest', () => {
     const tracked =
-      'https://news.example.org/story?utm_source=twitter&id=42&utm_medium=social&gclid=abc&fbclid=def&page=2&mc_cid=1&mc_eid=2&ref_src=twsrc&igshid=x';
+      'https://news.example.org/story?utm_source=twitter&id=42&utm_medium=social&gclid=abc&fbclid=def&page=2&' +
+      'mc_cid=1&mc_eid=2&ref_src=twsrc&igshid=x';
     expect(normalizeUrl(tracked)).toBe('news.example.org/story?id=42&page=2');
     expect(normalizeUrl('https://news.example.org/story?page=2&id=42')).toBe(normalizeUrl(tracked));
   });

@@ -144,7 +144,10 @@ export class WebhookDeliveries {
     return cancelled ? deliveryState(cancelled) : null;
   }
 
-  /** Tells `listener` when a message tagged "<area>:…" settles (delivered, or failed for good). Before the job service starts. */
+  /**
+   * Tells `listener` when a message tagged "<area>:…" settles (delivered, or failed for good). Before the job service
+   * starts.
+   */
   onSettled(area: string, listener: SettleListener): void {
     this.settleListeners.set(area, listener);
   }

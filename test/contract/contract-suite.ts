@@ -46,7 +46,10 @@ export interface EnumRule {
 }
 
 export interface RouteContract {
-  /** "METHOD /path" as in the spec; `{name}` in the path is filled from the body's field of that name (sent in the path, not the body). */
+  /**
+   * "METHOD /path" as in the spec; `{name}` in the path is filled from the body's field of that name (sent in the path,
+   * not the body).
+   */
   route: string;
   tool: string;
   minimal: Body;
@@ -187,7 +190,10 @@ export async function startContractHosts(
   };
 }
 
-/** The values at and beyond each bound; arrays are built when the test runs (their items may need the sandbox's address). */
+/**
+ * The values at and beyond each bound; arrays are built when the test runs (their items may need the sandbox's
+ * address).
+ */
 function boundCases(bound: Bound): Array<{ label: string; value: () => unknown; accepted: boolean }> {
   const cases: Array<{ label: string; value: () => unknown; accepted: boolean }> = [];
   const make = (n: number) => (): unknown =>

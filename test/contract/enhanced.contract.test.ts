@@ -31,18 +31,22 @@ const SITE: Record<string, string> = {
   ),
   '/garden/watering': page(
     'How to water tomato plants',
-    '<h1>How to water tomato plants</h1><p>Water tomato plants deeply twice a week so the roots grow down; mulch keeps watering even.</p>',
+    '<h1>How to water tomato plants</h1><p>Water tomato plants deeply twice a week so the roots grow down; ' +
+      'mulch keeps watering even.</p>',
   ),
   '/garden/soil': page(
     'Soil for tomatoes',
-    '<h1>Soil for tomatoes</h1><p>Tomatoes like loose, well drained soil rich in compost, with a pH between 6.2 and 6.8.</p>',
+    '<h1>Soil for tomatoes</h1><p>Tomatoes like loose, well drained soil rich in compost, with a pH between ' +
+      '6.2 and 6.8.</p>',
   ),
 };
 
 const TABLE_HTML =
-  '<table><caption>Prices</caption><tr><th>Plant</th><th>Price</th></tr><tr><td><a href="/sungold">Sungold</a></td><td>4.99</td></tr><tr><td>Brandywine</td><td>5.49</td></tr></table>';
+  '<table><caption>Prices</caption><tr><th>Plant</th><th>Price</th></tr><tr><td><a ' +
+  'href="/sungold">Sungold</a></td><td>4.99</td></tr><tr><td>Brandywine</td><td>5.49</td></tr></table>';
 const TEXT =
-  'Tomato plants need sun. They need water twice a week.\n\nSoil should be loose and rich in compost. Mulch keeps the soil moist.\n\nCherry tomatoes ripen first.';
+  'Tomato plants need sun. They need water twice a week.\n\nSoil should be loose and rich in compost. Mulch ' +
+  'keeps the soil moist.\n\nCherry tomatoes ripen first.';
 const CSS_SCHEMA = {
   name: 'seedlings',
   baseSelector: 'ul.products > li.product',

@@ -29,7 +29,8 @@ describe('docs/configuration.md', () => {
     });
     expect(byPath.get('docsRequireKey')?.meaning).toMatch(/behind the API key/);
     expect(byPath.get('apiKeys')?.env).toEqual([{ name: 'QUARRY_API_KEYS', list: true }]);
-    // Sections from services: the knowledge graph, the LLM tiers (a model is required once a tier is given), engine switches.
+    // Sections from services: the knowledge graph, the LLM tiers (a model is required once a tier is given), engine
+    // switches.
     expect(byPath.get('knowledge.feedFromPages')).toMatchObject({
       defaultValue: 'false',
       env: [{ name: 'QUARRY_KNOWLEDGE_FEED_FROM_PAGES', list: false }],

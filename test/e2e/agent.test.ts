@@ -262,14 +262,16 @@ describe('agent search', () => {
     expect(res.status).toBe(200);
     for (const r of res.body.results) expect(r.read).toBe(false);
     expect(res.body.results[0].content).toBe(
-      'Lord Kelvin described the principle of the heat pump in 1852, proposing to use a heat engine in reverse to warm buildings.',
+      'Lord Kelvin described the principle of the heat pump in 1852, proposing to use a heat engine in ' +
+        'reverse to warm buildings.',
     );
   });
 
   it('uses the language model when one is configured: its answer, its citations, and model_used says so; a bad citation is removed', async () => {
     llm.script(
       chat(
-        'Peter von Rittinger built the first heat pump system between 1855 and 1857 [1], after Kelvin described the principle [1][9].',
+        'Peter von Rittinger built the first heat pump system between 1855 and 1857 [1], after Kelvin ' +
+          'described the principle [1][9].',
       ),
     );
     const res = await withModel.post(SEARCH, {
@@ -281,7 +283,8 @@ describe('agent search', () => {
     expect(res.status).toBe(200);
     expect(res.body.model_used).toBe('scripted-7b');
     expect(res.body.answer).toBe(
-      'Peter von Rittinger built the first heat pump system between 1855 and 1857 [1], after Kelvin described the principle [1].',
+      'Peter von Rittinger built the first heat pump system between 1855 and 1857 [1], after Kelvin ' +
+        'described the principle [1].',
     );
     const prompt = JSON.stringify(llm.received.at(-1)!.body);
     expect(prompt).toContain('[1] A short history of the heat pump');

@@ -59,7 +59,8 @@ const QUESTIONS = [
   },
   {
     question:
-      'How much has President Biden signed to cut from the federal deficit in the next decade through a bipartisan deal?',
+      'How much has President Biden signed to cut from the federal deficit in the next decade through a ' +
+      'bipartisan deal?',
     answer: 'cut another trillion dollars',
   },
 ];

@@ -1,4 +1,6 @@
-/** The webhook URL of an async request goes through the outbound policy when the request is made, not only at delivery. */
+/**
+ * The webhook URL of an async request goes through the outbound policy when the request is made, not only at delivery.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { playDefaultEngines } from '../recordings.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';

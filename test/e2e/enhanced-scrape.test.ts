@@ -26,7 +26,7 @@ function article(title: string, extra = ''): string {
 
 /** Data fetched by script only after the load event, answered after 800 ms. */
 function lateDataPage(dataPath: string): string {
-  return `<!doctype html><html lang="en"><head><title>Late data</title></head><body><main><h1>Late data</h1><p id="out">${'Waiting for the data to arrive from the server. '.repeat(10)}</p></main><script>
+  return `<!doctype html><html lang="en"><head><title>Late data</title></head><body><main><h1>Late data</h1><p id="out">${'Waiting for the data ' + 'to arrive from the server. '.repeat(10)}</p></main><script>
     window.addEventListener('load', function () {
       fetch('${dataPath}').then(function (r) { return r.text(); }).then(function (t) { document.getElementById('out').textContent = t; });
     });
@@ -45,7 +45,8 @@ beforeAll(async () => {
   quarry = await startQuarry(web, { outbound: { allowHosts: [`127.0.0.1:${web.port}`, `127.0.0.1:${closedPort}`] } });
   if (!quarry.app.registry.get('enhanced.scrape')) {
     throw new Error(
-      'enhanced.scrape is not registered: add scrapeCapability(services) to plugins/enhanced/index.ts and "enhanced.scrape" to plugins/enhanced/plugin.json',
+      'enhanced.scrape is not registered: add scrapeCapability(services) to plugins/enhanced/index.ts and ' +
+        '"enhanced.scrape" to plugins/enhanced/plugin.json',
     );
   }
 });

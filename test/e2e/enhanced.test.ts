@@ -81,7 +81,8 @@ describe('POST /api/v1/enhanced/discover-urls', () => {
 
 describe('POST /api/v1/enhanced/chunk-content', () => {
   const text =
-    '# Guide\n\nIntro paragraph about the guide.\n\n## Install 📦\n\nRun the installer. Then restart the machine.\n\n## Use\n\n' +
+    '# Guide\n\nIntro paragraph about the guide.\n\n## Install 📦\n\nRun the installer. Then restart the ' +
+    'machine.\n\n## Use\n\n' +
     'Open the app and search. '.repeat(40);
 
   it('serves every strategy with exact code-point offsets and token counts', async () => {
@@ -195,7 +196,7 @@ describe('GET /api/v1/enhanced/features and /performance', () => {
     web.addPage('/perf/blocked', captchaPage());
     web.addPage(
       '/perf/article',
-      `<html><head><title>Perf article</title></head><body><article><h1>Perf</h1>${'<p>Some measured words about extraction speed and quality here.</p>'.repeat(10)}</article></body></html>`,
+      `<html><head><title>Perf article</title></head><body><article><h1>Perf</h1>${'<p>Some measured words about ' + 'extraction speed and quality here.</p>'.repeat(10)}</article></body></html>`,
     );
     const scraped = await quarry.post('/api/v1/enhanced/scrape', {
       urls: [`${web.url}/perf/article`, `${web.url}/perf/blocked`],

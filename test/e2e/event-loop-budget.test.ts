@@ -42,7 +42,10 @@ const COMPANIES = [
 ];
 const CITIES = ['London', 'Berlin', 'Austin', 'Toronto', 'Madrid', 'Oslo'];
 
-/** A real Google result page with its results repeated 40 times (about 2 MB): seconds of DOM work for the engine's parser. */
+/**
+ * A real Google result page with its results repeated 40 times (about 2 MB): seconds of DOM work for the engine's
+ * parser.
+ */
 function hugeResultPage(): string {
   const page = readFileSync(join(PACKAGE_ROOT, 'engines/google/fixtures/nojs.html'), 'utf8');
   const bodyEnd = page.lastIndexOf('</body>');
@@ -67,7 +70,10 @@ function newsText(chars: number): string {
 
 let web: SandboxWeb;
 let quarry: RunningQuarry;
-/** A 1.5 MB page of news paragraphs (about 1,400 blocks), each with a link and an address; the one result of engine sandbox_big. */
+/**
+ * A 1.5 MB page of news paragraphs (about 1,400 blocks), each with a link and an address; the one result of engine
+ * sandbox_big.
+ */
 let bigPage: string;
 
 beforeAll(async () => {

@@ -44,7 +44,8 @@ beforeAll(async () => {
   // A slow section, for cancelling a crawl while it reads.
   web.addPage(
     '/slow/',
-    '<html><body><main><h1>Slow index</h1><p>Links to pages that take long to answer, for the cancel test of the crawl.</p><a href="/slow/a">a</a><a href="/slow/b">b</a></main></body></html>',
+    '<html><body><main><h1>Slow index</h1><p>Links to pages that take long to answer, for the cancel test of ' +
+      'the crawl.</p><a href="/slow/a">a</a><a href="/slow/b">b</a></main></body></html>',
     {
       contentType: 'text/html; charset=utf-8',
     },
@@ -57,14 +58,16 @@ beforeAll(async () => {
   // A section with a page the reader cannot read (not a document type), for the errors route.
   web.addPage(
     '/odd/',
-    '<html><body><main><h1>Odd index</h1><p>One readable page and one blob that is not a document at all, for the errors route.</p><a href="/odd/ok">ok</a><a href="/odd/blob">blob</a></main></body></html>',
+    '<html><body><main><h1>Odd index</h1><p>One readable page and one blob that is not a document at all, ' +
+      'for the errors route.</p><a href="/odd/ok">ok</a><a href="/odd/blob">blob</a></main></body></html>',
     {
       contentType: 'text/html; charset=utf-8',
     },
   );
   web.addPage(
     '/odd/ok',
-    '<html><body><main><h1>OK</h1><p>A readable page with enough words to count as content for the reader.</p></main></body></html>',
+    '<html><body><main><h1>OK</h1><p>A readable page with enough words to count as content for the ' +
+      'reader.</p></main></body></html>',
     {
       contentType: 'text/html; charset=utf-8',
     },

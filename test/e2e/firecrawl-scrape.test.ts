@@ -26,8 +26,10 @@ beforeAll(async () => {
   web.setRobots('User-agent: *\nDisallow: /fc/private/\n');
   web.addPage(
     '/fc/reveal',
-    '<!doctype html><html lang="en"><head><title>Reveal</title></head><body><main><h1>Hidden stone</h1><p>Press the button to see the answer about the quarry stone.</p>' +
-      '<button id="show" onclick="document.getElementById(\'answer\').textContent=\'The revealed stone is porphyry from the lower bench.\'">Show</button><p id="answer"></p></main></body></html>',
+    '<!doctype html><html lang="en"><head><title>Reveal</title></head><body><main><h1>Hidden ' +
+      'stone</h1><p>Press the button to see the answer about the quarry stone.</p>' +
+      '<button id="show" onclick="document.getElementById(\'answer\').textContent=\'The revealed stone is ' +
+      'porphyry from the lower bench.\'">Show</button><p id="answer"></p></main></body></html>',
     { contentType: 'text/html; charset=utf-8' },
   );
   quarry = await startQuarry(web);

@@ -440,7 +440,8 @@ describe(`fuzz every route (seed ${SEED})`, () => {
         expect(answer.status, where).toBeLessThan(500);
         if (request.expectError) {
           expect(answer.status, where).toBeGreaterThanOrEqual(400);
-          // A route speaking another service's wire format answers its error shape (Firecrawl's: error as text, code beside it).
+          // A route speaking another service's wire format answers its error shape (Firecrawl's: error as text, code
+          // beside it).
           if (request.capability.http.errorReply)
             expect(answer.body?.code, `${where}: not its wire format's JSON`).toMatch(/^[A-Z_]+$/);
           else expect(answer.body?.error?.code, `${where}: not the catalogue's JSON`).toMatch(/^[A-Z_]+$/);

@@ -22,9 +22,11 @@ const NODE_COLORS = {
 const HIGHLIGHT = [0xe0, 0x11, 0x5f] as const;
 
 const TEXTS = [
-  'Satya Nadella, chief executive of Microsoft, said Microsoft partnered with OpenAI. Nadella spoke in Seattle, Washington.',
+  'Satya Nadella, chief executive of Microsoft, said Microsoft partnered with OpenAI. Nadella spoke in ' +
+    'Seattle, Washington.',
   'Lucas Paganini, a planetary scientist at NASA, led the study at Goddard Space Flight Center in Greenbelt, Maryland.',
-  'Apple CEO Tim Cook said Salesforce founder Marc Benioff would visit Cupertino. Salesforce is based in San Francisco.',
+  'Apple CEO Tim Cook said Salesforce founder Marc Benioff would visit Cupertino. Salesforce is based in San ' +
+    'Francisco.',
   'Dataminr acquires ThreatConnect. Dataminr is headquartered in New York City.',
 ];
 

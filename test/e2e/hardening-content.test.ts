@@ -67,7 +67,8 @@ describe('5. scrape markdown of a hostile page', () => {
     ['markdown', 'markdown'],
     ['json', 'json'],
   ])(
-    'has no raw HTML tags, no javascript:/data: links and no links to refused addresses (response_format %s, markdown for MCP)',
+    'has no raw HTML tags, no javascript:/data: links and no links to refused addresses (response_format %s, ' +
+      'markdown for MCP)',
     async (_label, format) => {
       const url = web.addPage(`/hostile-${format}`, HOSTILE_PAGE());
       const { status, body } = await quarry.post('/api/v1/enhanced/scrape', {

@@ -154,11 +154,13 @@ describe('8. HTTP contract', () => {
     ['a bad method token', 'G@T / HTTP/1.1\r\nHost: x\r\n\r\n'],
     [
       'conflicting framing',
-      'POST /api/v1/enhanced/chunk-content HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+      'POST /api/v1/enhanced/chunk-content HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: ' +
+        'chunked\r\n\r\n0\r\n\r\n',
     ],
     [
       'a bad chunk size',
-      'POST /api/v1/enhanced/chunk-content HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\nzz\r\n',
+      'POST /api/v1/enhanced/chunk-content HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: ' +
+        'chunked\r\nContent-Type: application/json\r\n\r\nzz\r\n',
     ],
   ])('answers malformed framing (%s) with 400 in the catalogue format', async (_label, request) => {
     const answer = parseRaw((await raw(request)).text);

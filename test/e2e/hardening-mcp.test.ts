@@ -107,7 +107,8 @@ describe('MCP stdio answers every malformed message (JSON-RPC 2.0)', () => {
     [
       'a top-level __proto__ key',
       -32600,
-      '{"jsonrpc":"2.0","id":13,"method":"tools/call","params":{"name":"enhanced_chunk_content","arguments":{"text":"a"}},"__proto__":{"x":1}}',
+      '{"jsonrpc":"2.0","id":13,"method":"tools/call","params":{"name":"enhanced_chunk_content","arguments":{' +
+        '"text":"a"}},"__proto__":{"x":1}}',
       13,
     ],
     [
@@ -119,7 +120,8 @@ describe('MCP stdio answers every malformed message (JSON-RPC 2.0)', () => {
     [
       '__proto__ inside arguments',
       -32602,
-      '{"jsonrpc":"2.0","id":15,"method":"tools/call","params":{"name":"enhanced_chunk_content","arguments":{"text":"a","__proto__":{"x":1}}}}',
+      '{"jsonrpc":"2.0","id":15,"method":"tools/call","params":{"name":"enhanced_chunk_content","arguments":{' +
+        '"text":"a","__proto__":{"x":1}}}}',
       15,
     ],
     [
@@ -151,7 +153,8 @@ describe('MCP stdio answers every malformed message (JSON-RPC 2.0)', () => {
       expect(bad.error.message).toMatch(/^Invalid params: params\.arguments: /);
       expect(bad.error.message).not.toContain('[\n');
       session.write(
-        '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"enhanced_chunk_content","arguments":{"text":"a","options":{"constructor":{}}}}}',
+        '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"enhanced_chunk_content","arguments":' +
+          '{"text":"a","options":{"constructor":{}}}}}',
       );
       expect((await session.next()).error).toMatchObject({
         code: -32602,

@@ -65,7 +65,10 @@ export interface StartOptions {
   logger?: Logger;
   /** Extra capabilities served next to the plugins' (tests of the hosts' own behaviour). */
   capabilities?: AnyCapability[];
-  /** With `dataDir`, state lives there and survives close() (restart tests); else in a temporary folder removed on close. */
+  /**
+   * With `dataDir`, state lives there and survives close() (restart tests); else in a temporary folder removed on
+   * close.
+   */
   dataDir?: string;
   /** Keys the HTTP host accepts (`<group>:<key>` for a group's); default [TEST_KEY], which post/get/request send. */
   apiKeys?: string[];

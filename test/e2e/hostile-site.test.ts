@@ -29,11 +29,16 @@ const HOSTILE_TITLES = [
 
 /** Sentences about heat pumps (so answers quote them) carrying markup as text. */
 const HOSTILE_SENTENCES = [
-  'A heat pump moves heat from outside air into the house and its efficiency is measured by the coefficient of performance <script>alert(1)</script> which is usually above three.',
-  'Heat pump efficiency drops in cold weather, [read the guide](javascript:alert(document.cookie)) and <img src=x onerror=alert(1)> says installers.',
-  'Modern heat pumps reach a coefficient of performance of four <javascript:alert(1)> according to the Acme Heat Pump Corp. engineers.',
-  'Jane Doe, chief executive of Acme <b onmouseover=alert(1)>Heat</b> Pumps Corp., said heat pump efficiency keeps improving <a href="javascript:alert(1)">here</a>.',
-  'The heat pump principle was described by Lord Kelvin in 1852 ](javascript:alert(2)) [broken link text and <style>body{display:none}</style> more.',
+  'A heat pump moves heat from outside air into the house and its efficiency is measured by the coefficient ' +
+    'of performance <script>alert(1)</script> which is usually above three.',
+  'Heat pump efficiency drops in cold weather, [read the guide](javascript:alert(document.cookie)) and <img ' +
+    'src=x onerror=alert(1)> says installers.',
+  'Modern heat pumps reach a coefficient of performance of four <javascript:alert(1)> according to the Acme ' +
+    'Heat Pump Corp. engineers.',
+  'Jane Doe, chief executive of Acme <b onmouseover=alert(1)>Heat</b> Pumps Corp., said heat pump efficiency ' +
+    'keeps improving <a href="javascript:alert(1)">here</a>.',
+  'The heat pump principle was described by Lord Kelvin in 1852 ](javascript:alert(2)) [broken link text and ' +
+    '<style>body{display:none}</style> more.',
 ];
 
 const escapeHtml = (text: string) =>
@@ -45,7 +50,7 @@ function hostilePage(title: string, index: number): string {
   ).join('\n');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
 <meta property="og:title" content="${escapeHtml(`[x](javascript:alert(${index})) ${title}`)}">
-<meta name="description" content="${escapeHtml('<img src=x onerror=alert(1)> [desc](javascript:alert(1)) heat pump efficiency')}">
+<meta name="description" content="${escapeHtml('<img src=x onerror=alert(1)> ' + '[desc](javascript:alert(1)) heat pump efficiency')}">
 <meta property="og:description" content="${escapeHtml('<script>alert(1)</script> heat pump')}">
 <meta name="author" content="${escapeHtml('<b>Mallory</b> [m](javascript:x)')}">
 <style>body { background: url(javascript:alert(1)) }</style><script>alert('inline')</script></head>

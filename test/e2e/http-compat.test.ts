@@ -50,7 +50,8 @@ describe('trailing slash', () => {
         .replace(/:[a-z_]+/g, 'x');
       const forms = path.endsWith('/') ? [path, path.slice(0, -1)] : [path, `${path}/`];
       for (const form of forms) {
-        // GET and DELETE routes run (cheap here, unknown ids); POST routes get an empty body: a 400 from validation, never a 404.
+        // GET and DELETE routes run (cheap here, unknown ids); POST routes get an empty body: a 400 from validation,
+        // never a 404.
         const res =
           capability.http.method === 'GET'
             ? await quarry.get(form)

@@ -6,7 +6,7 @@
 import { Client } from '@modelcontextprotocol/client';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPClientTransport as LegacyHttp } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { playDefaultEngines } from '../recordings.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
@@ -109,7 +109,7 @@ describe('MCP over Streamable HTTP', () => {
   it('serves a 2025-06-18 client (the 1.x SDK) with its handshake', async () => {
     const client = new LegacyClient({ name: 'old-client', version: '1.0.0' });
     await client.connect(
-      new LegacyHttpTransport(new URL(`${quarry.url}/mcp`), { requestInit: { headers: { 'x-api-key': TEST_KEY } } }),
+      new LegacyHttp(new URL(`${quarry.url}/mcp`), { requestInit: { headers: { 'x-api-key': TEST_KEY } } }),
     );
     try {
       const { tools } = await client.listTools();

@@ -55,7 +55,8 @@ describe('the MCP Inspector CLI', () => {
 
   it('calls a tool and gets structured content and markdown', { timeout: 60_000 }, async () => {
     const text =
-      'Heat pumps move heat instead of making it. They use a refrigerant loop. Their efficiency is given as a coefficient of performance.';
+      'Heat pumps move heat instead of making it. They use a refrigerant loop. Their efficiency is given as ' +
+      'a coefficient of performance.';
     const result = await inspect(
       '--method',
       'tools/call',
@@ -119,7 +120,8 @@ describe('the MCP Inspector CLI over HTTP', () => {
       '--tool-name',
       'enhanced_chunk_content',
       '--tool-arg',
-      'text=Heat pumps move heat instead of making it. They use a refrigerant loop. Their efficiency is given as a coefficient of performance.',
+      'text=Heat pumps move heat instead of making it. They use a refrigerant loop. Their efficiency is ' +
+        'given as a coefficient of performance.',
       '--tool-arg',
       'max_tokens=16',
     );

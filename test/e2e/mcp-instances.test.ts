@@ -129,7 +129,8 @@ describe.runIf(hasRedisServer)('MCP on two instances behind an alternating balan
       expect(started.message.result).toMatchObject({ resultType: 'task', status: 'working' });
       const taskId = started.message.result.taskId as string;
 
-      // Which instance runs it: BullMQ keeps the worker's name (host:pid) on the job; kill it once its engine call is out.
+      // Which instance runs it: BullMQ keeps the worker's name (host:pid) on the job; kill it once its engine call is
+      // out.
       const runner = await until<QuarryProcess>(
         'a worker took the job',
         async () => {
@@ -148,7 +149,8 @@ describe.runIf(hasRedisServer)('MCP on two instances behind an alternating balan
       expect((await runner.exited).signal).toBe('SIGKILL');
       web.setEngineMode('bing', { kind: 'ok' });
 
-      // Still working after the kill, then completed by the survivor (BullMQ hands a stalled job over within lockMs + 2 × stalledIntervalMs).
+      // Still working after the kill, then completed by the survivor (BullMQ hands a stalled job over within lockMs + 2
+      // × stalledIntervalMs).
       const working = await mcpRequest(survivor.url, 'tasks/get', { taskId }, opted);
       expect(working.message.result.status).toBe('working');
       const done = await finishedTask(proxy.url, taskId, KEY, 120_000);

@@ -15,7 +15,8 @@ import { connectMcpStdio, mcpStdioCommand } from './mcp-stdio.js';
 const home = mkdtempSync(join(tmpdir(), 'quarry-mcp-snapshot-'));
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
-// One command for every start: the snapshot is keyed by the QUARRY_* variables (the config file's path among them) and cwd.
+// One command for every start: the snapshot is keyed by the QUARRY_* variables (the config file's path among them) and
+// cwd.
 const command = await mcpStdioCommand(null, { dataDir: join(home, 'data') }, { home, cwd: home });
 afterAll(() => command.cleanup());
 

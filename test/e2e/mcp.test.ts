@@ -17,7 +17,10 @@ let web: SandboxWeb;
 let quarry: RunningQuarry;
 /** One data directory for every server this file starts. */
 let dataDir: string;
-/** One server for the tests that need no settings of their own (each start costs seconds), logging at info for the stderr test. */
+/**
+ * One server for the tests that need no settings of their own (each start costs seconds), logging at info for the
+ * stderr test.
+ */
 let shared: McpStdio;
 
 const connect = (env: Record<string, string> = {}) => spawnMcpStdio(web, {}, { dataDir, env });

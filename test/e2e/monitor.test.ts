@@ -26,7 +26,8 @@ beforeAll(async () => {
   quarry = await startQuarry(web, {
     search: { defaultEngines: ['searxng'] },
     rateLimitPerMinute: 100_000,
-    // A jitter of 1% of the interval, not the default 10%: a first check then waits at most 1.4 s, not 10 s (schedule.test.ts covers the spread).
+    // A jitter of 1% of the interval, not the default 10%: a first check then waits at most 1.4 s, not 10 s
+    // (schedule.test.ts covers the spread).
     monitor: { testOnlyMinuteMs: MINUTE_MS, sweepIntervalSeconds: 1, jitterShare: 0.01 },
     webhooks: { backoffBaseMs: 200, maxAttempts: 6, timeoutMs: 3000, concurrency: 1 },
   });
@@ -310,7 +311,8 @@ describe('checks', () => {
       '/monitor/epsiline-report',
       '<html><head><title>Epsiline report</title></head><body><article><h1>Epsiline report</h1>' +
         '<p>Markets were calm on Tuesday and nothing else happened in the city.</p>' +
-        '<p>The epsiline reactor reached full power for the first time, its operators said, after three years of construction.</p>' +
+        '<p>The epsiline reactor reached full power for the first time, its operators said, after three ' +
+        'years of construction.</p>' +
         '<p>Visitors are welcome at the museum on weekends.</p></article></body></html>',
     );
     feed.set('epsiline', []);

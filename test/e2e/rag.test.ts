@@ -126,7 +126,8 @@ describe('rag search', () => {
     });
     expect(without.body.context).toBe('');
     expect(without.body.sources[0].content).toBe(
-      'The efficiency of an air-source heat pump drops as the outdoor temperature falls, so very cold weather raises running costs.',
+      'The efficiency of an air-source heat pump drops as the outdoor temperature falls, so very cold ' +
+        'weather raises running costs.',
     );
   });
 

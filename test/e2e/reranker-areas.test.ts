@@ -26,10 +26,18 @@ const GUIDE = {
   path: '/guides/heat-pumps-in-winter',
   title: 'Heat pumps in winter: a long guide',
   paragraphs: [
-    'In cold weather an air-source heat pump loses efficiency: as the outdoor temperature falls the heat pump has to work harder, and in very cold weather its running costs rise while the heat it delivers falls. Owners in cold places often add a backup heater for the coldest weeks of the year.',
-    'Installation takes two or three days for a typical house. The outdoor unit sits on a concrete pad or wall brackets, the installer runs refrigerant pipes through the wall, connects the indoor units or the hot water cylinder, fills and tests the system, and shows the owners the controls.',
-    'Noise is a common worry. A modern outdoor unit is about as loud as a quiet conversation at a few metres, and local rules often set how close to a neighbour it may stand. Placing it away from bedroom windows and on rubber feet keeps the sound down.',
-    'The idea is old: Lord Kelvin wrote in 1852 that an engine run in reverse could warm buildings with heat drawn from outside, and engineers built the first working systems within a few years of his paper, long before homes had electricity.',
+    'In cold weather an air-source heat pump loses efficiency: as the outdoor temperature falls the heat ' +
+      'pump has to work harder, and in very cold weather its running costs rise while the heat it delivers ' +
+      'falls. Owners in cold places often add a backup heater for the coldest weeks of the year.',
+    'Installation takes two or three days for a typical house. The outdoor unit sits on a concrete pad or ' +
+      'wall brackets, the installer runs refrigerant pipes through the wall, connects the indoor units or the ' +
+      'hot water cylinder, fills and tests the system, and shows the owners the controls.',
+    'Noise is a common worry. A modern outdoor unit is about as loud as a quiet conversation at a few ' +
+      'metres, and local rules often set how close to a neighbour it may stand. Placing it away from bedroom ' +
+      'windows and on rubber feet keeps the sound down.',
+    'The idea is old: Lord Kelvin wrote in 1852 that an engine run in reverse could warm buildings with heat ' +
+      'drawn from outside, and engineers built the first working systems within a few years of his paper, long ' +
+      'before homes had electricity.',
   ],
 };
 
@@ -140,7 +148,8 @@ describe('research and extraction', () => {
     expect(withModel.sources[0].url).toBe(site.url(HISTORY));
     expect(withModel.model_used).toBe('templates + extractive, reranked by tiny-reranker');
     expect(offline.model_used).toBe('templates + extractive');
-    // A page added later is summarised the same way; read back (a finished corpus resumed), the corpus still names what ordered it.
+    // A page added later is summarised the same way; read back (a finished corpus resumed), the corpus still names what
+    // ordered it.
     const addAndReadBack = async (quarry: RunningQuarry, corpusId: string) => {
       expect(
         (await quarry.post('/api/v1/rag/corpora/add', { corpus_id: corpusId, urls: [site.url(GUIDE.path)] })).status,

@@ -84,7 +84,8 @@ describe('robots.txt read in the worker pool', () => {
     const [members, open, drafts] = await scrape(large);
     expect(members).toMatchObject({ extraction_success: false, error_code: 'ROBOTS_DISALLOWED' });
     expect(open).toMatchObject({ extraction_success: true, title: 'Fixtures' });
-    // Not disallowed here (only Quarry's group on the small site names /drafts/): fetched, and the site has no such page.
+    // Not disallowed here (only Quarry's group on the small site names /drafts/): fetched, and the site has no such
+    // page.
     expect(drafts).toMatchObject({ extraction_success: false, error_code: 'HTTP_ERROR' });
     expect(checkedInPool).toEqual(
       expect.arrayContaining([`${large.url}/members/list`, `${large.url}/open/fixtures`, `${large.url}/drafts/x`]),

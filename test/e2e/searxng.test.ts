@@ -91,7 +91,8 @@ describe('LangChain', () => {
 
 describe('the requests other tools send', () => {
   it('Open WebUI: GET <query URL> with its parameters and no key header — through a URL key', async () => {
-    // open_webui/retrieval/web/searxng.py: the query URL's own parameters are dropped, these are sent, results sorted by score.
+    // open_webui/retrieval/web/searxng.py: the query URL's own parameters are dropped, these are sent, results sorted
+    // by score.
     const params = new URLSearchParams({
       q: 'hello',
       format: 'json',
@@ -118,7 +119,8 @@ describe('the requests other tools send', () => {
   });
 
   it('LibreChat: GET <instance>/search with X-API-Key and its fixed engines, categories, language and safesearch', async () => {
-    // @librechat/agents createSearXNGAPI: reads results[].title/url/content/publishedDate, img_src for images, suggestions.
+    // @librechat/agents createSearXNGAPI: reads results[].title/url/content/publishedDate, img_src for images,
+    // suggestions.
     const params = new URLSearchParams({
       q: 'hello',
       format: 'json',

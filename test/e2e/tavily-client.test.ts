@@ -17,7 +17,9 @@ let client: ReturnType<typeof tavily>;
 let hub: string;
 let external: string;
 
-/** depth 0: the hub; 1: two heat-pump pages, /crawl-site/more and a page on another site; 2: what those pages link to. */
+/**
+ * depth 0: the hub; 1: two heat-pump pages, /crawl-site/more and a page on another site; 2: what those pages link to.
+ */
 function addCrawlSite(research: ResearchWeb): void {
   external = `http://localhost:${research.web.port}/elsewhere`;
   const page = (title: string, links: string[]) =>
@@ -198,7 +200,8 @@ describe('the official @tavily/core client against Quarry', () => {
     const byUrl = new Map(response.results.map((r) => [r.url, r]));
     expect(byUrl.get(site.url('/heat-pumps/what-is-a-heat-pump'))!.rawContent).toContain('refrigerant');
     expect(byUrl.get(site.url('/heat-pumps/history-of-the-heat-pump'))!.rawContent).toContain('Lord Kelvin');
-    expect(byUrl.get(site.url('/heat-pumps/history-of-the-heat-pump'))!.rawContent).not.toMatch(/^#/m); // text, not markdown
+    // text, not markdown
+    expect(byUrl.get(site.url('/heat-pumps/history-of-the-heat-pump'))!.rawContent).not.toMatch(/^#/m);
     for (const result of response.results) {
       expect(result.images).toEqual([]);
       expect(result.favicon).toBe(site.url('/static/favicon.png'));

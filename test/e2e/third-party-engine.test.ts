@@ -45,7 +45,9 @@ beforeAll(async () => {
   const htmlFile = join(scratch, 'page.html');
   writeFileSync(
     htmlFile,
-    '<html><body><div class="hit"><a class="t" href="/doc/a">Pod scheduling basics</a><p class="s">How the scheduler places pods.</p></div><div class="hit"><a class="t" href="https://k8s.example/b">Taints &amp; tolerations</a><p class="s">Keep pods off nodes.</p></div></body></html>',
+    '<html><body><div class="hit"><a class="t" href="/doc/a">Pod scheduling basics</a><p class="s">How the ' +
+      'scheduler places pods.</p></div><div class="hit"><a class="t" href="https://k8s.example/b">Taints &amp; ' +
+      'tolerations</a><p class="s">Keep pods off nodes.</p></div></body></html>',
   );
   web.playEngine('my_html', { file: htmlFile, contentType: 'text/html' }, { rewriteLinks: false });
 

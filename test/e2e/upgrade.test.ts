@@ -169,7 +169,8 @@ describe.runIf(existsSync(join(PACKAGE_ROOT, 'dist/hosts/cli/main.js')))('upgrad
   }, 180_000);
 
   it.runIf(hasRedisServer)(
-    'Redis: the current build on the release’s dump.rdb and data directory finds everything, and marks each Redis store',
+    'Redis: the current build on the release’s dump.rdb and data directory finds everything, and marks each ' +
+      'Redis store',
     async () => {
       const redisDir = copyOf('.');
       redis = await startLocalRedis({ dir: redisDir });

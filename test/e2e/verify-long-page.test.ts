@@ -72,7 +72,8 @@ afterAll(async () => {
 it('answers partially_true for a claim a long page states in part, with the sentences that state those parts', async () => {
   const res = await quarry.post('/api/v1/verify/claim', {
     claim:
-      'Marta Okafor is the editor of the Lakeside Courier, a weekly newspaper founded in 1921 and still printed on Thursdays.',
+      'Marta Okafor is the editor of the Lakeside Courier, a weekly newspaper founded in 1921 and still ' +
+      'printed on Thursdays.',
   });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   const out = res.body;

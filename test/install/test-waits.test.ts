@@ -54,7 +54,8 @@ const ALLOWED: Record<string, { matches: number; reason: string }> = {
   'core/http/outbound-client.test.ts': {
     matches: 2,
     reason:
-      'a slow upstream (each answer held 80 ms, so requests overlap), and proving no retry follows a cancellation needs a window longer than the backoff',
+      'a slow upstream (each answer held 80 ms, so requests overlap), and proving no retry follows a ' +
+      'cancellation needs a window longer than the backoff',
   },
   'core/stores/record-mutex.test.ts': {
     matches: 2,

@@ -27,8 +27,10 @@ export const CLAIM_PAGES: Record<string, ClaimPage[]> = {
       path: '/claims/eiffel-records',
       title: 'Eiffel Tower records and visitors',
       paragraphs: [
-        'Construction of the Eiffel Tower was completed in March 1889, after two years of work by some three hundred workers.',
-        'At 330 metres, the Eiffel Tower was the tallest structure in the world until the Chrysler Building was finished in 1930.',
+        'Construction of the Eiffel Tower was completed in March 1889, after two years of work by some three ' +
+          'hundred workers.',
+        'At 330 metres, the Eiffel Tower was the tallest structure in the world until the Chrysler Building ' +
+          'was finished in 1930.',
         'Nearly seven million people visit the monument every year, most of them from abroad.',
       ],
     },
@@ -39,8 +41,10 @@ export const CLAIM_PAGES: Record<string, ClaimPage[]> = {
       title: 'Can you see the Great Wall of China from space?',
       paragraphs: [
         'The Great Wall of China is not visible from the Moon with the naked eye, despite the popular belief.',
-        'Astronauts who walked on the Moon have said that no human-made structure on Earth can be seen from there without aid.',
-        'Even from low Earth orbit the wall is very hard to make out, because it is narrow and close in colour to the land around it.',
+        'Astronauts who walked on the Moon have said that no human-made structure on Earth can be seen from ' +
+          'there without aid.',
+        'Even from low Earth orbit the wall is very hard to make out, because it is narrow and close in ' +
+          'colour to the land around it.',
       ],
     },
     {
@@ -48,7 +52,8 @@ export const CLAIM_PAGES: Record<string, ClaimPage[]> = {
       title: 'A short history of the Great Wall',
       paragraphs: [
         'The Great Wall of China is a series of fortifications built across northern China over many centuries.',
-        'Most of the wall that stands today was built during the Ming dynasty, between the fourteenth and seventeenth centuries.',
+        'Most of the wall that stands today was built during the Ming dynasty, between the fourteenth and ' +
+          'seventeenth centuries.',
         'The claim that the Great Wall of China can be seen from the Moon with the naked eye is a myth.',
       ],
     },

@@ -70,7 +70,8 @@ describe('rewriteLinks', () => {
 
   it('leaves the hosts it is told to keep, subdomains included', () => {
     const { links } = rewrite(
-      '<a href="https://arxiv.org/abs/1">a</a> <a href="http://export.arxiv.org/api">b</a> <a href="https://other.org/">c</a>',
+      '<a href="https://arxiv.org/abs/1">a</a> <a href="http://export.arxiv.org/api">b</a> <a ' +
+        'href="https://other.org/">c</a>',
       ['arxiv.org'],
     );
     expect(links.map((link) => link.original)).toEqual(['https://other.org/']);

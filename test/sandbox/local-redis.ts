@@ -37,7 +37,9 @@ function exited(child: ChildProcess): Promise<void> {
   });
 }
 
-/** With `dir`, the server loads `dir/dump.rdb` when there is one (a recorded Redis) and leaves the folder to the caller. */
+/**
+ * With `dir`, the server loads `dir/dump.rdb` when there is one (a recorded Redis) and leaves the folder to the caller.
+ */
 export async function startLocalRedis(options: { dir?: string } = {}): Promise<LocalRedis> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'quarry-redis-'));
   const port = await freePort();

@@ -19,10 +19,14 @@ export const MEANING_PAGES: readonly MeaningPage[] = [
     published: '2024-03-12T09:00:00Z',
     author: 'Dana Reyes',
     paragraphs: [
-      'If someone suddenly goes down, is unresponsive and has no pulse, call the emergency number at once and ask for an ambulance and a defibrillator.',
-      'Start chest compressions straight away: kneel beside the patient, place the heel of your hand in the centre of the chest and press hard and fast, about twice per second.',
-      'Cardiopulmonary resuscitation keeps oxygenated blood flowing to the brain. If you are trained, give two rescue breaths after every thirty compressions.',
-      'As soon as an automated external defibrillator arrives, switch it on and follow its spoken instructions while compressions continue.',
+      'If someone suddenly goes down, is unresponsive and has no pulse, call the emergency number at once ' +
+        'and ask for an ambulance and a defibrillator.',
+      'Start chest compressions straight away: kneel beside the patient, place the heel of your hand in the ' +
+        'centre of the chest and press hard and fast, about twice per second.',
+      'Cardiopulmonary resuscitation keeps oxygenated blood flowing to the brain. If you are trained, give ' +
+        'two rescue breaths after every thirty compressions.',
+      'As soon as an automated external defibrillator arrives, switch it on and follow its spoken ' +
+        'instructions while compressions continue.',
     ],
   },
   {
@@ -34,7 +38,8 @@ export const MEANING_PAGES: readonly MeaningPage[] = [
       'Engineers say the bridge collapsed because corroded steel cables could no longer carry the load of the deck.',
       'The bridge was the heartbeat of the town; the council now wants to revive the crossing with a new span.',
       'Nobody was on the deck when it fell down, and divers found no man in the river, only debris.',
-      'The inspection report had warned that the bridge was not breathing properly: its expansion joints were jammed and could no longer move in the summer heat.',
+      'The inspection report had warned that the bridge was not breathing properly: its expansion joints ' +
+        'were jammed and could no longer move in the summer heat.',
     ],
   },
   {
@@ -43,9 +48,12 @@ export const MEANING_PAGES: readonly MeaningPage[] = [
     published: '2025-01-20T08:00:00Z',
     author: 'Lee Park',
     paragraphs: [
-      'What to do when a meeting overwhelms you: a person can slow down breathing to four seconds in and six seconds out.',
-      'Box breathing, popular with athletes, is another exercise a man or woman can practise at the desk to revive a tired mind.',
-      'Calm breathing reaches the unconscious mind and slows the heartbeat before a presentation, so a person speaks more clearly.',
+      'What to do when a meeting overwhelms you: a person can slow down breathing to four seconds in and six ' +
+        'seconds out.',
+      'Box breathing, popular with athletes, is another exercise a man or woman can practise at the desk to ' +
+        'revive a tired mind.',
+      'Calm breathing reaches the unconscious mind and slows the heartbeat before a presentation, so a ' +
+        'person speaks more clearly.',
     ],
   },
 ];

@@ -36,13 +36,19 @@ export interface SandboxWeb {
   /** http://127.0.0.1:PORT */
   url: string;
   port: number;
-  /** Serve a recorded engine response for every request under /engines/<id>/ (any path, any query). Several recordings are served in order, the last one repeating. */
+  /**
+   * Serve a recorded engine response for every request under /engines/<id>/ (any path, any query). Several recordings
+   * are served in order, the last one repeating.
+   */
   playEngine(
     id: string,
     recording: EngineRecording | EngineRecording[],
     opts?: { rewriteLinks?: boolean; delayMs?: number },
   ): void;
-  /** Answer every request under /engines/<id>/ with answerer(request URL): results that change with the query or over time. */
+  /**
+   * Answer every request under /engines/<id>/ with answerer(request URL): results that change with the query or over
+   * time.
+   */
   answerEngine(id: string, answerer: EngineAnswerer, opts?: { delayMs?: number }): void;
   /** `${url}/engines/${id}` — tests set engines.<id>.baseUrl to this. */
   engineBaseUrl(id: string): string;
@@ -54,7 +60,9 @@ export interface SandboxWeb {
   sitePages(): string[];
   /** Serves body at path (exact path+query match first, then path alone); returns the full URL. */
   addPage(path: string, body: string, opts?: AddPageOptions): string;
-  /** Serves binary content at path (same matching as addPage), e.g. model files in the hub layout; returns the full URL. */
+  /**
+   * Serves binary content at path (same matching as addPage), e.g. model files in the hub layout; returns the full URL.
+   */
   addFile(path: string, body: Buffer, contentType?: string): string;
   /** Body of /robots.txt; null (the default) answers 404. */
   setRobots(body: string | null): void;
@@ -62,7 +70,9 @@ export interface SandboxWeb {
   webhookUrl(name: string): string;
   /** Answer 500 to the next N deliveries to this hook. */
   setWebhookFailures(name: string, failFirstN: number): void;
-  /** Never answer the next N deliveries to this hook (the connection stays open until the sender gives up or close()). */
+  /**
+   * Never answer the next N deliveries to this hook (the connection stays open until the sender gives up or close()).
+   */
   setWebhookHang(name: string, hangFirstN: number): void;
   /** Status for deliveries that are not in the failing first N (default 200). */
   setWebhookStatus(name: string, status: number): void;

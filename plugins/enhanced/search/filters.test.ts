@@ -46,7 +46,8 @@ describe('pruning filter on real pages', () => {
   });
   it("reads page furniture with the extractor's detector: the site header, a share bar and a newsletter box go, the article's own header stays", () => {
     const blocks = pageBlocks(
-      '<body><header><p>Example News, all the news</p></header><main><article><header><h1>Council approves the new bridge</h1></header>' +
+      '<body><header><p>Example News, all the news</p></header><main><article><header><h1>Council approves ' +
+        'the new bridge</h1></header>' +
         '<p>The city council approved the new bridge on Tuesday after a long debate about its cost and its route.</p>' +
         '<div class="share-buttons"><p>Share this story</p></div></article>' +
         '<div class="newsletter-signup"><p>Get our newsletter every morning</p></div></main></body>',
@@ -60,7 +61,8 @@ describe('pruning filter on real pages', () => {
       'Get our newsletter every morning': true,
     });
     expect(blocksText(pruneBlocks(blocks))).toBe(
-      'Council approves the new bridge\n\nThe city council approved the new bridge on Tuesday after a long debate about its cost and its route.',
+      'Council approves the new bridge\n\nThe city council approved the new bridge on Tuesday after a long ' +
+        'debate about its cost and its route.',
     );
   });
 });
@@ -81,7 +83,8 @@ describe('markdown of blocks', () => {
   it('keeps headings, list items, code and quotes in markdown form', async () => {
     const md = await blocksToMarkdown(
       pageBlocks(
-        '<h2>Steps</h2><ul><li>Mix</li><li>Bake</li></ul><pre>let x = 1;\n  x++;</pre><blockquote>Good bread</blockquote><p>Done.</p>',
+        '<h2>Steps</h2><ul><li>Mix</li><li>Bake</li></ul><pre>let x = 1;\n  x++;</pre><blockquote>Good ' +
+          'bread</blockquote><p>Done.</p>',
       ),
     );
     expect(md).toBe('## Steps\n\n- Mix\n- Bake\n\n```\nlet x = 1;\n  x++;\n```\n\n> Good bread\n\nDone.');
@@ -90,7 +93,8 @@ describe('markdown of blocks', () => {
   it('writes table rows as a GFM table: header row, delimiter row, escaped cells, widened to the widest row', async () => {
     const md = await blocksToMarkdown(
       pageBlocks(
-        '<p>Prices</p><table><tr><th>Loaf</th><th>Price</th></tr><tr><td>Rye *dark*</td><td>4</td></tr><tr><td>Spelt</td><td>5</td><td>new</td></tr></table><p>Done.</p>',
+        '<p>Prices</p><table><tr><th>Loaf</th><th>Price</th></tr><tr><td>Rye ' +
+          '*dark*</td><td>4</td></tr><tr><td>Spelt</td><td>5</td><td>new</td></tr></table><p>Done.</p>',
       ),
     );
     expect(md).toBe(

@@ -1,4 +1,7 @@
-/** Markdown of a list of text blocks: headings, list items, code fences, quotes and tables keep their form; the text itself is escaped. */
+/**
+ * Markdown of a list of text blocks: headings, list items, code fences, quotes and tables keep their form; the text
+ * itself is escaped.
+ */
 import { TimeSlicer } from '../../../core/time-slice.js';
 import { escapeMarkdownText, fencedCode } from '../../../services/markdown/escape.js';
 import { renderMarkdownTable } from '../../../services/markdown/table.js';
@@ -48,7 +51,10 @@ export async function blocksToMarkdown(blocks: TextBlock[]): Promise<string> {
   return parts.join('');
 }
 
-/** A run of rows as a GFM table, its first row the header, widened to the widest row (a viewer drops cells past the header's). */
+/**
+ * A run of rows as a GFM table, its first row the header, widened to the widest row (a viewer drops cells past the
+ * header's).
+ */
 function tableMarkdown(rows: string[][]): string {
   const [first = [], ...rest] = rows;
   const columns = Math.max(...rows.map((row) => row.length));

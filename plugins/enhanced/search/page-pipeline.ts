@@ -27,7 +27,9 @@ export interface PageInput {
 
 export interface PageContext {
   fetchHtml(url: string, signal?: AbortSignal): Promise<{ html: string; finalUrl: string }>;
-  /** The extraction worker pool: the page's HTML is read and user-supplied patterns run there, never on the event loop. */
+  /**
+   * The extraction worker pool: the page's HTML is read and user-supplied patterns run there, never on the event loop.
+   */
   parsing: Pick<EnhancedServices['parsing'], 'regex' | 'page'>;
   deadline: number;
   signal?: AbortSignal;

@@ -10,7 +10,8 @@ import { AppError } from '../../../core/errors.js';
 import type { CompiledPattern } from '../../../services/extract/regex-extract.js';
 
 const MONTHS =
-  'Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?';
+  'Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:obe' +
+  'r)?|Nov(?:ember)?|Dec(?:ember)?';
 
 /** Every pattern is linear: no nested or overlapping unbounded repetition. */
 export const BUILT_IN_PATTERNS = {
@@ -20,7 +21,9 @@ export const BUILT_IN_PATTERNS = {
   },
   /** +CC then 6–14 more digits in groups separated by spaces, dots, dashes or a bracketed area code. */
   phone_international: { source: String.raw`\+[1-9]\d{0,2}(?:[ .-]?\(?\d{1,4}\)?){1,5}[ .-]?\d{2,4}\b`, flags: 'g' },
-  /** (212) 555-0123, 212-555-0123, 212.555.0123, optionally with a leading 1; not the tail of an international number. */
+  /**
+   * (212) 555-0123, 212-555-0123, 212.555.0123, optionally with a leading 1; not the tail of an international number.
+   */
   phone_us: {
     source: String.raw`(?<![\d+]|\+\d{1,3}[ .-]?)(?:1[ .-]?)?(?:\(\d{3}\) ?|\d{3}[ .-])\d{3}[ .-]\d{4}\b`,
     flags: 'g',

@@ -27,7 +27,8 @@ describe('regex strategy', () => {
   it('matches phones in international and US forms, and ISO and numeric dates', () => {
     const matches = regexExtract(
       [
-        'Call +1 415 555 2671 or +49 (30) 1234567, US office (212) 555-0199 or 646.555.0123. Due 2024-05-01T10:00:00Z, signed 04/21/2023.',
+        'Call +1 415 555 2671 or +49 (30) 1234567, US office (212) 555-0199 or 646.555.0123. Due ' +
+          '2024-05-01T10:00:00Z, signed 04/21/2023.',
       ],
       compilePatterns(['phone', 'date'], undefined),
     );

@@ -17,7 +17,8 @@ export const enhancedSearchInputSchema = searchInputSchema.extend({
     .enum(EXTRACTION_STRATEGIES)
     .default('none')
     .describe(
-      'none, cosine (cluster blocks by meaning), json_css (CSS selector schema), regex (built-in and custom patterns), llm (schema-guided, needs a model)',
+      'none, cosine (cluster blocks by meaning), json_css (CSS selector schema), regex (built-in and custom ' +
+        'patterns), llm (schema-guided, needs a model)',
     ),
   content_filter: z
     .enum(CONTENT_FILTERS)
@@ -40,7 +41,8 @@ export const enhancedSearchInputSchema = searchInputSchema.extend({
   css_schema: boundedMap(32)
     .optional()
     .describe(
-      'json_css: {name?, baseSelector, fields: [{name, selector?, type: text|attribute|html|nested|list|nested_list, attribute?, fields?, default?}]}',
+      'json_css: {name?, baseSelector, fields: [{name, selector?, type: ' +
+        'text|attribute|html|nested|list|nested_list, attribute?, fields?, default?}]}',
     ),
   regex_patterns: z
     .array(z.string().max(64))
@@ -48,7 +50,8 @@ export const enhancedSearchInputSchema = searchInputSchema.extend({
     .max(20)
     .optional()
     .describe(
-      'regex: built-in patterns (email, phone, phone_international, phone_us, url, date, date_iso, date_numeric, date_written, currency, price, all); default all unless custom_patterns are given',
+      'regex: built-in patterns (email, phone, phone_international, phone_us, url, date, date_iso, ' +
+        'date_numeric, date_written, currency, price, all); default all unless custom_patterns are given',
     ),
   custom_patterns: boundedMap(
     20,

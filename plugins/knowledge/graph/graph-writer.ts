@@ -43,7 +43,9 @@ import {
 
 export const MAX_SOURCES_KEPT = 50;
 const MAX_CUES = 10;
-/** Commit attempts of one write; with the backoff below about 6 s of contention from other instances before giving up. */
+/**
+ * Commit attempts of one write; with the backoff below about 6 s of contention from other instances before giving up.
+ */
 const MAX_ATTEMPTS = 30;
 const BACKOFF_BASE_MS = 5;
 const BACKOFF_MAX_MS = 300;
@@ -308,7 +310,9 @@ interface AbsorbPlan {
   now: string;
 }
 
-/** Folds the short-form entity into the new full one: names, sources, counts and relations move; the short form goes. */
+/**
+ * Folds the short-form entity into the new full one: names, sources, counts and relations move; the short form goes.
+ */
 async function absorb(backend: GraphBackend, plan: AbsorbPlan): Promise<void> {
   const { target, absorbed, records, expectEntities, expectEdges, putEdges, deleteEntities, deleteEdges, now } = plan;
   const rule: MergeRule = target.type === 'person' ? 'surname' : 'short-form';
@@ -384,7 +388,10 @@ function serialised<T>(backend: GraphBackend, write: () => Promise<T>): Promise<
   return run;
 }
 
-/** After a refused commit: a pause growing with the attempt, randomised so two instances do not retry in step; throws once attempts run out. */
+/**
+ * After a refused commit: a pause growing with the attempt, randomised so two instances do not retry in step; throws
+ * once attempts run out.
+ */
 async function backOff(attempt: number, what: string): Promise<void> {
   if (attempt >= MAX_ATTEMPTS)
     throw new AppError(

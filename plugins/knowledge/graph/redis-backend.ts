@@ -143,7 +143,8 @@ export class RedisGraphBackend implements GraphBackend {
     const entityKeys = [...write.expectEntities.keys()].map((id) => this.key('ent', id));
     const edgeKeys = [...write.expectEdges.keys()].map((k) => this.key('edge', k));
     const watched = [...entityKeys, ...edgeKeys];
-    // A write that creates or deletes entities also watches the entity count (the cap's measure), so it is checked and changed atomically.
+    // A write that creates or deletes entities also watches the entity count (the cap's measure), so it is checked and
+    // changed atomically.
     const growth = entityGrowth(write);
     const countKey = this.key('entity-count');
     if (watched.length > 0 || growth !== 0) await client.watch(growth !== 0 ? [...watched, countKey] : watched);
@@ -165,7 +166,8 @@ export class RedisGraphBackend implements GraphBackend {
     let count: number | null = null;
     if (growth !== 0) {
       const stored = await client.get(countKey);
-      // Graphs written before the count existed: their rank set counts every entity (watched, so a concurrent first count is caught).
+      // Graphs written before the count existed: their rank set counts every entity (watched, so a concurrent first
+      // count is caught).
       count = stored === null ? await client.zCard(this.key('rank')) : Number(stored);
       try {
         assertWithinCap(write, count);

@@ -168,7 +168,8 @@ export class SqliteGraphBackend implements GraphBackend {
       for (const entity of write.putEntities) {
         const vector = entity.vector;
         await db.run(
-          'INSERT OR REPLACE INTO entities (id, type, degree, sources, version, doc, vector) VALUES (?, ?, ?, ?, ?, ?, ?)',
+          'INSERT OR REPLACE INTO entities (id, type, degree, sources, version, doc, vector) VALUES (?, ?, ' +
+            '?, ?, ?, ?, ?)',
           [
             entity.id,
             entity.type,

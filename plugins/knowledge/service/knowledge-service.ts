@@ -44,7 +44,9 @@ export function graphNamespace(principal: Principal | undefined): string | null 
   return principal.admin ? null : principal.id;
 }
 
-/** What every scoped service of one installation shares: the open stores (the offline tagger lives in the worker pool). */
+/**
+ * What every scoped service of one installation shares: the open stores (the offline tagger lives in the worker pool).
+ */
 class SharedParts {
   readonly backends = new Map<string | null, Promise<GraphBackend>>();
   readonly scoped = new Map<string | null, KnowledgeService>();

@@ -76,9 +76,12 @@ export async function extractWithLlm(
     system:
       'Extract the named entities and the relations between them from the text. ' +
       `Entity types: ${ENTITY_TYPES.join(', ')}. Relation types (from → to): leads (person → organization), founded (person → organization), ` +
-      'works_for (person → organization), developed (organization or person → product, technology or work), acquired, invested_in, partnered_with, ' +
-      'competes_with, part_of (organization → organization, location → location), located_in (organization or event → location). ' +
-      'Use each entity’s fullest name as "name" and list the other names the text uses for it in "aliases". "title" is a person’s role in the text, else "". ' +
+      'works_for (person → organization), developed (organization or person → product, technology or work), ' +
+      'acquired, invested_in, partnered_with, ' +
+      'competes_with, part_of (organization → organization, location → location), located_in (organization ' +
+      'or event → location). ' +
+      'Use each entity’s fullest name as "name" and list the other names the text uses for it in "aliases". ' +
+      '"title" is a person’s role in the text, else "". ' +
       'Relations use entity names exactly as given in "name". Only what the text states.',
     messages: [{ role: 'user', content: text }],
     json: { name: 'knowledge', schema: SCHEMA },

@@ -28,7 +28,10 @@ export interface CorpusRecord {
   updated_at: string;
   /** The build's process while it runs (crash recovery); not who the corpus belongs to. */
   owner: CorpusOwner | null;
-  /** The principal the corpus belongs to (core/principal.ts); absent on corpora made before ownership existed (admins only). */
+  /**
+   * The principal the corpus belongs to (core/principal.ts); absent on corpora made before ownership existed (admins
+   * only).
+   */
   owner_id?: string;
 }
 

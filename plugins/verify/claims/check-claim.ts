@@ -38,7 +38,10 @@ export type ClaimStep = 'decompose' | 'retrieve' | 'judge' | 'aggregate';
 export interface CheckClaimOptions {
   depth: Depth;
   embedder: Embedder | null;
-  /** When given, the model decomposes the claim and judges stance; rules otherwise (and where its answer cannot be read). */
+  /**
+   * When given, the model decomposes the claim and judges stance; rules otherwise (and where its answer cannot be
+   * read).
+   */
   llm: LlmClient | null;
   /** A configured NLI model: judges stance when the LLM does not (absent or unreadable), before the rules. */
   stance?: StanceModel | null;

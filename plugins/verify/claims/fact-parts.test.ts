@@ -10,7 +10,8 @@ describe('fact parts', () => {
   it('cuts a long statement at commas, brackets and linking words, keeping pieces too short to stand alone with the part before', () => {
     const parts = partsOf(
       fact(
-        'Marta Okafor is the editor of the Lakeside Courier, a weekly newspaper founded in 1921 and still printed on Thursdays',
+        'Marta Okafor is the editor of the Lakeside Courier, a weekly newspaper founded in 1921 and still ' +
+          'printed on Thursdays',
       ),
     );
     expect(parts.map((p) => p.text)).toEqual([
@@ -23,7 +24,8 @@ describe('fact parts', () => {
 
   it('tells which parts the evidence states', () => {
     const claim = fact(
-      'Marta Okafor is the editor of the Lakeside Courier, a weekly newspaper founded in 1921 and still printed on Thursdays',
+      'Marta Okafor is the editor of the Lakeside Courier, a weekly newspaper founded in 1921 and still ' +
+        'printed on Thursdays',
     );
     const reach = reachOf(
       claim,

@@ -41,16 +41,21 @@ export const NEGATED_AUXILIARIES = new Set([
 /** Direction of change or comparison: a fact saying "up" is contradicted by evidence saying only "down" or "flat". */
 export const DIRECTION = {
   up: stems(
-    'increase increasing rise rises rising rose risen grow grows growing grew grown gain climb soar surge expand accelerate ' +
-      'higher more greater larger bigger warm warmer warming hotter heat heating boost raise exceed strengthen intensify ' +
+    'increase increasing rise rises rising rose risen grow grows growing grew grown gain climb soar surge ' +
+      'expand accelerate ' +
+      'higher more greater larger bigger warm warmer warming hotter heat heating boost raise exceed ' +
+      'strengthen intensify ' +
       'up upward growth spike spread',
   ),
   down: stems(
-    'decrease decreasing decline declining fall falls falling fell fallen drop shrink shrank lose losing lost loss reduce reduction ' +
-      'contract slow slower slowdown lower less fewer smaller cool cooler cooling colder weaken diminish plunge dip down downward retreat thin thinner',
+    'decrease decreasing decline declining fall falls falling fell fallen drop shrink shrank lose losing ' +
+      'lost loss reduce reduction ' +
+      'contract slow slower slowdown lower less fewer smaller cool cooler cooling colder weaken diminish ' +
+      'plunge dip down downward retreat thin thinner',
   ),
   flat: stems(
-    'stable steady flat unchanged level leveled levelled plateau pause paused hiatus stop stopped stall stalled halt halted constant',
+    'stable steady flat unchanged level leveled levelled plateau pause paused hiatus stop stopped stall ' +
+      'stalled halt halted constant',
   ),
 } as const;
 
@@ -103,14 +108,17 @@ export const ANTONYMS: Array<[string, string]> = (
 
 /** Words by which a sentence calls a statement false. */
 export const FALSITY_MARKERS = stems(
-  'myth hoax false falsely debunk debunked misconception misleading incorrect wrong untrue baseless unfounded disproved disproven ' +
+  'myth hoax false falsely debunk debunked misconception misleading incorrect wrong untrue baseless ' +
+    'unfounded disproved disproven ' +
     'refuted refute fabricated fake misinformation disinformation conspiracy erroneous discredited',
 );
 
 /** Words that weaken what a sentence asserts. */
 export const HEDGES = stems(
-  'may might could possibly perhaps suggest suggests suggested likely unlikely uncertain unclear appear appears seem seems ' +
-    'estimate estimated potentially speculate speculative hypothesis hypothesize debate debated controversial disputed claim claims claimed alleged allegedly',
+  'may might could possibly perhaps suggest suggests suggested likely unlikely uncertain unclear appear ' +
+    'appears seem seems ' +
+    'estimate estimated potentially speculate speculative hypothesis hypothesize debate debated ' +
+    'controversial disputed claim claims claimed alleged allegedly',
 );
 
 /** Words that introduce a qualification of what precedes or follows. */
@@ -120,6 +128,8 @@ export const CONTRAST_MARKERS = stems(
 
 /** Words of reported speech and generic discourse: they carry no content of the fact. */
 export const LIGHT_WORDS = stems(
-  'say says said according report reports reported state states stated also would one two new many much even well still like ' +
-    'just such may might could can will shall must make made way thing things time times year years people percent per cent',
+  'say says said according report reports reported state states stated also would one two new many much even ' +
+    'well still like ' +
+    'just such may might could can will shall must make made way thing things time times year years people ' +
+    'percent per cent',
 );

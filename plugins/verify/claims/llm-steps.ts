@@ -15,7 +15,8 @@ import type { Stance, StanceJudgement } from './stance-rules.js';
 export async function decomposeWithLlm(client: LlmClient, claim: string, signal?: AbortSignal): Promise<Fact[] | null> {
   const response = await client.complete({
     system:
-      'You split a factual claim into the separate facts it asserts (entities, numbers, dates, relations), each a short self-contained statement ' +
+      'You split a factual claim into the separate facts it asserts (entities, numbers, dates, relations), ' +
+      'each a short self-contained statement ' +
       `in the claim's own words. At most ${MAX_FACTS} facts. Mark the one fact the claim stands or falls on as central. ` +
       'Answer with JSON: {"facts": [{"text": string, "central": boolean}]}.',
     messages: [{ role: 'user', content: `Claim: ${cleanClaim(claim)}` }],
@@ -54,9 +55,12 @@ export async function judgeWithLlm(
   const listing = candidates.map((c, i) => `[${i}] ${c.sentence.replace(/\s+/g, ' ')}`).join('\n');
   const response = await client.complete({
     system:
-      'You judge evidence for fact-checking. For each numbered sentence, say whether it supports the fact, contradicts it, or is unrelated ' +
-      '(on topic but neither confirms nor denies it). Judge only by what the sentence states; hedged or partial statements get a lower strength. ' +
-      'Answer with JSON: {"judgements": [{"id": number, "stance": "supports"|"contradicts"|"unrelated", "strength": number between 0 and 1, "reason": string}]}.',
+      'You judge evidence for fact-checking. For each numbered sentence, say whether it supports the fact, ' +
+      'contradicts it, or is unrelated ' +
+      '(on topic but neither confirms nor denies it). Judge only by what the sentence states; hedged or ' +
+      'partial statements get a lower strength. ' +
+      'Answer with JSON: {"judgements": [{"id": number, "stance": "supports"|"contradicts"|"unrelated", ' +
+      '"strength": number between 0 and 1, "reason": string}]}.',
     messages: [{ role: 'user', content: `Fact: ${fact.text}\n\nSentences:\n${listing}` }],
     json: true,
     temperature: 0,

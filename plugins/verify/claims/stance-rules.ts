@@ -157,7 +157,8 @@ export function judgeByRules(input: StanceInput, rules = STANCE_RULES, lookForQu
       (against += w.falsity), reasons.push('the evidence calls the statement false');
   }
   if (fig.mismatched > 0 && fig.matched === 0) (against += w.figure), reasons.push(FIGURE_DIFFERS);
-  // A different year contradicts only a sentence that states the same thing (every content word of the fact but its names).
+  // A different year contradicts only a sentence that states the same thing (every content word of the fact but its
+  // names).
   if (year === 'mismatch' && predicateCoverage(fact, sentence) >= 1) (against += w.year), reasons.push(YEAR_DIFFERS);
   const hedge = sentence.hedged ? rules.hedgeFactor : 1;
   if (sentence.hedged) reasons.push(HEDGED);

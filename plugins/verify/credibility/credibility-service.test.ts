@@ -32,7 +32,8 @@ describe('published ratings (bundled Lin et al. 2023 pc1, real rows)', () => {
   });
 
   it('answers a rated domain with its published pc1 and says where it comes from', () => {
-    // Rows of data/lin2023-domain-pc1.csv: reuters.com,1 / infowars.com,0.0458475179096454 / nytimes.com,0.858776290720608
+    // Rows of data/lin2023-domain-pc1.csv: reuters.com,1 / infowars.com,0.0458475179096454 /
+    // nytimes.com,0.858776290720608
     const reuters = credibility.rate('https://www.reuters.com/world/some-story');
     expect(reuters).toMatchObject({
       domain: 'reuters.com',

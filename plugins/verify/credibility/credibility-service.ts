@@ -36,7 +36,10 @@ export interface SourceCredibility {
   last_updated: string;
   /** Extension: true when a published rating set covers the domain; false means every value comes from rules. */
   rated: boolean;
-  /** Extension: the name a rating was found under (the domain itself, or the registrable domain a subdomain fell back to). */
+  /**
+   * Extension: the name a rating was found under (the domain itself, or the registrable domain a subdomain fell back
+   * to).
+   */
   matched_domain: string | null;
 }
 
@@ -48,7 +51,9 @@ export class CredibilityService {
     private readonly logger: Logger,
   ) {}
 
-  /** Loads the rating files (once; also done lazily by the first lookup). Bad files stop start-up with the file named. */
+  /**
+   * Loads the rating files (once; also done lazily by the first lookup). Bad files stop start-up with the file named.
+   */
   load(): Map<string, DomainRating> {
     if (this.ratings) return this.ratings;
     const ratings = new Map<string, DomainRating>();
@@ -144,7 +149,9 @@ export class CredibilityService {
   }
 }
 
-/** Section keys first (host + leading path segments, for sets that rate rfi.fr/en), then each host name of the chain. */
+/**
+ * Section keys first (host + leading path segments, for sets that rate rfi.fr/en), then each host name of the chain.
+ */
 function lookupKeys(urlOrHost: string, chain: string[]): string[] {
   let segments: string[] = [];
   try {

@@ -39,7 +39,9 @@ export function domainParts(hostOrUrl: string): DomainParts {
   };
 }
 
-/** The names to look a host up under, most specific first: the host, then each parent down to the registrable domain. */
+/**
+ * The names to look a host up under, most specific first: the host, then each parent down to the registrable domain.
+ */
 export function lookupChain(parts: DomainParts): string[] {
   if (parts.isIp || !parts.registrable) return [parts.host];
   const chain: string[] = [];

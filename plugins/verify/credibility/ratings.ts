@@ -26,7 +26,8 @@ export interface DomainRating {
 export const LIN_2023: Omit<RatingSet, 'date'> = {
   name: 'Lin et al. 2023 domain quality (pc1)',
   citation:
-    'Lin et al. (2023), High level of correspondence across different news domain quality rating sets, PNAS Nexus 2(9), pgad286',
+    'Lin et al. (2023), High level of correspondence across different news domain quality rating sets, PNAS ' +
+    'Nexus 2(9), pgad286',
 };
 /** PNAS Nexus 2(9): the September 2023 issue that published the ratings. */
 export const LIN_2023_DATE = '2023-09-01T00:00:00.000Z';
@@ -53,7 +54,10 @@ function splitLine(line: string, separator: string): string[] {
   return out;
 }
 
-/** A rating key: the host as hosts are compared (bareHost), plus the path for sets that rate a section (rfi.fr/en, channel4.com/news). */
+/**
+ * A rating key: the host as hosts are compared (bareHost), plus the path for sets that rate a section (rfi.fr/en,
+ * channel4.com/news).
+ */
 export function ratingKey(raw: string): string {
   return bareHost(withoutScheme(raw))
     .replace(/[?#].*$/, '')
@@ -64,7 +68,9 @@ function withoutScheme(raw: string): string {
   return raw.trim().replace(/^https?:\/\//i, '');
 }
 
-/** Merges one rating file's rows into `into`, later figures replacing earlier ones field by field. Returns rows read. */
+/**
+ * Merges one rating file's rows into `into`, later figures replacing earlier ones field by field. Returns rows read.
+ */
 export function loadRatingsText(
   text: string,
   set: RatingSet,

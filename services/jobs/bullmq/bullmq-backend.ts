@@ -244,7 +244,8 @@ export class BullJobBackend implements JobBackend {
     this.running.set(job.id!, controller);
     let verdict: RunVerdict;
     try {
-      // Registered before the flag is read: a cancel either sets the flag before this read or reaches us on the channel.
+      // Registered before the flag is read: a cancel either sets the flag before this read or reaches us on the
+      // channel.
       const cancelled = (await this.options.redis.exists(this.cancelKey(job.id!))) === 1;
       verdict = await Promise.race([
         this.giveUp.promise.then((): RunVerdict => ({ kind: 'handed-back' })),

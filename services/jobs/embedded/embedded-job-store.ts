@@ -58,7 +58,8 @@ export class EmbeddedJobStore {
       if (job.runAt) stored.runAt = job.runAt.toISOString();
       if (job.webhookUrl) stored.webhookUrl = job.webhookUrl;
       if (job.owner) stored.owner = job.owner;
-      // Record first, index second: a crash in between leaves a record nobody was told about, never an index entry without a job.
+      // Record first, index second: a crash in between leaves a record nobody was told about, never an index entry
+      // without a job.
       await this.records.set(recordKey(job.id), stored);
       await addId(this.records, PENDING_COLLECTION, job.id);
       return stored;
