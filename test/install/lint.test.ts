@@ -64,3 +64,43 @@ describe('npm run format:check', () => {
     expect(biome('format', 'services/example.ts', 'export const quoted = "double";\n').status).not.toBe(0);
   });
 });
+
+/** Runs scripts/check-line-width.mjs (part of `npm run lint`) on one scratch file. */
+function lineWidth(source: string): { status: number | null; output: string } {
+  const tree = mkdtempSync(join(tmpdir(), 'quarry-width-'));
+  try {
+    writeFileSync(join(tree, 'example.ts'), source);
+    const run = spawnSync(process.execPath, [join(PACKAGE_ROOT, 'scripts', 'check-line-width.mjs'), 'example.ts'], {
+      cwd: tree,
+      encoding: 'utf8',
+    });
+    return { status: run.status, output: `${run.stdout}${run.stderr}` };
+  } finally {
+    rmSync(tree, { recursive: true, force: true });
+  }
+}
+
+describe('npm run lint: lines of at most 120 characters, comments and strings too', () => {
+  const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(' ');
+
+  it('passes short lines', () => {
+    expect(lineWidth(`// ${words(10)}\nexport const s = '${words(10)}';\n`).status).toBe(0);
+  });
+
+  it.each([
+    ['a long comment', `// ${words(25)}\nexport const x = 1;\n`],
+    ['a long doc comment line', `/**\n * ${words(25)}\n */\nexport const x = 1;\n`],
+    ['a long string', `export const s =\n  '${words(25)}';\n`],
+  ])('fails on %s, naming the file and line', (_what, source) => {
+    const { status, output } = lineWidth(source);
+    expect(status).toBe(1);
+    expect(output).toMatch(/example\.ts:\d+: \d+ characters/);
+  });
+
+  it('lets a regular expression, a template literal and a URL stay long', () => {
+    const regex = `export const r = /${words(25).replaceAll(' ', '|')}/;\n`;
+    const template = `export const t = (n: number) => \`${words(22)} \${n}\`;\n`;
+    const url = `// https://example.com/${'a'.repeat(130)}\n`;
+    for (const source of [regex, template, url]) expect(lineWidth(source).status).toBe(0);
+  });
+});
