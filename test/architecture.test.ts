@@ -17,9 +17,11 @@ const LAYERS = ['core', 'services', 'app', 'plugins', 'engines', 'hosts', 'worke
 /**
  * 3,000 until 2026-11-27, when core/abort.ts's one deadline per call (fetches, pool tasks, browser pages) took the
  * kernel to 3,035; 3,100 until 2026-12-02, when the tree was first formatted (Biome, 120 columns): wrapping the long
- * lines took the same code from under 3,100 to 3,351 lines. The budget is the same code, counted in formatted lines.
+ * lines took the same code from under 3,100 to 3,351 lines. 3,400 until the same day's second pass, which wrapped the
+ * comments and split the strings Biome leaves long (scripts/check-line-width.mjs): the same code went from 3,396 to
+ * 3,449 lines. The budget is the same code, counted in formatted lines.
  */
-const KERNEL_MAX_LINES = 3400;
+const KERNEL_MAX_LINES = 3460;
 
 interface Violation {
   from: string;
@@ -263,7 +265,7 @@ describe('architecture', () => {
     expect(oneAreaServices(users)).toEqual(['corpora (plugins/rag)', 'history (plugins/search)']);
   });
 
-  it('keeps the kernel under 3,400 lines', () => {
+  it('keeps the kernel under 3,460 lines', () => {
     const lines = sourceFiles(join(PACKAGE_ROOT, 'core')).reduce(
       (sum, file) => sum + readFileSync(file, 'utf8').split('\n').length,
       0,

@@ -10,9 +10,11 @@ import { LABELS3, type BenchClaim, type Label3 } from './dataset.js';
 import { macroF1 } from './metrics.js';
 
 const STOP = new Set(
-  'a an and are as at be been but by can did do does for from had has have how i if in into is it its no not ' +
+  (
+    'a an and are as at be been but by can did do does for from had has have how i if in into is it its no not ' +
     'of on or our so than that the their them then there these they this to was we were what when where which ' +
-    'who will with you your'.split(' '),
+    'who will with you your'
+  ).split(' '),
 );
 
 export function wordOverlap(claim: BenchClaim): number {

@@ -184,6 +184,8 @@ export function installTransportErrors(server: FastifyInstance, routes = new Rou
           `${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`,
           { details: { allow: allowed } },
         ),
+        // Routes that speak another service's wire format (Firecrawl's) answer a wrong method in it too.
+        routes.errorReplyAt(path),
       );
     }
     return sendError(reply, new AppError('NOT_FOUND', `no route ${request.method} ${path}; see /api/v1/openapi.json`));

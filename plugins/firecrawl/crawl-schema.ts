@@ -4,7 +4,7 @@
  * here are accepted and have no effect, as for scrape (scrape-schema.ts).
  */
 import { z } from 'zod';
-import { httpUrlSchema } from '../../core/field-schemas.js';
+import { boundedMap, httpUrlSchema } from '../../core/field-schemas.js';
 import { documentSchema, firecrawlUrlSchema, scrapeOptionsShape, V2_DEFAULT_MAX_AGE_MS } from './scrape-schema.js';
 import { pathPatternSchema } from '../../services/discover/path-pattern-schema.js';
 
@@ -21,8 +21,8 @@ export const webhookSchema = z.union([
   httpUrlSchema,
   z.object({
     url: httpUrlSchema,
-    headers: z.record(z.string().max(200), z.string().max(8192)).optional(),
-    metadata: z.record(z.string().max(200), z.unknown()).optional(),
+    headers: boundedMap(50, z.string().max(8192), 200).optional(),
+    metadata: boundedMap(50, z.unknown(), 200).optional(),
     events: z
       .array(z.enum(['completed', 'failed', 'page', 'started']))
       .max(4)

@@ -10,8 +10,10 @@
  */
 
 const ABBREVIATIONS = new Set(
-  'inc corp co ltd llc etc vs approx no nos mr mrs ms dr st jr sr fig vol ed eds al cf jan feb mar apr jun ' +
-    'jul aug sep sept oct nov dec'.split(' '),
+  (
+    'inc corp co ltd llc etc vs approx no nos mr mrs ms dr st jr sr fig vol ed eds al cf jan feb mar apr jun ' +
+    'jul aug sep sept oct nov dec'
+  ).split(' '),
 );
 /** A word and the full stop after it, then a space and a lower-case letter. */
 const STOP_BEFORE_LOWER = /([\p{L}\p{N}%)\]]+)\. (?=\p{Ll})/gu;

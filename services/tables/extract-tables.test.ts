@@ -136,7 +136,7 @@ describe('extractTables: nested and layout tables', () => {
       <table><tr><th>Item</th><th>Price</th></tr><tr><td>Tea</td><td>2.50</td></tr><tr><td>Coffee</td><td>3.00</td></tr></table>
     </td></tr></table>
     <table><tr><td><form><input name="q"></form></td><td><button>Search</button></td></tr></table>
-    <table><tr><td>${'A long paragraph of prose ' + 'laid out in a table cell. '.repeat(5)}</td><td>${'More prose. '.repeat(15)}</td></tr></table>
+    <table><tr><td>${('A long paragraph of prose ' + 'laid out in a table cell. ').repeat(5)}</td><td>${'More prose. '.repeat(15)}</td></tr></table>
     <table></table>`;
 
   it('keeps only the data table under auto, with its document-order index', () => {

@@ -26,7 +26,7 @@ function article(title: string, extra = ''): string {
 
 /** Data fetched by script only after the load event, answered after 800 ms. */
 function lateDataPage(dataPath: string): string {
-  return `<!doctype html><html lang="en"><head><title>Late data</title></head><body><main><h1>Late data</h1><p id="out">${'Waiting for the data ' + 'to arrive from the server. '.repeat(10)}</p></main><script>
+  return `<!doctype html><html lang="en"><head><title>Late data</title></head><body><main><h1>Late data</h1><p id="out">${('Waiting for the data ' + 'to arrive from the server. ').repeat(10)}</p></main><script>
     window.addEventListener('load', function () {
       fetch('${dataPath}').then(function (r) { return r.text(); }).then(function (t) { document.getElementById('out').textContent = t; });
     });

@@ -196,7 +196,7 @@ describe('GET /api/v1/enhanced/features and /performance', () => {
     web.addPage('/perf/blocked', captchaPage());
     web.addPage(
       '/perf/article',
-      `<html><head><title>Perf article</title></head><body><article><h1>Perf</h1>${'<p>Some measured words about ' + 'extraction speed and quality here.</p>'.repeat(10)}</article></body></html>`,
+      `<html><head><title>Perf article</title></head><body><article><h1>Perf</h1>${('<p>Some measured words about ' + 'extraction speed and quality here.</p>').repeat(10)}</article></body></html>`,
     );
     const scraped = await quarry.post('/api/v1/enhanced/scrape', {
       urls: [`${web.url}/perf/article`, `${web.url}/perf/blocked`],

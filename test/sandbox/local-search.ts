@@ -28,8 +28,10 @@ export interface LocalSearch {
 }
 
 const STOP = new Set(
-  'the and for are with what how does from that this into its their was were has have been about which who ' +
-    'why when where'.split(' '),
+  (
+    'the and for are with what how does from that this into its their was were has have been about which who ' +
+    'why when where'
+  ).split(' '),
 );
 
 function words(text: string): string[] {
