@@ -10,10 +10,13 @@ import { silentLogger } from '../../core/logger.js';
 import { startQuarry, type RunningQuarry } from '../../test/e2e/harness.js';
 import { HEAT_PUMP_PAGES, renderResearchPage, type ResearchPage } from '../../test/sandbox/research-pages.js';
 import { startSandboxWeb, type SandboxWeb } from '../../test/sandbox/sandbox-web.js';
-import { startScriptedServer, type ScriptedServer } from '../llm/fixtures/scripted-server.js';
+import { chatCompletionReply, startScriptedServer, type ScriptedServer } from '../llm/fixtures/scripted-server.js';
 import { OpenAiCompatibleClient } from '../llm/openai-compatible.js';
 import { newSeenSources } from '../web-search/gather.js';
 import { runResearch, type ResearchLoopOptions } from './loop.js';
+
+/** A chat completion from the model "planner-7b" whose message is `content`. */
+const planner = (content: unknown) => chatCompletionReply(content, { model: 'planner-7b', usage: false });
 
 const SUBJECT = 'heat pump';
 const page = (slug: string): ResearchPage => HEAT_PUMP_PAGES.find((p) => p.path.endsWith(slug))!;
@@ -32,17 +35,6 @@ const searched: string[] = [];
 
 function list(query: string, pages: ResearchPage[]): void {
   listings.set(query.toLowerCase(), pages);
-}
-
-function completion(content: unknown) {
-  return {
-    json: {
-      id: 'c1',
-      object: 'chat.completion',
-      model: 'planner-7b',
-      choices: [{ index: 0, message: { role: 'assistant', content: JSON.stringify(content) }, finish_reason: 'stop' }],
-    },
-  };
 }
 
 beforeAll(async () => {
@@ -195,7 +187,7 @@ describe('runResearch', () => {
       });
 
     it("searches the model's follow-up queries for the unanswered questions", async () => {
-      model.script(completion({ queries: ['  Peter von Rittinger   heat pump '] }));
+      model.script(planner({ queries: ['  Peter von Rittinger   heat pump '] }));
       list(FIRST_BUILT, [WHAT_IS]);
       list('Peter von Rittinger heat pump', [HISTORY]);
       const outcome = await research([FIRST_BUILT], { llm: llm() });

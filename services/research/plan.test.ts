@@ -4,27 +4,12 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../core/logger.js';
-import { startScriptedServer, type ScriptedServer } from '../llm/fixtures/scripted-server.js';
+import { chatCompletionReply, startScriptedServer, type ScriptedServer } from '../llm/fixtures/scripted-server.js';
 import { OpenAiCompatibleClient } from '../llm/openai-compatible.js';
 import { CATEGORY_TEMPLATES, FACETS, planQuestions, RAG_CATEGORIES, templateQuestions } from './plan.js';
 
-/** A chat completion from the model "planner-7b" whose message is `content` (JSON is sent as its text). */
-function completion(content: unknown) {
-  return {
-    json: {
-      id: 'c1',
-      object: 'chat.completion',
-      model: 'planner-7b',
-      choices: [
-        {
-          index: 0,
-          message: { role: 'assistant', content: typeof content === 'string' ? content : JSON.stringify(content) },
-          finish_reason: 'stop',
-        },
-      ],
-    },
-  };
-}
+/** A chat completion from the model "planner-7b" whose message is `content`. */
+const planner = (content: unknown) => chatCompletionReply(content, { model: 'planner-7b', usage: false });
 
 describe('templateQuestions', () => {
   it('renders the facets of the subject in their order, as many as asked', () => {
@@ -114,7 +99,7 @@ describe('planQuestions', () => {
 
   it("with a model, searches the subject first, then the model's queries, cleaned, without repeats, cut to the count", async () => {
     model.script(
-      completion({
+      planner({
         queries: [
           '  heat pump   refrigerant types ',
           'heat pump refrigerant types',
@@ -134,13 +119,13 @@ describe('planQuestions', () => {
   });
 
   it('does not search the subject twice when the model wrote it (in any case)', async () => {
-    model.script(completion({ queries: ['Heat Pump', 'heat pump history'] }));
+    model.script(planner({ queries: ['Heat Pump', 'heat pump history'] }));
     const plan = await planQuestions('heat pump', { count: 2, templates: FACETS, llm });
     expect(plan.questions).toEqual(['Heat Pump', 'heat pump history']);
   });
 
   it('tells the model the count, the focus areas, the guidance and a language other than English', async () => {
-    model.script(completion({ queries: ['pompe à chaleur bruit'] }));
+    model.script(planner({ queries: ['pompe à chaleur bruit'] }));
     await planQuestions('pompe à chaleur', {
       count: 4,
       templates: FACETS,
@@ -159,8 +144,8 @@ describe('planQuestions', () => {
 
   it.each([
     ['fails', { status: 500, json: { error: { message: 'down' } } }],
-    ['writes no queries', completion({ queries: [] })],
-    ['writes no JSON', completion('Here are some ideas: heat pumps, history.')],
+    ['writes no queries', planner({ queries: [] })],
+    ['writes no JSON', planner('Here are some ideas: heat pumps, history.')],
   ])('falls back to the templates, with a warning, when the model %s', async (_case, reply) => {
     model.script(reply);
     const plan = await planQuestions('heat pump', { count: 2, templates: FACETS, llm, logger });

@@ -10,6 +10,7 @@ import { AppError } from '../../core/errors.js';
 import { silentLogger } from '../../core/logger.js';
 import type { OutboundRequest, OutboundResponse } from '../../core/http/types.js';
 import type { RenderRequest, RenderResult } from '../browser/browser-pool.js';
+import { emptyMetadata } from '../extract/failed-result.js';
 import type { ExtractionResult, PageContent } from '../extract/types.js';
 import type { PageRenderer } from './page-source.js';
 import { Scraper } from './scraper.js';
@@ -67,17 +68,7 @@ function reader(options: { chromium?: boolean; renderer?: PageRenderer } = {}) {
     title: url,
     text: typeof content === 'string' ? content : Buffer.from(content.bytes).toString('utf8'),
     markdown: typeof content === 'string' ? content : Buffer.from(content.bytes).toString('utf8'),
-    metadata: {
-      title: null,
-      description: null,
-      author: null,
-      publishedDate: null,
-      keywords: [],
-      siteName: null,
-      language: null,
-      canonicalUrl: null,
-      openGraph: {},
-    },
+    metadata: emptyMetadata(),
     images: [],
     links: [],
     wordCount: 1,

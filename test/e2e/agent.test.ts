@@ -8,7 +8,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mergeLayers, type ConfigInput } from '../../app/config.js';
 import { checkAnswer, citationNumbers, NO_ANSWER } from '../../services/answers/citations.js';
-import { startScriptedServer, type ScriptedServer } from '../../services/llm/fixtures/scripted-server.js';
+import {
+  chatCompletionReply,
+  startScriptedServer,
+  type ScriptedServer,
+} from '../../services/llm/fixtures/scripted-server.js';
 import { GONE_PATH, startResearchWeb, type ResearchWeb } from './research-web.js';
 import { startQuarry, type RunningQuarry } from './harness.js';
 import { until } from '../sandbox/until.js';
@@ -21,25 +25,6 @@ let llm: ScriptedServer;
 const SEARCH = '/api/v1/agent/search';
 const EXTRACT = '/api/v1/agent/extract';
 const RESEARCH = '/api/v1/agent/research';
-
-/** A chat completion as the OpenAI-compatible API answers it. */
-function chat(content: unknown) {
-  return {
-    json: {
-      id: 'c1',
-      object: 'chat.completion',
-      model: 'scripted-7b',
-      choices: [
-        {
-          index: 0,
-          finish_reason: 'stop',
-          message: { role: 'assistant', content: typeof content === 'string' ? content : JSON.stringify(content) },
-        },
-      ],
-      usage: { prompt_tokens: 10, completion_tokens: 10 },
-    },
-  };
-}
 
 /** The page texts of the results, to check extractive answers against (read with include_raw_content: "text"). */
 function expectCitedAndVerbatim(
@@ -269,7 +254,7 @@ describe('agent search', () => {
 
   it('uses the language model when one is configured: its answer, its citations, and model_used says so; a bad citation is removed', async () => {
     llm.script(
-      chat(
+      chatCompletionReply(
         'Peter von Rittinger built the first heat pump system between 1855 and 1857 [1], after Kelvin ' +
           'described the principle [1][9].',
       ),
@@ -300,7 +285,7 @@ describe('agent search', () => {
     });
     expect(failed.body.model_used).toBe('extractive');
     expectCitedAndVerbatim(failed.body);
-    llm.script(chat('A heat pump was built by somebody.'));
+    llm.script(chatCompletionReply('A heat pump was built by somebody.'));
     const uncited = await withModel.post(SEARCH, {
       query: 'who built the first heat pump system',
       include_answer: true,
@@ -458,8 +443,8 @@ describe('agent research', () => {
 
   it('with a model: it plans the sub-questions and writes the report, every citation checked', async () => {
     llm.script(
-      chat({ queries: ['heat pump history', 'heat pump efficiency'] }),
-      chat({
+      chatCompletionReply({ queries: ['heat pump history', 'heat pump efficiency'] }),
+      chatCompletionReply({
         executive_summary: 'Heat pumps move heat rather than make it [1].',
         sections: [
           { question: 'heat pump', analysis: 'A heat pump moves heat using a refrigerant [1].' },

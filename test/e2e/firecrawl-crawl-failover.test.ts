@@ -80,7 +80,8 @@ describe.runIf(hasRedisServer)('a Firecrawl crawl on two instances of one Redis'
     const urls: string[] = done.data.map((d: { metadata: { sourceURL: string } }) => d.metadata.sourceURL);
     let next: string | undefined = done.next;
     while (next) {
-      const page = await b.get(new URL(next).pathname + new URL(next).search);
+      const { pathname, search } = new URL(next);
+      const page = await b.get(pathname + search);
       expect(page.status).toBe(200);
       urls.push(...page.body.data.map((d: { metadata: { sourceURL: string } }) => d.metadata.sourceURL));
       next = page.body.next;

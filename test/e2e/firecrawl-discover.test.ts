@@ -6,13 +6,13 @@
  */
 import Firecrawl, { FirecrawlAppV1 } from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addFirecrawlSite, sitePagePath } from '../sandbox/firecrawl-site.js';
-import { startLocalSearch, type LocalSearch } from '../sandbox/local-search.js';
-import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
-import { startQuarry, TEST_KEY, type RunningQuarry } from './harness.js';
+import { sitePagePath } from '../sandbox/firecrawl-site.js';
+import type { SandboxWeb } from '../sandbox/sandbox-web.js';
+import { startFirecrawlWeb, type FirecrawlWeb } from './firecrawl-web.js';
+import { TEST_KEY, type RunningQuarry } from './harness.js';
 
+let site: FirecrawlWeb;
 let web: SandboxWeb;
-let search: LocalSearch;
 let quarry: RunningQuarry;
 let firecrawl: Firecrawl;
 let v1: FirecrawlAppV1;
@@ -31,33 +31,23 @@ const NEWS_ENGINES = [
 ];
 
 beforeAll(async () => {
-  web = await startSandboxWeb();
-  addFirecrawlSite(web, { pages: 6, privatePages: 2 });
-  web.setRobots('User-agent: *\nDisallow: /fc/private/\n');
-  search = await startLocalSearch(
-    [1, 2, 3].map((i) => ({
-      url: `${web.url}${sitePagePath(i)}`,
-      title: `Quarry stone ${i}`,
-      text: 'how slabs are sawn with diamond wire at the quarry',
-    })),
-  );
-  quarry = await startQuarry(web, {
-    customEngines: [
-      search.engineConfig('local_web', ['general']),
-      search.engineConfig('local_news', ['news']),
-    ] as never,
-    search: { defaultEngines: ['local_web'], defaultSingleEngine: 'local_web' },
-    outbound: { allowHosts: [`127.0.0.1:${web.port}`, search.host] },
-    engines: Object.fromEntries(NEWS_ENGINES.map((id) => [id, { enabled: false }])),
+  site = await startFirecrawlWeb({
+    pages: 6,
+    privatePages: 2,
+    listed: [1, 2, 3],
+    engines: [
+      ['local_web', ['general']],
+      ['local_news', ['news']],
+    ],
+    config: { engines: Object.fromEntries(NEWS_ENGINES.map((id) => [id, { enabled: false }])) },
   });
+  ({ web, quarry } = site);
   firecrawl = new Firecrawl({ apiKey: TEST_KEY, apiUrl: `${quarry.url}/firecrawl` });
   v1 = new FirecrawlAppV1({ apiKey: TEST_KEY, apiUrl: `${quarry.url}/firecrawl` });
 }, 60_000);
 
 afterAll(async () => {
-  await quarry?.close();
-  await search?.close();
-  await web?.close();
+  await site?.close();
 });
 
 describe('firecrawl-js map', () => {

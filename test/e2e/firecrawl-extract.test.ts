@@ -8,7 +8,11 @@
 import Firecrawl, { FirecrawlAppV1, SdkError } from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConfigInput } from '../../app/config.js';
-import { startScriptedServer, type ScriptedServer } from '../../services/llm/fixtures/scripted-server.js';
+import {
+  chatCompletionReply,
+  startScriptedServer,
+  type ScriptedServer,
+} from '../../services/llm/fixtures/scripted-server.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
 import { startQuarry, TEST_KEY, type RunningQuarry } from './harness.js';
 
@@ -26,25 +30,6 @@ const page = (body: string) =>
 const GRANITE =
   '<p>Granite is an igneous rock cut from the quarry face in benches of three metres with wire saws.</p>' +
   '<p>Its hardness on the Mohs scale is about six to seven, which makes it a lasting stone for steps.</p>';
-
-/** A chat completion as the OpenAI-compatible API answers it. */
-function chat(content: unknown) {
-  return {
-    json: {
-      id: 'c1',
-      object: 'chat.completion',
-      model: 'scripted-7b',
-      choices: [
-        {
-          index: 0,
-          finish_reason: 'stop',
-          message: { role: 'assistant', content: typeof content === 'string' ? content : JSON.stringify(content) },
-        },
-      ],
-      usage: { prompt_tokens: 10, completion_tokens: 10 },
-    },
-  };
-}
 
 const STONE_SCHEMA = {
   type: 'object',
@@ -83,7 +68,7 @@ const url = (path = '/granite') => `${web.url}${path}`;
 
 describe('json format', () => {
   it('v2: the page goes to the model with the schema, and the answer comes back as json', async () => {
-    llm.script(chat({ name: 'granite', hardness: 6.5 }));
+    llm.script(chatCompletionReply({ name: 'granite', hardness: 6.5 }));
     const doc = await firecrawl.scrape(url(), {
       formats: [{ type: 'json', schema: STONE_SCHEMA, prompt: 'The stone and its hardness' }],
       maxAge: 0,
@@ -96,7 +81,10 @@ describe('json format', () => {
   });
 
   it('an answer that breaks the schema is sent back once with what is wrong, and the second answer is kept', async () => {
-    llm.script(chat({ name: 'granite', hardness: 'hard' }), chat({ name: 'granite', hardness: 7 }));
+    llm.script(
+      chatCompletionReply({ name: 'granite', hardness: 'hard' }),
+      chatCompletionReply({ name: 'granite', hardness: 7 }),
+    );
     const doc = await firecrawl.scrape(url(), { formats: [{ type: 'json', schema: STONE_SCHEMA }], maxAge: 0 });
     expect(doc.json).toEqual({ name: 'granite', hardness: 7 });
     expect(llm.received).toHaveLength(2);
@@ -104,7 +92,7 @@ describe('json format', () => {
   });
 
   it('two answers that break the schema are an error naming the problem', async () => {
-    llm.script(chat({ name: 'granite' }));
+    llm.script(chatCompletionReply({ name: 'granite' }));
     const failure = await firecrawl
       .scrape(url(), { formats: [{ type: 'json', schema: STONE_SCHEMA }], maxAge: 0 })
       .catch((error: unknown) => error);
@@ -114,7 +102,7 @@ describe('json format', () => {
   });
 
   it('a schema that is not one is a 400 naming it, before the model is asked', async () => {
-    llm.script(chat({}));
+    llm.script(chatCompletionReply({}));
     const response = await withModel.post('/firecrawl/v2/scrape', {
       url: url(),
       formats: [{ type: 'json', schema: { type: 'no-such-type' } }],
@@ -126,7 +114,7 @@ describe('json format', () => {
   });
 
   it('v1: formats json with jsonOptions', async () => {
-    llm.script(chat({ name: 'granite', hardness: 6 }));
+    llm.script(chatCompletionReply({ name: 'granite', hardness: 6 }));
     // v1's types ask for a zod schema; a JSON Schema is sent as it is (the client converts only zod schemas).
     const result = await v1.scrapeUrl(url(), { formats: ['json'], jsonOptions: { schema: STONE_SCHEMA as never } });
     if (!result.success) throw new Error(result.error);
@@ -148,7 +136,7 @@ describe('json format', () => {
 
 describe('summary format', () => {
   it("with a model, the model's summary", async () => {
-    llm.script(chat({ summaries: ['Granite is cut in benches and is hard enough for steps.'] }));
+    llm.script(chatCompletionReply({ summaries: ['Granite is cut in benches and is hard enough for steps.'] }));
     const doc = await firecrawl.scrape(url(), { formats: ['summary'], maxAge: 0 });
     expect(doc.summary).toBe('Granite is cut in benches and is hard enough for steps.');
   });
@@ -206,7 +194,7 @@ describe('extract', () => {
       '/basalt',
       page('<p>Basalt is a dark volcanic rock with a hardness of about six on the Mohs scale.</p>'),
     );
-    llm.script(chat({ name: 'granite and basalt', hardness: 6 }));
+    llm.script(chatCompletionReply({ name: 'granite and basalt', hardness: 6 }));
     const result = await firecrawl.extract({
       urls: [url(), url('/basalt')],
       prompt: 'The stones and their hardness',
@@ -228,7 +216,7 @@ describe('extract', () => {
   });
 
   it('v1: extract polled to completion; an unknown id is a 404', async () => {
-    llm.script(chat({ name: 'granite', hardness: 6 }));
+    llm.script(chatCompletionReply({ name: 'granite', hardness: 6 }));
     const result = await v1.extract([url()], { prompt: 'The stone', schema: STONE_SCHEMA });
     expect(result).toMatchObject({ success: true, data: { name: 'granite', hardness: 6 } });
     const unknown = await withModel.get('/firecrawl/v1/extract/extract_000000000000000000000000');

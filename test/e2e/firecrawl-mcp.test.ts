@@ -10,35 +10,22 @@ import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addFirecrawlSite, sitePagePath } from '../sandbox/firecrawl-site.js';
-import { startLocalSearch, type LocalSearch } from '../sandbox/local-search.js';
-import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
-import { startQuarry, TEST_KEY, type RunningQuarry } from './harness.js';
+import { sitePagePath } from '../sandbox/firecrawl-site.js';
+import type { SandboxWeb } from '../sandbox/sandbox-web.js';
+import { startFirecrawlWeb, type FirecrawlWeb } from './firecrawl-web.js';
+import { TEST_KEY, type RunningQuarry } from './harness.js';
 
 const require = createRequire(import.meta.url);
 const SERVER = join(dirname(require.resolve('firecrawl-mcp/package.json')), 'dist', 'index.js');
 
+let site: FirecrawlWeb;
 let web: SandboxWeb;
-let search: LocalSearch;
 let quarry: RunningQuarry;
 let client: Client;
 
 beforeAll(async () => {
-  web = await startSandboxWeb();
-  addFirecrawlSite(web, { pages: 4, privatePages: 1 });
-  web.setRobots('User-agent: *\nDisallow: /fc/private/\n');
-  search = await startLocalSearch(
-    [1, 2].map((i) => ({
-      url: `${web.url}${sitePagePath(i)}`,
-      title: `Quarry stone ${i}`,
-      text: 'how slabs are sawn with diamond wire at the quarry',
-    })),
-  );
-  quarry = await startQuarry(web, {
-    customEngines: [search.engineConfig('local_web', ['general'])] as never,
-    search: { defaultEngines: ['local_web'], defaultSingleEngine: 'local_web' },
-    outbound: { allowHosts: [`127.0.0.1:${web.port}`, search.host] },
-  });
+  site = await startFirecrawlWeb({ pages: 4, privatePages: 1, listed: [1, 2] });
+  ({ web, quarry } = site);
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [SERVER],
@@ -55,9 +42,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await client?.close();
-  await quarry?.close();
-  await search?.close();
-  await web?.close();
+  await site?.close();
 });
 
 /** A tool's answer: firecrawl-mcp puts the API's JSON in the first text item. */

@@ -15,43 +15,28 @@
  * - an error answer is read from `error` (with `code` and `details` when present).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addFirecrawlSite, sitePagePath } from '../sandbox/firecrawl-site.js';
-import { startLocalSearch, type LocalSearch } from '../sandbox/local-search.js';
-import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
+import { sitePagePath } from '../sandbox/firecrawl-site.js';
+import type { SandboxWeb } from '../sandbox/sandbox-web.js';
+import { startFirecrawlWeb, type FirecrawlWeb } from './firecrawl-web.js';
 import { until } from '../sandbox/until.js';
-import { startQuarry, TEST_KEY, type RunningQuarry } from './harness.js';
+import { TEST_KEY, type RunningQuarry } from './harness.js';
 
 const PAGES = 25;
 const ORIGIN = 'python-sdk@4.54.0';
 
+let site: FirecrawlWeb;
 let web: SandboxWeb;
-let search: LocalSearch;
 let quarry: RunningQuarry;
 let apiUrl: string;
 
 beforeAll(async () => {
-  web = await startSandboxWeb();
-  addFirecrawlSite(web, { pages: PAGES, privatePages: 2 });
-  web.setRobots('User-agent: *\nDisallow: /fc/private/\n');
-  search = await startLocalSearch(
-    [1, 2].map((i) => ({
-      url: `${web.url}${sitePagePath(i)}`,
-      title: `Quarry stone ${i}`,
-      text: 'how slabs are sawn with diamond wire at the quarry',
-    })),
-  );
-  quarry = await startQuarry(web, {
-    customEngines: [search.engineConfig('local_web', ['general'])] as never,
-    search: { defaultEngines: ['local_web'], defaultSingleEngine: 'local_web' },
-    outbound: { allowHosts: [`127.0.0.1:${web.port}`, search.host] },
-  });
+  site = await startFirecrawlWeb({ pages: PAGES, privatePages: 2, listed: [1, 2] });
+  ({ web, quarry } = site);
   apiUrl = `${quarry.url}/firecrawl`;
 }, 60_000);
 
 afterAll(async () => {
-  await quarry?.close();
-  await search?.close();
-  await web?.close();
+  await site?.close();
 });
 
 let idempotency = 0;
