@@ -233,5 +233,6 @@ export function stripMarkup(text: string): string {
     .trim();
 }
 
-/** Engines decode references with the kernel's one decoder (core/entities.ts). */
+/** Engines decode references and compare host names by the kernel's one decoder and host rule. */
 export { decodeEntities };
+export { bareHost } from './host-name.js';

@@ -4,6 +4,7 @@
  * comes through.
  */
 import { z } from 'zod';
+import { bareHost } from './host-name.js';
 
 /** An absolute http(s) URL of at most 2,048 characters. */
 export const httpUrlSchema = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048);
@@ -29,13 +30,13 @@ export const domainFilterSchema = z
     'must be a domain name such as example.com',
   )
   .transform((d) =>
-    d
-      .replace(/^https?:\/\//, '')
-      .replace(/\/$/, '')
-      .replace(/:\d+$/, '')
-      .replace(/^\*\./, '')
-      .replace(/^www\d*\./, '')
-      .replace(/\.$/, ''),
+    bareHost(
+      d
+        .replace(/^https?:\/\//, '')
+        .replace(/\/$/, '')
+        .replace(/:\d+$/, '')
+        .replace(/^\*\./, ''),
+    ),
   );
 
 /**

@@ -19,9 +19,11 @@ const LAYERS = ['core', 'services', 'app', 'plugins', 'engines', 'hosts', 'worke
  * kernel to 3,035; 3,100 until 2026-12-02, when the tree was first formatted (Biome, 120 columns): wrapping the long
  * lines took the same code from under 3,100 to 3,351 lines. 3,400 until the same day's second pass, which wrapped the
  * comments and split the strings Biome leaves long (scripts/check-line-width.mjs): the same code went from 3,396 to
- * 3,449 lines. The budget is the same code, counted in formatted lines.
+ * 3,449 lines. The budget is the same code, counted in formatted lines. 3,460 until the host-name rule moved into
+ * the kernel (core/host-name.ts, from services/web-search/hosts.ts) so that engines and core's domain field, which
+ * cannot import a service, stop keeping copies of it: 3,467 lines.
  */
-const KERNEL_MAX_LINES = 3460;
+const KERNEL_MAX_LINES = 3480;
 
 interface Violation {
   from: string;
@@ -265,7 +267,7 @@ describe('architecture', () => {
     expect(oneAreaServices(users)).toEqual(['corpora (plugins/rag)', 'history (plugins/search)']);
   });
 
-  it('keeps the kernel under 3,460 lines', () => {
+  it('keeps the kernel under 3,480 lines', () => {
     const lines = sourceFiles(join(PACKAGE_ROOT, 'core')).reduce(
       (sum, file) => sum + readFileSync(file, 'utf8').split('\n').length,
       0,

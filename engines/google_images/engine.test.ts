@@ -53,6 +53,14 @@ describe('google_images', () => {
     });
   });
 
+  it('takes the caption line naming the page host (www2. too, any case) for the domain, not the title', () => {
+    const tile =
+      '<td><a href="/url?q=https://www2.Example.com/p"><img src="https://encrypted-tbn0.gstatic.com/t.png"></a>' +
+      '<span>WWW2.example.com</span><span>The real title</span></td>';
+    const [result] = parse(`<html><body><table><tr>${tile}</tr></table></body></html>`);
+    expect(result).toMatchObject({ title: 'The real title', extra: { source: 'example.com' } });
+  });
+
   it('decodes /imgres links', () => {
     expect(imageLinkTarget('/imgres?imgurl=https://x.test/a.png&imgrefurl=https://x.test/p&w=10&h=20')).toEqual({
       page: 'https://x.test/p',

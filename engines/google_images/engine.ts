@@ -5,7 +5,7 @@
  * title and domain below. Older variants link /imgres?imgurl=&imgrefurl=&w=&h=,
  * which also gives the original image and its size.
  */
-import { defineEngine, EngineParseError, type EngineResult } from '../../core/engine.js';
+import { bareHost, defineEngine, EngineParseError, type EngineResult } from '../../core/engine.js';
 import { assertNotBlocked, googleSearchParams } from '../_google/google.js';
 import { endpointUrl } from '../_lib/endpoint-url.js';
 import { absoluteHttpUrl, parseHtmlDocument, textOf } from '../_lib/html-document.js';
@@ -68,10 +68,9 @@ function parseResults(html: string): EngineResult[] {
     const tile = tileOf(image);
     // Caption lines: the title, then the site's domain.
     const lines = [...tile.querySelectorAll('span')].map((span) => textOf(span)).filter(Boolean);
-    const domain = new URL(target.page).hostname.replace(/^www\./, '');
+    const domain = bareHost(new URL(target.page).hostname);
     const title =
-      lines.find((line) => line.replace(/^www\./, '') !== domain) ??
-      (textOf(tile) || image.getAttribute('alt')?.trim() || domain);
+      lines.find((line) => bareHost(line) !== domain) ?? (textOf(tile) || image.getAttribute('alt')?.trim() || domain);
     const result: EngineResult = {
       url: target.page,
       title,

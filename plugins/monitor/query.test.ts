@@ -7,6 +7,9 @@ describe('monitor query', () => {
     expect(normalizeSource('techcrunch.com/ai')).toBe('techcrunch.com');
     expect(normalizeSource('*.example.org')).toBe('example.org');
     expect(normalizeSource('news.bbc.co.uk.')).toBe('news.bbc.co.uk');
+    // The one host rule (services/web-search/hosts.ts): a numbered www label is no site of its own.
+    expect(normalizeSource('https://www2.Example.com/')).toBe('example.com');
+    expect(normalizeSource('WWW1.cbn.com')).toBe('cbn.com');
     expect(normalizeSource('not a domain')).toBeNull();
     expect(normalizeSource('')).toBeNull();
     expect(normalizeSource('mailto:someone@example.org')).toBeNull();

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { lexicalRelevance } from '../../services/ranking/relevance.js';
 import { tokenize } from '../../services/ranking/tokens.js';
+import { bareHost } from '../../services/web-search/hosts.js';
 import { onAnyDomain } from '../../services/web-search/domain-filter.js';
 import { normalizeUrl } from '../../services/web-search/url-normalize.js';
 
@@ -34,7 +35,7 @@ export function normalizeSource(value: string): string | null {
   } else {
     text = text.replace(/^\*\./, '').split('/')[0]!;
   }
-  text = text.replace(/\.$/, '').replace(/^www\./, '');
+  text = bareHost(text);
   return DOMAIN.test(text) ? text : null;
 }
 

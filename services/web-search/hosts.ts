@@ -16,17 +16,10 @@
  *   https://www.example.com are the same site.
  */
 
-const WWW_LABEL = /^www\d*\./;
+import { bareHost, startsWithWww } from '../../core/host-name.js';
 
-/** Whether a host name begins with a www label ("www.", "www2."), which names no site of its own. */
-export function startsWithWww(hostname: string): boolean {
-  return WWW_LABEL.test(hostname.toLowerCase());
-}
-
-/** A host name (or a domain a caller wrote) as hosts are compared: lower case, no trailing dot, no www label. */
-export function bareHost(hostname: string): string {
-  return hostname.toLowerCase().replace(/\.$/, '').replace(WWW_LABEL, '');
-}
+/** The rule itself lives in the kernel (core/host-name.ts), which engines and core's domain schema also read. */
+export { bareHost, startsWithWww };
 
 /** The host a URL names, as bareHost gives it (no port); null when it is no absolute URL. */
 export function hostOf(url: string | URL): string | null {
