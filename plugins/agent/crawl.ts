@@ -6,6 +6,7 @@
  * from the same HTML in the worker pool. A page that fails is reported in
  * failed_results; the call still succeeds.
  */
+import { responseTime } from './tavily-fields.js';
 import type { AgentServices } from './uses.js';
 import type { CallContext } from '../../core/capability.js';
 import { AppError } from '../../core/errors.js';
@@ -98,7 +99,7 @@ export async function agentCrawl(
   return {
     base_url: crawl.base_url,
     results,
-    response_time: Math.round(performance.now() - started) / 1000,
+    response_time: responseTime(started),
     request_id: requestId(),
     failed_results: failedResults(crawl, true),
     timed_out: crawl.timedOut,

@@ -4,6 +4,7 @@
  * way). One URL failing never fails the request: it is listed in
  * failed_urls / failed_results with its reason and flagged in results.
  */
+import { responseTime } from './tavily-fields.js';
 import type { AgentServices } from './uses.js';
 import type { CallContext } from '../../core/capability.js';
 import { rankPagePassages } from '../../services/ranking/page-passages.js';
@@ -88,7 +89,7 @@ export async function agentExtract(
     results,
     failed_urls: failed.map((r) => r.url),
     failed_results: failed.map((r) => ({ url: r.url, error: r.error ?? 'failed' })),
-    response_time: Math.round(performance.now() - started) / 1000,
+    response_time: responseTime(started),
     request_id: requestId(),
     javascript_rendering: javascript,
   };

@@ -4,6 +4,7 @@
  * read (services.scraper.links: a static fetch, links parsed in the worker pool); URLs at max_depth
  * and links to other sites are listed without being fetched.
  */
+import { responseTime } from './tavily-fields.js';
 import type { AgentServices } from './uses.js';
 import type { CallContext } from '../../core/capability.js';
 import type { PageRead } from '../../services/discover/site-crawl.js';
@@ -31,7 +32,7 @@ export async function agentMap(
   return {
     base_url: crawl.base_url,
     results: urls,
-    response_time: Math.round(performance.now() - started) / 1000,
+    response_time: responseTime(started),
     request_id: requestId(),
     failed_results: failedResults(crawl, false),
     timed_out: crawl.timedOut,

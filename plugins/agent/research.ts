@@ -10,6 +10,7 @@
  * | deep          | 6             | 2      | max_sources           | 180 s           |
  * | comprehensive | 8             | 3      | max_sources           | 300 s           |
  */
+import { responseTime } from './tavily-fields.js';
 import type { AgentServices } from './uses.js';
 import { pooledChunker } from '../../services/chunking/lead.js';
 import type { CallContext } from '../../core/capability.js';
@@ -168,6 +169,6 @@ export async function agentResearch(
       unanswered: written.unanswered,
     },
     model_used: withReranker(written.model, reranker),
-    response_time: Math.round(performance.now() - started) / 1000,
+    response_time: responseTime(started),
   };
 }

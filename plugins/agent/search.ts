@@ -21,7 +21,15 @@ import { DEPTHS } from './depths.js';
 import { describeWithModel, mergeImages, MAX_IMAGES } from './images.js';
 import type { AgentSearchInput, AgentSearchOutput } from './schemas.js';
 import { TOPIC_ROUTE } from './topics.js';
-import { containsPhrases, dateWindow, quotedPhrases, regionOf, timeRangeOf, withinWindow } from './tavily-fields.js';
+import {
+  containsPhrases,
+  dateWindow,
+  quotedPhrases,
+  regionOf,
+  responseTime,
+  timeRangeOf,
+  withinWindow,
+} from './tavily-fields.js';
 
 type Result = AgentSearchOutput['results'][number];
 
@@ -209,7 +217,7 @@ export async function agentSearch(
       ? imageList.map((i) => ({ url: i.url, description: i.description }))
       : imageList.map((i) => i.url),
     results,
-    response_time: Math.round(performance.now() - started) / 1000,
+    response_time: responseTime(started),
     model_used: withReranker(modelUsed, reranker),
     query_complexity: complexity,
     request_id: requestId(),

@@ -1,6 +1,7 @@
 /**
  * The Tavily request fields that have a meaning here, turned into what the
- * engines and the result filter understand (docs/agent.md, "Tavily fields").
+ * engines and the result filter understand (docs/agent.md, "Tavily fields"), and the timing
+ * field every answer carries.
  */
 import type { TimeRange } from '../../core/engine.js';
 import type { AgentSearchInput } from './schemas.js';
@@ -90,4 +91,9 @@ export function quotedPhrases(query: string): string[] {
 export function containsPhrases(text: string, phrases: string[]): boolean {
   const haystack = text.toLowerCase().replace(/\s+/g, ' ');
   return phrases.every((phrase) => haystack.includes(phrase.replace(/\s+/g, ' ')));
+}
+
+/** Tavily's `response_time`: the seconds since `started` (a performance.now() reading), to the millisecond. */
+export function responseTime(started: number): number {
+  return Math.round(performance.now() - started) / 1000;
 }

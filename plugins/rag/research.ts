@@ -16,6 +16,7 @@
  * | standard | 6       | 20             | 1      | 180 s           | + history, technical, best_practices |
  * | deep     | 10      | 40             | 2      | 420 s           | all ten |
  */
+import { roundTo } from '../../core/rounding.js';
 import type { RagServices } from './uses.js';
 import type { CallContext } from '../../core/capability.js';
 import { AppError } from '../../core/errors.js';
@@ -320,7 +321,7 @@ async function result(
         scraped_at: s.scraped_at,
       };
       const vector = vectors?.get(s.source_id);
-      if (vector) out.embedding = Array.from(vector, (v) => Math.round(v * 1e6) / 1e6);
+      if (vector) out.embedding = Array.from(vector, (v) => roundTo(v, 6));
       return out;
     }),
     total_sources_found: outcome.found,

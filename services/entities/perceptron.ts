@@ -4,6 +4,7 @@
  * the truth and keeps the average of its weights over all updates, which
  * generalises far better than the last weights.
  */
+import { roundTo } from '../../core/rounding.js';
 export const TAGS = ['O', 'B-PER', 'I-PER', 'B-ORG', 'I-ORG', 'B-LOC', 'I-LOC', 'B-MISC', 'I-MISC'] as const;
 export type Tag = (typeof TAGS)[number];
 
@@ -79,7 +80,7 @@ export class Perceptron {
     for (const [feature, values] of this.weights) {
       const pairs: Array<[number, number]> = [];
       values.forEach((value, tag) => {
-        const rounded = Math.round(value * 1000) / 1000;
+        const rounded = roundTo(value, 3);
         if (rounded !== 0) pairs.push([tag, rounded]);
       });
       if (pairs.some(([, value]) => Math.abs(value) >= minimum)) weights[feature] = pairs;

@@ -2,6 +2,7 @@
  * contentQualityScore: how much useful reading the extraction holds, 0..1.
  * The formula is documented in docs/extraction.md; keep the two in step.
  */
+import { roundTo } from '../../core/rounding.js';
 
 export interface QualityInputs {
   success: boolean;
@@ -50,5 +51,5 @@ export function contentQualityScore(inputs: QualityInputs): number {
     QUALITY_WEIGHTS.links * links +
     QUALITY_WEIGHTS.paragraphs * paragraphs +
     QUALITY_WEIGHTS.metadata * metadata;
-  return Math.round(clamp(score) * 1000) / 1000;
+  return roundTo(clamp(score), 3);
 }

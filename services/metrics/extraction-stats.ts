@@ -3,6 +3,7 @@
  * pages/s over the last minute and since start, time per page, and why pages
  * failed (captcha, consent_wall, empty, ...), counted by reason.
  */
+import { roundTo } from '../../core/rounding.js';
 
 const WINDOW_MS = 60_000;
 
@@ -44,9 +45,9 @@ export class ExtractionStats {
       succeeded: this.succeeded,
       failed: this.pages - this.succeeded,
       failure_reasons: Object.fromEntries([...this.reasons].sort((a, b) => b[1] - a[1])),
-      pages_per_second_last_minute: Math.round((this.recent.length / (WINDOW_MS / 1000)) * 100) / 100,
-      mean_ms_per_page: Math.round(mean * 10) / 10,
-      pages_per_second_per_worker: mean === 0 ? 0 : Math.round((1000 / mean) * 10) / 10,
+      pages_per_second_last_minute: roundTo(this.recent.length / (WINDOW_MS / 1000), 2),
+      mean_ms_per_page: roundTo(mean, 1),
+      pages_per_second_per_worker: mean === 0 ? 0 : roundTo(1000 / mean, 1),
     };
   }
 }

@@ -7,6 +7,7 @@
  * (windowed-summary.ts: cheap to observe on every call); counts are added up
  * in plain numbers and handed to prom-client when read (batched-counter.ts).
  */
+import { roundTo } from '../../core/rounding.js';
 import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { AppError } from '../../core/errors.js';
 import { BatchedCounter } from './batched-counter.js';
@@ -210,9 +211,9 @@ function percentileKey(quantile: number | undefined): 'p50_ms' | 'p95_ms' | 'p99
 
 /** NaN (no observation in the window) becomes null. */
 function roundMs(value: number): number | null {
-  return Number.isFinite(value) ? Math.round(value * 10) / 10 : null;
+  return Number.isFinite(value) ? roundTo(value, 1) : null;
 }
 
 function ratio(part: number, whole: number): number | null {
-  return whole > 0 ? Math.round((part / whole) * 10_000) / 10_000 : null;
+  return whole > 0 ? roundTo(part / whole, 4) : null;
 }

@@ -4,6 +4,7 @@
  * supports, contradiction contradicts, neutral (or anything else) is
  * unrelated; the strength is the winning label's probability.
  */
+import { roundTo } from '../../core/rounding.js';
 import type { ModelHost } from './model-host.js';
 import { softmax, type ScorePairs } from './pair-queue.js';
 
@@ -49,7 +50,7 @@ export function judgeFromLogits(labels: readonly string[], logits: ArrayLike<num
   let best = 0;
   for (let i = 1; i < probabilities.length; i++) if (probabilities[i]! > probabilities[best]!) best = i;
   const stance = stanceOfLabel(labels[best]!);
-  const strength = Math.round(probabilities[best]! * 1000) / 1000;
+  const strength = roundTo(probabilities[best]!, 3);
   return { stance, strength: stance === 'unrelated' ? 0 : strength, reasons: [`model: ${labels[best]} (${strength})`] };
 }
 

@@ -8,6 +8,7 @@
  * stop words and lone letters out). Scores are relative to the corpus, not
  * calibrated: a threshold means something within one page, not across pages.
  */
+import { roundTo } from '../../core/rounding.js';
 import { contentTerms } from './tokens.js';
 
 const K1 = 1.2;
@@ -44,6 +45,6 @@ export function bm25TermScores(query: string, docs: readonly string[][]): number
       if (tf === 0) continue;
       score += (idf.get(term)! * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * terms.length) / avgLength));
     }
-    return Math.round(score * 1000) / 1000;
+    return roundTo(score, 3);
   });
 }

@@ -13,6 +13,7 @@
  * Nothing here throws for one failing engine or page: each failure is kept
  * with its stage and reason.
  */
+import { roundScore } from '../../core/rounding.js';
 import type { SafeSearch, TimeRange } from '../../core/engine.js';
 import { AppError } from '../../core/errors.js';
 import type { EngineService } from '../engines/engine-service.js';
@@ -187,7 +188,7 @@ export async function gatherSources(
       title: (read && page.title) || result.title,
       snippet: result.snippet,
       engines: result.engines,
-      engineScore: Math.round(result.score * 10_000) / 10_000,
+      engineScore: roundScore(result.score),
       publishedDate: (read ? page.metadata.publishedDate : null) ?? result.publishedDate ?? null,
       author: (read ? page.metadata.author : null) ?? result.author ?? null,
       thumbnail: result.thumbnail ?? null,

@@ -1,4 +1,5 @@
 /** A scraped page in the Search API's scraped_content shape (search results and enhanced search results). */
+import { roundScore } from '../../core/rounding.js';
 import type { ScrapedPage } from '../scrape/scraper.js';
 import type { SearchInput, SearchResultItem } from './schemas.js';
 
@@ -17,7 +18,7 @@ export function scrapedContent(
     word_count: page.wordCount,
     extraction_success: page.success,
     extraction_time_ms: Math.round(page.extractionTimeMs),
-    content_quality_score: Math.round(page.contentQualityScore * 10_000) / 10_000,
+    content_quality_score: roundScore(page.contentQualityScore),
     metadata: {
       description: page.metadata.description,
       author: page.metadata.author,

@@ -1,4 +1,5 @@
 /** Cuts the answer for one page out of what the reader read, by the request's options; and the markdown rendering. */
+import { roundScore } from '../../../core/rounding.js';
 import { escapeMarkdownText, markdownImage, markdownLink, type LinkPolicy } from '../../../services/markdown/escape.js';
 import type { ScrapedPage } from '../../../services/scrape/scraper.js';
 import type { ScrapedPageOut, ScrapeInput, ScrapeOutput } from './schema.js';
@@ -16,7 +17,7 @@ export function presentPage(record: ScrapedPage, input: ScrapeInput): ScrapedPag
     status: record.httpStatus,
     title: record.title,
     word_count: record.wordCount,
-    content_quality_score: Math.round(record.contentQualityScore * 10_000) / 10_000,
+    content_quality_score: roundScore(record.contentQualityScore),
     extraction_success: record.success,
     extraction_time_ms: timing.total_ms,
     failure_reason: record.success ? null : (record.failureReason ?? null),

@@ -12,6 +12,7 @@
  * included) have been read, when no in-site link is left within max_depth
  * hops, or at the deadline.
  */
+import { roundTo } from '../../../core/rounding.js';
 import { createHash } from 'node:crypto';
 import { toAppError } from '../../../core/errors.js';
 import type { PageErrorCode } from '../../../services/scrape/page-failures.js';
@@ -111,7 +112,7 @@ export class KnowledgeState {
       if (this.collected.length < MAX_COLLECTED_CHARS) this.collected += (this.collected ? '\n\n' : '') + b.text;
     }
     const gain = 0.5 * (newTerms.length / terms.size) + 0.5 * (fresh.length / relevant.length);
-    return { gain: Math.round(gain * 1000) / 1000, relevant: relevant.length, newTerms: newTerms.length };
+    return { gain: roundTo(gain, 3), relevant: relevant.length, newTerms: newTerms.length };
   }
 }
 

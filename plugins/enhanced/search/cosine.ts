@@ -13,6 +13,7 @@
  * 4. Keywords of a cluster: its five terms with the highest tf·idf, idf taken
  *    over the page's blocks.
  */
+import { roundScore } from '../../../core/rounding.js';
 import { TimeSlicer } from '../../../core/time-slice.js';
 import { cosine, type Embedder } from '../../../services/embeddings/types.js';
 import { calibrated, embedCentred } from '../../../services/ranking/calibration.js';
@@ -128,7 +129,7 @@ export async function cosineClusters(
       queryVector.length,
     );
     return {
-      relevance: Math.round(calibrated(cosine(queryVector, centroid), floor) * 10_000) / 10_000,
+      relevance: roundScore(calibrated(cosine(queryVector, centroid), floor)),
       size: group.length,
       keywords: keywords(
         group.map((i) => terms[i]!),

@@ -17,6 +17,7 @@
  * A block is kept when score ≥ threshold (default 0.5) and it has at least
  * min_words words (default 0).
  */
+import { roundTo } from '../../../core/rounding.js';
 import type { TextBlock } from '../../../services/page-analysis/text-blocks.js';
 
 export const DEFAULT_PRUNING_THRESHOLD = 0.5;
@@ -46,7 +47,7 @@ export function pruningScore(block: TextBlock): PruningScore {
   const base = 0.35 * textDensity + 0.3 * (1 - linkDensity) + 0.15 * tagWeight(block) + 0.2 * lengthFactor;
   const boilerplateHint = block.furniture;
   const score = boilerplateHint ? base * 0.5 : Math.min(1, base + (POSITIVE_HINTS.test(block.hints) ? 0.1 : 0));
-  return { score: Math.round(score * 1000) / 1000, textDensity, linkDensity, boilerplateHint };
+  return { score: roundTo(score, 3), textDensity, linkDensity, boilerplateHint };
 }
 
 export function pruneBlocks(blocks: TextBlock[], options: { threshold?: number; minWords?: number } = {}): TextBlock[] {

@@ -12,6 +12,7 @@
  * reads, searches and deletes never cross principals. The unscoped service is
  * the installation's graph: the admins', and the one the page feed fills.
  */
+import { roundTo } from '../../../core/rounding.js';
 import { join } from 'node:path';
 import { AppError } from '../../../core/errors.js';
 import type { Logger } from '../../../core/logger.js';
@@ -231,7 +232,7 @@ export class KnowledgeService {
       extraction.entities.forEach((e, i) =>
         vectors.set(
           e.key,
-          Array.from(embedded[i]!, (v) => Math.round(v * 1e5) / 1e5),
+          Array.from(embedded[i]!, (v) => roundTo(v, 5)),
         ),
       );
     } catch (error) {
@@ -295,7 +296,7 @@ export class KnowledgeService {
     for (const [id, { score, match }] of ranked) {
       const entity = records.get(id);
       if (!entity || !wanted.includes(entity.type)) continue;
-      hits.push({ entity, score: Math.round(score * 1000) / 1000, match });
+      hits.push({ entity, score: roundTo(score, 3), match });
       if (hits.length >= limit) break;
     }
     return hits;

@@ -5,6 +5,7 @@
  * (services/vectors/fusion.ts). Either leg alone when only a vector or only a
  * text is given.
  */
+import { roundScore } from '../../../core/rounding.js';
 import { MatchQuery, type Table } from '@lancedb/lancedb';
 import { AppError } from '../../../core/errors.js';
 import { reciprocalRankFusion } from '../../../services/vectors/fusion.js';
@@ -73,7 +74,7 @@ export async function searchCorpusChunks(
       url: row.url,
       title: row.title,
       vector: toVector(row.vector),
-      fused: Math.round(score * 10_000) / 10_000,
+      fused: roundScore(score),
       vector_rank: vectorRank.get(key) ?? null,
       text_rank: textRank.get(key) ?? null,
     };
