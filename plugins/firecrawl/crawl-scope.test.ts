@@ -50,6 +50,12 @@ describe('crawlDecider', () => {
     ]);
   });
 
+  it('compares hosts by the one host rule: a numbered www label and the case are no other host', async () => {
+    const urls = ['https://WWW2.docs.example.com/guide/two', 'https://www2.api.docs.example.com/guide/x'];
+    expect(await decisions({}, urls)).toEqual(['follow', 'drop']);
+    expect(await decisions({ allowSubdomains: true }, urls)).toEqual(['follow', 'follow']);
+  });
+
   it('applies excludePaths, then includePaths, on the path or the whole URL; one URL per path with ignoreQueryParameters', async () => {
     const urls = [
       'https://docs.example.com/guide/a?x=1',

@@ -9,6 +9,7 @@
  * extraction worker pool under a time limit, never on this thread.
  */
 import type { LinkDecision } from '../../services/discover/site-crawl.js';
+import { bareHost } from '../../services/web-search/hosts.js';
 import type { TestPattern } from '../../services/extract/regex-test.js';
 
 export type RegexTester = (texts: string[], patterns: TestPattern[], signal: AbortSignal) => Promise<boolean[][]>;
@@ -25,7 +26,7 @@ export interface CrawlScope {
   maxPathDepth?: number;
 }
 
-const hostOf = (url: URL): string => url.hostname.replace(/^www\./, '');
+const hostOf = (url: URL): string => bareHost(url.hostname);
 /** Path segments, an index page's name not counted (as Firecrawl v1 counts them). */
 const pathDepth = (url: URL): number =>
   url.pathname.split('/').filter((part) => part !== '' && part !== 'index.html' && part !== 'index.php').length;
