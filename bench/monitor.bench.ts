@@ -62,6 +62,8 @@ async function main(): Promise<void> {
   const quarry = await startQuarry(web, {
     search: { defaultEngines: ['searxng'] },
     rateLimitPerMinute: 10_000_000,
+    // The default quotas (100 monitors, 600 checks an hour per key) would refuse the bench's own monitors.
+    quotas: { monitors: 1_000_000, monitorChecksPerHour: 10_000_000 },
     monitor: { testOnlyMinuteMs: Math.round((INTERVAL_S * 1000) / INTERVAL_MINUTES) },
     ...(redis ? { redisUrl: redis.url } : {}),
   });
