@@ -80,7 +80,7 @@ export interface SiteCrawlOptions<T> {
    * onRobotsBlocked hears them.
    */
   refusedLinks?: 'skip' | 'list';
-  /** Take where a page redirected to as a URL of its own, at the page's depth, not read again; default: only seen. */
+  /** List where a page redirected to as a URL of its own, at the page's depth, with that page; default: only seen. */
   listRedirects?: boolean;
 }
 
@@ -233,8 +233,11 @@ export async function crawlSite<T>(
         read++;
         if (task.entry) task.entry.page = page.value;
         if (landed && !seen.has(landed.url.href) && !full()) {
+          // Listed with the page just read (it is that page), never queued to be read again.
           seen.add(landed.url.href);
-          take({ url: landed.url, depth: task.depth, follow: false, refused: false });
+          const entry: CrawledUrl<T> = { url: landed.url.href, depth: task.depth, page: page.value };
+          result.urls.push(entry);
+          options.onTake?.(entry);
         }
         const landedUrl = normaliseUrl(page.finalUrl);
         if (landedUrl) seen.add(landedUrl.href);
