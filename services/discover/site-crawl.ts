@@ -18,105 +18,28 @@ import { DiscoveryRun } from './discovery-run.js';
 import { bestFirstFrontier, fifoFrontier, type Frontier } from './frontier.js';
 import { runInOrder } from './ordered-pool.js';
 import { allowEverything, readRobots } from './robots.js';
-import { isAssetUrl, mayHoldLinks, normaliseUrl } from './site-urls.js';
-import { MAX_URL_LENGTH, UrlCollector } from './url-collector.js';
-import type { DiscoveryError, DiscoveryFetcher } from './types.js';
+import { mayHoldLinks, normaliseUrl } from './site-urls.js';
+import { UrlCollector } from './url-collector.js';
+import { candidatesOf, redirectOf, robotsRefusal, type Candidate } from './crawl-links.js';
+import type {
+  CrawledUrl,
+  PageOutcome,
+  PageRead,
+  SiteCrawlOptions,
+  SiteCrawlProgress,
+  SiteCrawlResult,
+} from './crawl-types.js';
 
-/** follow: taken, and its links followed while within maxDepth; leaf: taken, links not followed; drop: neither. */
-export type LinkDecision = 'follow' | 'leaf' | 'drop';
-
-export interface PageRead<T> {
-  /** Where the request landed after redirects. */
-  finalUrl: string;
-  /** The page's links, absolute. */
-  links: string[];
-  value: T;
-}
-
-/** Which of urls robots.txt lets the crawl take. */
-export type RobotsFilter = (urls: URL[], signal: AbortSignal) => Promise<boolean[]>;
-
-export interface SiteCrawlOptions<T> {
-  baseUrl: string;
-  /** Link hops from baseUrl (baseUrl is 0). */
-  maxDepth: number;
-  /** New links taken from each page, in document order. */
-  maxBreadth: number;
-  /** URLs taken in all, baseUrl included when listed. */
-  limit: number;
-  /** Read every taken URL (a crawl returns their content); false reads only pages whose links are followed (a map). */
-  readAll: boolean;
-  concurrency: number;
-  /** Budget for the whole crawl; without one only the signal or afterPage ends it early. */
-  timeoutMs?: number;
-  signal?: AbortSignal;
-  /** Skip links robots.txt disallows for Quarry; pass the outbound policy's respectRobots. */
-  respectRobots: boolean;
-  /** For robots.txt, from the outbound client's one cache (read in the worker pool there). */
-  fetcher: DiscoveryFetcher;
-  read(url: string, signal: AbortSignal): Promise<PageRead<T>>;
-  /** One decision per URL, in order; called with baseUrl first, then with each read page's new links. */
-  decide(urls: URL[], signal: AbortSignal): Promise<LinkDecision[]>;
-  /** Hears the links robots.txt kept the crawl from (never requested), each page's at a time. */
-  onRobotsBlocked?(urls: string[]): void;
-  /** The start page as the caller has read it already: used as its read, never requested again. */
-  start?: PageRead<T>;
-  /**
-   * Best first instead of breadth-first: one score per new link the decision kept, from the page that links it
-   * (higher is read sooner; equal scores in the order found).
-   */
-  rank?(urls: URL[], from: PageRead<T>, signal: AbortSignal): Promise<number[]>;
-  /** Hears each URL as it is taken, in frontier order: baseUrl first (when listed), then each page's new links. */
-  onTake?(entry: CrawledUrl<T>): void;
-  /** Hears each page read or failed, in frontier order. */
-  afterPage?(outcome: PageOutcome<T>): void;
-  /** Asked before each page is started and before each read is taken in; true ends the crawl. */
-  shouldStop?(): boolean;
-  /** robots.txt of baseUrl's origin as the caller has read it (respectRobots applied); default: read here. */
-  robots?: RobotsFilter;
-  /**
-   * Links robots.txt disallows: 'skip' (default) leaves them out; 'list' takes them like any other link (decided,
-   * ranked, counted) and, at their turn, lists them failed with ROBOTS_DISALLOWED without a request. Either way
-   * onRobotsBlocked hears them.
-   */
-  refusedLinks?: 'skip' | 'list';
-  /** List where a page redirected to as a URL of its own, at the page's depth, with that page; default: only seen. */
-  listRedirects?: boolean;
-}
-
-export interface CrawledUrl<T> {
-  url: string;
-  depth: number;
-  /** The reader's answer, when the page was read. */
-  page?: T;
-  /** Why the page could not be read. */
-  error?: { code: string; message: string };
-}
-
-/** One page as the crawl got to it, for afterPage. */
-export interface PageOutcome<T> {
-  url: string;
-  depth: number;
-  /** The rank of the link that led here; none for the start page or without rank. */
-  priority?: number;
-  page?: T;
-  error?: { code: string; message: string };
-}
-
-export interface SiteCrawlResult<T> {
-  base_url: string;
-  /** Taken URLs in frontier order; a URL the deadline left unread has neither page nor error. */
-  urls: Array<CrawledUrl<T>>;
-  /** The time budget ran out before the crawl finished. */
-  timedOut: boolean;
-  /** Problems not tied to one taken URL (robots.txt unreadable, the start URL refused). */
-  errors: DiscoveryError[];
-}
-
-export interface SiteCrawlProgress {
-  taken: number;
-  read: number;
-}
+export type {
+  CrawledUrl,
+  LinkDecision,
+  PageOutcome,
+  PageRead,
+  RobotsFilter,
+  SiteCrawlOptions,
+  SiteCrawlProgress,
+  SiteCrawlResult,
+} from './crawl-types.js';
 
 interface Task<T> {
   url: URL;
@@ -127,13 +50,6 @@ interface Task<T> {
   priority?: number;
   /** robots.txt disallows it ('list' mode): failed at its turn, never requested. */
   refused: boolean;
-}
-
-interface Candidate {
-  url: URL;
-  decision: LinkDecision;
-  refused: boolean;
-  priority?: number;
 }
 
 type Failure = { code: string; message: string };
@@ -278,69 +194,6 @@ async function robotsFilter<T>(
   const robots = await readRobots(robotsRun, base.origin);
   // Another origin's rules are the reader's to apply.
   return (urls) => (options.respectRobots ? robots.allowed(urls, signal) : allowEverything(urls, signal));
-}
-
-interface Found<T> {
-  seen: Set<string>;
-  allowed: (urls: URL[]) => Promise<boolean[]>;
-  options: Pick<SiteCrawlOptions<T>, 'decide' | 'rank' | 'onRobotsBlocked' | 'refusedLinks'>;
-  signal: AbortSignal;
-}
-
-/**
- * A read page's links as candidates: normalised, within URL bounds, not assets, not seen yet, each once, robots
- * checked, with the caller's decision (and rank, best first).
- */
-async function candidatesOf<T>(page: PageRead<T>, pageUrl: URL, found: Found<T>): Promise<Candidate[]> {
-  const unique = new Map<string, URL>();
-  for (const href of page.links) {
-    const url = normaliseUrl(href, pageUrl);
-    if (!url || !mayTake(url, found.seen) || unique.has(url.href)) continue;
-    unique.set(url.href, url);
-  }
-  const candidates = await checked([...unique.values()], found);
-  const kept = candidates.filter((candidate) => candidate.decision !== 'drop');
-  if (found.options.rank && kept.length > 0) {
-    const scores = await found.options.rank(
-      kept.map((candidate) => candidate.url),
-      page,
-      found.signal,
-    );
-    kept.forEach((candidate, i) => (candidate.priority = scores[i] ?? 0));
-  }
-  return candidates;
-}
-
-/** Where the page landed, as a URL to take, when it differs from the one asked for (listRedirects). */
-async function redirectOf<T>(page: PageRead<T>, task: { url: URL }, found: Found<T>): Promise<Candidate | undefined> {
-  const landed = normaliseUrl(page.finalUrl);
-  if (!landed || landed.href === task.url.href || !mayTake(landed, found.seen)) return undefined;
-  const [candidate] = await checked([landed], { ...found, options: { ...found.options, refusedLinks: 'skip' } });
-  return candidate && candidate.decision !== 'drop' ? candidate : undefined;
-}
-
-function mayTake(url: URL, seen: Set<string>): boolean {
-  return url.href.length <= MAX_URL_LENGTH && !isAssetUrl(url) && !seen.has(url.href);
-}
-
-/** robots.txt's answers (refused URLs reported, and kept in 'list' mode), then the caller's decisions. */
-async function checked<T>(urls: URL[], found: Found<T>): Promise<Candidate[]> {
-  if (urls.length === 0) return [];
-  const answers = await found.allowed(urls);
-  const refused = urls.filter((_, i) => !answers[i]);
-  if (found.options.onRobotsBlocked && refused.length > 0) found.options.onRobotsBlocked(refused.map((u) => u.href));
-  const listRefused = found.options.refusedLinks === 'list';
-  const kept = urls.map((url, i) => ({ url, refused: !answers[i] })).filter((c) => listRefused || !c.refused);
-  if (kept.length === 0) return [];
-  const decisions = await found.options.decide(
-    kept.map((candidate) => candidate.url),
-    found.signal,
-  );
-  return kept.map((candidate, i) => ({ ...candidate, decision: decisions[i] ?? 'drop' }));
-}
-
-function robotsRefusal(url: URL): Failure {
-  return { code: 'ROBOTS_DISALLOWED', message: `robots.txt of ${url.origin} disallows ${url.href} for Quarry` };
 }
 
 function cancelled(): AppError {
