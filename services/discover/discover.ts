@@ -62,6 +62,7 @@ export async function discoverUrls(
         maxDepth,
         allowed,
         parseLinks: options.parseLinks,
+        fetcher,
       });
     }
   } catch (error) {

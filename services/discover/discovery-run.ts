@@ -23,8 +23,9 @@ export class DiscoveryRun {
     return this.collector.truncated || this.signal.aborted;
   }
 
-  async fetch(url: string, purpose: OutboundPurpose, accept: string): Promise<OutboundResponse> {
-    const response = await this.fetcher.fetch({ url, purpose, headers: { accept }, signal: this.signal });
+  /** signal: one that also ends with this run (a crawl's own), by default the run's. */
+  async fetch(url: string, purpose: OutboundPurpose, accept: string, signal = this.signal): Promise<OutboundResponse> {
+    const response = await this.fetcher.fetch({ url, purpose, headers: { accept }, signal });
     this.countFetched();
     return response;
   }
@@ -49,6 +50,11 @@ export class DiscoveryRun {
     if (this.signal.aborted) return;
     const appError = toAppError(error);
     this.errors.push({ url, code: appError.code, message: appError.message });
+  }
+
+  /** Records a failure already described by its code (one the crawl lists for a URL). */
+  recordFailure(url: string, failure: { code: string; message: string }): void {
+    if (!this.signal.aborted) this.errors.push({ url, code: failure.code, message: failure.message });
   }
 
   recordStatus(url: string, status: number): void {

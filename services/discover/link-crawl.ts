@@ -1,87 +1,76 @@
 /**
- * The link phase: breadth-first from base_url over same-site links, up to
- * maxDepth hops, skipping what robots.txt disallows (asked as each page's
- * links are read, where waiting is allowed: a large rule set is matched in the
- * worker pool). Pages go through the outbound client (purpose 'page'), which
- * applies robots.txt and the address guard again; its refusals become error
- * entries for that URL only.
+ * The link phase of discovery: the site crawl (site-crawl.ts) from base_url
+ * over same-site links, up to maxDepth hops, with the robots.txt discovery
+ * has read already, every URL it takes (a redirect's target too) offered to
+ * the result list, until that list has more than it may hold. Pages go
+ * through the outbound client (purpose 'page'), which applies robots.txt and
+ * the address guard again; its refusals become error entries for that URL only.
  */
 import { AppError } from '../../core/errors.js';
 import type { DiscoveryRun } from './discovery-run.js';
-import { runInOrder } from './ordered-pool.js';
-import { isAssetUrl, isHtml, mayHoldLinks, normaliseUrl, type SiteScope } from './site-urls.js';
-import type { LinkParser } from './types.js';
-import { bodyBytes } from '../extract/page-content.js';
+import { crawlSite, type LinkDecision, type RobotsFilter } from './site-crawl.js';
+import { isAssetUrl, isHtml, type SiteScope } from './site-urls.js';
 import { MAX_URL_LENGTH } from './url-collector.js';
+import type { DiscoveryFetcher, LinkParser } from './types.js';
+import { bodyBytes } from '../extract/page-content.js';
 
 const PAGE_ACCEPT = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1';
-
-interface PageTask {
-  url: URL;
-  depth: number;
-}
 
 export interface LinkCrawlOptions {
   base: URL;
   scope: SiteScope;
   maxDepth: number;
   /** Which of urls robots.txt lets us take. */
-  allowed: (urls: URL[], signal: AbortSignal) => Promise<boolean[]>;
+  allowed: RobotsFilter;
   parseLinks: LinkParser;
+  /** The outbound client discovery reads with (robots.txt itself is the one in allowed). */
+  fetcher: DiscoveryFetcher;
+}
+
+/** What a page read tells discovery: whether its links were read (a same-site HTML page). */
+interface LinkPage {
+  linksRead: boolean;
 }
 
 export async function collectFromLinks(run: DiscoveryRun, options: LinkCrawlOptions): Promise<void> {
-  const { base, scope, maxDepth, allowed, parseLinks } = options;
-  if (!(await allowed([base], run.signal))[0]) {
-    run.recordError(
-      base.href,
-      new AppError('ROBOTS_DISALLOWED', `robots.txt of ${base.origin} disallows ${base.href} for Quarry`),
-    );
-    return;
-  }
-  const seen = new Set<string>();
-  const queue: PageTask[] = [];
-
-  /** Reports a same-site link; queues it for fetching when its own links are still within maxDepth. */
-  const visit = (url: URL, depth: number, fetchIt: boolean): void => {
-    if (url.href.length > MAX_URL_LENGTH || seen.has(url.href) || !scope.contains(url) || isAssetUrl(url)) return;
-    seen.add(url.href);
-    run.collector.offer(url, 'link', { depth });
-    if (fetchIt && depth < maxDepth && mayHoldLinks(url)) queue.push({ url, depth });
-  };
-  visit(base, 0, true);
-
-  await runInOrder(queue, {
+  const { base, scope, maxDepth, allowed, parseLinks, fetcher } = options;
+  const result = await crawlSite<LinkPage>({
+    baseUrl: base.href,
+    maxDepth,
+    maxBreadth: Number.POSITIVE_INFINITY,
+    limit: Number.POSITIVE_INFINITY,
+    readAll: false,
     concurrency: run.concurrency,
-    shouldStop: () => run.done,
-    work: async (task) => {
-      const response = await run.fetch(task.url.href, 'page', PAGE_ACCEPT);
-      const readable = response.status >= 200 && response.status < 300 && isHtml(response.headers['content-type']);
+    signal: run.signal,
+    // robots.txt is the one discover.ts read for its Sitemap lines, respectRobots applied.
+    respectRobots: true,
+    robots: allowed,
+    fetcher,
+    listRedirects: true,
+    // The start URL is listed only as a link would be: in the site, not an asset, not over-long.
+    decide: async (urls) => urls.map((url): LinkDecision => (scope.contains(url) && mayTake(url) ? 'follow' : 'drop')),
+    read: async (url, signal) => {
+      const response = await run.fetch(url, 'page', PAGE_ACCEPT, signal);
+      // The start URL's redirect target counts as the site from here on (http → https on another port, say).
+      if (url === base.href) scope.acceptRedirectOf(response.url);
+      if (response.status < 200 || response.status >= 300)
+        throw new AppError('UPSTREAM_FAILED', `${url} answered HTTP ${response.status}`);
+      const linksRead = isHtml(response.headers['content-type']) && scope.contains(new URL(response.url));
       // The page's bytes go to the parser's thread (and may move there): its text is decoded there, not here.
-      const hrefs = readable ? await parseLinks(bodyBytes(response), response.url, run.signal) : [];
-      // What robots.txt disallows never reaches commit: the page it redirected to, or a link.
-      const found = [new URL(response.url), ...hrefs.map((href) => normaliseUrl(href)).filter((url) => url !== null)];
-      const answers = await allowed(found, run.signal);
-      const [landed, ...links] = found.map((url, i) => (answers[i] ? url : null));
-      return { response, landed, links: links.filter((url) => url !== null) };
-    },
-    commit: (task, outcome) => {
-      if (!outcome.ok) {
-        run.recordError(task.url.href, outcome.error);
-        return;
-      }
-      const { response, landed, links } = outcome.value;
-      if (task.depth === 0) scope.acceptRedirectOf(response.url);
-      if (response.status < 200 || response.status >= 300) {
-        run.recordStatus(task.url.href, response.status);
-        return;
-      }
-      // A redirect's target is a page of the site too (unless it left the site).
-      if (landed && landed.href !== task.url.href) visit(landed, task.depth, false);
-      if (!isHtml(response.headers['content-type']) || !scope.contains(new URL(response.url))) return;
+      const links = linksRead ? await parseLinks(bodyBytes(response), response.url, signal) : [];
       // The whole page is read even past maxUrls, so total_found counts all it links to.
-      for (const link of links) visit(link, task.depth + 1, true);
-      run.reportProgress();
+      return { finalUrl: response.url, links, value: { linksRead } };
     },
+    onTake: (entry) => run.collector.offer(new URL(entry.url), 'link', { depth: entry.depth }),
+    afterPage: (outcome) => {
+      if (outcome.error) run.recordFailure(outcome.url, outcome.error);
+      else if (outcome.page?.linksRead) run.reportProgress();
+    },
+    shouldStop: () => run.done,
   });
+  for (const error of result.errors) run.recordFailure(error.url, error);
+}
+
+function mayTake(url: URL): boolean {
+  return url.href.length <= MAX_URL_LENGTH && !isAssetUrl(url);
 }

@@ -1,79 +1,45 @@
 /**
- * A breadth-first crawl from one URL with the bounds of a Tavily crawl or map:
+ * The one crawler: from one URL with the bounds of a Tavily crawl or map —
  * link hops (maxDepth), links taken from each page (maxBreadth) and URLs taken
  * in all (limit). Which links count is the caller's decision (path and domain
  * filters, external links), made per page in one call; robots.txt of the
- * start URL's origin is read once and its rules skip links there. Pages are
- * read by the caller's reader (a plain fetch for a map, the scraper for a
- * crawl), so the outbound policy applies to every request. Results come back
- * in breadth-first order whatever the network timing (ordered-pool.ts).
+ * start URL's origin is read once (or handed in) and its rules keep links
+ * there from being requested. Pages are read by the caller's reader (a plain
+ * fetch for a map or discovery, the scraper for a crawl), so the outbound
+ * policy applies to every request. Breadth-first by default; best first when
+ * the caller ranks links (enhanced search's adaptive crawl). Results come back
+ * in frontier order whatever the network timing (ordered-pool.ts); hooks hear
+ * each URL taken and each page read, and a stop hook may end the crawl
+ * (information gain, enough URLs found).
  */
 import { AppError, toAppError } from '../../core/errors.js';
+import { PageReadError } from '../scrape/page-failures.js';
 import { DiscoveryRun } from './discovery-run.js';
+import { bestFirstFrontier, fifoFrontier, type Frontier } from './frontier.js';
 import { runInOrder } from './ordered-pool.js';
 import { allowEverything, readRobots } from './robots.js';
-import { isAssetUrl, mayHoldLinks, normaliseUrl } from './site-urls.js';
-import { MAX_URL_LENGTH, UrlCollector } from './url-collector.js';
-import type { DiscoveryError, DiscoveryFetcher } from './types.js';
+import { mayHoldLinks, normaliseUrl } from './site-urls.js';
+import { UrlCollector } from './url-collector.js';
+import { candidatesOf, redirectOf, robotsRefusal, type Candidate } from './crawl-links.js';
+import type {
+  CrawledUrl,
+  PageOutcome,
+  PageRead,
+  SiteCrawlOptions,
+  SiteCrawlProgress,
+  SiteCrawlResult,
+} from './crawl-types.js';
 
-/** follow: taken, and its links followed while within maxDepth; leaf: taken, links not followed; drop: neither. */
-export type LinkDecision = 'follow' | 'leaf' | 'drop';
-
-export interface PageRead<T> {
-  /** Where the request landed after redirects. */
-  finalUrl: string;
-  /** The page's links, absolute. */
-  links: string[];
-  value: T;
-}
-
-export interface SiteCrawlOptions<T> {
-  baseUrl: string;
-  /** Link hops from baseUrl (baseUrl is 0). */
-  maxDepth: number;
-  /** New links taken from each page, in document order. */
-  maxBreadth: number;
-  /** URLs taken in all, baseUrl included when listed. */
-  limit: number;
-  /** Read every taken URL (a crawl returns their content); false reads only pages whose links are followed (a map). */
-  readAll: boolean;
-  concurrency: number;
-  timeoutMs: number;
-  signal?: AbortSignal;
-  /** Skip links robots.txt disallows for Quarry; pass the outbound policy's respectRobots. */
-  respectRobots: boolean;
-  /** For robots.txt, from the outbound client's one cache (read in the worker pool there). */
-  fetcher: DiscoveryFetcher;
-  read(url: string, signal: AbortSignal): Promise<PageRead<T>>;
-  /** One decision per URL, in order; called with baseUrl first, then with each read page's new links. */
-  decide(urls: URL[], signal: AbortSignal): Promise<LinkDecision[]>;
-  /** Hears the links robots.txt kept the crawl from (never requested), each page's at a time. */
-  onRobotsBlocked?(urls: string[]): void;
-}
-
-export interface CrawledUrl<T> {
-  url: string;
-  depth: number;
-  /** The reader's answer, when the page was read. */
-  page?: T;
-  /** Why the page could not be read. */
-  error?: { code: string; message: string };
-}
-
-export interface SiteCrawlResult<T> {
-  base_url: string;
-  /** Taken URLs in breadth-first order; a URL the deadline left unread has neither page nor error. */
-  urls: Array<CrawledUrl<T>>;
-  /** The time budget ran out before the crawl finished. */
-  timedOut: boolean;
-  /** Problems not tied to one taken URL (robots.txt unreadable, the start URL refused). */
-  errors: DiscoveryError[];
-}
-
-export interface SiteCrawlProgress {
-  taken: number;
-  read: number;
-}
+export type {
+  CrawledUrl,
+  LinkDecision,
+  PageOutcome,
+  PageRead,
+  RobotsFilter,
+  SiteCrawlOptions,
+  SiteCrawlProgress,
+  SiteCrawlResult,
+} from './crawl-types.js';
 
 interface Task<T> {
   url: URL;
@@ -81,11 +47,18 @@ interface Task<T> {
   follow: boolean;
   /** Null when the URL is read only for its links (the start URL when the filters leave it out). */
   entry: CrawledUrl<T> | null;
+  priority?: number;
+  /** robots.txt disallows it ('list' mode): failed at its turn, never requested. */
+  refused: boolean;
 }
 
-interface Candidate {
-  url: URL;
-  decision: LinkDecision;
+type Failure = { code: string; message: string };
+
+interface Visit<T> {
+  page?: PageRead<T>;
+  landed?: Candidate;
+  candidates?: Candidate[];
+  failure?: Failure;
 }
 
 export async function crawlSite<T>(
@@ -95,110 +68,132 @@ export async function crawlSite<T>(
   const base = normaliseUrl(options.baseUrl);
   if (!base) throw new AppError('INVALID_INPUT', 'url must be an absolute http(s) URL', { details: { field: 'url' } });
   if (options.signal?.aborted) throw cancelled();
-  const deadline = AbortSignal.timeout(options.timeoutMs);
+  const deadline = options.timeoutMs === undefined ? undefined : AbortSignal.timeout(options.timeoutMs);
   const finished = new AbortController();
-  const signal = AbortSignal.any([deadline, finished.signal, ...(options.signal ? [options.signal] : [])]);
+  const signal = AbortSignal.any([
+    finished.signal,
+    ...(deadline ? [deadline] : []),
+    ...(options.signal ? [options.signal] : []),
+  ]);
   // robots.txt is read as discovery reads it; its collector is unused here.
   const robotsRun = new DiscoveryRun(options.fetcher, new UrlCollector(1, () => true), 1, signal, undefined);
   const result: SiteCrawlResult<T> = { base_url: base.href, urls: [], timedOut: false, errors: robotsRun.errors };
   const seen = new Set<string>([base.href]);
-  const queue: Array<Task<T>> = [];
+  const frontier: Frontier<Task<T>> = options.rank ? bestFirstFrontier() : fifoFrontier();
   let read = 0;
+  let startTask: Task<T> | undefined;
 
   const full = (): boolean => result.urls.length >= options.limit;
-  const take = (url: URL, depth: number, decision: LinkDecision, listed = true): void => {
-    const entry: CrawledUrl<T> | null = listed ? { url: url.href, depth } : null;
-    if (entry) result.urls.push(entry);
-    queue.push({ url, depth, follow: decision === 'follow', entry });
+  const take = (task: Omit<Task<T>, 'entry'>, listed = true): Task<T> => {
+    const entry: CrawledUrl<T> | null = listed ? { url: task.url.href, depth: task.depth } : null;
+    if (entry) {
+      if (task.refused) entry.error = robotsRefusal(task.url);
+      result.urls.push(entry);
+      options.onTake?.(entry);
+    }
+    const queued = { ...task, entry };
+    frontier.add(queued, task.priority ?? 0);
+    return queued;
   };
   const followsLinks = (task: Task<T>): boolean =>
     task.follow && task.depth < options.maxDepth && mayHoldLinks(task.url);
   const needsReading = (task: Task<T>): boolean =>
     (options.readAll && task.entry !== null) || (followsLinks(task) && !full());
+  const heard = (task: Task<T>, outcome: Pick<PageOutcome<T>, 'page' | 'error'>): void => {
+    if (!options.afterPage) return;
+    const said: PageOutcome<T> = { url: task.url.href, depth: task.depth, ...outcome };
+    if (task.priority !== undefined) said.priority = task.priority;
+    options.afterPage(said);
+  };
 
   try {
-    const robots = await readRobots(robotsRun, base.origin);
-    /** Which of urls robots.txt lets us take (another origin's rules are the reader's to apply). */
-    const allowed = (urls: URL[]): Promise<boolean[]> =>
-      options.respectRobots ? robots.allowed(urls, signal) : allowEverything(urls, signal);
+    const allowed = await robotsFilter(options, robotsRun, base, signal);
     if (!(await allowed([base]))[0]) {
-      result.errors.push({
-        url: base.href,
-        code: 'ROBOTS_DISALLOWED',
-        message: `robots.txt of ${base.origin} disallows ${base.href} for Quarry`,
-      });
+      result.errors.push({ url: base.href, ...robotsRefusal(base) });
       return result;
     }
     const [baseDecision] = await options.decide([base], signal);
     // The start URL is always read for its links; the filters only decide whether it is listed.
-    take(base, 0, 'follow', baseDecision !== 'drop');
+    startTask = take({ url: base, depth: 0, follow: true, refused: false }, baseDecision !== 'drop');
 
-    await runInOrder(queue, {
+    await runInOrder(frontier, {
       concurrency: options.concurrency,
-      shouldStop: () => signal.aborted,
-      work: async (task) => {
+      shouldStop: () => signal.aborted || options.shouldStop?.() === true,
+      work: async (task): Promise<Visit<T> | null> => {
         if (!needsReading(task)) return null;
-        const page = await options.read(task.url.href, signal);
-        if (!followsLinks(task)) return { page, candidates: [] as Candidate[] };
-        return { page, candidates: await candidatesOf(page, task.url, allowed, options, signal) };
+        if (task.refused) return { failure: robotsRefusal(task.url) };
+        try {
+          const page = task === startTask && options.start ? options.start : await options.read(task.url.href, signal);
+          const found = { seen, allowed, options, signal };
+          const landed = options.listRedirects ? await redirectOf(page, task, found) : undefined;
+          const candidates = followsLinks(task) ? await candidatesOf(page, task.url, found) : [];
+          return { page, ...(landed ? { landed } : {}), candidates };
+        } catch (error) {
+          // The reader's own failure codes (HTTP_ERROR, BLOCKED …) stay as they are; anything else is an AppError.
+          if (error instanceof PageReadError) return { failure: { code: error.code, message: error.message } };
+          throw error;
+        }
       },
       commit: (task, outcome) => {
-        if (!outcome.ok) {
-          if (task.entry) task.entry.error = { code: outcome.error.code, message: outcome.error.message };
-          else result.errors.push({ url: task.url.href, code: outcome.error.code, message: outcome.error.message });
+        const failure = outcome.ok
+          ? outcome.value?.failure
+          : { code: outcome.error.code, message: outcome.error.message };
+        if (failure) {
+          if (task.entry) task.entry.error = failure;
+          else result.errors.push({ url: task.url.href, ...failure });
+          heard(task, { error: failure });
           return;
         }
-        if (!outcome.value) return;
-        const { page, candidates } = outcome.value;
+        if (!outcome.ok || !outcome.value?.page) return;
+        const { page, landed, candidates = [] } = outcome.value;
         read++;
         if (task.entry) task.entry.page = page.value;
-        const landed = normaliseUrl(page.finalUrl);
-        if (landed) seen.add(landed.href);
+        if (landed && !seen.has(landed.url.href) && !full()) {
+          // Listed with the page just read (it is that page), never queued to be read again.
+          seen.add(landed.url.href);
+          const entry: CrawledUrl<T> = { url: landed.url.href, depth: task.depth, page: page.value };
+          result.urls.push(entry);
+          options.onTake?.(entry);
+        }
+        const landedUrl = normaliseUrl(page.finalUrl);
+        if (landedUrl) seen.add(landedUrl.href);
         let taken = 0;
-        for (const { url, decision } of candidates) {
+        for (const { url, decision, refused, priority } of candidates) {
           if (taken >= options.maxBreadth || full()) break;
           if (decision === 'drop' || seen.has(url.href)) continue;
           seen.add(url.href);
-          take(url, task.depth + 1, decision);
+          const next = { url, depth: task.depth + 1, follow: decision === 'follow', refused };
+          take(priority === undefined ? next : { ...next, priority });
           taken++;
         }
         onProgress?.({ taken: result.urls.length, read });
+        heard(task, { page: page.value });
       },
     });
   } catch (error) {
-    if (!deadline.aborted || options.signal?.aborted) throw options.signal?.aborted ? cancelled() : toAppError(error);
+    if (!deadline?.aborted || options.signal?.aborted) throw options.signal?.aborted ? cancelled() : toAppError(error);
   } finally {
     finished.abort();
   }
   if (options.signal?.aborted) throw cancelled();
-  result.timedOut = deadline.aborted;
+  result.timedOut = deadline?.aborted ?? false;
   return result;
 }
 
-/**
- * A read page's links as candidates: normalised, within URL bounds, not assets, robots-allowed, each once, with the
- * caller's decision.
- */
-async function candidatesOf<T>(
-  page: PageRead<T>,
-  pageUrl: URL,
-  allowed: (urls: URL[]) => Promise<boolean[]>,
-  options: Pick<SiteCrawlOptions<T>, 'decide' | 'onRobotsBlocked'>,
+/** The caller's robots.txt filter, or the start origin's read here (respectRobots applied). */
+async function robotsFilter<T>(
+  options: SiteCrawlOptions<T>,
+  robotsRun: DiscoveryRun,
+  base: URL,
   signal: AbortSignal,
-): Promise<Candidate[]> {
-  const unique = new Map<string, URL>();
-  for (const href of page.links) {
-    const url = normaliseUrl(href, pageUrl);
-    if (!url || url.href.length > MAX_URL_LENGTH || isAssetUrl(url) || unique.has(url.href)) continue;
-    unique.set(url.href, url);
+): Promise<(urls: URL[]) => Promise<boolean[]>> {
+  if (options.robots) {
+    const given = options.robots;
+    return (urls) => given(urls, signal);
   }
-  const answers = await allowed([...unique.values()]);
-  const urls = [...unique.values()].filter((_, i) => answers[i]);
-  if (options.onRobotsBlocked && urls.length < unique.size)
-    options.onRobotsBlocked([...unique.values()].filter((_, i) => !answers[i]).map((url) => url.href));
-  if (urls.length === 0) return [];
-  const decisions = await options.decide(urls, signal);
-  return urls.map((url, i) => ({ url, decision: decisions[i] ?? 'drop' }));
+  const robots = await readRobots(robotsRun, base.origin);
+  // Another origin's rules are the reader's to apply.
+  return (urls) => (options.respectRobots ? robots.allowed(urls, signal) : allowEverything(urls, signal));
 }
 
 function cancelled(): AppError {

@@ -29,6 +29,17 @@ export const PAGE_ERROR_CODES = [
 
 export type PageErrorCode = (typeof PAGE_ERROR_CODES)[number];
 
+/** A page the reader could not read, thrown with the reader's failure code (the site crawl lists it so). */
+export class PageReadError extends Error {
+  constructor(
+    readonly code: PageErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'PageReadError';
+  }
+}
+
 export interface PageFailure {
   code: PageErrorCode;
   reason: string;

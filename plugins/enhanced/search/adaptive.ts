@@ -14,13 +14,11 @@
  */
 import { roundTo } from '../../../core/rounding.js';
 import { createHash } from 'node:crypto';
-import { toAppError } from '../../../core/errors.js';
-import type { PageErrorCode } from '../../../services/scrape/page-failures.js';
+import type { Discovery } from '../../../services/discover/discovery.js';
+import type { PageOutcome, PageRead } from '../../../services/discover/site-crawl.js';
 import type { Embedder } from '../../../services/embeddings/types.js';
-import { isAssetUrl } from '../../../services/discover/site-urls.js';
 import { sameSite } from '../../../services/web-search/hosts.js';
 import type { PageAnalysis } from '../../../services/page-analysis/analyse-page.js';
-import type { CollectedLinks } from '../../../services/page-analysis/anchor-links.js';
 import type { TextBlock } from '../../../services/page-analysis/text-blocks.js';
 import { scoreLinks } from './link-relevance.js';
 import { pruneBlocks } from './pruning.js';
@@ -51,21 +49,6 @@ export interface CrawledPage {
   error_code?: string;
 }
 
-/** A page the reader could not read, keeping the reader's failure code (services/scrape/page-failures.ts). */
-export class PageReadError extends Error {
-  constructor(
-    readonly code: PageErrorCode,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'PageReadError';
-  }
-}
-
-function failureCodeOf(error: unknown): string {
-  return error instanceof PageReadError ? error.code : toAppError(error).code;
-}
-
 export interface AdaptiveReport {
   pages_visited: number;
   stopped_because: StopReason;
@@ -75,19 +58,18 @@ export interface AdaptiveReport {
   collected_text: string;
 }
 
+type ReadPage = Pick<PageAnalysis, 'blocks' | 'links'>;
+
 export interface AdaptiveDeps {
+  /** The one crawler (services/discover/site-crawl.ts), with the outbound policy's robots.txt setting. */
+  discovery: Pick<Discovery, 'crawlSite'>;
+  /** Throws PageReadError with the reader's failure code when the page cannot be read. */
   fetchHtml(url: string, signal?: AbortSignal): Promise<{ html: string; finalUrl: string }>;
   /** A page's blocks and links, read off the event loop (the extraction pool's page task). */
-  readPage(html: string, url: string): Promise<Pick<PageAnalysis, 'blocks' | 'links'>>;
+  readPage(html: string, url: string): Promise<ReadPage>;
   embedder: Embedder | null;
   deadline: number;
   signal?: AbortSignal;
-}
-
-interface Frontier {
-  url: string;
-  depth: number;
-  score: number;
 }
 
 function fingerprint(text: string): string {
@@ -116,6 +98,10 @@ export class KnowledgeState {
   }
 }
 
+/**
+ * A best-first crawl (the site crawl ranked by link relevance, one page at a time) from the result page, already
+ * read; the stopping rule above decides when it ends.
+ */
 export async function adaptiveCrawl(
   query: string,
   start: { url: string; html: string },
@@ -125,107 +111,85 @@ export async function adaptiveCrawl(
   const queryTerms = new Set(contentTerms(query));
   const state = new KnowledgeState();
   const startUrl = new URL(start.url);
-  const seen = new Set<string>([withoutHash(startUrl)]);
-  const frontier: Frontier[] = [];
   const pages: CrawledPage[] = [];
-
-  const enqueueLinks = async (collected: CollectedLinks | undefined, depth: number): Promise<void> => {
-    if (depth >= options.maxDepth || !collected) return;
-    const candidates = collected.links.filter((link) => {
-      const url = new URL(link.url);
-      return sameSite(url, startUrl) && !isAssetUrl(url) && !seen.has(link.url);
-    });
-    const scores = await scoreLinks(query, candidates, deps.embedder, deps.signal);
-    candidates.forEach((link, i) => {
-      seen.add(link.url);
-      frontier.push({ url: link.url, depth: depth + 1, score: scores[i]! });
-    });
-  };
-
-  const startPage = await deps.readPage(start.html, start.url);
-  const first = state.absorb(startPage.blocks, queryTerms);
-  pages.push({
-    url: start.url,
-    depth: 0,
-    link_score: null,
-    information_gain: first.gain,
-    relevant_blocks: first.relevant,
-    new_terms: first.newTerms,
-    status: 'ok',
-  });
-  await enqueueLinks(startPage.links, 0);
-
   let lowStreak = 0;
-  let stopped: StopReason = 'no_more_links';
-  for (;;) {
-    if (deps.signal?.aborted) {
-      stopped = 'cancelled';
-      break;
-    }
-    if (pages.length >= options.maxPages) {
-      stopped = 'max_pages';
-      break;
-    }
-    if (performance.now() >= deps.deadline) {
-      stopped = 'deadline';
-      break;
-    }
-    if (frontier.length === 0) {
-      stopped = 'no_more_links';
-      break;
-    }
-    // Best first; ties keep the order links were found in.
-    let bestIndex = 0;
-    frontier.forEach((f, i) => {
-      if (f.score > frontier[bestIndex]!.score) bestIndex = i;
-    });
-    const next = frontier.splice(bestIndex, 1)[0]!;
-    try {
-      const page = await deps.fetchHtml(next.url, deps.signal);
-      const read = await deps.readPage(page.html, page.finalUrl || next.url);
-      const absorbed = state.absorb(read.blocks, queryTerms);
+  let stopped: StopReason | undefined;
+
+  const heard = (outcome: PageOutcome<ReadPage>): void => {
+    const isStart = pages.length === 0;
+    const entry = {
+      url: isStart ? start.url : outcome.url,
+      depth: outcome.depth,
+      link_score: outcome.priority ?? null,
+    };
+    if (outcome.page) {
+      const absorbed = state.absorb(outcome.page.blocks, queryTerms);
       pages.push({
-        url: next.url,
-        depth: next.depth,
-        link_score: next.score,
+        ...entry,
         information_gain: absorbed.gain,
         relevant_blocks: absorbed.relevant,
         new_terms: absorbed.newTerms,
         status: 'ok',
       });
-      await enqueueLinks(read.links, next.depth);
-      lowStreak = absorbed.gain < options.minGain ? lowStreak + 1 : 0;
-    } catch (error) {
+      if (!isStart) lowStreak = absorbed.gain < options.minGain ? lowStreak + 1 : 0;
+    } else {
       // A page that cannot be read adds nothing; it counts against the budget and the patience alike.
       pages.push({
-        url: next.url,
-        depth: next.depth,
-        link_score: next.score,
+        ...entry,
         information_gain: 0,
         relevant_blocks: 0,
         new_terms: 0,
         status: 'failed',
-        error: (error as Error).message,
-        error_code: failureCodeOf(error),
+        error: outcome.error!.message,
+        error_code: outcome.error!.code,
       });
       lowStreak++;
     }
-    if (lowStreak >= options.patience) {
-      stopped = 'information_gain_below_threshold';
-      break;
-    }
+    if (!isStart && lowStreak >= options.patience) stopped = 'information_gain_below_threshold';
+    else if (pages.length >= options.maxPages) stopped = 'max_pages';
+    else if (performance.now() >= deps.deadline) stopped = 'deadline';
+  };
+  const read = async (url: string, signal: AbortSignal): Promise<PageRead<ReadPage>> => {
+    const page = await deps.fetchHtml(url, signal);
+    return pageRead(await deps.readPage(page.html, page.finalUrl || url), page.finalUrl || url);
+  };
+
+  try {
+    await deps.discovery.crawlSite<ReadPage>({
+      baseUrl: start.url,
+      start: pageRead(await deps.readPage(start.html, start.url), start.url),
+      maxDepth: options.maxDepth,
+      maxBreadth: Number.POSITIVE_INFINITY,
+      limit: Number.POSITIVE_INFINITY,
+      readAll: true,
+      // Best first is exact only one page at a time: the next page is chosen after the last one's links are ranked.
+      concurrency: 1,
+      ...(deps.signal ? { signal: deps.signal } : {}),
+      // A disallowed link is ranked like any other and, at its turn, listed failed with ROBOTS_DISALLOWED.
+      refusedLinks: 'list',
+      decide: async (urls) => urls.map((url) => (sameSite(url, startUrl) ? 'follow' : 'drop')),
+      rank: (urls, from, signal) => {
+        const byUrl = new Map((from.value.links?.links ?? []).map((link) => [link.url, link]));
+        const described = urls.map((url) => ({ url: url.href, text: byUrl.get(url.href)?.text ?? '' }));
+        return scoreLinks(query, described, deps.embedder, signal);
+      },
+      read,
+      afterPage: heard,
+      shouldStop: () => stopped !== undefined,
+    });
+  } catch (error) {
+    if (!deps.signal?.aborted) throw error;
+    stopped = 'cancelled';
   }
   return {
     pages_visited: pages.length,
-    stopped_because: stopped,
+    stopped_because: stopped ?? 'no_more_links',
     pages,
     relevant_terms: state.terms.size,
     collected_text: state.collected,
   };
 }
 
-function withoutHash(url: URL): string {
-  const copy = new URL(url.href);
-  copy.hash = '';
-  return copy.href;
+function pageRead(page: ReadPage, finalUrl: string): PageRead<ReadPage> {
+  return { finalUrl, links: (page.links?.links ?? []).map((link) => link.url), value: page };
 }

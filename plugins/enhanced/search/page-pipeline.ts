@@ -31,6 +31,8 @@ export interface PageContext {
    * The extraction worker pool: the page's HTML is read and user-supplied patterns run there, never on the event loop.
    */
   parsing: Pick<EnhancedServices['parsing'], 'regex' | 'page'>;
+  /** The one crawler, for the adaptive crawl. */
+  discovery: Pick<EnhancedServices['discovery'], 'crawlSite'>;
   deadline: number;
   signal?: AbortSignal;
 }
@@ -171,6 +173,7 @@ export async function processPage(
         input.query,
         page,
         {
+          discovery: ctx.discovery,
           fetchHtml: ctx.fetchHtml,
           readPage: (html, url) => ctx.parsing.page(html, url, { links: true }, signal),
           embedder: prepared.embedder,

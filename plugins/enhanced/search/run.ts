@@ -10,10 +10,10 @@ import type { EnhancedServices } from '../uses.js';
 import { createHash } from 'node:crypto';
 import type { CallContext } from '../../../core/capability.js';
 import { AppError, toAppError } from '../../../core/errors.js';
+import { PageReadError } from '../../../services/scrape/page-failures.js';
 import type { ScrapedPage } from '../../../services/scrape/scraper.js';
 import { searchInputSchema, type SearchAnswer, type SearchInput } from '../../../services/web-search/schemas.js';
 import { newRequestId } from '../../../services/web-search/search-runner.js';
-import { PageReadError } from './adaptive.js';
 import { processPage } from './page-pipeline.js';
 import { prepareRequest, type PreparedRequest } from './prepare.js';
 import { renderEnhancedMarkdown } from './render.js';
@@ -171,7 +171,7 @@ export async function runEnhancedSearch(
           await processPage(
             prepared,
             { url: page.finalUrl || page.url, html, mainMarkdown: page.success ? page.markdown : '' },
-            { fetchHtml, deadline, signal: ctx.signal, parsing: services.parsing },
+            { fetchHtml, deadline, signal: ctx.signal, parsing: services.parsing, discovery: services.discovery },
             out,
           );
         }
