@@ -11,6 +11,7 @@ import { creditUsageCapability } from './account.js';
 import { batchScrapeCapability } from './batch.js';
 import { BATCH_JOB, runBatch, type BatchJobInput } from './batch-run.js';
 import { activeCrawlsCapability, crawlCapability } from './crawl.js';
+import { paramsPreviewCapability } from './crawl-preview.js';
 import { CRAWL_JOB, runCrawl, type CrawlJobInput } from './crawl-run.js';
 import { EXTRACT_JOB, extractCapabilities, runExtract } from './extract.js';
 import { mapCapability } from './map.js';
@@ -66,6 +67,6 @@ export default definePlugin({
         ...errorsCapability(batchRoutes),
       ];
     });
-    return [...versioned, ...extractCapabilities(services)];
+    return [...versioned, paramsPreviewCapability(services), ...extractCapabilities(services)];
   },
 });

@@ -6,7 +6,9 @@
  * start URL's origin is read once and its rules skip links there. Pages are
  * read by the caller's reader (a plain fetch for a map, the scraper for a
  * crawl), so the outbound policy applies to every request. Results come back
- * in breadth-first order whatever the network timing (ordered-pool.ts).
+ * in breadth-first order whatever the network timing (ordered-pool.ts). The
+ * start URL's sitemaps may add URLs at depth 0 (sitemap-seeds.ts), decided like
+ * links.
  */
 import { AppError, toAppError } from '../../core/errors.js';
 import { DiscoveryRun } from './discovery-run.js';
@@ -14,7 +16,8 @@ import { runInOrder } from './ordered-pool.js';
 import { allowEverything, readRobots } from './robots.js';
 import { isAssetUrl, mayHoldLinks, normaliseUrl } from './site-urls.js';
 import { MAX_URL_LENGTH, UrlCollector } from './url-collector.js';
-import type { DiscoveryError, DiscoveryFetcher } from './types.js';
+import { sitemapUrls } from './sitemap-seeds.js';
+import type { DiscoveryError, DiscoveryFetcher, SitemapReader } from './types.js';
 
 /** follow: taken, and its links followed while within maxDepth; leaf: taken, links not followed; drop: neither. */
 export type LinkDecision = 'follow' | 'leaf' | 'drop';
@@ -49,6 +52,13 @@ export interface SiteCrawlOptions<T> {
   decide(urls: URL[], signal: AbortSignal): Promise<LinkDecision[]>;
   /** Hears the links robots.txt kept the crawl from (never requested), each page's at a time. */
   onRobotsBlocked?(urls: string[]): void;
+  /**
+   * The start URL's sitemaps (robots.txt's, else /sitemap.xml): `include` takes the URLs they list at depth 0
+   * beside the links, `only` takes those and follows no link. Absent: sitemaps are not read.
+   */
+  sitemaps?: 'include' | 'only';
+  /** Reads a sitemap document (the worker pool's); needed for sitemaps. */
+  parseSitemap?: SitemapReader;
 }
 
 export interface CrawledUrl<T> {
@@ -112,7 +122,7 @@ export async function crawlSite<T>(
     queue.push({ url, depth, follow: decision === 'follow', entry });
   };
   const followsLinks = (task: Task<T>): boolean =>
-    task.follow && task.depth < options.maxDepth && mayHoldLinks(task.url);
+    task.follow && task.depth < options.maxDepth && options.sitemaps !== 'only' && mayHoldLinks(task.url);
   const needsReading = (task: Task<T>): boolean =>
     (options.readAll && task.entry !== null) || (followsLinks(task) && !full());
 
@@ -132,6 +142,21 @@ export async function crawlSite<T>(
     const [baseDecision] = await options.decide([base], signal);
     // The start URL is always read for its links; the filters only decide whether it is listed.
     take(base, 0, 'follow', baseDecision !== 'drop');
+    if (options.sitemaps && options.parseSitemap) {
+      const listed = await sitemapUrls(options.fetcher, base.origin, robots.sitemaps, options.parseSitemap, {
+        maxUrls: options.limit,
+        signal,
+      });
+      result.errors.push(...listed.errors);
+      const listing: PageRead<T> = { finalUrl: base.href, links: listed.urls, value: undefined as T };
+      // Sitemap URLs are the start URL's peers (depth 0), decided like links; no maxBreadth bound, limit is theirs.
+      for (const { url, decision } of await candidatesOf(listing, base, allowed, options, signal)) {
+        if (full()) break;
+        if (decision === 'drop' || seen.has(url.href)) continue;
+        seen.add(url.href);
+        take(url, 0, decision);
+      }
+    }
 
     await runInOrder(queue, {
       concurrency: options.concurrency,
