@@ -13,6 +13,7 @@ import { BATCH_JOB, runBatch, type BatchJobInput } from './batch-run.js';
 import { activeCrawlsCapability, crawlCapability } from './crawl.js';
 import { paramsPreviewCapability } from './crawl-preview.js';
 import { CRAWL_JOB, runCrawl, type CrawlJobInput } from './crawl-run.js';
+import { withWatcher } from './crawl-watch.js';
 import { EXTRACT_JOB, extractCapabilities, runExtract } from './extract.js';
 import { mapCapability } from './map.js';
 import { cancelCapability, errorsCapability, jobPagesOf, pagesJobs, statusCapability } from './pages-jobs.js';
@@ -58,11 +59,11 @@ export default definePlugin({
         creditUsageCapability(version),
         crawlCapability(services, jobs, version),
         activeCrawlsCapability(services, version),
-        statusCapability(crawlRoutes),
+        withWatcher(statusCapability(crawlRoutes), services, version),
         cancelCapability(crawlRoutes),
         ...errorsCapability(crawlRoutes),
         batchScrapeCapability(services, jobs, version),
-        statusCapability(batchRoutes),
+        withWatcher(statusCapability(batchRoutes), services, version),
         cancelCapability(batchRoutes),
         ...errorsCapability(batchRoutes),
       ];
