@@ -8,6 +8,7 @@
 import { definePlugin } from '../../app/plugin-services.js';
 import { FIRECRAWL_USES } from './uses.js';
 import { creditUsageCapability } from './account.js';
+import { creditLedgerOf } from './credit-ledger.js';
 import { batchScrapeCapability } from './batch.js';
 import { BATCH_JOB, runBatch, type BatchJobInput } from './batch-run.js';
 import { activeCrawlsCapability, crawlCapability } from './crawl.js';
@@ -25,6 +26,9 @@ const FIRECRAWL_LANE = 'firecrawl';
 
 export default definePlugin({
   uses: FIRECRAWL_USES,
+  // The credit ledger is shared by every route that reads pages; what it counted is written before the area closes.
+  open: (services) => ({ ledger: creditLedgerOf(services) }),
+  close: (own) => own.ledger.flush(),
   jobHandlers(services) {
     const { pages } = jobPagesOf(services);
     // Their own lane: a crawl that runs for hours holds up only other crawls and batches, not the other areas' jobs.
@@ -56,7 +60,7 @@ export default definePlugin({
         scrapeCapability(services, version),
         mapCapability(services, version),
         searchCapability(services, version),
-        creditUsageCapability(version),
+        creditUsageCapability(services, version),
         crawlCapability(services, jobs, version),
         activeCrawlsCapability(services, version),
         withWatcher(statusCapability(crawlRoutes), services, version),
