@@ -22,7 +22,7 @@ const REFUSED = 1008;
 const FAILED = 1011;
 const REFUSAL_CODES = new Set(['INVALID_INPUT', 'NOT_FOUND', 'UNAUTHORIZED', 'FORBIDDEN']);
 
-/** The part of a `ws` socket used here (ws ships no types, and @types/ws is not worth a dependency for five members). */
+/** The part of a `ws` socket used here (ws ships no types; @types/ws is not worth a dependency for five members). */
 export interface WebSocket {
   readonly readyState: number;
   readonly OPEN: number;
