@@ -150,6 +150,11 @@ export interface CapabilityDefinition<I extends z.ZodType = z.ZodType, O extends
       status: number;
       body: Record<string, unknown>;
     };
+    /**
+     * Also a WebSocket on the GET route (Firecrawl's crawl watcher): input as for a request, each value yielded sent
+     * as JSON text, then the socket closed with the text the stream returns as the reason.
+     */
+    websocket?(input: unknown, ctx: CallContext): AsyncGenerator<unknown, string | undefined>;
   };
   /**
    * MCP tool name, snake_case "<area>_<action>", within ^[a-z][a-z0-9_]{0,63}$. Absent: the

@@ -78,12 +78,18 @@ function generatedKey(config: QuarryConfig, logger: Logger): string {
 }
 
 /**
- * Reads the key from X-API-Key, Authorization: Bearer, or (browsers, the graph page) Authorization: Basic with the key
- * as password.
+ * Reads the key from X-API-Key, Authorization: Bearer, (browsers, the graph page) Authorization: Basic with the key
+ * as password, or on a WebSocket upgrade the first subprotocol (browsers and Firecrawl's watcher cannot send
+ * headers there).
  */
 export function presentedKey(headers: Record<string, string | string[] | undefined>): string | null {
   const direct = headers['x-api-key'];
   if (typeof direct === 'string' && direct.length > 0) return direct;
+  const protocols = headers['sec-websocket-protocol'];
+  if (typeof protocols === 'string' && headers.authorization === undefined) {
+    const first = protocols.split(',')[0]!.trim();
+    if (first.length > 0) return first;
+  }
   const auth = headers.authorization;
   if (typeof auth === 'string') {
     const match = /^Bearer\s+(.+)$/i.exec(auth.trim());

@@ -38,6 +38,7 @@ import {
 import { queryToInput } from './query-input.js';
 import { joinReply } from './reply-bytes.js';
 import type { CapabilityRouteConfig } from './route-config.js';
+import { websocketHandler } from './websocket-route.js';
 
 /** What fastify labels the JSON it serialises itself: the same for JSON encoded here. */
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -61,11 +62,20 @@ export function mountCapability(server: FastifyInstance, app: QuarryApp, capabil
     ...(capability.sharedInput ? { sharedBody: true } : {}),
     ...(capability.http.errorReply ? { errorReply: capability.http.errorReply } : {}),
   };
+  // A GET that is also a WebSocket (mounted where @fastify/websocket is registered: server.ts) takes the same input.
+  const wsHandler =
+    capability.http.websocket &&
+    websocketHandler(
+      app,
+      capability,
+      (request) => prepare(checkedShape({ ...query(request), ...params(request) })).input,
+    );
   for (const url of [path, ...(aliases ?? [])]) {
     server.route({
       method,
       url,
       config,
+      ...(wsHandler ? { wsHandler } : {}),
       ...(onResource || bodiless ? { onRequest: forgetTypeOfEmptyBody } : {}),
       handler: async (request, reply) => {
         const body =

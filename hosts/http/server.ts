@@ -8,6 +8,7 @@
  * http-input.ts); the routes that need no key in public-routes.ts.
  */
 import rateLimit from '@fastify/rate-limit';
+import websocket from '@fastify/websocket';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { QuarryApp } from '../../app/create-quarry.js';
 import { AppError } from '../../core/errors.js';
@@ -21,6 +22,9 @@ import { OPENAPI_PATH, publicRouteTest, registerPublicRoutes } from './public-ro
 import { RouteMethods } from './route-methods.js';
 import { installTransportErrors, transportServerOptions } from './transport-errors.js';
 import { redactUrlKeys, urlKeyBases, urlKeyOf, urlKeyRing } from './url-keys.js';
+
+/** What a client may send on a WebSocket: the watchers send nothing, so little is allowed. */
+const MAX_WEBSOCKET_MESSAGE_BYTES = 64 * 1024;
 
 export interface HttpServerOptions {
   /** Keys accepted (`<group>:<key>` for a group's); resolved from config (or generated) when absent. */
@@ -108,7 +112,19 @@ export async function buildHttpServer(app: QuarryApp, options: HttpServerOptions
   });
   server.get(OPENAPI_PATH, async () => openapi);
 
-  for (const capability of registry.list()) mountCapability(server, app, capability);
+  const capabilities = registry.list();
+  for (const capability of capabilities) if (!capability.http.websocket) mountCapability(server, app, capability);
+  // Capabilities that are also WebSockets, in a scope of their own: @fastify/websocket's hooks and handler wrapper
+  // then cost only their routes, not every request.
+  await server.register(async (scope) => {
+    await scope.register(websocket, { options: { maxPayload: MAX_WEBSOCKET_MESSAGE_BYTES } });
+    // An upgrade refused in a hook before @fastify/websocket's own (a bad key: 401) is answered over the raw socket,
+    // which nothing else ends: it would hold server.close() open.
+    scope.addHook('onResponse', async (request) => {
+      if (request.headers.upgrade?.toLowerCase() === 'websocket') request.raw.socket.destroy();
+    });
+    for (const capability of capabilities) if (capability.http.websocket) mountCapability(scope, app, capability);
+  });
   registerGraphPage(server);
   registerMcpRoute(server, app);
   return server;

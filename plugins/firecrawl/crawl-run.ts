@@ -3,8 +3,11 @@
  * of the site read first, disallowed links never requested, breadth-first),
  * each taken page read by the one reader with the crawl's scrapeOptions and
  * kept with the job as a Document as soon as it is read (job-pages.ts), so
- * status reads page through the crawl while it runs.
+ * status reads page through the crawl while it runs. The site's sitemaps add
+ * URLs unless `sitemap: skip`; `delay` reads one page at a time, that many
+ * seconds apart.
  */
+import { abortableSleep } from '../../core/abort.js';
 import type { JobHandlerContext } from '../../core/plugin.js';
 import type { FirecrawlServices } from './uses.js';
 import { crawlDecider, type CrawlScope } from './crawl-scope.js';
@@ -15,7 +18,7 @@ import { jobCallContext, PageRecorder } from './page-recorder.js';
 import { readerOptions } from './read-pages.js';
 import type { FirecrawlVersion } from './routes.js';
 import type { ScrapeOptionsInput } from './scrape-schema.js';
-import type { WebhookInput } from './crawl-schema.js';
+import type { CrawlSitemapMode, WebhookInput } from './crawl-schema.js';
 
 export const CRAWL_JOB = 'firecrawl.crawl';
 
@@ -34,6 +37,10 @@ export interface CrawlJobInput {
   maxDepth: number;
   limit: number;
   maxConcurrency?: number;
+  /** Pause between two page reads (Firecrawl's `delay`), which reads one page at a time. */
+  delayMs?: number;
+  /** Absent in jobs stored before sitemaps were read: those crawls follow links only. */
+  sitemap?: CrawlSitemapMode;
   scope: CrawlScope;
   scrapeOptions: ScrapeOptionsInput;
   /** The request's options as sent (GET /crawl/active answers them). */
@@ -87,19 +94,25 @@ async function crawlPages(
     return decisions;
   };
 
+  const sitemap = input.sitemap ?? 'skip';
+  const delayMs = input.delayMs ?? 0;
+  let reads = 0;
   const result = await services.discovery.crawlSite(
     {
       baseUrl: input.url,
+      ...(sitemap !== 'skip' ? { sitemaps: sitemap } : {}),
       maxDepth: input.maxDepth,
       maxBreadth: MAX_BREADTH,
       limit: input.limit,
       readAll: true,
-      concurrency: Math.min(MAX_CONCURRENCY, input.maxConcurrency ?? DEFAULT_CONCURRENCY),
+      // Firecrawl's delay forces one read at a time: the pause is between requests, not between batches of them.
+      concurrency: delayMs > 0 ? 1 : Math.min(MAX_CONCURRENCY, input.maxConcurrency ?? DEFAULT_CONCURRENCY),
       timeoutMs: CRAWL_TIME_BUDGET_MS,
       signal: job.signal,
       decide,
       onRobotsBlocked: (urls) => writer.addRobotsBlocked(urls),
       read: async (url, signal) => {
+        if (delayMs > 0 && reads++ > 0) await abortableSleep(delayMs, signal);
         const page = await services.scraper.scrapeOne(url, { ...reader, signal }, signal);
         const finalUrl = page.finalUrl || url;
         const links = page.html ? await services.parsing.links(page.html, finalUrl, signal) : [];

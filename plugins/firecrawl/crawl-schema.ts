@@ -35,26 +35,53 @@ function scrapeOptionsOf(defaultMaxAgeMs: number) {
   return z.object(scrapeOptionsShape(defaultMaxAgeMs)).prefault({});
 }
 
-/** What both versions of crawl take under the same names. */
-const crawlCommonShape = {
-  url: firecrawlUrlSchema,
+/** Longest pause between two page reads a crawl may ask for (`delay`, seconds). */
+export const MAX_CRAWL_DELAY_SECONDS = 600;
+
+/**
+ * The crawl options a `prompt` may set (v2; crawl-prompt.ts). They have no zod default, so a field the caller
+ * set can be told from one left out: a set field overrides the generated one, and the defaults are applied after
+ * (crawlJobInput in crawl.ts).
+ */
+export const promptableCrawlShape = {
   includePaths: pathPatternsSchema.describe(
     'Only URLs whose path matches one of these are taken (regexOnFullURL: the whole URL)',
   ),
   excludePaths: pathPatternsSchema.describe('URLs whose path matches one of these are not taken'),
-  regexOnFullURL: z.boolean().default(false),
-  limit: z.int().min(1).max(MAX_CRAWL_LIMIT).default(MAX_CRAWL_LIMIT).describe('Pages taken in all'),
-  crawlEntireDomain: z.boolean().default(false).describe("Beyond the start URL's path: the whole site"),
-  allowExternalLinks: z.boolean().default(false),
-  allowSubdomains: z.boolean().default(false),
+  regexOnFullURL: z.boolean().optional().describe('includePaths/excludePaths match the whole URL; default false'),
+  limit: z.int().min(1).max(MAX_CRAWL_LIMIT).optional().describe(`Pages taken in all; default ${MAX_CRAWL_LIMIT}`),
+  maxDiscoveryDepth: z.int().min(0).max(MAX_CRAWL_LIMIT).optional().describe('Link hops from url; no bound by default'),
+  crawlEntireDomain: z.boolean().optional().describe("Beyond the start URL's path: the whole site; default false"),
+  allowExternalLinks: z.boolean().optional().describe('Links to other sites are taken too; default false'),
+  allowSubdomains: z.boolean().optional().describe("Links to the site's subdomains are taken too; default false"),
   ignoreQueryParameters: z
     .boolean()
-    .default(false)
-    .describe('A URL that differs from one taken only in its query is not taken'),
-  deduplicateSimilarURLs: z.boolean().optional().describe(accepted),
+    .optional()
+    .describe('A URL that differs from one taken only in its query is not taken; default false'),
+  deduplicateSimilarURLs: z
+    .boolean()
+    .optional()
+    .describe(
+      'URLs that differ only in www., http/https, a trailing slash or index.html/index.php are one page; default true',
+    ),
+  delay: z
+    .number()
+    .min(0)
+    .max(MAX_CRAWL_DELAY_SECONDS)
+    .optional()
+    .describe('Seconds between two page reads; reads one page at a time'),
+};
+
+/** What both versions of crawl take under the same names. */
+const crawlCommonShape = {
+  url: firecrawlUrlSchema,
+  ...promptableCrawlShape,
   ignoreRobotsTxt: z.boolean().optional().describe('Not honoured: robots.txt is always obeyed'),
-  robotsUserAgent: z.string().max(500).optional().describe(accepted),
-  delay: z.number().min(0).optional().describe(accepted),
+  robotsUserAgent: z
+    .string()
+    .max(500)
+    .optional()
+    .describe("Not honoured: robots.txt is read for Quarry's own user agent"),
   maxConcurrency: z.int().min(1).optional().describe('Pages read at once, at most 8'),
   webhook: webhookSchema.optional(),
   zeroDataRetention: z.boolean().optional().describe(accepted),
@@ -62,11 +89,20 @@ const crawlCommonShape = {
   integration: z.string().max(200).nullable().optional(),
 };
 
+export const crawlSitemapSchema = z.enum(['skip', 'include', 'only']);
+export type CrawlSitemapMode = z.infer<typeof crawlSitemapSchema>;
+
 export const crawlV2InputSchema = z.strictObject({
   ...crawlCommonShape,
-  prompt: z.string().max(10_000).optional().describe(accepted),
-  maxDiscoveryDepth: z.int().min(0).max(MAX_CRAWL_LIMIT).optional().describe('Link hops from url; no bound by default'),
-  sitemap: z.enum(['skip', 'include', 'only']).optional().describe('Links are followed; sitemaps are not read'),
+  prompt: z
+    .string()
+    .min(1)
+    .max(10_000)
+    .optional()
+    .describe('What to crawl, in words: a language model turns it into these options; a set option wins'),
+  sitemap: crawlSitemapSchema
+    .optional()
+    .describe("The site's sitemaps: include (default) adds their URLs, only takes nothing else, skip ignores them"),
   scrapeOptions: scrapeOptionsOf(V2_DEFAULT_MAX_AGE_MS),
 });
 
@@ -78,9 +114,8 @@ export const crawlV1InputSchema = z.strictObject({
     .max(MAX_CRAWL_LIMIT)
     .default(10)
     .describe("Path segments a taken URL may have beyond the start URL's (Firecrawl v1's meaning)"),
-  maxDiscoveryDepth: z.int().min(0).max(MAX_CRAWL_LIMIT).optional().describe('Link hops from url; no bound by default'),
   allowBackwardLinks: z.boolean().default(false).describe('v1 name of crawlEntireDomain'),
-  ignoreSitemap: z.boolean().optional().describe('Links are followed; sitemaps are not read'),
+  ignoreSitemap: z.boolean().default(false).describe("Leave the site's sitemaps out (their URLs are added otherwise)"),
   scrapeOptions: scrapeOptionsOf(0),
 });
 

@@ -80,4 +80,24 @@ describe('crawlDecider', () => {
     expect(await decisions({ maxPathDepth: 2 }, urls)).toEqual(['follow', 'follow', 'drop']);
     expect(await decisions({}, urls)).toEqual(['follow', 'follow', 'follow']);
   });
+
+  it('deduplicateSimilarURLs: www., http/https, a trailing slash and index pages are one URL; queries are not', async () => {
+    const urls = [
+      'https://docs.example.com/guide/a',
+      'http://www.docs.example.com/guide/a/',
+      'https://docs.example.com/guide/a/index.php',
+      'https://docs.example.com/guide/a?page=2',
+      'https://docs.example.com/guide/b/index.html',
+      'https://docs.example.com/guide/b',
+    ];
+    expect(await decisions({ deduplicateSimilarURLs: true }, urls)).toEqual([
+      'follow',
+      'drop',
+      'drop',
+      'follow',
+      'follow',
+      'drop',
+    ]);
+    expect(await decisions({}, urls)).toEqual(urls.map(() => 'follow'));
+  });
 });

@@ -4,8 +4,10 @@
  * children (its path a prefix of theirs) unless crawlEntireDomain; on its
  * host, subdomains with allowSubdomains, other sites with allowExternalLinks;
  * excludePaths, then includePaths (on the path, or the whole URL with
- * regexOnFullURL); one URL per path with ignoreQueryParameters; v1's maxDepth
- * on the path's depth below the start URL's. The caller's patterns run in the
+ * regexOnFullURL); one URL per path with ignoreQueryParameters; one URL of
+ * those that differ only in www., http/https, a trailing slash or a trailing
+ * index.html/index.php with deduplicateSimilarURLs; v1's maxDepth on the
+ * path's depth below the start URL's. The caller's patterns run in the
  * extraction worker pool under a time limit, never on this thread.
  */
 import type { LinkDecision } from '../../services/discover/site-crawl.js';
@@ -22,11 +24,16 @@ export interface CrawlScope {
   allowSubdomains: boolean;
   allowExternalLinks: boolean;
   ignoreQueryParameters: boolean;
+  /** Firecrawl's default (true); absent in jobs stored before it was served, which did not deduplicate. */
+  deduplicateSimilarURLs?: boolean;
   /** v1's maxDepth: how many path segments beyond the start URL's a taken URL may have. */
   maxPathDepth?: number;
 }
 
 const hostOf = (url: URL): string => bareHost(url.hostname);
+/** What URLs Firecrawl treats as one page share: no scheme, no www., no trailing slash or index page. */
+const similarKey = (url: URL): string =>
+  `${hostOf(url)}:${url.port}${url.pathname.replace(/\/(index\.(html|php))?$/, '')}${url.search}`;
 /** Path segments, an index page's name not counted (as Firecrawl v1 counts them). */
 const pathDepth = (url: URL): number =>
   url.pathname.split('/').filter((part) => part !== '' && part !== 'index.html' && part !== 'index.php').length;
@@ -40,6 +47,7 @@ export function crawlDecider(scope: CrawlScope, base: URL, test: RegexTester) {
   const basePath = base.pathname;
   const baseDepth = pathDepth(base);
   const seenPaths = new Set<string>();
+  const seenSimilar = new Set<string>();
 
   const onSite = (url: URL): 'site' | 'subdomain' | 'external' => {
     const host = hostOf(url);
@@ -64,6 +72,11 @@ export function crawlDecider(scope: CrawlScope, base: URL, test: RegexTester) {
         const path = `${url.origin}${url.pathname}`;
         if (seenPaths.has(path)) return 'drop';
         seenPaths.add(path);
+      }
+      if (scope.deduplicateSimilarURLs) {
+        const key = similarKey(url);
+        if (seenSimilar.has(key)) return 'drop';
+        seenSimilar.add(key);
       }
       return 'follow';
     });

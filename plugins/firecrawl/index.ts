@@ -8,10 +8,13 @@
 import { definePlugin } from '../../app/plugin-services.js';
 import { FIRECRAWL_USES } from './uses.js';
 import { creditUsageCapability } from './account.js';
+import { creditLedgerOf } from './credit-ledger.js';
 import { batchScrapeCapability } from './batch.js';
 import { BATCH_JOB, runBatch, type BatchJobInput } from './batch-run.js';
 import { activeCrawlsCapability, crawlCapability } from './crawl.js';
+import { paramsPreviewCapability } from './crawl-preview.js';
 import { CRAWL_JOB, runCrawl, type CrawlJobInput } from './crawl-run.js';
+import { withWatcher } from './crawl-watch.js';
 import { EXTRACT_JOB, extractCapabilities, runExtract } from './extract.js';
 import { mapCapability } from './map.js';
 import { cancelCapability, errorsCapability, jobPagesOf, pagesJobs, statusCapability } from './pages-jobs.js';
@@ -23,6 +26,9 @@ const FIRECRAWL_LANE = 'firecrawl';
 
 export default definePlugin({
   uses: FIRECRAWL_USES,
+  // The credit ledger is shared by every route that reads pages; what it counted is written before the area closes.
+  open: (services) => ({ ledger: creditLedgerOf(services) }),
+  close: (own) => own.ledger.flush(),
   jobHandlers(services) {
     const { pages } = jobPagesOf(services);
     // Their own lane: a crawl that runs for hours holds up only other crawls and batches, not the other areas' jobs.
@@ -54,18 +60,18 @@ export default definePlugin({
         scrapeCapability(services, version),
         mapCapability(services, version),
         searchCapability(services, version),
-        creditUsageCapability(version),
+        creditUsageCapability(services, version),
         crawlCapability(services, jobs, version),
         activeCrawlsCapability(services, version),
-        statusCapability(crawlRoutes),
+        withWatcher(statusCapability(crawlRoutes), services, version),
         cancelCapability(crawlRoutes),
         ...errorsCapability(crawlRoutes),
         batchScrapeCapability(services, jobs, version),
-        statusCapability(batchRoutes),
+        withWatcher(statusCapability(batchRoutes), services, version),
         cancelCapability(batchRoutes),
         ...errorsCapability(batchRoutes),
       ];
     });
-    return [...versioned, ...extractCapabilities(services)];
+    return [...versioned, paramsPreviewCapability(services), ...extractCapabilities(services)];
   },
 });

@@ -17,6 +17,7 @@ import type { ScrapedPage, ScrapeOptions } from '../../services/scrape/scraper.j
 import { isDocumentPage, pageError, toDocument } from './document.js';
 import { readerActions } from './actions.js';
 import { trackChange } from './change-tracking.js';
+import { creditLedgerOf } from './credit-ledger.js';
 import { compileSchema, extractJson } from './json-extraction.js';
 import { formatPlan, type FormatPlan, type LlmFormat } from './formats.js';
 import type { FirecrawlDocument, ScrapeOptionsInput } from './scrape-schema.js';
@@ -138,6 +139,8 @@ export async function documentOf(
       tag: plan.changeTracking.tag,
       caller: ctx.caller,
     });
+  // One credit per Document, as Firecrawl counts them: every route's pages come through here.
+  creditLedgerOf(services).add(ctx.caller, 1);
   return { url: page.url, document };
 }
 

@@ -1,5 +1,5 @@
 /** Shapes of the site crawl (site-crawl.ts): what callers pass in, hear and get back. */
-import type { DiscoveryError, DiscoveryFetcher } from './types.js';
+import type { DiscoveryError, DiscoveryFetcher, SitemapReader } from './types.js';
 
 /** follow: taken, and its links followed while within maxDepth; leaf: taken, links not followed; drop: neither. */
 export type LinkDecision = 'follow' | 'leaf' | 'drop';
@@ -38,6 +38,13 @@ export interface SiteCrawlOptions<T> {
   decide(urls: URL[], signal: AbortSignal): Promise<LinkDecision[]>;
   /** Hears the links robots.txt kept the crawl from (never requested), each page's at a time. */
   onRobotsBlocked?(urls: string[]): void;
+  /**
+   * The start URL's sitemaps (robots.txt's, else /sitemap.xml): `include` takes the URLs they list at depth 0
+   * beside the links, `only` takes those and follows no link. Absent: sitemaps are not read.
+   */
+  sitemaps?: 'include' | 'only';
+  /** Reads a sitemap document (the worker pool's); needed for sitemaps. */
+  parseSitemap?: SitemapReader;
   /** The start page as the caller has read it already: used as its read, never requested again. */
   start?: PageRead<T>;
   /**

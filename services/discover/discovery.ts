@@ -44,11 +44,19 @@ export class Discovery {
     );
   }
 
-  /** A breadth-first crawl whose pages the caller reads (site-crawl.ts). */
+  /** A breadth-first crawl whose pages the caller reads (site-crawl.ts), sitemaps read in the worker pool. */
   crawlSite<T>(
-    options: Omit<SiteCrawlOptions<T>, 'fetcher' | 'respectRobots'>,
+    options: Omit<SiteCrawlOptions<T>, 'fetcher' | 'respectRobots' | 'parseSitemap'>,
     onProgress?: (progress: SiteCrawlProgress) => void,
   ): Promise<SiteCrawlResult<T>> {
-    return crawlSite({ ...options, fetcher: this.fetcher, respectRobots: this.respectRobots }, onProgress);
+    return crawlSite(
+      {
+        ...options,
+        fetcher: this.fetcher,
+        respectRobots: this.respectRobots,
+        parseSitemap: (sitemap, signal) => this.parsing.sitemap(sitemap, signal),
+      },
+      onProgress,
+    );
   }
 }

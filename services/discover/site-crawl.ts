@@ -10,13 +10,15 @@
  * the caller ranks links (enhanced search's adaptive crawl). Results come back
  * in frontier order whatever the network timing (ordered-pool.ts); hooks hear
  * each URL taken and each page read, and a stop hook may end the crawl
- * (information gain, enough URLs found).
+ * (information gain, enough URLs found). The start URL's sitemaps may add URLs
+ * at depth 0 (sitemap-seeds.ts), decided like links.
  */
 import { AppError, toAppError } from '../../core/errors.js';
 import { PageReadError } from '../scrape/page-failures.js';
 import { DiscoveryRun } from './discovery-run.js';
 import { bestFirstFrontier, fifoFrontier, type Frontier } from './frontier.js';
 import { runInOrder } from './ordered-pool.js';
+import { sitemapUrls } from './sitemap-seeds.js';
 import { allowEverything, readRobots } from './robots.js';
 import { mayHoldLinks, normaliseUrl } from './site-urls.js';
 import { UrlCollector } from './url-collector.js';
@@ -96,7 +98,7 @@ export async function crawlSite<T>(
     return queued;
   };
   const followsLinks = (task: Task<T>): boolean =>
-    task.follow && task.depth < options.maxDepth && mayHoldLinks(task.url);
+    task.follow && task.depth < options.maxDepth && options.sitemaps !== 'only' && mayHoldLinks(task.url);
   const needsReading = (task: Task<T>): boolean =>
     (options.readAll && task.entry !== null) || (followsLinks(task) && !full());
   const heard = (task: Task<T>, outcome: Pick<PageOutcome<T>, 'page' | 'error'>): void => {
@@ -107,7 +109,7 @@ export async function crawlSite<T>(
   };
 
   try {
-    const allowed = await robotsFilter(options, robotsRun, base, signal);
+    const { allowed, sitemaps } = await robotsFilter(options, robotsRun, base, signal);
     if (!(await allowed([base]))[0]) {
       result.errors.push({ url: base.href, ...robotsRefusal(base) });
       return result;
@@ -115,6 +117,21 @@ export async function crawlSite<T>(
     const [baseDecision] = await options.decide([base], signal);
     // The start URL is always read for its links; the filters only decide whether it is listed.
     startTask = take({ url: base, depth: 0, follow: true, refused: false }, baseDecision !== 'drop');
+    if (options.sitemaps && options.parseSitemap) {
+      const listed = await sitemapUrls(options.fetcher, base.origin, sitemaps, options.parseSitemap, {
+        maxUrls: options.limit,
+        signal,
+      });
+      result.errors.push(...listed.errors);
+      const listing: PageRead<T> = { finalUrl: base.href, links: listed.urls, value: undefined as T };
+      // Sitemap URLs are the start URL's peers (depth 0), decided like links; no maxBreadth bound, limit is theirs.
+      for (const { url, decision, refused } of await candidatesOf(listing, base, { seen, allowed, options, signal })) {
+        if (full()) break;
+        if (decision === 'drop' || seen.has(url.href)) continue;
+        seen.add(url.href);
+        take({ url, depth: 0, follow: decision === 'follow', refused });
+      }
+    }
 
     await runInOrder(frontier, {
       concurrency: options.concurrency,
@@ -180,20 +197,26 @@ export async function crawlSite<T>(
   return result;
 }
 
-/** The caller's robots.txt filter, or the start origin's read here (respectRobots applied). */
+/**
+ * The caller's robots.txt filter, or the start origin's read here (respectRobots applied), with the Sitemap lines
+ * read here (none with the caller's filter: the sitemap seeds then try the usual paths).
+ */
 async function robotsFilter<T>(
   options: SiteCrawlOptions<T>,
   robotsRun: DiscoveryRun,
   base: URL,
   signal: AbortSignal,
-): Promise<(urls: URL[]) => Promise<boolean[]>> {
+): Promise<{ allowed: (urls: URL[]) => Promise<boolean[]>; sitemaps: string[] }> {
   if (options.robots) {
     const given = options.robots;
-    return (urls) => given(urls, signal);
+    return { allowed: (urls) => given(urls, signal), sitemaps: [] };
   }
   const robots = await readRobots(robotsRun, base.origin);
   // Another origin's rules are the reader's to apply.
-  return (urls) => (options.respectRobots ? robots.allowed(urls, signal) : allowEverything(urls, signal));
+  return {
+    allowed: (urls) => (options.respectRobots ? robots.allowed(urls, signal) : allowEverything(urls, signal)),
+    sitemaps: robots.sitemaps,
+  };
 }
 
 function cancelled(): AppError {

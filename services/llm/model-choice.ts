@@ -33,6 +33,8 @@ const TIER_OF_USE = {
   'query-expansion': 'fast',
   /** next searches a caller may make (predictive search) */
   'query-prediction': 'fast',
+  /** a Firecrawl crawl's prompt turned into crawl options */
+  'crawl-options': 'fast',
   /** the llm extraction strategy and content filter (enhanced search and scrape) */
   'page-extraction': 'quality',
 } as const satisfies Record<string, LlmTier>;

@@ -186,13 +186,24 @@ describe('firecrawl-js v1 scrapeUrl', () => {
 });
 
 describe('the Firecrawl envelope: keys, credit usage, errors', () => {
-  it('credit usage answers the credential check (v2 and v1)', async () => {
-    const usage = await firecrawl.getCreditUsage();
-    expect(usage.remainingCredits).toBeGreaterThan(0);
+  it('credit usage answers the credential check (v2 and v1) with the pages read for the key', async () => {
+    const used = async () => {
+      const usage = await firecrawl.getCreditUsage();
+      expect(usage.remainingCredits).toBeGreaterThan(0);
+      return usage.planCredits! - usage.remainingCredits;
+    };
+    const before = await used();
+    await firecrawl.scrape(pageUrl(11), { formats: ['markdown'] });
+    await v1.scrapeUrl(pageUrl(12), { formats: ['markdown'] });
+    expect(await used()).toBe(before + 2);
+    // A crawl counts each document it keeps, as Firecrawl charges a credit per crawled page.
+    const crawl = await firecrawl.crawl(`${web.url}/fc/`, { limit: 3, pollInterval: 1 });
+    expect(crawl.data).toHaveLength(3);
+    expect(await used()).toBe(before + 5);
     const legacy = await v1.getCreditUsage();
-    expect(legacy.success).toBe(true);
-    expect((legacy as { data: { remaining_credits: number } }).data.remaining_credits).toBeGreaterThan(0);
-  });
+    if (!legacy.success || !('data' in legacy)) throw new Error('v1 credit usage failed');
+    expect(legacy.data.plan_credits - legacy.data.remaining_credits).toBe(before + 5);
+  }, 60_000);
 
   it("a request without a key, or with another key, is 401 with Firecrawl's string error", async () => {
     const keyless = new Firecrawl({ apiUrl: `${quarry.url}/firecrawl` });

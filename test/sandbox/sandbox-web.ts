@@ -82,6 +82,8 @@ export interface SandboxWeb {
   waitForWebhook(name: string, count?: number, timeoutMs?: number): Promise<WebhookDelivery[]>;
   /** Every request received, path including the query string. */
   requestLog(): Array<{ method: string; path: string }>;
+  /** When each request under pathPrefix arrived (performance.now()), in order: for pacing checks. */
+  arrivals(pathPrefix: string): number[];
   /** Requests under pathPrefix not yet answered nor dropped by their sender (a delayed page in flight). */
   openRequests(pathPrefix?: string): number;
   /** Stops the server, dropping open (even hanging) connections. */
@@ -105,6 +107,7 @@ export async function startSandboxWeb(): Promise<SandboxWeb> {
   const addedPages = new Map<string, AddedPage>();
   const siteLinks = new Set<string>();
   const log: Array<{ method: string; path: string }> = [];
+  const arrivedAt: number[] = [];
   const sockets = new Set<Socket>();
   let robots: string | null = null;
   let closed = false;
@@ -112,6 +115,7 @@ export async function startSandboxWeb(): Promise<SandboxWeb> {
   const open = new Set<string[]>();
   const server = createServer((req, res) => {
     log.push({ method: req.method ?? 'GET', path: req.url ?? '/' });
+    arrivedAt.push(performance.now());
     // One entry per request (an array, so two requests for one path stay two), gone once answered or dropped.
     const entry = [req.url ?? '/'];
     open.add(entry);
@@ -255,6 +259,7 @@ export async function startSandboxWeb(): Promise<SandboxWeb> {
     webhooks: (name) => webhooks.deliveries(name),
     waitForWebhook: (name, count = 1, timeoutMs = 5000) => webhooks.waitFor(name, count, timeoutMs),
     requestLog: () => [...log],
+    arrivals: (pathPrefix) => arrivedAt.filter((_, i) => log[i]!.path.startsWith(pathPrefix)),
     openRequests: (pathPrefix = '/') => [...open].filter(([path]) => path!.startsWith(pathPrefix)).length,
     async close() {
       if (closed) return;
