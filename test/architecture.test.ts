@@ -39,9 +39,14 @@ interface Cruise {
   modules: CruisedModule[];
 }
 
-/** Packages that parse HTML or XML into a document: untrusted pages are parsed in the extraction worker pool only. */
-const DOM_PARSERS =
-  /(^|\/)node_modules\/(linkedom|htmlparser2|cheerio|parse5|jsdom|turndown|@mozilla\/readability|node-html-parser)\//;
+/**
+ * Packages that parse HTML or XML into a document, compile and run callers' JSON Schemas (ajv) or diff pages (diff):
+ * untrusted input goes through them in the extraction worker pool only.
+ */
+const DOM_PARSERS = new RegExp(
+  '(^|/)node_modules/(linkedom|htmlparser2|cheerio|parse5|jsdom|turndown|@mozilla/readability|node-html-parser|' +
+    'ajv|diff)/',
+);
 /** Main-thread modules allowed to parse anyway, each with the reason. */
 const PARSES_ON_THE_MAIN_THREAD: Record<string, string> = {
   // A config-declared engine, loaded here for its request builder; the engine service parses its answers in the worker
@@ -49,6 +54,8 @@ const PARSES_ON_THE_MAIN_THREAD: Record<string, string> = {
   'services/engines/config-engines.ts': 'engine definition',
   // A request's json_css selectors, tried on a fixed probe element before any page is fetched.
   'services/page-analysis/css-schema.ts': 'selector checks',
+  // Plugin manifests against plugin.schema.json: the installation's own files, read once at start-up.
+  'core/plugins/manifest-validator.ts': 'plugin manifests',
 };
 
 /**

@@ -67,7 +67,7 @@ export function crawlCapability(services: FirecrawlServices, jobs: PagesJobs, ve
     readOnly: true,
     // A request the reader would refuse (json without a model, actions not allowed) is a 400 now, not a failed job.
     prepare: async (input, ctx) => {
-      checkAnswerable(services, input.scrapeOptions, formatPlan(input.scrapeOptions));
+      await checkAnswerable(services, input.scrapeOptions, formatPlan(input.scrapeOptions));
       await checkJobQuota(services, [CRAWL_JOB, BATCH_JOB], ctx);
       const webhookUrl = webhookUrlOf(input.webhook);
       if (webhookUrl) await services.webhooks.assertDeliverable(webhookUrl, 'webhook.url');

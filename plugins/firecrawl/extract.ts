@@ -73,7 +73,7 @@ export async function runExtract(
   const content = read
     .map((o, i) => `Page ${i + 1} (${o.document.metadata.url}):\n${o.document.markdown}`)
     .join('\n\n---\n\n');
-  const data = await extractJson(model, {
+  const data = await extractJson(model, services.parsing, {
     field: 'extract',
     ...(request.prompt ? { prompt: request.prompt } : {}),
     ...(request.systemPrompt ? { systemPrompt: request.systemPrompt } : {}),
@@ -152,9 +152,9 @@ export function extractCapabilities(services: FirecrawlServices) {
       input: extractInputSchema(version === 'v2' ? V2_DEFAULT_MAX_AGE_MS : 0),
       http: { method: 'POST', ...firecrawlRoute(version, '/extract'), errorReply: firecrawlErrorReply },
       readOnly: true,
-      prepare: async (input) => {
+      prepare: async (input, ctx) => {
         requireModel(services, 'extract');
-        if (input.schema) compileSchema(input.schema, 'schema');
+        if (input.schema) await compileSchema(services.parsing, input.schema, 'schema', ctx.signal);
       },
       submission: (input) => ({ input: { version, request: input } satisfies ExtractJobInput }),
     });
