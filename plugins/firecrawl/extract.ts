@@ -6,9 +6,10 @@
  * caller's schema checked, one retry). Without a model it is refused before
  * any job exists, with the same 400 as the json format.
  *
- * The start capabilities are served without the job declaration (as v1's
- * crawl is): the job contract suite runs every declared job without a model,
- * where extract can only be refused. They still submit through the surface.
+ * v2's start and status capabilities carry the surface's job declaration (the
+ * job contract suite runs it with a scripted model; hosts read it as a job);
+ * v1's are served beside them without it (as v1's crawl is), on the same
+ * surface and kind.
  */
 import type { z } from 'zod';
 import type { CallContext } from '../../core/capability.js';
@@ -141,7 +142,7 @@ export function extractCapabilities(services: FirecrawlServices) {
   });
 
   return (['v2', 'v1'] as const).flatMap((version) => {
-    const { job: _declared, ...start } = surface.capability({
+    const declared = surface.capability({
       id: `firecrawl.extract_${version}`,
       title: `Extract (Firecrawl ${version})`,
       description:
@@ -158,7 +159,10 @@ export function extractCapabilities(services: FirecrawlServices) {
       },
       submission: (input) => ({ input: { version, request: input } satisfies ExtractJobInput }),
     });
+    const { job: _declaration, ...undeclared } = declared;
+    const start = version === 'v2' ? declared : undeclared;
     const status = defineCapability({
+      ...(version === 'v2' ? { job: surface.job } : {}),
       id: `firecrawl.extract_status_${version}`,
       title: `Extract status (Firecrawl ${version})`,
       description:

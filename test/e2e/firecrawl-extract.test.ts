@@ -14,6 +14,7 @@ import {
   type ScriptedServer,
 } from '../../services/llm/fixtures/scripted-server.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
+import { until } from '../sandbox/until.js';
 import { startQuarry, TEST_KEY, type RunningQuarry } from './harness.js';
 
 const OTHER_KEY = 'other-key-9876543210';
@@ -310,6 +311,46 @@ describe('extract', () => {
     const unknown = await withModel.get('/firecrawl/v1/extract/extract_000000000000000000000000');
     expect(unknown.status).toBe(404);
     expect(unknown.body.success).toBe(false);
+  });
+
+  it('a job whose answer breaks the schema twice: failed, success false, the problem named, expiresAt ISO', async () => {
+    llm.script(chatCompletionReply({ name: 'granite' }));
+    const result = await firecrawl.extract({ urls: [url()], schema: STONE_SCHEMA, pollInterval: 1 });
+    expect(result).toMatchObject({ success: false, status: 'failed', data: null });
+    expect(result.error).toMatch(/extract: the language model's answer did not match the schema twice.*hardness/);
+    expect(new Date(result.expiresAt!).toISOString()).toBe(result.expiresAt);
+    expect(llm.received).toHaveLength(2);
+  });
+
+  it('a job none of whose pages has readable content fails naming them, before the model is asked', async () => {
+    web.addPage('/missing-stone', page('<p>Gone.</p>'), { status: 404 });
+    llm.script(chatCompletionReply({ name: 'granite', hardness: 6 }));
+    const result = await firecrawl.extract({ urls: [url('/missing-stone')], prompt: 'The stone', pollInterval: 1 });
+    expect(result).toMatchObject({ success: false, status: 'failed' });
+    expect(result.error).toContain(`none of the pages had readable content: ${url('/missing-stone')}`);
+    // v1's client turns the failed status into an error with the same text.
+    await expect(v1.extract([url('/missing-stone')], { prompt: 'The stone' })).rejects.toThrow(
+      /Extract job failed.*none of the pages had readable content/,
+    );
+    expect(llm.received).toHaveLength(0);
+  });
+
+  it('processing while the model is asked; cancelled when the installation cancels it (Firecrawl has no cancel route)', async () => {
+    llm.script({ hang: true });
+    const started = await firecrawl.startExtract({ urls: [url()], prompt: 'The stone' });
+    const id = started.id!;
+    await until('the model to be asked', async () => llm.received.length > 0, 30_000);
+    const running = await firecrawl.getExtractStatus(id);
+    expect(running).toMatchObject({ success: true, status: 'processing', data: null });
+    expect(Date.parse(running.expiresAt!)).toBeGreaterThan(Date.now());
+    const noRoute = await fetch(`${withModel.url}/firecrawl/v2/extract/${id}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${TEST_KEY}` },
+    });
+    expect(noRoute.status).toBe(405);
+    await withModel.app.services.jobs.cancel(id);
+    await withModel.app.services.jobs.waitFor(id, { timeoutMs: 30_000 });
+    expect(await firecrawl.getExtractStatus(id)).toMatchObject({ status: 'cancelled' });
   });
 
   it('without a model, or without a prompt or schema: a 400 before any job exists', async () => {
