@@ -208,7 +208,7 @@ describe('architecture', () => {
     expect(mainThreadParsers(cruise().modules)).toEqual([]);
   }, 120_000);
 
-  it('would notice a main-thread module that parses a page', () => {
+  it('would notice a main-thread module that parses a page, compiles a JSON Schema or diffs', () => {
     const modules: CruisedModule[] = [
       {
         source: 'plugins/x/index.ts',
@@ -219,7 +219,12 @@ describe('architecture', () => {
       },
       {
         source: 'services/y/read.ts',
-        dependencies: [{ resolved: 'node_modules/linkedom/esm/index.js', dependencyTypes: ['npm'] }],
+        dependencies: [
+          { resolved: 'node_modules/linkedom/esm/index.js', dependencyTypes: ['npm'] },
+          // A caller's JSON Schema compiled here, or a page diffed, would hold the event loop as a parse does.
+          { resolved: 'node_modules/ajv/dist/ajv.js', dependencyTypes: ['npm'] },
+          { resolved: 'node_modules/diff/libesm/index.js', dependencyTypes: ['npm'] },
+        ],
       },
       {
         source: 'services/y/shape.ts',
@@ -228,6 +233,8 @@ describe('architecture', () => {
     ];
     expect(mainThreadParsers(modules)).toEqual([
       'plugins/x/index.ts → services/y/read.ts → node_modules/linkedom/esm/index.js',
+      'plugins/x/index.ts → services/y/read.ts → node_modules/ajv/dist/ajv.js',
+      'plugins/x/index.ts → services/y/read.ts → node_modules/diff/libesm/index.js',
     ]);
   });
 
