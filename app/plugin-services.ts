@@ -58,10 +58,22 @@ export interface PluginServices {
   models: ModelServices;
   /** Each caller's recent searches (what next-search prediction falls back on). */
   searchHistory: SearchHistory;
-  /** The worker pool's other parses of untrusted input: tables, chunking, links (each with the pool's deadline). */
+  /**
+   * The worker pool's other parses of untrusted input: tables, chunking, links, JSON Schema checks, line diffs (each
+   * with the pool's deadline).
+   */
   parsing: Pick<
     ExtractionPool,
-    'tables' | 'chunk' | 'links' | 'regex' | 'regexTest' | 'page' | 'entities' | 'selectedContent'
+    | 'tables'
+    | 'chunk'
+    | 'links'
+    | 'regex'
+    | 'regexTest'
+    | 'page'
+    | 'entities'
+    | 'selectedContent'
+    | 'jsonSchema'
+    | 'lineDiff'
   >;
   /** Live performance state (pools, browser, page indexer; areas add their own) for the performance endpoint. */
   runtime: RuntimeStats;

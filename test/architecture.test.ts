@@ -41,9 +41,14 @@ interface Cruise {
   modules: CruisedModule[];
 }
 
-/** Packages that parse HTML or XML into a document: untrusted pages are parsed in the extraction worker pool only. */
-const DOM_PARSERS =
-  /(^|\/)node_modules\/(linkedom|htmlparser2|cheerio|parse5|jsdom|turndown|@mozilla\/readability|node-html-parser)\//;
+/**
+ * Packages that parse HTML or XML into a document, compile and run callers' JSON Schemas (ajv) or diff pages (diff):
+ * untrusted input goes through them in the extraction worker pool only.
+ */
+const DOM_PARSERS = new RegExp(
+  '(^|/)node_modules/(linkedom|htmlparser2|cheerio|parse5|jsdom|turndown|@mozilla/readability|node-html-parser|' +
+    'ajv|diff)/',
+);
 /** Main-thread modules allowed to parse anyway, each with the reason. */
 const PARSES_ON_THE_MAIN_THREAD: Record<string, string> = {
   // A config-declared engine, loaded here for its request builder; the engine service parses its answers in the worker
@@ -51,6 +56,8 @@ const PARSES_ON_THE_MAIN_THREAD: Record<string, string> = {
   'services/engines/config-engines.ts': 'engine definition',
   // A request's json_css selectors, tried on a fixed probe element before any page is fetched.
   'services/page-analysis/css-schema.ts': 'selector checks',
+  // Plugin manifests against plugin.schema.json: the installation's own files, read once at start-up.
+  'core/plugins/manifest-validator.ts': 'plugin manifests',
 };
 
 /**
@@ -203,7 +210,7 @@ describe('architecture', () => {
     expect(mainThreadParsers(cruise().modules)).toEqual([]);
   }, 120_000);
 
-  it('would notice a main-thread module that parses a page', () => {
+  it('would notice a main-thread module that parses a page, compiles a JSON Schema or diffs', () => {
     const modules: CruisedModule[] = [
       {
         source: 'plugins/x/index.ts',
@@ -214,7 +221,12 @@ describe('architecture', () => {
       },
       {
         source: 'services/y/read.ts',
-        dependencies: [{ resolved: 'node_modules/linkedom/esm/index.js', dependencyTypes: ['npm'] }],
+        dependencies: [
+          { resolved: 'node_modules/linkedom/esm/index.js', dependencyTypes: ['npm'] },
+          // A caller's JSON Schema compiled here, or a page diffed, would hold the event loop as a parse does.
+          { resolved: 'node_modules/ajv/dist/ajv.js', dependencyTypes: ['npm'] },
+          { resolved: 'node_modules/diff/libesm/index.js', dependencyTypes: ['npm'] },
+        ],
       },
       {
         source: 'services/y/shape.ts',
@@ -223,6 +235,8 @@ describe('architecture', () => {
     ];
     expect(mainThreadParsers(modules)).toEqual([
       'plugins/x/index.ts → services/y/read.ts → node_modules/linkedom/esm/index.js',
+      'plugins/x/index.ts → services/y/read.ts → node_modules/ajv/dist/ajv.js',
+      'plugins/x/index.ts → services/y/read.ts → node_modules/diff/libesm/index.js',
     ]);
   });
 

@@ -6,7 +6,8 @@
  * (options.contentType "application/pdf", its bytes) is read with pdf.js,
  * which is asynchronous. Tasks with a
  * `kind` (services/extract/worker-tasks.ts) parse tables, chunk text, read
- * links, tag entities, read robots.txt or parse search engines' answers, so that no parse of untrusted input runs on
+ * links, tag entities, read robots.txt, parse search engines' answers, check values against callers' JSON Schemas or
+ * diff pages' markdown, so that no parse of untrusted input runs on
  * the main thread.
  */
 import { AppError } from '../core/errors.js';
@@ -20,6 +21,8 @@ import { parseEngineAnswer } from '../services/engines/engine-parse-task.js';
 import { extract } from '../services/extract/extract.js';
 import { pageMedia } from '../services/extract/page-media.js';
 import { extractPdf } from '../services/extract/pdf.js';
+import { checkJsonSchema } from '../services/extract/json-schema-check.js';
+import { lineDiff } from '../services/extract/line-diff.js';
 import { regexExtract } from '../services/extract/regex-extract.js';
 import { regexTest } from '../services/extract/regex-test.js';
 import { reduceRobots, robotsAllowAll } from '../services/extract/robots-rules.js';
@@ -96,6 +99,12 @@ async function runParseTask(task: ParseTask): Promise<ParseOutcome<ParseTask['ki
         return { value: reduceRobots(markupOf(task), task.agent) };
       case 'robots-check':
         return { value: robotsAllowAll(task.id, task.rules, task.urls) };
+      case 'json-schema': {
+        const { kind: _kind, ...check } = task;
+        return { value: checkJsonSchema(check) };
+      }
+      case 'line-diff':
+        return { value: lineDiff(task) };
     }
   } catch (error) {
     return failureOf(error);

@@ -68,7 +68,7 @@ export function batchScrapeCapability(services: FirecrawlServices, jobs: PagesJo
         maxConcurrency: _max,
         ...options
       } = input;
-      checkAnswerable(services, options, formatPlan(options));
+      await checkAnswerable(services, options, formatPlan(options));
       await checkJobQuota(services, [CRAWL_JOB, BATCH_JOB], ctx);
       const webhookUrl = webhookUrlOf(input.webhook);
       if (webhookUrl) await services.webhooks.assertDeliverable(webhookUrl, 'webhook.url');

@@ -88,7 +88,7 @@ export function crawlCapability(services: FirecrawlServices, jobs: PagesJobs, ve
     readOnly: true,
     // A request the reader would refuse (json without a model, actions not allowed) is a 400 now, not a failed job.
     prepare: async (input, ctx): Promise<GeneratedCrawlOptions> => {
-      checkAnswerable(services, input.scrapeOptions, formatPlan(input.scrapeOptions));
+      await checkAnswerable(services, input.scrapeOptions, formatPlan(input.scrapeOptions));
       // Without a model a prompt is refused before anything is queued, as json is.
       const model = 'prompt' in input && input.prompt ? crawlOptionsModel(services, 'prompt') : null;
       await checkJobQuota(services, [CRAWL_JOB, BATCH_JOB], ctx);

@@ -6,9 +6,10 @@
  * caller's schema checked, one retry). Without a model it is refused before
  * any job exists, with the same 400 as the json format.
  *
- * The start capabilities are served without the job declaration (as v1's
- * crawl is): the job contract suite runs every declared job without a model,
- * where extract can only be refused. They still submit through the surface.
+ * v2's start and status capabilities carry the surface's job declaration (the
+ * job contract suite runs it with a scripted model; hosts read it as a job);
+ * v1's are served beside them without it (as v1's crawl is), on the same
+ * surface and kind.
  */
 import type { z } from 'zod';
 import type { CallContext } from '../../core/capability.js';
@@ -73,7 +74,7 @@ export async function runExtract(
   const content = read
     .map((o, i) => `Page ${i + 1} (${o.document.metadata.url}):\n${o.document.markdown}`)
     .join('\n\n---\n\n');
-  const data = await extractJson(model, {
+  const data = await extractJson(model, services.parsing, {
     field: 'extract',
     ...(request.prompt ? { prompt: request.prompt } : {}),
     ...(request.systemPrompt ? { systemPrompt: request.systemPrompt } : {}),
@@ -141,7 +142,7 @@ export function extractCapabilities(services: FirecrawlServices) {
   });
 
   return (['v2', 'v1'] as const).flatMap((version) => {
-    const { job: _declared, ...start } = surface.capability({
+    const declared = surface.capability({
       id: `firecrawl.extract_${version}`,
       title: `Extract (Firecrawl ${version})`,
       description:
@@ -152,13 +153,16 @@ export function extractCapabilities(services: FirecrawlServices) {
       input: extractInputSchema(version === 'v2' ? V2_DEFAULT_MAX_AGE_MS : 0),
       http: { method: 'POST', ...firecrawlRoute(version, '/extract'), errorReply: firecrawlErrorReply },
       readOnly: true,
-      prepare: async (input) => {
+      prepare: async (input, ctx) => {
         requireModel(services, 'extract');
-        if (input.schema) compileSchema(input.schema, 'schema');
+        if (input.schema) await compileSchema(services.parsing, input.schema, 'schema', ctx.signal);
       },
       submission: (input) => ({ input: { version, request: input } satisfies ExtractJobInput }),
     });
+    const { job: _declaration, ...undeclared } = declared;
+    const start = version === 'v2' ? declared : undeclared;
     const status = defineCapability({
+      ...(version === 'v2' ? { job: surface.job } : {}),
       id: `firecrawl.extract_status_${version}`,
       title: `Extract status (Firecrawl ${version})`,
       description:

@@ -21,7 +21,8 @@ export interface FormatPlan {
   screenshot: { fullPage: boolean } | null;
   summary: boolean;
   json: LlmFormat | null;
-  changeTracking: { modes: string[]; tag: string | null } | null;
+  /** `json`: json mode's question (modes include "json"), the format's own schema and prompt. */
+  changeTracking: { modes: string[]; tag: string | null; json: LlmFormat | null } | null;
   /** Formats asked for that this installation does not produce. */
   unsupported: string[];
 }
@@ -54,8 +55,14 @@ export function formatPlan(
     else if (type === 'json' || type === 'extract')
       plan.json = llmFormat(settings as LlmFormat, options.jsonOptions ?? options.extract);
     else if (type === 'changeTracking') {
-      const given = { ...options.changeTrackingOptions, ...(settings as { modes?: string[]; tag?: string | null }) };
-      plan.changeTracking = { modes: given.modes ?? [], tag: given.tag ?? null };
+      const inline = settings as { modes?: string[]; tag?: string | null } & LlmFormat;
+      const given = { ...options.changeTrackingOptions, ...inline };
+      const modes = given.modes ?? [];
+      plan.changeTracking = {
+        modes,
+        tag: given.tag ?? null,
+        json: modes.includes('json') ? llmFormat(inline, options.changeTrackingOptions) : null,
+      };
     } else plan.unsupported.push(type);
   }
   return plan;

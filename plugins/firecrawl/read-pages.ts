@@ -6,6 +6,7 @@
  * and `json` written by the language model (services/llm) where asked.
  */
 import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import type { CallContext } from '../../core/capability.js';
 import { AppError } from '../../core/errors.js';
 import type { FirecrawlServices } from './uses.js';
@@ -16,7 +17,7 @@ import type { CacheMode } from '../../services/scrape/page-cache.js';
 import type { ScrapedPage, ScrapeOptions } from '../../services/scrape/scraper.js';
 import { isDocumentPage, pageError, toDocument } from './document.js';
 import { readerActions } from './actions.js';
-import { trackChange } from './change-tracking.js';
+import { trackChange, type JsonQuestion } from './change-tracking.js';
 import { creditLedgerOf } from './credit-ledger.js';
 import { compileSchema, extractJson } from './json-extraction.js';
 import { formatPlan, type FormatPlan, type LlmFormat } from './formats.js';
@@ -67,13 +68,21 @@ function selectsContent(options: ContentOptions): boolean {
 }
 
 /**
- * Refuses, before any page is read, what cannot be answered: json without a model or with a schema that is not
- * one, actions the reader refuses.
+ * Refuses, before any page is read, what cannot be answered: json (or changeTracking's json mode) without a model or
+ * with a schema that is not one (compiled in the worker pool), actions the reader refuses.
  */
-export function checkAnswerable(services: FirecrawlServices, options: ScrapeOptionsInput, plan: FormatPlan): void {
+export async function checkAnswerable(
+  services: FirecrawlServices,
+  options: ScrapeOptionsInput,
+  plan: FormatPlan,
+  signal?: AbortSignal,
+): Promise<void> {
   services.scraper.checkRequest(readerOptions(options, plan, new AbortController().signal));
   if (plan.json) requireModel(services, 'formats: json');
-  if (plan.json?.schema) compileSchema(plan.json.schema, 'formats: json schema');
+  if (plan.changeTracking?.json) requireModel(services, "formats: changeTracking's json mode");
+  if (plan.json?.schema) await compileSchema(services.parsing, plan.json.schema, 'formats: json schema', signal);
+  const tracked = plan.changeTracking?.json?.schema;
+  if (tracked) await compileSchema(services.parsing, tracked, 'formats: changeTracking schema', signal);
 }
 
 /** The model for structured extraction, or the refusal every Firecrawl route gives without one (a 400 there). */
@@ -92,7 +101,7 @@ export async function readDocuments(
   onPage?: (outcome: PageOutcome) => void,
 ): Promise<PageOutcome[]> {
   const plan = formatPlan(options);
-  checkAnswerable(services, options, plan);
+  await checkAnswerable(services, options, plan, ctx.signal);
   const reader = readerOptions(options, plan, ctx.signal);
   const pages = await services.scraper.scrapeMany(urls, {
     ...reader,
@@ -130,15 +139,22 @@ export async function documentOf(
   if (plan.html) document.html = selected?.html ?? '';
   if (plan.summary) document.summary = await summaryOf(services, page, ctx);
   if (plan.json) document.json = await jsonOf(services, page, plan.json, ctx);
-  if (plan.changeTracking)
-    document.changeTracking = await trackChange(services.stores.records, {
-      url: page.url,
-      markdown: selected?.markdown ?? page.markdown,
-      gone: page.httpStatus === 404 || page.httpStatus === 410,
-      modes: plan.changeTracking.modes,
-      tag: plan.changeTracking.tag,
-      caller: ctx.caller,
-    });
+  if (plan.changeTracking) {
+    const { tracking, warnings: notes } = await trackChange(
+      { records: services.stores.records, parsing: services.parsing, signal: ctx.signal },
+      {
+        url: page.url,
+        markdown: selected?.markdown ?? page.markdown,
+        gone: page.httpStatus === 404 || page.httpStatus === 410,
+        modes: plan.changeTracking.modes,
+        tag: plan.changeTracking.tag,
+        caller: ctx.caller,
+        ...(plan.changeTracking.json ? { json: jsonQuestion(services, page, plan, document, ctx) } : {}),
+      },
+    );
+    document.changeTracking = tracking;
+    if (notes.length > 0) document.warning = [document.warning, ...notes].filter(Boolean).join('; ');
+  }
   // One credit per Document, as Firecrawl counts them: every route's pages come through here.
   creditLedgerOf(services).add(ctx.caller, 1);
   return { url: page.url, document };
@@ -190,11 +206,35 @@ async function jsonOf(
   page: ScrapedPage,
   format: LlmFormat,
   ctx: CallContext,
+  field = 'formats: json',
+  markdown = page.markdown,
 ): Promise<unknown> {
-  return extractJson(requireModel(services, 'formats: json'), {
-    field: 'formats: json',
+  return extractJson(requireModel(services, field), services.parsing, {
+    field,
     ...format,
-    content: `Page (${page.finalUrl}):\n${page.markdown}`,
+    content: `Page (${page.finalUrl}):\n${markdown}`,
     signal: ctx.signal,
   });
+}
+
+/**
+ * changeTracking's json mode: its question, answered by the model for this read's markdown or the previous one's;
+ * the json format's answer is reused when it asked the same of the same markdown.
+ */
+function jsonQuestion(
+  services: FirecrawlServices,
+  page: ScrapedPage,
+  plan: FormatPlan,
+  document: FirecrawlDocument,
+  ctx: CallContext,
+): JsonQuestion {
+  const format = plan.changeTracking!.json!;
+  const sameAsJsonFormat = plan.json !== null && isDeepStrictEqual(plan.json, format);
+  return {
+    ...format,
+    extract: (markdown) =>
+      sameAsJsonFormat && markdown === page.markdown && document.json !== undefined
+        ? Promise.resolve(document.json)
+        : jsonOf(services, page, format, ctx, 'formats: changeTracking', markdown),
+  };
 }

@@ -20,6 +20,8 @@ import type { EngineParseOutcome, EngineParseTask } from '../engines/engine-pars
 import type { ReducedRobots, RobotsReader } from '../../core/http/robots-cache.js';
 import type { RobotsFile } from './robots-rules.js';
 import type { ContentSelection, SelectedContent } from './selected-content.js';
+import type { JsonSchemaCheck, JsonSchemaVerdict } from './json-schema-check.js';
+import type { LineDiff, LineDiffTask } from './line-diff.js';
 import { unwrap, type ChunkTaskResult, type ParseOutcome, type ParseTask } from './worker-tasks.js';
 
 /** Default deadline of one task in the pool. */
@@ -104,6 +106,19 @@ export class ExtractionPool implements RobotsReader {
     signal?: AbortSignal,
   ): Promise<SelectedContent> {
     return unwrap(await this.parse<'selected-content'>({ kind: 'selected-content', html, url, selection }, signal));
+  }
+
+  /**
+   * Whether a caller's JSON Schema compiles and, given a value, whether the value matches it: a schema too large, not
+   * a schema, or too slow to compile or check (a backtracking `pattern`) is an INVALID_INPUT naming check.field.
+   */
+  async jsonSchema(check: JsonSchemaCheck, signal?: AbortSignal): Promise<JsonSchemaVerdict> {
+    return unwrap(await this.parse<'json-schema'>({ kind: 'json-schema', ...check }, signal));
+  }
+
+  /** A unified line diff of two texts, or null when the edit is too large to work out within its bounds. */
+  async lineDiff(task: LineDiffTask, signal?: AbortSignal): Promise<LineDiff | null> {
+    return unwrap(await this.parse<'line-diff'>({ kind: 'line-diff', ...task }, signal));
   }
 
   /** Entities and relations of a text by the offline tagger (CPU-bound in proportion to the text). */

@@ -1,6 +1,7 @@
 /**
  * The tasks the extraction worker pool runs besides page extraction: table
- * extraction, chunking, link parsing, merging scroll snapshots, entity tagging, search engines' answers, robots.txt —
+ * extraction, chunking, link parsing, merging scroll snapshots, entity tagging, search engines' answers, robots.txt,
+ * callers' JSON Schemas and diffs of pages' markdown —
  * every parse of user-supplied or fetched HTML and text that could hold the event loop. AppErrors cross the
  * thread boundary as values (structured cloning drops their code).
  */
@@ -16,6 +17,8 @@ import type { EngineParseOutcome, EngineParseTask } from '../engines/engine-pars
 import type { PageFields } from './page-content.js';
 import type { RobotsFile } from './robots-rules.js';
 import type { ContentSelection, SelectedContent } from './selected-content.js';
+import type { JsonSchemaCheck, JsonSchemaVerdict } from './json-schema-check.js';
+import type { LineDiff, LineDiffTask } from './line-diff.js';
 
 export type ParseTask =
   | { kind: 'tables'; html: string; options: ExtractTablesOptions }
@@ -44,6 +47,10 @@ export type ParseTask =
    * when the thread lacks set id.
    */
   | { kind: 'robots-check'; id: string; rules?: string; urls: string[] }
+  /** A caller's JSON Schema compiled, and a value checked against it, under a time limit (json-schema-check.ts). */
+  | ({ kind: 'json-schema' } & JsonSchemaCheck)
+  /** A unified line diff of two pages' markdown, bounded in edit size and time (line-diff.ts). */
+  | ({ kind: 'line-diff' } & LineDiffTask)
   /** A search engine's answer, by the engine's own parser (services/engines/engine-parse-task.ts). */
   | EngineParseTask;
 
@@ -67,6 +74,9 @@ export interface ParseResults {
   engine: EngineParseOutcome;
   robots: RobotsFile;
   'robots-check': boolean[] | null;
+  'json-schema': JsonSchemaVerdict;
+  /** null: too large to diff within the bounds. */
+  'line-diff': LineDiff | null;
 }
 
 export type ParseOutcome<K extends ParseTask['kind']> =

@@ -14,6 +14,7 @@ import {
   type ScriptedServer,
 } from '../../services/llm/fixtures/scripted-server.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
+import { until } from '../sandbox/until.js';
 import { startQuarry, TEST_KEY, type RunningQuarry } from './harness.js';
 
 const OTHER_KEY = 'other-key-9876543210';
@@ -188,6 +189,94 @@ describe('changeTracking format', () => {
   });
 });
 
+describe("changeTracking's json mode", () => {
+  const tracked = (path: string) =>
+    firecrawl.scrape(url(path), {
+      formats: ['markdown', { type: 'changeTracking', modes: ['json'], schema: STONE_SCHEMA, prompt: 'The stone' }],
+    });
+
+  it('the data kept with the first read, unchanged markdown compared without the model, a change per field', async () => {
+    web.addPage('/tracked-json', page(GRANITE));
+    llm.script(chatCompletionReply({ name: 'granite', hardness: 6 }));
+    const first = await tracked('/tracked-json');
+    expect(first.changeTracking).toMatchObject({ changeStatus: 'new', previousScrapeAt: null });
+    expect(first.changeTracking!.json).toBeUndefined();
+    expect(llm.received).toHaveLength(1);
+    expect(promptOf(0)).toContain('The stone');
+    expect(promptOf(0)).toContain('wire saws');
+
+    llm.script(chatCompletionReply({ name: 'granite', hardness: 99 }));
+    const second = await tracked('/tracked-json');
+    expect(second.changeTracking).toMatchObject({ changeStatus: 'same', json: {} });
+    expect(llm.received).toHaveLength(0);
+
+    web.addPage('/tracked-json', page(GRANITE.replace('about six to seven', 'about seven')));
+    llm.script(chatCompletionReply({ name: 'granite', hardness: 7 }));
+    const third = await tracked('/tracked-json');
+    expect(third.changeTracking).toMatchObject({
+      changeStatus: 'changed',
+      json: { hardness: { previous: 6, current: 7 } },
+    });
+    // The previous data was kept: one question, about the new markdown.
+    expect(llm.received).toHaveLength(1);
+    expect(promptOf(0)).toContain('about seven');
+  });
+
+  it("v1: a previous read that kept no data for this schema has its markdown asked about too (Firecrawl's way)", async () => {
+    web.addPage('/tracked-json-v1', page(GRANITE));
+    const options = (modes: Array<'json' | 'git-diff'>) => ({
+      formats: ['markdown' as const, 'changeTracking' as const],
+      changeTrackingOptions: { modes, schema: STONE_SCHEMA },
+    });
+    const first = await v1.scrapeUrl(url('/tracked-json-v1'), options(['git-diff']));
+    if (!first.success) throw new Error(first.error);
+    web.addPage('/tracked-json-v1', page(GRANITE.replace('Granite is', 'Red granite is')));
+    llm.script(
+      chatCompletionReply({ name: 'red granite', hardness: 6 }),
+      chatCompletionReply({ name: 'granite', hardness: 6 }),
+    );
+    const second = await v1.scrapeUrl(url('/tracked-json-v1'), options(['json']));
+    if (!second.success) throw new Error(second.error);
+    expect(second.changeTracking).toMatchObject({
+      changeStatus: 'changed',
+      json: { name: { previous: 'granite', current: 'red granite' } },
+    });
+    expect(second.changeTracking!.json).not.toHaveProperty('hardness');
+    expect(llm.received).toHaveLength(2);
+    expect(promptOf(1)).not.toContain('Red granite');
+  });
+
+  it('a model answer that breaks the schema is refused as for the json format', async () => {
+    web.addPage('/tracked-json-bad', page(GRANITE));
+    llm.script(chatCompletionReply({ name: 'granite' }));
+    const failure = await tracked('/tracked-json-bad').catch((error: unknown) => error);
+    expect((failure as SdkError).message).toMatch(/formats: changeTracking.*did not match the schema.*hardness/);
+  });
+
+  it('without a model: a 400 naming the setting, before the page is read', async () => {
+    const response = await withoutModel.post('/firecrawl/v2/scrape', {
+      url: url(),
+      formats: ['markdown', { type: 'changeTracking', modes: ['json'], schema: STONE_SCHEMA }],
+    });
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({
+      success: false,
+      code: 'BAD_REQUEST',
+      details: { quarryCode: 'UNAVAILABLE' },
+    });
+    expect(response.body.error).toMatch(/changeTracking's json mode needs a language model.*llm\.quality or llm\.fast/);
+  });
+
+  it('a changeTracking schema that is not one is a 400 naming it', async () => {
+    const response = await withModel.post('/firecrawl/v2/scrape', {
+      url: url(),
+      formats: ['markdown', { type: 'changeTracking', modes: ['json'], schema: { type: 'no-such-type' } }],
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.error).toContain('formats: changeTracking schema: not a usable JSON Schema');
+  });
+});
+
 describe('extract', () => {
   it('v2: a job that reads the URLs, asks the model and completes with data checked against the schema', async () => {
     web.addPage(
@@ -222,6 +311,46 @@ describe('extract', () => {
     const unknown = await withModel.get('/firecrawl/v1/extract/extract_000000000000000000000000');
     expect(unknown.status).toBe(404);
     expect(unknown.body.success).toBe(false);
+  });
+
+  it('a job whose answer breaks the schema twice: failed, success false, the problem named, expiresAt ISO', async () => {
+    llm.script(chatCompletionReply({ name: 'granite' }));
+    const result = await firecrawl.extract({ urls: [url()], schema: STONE_SCHEMA, pollInterval: 1 });
+    expect(result).toMatchObject({ success: false, status: 'failed', data: null });
+    expect(result.error).toMatch(/extract: the language model's answer did not match the schema twice.*hardness/);
+    expect(new Date(result.expiresAt!).toISOString()).toBe(result.expiresAt);
+    expect(llm.received).toHaveLength(2);
+  });
+
+  it('a job none of whose pages has readable content fails naming them, before the model is asked', async () => {
+    web.addPage('/missing-stone', page('<p>Gone.</p>'), { status: 404 });
+    llm.script(chatCompletionReply({ name: 'granite', hardness: 6 }));
+    const result = await firecrawl.extract({ urls: [url('/missing-stone')], prompt: 'The stone', pollInterval: 1 });
+    expect(result).toMatchObject({ success: false, status: 'failed' });
+    expect(result.error).toContain(`none of the pages had readable content: ${url('/missing-stone')}`);
+    // v1's client turns the failed status into an error with the same text.
+    await expect(v1.extract([url('/missing-stone')], { prompt: 'The stone' })).rejects.toThrow(
+      /Extract job failed.*none of the pages had readable content/,
+    );
+    expect(llm.received).toHaveLength(0);
+  });
+
+  it('processing while the model is asked; cancelled when the installation cancels it (Firecrawl has no cancel route)', async () => {
+    llm.script({ hang: true });
+    const started = await firecrawl.startExtract({ urls: [url()], prompt: 'The stone' });
+    const id = started.id!;
+    await until('the model to be asked', async () => llm.received.length > 0, 30_000);
+    const running = await firecrawl.getExtractStatus(id);
+    expect(running).toMatchObject({ success: true, status: 'processing', data: null });
+    expect(Date.parse(running.expiresAt!)).toBeGreaterThan(Date.now());
+    const noRoute = await fetch(`${withModel.url}/firecrawl/v2/extract/${id}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${TEST_KEY}` },
+    });
+    expect(noRoute.status).toBe(405);
+    await withModel.app.services.jobs.cancel(id);
+    await withModel.app.services.jobs.waitFor(id, { timeoutMs: 30_000 });
+    expect(await firecrawl.getExtractStatus(id)).toMatchObject({ status: 'cancelled' });
   });
 
   it('without a model, or without a prompt or schema: a 400 before any job exists', async () => {
