@@ -15,7 +15,7 @@ import { chunkText } from '../services/chunking/chunk-text.js';
 import { countTokens } from '../services/chunking/tokenizer.js';
 import { analyzeText } from '../services/entities/analyze.js';
 import { EntityRecognizer } from '../services/entities/recognizer.js';
-import { linksOf } from '../services/discover/page-links.js';
+import { linksOf, linksOfDocument } from '../services/discover/page-links.js';
 import { parseSitemap } from '../services/discover/sitemap-parser.js';
 import { parseEngineAnswer } from '../services/engines/engine-parse-task.js';
 import { extract } from '../services/extract/extract.js';
@@ -56,8 +56,20 @@ export default function run(
     return readPdf(task.bytes, task.url, task.options);
   }
   const markup = markupOf(task);
-  const result = extract(markup, task.url, task.options);
-  return task.options?.keepMarkup ? { ...result, html: markup } : result;
+  if (!task.options?.pageLinks) {
+    const result = extract(markup, task.url, task.options);
+    return task.options?.keepMarkup ? { ...result, html: markup } : result;
+  }
+  // The page's links come from the parse extraction makes: a crawl's page is parsed once, not twice.
+  let pageLinks: string[] | undefined;
+  const result = extract(markup, task.url, task.options, (document) => {
+    pageLinks = linksOfDocument(document, task.url).map((link) => link.href);
+  });
+  return {
+    ...result,
+    ...(task.options.keepMarkup ? { html: markup } : {}),
+    ...(pageLinks ? { pageLinks } : {}),
+  };
 }
 
 /** The tagger's model, loaded by a thread on its first entities task. */

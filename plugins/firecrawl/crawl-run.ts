@@ -73,8 +73,10 @@ async function crawlPages(
   const ctx = jobCallContext(services, CRAWL_JOB, job);
   const writer = await pages.writer(job.id);
   const plan = formatPlan(input.scrapeOptions);
-  // The crawl follows every link of a page, so its markup is always kept for the link parse.
-  const reader = { ...readerOptions(input.scrapeOptions, plan, job.signal), includeHtml: true };
+  // The crawl follows every link of a page: extraction reads them from the parse it makes anyway (pageLinks), so a
+  // page is parsed once and its markup comes back only when a format asks for it.
+  const read = readerOptions(input.scrapeOptions, plan, job.signal);
+  const reader = { ...read, extract: { ...read.extract, pageLinks: true } };
   const recorder = new PageRecorder(services, writer, plan, input.scrapeOptions, ctx, hook?.page.bind(hook));
   const base = new URL(input.url);
   const decideLinks = crawlDecider(input.scope, base, (texts, patterns, signal) =>
@@ -115,7 +117,7 @@ async function crawlPages(
         if (delayMs > 0 && reads++ > 0) await abortableSleep(delayMs, signal);
         const page = await services.scraper.scrapeOne(url, { ...reader, signal }, signal);
         const finalUrl = page.finalUrl || url;
-        const links = page.html ? await services.parsing.links(page.html, finalUrl, signal) : [];
+        const links = page.pageLinks ?? [];
         const isStart = !startRead;
         startRead = true;
         if (!isStart || startListed) await recorder.record(url, page);

@@ -3,7 +3,11 @@ import { baseUrlOf, parseDocument } from '../extract/parse-document.js';
 import { normaliseUrl } from './site-urls.js';
 
 export function linksOf(html: string, pageUrl: string): URL[] {
-  const document = parseDocument(html);
+  return linksOfDocument(parseDocument(html), pageUrl);
+}
+
+/** The links of a parsed page that nothing has changed yet (extraction hands its parse here before it rewrites it). */
+export function linksOfDocument(document: Document, pageUrl: string): URL[] {
   const base = baseUrlOf(document, pageUrl);
   if (!base) return [];
   const links: URL[] = [];

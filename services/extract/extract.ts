@@ -42,11 +42,20 @@ function collapsedLength(text: string): number {
   return text.replace(/\s+/g, ' ').trim().length;
 }
 
-export function extract(html: string, url: string, options: ExtractOptions = {}): ExtractionResult {
+/**
+ * `readParsed`, when given, is called with the parsed document before anything changes it: the worker reads the
+ * page's links there (options.pageLinks), so a page is parsed once for its content and its links.
+ */
+export function extract(
+  html: string,
+  url: string,
+  options: ExtractOptions = {},
+  readParsed?: (document: Document) => void,
+): ExtractionResult {
   const source = typeof html === 'string' ? html : '';
   let result: ExtractionResult;
   try {
-    result = extractOrThrow(source, url, options);
+    result = extractOrThrow(source, url, options, readParsed);
   } catch (error) {
     // A worker must answer every task; a page that breaks the parser is a failed extraction, not a crash.
     result = failedExtraction(
@@ -70,10 +79,16 @@ function mediaOf(html: string, url: string, images: string[], result: Extraction
   return pageMedia(undefined, url, images);
 }
 
-function extractOrThrow(html: string, url: string, options: ExtractOptions): ExtractionResult {
+function extractOrThrow(
+  html: string,
+  url: string,
+  options: ExtractOptions,
+  readParsed?: (document: Document) => void,
+): ExtractionResult {
   const { includeImages = true, includeLinks = true, markdown: wantMarkdown = true } = options;
   const warnings = new PartWarnings();
   const doc = parseDocument(html);
+  readParsed?.(doc);
   warnings.contain('scripted_content', () => placeStreamedSegments(doc), undefined);
   warnings.contain('scripted_content', () => revealScriptedContent(contentRoot(doc)), undefined);
   warnings.contain('scripted_content', () => removeMachineText(contentRoot(doc)), undefined);

@@ -31,6 +31,11 @@ export interface ExtractOptions {
    * Also answer the page's markup as text (result.html), decoded where the page is read: for include_html. HTML only.
    */
   keepMarkup?: boolean;
+  /**
+   * Also answer every link target of the whole page (result.pageLinks), read from the same parse before extraction
+   * rewrites it: what a crawl follows, without a second parse of the page. HTML only.
+   */
+  pageLinks?: boolean;
 }
 
 /**
@@ -129,4 +134,10 @@ export interface ExtractionResult {
   media?: PageMedia;
   /** With options.keepMarkup: the page's markup, decoded from its bytes by the worker that read them. */
   html?: string;
+  /**
+   * With options.pageLinks: the absolute http(s) targets of the page's a[href] and area[href], in page order,
+   * resolved against its <base href> (the same list as the pool's links task). Absent when the page could not be
+   * parsed.
+   */
+  pageLinks?: string[];
 }
