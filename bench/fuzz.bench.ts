@@ -13,7 +13,9 @@
  */
 import { datasetsPresent, DATASET_DIR, wcxbPages, zytePages } from './extract/datasets.js';
 import { fixed, ratio, table } from './extract/report.js';
-import { runFuzz, type FuzzPage } from './fuzz/fuzz-run.js';
+import { availableParallelism } from 'node:os';
+import { runFuzzInPool } from './fuzz/fuzz-pool.js';
+import type { FuzzPage } from './fuzz/fuzz-run.js';
 import { MUTATION_KINDS } from './fuzz/page-mutator.js';
 
 function flag(name: string, fallback: number): number {
@@ -23,6 +25,8 @@ function flag(name: string, fallback: number): number {
 
 const PAGES = flag('--pages', 10_000);
 const SEED = flag('--seed', 44);
+const THREADS = flag('--threads', availableParallelism());
+const SHOW = flag('--show', 30);
 
 if (!datasetsPresent()) {
   console.log(`extraction datasets not found at ${DATASET_DIR}; nothing to fuzz`);
@@ -34,9 +38,12 @@ const sources: FuzzPage[] = [...zytePages(), ...wcxbPages()].map((page) => ({
   url: page.url,
   html: page.html(),
 }));
-console.log(`# Extraction fuzz: ${PAGES} mutated pages from ${sources.length} real pages, seed ${SEED}\n`);
+console.log(
+  `# Extraction fuzz: ${PAGES} mutated pages from ${sources.length} real pages, seed ${SEED}, ${THREADS} threads\n`,
+);
 const started = performance.now();
-const report = runFuzz(sources, PAGES, SEED, (done) => console.error(`${done} pages`));
+const report = await runFuzzInPool(sources, PAGES, SEED, THREADS, (done) => console.error(`${done} pages`));
+const wallSeconds = (performance.now() - started) / 1000;
 
 console.log(
   table(
@@ -60,11 +67,14 @@ const baselineRate = report.baselinePages / (report.baselineMs / 1000);
 console.log(
   `\nspeed: ${fixed(mutatedRate, 1)} mutated pages/s, ${fixed(baselineRate, 1)} unmutated pages/s (baseline, same run): ${ratio(mutatedRate, baselineRate)}`,
 );
-console.log(`wall time: ${fixed((performance.now() - started) / 1000, 1)} s`);
+console.log(
+  `(per thread; ${THREADS} threads) wall time: ${fixed(wallSeconds, 1)} s, ` +
+    `${fixed((report.pages + report.baselinePages) / wallSeconds, 1)} pages/s over the whole run`,
+);
 
 if (report.problems.length > 0) {
   console.log('\n## First problems (page, seed, kinds: verdict)\n');
-  for (const p of report.problems.slice(0, 30))
+  for (const p of report.problems.slice(0, SHOW))
     console.log(
       `- ${p.page} seed ${p.seed} [${p.kinds.join('+')}] ${p.notes.join('; ')}: ${p.outcome.verdict} — ${p.outcome.detail.slice(0, 200)}`,
     );

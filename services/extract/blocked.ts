@@ -60,6 +60,8 @@ const CHALLENGE_MAX_WORDS = 150;
 const WEAK_CAPTCHA_MAX_WORDS = 60;
 const BLOCKED_MAX_WORDS = 100;
 const CONSENT_MAX_WORDS = 100;
+/** Block pages are short; past this many words of visible text, weak signals and phrases in the text do not count. */
+const WEAK_SIGNAL_MAX_PAGE_WORDS = 600;
 /** Pages with fewer main words than this are empty (JavaScript shells, placeholders). */
 export const EMPTY_BELOW_WORDS = 10;
 
@@ -92,13 +94,22 @@ function isConsentWall(title: string, pageText: string, sample: string, signals:
 export function detectNonContent(facts: PageFacts): BlockReason | null {
   const { title, mainWords, signals } = facts;
   const sample = facts.pageText.slice(0, SAMPLE_CHARS);
-  const titleAndText = `${title}\n${sample}`;
 
   if (mainWords < CAPTCHA_MAX_WORDS && (CAPTCHA_TITLE.test(title) || CAPTCHA_TEXT.test(sample))) return 'captcha';
   if (mainWords < CHALLENGE_MAX_WORDS && signals.challengeMarkup) return 'captcha';
-  if (mainWords < WEAK_CAPTCHA_MAX_WORDS && (signals.captchaWidget || WEAK_CAPTCHA_TEXT.test(titleAndText)))
+  // A weak signal or a phrase in the text is evidence only on a short page: a long one that only mentions a
+  // CAPTCHA or "access denied" is content, even when its main text was not found.
+  const shortPage = countWords(facts.pageText) < WEAK_SIGNAL_MAX_PAGE_WORDS;
+  if (
+    mainWords < WEAK_CAPTCHA_MAX_WORDS &&
+    (signals.captchaWidget || WEAK_CAPTCHA_TEXT.test(title) || (shortPage && WEAK_CAPTCHA_TEXT.test(sample)))
+  )
     return 'captcha';
-  if (mainWords < BLOCKED_MAX_WORDS && (BLOCKED_TITLE.test(title) || BLOCKED.test(titleAndText))) return 'blocked';
+  if (
+    mainWords < BLOCKED_MAX_WORDS &&
+    (BLOCKED_TITLE.test(title) || BLOCKED.test(title) || (shortPage && BLOCKED.test(sample)))
+  )
+    return 'blocked';
   if (mainWords < CONSENT_MAX_WORDS && isConsentWall(title, facts.pageText, sample, signals)) return 'consent_wall';
   if (mainWords < EMPTY_BELOW_WORDS) return 'empty';
   return null;

@@ -143,13 +143,19 @@ const CONSENT_NAME = /cookie|consent|onetrust|gdpr|didomi|usercentrics|truste|co
  */
 export function isNeverContent(element: Element): boolean {
   const tag = element.localName;
-  if (tag === 'dialog' || tag === 'footer' || tag === 'nav') return true;
+  if (tag === 'dialog') return true;
+  // One holding the page's <main> was left open (its end tag lost): a browser shows the page inside it.
+  if ((tag === 'footer' || tag === 'nav') && !holdsMain(element)) return true;
   // The site's header (not an article's own header with its title and byline).
-  if (tag === 'header' && !element.closest('article, main, [role="main"]')) return true;
+  if (tag === 'header' && !element.closest('article, main, [role="main"]') && !holdsMain(element)) return true;
   const role = element.getAttribute('role');
   if (role && (OVERLAY_ROLES.has(role) || role === 'contentinfo' || role === 'navigation')) return true;
   if (element.getAttribute('aria-modal') === 'true') return true;
   return CONSENT_NAME.test(names(element));
+}
+
+function holdsMain(element: Element): boolean {
+  return element.querySelector('main, [role="main"]') !== null;
 }
 
 /** True when the element looks like page furniture by its tag, ARIA role, or class/id names. */

@@ -53,11 +53,36 @@ function isSkippedEvenIfRevealed(element: Element): boolean {
   return element.localName !== 'noscript' && SKIPPED.has(element.localName);
 }
 
-function nonSpaceLength(text: string): number {
+/**
+ * No word of prose is longer than this; a longer unbroken run (a broken `&aaaa…;` reference, a base64 blob, a row
+ * of dashes) counts as this long, so junk no one reads cannot outweigh an article. Scripts written without spaces
+ * (CJK, Thai, Lao, Khmer, Myanmar, Tibetan) have sentence-long runs and are counted in full.
+ */
+export const LONGEST_WORD_CHARS = 64;
+
+function isWrittenWithoutSpaces(code: number): boolean {
+  return code >= 0x2e80 || (code >= 0x0e00 && code <= 0x109f) || (code >= 0x1780 && code <= 0x17ff);
+}
+
+/** Visible characters of a text, each run beyond LONGEST_WORD_CHARS not counted (unless without-spaces script). */
+export function nonSpaceLength(text: string): number {
   let count = 0;
+  let run = 0;
+  let spaceless = false;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    if (code > 32 && code !== 160) count++;
+    if (code <= 32 || code === 160) {
+      run = 0;
+      spaceless = false;
+      continue;
+    }
+    run++;
+    if (!spaceless && isWrittenWithoutSpaces(code)) {
+      spaceless = true;
+      // The run's characters not counted so far count after all.
+      if (run > LONGEST_WORD_CHARS) count += run - 1 - LONGEST_WORD_CHARS;
+    }
+    if (run <= LONGEST_WORD_CHARS || spaceless) count++;
   }
   return count;
 }

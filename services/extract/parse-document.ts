@@ -15,6 +15,7 @@ export function parseDocument(html: string): Document {
   const source = hasHtmlTag ? markup : `<!DOCTYPE html><html><head></head><body>${markup}</body></html>`;
   const doc = parseHTML(source).document as unknown as Document;
   repairTree(doc);
+  endNestedLinks(doc);
   return doc;
 }
 
@@ -67,7 +68,9 @@ function withoutStrayDocumentTags(html: string): { markup: string; hasHtmlTag: b
       continue;
     }
     const key = `${match[2]}${match[3]!.toLowerCase()}`;
-    if (key === '/html' || key === '/body' || seen.has(key)) {
+    // An <html> after the page's <head> or <body> began is a stray one too.
+    const late = key === 'html' && (seen.has('head') || seen.has('body'));
+    if (key === '/html' || key === '/body' || seen.has(key) || late) {
       markup += html.slice(kept, match.index);
       kept = scan.lastIndex;
     } else seen.add(key);
@@ -75,27 +78,30 @@ function withoutStrayDocumentTags(html: string): { markup: string; hasHtmlTag: b
   return { markup: markup + html.slice(kept), hasHtmlTag: seen.has('html') };
 }
 
-const HEAD_ELEMENTS = new Set(['style', 'script', 'meta', 'link', 'title', 'base', 'noscript']);
+const HEAD_ELEMENTS = new Set(['style', 'script', 'meta', 'link', 'title', 'base', 'noscript', 'template']);
 
 /**
  * linkedom is not an HTML5 tree builder: markup before <html> or after
  * </body> / </html> stays outside <body> (a leading <style> even becomes the
- * documentElement). Browsers put all of it in <head> or <body>, so this does too.
+ * documentElement), and content inside <head> stays there. Browsers put all
+ * of it in <head> or <body>, so this does too.
  */
 function repairTree(doc: Document): void {
   const html = Array.from(doc.childNodes).find(
     (node): node is Element => node.nodeType === 1 && (node as Element).localName === 'html',
   );
-  const body = html ? Array.from(html.children).find((child) => child.localName === 'body') : undefined;
-  if (!html || !body) return;
+  if (!html) return;
   const head = Array.from(html.children).find((child) => child.localName === 'head');
+  const body = Array.from(html.children).find((child) => child.localName === 'body') ?? bodyFor(doc, html, head);
+  if (!body) return;
+  if (head) moveContentOutOfHead(head, body);
   let beforeHtml = true;
   for (const node of Array.from(doc.childNodes)) {
     if (node === html) {
       beforeHtml = false;
       continue;
     }
-    if (node.nodeType !== 1 && !(node.nodeType === 3 && /\S/.test((node as Text).data))) continue;
+    if (node.nodeType !== 1 && !isText(node)) continue;
     const isHeadElement = node.nodeType === 1 && HEAD_ELEMENTS.has((node as Element).localName);
     if (beforeHtml && isHeadElement && head) head.appendChild(node);
     else if (beforeHtml) body.insertBefore(node, body.firstChild);
@@ -103,6 +109,59 @@ function repairTree(doc: Document): void {
   }
   // Elements after </body> but inside <html> belong to the body as well.
   for (let node = body.nextSibling; node; node = body.nextSibling) body.appendChild(node);
+}
+
+function isText(node: Node): boolean {
+  return node.nodeType === 3 && /\S/.test((node as Text).data);
+}
+
+/**
+ * A page whose <body> start tag was lost (inside a script left open, say) gets one when its <head> holds content:
+ * a browser opens the body there.
+ */
+function bodyFor(doc: Document, html: Element, head: Element | undefined): Element | undefined {
+  if (!head || !Array.from(head.childNodes).some(isBodyContent)) return undefined;
+  return html.appendChild(doc.createElement('body'));
+}
+
+function isBodyContent(node: Node): boolean {
+  return node.nodeType === 1 ? !HEAD_ELEMENTS.has((node as Element).localName) : isText(node);
+}
+
+/**
+ * The first element or text in <head> that does not belong there ends the head in a browser: it and everything after
+ * it go to the start of the body.
+ */
+function moveContentOutOfHead(head: Element, body: Element): void {
+  const first = Array.from(head.childNodes).find(isBodyContent);
+  if (!first) return;
+  const moved = head.ownerDocument.createDocumentFragment();
+  for (let node: ChildNode | null = first; node; ) {
+    const next: ChildNode | null = node.nextSibling;
+    moved.appendChild(node);
+    node = next;
+  }
+  body.insertBefore(moved, body.firstChild);
+}
+
+/**
+ * Links do not nest: where an <a> starts inside an open one (the first one's end tag was lost), a browser ends the
+ * first. linkedom nests them, and a skip link left open would make the whole page link text. So the outer link
+ * ends before its child that holds the inner one; that child and what follows it move out, after the link.
+ */
+function endNestedLinks(doc: Document): void {
+  for (const inner of Array.from(doc.querySelectorAll('a a'))) {
+    const outer = inner.parentElement?.closest('a');
+    if (!outer?.parentNode) continue;
+    let split: Element = inner;
+    while (split.parentElement !== outer) split = split.parentElement!;
+    const after = outer.nextSibling;
+    for (let node: ChildNode | null = split; node; ) {
+      const next: ChildNode | null = node.nextSibling;
+      outer.parentNode.insertBefore(node, after);
+      node = next;
+    }
+  }
 }
 
 /** The element holding the page's visible content: <body>, or <html> when the markup put content outside <body>. */

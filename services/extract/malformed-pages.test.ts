@@ -1,0 +1,40 @@
+/**
+ * Pages the extraction fuzz (bench:fuzz, issue 44) lost, reduced to the part that broke them
+ * (fixtures/malformed/PROVENANCE.md: source page, seed, mutation). Each must still read, with its text.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import run from '../../workers/extract.worker.js';
+import type { ExtractionResult } from './types.js';
+
+function read(name: string): ExtractionResult {
+  const bytes = new Uint8Array(readFileSync(new URL(`./fixtures/malformed/${name}`, import.meta.url)));
+  return run({ bytes, contentTypeHeader: 'text/html; charset=utf-8', url: 'https://fixture.test/page' });
+}
+
+const CASES: Array<[string, string, string]> = [
+  ['huge-named-reference.html', 'a 9,666-letter broken reference in a widget', 'meditation existed only on the edge'],
+  ['script-end-tag-broken.html', 'an invalid byte inside </script> in the head', 'certified personal trainer'],
+  ['header-end-tag-broken.html', 'invalid bytes inside </header>, an article about a CAPTCHA', 'transparency log'],
+  ['skip-link-left-open.html', 'a skip link whose </a> was lost', 'Workforce Development connects'],
+  ['late-html-start-tag.html', 'a stray <html> in the middle of a page without one', 'Mandelbrot'],
+];
+
+describe('malformed pages found by the fuzz', () => {
+  for (const [name, what, phrase] of CASES)
+    it(`reads ${what}`, () => {
+      const result = read(name);
+      expect(result.failureReason).toBeUndefined();
+      expect(result.success).toBe(true);
+      expect(result.text).toContain(phrase);
+    });
+});
+
+describe('an over-long unbroken run counts as one long word in the content scorer', () => {
+  it('caps a run of letters, not text written without spaces', async () => {
+    const { nonSpaceLength, LONGEST_WORD_CHARS } = await import('./content-stats.js');
+    expect(nonSpaceLength(`&${'a'.repeat(9666)};`)).toBe(LONGEST_WORD_CHARS);
+    expect(nonSpaceLength('two words')).toBe(8);
+    expect(nonSpaceLength('瞑想'.repeat(100))).toBe(200);
+  });
+});
