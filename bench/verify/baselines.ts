@@ -5,17 +5,9 @@
  * threshold that gives the best macro-F1 on the development half
  * (≥ threshold: true, else unverifiable; overlap cannot say false).
  */
-import { tokenize } from '../../services/ranking/tokens.js';
+import { lineOverlap } from '../../plugins/verify/claims/word-overlap.js';
 import { LABELS3, type BenchClaim, type Label3 } from './dataset.js';
 import { macroF1 } from './metrics.js';
-
-const STOP = new Set(
-  (
-    'a an and are as at be been but by can did do does for from had has have how i if in into is it its no not ' +
-    'of on or our so than that the their them then there these they this to was we were what when where which ' +
-    'who will with you your'
-  ).split(' '),
-);
 
 export function wordOverlap(claim: BenchClaim): number {
   return overlapScore(
@@ -24,16 +16,9 @@ export function wordOverlap(claim: BenchClaim): number {
   );
 }
 
-/** The claim's share of content words found in its best sentence. */
+/** The claim's share of content words found in its best sentence (the plugin's rule: one copy). */
 export function overlapScore(claim: string, sentences: readonly string[]): number {
-  const words = new Set(tokenize(claim).filter((t) => !STOP.has(t)));
-  if (words.size === 0) return 0;
-  let best = 0;
-  for (const sentence of sentences) {
-    const present = new Set(tokenize(sentence));
-    best = Math.max(best, [...words].filter((w) => present.has(w)).length / words.size);
-  }
-  return best;
+  return lineOverlap(claim, sentences).score;
 }
 
 export function majorityLabel(dev: BenchClaim[]): Label3 {

@@ -13,6 +13,7 @@ import type { EvidencePage } from './claims/retrieval.js';
 import type { Embedder } from '../../services/embeddings/types.js';
 import { assertKnownEngines } from '../../services/web-search/search-runner.js';
 import { hostOf } from '../../services/web-search/hosts.js';
+import { ruleSummary } from './rule-summary.js';
 import { normalizeUrl } from '../../services/web-search/url-normalize.js';
 import { gatherPages, type PageSource, type ReadPage } from './evidence-pages.js';
 import { keyTermsQuery, planSearches } from './queries.js';
@@ -166,6 +167,8 @@ function partly(check: ClaimCheck): string {
 }
 
 function summarise(check: ClaimCheck, pagesRead: number): string {
+  const byRule = ruleSummary(check, pagesRead);
+  if (byRule) return byRule;
   const central = check.facts.find((f) => f.fact.central) ?? check.facts[0]!;
   const supported = check.facts.filter((f) => f.status === 'supported').length;
   const n = check.facts.length;

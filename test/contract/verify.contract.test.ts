@@ -153,19 +153,20 @@ const contract = describeContract(
   routes,
 );
 
+/** Its best line states 5 of its 11 words (45 %): partially true by the offline rule. */
+const PARTLY_STATED =
+  'The Eiffel Tower was completed in 1889, and it is painted with gold leaf by hand every single year';
+
 const withoutTiming = ({ verification_time_ms: _t, ...rest }: any) => rest;
 
 describe('verify/claim', () => {
-  it('gives every verdict value, the same JSON over HTTP and MCP', async () => {
+  // Offline (these hosts have no model) the verdict is the word-overlap rule's, which gives three of the five values;
+  // false and misleading need a model to judge (test/e2e/verify.test.ts, with a scripted one).
+  it('gives every verdict value the offline default gives, the same JSON over HTTP and MCP', async () => {
     const { http, mcp } = contract.hosts();
     const cases: Array<[Record<string, unknown>, string]> = [
       [eiffel, 'true'],
-      [{ claim: 'The Eiffel Tower is 500 metres tall' }, 'false'],
-      [
-        { claim: 'The Eiffel Tower was completed in 1889, and it is painted with gold leaf every year' },
-        'partially_true',
-      ],
-      [{ claim: 'Arctic sea ice grew in 2013', engines: ['find_seaice'] }, 'misleading'],
+      [{ claim: PARTLY_STATED }, 'partially_true'],
       [{ claim: 'Octopuses have three hearts and blue blood', engines: ['find_unrelated'] }, 'unverifiable'],
     ];
     for (const [body, verdict] of cases) {
@@ -270,7 +271,10 @@ describe('verify/batch', () => {
     const recorder = recordProgress(client);
     const overMcp = await client
       .callTool(
-        { name: 'verify_batch', arguments: { claims: [eiffel.claim, 'The Eiffel Tower is 500 metres tall'] } },
+        {
+          name: 'verify_batch',
+          arguments: { claims: [eiffel.claim, PARTLY_STATED] },
+        },
         undefined,
         { onprogress: recorder.onprogress },
       )
@@ -279,7 +283,7 @@ describe('verify/batch', () => {
     const out = overMcp.structuredContent as any;
     expectFields(out, batchResponse, 'mcp batch');
     expect(out.status).toBe('completed');
-    expect(out.results.map((r: any) => r.verdict)).toEqual(['true', 'false']);
+    expect(out.results.map((r: any) => r.verdict)).toEqual(['true', 'partially_true']);
     const messages = progress.map((p) => p.message ?? '');
     // Every step of every claim arrives, in order (the MCP host flushes notifications before the answer).
     const steps = ['search', 'read', 'decompose', 'retrieve', 'judge', 'aggregate'];

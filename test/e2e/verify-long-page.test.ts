@@ -85,5 +85,5 @@ it('answers partially_true for a claim a long page states in part, with the sent
   // Only sentences about the claim: no navigation, cookie notice, other stories or footer.
   for (const snippet of snippets) expect(PAGE).toContain(snippet);
   expect(snippets.filter((s: string) => !STATED.includes(s))).toEqual([]);
-  expect(out.summary).toMatch(/^Partially true: /);
+  expect(out.summary).toMatch(/^Partially true \(word-overlap rule, offline\): the pages state part of the claim/);
 });

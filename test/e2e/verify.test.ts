@@ -64,12 +64,14 @@ describe('verify/claim', () => {
     expect(out.queries).toEqual(['The Eiffel Tower was completed in 1889']);
   });
 
-  it('answers false when the pages negate the claim or call it a myth', async () => {
+  // Offline the verdict is the word-overlap rule's (docs/verify.md, "Offline verdict"): it cannot say false or
+  // misleading. The stance rules still judge every sentence, and what they find is answered beside the verdict.
+  it('offline, answers true for a claim a page negates in its own words, and lists the negating sentences', async () => {
     const out = await verify({
       claim: 'The Great Wall of China is visible from the Moon with the naked eye',
       engines: ['find_wall'],
     });
-    expect(out.verdict).toBe('false');
+    expect(out.verdict).toBe('true');
     expect(out.contradicting_evidence.map((e: any) => e.snippet)).toEqual(
       expect.arrayContaining([
         'The Great Wall of China is not visible from the Moon with the naked eye, despite the popular belief.',
@@ -77,31 +79,47 @@ describe('verify/claim', () => {
       ]),
     );
     expect(out.contradicting_evidence.every((e: any) => e.stance === 'contradicting')).toBe(true);
-    expect(out.summary).toMatch(/^False: /);
+    expect(out.key_facts).toEqual([
+      'The Great Wall of China is visible from the Moon with the naked eye — contradicted',
+    ]);
+    expect(out.summary).toMatch(/^True \(word-overlap rule, offline\): one line of [^ ]+ states 100 % of the claim/);
+    expect(out.summary).toMatch(/read against .* \(see contradicting_evidence\)/);
   });
 
-  it('answers false when a figure of the same kind differs', async () => {
+  it('offline, answers true for a claim whose figure differs, with the differing figure as contradicting', async () => {
     const out = await verify({ claim: 'The Eiffel Tower is 500 metres tall' });
-    expect(out.verdict).toBe('false');
+    expect(out.verdict).toBe('true');
+    expect(out.summary).toMatch(/states 60 % of the claim's words: "The tower is 330 metres tall/);
     expect(out.contradicting_evidence[0].snippet).toMatch(/330 metres/);
+    expect(out.key_facts).toEqual(['The Eiffel Tower is 500 metres tall — contradicted']);
   });
 
-  it('answers partially_true when one fact is supported and the other only in part', async () => {
+  it('answers partially_true when the best line states part of the claim: one fact, not the other', async () => {
     const out = await verify({
-      claim: 'The Eiffel Tower was completed in 1889, and it is painted with gold leaf every year',
+      claim: 'The Eiffel Tower was completed in 1889, and it is painted with gold leaf by hand every single year',
     });
     expect(out.verdict).toBe('partially_true');
-    // The pages say it is repainted with paint every seven years: painted, yes; gold leaf and every year, no.
+    expect(out.summary).toMatch(/^Partially true \(word-overlap rule, offline\): .* holds 45 % of its words/);
     expect(out.key_facts).toEqual([
+      'The Eiffel Tower was completed in 1889 — supported',
+      'it is painted with gold leaf by hand every single year — no evidence found',
+    ]);
+    // Six of the claim's eleven words in one line make the rule's true: the two-fact claim below is answered true,
+    // though its second fact is only partly on the pages (as key_facts says).
+    const more = await verify({
+      claim: 'The Eiffel Tower was completed in 1889, and it is painted with gold leaf every year',
+    });
+    expect(more.verdict).toBe('true');
+    expect(more.key_facts).toEqual([
       'The Eiffel Tower was completed in 1889 — supported',
       'it is painted with gold leaf every year — partly supported: part of it is on the pages',
     ]);
   });
 
-  it('answers misleading when the supporting evidence states the qualification the claim leaves out', async () => {
+  it('offline, answers true for a claim the evidence qualifies, and names the qualifying sentence in nuances', async () => {
     const out = await verify({ claim: 'Arctic sea ice grew in 2013', engines: ['find_seaice'] });
-    expect(out.verdict).toBe('misleading');
-    expect(out.nuances).toMatch(/the long-term trend is still declining/);
+    expect(out.verdict).toBe('true');
+    expect(out.nuances).toMatch(/is qualified by .*the long-term trend is still declining/);
   });
 
   it('answers unverifiable with low confidence when the pages read do not mention the claim', async () => {
@@ -131,7 +149,8 @@ describe('verify/claim', () => {
       claim: 'The Eiffel Tower was completed in 1889, and it is painted with gold leaf every year',
       depth: 'thorough',
     });
-    expect(out.verdict).toBe('partially_true');
+    // The rule's verdict (true: see above); the second round is what this checks.
+    expect(out.verdict).toBe('true');
     expect(out.queries, JSON.stringify(out.queries)).toContain('painted gold leaf every');
     expect(out.sources_checked).toBe(2);
   });
@@ -204,6 +223,31 @@ describe('verify/claim with a language model', () => {
     const judged = String((llm.received[1]!.body.messages as Array<{ content: string }>).at(-1)!.content);
     expect(judged).toContain('[0] ');
     expect(judged).toContain('Fact: The Great Wall of China can be seen from the Moon');
+  });
+
+  it('answers misleading when the model finds the central fact supported and another contradicted', async () => {
+    llm.script(
+      reply({
+        facts: [
+          { text: 'The Eiffel Tower was completed in 1889', central: true },
+          { text: 'The Eiffel Tower is 500 metres tall', central: false },
+        ],
+      }),
+      reply({ judgements: [{ id: 0, stance: 'supports', strength: 0.9, reason: 'states the year' }] }),
+      reply({ judgements: [{ id: 0, stance: 'contradicts', strength: 0.9, reason: 'gives another height' }] }),
+    );
+    const res = await withModel.post('/api/v1/verify/claim', {
+      claim: 'The Eiffel Tower, completed in 1889, is 500 metres tall',
+    });
+    expect(res.status).toBe(200);
+    answers.push(res.body);
+    expect(res.body.model_used).toBe('scripted-7b');
+    expect(res.body.verdict).toBe('misleading');
+    expect(res.body.key_facts).toEqual([
+      'The Eiffel Tower was completed in 1889 — supported',
+      'The Eiffel Tower is 500 metres tall — contradicted',
+    ]);
+    expect(res.body.summary).toMatch(/^Misleading: "The Eiffel Tower was completed in 1889" is supported, but/);
   });
 
   it('falls back to the rules when the model answers something unreadable', async () => {
@@ -290,7 +334,9 @@ describe('verify/batch', () => {
     expect(done.status).toBe('completed');
     expect(done.results.map((r: any) => r.claim)).toEqual(claims);
     expect(done.results[0].verdict).toBe('true');
-    expect(done.results[1].verdict).toBe('false');
+    // Searched on the Eiffel pages (the default engine), one of its five words ("three") is on a line there: 20 %, the
+    // offline rule's lower threshold, so partially_true — where the pages of its own engine leave it unverifiable.
+    expect(done.results[3].verdict).toBe('partially_true');
     for (const r of done.results) expect(Object.keys(r).sort()).toEqual(['claim', 'confidence', 'summary', 'verdict']);
   }, 120_000);
 

@@ -24,7 +24,7 @@ import type { FactReach } from './fact-parts.js';
 import type { Fact } from './facts.js';
 import type { Unmentioned } from './mentions.js';
 import type { Candidate } from './retrieval.js';
-import { FIGURE_DIFFERS, HEDGED, YEAR_DIFFERS, type StanceJudgement } from './stance-rules.js';
+import { FIGURE_DIFFERS, HEDGED, QUALIFIES, YEAR_DIFFERS, type StanceJudgement } from './stance-rules.js';
 import { roundConfidence as round } from '../../../core/rounding.js';
 
 export type Verdict = 'true' | 'false' | 'partially_true' | 'unverifiable' | 'misleading';
@@ -150,9 +150,7 @@ export function factOutcome(
   )
     status = 'partly_supported';
   const qualifier =
-    status === 'supported'
-      ? (supporting.find((e) => e.judgement.reasons.includes('qualifies the fact')) ?? null)
-      : null;
+    status === 'supported' ? (supporting.find((e) => e.judgement.reasons.includes(QUALIFIES)) ?? null) : null;
   return { fact, status, support: round(support), contradiction: round(contradiction), evidence, qualifier };
 }
 

@@ -23,8 +23,11 @@ import { retrieveEvidence, type EvidencePage, type RetrievalOptions } from './re
 import { reachOf, type FactReach } from './fact-parts.js';
 import type { PageMentions } from './mentions.js';
 import type { StanceModel } from '../../../services/models/stance-model.js';
+import { lineConflicts, type ConflictKind } from './line-conflict.js';
 import { offlineVerdict } from './offline-verdict.js';
 import { stanceOf } from './stance.js';
+import { claimWords, lineShare, linesOf } from './word-overlap.js';
+import { TimeSlicer } from '../../../core/time-slice.js';
 
 export type Depth = 'quick' | 'thorough';
 
@@ -49,8 +52,18 @@ export interface CheckClaimOptions {
   onStep?(step: ClaimStep, detail: string): void;
 }
 
+/** The claim's best line of the pages read (word-overlap.ts), with the page it is on. */
+export interface BestLine {
+  score: number;
+  line: string;
+  url: string;
+}
+
 export interface ClaimCheck extends VerdictOutcome {
   facts: VerdictOutcome['facts'];
+  /** "overlap_rule" when the offline verdict (offline-verdict.ts) answered, else "fact_rules". */
+  decidedBy: 'overlap_rule' | 'fact_rules';
+  bestLine: BestLine | null;
   confidence: number;
   /** "rules", or the name of the model (LLM or NLI) that judged (some facts may still have fallen back to rules). */
   judgedBy: string;
@@ -65,6 +78,10 @@ export interface ClaimAssessment {
   byRules: VerdictOutcome;
   /** How much of the claim the pages state (coverage-scores.ts). */
   scores: Record<CoverageScore, number>;
+  /** How the claim's best line of the pages (word-overlap.ts) disagrees with it (line-conflict.ts). */
+  conflicts: ConflictKind[];
+  bestLine: BestLine | null;
+  decidedBy: ClaimCheck['decidedBy'];
   /** Per fact, in order: what its evidence sentences hold of it. */
   reaches: FactReach[];
   /** Every sentence read of the pages, and what the pages mention. */
@@ -79,10 +96,12 @@ export async function checkClaim(
   pages: EvidencePage[],
   options: CheckClaimOptions,
 ): Promise<ClaimCheck> {
-  const { outcome, judgedBy, decomposedBy } = await assessClaim(claim, pages, options);
+  const { outcome, judgedBy, decomposedBy, bestLine, decidedBy } = await assessClaim(claim, pages, options);
   options.onStep?.('aggregate', outcome.verdict);
   return {
     ...outcome,
+    decidedBy,
+    bestLine,
     confidence: calibratedConfidence(outcome.verdict, outcome.strength, judgedBy !== 'rules'),
     judgedBy,
     decomposedBy,
@@ -138,8 +157,37 @@ export async function assessClaim(
   const reaches = facts.map((fact, i) => reachOf(fact, judged[i]!, mentions));
   const outcomes = facts.map((fact, i) => factOutcome(fact, judged[i]!, AGGREGATION, reaches[i], byModel[i]));
   const byRules = decideVerdict(outcomes);
-  const scores = coverageScores(analyse(cleanClaim(claim)), sentences, reaches);
+  const bestLine = await bestLineOf(claim, pages);
+  const scores = coverageScores(analyse(cleanClaim(claim)), sentences, reaches, bestLine?.score ?? 0);
+  const conflicts = lineConflicts(claim, bestLine?.line ?? null);
   // The offline default: no model read the evidence, so the claim's coverage decides how far it is borne out.
-  const outcome = judgedBy === 'rules' ? offlineVerdict(byRules, scores) : byRules;
-  return { outcome, byRules, scores, reaches, sentences, mentions, judgedBy, decomposedBy };
+  const decidedBy = judgedBy === 'rules' ? 'overlap_rule' : 'fact_rules';
+  const outcome = decidedBy === 'overlap_rule' ? offlineVerdict(byRules, { scores, conflicts }) : byRules;
+  return {
+    outcome,
+    byRules,
+    scores,
+    conflicts,
+    bestLine,
+    decidedBy,
+    reaches,
+    sentences,
+    mentions,
+    judgedBy,
+    decomposedBy,
+  };
+}
+
+/** lineOverlap over every page, in time slices: a long page has many lines and this runs on the event loop. */
+async function bestLineOf(claim: string, pages: readonly EvidencePage[]): Promise<BestLine | null> {
+  const words = claimWords(claim);
+  const slicer = new TimeSlicer();
+  let best: BestLine | null = null;
+  for (const page of pages)
+    for (const line of linesOf(page.text)) {
+      const score = lineShare(words, line);
+      if (score > (best?.score ?? 0)) best = { score, line, url: page.url };
+      await slicer.pause();
+    }
+  return best;
 }

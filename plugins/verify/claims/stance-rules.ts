@@ -34,6 +34,12 @@ export interface StanceInput {
 export const FIGURE_DIFFERS = 'a figure of the same kind differs';
 export const YEAR_DIFFERS = 'a different year';
 export const HEDGED = 'the evidence is hedged';
+export const FACT_NEGATED = 'the fact is negated, the evidence is not';
+export const EVIDENCE_NEGATED = 'the evidence is negated, the fact is not';
+export const OTHER_DIRECTION = 'the evidence points the other way (direction words)';
+export const OPPOSITE_WORDS = 'opposite words';
+export const CALLS_FALSE = 'the evidence calls the statement false';
+export const QUALIFIES = 'qualifies the fact';
 
 /** Tunable constants; the defaults were set on the development half of the benchmark (docs/verify.md). */
 export const STANCE_RULES = {
@@ -128,7 +134,7 @@ function qualifiedSupport(input: StanceInput, rules: typeof STANCE_RULES): Stanc
     directionConflict(input.fact, tail) ||
     antonymConflict(input.fact, tail) !== null ||
     (input.fact.negations % 2 !== tail.negations % 2 && termCoverage(input.fact, tail) >= 0.2);
-  return turns ? { ...judged, reasons: [...judged.reasons, 'qualifies the fact'] } : null;
+  return turns ? { ...judged, reasons: [...judged.reasons, QUALIFIES] } : null;
 }
 
 export function judgeByRules(input: StanceInput, rules = STANCE_RULES, lookForQualifier = true): StanceJudgement {
@@ -145,16 +151,11 @@ export function judgeByRules(input: StanceInput, rules = STANCE_RULES, lookForQu
   const year = years(fact, sentence);
   if (coverage >= rules.contradictionCoverage) {
     if (fact.negations % 2 !== sentence.negations % 2)
-      (against += w.polarity),
-        reasons.push(
-          fact.negations % 2 ? 'the fact is negated, the evidence is not' : 'the evidence is negated, the fact is not',
-        );
-    if (directionConflict(fact, sentence))
-      (against += w.direction), reasons.push('the evidence points the other way (direction words)');
+      (against += w.polarity), reasons.push(fact.negations % 2 ? FACT_NEGATED : EVIDENCE_NEGATED);
+    if (directionConflict(fact, sentence)) (against += w.direction), reasons.push(OTHER_DIRECTION);
     const antonym = antonymConflict(fact, sentence);
-    if (antonym) (against += w.antonym), reasons.push(`opposite words (${antonym})`);
-    if (sentence.callsFalse && !fact.callsFalse)
-      (against += w.falsity), reasons.push('the evidence calls the statement false');
+    if (antonym) (against += w.antonym), reasons.push(`${OPPOSITE_WORDS} (${antonym})`);
+    if (sentence.callsFalse && !fact.callsFalse) (against += w.falsity), reasons.push(CALLS_FALSE);
   }
   if (fig.mismatched > 0 && fig.matched === 0) (against += w.figure), reasons.push(FIGURE_DIFFERS);
   // A different year contradicts only a sentence that states the same thing (every content word of the fact but its
