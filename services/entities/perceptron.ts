@@ -63,14 +63,26 @@ export class Perceptron {
 
   /** Replaces the weights by their averages; call once, after training. */
   average(): void {
-    for (const [feature, weights] of this.weights) {
-      const totals = this.totals.get(feature)!;
-      const stamps = this.stamps.get(feature)!;
-      for (let t = 0; t < TAGS.length; t++) {
-        const total = totals[t]! + (this.instances - stamps[t]!) * weights[t]!;
-        weights[t] = this.instances > 0 ? total / this.instances : 0;
-      }
-    }
+    for (const [feature, weights] of this.weights) weights.set(this.averageOf(feature, weights));
+  }
+
+  /**
+   * A new model holding the averages so far, this one left learning: the
+   * model after each of several epochs from one run (epochs are chosen by
+   * inner folds from these snapshots, not by training once per candidate).
+   */
+  averaged(): Perceptron {
+    const copy = new Perceptron();
+    for (const [feature, weights] of this.weights) copy.weights.set(feature, this.averageOf(feature, weights));
+    return copy;
+  }
+
+  private averageOf(feature: string, weights: Float64Array): Float64Array {
+    const totals = this.totals.get(feature)!;
+    const stamps = this.stamps.get(feature)!;
+    return Float64Array.from(weights, (weight, t) =>
+      this.instances > 0 ? (totals[t]! + (this.instances - stamps[t]!) * weight) / this.instances : 0,
+    );
   }
 
   /** Weights rounded to 3 decimals; features whose largest |weight| is below `minimum` are dropped. */

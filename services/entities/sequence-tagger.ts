@@ -19,6 +19,8 @@ export interface TrainingOptions {
   seed: number;
   /** Called after each epoch (progress output of the training script). */
   onEpoch?(epoch: number, errors: number, tokens: number): void;
+  /** Called after each epoch with the model averaged so far (the candidates of an epoch choice). */
+  onSnapshot?(epoch: number, model: Perceptron): void;
 }
 
 /** The type a tag names ("B-ORG" → "ORG"), recorded per capitalised word for the history feature. */
@@ -100,7 +102,9 @@ export function trainTagger(
       });
     }
     options.onEpoch?.(epoch, errors, tokens);
+    if (options.onSnapshot && epoch < options.epochs) options.onSnapshot(epoch, model.averaged());
   }
   model.average();
+  options.onSnapshot?.(options.epochs, model);
   return model;
 }
