@@ -5,14 +5,14 @@
  * (builds first: the tagger, the dataset readers and the procedure are TypeScript).
  *
  * The procedure is bench/ner/fit.ts, the one bench:ner cross-validates: the
- * tagger's epochs chosen by inner folds, then the tagger and the span typer
- * trained on the given documents. Here the documents are the five CV folds of
- * the NER pool (wikigold, BTC A–H and WNUT-17 dev + test, all CC-BY-4.0;
- * bench/ner/cv.ts deals them) and the 16 hand-annotated WCXB news openings;
- * the final fold is never trained on (provenance and attribution in
+ * structured-perceptron tagger and the span typer trained on the given
+ * documents. Here the documents are the five CV folds of the NER pool
+ * (wikigold, BTC A–H and WNUT-17 dev + test, all CC-BY-4.0; bench/ner/cv.ts
+ * deals them) and the 16 hand-annotated WCXB news openings; the final fold
+ * is never trained on (provenance and attribution in
  * services/entities/model/PROVENANCE.md). The Zyte news annotations are never
  * trained on either: that article text is its publishers'.
- * Deterministic: fixed folds, epochs candidates and shuffling seed.
+ * Deterministic: fixed folds, epochs and shuffling seed.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

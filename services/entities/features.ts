@@ -1,6 +1,6 @@
 /**
  * Features of one token for the tagger: the word, its shape and affixes, a
- * window of two words each side, the two previous tags, the gazetteer marks
+ * window of two words each side, the previous tag, the gazetteer marks
  * of the token and its neighbours, and what the rest of the document says
  * about the word (seen capitalised mid-sentence, seen in lower case).
  */
@@ -19,6 +19,11 @@ export interface SentenceContext {
   lower: readonly string[];
   shapes: readonly string[];
   marks: readonly TokenMarks[];
+  /**
+   * The marks of each word written as a name ("london", "#London", "LONDON" → "London"), for the words not written so:
+   * social-media text names in lower case, in capitals and in hashtags what the lists hold capitalised.
+   */
+  folded: readonly (TokenMarks | undefined)[];
   doc: DocumentStats;
   /** Per token, its features that do not depend on the tags before it (filled on first use). */
   fixed: Array<string[] | undefined>;
@@ -49,12 +54,23 @@ export function documentStats(sentences: readonly (readonly string[])[]): Docume
   return { capitalisedMidSentence, seenLowerCase };
 }
 
+/** "london", "#london", "LONDON" → "London"; null when that is how the word is written, or it has no letter. */
+export function asName(word: string): string | null {
+  const bare = word.replace(/^[#@]/, '');
+  if (!/^\p{L}/u.test(bare)) return null;
+  const name = bare.charAt(0).toUpperCase() + bare.slice(1).toLowerCase();
+  return name === word ? null : name;
+}
+
 export function sentenceContext(words: readonly string[], gazetteer: Gazetteer, doc: DocumentStats): SentenceContext {
+  const names = words.map(asName);
+  const folded = names.some((name) => name !== null) ? gazetteer.mark(names.map((name, i) => name ?? words[i]!)) : [];
   return {
     words,
     lower: words.map((w) => w.toLowerCase()),
     shapes: words.map(wordShape),
     marks: gazetteer.mark(words),
+    folded: names.map((name, i) => (name === null ? undefined : folded[i])),
     doc,
     fixed: [],
   };
@@ -83,32 +99,30 @@ const capitalFlag = (word: string | undefined) =>
   word === undefined ? '_' : /^\p{Lu}/u.test(word) ? 'C' : /^\p{Ll}/u.test(word) ? 'l' : 'o';
 
 /**
- * Features of token i. `prev`/`prev2` are the tags already given to the two
- * tokens before it; `history` is the type given to the same word earlier in
- * the document (a name tagged once is evidence the next time it is seen).
+ * The features of token i that do not depend on the tag before it (the
+ * decoder scores them once per token); `history` is the type given to the
+ * same word earlier in the document (a name tagged once is evidence the next
+ * time it is seen).
  */
-export function tokenFeatures(
-  ctx: SentenceContext,
-  i: number,
-  prev: string,
-  prev2: string,
-  history?: string,
-): string[] {
-  // The features that do not depend on earlier tags are computed once per token (training revisits each token every
-  // epoch).
+export function emissionFeatures(ctx: SentenceContext, i: number, history?: string): string[] {
+  // Computed once per token (training revisits each token every epoch).
   const fixed = (ctx.fixed[i] ??= fixedFeatures(ctx, i));
+  return history ? fixed.concat(`hist=${history}`) : fixed;
+}
+
+/** The features of token i that pair it with the tag `prev` before it (the decoder's transitions). */
+export function transitionFeatures(ctx: SentenceContext, i: number, prev: string, history?: string): string[] {
   const shape = ctx.shapes[i]!;
   const cluster = ctx.marks[i]?.cluster;
   const features = [
     `t1=${prev}`,
-    `t2=${prev2}|${prev}`,
     `t1w=${prev}|${ctx.lower[i]!}`,
     `t1sh=${prev}|${shape}`,
     `t1caps=${prev}|${capitalFlag(ctx.words[i])}${capitalFlag(ctx.words[i + 1])}`,
   ];
   if (cluster) features.push(`t1c=${prev}|${cluster.coarse}`);
-  if (history) features.push(`hist=${history}`, `hist|${prev}=${history}`);
-  return fixed.concat(features);
+  if (history) features.push(`hist|${prev}=${history}`);
+  return features;
 }
 
 function fixedFeatures(ctx: SentenceContext, i: number): string[] {
@@ -157,6 +171,16 @@ function fixedFeatures(ctx: SentenceContext, i: number): string[] {
   markFeatures('g+1', ctx.marks[i + 1], features);
   markFeatures('g-2', ctx.marks[i - 2], features);
   markFeatures('g+2', ctx.marks[i + 2], features);
+  const folded = ctx.folded[i];
+  if (folded) {
+    markFeatures('gn', { ...folded, cluster: null }, features);
+    markFeatures('gn-1', ctx.folded[i - 1] && { ...ctx.folded[i - 1]!, cluster: null }, features);
+    markFeatures('gn+1', ctx.folded[i + 1] && { ...ctx.folded[i + 1]!, cluster: null }, features);
+  }
+  if (/^[#@]\p{L}/u.test(word)) {
+    features.push(`tag=${word[0]}`, `tagw=${lower.slice(1)}`);
+    if (folded?.cluster) features.push(`tagc=${folded.cluster.fine}`);
+  }
   if (marks?.cluster) features.push(`c|sh=${marks.cluster.fine}|${shortShape(shape)}`);
   else features.push(`oov|sh=${shortShape(shape)}`);
   if (capital) {

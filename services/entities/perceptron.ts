@@ -40,6 +40,17 @@ export class Perceptron {
   update(truth: number, guess: number, features: readonly string[]): void {
     this.instances += 1;
     if (truth === guess) return;
+    this.adjust(features, truth, 1);
+    this.adjust(features, guess, -1);
+  }
+
+  /** One more training instance: the clock the averages are kept by (a structured update ticks once per token). */
+  tick(): void {
+    this.instances += 1;
+  }
+
+  /** Adds `delta` to the weight of `tag` for each feature (half of a structured update: truth +1, guess −1). */
+  adjust(features: readonly string[], tag: number, delta: number): void {
     for (const feature of features) {
       let weights = this.weights.get(feature);
       if (!weights) {
@@ -48,8 +59,7 @@ export class Perceptron {
         this.totals.set(feature, new Float64Array(TAGS.length));
         this.stamps.set(feature, new Float64Array(TAGS.length));
       }
-      this.bump(feature, weights, truth, 1);
-      this.bump(feature, weights, guess, -1);
+      this.bump(feature, weights, tag, delta);
     }
   }
 
@@ -64,17 +74,6 @@ export class Perceptron {
   /** Replaces the weights by their averages; call once, after training. */
   average(): void {
     for (const [feature, weights] of this.weights) weights.set(this.averageOf(feature, weights));
-  }
-
-  /**
-   * A new model holding the averages so far, this one left learning: the
-   * model after each of several epochs from one run (epochs are chosen by
-   * inner folds from these snapshots, not by training once per candidate).
-   */
-  averaged(): Perceptron {
-    const copy = new Perceptron();
-    for (const [feature, weights] of this.weights) copy.weights.set(feature, this.averageOf(feature, weights));
-    return copy;
   }
 
   private averageOf(feature: string, weights: Float64Array): Float64Array {

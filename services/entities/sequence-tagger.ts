@@ -1,11 +1,17 @@
 /**
- * Greedy left-to-right BIO tagging of the sentences of one document with the
- * averaged perceptron, and its training loop. The document matters: the
+ * BIO tagging of the sentences of one document with the averaged structured
+ * perceptron (Viterbi decoding over the previous tag), and its training loop. The document matters: the
  * features ask whether a word is seen capitalised mid-sentence or in lower
  * case elsewhere in it.
  */
 import { seededRandom, shuffleInPlace } from '../../core/seeded-random.js';
-import { documentStats, sentenceContext, tokenFeatures, type SentenceContext } from './features.js';
+import {
+  documentStats,
+  emissionFeatures,
+  sentenceContext,
+  transitionFeatures,
+  type SentenceContext,
+} from './features.js';
 import type { Gazetteer } from './gazetteer.js';
 import { allowedAfter, Perceptron, TAGS, type Tag } from './perceptron.js';
 
@@ -19,8 +25,6 @@ export interface TrainingOptions {
   seed: number;
   /** Called after each epoch (progress output of the training script). */
   onEpoch?(epoch: number, errors: number, tokens: number): void;
-  /** Called after each epoch with the model averaged so far (the candidates of an epoch choice). */
-  onSnapshot?(epoch: number, model: Perceptron): void;
 }
 
 /** The type a tag names ("B-ORG" → "ORG"), recorded per capitalised word for the history feature. */
@@ -30,25 +34,81 @@ function remember(history: Map<string, string>, words: readonly string[], tags: 
   });
 }
 
-/** Tags one sentence left to right; with `truth`, learns from each mistake (training). */
+const N = TAGS.length;
+/** ALLOWED[p][t]: tag t may follow tag p (BIO: I-X only right after B-X or I-X). */
+const ALLOWED = TAGS.map((_, p) => {
+  const allowed = allowedAfter(p);
+  return TAGS.map((_, t) => allowed(t));
+});
+
+/**
+ * The best-scoring valid tag sequence of one sentence (Viterbi over the
+ * tag before each token): a token's tag is chosen with the tags after it in
+ * view, which a left-to-right guess cannot do ("@" before a handle takes the
+ * handle's type).
+ */
+function decode(model: Perceptron, ctx: SentenceContext, history: ReadonlyMap<string, string>): number[] {
+  const n = ctx.words.length;
+  const best = new Float64Array(n * N).fill(Number.NEGATIVE_INFINITY);
+  const back = new Int8Array(n * N);
+  for (let i = 0; i < n; i++) {
+    const seen = history.get(ctx.words[i]!);
+    const emission = model.scores(emissionFeatures(ctx, i, seen));
+    for (let p = 0; p < (i === 0 ? 1 : N); p++) {
+      const before = i === 0 ? 0 : best[(i - 1) * N + p]!;
+      if (before === Number.NEGATIVE_INFINITY) continue;
+      const transition = model.scores(transitionFeatures(ctx, i, TAGS[p]!, seen));
+      for (let t = 0; t < N; t++) {
+        if (!ALLOWED[p]![t]) continue;
+        const value = before + transition[t]! + emission[t]!;
+        if (value > best[i * N + t]!) {
+          best[i * N + t] = value;
+          back[i * N + t] = p;
+        }
+      }
+    }
+  }
+  const tags = new Array<number>(n);
+  if (n === 0) return tags;
+  let tag = 0;
+  for (let t = 1; t < N; t++) if (best[(n - 1) * N + t]! > best[(n - 1) * N + tag]!) tag = t;
+  for (let i = n - 1; i >= 0; i--) {
+    tags[i] = tag;
+    tag = back[i * N + tag]!;
+  }
+  return tags;
+}
+
+/**
+ * Tags one sentence; with `truth`, learns from the difference between the
+ * guessed and the true sequence (Collins' structured perceptron): at each
+ * token whose tag or tag before differs, the true features gain and the
+ * guessed ones lose.
+ */
 function tagSentence(
   model: Perceptron,
   ctx: SentenceContext,
   history: Map<string, string>,
   truth?: readonly number[],
 ): number[] {
-  const tags: number[] = [];
-  let prev = 0;
-  let prev2 = 0;
-  for (let i = 0; i < ctx.words.length; i++) {
-    const word = ctx.words[i]!;
-    const features = tokenFeatures(ctx, i, TAGS[prev]!, TAGS[prev2]!, history.get(word));
-    const guess = model.predict(features, allowedAfter(prev));
-    if (truth) model.update(truth[i]!, guess, features);
-    tags.push(guess);
-    prev2 = prev;
-    prev = guess;
-  }
+  const tags = decode(model, ctx, history);
+  if (truth)
+    for (let i = 0; i < tags.length; i++) {
+      model.tick();
+      const guess = tags[i]!;
+      const right = truth[i]!;
+      const guessBefore = i === 0 ? 0 : tags[i - 1]!;
+      const rightBefore = i === 0 ? 0 : truth[i - 1]!;
+      if (guess === right && guessBefore === rightBefore) continue;
+      const seen = history.get(ctx.words[i]!);
+      if (guess !== right) {
+        const emission = emissionFeatures(ctx, i, seen);
+        model.adjust(emission, right, 1);
+        model.adjust(emission, guess, -1);
+      }
+      model.adjust(transitionFeatures(ctx, i, TAGS[rightBefore]!, seen), right, 1);
+      model.adjust(transitionFeatures(ctx, i, TAGS[guessBefore]!, seen), guess, -1);
+    }
   remember(history, ctx.words, tags);
   return tags;
 }
@@ -102,9 +162,7 @@ export function trainTagger(
       });
     }
     options.onEpoch?.(epoch, errors, tokens);
-    if (options.onSnapshot && epoch < options.epochs) options.onSnapshot(epoch, model.averaged());
   }
   model.average();
-  options.onSnapshot?.(options.epochs, model);
   return model;
 }
