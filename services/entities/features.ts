@@ -110,19 +110,46 @@ export function emissionFeatures(ctx: SentenceContext, i: number, history?: stri
   return history ? fixed.concat(`hist=${history}`) : fixed;
 }
 
+/** What a transition feature pairs with the previous tag: its kind and the token's part ("t1w", "paris"). */
+export type TransitionPart = readonly [kind: TransitionKind, value: string];
+export type TransitionKind = 't1' | 't1w' | 't1sh' | 't1caps' | 't1c' | 'hist';
+
+/** The token's parts of its transition features, in the order their weights are summed. */
+export function transitionParts(ctx: SentenceContext, i: number, history?: string): TransitionPart[] {
+  const cluster = ctx.marks[i]?.cluster;
+  const parts: TransitionPart[] = [
+    ['t1', ''],
+    ['t1w', ctx.lower[i]!],
+    ['t1sh', ctx.shapes[i]!],
+    ['t1caps', `${capitalFlag(ctx.words[i])}${capitalFlag(ctx.words[i + 1])}`],
+  ];
+  if (cluster) parts.push(['t1c', String(cluster.coarse)]);
+  if (history) parts.push(['hist', history]);
+  return parts;
+}
+
+/** The feature name of a transition part after the tag `prev` ("t1w=B-LOC|paris", "hist|O=PER"). */
+export function transitionFeature([kind, value]: TransitionPart, prev: string): string {
+  return kind === 't1' ? `t1=${prev}` : kind === 'hist' ? `hist|${prev}=${value}` : `${kind}=${prev}|${value}`;
+}
+
+/** The inverse of transitionFeature: the part and the previous tag, or null for any other feature. */
+export function parseTransitionFeature(feature: string): { part: TransitionPart; prev: string } | null {
+  if (feature.startsWith('t1=')) return { part: ['t1', ''], prev: feature.slice(3) };
+  if (feature.startsWith('hist|')) {
+    const eq = feature.indexOf('=');
+    return { part: ['hist', feature.slice(eq + 1)], prev: feature.slice(5, eq) };
+  }
+  const eq = feature.indexOf('=');
+  const kind = feature.slice(0, eq);
+  if (kind !== 't1w' && kind !== 't1sh' && kind !== 't1caps' && kind !== 't1c') return null;
+  const bar = feature.indexOf('|', eq);
+  return { part: [kind, feature.slice(bar + 1)], prev: feature.slice(eq + 1, bar) };
+}
+
 /** The features of token i that pair it with the tag `prev` before it (the decoder's transitions). */
 export function transitionFeatures(ctx: SentenceContext, i: number, prev: string, history?: string): string[] {
-  const shape = ctx.shapes[i]!;
-  const cluster = ctx.marks[i]?.cluster;
-  const features = [
-    `t1=${prev}`,
-    `t1w=${prev}|${ctx.lower[i]!}`,
-    `t1sh=${prev}|${shape}`,
-    `t1caps=${prev}|${capitalFlag(ctx.words[i])}${capitalFlag(ctx.words[i + 1])}`,
-  ];
-  if (cluster) features.push(`t1c=${prev}|${cluster.coarse}`);
-  if (history) features.push(`hist|${prev}=${history}`);
-  return features;
+  return transitionParts(ctx, i, history).map((part) => transitionFeature(part, prev));
 }
 
 function fixedFeatures(ctx: SentenceContext, i: number): string[] {

@@ -398,8 +398,8 @@ describe('feeding the graph from the pages Quarry reads', () => {
       const found: any[] = await until(
         'the fed page to reach the knowledge graph',
         async () => {
-          // Tim Cook, not Marc Benioff: the 2026-12-02 model names him "co-CEO Marc Benioff" on this page (a known miss,
-          // services/entities/entities.test.ts).
+          // Tim Cook, not Marc Benioff: the 2026-12-02 model names him "co-CEO Marc Benioff" on this page (a known
+          // miss, services/entities/entities.test.ts).
           const entities = (await fed.post('/api/v1/knowledge/search', { query: 'Tim Cook' })).body.entities;
           return entities.length > 0 && entities;
         },
