@@ -2,17 +2,17 @@
  * The annotated sets the NER bench scores and the training script learns
  * from, read into one form: documents of sentences of words with BIO tags.
  *
- * - WNUT-17 (CC-BY-4.0): dev split (copied here, training) and annotated
- *   test split (read from ../shared/fixtures, scoring); person → PER,
- *   location → LOC, corporation and group → ORG, product and creative-work →
- *   MISC. Each tweet is a document.
- * - wikigold (CC-BY-4.0): the start of RoSTER's training split (122 sentences,
- *   training) and its test split (274 sentences, scoring), copied here;
- *   consecutive sentences grouped 8 to a document.
+ * - The pool (`nerPool`): wikigold (CC-BY-4.0, 145 Wikipedia articles, copied
+ *   here; IOB1 read as BIO), the Broad Twitter Corpus (CC-BY-4.0, sections A,
+ *   B, E, F, G, H; a tweet per document) and WNUT-17 dev and annotated test
+ *   (CC-BY-4.0; person → PER, location → LOC, corporation and group → ORG,
+ *   product and creative-work → MISC; a post per document), the last two read
+ *   from ../shared/fixtures. The protocol deals it into CV folds and a final
+ *   fold (bench/ner/cv.ts); the shipped model trains on the CV folds only.
  * - Hand-annotated news (this repository): entity strings per document,
  *   marked on the text's own tokens (longest string first, MISC excluded
- *   from scoring): WCXB pages (text copied here, training) and Zyte
- *   benchmark articles (text read from ../shared/fixtures, scoring).
+ *   from scoring): WCXB pages (text copied here, always training) and Zyte
+ *   benchmark articles (text read from ../shared/fixtures, never training).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -197,46 +197,42 @@ export function zyteNews(): ZyteSet | null {
     : null;
 }
 
-const wikigold = () => readConll(join(DATA_DIR, 'wikigold', 'wikigold.conll.txt'));
-/** Which wikigold articles are held out from training: every fourth (bench/ner/data/wikigold/PROVENANCE.md). */
-const heldOut = (_: Document, index: number) => index % 4 === 3;
-
-/** wikigold articles the shipped model trains on. */
-export function wikigoldTrain(): Document[] {
-  return wikigold().filter((doc, i) => !heldOut(doc, i));
-}
-
-/** wikigold articles held out from training: what the bench and the model test measure. */
-export function wikigoldHeldOut(): Document[] {
-  return wikigold().filter(heldOut);
+/** One document of the NER pool with the id its fold is drawn from ("wikigold:12", "btc:h:40", "wnut:test:7"). */
+export interface NerDocument {
+  id: string;
+  document: Document;
 }
 
 const WNUT = join(SHARED_FIXTURES, 'datasets', 'ner', 'wnut17');
 const BTC = join(SHARED_FIXTURES, 'datasets', 'ner', 'btc');
-/** BTC sections; H is the held-out test section (as in Derczynski et al. 2016). */
-const BTC_TRAIN = ['a', 'b', 'e', 'f', 'g'];
+const BTC_SECTIONS = ['a', 'b', 'e', 'f', 'g', 'h'];
+const WNUT_SPLITS = [
+  ['dev', 'emerging.dev.conll'],
+  ['test', 'emerging.test.annotated'],
+] as const;
 /** A tweet per document: BTC has no document boundaries. */
 const tweets = (documents: Document[]) => documents.flatMap((doc) => doc.map((sentence) => [sentence]));
 
-/** The tweets of the named BTC sections (lower-case letters), null when the shared fixtures are absent. */
-export function btcSections(sections: readonly string[]): Document[] | null {
-  return existsSync(BTC) ? sections.flatMap((section) => tweets(readConll(join(BTC, `${section}.conll`)))) : null;
+/** Every wikigold article (145), from the copy in bench/ner/data. */
+export function wikigoldArticles(): Document[] {
+  return readConll(join(DATA_DIR, 'wikigold', 'wikigold.conll.txt'));
 }
 
-export function btcTrain(): Document[] | null {
-  return btcSections(BTC_TRAIN);
+/**
+ * The NER pool the protocol deals into folds: all of wikigold, all six BTC sections and both annotated WNUT-17
+ * splits, each document under a stable id. Null when the shared fixtures (BTC, WNUT) are absent.
+ */
+export function nerPool(): NerDocument[] | null {
+  if (!existsSync(BTC) || !existsSync(WNUT)) return null;
+  const wikigold = wikigoldArticles().map((document, i) => ({ id: `wikigold:${i}`, document }));
+  const btc = BTC_SECTIONS.flatMap((section) =>
+    tweets(readConll(join(BTC, `${section}.conll`))).map((document, i) => ({ id: `btc:${section}:${i}`, document })),
+  );
+  const wnut = WNUT_SPLITS.flatMap(([split, file]) =>
+    readWnut(join(WNUT, file)).map((document, i) => ({ id: `wnut:${split}:${i}`, document })),
+  );
+  return [...wikigold, ...btc, ...wnut];
 }
 
-export function btcTest(): Document[] | null {
-  return btcSections(['h']);
-}
-
-export function wnutDev(): Document[] | null {
-  const path = join(WNUT, 'emerging.dev.conll');
-  return existsSync(path) ? readWnut(path) : null;
-}
-
-export function wnutTest(): Document[] | null {
-  const path = join(WNUT, 'emerging.test.annotated');
-  return existsSync(path) ? readWnut(path) : null;
-}
+/** The set a pool document is from ("wikigold", "btc", "wnut"). */
+export const setOf = (doc: NerDocument): string => doc.id.slice(0, doc.id.indexOf(':'));

@@ -1,6 +1,6 @@
 /**
  * Features of one token for the tagger: the word, its shape and affixes, a
- * window of two words each side, the two previous tags, the gazetteer marks
+ * window of two words each side, the previous tag, the gazetteer marks
  * of the token and its neighbours, and what the rest of the document says
  * about the word (seen capitalised mid-sentence, seen in lower case).
  */
@@ -19,6 +19,11 @@ export interface SentenceContext {
   lower: readonly string[];
   shapes: readonly string[];
   marks: readonly TokenMarks[];
+  /**
+   * The marks of each word written as a name ("london", "#London", "LONDON" → "London"), for the words not written so:
+   * social-media text names in lower case, in capitals and in hashtags what the lists hold capitalised.
+   */
+  folded: readonly (TokenMarks | undefined)[];
   doc: DocumentStats;
   /** Per token, its features that do not depend on the tags before it (filled on first use). */
   fixed: Array<string[] | undefined>;
@@ -49,12 +54,23 @@ export function documentStats(sentences: readonly (readonly string[])[]): Docume
   return { capitalisedMidSentence, seenLowerCase };
 }
 
+/** "london", "#london", "LONDON" → "London"; null when that is how the word is written, or it has no letter. */
+export function asName(word: string): string | null {
+  const bare = word.replace(/^[#@]/, '');
+  if (!/^\p{L}/u.test(bare)) return null;
+  const name = bare.charAt(0).toUpperCase() + bare.slice(1).toLowerCase();
+  return name === word ? null : name;
+}
+
 export function sentenceContext(words: readonly string[], gazetteer: Gazetteer, doc: DocumentStats): SentenceContext {
+  const names = words.map(asName);
+  const folded = names.some((name) => name !== null) ? gazetteer.mark(names.map((name, i) => name ?? words[i]!)) : [];
   return {
     words,
     lower: words.map((w) => w.toLowerCase()),
     shapes: words.map(wordShape),
     marks: gazetteer.mark(words),
+    folded: names.map((name, i) => (name === null ? undefined : folded[i])),
     doc,
     fixed: [],
   };
@@ -83,32 +99,57 @@ const capitalFlag = (word: string | undefined) =>
   word === undefined ? '_' : /^\p{Lu}/u.test(word) ? 'C' : /^\p{Ll}/u.test(word) ? 'l' : 'o';
 
 /**
- * Features of token i. `prev`/`prev2` are the tags already given to the two
- * tokens before it; `history` is the type given to the same word earlier in
- * the document (a name tagged once is evidence the next time it is seen).
+ * The features of token i that do not depend on the tag before it (the
+ * decoder scores them once per token); `history` is the type given to the
+ * same word earlier in the document (a name tagged once is evidence the next
+ * time it is seen).
  */
-export function tokenFeatures(
-  ctx: SentenceContext,
-  i: number,
-  prev: string,
-  prev2: string,
-  history?: string,
-): string[] {
-  // The features that do not depend on earlier tags are computed once per token (training revisits each token every
-  // epoch).
+export function emissionFeatures(ctx: SentenceContext, i: number, history?: string): string[] {
+  // Computed once per token (training revisits each token every epoch).
   const fixed = (ctx.fixed[i] ??= fixedFeatures(ctx, i));
-  const shape = ctx.shapes[i]!;
+  return history ? fixed.concat(`hist=${history}`) : fixed;
+}
+
+/** What a transition feature pairs with the previous tag: its kind and the token's part ("t1w", "paris"). */
+export type TransitionPart = readonly [kind: TransitionKind, value: string];
+export type TransitionKind = 't1' | 't1w' | 't1sh' | 't1caps' | 't1c' | 'hist';
+
+/** The token's parts of its transition features, in the order their weights are summed. */
+export function transitionParts(ctx: SentenceContext, i: number, history?: string): TransitionPart[] {
   const cluster = ctx.marks[i]?.cluster;
-  const features = [
-    `t1=${prev}`,
-    `t2=${prev2}|${prev}`,
-    `t1w=${prev}|${ctx.lower[i]!}`,
-    `t1sh=${prev}|${shape}`,
-    `t1caps=${prev}|${capitalFlag(ctx.words[i])}${capitalFlag(ctx.words[i + 1])}`,
+  const parts: TransitionPart[] = [
+    ['t1', ''],
+    ['t1w', ctx.lower[i]!],
+    ['t1sh', ctx.shapes[i]!],
+    ['t1caps', `${capitalFlag(ctx.words[i])}${capitalFlag(ctx.words[i + 1])}`],
   ];
-  if (cluster) features.push(`t1c=${prev}|${cluster.coarse}`);
-  if (history) features.push(`hist=${history}`, `hist|${prev}=${history}`);
-  return fixed.concat(features);
+  if (cluster) parts.push(['t1c', String(cluster.coarse)]);
+  if (history) parts.push(['hist', history]);
+  return parts;
+}
+
+/** The feature name of a transition part after the tag `prev` ("t1w=B-LOC|paris", "hist|O=PER"). */
+export function transitionFeature([kind, value]: TransitionPart, prev: string): string {
+  return kind === 't1' ? `t1=${prev}` : kind === 'hist' ? `hist|${prev}=${value}` : `${kind}=${prev}|${value}`;
+}
+
+/** The inverse of transitionFeature: the part and the previous tag, or null for any other feature. */
+export function parseTransitionFeature(feature: string): { part: TransitionPart; prev: string } | null {
+  if (feature.startsWith('t1=')) return { part: ['t1', ''], prev: feature.slice(3) };
+  if (feature.startsWith('hist|')) {
+    const eq = feature.indexOf('=');
+    return { part: ['hist', feature.slice(eq + 1)], prev: feature.slice(5, eq) };
+  }
+  const eq = feature.indexOf('=');
+  const kind = feature.slice(0, eq);
+  if (kind !== 't1w' && kind !== 't1sh' && kind !== 't1caps' && kind !== 't1c') return null;
+  const bar = feature.indexOf('|', eq);
+  return { part: [kind, feature.slice(bar + 1)], prev: feature.slice(eq + 1, bar) };
+}
+
+/** The features of token i that pair it with the tag `prev` before it (the decoder's transitions). */
+export function transitionFeatures(ctx: SentenceContext, i: number, prev: string, history?: string): string[] {
+  return transitionParts(ctx, i, history).map((part) => transitionFeature(part, prev));
 }
 
 function fixedFeatures(ctx: SentenceContext, i: number): string[] {
@@ -157,6 +198,16 @@ function fixedFeatures(ctx: SentenceContext, i: number): string[] {
   markFeatures('g+1', ctx.marks[i + 1], features);
   markFeatures('g-2', ctx.marks[i - 2], features);
   markFeatures('g+2', ctx.marks[i + 2], features);
+  const folded = ctx.folded[i];
+  if (folded) {
+    markFeatures('gn', { ...folded, cluster: null }, features);
+    markFeatures('gn-1', ctx.folded[i - 1] && { ...ctx.folded[i - 1]!, cluster: null }, features);
+    markFeatures('gn+1', ctx.folded[i + 1] && { ...ctx.folded[i + 1]!, cluster: null }, features);
+  }
+  if (/^[#@]\p{L}/u.test(word)) {
+    features.push(`tag=${word[0]}`, `tagw=${lower.slice(1)}`);
+    if (folded?.cluster) features.push(`tagc=${folded.cluster.fine}`);
+  }
   if (marks?.cluster) features.push(`c|sh=${marks.cluster.fine}|${shortShape(shape)}`);
   else features.push(`oov|sh=${shortShape(shape)}`);
   if (capital) {

@@ -41,6 +41,17 @@ export class Perceptron {
   update(truth: number, guess: number, features: readonly string[]): void {
     this.instances += 1;
     if (truth === guess) return;
+    this.adjust(features, truth, 1);
+    this.adjust(features, guess, -1);
+  }
+
+  /** One more training instance: the clock the averages are kept by (a structured update ticks once per token). */
+  tick(): void {
+    this.instances += 1;
+  }
+
+  /** Adds `delta` to the weight of `tag` for each feature (half of a structured update: truth +1, guess −1). */
+  adjust(features: readonly string[], tag: number, delta: number): void {
     for (const feature of features) {
       let weights = this.weights.get(feature);
       if (!weights) {
@@ -49,8 +60,7 @@ export class Perceptron {
         this.totals.set(feature, new Float64Array(TAGS.length));
         this.stamps.set(feature, new Float64Array(TAGS.length));
       }
-      this.bump(feature, weights, truth, 1);
-      this.bump(feature, weights, guess, -1);
+      this.bump(feature, weights, tag, delta);
     }
   }
 
@@ -64,14 +74,15 @@ export class Perceptron {
 
   /** Replaces the weights by their averages; call once, after training. */
   average(): void {
-    for (const [feature, weights] of this.weights) {
-      const totals = this.totals.get(feature)!;
-      const stamps = this.stamps.get(feature)!;
-      for (let t = 0; t < TAGS.length; t++) {
-        const total = totals[t]! + (this.instances - stamps[t]!) * weights[t]!;
-        weights[t] = this.instances > 0 ? total / this.instances : 0;
-      }
-    }
+    for (const [feature, weights] of this.weights) weights.set(this.averageOf(feature, weights));
+  }
+
+  private averageOf(feature: string, weights: Float64Array): Float64Array {
+    const totals = this.totals.get(feature)!;
+    const stamps = this.stamps.get(feature)!;
+    return Float64Array.from(weights, (weight, t) =>
+      this.instances > 0 ? (totals[t]! + (this.instances - stamps[t]!) * weight) / this.instances : 0,
+    );
   }
 
   /** Weights rounded to 3 decimals; features whose largest |weight| is below `minimum` are dropped. */
