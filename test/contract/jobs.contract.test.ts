@@ -21,7 +21,7 @@ import {
   type ScriptedServer,
 } from '../../services/llm/fixtures/scripted-server.js';
 import { startResearchWeb, type ResearchWeb } from '../e2e/research-web.js';
-import { startQuarry, type RunningQuarry } from '../e2e/harness.js';
+import type { RunningQuarry } from '../e2e/harness.js';
 import { startContractHosts, type ContractHosts } from './contract-suite.js';
 
 let site: ResearchWeb;
@@ -30,6 +30,8 @@ let quarry: RunningQuarry;
 let llm: ScriptedServer;
 /** The instance with a language model, for MODEL_EXAMPLES. */
 let withModel: RunningQuarry;
+/** A second Quarry with a scripted model, for the capabilities that need one (MODEL_EXAMPLES). */
+let modelHosts: ContractHosts;
 
 /** A request that runs as a job, per submitting capability; a function when it needs an earlier job's outcome. */
 const EXAMPLES: Record<string, Record<string, unknown> | (() => Record<string, unknown>)> = {
@@ -97,14 +99,15 @@ beforeAll(async () => {
   quarry = hosts.quarry;
   llm = await startScriptedServer();
   llm.script(chatCompletionReply({ answer: 'It moves heat from outside to inside.' }));
-  withModel = await startQuarry(site.web, {
+  modelHosts = await startContractHosts(site.web, {
     ...site.config(),
     llm: { fast: { provider: 'openai-compatible', baseUrl: `${llm.origin}/v1`, model: 'scripted-7b', maxRetries: 0 } },
   } as ConfigInput);
+  withModel = modelHosts.quarry;
 }, 60_000);
 
 afterAll(async () => {
-  await withModel?.close();
+  await modelHosts?.close();
   await llm?.close();
   await hosts?.close();
   await site?.close();
