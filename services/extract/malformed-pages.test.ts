@@ -18,6 +18,12 @@ const CASES: Array<[string, string, string]> = [
   ['header-end-tag-broken.html', 'invalid bytes inside </header>, an article about a CAPTCHA', 'transparency log'],
   ['skip-link-left-open.html', 'a skip link whose </a> was lost', 'Workforce Development connects'],
   ['late-html-start-tag.html', 'a stray <html> in the middle of a page without one', 'Mandelbrot'],
+  [
+    'references-split-text.html',
+    'a hidden block of broken references between real ones, beside the posts in <noscript>',
+    'best practices that de',
+  ],
+  ['start-tag-before-html.html', 'an <em> left open before <!DOCTYPE html>', 'seismic transformation'],
 ];
 
 describe('malformed pages found by the fuzz', () => {
@@ -28,6 +34,12 @@ describe('malformed pages found by the fuzz', () => {
       expect(result.success).toBe(true);
       expect(result.text).toContain(phrase);
     });
+});
+
+describe('body content before <html>', () => {
+  it('keeps the attributes of the <html> that follows, as a browser merges them', () => {
+    expect(read('start-tag-before-html.html').metadata.language).toBe('en');
+  });
 });
 
 describe('an over-long unbroken run counts as one long word in the content scorer', () => {

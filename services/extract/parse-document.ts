@@ -9,13 +9,18 @@ import { assertReadableNesting } from './markup-depth.js';
 export function parseDocument(html: string): Document {
   assertReadableNesting(html);
   // Outside SVG a browser reads "<![CDATA[" as a bogus comment; linkedom would read the rest of the page as CDATA.
-  const { markup, hasHtmlTag } = withoutStrayDocumentTags(
+  const { markup, hasHtmlTag, htmlAttributes } = withoutStrayDocumentTags(
     withShortClassLists(html.includes('<![CDATA[') ? html.replaceAll('<![CDATA[', '') : html),
   );
-  const source = hasHtmlTag ? markup : `<!DOCTYPE html><html><head></head><body>${markup}</body></html>`;
+  const source = hasHtmlTag
+    ? markup
+    : `<!DOCTYPE html><html${htmlAttributes}><head></head><body>${markup}</body></html>`;
   const doc = parseHTML(source).document as unknown as Document;
   repairTree(doc);
   endNestedLinks(doc);
+  // A browser's tree builder puts a run of text in one Text node; linkedom starts a new one at every character
+  // reference, so a broken `&aaaa…;` between real references became many short "words" in the content scorer.
+  doc.documentElement?.normalize();
   return doc;
 }
 
@@ -47,35 +52,55 @@ const DOCUMENT_TAG_OR_RAW_TEXT = /<!--|<(script|style)(?=[\s/>])|<(\/?)(html|hea
  * comments and scripts are text, not tags: a conditional comment's
  * `<!--[if IE]><html class="ie"><![endif]-->` must not count as the page's <html>
  * (taking it for one dropped the real one, and with it every such page's text).
+ * Body content (an element no <head> holds, or text) before the first of them opens the body in a browser: the
+ * page's own <html>, <head> and <body> tags that follow are stray then, the <html>'s attributes merged into the one
+ * the browser made (an `<em>` left before `<!DOCTYPE html>` had linkedom nest the whole document in it).
  * One pass, each character looked at once.
  */
-function withoutStrayDocumentTags(html: string): { markup: string; hasHtmlTag: boolean } {
+function withoutStrayDocumentTags(html: string): { markup: string; hasHtmlTag: boolean; htmlAttributes: string } {
   const seen = new Set<string>();
+  let bodyOpened = false;
+  let htmlAttributes = '';
   const scan = new RegExp(DOCUMENT_TAG_OR_RAW_TEXT.source, 'gi');
   const closers: Record<string, RegExp> = { script: /<\/script/gi, style: /<\/style/gi };
   let markup = '';
   let kept = 0;
+  let scanned = 0;
   for (let match = scan.exec(html); match; match = scan.exec(html)) {
+    if (seen.size === 0 && !bodyOpened) bodyOpened = holdsBodyContent(html.slice(scanned, match.index));
     if (match[0] === '<!--') {
       const close = html.indexOf('-->', scan.lastIndex);
       scan.lastIndex = close < 0 ? html.length : close + 3;
+      scanned = scan.lastIndex;
       continue;
     }
     if (match[1]) {
       const closer = closers[match[1].toLowerCase()]!;
       closer.lastIndex = scan.lastIndex;
       scan.lastIndex = closer.exec(html) ? closer.lastIndex : html.length;
+      scanned = scan.lastIndex;
       continue;
     }
     const key = `${match[2]}${match[3]!.toLowerCase()}`;
     // An <html> after the page's <head> or <body> began is a stray one too.
     const late = key === 'html' && (seen.has('head') || seen.has('body'));
-    if (key === '/html' || key === '/body' || seen.has(key) || late) {
+    if (bodyOpened && key === 'html' && !htmlAttributes) htmlAttributes = /^<html([^<>]*)>$/i.exec(match[0])?.[1] ?? '';
+    if (bodyOpened || key === '/html' || key === '/body' || seen.has(key) || late) {
       markup += html.slice(kept, match.index);
       kept = scan.lastIndex;
     } else seen.add(key);
+    scanned = scan.lastIndex;
   }
-  return { markup: markup + html.slice(kept), hasHtmlTag: seen.has('html') };
+  return { markup: markup + html.slice(kept), hasHtmlTag: seen.has('html'), htmlAttributes };
+}
+
+/** Markup and text a browser keeps in <head> before the page's <html>: a doctype, head elements, comments, spaces. */
+const HEAD_MATERIAL =
+  /<!doctype[^>]*>|<title\b[\s\S]*?<\/title\s*>|<\/?(?:meta|link|title|base|noscript|template|script|style)\b[^<>]*>|<\?[^>]*>|^>/gi;
+
+/** Whether markup seen before any <html>, <head> or <body> tag holds something only a body holds. */
+function holdsBodyContent(markup: string): boolean {
+  return /\S/.test(markup.replace(HEAD_MATERIAL, ''));
 }
 
 const HEAD_ELEMENTS = new Set(['style', 'script', 'meta', 'link', 'title', 'base', 'noscript', 'template']);
