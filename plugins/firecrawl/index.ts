@@ -17,6 +17,7 @@ import { CRAWL_JOB, runCrawl, type CrawlJobInput } from './crawl-run.js';
 import { withWatcher } from './crawl-watch.js';
 import { EXTRACT_JOB, extractCapabilities, runExtract } from './extract.js';
 import { mapCapability } from './map.js';
+import { queueCapabilities } from './queue-status.js';
 import { cancelCapability, errorsCapability, jobPagesOf, pagesJobs, statusCapability } from './pages-jobs.js';
 import { scrapeCapability } from './scrape.js';
 import { searchCapability } from './search.js';
@@ -61,6 +62,7 @@ export default definePlugin({
         mapCapability(services, version),
         searchCapability(services, version),
         creditUsageCapability(services, version),
+        ...queueCapabilities(services, [CRAWL_JOB, BATCH_JOB], version),
         crawlCapability(services, jobs, version),
         activeCrawlsCapability(services, version),
         withWatcher(statusCapability(crawlRoutes), services, version),

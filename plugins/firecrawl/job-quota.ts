@@ -5,6 +5,7 @@
  */
 import type { CallContext } from '../../core/capability.js';
 import { quotaExceeded } from '../../core/principal.js';
+import { queueCountsFor } from './queue-status.js';
 import type { FirecrawlServices } from './uses.js';
 
 export async function checkJobQuota(services: FirecrawlServices, kinds: string[], ctx: CallContext): Promise<void> {
@@ -12,7 +13,7 @@ export async function checkJobQuota(services: FirecrawlServices, kinds: string[]
   if (!caller) return;
   const max = services.config.quotas.firecrawlJobs;
   // An admin reads every key's jobs; the quota counts the caller's own.
-  const lists = await Promise.all(kinds.map((kind) => services.jobs.unfinishedFor(kind, caller)));
-  const own = lists.flat().filter((job) => job.owner?.id === caller.id).length;
-  if (own >= max) throw quotaExceeded('crawls and batch scrapes queued or running', max, 'quotas.firecrawlJobs');
+  const counts = await queueCountsFor(services, kinds, ctx);
+  if (counts.active + counts.waiting >= max)
+    throw quotaExceeded('crawls and batch scrapes queued or running', max, 'quotas.firecrawlJobs');
 }

@@ -205,6 +205,22 @@ describe('the Firecrawl envelope: keys, credit usage, errors', () => {
     expect(legacy.data.plan_credits - legacy.data.remaining_credits).toBe(before + 5);
   }, 60_000);
 
+  it("queue status and concurrency check answer this key's jobs (v2 and v1) in the client's shape", async () => {
+    const queue = await firecrawl.getQueueStatus();
+    expect(queue).toMatchObject({ success: true, jobsInQueue: 0, activeJobsInQueue: 0, waitingJobsInQueue: 0 });
+    expect(queue.maxConcurrency).toBeGreaterThanOrEqual(1);
+    expect(queue.mostRecentSuccess).toBeNull();
+    const concurrency = await firecrawl.getConcurrency();
+    expect(concurrency).toEqual({ concurrency: 0, maxConcurrency: queue.maxConcurrency });
+    expect(await v1.getQueueStatus()).toMatchObject({
+      success: true,
+      jobsInQueue: 0,
+      maxConcurrency: queue.maxConcurrency,
+    });
+    const keyless = await fetch(`${quarry.url}/firecrawl/v2/concurrency-check`);
+    expect(keyless.status).toBe(401);
+  });
+
   it("a request without a key, or with another key, is 401 with Firecrawl's string error", async () => {
     const keyless = new Firecrawl({ apiUrl: `${quarry.url}/firecrawl` });
     const failure = await keyless.scrape(pageUrl(1)).catch((error: unknown) => error);
