@@ -66,6 +66,8 @@ interface Scored {
   citations: number;
   goldCitations: number;
   answered: boolean;
+  /** The answer's first citation is a gold page. */
+  firstGold: boolean;
   verbatimProblems: number;
 }
 
@@ -94,6 +96,7 @@ function score(
     citations: citedPageIds.length,
     goldCitations: gold,
     answered: answer.trim() !== NO_ANSWER,
+    firstGold: citedPageIds[0] != null && question.gold.includes(citedPageIds[0]),
   };
 }
 
@@ -223,6 +226,7 @@ async function main(): Promise<void> {
         question: r.question,
         control: r.control,
         right: { quarry: rightOf(r), 'first result': rightOf(baseline[i]!) },
+        cited: { quarry: r.firstGold, 'first result': baseline[i]!.firstGold },
       }));
       console.log(`\nCross-validated (${depth} depth):`);
       reportAnswerCv(rows, ['quarry', 'first result'], 'first result', { final: finalRequested() });

@@ -15,6 +15,8 @@ export interface AnsweredQuestion {
   control: boolean;
   /** Per system name: whether it quoted a gold sentence (asked) or abstained (control). */
   right: Record<string, boolean>;
+  /** Per system name: whether its first citation is a gold page (asked questions). */
+  cited: Record<string, boolean>;
 }
 
 export function reportAnswerCv(
@@ -33,11 +35,16 @@ export function reportAnswerCv(
       const chosen = items.map((r, i) => ({ r, ok: right[i]! })).filter(({ r }) => pick(r));
       return chosen.length === 0 ? 0 : chosen.filter((c) => c.ok).length / chosen.length;
     };
+  const citedProcedures: Procedure<AnsweredQuestion, boolean>[] = systems.map((name) => ({
+    name,
+    fit: () => (row) => row.cited[name] ?? false,
+  }));
   const metrics = [
-    ['answer quotes a gold sentence (asked questions)', share((r) => !r.control)],
-    ['abstains (controls without their gold pages)', share((r) => r.control)],
+    ['answer cites the gold page first (asked questions)', share((r) => !r.control), citedProcedures],
+    ['answer quotes a gold sentence (asked questions)', share((r) => !r.control), procedures],
+    ['abstains (controls without their gold pages)', share((r) => r.control), procedures],
   ] as const;
-  for (const [title, metric] of metrics) {
+  for (const [title, metric, procedures] of metrics) {
     for (const line of cvLines(title, crossValidate(split.folds, procedures, metric), baseline)) console.log(line);
     if (options.final)
       for (const line of finalLines(title, scoreFinalFold(split, procedures, metric), baseline, split.final.length))

@@ -2,7 +2,7 @@
  * The answer benchmark's question set, built from Chroma's chunking
  * evaluation (MIT): each corpus is cut into web pages (wikitexts at its
  * article headings, the others every ~3,000 characters at a line break); a
- * question's gold pages are those holding one of its gold excerpts, and its
+ * question's gold pages are those overlapping one of its gold excerpts or holding its text, and its
  * distractors are the pages that share most of its words (BM25) without
  * holding an excerpt. The search engine of the run lists the gold and
  * distractor pages in BM25 order, so the answer sentence is always in one of
@@ -85,7 +85,11 @@ export function buildQuestionSet(options: {
   const questions: BenchQuestion[] = [];
   for (const q of picked) {
     const own = pages.filter((p) => p.corpusId === q.corpusId);
-    const gold = own.filter((p) => q.excerpts.some((e) => e.start >= p.start && e.start < p.end)).map((p) => p.id);
+    // A gold page overlaps an excerpt, or holds its text elsewhere (the 10-K corpus repeats paragraphs):
+    // a control that kept such a page would still be answerable.
+    const gold = own
+      .filter((p) => q.excerpts.some((e) => (e.start < p.end && e.end > p.start) || p.text.includes(e.content.trim())))
+      .map((p) => p.id);
     if (gold.length === 0) continue;
     const scores = score(q.question);
     const ranked = pages.map((p, i) => ({ p, s: scores[i]! })).sort((a, b) => b.s - a.s);
