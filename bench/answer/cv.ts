@@ -26,23 +26,18 @@ export function reportAnswerCv(
   options: { final: boolean },
 ): void {
   const split = splitForEvaluation(rows, (r) => r.question);
-  const procedures: Procedure<AnsweredQuestion, boolean>[] = systems.map((name) => ({
-    name,
-    fit: () => (row) => row.right[name] ?? false,
-  }));
+  // Nothing is fitted: each system's answer is read off the row, for one of its judgements.
+  const readOff = (judged: 'right' | 'cited'): Procedure<AnsweredQuestion, boolean>[] =>
+    systems.map((name) => ({ name, fit: () => (row) => row[judged][name] ?? false }));
   const share =
     (pick: (r: AnsweredQuestion) => boolean) => (items: readonly AnsweredQuestion[], right: readonly boolean[]) => {
       const chosen = items.map((r, i) => ({ r, ok: right[i]! })).filter(({ r }) => pick(r));
       return chosen.length === 0 ? 0 : chosen.filter((c) => c.ok).length / chosen.length;
     };
-  const citedProcedures: Procedure<AnsweredQuestion, boolean>[] = systems.map((name) => ({
-    name,
-    fit: () => (row) => row.cited[name] ?? false,
-  }));
   const metrics = [
-    ['answer cites the gold page first (asked questions)', share((r) => !r.control), citedProcedures],
-    ['answer quotes a gold sentence (asked questions)', share((r) => !r.control), procedures],
-    ['abstains (controls without their gold pages)', share((r) => r.control), procedures],
+    ['answer cites the gold page first (asked questions)', share((r) => !r.control), readOff('cited')],
+    ['answer quotes a gold sentence (asked questions)', share((r) => !r.control), readOff('right')],
+    ['abstains (controls without their gold pages)', share((r) => r.control), readOff('right')],
   ] as const;
   for (const [title, metric, procedures] of metrics) {
     for (const line of cvLines(title, crossValidate(split.folds, procedures, metric), baseline)) console.log(line);

@@ -94,16 +94,18 @@ function withoutStrayDocumentTags(html: string): { markup: string; hasHtmlTag: b
   return { markup: markup + html.slice(kept), hasHtmlTag: seen.has('html'), htmlAttributes };
 }
 
+const HEAD_ELEMENTS = new Set(['style', 'script', 'meta', 'link', 'title', 'base', 'noscript', 'template']);
+
 /** Markup and text a browser keeps in <head> before the page's <html>: a doctype, head elements, comments, spaces. */
-const HEAD_MATERIAL =
-  /<!doctype[^>]*>|<title\b[\s\S]*?<\/title\s*>|<\/?(?:meta|link|title|base|noscript|template|script|style)\b[^<>]*>|<\?[^>]*>|^>/gi;
+const HEAD_MATERIAL = new RegExp(
+  `<!doctype[^>]*>|<title\\b[\\s\\S]*?<\\/title\\s*>|<\\/?(?:${[...HEAD_ELEMENTS].join('|')})\\b[^<>]*>|<\\?[^>]*>|^>`,
+  'gi',
+);
 
 /** Whether markup seen before any <html>, <head> or <body> tag holds something only a body holds. */
 function holdsBodyContent(markup: string): boolean {
   return /\S/.test(markup.replace(HEAD_MATERIAL, ''));
 }
-
-const HEAD_ELEMENTS = new Set(['style', 'script', 'meta', 'link', 'title', 'base', 'noscript', 'template']);
 
 /**
  * linkedom is not an HTML5 tree builder: markup before <html> or after
