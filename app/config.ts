@@ -176,6 +176,11 @@ export const configSchema = z
       .object({
         /** Worker threads of the extraction pool (page extraction and every other parse of untrusted input). */
         extractThreads: z.number().int().min(1).max(32).default(2),
+        /**
+         * Heap (old generation, MB) of each extraction thread; a page that needs more is refused with
+         * RESPONSE_TOO_LARGE. 256 parses a 10 MB page (the largest outbound read by default).
+         */
+        extractHeapMb: z.number().int().min(64).max(16_384).default(256),
         /** Parsing tasks waiting for a thread at most; past it a task is refused. */
         maxQueue: z.number().int().min(1).default(256),
         /**

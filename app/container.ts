@@ -121,6 +121,7 @@ export function registerServices(
       () =>
         new ExtractionPool({
           threads: config.pools.extractThreads,
+          heapMb: config.pools.extractHeapMb,
           maxQueue: config.pools.maxQueue,
           taskTimeoutMs: config.pools.taskTimeoutMs,
         }),

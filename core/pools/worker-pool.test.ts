@@ -76,6 +76,26 @@ describe('WorkerPool', () => {
     await expect(first).resolves.toBe('1');
   });
 
+  it("fails a task whose thread runs out of heap with the pool's error, and replaces the thread", async () => {
+    const hog = fileURLToPath(new URL('./fixtures/hog-worker.mjs', import.meta.url));
+    const hogs = new WorkerPool<{ hog: boolean; value: string }, string>({
+      filename: hog,
+      name: 'hog',
+      threads: 1,
+      maxQueue: 4,
+      resourceLimits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 4 },
+      outOfMemoryError: (cause) => new AppError('RESPONSE_TOO_LARGE', 'too large for the thread', { cause }),
+    });
+    try {
+      const error = await hogs.run({ hog: true, value: '' }).catch((e: AppError) => e);
+      expect(error).toBeInstanceOf(AppError);
+      expect((error as AppError).code).toBe('RESPONSE_TOO_LARGE');
+      await expect(hogs.run({ hog: false, value: 'after' })).resolves.toBe('after');
+    } finally {
+      await hogs.close();
+    }
+  });
+
   it('stops a task that runs past its deadline with TIMEOUT, and the pool keeps working', async () => {
     const busy = fileURLToPath(new URL('./fixtures/busy-worker.mjs', import.meta.url));
     pool = new WorkerPool({ filename: busy, name: 'busy', threads: 1, maxQueue: 4 });

@@ -19,6 +19,10 @@ export interface WorkerPoolOptions {
    * never.
    */
   idleTimeoutMs?: number;
+  /** Caps on each thread's V8 heap (worker_threads resourceLimits); past them a task fails with outOfMemoryError. */
+  resourceLimits?: { maxOldGenerationSizeMb?: number; maxYoungGenerationSizeMb?: number };
+  /** The error a task gets when its thread ran out of heap (the thread is replaced); INTERNAL when absent. */
+  outOfMemoryError?: (cause: unknown) => AppError;
 }
 
 /**
@@ -53,6 +57,7 @@ export class WorkerPool<Task, Result> {
       maxThreads: options.threads,
       maxQueue: options.maxQueue,
       idleTimeout: options.idleTimeoutMs ?? KEEP_THREADS_MS,
+      ...(options.resourceLimits ? { resourceLimits: options.resourceLimits } : {}),
     });
   }
 
@@ -97,6 +102,9 @@ export class WorkerPool<Task, Result> {
             cause: error,
           },
         );
+      }
+      if ((error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY' && this.options.outOfMemoryError) {
+        throw this.options.outOfMemoryError(error);
       }
       throw new AppError('INTERNAL', `${this.options.name} worker failed: ${(error as Error).message}`, {
         cause: error,
