@@ -19,9 +19,8 @@ export interface WorkerPoolOptions {
    * never.
    */
   idleTimeoutMs?: number;
-  /** Caps on each thread's V8 heap (worker_threads resourceLimits); past them a task fails with outOfMemoryError. */
+  /** Caps on each thread's heap; a task past them fails with outOfMemoryError's error (else INTERNAL). */
   resourceLimits?: { maxOldGenerationSizeMb?: number; maxYoungGenerationSizeMb?: number };
-  /** The error a task gets when its thread ran out of heap (the thread is replaced); INTERNAL when absent. */
   outOfMemoryError?: (cause: unknown) => AppError;
 }
 
