@@ -28,7 +28,7 @@ import { unwrap, type ChunkTaskResult, type ParseOutcome, type ParseTask } from 
 /** Default deadline of one task in the pool. */
 export const DEFAULT_TASK_TIMEOUT_MS = 30_000;
 /** Default old-generation heap of one extraction thread (MB): enough for a 10 MB page. */
-export const DEFAULT_THREAD_HEAP_MB = 256;
+const DEFAULT_THREAD_HEAP_MB = 256;
 /**
  * Young generation of one extraction thread (MB). V8's default sizes it by the machine's memory, and each thread's
  * heap then kept growing with every crawl (bench:crawl: 630 MB server RSS through one 1,021-page crawl, 880–930 MB
