@@ -158,6 +158,11 @@ export class JobService implements Jobs {
       .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   }
 
+  async lastCompletedFor(kind: string, viewer: Principal | undefined): Promise<string | null> {
+    if (!viewer) return null;
+    return (await this.store.lastCompleted(kind, viewer.id))?.toISOString() ?? null;
+  }
+
   async cancel(id: string): Promise<JobRecord | null> {
     const record = await this.store.cancel(id);
     return record ? this.view(record) : null;
@@ -288,6 +293,10 @@ export class JobService implements Jobs {
 
   private async finish(record: JobRecord, outcome: JobOutcome): Promise<RunVerdict> {
     const standing = await this.store.recordOutcome(record.id, outcome);
+    // Before the job reads as finished, so whoever sees it completed sees its time too; a failed note is bookkeeping
+    // that fails, and the run that repeats it keeps the later time.
+    if (standing.status === 'completed' && record.owner)
+      await this.store.noteCompleted(record.kind, record.owner.id, new Date());
     for (const listener of this.finishListeners) await listener(record, standing);
     return { kind: 'finished', outcome: standing };
   }

@@ -97,6 +97,12 @@ export interface Jobs {
    */
   unfinishedFor(kind: string, viewer: Principal | undefined): Promise<JobRecord[]>;
   /**
+   * When the most recent of `viewer`'s own jobs of `kind` completed (ISO 8601): theirs only, an admin's too; null when
+   * none has (a job that failed or was cancelled does not count), or for no viewer. Kept as each job completes, so
+   * it outlives the job's own record.
+   */
+  lastCompletedFor(kind: string, viewer: Principal | undefined): Promise<string | null>;
+  /**
    * Waits for the job to finish (at most timeoutMs), woken by the backend's change notices rather
    * than by polling, so it works from any instance; answers the job as it then stands, null when unknown.
    */
@@ -178,6 +184,13 @@ export interface JobBackend {
   recordedOutcome(id: string): Promise<JobOutcome | null>;
   /** Records the outcome unless one exists; answers the one that stands. */
   recordOutcome(id: string, outcome: JobOutcome): Promise<JobOutcome>;
+  /**
+   * Keeps `at` as the last time a job of `kind` owned by `ownerId` completed, unless a later time is kept already
+   * (instances may note out of order); one small record per owner and kind, never a scan of the jobs.
+   */
+  noteCompleted(kind: string, ownerId: string, at: Date): Promise<void>;
+  /** The time noteCompleted kept for the owner and kind; null when none was (data from before it existed too). */
+  lastCompleted(kind: string, ownerId: string): Promise<Date | null>;
   /**
    * Calls onChange whenever the job may have changed (progress, outcome, cancellation), wherever it
    * runs, with each announced progress update in order; a notice may come for nothing, never go

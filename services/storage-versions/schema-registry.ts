@@ -9,7 +9,9 @@
  * changed since (compare `git diff v0.1.0 -- core/stores services/jobs
  * plugins/knowledge/graph plugins/rag/corpora services/vectors services/webhooks
  * plugins/monitor`), so every store is at version 1 and bringing v0.1.0 data
- * forward only writes the marker.
+ * forward only writes the marker. Records of a new kind that older data lacks
+ * (the jobs' last completion per owner and kind) need no step: absent reads as
+ * none, and an older build leaves them alone.
  *
  * A later change to a stored shape raises that store's `current`, appends a
  * migration from the previous version, and adds a fixture of the release

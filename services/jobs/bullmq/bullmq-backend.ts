@@ -200,6 +200,16 @@ export class BullJobBackend implements JobBackend {
     return (await this.recordedOutcome(id)) ?? outcome;
   }
 
+  async noteCompleted(kind: string, ownerId: string, at: Date): Promise<void> {
+    // GT: a time earlier than the one kept (another instance noted a later completion first) changes nothing.
+    await this.options.redis.zadd(this.completedKey(kind), 'GT', at.getTime(), ownerId);
+  }
+
+  async lastCompleted(kind: string, ownerId: string): Promise<Date | null> {
+    const ms = await this.options.redis.zscore(this.completedKey(kind), ownerId);
+    return ms === null ? null : new Date(Number(ms));
+  }
+
   async start(lanes: LaneSettings[], execute: JobExecutor): Promise<void> {
     await this.subscribed();
     for (const lane of lanes) {
@@ -402,6 +412,11 @@ export class BullJobBackend implements JobBackend {
 
   private outcomeKey(id: string): string {
     return `${this.prefix}:job-outcome:${id}`;
+  }
+
+  /** One sorted set per kind: each owner's last completion time (ms) as its score, kept for good. */
+  private completedKey(kind: string): string {
+    return `${this.prefix}:job-completed:${kind}`;
   }
 
   private cancelChannel(): string {

@@ -103,6 +103,14 @@ export class EmbeddedJobBackend implements JobBackend {
     return this.store.recordOutcome(id, outcome);
   }
 
+  noteCompleted(kind: string, ownerId: string, at: Date): Promise<void> {
+    return this.store.noteCompleted(kind, ownerId, at);
+  }
+
+  lastCompleted(kind: string, ownerId: string): Promise<Date | null> {
+    return this.store.lastCompleted(kind, ownerId);
+  }
+
   async watch(id: string, onChange: (announced?: JobProgress) => void): Promise<() => void> {
     this.changes.on(id, onChange);
     return () => this.changes.off(id, onChange);

@@ -24,6 +24,14 @@ export interface StoredJob extends JobRecord {
 }
 
 const PENDING_COLLECTION = 'jobs:pending';
+/** The version of a last-completion record's shape (a record that is missing reads as no completion). */
+const COMPLETION_RECORD_VERSION = 1;
+
+/** The last time one owner's job of one kind completed. */
+interface CompletionRecord {
+  v: number;
+  at: string;
+}
 
 export function isStoredFinished(job: JobRecord): boolean {
   return job.status === 'completed' || job.status === 'failed';
@@ -127,6 +135,21 @@ export class EmbeddedJobStore {
     });
   }
 
+  /** Keeps the later of `at` and the time already kept; kept for good, one small record per owner and kind. */
+  async noteCompleted(kind: string, ownerId: string, at: Date): Promise<void> {
+    const key = completionKey(kind, ownerId);
+    await this.lock.run(key, async () => {
+      const kept = await this.lastCompleted(kind, ownerId);
+      if (kept && kept >= at) return;
+      await this.records.set(key, { v: COMPLETION_RECORD_VERSION, at: at.toISOString() } satisfies CompletionRecord);
+    });
+  }
+
+  async lastCompleted(kind: string, ownerId: string): Promise<Date | null> {
+    const stored = (await this.records.get(completionKey(kind, ownerId))) as CompletionRecord | undefined;
+    return stored ? new Date(stored.at) : null;
+  }
+
   /** Jobs accepted and not finished, oldest first. */
   async pending(): Promise<StoredJob[]> {
     const ids = await listIds(this.records, PENDING_COLLECTION);
@@ -177,6 +200,10 @@ export class EmbeddedJobStore {
 
 function recordKey(id: string): string {
   return `job:${id}`;
+}
+
+function completionKey(kind: string, ownerId: string): string {
+  return `jobs:completed:${kind}:${ownerId}`;
 }
 
 /** The public record of a stored job. */
