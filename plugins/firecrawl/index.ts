@@ -21,6 +21,7 @@ import { queueCapabilities } from './queue-status.js';
 import { cancelCapability, errorsCapability, jobPagesOf, pagesJobs, statusCapability } from './pages-jobs.js';
 import { scrapeCapability } from './scrape.js';
 import { searchCapability } from './search.js';
+import { usageHistoryCapabilities } from './usage-history.js';
 
 /** The job lane of crawls and batch scrapes (its concurrency is jobs.concurrency). */
 const FIRECRAWL_LANE = 'firecrawl';
@@ -62,6 +63,7 @@ export default definePlugin({
         mapCapability(services, version),
         searchCapability(services, version),
         creditUsageCapability(services, version),
+        ...usageHistoryCapabilities(services, version),
         ...queueCapabilities(services, [CRAWL_JOB, BATCH_JOB], version),
         crawlCapability(services, jobs, version),
         activeCrawlsCapability(services, version),

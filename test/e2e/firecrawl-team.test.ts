@@ -1,12 +1,14 @@
 /**
- * firecrawl-js (v2 and v1) queue status and concurrency check against Quarry's
- * Firecrawl mount while the key has jobs: a finished crawl and batch scrape set
- * mostRecentSuccess, a crawl held by a slow page is active and one behind it
- * waits (jobs.concurrency 1), and another key sees zeros and null throughout.
+ * firecrawl-js (v2 and v1) team routes against Quarry's Firecrawl mount. Queue
+ * status and concurrency check while the key has jobs: a finished crawl and
+ * batch scrape set mostRecentSuccess, a crawl held by a slow page is active and
+ * one behind it waits (jobs.concurrency 1), and another key sees zeros and null
+ * throughout. Historical credit and token usage by month, by key on request.
  * Waits are on the queue as the client reads it, never on time.
  */
 import Firecrawl, { FirecrawlAppV1 } from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keyPrincipalId } from '../../hosts/http/api-keys.js';
 import { addFirecrawlSite, sitePagePath } from '../sandbox/firecrawl-site.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
 import { until } from '../sandbox/until.js';
@@ -117,5 +119,68 @@ describe('firecrawl-js queue status with jobs', () => {
   it('queue status without a key is 401, as every route', async () => {
     for (const version of ['v2', 'v1'])
       expect((await fetch(`${quarry.url}/firecrawl/${version}/team/queue-status`)).status).toBe(401);
+  });
+});
+
+describe('firecrawl-js historical usage', () => {
+  it("answers the key's credits by calendar month, the current month last; by key on request (v2 and v1)", async () => {
+    await firecrawl.scrape(`${web.url}${sitePagePath(2)}`, { formats: ['markdown'] });
+    const usage = await firecrawl.getCreditUsage();
+    const used = usage.planCredits! - usage.remainingCredits;
+    expect(used).toBeGreaterThan(0);
+    const before = Date.now();
+    const history = await firecrawl.getCreditUsageHistorical();
+    const after = Date.now();
+    expect(history.success).toBe(true);
+    // Every page this key had read falls in the periods; the last one is the month the call was made in.
+    expect(history.periods.reduce((sum, period) => sum + period.creditsUsed, 0)).toBe(used);
+    const current = history.periods.at(-1)!;
+    expect(Date.parse(current.startDate!)).toBeLessThanOrEqual(after);
+    expect(Date.parse(current.endDate!)).toBeGreaterThanOrEqual(before);
+    expect(current.startDate).toMatch(/^\d{4}-\d{2}-01T00:00:00\.000Z$/);
+    expect(history.periods.every((period) => period.apiKey === undefined)).toBe(true);
+
+    const byKey = await firecrawl.getCreditUsageHistorical(true);
+    expect(byKey.periods.map((period) => period.apiKey)).toEqual(history.periods.map(() => keyPrincipalId(TEST_KEY)));
+    const legacy = await v1.getCreditUsageHistorical(true);
+    if (!legacy.success || !('periods' in legacy)) throw new Error('v1 historical credit usage failed');
+    expect(legacy.periods).toEqual(byKey.periods);
+
+    // Another key has read nothing: its current month, with no credits.
+    const others = await other.getCreditUsageHistorical(true);
+    expect(others.periods).toEqual([
+      { startDate: current.startDate, endDate: current.endDate, apiKey: keyPrincipalId(OTHER_KEY), creditsUsed: 0 },
+    ]);
+  }, 60_000);
+
+  it('token usage answers the same periods with 0 tokens: Quarry does not count LLM tokens', async () => {
+    const credits = await firecrawl.getCreditUsageHistorical();
+    const tokens = await firecrawl.getTokenUsageHistorical();
+    expect(tokens.success).toBe(true);
+    expect(tokens.periods).toEqual(
+      credits.periods.map(({ startDate, endDate }) => ({ startDate, endDate, tokensUsed: 0 })),
+    );
+    const legacy = await v1.getTokenUsageHistorical();
+    if (!legacy.success || !('periods' in legacy)) throw new Error('v1 historical token usage failed');
+    expect(legacy.periods).toEqual(tokens.periods);
+  });
+
+  it('the OpenAPI document lists both routes with byApiKey', async () => {
+    const { body } = await quarry.get('/api/v1/openapi.json');
+    for (const route of ['credit-usage', 'token-usage']) {
+      const get = body.paths[`/api/v1/firecrawl/v2/team/${route}/historical`]?.get;
+      expect(get?.parameters).toEqual(
+        expect.arrayContaining([expect.objectContaining({ name: 'byApiKey', in: 'query' })]),
+      );
+    }
+  });
+
+  it('without a key both are 401, and a bad byApiKey is a 400 naming it', async () => {
+    for (const route of ['credit-usage', 'token-usage'])
+      for (const version of ['v2', 'v1'])
+        expect((await fetch(`${quarry.url}/firecrawl/${version}/team/${route}/historical`)).status).toBe(401);
+    const bad = await quarry.get('/firecrawl/v2/team/credit-usage/historical?byApiKey=perhaps');
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ success: false, error: expect.stringMatching(/byApiKey/) });
   });
 });
