@@ -60,6 +60,21 @@ async function otherSeesNothing(): Promise<void> {
   expect(await other.getConcurrency()).toEqual({ concurrency: 0, maxConcurrency: 1 });
 }
 
+type QueueStatus = Awaited<ReturnType<Firecrawl['getQueueStatus']>>;
+
+/** The key's queue status once it shows what `ready` waits for. */
+function queueWhen(what: string, ready: (status: QueueStatus) => boolean): Promise<QueueStatus> {
+  return until(
+    what,
+    async () => {
+      const status = await firecrawl.getQueueStatus();
+      return ready(status) ? status : null;
+    },
+    30_000,
+    50,
+  );
+}
+
 describe('firecrawl-js queue status with jobs', () => {
   it('counts running and waiting crawls, and answers when the latest crawl or batch scrape completed', async () => {
     expect(await firecrawl.getQueueStatus()).toMatchObject({ ...EMPTY_QUEUE, mostRecentSuccess: null });
@@ -80,15 +95,7 @@ describe('firecrawl-js queue status with jobs', () => {
 
     const running = await firecrawl.startCrawl(`${web.url}/slow/`, { limit: 2 });
     const behind = await firecrawl.startCrawl(`${web.url}/slow/`, { limit: 2 });
-    const queue = await until(
-      'one crawl running and one waiting',
-      async () => {
-        const status = await firecrawl.getQueueStatus();
-        return status.activeJobsInQueue === 1 ? status : null;
-      },
-      30_000,
-      50,
-    );
+    const queue = await queueWhen('one crawl running and one waiting', (status) => status.activeJobsInQueue === 1);
     expect(queue).toEqual({
       success: true,
       jobsInQueue: 2,
@@ -104,15 +111,7 @@ describe('firecrawl-js queue status with jobs', () => {
     // Cancelled crawls leave the queue and are no success.
     expect(await firecrawl.cancelCrawl(behind.id)).toBe(true);
     expect(await firecrawl.cancelCrawl(running.id)).toBe(true);
-    const emptied = await until(
-      'the cancelled crawls to leave the queue',
-      async () => {
-        const status = await firecrawl.getQueueStatus();
-        return status.jobsInQueue === 0 ? status : null;
-      },
-      30_000,
-      50,
-    );
+    const emptied = await queueWhen('the cancelled crawls to leave the queue', (status) => status.jobsInQueue === 0);
     expect(emptied).toMatchObject({ ...EMPTY_QUEUE, mostRecentSuccess: latest });
   }, 90_000);
 
