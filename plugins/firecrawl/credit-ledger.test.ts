@@ -57,6 +57,21 @@ describe('CreditLedger.history', () => {
     ]);
   });
 
+  it("keeps a month another instance's clock already reached, so the periods still add up to the count", async () => {
+    const { records, ledger: credits } = ledger();
+    await records.set('firecrawl:credits:key:alice', {
+      v: 2,
+      pages: 5,
+      since: '2026-12-31T23:59:59.000Z',
+      months: { '2026-12': 2, '2027-01': 3 },
+    });
+    const periods = await credits.history(alice, now);
+    expect(periods.map((period) => [period.startDate.slice(0, 7), period.pages])).toEqual([
+      ['2026-12', 2],
+      ['2027-01', 3],
+    ]);
+  });
+
   it('counts pages into the month they were counted in, pending ones included', async () => {
     const { ledger: credits } = ledger();
     credits.add(alice, 2);

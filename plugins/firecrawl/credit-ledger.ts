@@ -80,8 +80,11 @@ export class CreditLedger {
   async history(caller: Principal | undefined, now = new Date()): Promise<CreditPeriod[]> {
     const stored = caller ? await this.stored(caller.id) : undefined;
     const months = stored?.months ?? {};
-    const first = Object.keys(months).sort()[0] ?? monthOf(now);
-    const periods: CreditPeriod[] = monthsFrom(first, monthOf(now)).map((month) => {
+    // Another instance's clock may be a little ahead: a month later than this one's still counts.
+    const counted = Object.keys(months).sort();
+    const current = monthOf(now);
+    const last = counted.at(-1) ?? current;
+    const periods: CreditPeriod[] = monthsFrom(counted[0] ?? current, last > current ? last : current).map((month) => {
       const { startDate, endDate } = periodOf(month);
       return { startDate, endDate, pages: months[month] ?? 0 };
     });
