@@ -3,13 +3,15 @@
  * status and concurrency check while the key has jobs: a finished crawl and
  * batch scrape set mostRecentSuccess, a crawl held by a slow page is active and
  * one behind it waits (jobs.concurrency 1), and another key sees zeros and null
- * throughout. Historical credit and token usage by month, by key on request.
+ * throughout, on one instance and across two on Redis. Historical credit and
+ * token usage by month, by key on request.
  * Waits are on the queue as the client reads it, never on time.
  */
 import Firecrawl, { FirecrawlAppV1 } from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyPrincipalId } from '../../hosts/http/api-keys.js';
 import { addFirecrawlSite, sitePagePath } from '../sandbox/firecrawl-site.js';
+import { hasRedisServer, startLocalRedis } from '../sandbox/local-redis.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
 import { until } from '../sandbox/until.js';
 import { startQuarry, TEST_KEY, type RunningQuarry } from './harness.js';
@@ -114,6 +116,42 @@ describe('firecrawl-js queue status with jobs', () => {
     const emptied = await queueWhen('the cancelled crawls to leave the queue', (status) => status.jobsInQueue === 0);
     expect(emptied).toMatchObject({ ...EMPTY_QUEUE, mostRecentSuccess: latest });
   }, 90_000);
+
+  it.runIf(hasRedisServer)(
+    "on Redis: a crawl that completed on one instance is the key's mostRecentSuccess on another, and its credits too",
+    async () => {
+      const redis = await startLocalRedis();
+      const first = await startQuarry(web, { redisUrl: redis.url });
+      const second = await startQuarry(web, { redisUrl: redis.url });
+      try {
+        const one = new Firecrawl({ apiKey: TEST_KEY, apiUrl: `${first.url}/firecrawl` });
+        const two = new Firecrawl({ apiKey: TEST_KEY, apiUrl: `${second.url}/firecrawl` });
+        expect((await two.getQueueStatus()).mostRecentSuccess).toBeNull();
+        const started = Date.now();
+        const crawl = await one.crawl(`${web.url}/fc/`, { limit: 2, pollInterval: 1 });
+        expect(crawl.status).toBe('completed');
+        const seen = await two.getQueueStatus();
+        expect(seen).toMatchObject(EMPTY_QUEUE);
+        expect(Date.parse(seen.mostRecentSuccess!)).toBeGreaterThanOrEqual(started);
+        expect((await one.getQueueStatus()).mostRecentSuccess).toBe(seen.mostRecentSuccess);
+        // The first instance adds what it counted to the shared record within a second.
+        await until(
+          "the crawl's credits in the other instance's history",
+          async () => {
+            const history = await two.getCreditUsageHistorical();
+            return history.periods.reduce((sum, period) => sum + period.creditsUsed, 0) === crawl.data.length;
+          },
+          10_000,
+          50,
+        );
+      } finally {
+        await first.close();
+        await second.close();
+        await redis.stop();
+      }
+    },
+    60_000,
+  );
 
   it('queue status without a key is 401, as every route', async () => {
     for (const version of ['v2', 'v1'])
