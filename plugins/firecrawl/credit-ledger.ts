@@ -83,8 +83,8 @@ export class CreditLedger {
     // Another instance's clock may be a little ahead: a month later than this one's still counts.
     const counted = Object.keys(months).sort();
     const current = monthOf(now);
-    const last = counted.at(-1) ?? current;
-    const periods: CreditPeriod[] = monthsFrom(counted[0] ?? current, last > current ? last : current).map((month) => {
+    const last = [...counted, current].sort().at(-1)!;
+    const periods: CreditPeriod[] = monthsFrom(counted[0] ?? current, last).map((month) => {
       const { startDate, endDate } = periodOf(month);
       return { startDate, endDate, pages: months[month] ?? 0 };
     });

@@ -14,10 +14,10 @@ import { join } from 'node:path';
 import Firecrawl, { FirecrawlAppV1 } from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addFirecrawlSite, privatePagePath, sitePagePath } from '../sandbox/firecrawl-site.js';
-import { hasRedisServer, startLocalRedis } from '../sandbox/local-redis.js';
+import { hasRedisServer } from '../sandbox/local-redis.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
 import { until } from '../sandbox/until.js';
-import { startQuarry, TEST_KEY, WEBHOOK_SECRET, type RunningQuarry } from './harness.js';
+import { onTwoInstances, startQuarry, TEST_KEY, WEBHOOK_SECRET, type RunningQuarry } from './harness.js';
 
 const PAGES = 120;
 const PRIVATE_PAGES = 3;
@@ -409,11 +409,8 @@ describe('durable jobs', () => {
 
   it.runIf(hasRedisServer)(
     'on Redis: a crawl started on one instance is listed, paged and cancelled from another',
-    async () => {
-      const redis = await startLocalRedis();
-      const first = await startQuarry(web, { redisUrl: redis.url });
-      const second = await startQuarry(web, { redisUrl: redis.url });
-      try {
+    () =>
+      onTwoInstances(web, async (first, second) => {
         const one = new Firecrawl({ apiKey: TEST_KEY, apiUrl: `${first.url}/firecrawl` });
         const two = new Firecrawl({ apiKey: TEST_KEY, apiUrl: `${second.url}/firecrawl` });
         const slow = await one.startCrawl(`${web.url}/slow/`, { limit: 5 });
@@ -432,12 +429,7 @@ describe('durable jobs', () => {
         expect(paged.body.next).toBe(`${second.url}/firecrawl/v2/crawl/${done.id}?skip=1&limit=1`);
         expect(await two.cancelCrawl(slow.id)).toBe(true);
         expect((await one.getCrawlStatus(slow.id)).status).toBe('cancelled');
-      } finally {
-        await first.close();
-        await second.close();
-        await redis.stop();
-      }
-    },
+      }),
     60_000,
   );
 });

@@ -11,10 +11,10 @@ import Firecrawl, { FirecrawlAppV1 } from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyPrincipalId } from '../../hosts/http/api-keys.js';
 import { addFirecrawlSite, sitePagePath } from '../sandbox/firecrawl-site.js';
-import { hasRedisServer, startLocalRedis } from '../sandbox/local-redis.js';
+import { hasRedisServer } from '../sandbox/local-redis.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
 import { until } from '../sandbox/until.js';
-import { startQuarry, TEST_KEY, type RunningQuarry } from './harness.js';
+import { onTwoInstances, startQuarry, TEST_KEY, type RunningQuarry } from './harness.js';
 
 const OTHER_KEY = 'other-key-0123456789';
 
@@ -119,11 +119,8 @@ describe('firecrawl-js queue status with jobs', () => {
 
   it.runIf(hasRedisServer)(
     "on Redis: a crawl that completed on one instance is the key's mostRecentSuccess on another, and its credits too",
-    async () => {
-      const redis = await startLocalRedis();
-      const first = await startQuarry(web, { redisUrl: redis.url });
-      const second = await startQuarry(web, { redisUrl: redis.url });
-      try {
+    () =>
+      onTwoInstances(web, async (first, second) => {
         const one = new Firecrawl({ apiKey: TEST_KEY, apiUrl: `${first.url}/firecrawl` });
         const two = new Firecrawl({ apiKey: TEST_KEY, apiUrl: `${second.url}/firecrawl` });
         expect((await two.getQueueStatus()).mostRecentSuccess).toBeNull();
@@ -144,12 +141,7 @@ describe('firecrawl-js queue status with jobs', () => {
           10_000,
           50,
         );
-      } finally {
-        await first.close();
-        await second.close();
-        await redis.stop();
-      }
-    },
+      }),
     60_000,
   );
 

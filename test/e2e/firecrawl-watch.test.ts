@@ -7,9 +7,9 @@
  */
 import Firecrawl, { FirecrawlAppV1 } from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasRedisServer, startLocalRedis } from '../sandbox/local-redis.js';
+import { hasRedisServer } from '../sandbox/local-redis.js';
 import { startSandboxWeb, type SandboxWeb } from '../sandbox/sandbox-web.js';
-import { startQuarry, TEST_KEY, type RunningQuarry } from './harness.js';
+import { onTwoInstances, startQuarry, TEST_KEY, type RunningQuarry } from './harness.js';
 
 const OTHER_KEY = 'other-key-5555566666';
 /** One page at a time and never from the page cache, so each crawl reads the slow pages while it is watched. */
@@ -149,25 +149,21 @@ describe('firecrawl-js v1 crawlUrlAndWatch', () => {
 });
 
 describe.runIf(hasRedisServer)('on Redis', () => {
-  it('a watcher on one instance follows a crawl running on another', async () => {
-    const redis = await startLocalRedis();
-    const running = await startQuarry(web, { redisUrl: redis.url });
-    const watching = await startQuarry(web, { redisUrl: redis.url });
-    try {
-      // Only the first instance runs jobs: the second's job runner is stopped, so it can only watch.
-      await (watching.app.services.jobs as unknown as { stop(graceMs: number): Promise<void> }).stop(0);
-      const runner = new Firecrawl({ apiKey: TEST_KEY, apiUrl: `${running.url}/firecrawl` });
-      const watcherClient = new Firecrawl({ apiKey: TEST_KEY, apiUrl: `${watching.url}/firecrawl` });
-      const started = await runner.startCrawl(`${web.url}/w/`, FRESH);
-      const { documents, done } = await watch(watcherClient, started.id);
-      expect(done?.status).toBe('completed');
-      expect(sourceUrls(documents)).toEqual(siteUrls());
-      // The crawl ran where it started: the instance that watched runs no jobs.
-      expect((await runner.getCrawlStatus(started.id, { autoPaginate: false })).status).toBe('completed');
-    } finally {
-      await watching.close();
-      await running.close();
-      await redis.stop();
-    }
-  }, 90_000);
+  it(
+    'a watcher on one instance follows a crawl running on another',
+    () =>
+      onTwoInstances(web, async (running, watching) => {
+        // Only the first instance runs jobs: the second's job runner is stopped, so it can only watch.
+        await (watching.app.services.jobs as unknown as { stop(graceMs: number): Promise<void> }).stop(0);
+        const runner = new Firecrawl({ apiKey: TEST_KEY, apiUrl: `${running.url}/firecrawl` });
+        const watcherClient = new Firecrawl({ apiKey: TEST_KEY, apiUrl: `${watching.url}/firecrawl` });
+        const started = await runner.startCrawl(`${web.url}/w/`, FRESH);
+        const { documents, done } = await watch(watcherClient, started.id);
+        expect(done?.status).toBe('completed');
+        expect(sourceUrls(documents)).toEqual(siteUrls());
+        // The crawl ran where it started: the instance that watched runs no jobs.
+        expect((await runner.getCrawlStatus(started.id, { autoPaginate: false })).status).toBe('completed');
+      }),
+    90_000,
+  );
 });

@@ -13,6 +13,7 @@ import { mergeLayers, type ConfigInput } from '../../app/config.js';
 import { buildHttpServer } from '../../hosts/http/server.js';
 import type { AnyCapability } from '../../core/capability.js';
 import type { Logger } from '../../core/logger.js';
+import { startLocalRedis } from '../sandbox/local-redis.js';
 import type { SandboxWeb } from '../sandbox/sandbox-web.js';
 
 export const TEST_KEY = 'test-key-0123456789';
@@ -122,4 +123,24 @@ export async function startQuarry(
       if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Two instances on one throwaway Redis (tests of what every instance shares): runs `test` with both, then closes
+ * them and the Redis whatever it came to.
+ */
+export async function onTwoInstances<T>(
+  web: SandboxWeb,
+  test: (first: RunningQuarry, second: RunningQuarry) => Promise<T>,
+): Promise<T> {
+  const redis = await startLocalRedis();
+  const opened: RunningQuarry[] = [];
+  try {
+    opened.push(await startQuarry(web, { redisUrl: redis.url }));
+    opened.push(await startQuarry(web, { redisUrl: redis.url }));
+    return await test(opened[0]!, opened[1]!);
+  } finally {
+    for (const quarry of opened.reverse()) await quarry.close();
+    await redis.stop();
+  }
 }
