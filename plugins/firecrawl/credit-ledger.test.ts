@@ -39,11 +39,16 @@ describe('withPages', () => {
 });
 
 describe('CreditLedger.history', () => {
-  const ledger = (records = new Keyv()) => ({ records, ledger: new CreditLedger(records, recordMutex(null)) });
+  const ledger = () => new CreditLedger(new Keyv(), recordMutex(null));
+  /** A ledger whose store holds alice's record as given. */
+  async function holding(record: CreditRecord): Promise<CreditLedger> {
+    const records = new Keyv();
+    await records.set('firecrawl:credits:key:alice', record);
+    return new CreditLedger(records, recordMutex(null));
+  }
 
   it('answers every month from the first counted to the current one, months without pages as 0', async () => {
-    const { records, ledger: credits } = ledger();
-    await records.set('firecrawl:credits:key:alice', {
+    const credits = await holding({
       v: 2,
       pages: 7,
       since: '2026-09-20T00:00:00.000Z',
@@ -58,8 +63,7 @@ describe('CreditLedger.history', () => {
   });
 
   it("keeps a month another instance's clock already reached, so the periods still add up to the count", async () => {
-    const { records, ledger: credits } = ledger();
-    await records.set('firecrawl:credits:key:alice', {
+    const credits = await holding({
       v: 2,
       pages: 5,
       since: '2026-12-31T23:59:59.000Z',
@@ -73,7 +77,7 @@ describe('CreditLedger.history', () => {
   });
 
   it('counts pages into the month they were counted in, pending ones included', async () => {
-    const { ledger: credits } = ledger();
+    const credits = ledger();
     credits.add(alice, 2);
     credits.add(alice, 1);
     const periods = await credits.history(alice);
@@ -82,8 +86,7 @@ describe('CreditLedger.history', () => {
   });
 
   it("reads a version 1 record's count as one period from its start until now, then the current month", async () => {
-    const { records, ledger: credits } = ledger();
-    await records.set('firecrawl:credits:key:alice', { v: 1, pages: 40, since: '2026-10-15T08:00:00.000Z' });
+    const credits = await holding({ v: 1, pages: 40, since: '2026-10-15T08:00:00.000Z' });
     expect(await credits.history(alice, now)).toEqual([
       { startDate: '2026-10-15T08:00:00.000Z', endDate: now.toISOString(), pages: 40 },
       { startDate: '2026-12-01T00:00:00.000Z', endDate: '2026-12-31T23:59:59.999Z', pages: 0 },
@@ -91,7 +94,7 @@ describe('CreditLedger.history', () => {
   });
 
   it('answers the current month with 0 for a caller with nothing counted, and for no caller', async () => {
-    const { ledger: credits } = ledger();
+    const credits = ledger();
     const current = [{ startDate: '2026-12-01T00:00:00.000Z', endDate: '2026-12-31T23:59:59.999Z', pages: 0 }];
     expect(await credits.history(alice, now)).toEqual(current);
     expect(await credits.history(undefined, now)).toEqual(current);
