@@ -4,6 +4,7 @@
  * the only files that touch tsyringe; services and plugins receive their
  * dependencies as constructor or setup() arguments.
  */
+import { join } from 'node:path';
 import { instanceCachingFactory, type DependencyContainer } from 'tsyringe';
 import type { LoadedEngine } from '../core/engine.js';
 import { FeatureRegistry } from '../core/features.js';
@@ -247,6 +248,8 @@ export function registerServices(
           r.resolve(TOKENS.Semantic),
           logger.child({ component: 'page-indexer' }),
           pooledChunker(r.resolve<ExtractionPool>(TOKENS.ExtractionPool)),
+          // The instance's own folder, also when the index directory is shared: the journal holds this process's pages.
+          { journalDir: join(config.dataDir, 'page-index-journal') },
         ),
     ),
   );
