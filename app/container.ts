@@ -249,7 +249,7 @@ export function registerServices(
           logger.child({ component: 'page-indexer' }),
           pooledChunker(r.resolve<ExtractionPool>(TOKENS.ExtractionPool)),
           // The instance's own folder, also when the index directory is shared: the journal holds this process's pages.
-          { journalDir: join(config.dataDir, 'page-index-journal') },
+          { journalDir: join(config.dataDir, 'page-index-journal'), flushMs: config.vectorIndex.batchWaitMs },
         ),
     ),
   );
