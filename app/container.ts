@@ -18,7 +18,7 @@ import { EngineHealth, MemoryEngineHealthStore } from '../services/engines/engin
 import { RedisEngineHealthStore } from '../services/engines/engine-health-redis.js';
 import { EngineService } from '../services/engines/engine-service.js';
 import { ExtractionPool } from '../services/extract/extraction-pool.js';
-import { pooledChunker } from '../services/chunking/lead.js';
+import { pooledBatchChunker } from '../services/chunking/lead.js';
 import type { BullJobBackend } from '../services/jobs/bullmq/bullmq-backend.js';
 import { EmbeddedJobBackend } from '../services/jobs/embedded/embedded-backend.js';
 import { EmbeddedJobStore } from '../services/jobs/embedded/embedded-job-store.js';
@@ -247,7 +247,7 @@ export function registerServices(
           r.resolve(TOKENS.Events),
           r.resolve(TOKENS.Semantic),
           logger.child({ component: 'page-indexer' }),
-          pooledChunker(r.resolve<ExtractionPool>(TOKENS.ExtractionPool)),
+          pooledBatchChunker(r.resolve<ExtractionPool>(TOKENS.ExtractionPool)),
           // The instance's own folder, also when the index directory is shared: the journal holds this process's pages.
           { journalDir: join(config.dataDir, 'page-index-journal'), flushMs: config.vectorIndex.batchWaitMs },
         ),

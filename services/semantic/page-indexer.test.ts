@@ -11,7 +11,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../core/errors.js';
 import { createEventBus } from '../../core/events.js';
 import { silentLogger } from '../../core/logger.js';
+import { pooledBatchChunker, type BatchChunker } from '../chunking/lead.js';
 import type { Embedder } from '../embeddings/types.js';
+import { ExtractionPool } from '../extract/extraction-pool.js';
 import { until } from '../../test/sandbox/until.js';
 import { DIMENSIONS, embed, embedOne, fillerSpecs } from '../vectors/fixtures/pages.js';
 import { openPageIndex } from '../vectors/lance-page-index.js';
@@ -62,13 +64,13 @@ async function countedIndex(): Promise<{ index: PageIndex; commits: number[]; fa
   return { index, commits, failNext: (times) => (failures = times) };
 }
 
-function indexerOn(index: PageIndex, options: PageIndexerOptions = {}) {
+function indexerOn(index: PageIndex, options: PageIndexerOptions = {}, chunker?: BatchChunker) {
   const events = createEventBus<PageEvents>();
   const indexer = new PageIndexer(
     events,
     { pageIndex: async () => index, embedder: async () => embedder },
     silentLogger(),
-    undefined,
+    chunker,
     options,
   );
   indexer.start();
@@ -100,6 +102,27 @@ describe('the page indexer', () => {
     expect(commits.length).toBeLessThanOrEqual(3);
     expect(indexer.stats()).toEqual({ indexed: 150, dropped: 0, failed: 0, queued: 0 });
     expect(await pagesIn(index)).toBe(150);
+  });
+
+  it('chunks a batch in one worker-pool task, as the pages would be chunked one by one', async () => {
+    // The built worker (dist/workers/extract.worker.js), as every pool test: `npm run build` first.
+    const pool = new ExtractionPool({ threads: 1, maxQueue: 4 });
+    cleanups.push(() => pool.close());
+    const pooled = await countedIndex();
+    const { events, indexer } = indexerOn(pooled.index, { flushMs: 60_000 }, pooledBatchChunker(pool));
+    const local = await countedIndex();
+    const inProcess = indexerOn(local.index, { flushMs: 60_000 });
+    for (const page of pages.slice(0, 40)) {
+      events.emit('page.extracted', page);
+      inProcess.events.emit('page.extracted', page);
+    }
+    await Promise.all([indexer.idle(), inProcess.indexer.idle()]);
+    expect(pool.stats().completed).toBe(1);
+    const probe = await embedOne(`${pages[11]!.title}\n${pages[11]!.text}`);
+    expect(await pooled.index.search({ vector: probe, limit: 3 })).toEqual(
+      await local.index.search({ vector: probe, limit: 3 }),
+    );
+    expect(await pagesIn(pooled.index)).toBe(40);
   });
 
   it('writes a partial batch once its time is up', async () => {

@@ -12,7 +12,7 @@
  * bounded so a burst never holds unbounded text in memory; pages beyond it are
  * counted, not indexed.
  */
-import { chunkLead, leadOf, type Chunker } from '../chunking/lead.js';
+import { chunkEach, chunkLeads, leadOf, type BatchChunker } from '../chunking/lead.js';
 import type { Logger } from '../../core/logger.js';
 import type { IndexedPage } from '../vectors/types.js';
 import { IndexJournal, type JournalEntry } from './index-journal.js';
@@ -27,8 +27,8 @@ const BATCH_PAGES = 64;
 const FLUSH_MS = 1_000;
 /** Pages that may wait in memory; more are dropped (counted). */
 const MAX_BUFFERED = 1_000;
-/** Chunk tasks in the worker pool at once for a batch: enough to keep its threads busy, not to crowd out reads. */
-const CHUNK_CONCURRENCY = 2;
+/** Characters of page leads per chunk task: a batch of long pages is cut into tasks of bounded work. */
+const CHUNK_TASK_CHARS = 1_000_000;
 /** Texts per embedding call. */
 const EMBED_TEXTS_PER_CALL = 512;
 /** A batch whose embedding or commit fails is tried once more, in the next batch, before its pages count as failed. */
@@ -78,8 +78,11 @@ export class PageIndexer {
     private readonly events: PageEventSource,
     private readonly semantic: Pick<SemanticServices, 'pageIndex' | 'embedder'>,
     private readonly logger: Logger,
-    /** Chunks a page's lead: the worker pool's chunk task in the app, so long pages do not block the event loop. */
-    private readonly chunker?: Chunker,
+    /**
+     * Chunks a batch's leads: the worker pool's chunk-each task in the app (one task for many pages), so long pages do
+     * not block the event loop.
+     */
+    private readonly chunker: BatchChunker = chunkEach,
     options: PageIndexerOptions = {},
   ) {
     this.journal = options.journalDir ? new IndexJournal(options.journalDir, logger) : null;
@@ -206,31 +209,30 @@ export class PageIndexer {
     }
   }
 
-  /** The batch's pages chunked and embedded; a page whose chunking fails is counted, logged and left out. */
+  /** The batch's pages chunked and embedded; pages whose chunking fails are counted, logged and left out. */
   private async pagesOf(batch: Pending[]): Promise<{ pages: IndexedPage[]; failures: number }> {
     const embedder = await this.semantic.embedder();
-    const texts: string[][] = new Array(batch.length).fill([]);
+    const texts: string[][] = [];
     let failures = 0;
-    let next = 0;
-    const chunkSome = async (): Promise<void> => {
-      for (let i = next++; i < batch.length; i = next++) {
-        const { page } = batch[i]!;
-        try {
-          const chunks = await chunkLead(
-            page.text,
-            { strategy: 'recursive', maxTokens: CHUNK_TOKENS, overlapTokens: 0 },
-            MAX_CHUNKS_PER_PAGE,
-            this.chunker,
-          );
-          texts[i] = chunks.map((chunk) => chunk.text);
-        } catch (error) {
-          failures++;
-          this.counts.failed++;
-          this.logger.warn({ err: error, url: page.url }, 'could not add a page to the local index');
-        }
+    for (const group of groupsOf(batch, CHUNK_TASK_CHARS)) {
+      try {
+        const chunked = await chunkLeads(
+          group.map(({ page }) => page.text),
+          { strategy: 'recursive', maxTokens: CHUNK_TOKENS, overlapTokens: 0 },
+          MAX_CHUNKS_PER_PAGE,
+          this.chunker,
+        );
+        texts.push(...chunked.map((chunks) => chunks.map((chunk) => chunk.text)));
+      } catch (error) {
+        failures += group.length;
+        this.counts.failed += group.length;
+        texts.push(...group.map(() => []));
+        this.logger.warn(
+          { err: error, pages: group.length, firstUrl: group[0]?.page.url },
+          'could not add pages to the local index',
+        );
       }
-    };
-    await Promise.all(Array.from({ length: CHUNK_CONCURRENCY }, chunkSome));
+    }
     // A page without chunks is left as the index has it, as it always was.
     const kept = batch.map((entry, i) => ({ entry, texts: texts[i]! })).filter((page) => page.texts.length > 0);
     const inputs = kept.flatMap(({ entry, texts }) => texts.map((text) => `${entry.page.title}\n${text}`));
@@ -277,4 +279,19 @@ export class PageIndexer {
     );
     return retried;
   }
+}
+
+/** Consecutive runs of the batch holding at most `chars` characters of text each (a longer page is a run alone). */
+function groupsOf(batch: Pending[], chars: number): Pending[][] {
+  const groups: Pending[][] = [];
+  let size = Infinity;
+  for (const entry of batch) {
+    if (size + entry.page.text.length > chars) {
+      groups.push([]);
+      size = 0;
+    }
+    groups.at(-1)!.push(entry);
+    size += entry.page.text.length;
+  }
+  return groups;
 }
