@@ -35,7 +35,7 @@ export class IndexJournal {
 
   /**
    * What an earlier process left unwritten, oldest first (a later line for a URL is its newer version). Its segments
-   * stay until released; new appends go to a fresh one. A line cut short by a crash is skipped.
+   * stay until released; new appends go to a fresh one. A line cut short by a crash, or that is not a page, is skipped.
    */
   recover(): JournalEntry[] {
     mkdirSync(this.dir, { recursive: true });
@@ -50,15 +50,14 @@ export class IndexJournal {
       this.segments.add(id);
       for (const line of readFileSync(this.path(id), 'utf8').split('\n')) {
         if (!line) continue;
-        try {
-          entries.push(JSON.parse(line) as JournalEntry);
-        } catch {
-          unreadable++;
-        }
+        const entry = entryOf(line);
+        if (entry) entries.push(entry);
+        else unreadable++;
       }
     }
     this.current = (ids.at(-1) ?? -1) + 1;
-    if (unreadable > 0) this.logger.warn({ unreadable }, 'page index journal: lines cut short by a crash skipped');
+    if (unreadable > 0)
+      this.logger.warn({ unreadable }, 'page index journal: lines cut short by a crash, or not a page, skipped');
     return entries;
   }
 
@@ -111,4 +110,27 @@ export class IndexJournal {
   private path(id: number): string {
     return join(this.dir, `${id}.jsonl`);
   }
+}
+
+/** A journal line as an entry, or null when it is not one (cut short by a crash, or written by another version). */
+function entryOf(line: string): JournalEntry | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return null;
+  }
+  const { page, acceptedAt } = (value ?? {}) as Partial<JournalEntry>;
+  const text = (field: unknown) => typeof field === 'string';
+  if (!page || !text(page.url) || !text(page.title) || !text(page.text) || typeof acceptedAt !== 'number') return null;
+  return {
+    page: {
+      url: page.url,
+      title: page.title,
+      text: page.text,
+      publishedDate: text(page.publishedDate) ? page.publishedDate : null,
+      author: text(page.author) ? page.author : null,
+    },
+    acceptedAt,
+  };
 }
