@@ -229,6 +229,11 @@ export const configSchema = z
         retentionDays: z.number().int().min(0).default(30),
         /** Upper bound on indexed chunks; the oldest pages go first beyond it (0: no bound). */
         maxChunks: z.number().int().min(0).default(1_000_000),
+        /**
+         * The longest a page read waits before the page index writes it: pages are written in batches (64 at most),
+         * a page waiting is kept in <dataDir>/page-index-journal until then, and indexed from there after a crash.
+         */
+        batchWaitMs: z.number().int().min(1).max(600_000).default(1_000),
       })
       .strict()
       .prefault({}),

@@ -4,6 +4,7 @@
  * the only files that touch tsyringe; services and plugins receive their
  * dependencies as constructor or setup() arguments.
  */
+import { join } from 'node:path';
 import { instanceCachingFactory, type DependencyContainer } from 'tsyringe';
 import type { LoadedEngine } from '../core/engine.js';
 import { FeatureRegistry } from '../core/features.js';
@@ -17,7 +18,7 @@ import { EngineHealth, MemoryEngineHealthStore } from '../services/engines/engin
 import { RedisEngineHealthStore } from '../services/engines/engine-health-redis.js';
 import { EngineService } from '../services/engines/engine-service.js';
 import { ExtractionPool } from '../services/extract/extraction-pool.js';
-import { pooledChunker } from '../services/chunking/lead.js';
+import { pooledBatchChunker } from '../services/chunking/lead.js';
 import type { BullJobBackend } from '../services/jobs/bullmq/bullmq-backend.js';
 import { EmbeddedJobBackend } from '../services/jobs/embedded/embedded-backend.js';
 import { EmbeddedJobStore } from '../services/jobs/embedded/embedded-job-store.js';
@@ -246,7 +247,9 @@ export function registerServices(
           r.resolve(TOKENS.Events),
           r.resolve(TOKENS.Semantic),
           logger.child({ component: 'page-indexer' }),
-          pooledChunker(r.resolve<ExtractionPool>(TOKENS.ExtractionPool)),
+          pooledBatchChunker(r.resolve<ExtractionPool>(TOKENS.ExtractionPool)),
+          // The instance's own folder, also when the index directory is shared: the journal holds this process's pages.
+          { journalDir: join(config.dataDir, 'page-index-journal'), flushMs: config.vectorIndex.batchWaitMs },
         ),
     ),
   );

@@ -12,6 +12,7 @@
  */
 import { AppError } from '../core/errors.js';
 import { chunkText } from '../services/chunking/chunk-text.js';
+import { chunkEach } from '../services/chunking/lead.js';
 import { countTokens } from '../services/chunking/tokenizer.js';
 import { analyzeText } from '../services/entities/analyze.js';
 import { EntityRecognizer } from '../services/entities/recognizer.js';
@@ -88,6 +89,8 @@ async function runParseTask(task: ParseTask): Promise<ParseOutcome<ParseTask['ki
         return { value: extractTables(task.html, task.options) };
       case 'chunk':
         return { value: { chunks: await chunkText(task.text, task.options), totalTokens: countTokens(task.text) } };
+      case 'chunk-each':
+        return { value: await chunkEach(task.texts, task.options) };
       case 'links':
         return { value: linksOf(markupOf(task), task.url).map((url) => url.href) };
       case 'sitemap':

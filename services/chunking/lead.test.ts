@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chunkText } from './chunk-text.js';
 import { readFixture } from './fixtures/expect-chunks.js';
-import { chunkLead, LEAD_CHARS_PER_TOKEN, leadOf } from './lead.js';
+import { chunkEach, chunkLead, chunkLeads, LEAD_CHARS_PER_TOKEN, leadOf } from './lead.js';
 import type { ChunkOptions } from './types.js';
 
 const SPEECH = readFixture('state_of_the_union.md');
@@ -36,5 +36,20 @@ describe('chunkLead', () => {
     const text = 'a'.repeat(LEAD_CHARS_PER_TOKEN * 2 - 1) + '😀'.repeat(10);
     const lead = leadOf(text, 1, 1);
     expect(lead).toBe('a'.repeat(LEAD_CHARS_PER_TOKEN * 2 - 1));
+  });
+});
+
+describe('chunkLeads', () => {
+  const options = { strategy: 'recursive', maxTokens: 100, overlapTokens: 0 } as const;
+
+  it('gives each text what chunkLead gives it, through one call of the batch chunker', async () => {
+    const texts = [SPEECH, SPEECH.slice(0, 2000), SPEECH.repeat(3), SPEECH.slice(5000, 5400)];
+    const calls: number[] = [];
+    const chunked = await chunkLeads(texts, options, 8, (leads, chunkOptions) => {
+      calls.push(leads.length);
+      return chunkEach(leads, chunkOptions);
+    });
+    expect(calls).toEqual([texts.length]);
+    expect(chunked).toEqual(await Promise.all(texts.map((text) => chunkLead(text, options, 8))));
   });
 });

@@ -38,17 +38,48 @@ export async function chunkLead(
   chunker: Chunker = chunkText,
 ): Promise<Chunk[]> {
   const lead = leadOf(text, options.maxTokens ?? DEFAULT_MAX_TOKENS, maxChunks);
-  const chunks = await chunker(lead, options);
+  return leadChunks(text, lead, await chunker(lead, options), maxChunks);
+}
+
+/** chunkLead for many texts in one call of a BatchChunker (one worker-pool task for many pages, not one each). */
+export async function chunkLeads(
+  texts: string[],
+  options: Omit<ChunkOptions, 'embed'>,
+  maxChunks: number,
+  chunker: BatchChunker,
+): Promise<Chunk[][]> {
+  const leads = texts.map((text) => leadOf(text, options.maxTokens ?? DEFAULT_MAX_TOKENS, maxChunks));
+  const chunked = await chunker(leads, options);
+  return texts.map((text, i) => leadChunks(text, leads[i]!, chunked[i]!, maxChunks));
+}
+
+function leadChunks(text: string, lead: string, chunks: Chunk[], maxChunks: number): Chunk[] {
   const whole = lead.length === text.length ? chunks : chunks.slice(0, Math.max(1, chunks.length - 1));
   return whole.slice(0, maxChunks);
 }
 
-/** What chunks in the worker pool (the extraction pool's chunk task). */
+/** Chunks each of many texts; the worker pool's batch chunk task in the app. */
+export type BatchChunker = (texts: string[], options: Omit<ChunkOptions, 'embed'>) => Promise<Chunk[][]>;
+
+/** A BatchChunker on this thread (what the worker's chunk-each task runs; callers without a pool). */
+export async function chunkEach(texts: string[], options: Omit<ChunkOptions, 'embed'>): Promise<Chunk[][]> {
+  const chunked: Chunk[][] = [];
+  for (const text of texts) chunked.push(await chunkText(text, options));
+  return chunked;
+}
+
+/** What chunks in the worker pool (the extraction pool's chunk tasks). */
 export interface ChunkPool {
   chunk(text: string, options: Omit<ChunkOptions, 'embed'>, signal?: AbortSignal): Promise<{ chunks: Chunk[] }>;
+  chunkEach(texts: string[], options: Omit<ChunkOptions, 'embed'>, signal?: AbortSignal): Promise<Chunk[][]>;
 }
 
 /** A Chunker that runs in the worker pool. */
-export function pooledChunker(pool: ChunkPool, signal?: AbortSignal): Chunker {
+export function pooledChunker(pool: Pick<ChunkPool, 'chunk'>, signal?: AbortSignal): Chunker {
   return async (text, options) => (await pool.chunk(text, options, signal)).chunks;
+}
+
+/** A BatchChunker that runs in the worker pool: one task for all the texts. */
+export function pooledBatchChunker(pool: Pick<ChunkPool, 'chunkEach'>, signal?: AbortSignal): BatchChunker {
+  return (texts, options) => pool.chunkEach(texts, options, signal);
 }

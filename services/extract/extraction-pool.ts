@@ -10,7 +10,7 @@ import { movableBuffer, pageFields } from './page-content.js';
 import { builtWorkerPath } from '../../core/paths.js';
 import { AppError } from '../../core/errors.js';
 import { WorkerPool, type WorkerPoolStats } from '../../core/pools/worker-pool.js';
-import type { ChunkOptions } from '../chunking/types.js';
+import type { Chunk, ChunkOptions } from '../chunking/types.js';
 import type { Extraction } from '../entities/types.js';
 import type { SitemapDocument } from '../discover/sitemap-parser.js';
 import type { ExtractTablesOptions, ExtractTablesResult } from '../tables/types.js';
@@ -89,6 +89,11 @@ export class ExtractionPool implements RobotsReader {
   /** Chunks by any strategy but semantic (which needs the embedding model on this thread). */
   async chunk(text: string, options: Omit<ChunkOptions, 'embed'>, signal?: AbortSignal): Promise<ChunkTaskResult> {
     return unwrap(await this.parse<'chunk'>({ kind: 'chunk', text, options }, signal));
+  }
+
+  /** chunk's chunks for each of many texts, in one task. */
+  async chunkEach(texts: string[], options: Omit<ChunkOptions, 'embed'>, signal?: AbortSignal): Promise<Chunk[][]> {
+    return unwrap(await this.parse<'chunk-each'>({ kind: 'chunk-each', texts, options }, signal));
   }
 
   /** Absolute http(s) link targets of an HTML page. */

@@ -24,6 +24,8 @@ export type ParseTask =
   | { kind: 'tables'; html: string; options: ExtractTablesOptions }
   /** Chunking without embeddings (every strategy but semantic). */
   | { kind: 'chunk'; text: string; options: Omit<ChunkOptions, 'embed'> }
+  /** The same for each of many texts in one task (the page index's batches: one thread hop, not one a page). */
+  | { kind: 'chunk-each'; texts: string[]; options: Omit<ChunkOptions, 'embed'> }
   /** The href targets of a page's <a> and <area> elements, resolved against its <base href> or URL. */
   | ({ kind: 'links'; url: string } & PageFields)
   /** A sitemap (XML or a text list of URLs), up to 50 MB unpacked. */
@@ -63,6 +65,7 @@ export interface ChunkTaskResult {
 export interface ParseResults {
   tables: ExtractTablesResult;
   chunk: ChunkTaskResult;
+  'chunk-each': Chunk[][];
   links: string[];
   sitemap: SitemapDocument | null;
   regex: RegexMatch[];
