@@ -115,17 +115,25 @@ function childElements(element: Element): Element[] {
   return children;
 }
 
+/** The page's prose weight, and how much of it its comment sections hold (the outermost ones, before any removal). */
+interface PageWeights {
+  root: number;
+  comments: number;
+}
+
 /**
  * Furniture (`element` looks like it; `comments` says whether it is a comment
  * section) goes unless it holds much of the page's prose. A comment section
  * goes even then when the page has prose of its own outside it (an article
  * with a long discussion); on a forum the posts are the page, so they stay.
+ * The page's other comment sections are not its own prose: a stray end tag that
+ * splits one thread in two must not make each half the other's article.
  */
 function isRemovable(
   element: Element,
   comments: boolean,
   stats: ContentStats,
-  rootWeight: number,
+  page: PageWeights,
   settings: ScorerSettings,
   hasBody: boolean,
 ): boolean {
@@ -136,11 +144,12 @@ function isRemovable(
   if (comments && settings.discussion && own.linkChars <= own.chars * MENU_LINK_SHARE) return false;
   // Several paragraphs of unlinked prose under a class name only ("paywall", "byline-wrapper") are the text itself.
   if (!comments && isProseBlock(element, own)) return false;
-  if (own.weight < rootWeight * settings.keepFurnitureShare) return true;
+  const pageWeight = comments ? page.root - Math.max(0, page.comments - own.weight) : page.root;
+  if (own.weight < pageWeight * settings.keepFurnitureShare) return true;
   // A mega-menu holds much of the page's text, all of it links.
   if (own.linkChars > own.chars * MENU_LINK_SHARE) return true;
   if (!comments) return false;
-  const outside = rootWeight - own.weight;
+  const outside = pageWeight - own.weight;
   // A page that names its article body has content of its own, however short the post above the comments.
   if (hasBody && outside > 0) return true;
   return outside >= OWN_PROSE_WEIGHT;
@@ -177,7 +186,7 @@ function isProseBlock(element: Element, own: { weight: number; chars: number; li
 function removeFurniture(
   element: Element,
   stats: ContentStats,
-  rootWeight: number,
+  page: PageWeights,
   settings: ScorerSettings,
   hasBody: boolean,
   inKeptComments = false,
@@ -191,10 +200,21 @@ function removeFurniture(
     }
     const comments = furniture && looksLikeComments(child);
     if (inKeptComments && comments && !isNeverContent(child))
-      removeFurniture(child, stats, rootWeight, settings, hasBody, true);
-    else if (furniture && isRemovable(child, comments, stats, rootWeight, settings, hasBody)) child.remove();
-    else removeFurniture(child, stats, rootWeight, settings, hasBody, inKeptComments || comments);
+      removeFurniture(child, stats, page, settings, hasBody, true);
+    else if (furniture && isRemovable(child, comments, stats, page, settings, hasBody)) child.remove();
+    else removeFurniture(child, stats, page, settings, hasBody, inKeptComments || comments);
   }
+}
+
+/** Weight of the outermost comment sections (furniture named like comments) under `root`. */
+function commentSectionsWeight(root: Element, stats: ContentStats): number {
+  let total = 0;
+  for (const child of childElements(root)) {
+    if (isSkipped(child)) continue;
+    if (looksLikeFurniture(child) && looksLikeComments(child)) total += stats.of(child).weight;
+    else total += commentSectionsWeight(child, stats);
+  }
+  return total;
 }
 
 /** The page names an article body outside any comment section, with some prose in it. */
@@ -409,7 +429,8 @@ function walkDown(
 /** The element holding the page's main content; `root` is <body> (or <html>). */
 export function selectContent(root: Element, settings: ScorerSettings = DEFAULT_SETTINGS): Element {
   const before = new ContentStats(root);
-  removeFurniture(root, before, before.of(root).weight, settings, namesBody(root, before));
+  const page = { root: before.of(root).weight, comments: commentSectionsWeight(root, before) };
+  removeFurniture(root, before, page, settings, namesBody(root, before));
   removeDuplicateSiblings(root, before);
   const prose = new ContentStats(root);
   const named = namedContent(root, prose, settings.namedShare);

@@ -24,6 +24,7 @@ const CASES: Array<[string, string, string]> = [
     'best practices that de',
   ],
   ['start-tag-before-html.html', 'an <em> left open before <!DOCTYPE html>', 'seismic transformation'],
+  ['comment-thread-split.html', 'a comment thread split in two by stray end tags', 'Copy-ish semantics'],
 ];
 
 describe('malformed pages found by the fuzz', () => {
