@@ -360,6 +360,55 @@ function namedContent(root: Element, stats: ContentStats, share: number): Elemen
   return chosen && stats.of(chosen).weight >= rootWeight * share ? chosen : null;
 }
 
+/** Blocks a body is written in, by kind: a continuation is a block of a kind the body holds. */
+const TEXT_BLOCK_KINDS = new Map<string, string>([
+  ['p', 'p'],
+  ...HEADING_TAGS.map((tag) => [tag, 'heading'] as const),
+  ...['ul', 'ol', 'li', 'dl', 'dt', 'dd'].map((tag) => [tag, 'list'] as const),
+  ...['table', 'tbody', 'tr', 'td', 'th'].map((tag) => [tag, 'table'] as const),
+  ['blockquote', 'blockquote'],
+  ['pre', 'pre'],
+  ['figure', 'figure'],
+]);
+/** Generic containers match by tag and first class: a bare <div> after the body says nothing about where it belongs. */
+const CLASSED_CONTAINERS = new Set(['div', 'section']);
+/** About three paragraphs: less than that after the body is not worth the risk of taking a footer's blurb. */
+const CONTINUATION_MIN_WEIGHT = 600;
+
+function continuationKind(element: Element): string | null {
+  const kind = TEXT_BLOCK_KINDS.get(element.localName);
+  if (kind) return kind;
+  if (!CLASSED_CONTAINERS.has(element.localName)) return null;
+  const cls = (element.getAttribute('class') ?? '').trim().split(/\s+/)[0] ?? '';
+  return cls ? `${element.localName}.${cls}` : null;
+}
+
+/**
+ * A stray end tag ends the named body early (a browser's tree builder does the same): the rest of what the site
+ * wrote as the body then follows the container, as siblings of it or of its ancestors. Blocks after it that are
+ * built like the body's own (tag and first class of a block inside it) and hold prose join it again; so much prose
+ * built alike is not a footer's. Furniture is gone already.
+ */
+function withStrayContinuation(named: Element, root: Element, stats: ContentStats): void {
+  const inside = new Set<string>();
+  for (const element of named.querySelectorAll('*')) {
+    const kind = continuationKind(element);
+    if (kind) inside.add(kind);
+  }
+  const found: Element[] = [];
+  const collect = (element: Element): void => {
+    const kind = continuationKind(element);
+    const own = stats.of(element);
+    if (kind && inside.has(kind) && own.weight > 0 && own.linkChars <= own.chars * 0.3) found.push(element);
+    else for (const child of childElements(element)) collect(child);
+  };
+  for (let node: Element | null = named; node && node !== root; node = node.parentElement)
+    for (let next = node.nextElementSibling; next; next = next.nextElementSibling) collect(next);
+  const weight = found.reduce((sum, element) => sum + stats.of(element).weight, 0);
+  if (weight < CONTINUATION_MIN_WEIGHT) return;
+  for (const element of found) named.appendChild(element);
+}
+
 /** A block of prose next to the body: an intro or lead paragraph the site keeps outside the body's container. */
 function isLead(element: Element, stats: ContentStats): boolean {
   const own = stats.of(element);
@@ -436,6 +485,7 @@ export function selectContent(root: Element, settings: ScorerSettings = DEFAULT_
   const named = namedContent(root, prose, settings.namedShare);
   const walked = named ? { element: named, stats: prose } : walkDown(root, prose, settings);
   const { stats } = walked;
+  if (named) withStrayContinuation(named, root, stats);
   const chosen = named ?? withLeadSiblings(walked.element, root, stats);
   trimTail(chosen, stats);
   removeLinkLists(chosen, stats, settings, stats.of(chosen).chars);
