@@ -17,7 +17,7 @@
  *
  * It rewrites the document in place (removed elements are detached).
  */
-import { FURNITURE_TAGS, isNeverContent, looksLikeComments, looksLikeFurniture } from './boilerplate.js';
+import { FURNITURE_TAGS, holdsMain, isNeverContent, looksLikeComments, looksLikeFurniture } from './boilerplate.js';
 import { ContentStats, isSkipped } from './content-stats.js';
 import { removeDuplicateSiblings } from './duplicate-siblings.js';
 import { trimTail } from './tail-trim.js';
@@ -139,6 +139,8 @@ function isRemovable(
 ): boolean {
   if (isCardHeader(element)) return false;
   if (isNeverContent(element)) return true;
+  // A banner or a modal left open around the page's <main> is no mega-menu, however many links the page has.
+  if (holdsMain(element)) return false;
   const own = stats.of(element);
   // On a discussion page the comment sections are the replies, unless they are mostly links.
   if (comments && settings.discussion && own.linkChars <= own.chars * MENU_LINK_SHARE) return false;
@@ -385,9 +387,10 @@ function continuationKind(element: Element): string | null {
 
 /**
  * A stray end tag ends the named body early (a browser's tree builder does the same): the rest of what the site
- * wrote as the body then follows the container, as siblings of it or of its ancestors. Blocks after it that are
- * built like the body's own (tag and first class of a block inside it) and hold prose join it again; so much prose
- * built alike is not a footer's. Furniture is gone already.
+ * wrote as the body then follows the container, as siblings of it or of its ancestors, or inside wrappers without a
+ * class (what the broken markup opened). Blocks there built like the body's own (the kind and class of a block
+ * inside it) that hold prose join it again; so much prose built alike is not a footer's. Blocks inside containers
+ * the site named otherwise (a related box's cards, a sidebar) are not looked into. Furniture is gone already.
  */
 function withStrayContinuation(named: Element, root: Element, stats: ContentStats): void {
   const inside = new Set<string>();
@@ -397,10 +400,13 @@ function withStrayContinuation(named: Element, root: Element, stats: ContentStat
   }
   const found: Element[] = [];
   const collect = (element: Element): void => {
-    const kind = continuationKind(element);
     const own = stats.of(element);
-    if (kind && inside.has(kind) && own.weight > 0 && own.linkChars <= own.chars * 0.3) found.push(element);
-    else for (const child of childElements(element)) collect(child);
+    if (own.chars === 0) return;
+    const kind = continuationKind(element);
+    if (kind && inside.has(kind)) {
+      if (own.linkChars <= own.chars * CONTINUATION_LINK_SHARE) found.push(element);
+    } else if (!TEXT_BLOCK_KINDS.has(element.localName) && !element.getAttribute('class')?.trim())
+      for (const child of childElements(element)) collect(child);
   };
   for (let node: Element | null = named; node && node !== root; node = node.parentElement)
     for (let next = node.nextElementSibling; next; next = next.nextElementSibling) collect(next);
@@ -408,6 +414,9 @@ function withStrayContinuation(named: Element, root: Element, stats: ContentStat
   if (weight < CONTINUATION_MIN_WEIGHT) return;
   for (const element of found) named.appendChild(element);
 }
+
+/** A continuation is prose: a block with more link text than this share is a list of pointers. */
+const CONTINUATION_LINK_SHARE = 0.3;
 
 /** A block of prose next to the body: an intro or lead paragraph the site keeps outside the body's container. */
 function isLead(element: Element, stats: ContentStats): boolean {

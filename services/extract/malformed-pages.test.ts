@@ -27,6 +27,7 @@ const CASES: Array<[string, string, string]> = [
   ['comment-thread-split.html', 'a comment thread split in two by stray end tags', 'Copy-ish semantics'],
   ['named-body-ended-early.html', 'an article body ended early by a stray </div>', 'Dedica EC685 is compact'],
   ['reference-with-invalid-bytes.html', 'broken references with invalid bytes in a widget', 'pre-pandemic pricing'],
+  ['dialog-left-open.html', 'a search dialog whose end tags were lost, around the page', 'second listing in Hong Kong'],
 ];
 
 describe('malformed pages found by the fuzz', () => {
