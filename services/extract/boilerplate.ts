@@ -142,19 +142,20 @@ const CONSENT_NAME = /cookie|consent|onetrust|gdpr|didomi|usercentrics|truste|co
  * navigation (a mega-menu can out-write a product page) and page footers.
  */
 export function isNeverContent(element: Element): boolean {
-  const tag = element.localName;
-  if (tag === 'dialog') return true;
   // One holding the page's <main> was left open (its end tag lost): a browser shows the page inside it.
-  if ((tag === 'footer' || tag === 'nav') && !holdsMain(element)) return true;
+  if (holdsMain(element)) return false;
+  const tag = element.localName;
+  if (tag === 'dialog' || tag === 'footer' || tag === 'nav') return true;
   // The site's header (not an article's own header with its title and byline).
-  if (tag === 'header' && !element.closest('article, main, [role="main"]') && !holdsMain(element)) return true;
+  if (tag === 'header' && !element.closest('article, main, [role="main"]')) return true;
   const role = element.getAttribute('role');
   if (role && (OVERLAY_ROLES.has(role) || role === 'contentinfo' || role === 'navigation')) return true;
   if (element.getAttribute('aria-modal') === 'true') return true;
   return CONSENT_NAME.test(names(element));
 }
 
-function holdsMain(element: Element): boolean {
+/** Whether page furniture holds the page's main landmark: then its end tag was lost, and the page is inside it. */
+export function holdsMain(element: Element): boolean {
   return element.querySelector('main, [role="main"]') !== null;
 }
 

@@ -17,7 +17,7 @@
  *
  * It rewrites the document in place (removed elements are detached).
  */
-import { FURNITURE_TAGS, isNeverContent, looksLikeComments, looksLikeFurniture } from './boilerplate.js';
+import { FURNITURE_TAGS, holdsMain, isNeverContent, looksLikeComments, looksLikeFurniture } from './boilerplate.js';
 import { ContentStats, isSkipped } from './content-stats.js';
 import { removeDuplicateSiblings } from './duplicate-siblings.js';
 import { trimTail } from './tail-trim.js';
@@ -115,32 +115,43 @@ function childElements(element: Element): Element[] {
   return children;
 }
 
+/** The page's prose weight, and how much of it its comment sections hold (the outermost ones, before any removal). */
+interface PageWeights {
+  root: number;
+  comments: number;
+}
+
 /**
  * Furniture (`element` looks like it; `comments` says whether it is a comment
  * section) goes unless it holds much of the page's prose. A comment section
  * goes even then when the page has prose of its own outside it (an article
  * with a long discussion); on a forum the posts are the page, so they stay.
+ * The page's other comment sections are not its own prose: a stray end tag that
+ * splits one thread in two must not make each half the other's article.
  */
 function isRemovable(
   element: Element,
   comments: boolean,
   stats: ContentStats,
-  rootWeight: number,
+  page: PageWeights,
   settings: ScorerSettings,
   hasBody: boolean,
 ): boolean {
   if (isCardHeader(element)) return false;
   if (isNeverContent(element)) return true;
+  // A banner or a modal left open around the page's <main> is no mega-menu, however many links the page has.
+  if (holdsMain(element)) return false;
   const own = stats.of(element);
   // On a discussion page the comment sections are the replies, unless they are mostly links.
   if (comments && settings.discussion && own.linkChars <= own.chars * MENU_LINK_SHARE) return false;
   // Several paragraphs of unlinked prose under a class name only ("paywall", "byline-wrapper") are the text itself.
   if (!comments && isProseBlock(element, own)) return false;
-  if (own.weight < rootWeight * settings.keepFurnitureShare) return true;
+  const pageWeight = comments ? page.root - Math.max(0, page.comments - own.weight) : page.root;
+  if (own.weight < pageWeight * settings.keepFurnitureShare) return true;
   // A mega-menu holds much of the page's text, all of it links.
   if (own.linkChars > own.chars * MENU_LINK_SHARE) return true;
   if (!comments) return false;
-  const outside = rootWeight - own.weight;
+  const outside = pageWeight - own.weight;
   // A page that names its article body has content of its own, however short the post above the comments.
   if (hasBody && outside > 0) return true;
   return outside >= OWN_PROSE_WEIGHT;
@@ -177,7 +188,7 @@ function isProseBlock(element: Element, own: { weight: number; chars: number; li
 function removeFurniture(
   element: Element,
   stats: ContentStats,
-  rootWeight: number,
+  page: PageWeights,
   settings: ScorerSettings,
   hasBody: boolean,
   inKeptComments = false,
@@ -191,10 +202,21 @@ function removeFurniture(
     }
     const comments = furniture && looksLikeComments(child);
     if (inKeptComments && comments && !isNeverContent(child))
-      removeFurniture(child, stats, rootWeight, settings, hasBody, true);
-    else if (furniture && isRemovable(child, comments, stats, rootWeight, settings, hasBody)) child.remove();
-    else removeFurniture(child, stats, rootWeight, settings, hasBody, inKeptComments || comments);
+      removeFurniture(child, stats, page, settings, hasBody, true);
+    else if (furniture && isRemovable(child, comments, stats, page, settings, hasBody)) child.remove();
+    else removeFurniture(child, stats, page, settings, hasBody, inKeptComments || comments);
   }
+}
+
+/** Weight of the outermost comment sections (furniture named like comments) under `root`. */
+function commentSectionsWeight(root: Element, stats: ContentStats): number {
+  let total = 0;
+  for (const child of childElements(root)) {
+    if (isSkipped(child)) continue;
+    if (looksLikeFurniture(child) && looksLikeComments(child)) total += stats.of(child).weight;
+    else total += commentSectionsWeight(child, stats);
+  }
+  return total;
 }
 
 /** The page names an article body outside any comment section, with some prose in it. */
@@ -340,6 +362,62 @@ function namedContent(root: Element, stats: ContentStats, share: number): Elemen
   return chosen && stats.of(chosen).weight >= rootWeight * share ? chosen : null;
 }
 
+/** Blocks a body is written in, by kind: a continuation is a block of a kind the body holds. */
+const TEXT_BLOCK_KINDS = new Map<string, string>([
+  ['p', 'p'],
+  ...HEADING_TAGS.map((tag) => [tag, 'heading'] as const),
+  ...['ul', 'ol', 'li', 'dl', 'dt', 'dd'].map((tag) => [tag, 'list'] as const),
+  ...['table', 'tbody', 'tr', 'td', 'th'].map((tag) => [tag, 'table'] as const),
+  ['blockquote', 'blockquote'],
+  ['pre', 'pre'],
+  ['figure', 'figure'],
+]);
+/** Generic containers match by tag and first class: a bare <div> after the body says nothing about where it belongs. */
+const CLASSED_CONTAINERS = new Set(['div', 'section']);
+/** About three paragraphs: less than that after the body is not worth the risk of taking a footer's blurb. */
+const CONTINUATION_MIN_WEIGHT = 600;
+
+function continuationKind(element: Element): string | null {
+  const kind = TEXT_BLOCK_KINDS.get(element.localName);
+  if (kind) return kind;
+  if (!CLASSED_CONTAINERS.has(element.localName)) return null;
+  const cls = (element.getAttribute('class') ?? '').trim().split(/\s+/)[0] ?? '';
+  return cls ? `${element.localName}.${cls}` : null;
+}
+
+/**
+ * A stray end tag ends the named body early (a browser's tree builder does the same): the rest of what the site
+ * wrote as the body then follows the container, as siblings of it or of its ancestors, or inside wrappers without a
+ * class (what the broken markup opened). Blocks there built like the body's own (the kind and class of a block
+ * inside it) that hold prose join it again; so much prose built alike is not a footer's. Blocks inside containers
+ * the site named otherwise (a related box's cards, a sidebar) are not looked into. Furniture is gone already.
+ */
+function withStrayContinuation(named: Element, root: Element, stats: ContentStats): void {
+  const inside = new Set<string>();
+  for (const element of named.querySelectorAll('*')) {
+    const kind = continuationKind(element);
+    if (kind) inside.add(kind);
+  }
+  const found: Element[] = [];
+  const collect = (element: Element): void => {
+    const own = stats.of(element);
+    if (own.chars === 0) return;
+    const kind = continuationKind(element);
+    if (kind && inside.has(kind)) {
+      if (own.linkChars <= own.chars * CONTINUATION_LINK_SHARE) found.push(element);
+    } else if (!TEXT_BLOCK_KINDS.has(element.localName) && !element.getAttribute('class')?.trim())
+      for (const child of childElements(element)) collect(child);
+  };
+  for (let node: Element | null = named; node && node !== root; node = node.parentElement)
+    for (let next = node.nextElementSibling; next; next = next.nextElementSibling) collect(next);
+  const weight = found.reduce((sum, element) => sum + stats.of(element).weight, 0);
+  if (weight < CONTINUATION_MIN_WEIGHT) return;
+  for (const element of found) named.appendChild(element);
+}
+
+/** A continuation is prose: a block with more link text than this share is a list of pointers. */
+const CONTINUATION_LINK_SHARE = 0.3;
+
 /** A block of prose next to the body: an intro or lead paragraph the site keeps outside the body's container. */
 function isLead(element: Element, stats: ContentStats): boolean {
   const own = stats.of(element);
@@ -409,12 +487,14 @@ function walkDown(
 /** The element holding the page's main content; `root` is <body> (or <html>). */
 export function selectContent(root: Element, settings: ScorerSettings = DEFAULT_SETTINGS): Element {
   const before = new ContentStats(root);
-  removeFurniture(root, before, before.of(root).weight, settings, namesBody(root, before));
+  const page = { root: before.of(root).weight, comments: commentSectionsWeight(root, before) };
+  removeFurniture(root, before, page, settings, namesBody(root, before));
   removeDuplicateSiblings(root, before);
   const prose = new ContentStats(root);
   const named = namedContent(root, prose, settings.namedShare);
   const walked = named ? { element: named, stats: prose } : walkDown(root, prose, settings);
   const { stats } = walked;
+  if (named) withStrayContinuation(named, root, stats);
   const chosen = named ?? withLeadSiblings(walked.element, root, stats);
   trimTail(chosen, stats);
   removeLinkLists(chosen, stats, settings, stats.of(chosen).chars);

@@ -60,8 +60,21 @@ function isSkippedEvenIfRevealed(element: Element): boolean {
  */
 export const LONGEST_WORD_CHARS = 64;
 
+/**
+ * By UTF-16 code unit: CJK and kana, Hangul syllables, compatibility ideographs and full-width forms; Thai to
+ * Myanmar; Khmer. Not the replacement character U+FFFD (invalid bytes decode to it, so a broken reference with bad
+ * bytes in it was counted in full), surrogates or private use.
+ */
 function isWrittenWithoutSpaces(code: number): boolean {
-  return code >= 0x2e80 || (code >= 0x0e00 && code <= 0x109f) || (code >= 0x1780 && code <= 0x17ff);
+  if (code >= 0x2e80) {
+    return (
+      code <= 0x9fff ||
+      (code >= 0xac00 && code <= 0xd7af) ||
+      (code >= 0xf900 && code <= 0xfaff) ||
+      (code >= 0xff00 && code <= 0xffef)
+    );
+  }
+  return (code >= 0x0e00 && code <= 0x109f) || (code >= 0x1780 && code <= 0x17ff);
 }
 
 /** Visible characters of a text, each run beyond LONGEST_WORD_CHARS not counted (unless without-spaces script). */

@@ -24,6 +24,10 @@ const CASES: Array<[string, string, string]> = [
     'best practices that de',
   ],
   ['start-tag-before-html.html', 'an <em> left open before <!DOCTYPE html>', 'seismic transformation'],
+  ['comment-thread-split.html', 'a comment thread split in two by stray end tags', 'Copy-ish semantics'],
+  ['named-body-ended-early.html', 'an article body ended early by a stray </div>', 'Dedica EC685 is compact'],
+  ['reference-with-invalid-bytes.html', 'broken references with invalid bytes in a widget', 'pre-pandemic pricing'],
+  ['dialog-left-open.html', 'a search dialog whose end tags were lost, around the page', 'second listing in Hong Kong'],
 ];
 
 describe('malformed pages found by the fuzz', () => {
@@ -48,5 +52,7 @@ describe('an over-long unbroken run counts as one long word in the content score
     expect(nonSpaceLength(`&${'a'.repeat(9666)};`)).toBe(LONGEST_WORD_CHARS);
     expect(nonSpaceLength('two words')).toBe(8);
     expect(nonSpaceLength('瞑想'.repeat(100))).toBe(200);
+    // Invalid bytes decode to U+FFFD, which is no script written without spaces.
+    expect(nonSpaceLength(`&${'a'.repeat(700)}\uFFFD${'a'.repeat(700)};`)).toBe(LONGEST_WORD_CHARS);
   });
 });
