@@ -142,8 +142,8 @@ const CONSENT_NAME = /cookie|consent|onetrust|gdpr|didomi|usercentrics|truste|co
  * navigation (a mega-menu can out-write a product page) and page footers.
  */
 export function isNeverContent(element: Element): boolean {
-  // One holding the page's <main> was left open (its end tag lost): a browser shows the page inside it.
-  if (holdsMain(element)) return false;
+  // One holding the page's <main> or its title was left open (its end tag lost): a browser shows the page inside it.
+  if (holdsPageStart(element)) return false;
   const tag = element.localName;
   if (tag === 'dialog' || tag === 'footer' || tag === 'nav') return true;
   // The site's header (not an article's own header with its title and byline).
@@ -154,9 +154,12 @@ export function isNeverContent(element: Element): boolean {
   return CONSENT_NAME.test(names(element));
 }
 
-/** Whether page furniture holds the page's main landmark: then its end tag was lost, and the page is inside it. */
-export function holdsMain(element: Element): boolean {
-  return element.querySelector('main, [role="main"]') !== null;
+/**
+ * Whether page furniture holds the page's main landmark or its <h1>: then its end tag was lost, and the page is
+ * inside it. (A site header's logo in an <h1> makes it no more than furniture: it is judged by what it holds.)
+ */
+export function holdsPageStart(element: Element): boolean {
+  return element.querySelector('main, [role="main"], h1') !== null;
 }
 
 /** True when the element looks like page furniture by its tag, ARIA role, or class/id names. */

@@ -17,7 +17,13 @@
  *
  * It rewrites the document in place (removed elements are detached).
  */
-import { FURNITURE_TAGS, holdsMain, isNeverContent, looksLikeComments, looksLikeFurniture } from './boilerplate.js';
+import {
+  FURNITURE_TAGS,
+  holdsPageStart,
+  isNeverContent,
+  looksLikeComments,
+  looksLikeFurniture,
+} from './boilerplate.js';
 import { ContentStats, isSkipped } from './content-stats.js';
 import { removeDuplicateSiblings } from './duplicate-siblings.js';
 import { trimTail } from './tail-trim.js';
@@ -139,8 +145,6 @@ function isRemovable(
 ): boolean {
   if (isCardHeader(element)) return false;
   if (isNeverContent(element)) return true;
-  // A banner or a modal left open around the page's <main> is no mega-menu, however many links the page has.
-  if (holdsMain(element)) return false;
   const own = stats.of(element);
   // On a discussion page the comment sections are the replies, unless they are mostly links.
   if (comments && settings.discussion && own.linkChars <= own.chars * MENU_LINK_SHARE) return false;
@@ -148,6 +152,8 @@ function isRemovable(
   if (!comments && isProseBlock(element, own)) return false;
   const pageWeight = comments ? page.root - Math.max(0, page.comments - own.weight) : page.root;
   if (own.weight < pageWeight * settings.keepFurnitureShare) return true;
+  // A banner or a modal left open around the page's <main> or title is no mega-menu, however many links the page has.
+  if (holdsPageStart(element)) return false;
   // A mega-menu holds much of the page's text, all of it links.
   if (own.linkChars > own.chars * MENU_LINK_SHARE) return true;
   if (!comments) return false;

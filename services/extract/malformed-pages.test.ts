@@ -28,6 +28,11 @@ const CASES: Array<[string, string, string]> = [
   ['named-body-ended-early.html', 'an article body ended early by a stray </div>', 'Dedica EC685 is compact'],
   ['reference-with-invalid-bytes.html', 'broken references with invalid bytes in a widget', 'pre-pandemic pricing'],
   ['dialog-left-open.html', 'a search dialog whose end tags were lost, around the page', 'second listing in Hong Kong'],
+  [
+    'share-dialog-left-open.html',
+    'a share dialog left open around a page without <main>',
+    'second listing in Hong Kong',
+  ],
 ];
 
 describe('malformed pages found by the fuzz', () => {
