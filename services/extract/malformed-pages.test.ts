@@ -33,6 +33,7 @@ const CASES: Array<[string, string, string]> = [
     'a share dialog left open around a page without <main>',
     'second listing in Hong Kong',
   ],
+  ['title-end-tag-broken.html', 'an invalid byte inside </title>', 'true writing guru'],
 ];
 
 describe('malformed pages found by the fuzz', () => {
@@ -43,6 +44,12 @@ describe('malformed pages found by the fuzz', () => {
       expect(result.success).toBe(true);
       expect(result.text).toContain(phrase);
     });
+});
+
+describe('a <title> that never ends', () => {
+  it('ends at the next tag: the title is the text before it', () => {
+    expect(read('title-end-tag-broken.html').title).toBe('Wendi Weiner | Legal, Executive, & Board Resume Writer');
+  });
 });
 
 describe('body content before <html>', () => {

@@ -10,7 +10,7 @@ export function parseDocument(html: string): Document {
   assertReadableNesting(html);
   // Outside SVG a browser reads "<![CDATA[" as a bogus comment; linkedom would read the rest of the page as CDATA.
   const { markup, hasHtmlTag, htmlAttributes } = withoutStrayDocumentTags(
-    withShortClassLists(html.includes('<![CDATA[') ? html.replaceAll('<![CDATA[', '') : html),
+    withClosedTitle(withShortClassLists(html.includes('<![CDATA[') ? html.replaceAll('<![CDATA[', '') : html)),
   );
   const source = hasHtmlTag
     ? markup
@@ -32,6 +32,19 @@ const LONG_CLASS = new RegExp(
   `(\\sclass\\s*=\\s*)(?:"([^"]{${MAX_CLASS_CHARS},})"|'([^']{${MAX_CLASS_CHARS},})')`,
   'gi',
 );
+
+/**
+ * A <title> whose end tag is broken (`</ti\uFFFDtle>`) holds the rest of the page as its text, in a browser too, which
+ * then shows an empty page. No title holds markup, so one that never ends ends at the next tag.
+ */
+function withClosedTitle(html: string): string {
+  const start = /<title\b[^>]*>/i.exec(html);
+  if (!start) return html;
+  const from = start.index + start[0].length;
+  if (/<\/title\s*>/i.test(html.slice(from))) return html;
+  const next = html.indexOf('<', from);
+  return next < 0 ? html : `${html.slice(0, next)}</title>${html.slice(next)}`;
+}
 
 /** A huge class attribute loses its tail, not the page: linkedom would throw a RangeError on it. */
 function withShortClassLists(html: string): string {
