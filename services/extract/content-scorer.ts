@@ -387,8 +387,7 @@ function continuationKind(element: Element): string | null {
   const kind = TEXT_BLOCK_KINDS.get(element.localName);
   if (kind) return kind;
   if (!CLASSED_CONTAINERS.has(element.localName)) return null;
-  const cls = (element.getAttribute('class') ?? '').trim().split(/\s+/)[0] ?? '';
-  return cls ? `${element.localName}.${cls}` : null;
+  return element.getAttribute('class')?.trim() ? signature(element) : null;
 }
 
 /**
@@ -398,7 +397,7 @@ function continuationKind(element: Element): string | null {
  * inside it) that hold prose join it again; so much prose built alike is not a footer's. Blocks inside containers
  * the site named otherwise (a related box's cards, a sidebar) are not looked into. Furniture is gone already.
  */
-function withStrayContinuation(named: Element, root: Element, stats: ContentStats): void {
+function rejoinStrayContinuation(named: Element, root: Element, stats: ContentStats): void {
   const inside = new Set<string>();
   for (const element of named.querySelectorAll('*')) {
     const kind = continuationKind(element);
@@ -500,7 +499,7 @@ export function selectContent(root: Element, settings: ScorerSettings = DEFAULT_
   const named = namedContent(root, prose, settings.namedShare);
   const walked = named ? { element: named, stats: prose } : walkDown(root, prose, settings);
   const { stats } = walked;
-  if (named) withStrayContinuation(named, root, stats);
+  if (named) rejoinStrayContinuation(named, root, stats);
   const chosen = named ?? withLeadSiblings(walked.element, root, stats);
   trimTail(chosen, stats);
   removeLinkLists(chosen, stats, settings, stats.of(chosen).chars);
