@@ -22,7 +22,7 @@ import { findMainContent } from './main-content.js';
 import { escapeMarkdownText, type LinkPolicy } from '../markdown/escape.js';
 import { outboundLinkPolicy } from '../markdown/link-policy.js';
 import { toMarkdown } from './markdown.js';
-import { pageMedia } from './page-media.js';
+import { pageMedia, readMediaSources, type MediaSources } from './page-media.js';
 import { authorFromByline, readMetadata } from './metadata.js';
 import { MarkupTooDeepError } from './markup-depth.js';
 import { baseUrlOf, contentRoot, parseDocument, safeUrl } from './parse-document.js';
@@ -31,7 +31,7 @@ import { removeMachineText } from './machine-text.js';
 import { revealScriptedContent } from './reveal.js';
 import { placeStreamedSegments } from './streamed-segments.js';
 import { pickTitle } from './title.js';
-import type { ExtractionResult, ExtractOptions, PageMedia } from './types.js';
+import type { ExtractionResult, ExtractOptions } from './types.js';
 
 /** Markdown links follow the outbound policy: nothing it refuses outright (private, loopback, …) is linked. */
 function linkPolicyOf(options: ExtractOptions): LinkPolicy {
@@ -53,9 +53,11 @@ export function extract(
   readParsed?: (document: Document) => void,
 ): ExtractionResult {
   const source = typeof html === 'string' ? html : '';
+  // Filled from the parse extraction makes (options.media), so the page is not parsed a second time for its media.
+  const media: { sources?: MediaSources } = {};
   let result: ExtractionResult;
   try {
-    result = extractOrThrow(source, url, options, readParsed);
+    result = extractOrThrow(source, url, options, readParsed, media);
   } catch (error) {
     // A worker must answer every task; a page that breaks the parser is a failed extraction, not a crash.
     result = failedExtraction(
@@ -65,18 +67,9 @@ export function extract(
       error instanceof MarkupTooDeepError ? 'markup_too_deep' : 'extraction_error',
     );
   }
-  if (options.media) result.media = mediaOf(source, url, result.images, result);
+  // A page the parser refused, or whose media could not be read, still has /favicon.ico.
+  if (options.media) result.media = pageMedia(media.sources, url, result.images);
   return result;
-}
-
-/** The page's image descriptions and favicon; a page the parser refuses still has /favicon.ico. */
-function mediaOf(html: string, url: string, images: string[], result: ExtractionResult): PageMedia {
-  const warnings = new PartWarnings();
-  const media = warnings.contain('media', () => pageMedia(html, url, images), null);
-  if (media) return media;
-  // A page refused as a whole (too deep) failed already; its media needs no warning of its own.
-  if (result.success) result.warnings = [...(result.warnings ?? []), ...warnings.list];
-  return pageMedia(undefined, url, images);
 }
 
 function extractOrThrow(
@@ -84,6 +77,7 @@ function extractOrThrow(
   url: string,
   options: ExtractOptions,
   readParsed?: (document: Document) => void,
+  media: { sources?: MediaSources } = {},
 ): ExtractionResult {
   const { includeImages = true, includeLinks = true, markdown: wantMarkdown = true } = options;
   const warnings = new PartWarnings();
@@ -94,6 +88,10 @@ function extractOrThrow(
   warnings.contain('scripted_content', () => removeMachineText(contentRoot(doc)), undefined);
   const pageUrl = safeUrl(url);
   const base = warnings.contain('links', () => baseUrlOf(doc, url), pageUrl);
+  if (options.media && base) {
+    const sources = warnings.contain('media', () => readMediaSources(doc, base.href), null);
+    if (sources) media.sources = sources;
+  }
 
   // Read everything that needs the untouched page before the content scorer rewrites it.
   const documentTitle = (doc.querySelector('title')?.textContent ?? '').replace(/\s+/g, ' ').trim();
