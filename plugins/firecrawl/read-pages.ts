@@ -53,8 +53,10 @@ export function readerOptions(options: ScrapeOptionsInput, plan: FormatPlan, sig
     ...(options.waitFor > 0 ? { waitFor: options.waitFor } : {}),
     timeoutMs: options.timeout,
     signal,
-    // Extracted in full once, so a cached page serves any mix of formats.
-    extract: { includeImages: true, includeLinks: true, markdown: true, media: true },
+    // Only the parts the formats need (markdown is what every other format is made from; media holds the
+    // metadata's favicon): lists nobody asked for cost a crawl CPU on every page. The page cache keys a read by
+    // these options, so a request for other formats reads the page again rather than meeting a read without them.
+    extract: { includeImages: plan.images, includeLinks: plan.links, markdown: true, media: true },
     // A page's links are all of its links (Firecrawl's), parsed from its markup in the worker pool.
     includeHtml: plan.html || plan.rawHtml || plan.links || selectsContent(options),
     screenshot: plan.screenshot !== null,
