@@ -32,6 +32,7 @@ function compileStoresForChild(): string {
     'core/errors.ts',
     'core/stores/stores.ts',
     'core/stores/bounded-map.ts',
+    'core/stores/group-commit-sqlite.ts',
     'core/stores/redis-client.ts',
   ];
   return compileForChild(tempDir(), files, 'core/stores/stores.ts');

@@ -3,9 +3,10 @@
  * store for jobs, monitors and graphs (SQLite by default; both on Redis when
  * a Redis URL is configured, so several processes share them).
  *
- * Durability on SQLite: @keyv/sqlite runs every set() as one autocommitted
- * INSERT … ON CONFLICT statement on a single sqlite3 connection and resolves
- * when sqlite3 reports the statement done, i.e. after the commit. We switch
+ * Durability on SQLite: every set() is an INSERT … ON CONFLICT on a single
+ * sqlite3 connection, sets asked while a commit runs going together in the
+ * next one (group-commit-sqlite.ts), and resolves when sqlite3 reports its
+ * statement done, i.e. after the commit. We switch
  * the file to WAL (readers do not block the writer) and set synchronous=FULL,
  * under which SQLite fsyncs the WAL on every commit: a resolved set() survives
  * a crash of the process and of the machine. (WAL's usual synchronous=NORMAL
@@ -25,10 +26,10 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import KeyvRedis, { defaultReconnectStrategy } from '@keyv/redis';
-import KeyvSqlite from '@keyv/sqlite';
 import type { Redis } from 'ioredis';
 import { Keyv } from 'keyv';
 import { BoundedMap } from './bounded-map.js';
+import { GroupCommitSqlite } from './group-commit-sqlite.js';
 import { openRedis, redactRedisUrl } from './redis-client.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
@@ -73,7 +74,7 @@ function logErrors(keyv: Keyv, name: string, logger: Logger): Keyv {
 async function createLocalStores(dataDir: string, logger: Logger): Promise<Stores> {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const path = join(dataDir, SQLITE_FILE_NAME);
-  const sqlite = new KeyvSqlite({ uri: `sqlite://${path}`, busyTimeout: SQLITE_BUSY_TIMEOUT_MS });
+  const sqlite = new GroupCommitSqlite({ uri: `sqlite://${path}`, busyTimeout: SQLITE_BUSY_TIMEOUT_MS });
   try {
     await configureSqlite(sqlite, logger);
   } catch (error) {
@@ -111,7 +112,7 @@ async function createLocalStores(dataDir: string, logger: Logger): Promise<Store
  * per-connection settings. journal_mode=WAL is stored in the file itself;
  * it can fail on file systems without shared memory, so we only warn.
  */
-async function configureSqlite(sqlite: KeyvSqlite, logger: Logger): Promise<void> {
+async function configureSqlite(sqlite: GroupCommitSqlite, logger: Logger): Promise<void> {
   const [mode] = (await sqlite.query('PRAGMA journal_mode=WAL')) as Array<{ journal_mode?: string }>;
   if (mode?.journal_mode !== 'wal')
     logger.warn({ journalMode: mode?.journal_mode }, 'SQLite WAL mode unavailable; using the rollback journal');

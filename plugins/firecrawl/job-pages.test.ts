@@ -44,6 +44,26 @@ describe('JobPages', () => {
     expect(await pages.state('other')).toMatchObject({ stored: 0, total: 0, errors: [], robotsBlocked: [] });
   });
 
+  it('writes documents added while a write runs together, and never a count before its documents', async () => {
+    const records = new Keyv();
+    const stateWrites: number[] = [];
+    const set = records.set.bind(records);
+    records.set = (async (key: string, value: unknown, ttl?: number) => {
+      if (key.endsWith(':state')) {
+        const { stored } = value as { stored: number };
+        // Every document the count covers is readable when the count is written.
+        const covered = await records.getMany(Array.from({ length: stored }, (_, i) => `firecrawl:pages:j3:${i}`));
+        expect(covered.every(Boolean)).toBe(true);
+        stateWrites.push(stored);
+      }
+      return set(key, value, ttl);
+    }) as typeof records.set;
+    const writer = await new JobPages(records, 60_000).writer('j3');
+    for (let i = 0; i < 30; i++) writer.addDocument(`https://a.example/${i}`, doc(`https://a.example/${i}`));
+    expect((await writer.flush()).stored).toBe(30);
+    expect(stateWrites).toEqual([30]);
+  });
+
   it('a run after a crash continues the list: pages stored before are not stored again', async () => {
     const records = new Keyv();
     const first = await new JobPages(records, 60_000).writer('j2');

@@ -79,12 +79,18 @@ export class JobPages {
   }
 }
 
-/** Appends a job's documents and errors; writes run one after another, in the order asked. */
+/**
+ * Appends a job's documents and errors; writes run one after another, in the order asked. The documents added while
+ * a write runs go in the next one together, their state record once after them: a crawl reading faster than its
+ * records commit writes in batches rather than falling behind.
+ */
 export class JobPagesWriter {
   private chain: Promise<void> = Promise.resolve();
   private failure: unknown = null;
   /** Numbers handed out so far: writes run in order, so document n is stored before n+1. */
   private assigned: number;
+  /** Documents numbered and not yet written, in number order. */
+  private readonly unwritten: Array<{ index: number; stored: StoredDocument }> = [];
 
   constructor(
     private readonly records: Keyv,
@@ -110,12 +116,20 @@ export class JobPagesWriter {
     if (this.storedUrls.has(url)) return null;
     this.storedUrls.add(url);
     const index = this.assigned++;
-    this.enqueue(async () => {
-      await this.records.set(documentKey(this.jobId, index), { url, document } satisfies StoredDocument, this.ttlMs);
-      this.current.stored = index + 1;
-      await this.saveState();
-    });
+    this.unwritten.push({ index, stored: { url, document } });
+    // Documents added while earlier writes run are written together, with one state record after them.
+    if (this.unwritten.length === 1) this.enqueue(() => this.writeDocuments());
     return index;
+  }
+
+  private async writeDocuments(): Promise<void> {
+    const batch = this.unwritten.splice(0);
+    if (batch.length === 0) return;
+    await Promise.all(
+      batch.map(({ index, stored }) => this.records.set(documentKey(this.jobId, index), stored, this.ttlMs)),
+    );
+    this.current.stored = batch[batch.length - 1]!.index + 1;
+    await this.saveState();
   }
 
   addError(url: string, code: string, message: string): void {
