@@ -6,6 +6,7 @@
 import { pipeline, type FeatureExtractionPipeline, type PretrainedModelOptions } from '@huggingface/transformers';
 import type { EmbedResult, EmbedTask, LoadResult, ModelSpec } from '../services/embeddings/worker-protocol.js';
 import { pointTransformersAt } from './transformers-env.js';
+import { meanPoolNormalized } from '../services/embeddings/mean-pool.js';
 
 // stdout carries the MCP protocol in the main process and worker output is merged into it, so
 // anything a library prints goes to stderr instead.
@@ -40,19 +41,26 @@ async function extractorFor(spec: ModelSpec): Promise<FeatureExtractionPipeline>
   return extractor;
 }
 
+/** The parts of a tensor read here. */
+interface TensorLike {
+  data: ArrayLike<number | bigint>;
+  dims: number[];
+}
+
 async function embed(spec: ModelSpec, texts: string[]): Promise<EmbedResult> {
   const extractor = await extractorFor(spec);
-  const output = await extractor(texts, { pooling: 'mean', normalize: true });
-  const dimensions = output.dims[output.dims.length - 1] ?? 0;
-  const data = Float32Array.from(output.data as Float32Array);
-  // A text with no tokens (empty, or only what the tokenizer drops) pools to 0/0 = NaN; the
-  // contract is a unit vector, so it gets a fixed one that is equally far from everything.
-  for (let row = 0; row < texts.length; row++) {
-    if (Number.isNaN(data[row * dimensions])) {
-      data.fill(0, row * dimensions, (row + 1) * dimensions);
-      data[row * dimensions] = 1;
-    }
-  }
+  // The pipeline's own steps (tokenizer with padding and truncation, then the model), pooled here: mean-pool.ts says
+  // why.
+  const inputs = extractor.tokenizer(texts, { padding: true, truncation: true }) as { attention_mask: TensorLike };
+  const outputs = (await extractor.model(inputs)) as Record<string, TensorLike | undefined>;
+  const hidden = outputs.last_hidden_state ?? outputs.logits ?? outputs.token_embeddings;
+  if (!hidden || hidden.dims.length !== 3) throw new Error('the embedding model did not answer token vectors');
+  const [batch = 0, tokens = 0, dimensions = 0] = hidden.dims;
+  const data = meanPoolNormalized(hidden.data as ArrayLike<number>, inputs.attention_mask.data, [
+    batch,
+    tokens,
+    dimensions,
+  ]);
   return { dimensions, data };
 }
 
