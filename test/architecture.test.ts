@@ -21,9 +21,11 @@ const LAYERS = ['core', 'services', 'app', 'plugins', 'engines', 'hosts', 'worke
  * comments and split the strings Biome leaves long (scripts/check-line-width.mjs): the same code went from 3,396 to
  * 3,449 lines. The budget is the same code, counted in formatted lines. 3,460 until the host-name rule moved into
  * the kernel (core/host-name.ts, from services/web-search/hosts.ts) so that engines and core's domain field, which
- * cannot import a service, stop keeping copies of it: 3,467 lines.
+ * cannot import a service, stop keeping copies of it: 3,467 lines. 3,480 until the SQLite record store gained group
+ * commit (core/stores/group-commit-sqlite.ts, 110 lines: the store is the kernel's, so its commit policy is too):
+ * 3,591 lines.
  */
-const KERNEL_MAX_LINES = 3480;
+const KERNEL_MAX_LINES = 3600;
 
 interface Violation {
   from: string;
@@ -281,7 +283,7 @@ describe('architecture', () => {
     expect(oneAreaServices(users)).toEqual(['corpora (plugins/rag)', 'history (plugins/search)']);
   });
 
-  it('keeps the kernel under 3,480 lines', () => {
+  it('keeps the kernel under 3,600 lines', () => {
     const lines = sourceFiles(join(PACKAGE_ROOT, 'core')).reduce(
       (sum, file) => sum + readFileSync(file, 'utf8').split('\n').length,
       0,
