@@ -54,7 +54,7 @@ async function embed(spec: ModelSpec, texts: string[]): Promise<EmbedResult> {
   const inputs = extractor.tokenizer(texts, { padding: true, truncation: true }) as { attention_mask: TensorLike };
   const outputs = (await extractor.model(inputs)) as Record<string, TensorLike | undefined>;
   const hidden = outputs.last_hidden_state ?? outputs.logits ?? outputs.token_embeddings;
-  if (!hidden || hidden.dims.length !== 3) throw new Error('the embedding model did not answer token vectors');
+  if (hidden?.dims.length !== 3) throw new Error('the embedding model did not answer token vectors');
   const [batch = 0, tokens = 0, dimensions = 0] = hidden.dims;
   const data = meanPoolNormalized(hidden.data as ArrayLike<number>, inputs.attention_mask.data, [
     batch,
