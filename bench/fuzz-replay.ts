@@ -7,7 +7,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { wcxbPages, zytePages } from './extract/datasets.js';
-import { checkMutation, extractText } from './fuzz/fuzz-check.js';
+import { baselineOf, checkMutation, extractText } from './fuzz/fuzz-check.js';
 import { mutatePage } from './fuzz/page-mutator.js';
 
 const [id, seedText, out] = process.argv.slice(2);
@@ -18,13 +18,13 @@ if (!page || !seedText) {
 }
 const html = page.html();
 const mutated = mutatePage(html, Number(seedText));
-const baseline = extractText(html, page.url);
+const baseline = baselineOf(html, extractText(html, page.url));
 const outcome = checkMutation(baseline, mutated, page.url);
 console.log(`${id} seed ${seedText} [${mutated.kinds.join('+')}] ${mutated.notes.join('; ')}`);
 console.log(
   `url ${page.url}; verdict ${outcome.verdict}: ${outcome.detail} (${outcome.kept}/${outcome.remaining} kept)`,
 );
-console.log(`unmutated: success ${baseline.success}, ${baseline.text.length} characters`);
+console.log(`unmutated: success ${baseline.result.success}, ${baseline.result.text.length} characters`);
 if (out) {
   writeFileSync(out, mutated.bytes ?? mutated.html);
   console.log(`wrote ${out}${mutated.contentTypeHeader ? ` (Content-Type: ${mutated.contentTypeHeader})` : ''}`);

@@ -19,6 +19,13 @@
  * shows too), and kept when it occurs in the extracted text. A truncation
  * that cut the article in half is measured against the half that is left;
  * one that left fewer than MIN_REMAINING probes is checked only for crashes.
+ *
+ * A probe is still in the page only while every copy of it is: text the
+ * unmutated page holds twice (a heading and its table-of-contents link, a
+ * product name in the grid and in a recently-viewed box) that lost a copy
+ * cannot tell whether the main text's copy is the one left, and a truncation
+ * that cut the article after its table of contents leaves only the links,
+ * which a correct reading leaves out.
  */
 import { performance } from 'node:perf_hooks';
 import { decodeEntities } from '../../core/entities.js';
@@ -68,6 +75,24 @@ export function plainText(markup: string): string {
   return decodeEntities(withoutCode.replace(/<[^>]*(?:>|$)/g, ' '));
 }
 
+/** What a mutated page is judged against: the unmutated page's extraction and its plain text, squashed. */
+export interface FuzzBaseline {
+  result: ExtractionResult;
+  present: string;
+}
+
+/** The baseline of an unmutated page, given its extraction (timed apart from the check's own work). */
+export function baselineOf(html: string, result: ExtractionResult): FuzzBaseline {
+  return { result, present: squash(plainText(html)) };
+}
+
+/** How many times a probe occurs in a squashed text (copies do not overlap: a probe is 32 characters). */
+function copiesOf(probe: string, text: string): number {
+  let count = 0;
+  for (let at = text.indexOf(probe); at >= 0; at = text.indexOf(probe, at + probe.length)) count++;
+  return count;
+}
+
 /** Extraction as the worker runs it, for a page given as text. */
 export function extractText(html: string, url: string): ExtractionResult {
   return run({ html, url }) as ExtractionResult;
@@ -92,7 +117,7 @@ function markupOfMutated(page: MutatedPage): string {
 }
 
 /** Checks one mutated page against the unmutated page's extraction. */
-export function checkMutation(baseline: ExtractionResult, page: MutatedPage, url: string): FuzzOutcome {
+export function checkMutation(baseline: FuzzBaseline, page: MutatedPage, url: string): FuzzOutcome {
   let result: ExtractionResult;
   const started = performance.now();
   try {
@@ -111,17 +136,15 @@ export function checkMutation(baseline: ExtractionResult, page: MutatedPage, url
   return { ...outcome, extractMs };
 }
 
-function judge(
-  baseline: ExtractionResult,
-  page: MutatedPage,
-  result: ExtractionResult,
-): Omit<FuzzOutcome, 'extractMs'> {
+function judge(baseline: FuzzBaseline, page: MutatedPage, result: ExtractionResult): Omit<FuzzOutcome, 'extractMs'> {
   if (!result.success && result.failureReason === 'extraction_error')
     return { verdict: 'failed', detail: 'extraction_error', remaining: 0, kept: 0 };
-  if (!baseline.success) return { verdict: 'ok', detail: 'unmutated page not content', remaining: 0, kept: 0 };
+  if (!baseline.result.success) return { verdict: 'ok', detail: 'unmutated page not content', remaining: 0, kept: 0 };
 
   const present = squash(plainText(markupOfMutated(page)));
-  const remaining = [...new Set(probesOf(baseline.text))].filter((probe) => present.includes(probe));
+  const remaining = [...new Set(probesOf(baseline.result.text))].filter(
+    (probe) => present.includes(probe) && copiesOf(probe, present) >= copiesOf(probe, baseline.present),
+  );
   if (remaining.length < MIN_REMAINING)
     return { verdict: 'ok', detail: 'too little main text left to judge', remaining: remaining.length, kept: 0 };
   if (!result.success)

@@ -8,7 +8,7 @@
  * the same sources over a worker pool (the benchmark).
  */
 import { performance } from 'node:perf_hooks';
-import { checkMutation, extractText, type FuzzOutcome } from './fuzz-check.js';
+import { baselineOf, checkMutation, extractText, type FuzzOutcome } from './fuzz-check.js';
 import { mutatePage, type MutationKind } from './page-mutator.js';
 
 export interface FuzzPage {
@@ -60,8 +60,9 @@ export function seedsBySource(sourceCount: number, count: number, seed: number):
 /** The baseline extraction of one source page, then each of its mutations checked against it. */
 export function fuzzSource(page: FuzzPage, seeds: readonly number[]): SourceResult {
   const started = performance.now();
-  const baseline = extractText(page.html, page.url);
+  const unmutated = extractText(page.html, page.url);
   const baselineMs = performance.now() - started;
+  const baseline = baselineOf(page.html, unmutated);
   const mutations = seeds.map((seed) => {
     const mutated = mutatePage(page.html, seed);
     const outcome = checkMutation(baseline, mutated, page.url);

@@ -154,13 +154,28 @@ function isRemovable(
   if (own.weight < pageWeight * settings.keepFurnitureShare) return true;
   // A banner or a modal left open around the page's <main> or title is no mega-menu, however many links the page has.
   if (holdsPageStart(element)) return false;
-  // A mega-menu holds much of the page's text, all of it links.
-  if (own.linkChars > own.chars * MENU_LINK_SHARE) return true;
+  // A mega-menu holds much of the page's text, all of it links; one left open around the content holds its prose too.
+  if (own.linkChars > own.chars * MENU_LINK_SHARE)
+    return !holdsProseBlock(element, stats, pageWeight * settings.keepFurnitureShare);
   if (!comments) return false;
   const outside = pageWeight - own.weight;
   // A page that names its article body has content of its own, however short the post above the comments.
   if (hasBody && outside > 0) return true;
   return outside >= OWN_PROSE_WEIGHT;
+}
+
+/**
+ * A block of prose nearly free of links (isProseBlock's measure) holding `weight` or more, not furniture itself: a
+ * menu's promo blurbs are short, so furniture holding half the page's prose in one such block is furniture whose end
+ * tag was lost (an in-page nav left open around a listing and its description).
+ */
+function holdsProseBlock(element: Element, stats: ContentStats, weight: number): boolean {
+  for (const inner of element.querySelectorAll('*')) {
+    const own = stats.of(inner);
+    if (own.weight >= weight && own.linkChars <= own.chars * PROSE_LINK_SHARE && !looksLikeFurniture(inner))
+      return true;
+  }
+  return false;
 }
 
 /** The <header> of one of many articles built alike (a news river's cards): it holds the card's headline and teaser. */
@@ -174,6 +189,8 @@ function isCardHeader(element: Element): boolean {
 
 /** About three full paragraphs. */
 const PROSE_BLOCK_WEIGHT = 600;
+/** Prose has at most this share of its text in links. */
+const PROSE_LINK_SHARE = 0.1;
 /**
  * Teaser boxes hold prose too; their names say what they are. ("widget" is not here: page builders name text blocks
  * so.)
@@ -182,7 +199,7 @@ const TEASER_NAME = /related|recommend|promo|teaser|more|cta/i;
 
 /** Prose nearly free of links, furniture by its class name only (not by tag or role, which a site sets on purpose). */
 function isProseBlock(element: Element, own: { weight: number; chars: number; linkChars: number }): boolean {
-  if (own.weight < PROSE_BLOCK_WEIGHT || own.linkChars > own.chars * 0.1) return false;
+  if (own.weight < PROSE_BLOCK_WEIGHT || own.linkChars > own.chars * PROSE_LINK_SHARE) return false;
   if (FURNITURE_TAGS.has(element.localName) || element.hasAttribute('role')) return false;
   return !TEASER_NAME.test(element.getAttribute('class') ?? '');
 }

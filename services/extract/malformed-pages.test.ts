@@ -34,6 +34,11 @@ const CASES: Array<[string, string, string]> = [
     'second listing in Hong Kong',
   ],
   ['title-end-tag-broken.html', 'an invalid byte inside </title>', 'true writing guru'],
+  [
+    'in-page-nav-left-open.html',
+    'an in-page nav left open around a listing and its description',
+    'find a balance between your sofa',
+  ],
 ];
 
 describe('malformed pages found by the fuzz', () => {
