@@ -27,11 +27,9 @@ const MAX_ROWS_PER_STATEMENT = 500;
 
 export class GroupCommitSqlite extends KeyvSqlite {
   private pending: PendingSet[] = [];
-  /** Commits sent and not yet answered; sets wait while there are any. */
-  private inFlight = 0;
   private scheduled = false;
   private commitsSent = 0;
-  /** The commits in flight, which closing waits for. */
+  /** Commits sent and not yet answered: sets wait while there are any, and closing waits for them. */
   private readonly commits = new Set<Promise<void>>();
   private readonly send: Query;
 
@@ -49,12 +47,12 @@ export class GroupCommitSqlite extends KeyvSqlite {
   override async set(key: string, value: unknown): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.pending.push({ key, value, resolve, reject });
-      if (this.inFlight === 0 && !this.scheduled) {
+      if (this.commits.size === 0 && !this.scheduled) {
         // Sets asked in the same turn of the event loop share the first commit too.
         this.scheduled = true;
         setImmediate(() => {
           this.scheduled = false;
-          if (this.inFlight === 0) this.sendPending();
+          if (this.commits.size === 0) this.sendPending();
         });
       }
     });
@@ -72,17 +70,15 @@ export class GroupCommitSqlite extends KeyvSqlite {
       }
       const values = Array.from(rows.values(), () => '(?, ?)').join(', ');
       const parameters = Array.from(rows, ([key, value]) => [key, value]).flat();
-      this.inFlight++;
       this.commitsSent++;
-      const commit = this.send(
+      const commit: Promise<void> = this.send(
         `INSERT INTO ${this.opts.table} (key, value) VALUES ${values} ON CONFLICT(key) DO UPDATE SET value=excluded.value`,
         ...parameters,
       ).then(
-        () => this.settle(batch, null),
-        (error: unknown) => this.settle(batch, error ?? new Error('SQLite commit failed')),
+        () => this.settle(commit, batch, null),
+        (error: unknown) => this.settle(commit, batch, error ?? new Error('SQLite commit failed')),
       );
       this.commits.add(commit);
-      void commit.finally(() => this.commits.delete(commit));
     }
   }
 
@@ -98,13 +94,13 @@ export class GroupCommitSqlite extends KeyvSqlite {
     await super.disconnect();
   }
 
-  private settle(batch: PendingSet[], error: unknown): void {
-    this.inFlight--;
+  private settle(commit: Promise<void>, batch: PendingSet[], error: unknown): void {
+    this.commits.delete(commit);
     for (const entry of batch) {
       if (error === null) entry.resolve();
       else entry.reject(error);
     }
     // What was asked during this commit goes now, as one statement.
-    if (this.inFlight === 0) this.sendPending();
+    if (this.commits.size === 0) this.sendPending();
   }
 }
