@@ -75,15 +75,19 @@ export function plainText(markup: string): string {
   return decodeEntities(withoutCode.replace(/<[^>]*(?:>|$)/g, ' '));
 }
 
-/** What a mutated page is judged against: the unmutated page's extraction and its plain text, squashed. */
+/**
+ * What a mutated page is judged against: the unmutated page's extraction, and each probe of its main text with the
+ * number of copies the unmutated page's plain text holds.
+ */
 export interface FuzzBaseline {
   result: ExtractionResult;
-  present: string;
+  probes: Map<string, number>;
 }
 
 /** The baseline of an unmutated page, given its extraction (timed apart from the check's own work). */
 export function baselineOf(html: string, result: ExtractionResult): FuzzBaseline {
-  return { result, present: squash(plainText(html)) };
+  const present = squash(plainText(html));
+  return { result, probes: new Map(probesOf(result.text).map((probe) => [probe, copiesOf(probe, present)])) };
 }
 
 /** How many times a probe occurs in a squashed text (copies do not overlap: a probe is 32 characters). */
@@ -142,9 +146,9 @@ function judge(baseline: FuzzBaseline, page: MutatedPage, result: ExtractionResu
   if (!baseline.result.success) return { verdict: 'ok', detail: 'unmutated page not content', remaining: 0, kept: 0 };
 
   const present = squash(plainText(markupOfMutated(page)));
-  const remaining = [...new Set(probesOf(baseline.result.text))].filter(
-    (probe) => present.includes(probe) && copiesOf(probe, present) >= copiesOf(probe, baseline.present),
-  );
+  const remaining = [...baseline.probes]
+    .filter(([probe, copies]) => copiesOf(probe, present) >= Math.max(1, copies))
+    .map(([probe]) => probe);
   if (remaining.length < MIN_REMAINING)
     return { verdict: 'ok', detail: 'too little main text left to judge', remaining: remaining.length, kept: 0 };
   if (!result.success)
