@@ -6,9 +6,10 @@
  * idle one still commits each set at once. Each set() still resolves only after the commit that holds it, so a
  * resolved set survives a crash exactly as before; a failed commit rejects every set in it (none of them was written).
  *
- * Order is kept: any other statement (a get, a delete, a query) first sends the sets asked before it, and the one
- * connection runs statements in the order they were sent, so a read never misses a set asked earlier and a delete is
- * never overtaken by an older set.
+ * Order is kept: any other statement (a get, a delete, a query) first sends the sets asked before it, and statements
+ * run one after another in the order they were sent, so a read never misses a set asked earlier and a delete is never
+ * overtaken by an older set. The queue is ours because sqlite3 hands each statement to the thread pool on its own:
+ * two statements sent together on one connection may run in either order.
  */
 import KeyvSqlite from '@keyv/sqlite';
 
@@ -32,16 +33,25 @@ export class GroupCommitSqlite extends KeyvSqlite {
   /** Commits sent and not yet answered: sets wait while there are any, and closing waits for them. */
   private readonly commits = new Set<Promise<void>>();
   private readonly send: Query;
+  /** The last statement sent; the next one starts when it has finished. */
+  private tail: Promise<unknown> = Promise.resolve();
 
   constructor(options: KeyvSqliteOptions) {
     super(options);
     // The adapter assigns its query function in its constructor; every statement it runs goes through it.
     const send = this.query as Query;
-    this.send = send;
+    this.send = (sql, ...parameters) => this.inTurn(() => send(sql, ...parameters));
     this.query = (async (sql: string, ...parameters: unknown[]) => {
       this.sendPending();
-      return send(sql, ...parameters);
+      return this.send(sql, ...parameters);
     }) as typeof this.query;
+  }
+
+  /** Runs a statement once every statement sent before it has finished, whether it succeeded or not. */
+  private inTurn<T>(run: () => Promise<T>): Promise<T> {
+    const result = this.tail.then(run, run);
+    this.tail = result.catch(() => undefined);
+    return result;
   }
 
   override async set(key: string, value: unknown): Promise<void> {
@@ -91,6 +101,7 @@ export class GroupCommitSqlite extends KeyvSqlite {
   override async disconnect(): Promise<void> {
     this.sendPending();
     while (this.commits.size > 0) await Promise.allSettled([...this.commits]);
+    await this.tail;
     await super.disconnect();
   }
 
