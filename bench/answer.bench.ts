@@ -15,19 +15,20 @@
  *              says the sources do not answer
  * beside the baseline "first sentence of the top result" in the same run.
  *
- * BENCH_QUESTIONS (default 120) questions, drawn with a fixed seed; BENCH_DEPTHS
- * (default "basic") the search depths to run. The answer ranker's weights and
- * thresholds were set on those 120; BENCH_SET=heldout asks the other questions
- * of the same draw instead (352 + their controls), which nothing was tuned on.
- * Then the per-question results under the evaluation protocol (bench/answer/cv.ts):
- * mean ± spread over 5 folds beside the baseline, the final fold with --final.
+ * BENCH_QUESTIONS (default 472, the whole draw) questions, drawn with a fixed seed; BENCH_DEPTHS
+ * (default "basic") the search depths to run. Then the per-question results under the evaluation
+ * protocol (bench/answer/cv.ts): the page choice and answering models fitted on the training folds
+ * (bench/answer/choice-fit.ts), mean ± spread over 5 folds beside the baseline, the final fold with
+ * --final. The bench checks that the evidence it fits on decides as the product answered and that
+ * the shipped model is its fit on the CV folds; --write-model writes that fit.
  * Dataset as for bench:rag.
  */
 import { createServer } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
+import { CODE_ROOT, PACKAGE_ROOT } from '../core/paths.js';
 import { createQuarry, type QuarryApp } from '../app/create-quarry.js';
 import { silentLogger } from '../core/logger.js';
 import { checkAnswer, citationNumbers, NO_ANSWER, normalizeQuoted } from '../services/answers/citations.js';
@@ -37,12 +38,21 @@ import { rulerWords } from './ruler-words.js';
 import { startSandboxWeb, type SandboxWeb } from '../test/sandbox/sandbox-web.js';
 import { CHROMA_DATASET_DIR, chromaDatasetPresent } from './chroma-dataset.js';
 import { buildQuestionSet, type BenchPage, type BenchQuestion } from './answer/question-set.js';
-import { reportAnswerCv, type AnsweredQuestion } from './answer/cv.js';
+import { cvRows, reportAnswerCv, type AnsweredQuestion } from './answer/cv.js';
+import { decide, fitAnswerChoice, type ChoiceQuestion } from './answer/choice-fit.js';
 import { finalRequested } from './protocol/report.js';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { ANSWER_CHOICE_FILE, shippedAnswerChoice } from '../services/answers/answer-choice.js';
+import { answerEvidence, quotedSentences, renderQuotes, sourcesAnswerable } from '../services/answers/extractive.js';
+import { rankPagePassages } from '../services/ranking/page-passages.js';
+import { rerankerForRequest } from '../services/ranking/reranker.js';
+import { DEPTHS as DEPTH_PROFILES } from '../plugins/agent/depths.js';
+import type { SearchDepth } from '../plugins/agent/schemas.js';
 
-const TUNED_ON = 120;
-const HELD_OUT = process.env.BENCH_SET === 'heldout';
-const COUNT = Number(process.env.BENCH_QUESTIONS ?? (HELD_OUT ? 472 - TUNED_ON : TUNED_ON));
+/** Questions of the draw (every question of Chroma's set that has a page to answer it). */
+const COUNT = Number(process.env.BENCH_QUESTIONS ?? 472);
+/** `--write-model`: fit the answer choice on all CV folds and write the shipped file. */
+const WRITE_MODEL = process.argv.includes('--write-model');
 const DEPTHS = (process.env.BENCH_DEPTHS ?? 'basic').split(',');
 
 function escapeHtml(text: string): string {
@@ -126,7 +136,7 @@ async function main(): Promise<void> {
     );
     return;
   }
-  const set = buildQuestionSet({ count: COUNT, distractors: 7, skip: HELD_OUT ? TUNED_ON : 0 });
+  const set = buildQuestionSet({ count: COUNT, distractors: 7, skip: 0 });
   const web = await startSandboxWeb();
   const pageById = new Map(set.pages.map((p) => [p.id, p]));
   const urlOf = (id: string) => `${web.url}/bench/${id}`;
@@ -137,7 +147,7 @@ async function main(): Promise<void> {
   }
   const controls = set.questions.filter((q) => q.control).length;
   console.log(
-    `Answer benchmark${HELD_OUT ? ' (held-out questions)' : ''}: ${set.questions.length - controls} questions (+ ${controls} controls without their gold pages) over ${set.pages.length} pages (${DEPTHS.join(', ')} depth), gold pages among up to 7 distractors each, no LLM`,
+    `Answer benchmark: ${set.questions.length - controls} questions (+ ${controls} controls without their gold pages) over ${set.pages.length} pages (${DEPTHS.join(', ')} depth), gold pages among up to 7 distractors each, no LLM`,
   );
   try {
     const table: string[][] = [
@@ -152,7 +162,16 @@ async function main(): Promise<void> {
       ],
     ];
     for (const depth of DEPTHS) {
-      const system: Array<Scored & { control: boolean; question: string }> = [];
+      const system: Array<
+        Scored & {
+          control: boolean;
+          question: string;
+          choice: ChoiceQuestion;
+          sentenceGold: boolean[];
+          leadGold: boolean;
+        }
+      > = [];
+      let disagreements = 0;
       const baseline: Array<Scored & { control: boolean }> = [];
       const started = performance.now();
       // A control asks its question's words again, so it runs on an app of its own: the agent trims
@@ -180,9 +199,39 @@ async function main(): Promise<void> {
               ctx,
             )) as {
               answer: string;
-              results: Array<{ url: string; raw_content: string | null }>;
+              results: Array<{ url: string; title: string; read: boolean; raw_content?: string | null }>;
             };
             const pageIds = out.results.map((r) => idOfUrl.get(r.url) ?? null);
+            const evidence = await pageEvidenceOf(question.question, out.results, bench.app, depth);
+            const isGold = (citation: number) => question.gold.includes(pageIds[citation - 1] ?? '');
+            const choice: ChoiceQuestion = {
+              control,
+              answerable: evidence.answerable,
+              pages: evidence.pages,
+              gold: evidence.pages.map((p) => isGold(p.citation)),
+            };
+            // Per page: the answer it would lead (the same sentences the product quotes) quotes a gold sentence.
+            const sentenceGold = evidence.pages.map((p) => {
+              const top = evidence.ranked.find((c) => c.citation === p.citation)!;
+              const text = renderQuotes(quotedSentences(evidence.ranked, top, 3));
+              return score(text, question, []).sentence;
+            });
+            // The bench's evidence must be the product's: the shipped model decides on it as the answer did.
+            const shipped = decide(shippedAnswerChoice(), choice);
+            const firstCited = citationNumbers(out.answer)[0] ?? null;
+            const answered = out.answer.trim() !== NO_ANSWER;
+            const shippedText = shipped.answered
+              ? renderQuotes(
+                  quotedSentences(evidence.ranked, evidence.ranked.find((c) => c.citation === shipped.citation)!, 3),
+                )
+              : NO_ANSWER;
+            if (
+              shipped.answered !== answered ||
+              shippedText !== out.answer ||
+              (answered && shipped.citation !== firstCited)
+            )
+              disagreements++;
+            const leadGold = shipped.citation !== null && isGold(shipped.citation);
             const cited = citationNumbers(out.answer).map((n) => pageIds[n - 1] ?? null);
             const problems = checkAnswer(
               out.answer,
@@ -194,6 +243,9 @@ async function main(): Promise<void> {
               verbatimProblems: problems.length,
               control,
               question: question.question,
+              choice,
+              sentenceGold,
+              leadGold,
             });
             if (process.env.BENCH_VERBOSE)
               console.log(
@@ -225,11 +277,21 @@ async function main(): Promise<void> {
       const rows: AnsweredQuestion[] = system.map((r, i) => ({
         question: r.question,
         control: r.control,
-        right: { quarry: rightOf(r), 'first result': rightOf(baseline[i]!) },
-        cited: { quarry: r.firstGold, 'first result': baseline[i]!.firstGold },
+        right: { 'quarry as shipped': rightOf(r), 'first result': rightOf(baseline[i]!) },
+        cited: { 'quarry as shipped': r.firstGold, 'first result': baseline[i]!.firstGold },
+        lead: { 'quarry as shipped': r.leadGold, 'first result': baseline[i]!.firstGold },
+        choice: r.choice,
+        sentenceGold: r.sentenceGold,
       }));
+      console.log(
+        disagreements === 0
+          ? `\nThe bench's page evidence decides as the product did on all ${rows.length} questions.`
+          : `\nWARNING: on ${disagreements} of ${rows.length} questions the shipped model decides otherwise on the bench's evidence than the answer did: the CV below does not measure the product.`,
+      );
+      if (disagreements > 0) process.exitCode = 1;
       console.log(`\nCross-validated (${depth} depth):`);
-      reportAnswerCv(rows, ['quarry', 'first result'], 'first result', { final: finalRequested() });
+      reportAnswerCv(rows, ['quarry as shipped', 'first result'], 'first result', { final: finalRequested() });
+      reportShippedModel(rows, depth);
     }
     const widths = table[0]!.map((_, c) => Math.max(...table.map((row) => row[c]!.length)));
     console.log('');
@@ -238,6 +300,52 @@ async function main(): Promise<void> {
   } finally {
     await web.close();
   }
+}
+
+/**
+ * Each read result's evidence as the agent area computes it (plugins/agent/search.ts: the read pages' passages ranked
+ * together with the depth's embedder and any configured reranker, citations numbered by result position).
+ */
+async function pageEvidenceOf(
+  query: string,
+  results: Array<{ title: string; read: boolean; raw_content?: string | null }>,
+  app: QuarryApp,
+  depth: string,
+) {
+  const profile = DEPTH_PROFILES[depth as SearchDepth];
+  const embedder = profile.embeddings ? await app.services.semantic.embedderOrNull(silentLogger()) : null;
+  const reranker = rerankerForRequest(await app.services.models.passageReranker());
+  const read = results.flatMap((r, i) =>
+    r.read && r.raw_content ? [{ n: i + 1, title: r.title, text: r.raw_content }] : [],
+  );
+  const ranked = await rankPagePassages(
+    query,
+    read.map((r) => ({ title: r.title, text: r.text })),
+    embedder,
+    { reranker },
+  );
+  const sources = read.map((r, i) => ({ ...r, passages: ranked[i]!.passages }));
+  return {
+    ...(await answerEvidence(query, sources, { maxSentences: 3, embedder, reranker })),
+    answerable: sourcesAnswerable(sources),
+  };
+}
+
+/** The shipped model is the fit on all CV folds: say whether it still is, or write it (`--write-model`). */
+function reportShippedModel(rows: AnsweredQuestion[], depth: string): void {
+  if (depth !== 'basic') return;
+  const fitted = `${JSON.stringify(fitAnswerChoice(cvRows(rows).map((r) => r.choice)), null, 2)}\n`;
+  // The source tree's file is the one committed; the built copy is written too so the next run reads the new fit.
+  const source = join(PACKAGE_ROOT, relative(CODE_ROOT, ANSWER_CHOICE_FILE));
+  if (WRITE_MODEL) {
+    for (const file of new Set([source, ANSWER_CHOICE_FILE])) writeFileSync(file, fitted);
+    console.log(`Wrote ${source} (fitted on the ${cvRows(rows).length} questions of the CV folds).`);
+  } else if (readFileSync(source, 'utf8') !== fitted) {
+    console.log(
+      `WARNING: the shipped ${source} is not this run's fit on the CV folds; run the bench with --write-model to refit it.`,
+    );
+    process.exitCode = 1;
+  } else console.log("The shipped answer-choice model is this run's fit on the CV folds, byte for byte.");
 }
 
 /** A fresh app (empty caches) whose one engine lists, for each query, the pages `listed` names, in order. */

@@ -3,31 +3,26 @@
  * failed): sentences quoted from the read pages, ranked for how well they
  * answer the question, each followed by its citation [n] (docs/agent.md, "Answers").
  *
- * 1. If even the best passage of all sources scores below ANSWERED_MIN the
- *    answer is NO_ANSWER.
- * 2. Each page gets a score: its best passage's plus its prior (title and
- *    lead, whole-page term match, search position; ranking/page-prior.ts).
- * 3. The sentences (5 to 60 words, no instructions aimed at an agent; a
+ * 0. If even the best passage of all sources scores below ANSWERED_MIN the
+ *    answer is NO_ANSWER (no page is about the question).
+ * 1. The sentences (5 to 60 words, no instructions aimed at an agent; a
  *    lower-cased run-on sentence cut into its sentences, ranking/run-on-sentences.ts)
  *    of each page's best passages are scored for how well they answer
  *    (ranking/answer-sentences.ts), blended 0.7 × that + 0.3 × their passage's score.
- * 4. The strongest page leads: its best sentence is the answer's first.
- *    Whether it answers at all is a separate, calibrated confidence
- *    (ranking/answer-confidence.ts: the best sentence of any other page, the
- *    page's margin, what the sentence adds to the question, and how much of the
- *    question's distinctive terms it holds); below ABSTAIN_BELOW the answer is
- *    NO_ANSWER.
- * 5. The margin rule: more sentences follow from the same page down to
- *    SAME_PAGE_SHARE of the first's score; a sentence of another page only
- *    when that page is within OTHER_PAGE_MARGIN of the leading one and the
- *    sentence scores at least as well as the first. Sentences whose words
- *    mostly repeat one already taken (Jaccard ≥ 0.6) are skipped.
+ * 2. Each page's evidence (answer-choice.ts: title and lead match, whole-page
+ *    BM25, search position, best passage, best sentence, the share of the
+ *    question's distinctive terms that sentence holds and of its words the
+ *    question lacks) picks the page that leads, and a fitted confidence says
+ *    whether it answers at all; when not, the answer is NO_ANSWER.
+ * 3. The leading page's best sentence opens the answer; more sentences of the
+ *    same page follow down to SAME_PAGE_SHARE of the first's score, none of
+ *    another page. Sentences whose words mostly repeat one already taken
+ *    (Jaccard ≥ 0.6) are skipped.
  */
 import type { Embedder } from '../embeddings/types.js';
 import type { RankedPassage } from '../ranking/page-passages.js';
-import { answerConfidence, novelty } from '../ranking/answer-confidence.js';
 import { scoreAnswerSentences } from '../ranking/answer-sentences.js';
-import { pagePriors } from '../ranking/page-prior.js';
+import { pagePriorParts } from '../ranking/page-prior.js';
 import { sentences } from '../ranking/passages.js';
 import { questionFocus, type QuestionFocus } from '../ranking/question-focus.js';
 import type { PassageReranker } from '../ranking/reranker.js';
@@ -36,22 +31,25 @@ import { weightedShare } from '../ranking/term-weights.js';
 import { contentTerms, contentTokens } from '../ranking/tokens.js';
 import { isAgentInstruction } from '../sources/safety.js';
 import { escapeMarkdownText } from '../markdown/escape.js';
+import {
+  choosePage,
+  novelty,
+  shippedAnswerChoice,
+  type AnswerChoiceModel,
+  type PageEvidence,
+} from './answer-choice.js';
 import { NO_ANSWER, quoteSentence } from './citations.js';
 import { roundScore as round } from '../../core/rounding.js';
 
 /** Below this best-passage score the sources are taken not to answer the question (research's test too). */
 export const ANSWERED_MIN = 0.5;
-/**
- * Below this confidence (a probability, ranking/answer-confidence.ts) no sentence answers. Set on
- * bench:answer's 120 questions and 39 controls (each control asked without its gold pages, on an
- * app of its own): every threshold from 0.43 to 0.48 holds the issue's bar on them and on the
- * held-out questions; 0.45 is the middle. docs/agent.md, "Benchmark", has what each measures.
- */
-export const ABSTAIN_BELOW = 0.45;
+/** Whether any passage read scores ANSWERED_MIN: below it no page is about the question, whatever the model says. */
+export function sourcesAnswerable(sources: readonly AnswerSource[]): boolean {
+  return sources.some((s) => s.passages.some((p) => p.relevance.score >= ANSWERED_MIN));
+}
+
 /** Further sentences of the leading page are quoted down to this share of the first's score. */
 export const SAME_PAGE_SHARE = 0.6;
-/** Another page's sentence is quoted only when that page scores this close to the leading one. */
-export const OTHER_PAGE_MARGIN = 0.05;
 /** Passages of each page whose sentences are candidates (a table-heavy page's answer is seldom in its first three). */
 const PASSAGES_PER_SOURCE = 8;
 const BLEND = { sentence: 0.7, passage: 0.3 };
@@ -90,6 +88,8 @@ export interface ExtractiveOptions {
   /** A configured cross-encoder orders the best sentences (ranking/answer-sentences.ts). */
   reranker?: PassageReranker | null;
   signal?: AbortSignal;
+  /** The page-choice and answering model; the shipped one by default (answer-choice.ts). */
+  choice?: AnswerChoiceModel;
 }
 
 function contentWords(text: string): Set<string> {
@@ -158,19 +158,25 @@ export function candidateSentences(sources: AnswerSource[]): Candidate[] {
 export interface RankedCandidate extends Candidate {
   /** How well it answers, blended with its passage's score. */
   score: number;
-  /** Its page's score: best passage plus the page prior. */
-  pageScore: number;
+}
+
+export interface AnswerEvidence {
+  /** Candidates scored for how well they answer, best first. */
+  ranked: RankedCandidate[];
+  focus: QuestionFocus;
+  /** What is known of each page that has a quotable sentence, in citation order. */
+  pages: PageEvidence[];
 }
 
 /**
- * Candidates scored for how well they answer, each with its page's score, best sentence first; and what was read of the
- * question.
+ * Candidates scored for how well they answer, best sentence first; what was read of the
+ * question; and each page's evidence for choosing the page that answers.
  */
-export async function rankCandidates(
+export async function answerEvidence(
   query: string,
   sources: AnswerSource[],
   options: ExtractiveOptions,
-): Promise<{ ranked: RankedCandidate[]; focus: QuestionFocus }> {
+): Promise<AnswerEvidence> {
   const candidates = candidateSentences(sources);
   // The question's term weights and shape, once for both the sentences and the page priors.
   const focus = questionFocus(
@@ -182,19 +188,31 @@ export async function rankCandidates(
     reranker: options.reranker ?? null,
     ...(options.signal ? { signal: options.signal } : {}),
   });
-  const priors = pagePriors(
-    focus,
-    sources.map((s) => ({ title: s.title, text: s.text, position: s.n })),
-  );
-  const pageScore = new Map(sources.map((s, i) => [s.n, round((s.passages[0]?.relevance.score ?? 0) + priors[i]!)]));
+  const toWeigh = sources.map((s) => ({ title: s.title, text: s.text, position: s.n }));
+  const parts = pagePriorParts(focus, toWeigh);
   const ranked = candidates
     .map((c, i) => ({
       ...c,
       score: round(BLEND.sentence * answering[i]! + BLEND.passage * c.passageScore),
-      pageScore: pageScore.get(c.citation)!,
     }))
     .sort((a, b) => b.score - a.score);
-  return { ranked, focus };
+  const pages: PageEvidence[] = [];
+  sources.forEach((source, i) => {
+    const best = ranked.find((c) => c.citation === source.n);
+    if (!best) return;
+    const terms = contentTerms(best.text);
+    pages.push({
+      citation: source.n,
+      titleLead: parts[i]!.titleLead,
+      wholePage: parts[i]!.wholePage,
+      position: parts[i]!.position,
+      passage: source.passages[0]?.relevance.score ?? 0,
+      sentence: best.score,
+      distinctive: weightedShare(focus.distinctive, new Set(terms)),
+      novelty: novelty(focus.terms, terms),
+    });
+  });
+  return { ranked, focus, pages };
 }
 
 export async function extractiveAnswer(
@@ -202,38 +220,36 @@ export async function extractiveAnswer(
   sources: AnswerSource[],
   options: ExtractiveOptions,
 ): Promise<Answer> {
-  const best = Math.max(0, ...sources.flatMap((s) => s.passages.map((p) => p.relevance.score)));
-  if (best < ANSWERED_MIN) return NOT_ANSWERED;
-  const { ranked, focus } = await rankCandidates(query, sources, options);
-  const pageScores = [...new Set(ranked.map((c) => c.pageScore))].sort((a, b) => b - a);
-  const leading = pageScores[0] ?? 0;
-  const top = ranked.find((c) => c.pageScore === leading);
+  if (!sourcesAnswerable(sources)) return NOT_ANSWERED;
+  const { ranked, pages } = await answerEvidence(query, sources, options);
+  const choice = choosePage(options.choice ?? shippedAnswerChoice(), pages);
+  if (!choice.answered) return NOT_ANSWERED;
+  const top = ranked.find((c) => c.citation === choice.citation);
   if (!top) return NOT_ANSWERED;
-  // The best sentence of any other page: a rival that answers as well makes the lead doubtful.
-  const rival = ranked.find((c) => c.citation !== top.citation)?.score ?? 0;
-  const topTerms = contentTerms(top.text);
-  const confidence = answerConfidence({
-    rival,
-    margin: leading - (pageScores[1] ?? 0),
-    novelty: novelty(focus.terms, topTerms),
-    distinctive: weightedShare(focus.distinctive, new Set(topTerms)),
-  });
-  if (confidence < ABSTAIN_BELOW) return NOT_ANSWERED;
+  const quoted = quotedSentences(ranked, top, options.maxSentences);
+  return { text: renderQuotes(quoted), answered: true, sentences: quoted };
+}
+
+/**
+ * The sentences an answer led by `top` quotes: more of its page down to SAME_PAGE_SHARE of its score, none of another
+ * page's (the page choice has said which page answers; a second page's better-scored sentence is the distractor it
+ * passed over).
+ */
+export function quotedSentences(
+  ranked: readonly RankedCandidate[],
+  top: RankedCandidate,
+  max: number,
+): QuotedSentence[] {
   const chosen: Array<QuotedSentence & { words: Set<string> }> = [];
   for (const candidate of [top, ...ranked]) {
-    if (chosen.length >= options.maxSentences) break;
-    const enough =
-      candidate === top ||
-      (candidate.citation === top.citation
-        ? candidate.score >= SAME_PAGE_SHARE * top.score
-        : candidate.pageScore >= leading - OTHER_PAGE_MARGIN && candidate.score >= top.score);
-    if (!enough) continue;
+    if (chosen.length >= max) break;
+    if (candidate !== top && (candidate.citation !== top.citation || candidate.score < SAME_PAGE_SHARE * top.score))
+      continue;
     const words = contentWords(candidate.text);
     if (chosen.some((c) => c.text === candidate.text || jaccard(c.words, words) >= DUPLICATE_JACCARD)) continue;
     chosen.push({ text: candidate.text, citation: candidate.citation, score: candidate.score, words });
   }
-  const quoted = chosen.map(({ words: _words, ...sentence }) => sentence);
-  return { text: renderQuotes(quoted), answered: true, sentences: quoted };
+  return chosen.map(({ words: _words, ...sentence }) => sentence);
 }
 
 const NOT_ANSWERED: Answer = Object.freeze({ text: NO_ANSWER, answered: false, sentences: [] }) as Answer;

@@ -1,30 +1,25 @@
 /**
  * How likely each page read is the page a question is about, before any of
- * its sentences is read closely (a prior for cited answers, added to the
- * page's best passage score):
+ * its sentences is read closely (evidence for choosing the page a cited answer
+ * quotes, services/answers/answer-choice.ts):
  *
  *   title and lead  the question's weighted terms (term-weights.ts) in the title
  *                   count fully, in the lead (first ~400 characters) 0.6, as titles
  *                   count above text in lexical relevance
  *   whole page      BM25 of the question over the pages read together (bm25.ts;
  *                   their first PAGE_TEXT_CHARS), relative to the best of them
- *   position        1/√position among the search results: the engine's own order,
- *                   weighed lightly
+ *   position        1/√position among the search results: the engine's own order
  *
- *   prior = 0.1 · title and lead + 0.3 · whole page + 0.1 · position
- *
- * The weights were set on bench:answer's questions; the prior is relative to
- * the pages scored together.
+ * Each part is relative to the pages scored together; how much each weighs is
+ * the fitted page-choice model's.
  */
 import { bm25Scores } from './bm25.js';
 import { contentTerms } from './tokens.js';
 import type { QuestionFocus } from './question-focus.js';
 import { PAGE_TEXT_CHARS, type TermWeights } from './term-weights.js';
-import { roundScore as round } from '../../core/rounding.js';
 
 export const LEAD_CHARS = 400;
 const LEAD_STRENGTH = 0.6;
-const PRIOR = { titleLead: 0.1, wholePage: 0.3, position: 0.1 } as const;
 
 export interface PageToWeigh {
   title: string;
@@ -45,16 +40,21 @@ export function titleLeadMatch(weights: TermWeights, page: Pick<PageToWeigh, 'ti
   return sum / weights.total;
 }
 
-/** The prior of every page, relative to the pages given (the focus's weights come from the same pages). */
-export function pagePriors(focus: QuestionFocus, pages: readonly PageToWeigh[]): number[] {
+/** The prior's parts, each 0..1: title and lead match, whole-page BM25 relative to the best page, 1/√position. */
+export interface PagePriorParts {
+  titleLead: number;
+  wholePage: number;
+  position: number;
+}
+
+/** Each page's prior parts, relative to the pages given (the focus's weights come from the same pages). */
+export function pagePriorParts(focus: QuestionFocus, pages: readonly PageToWeigh[]): PagePriorParts[] {
   const texts = pages.map((p) => `${p.title}\n${p.text.slice(0, PAGE_TEXT_CHARS)}`);
   const bm25 = bm25Scores(focus.question, texts);
   const top = Math.max(...bm25, 0);
-  return pages.map((page, i) =>
-    round(
-      PRIOR.titleLead * titleLeadMatch(focus.weights, page) +
-        PRIOR.wholePage * (top > 0 ? bm25[i]! / top : 0) +
-        PRIOR.position / Math.sqrt(Math.max(1, page.position)),
-    ),
-  );
+  return pages.map((page, i) => ({
+    titleLead: titleLeadMatch(focus.weights, page),
+    wholePage: top > 0 ? bm25[i]! / top : 0,
+    position: 1 / Math.sqrt(Math.max(1, page.position)),
+  }));
 }

@@ -13,7 +13,7 @@
  *                        framing words out (question-framing.ts); a term no page
  *                        holds weighs most, ln(1 + N), since no sentence can say
  *                        it. Whether the best sentence answers at all reads these
- *                        (answer-confidence.ts): a source that lacks the question's
+ *                        (answers/answer-choice.ts): a source that lacks the question's
  *                        own subject does not answer it.
  */
 import { isFramingTerm } from './question-framing.js';
