@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineCapability, type CallContext } from './capability.js';
-import { AppError } from './errors.js';
+import type { AppError } from './errors.js';
 import { deepFreeze } from './frozen-json.js';
 import { silentLogger } from './logger.js';
 import { CapabilityRegistry } from './registry.js';

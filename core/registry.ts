@@ -3,7 +3,7 @@
  * through `invoke`, which validates the input (no coercion), runs the handler
  * and records metrics, identically for every host.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { AnyCapability, CallContext } from './capability.js';
 import { AppError, publicError } from './errors.js';
 import { InputMemo } from './input-memo.js';
@@ -12,9 +12,12 @@ import { findInputShapeProblem } from './input-shape.js';
 const MCP_TOOL_NAME = /^[a-z][a-z0-9_]{0,63}$/;
 const CAPABILITY_ID = /^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$/;
 
-export interface CallObserver {
-  (event: { id: string; host: CallContext['host']; durationMs: number; status: string }): void;
-}
+export type CallObserver = (event: {
+  id: string;
+  host: CallContext['host'];
+  durationMs: number;
+  status: string;
+}) => void;
 
 export class CapabilityRegistry {
   private readonly byId = new Map<string, AnyCapability>();

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type EngineResult } from '../../core/engine.js';
+import type { EngineResult } from '../../core/engine.js';
 import { runEngineConformance } from '../../test/contract/engine-conformance.js';
 import {
   loadEngine,

@@ -6,7 +6,7 @@
  * for clients that opt in (hosts/mcp/tool-tasks.ts), like research.
  */
 import type { AgentServices } from './uses.js';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { CallContext, CapabilityDefinition } from '../../core/capability.js';
 import { jobSurface } from '../../services/jobs/job-capability.js';
 import { standardJobForm } from '../../services/jobs/job-view.js';

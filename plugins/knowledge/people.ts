@@ -48,7 +48,7 @@ export async function findPeople(knowledge: KnowledgeService, input: PeopleInput
   const people = [];
   for (const { id, score } of [...candidates.values()].sort((a, b) => b.score - a.score || a.id.localeCompare(b.id))) {
     const person = records.get(id);
-    if (!person || person.type !== 'person') continue;
+    if (person?.type !== 'person') continue;
     const roles = (await knowledge.relationsAround([id])).filter((e) => e.from === id && e.type in ROLE_EDGES);
     const orgs = await knowledge.entities(roles.map((e) => e.to));
     const organization = strongestOrganization(roles, orgs);

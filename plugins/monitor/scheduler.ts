@@ -40,7 +40,7 @@ export class MonitorScheduler {
     const { record, changed } = await this.store.update(monitor.id, (current) =>
       current.seq === monitor.seq ? { ...current, seq: current.seq + 1 } : null,
     );
-    if (!record || record.status !== 'active') return null;
+    if (record?.status !== 'active') return null;
     if (changed)
       this.logger.warn(
         { monitor: monitor.id, job: job.id, error: job.error },

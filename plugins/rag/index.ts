@@ -12,7 +12,7 @@ import { assertImageEngines, defaultImageEngine, searchImages } from '../../serv
 import { addToCorpus, deleteCorpus, getCorpus, listCorpora, semanticSearch } from './corpora.js';
 import { outboundLinkPolicy } from '../../services/markdown/link-policy.js';
 import { renderJobState } from '../../services/markdown/job-state.js';
-import { type LinkPolicy } from '../../services/markdown/escape.js';
+import type { LinkPolicy } from '../../services/markdown/escape.js';
 import {
   renderCorpora,
   renderCorpus,

@@ -62,7 +62,7 @@ interface LoggedRequest {
 let web: SandboxWeb;
 let site: Server;
 let siteUrl: string;
-let log: LoggedRequest[] = [];
+const log: LoggedRequest[] = [];
 /** Another origin the site's pages load from: a caller's headers must not reach it. */
 let other: Server;
 let otherUrl: string;

@@ -6,8 +6,8 @@
  * array, and the vectors one Float32Array.
  */
 import {
-  Data,
-  FixedSizeList,
+  type Data,
+  type FixedSizeList,
   makeData,
   makeVector,
   RecordBatch,

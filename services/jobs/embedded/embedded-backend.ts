@@ -23,7 +23,7 @@ import {
   type NewJob,
   type RunVerdict,
 } from '../types.js';
-import { EmbeddedJobStore, isStoredFinished, publicRecord, type StoredJob } from './embedded-job-store.js';
+import { type EmbeddedJobStore, isStoredFinished, publicRecord, type StoredJob } from './embedded-job-store.js';
 
 interface Lane {
   concurrency: number;
