@@ -16,8 +16,9 @@
  * beside the baseline "first sentence of the top result" in the same run.
  *
  * BENCH_QUESTIONS (default 472, the whole draw) questions, drawn with a fixed seed; BENCH_DEPTHS
- * (default "basic") the search depths to run. Then the per-question results under the evaluation
- * protocol (bench/answer/cv.ts): the page choice and answering models fitted on the training folds
+ * (default "basic") the search depths to run; BENCH_ORDERS (default "engine,shuffled") the orders the engine lists
+ * the pages in (BM25 over the pages themselves, or a seeded shuffle per question). Then the per-question results
+ * under the evaluation protocol (bench/answer/cv.ts): the page choice and answering models fitted on the training folds
  * (bench/answer/choice-fit.ts), mean ± spread over 5 folds beside the baseline, the final fold with
  * --final. The bench checks that the evidence it fits on decides as the product answered and that
  * the shipped model is its fit on the CV folds; --write-model writes that fit.
@@ -42,6 +43,8 @@ import { cvRows, reportAnswerCv, type AnsweredQuestion } from './answer/cv.js';
 import { decide, fitAnswerChoice, type ChoiceQuestion } from './answer/choice-fit.js';
 import { finalRequested } from './protocol/report.js';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { seededRandom, shuffleInPlace } from '../core/seeded-random.js';
+import { fnv1a } from '../services/ranking/fnv1a.js';
 import { ANSWER_CHOICE_FILE, shippedAnswerChoice } from '../services/answers/answer-choice.js';
 import { answerEvidence, quotedSentences, renderQuotes, sourcesAnswerable } from '../services/answers/extractive.js';
 import { rankPagePassages } from '../services/ranking/page-passages.js';
@@ -54,6 +57,22 @@ const COUNT = Number(process.env.BENCH_QUESTIONS ?? 472);
 /** `--write-model`: fit the answer choice on all CV folds and write the shipped file. */
 const WRITE_MODEL = process.argv.includes('--write-model');
 const DEPTHS = (process.env.BENCH_DEPTHS ?? 'basic').split(',');
+/**
+ * The orders the engine lists each question's pages in: `engine`, by BM25 over the very pages read (so the first
+ * result is gold unusually often), and `shuffled`, a seeded shuffle per question — a web engine's order is informative,
+ * but not that informative, and the shuffled run shows what the page choice owes to the order.
+ */
+const ORDERS = (process.env.BENCH_ORDERS ?? 'engine,shuffled').split(',');
+for (const order of ORDERS)
+  if (order !== 'engine' && order !== 'shuffled') throw new Error(`BENCH_ORDERS: unknown order ${order}`);
+
+/** The question's pages in the order the run's engine lists them. */
+function listedIn(order: string, question: BenchQuestion): string[] {
+  if (order === 'engine') return question.listed;
+  const pages = [...question.listed];
+  shuffleInPlace(pages, seededRandom(fnv1a(question.question)));
+  return pages;
+}
 
 function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -161,138 +180,146 @@ async function main(): Promise<void> {
         'verbatim + [n] ok',
       ],
     ];
-    for (const depth of DEPTHS) {
-      const system: Array<
-        Scored & {
-          control: boolean;
-          question: string;
-          choice: ChoiceQuestion;
-          sentenceGold: boolean[];
-          leadGold: boolean;
-        }
-      > = [];
-      let disagreements = 0;
-      const baseline: Array<Scored & { control: boolean }> = [];
-      const started = performance.now();
-      // A control asks its question's words again, so it runs on an app of its own: the agent trims
-      // the query and would otherwise be answered from the search cache with the gold pages listed.
-      for (const control of [false, true]) {
-        const asked = set.questions.filter((q) => q.control === control);
-        const bench = await startBenchApp(web, pageById, new Map(asked.map((q) => [q.question.trim(), q.listed])));
-        try {
-          for (const question of asked) {
-            const ctx = {
-              signal: new AbortController().signal,
-              logger: silentLogger(),
-              progress: () => undefined,
-              host: 'cli' as const,
-            };
-            const out = (await bench.app.registry.invoke(
-              'agent.search',
-              {
-                query: question.question,
-                include_answer: true,
-                include_raw_content: 'text',
-                max_results: 8,
-                search_depth: depth,
-              },
-              ctx,
-            )) as {
-              answer: string;
-              results: Array<{ url: string; title: string; read: boolean; raw_content?: string | null }>;
-            };
-            const pageIds = out.results.map((r) => idOfUrl.get(r.url) ?? null);
-            const evidence = await pageEvidenceOf(question.question, out.results, bench.app, depth);
-            const isGold = (citation: number) => question.gold.includes(pageIds[citation - 1] ?? '');
-            const choice: ChoiceQuestion = {
-              control,
-              answerable: evidence.answerable,
-              pages: evidence.pages,
-              gold: evidence.pages.map((p) => isGold(p.citation)),
-            };
-            // Per page: the answer it would lead (the same sentences the product quotes) quotes a gold sentence.
-            const sentenceGold = evidence.pages.map((p) => {
-              const top = evidence.ranked.find((c) => c.citation === p.citation)!;
-              const text = renderQuotes(quotedSentences(evidence.ranked, top, 3));
-              return score(text, question, []).sentence;
-            });
-            // The bench's evidence must be the product's: the shipped model decides on it as the answer did.
-            const shipped = decide(shippedAnswerChoice(), choice);
-            const firstCited = citationNumbers(out.answer)[0] ?? null;
-            const answered = out.answer.trim() !== NO_ANSWER;
-            const shippedText = shipped.answered
-              ? renderQuotes(
-                  quotedSentences(evidence.ranked, evidence.ranked.find((c) => c.citation === shipped.citation)!, 3),
-                )
-              : NO_ANSWER;
-            if (
-              shipped.answered !== answered ||
-              shippedText !== out.answer ||
-              (answered && shipped.citation !== firstCited)
-            )
-              disagreements++;
-            const leadGold = shipped.citation !== null && isGold(shipped.citation);
-            const cited = citationNumbers(out.answer).map((n) => pageIds[n - 1] ?? null);
-            const problems = checkAnswer(
-              out.answer,
-              out.results.map((r) => ({ text: r.raw_content ?? '' })),
-              { extractive: true },
-            );
-            system.push({
-              ...score(out.answer, question, cited),
-              verbatimProblems: problems.length,
-              control,
-              question: question.question,
-              choice,
-              sentenceGold,
-              leadGold,
-            });
-            if (process.env.BENCH_VERBOSE)
-              console.log(
-                JSON.stringify({
-                  q: question.question,
-                  gold: question.excerpts.map((e) => e.content.slice(0, 200)),
-                  answer: out.answer,
-                  ok: system.at(-1),
-                }),
-              );
-            const top = out.results[0];
-            const first = top?.raw_content ? (sentences(top.raw_content)[0]?.text ?? '') : '';
-            baseline.push({
-              ...score(first ? `${first} [1]` : NO_ANSWER, question, first ? [pageIds[0] ?? null] : []),
-              verbatimProblems: 0,
-              control,
-            });
+    for (const depth of DEPTHS)
+      for (const order of ORDERS) {
+        const system: Array<
+          Scored & {
+            control: boolean;
+            question: string;
+            choice: ChoiceQuestion;
+            sentenceGold: boolean[];
+            leadGold: boolean;
           }
-        } finally {
-          await bench.close();
+        > = [];
+        let disagreements = 0;
+        const baseline: Array<Scored & { control: boolean }> = [];
+        const started = performance.now();
+        // A control asks its question's words again, so it runs on an app of its own: the agent trims
+        // the query and would otherwise be answered from the search cache with the gold pages listed.
+        for (const control of [false, true]) {
+          const asked = set.questions.filter((q) => q.control === control);
+          const bench = await startBenchApp(
+            web,
+            pageById,
+            new Map(asked.map((q) => [q.question.trim(), listedIn(order, q)])),
+          );
+          try {
+            for (const question of asked) {
+              const ctx = {
+                signal: new AbortController().signal,
+                logger: silentLogger(),
+                progress: () => undefined,
+                host: 'cli' as const,
+              };
+              const out = (await bench.app.registry.invoke(
+                'agent.search',
+                {
+                  query: question.question,
+                  include_answer: true,
+                  include_raw_content: 'text',
+                  max_results: 8,
+                  search_depth: depth,
+                },
+                ctx,
+              )) as {
+                answer: string;
+                results: Array<{ url: string; title: string; read: boolean; raw_content?: string | null }>;
+              };
+              const pageIds = out.results.map((r) => idOfUrl.get(r.url) ?? null);
+              const evidence = await pageEvidenceOf(question.question, out.results, bench.app, depth);
+              const isGold = (citation: number) => question.gold.includes(pageIds[citation - 1] ?? '');
+              const choice: ChoiceQuestion = {
+                control,
+                answerable: evidence.answerable,
+                pages: evidence.pages,
+                gold: evidence.pages.map((p) => isGold(p.citation)),
+              };
+              // Per page: the answer it would lead (the same sentences the product quotes) quotes a gold sentence.
+              const sentenceGold = evidence.pages.map((p) => {
+                const top = evidence.ranked.find((c) => c.citation === p.citation)!;
+                const text = renderQuotes(quotedSentences(evidence.ranked, top, 3));
+                return score(text, question, []).sentence;
+              });
+              // The bench's evidence must be the product's: the shipped model decides on it as the answer did.
+              const shipped = decide(shippedAnswerChoice(), choice);
+              const firstCited = citationNumbers(out.answer)[0] ?? null;
+              const answered = out.answer.trim() !== NO_ANSWER;
+              const shippedText = shipped.answered
+                ? renderQuotes(
+                    quotedSentences(evidence.ranked, evidence.ranked.find((c) => c.citation === shipped.citation)!, 3),
+                  )
+                : NO_ANSWER;
+              if (
+                shipped.answered !== answered ||
+                shippedText !== out.answer ||
+                (answered && shipped.citation !== firstCited)
+              )
+                disagreements++;
+              const leadGold = shipped.citation !== null && isGold(shipped.citation);
+              const cited = citationNumbers(out.answer).map((n) => pageIds[n - 1] ?? null);
+              const problems = checkAnswer(
+                out.answer,
+                out.results.map((r) => ({ text: r.raw_content ?? '' })),
+                { extractive: true },
+              );
+              system.push({
+                ...score(out.answer, question, cited),
+                verbatimProblems: problems.length,
+                control,
+                question: question.question,
+                choice,
+                sentenceGold,
+                leadGold,
+              });
+              if (process.env.BENCH_VERBOSE)
+                console.log(
+                  JSON.stringify({
+                    q: question.question,
+                    gold: question.excerpts.map((e) => e.content.slice(0, 200)),
+                    answer: out.answer,
+                    ok: system.at(-1),
+                  }),
+                );
+              const top = out.results[0];
+              const first = top?.raw_content ? (sentences(top.raw_content)[0]?.text ?? '') : '';
+              baseline.push({
+                ...score(first ? `${first} [1]` : NO_ANSWER, question, first ? [pageIds[0] ?? null] : []),
+                verbatimProblems: 0,
+                control,
+              });
+            }
+          } finally {
+            await bench.close();
+          }
         }
+        const seconds = (performance.now() - started) / 1000;
+        table.push(
+          summarise(
+            `quarry extractive (${depth}, ${order} order, ${(seconds / set.questions.length).toFixed(2)} s/question)`,
+            system,
+          ),
+        );
+        table.push(summarise(`baseline: first sentence of the top result (${order} order)`, baseline));
+        const rightOf = (r: Scored & { control: boolean }) => (r.control ? !r.answered : r.sentence);
+        const rows: AnsweredQuestion[] = system.map((r, i) => ({
+          question: r.question,
+          control: r.control,
+          right: { 'quarry as shipped': rightOf(r), 'first result': rightOf(baseline[i]!) },
+          cited: { 'quarry as shipped': r.firstGold, 'first result': baseline[i]!.firstGold },
+          lead: { 'quarry as shipped': r.leadGold, 'first result': baseline[i]!.firstGold },
+          choice: r.choice,
+          sentenceGold: r.sentenceGold,
+        }));
+        console.log(
+          disagreements === 0
+            ? `\nThe bench's page evidence decides as the product did on all ${rows.length} questions.`
+            : `\nWARNING: on ${disagreements} of ${rows.length} questions the shipped model decides otherwise on the bench's evidence than the answer did: the CV below does not measure the product.`,
+        );
+        if (disagreements > 0) process.exitCode = 1;
+        console.log(`\nCross-validated (${depth} depth, pages listed in ${order} order):`);
+        reportAnswerCv(rows, ['quarry as shipped', 'first result'], 'first result', { final: finalRequested() });
+        if (order === 'engine') reportShippedModel(rows, depth);
       }
-      const seconds = (performance.now() - started) / 1000;
-      table.push(
-        summarise(`quarry extractive (${depth}, ${(seconds / set.questions.length).toFixed(2)} s/question)`, system),
-      );
-      table.push(summarise('baseline: first sentence of the top result', baseline));
-      const rightOf = (r: Scored & { control: boolean }) => (r.control ? !r.answered : r.sentence);
-      const rows: AnsweredQuestion[] = system.map((r, i) => ({
-        question: r.question,
-        control: r.control,
-        right: { 'quarry as shipped': rightOf(r), 'first result': rightOf(baseline[i]!) },
-        cited: { 'quarry as shipped': r.firstGold, 'first result': baseline[i]!.firstGold },
-        lead: { 'quarry as shipped': r.leadGold, 'first result': baseline[i]!.firstGold },
-        choice: r.choice,
-        sentenceGold: r.sentenceGold,
-      }));
-      console.log(
-        disagreements === 0
-          ? `\nThe bench's page evidence decides as the product did on all ${rows.length} questions.`
-          : `\nWARNING: on ${disagreements} of ${rows.length} questions the shipped model decides otherwise on the bench's evidence than the answer did: the CV below does not measure the product.`,
-      );
-      if (disagreements > 0) process.exitCode = 1;
-      console.log(`\nCross-validated (${depth} depth):`);
-      reportAnswerCv(rows, ['quarry as shipped', 'first result'], 'first result', { final: finalRequested() });
-      reportShippedModel(rows, depth);
-    }
     const widths = table[0]!.map((_, c) => Math.max(...table.map((row) => row[c]!.length)));
     console.log('');
     for (const row of table)
