@@ -12,12 +12,8 @@ import { findInputShapeProblem } from './input-shape.js';
 const MCP_TOOL_NAME = /^[a-z][a-z0-9_]{0,63}$/;
 const CAPABILITY_ID = /^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$/;
 
-export type CallObserver = (event: {
-  id: string;
-  host: CallContext['host'];
-  durationMs: number;
-  status: string;
-}) => void;
+type CallEvent = { id: string; host: CallContext['host']; durationMs: number; status: string };
+export type CallObserver = (event: CallEvent) => void;
 
 export class CapabilityRegistry {
   private readonly byId = new Map<string, AnyCapability>();
