@@ -39,6 +39,16 @@ const CASES: Array<[string, string, string]> = [
     'an in-page nav left open around a listing and its description',
     'find a balance between your sofa',
   ],
+  [
+    'streamed-placeholders-broken.html',
+    "a streamed page whose placeholder's end tag broke (the next placeholders inside it)",
+    'type of mutual fund or exchange-traded fund',
+  ],
+  [
+    'streamed-placeholders-broken.html',
+    "a streamed page whose placeholder's id has a broken byte before its quote",
+    'hundreds of indexes you can track',
+  ],
 ];
 
 describe('malformed pages found by the fuzz', () => {
