@@ -162,6 +162,31 @@ export function holdsPageStart(element: Element): boolean {
   return element.querySelector('main, [role="main"], h1') !== null;
 }
 
+/** Section headings with a class: the article's own are built alike. (Card titles, often <h3>, are not sections.) */
+const SECTION_HEADINGS = 'h2[class]';
+/** Fewer alike headings than this inside furniture can be a teaser box's, made like the article's. */
+const LEFT_OPEN_SECTIONS = 3;
+
+/**
+ * Whether furniture holds several section headings built like (same tag and class) one of the article's outside
+ * it: a sign-up box or share bar holds no such sections, so its end tag was lost and the article's later sections
+ * are inside it.
+ */
+export function holdsArticleSections(element: Element): boolean {
+  const inside = element.querySelectorAll(SECTION_HEADINGS);
+  if (inside.length < LEFT_OPEN_SECTIONS) return false;
+  const outside = new Set<string>();
+  for (const heading of element.ownerDocument.querySelectorAll(SECTION_HEADINGS))
+    if (!element.contains(heading) && !inFurniture(heading)) outside.add(headingShape(heading));
+  let alike = 0;
+  for (const heading of inside) if (outside.has(headingShape(heading))) alike++;
+  return alike >= LEFT_OPEN_SECTIONS;
+}
+
+function headingShape(heading: Element): string {
+  return `${heading.localName}.${heading.getAttribute('class')}`;
+}
+
 /** True when the element looks like page furniture by its tag, ARIA role, or class/id names. */
 export function looksLikeFurniture(element: Element): boolean {
   const tag = element.localName;

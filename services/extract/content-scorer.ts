@@ -19,6 +19,7 @@
  */
 import {
   FURNITURE_TAGS,
+  holdsArticleSections,
   holdsPageStart,
   isNeverContent,
   looksLikeComments,
@@ -150,6 +151,7 @@ function isRemovable(
   if (comments && settings.discussion && own.linkChars <= own.chars * MENU_LINK_SHARE) return false;
   // Several paragraphs of unlinked prose under a class name only ("paywall", "byline-wrapper") are the text itself.
   if (!comments && isProseBlock(element, own)) return false;
+  if (!comments && holdsArticleSections(element)) return false;
   const pageWeight = comments ? page.root - Math.max(0, page.comments - own.weight) : page.root;
   if (own.weight < pageWeight * settings.keepFurnitureShare) return true;
   // A banner or a modal left open around the page's <main> or title is no mega-menu, however many links the page has.

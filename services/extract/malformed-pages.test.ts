@@ -49,6 +49,11 @@ const CASES: Array<[string, string, string]> = [
     "a streamed page whose placeholder's id has a broken byte before its quote",
     'hundreds of indexes you can track',
   ],
+  [
+    'signup-widget-left-open.html',
+    "a newsletter's sign-up box left open around the post's later sections",
+    'convenient way to link it up',
+  ],
 ];
 
 describe('malformed pages found by the fuzz', () => {
