@@ -54,6 +54,11 @@ const CASES: Array<[string, string, string]> = [
     "a newsletter's sign-up box left open around the post's later sections",
     'convenient way to link it up',
   ],
+  [
+    'filter-flyout-left-open.html',
+    'a non-modal filter flyout left open around the listing and its buying guide',
+    'find your perfect pair of headphones',
+  ],
 ];
 
 describe('malformed pages found by the fuzz', () => {
