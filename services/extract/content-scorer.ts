@@ -487,9 +487,29 @@ const LIST_LINK_WEIGHT = 0.4;
  * its list.
  */
 const LIST_PROSE_SHARE = 0.3;
-/** A pick with under about 120 words of prose loses to a list holding twice its weight. */
+/**
+ * A pick with under about 120 words of prose loses to a list holding twice its weight, and to a list it opens: a
+ * category page's intro above its products is read with them, so how many products the page holds (a page cut
+ * short holds fewer) does not decide whether any are read. A blurb below other text in the list's container (a
+ * short article under a categories menu) is not an intro and keeps the old rule.
+ */
 const SHORT_PROSE_WEIGHT = 600;
 const SHORT_PROSE_SHARE = 0.5;
+/** About one heading line: what may stand above an intro in its listing. */
+const INTRO_LEAD_CHARS = 120;
+
+/** Text `outer` holds before `inner`, counted as `stats` counts it (furniture gone, hidden parts skipped). */
+function charsBefore(inner: Element, outer: Element, stats: ContentStats): number {
+  let chars = 0;
+  for (let node: Element | null = inner; node && node !== outer; node = node.parentElement)
+    for (let previous = node.previousElementSibling; previous; previous = previous.previousElementSibling)
+      chars += stats.of(previous).chars;
+  return chars;
+}
+
+function opensList(blurb: Element, list: Element, stats: ContentStats): boolean {
+  return list !== blurb && list.contains(blurb) && charsBefore(blurb, list, stats) <= INTRO_LEAD_CHARS;
+}
 
 /** The walk's pick, and the measure it was picked by (later steps judge with the same numbers). */
 function walkDown(
@@ -502,7 +522,9 @@ function walkDown(
   const byList = descend(root, lists, settings.descendShare);
   const proseWeight = prose.of(byProse).weight;
   const listWeight = lists.of(byList).weight;
-  const short = proseWeight < SHORT_PROSE_WEIGHT && proseWeight < listWeight * SHORT_PROSE_SHARE;
+  const short =
+    proseWeight < SHORT_PROSE_WEIGHT &&
+    (proseWeight < listWeight * SHORT_PROSE_SHARE || opensList(byProse, byList, prose));
   if (byList === byProse || (proseWeight >= listWeight * LIST_PROSE_SHARE && !short))
     return { element: byProse, stats: prose };
   return { element: byList, stats: lists };

@@ -59,6 +59,11 @@ const CASES: Array<[string, string, string]> = [
     'a non-modal filter flyout left open around the listing and its buying guide',
     'find your perfect pair of headphones',
   ],
+  [
+    'category-page-cut-short.html',
+    'a category page cut off in its product grid, below an intro',
+    'Friant Zone Too Tasker',
+  ],
 ];
 
 describe('malformed pages found by the fuzz', () => {
