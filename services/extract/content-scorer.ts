@@ -415,6 +415,8 @@ function continuationKind(element: Element): string | null {
  * class (what the broken markup opened). Blocks there built like the body's own (the kind and class of a block
  * inside it) that hold prose join it again; so much prose built alike is not a footer's. Blocks inside containers
  * the site named otherwise (a related box's cards, a sidebar) are not looked into. Furniture is gone already.
+ * The same holds when the walk stopped in a wrapper without class or id (a stray <form> or <font> the broken markup
+ * opened around part of the body): sites name their own containers; a named pick the walk found is left as it is.
  */
 function rejoinStrayContinuation(named: Element, root: Element, stats: ContentStats): void {
   const inside = new Set<string>();
@@ -438,6 +440,9 @@ function rejoinStrayContinuation(named: Element, root: Element, stats: ContentSt
   if (weight < CONTINUATION_MIN_WEIGHT) return;
   for (const element of found) named.appendChild(element);
 }
+
+/** A wrapper the site did not name: no class, no id. */
+const isUnnamed = (element: Element): boolean => !element.getAttribute('class')?.trim() && !element.id;
 
 /** A continuation is prose: a block with more link text than this share is a list of pointers. */
 const CONTINUATION_LINK_SHARE = 0.3;
@@ -540,7 +545,7 @@ export function selectContent(root: Element, settings: ScorerSettings = DEFAULT_
   const named = namedContent(root, prose, settings.namedShare);
   const walked = named ? { element: named, stats: prose } : walkDown(root, prose, settings);
   const { stats } = walked;
-  if (named) rejoinStrayContinuation(named, root, stats);
+  if (named || isUnnamed(walked.element)) rejoinStrayContinuation(walked.element, root, stats);
   const chosen = named ?? withLeadSiblings(walked.element, root, stats);
   trimTail(chosen, stats);
   removeLinkLists(chosen, stats, settings, stats.of(chosen).chars);

@@ -64,6 +64,7 @@ const CASES: Array<[string, string, string]> = [
     'a category page cut off in its product grid, below an intro',
     'Friant Zone Too Tasker',
   ],
+  ['stray-form-around-course-page.html', 'a stray <form> around the first part of a page', 'Work in a marketing team'],
 ];
 
 describe('malformed pages found by the fuzz', () => {
