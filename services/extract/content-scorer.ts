@@ -62,6 +62,25 @@ const MENU_LINK_SHARE = 0.6;
  */
 const OWN_PROSE_WEIGHT = 800;
 
+/**
+ * Replies a stray end tag put after their comment section's end: blocks following it built like the blocks inside
+ * it (same tag and first class: a reply's `div.comment`). They are still the discussion, not the page's own prose;
+ * the page's own prose (the post, the article) comes before its comments.
+ */
+function displacedRepliesWeight(section: Element, stats: ContentStats): number {
+  const inside = new Set<string>();
+  for (const element of section.querySelectorAll('div[class], section[class], article[class], li[class]'))
+    inside.add(signature(element));
+  let weight = 0;
+  const visit = (element: Element): void => {
+    if (element.getAttribute('class')?.trim() && inside.has(signature(element))) weight += stats.of(element).weight;
+    else for (const child of childElements(element)) visit(child);
+  };
+  for (let node: Element | null = section; node; node = node.parentElement)
+    for (let next = node.nextElementSibling; next; next = next.nextElementSibling) visit(next);
+  return weight;
+}
+
 /** schema.org types of a thread's posts (not of reviews, whose texts are named alike too). */
 const POST_TYPES = ['DiscussionForumPosting', 'Comment', 'Answer', 'Question', 'SocialMediaPosting']
   .map((type) => `[itemtype*="${type}"]`)
@@ -160,7 +179,7 @@ function isRemovable(
   if (own.linkChars > own.chars * MENU_LINK_SHARE)
     return !holdsProseBlock(element, stats, pageWeight * settings.keepFurnitureShare);
   if (!comments) return false;
-  const outside = pageWeight - own.weight;
+  const outside = pageWeight - own.weight - displacedRepliesWeight(element, stats);
   // A page that names its article body has content of its own, however short the post above the comments.
   if (hasBody && outside > 0) return true;
   return outside >= OWN_PROSE_WEIGHT;

@@ -65,6 +65,11 @@ const CASES: Array<[string, string, string]> = [
     'Friant Zone Too Tasker',
   ],
   ['stray-form-around-course-page.html', 'a stray <form> around the first part of a page', 'Work in a marketing team'],
+  [
+    'replies-after-comment-section.html',
+    'a thread whose later replies stray end tags put after its comment list',
+    'Very interested and curious about the ergonomic ref counting',
+  ],
 ];
 
 describe('malformed pages found by the fuzz', () => {
