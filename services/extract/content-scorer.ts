@@ -163,7 +163,7 @@ function isRemovable(
   settings: ScorerSettings,
   hasBody: boolean,
 ): boolean {
-  if (isCardHeader(element)) return false;
+  if (isCardHeader(element, stats)) return false;
   if (isNeverContent(element)) return true;
   const own = stats.of(element);
   // On a discussion page the comment sections are the replies, unless they are mostly links.
@@ -199,14 +199,26 @@ function holdsProseBlock(element: Element, stats: ContentStats, weight: number):
   return false;
 }
 
-/** The <header> of one of many articles built alike (a news river's cards): it holds the card's headline and teaser. */
-function isCardHeader(element: Element): boolean {
+/**
+ * The <header> of one of many articles built alike (a news river's cards): it holds the card's headline and teaser.
+ * A header that is most of its card counts the cards over the page, not in one parent: a river the layout splits
+ * into groups of three (around ads, or a page cut short) is still a river. (A forum post's header, its author and
+ * date, is a small part of the post, and stays furniture.)
+ */
+function isCardHeader(element: Element, stats: ContentStats): boolean {
   if (element.localName !== 'header') return false;
   const card = element.closest('article');
   const list = card?.parentElement;
   if (!card || !list) return false;
-  return (alikeCounts(childElements(list)).get(signature(card)) ?? 0) >= LIST_ITEMS;
+  const wanted = signature(card);
+  if ((alikeCounts(childElements(list)).get(wanted) ?? 0) >= LIST_ITEMS) return true;
+  if (stats.of(element).chars < stats.of(card).chars * CARD_HEADER_SHARE) return false;
+  let alike = 0;
+  for (const article of element.ownerDocument.querySelectorAll('article'))
+    if (signature(article) === wanted && ++alike >= LIST_ITEMS) return true;
+  return false;
 }
+const CARD_HEADER_SHARE = 0.5;
 
 /** About three full paragraphs. */
 const PROSE_BLOCK_WEIGHT = 600;

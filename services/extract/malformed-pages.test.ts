@@ -70,6 +70,16 @@ const CASES: Array<[string, string, string]> = [
     'a thread whose later replies stray end tags put after its comment list',
     'Very interested and curious about the ergonomic ref counting',
   ],
+  [
+    'second-title-end-tag-broken.html',
+    'a page whose second <title> has a broken end tag',
+    'Structured data analysis involves extracting',
+  ],
+  [
+    'news-river-in-groups-of-three.html',
+    'a news river in sections of three cards, each card its <header>',
+    'Hands on: AirPods Pro 3 Live Translation',
+  ],
 ];
 
 describe('malformed pages found by the fuzz', () => {
@@ -85,6 +95,14 @@ describe('malformed pages found by the fuzz', () => {
 describe('a <title> that never ends', () => {
   it('ends at the next tag: the title is the text before it', () => {
     expect(read('title-end-tag-broken.html').title).toBe('Wendi Weiner | Legal, Executive, & Board Resume Writer');
+  });
+});
+
+describe('a second <title> that never ends', () => {
+  it('ends at the next tag too, so the page is read', () => {
+    const result = read('second-title-end-tag-broken.html');
+    expect(result.title).toBe('Data Analytics Platforms: Features and Benefits - Dataversity');
+    expect(result.text).not.toContain('</title>');
   });
 });
 

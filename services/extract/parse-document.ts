@@ -35,15 +35,28 @@ const LONG_CLASS = new RegExp(
 
 /**
  * A <title> whose end tag is broken (`</ti\uFFFDtle>`) holds the rest of the page as its text, in a browser too, which
- * then shows an empty page. No title holds markup, so one that never ends ends at the next tag.
+ * then shows an empty page. No title holds markup, so one that never ends ends at the next tag. Every title is
+ * checked: a page can have two (a theme's and a plugin's), and an end tag found after the next title's start is
+ * that one's, not this one's.
  */
 function withClosedTitle(html: string): string {
-  const start = /<title\b[^>]*>/i.exec(html);
-  if (!start) return html;
-  const from = start.index + start[0].length;
-  if (/<\/title\s*>/i.test(html.slice(from))) return html;
-  const next = html.indexOf('<', from);
-  return next < 0 ? html : `${html.slice(0, next)}</title>${html.slice(next)}`;
+  const ends = /<\/title\s*>/gi;
+  const laterStarts = /<title\b/gi;
+  let repaired = html;
+  let inserted = 0;
+  for (const start of html.matchAll(/<title\b[^>]*>/gi)) {
+    const from = (start.index ?? 0) + start[0].length;
+    ends.lastIndex = from;
+    const end = ends.exec(html)?.index ?? -1;
+    laterStarts.lastIndex = from;
+    const nextStart = laterStarts.exec(html)?.index ?? -1;
+    if (end >= 0 && (nextStart < 0 || nextStart > end)) continue;
+    const next = html.indexOf('<', from);
+    if (next < 0) break;
+    repaired = `${repaired.slice(0, next + inserted)}</title>${repaired.slice(next + inserted)}`;
+    inserted += '</title>'.length;
+  }
+  return repaired;
 }
 
 /** A huge class attribute loses its tail, not the page: linkedom would throw a RangeError on it. */
