@@ -148,15 +148,14 @@ export function isNeverContent(element: Element): boolean {
   if (tag === 'dialog' || tag === 'footer' || tag === 'nav') return true;
   // The site's header (not an article's own header with its title and byline).
   if (tag === 'header' && !element.closest('article, main, [role="main"]')) return true;
-  const consent = CONSENT_NAME.test(names(element));
   const modal = element.getAttribute('aria-modal');
   if (modal === 'true') return true;
   const role = element.getAttribute('role');
   // A dialog that says it is not modal (a filter flyout, a mini-cart) sits beside the page, not over it: it is
   // furniture judged by what it holds, so one left open around the listing keeps it.
-  if (role && OVERLAY_ROLES.has(role)) return modal !== 'false' || consent;
+  if (role && OVERLAY_ROLES.has(role) && modal !== 'false') return true;
   if (role === 'contentinfo' || role === 'navigation') return true;
-  return consent;
+  return CONSENT_NAME.test(names(element));
 }
 
 /**

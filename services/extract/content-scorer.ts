@@ -27,6 +27,7 @@ import {
 } from './boilerplate.js';
 import { ContentStats, isSkipped } from './content-stats.js';
 import { removeDuplicateSiblings } from './duplicate-siblings.js';
+import { followingWithin, precedingWithin } from './document-order.js';
 import { trimTail } from './tail-trim.js';
 import { HEADING_TAGS } from './html-tags.js';
 
@@ -76,8 +77,7 @@ function displacedRepliesWeight(section: Element, stats: ContentStats): number {
     if (element.getAttribute('class')?.trim() && inside.has(signature(element))) weight += stats.of(element).weight;
     else for (const child of childElements(element)) visit(child);
   };
-  for (let node: Element | null = section; node; node = node.parentElement)
-    for (let next = node.nextElementSibling; next; next = next.nextElementSibling) visit(next);
+  for (const next of followingWithin(section, null)) visit(next);
   return weight;
 }
 
@@ -465,8 +465,7 @@ function rejoinStrayContinuation(named: Element, root: Element, stats: ContentSt
     } else if (!TEXT_BLOCK_KINDS.has(element.localName) && !element.getAttribute('class')?.trim())
       for (const child of childElements(element)) collect(child);
   };
-  for (let node: Element | null = named; node && node !== root; node = node.parentElement)
-    for (let next = node.nextElementSibling; next; next = next.nextElementSibling) collect(next);
+  for (const next of followingWithin(named, root)) collect(next);
   const weight = found.reduce((sum, element) => sum + stats.of(element).weight, 0);
   if (weight < CONTINUATION_MIN_WEIGHT) return;
   for (const element of found) named.appendChild(element);
@@ -537,9 +536,7 @@ const INTRO_LEAD_CHARS = 120;
 /** Text `outer` holds before `inner`, counted as `stats` counts it (furniture gone, hidden parts skipped). */
 function charsBefore(inner: Element, outer: Element, stats: ContentStats): number {
   let chars = 0;
-  for (let node: Element | null = inner; node && node !== outer; node = node.parentElement)
-    for (let previous = node.previousElementSibling; previous; previous = previous.previousElementSibling)
-      chars += stats.of(previous).chars;
+  for (const previous of precedingWithin(inner, outer)) chars += stats.of(previous).chars;
   return chars;
 }
 

@@ -6,6 +6,7 @@
  * density and furniture names cannot see them.
  */
 import type { ContentStats } from './content-stats.js';
+import { precedingWithin } from './document-order.js';
 
 const CUE =
   /^(more (from|stories|news|articles|on|in|to read|like this)|(other|latest|top|popular|recent|trending|similar|related|recommended|featured|partner) (stories|news|articles|posts|reads|videos|content|coverage)|related|recommended( for you)?|our latest stories|read (more|next|also)|also read|you (may|might) (also )?like|most (popular|read|viewed|shared)|trending( now)?|partner news|what to read next|editor'?s picks|(\d+ )?comments?|leave a (reply|comment)|join the (conversation|discussion)|discussion)\b/i;
@@ -33,10 +34,7 @@ function isCueHeading(element: Element): boolean {
 /** Prose weight of everything in `container` that comes before `element` in document order. */
 function weightBefore(element: Element, container: Element, stats: ContentStats): number {
   let weight = 0;
-  for (let node: Element | null = element; node && node !== container; node = node.parentElement) {
-    for (let sibling = node.previousElementSibling; sibling; sibling = sibling.previousElementSibling)
-      weight += stats.of(sibling).weight;
-  }
+  for (const previous of precedingWithin(element, container)) weight += stats.of(previous).weight;
   return weight;
 }
 
