@@ -3,7 +3,10 @@
  * intro's lead, the body above a cue) and looks through after one (a body's stray continuation, displaced replies).
  */
 
-/** Elements inside `container` that come before `element` and do not hold it: its and its ancestors' earlier siblings. */
+/**
+ * Elements inside `container` that come before `element` and do not hold it: its and its ancestors' earlier
+ * siblings.
+ */
 export function* precedingWithin(element: Element, container: Element): Generator<Element> {
   for (let node: Element | null = element; node && node !== container; node = node.parentElement)
     for (let previous = node.previousElementSibling; previous; previous = previous.previousElementSibling)
