@@ -25,9 +25,11 @@ import {
   looksLikeComments,
   looksLikeFurniture,
 } from './boilerplate.js';
+import { alikeCounts, childElements, LIST_ITEMS, signature } from './alike.js';
 import { ContentStats, isSkipped } from './content-stats.js';
 import { removeDuplicateSiblings } from './duplicate-siblings.js';
 import { followingWithin, precedingWithin } from './document-order.js';
+import { riverAfter } from './teaser-river.js';
 import { trimTail } from './tail-trim.js';
 import { HEADING_TAGS } from './html-tags.js';
 
@@ -134,12 +136,6 @@ const LINK_LIST_CANDIDATES = new Set([
   'footer',
   'aside',
 ]);
-
-function childElements(element: Element): Element[] {
-  const children: Element[] = [];
-  for (let child = element.firstElementChild; child; child = child.nextElementSibling) children.push(child);
-  return children;
-}
 
 /** The page's prose weight, and how much of it its comment sections hold (the outermost ones, before any removal). */
 interface PageWeights {
@@ -290,8 +286,24 @@ function namesBody(root: Element, stats: ContentStats): boolean {
 /** About 40 words: a short post introducing an open thread still counts as the page's own content. */
 const NAMED_BODY_MIN_WEIGHT = 200;
 
+/**
+ * A story a teaser river can follow: several paragraphs of prose nearly free of links that the site marks as an
+ * article (it is one, is in one, holds one, or is named so). A listing's intro above its items is not marked so, and
+ * there the items are the content.
+ */
+function isStory(element: Element, stats: ContentStats): boolean {
+  const own = stats.of(element);
+  if (own.weight < PROSE_BLOCK_WEIGHT || own.linkChars > own.chars * PROSE_LINK_SHARE) return false;
+  return (
+    element.closest('article, [itemtype*="Article"]') !== null ||
+    element.querySelectorAll('article').length === 1 ||
+    STORY_NAME.test(element.getAttribute('class') ?? '')
+  );
+}
+const STORY_NAME = /\b(article|post|story)\b/i;
+
 function descend(root: Element, stats: ContentStats, share: number): Element {
-  const needed = stats.of(root).weight * share;
+  let needed = stats.of(root).weight * share;
   let current = root;
   for (;;) {
     let best: Element | null = null;
@@ -304,7 +316,12 @@ function descend(root: Element, stats: ContentStats, share: number): Element {
         bestWeight = weight;
       }
     }
-    if (!best || bestWeight < needed || bestWeight <= 0) return current;
+    if (!best || bestWeight <= 0) return current;
+    if (bestWeight < needed) {
+      const river = isStory(best, stats) ? riverAfter(best, stats) * share : 0;
+      if (bestWeight < needed - river) return current;
+      needed -= river;
+    }
     current = best;
   }
 }
@@ -339,19 +356,6 @@ function removeLinkLists(
     else if (!linkHeavy[i] && (alike.get(signature(child)) ?? 0) < LIST_ITEMS)
       removeLinkLists(child, stats, settings, containerChars);
   });
-}
-
-/** Siblings built alike (same tag and first class) this many times are the items of a list. */
-const LIST_ITEMS = 5;
-
-function signature(element: Element): string {
-  return `${element.localName}.${(element.getAttribute('class') ?? '').trim().split(/\s+/)[0] ?? ''}`;
-}
-
-function alikeCounts(elements: Element[]): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const element of elements) counts.set(signature(element), (counts.get(signature(element)) ?? 0) + 1);
-  return counts;
 }
 
 function hasOwnText(element: Element): boolean {

@@ -167,3 +167,24 @@ describe('extract on a Zyte benchmark article with a photo gallery', () => {
     expect(result.text).toContain('New vehicle sales in the Houston area plunged 10 percent last month');
   });
 });
+
+describe('extract on stories followed by a river of other stories', () => {
+  it('leaves out the teasers of other stories that hold as much prose as the article (Digg)', () => {
+    const truth = zyteTruth('zyte-digg-stadia-reviews');
+    const result = extract(loadPage('zyte-digg-stadia-reviews.html.gz'), truth.url);
+    expect(wordScore(truth.articleBody, result.text).f1).toBeGreaterThan(0.95);
+    expect(result.text).toContain('You might be surprised.');
+    expect(result.text).not.toContain('herding reindeer');
+  });
+
+  it('leaves out the related articles after a blog post named as an article (Shopify)', () => {
+    const score = run('article-before-related-river');
+    expect(score.f1).toBeGreaterThan(0.95);
+  });
+
+  it("keeps a listing's items after its intro: an intro the site does not mark as an article", () => {
+    const score = run('listing-intro-before-items');
+    expect(score.f1).toBeGreaterThan(0.95);
+    expect(score.text).toContain('Novice 2 is designed to fit comfortably');
+  });
+});
