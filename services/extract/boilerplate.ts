@@ -146,8 +146,10 @@ export function isNeverContent(element: Element): boolean {
   if (holdsPageStart(element)) return false;
   const tag = element.localName;
   if (tag === 'dialog' || tag === 'footer' || tag === 'nav') return true;
-  // The site's header (not an article's own header with its title and byline).
-  if (tag === 'header' && !element.closest('article, main, [role="main"]')) return true;
+  // The site's header (not an article's own header with its title and byline, nor a section a page builder wrote as
+  // a <header> around the article's paragraphs, which broken markup can put outside <main>).
+  if (tag === 'header' && !element.closest('article, main, [role="main"]') && !holdsBodyParagraphs(element))
+    return true;
   const modal = element.getAttribute('aria-modal');
   if (modal === 'true') return true;
   const role = element.getAttribute('role');
@@ -156,6 +158,22 @@ export function isNeverContent(element: Element): boolean {
   if (role && OVERLAY_ROLES.has(role) && modal !== 'false') return true;
   if (role === 'contentinfo' || role === 'navigation') return true;
   return CONSENT_NAME.test(names(element));
+}
+
+/** A paragraph of an article's body: a <p> of this many characters or more (a menu's promo blurb is shorter). */
+const BODY_PARAGRAPH_CHARS = 150;
+/** A site header holds no run of body paragraphs; an article holds several. */
+const HEADER_BODY_PARAGRAPHS = 3;
+
+export function isBodyParagraph(element: Element): boolean {
+  return element.localName === 'p' && (element.textContent ?? '').trim().length >= BODY_PARAGRAPH_CHARS;
+}
+
+function holdsBodyParagraphs(element: Element): boolean {
+  let found = 0;
+  for (const paragraph of element.querySelectorAll('p'))
+    if (isBodyParagraph(paragraph) && ++found >= HEADER_BODY_PARAGRAPHS) return true;
+  return false;
 }
 
 /**

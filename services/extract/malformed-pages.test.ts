@@ -80,6 +80,11 @@ const CASES: Array<[string, string, string]> = [
     'a news river in sections of three cards, each card its <header>',
     'Hands on: AirPods Pro 3 Live Translation',
   ],
+  [
+    'page-builder-header-outside-main.html',
+    "a page builder's <header> section around the article, which stray tags put outside <main>",
+    'figure out what your ideal clients are actually searching for',
+  ],
 ];
 
 describe('malformed pages found by the fuzz', () => {

@@ -5,6 +5,7 @@
  * comment threads right after the body, in the same container, where link
  * density and furniture names cannot see them.
  */
+import { isBodyParagraph } from './boilerplate.js';
 import type { ContentStats } from './content-stats.js';
 import { precedingWithin } from './document-order.js';
 
@@ -38,12 +39,9 @@ function weightBefore(element: Element, container: Element, stats: ContentStats)
   return weight;
 }
 
-const BODY_PARAGRAPH_CHARS = 150;
-
 function bodyContinues(node: Element): boolean {
-  for (let sibling = node.nextElementSibling; sibling; sibling = sibling.nextElementSibling) {
-    if (sibling.localName === 'p' && (sibling.textContent ?? '').trim().length >= BODY_PARAGRAPH_CHARS) return true;
-  }
+  for (let sibling = node.nextElementSibling; sibling; sibling = sibling.nextElementSibling)
+    if (isBodyParagraph(sibling)) return true;
   return false;
 }
 
