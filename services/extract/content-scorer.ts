@@ -137,10 +137,14 @@ const LINK_LIST_CANDIDATES = new Set([
   'aside',
 ]);
 
-/** The page's prose weight, and how much of it its comment sections hold (the outermost ones, before any removal). */
+/**
+ * The page's prose weight, how much of it its comment sections hold (the outermost ones, before any removal), and
+ * its named article body.
+ */
 interface PageWeights {
   root: number;
   comments: number;
+  namedBody: Element | null;
 }
 
 /**
@@ -167,6 +171,7 @@ function isRemovable(
   // Several paragraphs of unlinked prose under a class name only ("paywall", "byline-wrapper") are the text itself.
   if (!comments && isProseBlock(element, own)) return false;
   if (!comments && holdsArticleSections(element)) return false;
+  if (!comments && page.namedBody && element.contains(page.namedBody)) return false;
   const pageWeight = comments ? page.root - Math.max(0, page.comments - own.weight) : page.root;
   if (own.weight < pageWeight * settings.keepFurnitureShare) return true;
   // A banner or a modal left open around the page's <main> or title is no mega-menu, however many links the page has.
@@ -179,6 +184,18 @@ function isRemovable(
   // A page that names its article body has content of its own, however short the post above the comments.
   if (hasBody && outside > 0) return true;
   return outside >= OWN_PROSE_WEIGHT;
+}
+
+/**
+ * The page's named article body: the heaviest container named as one, when it holds a fair share of the page's
+ * prose. Furniture holding it was left open around it (a share bar whose end tags were lost before the body); a
+ * teaser box's named snippets are lighter than the article's own body.
+ */
+function namedBodyOf(root: Element, stats: ContentStats): Element | null {
+  let heaviest: Element | null = null;
+  for (const named of root.querySelectorAll(CONTENT_SELECTOR))
+    if (!heaviest || stats.of(named).weight > stats.of(heaviest).weight) heaviest = named;
+  return heaviest && stats.of(heaviest).weight >= stats.of(root).weight * NAMED_PART_SHARE ? heaviest : null;
 }
 
 /**
@@ -570,7 +587,11 @@ function walkDown(
 /** The element holding the page's main content; `root` is <body> (or <html>). */
 export function selectContent(root: Element, settings: ScorerSettings = DEFAULT_SETTINGS): Element {
   const before = new ContentStats(root);
-  const page = { root: before.of(root).weight, comments: commentSectionsWeight(root, before) };
+  const page = {
+    root: before.of(root).weight,
+    comments: commentSectionsWeight(root, before),
+    namedBody: namedBodyOf(root, before),
+  };
   removeFurniture(root, before, page, settings, namesBody(root, before));
   removeDuplicateSiblings(root, before);
   const prose = new ContentStats(root);

@@ -85,6 +85,11 @@ const CASES: Array<[string, string, string]> = [
     "a page builder's <header> section around the article, which stray tags put outside <main>",
     'figure out what your ideal clients are actually searching for',
   ],
+  [
+    'share-bar-left-open-around-body.html',
+    'a share bar whose end tags were lost before the named article body',
+    'Fourth Energy Technology Development Plan',
+  ],
 ];
 
 describe('malformed pages found by the fuzz', () => {
