@@ -181,8 +181,16 @@ function holdsBodyParagraphs(element: Element): boolean {
  * inside it. (A site header's logo in an <h1> makes it no more than furniture: it is judged by what it holds.)
  */
 export function holdsPageStart(element: Element): boolean {
-  return element.querySelector('main, [role="main"], h1') !== null;
+  if (element.querySelector('main, [role="main"]')) return true;
+  // A dialog's own title is no page's start: a terms-of-service modal that broken markup put inside the footer (or
+  // inside another modal) leaves those furniture.
+  for (const heading of element.querySelectorAll('h1')) {
+    const dialog = heading.parentElement?.closest(DIALOG_SELECTOR);
+    if (!dialog || !element.contains(dialog) || dialog === element) return true;
+  }
+  return false;
 }
+const DIALOG_SELECTOR = 'dialog, [role="dialog"], [role="alertdialog"], [aria-modal="true"]';
 
 /** Section headings with a class: the article's own are built alike. (Card titles, often <h3>, are not sections.) */
 const SECTION_HEADINGS = 'h2[class]';

@@ -90,6 +90,11 @@ const CASES: Array<[string, string, string]> = [
     'a share bar whose end tags were lost before the named article body',
     'Fourth Energy Technology Development Plan',
   ],
+  [
+    'dialog-title-in-footer.html',
+    "a footer holding a terms-of-service modal whose title is an <h1>, beside a product's short text",
+    'combines soft Merino wool',
+  ],
 ];
 
 describe('malformed pages found by the fuzz', () => {
