@@ -54,8 +54,9 @@ function isSkippedEvenIfRevealed(element: Element): boolean {
 }
 
 /**
- * No word of prose is longer than this; a longer unbroken run (a broken `&aaaa…;` reference, a base64 blob, a row
- * of dashes) counts as this long, so junk no one reads cannot outweigh an article. Scripts written without spaces
+ * No word of prose is longer than this; a longer unbroken run (a broken `&aaaa…;` or `&#9999…;` reference, a base64
+ * blob, a row of dashes) is no word and counts for nothing, so junk no one reads cannot outweigh an article or a
+ * listing without prose. Scripts written without spaces
  * (CJK, Thai, Lao, Khmer, Myanmar, Tibetan) have sentence-long runs and are counted in full.
  */
 export const LONGEST_WORD_CHARS = 64;
@@ -77,15 +78,17 @@ function isWrittenWithoutSpaces(code: number): boolean {
   return (code >= 0x0e00 && code <= 0x109f) || (code >= 0x1780 && code <= 0x17ff);
 }
 
-/** Visible characters of a text, each run beyond LONGEST_WORD_CHARS not counted (unless without-spaces script). */
+/** Visible characters of a text, without runs longer than LONGEST_WORD_CHARS (unless a without-spaces script). */
 export function nonSpaceLength(text: string): number {
   let count = 0;
   let run = 0;
+  let counted = 0;
   let spaceless = false;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     if (code <= 32 || code === 160) {
       run = 0;
+      counted = 0;
       spaceless = false;
       continue;
     }
@@ -93,9 +96,16 @@ export function nonSpaceLength(text: string): number {
     if (!spaceless && isWrittenWithoutSpaces(code)) {
       spaceless = true;
       // The run's characters not counted so far count after all.
-      if (run > LONGEST_WORD_CHARS) count += run - 1 - LONGEST_WORD_CHARS;
+      count += run - 1 - counted;
+      counted = run - 1;
     }
-    if (run <= LONGEST_WORD_CHARS || spaceless) count++;
+    if (spaceless || run <= LONGEST_WORD_CHARS) {
+      count++;
+      counted++;
+    } else if (counted > 0) {
+      count -= counted;
+      counted = 0;
+    }
   }
   return count;
 }

@@ -95,6 +95,11 @@ const CASES: Array<[string, string, string]> = [
     "a footer holding a terms-of-service modal whose title is an <h1>, beside a product's short text",
     'combines soft Merino wool',
   ],
+  [
+    'broken-references-outweigh-listing.html',
+    'a product listing without prose beside broken references of hundreds of digits',
+    'Sport Recreational Helmet Vent Light',
+  ],
 ];
 
 describe('malformed pages found by the fuzz', () => {
@@ -132,13 +137,16 @@ describe('body content before <html>', () => {
   });
 });
 
-describe('an over-long unbroken run counts as one long word in the content scorer', () => {
-  it('caps a run of letters, not text written without spaces', async () => {
+describe('an over-long unbroken run counts for nothing in the content scorer', () => {
+  it('drops a run longer than any word, not text written without spaces', async () => {
     const { nonSpaceLength, LONGEST_WORD_CHARS } = await import('./content-stats.js');
-    expect(nonSpaceLength(`&${'a'.repeat(9666)};`)).toBe(LONGEST_WORD_CHARS);
+    expect(nonSpaceLength(`&${'a'.repeat(9666)};`)).toBe(0);
+    expect(nonSpaceLength(`&#${'9'.repeat(200)}; 12 results`)).toBe(9);
+    expect(nonSpaceLength('a'.repeat(LONGEST_WORD_CHARS))).toBe(LONGEST_WORD_CHARS);
     expect(nonSpaceLength('two words')).toBe(8);
     expect(nonSpaceLength('瞑想'.repeat(100))).toBe(200);
+    expect(nonSpaceLength(`${'a'.repeat(100)}瞑想`)).toBe(102);
     // Invalid bytes decode to U+FFFD, which is no script written without spaces.
-    expect(nonSpaceLength(`&${'a'.repeat(700)}\uFFFD${'a'.repeat(700)};`)).toBe(LONGEST_WORD_CHARS);
+    expect(nonSpaceLength(`&${'a'.repeat(700)}\uFFFD${'a'.repeat(700)};`)).toBe(0);
   });
 });
