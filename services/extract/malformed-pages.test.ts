@@ -100,6 +100,11 @@ const CASES: Array<[string, string, string]> = [
     'a product listing without prose beside broken references of hundreds of digits',
     'Sport Recreational Helmet Vent Light',
   ],
+  [
+    'script-attribute-broken-by-quote.html',
+    "a docs page whose Alpine x-data program a stray quote turned into the element's text",
+    'Embark on a comprehensive learning path',
+  ],
 ];
 
 describe('malformed pages found by the fuzz', () => {
@@ -134,6 +139,24 @@ describe('a second <title> that never ends', () => {
 describe('body content before <html>', () => {
   it('keeps the attributes of the <html> that follows, as a browser merges them', () => {
     expect(read('start-tag-before-html.html').metadata.language).toBe('en');
+  });
+});
+
+describe('program source read as text', () => {
+  it('tells a program from prose by its braces and punctuation', async () => {
+    const { isProgramSource } = await import('./machine-text.js');
+    const program = [
+      'async askQuestion() { const question = this.currentQuestion.trim(); if (!question) { return }',
+      "this.messages.push({ role: 'user', content: question });",
+      "this.$nextTick(() => { this.$refs.input.style.height = 'auto' }) }",
+    ].join(' ');
+    expect(isProgramSource(program)).toBe(true);
+    const prose = [
+      'In this guide series (four parts), you will gain hands-on experience with Docker, starting with installing',
+      'and setting up Docker Desktop on your computer; then you will run your first container, build an image and',
+      'push it to a registry.',
+    ].join(' ');
+    expect(isProgramSource(prose)).toBe(false);
   });
 });
 
