@@ -15,9 +15,3 @@ export function alikeCounts(elements: Element[]): Map<string, number> {
   for (const element of elements) counts.set(signature(element), (counts.get(signature(element)) ?? 0) + 1);
   return counts;
 }
-
-export function childElements(element: Element): Element[] {
-  const children: Element[] = [];
-  for (let child = element.firstElementChild; child; child = child.nextElementSibling) children.push(child);
-  return children;
-}

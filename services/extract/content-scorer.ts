@@ -25,7 +25,7 @@ import {
   looksLikeComments,
   looksLikeFurniture,
 } from './boilerplate.js';
-import { alikeCounts, childElements, LIST_ITEMS, signature } from './alike.js';
+import { alikeCounts, LIST_ITEMS, signature } from './alike.js';
 import { ContentStats, isSkipped } from './content-stats.js';
 import { removeDuplicateSiblings } from './duplicate-siblings.js';
 import { followingWithin, precedingWithin } from './document-order.js';
@@ -136,6 +136,12 @@ const LINK_LIST_CANDIDATES = new Set([
   'footer',
   'aside',
 ]);
+
+function childElements(element: Element): Element[] {
+  const children: Element[] = [];
+  for (let child = element.firstElementChild; child; child = child.nextElementSibling) children.push(child);
+  return children;
+}
 
 /**
  * The page's prose weight, how much of it its comment sections hold (the outermost ones, before any removal), and

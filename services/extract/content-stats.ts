@@ -56,8 +56,8 @@ function isSkippedEvenIfRevealed(element: Element): boolean {
 /**
  * No word of prose is longer than this; a longer unbroken run (a broken `&aaaa…;` or `&#9999…;` reference, a base64
  * blob, a row of dashes) is no word and counts for nothing, so junk no one reads cannot outweigh an article or a
- * listing without prose. Scripts written without spaces
- * (CJK, Thai, Lao, Khmer, Myanmar, Tibetan) have sentence-long runs and are counted in full.
+ * listing without prose. Scripts written without spaces (CJK, Thai, Lao, Khmer, Myanmar, Tibetan) have
+ * sentence-long runs and are counted in full.
  */
 export const LONGEST_WORD_CHARS = 64;
 

@@ -9,11 +9,12 @@ import { LIST_ITEMS, signature } from './alike.js';
 import type { ContentStats } from './content-stats.js';
 
 /** Prose weight held by the largest group of items built alike inside `element`, each holding a link. */
-export function teaserCardsWeight(element: Element, stats: ContentStats): number {
+function teaserCardsWeight(element: Element, stats: ContentStats): number {
   const groups = new Map<string, { last: Element | null; count: number; weight: number }>();
   for (const item of element.querySelectorAll('article, li, [class]')) {
-    const group = groups.get(signature(item)) ?? { last: null, count: 0, weight: 0 };
-    groups.set(signature(item), group);
+    const key = signature(item);
+    const group = groups.get(key) ?? { last: null, count: 0, weight: 0 };
+    groups.set(key, group);
     // A card nested in a card built alike belongs to the outer one.
     if (group.last?.contains(item) || !item.querySelector('a[href]')) continue;
     group.last = item;
